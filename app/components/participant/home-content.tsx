@@ -1,0 +1,167 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Form, useNavigation, useSearchParams } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { formatDayTime } from "~/components/realtime/format";
+import { showAppToast } from "~/components/toaster";
+import { ActionButton } from "~/components/ui/action-button";
+import { Field, TextareaField } from "~/components/ui/field";
+import { Message } from "~/components/ui/message";
+import { messages } from "~/modules/messages";
+import { RequestSchema } from "~/modules/requests/schema";
+import { youtubeEmbedUrl } from "~/modules/videos/embed";
+import { VideosSchema } from "~/modules/videos/schema";
+
+export interface HomeContentData {
+  meal: { label: string; at: string } | null;
+  videos: string[];
+  timeZone: string;
+}
+
+export type HomeActionData = { intent: "mentor" | "needs" | "videos" | (string & {}); result: SubmissionResult<string[]> } | undefined;
+
+/** Spec 2.5 / 2.13 / 2.14: videos, the next-meal card, and the call-a-mentor and Needs forms. */
+export function HomeContent({
+  content,
+  actionData,
+  canSaveVideos = false,
+}: {
+  content: HomeContentData;
+  actionData: HomeActionData;
+  canSaveVideos?: boolean;
+}) {
+  return (
+    <div className="home-content">
+      {canSaveVideos ? <SaveVideosForm actionData={actionData} /> : null}
+      {content.videos.length ? (
+        <section aria-labelledby="videos-heading" className="home-videos">
+          <h2 id="videos-heading" className="visually-hidden">
+            Videos
+          </h2>
+          {content.videos.map((url, index) => (
+            <VideoPlayer key={url + index} url={url} title={`Event video ${index + 1}`} />
+          ))}
+        </section>
+      ) : null}
+      <div className="home-grid">
+        <section className="card meal-card" aria-labelledby="meal-heading">
+          <h2 id="meal-heading">Next meal</h2>
+          {content.meal ? (
+            <p className="meal-card__next">
+              <strong>{content.meal.label}</strong>{" "}
+              <time dateTime={content.meal.at}>{formatDayTime(content.meal.at, content.timeZone)}</time>
+            </p>
+          ) : (
+            <p className="muted">{messages.participant.noMeal}</p>
+          )}
+        </section>
+        <RequestForm intent="mentor" title="Call a mentor" actionData={actionData} />
+        <RequestForm intent="needs" title="Needs" actionData={actionData} />
+      </div>
+    </div>
+  );
+}
+
+/** Admins only (DOMAIN.md): replace one or both home videos; an empty field keeps the stored URL. */
+function SaveVideosForm({ actionData }: { actionData: HomeActionData }) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "videos",
+    lastResult: actionData?.intent === "videos" ? actionData.result : undefined,
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: VideosSchema }),
+  });
+  const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "videos";
+  return (
+    <section className="card" aria-labelledby="videos-form-heading">
+      <h2 id="videos-form-heading">Home videos</h2>
+      <Form method="post" {...getFormProps(form)} className="form">
+        <input type="hidden" name="intent" value="videos" />
+        <Field label="Video 1 URL" inputProps={getInputProps(fields.video1, { type: "url" })} errors={fields.video1.errors} />
+        <Field label="Video 2 URL" inputProps={getInputProps(fields.video2, { type: "url" })} errors={fields.video2.errors} />
+        {form.errors?.length ? <Message tone="error">{form.errors.join(" ")}</Message> : null}
+        <ActionButton type="submit" disabled={sending}>
+          {sending ? "Saving..." : "Save Videos"}
+        </ActionButton>
+      </Form>
+    </section>
+  );
+}
+
+function RequestForm({ intent, title, actionData }: { intent: "mentor" | "needs"; title: string; actionData: HomeActionData }) {
+  const navigation = useNavigation();
+  const [searchParams] = useSearchParams();
+  const sent = searchParams.get("sent") === intent && !actionData;
+  const lastResult = actionData?.intent === intent ? actionData.result : undefined;
+  const [form, fields] = useForm({
+    id: intent,
+    lastResult,
+    constraint: getZodConstraint(RequestSchema),
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RequestSchema }),
+  });
+  const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const failed = form.errors?.includes(messages.participant.requestFailed);
+  useEffect(() => {
+    if (failed) showAppToast({ type: "error", title: messages.participant.requestFailed });
+  }, [failed, lastResult]);
+  return (
+    <section className="card" aria-labelledby={`${intent}-heading`}>
+      <h2 id={`${intent}-heading`}>{title}</h2>
+      <Form method="post" {...getFormProps(form)} className="form">
+        <input type="hidden" name="intent" value={intent} />
+        <TextareaField
+          label="Message"
+          textareaProps={{ ...getTextareaProps(fields.message), rows: 3 }}
+          errors={fields.message.errors}
+        />
+        {form.errors?.length ? <Message tone="error">{form.errors.join(" ")}</Message> : null}
+        {sent ? <Message tone="correct">{messages.participant.requestSent}</Message> : null}
+        <ActionButton type="submit" disabled={sending}>
+          {sending ? "Sending..." : "Send"}
+        </ActionButton>
+      </Form>
+    </section>
+  );
+}
+
+/** A YouTube link as an embed (autoplay, muted, controls); any other URL as a <video> with a play overlay. */
+export function VideoPlayer({ url, title }: { url: string; title: string }) {
+  const embed = youtubeEmbedUrl(url);
+  const video = useRef<HTMLVideoElement>(null);
+  const [playing, setPlaying] = useState(false);
+  if (embed) {
+    return (
+      <div className="video-frame">
+        <iframe
+          src={embed}
+          title={title}
+          allow="autoplay; encrypted-media; picture-in-picture; fullscreen"
+          allowFullScreen
+          loading="lazy"
+        />
+      </div>
+    );
+  }
+  return (
+    <div className="video-frame">
+      <video
+        ref={video}
+        src={url}
+        controls
+        preload="metadata"
+        aria-label={title}
+        onPlay={() => setPlaying(true)}
+        onEnded={() => setPlaying(false)}
+      />
+      {playing ? null : (
+        <button type="button" className="video-frame__play" onClick={() => void video.current?.play()} aria-label={`Play ${title}`}>
+          <svg viewBox="0 0 64 64" aria-hidden="true" focusable="false">
+            <circle cx="32" cy="32" r="30" fill="rgba(6,10,28,0.7)" stroke="currentColor" strokeWidth="3" />
+            <path d="M26 20 L46 32 L26 44 Z" fill="currentColor" />
+          </svg>
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import { Link, type LinkProps } from "@remix-run/react";
+import { forwardRef, type ButtonHTMLAttributes } from "react";
+
+export type ActionVariant = "primary" | "danger" | "subtle";
+
+function actionClass(variant: ActionVariant, className?: string) {
+  return ["action-button", variant === "primary" ? null : `action-button--${variant}`, className]
+    .filter(Boolean)
+    .join(" ");
+}
+
+export type ActionButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ActionVariant };
+
+/** The bordered game-style button (spec 2.2). A plain <button>: every native prop passes through. */
+export const ActionButton = forwardRef<HTMLButtonElement, ActionButtonProps>(function ActionButton(
+  { variant = "primary", className, ...props },
+  ref,
+) {
+  return <button ref={ref} className={actionClass(variant, className)} {...props} />;
+});
+
+export type ActionLinkProps = LinkProps & { variant?: ActionVariant };
+
+/** A Remix <Link> with the ActionButton look, for navigation that must work without JavaScript. */
+export const ActionLink = forwardRef<HTMLAnchorElement, ActionLinkProps>(function ActionLink(
+  { variant = "primary", className, ...props },
+  ref,
+) {
+  return <Link ref={ref} className={actionClass(variant, className)} {...props} />;
+});

@@ -1,0 +1,43 @@
+import { and, count, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
+import type { z } from "zod";
+import { announcements, users } from "../../../db/schema.ts";
+import { getDb } from "../../utils/db.server.ts";
+import { broadcastAnnouncement } from "../realtime/broadcast.server.ts";
+import type { AnnouncementEvent } from "../realtime/events.ts";
+import { type AnnouncementSchema } from "./schema.ts";
+
+
+function toEvent(row: typeof announcements.$inferSelect): AnnouncementEvent {
+  return { id: row.id, title: row.title, content: row.content, createdAt: row.createdAt.toISOString() };
+}
+
+/** Stores the announcement (history), then tells every browser. */
+export async function createAnnouncement(input: z.infer<typeof AnnouncementSchema>, authorId: number) {
+  const [row] = await getDb().insert(announcements).values({ ...input, createdBy: authorId }).returning();
+  const event = toEvent(row);
+  broadcastAnnouncement(event);
+  return event;
+}
+
+export async function listAnnouncements(limit = 200): Promise<AnnouncementEvent[]> {
+  const rows = await getDb().select().from(announcements).orderBy(desc(announcements.createdAt), desc(announcements.id)).limit(limit);
+  return rows.map(toEvent);
+}
+
+/** Announcements newer than the user's last visit to /announcement (kept on the server). */
+export async function countUnreadAnnouncements(userId: number): Promise<number> {
+  const [row] = await getDb()
+    .select({ n: count() })
+    .from(announcements)
+    .innerJoin(users, eq(users.id, userId))
+    .where(or(isNull(users.announcementsSeenAt), gt(announcements.createdAt, users.announcementsSeenAt)));
+  return row?.n ?? 0;
+}
+
+/** Opening /announcement resets the unread count. */
+export async function markAnnouncementsSeen(userId: number, at = new Date()) {
+  await getDb()
+    .update(users)
+    .set({ announcementsSeenAt: at })
+    .where(and(eq(users.id, userId), or(isNull(users.announcementsSeenAt), lt(users.announcementsSeenAt, at))));
+}

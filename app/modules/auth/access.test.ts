@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { afterLoginPath, canOpen, roleHome, safeRedirectPath } from "./access";
+
+describe("who opens what", () => {
+  it("sends each role to its home after login", () => {
+    expect(roleHome("admin")).toBe("/dashboard");
+    expect(roleHome("judge")).toBe("/dashboard/submissions");
+    expect(roleHome("participant")).toBe("/welcome");
+  });
+
+  it("keeps the dashboard for admins, its submissions for judges too", () => {
+    expect(canOpen("participant", "/dashboard")).toBe(false);
+    expect(canOpen("judge", "/dashboard/users")).toBe(false);
+    expect(canOpen("judge", "/dashboard/submissions")).toBe(true);
+    expect(canOpen("admin", "/dashboard/users")).toBe(true);
+    expect(canOpen("participant", "/gates")).toBe(true);
+    expect(canOpen("judge", "/gates")).toBe(true);
+  });
+
+  it("honours a redirectTo only when the role may open it", () => {
+    expect(afterLoginPath("participant", "/gates")).toBe("/gates");
+    expect(afterLoginPath("participant", "/dashboard/users")).toBe("/welcome");
+    expect(afterLoginPath("judge", "/dashboard/users")).toBe("/dashboard/submissions");
+    expect(afterLoginPath("admin", "/gate/2?x=1")).toBe("/gate/2?x=1");
+    expect(afterLoginPath("admin", "/login")).toBe("/dashboard");
+  });
+
+  it("never redirects off-site", () => {
+    for (const bad of ["https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)", "", 42, "/a\nb"]) {
+      expect(safeRedirectPath(bad)).toBeNull();
+      expect(afterLoginPath("participant", bad)).toBe("/welcome");
+    }
+  });
+});

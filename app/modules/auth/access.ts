@@ -1,0 +1,50 @@
+/**
+ * Who may open which page: pure rules shared by the route guards, the login redirect and tests.
+ */
+export const roles = ["admin", "judge", "participant"] as const;
+export type Role = (typeof roles)[number];
+
+/** Where each role lands after login when no usable `redirectTo` was given. */
+export function roleHome(role: Role): string {
+  switch (role) {
+    case "admin":
+      return "/dashboard";
+    case "judge":
+      return "/dashboard/submissions";
+    case "participant":
+      return "/welcome";
+  }
+}
+
+/** The roles that may open a page. Participant screens admit every signed-in role (DOMAIN.md). */
+export function rolesForPath(pathname: string): readonly Role[] | "public" {
+  const path = pathname.replace(/\/+$/, "") || "/";
+  if (path === "/dashboard/submissions" || path.startsWith("/dashboard/submissions/")) return ["admin", "judge"];
+  if (path.startsWith("/dashboard/files/")) return ["admin", "judge"];
+  if (path === "/dashboard" || path.startsWith("/dashboard/")) return ["admin"];
+  if (["/", "/login", "/logout", "/register", "/404"].includes(path)) return "public";
+  return roles;
+}
+
+export function canOpen(role: Role, pathname: string): boolean {
+  const allowed = rolesForPath(pathname);
+  return allowed === "public" || allowed.includes(role);
+}
+
+/**
+ * A same-origin path or null: refuses absolute URLs, protocol-relative `//host` and backslash tricks,
+ * so `redirectTo` cannot send anyone off-site.
+ */
+export function safeRedirectPath(value: unknown): string | null {
+  if (typeof value !== "string" || value.length === 0 || value.length > 2048) return null;
+  if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
+  if ([...value].some((char) => char.charCodeAt(0) < 0x20)) return null;
+  return value;
+}
+
+/** After login: a `redirectTo` the role may open wins; otherwise the role's home. */
+export function afterLoginPath(role: Role, redirectTo: unknown): string {
+  const target = safeRedirectPath(redirectTo);
+  if (target && target !== "/login" && canOpen(role, new URL(target, "http://x").pathname)) return target;
+  return roleHome(role);
+}

@@ -1,0 +1,68 @@
+/**
+ * Admin CSV exports: live standings (never the frozen board) and Users Rank. UTF-8 with a byte
+ * order mark, so spreadsheet programs show Arabic names correctly.
+ */
+import { stringify } from "csv-stringify/sync";
+import { asc, desc, eq, sql } from "drizzle-orm";
+import { standings, teams } from "../../../db/schema.ts";
+import { getDb } from "../../utils/db.server.ts";
+import { listUsersRank } from "../users/rank.server.ts";
+
+const BOM = "\uFEFF";
+const points = (centi: number) => (centi / 100).toFixed(2).replace(/\.?0+$/, "");
+
+export function toCsv(header: string[], rows: Array<Array<string | number>>): string {
+  return BOM + stringify([header, ...rows], { record_delimiter: "\r\n" });
+}
+
+/** Every team in live order (total descending, then who reached it first); teams not computed yet show 0. */
+export async function standingsCsv(): Promise<string> {
+  const rows = await getDb()
+    .select({
+      name: teams.name,
+      ai: sql<number>`coalesce(${standings.aiCenti}, 0)::int`,
+      cs: sql<number>`coalesce(${standings.csCenti}, 0)::int`,
+      ps: sql<number>`coalesce(${standings.psCenti}, 0)::int`,
+      gd: sql<number>`coalesce(${standings.gdCenti}, 0)::int`,
+      total: sql<number>`coalesce(${standings.totalCenti}, 0)::int`,
+      solved: sql<number>`coalesce(${standings.solvedCount}, 0)::int`,
+    })
+    .from(teams)
+    .leftJoin(standings, eq(standings.teamId, teams.id))
+    .orderBy(desc(sql`coalesce(${standings.totalCenti}, 0)`), sql`${standings.totalReachedAt} asc nulls last`, asc(teams.id));
+  return toCsv(
+    ["Rank", "Team", "AI", "CS", "PS", "GD", "Total", "Solved"],
+    rows.map((row, index) => [index + 1, row.name, points(row.ai), points(row.cs), points(row.ps), points(row.gd), points(row.total), row.solved]),
+  );
+}
+
+export async function usersRankCsv(): Promise<string> {
+  const users = await listUsersRank();
+  return toCsv(
+    ["Rank", "Team", "User", "AI", "AI solved", "GD", "GD solved", "CS", "CS solved", "PS", "PS solved", "Total score"],
+    users.map((user, index) => [
+      index + 1,
+      user.team ?? "",
+      user.name,
+      user.ai,
+      user.solved.AI,
+      user.gd,
+      user.solved.GD,
+      user.cs,
+      user.solved.CS,
+      user.ps,
+      user.solved.PS,
+      user.total,
+    ]),
+  );
+}
+
+export function csvResponse(body: string, filename: string): Response {
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

@@ -1,0 +1,29 @@
+import { z } from "zod";
+
+/**
+ * Every queue, its name and its payload schema: the one module that producers (web) and workers
+ * both import, so a payload is validated on both sides of Redis.
+ */
+export const queues = {
+  /** Recomputes one team's standings from Postgres (see app/modules/standings). */
+  standings: {
+    name: "standings",
+    payload: z.object({ teamId: z.number().int().positive() }),
+  },
+  /** Deletes a stored object that nothing points at any more (a replaced file, a removed attachment). */
+  storageCleanup: {
+    name: "storage-cleanup",
+    payload: z.object({ key: z.string().min(1).max(512) }),
+  },
+} as const;
+
+export type QueueKey = keyof typeof queues;
+export type QueuePayload<K extends QueueKey> = z.infer<(typeof queues)[K]["payload"]>;
+
+/** Retries with exponential backoff; finished jobs are trimmed, failed ones stay visible for a while. */
+export const defaultJobOptions = {
+  attempts: 5,
+  backoff: { type: "exponential", delay: 1000 },
+  removeOnComplete: { count: 1000, age: 3600 },
+  removeOnFail: { count: 5000, age: 7 * 24 * 3600 },
+} as const;

@@ -1,0 +1,148 @@
+/**
+ * Every user-facing message in one place. Texts from the spec (sections 5 and 8) are verbatim;
+ * the ones the spec names but does not give come from DOMAIN.md; the rest are ours, short and plain.
+ */
+export const messages = {
+  login: {
+    emptyFields: "Please fill all fields",
+    invalidCredentials: "Invalid username or password",
+    generic: "Something went wrong",
+    throttled: (retryAfterSeconds: number) =>
+      `Too many failed attempts. Try again in ${formatWait(retryAfterSeconds)}.`,
+  },
+  scoring: {
+    required: "Please enter a score",
+    notANumber: "The score must be a number",
+    decimals: "Use at most 2 decimals",
+    range: (points: number) => `The score must be between 0 and ${points}`,
+    commentTooLong: "The comment is too long (2000 characters at most)",
+    submissionNotFound: "This submission no longer exists",
+    saved: "Score saved",
+  },
+  announcements: {
+    created: "Announcement created successfully!",
+    failed: "Failed to create announcement",
+  },
+  notifications: {
+    sent: "Notification sent successfully",
+    failed: "Failed to send notification",
+  },
+  freeze: {
+    frozen: "The public scoreboard is frozen",
+    unfrozen: "The public scoreboard is live again",
+  },
+  // Participant screens (issue 4).
+  participant: {
+    fileTooLarge: "File size exceeds 200MB limit",
+    emptySubmission: "Please attach a file or write a text.",
+    created: "sended successfully!",
+    updated: "updated successfully!",
+    submitted: "Submission successful!",
+    submitFailed: "Failed to submit challenge",
+    errorPrefix: "Error: ",
+    noTeam: "You need a team to submit.",
+    challengeNotFound: "This challenge does not exist.",
+    challengeInactive: "This challenge is not active.",
+    challengeNoGate: "This challenge is not in a gate yet.",
+    gateClosed: "This gate has not opened yet.",
+    requestSent: "Request sent successfully, please wait!",
+    requestFailed: "Failed to send mentor request",
+    required: "This field is required",
+    noMeal: "No upcoming meal.",
+    noFile: "No file available",
+    videosSaved: "Videos updated successfully!",
+    videosFailed: "Failed to update videos.",
+  },
+  // Dashboard pages (issue 5).
+  dashboard: {
+    unexpected: "⚠️ حدث خطأ غير متوقع",
+    warn: (message: string) => `⚠️ ${message}`,
+    nameRequired: "Name is required",
+    tooLong: "This is too long",
+    teamAdded: "تمت إضافة الفريق بنجاح",
+    teamEdited: "تم تعديل الفريق بنجاح",
+    teamDeleted: "تم حذف الفريق بنجاح",
+    teamNameTaken: "A team with this name already exists",
+    teamNotFound: "This team no longer exists",
+    teamHasSubmissions: "This team has submissions and cannot be deleted",
+    teamHasMembers: (members: number) =>
+      `This team still has ${members} member${members === 1 ? "" : "s"}: move or delete them first`,
+    userAdded: "تمت إضافة المستخدم بنجاح",
+    userEdited: "تم تعديل المستخدم بنجاح",
+    userDeleted: "تم حذف المستخدم بنجاح",
+    userNameTaken: "A user with this name already exists",
+    userNotFound: "This user no longer exists",
+    passwordRequired: "Password is required",
+    passwordTooShort: "The password needs at least 8 characters",
+    roleRequired: "Role is required",
+    teamRequired: "Team is required for participants",
+    cannotDeleteSelf: "You cannot delete your own account",
+    cannotDemoteSelf: "You cannot take the Admin role away from yourself",
+    titleRequired: "Title is required",
+    descriptionRequired: "Description is required",
+    pointsRequired: "Points are required",
+    pointsInvalid: "Points must be a whole number greater than 0",
+    categoryRequired: "Category is required",
+    waveInvalid: "Choose a wave from 1 to 5, or none",
+    challengeAdded: "تمت إضافة التحدي بنجاح",
+    challengeEdited: "Challenge updated",
+    challengeDeleted: "Challenge deleted",
+    challengeNotFound: "This challenge no longer exists",
+    challengeHasSubmissions: "This challenge has submissions and cannot be deleted",
+    attachmentType: "The attachment must be a .jpg, .png, .pdf or .docx file",
+    attachmentContent: "The attachment's content does not match its extension",
+    attachmentTooLarge: "The attachment is larger than 20 MB",
+    attachmentReselect: "Please choose the attachment again",
+    statusChanged: (title: string, status: string) => `${title} is now ${status}`,
+    noAttachment: "This challenge has no attachment",
+    videosRequired: "Please fill at least one video URL to update.",
+    videosUpdated: "Videos updated successfully!",
+    videosFailed: "Failed to update videos.",
+    urlInvalid: "Please enter a full URL (https://...)",
+    descriptionMissing: "Description is required",
+    instantRequired: "Please enter a date and time",
+    labelRequired: "Label is required",
+    gateSaved: (number: number) => `Gate ${number} saved`,
+    finalSaved: "Final countdown saved",
+    mealAdded: "Meal added",
+    mealRemoved: "Meal removed",
+    // Spec 8 gives this text for both the users and the teams pages.
+    loadFailed: (message: string) => `Error loading teams: ${message}`,
+  },
+  // Public registration (issue 6).
+  registration: {
+    // Spec 2.15, 5 and 8 (verbatim).
+    required: "Please fill in all required fields.",
+    failed: "Something went wrong while saving data.",
+    thankYouTitle: "Thank you",
+    thankYou: "Registration completed successfully! Check your email for any news or updates.",
+    // Ours.
+    digitsOnly: "Use digits only",
+    email: "Enter a valid email address",
+    hasTeam: "Choose yes or no",
+    tshirtSize: "Choose S, M, L, XL or XXL",
+    tooLong: (max: number) => `Too long (${max} characters at most)`,
+    duplicateEmail: "This email is already registered. One registration per person.",
+    rateLimited: (retryAfterSeconds: number) =>
+      `Too many registrations from your network. Try again in ${formatWait(retryAfterSeconds)}.`,
+    noneSelected: "Select at least one registration",
+    tooManySelected: (max: number) => `Select at most ${max} registrations at a time`,
+    accountsCreated: (count: number) => (count === 1 ? "1 account created" : `${count} accounts created`),
+    accountsFailed: "The accounts could not be created. Nothing was changed; please try again.",
+  },
+  errors: {
+    forbiddenTitle: "This place is sealed to you",
+    forbidden: "Your role does not open this page.",
+    notFoundTitle: "Lost between the gates",
+    notFound: "The page you are looking for does not exist.",
+    serverTitle: "Something broke",
+    server: "An unexpected error happened. Please try again in a moment.",
+    unavailable: "The service is briefly unavailable. Please try again in a few seconds.",
+  },
+} as const;
+
+function formatWait(seconds: number): string {
+  if (seconds < 60) return `${Math.max(1, Math.ceil(seconds))} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+}

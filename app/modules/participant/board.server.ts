@@ -1,0 +1,152 @@
+/** What the participant screens read: each function queries only what its screen shows. */
+import { and, asc, eq, sql } from "drizzle-orm";
+import { challenges, gates, submissions } from "../../../db/schema.ts";
+import { getDb } from "../../utils/db.server.ts";
+import { isSolved } from "../scoring/rules.ts";
+
+export interface GateHeader {
+  number: number;
+  title: string;
+  description: string;
+  opensAt: string;
+  open: boolean;
+}
+
+export interface ChallengeCard {
+  id: number;
+  title: string;
+  category: string;
+  points: number;
+  difficulty: string | null;
+  solved: boolean;
+}
+
+export interface GateBoard {
+  gate: GateHeader;
+  /** Null while the gate is closed: a closed gate never lists its challenges. */
+  challenges: ChallengeCard[] | null;
+  solvedPercent: number;
+}
+
+/** A gate and, once it is open, its active challenges with the team's solved flags (one query). */
+export async function getGateBoard(wave: number, teamId: number | null, now = new Date()): Promise<GateBoard | null> {
+  const db = getDb();
+  const [gate] = await db.select().from(gates).where(eq(gates.number, wave)).limit(1);
+  if (!gate) return null;
+  const header: GateHeader = {
+    number: gate.number,
+    title: gate.title,
+    description: gate.description,
+    opensAt: gate.opensAt.toISOString(),
+    open: gate.opensAt.getTime() <= now.getTime(),
+  };
+  if (!header.open) return { gate: header, challenges: null, solvedPercent: 0 };
+  const rows = await db
+    .select({
+      id: challenges.id,
+      title: challenges.title,
+      category: challenges.category,
+      points: challenges.points,
+      difficulty: challenges.difficulty,
+      status: submissions.status,
+      scoreCenti: submissions.scoreCenti,
+    })
+    .from(challenges)
+    .leftJoin(
+      submissions,
+      and(eq(submissions.challengeId, challenges.id), teamId === null ? sql`false` : eq(submissions.teamId, teamId)),
+    )
+    .where(and(eq(challenges.wave, wave), eq(challenges.status, "active")))
+    .orderBy(asc(challenges.id));
+  const cards = rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    category: row.category,
+    points: row.points,
+    difficulty: row.difficulty,
+    solved: row.status !== null && isSolved({ status: row.status, scoreCenti: row.scoreCenti, points: row.points }),
+  }));
+  const solved = cards.filter((card) => card.solved).length;
+  return { gate: header, challenges: cards, solvedPercent: cards.length ? Math.round((solved / cards.length) * 100) : 0 };
+}
+
+export interface ChallengeDetail {
+  id: number;
+  title: string;
+  description: string;
+  category: string;
+  hints: string | null;
+  wave: number;
+  hasAttachment: boolean;
+  attachmentName: string | null;
+}
+
+export interface OwnSubmission {
+  id: number;
+  text: string | null;
+  fileName: string | null;
+  hasFile: boolean;
+  status: string;
+}
+
+/**
+ * A challenge as a participant may see it: active, in a gate that has opened. Staff see any
+ * challenge in a gate. Null otherwise (the route answers 404). Also the team's submission.
+ */
+export async function getChallengeForSubmission(
+  challengeId: number,
+  viewer: { role: string; teamId: number | null },
+  now = new Date(),
+): Promise<{ challenge: ChallengeDetail; submission: OwnSubmission | null } | null> {
+  const teamId = viewer.teamId;
+  const [row] = await getDb()
+    .select({
+      id: challenges.id,
+      title: challenges.title,
+      description: challenges.description,
+      category: challenges.category,
+      hints: challenges.hints,
+      wave: challenges.wave,
+      status: challenges.status,
+      attachmentKey: challenges.attachmentKey,
+      attachmentName: challenges.attachmentName,
+      opensAt: gates.opensAt,
+      submissionId: submissions.id,
+      submissionText: submissions.text,
+      submissionFileName: submissions.fileName,
+      submissionFileKey: submissions.fileKey,
+      submissionStatus: submissions.status,
+    })
+    .from(challenges)
+    .innerJoin(gates, eq(gates.number, challenges.wave))
+    .leftJoin(
+      submissions,
+      and(eq(submissions.challengeId, challenges.id), teamId === null ? sql`false` : eq(submissions.teamId, teamId)),
+    )
+    .where(eq(challenges.id, challengeId))
+    .limit(1);
+  if (!row || row.wave === null) return null;
+  if (viewer.role === "participant" && (row.status !== "active" || row.opensAt.getTime() > now.getTime())) return null;
+  return {
+    challenge: {
+      id: row.id,
+      title: row.title,
+      description: row.description,
+      category: row.category,
+      hints: row.hints,
+      wave: row.wave,
+      hasAttachment: Boolean(row.attachmentKey),
+      attachmentName: row.attachmentName,
+    },
+    submission:
+      row.submissionId === null
+        ? null
+        : {
+            id: row.submissionId,
+            text: row.submissionText,
+            fileName: row.submissionFileName,
+            hasFile: Boolean(row.submissionFileKey),
+            status: row.submissionStatus ?? "pending",
+          },
+  };
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { applyTeamUpdate, type TeamStanding } from "./events";
+
+const team = (id: number, totalScore: number, reachedAt: string, rank = 0): TeamStanding => ({
+  id,
+  name: `T${id}`,
+  totalScore,
+  categories: { AI: totalScore, CS: 0, PS: 0, GD: 0 },
+  solvedCount: 0,
+  rank,
+  reachedAt,
+});
+
+describe("applying a live update to the board", () => {
+  it("moves the team to its new place and renumbers everyone", () => {
+    const board = [team(1, 300, "2026-01-01T10:00:00Z", 1), team(2, 200, "2026-01-01T10:00:00Z", 2), team(3, 100, "2026-01-01T10:00:00Z", 3)];
+    const next = applyTeamUpdate(board, team(3, 250, "2026-01-01T11:00:00Z"));
+    expect(next.map((t) => [t.id, t.rank])).toEqual([
+      [1, 1],
+      [3, 2],
+      [2, 3],
+    ]);
+  });
+
+  it("breaks a tie in favour of the team that reached the total first", () => {
+    const board = [team(1, 100, "2026-01-01T10:00:00Z", 1), team(2, 50, "2026-01-01T09:00:00Z", 2)];
+    const next = applyTeamUpdate(board, team(2, 100, "2026-01-01T11:00:00Z"));
+    expect(next.map((t) => t.id)).toEqual([1, 2]);
+    const earlier = applyTeamUpdate(board, team(2, 100, "2026-01-01T09:30:00Z"));
+    expect(earlier.map((t) => t.id)).toEqual([2, 1]);
+  });
+
+  it("adds a team it has not seen", () => {
+    expect(applyTeamUpdate([], team(7, 10, "2026-01-01T10:00:00Z")).map((t) => [t.id, t.rank])).toEqual([[7, 1]]);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * The live events, server to client (DOMAIN.md "Live events"). The client sends none.
+ * One definition of names and payloads for the emitters (web and worker) and the browser.
+ */
+import type { Category } from "../../../db/schema.ts";
+
+/** A team's standing as the scoreboard shows it; points are numbers with up to 2 decimals. */
+export interface TeamStanding {
+  id: number;
+  name: string;
+  totalScore: number;
+  categories: Record<Category, number>;
+  solvedCount: number;
+  rank: number;
+  /** When the team reached its current total (ISO): ties go to the earlier one. */
+  reachedAt: string;
+}
+
+export interface AnnouncementEvent {
+  id: number;
+  title: string;
+  content: string;
+  createdAt: string;
+}
+
+export interface NotificationEvent {
+  message: string;
+  timestamp: string;
+}
+
+export interface RequestEvent {
+  id: number;
+  kind: "mentor" | "needs";
+  message: string;
+  team: string | null;
+  user: string | null;
+  createdAt: string;
+}
+
+export interface ServerToClientEvents {
+  "teams:update": (team: TeamStanding) => void;
+  /** The whole board changed (freeze, unfreeze, rebuild): re-read it. */
+  "standings:refresh": () => void;
+  new_announcement: (announcement: AnnouncementEvent) => void;
+  announcement: (announcement: AnnouncementEvent) => void;
+  notification: (notification: NotificationEvent) => void;
+  "request:new": (request: RequestEvent) => void;
+}
+
+export type ServerEventName = keyof ServerToClientEvents;
+
+/** The scoreboard's order: total descending, then who reached it first, then id (stable). */
+export function compareStandings(a: TeamStanding, b: TeamStanding): number {
+  return b.totalScore - a.totalScore || a.reachedAt.localeCompare(b.reachedAt) || a.id - b.id;
+}
+
+/** Applies one live update to a board: replaces (or adds) the team, re-sorts, renumbers ranks. */
+export function applyTeamUpdate(board: TeamStanding[], update: TeamStanding): TeamStanding[] {
+  const next = board.filter((team) => team.id !== update.id).concat(update).sort(compareStandings);
+  return next.map((team, index) => (team.rank === index + 1 ? team : { ...team, rank: index + 1 }));
+}

@@ -1,0 +1,126 @@
+/**
+ * Turning registrations into participant accounts (beyond the spec; decision 006), so organisers can
+ * hand out logins. Each selected registration without an account gets a participant user, on the team
+ * named in the registration (an existing team matched without regard to case, or a new one). The
+ * generated passwords are returned once, to be shown and downloaded once; only their hashes are stored.
+ */
+import { randomInt } from "node:crypto";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { Transaction } from "../../../db/client.ts";
+import { registrations, teams, users } from "../../../db/schema.ts";
+import { getDb } from "../../utils/db.server.ts";
+import { hashPassword } from "../auth/password.server.ts";
+import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+
+export interface CreatedAccount {
+  registrationId: number;
+  fullName: string;
+  email: string;
+  userName: string;
+  /** Plain text, returned once: never stored or logged. */
+  password: string;
+  teamName: string | null;
+  teamCreated: boolean;
+}
+
+export interface AccountsResult {
+  created: CreatedAccount[];
+  /** Selected registrations that already had an account (or no longer exist). */
+  skipped: number;
+}
+
+// No 0/O, 1/l/I: passwords are read off a screen or paper. 4 groups of 4 from 55 symbols ≈ 92 bits.
+const ALPHABET = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+export function generatePassword(): string {
+  const group = () => Array.from({ length: 4 }, () => ALPHABET[randomInt(ALPHABET.length)]).join("");
+  return [group(), group(), group(), group()].join("-");
+}
+
+/**
+ * A login name from the person's name: "Zoë Müller-Smith" → "zoe.mullersmith". Names with no Latin
+ * letters (e.g. Arabic) fall back to the email's local part, then to "participant".
+ */
+export function baseUserName(name: string, lastName: string, email: string): string {
+  const slug = (value: string) =>
+    value
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "");
+  const fromName = [slug(name), slug(lastName)].filter(Boolean).join(".");
+  const base = fromName || slug(email.split("@")[0] ?? "") || "participant";
+  // Leave room for a "-NN" suffix under the schema's 200-character limit on names.
+  return base.slice(0, 40);
+}
+
+/** The first of base, base2, base3 … not taken by any user (case-insensitive, as logins are). */
+async function uniqueUserName(tx: Transaction, base: string): Promise<string> {
+  const taken = await tx
+    .select({ name: sql<string>`lower(${users.name})` })
+    .from(users)
+    .where(sql`lower(${users.name}) like ${`${base}%`}`);
+  const names = new Set(taken.map((row) => row.name));
+  if (!names.has(base)) return base;
+  for (let n = 2; ; n++) if (!names.has(`${base}${n}`)) return `${base}${n}`;
+}
+
+/** The team called `name` (any case), created when missing. */
+async function teamNamed(tx: Transaction, name: string): Promise<{ id: number; name: string; created: boolean }> {
+  const find = () => tx.select({ id: teams.id, name: teams.name }).from(teams).where(sql`lower(${teams.name}) = lower(${name})`);
+  const [existing] = await find();
+  if (existing) return { ...existing, created: false };
+  const [inserted] = await tx.insert(teams).values({ name }).onConflictDoNothing().returning({ id: teams.id, name: teams.name });
+  if (inserted) return { ...inserted, created: true };
+  const [raced] = await find();
+  return { ...raced, created: false };
+}
+
+// One key for pg_advisory_xact_lock: two admins converting at once take turns, so name choices never collide.
+const ACCOUNTS_LOCK = 6_006_001;
+
+export async function createAccountsFromRegistrations(ids: number[]): Promise<AccountsResult> {
+  const wanted = [...new Set(ids)];
+  if (!wanted.length) return { created: [], skipped: 0 };
+  // Hashing is the slow part (argon2): do it before the transaction holds any lock.
+  const passwords = wanted.map(() => generatePassword());
+  const hashes = await Promise.all(passwords.map((password) => hashPassword(password)));
+
+  const touchedTeams = new Set<number>();
+  const created = await getDb().transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${ACCOUNTS_LOCK})`);
+    const rows = await tx
+      .select()
+      .from(registrations)
+      .where(and(inArray(registrations.id, wanted), isNull(registrations.userId)))
+      .orderBy(registrations.id)
+      .for("update");
+    const accounts: CreatedAccount[] = [];
+    for (const [index, registration] of rows.entries()) {
+      const team = registration.hasTeam && registration.teamName?.trim() ? await teamNamed(tx, registration.teamName.trim()) : null;
+      const userName = await uniqueUserName(tx, baseUserName(registration.name, registration.lastName, registration.email));
+      const [user] = await tx
+        .insert(users)
+        .values({ name: userName, passwordHash: hashes[index], role: "participant", teamId: team?.id ?? null })
+        .returning({ id: users.id });
+      await tx.update(registrations).set({ userId: user.id }).where(eq(registrations.id, registration.id));
+      if (team) {
+        // A new member (and maybe a new team) changes the team's row on the board.
+        await markStandingsStale(tx, team.id);
+        touchedTeams.add(team.id);
+      }
+      accounts.push({
+        registrationId: registration.id,
+        fullName: `${registration.name} ${registration.lastName}`,
+        email: registration.email,
+        userName,
+        password: passwords[index],
+        teamName: team?.name ?? null,
+        teamCreated: team?.created ?? false,
+      });
+    }
+    return accounts;
+  });
+  for (const teamId of touchedTeams) await requestStandingsRecompute(teamId);
+  return { created, skipped: wanted.length - created.length };
+}

@@ -1,0 +1,186 @@
+/**
+ * Public registration (spec 2.15, DOMAIN.md): one row per person in `registrations`, the email unique
+ * without regard to case. Abuse is held off by a per-IP rate limit in Redis (shared by every web
+ * process) and a honeypot field; docs/decisions/006-registration.md says why these numbers.
+ */
+import { and, asc, count, eq, ilike, isNotNull, or, sql, type SQL } from "drizzle-orm";
+import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { registrations, users, type Registration } from "../../../db/schema.ts";
+import { getDb } from "../../utils/db.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
+import { getLogger } from "../../utils/logger.server.ts";
+import { getRedis } from "../../utils/redis.server.ts";
+import { messages } from "../messages.ts";
+import { HONEYPOT_FIELD, TSHIRT_SIZES, type RegistrationInput, type TshirtSize } from "./schema.ts";
+
+/** 10 accepted attempts per IP per hour, then a 1-hour wait (decision 006). */
+export const REGISTRATION_LIMIT = { points: 10, duration: 60 * 60 } as const;
+
+let limiter: RateLimiterRedis | undefined;
+function getLimiter() {
+  limiter ??= new RateLimiterRedis({
+    storeClient: getRedis(),
+    keyPrefix: `${getEnv().REDIS_PREFIX}:register-ip`,
+    ...REGISTRATION_LIMIT,
+  });
+  return limiter;
+}
+
+/** Thrown when the email already has a registration. */
+export class DuplicateEmailError extends Error {
+  constructor() {
+    super(messages.registration.duplicateEmail);
+  }
+}
+
+export type RegisterOutcome =
+  | { kind: "created"; id: number }
+  /** The honeypot was filled: the visitor is told it worked, nothing is stored. */
+  | { kind: "ignored" }
+  | { kind: "rate-limited"; retryAfterSeconds: number };
+
+/** Postgres reports a unique violation as 23505; drizzle wraps the driver's error as `cause`. */
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  for (let current = error as { code?: string; constraint_name?: string; cause?: unknown } | undefined; current; current = current.cause as typeof current) {
+    if (current.code === "23505" && current.constraint_name === constraint) return true;
+  }
+  return false;
+}
+
+/**
+ * Counts one attempt for the IP; returns seconds to wait when over the limit, else 0.
+ * If Redis is down we let the registration through (logging it) rather than close the form.
+ */
+async function consumeAttempt(ip: string): Promise<number> {
+  try {
+    await getLimiter().consume(ip);
+    return 0;
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+    getLogger().warn({ err: error }, "registration rate limit unavailable");
+    return 0;
+  }
+}
+
+const blankToNull = (value: string | undefined) => (value?.trim() ? value.trim() : null);
+
+/** Stores a validated registration coming from `ip`. Throws DuplicateEmailError for a known email. */
+export async function register(input: RegistrationInput, ip: string): Promise<RegisterOutcome> {
+  if (input[HONEYPOT_FIELD]?.trim()) {
+    getLogger().info({ ip }, "registration honeypot filled; ignored");
+    return { kind: "ignored" };
+  }
+  const retryAfterSeconds = await consumeAttempt(ip);
+  if (retryAfterSeconds > 0) return { kind: "rate-limited", retryAfterSeconds };
+  const hasTeam = input.hasTeam === "yes";
+  try {
+    const [row] = await getDb()
+      .insert(registrations)
+      .values({
+        name: input.name,
+        lastName: input.lastName,
+        email: input.email,
+        phone: input.phone,
+        nationalId: input.nationalId,
+        skill: input.skill,
+        tshirtSize: input.tshirtSize,
+        hasTeam,
+        // A team name typed before answering "no" is not a team.
+        teamName: hasTeam ? blankToNull(input.teamName) : null,
+        linkedin: blankToNull(input.linkedin),
+        portfolio: blankToNull(input.portfolio),
+        major: blankToNull(input.major),
+        university: blankToNull(input.university),
+      })
+      .returning({ id: registrations.id });
+    return { kind: "created", id: row.id };
+  } catch (error) {
+    if (isUniqueViolation(error, "registrations_email_lower_key")) throw new DuplicateEmailError();
+    throw error;
+  }
+}
+
+/** A registration with the login name of the account made from it, if any. */
+export type RegistrationRow = Registration & { userName: string | null };
+
+function escapeLike(value: string) {
+  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+/** Matches the query against name (first, last or both), email, team name and skill. */
+function searchCondition(query: string | undefined): SQL | undefined {
+  const words = (query ?? "").trim().split(/\s+/).filter(Boolean).slice(0, 8);
+  if (!words.length) return undefined;
+  return and(
+    ...words.map((word) => {
+      const pattern = `%${escapeLike(word)}%`;
+      return or(
+        ilike(registrations.name, pattern),
+        ilike(registrations.lastName, pattern),
+        ilike(registrations.email, pattern),
+        ilike(registrations.teamName, pattern),
+        ilike(registrations.skill, pattern),
+      );
+    }),
+  );
+}
+
+/** Registrations matching the search, oldest first (the order people signed up). */
+export async function listRegistrations(query?: string): Promise<RegistrationRow[]> {
+  return getDb()
+    .select({
+      id: registrations.id,
+      name: registrations.name,
+      lastName: registrations.lastName,
+      email: registrations.email,
+      phone: registrations.phone,
+      nationalId: registrations.nationalId,
+      skill: registrations.skill,
+      tshirtSize: registrations.tshirtSize,
+      hasTeam: registrations.hasTeam,
+      teamName: registrations.teamName,
+      linkedin: registrations.linkedin,
+      portfolio: registrations.portfolio,
+      major: registrations.major,
+      university: registrations.university,
+      userId: registrations.userId,
+      userName: users.name,
+      createdAt: registrations.createdAt,
+    })
+    .from(registrations)
+    .leftJoin(users, eq(users.id, registrations.userId))
+    .where(searchCondition(query))
+    .orderBy(asc(registrations.createdAt), asc(registrations.id));
+}
+
+export interface RegistrationCounts {
+  total: number;
+  bySize: Record<TshirtSize, number>;
+  withTeam: number;
+  withoutTeam: number;
+  withAccount: number;
+}
+
+/** Totals over every registration (not the search): what the organisers order T-shirts from. */
+export async function registrationCounts(): Promise<RegistrationCounts> {
+  const db = getDb();
+  const [sizes, [teamsRow], [accountsRow]] = await Promise.all([
+    db.select({ size: registrations.tshirtSize, n: count() }).from(registrations).groupBy(registrations.tshirtSize),
+    db
+      .select({
+        total: count(),
+        withTeam: sql<number>`count(*) filter (where ${registrations.hasTeam})::int`,
+      })
+      .from(registrations),
+    db.select({ n: count() }).from(registrations).where(isNotNull(registrations.userId)),
+  ]);
+  const bySize = Object.fromEntries(TSHIRT_SIZES.map((size) => [size, 0])) as Record<TshirtSize, number>;
+  for (const row of sizes) bySize[row.size] = row.n;
+  return {
+    total: teamsRow.total,
+    bySize,
+    withTeam: teamsRow.withTeam,
+    withoutTeam: teamsRow.total - teamsRow.withTeam,
+    withAccount: accountsRow.n,
+  };
+}

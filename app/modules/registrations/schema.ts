@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { messages } from "../messages.ts";
+
+const m = messages.registration;
+
+export const TSHIRT_SIZES = ["S", "M", "L", "XL", "XXL"] as const;
+export type TshirtSize = (typeof TSHIRT_SIZES)[number];
+
+/** Length limits only refuse abuse (DOMAIN.md): no honest name, skill or link comes near them. */
+export const LIMITS = { text: 200, url: 500, email: 254, phone: 20, nationalId: 30 } as const;
+
+/** The name of the hidden field people never see and naive bots fill in (the honeypot). */
+export const HONEYPOT_FIELD = "website";
+
+/**
+ * conform turns an empty input into `undefined`, so a missing required value fails with the
+ * spec's message; `trim().min(1)` catches a value of spaces only.
+ */
+const required = (max: number) =>
+  z.string({ error: m.required }).trim().min(1, m.required).max(max, m.tooLong(max));
+
+const digits = (max: number) =>
+  z
+    .string({ error: m.required })
+    // People paste numbers with spaces or dashes ("0555 12-34-56"): drop them, keep the digits.
+    .transform((value) => value.replace(/[\s-]/g, ""))
+    .pipe(z.string().min(1, m.required).max(max, m.tooLong(max)).regex(/^\d+$/, m.digitsOnly));
+
+const optional = (max: number) => z.string().trim().max(max, m.tooLong(max)).optional();
+
+/** The registration form (spec 2.15 and 5), shared by the page's browser validation and its action. */
+export const RegistrationSchema = z.object({
+  name: required(LIMITS.text),
+  lastName: required(LIMITS.text),
+  email: z
+    .string({ error: m.required })
+    .trim()
+    .min(1, m.required)
+    .max(LIMITS.email, m.tooLong(LIMITS.email))
+    .pipe(z.email(m.email)),
+  phone: digits(LIMITS.phone),
+  hasTeam: z.enum(["yes", "no"], { error: (issue) => (issue.input === undefined ? m.required : m.hasTeam) }),
+  teamName: optional(LIMITS.text),
+  nationalId: digits(LIMITS.nationalId),
+  skill: required(LIMITS.text),
+  linkedin: optional(LIMITS.url),
+  portfolio: optional(LIMITS.url),
+  major: optional(LIMITS.text),
+  university: optional(LIMITS.text),
+  tshirtSize: z.enum(TSHIRT_SIZES, { error: (issue) => (issue.input === undefined ? m.required : m.tshirtSize) }),
+  [HONEYPOT_FIELD]: z.string().max(LIMITS.url).optional(),
+});
+
+export type RegistrationInput = z.output<typeof RegistrationSchema>;
+
+/** Selected registrations to turn into participant accounts (dashboard). */
+export const MAX_ACCOUNTS_PER_BATCH = 200;
+export const CreateAccountsSchema = z.object({
+  ids: z
+    .array(z.coerce.number().int().positive(), { error: messages.registration.noneSelected })
+    .min(1, messages.registration.noneSelected)
+    .max(MAX_ACCOUNTS_PER_BATCH, messages.registration.tooManySelected(MAX_ACCOUNTS_PER_BATCH)),
+});
+
+/** True when every error of the field is the "required" one (the field is highlighted, not captioned). */
+export function isMissing(errors: readonly string[] | undefined): boolean {
+  return Boolean(errors?.length) && errors!.every((error) => error === m.required);
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { countedCenti, isSolved, meanCenti, rankAll, statusAfterJudging, totalsOf, type ScoredSubmission } from "./rules";
+import { scoreInputSchema } from "./score-input";
+
+const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, minute));
+const sub = (over: Partial<ScoredSubmission>): ScoredSubmission => ({
+  category: "AI",
+  points: 100,
+  status: "reviewed",
+  scoreCenti: null,
+  scoredAt: null,
+  ...over,
+});
+
+describe("scores", () => {
+  it("averages the judges, half up to the hundredth", () => {
+    expect(meanCenti([])).toBeNull();
+    expect(meanCenti([8000])).toBe(8000);
+    expect(meanCenti([1000, 1001])).toBe(1001);
+    expect(meanCenti([1000, 1000, 1001])).toBe(1000);
+  });
+
+  it("solves at exactly 65 % and not below", () => {
+    expect(isSolved(sub({ scoreCenti: 6500 }))).toBe(true);
+    expect(isSolved(sub({ scoreCenti: 6499 }))).toBe(false);
+    expect(isSolved(sub({ points: 150, scoreCenti: 9750 }))).toBe(true);
+    expect(isSolved(sub({ points: 150, scoreCenti: 9749 }))).toBe(false);
+  });
+
+  it("counts nothing for an unscored or rejected submission, and keeps a pending update's last score", () => {
+    expect(countedCenti(sub({ scoreCenti: null }))).toBe(0);
+    expect(countedCenti(sub({ scoreCenti: 9000, status: "rejected" }))).toBe(0);
+    expect(isSolved(sub({ scoreCenti: 9000, status: "rejected" }))).toBe(false);
+    expect(countedCenti(sub({ scoreCenti: 9000, status: "pending" }))).toBe(9000);
+  });
+
+  it("sums categories and solved counts, and remembers the last scoring time", () => {
+    const totals = totalsOf([
+      sub({ category: "AI", scoreCenti: 7000, scoredAt: at(1) }),
+      sub({ category: "CS", points: 200, scoreCenti: 5050, scoredAt: at(5) }),
+      sub({ category: "AI", scoreCenti: 10000, status: "rejected", scoredAt: at(3) }),
+      sub({ category: "GD", scoreCenti: null }),
+    ]);
+    expect(totals.categories).toEqual({ AI: 7000, CS: 5050, PS: 0, GD: 0 });
+    expect(totals.totalCenti).toBe(12050);
+    expect(totals.solvedCount).toBe(1);
+    expect(totals.solvedByCategory.AI).toBe(1);
+    expect(totals.lastScoredAt).toEqual(at(5));
+  });
+
+  it("ranks by total, then by who reached it first, then by id", () => {
+    const ranked = rankAll([
+      { teamId: 1, totalCenti: 100, reachedAt: at(5) },
+      { teamId: 2, totalCenti: 300, reachedAt: at(9) },
+      { teamId: 3, totalCenti: 100, reachedAt: at(2) },
+      { teamId: 4, totalCenti: 100, reachedAt: at(2) },
+    ]);
+    expect(ranked.map((row) => [row.teamId, row.rank])).toEqual([
+      [2, 1],
+      [3, 2],
+      [4, 3],
+      [1, 4],
+    ]);
+  });
+
+  it("marks a first score reviewed, keeps a verdict, honours a new one", () => {
+    expect(statusAfterJudging("pending", undefined)).toBe("reviewed");
+    expect(statusAfterJudging("rejected", undefined)).toBe("rejected");
+    expect(statusAfterJudging("reviewed", "approved")).toBe("approved");
+  });
+});
+
+describe("score input", () => {
+  const schema = scoreInputSchema(150);
+  const error = (value: unknown) => {
+    const result = schema.safeParse(value);
+    return result.success ? null : result.error.issues[0].message;
+  };
+
+  it("accepts 0 to the challenge's points with up to 2 decimals, in hundredths", () => {
+    expect(schema.parse("0")).toBe(0);
+    expect(schema.parse(" 97.5 ")).toBe(9750);
+    expect(schema.parse("150")).toBe(15000);
+    expect(schema.parse("33.33")).toBe(3333);
+  });
+
+  it("refuses the rest with a clear message", () => {
+    expect(error("")).toBe("Please enter a score");
+    expect(error(undefined)).toBe("Please enter a score");
+    expect(error("abc")).toBe("The score must be a number");
+    expect(error("1e3")).toBe("The score must be a number");
+    expect(error("12.345")).toBe("Use at most 2 decimals");
+    expect(error("150.01")).toBe("The score must be between 0 and 150");
+    expect(error("-1")).toBe("The score must be between 0 and 150");
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * The scoring rules (spec 3, DOMAIN.md), pure: no I/O, shared by the judge's action, the standings
+ * worker, the full rebuild and the tests. Points are integer hundredths ("centi", decision 003).
+ */
+import type { Category } from "../../../db/schema.ts";
+
+export const categories = ["AI", "CS", "PS", "GD"] as const satisfies readonly Category[];
+
+/** A challenge counts as solved at 65 % of its points. */
+export const SOLVE_THRESHOLD_PERCENT = 65;
+
+export type SubmissionStatus = "pending" | "approved" | "rejected" | "reviewed";
+
+export const toCenti = (points: number) => Math.round(points * 100);
+export const fromCenti = (centi: number) => centi / 100;
+
+/** The submission's score: the judges' mean, rounded half up to the hundredth. Null when unscored. */
+export function meanCenti(scores: readonly number[]): number | null {
+  if (scores.length === 0) return null;
+  return Math.round(scores.reduce((sum, score) => sum + score, 0) / scores.length);
+}
+
+export interface ScoredSubmission {
+  category: Category;
+  /** The challenge's points (whole points, not hundredths). */
+  points: number;
+  status: SubmissionStatus;
+  scoreCenti: number | null;
+  scoredAt: Date | null;
+}
+
+/** Points count once a judge scored the submission, unless it was rejected (which counts 0). */
+export function countedCenti(submission: Pick<ScoredSubmission, "status" | "scoreCenti">): number {
+  if (submission.scoreCenti === null || submission.status === "rejected") return 0;
+  return submission.scoreCenti;
+}
+
+/** Solved: it counts, and its score is at least 65 % of the challenge's points. */
+export function isSolved(submission: Pick<ScoredSubmission, "status" | "scoreCenti" | "points">): boolean {
+  if (submission.scoreCenti === null || submission.status === "rejected") return false;
+  // score ≥ 65 % of points ⇔ scoreCenti ≥ 65 × points (points × 100 hundredths × 0.65), exact in integers.
+  return submission.scoreCenti >= SOLVE_THRESHOLD_PERCENT * submission.points;
+}
+
+export type CategoryTotals = Record<Category, number>;
+
+export interface Totals {
+  categories: CategoryTotals;
+  totalCenti: number;
+  solvedCount: number;
+  solvedByCategory: CategoryTotals;
+  /** The latest time a judge changed one of these submissions, or null when none was scored. */
+  lastScoredAt: Date | null;
+}
+
+/** Category points, total, solved count: the same sum for a team's or a user's submissions. */
+export function totalsOf(submissions: readonly ScoredSubmission[]): Totals {
+  const totals: Totals = {
+    categories: { AI: 0, CS: 0, PS: 0, GD: 0 },
+    totalCenti: 0,
+    solvedCount: 0,
+    solvedByCategory: { AI: 0, CS: 0, PS: 0, GD: 0 },
+    lastScoredAt: null,
+  };
+  for (const submission of submissions) {
+    const counted = countedCenti(submission);
+    totals.categories[submission.category] += counted;
+    totals.totalCenti += counted;
+    if (isSolved(submission)) {
+      totals.solvedCount += 1;
+      totals.solvedByCategory[submission.category] += 1;
+    }
+    if (submission.scoredAt && (!totals.lastScoredAt || submission.scoredAt > totals.lastScoredAt)) {
+      totals.lastScoredAt = submission.scoredAt;
+    }
+  }
+  return totals;
+}
+
+export interface RankKey {
+  teamId: number;
+  totalCenti: number;
+  reachedAt: Date;
+}
+
+/** Total descending; a tie goes to the team that reached its total first; then the lower id. */
+export function compareRankKeys(a: RankKey, b: RankKey): number {
+  return b.totalCenti - a.totalCenti || a.reachedAt.getTime() - b.reachedAt.getTime() || a.teamId - b.teamId;
+}
+
+/** Ranks 1..n in scoreboard order. */
+export function rankAll<T extends RankKey>(rows: readonly T[]): Array<T & { rank: number }> {
+  return [...rows].sort(compareRankKeys).map((row, index) => ({ ...row, rank: index + 1 }));
+}
+
+/** The new status after a judge's action: an explicit verdict wins; a first score marks it reviewed. */
+export function statusAfterJudging(current: SubmissionStatus, verdict: Exclude<SubmissionStatus, "pending"> | undefined): SubmissionStatus {
+  if (verdict) return verdict;
+  return current === "pending" ? "reviewed" : current;
+}

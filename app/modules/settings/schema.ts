@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { messages } from "../messages.ts";
+
+const m = messages.dashboard;
+
+/** A datetime-local value ("2025-04-24T19:00"), read in the event's zone by the server. */
+const instant = z
+  .string({ error: m.instantRequired })
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, m.instantRequired);
+
+export const GateSettingsSchema = z.object({
+  intent: z.literal("gate"),
+  number: z.coerce.number().int().min(1).max(5),
+  title: z.string({ error: m.titleRequired }).trim().min(1, m.titleRequired).max(200, m.tooLong),
+  description: z.string({ error: m.descriptionMissing }).trim().min(1, m.descriptionMissing).max(2000, m.tooLong),
+  opensAt: instant,
+});
+
+export const FinalSettingsSchema = z.object({ intent: z.literal("final"), finalAt: instant });
+
+export const MealAddSchema = z.object({
+  intent: z.literal("meal-add"),
+  label: z.string({ error: m.labelRequired }).trim().min(1, m.labelRequired).max(100, m.tooLong),
+  at: instant,
+});
+
+export const MealRemoveSchema = z.object({ intent: z.literal("meal-remove"), id: z.coerce.number().int().positive() });
+
+const videoUrl = z
+  .string()
+  .trim()
+  .max(2000, m.tooLong)
+  .refine((value) => /^https?:\/\/\S+$/i.test(value), m.urlInvalid)
+  .optional();
+
+/** Spec 5: at least one URL; values trimmed; empty ones are not sent (they keep the stored value). */
+export const VideosSchema = z
+  .object({ intent: z.literal("videos"), video1: videoUrl, video2: videoUrl })
+  .refine((value) => Boolean(value.video1 || value.video2), { message: m.videosRequired });

@@ -1,0 +1,100 @@
+import { eq, inArray, sql } from "drizzle-orm";
+import type { Queryable } from "../../../db/client.ts";
+import { challenges, submissions, teams, users } from "../../../db/schema.ts";
+import { fromCenti, totalsOf, type ScoredSubmission, type Totals } from "../scoring/rules.ts";
+import type { TeamStanding } from "../realtime/events.ts";
+
+/** The columns every standings computation reads, joined once (no N+1). */
+const scoredColumns = {
+  teamId: submissions.teamId,
+  userId: submissions.userId,
+  category: challenges.category,
+  points: challenges.points,
+  status: submissions.status,
+  scoreCenti: submissions.scoreCenti,
+  scoredAt: submissions.scoredAt,
+};
+
+export type ScoredRow = ScoredSubmission & { teamId: number; userId: number | null };
+
+export async function scoredSubmissionsOfTeam(tx: Queryable, teamId: number): Promise<ScoredRow[]> {
+  return tx.select(scoredColumns).from(submissions).innerJoin(challenges, eq(challenges.id, submissions.challengeId)).where(eq(submissions.teamId, teamId));
+}
+
+export async function scoredSubmissionsOfUsers(tx: Queryable, userIds: number[]): Promise<ScoredRow[]> {
+  if (userIds.length === 0) return [];
+  return tx.select(scoredColumns).from(submissions).innerJoin(challenges, eq(challenges.id, submissions.challengeId)).where(inArray(submissions.userId, userIds));
+}
+
+export async function allScoredSubmissions(tx: Queryable): Promise<ScoredRow[]> {
+  return tx.select(scoredColumns).from(submissions).innerJoin(challenges, eq(challenges.id, submissions.challengeId));
+}
+
+/** Everyone whose statistics a change to this team can move: its members and the users credited. */
+export async function usersAffectedByTeam(tx: Queryable, teamId: number): Promise<number[]> {
+  const rows = await tx.execute<{ id: number }>(sql`
+    select ${users.id} as id from ${users} where ${users.teamId} = ${teamId}
+    union
+    select ${submissions.userId} from ${submissions} where ${submissions.teamId} = ${teamId} and ${submissions.userId} is not null
+  `);
+  return rows.map((row) => Number(row.id));
+}
+
+export function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const group = groups.get(k);
+    if (group) group.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
+}
+
+/** The per-category and total columns that standings and user statistics share. */
+function pointColumns(totals: Totals) {
+  return {
+    aiCenti: totals.categories.AI,
+    csCenti: totals.categories.CS,
+    psCenti: totals.categories.PS,
+    gdCenti: totals.categories.GD,
+    totalCenti: totals.totalCenti,
+  };
+}
+
+/** A team's totals, its "reached at" (last scoring time, else when the team was created). */
+export function teamStandingValues(totals: Totals, createdAt: Date) {
+  return { ...pointColumns(totals), solvedCount: totals.solvedCount, totalReachedAt: totals.lastScoredAt ?? createdAt };
+}
+
+export function userStatisticsValues(totals: Totals) {
+  return {
+    ...pointColumns(totals),
+    aiSolved: totals.solvedByCategory.AI,
+    csSolved: totals.solvedByCategory.CS,
+    psSolved: totals.solvedByCategory.PS,
+    gdSolved: totals.solvedByCategory.GD,
+  };
+}
+
+export function toTeamStanding(
+  team: { id: number; name: string },
+  row: ReturnType<typeof teamStandingValues> & { rank: number },
+): TeamStanding {
+  return {
+    id: team.id,
+    name: team.name,
+    totalScore: fromCenti(row.totalCenti),
+    categories: { AI: fromCenti(row.aiCenti), CS: fromCenti(row.csCenti), PS: fromCenti(row.psCenti), GD: fromCenti(row.gdCenti) },
+    solvedCount: row.solvedCount,
+    rank: row.rank,
+    reachedAt: row.totalReachedAt.toISOString(),
+  };
+}
+
+export { totalsOf };
+
+export async function teamNameAndCreation(tx: Queryable, teamId: number) {
+  const [team] = await tx.select({ id: teams.id, name: teams.name, createdAt: teams.createdAt }).from(teams).where(eq(teams.id, teamId));
+  return team ?? null;
+}

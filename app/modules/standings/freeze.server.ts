@@ -1,0 +1,40 @@
+import { asc, eq } from "drizzle-orm";
+import { eventSettings } from "../../../db/schema.ts";
+import { getDb } from "../../utils/db.server.ts";
+import { getRedis } from "../../utils/redis.server.ts";
+import { broadcastStandingsRefresh } from "../realtime/broadcast.server.ts";
+import { lockBoardExclusive } from "./locks.ts";
+import { readLiveSnapshot } from "./scoreboard.server.ts";
+import { snapshotKeys } from "./snapshot.server.ts";
+
+/**
+ * Freezes the public scoreboard at the live standings as they are now: participants keep seeing
+ * this board (and get no live updates of other teams) until unfreeze.
+ */
+export async function setScoreboardFrozen(frozen: boolean) {
+  // Make sure the snapshot exists before taking the lock (a cold read may rebuild it).
+  await readLiveSnapshot();
+  await getDb().transaction(async (tx) => {
+    // Under the exclusive board lock no standings job can slip between the board we freeze and the flag.
+    await lockBoardExclusive(tx);
+    const live = (await readLiveSnapshot()).board;
+    const now = new Date();
+    await tx
+      .update(eventSettings)
+      .set(frozen ? { scoreboardFrozen: true, frozenAt: now, frozenBoard: live } : { scoreboardFrozen: false, frozenAt: null, frozenBoard: null })
+      .where(eq(eventSettings.id, 1));
+    const multi = getRedis().multi();
+    if (frozen) multi.set(snapshotKeys.frozen(), JSON.stringify(live));
+    else multi.del(snapshotKeys.frozen());
+    multi.hset(snapshotKeys.meta(), "frozen", frozen ? "1" : "0");
+    const results = await multi.exec();
+    for (const [error] of results ?? []) if (error) throw error;
+  });
+  // Unfreezing publishes the real standings: every board re-reads.
+  broadcastStandingsRefresh();
+}
+
+export async function isScoreboardFrozen(): Promise<boolean> {
+  const [row] = await getDb().select({ frozen: eventSettings.scoreboardFrozen }).from(eventSettings).orderBy(asc(eventSettings.id)).limit(1);
+  return row?.frozen ?? false;
+}

@@ -1,0 +1,45 @@
+import { lt, sql } from "drizzle-orm";
+import type { Queryable } from "../../../db/client.ts";
+import { standingsOutbox } from "../../../db/schema.ts";
+import { getDb } from "../../utils/db.server.ts";
+import { getLogger } from "../../utils/logger.server.ts";
+import { enqueue } from "../../utils/queue.server.ts";
+
+/**
+ * Marks a team's standings stale, inside the caller's transaction: the score and the request to
+ * recompute commit together, so a score can never be saved without its standings catching up.
+ */
+export async function markStandingsStale(tx: Queryable, teamId: number) {
+  await tx
+    .insert(standingsOutbox)
+    .values({ teamId })
+    .onConflictDoUpdate({
+      target: standingsOutbox.teamId,
+      set: { version: sql`nextval('standings_outbox_version_seq')`, requestedAt: sql`now()` },
+    });
+}
+
+/**
+ * After commit: ask a worker to recompute. No job id, so a score landing while the team's job runs
+ * gets a job of its own; surplus jobs find the outbox row gone and end at once (that is the
+ * coalescing). If Redis is down this fails fast and the outbox sweep enqueues it later.
+ */
+export async function requestStandingsRecompute(teamId: number): Promise<boolean> {
+  try {
+    await enqueue("standings", { teamId });
+    return true;
+  } catch (error) {
+    getLogger().warn({ err: error, teamId }, "standings job not enqueued; the outbox sweep will retry");
+    return false;
+  }
+}
+
+/** Enqueues a job for every team still marked stale for longer than `olderThanMs` (worker sweep). */
+export async function sweepStaleStandings(olderThanMs = 2000): Promise<number> {
+  const rows = await getDb()
+    .select({ teamId: standingsOutbox.teamId })
+    .from(standingsOutbox)
+    .where(lt(standingsOutbox.requestedAt, new Date(Date.now() - olderThanMs)));
+  for (const { teamId } of rows) await enqueue("standings", { teamId });
+  return rows.length;
+}

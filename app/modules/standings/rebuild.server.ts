@@ -1,0 +1,87 @@
+/**
+ * The full rebuild (`npm run standings:rebuild`, and the check the property test compares the
+ * incremental writer against): every team's standing, rank and history point, and every user's
+ * statistics, recomputed from submissions and scores alone.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Queryable } from "../../../db/client.ts";
+import { eventSettings, standings, standingsHistory, standingsOutbox, teams, userStatistics, users } from "../../../db/schema.ts";
+import { getDb } from "../../utils/db.server.ts";
+import { getRedis } from "../../utils/redis.server.ts";
+import { broadcastStandingsRefresh } from "../realtime/broadcast.server.ts";
+import type { TeamStanding } from "../realtime/events.ts";
+import { rankAll } from "../scoring/rules.ts";
+import { allScoredSubmissions, groupBy, teamStandingValues, toTeamStanding, totalsOf, userStatisticsValues } from "./compute.server.ts";
+import { lockBoardExclusive } from "./locks.ts";
+import { writeWholeSnapshot } from "./snapshot.server.ts";
+
+export type ComputedStanding = ReturnType<typeof teamStandingValues> & { teamId: number; name: string; rank: number };
+
+/** The standings as a from-scratch computation says they must be (no writes). */
+export async function computeAllStandings(tx: Queryable) {
+  const [teamRows, scored, userRows] = await Promise.all([
+    tx.select({ id: teams.id, name: teams.name, createdAt: teams.createdAt }).from(teams),
+    allScoredSubmissions(tx),
+    tx.select({ id: users.id }).from(users),
+  ]);
+  const byTeam = groupBy(scored, (row) => row.teamId);
+  const ranked = rankAll(
+    teamRows.map((team) => {
+      const values = teamStandingValues(totalsOf(byTeam.get(team.id) ?? []), team.createdAt);
+      return { ...values, teamId: team.id, name: team.name, totalCenti: values.totalCenti, reachedAt: values.totalReachedAt };
+    }),
+  ).map(({ reachedAt: _reachedAt, ...row }) => row satisfies ComputedStanding);
+  const byUser = groupBy(scored, (row) => row.userId);
+  const userStats = userRows.map((user) => ({ userId: user.id, ...userStatisticsValues(totalsOf(byUser.get(user.id) ?? [])) }));
+  return { standings: ranked, userStats };
+}
+
+export function toBoard(rows: readonly ComputedStanding[]): TeamStanding[] {
+  return rows.map((row) => toTeamStanding({ id: row.teamId, name: row.name }, row));
+}
+
+/** Rewrites the derived tables and the Redis snapshot from Postgres; clients re-read the board. */
+export async function rebuildStandings(): Promise<{ teams: number; users: number }> {
+  const outcome = await getDb().transaction(async (tx) => {
+    await lockBoardExclusive(tx);
+    const pending = await tx.select({ teamId: standingsOutbox.teamId, version: standingsOutbox.version }).from(standingsOutbox);
+    const previous = new Map((await tx.select({ teamId: standings.teamId, totalCenti: standings.totalCenti }).from(standings)).map((row) => [row.teamId, row.totalCenti]));
+    const computed = await computeAllStandings(tx);
+
+    await tx.delete(standings);
+    for (const chunk of chunks(computed.standings, 1000)) {
+      await tx.insert(standings).values(chunk.map(({ name: _name, rank: _rank, ...row }) => row));
+    }
+    const changed = computed.standings.filter((row) => previous.get(row.teamId) !== row.totalCenti);
+    for (const chunk of chunks(changed, 1000)) {
+      await tx.insert(standingsHistory).values(chunk.map((row) => ({ teamId: row.teamId, totalCenti: row.totalCenti, at: row.totalReachedAt })));
+    }
+    await tx.delete(userStatistics);
+    for (const chunk of chunks(computed.userStats, 1000)) await tx.insert(userStatistics).values(chunk);
+
+    // What was pending is now done; a version that moved since stays for its own job.
+    for (const { teamId, version } of pending) {
+      await tx.delete(standingsOutbox).where(and(eq(standingsOutbox.teamId, teamId), eq(standingsOutbox.version, version)));
+    }
+
+    const board = toBoard(computed.standings);
+    const freeze = await readFreeze(tx);
+    await writeWholeSnapshot(getRedis(), board, freeze);
+    return { teams: computed.standings.length, users: computed.userStats.length };
+  });
+  broadcastStandingsRefresh();
+  return outcome;
+}
+
+/** The freeze flag and, while frozen, the board participants see. */
+export async function readFreeze(tx: Queryable) {
+  const [settings] = await tx
+    .select({ frozen: eventSettings.scoreboardFrozen, frozenBoard: eventSettings.frozenBoard })
+    .from(eventSettings)
+    .where(eq(eventSettings.id, 1));
+  return { frozen: settings?.frozen ?? false, frozenBoard: settings?.frozen ? (settings.frozenBoard ?? []) : null };
+}
+
+function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {
+  for (let index = 0; index < rows.length; index += size) yield rows.slice(index, index + size);
+}

@@ -1,0 +1,146 @@
+/**
+ * The Redis snapshot the scoreboard reads (never Postgres on the hot path), kept by the standings
+ * writer (the worker's job, the rebuild, the freeze):
+ *
+ *   <prefix>:standings:order    ZSET    member per team, scored by total (hundredths); ties ordered
+ *                                       by the member itself, which encodes reached-at and id
+ *   <prefix>:standings:members  HASH    teamId → its current member in the ZSET
+ *   <prefix>:standings:teams    HASH    teamId → TeamStanding JSON without the rank
+ *   <prefix>:standings:meta     HASH    ready = 1, frozen = 0 | 1
+ *   <prefix>:standings:frozen   STRING  the frozen public board (TeamStanding[] JSON) while frozen
+ *
+ * A team's rank is its position (ZREVRANK + 1): placing a team is O(log n), whatever the number of
+ * teams it passes. No rank is stored anywhere, so no other team's row is ever rewritten.
+ */
+import type { ChainableCommander, Redis } from "ioredis";
+import { redisKey } from "../../utils/redis.server.ts";
+import type { TeamStanding } from "../realtime/events.ts";
+
+export const snapshotKeys = {
+  order: () => redisKey("standings", "order"),
+  members: () => redisKey("standings", "members"),
+  teams: () => redisKey("standings", "teams"),
+  meta: () => redisKey("standings", "meta"),
+  frozen: () => redisKey("standings", "frozen"),
+};
+
+type StoredTeam = Omit<TeamStanding, "rank">;
+
+// Members sort so that, among equal totals, ZREVRANGE (reverse lexicographic) yields the earlier
+// reached-at first, then the lower id: both are stored as (maximum − value), zero-padded.
+const MAX_MS = 99_999_999_999_999;
+const MAX_ID = 9_999_999_999;
+
+export function orderMember(teamId: number, reachedAt: Date): string {
+  return `${String(MAX_MS - reachedAt.getTime()).padStart(14, "0")}:${String(MAX_ID - teamId).padStart(10, "0")}`;
+}
+
+export function teamIdOfMember(member: string): number {
+  return MAX_ID - Number(member.slice(member.indexOf(":") + 1));
+}
+
+// Atomic: swap the team's member in the order, store its data, return its 0-based rank.
+const PLACE_SCRIPT = `
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if old and old ~= ARGV[2] then redis.call('ZREM', KEYS[1], old) end
+redis.call('ZADD', KEYS[1], ARGV[4], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
+return redis.call('ZREVRANK', KEYS[1], ARGV[2])
+`;
+
+const REMOVE_SCRIPT = `
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if old then redis.call('ZREM', KEYS[1], old) end
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+return 1
+`;
+
+type WithScripts = Redis & {
+  gkPlaceTeam(order: string, members: string, teams: string, teamId: string, member: string, json: string, total: string): Promise<number>;
+  gkRemoveTeam(order: string, members: string, teams: string, teamId: string): Promise<number>;
+};
+
+function withScripts(redis: Redis): WithScripts {
+  const scripted = redis as WithScripts;
+  if (typeof scripted.gkPlaceTeam !== "function") {
+    redis.defineCommand("gkPlaceTeam", { numberOfKeys: 3, lua: PLACE_SCRIPT });
+    redis.defineCommand("gkRemoveTeam", { numberOfKeys: 3, lua: REMOVE_SCRIPT });
+  }
+  return scripted;
+}
+
+function stored(team: Omit<TeamStanding, "rank"> & { rank?: number }): string {
+  const { rank: _rank, ...rest } = team;
+  return JSON.stringify(rest satisfies StoredTeam);
+}
+
+/** Places one team and returns its rank (1 = first). */
+export async function placeTeam(redis: Redis, team: StoredTeam, totalCenti: number): Promise<number> {
+  const keys = [snapshotKeys.order(), snapshotKeys.members(), snapshotKeys.teams()] as const;
+  const member = orderMember(team.id, new Date(team.reachedAt));
+  const zeroBased = await withScripts(redis).gkPlaceTeam(...keys, String(team.id), member, stored(team), String(totalCenti));
+  return Number(zeroBased) + 1;
+}
+
+export async function removeTeamFromSnapshot(redis: Redis, teamId: number) {
+  await withScripts(redis).gkRemoveTeam(snapshotKeys.order(), snapshotKeys.members(), snapshotKeys.teams(), String(teamId));
+}
+
+function writeTeam(pipeline: ChainableCommander, team: TeamStanding) {
+  const member = orderMember(team.id, new Date(team.reachedAt));
+  pipeline.zadd(snapshotKeys.order(), Math.round(team.totalScore * 100), member);
+  pipeline.hset(snapshotKeys.members(), String(team.id), member);
+  pipeline.hset(snapshotKeys.teams(), String(team.id), stored(team));
+}
+
+/** Replaces the whole snapshot atomically (the rebuild, or after Redis lost it). */
+export async function writeWholeSnapshot(
+  redis: Redis,
+  board: readonly TeamStanding[],
+  freeze: { frozen: boolean; frozenBoard: readonly TeamStanding[] | null },
+) {
+  const multi = redis.multi();
+  multi.del(snapshotKeys.order(), snapshotKeys.members(), snapshotKeys.teams(), snapshotKeys.frozen());
+  for (const team of board) writeTeam(multi, team);
+  if (freeze.frozen && freeze.frozenBoard) multi.set(snapshotKeys.frozen(), JSON.stringify(freeze.frozenBoard));
+  multi.hset(snapshotKeys.meta(), { ready: "1", frozen: freeze.frozen ? "1" : "0" });
+  await execOrThrow(multi);
+}
+
+export async function execOrThrow(pipeline: ChainableCommander) {
+  const results = await pipeline.exec();
+  if (!results) throw new Error("Redis transaction aborted");
+  for (const [error] of results) if (error) throw error;
+  return results;
+}
+
+export interface Snapshot {
+  ready: boolean;
+  frozen: boolean;
+  board: TeamStanding[];
+  frozenBoard: TeamStanding[] | null;
+}
+
+/** One round trip: the live board in rank order, the freeze flag and the frozen board. */
+export async function readSnapshot(redis: Redis): Promise<Snapshot> {
+  const results = await execOrThrow(
+    redis.multi().hgetall(snapshotKeys.meta()).zrevrange(snapshotKeys.order(), 0, -1).hgetall(snapshotKeys.teams()).get(snapshotKeys.frozen()),
+  );
+  const meta = results[0][1] as Record<string, string>;
+  const order = results[1][1] as string[];
+  const teams = results[2][1] as Record<string, string>;
+  const frozenJson = results[3][1] as string | null;
+  const board: TeamStanding[] = [];
+  for (const member of order) {
+    const json = teams[String(teamIdOfMember(member))];
+    if (json) board.push({ ...(JSON.parse(json) as StoredTeam), rank: board.length + 1 });
+  }
+  return {
+    ready: meta.ready === "1",
+    frozen: meta.frozen === "1",
+    board,
+    frozenBoard: frozenJson ? (JSON.parse(frozenJson) as TeamStanding[]) : null,
+  };
+}

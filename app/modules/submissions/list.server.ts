@@ -1,0 +1,141 @@
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { challenges, submissionScores, submissions, teams, users } from "../../../db/schema.ts";
+import { getDb } from "../../utils/db.server.ts";
+
+export interface JudgeScoreView {
+  judgeId: number | null;
+  judge: string;
+  score: number;
+  comment: string | null;
+}
+
+/** Every submission with its team, user, challenge and each judge's score (two queries, no N+1). */
+export async function listSubmissionsForJudging() {
+  const db = getDb();
+  const judges = alias(users, "judges");
+  const [rows, scores] = await Promise.all([
+    db
+      .select({
+        id: submissions.id,
+        team: teams.name,
+        user: users.name,
+        challenge: challenges.title,
+        category: challenges.category,
+        wave: challenges.wave,
+        points: challenges.points,
+        status: submissions.status,
+        text: submissions.text,
+        fileName: submissions.fileName,
+        scoreCenti: submissions.scoreCenti,
+        createdAt: submissions.createdAt,
+        updatedAt: submissions.updatedAt,
+      })
+      .from(submissions)
+      .innerJoin(teams, eq(teams.id, submissions.teamId))
+      .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
+      .leftJoin(users, eq(users.id, submissions.userId))
+      .orderBy(desc(submissions.createdAt), desc(submissions.id)),
+    db
+      .select({
+        submissionId: submissionScores.submissionId,
+        judgeId: submissionScores.judgeId,
+        judge: judges.name,
+        scoreCenti: submissionScores.scoreCenti,
+        comment: submissionScores.comment,
+      })
+      .from(submissionScores)
+      .leftJoin(judges, eq(judges.id, submissionScores.judgeId))
+      .orderBy(submissionScores.createdAt),
+  ]);
+  const byId = new Map<number, JudgeScoreView[]>();
+  for (const score of scores) {
+    const list = byId.get(score.submissionId) ?? [];
+    list.push({ judgeId: score.judgeId, judge: score.judge ?? "deleted judge", score: score.scoreCenti / 100, comment: score.comment });
+    byId.set(score.submissionId, list);
+  }
+  return rows.map((row) => ({ ...row, judgeScores: byId.get(row.id) ?? [] }));
+}
+
+export const submissionSortKeys = ["team", "user", "challenge", "date", "status", "points"] as const;
+export type SubmissionSortKey = (typeof submissionSortKeys)[number];
+
+export interface SubmissionListOptions {
+  sort?: SubmissionSortKey;
+  dir?: "asc" | "desc";
+  gate?: number;
+  category?: "AI" | "CS" | "PS" | "GD";
+  status?: "pending" | "approved" | "rejected" | "reviewed";
+  /** Only submissions this judge has not scored yet. */
+  unscoredBy?: number;
+}
+
+/**
+ * The judging table sorted and filtered in SQL (dashboard Submissions: ?sort=&dir= and filters).
+ * Same rows as listSubmissionsForJudging; "points" sorts by the submission's score (unscored last).
+ */
+export async function listSubmissionsSorted(options: SubmissionListOptions = {}) {
+  const db = getDb();
+  const judges = alias(users, "judges");
+  const direction = options.dir === "asc" ? asc : desc;
+  const sortColumn = {
+    team: sql`lower(${teams.name})`,
+    user: sql`lower(${users.name})`,
+    challenge: sql`lower(${challenges.title})`,
+    date: sql`${submissions.createdAt}`,
+    status: sql`${submissions.status}::text`,
+    points: sql`${submissions.scoreCenti}`,
+  }[options.sort ?? "date"];
+  const filters = [
+    options.gate ? eq(challenges.wave, options.gate) : undefined,
+    options.category ? eq(challenges.category, options.category) : undefined,
+    options.status ? eq(submissions.status, options.status) : undefined,
+    options.unscoredBy
+      ? sql`not exists (select 1 from ${submissionScores} where ${submissionScores.submissionId} = ${submissions.id} and ${submissionScores.judgeId} = ${options.unscoredBy})`
+      : undefined,
+  ].filter((filter) => filter !== undefined);
+  const rows = await db
+    .select({
+      id: submissions.id,
+      team: teams.name,
+      user: users.name,
+      challenge: challenges.title,
+      category: challenges.category,
+      wave: challenges.wave,
+      points: challenges.points,
+      status: submissions.status,
+      text: submissions.text,
+      fileName: submissions.fileName,
+      scoreCenti: submissions.scoreCenti,
+      createdAt: submissions.createdAt,
+      updatedAt: submissions.updatedAt,
+    })
+    .from(submissions)
+    .innerJoin(teams, eq(teams.id, submissions.teamId))
+    .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
+    .leftJoin(users, eq(users.id, submissions.userId))
+    .where(filters.length ? and(...filters) : undefined)
+    .orderBy(sql`${direction(sortColumn)} nulls last`, desc(submissions.createdAt), desc(submissions.id));
+  const ids = rows.map((row) => row.id);
+  const scores = ids.length
+    ? await db
+        .select({
+          submissionId: submissionScores.submissionId,
+          judgeId: submissionScores.judgeId,
+          judge: judges.name,
+          scoreCenti: submissionScores.scoreCenti,
+          comment: submissionScores.comment,
+        })
+        .from(submissionScores)
+        .leftJoin(judges, eq(judges.id, submissionScores.judgeId))
+        .where(inArray(submissionScores.submissionId, ids))
+        .orderBy(submissionScores.createdAt)
+    : [];
+  const byId = new Map<number, JudgeScoreView[]>();
+  for (const score of scores) {
+    const list = byId.get(score.submissionId) ?? [];
+    list.push({ judgeId: score.judgeId, judge: score.judge ?? "deleted judge", score: score.scoreCenti / 100, comment: score.comment });
+    byId.set(score.submissionId, list);
+  }
+  return rows.map((row) => ({ ...row, judgeScores: byId.get(row.id) ?? [] }));
+}

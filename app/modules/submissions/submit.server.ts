@@ -1,0 +1,184 @@
+/**
+ * Submissions (DOMAIN.md "Submissions"): one per (team, challenge), a file and/or a text, accepted only
+ * for an active challenge of an opened gate, by a user with a team. Server time decides.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import type { Queryable } from "../../../db/client.ts";
+import { challenges, gates, submissions } from "../../../db/schema.ts";
+import { getDb } from "../../utils/db.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
+import { getLogger } from "../../utils/logger.server.ts";
+import { enqueue } from "../../utils/queue.server.ts";
+import { deleteObject } from "../../utils/s3.server.ts";
+import { messages } from "../messages.ts";
+import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+
+export type SubmissionErrorCode = "noTeam" | "notFound" | "inactive" | "noGate" | "closed" | "empty" | "tooLarge";
+
+const errorText: Record<SubmissionErrorCode, string> = {
+  noTeam: messages.participant.noTeam,
+  notFound: messages.participant.challengeNotFound,
+  inactive: messages.participant.challengeInactive,
+  noGate: messages.participant.challengeNoGate,
+  closed: messages.participant.gateClosed,
+  empty: messages.participant.emptySubmission,
+  tooLarge: messages.participant.fileTooLarge,
+};
+
+/** A refused submission, with the message the user sees and the HTTP status it maps to. */
+export class SubmissionError extends Error {
+  /** What the user typed, when it was read before the refusal: the form gives it back. */
+  text?: string;
+  constructor(public readonly code: SubmissionErrorCode) {
+    super(errorText[code]);
+  }
+  get status(): number {
+    if (this.code === "notFound") return 404;
+    if (this.code === "tooLarge") return 413;
+    if (this.code === "noTeam" || this.code === "closed" || this.code === "inactive" || this.code === "noGate") return 403;
+    return 400;
+  }
+}
+
+/** The upload limit in bytes (spec: 209715200). */
+export function submissionMaxBytes(): number {
+  return getEnv().SUBMISSION_MAX_BYTES;
+}
+
+/** A file already streamed to storage, waiting to be attached to a submission. */
+export interface StoredFile {
+  key: string;
+  name: string;
+  type: string;
+  size: number;
+}
+
+/**
+ * Throws a SubmissionError unless the team may submit to the challenge now. Called before the body
+ * is read (no upload for a closed gate) and again inside the saving transaction.
+ */
+export async function assertCanSubmit(
+  input: { teamId: number | null; challengeId: number; now?: Date },
+  db: Queryable = getDb(),
+): Promise<void> {
+  if (input.teamId === null) throw new SubmissionError("noTeam");
+  const [row] = await db
+    .select({ status: challenges.status, wave: challenges.wave, opensAt: gates.opensAt })
+    .from(challenges)
+    .leftJoin(gates, eq(gates.number, challenges.wave))
+    .where(eq(challenges.id, input.challengeId))
+    .limit(1);
+  if (!row) throw new SubmissionError("notFound");
+  if (row.status !== "active") throw new SubmissionError("inactive");
+  if (row.wave === null || !row.opensAt) throw new SubmissionError("noGate");
+  if (row.opensAt.getTime() > (input.now ?? new Date()).getTime()) throw new SubmissionError("closed");
+}
+
+export interface SaveResult {
+  submissionId: number;
+  created: boolean;
+}
+
+/**
+ * Creates or updates the team's submission (the unique index makes it one). Sets it pending, credits
+ * the user, marks the team's standings stale in the same transaction. A new file replaces the old
+ * one, whose object is deleted after commit; a text-only update keeps the stored file. If anything
+ * is refused, the freshly stored file is deleted so nothing is left behind.
+ */
+export async function saveSubmission(input: {
+  userId: number;
+  teamId: number | null;
+  challengeId: number;
+  text: string | null | undefined;
+  file: StoredFile | null;
+  now?: Date;
+}): Promise<SaveResult> {
+  const text = input.text?.trim() ? input.text.trim() : null;
+  let oldKey: string | null = null;
+  let result: SaveResult;
+  try {
+    if (!text && !input.file) throw new SubmissionError("empty");
+    const teamId = input.teamId;
+    if (teamId === null) throw new SubmissionError("noTeam");
+    result = await getDb().transaction(async (tx) => {
+      await assertCanSubmit({ teamId, challengeId: input.challengeId, now: input.now }, tx);
+      const [existing] = await tx
+        .select({ id: submissions.id, fileKey: submissions.fileKey })
+        .from(submissions)
+        .where(and(eq(submissions.teamId, teamId), eq(submissions.challengeId, input.challengeId)))
+        .for("update")
+        .limit(1);
+      const fileFields = input.file
+        ? { fileKey: input.file.key, fileName: input.file.name, fileType: input.file.type, fileSize: input.file.size }
+        : {};
+      const textFields = text ? { text } : {};
+      const [row] = await tx
+        .insert(submissions)
+        .values({ teamId, challengeId: input.challengeId, userId: input.userId, text, ...fileFields, status: "pending" })
+        .onConflictDoUpdate({
+          target: [submissions.teamId, submissions.challengeId],
+          set: { userId: input.userId, status: "pending", updatedAt: sql`now()`, ...textFields, ...fileFields },
+        })
+        .returning({ id: submissions.id });
+      await markStandingsStale(tx, teamId);
+      if (input.file && existing?.fileKey && existing.fileKey !== input.file.key) oldKey = existing.fileKey;
+      return { submissionId: row.id, created: !existing };
+    });
+  } catch (error) {
+    if (input.file) await deleteObject(input.file.key).catch(() => {});
+    throw error;
+  }
+  if (oldKey) await cleanupObject(oldKey);
+  if (input.teamId !== null) await requestStandingsRecompute(input.teamId);
+  return result;
+}
+
+/** Deletes a replaced object through the cleanup queue; if Redis is down, right away. */
+async function cleanupObject(key: string) {
+  try {
+    await enqueue("storageCleanup", { key });
+  } catch (error) {
+    getLogger().warn({ err: error, key }, "storage cleanup not enqueued; deleting now");
+    await deleteObject(key).catch((deleteError: unknown) => getLogger().error({ err: deleteError, key }, "object not deleted"));
+  }
+}
+
+export interface Viewer {
+  role: "admin" | "judge" | "participant";
+  teamId: number | null;
+}
+
+/** The stored file of a submission if the viewer may download it (own team, judge, admin), else null. */
+export async function findDownloadableSubmissionFile(submissionId: number, viewer: Viewer) {
+  const [row] = await getDb()
+    .select({ teamId: submissions.teamId, key: submissions.fileKey, name: submissions.fileName })
+    .from(submissions)
+    .where(eq(submissions.id, submissionId))
+    .limit(1);
+  if (!row?.key) return null;
+  const allowed = viewer.role !== "participant" || (viewer.teamId !== null && viewer.teamId === row.teamId);
+  return allowed ? { key: row.key, name: row.name ?? "submission" } : null;
+}
+
+/**
+ * A challenge's attachment if the viewer may see the challenge: staff always; participants only for an
+ * active challenge of an opened gate.
+ */
+export async function findDownloadableAttachment(challengeId: number, viewer: Viewer, now = new Date()) {
+  const [row] = await getDb()
+    .select({
+      key: challenges.attachmentKey,
+      name: challenges.attachmentName,
+      status: challenges.status,
+      opensAt: gates.opensAt,
+    })
+    .from(challenges)
+    .leftJoin(gates, eq(gates.number, challenges.wave))
+    .where(eq(challenges.id, challengeId))
+    .limit(1);
+  if (!row?.key) return null;
+  if (viewer.role === "participant") {
+    if (row.status !== "active" || !row.opensAt || row.opensAt.getTime() > now.getTime()) return null;
+  }
+  return { key: row.key, name: row.name ?? "attachment" };
+}

@@ -1,0 +1,115 @@
+/**
+ * Teams: create, rename, delete. A team's name is unique without regard to case (the database
+ * index says so; we turn its violation into a clear message). Every change marks the team's
+ * standings stale in the same transaction, so the board picks up a new or renamed team.
+ */
+import { asc, count, eq, sql } from "drizzle-orm";
+import { submissions, teams, users } from "../../../db/schema.ts";
+import { getDb } from "../../utils/db.server.ts";
+import { messages } from "../messages.ts";
+import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { removeTeamFromStandings } from "../standings/recompute.server.ts";
+
+const m = messages.dashboard;
+
+/** A refused change, with the message the admin sees (after the warning sign). */
+export class DashboardError extends Error {
+  constructor(
+    message: string,
+    public readonly status = 400,
+    public readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** postgres.js reports a unique violation as code 23505; drizzle may wrap it as the cause. */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  for (let current = error as { code?: string; constraint_name?: string; cause?: unknown } | undefined; current; current = current.cause as typeof current) {
+    if (current.code === "23505") return constraint ? current.constraint_name === constraint : true;
+  }
+  return false;
+}
+
+export interface TeamRow {
+  id: number;
+  name: string;
+  members: number;
+  submissions: number;
+}
+
+export async function listTeams(): Promise<TeamRow[]> {
+  const db = getDb();
+  const memberCounts = db.select({ teamId: users.teamId, n: count().as("members") }).from(users).groupBy(users.teamId).as("member_counts");
+  const submissionCounts = db
+    .select({ teamId: submissions.teamId, n: count().as("submission_count") })
+    .from(submissions)
+    .groupBy(submissions.teamId)
+    .as("submission_counts");
+  return db
+    .select({
+      id: teams.id,
+      name: teams.name,
+      members: sql<number>`coalesce(${memberCounts.n}, 0)::int`,
+      submissions: sql<number>`coalesce(${submissionCounts.n}, 0)::int`,
+    })
+    .from(teams)
+    .leftJoin(memberCounts, eq(memberCounts.teamId, teams.id))
+    .leftJoin(submissionCounts, eq(submissionCounts.teamId, teams.id))
+    .orderBy(asc(sql`lower(${teams.name})`), asc(teams.id));
+}
+
+export async function getTeam(id: number) {
+  const [team] = await getDb().select({ id: teams.id, name: teams.name }).from(teams).where(eq(teams.id, id));
+  return team ?? null;
+}
+
+function nameTaken(error: unknown): never {
+  if (isUniqueViolation(error, "teams_name_lower_key")) throw new DashboardError(m.teamNameTaken, 409, "name");
+  throw error;
+}
+
+export async function createTeam(name: string) {
+  const team = await getDb()
+    .transaction(async (tx) => {
+      const [row] = await tx.insert(teams).values({ name }).returning({ id: teams.id, name: teams.name });
+      // A new team appears on the board (with 0 points) once its standings are computed.
+      await markStandingsStale(tx, row.id);
+      return row;
+    })
+    .catch(nameTaken);
+  await requestStandingsRecompute(team.id);
+  return team;
+}
+
+export async function renameTeam(id: number, name: string) {
+  const team = await getDb()
+    .transaction(async (tx) => {
+      const [row] = await tx.update(teams).set({ name }).where(eq(teams.id, id)).returning({ id: teams.id, name: teams.name });
+      if (!row) throw new DashboardError(m.teamNotFound, 404);
+      await markStandingsStale(tx, id);
+      return row;
+    })
+    .catch(nameTaken);
+  await requestStandingsRecompute(team.id);
+  return team;
+}
+
+/**
+ * Refused while the team has submissions (its history and points) or members (they would be left
+ * without a team: move them first). Otherwise it leaves the board in the same transaction.
+ */
+export async function deleteTeam(id: number) {
+  await getDb().transaction(async (tx) => {
+    const [team] = await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, id)).for("update");
+    if (!team) throw new DashboardError(m.teamNotFound, 404);
+    const [[subs], [members]] = await Promise.all([
+      tx.select({ n: count() }).from(submissions).where(eq(submissions.teamId, id)),
+      tx.select({ n: count() }).from(users).where(eq(users.teamId, id)),
+    ]);
+    if (subs.n > 0) throw new DashboardError(m.teamHasSubmissions, 409);
+    if (members.n > 0) throw new DashboardError(m.teamHasMembers(members.n), 409);
+    await removeTeamFromStandings(tx, id);
+    await tx.delete(teams).where(eq(teams.id, id));
+  });
+}

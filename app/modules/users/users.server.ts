@@ -1,0 +1,91 @@
+/**
+ * Users: create, edit, delete. Names are logins, unique without regard to case. Moving a
+ * participant between teams marks both teams' standings stale (membership changes the board).
+ * Deleting a user keeps their team's submissions (the foreign key sets submissions.user_id null).
+ */
+import { asc, eq, sql } from "drizzle-orm";
+import { teams, users } from "../../../db/schema.ts";
+import { getDb } from "../../utils/db.server.ts";
+import { hashPassword } from "../auth/password.server.ts";
+import { messages } from "../messages.ts";
+import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { DashboardError, isUniqueViolation } from "../teams/teams.server.ts";
+import type { UserFormValues } from "./schema.ts";
+
+const m = messages.dashboard;
+
+export async function listUsers() {
+  return getDb()
+    .select({ id: users.id, name: users.name, role: users.role, teamId: users.teamId, team: teams.name })
+    .from(users)
+    .leftJoin(teams, eq(teams.id, users.teamId))
+    .orderBy(asc(users.role), asc(sql`lower(${users.name})`), asc(users.id));
+}
+
+export async function getUser(id: number) {
+  const [user] = await getDb()
+    .select({ id: users.id, name: users.name, role: users.role, teamId: users.teamId, team: teams.name, createdAt: users.createdAt })
+    .from(users)
+    .leftJoin(teams, eq(teams.id, users.teamId))
+    .where(eq(users.id, id));
+  return user ?? null;
+}
+
+function translate(error: unknown): never {
+  if (isUniqueViolation(error, "users_name_lower_key")) throw new DashboardError(m.userNameTaken, 409, "name");
+  // 23503: the chosen team was deleted meanwhile.
+  if ((error as { code?: string; cause?: { code?: string } }).code === "23503" || (error as { cause?: { code?: string } }).cause?.code === "23503") {
+    throw new DashboardError(m.teamNotFound, 409, "teamId");
+  }
+  throw error;
+}
+
+async function afterCommit(teamIds: Array<number | null | undefined>) {
+  for (const teamId of new Set(teamIds)) if (teamId) await requestStandingsRecompute(teamId);
+}
+
+export async function createUser(input: Omit<UserFormValues, "id">) {
+  const teamId = input.role === "participant" ? (input.teamId ?? null) : null;
+  const passwordHash = await hashPassword(input.password ?? "");
+  const user = await getDb()
+    .transaction(async (tx) => {
+      const [row] = await tx.insert(users).values({ name: input.name, role: input.role, teamId, passwordHash }).returning({ id: users.id });
+      if (teamId) await markStandingsStale(tx, teamId);
+      return row;
+    })
+    .catch(translate);
+  await afterCommit([teamId]);
+  return user;
+}
+
+/** An admin cannot delete or demote themselves (the event would be left without its admin). */
+export async function updateUser(actorId: number, input: UserFormValues & { id: number }) {
+  if (input.id === actorId && input.role !== "admin") throw new DashboardError(m.cannotDemoteSelf, 409, "role");
+  const teamId = input.role === "participant" ? (input.teamId ?? null) : null;
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  const touched = await getDb()
+    .transaction(async (tx) => {
+      const [before] = await tx.select({ teamId: users.teamId }).from(users).where(eq(users.id, input.id)).for("update");
+      if (!before) throw new DashboardError(m.userNotFound, 404);
+      await tx
+        .update(users)
+        .set({ name: input.name, role: input.role, teamId, ...(passwordHash ? { passwordHash } : {}) })
+        .where(eq(users.id, input.id));
+      const stale = before.teamId === teamId ? [] : [before.teamId, teamId];
+      for (const id of stale) if (id) await markStandingsStale(tx, id);
+      return stale;
+    })
+    .catch(translate);
+  await afterCommit(touched);
+}
+
+export async function deleteUser(actorId: number, id: number) {
+  if (id === actorId) throw new DashboardError(m.cannotDeleteSelf, 409);
+  const teamId = await getDb().transaction(async (tx) => {
+    const [row] = await tx.delete(users).where(eq(users.id, id)).returning({ teamId: users.teamId });
+    if (!row) throw new DashboardError(m.userNotFound, 404);
+    if (row.teamId) await markStandingsStale(tx, row.teamId);
+    return row.teamId;
+  });
+  await afterCommit([teamId]);
+}

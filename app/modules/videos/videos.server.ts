@@ -1,0 +1,29 @@
+import { eq } from "drizzle-orm";
+import { eventSettings } from "../../../db/schema.ts";
+import { getDb } from "../../utils/db.server.ts";
+
+/** The home page videos and the event's time zone (for the meal card's clock). */
+export async function getHomeSettings(): Promise<{ videos: string[]; timeZone: string }> {
+  const [row] = await getDb()
+    .select({ video1: eventSettings.video1, video2: eventSettings.video2, timeZone: eventSettings.timeZone })
+    .from(eventSettings)
+    .where(eq(eventSettings.id, 1))
+    .limit(1);
+  const videos = [row?.video1, row?.video2].filter((url): url is string => Boolean(url?.trim()));
+  return { videos, timeZone: row?.timeZone ?? "Africa/Algiers" };
+}
+
+/** The final countdown's target (spec 2.12), or null before settings exist. */
+export async function getFinalAt(): Promise<string | null> {
+  const [row] = await getDb().select({ finalAt: eventSettings.finalAt }).from(eventSettings).where(eq(eventSettings.id, 1)).limit(1);
+  return row ? row.finalAt.toISOString() : null;
+}
+
+/** Saves the home videos that were given; an empty one keeps the stored URL (spec 5). */
+export async function updateVideos(input: { video1?: string; video2?: string }) {
+  const set: { video1?: string; video2?: string } = {};
+  if (input.video1) set.video1 = input.video1;
+  if (input.video2) set.video2 = input.video2;
+  if (Object.keys(set).length === 0) return;
+  await getDb().update(eventSettings).set(set).where(eq(eventSettings.id, 1));
+}

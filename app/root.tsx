@@ -1,0 +1,67 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { NotificationPopup } from "~/components/realtime/notification-popup";
+import { SocketProvider } from "~/components/realtime/socket-provider";
+import { UnreadAnnouncementsProvider } from "~/components/realtime/unread-announcements";
+import { AppToaster } from "~/components/toaster";
+import { RouteErrorPage } from "~/components/status-page";
+import styles from "~/styles/app.css";
+import { countUnreadAnnouncements } from "~/modules/announcements/announcements.server";
+import { getOptionalUser } from "~/utils/auth.server";
+import { getToast } from "~/utils/toast.server";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", type: "image/svg+xml", href: "/favicon.svg" },
+];
+
+export const meta: MetaFunction = () => [{ title: "Gatekeeper" }];
+
+// Public route: every visitor gets the document; pages below it guard themselves.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [user, { toast, headers }] = await Promise.all([getOptionalUser(request), getToast(request)]);
+  const unreadAnnouncements = user ? await countUnreadAnnouncements(user.id) : 0;
+  return data({ user, toast, unreadAnnouncements }, { headers: headers ?? undefined });
+}
+
+export function useOptionalUser() {
+  return useRouteLoaderData<typeof loader>("root")?.user ?? null;
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const user = rootData?.user ?? null;
+  return (
+    <html lang="en" dir="ltr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="dark" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {/* Signed-in users only: visitors get no socket (DOMAIN.md). */}
+        <SocketProvider enabled={Boolean(user)} identity={user?.id ?? null}>
+          <UnreadAnnouncementsProvider serverCount={user ? (rootData?.unreadAnnouncements ?? 0) : 0} syncKey={rootData}>
+            {children}
+            {user ? <NotificationPopup /> : null}
+          </UnreadAnnouncementsProvider>
+        </SocketProvider>
+        <AppToaster toast={rootData?.toast ?? null} />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorPage />;
+}

@@ -1,0 +1,97 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useFetcher, useLoaderData } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { DEFAULT_EVENT_TIME_ZONE, formatDayTime } from "~/components/realtime/format";
+import { useSocketEvent } from "~/components/realtime/socket-provider";
+import { useUnreadAnnouncements } from "~/components/realtime/unread-announcements";
+import { RouteErrorPage } from "~/components/status-page";
+import { TitleBar } from "~/components/ui/title-bar";
+import type { AnnouncementEvent } from "~/modules/realtime/events";
+import { listAnnouncements, markAnnouncementsSeen } from "~/modules/announcements/announcements.server";
+import { requireUser } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Announcements · Gatekeeper" }];
+
+/** Opening the page resets the user's unread count on the server (spec 2.11, DOMAIN.md). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  await markAnnouncementsSeen(user.id);
+  // TODO: the event's time zone is an event setting (DOMAIN.md); read it here once a settings module exposes it.
+  return { announcements: await listAnnouncements(), timeZone: DEFAULT_EVENT_TIME_ZONE };
+}
+
+/** An announcement arrived live while the page was open: the user has seen it too. */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  await markAnnouncementsSeen(user.id);
+  return { ok: true };
+}
+
+export default function Announcements() {
+  const { announcements, timeZone } = useLoaderData<typeof loader>();
+  const { reset } = useUnreadAnnouncements();
+  const seen = useFetcher<typeof action>();
+
+  const [items, setItems] = useState<AnnouncementEvent[]>(announcements);
+  const [liveIds, setLiveIds] = useState<ReadonlySet<number>>(() => new Set());
+  const [source, setSource] = useState(announcements);
+  if (source !== announcements) {
+    setSource(announcements);
+    setItems(announcements);
+  }
+
+  // Zero the badge on open and after every reload of this page's data (the root count may have
+  // been read a moment before this loader marked everything seen).
+  useEffect(() => {
+    reset();
+  }, [reset, announcements]);
+
+  const [news, setNews] = useState("");
+  useSocketEvent("new_announcement", (announcement) => {
+    setItems((current) => (current.some((item) => item.id === announcement.id) ? current : [announcement, ...current]));
+    setLiveIds((current) => new Set(current).add(announcement.id));
+    setNews(`New announcement: ${announcement.title}`);
+    reset();
+    seen.submit(null, { method: "post" });
+  });
+
+  return (
+    <main className="page announcements" aria-labelledby="announcements-title">
+      <TitleBar title="Announcements" id="announcements-title" />
+      {items.length === 0 ? (
+        <p className="announcements__empty card">
+          No announcements yet. You will get a notification as soon as one is posted.
+        </p>
+      ) : (
+        <ul className="announcements__list list-reset">
+          {items.map((item) => (
+            <li key={item.id}>
+              <article
+                className={["card announcement", liveIds.has(item.id) ? "announcement--new" : null].filter(Boolean).join(" ")}
+                aria-labelledby={`announcement-${item.id}`}
+              >
+                <header className="announcement__header">
+                  <h2 id={`announcement-${item.id}`} className="announcement__title">
+                    {item.title}
+                    {liveIds.has(item.id) ? <span className="announcement__tag">New</span> : null}
+                  </h2>
+                  <time className="announcement__time" dateTime={item.createdAt}>
+                    {formatDayTime(item.createdAt, timeZone)}
+                  </time>
+                </header>
+                <p className="announcement__content">{item.content}</p>
+              </article>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="visually-hidden" aria-live="polite" aria-atomic="true">
+        {news}
+      </div>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorPage />;
+}

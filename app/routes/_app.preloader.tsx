@@ -1,0 +1,76 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData, useNavigate } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { prefersReducedMotion } from "~/components/participant/delayed-link";
+import { RouteErrorPage } from "~/components/status-page";
+import { Scene } from "~/components/ui/scene";
+import { TitleBar } from "~/components/ui/title-bar";
+import { safeRedirectPath } from "~/modules/auth/access";
+import { requireUser } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Loading · Gatekeeper" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const next = safeRedirectPath(new URL(request.url).searchParams.get("next")) ?? "/welcome";
+  return { next: next.startsWith("/preloader") ? "/welcome" : next };
+}
+
+/** The journey's screens: their code and styles are fetched here so the next steps open at once. */
+const journey = ["/welcome", "/notification", "/gates", "/gate/1"];
+
+function assetsToLoad(): string[] {
+  const urls = new Set<string>(["/favicon.svg", "/favicon-badge.svg"]);
+  document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]').forEach((link) => urls.add(link.href));
+  const manifest = (window as unknown as { __remixManifest?: { routes: Record<string, { path?: string; module: string }> } })
+    .__remixManifest;
+  for (const route of Object.values(manifest?.routes ?? {})) {
+    if (route.path && journey.some((path) => path.startsWith(`/${route.path?.split("/")[0]}`))) urls.add(route.module);
+  }
+  return [...urls];
+}
+
+/**
+ * Spec 2.4: a progress bar and percentage while the theme's assets load, then the next screen 500 ms
+ * after completion (at once under reduced motion). Without JavaScript a refresh and a link move on.
+ */
+export default function Preloader() {
+  const { next } = useLoaderData<typeof loader>();
+  const navigate = useNavigate();
+  const [percent, setPercent] = useState(0);
+  useEffect(() => {
+    let cancelled = false;
+    const urls = assetsToLoad();
+    let done = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const step = () => {
+      done += 1;
+      if (!cancelled) setPercent(Math.round((done / urls.length) * 100));
+    };
+    void Promise.all(urls.map((url) => fetch(url, { credentials: "same-origin" }).catch(() => null).finally(step))).then(() => {
+      if (cancelled) return;
+      timer = setTimeout(() => navigate(next, { replace: true }), prefersReducedMotion() ? 0 : 500);
+    });
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [navigate, next]);
+  return (
+    <Scene statue="left" className="participant-scene">
+      <main className="page page--centered participant-page preloader">
+        <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="1;url=${encodeURI(next)}">` }} />
+        <TitleBar title="Awakening" />
+        <progress className="preloader__bar" max={100} value={percent} aria-label="Loading" />
+        <p className="preloader__percent" aria-hidden="true">{`${percent}%`}</p>
+        <p>
+          <a href={next}>Continue</a>
+        </p>
+      </main>
+    </Scene>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorPage />;
+}

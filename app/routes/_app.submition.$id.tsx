@@ -1,0 +1,254 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { categoryLabel } from "~/components/participant/category";
+import { RouteErrorPage } from "~/components/status-page";
+import { showAppToast } from "~/components/toaster";
+import { ActionButton, ActionLink } from "~/components/ui/action-button";
+import { Message } from "~/components/ui/message";
+import { TitleBar } from "~/components/ui/title-bar";
+import { messages } from "~/modules/messages";
+import { getChallengeForSubmission } from "~/modules/participant/board.server";
+import { submissionMaxBytes } from "~/modules/submissions/submit.server";
+import { handleSubmissionPost } from "~/modules/submissions/upload.server";
+import { requireUser } from "~/utils/auth.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.challenge.title ?? "Challenge"} · Gatekeeper` },
+];
+
+const text = messages.participant;
+
+function challengeIdOf(param: string | undefined): number {
+  const id = Number(param);
+  if (!Number.isInteger(id) || id <= 0) throw new Response("Not found", { status: 404 });
+  return id;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const found = await getChallengeForSubmission(challengeIdOf(params.id), user);
+  if (!found) throw new Response("Not found", { status: 404 });
+  return { ...found, canSubmit: user.teamId !== null, maxBytes: submissionMaxBytes() };
+}
+
+/** The form without JavaScript: a plain multipart post (the enhanced form posts to ./upload for progress). */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const challengeId = challengeIdOf(params.id);
+  const outcome = await handleSubmissionPost(request, {
+    userId: user.id,
+    teamId: user.teamId,
+    challengeId,
+    maxBytes: submissionMaxBytes(),
+  });
+  if (!outcome.ok) return data({ error: outcome.message, text: outcome.text }, { status: outcome.status });
+  return redirectWithToast(`/submition/${challengeId}?submitted=1`, {
+    type: "success",
+    title: outcome.created ? text.created : text.updated,
+  });
+}
+
+type Upload = { state: "idle" } | { state: "uploading"; percent: number };
+
+export default function SubmissionPage() {
+  const { challenge, submission, canSubmit, maxBytes } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const location = useLocation();
+  const { revalidate } = useRevalidator();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [upload, setUpload] = useState<Upload>({ state: "idle" });
+  const [succeeded, setSucceeded] = useState(false);
+  const [formKey, setFormKey] = useState(0);
+
+  const exists = submission !== null;
+  const pending = navigation.state === "submitting" || upload.state === "uploading";
+  const showBanner = succeeded || new URLSearchParams(location.search).has("submitted");
+
+  useEffect(() => {
+    if (actionData?.error) showAppToast({ type: "error", title: `${text.errorPrefix}${actionData.error}` });
+  }, [actionData]);
+
+  function onFileChange(event: React.ChangeEvent<HTMLInputElement>) {
+    const file = event.currentTarget.files?.[0];
+    setFileError(file && file.size > maxBytes ? text.fileTooLarge : null);
+  }
+
+  /** With JavaScript: the same multipart form, sent with XMLHttpRequest so the upload shows its progress. */
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (fileError || pending) return;
+    const form = event.currentTarget;
+    const request = new XMLHttpRequest();
+    request.open("POST", `/submition/${challenge.id}/upload`);
+    request.responseType = "json";
+    request.upload.onprogress = (progress) => {
+      if (progress.lengthComputable) setUpload({ state: "uploading", percent: Math.round((progress.loaded / progress.total) * 100) });
+    };
+    request.onload = () => {
+      setUpload({ state: "idle" });
+      const body = request.response as { ok?: boolean; message?: string } | null;
+      if (request.status === 200 && body?.ok) {
+        showAppToast({ type: "success", title: body.message ?? text.created });
+        setSucceeded(true);
+        setFileError(null);
+        setFormKey((key) => key + 1);
+        revalidate();
+      } else if (body?.message) {
+        showAppToast({ type: "error", title: `${text.errorPrefix}${body.message}` });
+      } else {
+        showAppToast({ type: "error", title: text.submitFailed });
+      }
+    };
+    request.onerror = () => {
+      setUpload({ state: "idle" });
+      showAppToast({ type: "error", title: text.submitFailed });
+    };
+    setSucceeded(false);
+    setUpload({ state: "uploading", percent: 0 });
+    request.send(new FormData(form));
+  }
+
+  const buttonLabel = exists ? (pending ? "updateiing..." : "update") : pending ? "SUBMITTING..." : "SUBMIT";
+  const isGD = challenge.category === "GD";
+
+  return (
+    <main className="page participant-page submission-page">
+      <div className="gate-board__bar">
+        <ActionLink to={`/gate/${challenge.wave}`} variant="subtle">
+          Back
+        </ActionLink>
+      </div>
+      <TitleBar title={challenge.title} />
+      {showBanner ? (
+        <Message tone="correct" className="submission-banner">
+          {text.submitted}
+        </Message>
+      ) : null}
+      <div className="submission-layout">
+        <section className="card stack" aria-labelledby="challenge-script">
+          <p className="muted">{categoryLabel(challenge.category)}</p>
+          <h2 id="challenge-script">Challenge Script</h2>
+          <p className="submission-page__prose">{challenge.description}</p>
+          {challenge.hints ? (
+            <>
+              <h2>{isGD ? "Judging Criteria" : "Challenge Hints"}</h2>
+              <p className="submission-page__prose">{challenge.hints}</p>
+            </>
+          ) : null}
+          <h2>Requirement File</h2>
+          {challenge.hasAttachment ? (
+            <p>
+              <a href={`/challenge/${challenge.id}/attachment`} download>
+                {`Download ${challenge.attachmentName ?? "the requirement file"}`}
+              </a>
+            </p>
+          ) : (
+            <p className="message--error no-file">{text.noFile}</p>
+          )}
+        </section>
+
+        <section className="card stack" aria-labelledby="your-submission">
+          <h2 id="your-submission">Your submission</h2>
+          {submission ? (
+            <dl className="own-submission">
+              <div>
+                <dt>Status</dt>
+                <dd className={`status status--${submission.status}`}>{submission.status}</dd>
+              </div>
+              {submission.text ? (
+                <div>
+                  <dt>Text</dt>
+                  <dd className="submission-page__prose">{submission.text}</dd>
+                </div>
+              ) : null}
+              {submission.hasFile ? (
+                <div>
+                  <dt>File</dt>
+                  <dd>
+                    <a href={`/submissions/${submission.id}/file`} download>
+                      {submission.fileName ?? "Download the file"}
+                    </a>
+                  </dd>
+                </div>
+              ) : null}
+            </dl>
+          ) : (
+            <p className="muted">Nothing sent yet.</p>
+          )}
+          {canSubmit ? (
+            <Form
+              key={formKey}
+              ref={formRef}
+              method="post"
+              encType="multipart/form-data"
+              className="form"
+              onSubmit={onSubmit}
+              aria-describedby={actionData?.error ? "submission-error" : undefined}
+            >
+              {/* The text goes first in the multipart body: if the file is cut at the limit, the text still comes back. */}
+              <div className="field">
+                <label className="field__label" htmlFor="submission-text">
+                  Text
+                </label>
+                <textarea
+                  id="submission-text"
+                  name="text"
+                  className="field__input field__input--textarea"
+                  placeholder="SUBMIT A TEXT IF IT NEEDED"
+                  defaultValue={actionData?.text ?? ""}
+                  maxLength={20000}
+                />
+              </div>
+              <div className="field">
+                <label className="field__label" htmlFor="submission-file">
+                  Attach a file
+                </label>
+                <input
+                  id="submission-file"
+                  name="file"
+                  type="file"
+                  className="field__input"
+                  onChange={onFileChange}
+                  aria-invalid={fileError ? true : undefined}
+                  aria-describedby={fileError ? "submission-file-error" : undefined}
+                />
+                <div className="field__errors">
+                  {fileError ? (
+                    <p id="submission-file-error" role="alert" className="error-list__item">
+                      {fileError}
+                    </p>
+                  ) : null}
+                </div>
+              </div>
+              {actionData?.error ? (
+                <Message tone="error" id="submission-error">
+                  {`${text.errorPrefix}${actionData.error}`}
+                </Message>
+              ) : null}
+              {upload.state === "uploading" ? (
+                <div className="upload-progress">
+                  <progress max={100} value={upload.percent} aria-label="Upload progress" />
+                  <span aria-hidden="true">{`${upload.percent}%`}</span>
+                </div>
+              ) : null}
+              <ActionButton type="submit" disabled={pending || Boolean(fileError)}>
+                {buttonLabel}
+              </ActionButton>
+            </Form>
+          ) : (
+            <p className="message message--error">{text.noTeam}</p>
+          )}
+        </section>
+      </div>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorPage />;
+}

@@ -1,0 +1,34 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Countdown } from "~/components/participant/countdown";
+import { RouteErrorPage } from "~/components/status-page";
+import { Scene } from "~/components/ui/scene";
+import { TitleBar } from "~/components/ui/title-bar";
+import { getFinalAt } from "~/modules/videos/videos.server";
+import { requireUser } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Timer · Gatekeeper" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const now = new Date();
+  return { finalAt: (await getFinalAt()) ?? now.toISOString(), serverNow: now.toISOString() };
+}
+
+export default function Timer() {
+  const { finalAt, serverNow } = useLoaderData<typeof loader>();
+  return (
+    <Scene statue="left" className="participant-scene">
+      <main className="page page--centered participant-page">
+        <TitleBar title="THE FINAL OF GATES" />
+        <p className="final-timer">
+          <Countdown target={finalAt} serverNow={serverNow} label="Time left until the final" />
+        </p>
+      </main>
+    </Scene>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorPage />;
+}

@@ -1,0 +1,48 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import { DelayedLink } from "~/components/participant/delayed-link";
+import { HomeContent } from "~/components/participant/home-content";
+import { RouteErrorPage } from "~/components/status-page";
+import { Scene } from "~/components/ui/scene";
+import { TitleBar } from "~/components/ui/title-bar";
+import { handleHomeAction, loadHomeContent } from "~/modules/participant/home.server";
+import { requireUser } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Welcome · Gatekeeper" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return { name: user.name, content: await loadHomeContent(), canSaveVideos: user.role === "admin" };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  return handleHomeAction(await request.formData(), user, "/welcome");
+}
+
+export default function Welcome() {
+  const { name, content, canSaveVideos } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [leaving, setLeaving] = useState(false);
+  return (
+    // The backdrop switches after 4 s (CSS; at once under reduced motion).
+    <Scene statue="right" className="participant-scene welcome-scene">
+      <main className={`page participant-page welcome${leaving ? " is-leaving" : ""}`}>
+        <section className="welcome__greeting card" aria-labelledby="welcome-title">
+          <TitleBar id="welcome-title" title={`Welcome, ${name}`} />
+          <p className="lead">The system is activated… choose your character in the team.</p>
+          <DelayedLink to="/notification" onLeave={() => setLeaving(true)}>
+            Next
+          </DelayedLink>
+        </section>
+        <h2 className="welcome__event-title">Welcome to the Gates</h2>
+        <HomeContent content={content} actionData={actionData} canSaveVideos={canSaveVideos} />
+      </main>
+    </Scene>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorPage />;
+}

@@ -1,0 +1,22 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { messages } from "~/modules/messages";
+import { requireRole } from "~/utils/auth.server";
+
+/** The dashboard's own 404, inside its layout. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, "admin", "judge");
+  return data(null, { status: 404 });
+}
+
+export default function DashboardNotFound() {
+  return (
+    <section className="status-page status-page--inline" aria-labelledby="dashboard-404-title">
+      <p className="status-page__code" aria-hidden="true">
+        404
+      </p>
+      <h1 id="dashboard-404-title">{messages.errors.notFoundTitle}</h1>
+      <p>{messages.errors.notFound}</p>
+    </section>
+  );
+}

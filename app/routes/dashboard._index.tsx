@@ -1,0 +1,85 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ActionButton } from "~/components/ui/action-button";
+import { Field, TextareaField } from "~/components/ui/field";
+import { createAnnouncement } from "~/modules/announcements/announcements.server";
+import { AnnouncementSchema } from "~/modules/announcements/schema";
+import { dashboardCounts } from "~/modules/dashboard/counts.server";
+import { messages } from "~/modules/messages";
+import { requireRole } from "~/utils/auth.server";
+import { getLogger } from "~/utils/logger.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, "admin");
+  return { counts: await dashboardCounts() };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireRole(request, "admin");
+  const submission = parseWithZod(await request.formData(), { schema: AnnouncementSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  try {
+    await createAnnouncement(submission.value, admin.id);
+  } catch (error) {
+    getLogger().error({ err: error }, "announcement failed");
+    return data(submission.reply({ formErrors: [messages.announcements.failed] }), { status: 500 });
+  }
+  return redirectWithToast("/dashboard", { type: "success", title: messages.announcements.created });
+}
+
+function AnnouncementForm() {
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "announcement",
+    lastResult,
+    constraint: getZodConstraint(AnnouncementSchema),
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: AnnouncementSchema }),
+  });
+  const sending = navigation.state === "submitting" && navigation.formAction === "/dashboard?index";
+  return (
+    <section className="card" aria-labelledby="send-announcement-heading">
+      <h2 id="send-announcement-heading">Send Announcement</h2>
+      <Form method="post" action="/dashboard?index" {...getFormProps(form)} className="form">
+        <Field label="Title" inputProps={getInputProps(fields.title, { type: "text" })} errors={fields.title.errors} />
+        <TextareaField label="Content" textareaProps={{ ...getTextareaProps(fields.content), rows: 4 }} errors={fields.content.errors} />
+        {form.errors ? (
+          <p className="message message--error" role="alert">
+            {form.errors[0]}
+          </p>
+        ) : null}
+        <ActionButton type="submit" disabled={sending}>
+          {sending ? "Sending..." : "Send Announcement"}
+        </ActionButton>
+      </Form>
+    </section>
+  );
+}
+
+export default function DashboardHome() {
+  const { counts } = useLoaderData<typeof loader>();
+  const cards = [
+    { label: "Users", value: counts.users },
+    { label: "Challenges", value: counts.challenges },
+    { label: "Submissions", value: counts.submissions },
+  ];
+  return (
+    <section aria-labelledby="dashboard-home-title" className="stack">
+      <h1 id="dashboard-home-title">Dashboard</h1>
+      <ul className="stat-cards">
+        {cards.map((card) => (
+          <li key={card.label} className="card stat-card">
+            <span className="stat-card__value">{card.value}</span>
+            <span className="stat-card__label">{card.label}</span>
+          </li>
+        ))}
+      </ul>
+      <AnnouncementForm />
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { formatPoints } from "~/components/realtime/format";
+import { listChallenges, toggleChallengeStatus } from "~/modules/challenges/challenges.server";
+import { categoryLabels, ChallengeIdSchema } from "~/modules/challenges/schema";
+import { messages } from "~/modules/messages";
+import { DashboardError } from "~/modules/teams/teams.server";
+import styles from "~/styles/dashboard.css";
+import { requireRole } from "~/utils/auth.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const m = messages.dashboard;
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, "admin");
+  return { challenges: await listChallenges() };
+}
+
+/** Spec 4: clicking the status toggles it; the list is then re-read (the loader revalidates). */
+export async function action({ request }: ActionFunctionArgs) {
+  await requireRole(request, "admin");
+  const parsed = ChallengeIdSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) throw new Response("Bad request", { status: 400 });
+  try {
+    const row = await toggleChallengeStatus(parsed.data.id);
+    return redirectWithToast("/dashboard/allchallenges", { type: "success", title: m.statusChanged(row.title, row.status) });
+  } catch (error) {
+    if (error instanceof DashboardError) return redirectWithToast("/dashboard/allchallenges", { type: "error", title: m.warn(error.message) });
+    throw error;
+  }
+}
+
+export default function ChallengeStatusTable() {
+  const { challenges } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const toggling = navigation.state !== "idle" ? navigation.formData?.get("id") : null;
+  return (
+    <section aria-labelledby="challenge-status-title" className="stack dash-page">
+      <h1 id="challenge-status-title">All challanges</h1>
+      {challenges.length === 0 ? (
+        <p>No challenges yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">title</th>
+                <th scope="col">Points</th>
+                <th scope="col">Category</th>
+                <th scope="col">Gate</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {challenges.map((challenge) => {
+                const pending = toggling === String(challenge.id);
+                return (
+                  <tr key={challenge.id} data-challenge-id={challenge.id}>
+                    <td dir="auto">{challenge.title}</td>
+                    <td className="num">{formatPoints(challenge.points)}</td>
+                    <td>{categoryLabels[challenge.category]}</td>
+                    <td>{challenge.wave ?? "draft"}</td>
+                    <td>
+                      <Form method="post">
+                        <input type="hidden" name="id" value={challenge.id} />
+                        <button
+                          type="submit"
+                          className={`status-toggle status-toggle--${challenge.status}`}
+                          aria-label={`${challenge.title}: ${challenge.status}. Click to make it ${challenge.status === "active" ? "inactive" : "active"}`}
+                          disabled={pending}
+                        >
+                          {pending ? "..." : challenge.status}
+                        </button>
+                      </Form>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,174 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { ActionButton, ActionLink } from "~/components/ui/action-button";
+import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field";
+import { Message } from "~/components/ui/message";
+import { cleanupObject, createChallenge, getChallenge, updateChallenge } from "~/modules/challenges/challenges.server";
+import { attachmentAccept, categories, categoryLabels, ChallengeFormSchema, difficulties } from "~/modules/challenges/schema";
+import { parseChallengeForm } from "~/modules/challenges/upload.server";
+import { messages } from "~/modules/messages";
+import { DashboardError } from "~/modules/teams/teams.server";
+import styles from "~/styles/dashboard.css";
+import { requireRole } from "~/utils/auth.server";
+import { getLogger } from "~/utils/logger.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const m = messages.dashboard;
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, "admin");
+  const editId = Number(new URL(request.url).searchParams.get("edit"));
+  const challenge = Number.isInteger(editId) && editId > 0 ? await getChallenge(editId) : null;
+  return {
+    editing: challenge
+      ? {
+          id: challenge.id,
+          title: challenge.title,
+          description: challenge.description,
+          points: String(challenge.points),
+          category: challenge.category,
+          hints: challenge.hints ?? "",
+          wave: challenge.wave ? String(challenge.wave) : "",
+          difficulty: challenge.difficulty ?? "",
+          attachmentName: challenge.attachmentName,
+        }
+      : null,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireRole(request, "admin");
+  const { formData, attachment, attachmentError } = await parseChallengeForm(request);
+  const submission = parseWithZod(formData, { schema: ChallengeFormSchema });
+  if (submission.status !== "success" || attachmentError) {
+    // The form goes back with its errors: an attachment stored meanwhile is not kept.
+    if (attachment) await cleanupObject(attachment.key);
+    const fileError = attachmentError ?? (attachment ? m.attachmentReselect : null);
+    return data(submission.reply(fileError ? { fieldErrors: { attachment: [fileError] } } : undefined), { status: 400 });
+  }
+  const { id, removeAttachment, attachment: _ignored, ...values } = submission.value;
+  try {
+    if (id) await updateChallenge(id, values, attachment, removeAttachment === "on");
+    else await createChallenge(values, attachment);
+  } catch (error) {
+    if (attachment) await cleanupObject(attachment.key);
+    const known = error instanceof DashboardError;
+    if (!known) getLogger().error({ err: error }, "challenge save failed");
+    return data(submission.reply({ formErrors: [known ? m.warn(error.message) : m.unexpected] }), { status: known ? error.status : 500 });
+  }
+  return id
+    ? redirectWithToast("/dashboard/getAllChallenges", { type: "success", title: m.challengeEdited })
+    : redirectWithToast("/dashboard/challenges", { type: "success", title: m.challengeAdded });
+}
+
+type Editing = ReturnType<typeof useLoaderData<typeof loader>>["editing"];
+
+function ChallengeForm({ editing }: { editing: Editing }) {
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: editing ? `challenge-edit-${editing.id}` : "challenge-new",
+    lastResult,
+    defaultValue: editing ? { ...editing, id: String(editing.id) } : undefined,
+    constraint: getZodConstraint(ChallengeFormSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChallengeFormSchema }),
+  });
+  const saving = navigation.state === "submitting";
+  const attachmentId = `${form.id}-attachment`;
+  const attachmentErrors = fields.attachment?.errors;
+  return (
+    <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="form card">
+      {editing ? <input {...getInputProps(fields.id, { type: "hidden" })} key={fields.id.key} /> : null}
+      <Field label="Title" inputProps={getInputProps(fields.title, { type: "text" })} errors={fields.title.errors} />
+      <TextareaField label="Description" textareaProps={{ ...getTextareaProps(fields.description), rows: 5 }} errors={fields.description.errors} />
+      <div className="dash-grid">
+        <Field label="Points" inputProps={{ ...getInputProps(fields.points, { type: "number" }), min: 1, step: 1, inputMode: "numeric" }} errors={fields.points.errors} />
+        <SelectField label="Category" selectProps={getSelectProps(fields.category)} errors={fields.category.errors}>
+          <option value="">Choose a category</option>
+          {categories.map((category) => (
+            <option key={category} value={category}>
+              {categoryLabels[category]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Wave" selectProps={getSelectProps(fields.wave)} errors={fields.wave.errors}>
+          <option value="">None (draft)</option>
+          {[1, 2, 3, 4, 5].map((wave) => (
+            <option key={wave} value={wave}>
+              Gate {wave}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Difficulty" selectProps={getSelectProps(fields.difficulty)} errors={fields.difficulty.errors}>
+          <option value="">Not set</option>
+          {difficulties.map((difficulty) => (
+            <option key={difficulty} value={difficulty}>
+              {difficulty}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <TextareaField label="Hints" textareaProps={{ ...getTextareaProps(fields.hints), rows: 3 }} errors={fields.hints.errors} />
+      {editing?.attachmentName ? (
+        <p>
+          Current attachment:{" "}
+          <a href={`/dashboard/challenges/${editing.id}/attachment`} dir="auto">
+            {editing.attachmentName}
+          </a>{" "}
+          <label className="checkbox">
+            <input type="checkbox" name={fields.removeAttachment.name} value="on" /> Remove it
+          </label>
+        </p>
+      ) : null}
+      {/* Last on purpose: the text fields arrive before the file in the multipart body. */}
+      <div className="field">
+        <label className="field__label" htmlFor={attachmentId}>
+          {editing?.attachmentName ? "Replace the attachment (.jpg, .png, .pdf, .docx, 20 MB max)" : "Attachment (.jpg, .png, .pdf, .docx, 20 MB max)"}
+        </label>
+        <input
+          id={attachmentId}
+          name="attachment"
+          type="file"
+          accept={attachmentAccept}
+          className={`field__input${attachmentErrors?.length ? " field__input--invalid" : ""}`}
+          aria-invalid={attachmentErrors?.length ? true : undefined}
+          aria-describedby={attachmentErrors?.length ? `${attachmentId}-error` : undefined}
+        />
+        <div className="field__errors">
+          <ErrorList id={`${attachmentId}-error`} errors={attachmentErrors} />
+        </div>
+      </div>
+      <div className="message-slot" id={form.errorId} aria-live="polite">
+        {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
+      </div>
+      <div className="dash-form-actions">
+        <ActionButton type="submit" disabled={saving}>
+          {saving ? "Saving..." : editing ? "Save changes" : "Add Challenge"}
+        </ActionButton>
+        {editing ? (
+          <ActionLink to="/dashboard/getAllChallenges" variant="subtle">
+            Cancel
+          </ActionLink>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+export default function AddChallenge() {
+  const { editing } = useLoaderData<typeof loader>();
+  const location = useLocation();
+  return (
+    <section aria-labelledby="challenge-form-title" className="stack dash-page">
+      <h1 id="challenge-form-title">{editing ? `Edit challenge: ${editing.title}` : "Add Challenges"}</h1>
+      <ChallengeForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} />
+    </section>
+  );
+}

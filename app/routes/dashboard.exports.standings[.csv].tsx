@@ -1,0 +1,9 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { csvResponse, standingsCsv } from "~/modules/exports/csv.server";
+import { requireRole } from "~/utils/auth.server";
+
+/** Live standings as CSV (admins always see live standings, even while the board is frozen). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, "admin");
+  return csvResponse(await standingsCsv(), `standings-${new Date().toISOString().slice(0, 10)}.csv`);
+}

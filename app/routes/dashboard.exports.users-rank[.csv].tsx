@@ -1,0 +1,8 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { csvResponse, usersRankCsv } from "~/modules/exports/csv.server";
+import { requireRole } from "~/utils/auth.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, "admin");
+  return csvResponse(await usersRankCsv(), `users-rank-${new Date().toISOString().slice(0, 10)}.csv`);
+}

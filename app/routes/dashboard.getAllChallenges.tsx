@@ -1,0 +1,107 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { ActionLink } from "~/components/ui/action-button";
+import { deleteChallenge, listChallenges } from "~/modules/challenges/challenges.server";
+import { categoryLabels, ChallengeIdSchema } from "~/modules/challenges/schema";
+import { messages } from "~/modules/messages";
+import { DashboardError } from "~/modules/teams/teams.server";
+import styles from "~/styles/dashboard.css";
+import { requireRole } from "~/utils/auth.server";
+import { getLogger } from "~/utils/logger.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const m = messages.dashboard;
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, "admin");
+  return { challenges: await listChallenges() };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireRole(request, "admin");
+  const parsed = ChallengeIdSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) throw new Response("Bad request", { status: 400 });
+  try {
+    await deleteChallenge(parsed.data.id);
+  } catch (error) {
+    if (!(error instanceof DashboardError)) getLogger().error({ err: error }, "challenge delete failed");
+    const title = error instanceof DashboardError ? m.warn(error.message) : m.unexpected;
+    return redirectWithToast("/dashboard/getAllChallenges", { type: "error", title });
+  }
+  return redirectWithToast("/dashboard/getAllChallenges", { type: "success", title: m.challengeDeleted });
+}
+
+export default function AllChallengesList() {
+  const { challenges } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const deleting = navigation.state === "submitting" ? navigation.formData?.get("id") : null;
+  return (
+    <section aria-labelledby="challenge-list-title" className="stack dash-page">
+      <h1 id="challenge-list-title">All Challenges</h1>
+      <p>
+        <ActionLink to="/dashboard/challenges">Add a challenge</ActionLink>
+      </p>
+      {challenges.length === 0 ? (
+        <p>No challenges yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Category</th>
+                <th scope="col">Wave</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {challenges.map((challenge) => (
+                <tr key={challenge.id} data-challenge-id={challenge.id}>
+                  <td dir="auto">
+                    {challenge.title}
+                    {challenge.attachmentName ? (
+                      <>
+                        {" "}
+                        <a href={`/dashboard/challenges/${challenge.id}/attachment`} className="muted" aria-label={`Download the attachment of ${challenge.title}`}>
+                          (attachment)
+                        </a>
+                      </>
+                    ) : null}
+                  </td>
+                  <td>{categoryLabels[challenge.category]}</td>
+                  <td>{challenge.wave ?? "draft"}</td>
+                  <td>
+                    <div className="row-actions">
+                      <Link to={`/dashboard/challenges?edit=${challenge.id}`} aria-label={`Edit ${challenge.title}`}>
+                        edit
+                      </Link>
+                      {challenge.submissions > 0 ? (
+                        <span className="muted" title={m.challengeHasSubmissions}>
+                          {challenge.submissions} submission{challenge.submissions === 1 ? "" : "s"}
+                        </span>
+                      ) : (
+                        <Form
+                          method="post"
+                          onSubmit={(event) => {
+                            if (!window.confirm(`Delete ${challenge.title}?`)) event.preventDefault();
+                          }}
+                        >
+                          <input type="hidden" name="id" value={challenge.id} />
+                          <button type="submit" className="link-button link-button--danger" aria-label={`Delete ${challenge.title}`} disabled={deleting === String(challenge.id)}>
+                            {deleting === String(challenge.id) ? "deleting..." : "delete"}
+                          </button>
+                        </Form>
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,92 @@
+import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { ActionButton } from "~/components/ui/action-button";
+import { TextareaField } from "~/components/ui/field";
+import { Message } from "~/components/ui/message";
+import { messages } from "~/modules/messages";
+import { lastNotification, sendNotification } from "~/modules/notifications/notifications.server";
+import { NotificationSchema } from "~/modules/notifications/schema";
+import { requireRole } from "~/utils/auth.server";
+import { getLogger } from "~/utils/logger.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, "admin");
+  return { last: await lastNotification() };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireRole(request, "admin");
+  const submission = parseWithZod(await request.formData(), { schema: NotificationSchema });
+  if (submission.status !== "success") return data({ result: submission.reply(), outcome: null }, { status: 400 });
+  try {
+    await sendNotification(submission.value.message, admin.id);
+  } catch (error) {
+    getLogger().error({ err: error }, "notification failed");
+    return data({ result: submission.reply(), outcome: "failed" as const }, { status: 500 });
+  }
+  return { result: submission.reply({ resetForm: true }), outcome: "sent" as const, at: Date.now() };
+}
+
+/** Spec 4 and 8: the outcome shows for 3 s (green or red), then clears. */
+function useOutcome(actionData: ReturnType<typeof useActionData<typeof action>>) {
+  const [outcome, setOutcome] = useState<"sent" | "failed" | null>(actionData?.outcome ?? null);
+  useEffect(() => {
+    setOutcome(actionData?.outcome ?? null);
+    if (!actionData?.outcome) return;
+    const timer = setTimeout(() => setOutcome(null), 3000);
+    return () => clearTimeout(timer);
+  }, [actionData]);
+  return outcome;
+}
+
+export default function Notifications() {
+  const { last } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const outcome = useOutcome(actionData);
+  const [form, fields] = useForm({
+    id: "notification",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(NotificationSchema),
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: NotificationSchema }),
+  });
+  const sending = navigation.state === "submitting";
+  return (
+    <section aria-labelledby="notifications-title" className="stack">
+      <h1 id="notifications-title">Notifications</h1>
+      <div className="grid-2">
+        <section className="card" aria-labelledby="send-title">
+          <h2 id="send-title">Send a notification</h2>
+          <Form method="post" {...getFormProps(form)} className="form">
+            <TextareaField label="Message" textareaProps={{ ...getTextareaProps(fields.message), rows: 4 }} errors={fields.message.errors} />
+            <div className="message-slot" aria-live="polite">
+              {outcome === "sent" ? <Message tone="correct">{messages.notifications.sent}</Message> : null}
+              {outcome === "failed" ? <Message tone="error">{messages.notifications.failed}</Message> : null}
+            </div>
+            <ActionButton type="submit" disabled={sending}>
+              {sending ? "Sending..." : "Send"}
+            </ActionButton>
+          </Form>
+        </section>
+        <section className="card" aria-labelledby="last-title">
+          <h2 id="last-title">Last Notification sent</h2>
+          {last ? (
+            <>
+              <p>{last.message}</p>
+              <p className="muted">
+                <time dateTime={last.timestamp}>{new Date(last.timestamp).toUTCString()}</time>
+              </p>
+            </>
+          ) : (
+            <p className="muted">No notification sent yet.</p>
+          )}
+        </section>
+      </div>
+    </section>
+  );
+}

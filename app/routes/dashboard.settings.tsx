@@ -1,0 +1,278 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import type { z } from "zod";
+import { formatDayTime } from "~/components/realtime/format";
+import { ActionButton } from "~/components/ui/action-button";
+import { Field, TextareaField } from "~/components/ui/field";
+import { Message } from "~/components/ui/message";
+import { messages } from "~/modules/messages";
+import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, VideosSchema } from "~/modules/settings/schema";
+import { addMeal, readEventSettings, removeMeal, updateFinalAt, updateGate, updateVideos } from "~/modules/settings/settings.server";
+import { utcToZonedLocal, zonedLocalToUtc } from "~/modules/settings/zoned-time";
+import { isScoreboardFrozen, setScoreboardFrozen } from "~/modules/standings/freeze.server";
+import styles from "~/styles/dashboard.css";
+import { requireRole } from "~/utils/auth.server";
+import { getLogger } from "~/utils/logger.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const m = messages.dashboard;
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, "admin");
+  const [frozen, settings] = await Promise.all([isScoreboardFrozen(), readEventSettings()]);
+  const zone = settings.timeZone;
+  return {
+    frozen,
+    timeZone: zone,
+    finalAt: settings.finalAt ? utcToZonedLocal(settings.finalAt, zone) : "",
+    video1: settings.video1 ?? "",
+    video2: settings.video2 ?? "",
+    gates: [1, 2, 3, 4, 5].map((number) => {
+      const gate = settings.gates.find((row) => row.number === number);
+      return { number, title: gate?.title ?? "", description: gate?.description ?? "", opensAt: gate ? utcToZonedLocal(gate.opensAt, zone) : "" };
+    }),
+    meals: settings.meals.map((meal) => ({ id: meal.id, label: meal.label, at: meal.at.toISOString() })),
+  };
+}
+
+type Intent = "gate" | "final" | "meal-add" | "videos";
+type ActionResult = { intent: Intent; number?: number; result: SubmissionResult<string[]>; outcome?: "updated" | "failed" };
+
+const settingsUrl = "/dashboard/settings";
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireRole(request, "admin");
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  if (intent === "freeze" || intent === "unfreeze") {
+    const frozen = intent === "freeze";
+    await setScoreboardFrozen(frozen);
+    return redirectWithToast(settingsUrl, { type: "success", title: frozen ? messages.freeze.frozen : messages.freeze.unfrozen });
+  }
+  const { timeZone } = await readEventSettings();
+  const toUtc = (local: string) => zonedLocalToUtc(local, timeZone);
+
+  if (intent === "gate") {
+    const submission = parseWithZod(formData, { schema: GateSettingsSchema });
+    const number = Number(formData.get("number"));
+    if (submission.status !== "success") return data<ActionResult>({ intent, number, result: submission.reply() }, { status: 400 });
+    const opensAt = toUtc(submission.value.opensAt);
+    if (!opensAt) return data<ActionResult>({ intent, number, result: submission.reply({ fieldErrors: { opensAt: [m.instantRequired] } }) }, { status: 400 });
+    await updateGate(submission.value.number, { title: submission.value.title, description: submission.value.description, opensAt });
+    return redirectWithToast(settingsUrl, { type: "success", title: m.gateSaved(submission.value.number) });
+  }
+  if (intent === "final") {
+    const submission = parseWithZod(formData, { schema: FinalSettingsSchema });
+    if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
+    const finalAt = toUtc(submission.value.finalAt);
+    if (!finalAt) return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { finalAt: [m.instantRequired] } }) }, { status: 400 });
+    await updateFinalAt(finalAt);
+    return redirectWithToast(settingsUrl, { type: "success", title: m.finalSaved });
+  }
+  if (intent === "meal-add") {
+    const submission = parseWithZod(formData, { schema: MealAddSchema });
+    if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
+    const at = toUtc(submission.value.at);
+    if (!at) return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { at: [m.instantRequired] } }) }, { status: 400 });
+    await addMeal(submission.value.label, at);
+    return redirectWithToast(settingsUrl, { type: "success", title: m.mealAdded });
+  }
+  if (intent === "meal-remove") {
+    const parsed = MealRemoveSchema.safeParse(Object.fromEntries(formData));
+    if (!parsed.success) throw new Response("Bad request", { status: 400 });
+    await removeMeal(parsed.data.id);
+    return redirectWithToast(settingsUrl, { type: "success", title: m.mealRemoved });
+  }
+  if (intent === "videos") {
+    const submission = parseWithZod(formData, { schema: VideosSchema });
+    if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
+    try {
+      await updateVideos({ video1: submission.value.video1, video2: submission.value.video2 });
+    } catch (error) {
+      getLogger().error({ err: error }, "videos update failed");
+      return data<ActionResult>({ intent, result: submission.reply(), outcome: "failed" }, { status: 500 });
+    }
+    return data<ActionResult>({ intent, result: submission.reply(), outcome: "updated" });
+  }
+  throw new Response("Unknown action", { status: 400 });
+}
+
+/** The action's result for this form only (several forms share the page's action). */
+function useResultFor(intent: Intent, number?: number) {
+  const actionData = useActionData<typeof action>();
+  if (!actionData || actionData.intent !== intent || (number !== undefined && actionData.number !== number)) return undefined;
+  return actionData;
+}
+
+function useSchemaForm<Schema extends z.ZodType>(id: string, schema: Schema, lastResult: SubmissionResult<string[]> | undefined, defaultValue?: Record<string, string>) {
+  return useForm({
+    id,
+    lastResult,
+    defaultValue,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+}
+
+function useSubmittingIntent(intent: string, number?: number) {
+  const navigation = useNavigation();
+  return (
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === intent &&
+    (number === undefined || navigation.formData.get("number") === String(number))
+  );
+}
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+function GateForm({ gate }: { gate: LoaderData["gates"][number] }) {
+  const result = useResultFor("gate", gate.number);
+  const [form, fields] = useSchemaForm(`gate-${gate.number}`, GateSettingsSchema, result?.result, {
+    title: gate.title,
+    description: gate.description,
+    opensAt: gate.opensAt,
+  });
+  const saving = useSubmittingIntent("gate", gate.number);
+  return (
+    <Form method="post" {...getFormProps(form)} className="form card" aria-labelledby={`${form.id}-heading`}>
+      <h3 id={`${form.id}-heading`}>Gate {gate.number}</h3>
+      <input type="hidden" name="intent" value="gate" />
+      <input type="hidden" name="number" value={gate.number} />
+      <Field label="Title" inputProps={getInputProps(fields.title, { type: "text" })} errors={fields.title.errors} />
+      <TextareaField label="Description" textareaProps={{ ...getTextareaProps(fields.description), rows: 2 }} errors={fields.description.errors} />
+      <Field label="Opens at" inputProps={getInputProps(fields.opensAt, { type: "datetime-local" })} errors={fields.opensAt.errors} />
+      <ActionButton type="submit" disabled={saving}>
+        {saving ? "Saving..." : `Save gate ${gate.number}`}
+      </ActionButton>
+    </Form>
+  );
+}
+
+function FinalForm({ finalAt }: { finalAt: string }) {
+  const result = useResultFor("final");
+  const [form, fields] = useSchemaForm("final", FinalSettingsSchema, result?.result, { finalAt });
+  const saving = useSubmittingIntent("final");
+  return (
+    <Form method="post" {...getFormProps(form)} className="form">
+      <input type="hidden" name="intent" value="final" />
+      <Field label="Final countdown ends at" inputProps={getInputProps(fields.finalAt, { type: "datetime-local" })} errors={fields.finalAt.errors} />
+      <ActionButton type="submit" disabled={saving}>
+        {saving ? "Saving..." : "Save the final countdown"}
+      </ActionButton>
+    </Form>
+  );
+}
+
+function Meals({ meals, timeZone }: { meals: LoaderData["meals"]; timeZone: string }) {
+  const result = useResultFor("meal-add");
+  const [form, fields] = useSchemaForm("meal-add", MealAddSchema, result?.result);
+  const saving = useSubmittingIntent("meal-add");
+  return (
+    <>
+      {meals.length === 0 ? (
+        <p>No meals scheduled.</p>
+      ) : (
+        <ul className="list-reset stack">
+          {meals.map((meal) => (
+            <li key={meal.id} className="cluster">
+              <span dir="auto">{meal.label}</span>
+              <time dateTime={meal.at} className="muted">
+                {formatDayTime(meal.at, timeZone)}
+              </time>
+              <Form method="post">
+                <input type="hidden" name="intent" value="meal-remove" />
+                <input type="hidden" name="id" value={meal.id} />
+                <button type="submit" className="link-button link-button--danger" aria-label={`Remove ${meal.label}`}>
+                  remove
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Form method="post" {...getFormProps(form)} className="form">
+        <input type="hidden" name="intent" value="meal-add" />
+        <div className="meal-row">
+          <Field label="Meal" inputProps={{ ...getInputProps(fields.label, { type: "text" }), placeholder: "Dinner" }} errors={fields.label.errors} />
+          <Field label="Served at" inputProps={getInputProps(fields.at, { type: "datetime-local" })} errors={fields.at.errors} />
+          <ActionButton type="submit" disabled={saving}>
+            {saving ? "Adding..." : "Add meal"}
+          </ActionButton>
+        </div>
+      </Form>
+    </>
+  );
+}
+
+function VideosForm({ video1, video2 }: { video1: string; video2: string }) {
+  const result = useResultFor("videos");
+  const [form, fields] = useSchemaForm("videos", VideosSchema, result?.result, { video1, video2 });
+  const saving = useSubmittingIntent("videos");
+  return (
+    <Form method="post" {...getFormProps(form)} className="form">
+      <input type="hidden" name="intent" value="videos" />
+      <Field label="Video 1 URL" inputProps={getInputProps(fields.video1, { type: "url" })} errors={fields.video1.errors} />
+      <Field label="Video 2 URL" inputProps={getInputProps(fields.video2, { type: "url" })} errors={fields.video2.errors} />
+      <div className="message-slot" id={form.errorId} aria-live="polite">
+        {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
+        {!form.errors?.length && result?.outcome === "updated" ? <Message tone="correct">{m.videosUpdated}</Message> : null}
+        {result?.outcome === "failed" ? <Message tone="error">{m.videosFailed}</Message> : null}
+      </div>
+      <ActionButton type="submit" disabled={saving}>
+        {saving ? "Saving..." : "Save Videos"}
+      </ActionButton>
+    </Form>
+  );
+}
+
+export default function Settings() {
+  const { frozen, gates, finalAt, meals, video1, video2, timeZone } = useLoaderData<typeof loader>();
+  const freezing = useSubmittingIntent(frozen ? "unfreeze" : "freeze");
+  return (
+    <section aria-labelledby="settings-title" className="stack dash-page">
+      <h1 id="settings-title">Settings</h1>
+      <p className="muted">Dates and times are in the event&apos;s time zone: {timeZone}.</p>
+      <section className="card" aria-labelledby="freeze-title">
+        <h2 id="freeze-title">Scoreboard freeze</h2>
+        <p>
+          {frozen
+            ? "Frozen: participants see the standings as they were when you froze them and get no live updates of other teams. Admins and judges see live standings."
+            : "Live: everyone sees the standings as they change."}
+        </p>
+        <Form method="post">
+          <input type="hidden" name="intent" value={frozen ? "unfreeze" : "freeze"} />
+          <ActionButton type="submit" variant={frozen ? "primary" : "danger"} disabled={freezing}>
+            {frozen ? "Unfreeze the scoreboard" : "Freeze the scoreboard"}
+          </ActionButton>
+        </Form>
+      </section>
+      <section className="card" aria-labelledby="videos-title">
+        <h2 id="videos-title">Edit the home page videos</h2>
+        <VideosForm video1={video1} video2={video2} />
+      </section>
+      <section className="card" aria-labelledby="final-title">
+        <h2 id="final-title">Final countdown</h2>
+        <FinalForm finalAt={finalAt} />
+      </section>
+      <section aria-labelledby="gates-title" className="stack">
+        <h2 id="gates-title">Gates</h2>
+        <div className="dash-grid dash-grid--wide">
+          {gates.map((gate) => (
+            <GateForm key={gate.number} gate={gate} />
+          ))}
+        </div>
+      </section>
+      <section className="card" aria-labelledby="meals-title">
+        <h2 id="meals-title">Meal schedule</h2>
+        <Meals meals={meals} timeZone={timeZone} />
+      </section>
+    </section>
+  );
+}

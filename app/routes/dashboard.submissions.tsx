@@ -1,0 +1,284 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useFetcher, useLoaderData } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { z } from "zod";
+import { formatDayTime } from "~/components/realtime/format";
+import { ActionButton } from "~/components/ui/action-button";
+import { messages } from "~/modules/messages";
+import { ScoreFormSchema } from "~/modules/scoring/score-input";
+import { scoreSubmission, ScoringError } from "~/modules/scoring/scoring.server";
+import { getEventTimeZone } from "~/modules/settings/settings.server";
+import { listSubmissionsSorted, type SubmissionSortKey } from "~/modules/submissions/list.server";
+import styles from "~/styles/dashboard.css";
+import { requireRole } from "~/utils/auth.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+// Here, not imported from list.server: this module also runs in the browser, where .server code is absent.
+const sortKeys = ["team", "user", "challenge", "date", "status", "points"] as const satisfies readonly SubmissionSortKey[];
+
+/** ?sort=&dir= and the filters: anything unknown is ignored rather than refused (they are links). */
+const ListQuerySchema = z.object({
+  sort: z.enum(sortKeys).catch("date"),
+  dir: z.enum(["asc", "desc"]).optional().catch(undefined),
+  gate: z.coerce.number().int().min(1).max(5).optional().catch(undefined),
+  category: z.enum(["AI", "CS", "PS", "GD"]).optional().catch(undefined),
+  status: z.enum(["pending", "approved", "rejected", "reviewed"]).optional().catch(undefined),
+  mine: z.literal("unscored").optional().catch(undefined),
+});
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const judge = await requireRole(request, "admin", "judge");
+  const params = Object.fromEntries([...new URL(request.url).searchParams].filter(([, value]) => value !== ""));
+  const query = ListQuerySchema.parse(params);
+  // Dates and points read best newest/highest first; names A to Z.
+  const dir = query.dir ?? (query.sort === "date" || query.sort === "points" ? "desc" : "asc");
+  const [rows, timeZone] = await Promise.all([
+    listSubmissionsSorted({
+      sort: query.sort,
+      dir,
+      gate: query.gate,
+      category: query.category,
+      status: query.status,
+      unscoredBy: query.mine ? judge.id : undefined,
+    }),
+    getEventTimeZone(),
+  ]);
+  return {
+    judgeId: judge.id,
+    timeZone,
+    query: { ...query, dir },
+    rows: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() })),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const judge = await requireRole(request, "admin", "judge");
+  const submission = parseWithZod(await request.formData(), { schema: ScoreFormSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  try {
+    await scoreSubmission({ ...submission.value, judgeId: judge.id });
+  } catch (error) {
+    if (error instanceof ScoringError) {
+      return data(submission.reply({ fieldErrors: { [error.field === "score" ? "score" : "submissionId"]: [error.message] } }), {
+        status: error.status,
+      });
+    }
+    throw error;
+  }
+  const url = new URL(request.url);
+  return redirectWithToast(`${url.pathname}${url.search}`, { type: "success", title: messages.scoring.saved });
+}
+
+type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
+
+function ScoreForm({ row, judgeId }: { row: Row; judgeId: number }) {
+  const fetcher = useFetcher<typeof action>();
+  const mine = row.judgeScores.find((score) => score.judgeId === judgeId);
+  const [value, setValue] = useState(mine ? String(mine.score) : "");
+  const inputRef = useRef<HTMLInputElement>(null);
+  // A score typed before hydration is in the DOM but not in state: pick it up so Send enables.
+  useEffect(() => {
+    const typed = inputRef.current?.value;
+    if (typed !== undefined && typed !== "") setValue(typed);
+  }, []);
+  const sending = fetcher.state !== "idle";
+  const errors = fetcher.data && "error" in fetcher.data ? fetcher.data.error : undefined;
+  const error = errors?.score?.[0] ?? errors?.submissionId?.[0];
+  const inputId = `score-${row.id}`;
+  return (
+    <fetcher.Form method="post" className="score-form" aria-label={`Score ${row.team} on ${row.challenge}`}>
+      <input type="hidden" name="submissionId" value={row.id} />
+      <label htmlFor={inputId}>Score (0 to {row.points})</label>
+      <input
+        ref={inputRef}
+        id={inputId}
+        name="score"
+        type="number"
+        inputMode="decimal"
+        min={0}
+        max={row.points}
+        step="0.01"
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${inputId}-error` : undefined}
+        className="field__input"
+      />
+      <label htmlFor={`comment-${row.id}`}>Comment</label>
+      <input id={`comment-${row.id}`} name="comment" type="text" defaultValue={mine?.comment ?? ""} className="field__input" maxLength={2000} />
+      <label htmlFor={`verdict-${row.id}`}>Status</label>
+      <select id={`verdict-${row.id}`} name="verdict" defaultValue="" className="field__input">
+        <option value="">keep ({row.status === "pending" ? "reviewed" : row.status})</option>
+        <option value="approved">approved</option>
+        <option value="rejected">rejected</option>
+        <option value="reviewed">reviewed</option>
+      </select>
+      <ActionButton type="submit" disabled={sending || value.trim() === ""}>
+        {sending ? "Sending..." : "Send"}
+      </ActionButton>
+      <p id={`${inputId}-error`} className="error-list__item" role={error ? "alert" : undefined}>
+        {error ?? ""}
+      </p>
+    </fetcher.Form>
+  );
+}
+
+type Query = ReturnType<typeof useLoaderData<typeof loader>>["query"];
+
+const sortColumns: Array<{ key: SubmissionSortKey; label: string }> = [
+  { key: "team", label: "Team" },
+  { key: "user", label: "User" },
+  { key: "challenge", label: "Challenge" },
+  { key: "date", label: "Date" },
+  { key: "status", label: "Status" },
+];
+
+/** A header that sorts by its column (a plain link: works without JavaScript); again reverses it. */
+function SortHeader({ column, label, query }: { column: SubmissionSortKey; label: string; query: Query }) {
+  const active = query.sort === column;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && key !== "sort" && key !== "dir") params.set(key, String(value));
+  params.set("sort", column);
+  params.set("dir", active && query.dir === "asc" ? "desc" : "asc");
+  return (
+    <th scope="col" aria-sort={active ? (query.dir === "asc" ? "ascending" : "descending") : undefined}>
+      <Link to={`?${params}`} className="sort-link" preventScrollReset>
+        {label}
+        <span aria-hidden="true">{active ? (query.dir === "asc" ? " ▲" : " ▼") : " ↕"}</span>
+      </Link>
+    </th>
+  );
+}
+
+function Filters({ query }: { query: Query }) {
+  return (
+    <Form method="get" className="dash-filters card" aria-label="Filter submissions">
+      <input type="hidden" name="sort" value={query.sort} />
+      <input type="hidden" name="dir" value={query.dir} />
+      <div className="field">
+        <label className="field__label" htmlFor="filter-gate">
+          Gate
+        </label>
+        <select id="filter-gate" name="gate" defaultValue={query.gate ?? ""} className="field__input field__input--select">
+          <option value="">All gates</option>
+          {[1, 2, 3, 4, 5].map((gate) => (
+            <option key={gate} value={gate}>
+              Gate {gate}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor="filter-category">
+          Category
+        </label>
+        <select id="filter-category" name="category" defaultValue={query.category ?? ""} className="field__input field__input--select">
+          <option value="">All categories</option>
+          <option value="AI">AI</option>
+          <option value="CS">Cyber Security</option>
+          <option value="PS">Problem Solving</option>
+          <option value="GD">Design</option>
+        </select>
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor="filter-status">
+          With status
+        </label>
+        <select id="filter-status" name="status" defaultValue={query.status ?? ""} className="field__input field__input--select">
+          <option value="">Any status</option>
+          <option value="pending">pending</option>
+          <option value="approved">approved</option>
+          <option value="rejected">rejected</option>
+          <option value="reviewed">reviewed</option>
+        </select>
+      </div>
+      <label className="checkbox">
+        <input type="checkbox" name="mine" value="unscored" defaultChecked={query.mine === "unscored"} /> Not yet scored by me
+      </label>
+      <ActionButton type="submit" variant="subtle">
+        Filter
+      </ActionButton>
+      <Link to="/dashboard/submissions">Clear</Link>
+    </Form>
+  );
+}
+
+export default function Submissions() {
+  const { rows, judgeId, query, timeZone } = useLoaderData<typeof loader>();
+  return (
+    <section aria-labelledby="submissions-title" className="stack dash-submissions">
+      <h1 id="submissions-title">Submissions</h1>
+      <Filters query={query} />
+      {rows.length === 0 ? (
+        <p>{Object.keys(query).some((key) => !["sort", "dir"].includes(key) && query[key as keyof Query] !== undefined) ? "No submissions match these filters." : "No submissions yet."}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                {sortColumns.map((column) => (
+                  <SortHeader key={column.key} column={column.key} label={column.label} query={query} />
+                ))}
+                <th scope="col">Submission</th>
+                <SortHeader column="points" label="Total points" query={query} />
+                <th scope="col">Judges</th>
+                <th scope="col">Your score</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.id} className={`status-${row.status}`} data-submission-id={row.id}>
+                  <td dir="auto">{row.team}</td>
+                  <td dir="auto">{row.user ?? "deleted user"}</td>
+                  <td>
+                    {row.challenge} <span className="muted">({row.category}, {row.points} pts)</span>
+                  </td>
+                  <td className="nowrap">
+                    <time dateTime={row.createdAt}>{formatDayTime(row.createdAt, timeZone)}</time>
+                  </td>
+                  <td>
+                    <span className={`status-${row.status}`}>{row.status}</span>
+                  </td>
+                  <td className="submission-text">
+                    {row.text ? <span dir="auto">{row.text}</span> : null}
+                    {row.fileName ? (
+                      <>
+                        {row.text ? <br /> : null}
+                        <a href={`/submissions/${row.id}/file`} dir="auto">
+                          File: {row.fileName}
+                        </a>
+                      </>
+                    ) : null}
+                    {!row.text && !row.fileName ? "—" : null}
+                  </td>
+                  <td className="num">{row.scoreCenti === null ? "—" : (row.scoreCenti / 100).toFixed(2)}</td>
+                  <td>
+                    {row.judgeScores.length === 0 ? (
+                      <span className="muted">not scored</span>
+                    ) : (
+                      <ul className="judge-scores">
+                        {row.judgeScores.map((score) => (
+                          <li key={`${score.judgeId}-${score.judge}`}>
+                            {score.judge}: {score.score}
+                            {score.comment ? ` — ${score.comment}` : ""}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                  <td>
+                    <ScoreForm row={row} judgeId={judgeId} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

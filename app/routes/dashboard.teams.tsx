@@ -1,0 +1,168 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
+import { RouteErrorPage } from "~/components/status-page";
+import { ActionButton, ActionLink } from "~/components/ui/action-button";
+import { Field } from "~/components/ui/field";
+import { Message } from "~/components/ui/message";
+import { messages } from "~/modules/messages";
+import { TeamDeleteSchema, TeamFormSchema } from "~/modules/teams/schema";
+import { createTeam, DashboardError, deleteTeam, getTeam, listTeams, renameTeam } from "~/modules/teams/teams.server";
+import styles from "~/styles/dashboard.css";
+import { requireRole } from "~/utils/auth.server";
+import { getLogger } from "~/utils/logger.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const m = messages.dashboard;
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, "admin");
+  const editId = Number(new URL(request.url).searchParams.get("edit"));
+  const [teams, editing] = await Promise.all([listTeams(), Number.isInteger(editId) && editId > 0 ? getTeam(editId) : null]);
+  return { teams, editing };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireRole(request, "admin");
+  const formData = await request.formData();
+  if (formData.get("intent") === "delete") {
+    const parsed = TeamDeleteSchema.safeParse({ id: formData.get("id") });
+    if (!parsed.success) throw new Response("Bad request", { status: 400 });
+    try {
+      await deleteTeam(parsed.data.id);
+    } catch (error) {
+      return redirectWithToast("/dashboard/teams", { type: "error", title: errorText(error) });
+    }
+    return redirectWithToast("/dashboard/teams", { type: "success", title: m.teamDeleted });
+  }
+
+  const submission = parseWithZod(formData, { schema: TeamFormSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const { id, name } = submission.value;
+  try {
+    if (id) await renameTeam(id, name);
+    else await createTeam(name);
+  } catch (error) {
+    return data(submission.reply({ formErrors: [errorText(error)] }), { status: error instanceof DashboardError ? error.status : 500 });
+  }
+  return redirectWithToast("/dashboard/teams", { type: "success", title: id ? m.teamEdited : m.teamAdded });
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof DashboardError) return m.warn(error.message);
+  getLogger().error({ err: error }, "team change failed");
+  return m.unexpected;
+}
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+function TeamForm({ editing }: { editing: LoaderData["editing"] }) {
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: editing ? `team-edit-${editing.id}` : "team-new",
+    lastResult,
+    defaultValue: editing ? { id: String(editing.id), name: editing.name } : undefined,
+    constraint: getZodConstraint(TeamFormSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: TeamFormSchema }),
+  });
+  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
+  return (
+    <section className="card" aria-labelledby="team-form-heading">
+      <h2 id="team-form-heading">{editing ? `Edit team: ${editing.name}` : "Add a team"}</h2>
+      <Form method="post" {...getFormProps(form)} className="form">
+        {editing ? <input {...getInputProps(fields.id, { type: "hidden" })} key={fields.id.key} /> : null}
+        <Field label="Name" inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off" }} errors={fields.name.errors} />
+        <div className="message-slot" id={form.errorId} aria-live="polite">
+          {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
+        </div>
+        <div className="dash-form-actions">
+          <ActionButton type="submit" name="intent" value="save" disabled={saving}>
+            {saving ? "Saving..." : editing ? "Save changes" : "Add team"}
+          </ActionButton>
+          {editing ? (
+            <ActionLink to="/dashboard/teams" variant="subtle">
+              Cancel
+            </ActionLink>
+          ) : null}
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+export default function Teams() {
+  const { teams, editing } = useLoaderData<typeof loader>();
+  const location = useLocation();
+  const navigation = useNavigation();
+  const deleting = navigation.state === "submitting" && navigation.formData?.get("intent") === "delete" ? navigation.formData.get("id") : null;
+  return (
+    <section aria-labelledby="teams-title" className="stack dash-page">
+      <h1 id="teams-title">Teams</h1>
+      {/* Remounted on every navigation: a saved form starts empty again (spec 4). */}
+      <TeamForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} />
+      <section className="card" aria-labelledby="team-list-heading">
+        <h2 id="team-list-heading">Team List</h2>
+        {teams.length === 0 ? (
+          <p>No teams yet.</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Number of Members</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {teams.map((team) => (
+                  <tr key={team.id} data-team-id={team.id}>
+                    <td dir="auto">{team.name}</td>
+                    <td className="num">{team.members}</td>
+                    <td>
+                      <div className="row-actions">
+                        <Link to={`?edit=${team.id}`} aria-label={`Edit ${team.name}`}>
+                          edit
+                        </Link>
+                        <Form method="post" action="/dashboard/teams" onSubmit={confirmDelete(team.name)}>
+                          <input type="hidden" name="id" value={team.id} />
+                          <button type="submit" name="intent" value="delete" className="link-button link-button--danger" aria-label={`Delete ${team.name}`} disabled={deleting === String(team.id)}>
+                            {deleting === String(team.id) ? "deleting..." : "delete"}
+                          </button>
+                        </Form>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </section>
+  );
+}
+
+function confirmDelete(name: string) {
+  return (event: React.FormEvent<HTMLFormElement>) => {
+    if (!window.confirm(`Delete ${name}?`)) event.preventDefault();
+  };
+}
+
+/** Spec 8: the list failing to load says so; a 403/404 keeps the usual status page. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) return <RouteErrorPage />;
+  return (
+    <p role="alert" className="message message--error">
+      {messages.dashboard.loadFailed(error instanceof Error ? error.message : String(error))}
+    </p>
+  );
+}

@@ -1,0 +1,70 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { RouteErrorPage } from "~/components/status-page";
+import { requireRole } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Gatekeeper Dashboard" }];
+
+/** The dashboard layout admits admins and judges; each page below narrows it further. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRole(request, "admin", "judge");
+  return { user: { name: user.name, role: user.role } };
+}
+
+const adminLinks = [
+  { to: "/dashboard", label: "home", end: true },
+  { to: "/dashboard/teams", label: "Teams" },
+  { to: "/dashboard/users", label: "Users" },
+  { to: "/dashboard/usersrank", label: "Users Rank" },
+  { to: "/dashboard/mentors", label: "Mentors Calls" },
+  { to: "/dashboard/needs", label: "Users Needs" },
+  { to: "/dashboard/allchallenges", label: "All challanges" },
+  { to: "/dashboard/challenges", label: "Add Challenges" },
+  { to: "/dashboard/getAllChallenges", label: "All Challenges" },
+  { to: "/dashboard/submissions", label: "Submissions" },
+  { to: "/dashboard/notifications", label: "Notifications" },
+  { to: "/dashboard/settings", label: "Settings" },
+  { to: "/dashboard/registrations", label: "Registrations" },
+  { to: "/dashboard/queues", label: "Queues", external: true },
+];
+const judgeLinks = [{ to: "/dashboard/submissions", label: "Submissions" }];
+
+export default function DashboardLayout() {
+  const { user } = useLoaderData<typeof loader>();
+  const links = user.role === "admin" ? adminLinks : judgeLinks;
+  return (
+    <div className="dashboard">
+      <aside className="dashboard__sidebar">
+        <p className="dashboard__brand">Gatekeeper Dashboard</p>
+        <nav aria-label="Dashboard">
+          <ul>
+            {links.map((link) => (
+              <li key={link.to}>
+                {"external" in link ? (
+                  // Served by Express (bull-board), not by Remix: a full page load.
+                  <a href={link.to}>{link.label}</a>
+                ) : (
+                  <NavLink to={link.to} end={"end" in link}>
+                    {link.label}
+                  </NavLink>
+                )}
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <Form method="post" action="/logout">
+          <button type="submit" className="link-button">
+            Logout ({user.name})
+          </button>
+        </Form>
+      </aside>
+      <main className="dashboard__main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorPage />;
+}

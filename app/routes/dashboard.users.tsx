@@ -1,0 +1,239 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
+import { RouteErrorPage } from "~/components/status-page";
+import { formatDayTime } from "~/components/realtime/format";
+import { ActionButton, ActionLink } from "~/components/ui/action-button";
+import { Field, SelectField } from "~/components/ui/field";
+import { Message } from "~/components/ui/message";
+import { messages } from "~/modules/messages";
+import { DashboardError, listTeams } from "~/modules/teams/teams.server";
+import { roleLabels, UserDeleteSchema, UserFormSchema, userRoles } from "~/modules/users/schema";
+import { createUser, deleteUser, getUser, listUsers, updateUser } from "~/modules/users/users.server";
+import styles from "~/styles/dashboard.css";
+import { requireRole } from "~/utils/auth.server";
+import { getLogger } from "~/utils/logger.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const m = messages.dashboard;
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+function idParam(url: URL, name: string): number | null {
+  const value = Number(url.searchParams.get(name));
+  return Number.isInteger(value) && value > 0 ? value : null;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const admin = await requireRole(request, "admin");
+  const url = new URL(request.url);
+  const editId = idParam(url, "edit");
+  const viewId = idParam(url, "view");
+  const [users, teams, editing, viewing] = await Promise.all([
+    listUsers(),
+    listTeams(),
+    editId ? getUser(editId) : null,
+    viewId ? getUser(viewId) : null,
+  ]);
+  return {
+    me: admin.id,
+    users,
+    teams: teams.map((team) => ({ id: team.id, name: team.name })),
+    // Never the password hash: the form shows a blank password on edit.
+    editing: editing ? { id: editing.id, name: editing.name, role: editing.role, teamId: editing.teamId } : null,
+    viewing: viewing ? { ...viewing, createdAt: viewing.createdAt.toISOString() } : null,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireRole(request, "admin");
+  const formData = await request.formData();
+  if (formData.get("intent") === "delete") {
+    const parsed = UserDeleteSchema.safeParse({ id: formData.get("id") });
+    if (!parsed.success) throw new Response("Bad request", { status: 400 });
+    try {
+      await deleteUser(admin.id, parsed.data.id);
+    } catch (error) {
+      return redirectWithToast("/dashboard/users", { type: "error", title: errorText(error) });
+    }
+    return redirectWithToast("/dashboard/users", { type: "success", title: m.userDeleted });
+  }
+
+  const submission = parseWithZod(formData, { schema: UserFormSchema });
+  // The password is never sent back, even on an error (the form asks for it again).
+  if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  const { id, ...values } = submission.value;
+  try {
+    if (id) await updateUser(admin.id, { id, ...values });
+    else await createUser(values);
+  } catch (error) {
+    const status = error instanceof DashboardError ? error.status : 500;
+    return data(submission.reply({ formErrors: [errorText(error)], hideFields: ["password"] }), { status });
+  }
+  return redirectWithToast("/dashboard/users", { type: "success", title: id ? m.userEdited : m.userAdded });
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof DashboardError) return m.warn(error.message);
+  getLogger().error({ err: error }, "user change failed");
+  return m.unexpected;
+}
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+function UserForm({ editing, teams }: { editing: LoaderData["editing"]; teams: LoaderData["teams"] }) {
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: editing ? `user-edit-${editing.id}` : "user-new",
+    lastResult,
+    defaultValue: editing
+      ? { id: String(editing.id), name: editing.name, role: editing.role, teamId: editing.teamId ? String(editing.teamId) : "" }
+      : { role: "participant" },
+    constraint: getZodConstraint(UserFormSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: UserFormSchema }),
+  });
+  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
+  return (
+    <section className="card" aria-labelledby="user-form-heading">
+      <h2 id="user-form-heading">{editing ? `Edit user: ${editing.name}` : "Add a user"}</h2>
+      <Form method="post" {...getFormProps(form)} className="form">
+        {editing ? <input {...getInputProps(fields.id, { type: "hidden" })} key={fields.id.key} /> : null}
+        <div className="dash-grid">
+          <Field label="Name" inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off" }} errors={fields.name.errors} />
+          <Field
+            label={editing ? "Password (leave blank to keep the current one)" : "Password"}
+            inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "new-password", required: !editing }}
+            errors={fields.password.errors}
+          />
+          <SelectField label="Role" selectProps={getSelectProps(fields.role)} errors={fields.role.errors}>
+            {userRoles.map((role) => (
+              <option key={role} value={role}>
+                {roleLabels[role]}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField label="Team" selectProps={{ ...getSelectProps(fields.teamId), required: false }} errors={fields.teamId.errors}>
+            <option value="">No team (Admin, Judge)</option>
+            {teams.map((team) => (
+              <option key={team.id} value={team.id}>
+                {team.name}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        <div className="message-slot" id={form.errorId} aria-live="polite">
+          {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
+        </div>
+        <div className="dash-form-actions">
+          <ActionButton type="submit" name="intent" value="save" disabled={saving}>
+            {saving ? "Saving..." : editing ? "Save changes" : "Add user"}
+          </ActionButton>
+          {editing ? (
+            <ActionLink to="/dashboard/users" variant="subtle">
+              Cancel
+            </ActionLink>
+          ) : null}
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function UserDetails({ user }: { user: NonNullable<LoaderData["viewing"]> }) {
+  return (
+    <section className="card" aria-labelledby="user-view-heading">
+      <h2 id="user-view-heading">User: {user.name}</h2>
+      <dl className="dash-detail">
+        <dt>Name</dt>
+        <dd dir="auto">{user.name}</dd>
+        <dt>Role</dt>
+        <dd>{roleLabels[user.role]}</dd>
+        <dt>Team</dt>
+        <dd dir="auto">{user.team ?? "—"}</dd>
+        <dt>Created</dt>
+        <dd>{formatDayTime(user.createdAt)}</dd>
+      </dl>
+      <Link to="/dashboard/users">Close</Link>
+    </section>
+  );
+}
+
+export default function Users() {
+  const { users, teams, editing, viewing, me } = useLoaderData<typeof loader>();
+  const location = useLocation();
+  const navigation = useNavigation();
+  const deleting = navigation.state === "submitting" && navigation.formData?.get("intent") === "delete" ? navigation.formData.get("id") : null;
+  return (
+    <section aria-labelledby="users-title" className="stack dash-page">
+      <h1 id="users-title">Users</h1>
+      {viewing ? <UserDetails user={viewing} /> : null}
+      <UserForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} teams={teams} />
+      <section className="card" aria-labelledby="user-list-heading">
+        <h2 id="user-list-heading">Users List</h2>
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Role</th>
+                <th scope="col">Team</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((user) => (
+                <tr key={user.id} data-user-id={user.id}>
+                  <td dir="auto">{user.name}</td>
+                  <td>{roleLabels[user.role]}</td>
+                  <td dir="auto">{user.team ?? "—"}</td>
+                  <td>
+                    <div className="row-actions">
+                      <Link to={`?view=${user.id}`} aria-label={`View ${user.name}`}>
+                        view
+                      </Link>
+                      <Link to={`?edit=${user.id}`} aria-label={`Edit ${user.name}`}>
+                        edit
+                      </Link>
+                      {user.id === me ? (
+                        <span className="muted">(you)</span>
+                      ) : (
+                        <Form method="post" action="/dashboard/users" onSubmit={confirmDelete(user.name)}>
+                          <input type="hidden" name="id" value={user.id} />
+                          <button type="submit" name="intent" value="delete" className="link-button link-button--danger" aria-label={`Delete ${user.name}`} disabled={deleting === String(user.id)}>
+                            {deleting === String(user.id) ? "deleting..." : "delete"}
+                          </button>
+                        </Form>
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </section>
+  );
+}
+
+function confirmDelete(name: string) {
+  return (event: React.FormEvent<HTMLFormElement>) => {
+    if (!window.confirm(`Delete ${name}? Their team keeps its submissions.`)) event.preventDefault();
+  };
+}
+
+/** Spec 8: the list failing to load says so; a 403/404 keeps the usual status page. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) return <RouteErrorPage />;
+  return (
+    <p role="alert" className="message message--error">
+      {messages.dashboard.loadFailed(error instanceof Error ? error.message : String(error))}
+    </p>
+  );
+}

@@ -1,0 +1,143 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { ActionButton } from "~/components/ui/action-button";
+import { Field } from "~/components/ui/field";
+import { Message } from "~/components/ui/message";
+import { Scene } from "~/components/ui/scene";
+import { TitleBar } from "~/components/ui/title-bar";
+import { afterLoginPath } from "~/modules/auth/access";
+import { LoginSchema } from "~/modules/auth/login-schema";
+import { messages } from "~/modules/messages";
+import {
+  authenticator,
+  createUserSession,
+  getOptionalUser,
+  InvalidCredentialsError,
+  LoginThrottledError,
+} from "~/utils/auth.server";
+import { getLogger } from "~/utils/logger.server";
+
+export const meta: MetaFunction = () => [{ title: "Login · Gatekeeper" }];
+
+// Public route: the sign-in page. A signed-in user is sent on to where they were going.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(request);
+  if (user) throw redirect(afterLoginPath(user.role, new URL(request.url).searchParams.get("redirectTo")));
+  return null;
+}
+
+// Public route: the login action (the form strategy checks the throttle and the password).
+export async function action({ request }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.clone().formData(), { schema: LoginSchema });
+  if (submission.status !== "success") {
+    return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  }
+  try {
+    const user = await authenticator.authenticate("form", request);
+    const target = afterLoginPath(user.role, submission.value.redirectTo);
+    // Spec 2.4: a participant on the way to their home passes the preloader first.
+    return createUserSession(user, user.role === "participant" && target === "/welcome" ? "/preloader?next=/welcome" : target);
+  } catch (error) {
+    if (error instanceof InvalidCredentialsError) {
+      return data(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), { status: 401 });
+    }
+    if (error instanceof LoginThrottledError) {
+      return data(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), {
+        status: 429,
+        headers: { "Retry-After": String(error.retryAfterSeconds) },
+      });
+    }
+    getLogger().error({ err: error }, "login failed unexpectedly");
+    return data(submission.reply({ formErrors: [messages.login.generic], hideFields: ["password"] }), {
+      status: 500,
+    });
+  }
+}
+
+/**
+ * Spec 5 and 8: the login message shows for 2 s after each attempt (with JavaScript; without it,
+ * the server-rendered message stays). `attempt` changes on every submit, valid or not.
+ */
+function useTransientMessage(message: string | undefined, attempt: unknown) {
+  const [visible, setVisible] = useState(Boolean(message));
+  useEffect(() => {
+    setVisible(Boolean(message));
+    if (!message) return;
+    const timer = setTimeout(() => setVisible(false), 2000);
+    return () => clearTimeout(timer);
+  }, [message, attempt]);
+  return visible ? message : undefined;
+}
+
+export default function LoginPage() {
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [searchParams] = useSearchParams();
+  const [form, fields] = useForm({
+    id: "login",
+    lastResult,
+    constraint: getZodConstraint(LoginSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+  });
+  const [attempts, setAttempts] = useState(0);
+  const fieldMessage = fields.username.errors?.[0] ?? fields.password.errors?.[0];
+  const message = useTransientMessage(form.errors?.[0] ?? fieldMessage, `${attempts}:${JSON.stringify(lastResult ?? null)}`);
+  const pending = navigation.state === "submitting" && navigation.formAction?.startsWith("/login");
+
+  return (
+    <Scene statue="left">
+      <main className="login" aria-labelledby="login-title">
+        <Link to="/" className="back-arrow" aria-label="Back to the intro">
+          <svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">
+            <path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
+          </svg>
+        </Link>
+        <section className="card login__card">
+          <div id="login-title">
+            <TitleBar title="LOGIN" />
+          </div>
+          <p className="login__hint">Use the username and password given to you in the chat server.</p>
+          <Form
+            method="post"
+            {...getFormProps(form)}
+            className="form"
+            onSubmitCapture={() => setAttempts((count) => count + 1)}
+          >
+            <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+            <Field
+              label="Username"
+              inputProps={{
+                ...getInputProps(fields.username, { type: "text" }),
+                autoComplete: "username",
+                autoFocus: true,
+                required: false,
+              }}
+              errors={fields.username.errors?.length ? [""] : undefined}
+            />
+            <Field
+              label="Password"
+              inputProps={{
+                ...getInputProps(fields.password, { type: "password" }),
+                autoComplete: "current-password",
+                required: false,
+              }}
+              errors={fields.password.errors?.length ? [""] : undefined}
+            />
+            <div className="login__message" aria-live="polite">
+              {message ? <Message tone="error" id={form.errorId}>{message}</Message> : null}
+            </div>
+            <ActionButton type="submit" disabled={pending}>
+              {pending ? "Logging in..." : "Login"}
+            </ActionButton>
+          </Form>
+        </section>
+      </main>
+    </Scene>
+  );
+}

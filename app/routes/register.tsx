@@ -1,0 +1,209 @@
+import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Statue } from "~/components/art/statue";
+import { RouteErrorPage } from "~/components/status-page";
+import { ActionButton, ActionLink } from "~/components/ui/action-button";
+import { Field, SelectField, type ListOfErrors } from "~/components/ui/field";
+import { Message } from "~/components/ui/message";
+import { Scene } from "~/components/ui/scene";
+import { TitleBar } from "~/components/ui/title-bar";
+import { messages } from "~/modules/messages";
+import { DuplicateEmailError, register } from "~/modules/registrations/registrations.server";
+import { HONEYPOT_FIELD, isMissing, RegistrationSchema, TSHIRT_SIZES } from "~/modules/registrations/schema";
+import styles from "~/styles/register.css";
+import { getLogger } from "~/utils/logger.server";
+import { clientIp } from "~/utils/request.server";
+
+const m = messages.registration;
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const meta: MetaFunction = () => [{ title: "Register · Gatekeeper" }];
+
+// Public route: visitors register for the event (spec 2.15). `?registered` shows the thank-you card.
+export async function loader({ request }: LoaderFunctionArgs) {
+  return { done: new URL(request.url).searchParams.has("registered") };
+}
+
+// Public route: the registration form posts here; rate-limited per IP and guarded by a honeypot.
+export async function action({ request }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: RegistrationSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  try {
+    const outcome = await register(submission.value, clientIp(request));
+    if (outcome.kind === "rate-limited") {
+      return data(submission.reply({ formErrors: [m.rateLimited(outcome.retryAfterSeconds)] }), {
+        status: 429,
+        headers: { "Retry-After": String(outcome.retryAfterSeconds) },
+      });
+    }
+  } catch (error) {
+    if (error instanceof DuplicateEmailError) {
+      return data(submission.reply({ fieldErrors: { email: [error.message] } }), { status: 409 });
+    }
+    getLogger().error({ err: error }, "registration failed");
+    return data(submission.reply({ formErrors: [m.failed] }), { status: 500 });
+  }
+  // Post/redirect/get: reloading the thank-you card does not post the form again.
+  return redirect("/register?registered");
+}
+
+/** Spec 5: an empty required field is marked (red, shake) without a caption; other errors are captioned. */
+function errorsOf(field: FieldMetadata<string | undefined>): ListOfErrors {
+  return isMissing(field.errors) ? [""] : field.errors;
+}
+
+export default function RegisterPage() {
+  const { done } = useLoaderData<typeof loader>();
+  const saving = useSaving();
+  return (
+    <Scene statue="none" className="register-scene">
+      <main className="register" aria-labelledby="register-title">
+        <Link to="/" className="back-arrow" aria-label="Back to the intro">
+          <svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">
+            <path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
+          </svg>
+        </Link>
+        <div className="register__character" aria-hidden="true">
+          <Statue className="register__statue" />
+        </div>
+        {done ? <ThankYou /> : <RegistrationForm />}
+      </main>
+      {/* Spec 2.15: a full-screen indicator while saving (with JavaScript; without it the browser shows its own). */}
+      {saving ? (
+        <div className="register-saving" role="status">
+          <span className="register-saving__spinner" aria-hidden="true" />
+          <span>Saving...</span>
+        </div>
+      ) : null}
+    </Scene>
+  );
+}
+
+function ThankYou() {
+  return (
+    <section className="card register__card register__card--thanks">
+      <TitleBar title={m.thankYouTitle} id="register-title" />
+      <Message tone="correct">{m.thankYou}</Message>
+      <ActionLink to="/" variant="subtle" className="register__home">
+        Back to the intro
+      </ActionLink>
+    </section>
+  );
+}
+
+const REQUIRED = ["name", "lastName", "email", "phone", "hasTeam", "nationalId", "skill", "tshirtSize"] as const;
+
+/** True from the post until the thank-you card (or the errors) arrive. */
+function useSaving() {
+  const navigation = useNavigation();
+  return navigation.state !== "idle" && navigation.formMethod === "POST" && navigation.formAction === "/register";
+}
+
+function RegistrationForm() {
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: "register",
+    lastResult,
+    constraint: getZodConstraint(RegistrationSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RegistrationSchema }),
+  });
+  const saving = useSaving();
+  const anyMissing = REQUIRED.some((name) => isMissing(fields[name].errors));
+  const message = anyMissing ? m.required : form.errors?.[0];
+
+  const text = (field: FieldMetadata<string | undefined>, extra: Record<string, unknown> = {}) => ({
+    ...getInputProps(field, { type: "text" }),
+    ...extra,
+  });
+
+  return (
+    <section className="card register__card">
+      <TitleBar title="Register" id="register-title" />
+      <p className="register__intro">Register using your personal information below. Make sure all details are accurate.</p>
+      <Form method="post" action="/register" {...getFormProps(form)} className="form register__form">
+        <div className="register__grid">
+          <Field label="Name" inputProps={text(fields.name, { autoComplete: "given-name" })} errors={errorsOf(fields.name)} />
+          <Field
+            label="Last Name"
+            inputProps={text(fields.lastName, { autoComplete: "family-name" })}
+            errors={errorsOf(fields.lastName)}
+          />
+          <Field
+            label="Email"
+            inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+            errors={errorsOf(fields.email)}
+          />
+          <Field
+            label="Phone Number"
+            inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), inputMode: "numeric", autoComplete: "tel" }}
+            errors={errorsOf(fields.phone)}
+          />
+          <SelectField label="Do you have a team?" selectProps={getSelectProps(fields.hasTeam)} errors={errorsOf(fields.hasTeam)}>
+            <option value="">Choose…</option>
+            <option value="yes">Yes</option>
+            <option value="no">No</option>
+          </SelectField>
+          <Field
+            label="Team Name (Team must have a maximum of 5 members)"
+            inputProps={text(fields.teamName, { autoComplete: "off" })}
+            errors={errorsOf(fields.teamName)}
+          />
+          <Field
+            label="National Identification Number"
+            inputProps={text(fields.nationalId, { inputMode: "numeric", autoComplete: "off" })}
+            errors={errorsOf(fields.nationalId)}
+          />
+          <Field label="Your Skill" inputProps={text(fields.skill)} errors={errorsOf(fields.skill)} />
+          <Field
+            label="LinkedIn"
+            inputProps={{ ...getInputProps(fields.linkedin, { type: "url" }), autoComplete: "url" }}
+            errors={errorsOf(fields.linkedin)}
+          />
+          <Field
+            label="Portfolio / Github link"
+            inputProps={getInputProps(fields.portfolio, { type: "url" })}
+            errors={errorsOf(fields.portfolio)}
+          />
+          <Field label="Your Major" inputProps={text(fields.major)} errors={errorsOf(fields.major)} />
+          <Field
+            label="University Name (if you are a student)"
+            inputProps={text(fields.university, { autoComplete: "organization" })}
+            errors={errorsOf(fields.university)}
+          />
+          <SelectField label="T-Shirt Size" selectProps={getSelectProps(fields.tshirtSize)} errors={errorsOf(fields.tshirtSize)}>
+            <option value="">Choose…</option>
+            {TSHIRT_SIZES.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        {/* The honeypot: hidden from people (and assistive technology); naive bots fill it in. */}
+        <div className="register__trap" aria-hidden="true">
+          <label htmlFor={`register-${HONEYPOT_FIELD}`}>Leave this field empty</label>
+          <input id={`register-${HONEYPOT_FIELD}`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+        </div>
+        <div className="message-slot" aria-live="polite">
+          {message ? (
+            <Message tone="error" id={form.errorId}>
+              {message}
+            </Message>
+          ) : null}
+        </div>
+        <ActionButton type="submit" disabled={saving} className="register__submit">
+          Submit!
+        </ActionButton>
+      </Form>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorPage />;
+}

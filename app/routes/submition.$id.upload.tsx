@@ -1,0 +1,28 @@
+import { data, type ActionFunctionArgs } from "@remix-run/node";
+import { messages } from "~/modules/messages";
+import { submissionMaxBytes } from "~/modules/submissions/submit.server";
+import { handleSubmissionPost } from "~/modules/submissions/upload.server";
+import { requireUser } from "~/utils/auth.server";
+
+/**
+ * The enhanced submission form posts here with XMLHttpRequest (for upload progress) and gets JSON;
+ * the same rules run as in /submition/:id's own action, which serves the form without JavaScript.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const challengeId = Number(params.id);
+  if (!Number.isInteger(challengeId) || challengeId <= 0) return data({ ok: false, message: messages.participant.challengeNotFound }, { status: 404 });
+  const outcome = await handleSubmissionPost(request, {
+    userId: user.id,
+    teamId: user.teamId,
+    challengeId,
+    maxBytes: submissionMaxBytes(),
+  });
+  if (!outcome.ok) return data({ ok: false, message: outcome.message }, { status: outcome.status });
+  return data({ ok: true, created: outcome.created, message: outcome.created ? messages.participant.created : messages.participant.updated });
+}
+
+export async function loader() {
+  // Public route: nothing to read here; the form lives at /submition/:id.
+  throw new Response("Not found", { status: 404 });
+}

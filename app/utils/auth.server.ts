@@ -1,0 +1,106 @@
+import { data, redirect } from "@remix-run/node";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import type { Role } from "../modules/auth/access.ts";
+import {
+  clearLoginFailures,
+  loginRetryAfter,
+  recordLoginFailure,
+} from "../modules/auth/login-throttle.server.ts";
+import { findSessionUser, verifyLogin, type SessionUser } from "../modules/auth/login.server.ts";
+import { messages } from "../modules/messages.ts";
+import { getLogger } from "./logger.server.ts";
+import { clientIp } from "./request.server.ts";
+import { getSession, getSessionStorage } from "./session.server.ts";
+
+/** Thrown by the form strategy when the name or password is wrong. */
+export class InvalidCredentialsError extends Error {
+  constructor() {
+    super(messages.login.invalidCredentials);
+  }
+}
+
+/** Thrown by the form strategy while a name/IP pair or an IP is locked out. */
+export class LoginThrottledError extends Error {
+  constructor(public readonly retryAfterSeconds: number) {
+    super(messages.login.throttled(retryAfterSeconds));
+  }
+}
+
+/**
+ * The throttle needs Redis; if Redis is down we let the attempt through (argon2 still slows
+ * guessing) rather than lock every participant out of the event.
+ */
+async function throttled<T>(operation: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    getLogger().warn({ err: error }, "login throttle unavailable");
+    return fallback;
+  }
+}
+
+export const authenticator = new Authenticator<SessionUser>();
+authenticator.use(
+  new FormStrategy(async ({ form, request }) => {
+    const name = String(form.get("username") ?? "");
+    const ip = clientIp(request);
+    const wait = await throttled(() => loginRetryAfter(name, ip), 0);
+    if (wait > 0) throw new LoginThrottledError(wait);
+    const user = await verifyLogin(name, String(form.get("password") ?? ""));
+    if (!user) {
+      await throttled(() => recordLoginFailure(name, ip), undefined);
+      throw new InvalidCredentialsError();
+    }
+    await throttled(() => clearLoginFailures(name, ip), undefined);
+    return user;
+  }),
+  "form",
+);
+
+export async function getUserId(request: Request): Promise<number | null> {
+  const session = await getSession(request);
+  const userId = session.get("userId");
+  return typeof userId === "number" ? userId : null;
+}
+
+/** The signed-in user, or null (also null when the account was deleted since). */
+export async function getOptionalUser(request: Request): Promise<SessionUser | null> {
+  const userId = await getUserId(request);
+  return userId === null ? null : findSessionUser(userId);
+}
+
+function loginRedirect(request: Request) {
+  const url = new URL(request.url);
+  const redirectTo = `${url.pathname}${url.search}`;
+  return redirect(`/login?${new URLSearchParams({ redirectTo })}`);
+}
+
+/** The signed-in user; a visitor is sent to /login?redirectTo=<where they were going>. */
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const user = await getOptionalUser(request);
+  if (!user) throw loginRedirect(request);
+  return user;
+}
+
+/** The signed-in user with one of `allowed` roles; any other role gets a 403 (not a redirect loop). */
+export async function requireRole(request: Request, ...allowed: Role[]): Promise<SessionUser> {
+  const user = await requireUser(request);
+  if (!allowed.includes(user.role)) {
+    throw data({ message: messages.errors.forbidden, home: user.role }, { status: 403 });
+  }
+  return user;
+}
+
+/** Starts a session for the user and redirects. */
+export async function createUserSession(user: SessionUser, redirectTo: string) {
+  const storage = getSessionStorage();
+  const session = await storage.getSession();
+  session.set("userId", user.id);
+  return redirect(redirectTo, { headers: { "Set-Cookie": await storage.commitSession(session) } });
+}
+
+export async function logout(request: Request, redirectTo = "/") {
+  const session = await getSession(request);
+  return redirect(redirectTo, { headers: { "Set-Cookie": await getSessionStorage().destroySession(session) } });
+}

@@ -1,0 +1,24 @@
+import { createDb, type DbHandle } from "../../db/client.ts";
+import { getEnv } from "./env.server.ts";
+
+// One pool per process, kept on globalThis so that dev rebuilds do not open a new pool each time.
+const globalForDb = globalThis as typeof globalThis & { __gatekeeperDb?: DbHandle };
+
+export function getDbHandle(): DbHandle {
+  if (!globalForDb.__gatekeeperDb) {
+    const env = getEnv();
+    globalForDb.__gatekeeperDb = createDb(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX });
+  }
+  return globalForDb.__gatekeeperDb;
+}
+
+/** The process's drizzle client (created on first use, so importing this module opens nothing). */
+export function getDb(): DbHandle["db"] {
+  return getDbHandle().db;
+}
+
+export async function closeDb() {
+  const handle = globalForDb.__gatekeeperDb;
+  globalForDb.__gatekeeperDb = undefined;
+  await handle?.close();
+}

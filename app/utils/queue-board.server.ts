@@ -1,0 +1,46 @@
+import { createBullBoard } from "@bull-board/api";
+import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
+import { ExpressAdapter } from "@bull-board/express";
+import type { NextFunction, Request, Response } from "express";
+import { queues, type QueueKey } from "../modules/jobs/queues.ts";
+import { findSessionUser } from "../modules/auth/login.server.ts";
+import { messages } from "../modules/messages.ts";
+import { getQueue } from "./queue.server.ts";
+import { getSessionStorage } from "./session.server.ts";
+
+export const QUEUE_BOARD_PATH = "/dashboard/queues";
+
+/**
+ * The same guard as requireRole, for an Express route: a visitor goes to /login?redirectTo=…,
+ * any role but admin gets a 403.
+ */
+async function requireAdmin(req: Request, res: Response, next: NextFunction) {
+  try {
+    const session = await getSessionStorage().getSession(req.headers.cookie);
+    const userId = session.get("userId");
+    const user = typeof userId === "number" ? await findSessionUser(userId) : null;
+    if (!user) {
+      res.redirect(`/login?${new URLSearchParams({ redirectTo: req.originalUrl })}`);
+      return;
+    }
+    if (user.role !== "admin") {
+      res.status(403).type("text/plain").send(messages.errors.forbidden);
+      return;
+    }
+    next();
+  } catch (error) {
+    next(error);
+  }
+}
+
+/** bull-board (a well-kept queue UI): depth, active, failed jobs, retry; admins only. */
+export function queueBoardRouter() {
+  const serverAdapter = new ExpressAdapter();
+  serverAdapter.setBasePath(QUEUE_BOARD_PATH);
+  createBullBoard({
+    queues: (Object.keys(queues) as QueueKey[]).map((key) => new BullMQAdapter(getQueue(key))),
+    serverAdapter,
+    options: { uiConfig: { boardTitle: "Gatekeeper queues" } },
+  });
+  return [requireAdmin, serverAdapter.getRouter()] as const;
+}

@@ -1,0 +1,7 @@
+/** Socket.IO rooms (DOMAIN.md): participants, judges, admins and one per team. */
+export const rooms = {
+  participants: "participants",
+  judges: "judges",
+  admins: "admins",
+  team: (teamId: number) => `team:${teamId}`,
+} as const;

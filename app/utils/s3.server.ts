@@ -1,0 +1,155 @@
+import { randomUUID } from "node:crypto";
+import { Readable, Transform, type TransformCallback } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { getEnv } from "./env.server.ts";
+
+const globalForS3 = globalThis as typeof globalThis & { __gatekeeperS3?: S3Client; __gatekeeperS3Public?: S3Client };
+
+function createS3Client(endpoint: string): S3Client {
+  // The SDK is pinned (STACK.md): its notice about future releases needing Node 22 is noise here.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+  const env = getEnv();
+  return new S3Client({
+    endpoint,
+    region: env.S3_REGION,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
+    // With the default checksum mode a streamed PutObject stores the SDK's chunk framing inside
+    // the object on s3rver (STACK.md gotcha 1). MinIO and AWS accept this mode too.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  });
+}
+
+export function getS3(): S3Client {
+  globalForS3.__gatekeeperS3 ??= createS3Client(getEnv().S3_ENDPOINT);
+  return globalForS3.__gatekeeperS3;
+}
+
+/** Signs URLs for browsers: S3_PUBLIC_ENDPOINT when the server reaches storage by another name. */
+function getPublicS3(): S3Client {
+  const publicEndpoint = getEnv().S3_PUBLIC_ENDPOINT;
+  if (!publicEndpoint) return getS3();
+  globalForS3.__gatekeeperS3Public ??= createS3Client(publicEndpoint);
+  return globalForS3.__gatekeeperS3Public;
+}
+
+/** Thrown when a streamed body passes its byte limit; the partial upload has been aborted. */
+export class UploadTooLargeError extends Error {
+  constructor(public readonly limitBytes: number) {
+    super(`upload exceeds ${limitBytes} bytes`);
+  }
+}
+
+/** Counts bytes as they pass and fails the stream as soon as the limit is crossed. */
+class ByteLimit extends Transform {
+  bytes = 0;
+  constructor(private readonly limitBytes: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.bytes += chunk.length;
+    if (this.bytes > this.limitBytes) callback(new UploadTooLargeError(this.limitBytes));
+    else callback(null, chunk);
+  }
+}
+
+/** Object keys are ours, never the client's filename: `<prefix>/<uuid>`. */
+export function newObjectKey(prefix: string): string {
+  return `${prefix}/${randomUUID()}`;
+}
+
+export interface StoredObject {
+  key: string;
+  size: number;
+}
+
+/**
+ * Streams a body to S3 in 5 MiB parts (at most two in flight), so memory stays flat whatever the
+ * size. Past `limitBytes` the upload is aborted and nothing is left in the bucket.
+ */
+export async function uploadStream(options: {
+  key: string;
+  body: Readable | AsyncIterable<Uint8Array>;
+  contentType?: string;
+  limitBytes: number;
+  metadata?: Record<string, string>;
+}): Promise<StoredObject> {
+  const limit = new ByteLimit(options.limitBytes);
+  const source = options.body instanceof Readable ? options.body : Readable.from(options.body);
+  const upload = new Upload({
+    client: getS3(),
+    queueSize: 2,
+    partSize: 5 * 1024 * 1024,
+    leavePartsOnError: false,
+    params: {
+      Bucket: getEnv().S3_BUCKET,
+      Key: options.key,
+      Body: limit,
+      ContentType: options.contentType || "application/octet-stream",
+      Metadata: options.metadata,
+    },
+  });
+  const feeding = pipeline(source, limit).catch(async (error: unknown) => {
+    await upload.abort().catch(() => {});
+    throw error;
+  });
+  try {
+    await Promise.all([upload.done(), feeding]);
+  } catch (error) {
+    await upload.abort().catch(() => {});
+    // A small body may already be stored in one PutObject before the limit error lands.
+    await deleteObject(options.key).catch(() => {});
+    if (limit.bytes > options.limitBytes) throw new UploadTooLargeError(options.limitBytes);
+    throw error;
+  }
+  return { key: options.key, size: limit.bytes };
+}
+
+/** A short-lived URL that downloads the object as an attachment under its original name. */
+export async function presignDownload(key: string, filename: string, expiresInSeconds = 60): Promise<string> {
+  const safeName = filename.replace(/[\r\n"\\]/g, "_");
+  const command = new GetObjectCommand({
+    Bucket: getEnv().S3_BUCKET,
+    Key: key,
+    ResponseContentDisposition: `attachment; filename="${safeName.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+    ResponseContentType: "application/octet-stream",
+  });
+  return getSignedUrl(getPublicS3(), command, { expiresIn: expiresInSeconds });
+}
+
+export async function deleteObject(key: string): Promise<void> {
+  await getS3().send(new DeleteObjectCommand({ Bucket: getEnv().S3_BUCKET, Key: key }));
+}
+
+export async function objectExists(key: string): Promise<boolean> {
+  try {
+    await getS3().send(new HeadObjectCommand({ Bucket: getEnv().S3_BUCKET, Key: key }));
+    return true;
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404) return false;
+    throw error;
+  }
+}
+
+/** Readiness: the bucket answers. */
+export async function pingStorage(): Promise<void> {
+  await getS3().send(new HeadBucketCommand({ Bucket: getEnv().S3_BUCKET }));
+}
+
+export function closeS3() {
+  globalForS3.__gatekeeperS3?.destroy();
+  globalForS3.__gatekeeperS3Public?.destroy();
+  globalForS3.__gatekeeperS3 = undefined;
+  globalForS3.__gatekeeperS3Public = undefined;
+}

@@ -1,0 +1,77 @@
+/**
+ * The demo event that `npm run db:seed` creates (and that README lists). Instants are relative to
+ * "now" so a new user always sees open gates, a closed gate with a live countdown and a running timer.
+ */
+import type { Category } from "./schema.ts";
+
+const HOUR = 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
+
+export const demoLogins = {
+  admin: { name: "admin", password: "admin-demo-2026" },
+  judge: { name: "judge", password: "judge-demo-2026" },
+  participantPassword: "player-demo-2026",
+} as const;
+
+export const demoTeams = ["Phoenix", "Kraken", "Griffin", "Basilisk"] as const;
+
+/** Three participants per team: phoenix1..phoenix3 and so on. */
+export function demoParticipants() {
+  return demoTeams.flatMap((team) =>
+    [1, 2, 3].map((n) => ({ name: `${team.toLowerCase()}${n}`, team, password: demoLogins.participantPassword })),
+  );
+}
+
+export function demoGates(now: Date) {
+  const at = (offset: number) => new Date(now.getTime() + offset);
+  return [
+    { number: 1, title: "Gate I — The Awakening", description: "Your first trial: warm up your mind and your team.", opensAt: at(-6 * HOUR) },
+    { number: 2, title: "Gate II — The Labyrinth", description: "Paths twist and logic bends. Find the way through.", opensAt: at(-3 * HOUR) },
+    { number: 3, title: "Gate III — The Forge", description: "Build, break and rebuild. Only the strongest designs survive.", opensAt: at(-10 * MINUTE) },
+    { number: 4, title: "Gate IV — The Abyss", description: "Defend what is yours and breach what is not.", opensAt: at(2 * HOUR) },
+    { number: 5, title: "Gate V — The Throne", description: "The final gate. Few have seen what lies beyond.", opensAt: at(8 * HOUR) },
+  ];
+}
+
+export function demoFinalAt(now: Date) {
+  return new Date(now.getTime() + 30 * HOUR);
+}
+
+/** A meal schedule around now: one just past, the next within the hour, the rest later. */
+export function demoMeals(now: Date) {
+  const at = (offset: number) => new Date(now.getTime() + offset);
+  return [
+    { label: "coffebreak", at: at(-3 * HOUR) },
+    { label: "dinner", at: at(45 * MINUTE) },
+    { label: "icebreak", at: at(4 * HOUR) },
+    { label: "breakfast", at: at(13 * HOUR) },
+    { label: "icebreak", at: at(15 * HOUR) },
+    { label: "lunch", at: at(18 * HOUR + 30 * MINUTE) },
+    { label: "coffebreak", at: at(21 * HOUR) },
+    { label: "dinner", at: at(25 * HOUR) },
+  ];
+}
+
+export interface DemoChallenge {
+  title: string;
+  description: string;
+  points: number;
+  category: Category;
+  difficulty: "Easy" | "Medium" | "Hard";
+  hints: string;
+  wave: number;
+  attachment?: { name: string; type: string };
+}
+
+export const demoChallenges: DemoChallenge[] = [
+  { wave: 1, category: "PS", difficulty: "Easy", points: 100, title: "Runes of Order", description: "Sort the ancient runes so that every pair of neighbours obeys the rule of the elders.", hints: "Think about a stable sort with a custom comparator.", attachment: { name: "runes.pdf", type: "application/pdf" } },
+  { wave: 1, category: "AI", difficulty: "Easy", points: 100, title: "Oracle's First Sight", description: "Train a classifier that tells guardians from wanderers using the provided features.", hints: "Start with a baseline before tuning anything." },
+  { wave: 2, category: "CS", difficulty: "Medium", points: 150, title: "Sealed Scroll", description: "A message was sealed with a weak cipher. Recover the plain text.", hints: "Frequency analysis still works on old seals.", attachment: { name: "scroll.png", type: "image/png" } },
+  { wave: 2, category: "GD", difficulty: "Medium", points: 150, title: "Banner of the Clan", description: "Design a banner for your team that reads well at a distance and in one colour.", hints: "Contrast first, detail last. Judged on clarity, originality and craft." },
+  { wave: 3, category: "AI", difficulty: "Medium", points: 200, title: "Whispering Stones", description: "Summarise the stone inscriptions into three sentences a child could understand.", hints: "Evaluate your summaries against the reference set." },
+  { wave: 3, category: "PS", difficulty: "Hard", points: 200, title: "Bridge of Trials", description: "Find the minimum number of moves to cross the bridge before the torch burns out.", hints: "Model it as a shortest path over states." },
+  { wave: 4, category: "CS", difficulty: "Hard", points: 250, title: "Breach the Abyss", description: "Find the flaw in the gatekeeper's login service and explain how to fix it.", hints: "Look at how the service compares secrets." },
+  { wave: 4, category: "GD", difficulty: "Medium", points: 250, title: "Map of the Depths", description: "Draw an information map of the abyss levels for newcomers.", hints: "Judged on hierarchy, legibility and story." },
+  { wave: 5, category: "PS", difficulty: "Hard", points: 300, title: "The Throne's Riddle", description: "Solve the final riddle: a puzzle of weights, scales and one liar.", hints: "Divide and conquer; keep track of what each weighing tells you." },
+  { wave: 5, category: "AI", difficulty: "Hard", points: 300, title: "Mind of the King", description: "Build an agent that plays the king's game better than the court's champion.", hints: "Search plus a good evaluation beats brute force." },
+];

@@ -1,0 +1,350 @@
+/**
+ * The whole domain of ../shared/design/DOMAIN.md as one drizzle schema.
+ * Points and scores are stored as integer hundredths (`*_centi`): scores have up to 2 decimals, and
+ * integers keep sums exact so that incremental standings and a full rebuild agree to the last digit
+ * (docs/decisions/003-points-in-hundredths.md).
+ */
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgSequence,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import type { TeamStanding } from "../app/modules/realtime/events.ts";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date());
+
+export const roleEnum = pgEnum("role", ["admin", "judge", "participant"]);
+export const categoryEnum = pgEnum("category", ["AI", "CS", "PS", "GD"]);
+export const difficultyEnum = pgEnum("difficulty", ["Easy", "Medium", "Hard"]);
+export const challengeStatusEnum = pgEnum("challenge_status", ["active", "inactive"]);
+export const submissionStatusEnum = pgEnum("submission_status", ["pending", "approved", "rejected", "reviewed"]);
+export const requestKindEnum = pgEnum("request_kind", ["mentor", "needs"]);
+export const tshirtSizeEnum = pgEnum("tshirt_size", ["S", "M", "L", "XL", "XXL"]);
+
+export const teams = pgTable(
+  "teams",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("teams_name_lower_key").on(sql`lower(${t.name})`)],
+);
+
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    role: roleEnum("role").notNull().default("participant"),
+    // Restrict: a team with members cannot vanish under them; the teams module says so first.
+    teamId: integer("team_id").references(() => teams.id, { onDelete: "restrict" }),
+    // Unread announcements are those newer than this (kept on the server: right on every device).
+    announcementsSeenAt: timestamp("announcements_seen_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Names are logins: "Alice" and "alice" must not both exist.
+    uniqueIndex("users_name_lower_key").on(sql`lower(${t.name})`),
+    index("users_team_id_idx").on(t.teamId),
+    index("users_role_idx").on(t.role),
+  ],
+);
+
+export const challenges = pgTable(
+  "challenges",
+  {
+    id: serial("id").primaryKey(),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    points: integer("points").notNull(),
+    category: categoryEnum("category").notNull(),
+    difficulty: difficultyEnum("difficulty"),
+    hints: text("hints"),
+    // No wave = a draft: listed in the dashboard, in no gate.
+    wave: smallint("wave"),
+    status: challengeStatusEnum("status").notNull().default("active"),
+    attachmentKey: text("attachment_key"),
+    attachmentName: text("attachment_name"),
+    attachmentType: text("attachment_type"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("challenges_wave_status_idx").on(t.wave, t.status),
+    check("challenges_points_positive", sql`${t.points} > 0`),
+    check("challenges_wave_range", sql`${t.wave} is null or ${t.wave} between 1 and 5`),
+  ],
+);
+
+export const submissions = pgTable(
+  "submissions",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "restrict" }),
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "restrict" }),
+    // The user credited: the last to create or update it. A deleted user leaves the submission.
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    text: text("text"),
+    fileKey: text("file_key"),
+    fileName: text("file_name"),
+    fileSize: integer("file_size"),
+    fileType: text("file_type"),
+    status: submissionStatusEnum("status").notNull().default("pending"),
+    // The mean of the judges' scores, in hundredths; null until a judge scores it.
+    scoreCenti: integer("score_centi"),
+    // The last time a judge changed its score or verdict: a team's total is "reached" at the latest
+    // of these over its submissions (the tie-break, derivable from Postgres alone).
+    scoredAt: timestamp("scored_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // One submission per team and challenge: the database, not an if, stops a double submission.
+    uniqueIndex("submissions_team_challenge_key").on(t.teamId, t.challengeId),
+    index("submissions_challenge_id_idx").on(t.challengeId),
+    index("submissions_user_id_idx").on(t.userId),
+    index("submissions_status_idx").on(t.status),
+    index("submissions_created_at_idx").on(t.createdAt),
+  ],
+);
+
+export const submissionScores = pgTable(
+  "submission_scores",
+  {
+    id: serial("id").primaryKey(),
+    submissionId: integer("submission_id")
+      .notNull()
+      .references(() => submissions.id, { onDelete: "cascade" }),
+    judgeId: integer("judge_id").references(() => users.id, { onDelete: "set null" }),
+    scoreCenti: integer("score_centi").notNull(),
+    comment: text("comment"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // One score per judge per submission: re-scoring replaces it (upsert on this key).
+    uniqueIndex("submission_scores_submission_judge_key").on(t.submissionId, t.judgeId),
+    index("submission_scores_judge_id_idx").on(t.judgeId),
+    check("submission_scores_non_negative", sql`${t.scoreCenti} >= 0`),
+  ],
+);
+
+/** Derived: one row per team, recomputed by the standings worker. */
+export const standings = pgTable(
+  "standings",
+  {
+    teamId: integer("team_id")
+      .primaryKey()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    aiCenti: integer("ai_centi").notNull().default(0),
+    csCenti: integer("cs_centi").notNull().default(0),
+    psCenti: integer("ps_centi").notNull().default(0),
+    gdCenti: integer("gd_centi").notNull().default(0),
+    totalCenti: integer("total_centi").notNull().default(0),
+    solvedCount: integer("solved_count").notNull().default(0),
+    // Ties go to the team that reached its total first. The rank itself is not stored: it is the
+    // position in this order (standings_order_idx here, a Redis sorted set for reads).
+    totalReachedAt: timestamp("total_reached_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("standings_order_idx").on(sql`${t.totalCenti} desc`, t.totalReachedAt, t.teamId)],
+);
+
+/** Derived: a row each time a team's total changes (the score-over-time chart reads it). */
+export const standingsHistory = pgTable(
+  "standings_history",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    totalCenti: integer("total_centi").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("standings_history_team_at_idx").on(t.teamId, t.at)],
+);
+
+export const standingsOutboxVersion = pgSequence("standings_outbox_version_seq");
+
+/**
+ * Outbox: teams whose standings must be recomputed, written in the same transaction as the score.
+ * Every request takes a fresh `version`; a job removes the row only if the version is still the one
+ * it read before computing, so a change that lands mid-job is never dropped.
+ */
+export const standingsOutbox = pgTable("standings_outbox", {
+  teamId: integer("team_id")
+    .primaryKey()
+    .references(() => teams.id, { onDelete: "cascade" }),
+  version: bigint("version", { mode: "number" })
+    .notNull()
+    .default(sql`nextval('standings_outbox_version_seq')`),
+  requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Derived: a participant's points from the submissions credited to them (admin Users Rank). */
+export const userStatistics = pgTable("user_statistics", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  aiCenti: integer("ai_centi").notNull().default(0),
+  csCenti: integer("cs_centi").notNull().default(0),
+  psCenti: integer("ps_centi").notNull().default(0),
+  gdCenti: integer("gd_centi").notNull().default(0),
+  totalCenti: integer("total_centi").notNull().default(0),
+  aiSolved: integer("ai_solved").notNull().default(0),
+  csSolved: integer("cs_solved").notNull().default(0),
+  psSolved: integer("ps_solved").notNull().default(0),
+  gdSolved: integer("gd_solved").notNull().default(0),
+  updatedAt: updatedAt(),
+});
+
+export const announcements = pgTable(
+  "announcements",
+  {
+    id: serial("id").primaryKey(),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("announcements_created_at_idx").on(sql`${t.createdAt} desc`)],
+);
+
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: serial("id").primaryKey(),
+    message: text("message").notNull(),
+    sentBy: integer("sent_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("notifications_created_at_idx").on(sql`${t.createdAt} desc`)],
+);
+
+/** Call-a-mentor and Needs share one table with a kind. */
+export const requests = pgTable(
+  "requests",
+  {
+    id: serial("id").primaryKey(),
+    kind: requestKindEnum("kind").notNull(),
+    message: text("message").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    teamId: integer("team_id").references(() => teams.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("requests_kind_created_at_idx").on(t.kind, sql`${t.createdAt} desc`)],
+);
+
+export const registrations = pgTable(
+  "registrations",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    lastName: text("last_name").notNull(),
+    email: text("email").notNull(),
+    phone: text("phone").notNull(),
+    nationalId: text("national_id").notNull(),
+    skill: text("skill").notNull(),
+    tshirtSize: tshirtSizeEnum("tshirt_size").notNull(),
+    hasTeam: boolean("has_team").notNull(),
+    teamName: text("team_name"),
+    linkedin: text("linkedin"),
+    portfolio: text("portfolio"),
+    major: text("major"),
+    university: text("university"),
+    // Set when an admin turns the registration into a participant account.
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("registrations_email_lower_key").on(sql`lower(${t.email})`),
+    index("registrations_created_at_idx").on(t.createdAt),
+  ],
+);
+
+/** One row (id = 1): the event's editable settings. */
+export const eventSettings = pgTable(
+  "event_settings",
+  {
+    id: smallint("id").primaryKey().default(1),
+    name: text("name").notNull().default("Gatekeeper"),
+    timeZone: text("time_zone").notNull().default("Africa/Algiers"),
+    finalAt: timestamp("final_at", { withTimezone: true }).notNull(),
+    video1: text("video1"),
+    video2: text("video2"),
+    scoreboardFrozen: boolean("scoreboard_frozen").notNull().default(false),
+    frozenAt: timestamp("frozen_at", { withTimezone: true }),
+    // The public board as it stood when frozen: what participants see until unfreeze. Stored
+    // apart from the live standings (as DOMjudge keeps public and jury views apart).
+    frozenBoard: jsonb("frozen_board").$type<TeamStanding[]>(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("event_settings_single_row", sql`${t.id} = 1`)],
+);
+
+export const gates = pgTable(
+  "gates",
+  {
+    number: smallint("number").primaryKey(),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    opensAt: timestamp("opens_at", { withTimezone: true }).notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("gates_number_range", sql`${t.number} between 1 and 5`)],
+);
+
+export const meals = pgTable(
+  "meals",
+  {
+    id: serial("id").primaryKey(),
+    label: text("label").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("meals_at_idx").on(t.at)],
+);
+
+export type Team = typeof teams.$inferSelect;
+export type NewTeam = typeof teams.$inferInsert;
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+export type Role = (typeof roleEnum.enumValues)[number];
+export type Category = (typeof categoryEnum.enumValues)[number];
+export type Challenge = typeof challenges.$inferSelect;
+export type NewChallenge = typeof challenges.$inferInsert;
+export type Submission = typeof submissions.$inferSelect;
+export type SubmissionScore = typeof submissionScores.$inferSelect;
+export type Standing = typeof standings.$inferSelect;
+export type Announcement = typeof announcements.$inferSelect;
+export type Notification = typeof notifications.$inferSelect;
+export type Request = typeof requests.$inferSelect;
+export type Registration = typeof registrations.$inferSelect;
+export type EventSettings = typeof eventSettings.$inferSelect;
+export type Gate = typeof gates.$inferSelect;
+export type Meal = typeof meals.$inferSelect;

@@ -1,0 +1,34 @@
+import js from "@eslint/js";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  {
+    ignores: ["node_modules/", "build/", "public/build/", ".cache/", ".local/", "test-results/", "playwright-report/", "bench/results/"],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      "no-console": ["error", { allow: ["warn", "error", "info", "log", "table"] }],
+      eqeqeq: ["error", "smart"],
+    },
+  },
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/**/*.server.ts", "app/**/*.test.ts"],
+    rules: {
+      // The browser bundle must never pull in server-only code (STACK.md gotcha 6).
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["node:*", "ioredis", "bullmq", "postgres", "@aws-sdk/*"], message: "Server-only: import it from a *.server.ts module." }] },
+      ],
+    },
+  },
+);

@@ -1,0 +1,15 @@
+import { demoLogins, demoParticipants } from "../db/demo-event.ts";
+
+const url = process.argv[2] ?? "http://localhost:3000";
+const participants = demoParticipants();
+console.log(`
+Gatekeeper is running at ${url}
+
+Demo logins
+  admin        ${demoLogins.admin.name} / ${demoLogins.admin.password}
+  judge        ${demoLogins.judge.name} / ${demoLogins.judge.password}
+  participants ${participants.map((p) => p.name).join(", ")}
+               password for each: ${demoLogins.participantPassword}
+
+Press Ctrl-C to stop.
+`);

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# npm run quickstart: install, start services, migrate, seed the demo event, build, then run one web
+# process and one worker until Ctrl-C.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/ensure.sh
+
+ensure_node_modules
+echo "==> starting services"
+node --import tsx scripts/services.ts start
+echo "==> migrating"
+npm run -s db:migrate
+echo "==> seeding the demo event"
+node --import tsx db/seed.ts --reset-clock
+echo "==> building"
+npm run -s build >/dev/null
+
+port="${PORT:-3000}"
+export PORT="$port"
+pids=()
+cleanup() {
+  trap - INT TERM EXIT
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap cleanup INT TERM EXIT
+
+node --import tsx workers/index.ts &
+pids+=($!)
+node --import tsx server.ts &
+pids+=($!)
+
+for _ in $(seq 1 60); do
+  if node -e "fetch('http://127.0.0.1:${port}/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"; then break; fi
+  if ! kill -0 "${pids[1]}" 2>/dev/null; then echo "error: the web server did not start (is port ${port} free?)" >&2; exit 1; fi
+  sleep 0.5
+done
+node --import tsx scripts/print-logins.ts "http://localhost:${port}"
+wait -n "${pids[@]}"

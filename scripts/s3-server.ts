@@ -1,0 +1,34 @@
+/**
+ * Local S3 for dev and tests: s3rver on 127.0.0.1:54569, data in .local/s3/data, bucket S3_BUCKET.
+ * Started in the background by `npm run services:start`; can also run in the foreground for debugging.
+ */
+import S3rver from "s3rver";
+import { DEFAULT_S3_BUCKET, LOCAL_HOST, S3_DATA_DIR, S3_PORT } from "./lib/local-services.ts";
+
+/** Keep-alive sockets can hold close() open; a stop must not hang on them. */
+const FORCED_EXIT_MS = 3000;
+
+const bucket = process.env.S3_BUCKET || DEFAULT_S3_BUCKET;
+const server = new S3rver({
+  address: LOCAL_HOST,
+  port: S3_PORT,
+  directory: S3_DATA_DIR,
+  // Per-request logging would grow the log file without bound during test runs.
+  silent: true,
+  configureBuckets: [{ name: bucket }],
+});
+
+function shutdown(signal: NodeJS.Signals): void {
+  console.log(`${new Date().toISOString()} s3rver: ${signal}, closing`);
+  setTimeout(() => process.exit(0), FORCED_EXIT_MS).unref();
+  server.close().then(
+    () => process.exit(0),
+    () => process.exit(0),
+  );
+}
+
+process.once("SIGTERM", shutdown);
+process.once("SIGINT", shutdown);
+
+const address = await server.run();
+console.log(`${new Date().toISOString()} s3rver: listening on ${address.address}:${address.port}, bucket "${bucket}", data in ${S3_DATA_DIR}`);

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# npm test: install if needed, start services, typecheck, lint, unit + integration + e2e.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/ensure.sh
+
+ensure_node_modules
+ensure_chromium
+echo "==> starting services"
+node --import tsx scripts/services.ts start
+mkdir -p .local/test-results
+
+echo "==> typecheck"
+npm run -s typecheck
+echo "==> lint"
+npm run -s lint
+echo "==> unit and integration tests"
+npx vitest run --reporter=default --reporter=json --outputFile=.local/test-results/vitest.json
+echo "==> build"
+npm run -s build >/dev/null
+echo "==> end-to-end tests (Chromium)"
+PLAYWRIGHT_JSON_OUTPUT_NAME=.local/test-results/playwright.json npx playwright test --reporter=list,json
+node --import tsx scripts/test-summary.ts

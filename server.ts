@@ -1,0 +1,156 @@
+/**
+ * The web process: one http.Server carrying Express (static files, health checks), the Remix
+ * request handler and Socket.IO. Run several side by side; they share events through Redis.
+ */
+import { existsSync, watch } from "node:fs";
+import { createServer } from "node:http";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import { sql } from "drizzle-orm";
+import { closeDb, getDb } from "./app/utils/db.server.ts";
+import { closeEmitter } from "./app/utils/emitter.server.ts";
+import { getEnv } from "./app/utils/env.server.ts";
+import { getLogger } from "./app/utils/logger.server.ts";
+import { QUEUE_BOARD_PATH, queueBoardRouter } from "./app/utils/queue-board.server.ts";
+import { closeQueues, getQueue } from "./app/utils/queue.server.ts";
+import { attachRealtime } from "./app/utils/realtime.server.ts";
+import { closeRedis, getRedis } from "./app/utils/redis.server.ts";
+import { CLIENT_IP_HEADER } from "./app/utils/request.server.ts";
+import { closeS3, pingStorage } from "./app/utils/s3.server.ts";
+
+const env = getEnv();
+const log = getLogger().child({ process: "web", pid: process.pid });
+const root = path.dirname(fileURLToPath(import.meta.url));
+const buildPath = path.join(root, "build", "index.js");
+
+if (!existsSync(buildPath)) {
+  log.fatal(`No build found at ${buildPath}: run \`npm run build\` first.`);
+  process.exit(1);
+}
+
+const importBuild = (bust = "") =>
+  import(pathToFileURL(buildPath).href + bust) as Promise<ServerBuild>;
+let build = await importBuild();
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", env.TRUST_PROXY);
+app.use(compression());
+// CSP comes with the security issue (it needs a nonce for Remix's inline scripts); the rest now.
+app.use(
+  helmet({
+    contentSecurityPolicy: false,
+    crossOriginEmbedderPolicy: false,
+    // "no-referrer" makes Chromium send `Origin: null` on same-site form posts, which Remix's
+    // CSRF check then refuses: keep the origin for our own requests, send nothing elsewhere.
+    referrerPolicy: { policy: "same-origin" },
+    strictTransportSecurity: env.NODE_ENV === "production",
+  }),
+);
+
+// The client address Remix code sees, always set by us so a client cannot forge it.
+app.use((req, _res, next) => {
+  req.headers[CLIENT_IP_HEADER] = req.ip ?? "unknown";
+  next();
+});
+
+app.get("/healthz", (_req, res) => {
+  res.json({ status: "ok" });
+});
+
+/** Readiness: each dependency answers within 2 s. */
+app.get("/readyz", async (_req, res) => {
+  const timeout = <T>(promise: Promise<T>) =>
+    Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("timeout")), 2000))]);
+  const checks: Record<string, () => Promise<unknown>> = {
+    postgres: async () => getDb().execute(sql`select 1`),
+    redis: () => getRedis().ping(),
+    queue: () => getQueue("standings").getJobCounts("waiting"),
+    storage: () => pingStorage(),
+  };
+  const results = await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      try {
+        await timeout(check());
+        return [name, "ok"] as const;
+      } catch (error) {
+        return [name, error instanceof Error ? error.message : "failed"] as const;
+      }
+    }),
+  );
+  const ready = results.every(([, status]) => status === "ok");
+  res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable", checks: Object.fromEntries(results) });
+});
+
+// Fingerprinted build assets never change: cache them for a year. Other public files for an hour.
+app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
+app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
+
+app.use(
+  pinoHttp({
+    logger: log,
+    // Health probes would drown the log.
+    autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+  }),
+);
+
+app.use(QUEUE_BOARD_PATH, ...queueBoardRouter());
+
+app.all(
+  "*",
+  createRequestHandler({
+    // In development the build is re-imported after each rebuild (see the watcher below).
+    build: async () => build,
+    mode: env.NODE_ENV === "production" ? "production" : "development",
+  }),
+);
+
+const httpServer = createServer(app);
+const realtime = attachRealtime(httpServer);
+
+httpServer.listen(env.PORT, () => {
+  const address = httpServer.address();
+  const port = typeof address === "object" && address ? address.port : env.PORT;
+  log.info({ port }, `Gatekeeper web listening on http://localhost:${port}`);
+  if (env.NODE_ENV === "development" && process.env.REMIX_DEV_ORIGIN) void broadcastDevReady(build);
+});
+
+if (env.NODE_ENV === "development" && process.env.REMIX_DEV_ORIGIN) {
+  // `npm run dev`: remix rebuilds into build/; load the new build and tell the dev server.
+  let reloadTimer: NodeJS.Timeout | undefined;
+  watch(path.dirname(buildPath), () => {
+    clearTimeout(reloadTimer);
+    reloadTimer = setTimeout(async () => {
+      build = await importBuild(`?t=${Date.now()}`);
+      await broadcastDevReady(build);
+    }, 100);
+  });
+}
+
+let shuttingDown = false;
+async function shutdown(signal: string) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  log.info({ signal }, "shutting down: no new connections");
+  const force = setTimeout(() => {
+    log.warn("shutdown took too long; exiting");
+    process.exit(1);
+  }, 10_000);
+  force.unref();
+  // Closing Socket.IO also stops the HTTP server from accepting and disconnects every socket.
+  await realtime.close();
+  httpServer.closeAllConnections();
+  await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis(), closeDb()]);
+  closeS3();
+  log.info("shut down cleanly");
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

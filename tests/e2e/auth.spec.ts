@@ -1,0 +1,128 @@
+import { expect, test } from "@playwright/test";
+import { login, logins } from "./support/login.ts";
+
+test.describe("login", () => {
+  test("an admin lands on the dashboard", async ({ page }) => {
+    await login(page, logins.admin);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "All challanges" })).toBeVisible();
+  });
+
+  test("a judge lands on the submissions and sees only that link", async ({ page }) => {
+    await login(page, logins.judge);
+    await expect(page).toHaveURL(/\/dashboard\/submissions$/);
+    await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link")).toHaveText(["Submissions"]);
+  });
+
+  test("a participant lands on /welcome, greeted by name", async ({ page }) => {
+    await login(page, logins.participant);
+    await expect(page).toHaveURL(/\/welcome$/);
+    await expect(page.getByText(logins.participant.name).first()).toBeVisible();
+  });
+
+  test("a wrong password shows the server's message and keeps the name", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByLabel("Username").fill("kraken2");
+    await page.getByLabel("Password").fill("not-the-password");
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Invalid username or password");
+    await expect(page.getByLabel("Username")).toHaveValue("kraken2");
+    await expect(page).toHaveURL(/\/login/);
+  });
+
+  test("empty fields: 'Please fill all fields' for 2 s, the empty field marked red", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByLabel("Username").fill("griffin1");
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Please fill all fields");
+    await expect(page.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Username")).not.toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByRole("alert")).toBeHidden({ timeout: 3500 });
+  });
+
+  test("a visitor sent to /login from /gates is returned there after login", async ({ page }) => {
+    await page.goto("/gates");
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fgates$/);
+    await page.getByLabel("Username").fill(logins.participant.name);
+    await page.getByLabel("Password").fill(logins.participant.password);
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page).toHaveURL(/\/gates$/);
+    await expect(page.getByRole("heading", { name: "Enter a Gate" })).toBeVisible();
+  });
+
+  test("a participant on /dashboard gets a 403 page with a way home", async ({ page }) => {
+    await login(page, logins.participant);
+    const response = await page.goto("/dashboard");
+    expect(response?.status()).toBe(403);
+    await expect(page.getByText("Your role does not open this page.")).toBeVisible();
+    await page.getByRole("link", { name: "Back to safety" }).click();
+    await expect(page).toHaveURL(/\/welcome$/);
+  });
+
+  test("logout ends the session", async ({ page }) => {
+    await login(page, logins.participant);
+    await page.getByRole("button", { name: "Logout" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto("/gates");
+    await expect(page).toHaveURL(/\/login\?redirectTo=/);
+  });
+});
+
+test.describe("unknown paths", () => {
+  test("go to /404", async ({ page }) => {
+    const response = await page.goto("/no/such/place");
+    await expect(page).toHaveURL(/\/404$/);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByText("The page you are looking for does not exist.")).toBeVisible();
+  });
+
+  test("inside the dashboard go to its own 404", async ({ page }) => {
+    await login(page, logins.admin);
+    await page.goto("/dashboard/nowhere");
+    await expect(page).toHaveURL(/\/dashboard\/404$/);
+    await expect(page.getByRole("navigation", { name: "Dashboard" })).toBeVisible();
+    await expect(page.getByText("The page you are looking for does not exist.")).toBeVisible();
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the login form still signs in and reports errors", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Please fill all fields");
+
+    await page.getByLabel("Username").fill("basilisk3");
+    await page.getByLabel("Password").fill("wrong");
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Invalid username or password");
+
+    await page.getByLabel("Username").fill(logins.admin.name);
+    await page.getByLabel("Password").fill(logins.admin.password);
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+});
+
+test.describe("operations", () => {
+  test("health and readiness", async ({ request }) => {
+    expect((await request.get("/healthz")).status()).toBe(200);
+    const ready = await request.get("/readyz");
+    expect(ready.status()).toBe(200);
+    expect(await ready.json()).toMatchObject({ checks: { postgres: "ok", redis: "ok", storage: "ok" } });
+  });
+
+  test("fingerprinted assets are cached for a year", async ({ page, request }) => {
+    await page.goto("/login");
+    const src = await page.locator('script[type="module"]').first().evaluate(() => {
+      const link = document.querySelector('link[rel="modulepreload"]');
+      return link?.getAttribute("href") ?? "";
+    });
+    expect(src).toMatch(/^\/build\//);
+    const asset = await request.get(src);
+    expect(asset.headers()["cache-control"]).toContain("max-age=31536000");
+    expect(asset.headers()["cache-control"]).toContain("immutable");
+  });
+});

@@ -1,0 +1,80 @@
+import { expect, test, type Browser } from "@playwright/test";
+import { logins } from "./support/login.ts";
+
+async function signedInPage(browser: Browser, who: { name: string; password: string }) {
+  const context = await browser.newContext({ reducedMotion: "reduce" });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByLabel("Username").fill(who.name);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+  return page;
+}
+
+test.describe("live event pipeline in the browser", () => {
+  test("a judge's score moves the participant's scoreboard without a reload", async ({ browser }) => {
+    const participant = await signedInPage(browser, { name: "basilisk1", password: logins.participant.password });
+    await participant.goto("/scoreboard");
+    const ownRow = participant.getByRole("row", { name: /Basilisk/ });
+    await expect(ownRow).toContainText("(your team)");
+    // The page must not reload: a marker set now survives only a live update.
+    await participant.evaluate(() => ((window as unknown as { marker: string }).marker = "same page"));
+
+    const judge = await signedInPage(browser, logins.judge);
+    await judge.goto("/dashboard/submissions");
+    const row = judge.locator("tr", { hasText: "Basilisk" }).filter({ hasText: "Oracle's First Sight" });
+    // A fresh value each run (retries included), so there is always a change to see.
+    const score = String(50 + (Date.now() % 50));
+    await row.getByLabel(/Score \(0 to 100\)/).fill(score);
+    await row.getByRole("button", { name: "Send" }).click();
+    await expect(judge.getByText("Score saved")).toBeVisible();
+
+    await expect(ownRow.locator(".scoreboard__total")).toHaveText(score);
+    expect(await participant.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same page");
+    await participant.context().close();
+    await judge.context().close();
+  });
+
+  test("an announcement raises the unread badge and a notification pops up, until dismissed", async ({ browser }) => {
+    const participant = await signedInPage(browser, { name: "griffin3", password: logins.participant.password });
+    await participant.goto("/announcement");
+    await participant.goto("/scoreboard");
+    const announcementLink = participant.getByRole("link", { name: /Announcement/ });
+    await expect(announcementLink).not.toContainText("unread");
+
+    const admin = await signedInPage(browser, logins.admin);
+    const title = `Gate news ${Date.now()}`;
+    await admin.goto("/dashboard");
+    await admin.getByLabel("Title").fill(title);
+    await admin.getByLabel("Content").fill("Gate 4 opens early.");
+    await admin.getByRole("button", { name: "Send Announcement" }).click();
+    await expect(admin.getByText("Announcement created successfully!")).toBeVisible();
+
+    await expect(announcementLink).toContainText("1 unread");
+    await expect(participant.locator('link[rel="icon"]')).toHaveAttribute("href", /favicon-badge\.svg/);
+
+    const message = `Dinner in 10 minutes ${Date.now()}`;
+    await admin.goto("/dashboard/notifications");
+    await admin.getByLabel("Message").fill(message);
+    await admin.getByRole("button", { name: "Send" }).click();
+    await expect(admin.getByText("Notification sent successfully")).toBeVisible();
+    await expect(admin.getByText("Notification sent successfully")).toBeHidden({ timeout: 5000 });
+
+    const popup = participant.getByRole("region", { name: /Notification from the organisers/ });
+    await expect(popup).toContainText(message);
+    // Persisted until dismissed: it is still there after a reload.
+    await participant.reload();
+    await expect(popup).toContainText(message);
+    await popup.getByRole("button", { name: "Close" }).click();
+    await expect(popup).toBeHidden();
+
+    // Opening /announcement resets the count; the favicon returns.
+    await participant.getByRole("link", { name: /Announcement/ }).click();
+    await expect(participant.getByText(title)).toBeVisible();
+    await expect(participant.getByRole("link", { name: /Announcement/ })).not.toContainText("unread");
+    await expect(participant.locator('link[rel="icon"]')).toHaveAttribute("href", /favicon\.svg/);
+    await participant.context().close();
+    await admin.context().close();
+  });
+});

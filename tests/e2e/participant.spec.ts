@@ -1,0 +1,195 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { logins } from "./support/login.ts";
+
+const password = logins.participant.password;
+
+async function signIn(browser: Browser, name: string, options: { javaScriptEnabled?: boolean; password?: string } = {}) {
+  const context = await browser.newContext({ reducedMotion: "reduce", javaScriptEnabled: options.javaScriptEnabled ?? true });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByLabel("Username").fill(name);
+  await page.getByLabel("Password").fill(options.password ?? password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+  return page;
+}
+
+async function openChallenge(page: Page, wave: number, title: string) {
+  await page.goto(`/gate/${wave}`);
+  await page.getByRole("link", { name: `Next: ${title}` }).click();
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+}
+
+test.describe("participant journey", () => {
+  test("login → welcome → notification → gates → gate → submission (text, file, update) → status → scoreboard → announcement → timer", async ({
+    browser,
+  }) => {
+    const page = await signIn(browser, "griffin1");
+    // Through the preloader (its 500 ms pause is skipped under reduced motion).
+    await expect(page).toHaveURL(/\/welcome$/);
+    await expect(page.getByRole("heading", { name: "Welcome, griffin1" })).toBeVisible();
+    await expect(page.getByText("The system is activated")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Next meal" })).toBeVisible();
+
+    await page.getByRole("link", { name: "Next" }).click();
+    await expect(page).toHaveURL(/\/notification$/);
+    await expect(page.getByRole("heading", { name: "Are you ready to move forward?" })).toBeVisible();
+    await page.getByRole("link", { name: "Yes" }).click();
+    await expect(page).toHaveURL(/\/gates$/);
+    await expect(page.getByRole("heading", { name: "Enter a Gate" })).toBeVisible();
+    await expect(page.getByRole("timer")).toHaveCount(2);
+
+    await page.getByRole("link", { name: /^Next: Gate III/ }).click();
+    await expect(page).toHaveURL(/\/gate\/3$/);
+    await expect(page.getByText("Problem Solving").first()).toBeVisible();
+    await page.getByRole("link", { name: "Next: Bridge of Trials" }).click();
+    await expect(page).toHaveURL(/\/submition\/\d+$/);
+    await expect(page.getByRole("heading", { name: "Challenge Script" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Challenge Hints" })).toBeVisible();
+    await expect(page.getByText("No file available")).toBeVisible();
+
+    // First a text: the button reads SUBMIT and creates the submission.
+    const answer = `Dynamic programming over torch states ${Date.now()}`;
+    await page.getByPlaceholder("SUBMIT A TEXT IF IT NEEDED").fill(answer);
+    await page.getByRole("button", { name: "SUBMIT" }).click();
+    await expect(page.getByText("sended successfully!")).toBeVisible();
+    await expect(page.getByText("Submission successful!")).toBeVisible();
+    await expect(page.getByText(answer)).toBeVisible();
+    await expect(page.getByText("pending", { exact: true })).toBeVisible();
+
+    // Then a small file: the button now reads update; the text stays.
+    await page.getByLabel("Attach a file").setInputFiles({ name: "bridge-proof.txt", mimeType: "text/plain", buffer: Buffer.from("proof") });
+    await page.getByRole("button", { name: "update" }).click();
+    await expect(page.getByText("updated successfully!")).toBeVisible();
+    await expect(page.getByRole("link", { name: "bridge-proof.txt" })).toBeVisible();
+    await expect(page.getByText(answer)).toBeVisible();
+
+    // A text update keeps the stored file.
+    const revised = `${answer} (revised)`;
+    await page.getByPlaceholder("SUBMIT A TEXT IF IT NEEDED").fill(revised);
+    await page.getByRole("button", { name: "update" }).click();
+    await expect(page.getByText(revised)).toBeVisible();
+    await expect(page.getByRole("link", { name: "bridge-proof.txt" })).toBeVisible();
+    const download = await page.request.get((await page.getByRole("link", { name: "bridge-proof.txt" }).getAttribute("href"))!);
+    expect(await download.text()).toBe("proof");
+
+    await page.getByRole("link", { name: "Status" }).click();
+    await expect(page.getByRole("heading", { name: "Status" })).toBeVisible();
+    await expect(page.getByText("Griffin", { exact: true })).toBeVisible();
+    await expect(page.getByText(/^#\d+$/)).toBeVisible();
+    for (const label of ["CS", "AI", "PS", "GD", "Total points"]) await expect(page.getByText(label, { exact: true })).toBeVisible();
+
+    await page.getByRole("link", { name: "Scoreboard" }).click();
+    await expect(page.getByRole("heading", { name: "Scoreboard" })).toBeVisible();
+    await page.getByRole("link", { name: /^Announcement/ }).click();
+    await expect(page).toHaveURL(/\/announcement$/);
+    await page.getByRole("link", { name: "Timer" }).click();
+    await expect(page.getByRole("heading", { name: "THE FINAL OF GATES" })).toBeVisible();
+    await expect(page.getByRole("timer")).toHaveText(/^\d{2,}:\d{2}:\d{2}$/);
+    await page.context().close();
+  });
+
+  test("a closed gate shows a countdown and no challenges; an unknown gate is a 404", async ({ browser }) => {
+    const page = await signIn(browser, "kraken1");
+    await page.goto("/gate/4");
+    await expect(page.getByRole("heading", { name: "This gate is still sealed" })).toBeVisible();
+    await expect(page.getByRole("timer")).toHaveText(/^\d{2,}:\d{2}:\d{2}$/);
+    await expect(page.getByRole("link", { name: /^Next/ })).toHaveCount(0);
+    await expect(page.locator('a[href^="/submition/"]')).toHaveCount(0);
+    const response = await page.goto("/gate/9");
+    expect(response?.status()).toBe(404);
+    await page.context().close();
+  });
+
+  test("a file over the limit is refused (browser check, then the server's own) and nothing is stored", async ({ browser }) => {
+    const big = { name: "too-big.bin", mimeType: "application/octet-stream", buffer: Buffer.alloc(1_100_000, 7) };
+
+    const page = await signIn(browser, "phoenix3");
+    await openChallenge(page, 3, "Bridge of Trials");
+    await page.getByLabel("Attach a file").setInputFiles(big);
+    await expect(page.getByText("File size exceeds 200MB limit")).toBeVisible();
+    await expect(page.getByRole("button", { name: "SUBMIT" })).toBeDisabled();
+    await page.context().close();
+
+    // Without JavaScript the browser does not check: the server cuts the upload.
+    const plain = await signIn(browser, "phoenix3", { javaScriptEnabled: false });
+    await openChallenge(plain, 3, "Bridge of Trials");
+    await plain.getByPlaceholder("SUBMIT A TEXT IF IT NEEDED").fill("with a huge file");
+    await plain.getByLabel("Attach a file").setInputFiles(big);
+    await plain.getByRole("button", { name: "SUBMIT" }).click();
+    await expect(plain.getByText("Error: File size exceeds 200MB limit")).toBeVisible();
+    await expect(plain.getByPlaceholder("SUBMIT A TEXT IF IT NEEDED")).toHaveValue("with a huge file");
+    // A fresh GET (a reload would post the form again).
+    await plain.goto(new URL(plain.url()).pathname);
+    await expect(plain.getByText("Nothing sent yet.")).toBeVisible();
+    await plain.context().close();
+  });
+
+  test("without JavaScript a text submission and a mentor call still work", async ({ browser }) => {
+    const page = await signIn(browser, "kraken2", { javaScriptEnabled: false });
+    // The preloader moves on without JavaScript too.
+    await expect(page).toHaveURL(/\/preloader\?next=%2Fwelcome|\/preloader\?next=\/welcome|\/welcome$/);
+    await expect(page).toHaveURL(/\/welcome$/);
+    await openChallenge(page, 3, "Whispering Stones");
+    const answer = `No-JS summary ${Date.now()}`;
+    await page.getByPlaceholder("SUBMIT A TEXT IF IT NEEDED").fill(answer);
+    await page.getByRole("button", { name: /^(SUBMIT|update)$/ }).click();
+    await expect(page.getByText("Submission successful!")).toBeVisible();
+    await expect(page.getByText(answer)).toBeVisible();
+
+    await page.goto("/home");
+    const mentor = page.getByRole("region", { name: "Call a mentor" });
+    await mentor.getByRole("button", { name: "Send" }).click();
+    await expect(mentor.getByText("This field is required")).toBeVisible();
+    await mentor.getByLabel("Message").fill(`We are stuck on the stones ${Date.now()}`);
+    await mentor.getByRole("button", { name: "Send" }).click();
+    await expect(page).toHaveURL(/\/home\?sent=mentor$/);
+    await expect(mentor.getByText("Request sent successfully, please wait!")).toBeVisible();
+    await expect(mentor.getByLabel("Message")).toHaveValue("");
+    await page.context().close();
+  });
+
+  test("a mentor call and a need with JavaScript show the success toast", async ({ browser }) => {
+    const page = await signIn(browser, "basilisk2");
+    await page.goto("/home");
+    const needs = page.getByRole("region", { name: "Needs" });
+    await needs.getByLabel("Message").fill(`Two extension cords ${Date.now()}`);
+    await needs.getByRole("button", { name: "Send" }).click();
+    await expect(page.getByText("Request sent successfully, please wait!").first()).toBeVisible();
+    await page.context().close();
+  });
+
+  test("an admin saves a home video on /welcome; participants see it with a play overlay", async ({ browser, baseURL }) => {
+    const admin = await signIn(browser, logins.admin.name, { password: logins.admin.password });
+    await admin.goto("/welcome");
+    const form = admin.getByRole("region", { name: "Home videos" });
+    await form.getByRole("button", { name: "Save Videos" }).click();
+    await expect(form.getByText("Please provide at least one video URL.")).toBeVisible();
+    const url = `${baseURL}/videos/intro-${Date.now()}.mp4`;
+    await form.getByLabel("Video 2 URL").fill(url);
+    await form.getByRole("button", { name: "Save Videos" }).click();
+    await expect(admin.getByText("Videos updated successfully!")).toBeVisible();
+    await admin.context().close();
+
+    const page = await signIn(browser, "phoenix2");
+    await page.goto("/home");
+    await expect(page.locator(`video[src="${url}"]`)).toHaveCount(1);
+    await expect(page.getByRole("button", { name: /^Play Event video/ }).last()).toBeVisible();
+    await page.context().close();
+  });
+
+  test("participant screens have no serious or critical axe violations", async ({ browser }) => {
+    const page = await signIn(browser, "basilisk3");
+    await openChallenge(page, 1, "Runes of Order");
+    const challengePath = new URL(page.url()).pathname;
+    for (const path of ["/welcome", "/notification", "/home", "/gates", "/gate/1", "/gate/5", challengePath, "/status", "/timer"]) {
+      await page.goto(path);
+      await expect(page.locator("main")).toBeVisible();
+      const results = await new AxeBuilder({ page }).analyze();
+      const bad = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+      expect(bad.map((violation) => `${path}: ${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+    }
+    await page.context().close();
+  });
+});

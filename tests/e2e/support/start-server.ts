@@ -1,0 +1,47 @@
+/**
+ * The e2e web server: a fresh database (migrated, demo-seeded), its own Redis prefix, a worker,
+ * and the built web server. Started by Playwright's webServer; ends when Playwright stops it.
+ */
+import { spawn } from "node:child_process";
+import { runMigrations } from "../../../db/migrate.ts";
+import { seedDemoEvent } from "../../../db/seed.ts";
+import { createDb } from "../../../db/client.ts";
+import { databaseUrlFor, withAdminConnection } from "../../setup/databases.ts";
+
+// Several e2e runs can share a machine (one per developer task): each names its own database.
+const databaseName = process.env.E2E_DATABASE ?? "gatekeeper_e2e";
+await withAdminConnection(async (sql) => {
+  await sql.unsafe(`drop database if exists "${databaseName}" with (force)`);
+  await sql.unsafe(`create database "${databaseName}"`);
+});
+const databaseUrl = databaseUrlFor(databaseName);
+await runMigrations(databaseUrl);
+process.env.DATABASE_URL = databaseUrl;
+const handle = createDb(databaseUrl, { max: 2 });
+await seedDemoEvent(handle.db, { resetClock: true });
+await handle.close();
+
+const env = {
+  ...process.env,
+  NODE_ENV: "production" as const,
+  SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
+  DATABASE_URL: databaseUrl,
+  REDIS_PREFIX: `gke2e_${process.pid}`,
+  PORT: process.env.E2E_PORT ?? "3105",
+  LOG_LEVEL: "warn",
+  // A small upload limit keeps the over-limit e2e test fast (the 200 MB default is tested in integration).
+  SUBMISSION_MAX_BYTES: "1048576",
+};
+const children = [
+  spawn(process.execPath, ["--import", "tsx", "workers/index.ts"], { env, stdio: "inherit" }),
+  spawn(process.execPath, ["--import", "tsx", "server.ts"], { env, stdio: "inherit" }),
+];
+const stop = () => {
+  for (const child of children) child.kill("SIGTERM");
+};
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);
+for (const child of children) child.on("exit", (code) => {
+  stop();
+  process.exit(code ?? 0);
+});

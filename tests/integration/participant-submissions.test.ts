@@ -1,0 +1,268 @@
+import { Readable } from "node:stream";
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { challenges, gates, standingsOutbox, submissions } from "../../db/schema.ts";
+import { getDb } from "../../app/utils/db.server.ts";
+import { objectExists, uploadStream, newObjectKey } from "../../app/utils/s3.server.ts";
+import {
+  findDownloadableAttachment,
+  findDownloadableSubmissionFile,
+  saveSubmission,
+  SubmissionError,
+  type StoredFile,
+} from "../../app/modules/submissions/submit.server.ts";
+import { handleSubmissionPost } from "../../app/modules/submissions/upload.server.ts";
+import { getChallengeForSubmission, getGateBoard } from "../../app/modules/participant/board.server.ts";
+import { makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
+
+const HOUR = 3_600_000;
+
+beforeAll(async () => {
+  const now = Date.now();
+  await getDb()
+    .insert(gates)
+    .values([1, 2, 3, 4, 5].map((number) => ({
+      number,
+      title: `Gate ${number}`,
+      description: "d",
+      opensAt: new Date(number <= 2 ? now - HOUR : now + HOUR),
+    })));
+});
+
+async function storedFile(content: string, name = "answer.txt"): Promise<StoredFile> {
+  const key = newObjectKey("submissions");
+  const { size } = await uploadStream({ key, body: Readable.from([Buffer.from(content)]), limitBytes: 1000 });
+  return { key, name, type: "text/plain", size };
+}
+
+async function codeOf(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof SubmissionError) return error.code;
+    throw error;
+  }
+  return "ok";
+}
+
+function multipart(parts: Array<{ name: string; value: string | { filename: string; body: AsyncIterable<Uint8Array> | Uint8Array } }>) {
+  const boundary = `----gk${Math.random().toString(16).slice(2)}`;
+  const encoder = new TextEncoder();
+  async function* generate() {
+    for (const part of parts) {
+      if (typeof part.value === "string") {
+        yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`);
+      } else {
+        yield encoder.encode(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.value.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        );
+        if (part.value.body instanceof Uint8Array) yield part.value.body;
+        else for await (const chunk of part.value.body) yield chunk;
+        yield encoder.encode("\r\n");
+      }
+    }
+    yield encoder.encode(`--${boundary}--\r\n`);
+  }
+  const iterator = generate();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+  });
+  return new Request("http://localhost/submition/1", {
+    method: "POST",
+    headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+    body,
+    duplex: "half",
+  } as RequestInit);
+}
+
+describe("submission rules", () => {
+  it("refuses a user without a team, an empty submission, a closed gate, an inactive or gateless challenge", async () => {
+    const team = await makeTeam();
+    const user = await makeUser("participant", team.id);
+    const open = await makeChallenge({ wave: 1 });
+    const closed = await makeChallenge({ wave: 4 });
+    const inactive = await makeChallenge({ wave: 1 });
+    await getDb().update(challenges).set({ status: "inactive" }).where(eq(challenges.id, inactive.id));
+    const draft = await makeChallenge({ wave: 1 });
+    await getDb().update(challenges).set({ wave: null }).where(eq(challenges.id, draft.id));
+
+    const base = { userId: user.id, teamId: team.id, file: null };
+    expect(await codeOf(saveSubmission({ ...base, teamId: null, challengeId: open.id, text: "x" }))).toBe("noTeam");
+    expect(await codeOf(saveSubmission({ ...base, challengeId: open.id, text: "   " }))).toBe("empty");
+    expect(await codeOf(saveSubmission({ ...base, challengeId: closed.id, text: "x" }))).toBe("closed");
+    expect(await codeOf(saveSubmission({ ...base, challengeId: inactive.id, text: "x" }))).toBe("inactive");
+    expect(await codeOf(saveSubmission({ ...base, challengeId: draft.id, text: "x" }))).toBe("noGate");
+    expect(await getDb().select().from(submissions).where(eq(submissions.teamId, team.id))).toHaveLength(0);
+
+    // A file stored for a refused submission is removed again.
+    const file = await storedFile("late");
+    expect(await codeOf(saveSubmission({ ...base, challengeId: closed.id, text: null, file }))).toBe("closed");
+    expect(await objectExists(file.key)).toBe(false);
+  });
+
+  it("creates, then updates the one submission of the team; a text update keeps the file, a new file replaces it", async () => {
+    const team = await makeTeam();
+    const [alice, bob] = [await makeUser("participant", team.id), await makeUser("participant", team.id)];
+    const challenge = await makeChallenge({ wave: 2 });
+
+    const first = await saveSubmission({ userId: alice.id, teamId: team.id, challengeId: challenge.id, text: "first", file: null });
+    expect(first.created).toBe(true);
+    const [outbox] = await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id));
+    expect(outbox).toBeDefined();
+
+    const fileA = await storedFile("version A", "a.txt");
+    const second = await saveSubmission({ userId: bob.id, teamId: team.id, challengeId: challenge.id, text: null, file: fileA });
+    expect(second).toEqual({ submissionId: first.submissionId, created: false });
+
+    await getDb().update(submissions).set({ status: "reviewed", scoreCenti: 8000 }).where(eq(submissions.id, first.submissionId));
+    await saveSubmission({ userId: alice.id, teamId: team.id, challengeId: challenge.id, text: "second", file: null });
+    let [row] = await getDb().select().from(submissions).where(eq(submissions.id, first.submissionId));
+    expect(row).toMatchObject({ text: "second", fileKey: fileA.key, fileName: "a.txt", userId: alice.id, status: "pending", scoreCenti: 8000 });
+
+    const fileB = await storedFile("version B", "b.txt");
+    await saveSubmission({ userId: bob.id, teamId: team.id, challengeId: challenge.id, text: null, file: fileB });
+    [row] = await getDb().select().from(submissions).where(eq(submissions.id, first.submissionId));
+    expect(row).toMatchObject({ text: "second", fileKey: fileB.key, fileName: "b.txt", userId: bob.id });
+    // The old object goes through the cleanup queue: run its job as the worker does.
+    const { getQueue } = await import("../../app/utils/queue.server.ts");
+    const { processStorageCleanup } = await import("../../workers/processors/storage-cleanup.ts");
+    const jobs = await getQueue("storageCleanup").getJobs(["waiting", "delayed", "active"]);
+    const job = jobs.find((candidate) => candidate.data.key === fileA.key);
+    expect(job).toBeDefined();
+    await processStorageCleanup(job!);
+    expect(await objectExists(fileA.key)).toBe(false);
+    expect(await objectExists(fileB.key)).toBe(true);
+    expect(await getDb().select().from(submissions).where(eq(submissions.teamId, team.id))).toHaveLength(1);
+  });
+
+  it("queues the replaced object for deletion", async () => {
+    const { getQueue } = await import("../../app/utils/queue.server.ts");
+    const team = await makeTeam();
+    const user = await makeUser("participant", team.id);
+    const challenge = await makeChallenge({ wave: 1 });
+    const old = await storedFile("old");
+    await saveSubmission({ userId: user.id, teamId: team.id, challengeId: challenge.id, text: null, file: old });
+    await saveSubmission({ userId: user.id, teamId: team.id, challengeId: challenge.id, text: null, file: await storedFile("new") });
+    const jobs = await getQueue("storageCleanup").getJobs(["waiting", "delayed", "active"]);
+    expect(jobs.map((job) => job.data.key)).toContain(old.key);
+  });
+
+  it("lets only the own team, judges and admins download a submission's file", async () => {
+    const [mine, other] = [await makeTeam(), await makeTeam()];
+    const user = await makeUser("participant", mine.id);
+    const challenge = await makeChallenge({ wave: 1 });
+    const file = await storedFile("secret");
+    const { submissionId } = await saveSubmission({ userId: user.id, teamId: mine.id, challengeId: challenge.id, text: null, file });
+    expect(await findDownloadableSubmissionFile(submissionId, { role: "participant", teamId: mine.id })).toEqual({ key: file.key, name: "answer.txt" });
+    expect(await findDownloadableSubmissionFile(submissionId, { role: "participant", teamId: other.id })).toBeNull();
+    expect(await findDownloadableSubmissionFile(submissionId, { role: "participant", teamId: null })).toBeNull();
+    expect(await findDownloadableSubmissionFile(submissionId, { role: "judge", teamId: null })).not.toBeNull();
+    expect(await findDownloadableSubmissionFile(submissionId, { role: "admin", teamId: null })).not.toBeNull();
+  });
+
+  it("shows a challenge's attachment only to those who may see the challenge", async () => {
+    const participant = { role: "participant" as const, teamId: null };
+    const withAttachment = async (wave: number) => {
+      const challenge = await makeChallenge({ wave });
+      await getDb().update(challenges).set({ attachmentKey: `challenges/${challenge.id}`, attachmentName: "brief.pdf" }).where(eq(challenges.id, challenge.id));
+      return challenge;
+    };
+    const open = await withAttachment(1);
+    const closed = await withAttachment(5);
+    const inactive = await withAttachment(1);
+    await getDb().update(challenges).set({ status: "inactive" }).where(eq(challenges.id, inactive.id));
+    expect(await findDownloadableAttachment(open.id, participant)).toEqual({ key: `challenges/${open.id}`, name: "brief.pdf" });
+    expect(await findDownloadableAttachment(closed.id, participant)).toBeNull();
+    expect(await findDownloadableAttachment(inactive.id, participant)).toBeNull();
+    expect(await findDownloadableAttachment(closed.id, { role: "admin", teamId: null })).not.toBeNull();
+    expect(await findDownloadableAttachment((await makeChallenge({ wave: 1 })).id, { role: "admin", teamId: null })).toBeNull();
+  });
+
+  it("a closed gate lists no challenges; an open one shows solved flags and progress", async () => {
+    const team = await makeTeam();
+    const user = await makeUser("participant", team.id);
+    expect(await getGateBoard(9, team.id)).toBeNull();
+    const closedBoard = await getGateBoard(5, team.id);
+    expect(closedBoard?.gate.open).toBe(false);
+    expect(closedBoard?.challenges).toBeNull();
+
+    const solvedOne = await makeChallenge({ wave: 2, points: 100 });
+    const { submissionId } = await saveSubmission({ userId: user.id, teamId: team.id, challengeId: solvedOne.id, text: "x", file: null });
+    await getDb().update(submissions).set({ status: "reviewed", scoreCenti: 6500 }).where(eq(submissions.id, submissionId));
+    const board = await getGateBoard(2, team.id);
+    const cards = board?.challenges ?? [];
+    expect(cards.find((card) => card.id === solvedOne.id)?.solved).toBe(true);
+    expect(cards.filter((card) => card.solved)).toHaveLength(1);
+    expect(board?.solvedPercent).toBe(Math.round(100 / cards.length));
+    // Another team sees it unsolved.
+    const otherBoard = await getGateBoard(2, (await makeTeam()).id);
+    expect(otherBoard?.challenges?.find((card) => card.id === solvedOne.id)?.solved).toBe(false);
+
+    const closedChallenge = await makeChallenge({ wave: 5 });
+    expect(await getChallengeForSubmission(closedChallenge.id, { role: "participant", teamId: team.id })).toBeNull();
+    expect(await getChallengeForSubmission(solvedOne.id, { role: "participant", teamId: team.id })).toMatchObject({
+      submission: { id: submissionId, text: "x" },
+    });
+  });
+});
+
+describe("streamed upload", () => {
+  it("stores a small multipart file with its original name and the text", async () => {
+    const team = await makeTeam();
+    const user = await makeUser("participant", team.id);
+    const challenge = await makeChallenge({ wave: 1 });
+    const request = multipart([
+      { name: "text", value: "see file" },
+      { name: "file", value: { filename: "report final.pdf", body: new TextEncoder().encode("%PDF-1.4 tiny") } },
+    ]);
+    const outcome = await handleSubmissionPost(request, { userId: user.id, teamId: team.id, challengeId: challenge.id, maxBytes: 1000 });
+    expect(outcome).toMatchObject({ ok: true, created: true });
+    const [row] = await getDb().select().from(submissions).where(eq(submissions.teamId, team.id));
+    expect(row).toMatchObject({ text: "see file", fileName: "report final.pdf", fileSize: 13 });
+    expect(row.fileKey).toMatch(/^submissions\//);
+    expect(await objectExists(row.fileKey!)).toBe(true);
+  });
+
+  it(
+    "cuts a 201 MB body at the real 200 MB limit: nothing stored, memory bounded",
+    async () => {
+      const team = await makeTeam();
+      const user = await makeUser("participant", team.id);
+      const challenge = await makeChallenge({ wave: 1 });
+      const chunk = new Uint8Array(1024 * 1024).fill(97);
+      async function* body() {
+        for (let i = 0; i < 201; i++) yield chunk;
+      }
+      global.gc?.();
+      const rssBefore = process.memoryUsage().rss;
+      let rssPeak = rssBefore;
+      const sampler = setInterval(() => {
+        rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+      }, 50);
+      const request = multipart([
+        { name: "text", value: "big" },
+        { name: "file", value: { filename: "huge.bin", body: body() } },
+      ]);
+      const outcome = await handleSubmissionPost(request, {
+        userId: user.id,
+        teamId: team.id,
+        challengeId: challenge.id,
+        maxBytes: 209_715_200,
+      }).finally(() => clearInterval(sampler));
+      expect(outcome).toMatchObject({ ok: false, status: 413, message: "File size exceeds 200MB limit", text: "big" });
+      expect(await getDb().select().from(submissions).where(eq(submissions.teamId, team.id))).toHaveLength(0);
+      const { getS3 } = await import("../../app/utils/s3.server.ts");
+      const { ListObjectsV2Command } = await import("@aws-sdk/client-s3");
+      const { getEnv } = await import("../../app/utils/env.server.ts");
+      const listed = await getS3().send(new ListObjectsV2Command({ Bucket: getEnv().S3_BUCKET, Prefix: "submissions/" }));
+      const leftovers = (listed.Contents ?? []).filter((object) => (object.Size ?? 0) > 100 * 1024 * 1024);
+      expect(leftovers).toHaveLength(0);
+      expect(rssPeak - rssBefore).toBeLessThan(120 * 1024 * 1024);
+    },
+    120_000,
+  );
+});

@@ -1,0 +1,211 @@
+/**
+ * The event pipeline end to end on real processes: judge score → Postgres (+ outbox) → BullMQ →
+ * worker recompute → Postgres standings + Redis snapshot → Socket.IO (Redis adapter) → clients.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { standings, standingsOutbox } from "../../db/schema.ts";
+import { createAnnouncement } from "../../app/modules/announcements/announcements.server.ts";
+import { sendNotification } from "../../app/modules/notifications/notifications.server.ts";
+import { createRequest } from "../../app/modules/requests/requests.server.ts";
+import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
+import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
+import { computeAllStandings, rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
+import { getScoreboard } from "../../app/modules/standings/scoreboard.server.ts";
+import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
+import { getDb } from "../../app/utils/db.server.ts";
+import { closeEmitter } from "../../app/utils/emitter.server.ts";
+import { getRedis } from "../../app/utils/redis.server.ts";
+import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+import { collect, connectSocket, nextEvent, startRealtimeServer, startWorker, stopAll, type TestSocket } from "../support/processes.ts";
+
+const sockets: TestSocket[] = [];
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  stopAll();
+  await closeEmitter();
+});
+
+async function socketFor(url: string, userId: number) {
+  const socket = await connectSocket(url, await sessionCookie(userId));
+  sockets.push(socket);
+  return socket;
+}
+
+async function waitForEmptyOutbox(ms = 20_000) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if ((await getDb().select().from(standingsOutbox)).length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("standings outbox never drained");
+}
+
+/** The stored standings equal what a from-scratch computation says, in Postgres and in Redis. */
+async function expectStandingsMatchRebuild() {
+  const expected = (await computeAllStandings(getDb())).standings;
+  const stored = (await getDb().select().from(standings)).map(({ updatedAt: _updatedAt, ...row }) => row);
+  const byTeam = (a: { teamId: number }, b: { teamId: number }) => a.teamId - b.teamId;
+  expect(stored.sort(byTeam)).toEqual(expected.map(({ name: _name, rank: _rank, ...row }) => row).sort(byTeam));
+  const snapshot = await readSnapshot(getRedis());
+  expect(snapshot.board.map((team) => [team.id, team.rank, Math.round(team.totalScore * 100)])).toEqual(
+    expected.map((row) => [row.teamId, row.rank, row.totalCenti]),
+  );
+}
+
+describe("event pipeline", () => {
+  let web1: string;
+  let web2: string;
+  let judge: Awaited<ReturnType<typeof makeUser>>;
+  let admin: Awaited<ReturnType<typeof makeUser>>;
+
+  beforeAll(async () => {
+    await ensureEventSettings();
+    judge = await makeUser("judge");
+    admin = await makeUser("admin");
+    // Two web processes and two workers sharing this file's Postgres and Redis prefix.
+    [{ url: web1 }, { url: web2 }] = await Promise.all([startRealtimeServer(), startRealtimeServer(), startWorker(), startWorker()]);
+  }, 60_000);
+
+  it("turns a judge's score into standings in Postgres and Redis and a teams:update on both web processes", async () => {
+    const leader = await makeTeam();
+    const other = await makeTeam();
+    const player = await makeUser("participant", leader.id);
+    const rival = await makeUser("participant", other.id);
+    const challenge = await makeChallenge({ points: 150, category: "CS" });
+    const submission = await makeSubmission(leader.id, challenge.id, player.id);
+    await rebuildStandings();
+
+    const onWeb1 = await socketFor(web1, rival.id);
+    const onWeb2 = await socketFor(web2, admin.id);
+    const update1 = nextEvent(onWeb1, "teams:update", (team) => team.id === leader.id);
+    const update2 = nextEvent(onWeb2, "teams:update", (team) => team.id === leader.id);
+
+    await scoreSubmission({ submissionId: submission.id, judgeId: judge.id, score: "100.5", comment: "neat" });
+
+    const [[team1], [team2]] = await Promise.all([update1, update2]);
+    expect(team1).toEqual(team2);
+    expect(team1).toMatchObject({ id: leader.id, name: leader.name, totalScore: 100.5, solvedCount: 1, rank: 1 });
+    expect(team1.categories).toEqual({ AI: 0, CS: 100.5, PS: 0, GD: 0 });
+
+    const [row] = await getDb().select().from(standings).where(eq(standings.teamId, leader.id));
+    expect(row).toMatchObject({ totalCenti: 10050, csCenti: 10050, solvedCount: 1 });
+    const snapshot = await readSnapshot(getRedis());
+    expect(snapshot.board[0]).toMatchObject({ id: leader.id, totalScore: 100.5, rank: 1 });
+  });
+
+  it("averages two judges and replaces a judge's own earlier score", async () => {
+    const team = await makeTeam();
+    const player = await makeUser("participant", team.id);
+    const challenge = await makeChallenge({ points: 100 });
+    const submission = await makeSubmission(team.id, challenge.id, player.id);
+    const judge2 = await makeUser("judge");
+    await scoreSubmission({ submissionId: submission.id, judgeId: judge.id, score: "50" });
+    await scoreSubmission({ submissionId: submission.id, judgeId: judge2.id, score: "90" });
+    const result = await scoreSubmission({ submissionId: submission.id, judgeId: judge.id, score: "60" });
+    expect(result).toMatchObject({ scoreCenti: 7500, status: "reviewed" });
+    await waitForEmptyOutbox();
+    const [row] = await getDb().select().from(standings).where(eq(standings.teamId, team.id));
+    expect(row.totalCenti).toBe(7500);
+    expect(row.solvedCount).toBe(1);
+  });
+
+  it("refuses an out-of-range or non-numeric score and stores nothing", async () => {
+    const team = await makeTeam();
+    const challenge = await makeChallenge({ points: 100 });
+    const submission = await makeSubmission(team.id, challenge.id, null);
+    await expect(scoreSubmission({ submissionId: submission.id, judgeId: judge.id, score: "100.01" })).rejects.toThrow("The score must be between 0 and 100");
+    await expect(scoreSubmission({ submissionId: submission.id, judgeId: judge.id, score: "lots" })).rejects.toThrow("The score must be a number");
+    await expect(scoreSubmission({ submissionId: 999_999, judgeId: judge.id, score: "1" })).rejects.toThrow("This submission no longer exists");
+    expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
+  });
+
+  it("delivers announcements and notifications to clients on both web processes; requests to admins only", async () => {
+    const team = await makeTeam();
+    const player = await makeUser("participant", team.id);
+    const playerSocket = await socketFor(web1, player.id);
+    const adminSocket = await socketFor(web2, admin.id);
+    const playerRequests = collect(playerSocket, "request:new");
+
+    const announced = Promise.all([nextEvent(playerSocket, "new_announcement"), nextEvent(adminSocket, "new_announcement"), nextEvent(playerSocket, "announcement")]);
+    await createAnnouncement({ title: "Gate 4 opens early", content: "Be ready at 17:00." }, admin.id);
+    const [[a1], [a2]] = await announced;
+    expect(a1).toMatchObject({ title: "Gate 4 opens early", content: "Be ready at 17:00." });
+    expect(a2).toEqual(a1);
+
+    const notified = Promise.all([nextEvent(playerSocket, "notification"), nextEvent(adminSocket, "notification")]);
+    await sendNotification("Dinner is served", admin.id);
+    const [[n1], [n2]] = await notified;
+    expect(n1.message).toBe("Dinner is served");
+    expect(new Date(n1.timestamp).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    expect(n2).toEqual(n1);
+
+    const requested = nextEvent(adminSocket, "request:new");
+    await createRequest("mentor", "We are stuck on the cipher", { userId: player.id, userName: player.name, teamId: team.id, teamName: team.name });
+    const [request] = await requested;
+    expect(request).toMatchObject({ kind: "mentor", message: "We are stuck on the cipher", team: team.name, user: player.name });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(playerRequests).toEqual([]);
+  });
+
+  it("keeps a frozen board for participants: no live updates of other teams, own points live", async () => {
+    const mine = await makeTeam();
+    const theirs = await makeTeam();
+    const me = await makeUser("participant", mine.id);
+    const challengeA = await makeChallenge({ points: 100 });
+    const challengeB = await makeChallenge({ points: 100 });
+    const mySubmission = await makeSubmission(mine.id, challengeA.id, me.id);
+    const theirSubmission = await makeSubmission(theirs.id, challengeB.id, null);
+    await rebuildStandings();
+    await setScoreboardFrozen(true);
+
+    const meSocket = await socketFor(web1, me.id);
+    const adminSocket = await socketFor(web2, admin.id);
+    const mine1 = collect(meSocket, "teams:update");
+
+    const adminSees = nextEvent(adminSocket, "teams:update", (team) => team.id === theirs.id);
+    await scoreSubmission({ submissionId: theirSubmission.id, judgeId: judge.id, score: "99" });
+    const [[live]] = await Promise.all([adminSees]);
+    expect(live.totalScore).toBe(99);
+
+    const iSeeMine = nextEvent(meSocket, "teams:update", (team) => team.id === mine.id);
+    await scoreSubmission({ submissionId: mySubmission.id, judgeId: judge.id, score: "10" });
+    const [own] = await iSeeMine;
+    expect(own.totalScore).toBe(10);
+    expect(mine1.filter(([team]) => team.id === theirs.id)).toEqual([]);
+
+    const board = await getScoreboard({ id: me.id, role: "participant", teamId: mine.id });
+    expect(board.frozen).toBe(true);
+    expect(board.teams.find((team) => team.id === theirs.id)?.totalScore).toBe(0);
+    expect(board.teams.find((team) => team.id === mine.id)?.totalScore).toBe(10);
+    const adminBoard = await getScoreboard({ id: admin.id, role: "admin", teamId: null });
+    expect(adminBoard.teams.find((team) => team.id === theirs.id)?.totalScore).toBe(99);
+
+    const refreshed = nextEvent(meSocket, "standings:refresh");
+    await setScoreboardFrozen(false);
+    await refreshed;
+    const after = await getScoreboard({ id: me.id, role: "participant", teamId: mine.id });
+    expect(after.frozen).toBe(false);
+    expect(after.teams.find((team) => team.id === theirs.id)?.totalScore).toBe(99);
+  });
+
+  it("ends with exact standings when a worker is killed (-9) in the middle of a burst", async () => {
+    const extraWorker = await startWorker();
+    const teamList = await Promise.all(Array.from({ length: 6 }, () => makeTeam()));
+    const challengeList = await Promise.all([makeChallenge({ points: 100, category: "AI" }), makeChallenge({ points: 200, category: "PS" }), makeChallenge({ points: 50, category: "GD" })]);
+    const submissionList: Awaited<ReturnType<typeof makeSubmission>>[] = [];
+    for (const team of teamList) for (const challenge of challengeList) submissionList.push(await makeSubmission(team.id, challenge.id, null));
+
+    const score = (submission: (typeof submissionList)[number], index: number) => {
+      const points = challengeList.find((c) => c.id === submission.challengeId)!.points;
+      return scoreSubmission({ submissionId: submission.id, judgeId: judge.id, score: String(((index * 37) % 100) * (points / 100)) });
+    };
+    // Half the burst, then kill -9 one of the three workers while jobs are in flight, then the rest.
+    await Promise.all(submissionList.slice(0, 9).map(score));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    extraWorker.kill("SIGKILL");
+    await Promise.all(submissionList.slice(9).map((submission, index) => score(submission, index + 9)));
+    await waitForEmptyOutbox(30_000);
+    await expectStandingsMatchRebuild();
+  });
+});

@@ -1,0 +1,56 @@
+import { count, eq, isNotNull } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { createDb } from "../../db/client.ts";
+import { demoLogins } from "../../db/demo-event.ts";
+import { challenges, gates, meals, teams, users, eventSettings } from "../../db/schema.ts";
+import { seedDemoEvent } from "../../db/seed.ts";
+import { verifyLogin } from "../../app/modules/auth/login.server.ts";
+import { listGates } from "../../app/modules/gates/gates.server.ts";
+import { getDb } from "../../app/utils/db.server.ts";
+import { objectExists } from "../../app/utils/s3.server.ts";
+
+async function counts() {
+  const db = getDb();
+  const one = async (table: typeof users | typeof teams | typeof challenges | typeof gates | typeof meals) =>
+    (await db.select({ n: count() }).from(table))[0].n;
+  return { users: await one(users), teams: await one(teams), challenges: await one(challenges), gates: await one(gates), meals: await one(meals) };
+}
+
+describe("demo seed", () => {
+  it("creates a playable event, and seeding twice duplicates nothing", async () => {
+    const handle = createDb(process.env.DATABASE_URL!, { max: 2 });
+    const now = new Date();
+    try {
+      await seedDemoEvent(handle.db, { now });
+      const first = await counts();
+      expect(first).toEqual({ users: 2 + 12, teams: 4, challenges: 10, gates: 5, meals: 8 });
+      await seedDemoEvent(handle.db, { now });
+      expect(await counts()).toEqual(first);
+    } finally {
+      await handle.close();
+    }
+
+    // Gates 1-3 open, 4-5 closed, relative to now; the final timer is ahead.
+    const gateViews = await listGates(now);
+    expect(gateViews.map((gate) => gate.open)).toEqual([true, true, true, false, false]);
+    const [settings] = await getDb().select().from(eventSettings);
+    expect(settings.finalAt.getTime()).toBeGreaterThan(now.getTime());
+
+    // Every team has 3 participants; at least 2 challenges per gate, all four categories present.
+    const perTeam = await getDb().select({ teamId: users.teamId, n: count() }).from(users).where(eq(users.role, "participant")).groupBy(users.teamId);
+    expect(perTeam.map((row) => row.n)).toEqual([3, 3, 3, 3]);
+    const all = await getDb().select().from(challenges);
+    for (const wave of [1, 2, 3, 4, 5]) expect(all.filter((c) => c.wave === wave).length).toBeGreaterThanOrEqual(2);
+    expect(new Set(all.map((c) => c.category))).toEqual(new Set(["AI", "CS", "PS", "GD"]));
+
+    // Attachments are real objects in S3.
+    const withFiles = await getDb().select().from(challenges).where(isNotNull(challenges.attachmentKey));
+    expect(withFiles.length).toBeGreaterThan(0);
+    for (const challenge of withFiles) expect(await objectExists(challenge.attachmentKey!)).toBe(true);
+
+    // The printed demo logins work.
+    expect(await verifyLogin(demoLogins.admin.name, demoLogins.admin.password)).toMatchObject({ role: "admin" });
+    expect(await verifyLogin(demoLogins.judge.name, demoLogins.judge.password)).toMatchObject({ role: "judge" });
+    expect(await verifyLogin("phoenix1", demoLogins.participantPassword)).toMatchObject({ role: "participant", teamName: "Phoenix" });
+  });
+});

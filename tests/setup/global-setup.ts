@@ -1,0 +1,15 @@
+import { runMigrations } from "../../db/migrate.ts";
+import { databaseUrlFor, TEMPLATE_DATABASE, withAdminConnection } from "./databases.ts";
+
+/** Once per run: a template database with every migration applied; each test file copies it. */
+export default async function setup() {
+  // The server's own URL, kept before DATABASE_URL is pointed at this file's database.
+if (!process.env.TEST_BASE_DATABASE_URL && process.env.DATABASE_URL) {
+  process.env.TEST_BASE_DATABASE_URL = process.env.DATABASE_URL;
+}
+  await withAdminConnection(async (sql) => {
+    await sql.unsafe(`drop database if exists "${TEMPLATE_DATABASE}" with (force)`);
+    await sql.unsafe(`create database "${TEMPLATE_DATABASE}"`);
+  });
+  await runMigrations(databaseUrlFor(TEMPLATE_DATABASE));
+}

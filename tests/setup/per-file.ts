@@ -1,0 +1,44 @@
+/**
+ * Before each integration test file: its own database (copied from the migrated template) and its
+ * own Redis key prefix, so files never see each other's rows, keys, queues or channels.
+ */
+import { randomBytes } from "node:crypto";
+import { afterAll } from "vitest";
+import { closeDb } from "../../app/utils/db.server.ts";
+import { closeQueues } from "../../app/utils/queue.server.ts";
+import { closeRedis, createRedis } from "../../app/utils/redis.server.ts";
+import { closeS3 } from "../../app/utils/s3.server.ts";
+import { createDatabaseFromTemplate, dropDatabase } from "./databases.ts";
+
+const id = `${process.env.VITEST_POOL_ID ?? "0"}_${randomBytes(3).toString("hex")}`;
+const databaseName = `gatekeeper_test_${id}`;
+
+// The server's own URL, kept before DATABASE_URL is pointed at this file's database.
+if (!process.env.TEST_BASE_DATABASE_URL && process.env.DATABASE_URL) {
+  process.env.TEST_BASE_DATABASE_URL = process.env.DATABASE_URL;
+}
+process.env.DATABASE_URL = await createDatabaseFromTemplate(databaseName);
+process.env.REDIS_PREFIX = `gktest_${id}`;
+process.env.NODE_ENV = "test";
+process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? "silent";
+
+/** Removes every key this file wrote, so repeated runs do not fill the shared Redis. */
+async function dropRedisKeys(prefix: string) {
+  const redis = createRedis("command");
+  try {
+    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 500 })) {
+      if ((keys as string[]).length) await redis.unlink(...(keys as string[]));
+    }
+  } finally {
+    redis.disconnect();
+  }
+}
+
+afterAll(async () => {
+  await closeQueues();
+  await closeRedis();
+  await dropRedisKeys(process.env.REDIS_PREFIX!).catch(() => {});
+  await closeDb();
+  closeS3();
+  await dropDatabase(databaseName);
+});

@@ -1,0 +1,53 @@
+/** Rows the integration tests need, made through the same tables the app uses. */
+import { eq } from "drizzle-orm";
+import { challenges, eventSettings, submissions, teams, users, type Category } from "../../db/schema.ts";
+import { hashPassword } from "../../app/modules/auth/password.server.ts";
+import { getDb } from "../../app/utils/db.server.ts";
+import { getSessionStorage } from "../../app/utils/session.server.ts";
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
+
+// Hashing is the slow part of making users; tests share one hash.
+let sharedHash: Promise<string> | undefined;
+
+export async function makeTeam(name = unique("team")) {
+  const [team] = await getDb().insert(teams).values({ name }).returning();
+  return team;
+}
+
+export async function makeUser(role: "admin" | "judge" | "participant", teamId: number | null = null, name = unique(role)) {
+  sharedHash ??= hashPassword("fixture-password");
+  const [user] = await getDb().insert(users).values({ name, role, teamId, passwordHash: await sharedHash }).returning();
+  return user;
+}
+
+export async function makeChallenge(over: { points?: number; category?: Category; wave?: number } = {}) {
+  const [challenge] = await getDb()
+    .insert(challenges)
+    .values({ title: unique("challenge"), description: "d", points: over.points ?? 100, category: over.category ?? "AI", wave: over.wave ?? 1 })
+    .returning();
+  return challenge;
+}
+
+export async function makeSubmission(teamId: number, challengeId: number, userId: number | null) {
+  const [submission] = await getDb().insert(submissions).values({ teamId, challengeId, userId, text: "answer" }).returning();
+  return submission;
+}
+
+export async function ensureEventSettings() {
+  await getDb().insert(eventSettings).values({ id: 1, finalAt: new Date(Date.now() + 86_400_000) }).onConflictDoNothing();
+}
+
+export async function setTeamOf(userId: number, teamId: number) {
+  await getDb().update(users).set({ teamId }).where(eq(users.id, userId));
+}
+
+/** The Cookie header a browser of this user would send. */
+export async function sessionCookie(userId: number): Promise<string> {
+  const storage = getSessionStorage();
+  const session = await storage.getSession();
+  session.set("userId", userId);
+  const setCookie = await storage.commitSession(session);
+  return setCookie.split(";")[0];
+}

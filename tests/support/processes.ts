@@ -1,0 +1,74 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { io, type Socket } from "socket.io-client";
+import type { ServerToClientEvents } from "../../app/modules/realtime/events.ts";
+import { childEnv } from "../setup/env.ts";
+
+const children = new Set<ChildProcess>();
+
+/** Starts a child (node --import tsx file) and resolves when its output matches `ready`. */
+export function startProcess(file: string, ready: RegExp, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ["--import", "tsx", file], { env: childEnv({ LOG_LEVEL: "info", ...env }), stdio: ["ignore", "pipe", "inherit"] });
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  return new Promise<{ child: ChildProcess; match: RegExpMatchArray }>((resolve, reject) => {
+    let output = "";
+    child.once("exit", (code) => reject(new Error(`${file} exited early (${code})`)));
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = output.match(ready);
+      if (match) resolve({ child, match });
+    });
+  });
+}
+
+export const startWorker = (env: Record<string, string> = {}) => startProcess("workers/index.ts", /worker started/, env).then(({ child }) => child);
+
+export async function startRealtimeServer(env: Record<string, string> = {}) {
+  const { child, match } = await startProcess("tests/support/realtime-server.ts", /listening (\d+)/, env);
+  return { child, url: `http://127.0.0.1:${match[1]}` };
+}
+
+export function stopAll() {
+  for (const child of children) child.kill("SIGKILL");
+}
+
+export type TestSocket = Socket<ServerToClientEvents>;
+
+/** A socket.io-client connected with a user's session cookie (as a browser would). */
+export async function connectSocket(url: string, cookie?: string): Promise<TestSocket> {
+  const socket: TestSocket = io(url, { transports: ["websocket"], extraHeaders: cookie ? { cookie } : {}, reconnection: false, forceNew: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  return socket;
+}
+
+/** Resolves with the first event matching `predicate`, or rejects after `ms`. */
+export function nextEvent<E extends keyof ServerToClientEvents>(
+  socket: TestSocket,
+  event: E,
+  predicate: (...args: Parameters<ServerToClientEvents[E]>) => boolean = () => true,
+  ms = 10_000,
+) {
+  return new Promise<Parameters<ServerToClientEvents[E]>>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.off(event, handler as never);
+      reject(new Error(`no ${String(event)} within ${ms} ms`));
+    }, ms);
+    const handler = (...args: Parameters<ServerToClientEvents[E]>) => {
+      if (!predicate(...args)) return;
+      clearTimeout(timer);
+      socket.off(event, handler as never);
+      resolve(args);
+    };
+    socket.on(event, handler as never);
+  });
+}
+
+/** Collects every `event` the socket receives (to prove something never arrived). */
+export function collect<E extends keyof ServerToClientEvents>(socket: TestSocket, event: E) {
+  const received: Array<Parameters<ServerToClientEvents[E]>> = [];
+  socket.on(event, ((...args: Parameters<ServerToClientEvents[E]>) => received.push(args)) as never);
+  return received;
+}

@@ -1,0 +1,92 @@
+/**
+ * The worker process: one BullMQ Worker per queue. Run it N times side by side to scale
+ * (`npm run worker`); each has its own Redis connections, as BullMQ's guide asks.
+ */
+import { Worker, type Processor } from "bullmq";
+import { queues, type QueueKey } from "../app/modules/jobs/queues.ts";
+import { sweepStaleStandings } from "../app/modules/standings/outbox.server.ts";
+import { readLiveSnapshot } from "../app/modules/standings/scoreboard.server.ts";
+import { closeDb } from "../app/utils/db.server.ts";
+import { closeEmitter } from "../app/utils/emitter.server.ts";
+import { getEnv } from "../app/utils/env.server.ts";
+import { getLogger } from "../app/utils/logger.server.ts";
+import { bullPrefix, closeQueues } from "../app/utils/queue.server.ts";
+import { closeRedis, createRedis } from "../app/utils/redis.server.ts";
+import { closeS3 } from "../app/utils/s3.server.ts";
+import { processStandings } from "./processors/standings.ts";
+import { processStorageCleanup } from "./processors/storage-cleanup.ts";
+
+const processors: Record<QueueKey, Processor> = {
+  standings: processStandings,
+  storageCleanup: processStorageCleanup,
+};
+
+/** How often each worker re-enqueues teams still marked stale (a score saved while Redis was down). */
+const SWEEP_INTERVAL_MS = 5000;
+
+export function startWorkers(): Worker[] {
+  const env = getEnv();
+  const log = getLogger().child({ process: "worker", pid: process.pid });
+  return (Object.keys(processors) as QueueKey[]).map((key) => {
+    const worker = new Worker(queues[key].name, processors[key], {
+      connection: createRedis("worker"),
+      prefix: bullPrefix(),
+      concurrency: env.WORKER_CONCURRENCY,
+    });
+    worker.on("completed", (job) => log.debug({ queue: job.queueName, jobId: job.id }, "job completed"));
+    worker.on("failed", (job, error) =>
+      log.warn({ queue: job?.queueName, jobId: job?.id, attempts: job?.attemptsMade, err: error }, "job failed"),
+    );
+    // While Redis is down every reconnect attempt fails: say so once every 10 s, not 10 times a second.
+    let lastErrorLog = 0;
+    worker.on("error", (error) => {
+      if (Date.now() - lastErrorLog < 10_000) return;
+      lastErrorLog = Date.now();
+      log.error({ err: error }, "worker error");
+    });
+    return worker;
+  });
+}
+
+async function main() {
+  const log = getLogger().child({ process: "worker", pid: process.pid });
+  const workers = startWorkers();
+
+  // Start-up and then every few seconds: catch up on any team whose job never reached the queue.
+  // Several workers sweeping at once only enqueue duplicates, which find nothing left to do.
+  const sweep = async () => {
+    try {
+      const swept = await sweepStaleStandings();
+      if (swept > 0) log.info({ teams: swept }, "re-enqueued stale standings");
+    } catch (error) {
+      log.warn({ err: error }, "standings sweep failed; will retry");
+    }
+  };
+  void readLiveSnapshot().catch((error: unknown) => log.warn({ err: error }, "standings snapshot not ready yet"));
+  void sweep();
+  const sweepTimer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, "worker closing: letting running jobs finish");
+    // A job that never ends must not keep the process alive forever; BullMQ retries it elsewhere.
+    setTimeout(() => {
+      log.warn("worker close took too long; exiting");
+      process.exit(1);
+    }, 30_000).unref();
+    // close() waits for the jobs in hand; anything not finished is picked up by another worker.
+    clearInterval(sweepTimer);
+    await Promise.all(workers.map((worker) => worker.close()));
+    await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis(), closeDb()]);
+    closeS3();
+    log.info("worker closed");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  log.info({ queues: workers.map((worker) => worker.name) }, "worker started");
+}
+
+await main();
