@@ -198,6 +198,7 @@ async function ensureDatabase(databaseUrl: string, timeoutMs: number): Promise<v
 }
 
 const localAdminUrl = DEFAULT_DATABASE_URL;
+const SHARED_NOTE = `a Postgres not started from this checkout already answers on port ${POSTGRES_PORT}: using it`;
 
 async function start(): Promise<StartResult> {
   const binDir = ensureBinDir();
@@ -209,10 +210,17 @@ async function start(): Promise<StartResult> {
     return { state: "running", url: DEFAULT_DATABASE_URL, notes };
   }
   if (await isPortOpen(LOCAL_HOST, POSTGRES_PORT)) {
-    throw new ServiceError(
-      "postgres",
-      `port ${POSTGRES_PORT} is in use by another process (not our cluster in ${layout.dataDir}); free it or set DATABASE_URL`,
-    );
+    // Most often another checkout's local instance (a second clone, a CI run): it serves the same URL, so use
+    // it rather than fail. Only a port held by something that is not such a Postgres stops us.
+    try {
+      await ensureDatabase(localAdminUrl, 3000);
+    } catch {
+      throw new ServiceError(
+        "postgres",
+        `port ${POSTGRES_PORT} is in use by another process (not our cluster in ${layout.dataDir}); free it or set DATABASE_URL`,
+      );
+    }
+    return { state: "running", url: DEFAULT_DATABASE_URL, notes: [...notes, SHARED_NOTE] };
   }
   prepareDirectories(layout);
   initCluster(binDir, layout);

@@ -103,7 +103,17 @@ async function start(): Promise<StartResult> {
     return { state: "running", url: DEFAULT_REDIS_URL };
   }
   if (await isPortOpen(LOCAL_HOST, REDIS_PORT)) {
-    throw new ServiceError("redis", `port ${REDIS_PORT} is in use by another process; free it or set REDIS_URL`);
+    // Another checkout's local Redis serves the same URL (every key carries REDIS_PREFIX): use it.
+    try {
+      await ping(DEFAULT_REDIS_URL);
+    } catch {
+      throw new ServiceError("redis", `port ${REDIS_PORT} is in use by another process; free it or set REDIS_URL`);
+    }
+    return {
+      state: "running",
+      url: DEFAULT_REDIS_URL,
+      notes: [`a Redis not started from this checkout already answers on port ${REDIS_PORT}: using it`],
+    };
   }
   launch(redisServer);
   await pingOrFail(DEFAULT_REDIS_URL, READY_TIMEOUT_MS, LOG_FILE);

@@ -163,10 +163,16 @@ async function start(): Promise<StartResult> {
   const alreadyRunning = ourPid() !== null;
   if (alreadyRunning) {
     await waitForLocalS3(() => false);
-  } else {
-    if (await isPortOpen(LOCAL_HOST, S3_PORT)) {
+  } else if (await isPortOpen(LOCAL_HOST, S3_PORT)) {
+    // Another checkout's s3rver serves the same endpoint and keys: use it rather than fail.
+    try {
+      await ensureBucket(localSettings, bucketName(), 3000);
+    } catch {
       throw new ServiceError("s3", `port ${S3_PORT} is in use by another process; free it or set S3_ENDPOINT`);
     }
+    const note = `an S3 server not started from this checkout already answers on port ${S3_PORT}: using it`;
+    return { state: "running", url: DEFAULT_S3_ENDPOINT, notes: [note] };
+  } else {
     await waitForLocalS3(launch().hasExited);
   }
   // s3-server.ts creates S3_BUCKET itself; this covers a bucket renamed while the server kept running.
