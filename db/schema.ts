@@ -118,8 +118,12 @@ export const submissions = pgTable(
     status: submissionStatusEnum("status").notNull().default("pending"),
     // The mean of the judges' scores, in hundredths; null until a judge scores it.
     scoreCenti: integer("score_centi"),
-    // The last time a judge changed its score or verdict: a team's total is "reached" at the latest
-    // of these over its submissions (the tie-break, derivable from Postgres alone).
+    // The judge's rejection. Kept apart from `status`, which an update resets to pending: a rejected
+    // submission that the team updates still counts 0 until a judge scores it again (DOMAIN.md).
+    rejected: boolean("rejected").notNull().default(false),
+    // The last time a judge's action changed the points it counts (not a re-score to the same mean, nor a
+    // score on a rejected one): a team's total is "reached" at the latest of these over its submissions
+    // (the tie-break, derivable from Postgres alone).
     scoredAt: timestamp("scored_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -13,6 +13,8 @@ import {
 } from "../../app/modules/submissions/submit.server.ts";
 import { handleSubmissionPost } from "../../app/modules/submissions/upload.server.ts";
 import { getChallengeForSubmission, getGateBoard } from "../../app/modules/participant/board.server.ts";
+import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
+import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
 
 const HOUR = 3_600_000;
@@ -207,6 +209,37 @@ describe("submission rules", () => {
     expect(await getChallengeForSubmission(solvedOne.id, { role: "participant", teamId: team.id })).toMatchObject({
       submission: { id: submissionId, text: "x" },
     });
+  });
+});
+
+describe("an update after judging", () => {
+  const totalOf = async (teamId: number) =>
+    (await computeAllStandings(getDb())).standings.find((row) => row.teamId === teamId)?.totalCenti;
+
+  it("keeps a rejected submission at 0 until a judge scores it again, and a reviewed one at its last score", async () => {
+    const team = await makeTeam();
+    const user = await makeUser("participant", team.id);
+    const judge = await makeUser("judge");
+    const rejectedOne = await makeChallenge({ wave: 1, points: 100 });
+    const reviewedOne = await makeChallenge({ wave: 1, points: 100 });
+    const first = await saveSubmission({ userId: user.id, teamId: team.id, challengeId: rejectedOne.id, text: "v1", file: null });
+    const second = await saveSubmission({ userId: user.id, teamId: team.id, challengeId: reviewedOne.id, text: "v1", file: null });
+    await scoreSubmission({ submissionId: first.submissionId, judgeId: judge.id, score: "90", verdict: "rejected" });
+    await scoreSubmission({ submissionId: second.submissionId, judgeId: judge.id, score: "70" });
+    expect(await totalOf(team.id)).toBe(7000);
+
+    // The team updates both: pending again, but the rejection still counts 0 and the review still 70.
+    await saveSubmission({ userId: user.id, teamId: team.id, challengeId: rejectedOne.id, text: "v2", file: null });
+    await saveSubmission({ userId: user.id, teamId: team.id, challengeId: reviewedOne.id, text: "v2", file: null });
+    const [row] = await getDb().select().from(submissions).where(eq(submissions.id, first.submissionId));
+    expect(row).toMatchObject({ status: "pending", rejected: true });
+    expect(await totalOf(team.id)).toBe(7000);
+    expect((await getGateBoard(1, team.id))?.challenges?.find((card) => card.id === rejectedOne.id)?.solved).toBe(false);
+
+    // A judge scores the update: now it counts.
+    await scoreSubmission({ submissionId: first.submissionId, judgeId: judge.id, score: "80" });
+    expect(await totalOf(team.id)).toBe(15000);
+    expect((await getGateBoard(1, team.id))?.challenges?.find((card) => card.id === rejectedOne.id)?.solved).toBe(true);
   });
 });
 

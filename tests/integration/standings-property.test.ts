@@ -1,7 +1,8 @@
 /**
  * Property: whatever judges do, in whatever order the standings jobs run (even at once), the
  * incrementally maintained standings, ranks, users' statistics and Redis snapshot equal a full
- * rebuild from submissions and scores.
+ * rebuild from submissions and scores. Rebuilds running alongside jobs must neither deadlock nor
+ * leave stale rows.
  */
 import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
@@ -10,7 +11,7 @@ import { standings, standingsOutbox, submissions, userStatistics } from "../../d
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { markStandingsStale } from "../../app/modules/standings/outbox.server.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
-import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
+import { computeAllStandings, rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
 import { getDb } from "../../app/utils/db.server.ts";
 import { closeEmitter } from "../../app/utils/emitter.server.ts";
@@ -38,6 +39,8 @@ const command = fc.oneof(
   }),
   fc.record({ type: fc.constant("update" as const), team: fc.nat(TEAMS - 1), challenge: fc.nat(CHALLENGES.length - 1), member: fc.nat(1) }),
   fc.record({ type: fc.constant("process" as const), order: fc.array(fc.nat(TEAMS - 1), { maxLength: TEAMS }), together: fc.boolean() }),
+  // A full rebuild (an operator's `standings:rebuild`, or a reader after a Redis flush) while jobs run.
+  fc.record({ type: fc.constant("rebuild" as const), order: fc.array(fc.nat(TEAMS - 1), { maxLength: TEAMS }) }),
 );
 
 async function runPending(teamIds: number[], together: boolean) {
@@ -111,6 +114,8 @@ describe("incremental standings", () => {
                 .returning();
               if (row) await markStandingsStale(tx, row.teamId);
             });
+          } else if (step.type === "rebuild") {
+            await Promise.all([rebuildStandings(), runPending(step.order.map((index) => teamRows[index].id), true)]);
           } else {
             await runPending(step.order.map((index) => teamRows[index].id), step.together);
           }

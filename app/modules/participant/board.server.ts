@@ -48,7 +48,7 @@ export async function getGateBoard(wave: number, teamId: number | null, now = ne
       category: challenges.category,
       points: challenges.points,
       difficulty: challenges.difficulty,
-      status: submissions.status,
+      rejected: submissions.rejected,
       scoreCenti: submissions.scoreCenti,
     })
     .from(challenges)
@@ -64,7 +64,8 @@ export async function getGateBoard(wave: number, teamId: number | null, now = ne
     category: row.category,
     points: row.points,
     difficulty: row.difficulty,
-    solved: row.status !== null && isSolved({ status: row.status, scoreCenti: row.scoreCenti, points: row.points }),
+    // No submission: the left join gives nulls, and a null score is never solved.
+    solved: isSolved({ rejected: row.rejected ?? false, scoreCenti: row.scoreCenti, points: row.points }),
   }));
   const solved = cards.filter((card) => card.solved).length;
   return { gate: header, challenges: cards, solvedPercent: cards.length ? Math.round((solved / cards.length) * 100) : 0 };

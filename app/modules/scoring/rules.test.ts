@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { countedCenti, isSolved, meanCenti, rankAll, statusAfterJudging, totalsOf, type ScoredSubmission } from "./rules";
+import { applyJudging, countedCenti, isSolved, meanCenti, rankAll, statusAfterJudging, totalsOf, type ScoredSubmission } from "./rules";
 import { scoreInputSchema } from "./score-input";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, minute));
 const sub = (over: Partial<ScoredSubmission>): ScoredSubmission => ({
   category: "AI",
   points: 100,
-  status: "reviewed",
+  rejected: false,
   scoreCenti: null,
   scoredAt: null,
   ...over,
@@ -27,18 +27,18 @@ describe("scores", () => {
     expect(isSolved(sub({ points: 150, scoreCenti: 9749 }))).toBe(false);
   });
 
-  it("counts nothing for an unscored or rejected submission, and keeps a pending update's last score", () => {
+  it("counts nothing for an unscored or rejected submission", () => {
     expect(countedCenti(sub({ scoreCenti: null }))).toBe(0);
-    expect(countedCenti(sub({ scoreCenti: 9000, status: "rejected" }))).toBe(0);
-    expect(isSolved(sub({ scoreCenti: 9000, status: "rejected" }))).toBe(false);
-    expect(countedCenti(sub({ scoreCenti: 9000, status: "pending" }))).toBe(9000);
+    expect(countedCenti(sub({ scoreCenti: 9000, rejected: true }))).toBe(0);
+    expect(isSolved(sub({ scoreCenti: 9000, rejected: true }))).toBe(false);
+    expect(countedCenti(sub({ scoreCenti: 9000 }))).toBe(9000);
   });
 
   it("sums categories and solved counts, and remembers the last scoring time", () => {
     const totals = totalsOf([
       sub({ category: "AI", scoreCenti: 7000, scoredAt: at(1) }),
       sub({ category: "CS", points: 200, scoreCenti: 5050, scoredAt: at(5) }),
-      sub({ category: "AI", scoreCenti: 10000, status: "rejected", scoredAt: at(3) }),
+      sub({ category: "AI", scoreCenti: 10000, rejected: true, scoredAt: at(3) }),
       sub({ category: "GD", scoreCenti: null }),
     ]);
     expect(totals.categories).toEqual({ AI: 7000, CS: 5050, PS: 0, GD: 0 });
@@ -67,6 +67,35 @@ describe("scores", () => {
     expect(statusAfterJudging("pending", undefined)).toBe("reviewed");
     expect(statusAfterJudging("rejected", undefined)).toBe("rejected");
     expect(statusAfterJudging("reviewed", "approved")).toBe("approved");
+  });
+
+  it("keeps a rejection through a team's update until a judge scores again", () => {
+    const rejected = applyJudging(
+      { status: "pending", rejected: false, scoreCenti: null, scoredAt: null },
+      { scoreCenti: 9000, verdict: "rejected", at: at(1) },
+    );
+    expect(rejected).toMatchObject({ status: "rejected", rejected: true, scoredAt: null });
+    // The team updates it: pending again, still rejected, still counting 0.
+    const updated = { ...rejected, status: "pending" as const };
+    expect(countedCenti(updated)).toBe(0);
+    // A judge scores the update without a verdict: reviewed, and its points count from now on.
+    expect(applyJudging(updated, { scoreCenti: 8000, verdict: undefined, at: at(2) })).toEqual({
+      status: "reviewed",
+      rejected: false,
+      scoreCenti: 8000,
+      scoredAt: at(2),
+    });
+  });
+
+  it("moves the tie-break time only when the counted points change", () => {
+    const first = applyJudging({ status: "pending", rejected: false, scoreCenti: null, scoredAt: null }, { scoreCenti: 5000, verdict: undefined, at: at(1) });
+    expect(first.scoredAt).toEqual(at(1));
+    // A second judge gives the same mean: the team did not reach its total any later.
+    expect(applyJudging(first, { scoreCenti: 5000, verdict: undefined, at: at(4) }).scoredAt).toEqual(at(1));
+    // Re-scoring a rejected submission changes nothing that counts.
+    const rejected = applyJudging(first, { scoreCenti: 5000, verdict: "rejected", at: at(5) });
+    expect(rejected.scoredAt).toEqual(at(5));
+    expect(applyJudging(rejected, { scoreCenti: 7000, verdict: undefined, at: at(6) }).scoredAt).toEqual(at(5));
   });
 });
 

@@ -24,20 +24,24 @@ export interface ScoredSubmission {
   category: Category;
   /** The challenge's points (whole points, not hundredths). */
   points: number;
-  status: SubmissionStatus;
+  /**
+   * The judge's rejection. Not the same as status "rejected": a team's update sets the status to pending
+   * but the rejection stands (it counts 0) until a judge scores the submission again.
+   */
+  rejected: boolean;
   scoreCenti: number | null;
   scoredAt: Date | null;
 }
 
 /** Points count once a judge scored the submission, unless it was rejected (which counts 0). */
-export function countedCenti(submission: Pick<ScoredSubmission, "status" | "scoreCenti">): number {
-  if (submission.scoreCenti === null || submission.status === "rejected") return 0;
+export function countedCenti(submission: Pick<ScoredSubmission, "rejected" | "scoreCenti">): number {
+  if (submission.scoreCenti === null || submission.rejected) return 0;
   return submission.scoreCenti;
 }
 
 /** Solved: it counts, and its score is at least 65 % of the challenge's points. */
-export function isSolved(submission: Pick<ScoredSubmission, "status" | "scoreCenti" | "points">): boolean {
-  if (submission.scoreCenti === null || submission.status === "rejected") return false;
+export function isSolved(submission: Pick<ScoredSubmission, "rejected" | "scoreCenti" | "points">): boolean {
+  if (submission.scoreCenti === null || submission.rejected) return false;
   // score ≥ 65 % of points ⇔ scoreCenti ≥ 65 × points (points × 100 hundredths × 0.65), exact in integers.
   return submission.scoreCenti >= SOLVE_THRESHOLD_PERCENT * submission.points;
 }
@@ -49,7 +53,7 @@ export interface Totals {
   totalCenti: number;
   solvedCount: number;
   solvedByCategory: CategoryTotals;
-  /** The latest time a judge changed one of these submissions, or null when none was scored. */
+  /** The latest time a judge changed the points one of these submissions counts, or null. */
   lastScoredAt: Date | null;
 }
 
@@ -97,4 +101,21 @@ export function rankAll<T extends RankKey>(rows: readonly T[]): Array<T & { rank
 export function statusAfterJudging(current: SubmissionStatus, verdict: Exclude<SubmissionStatus, "pending"> | undefined): SubmissionStatus {
   if (verdict) return verdict;
   return current === "pending" ? "reviewed" : current;
+}
+
+type Judged = Pick<ScoredSubmission, "rejected" | "scoreCenti" | "scoredAt"> & { status: SubmissionStatus };
+
+/**
+ * A judge's score (and optional verdict) applied to a submission. After judging, the rejection is exactly
+ * the status "rejected". The tie-break time moves only when the points that count change: a second judge
+ * confirming the same mean, or a score on a rejected submission, does not make the team "reach" its total later.
+ */
+export function applyJudging(
+  before: Judged,
+  judged: { scoreCenti: number | null; verdict: Exclude<SubmissionStatus, "pending"> | undefined; at: Date },
+): Judged {
+  const status = statusAfterJudging(before.status, judged.verdict);
+  const after = { status, rejected: status === "rejected", scoreCenti: judged.scoreCenti };
+  const changed = countedCenti(after) !== countedCenti(before);
+  return { ...after, scoredAt: changed ? judged.at : before.scoredAt };
 }

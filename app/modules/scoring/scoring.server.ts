@@ -8,7 +8,7 @@ import { challenges, submissionScores, submissions } from "../../../db/schema.ts
 import { getDb } from "../../utils/db.server.ts";
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
-import { meanCenti, statusAfterJudging } from "./rules.ts";
+import { applyJudging, meanCenti } from "./rules.ts";
 import { scoreInputSchema, type Verdict } from "./score-input.ts";
 
 export class ScoringError extends Error {
@@ -34,7 +34,15 @@ export async function scoreSubmission(command: ScoreCommand) {
   const outcome = await getDb().transaction(async (tx) => {
     // Row lock: two judges scoring at once compute the mean one after the other.
     const [row] = await tx
-      .select({ id: submissions.id, teamId: submissions.teamId, status: submissions.status, points: challenges.points })
+      .select({
+        id: submissions.id,
+        teamId: submissions.teamId,
+        status: submissions.status,
+        rejected: submissions.rejected,
+        scoreCenti: submissions.scoreCenti,
+        scoredAt: submissions.scoredAt,
+        points: challenges.points,
+      })
       .from(submissions)
       .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
       .where(eq(submissions.id, command.submissionId))
@@ -53,11 +61,10 @@ export async function scoreSubmission(command: ScoreCommand) {
         set: { scoreCenti: parsed.data, comment, updatedAt: new Date() },
       });
     const scores = await tx.select({ scoreCenti: submissionScores.scoreCenti }).from(submissionScores).where(eq(submissionScores.submissionId, row.id));
-    const scoreCenti = meanCenti(scores.map((score) => score.scoreCenti));
-    const status = statusAfterJudging(row.status, command.verdict);
-    await tx.update(submissions).set({ scoreCenti, status, scoredAt: new Date() }).where(eq(submissions.id, row.id));
+    const judged = applyJudging(row, { scoreCenti: meanCenti(scores.map((score) => score.scoreCenti)), verdict: command.verdict, at: new Date() });
+    await tx.update(submissions).set(judged).where(eq(submissions.id, row.id));
     await markStandingsStale(tx, row.teamId);
-    return { submissionId: row.id, teamId: row.teamId, scoreCenti, status };
+    return { submissionId: row.id, teamId: row.teamId, scoreCenti: judged.scoreCenti, status: judged.status };
   });
   await requestStandingsRecompute(outcome.teamId);
   return outcome;

@@ -10,7 +10,7 @@ const scoredColumns = {
   userId: submissions.userId,
   category: challenges.category,
   points: challenges.points,
-  status: submissions.status,
+  rejected: submissions.rejected,
   scoreCenti: submissions.scoreCenti,
   scoredAt: submissions.scoredAt,
 };

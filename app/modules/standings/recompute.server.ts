@@ -33,6 +33,10 @@ export async function recomputeTeamStanding(teamId: number): Promise<RecomputeRe
     await lockTeam(tx, teamId);
     const [pending] = await tx.select({ version: standingsOutbox.version }).from(standingsOutbox).where(eq(standingsOutbox.teamId, teamId));
     if (!pending) return { status: "skipped" };
+    // The shared board lock before any write: a rebuild holds it exclusive and then rewrites every row, so a
+    // job that wrote first and waited for the lock afterwards would deadlock with it. Its Redis writes below
+    // also happen under it (a rebuild cannot overwrite them with older data).
+    await lockBoardShared(tx);
 
     const team = await teamNameAndCreation(tx, teamId);
     if (!team) {
@@ -53,9 +57,7 @@ export async function recomputeTeamStanding(teamId: number): Promise<RecomputeRe
     }
 
     // Mirror to Redis before commit, under the team lock (snapshots of one team are written in
-    // commit order) and the shared board lock (a rebuild cannot overwrite it with older data).
-    // If Redis is down the job fails, rolls back and is retried.
-    await lockBoardShared(tx);
+    // commit order) and the shared board lock. If Redis is down the job fails, rolls back and is retried.
     const standing = toTeamStanding(team, { ...values, rank: 0 });
     standing.rank = await placeTeam(getRedis(), standing, values.totalCenti);
 
@@ -109,7 +111,7 @@ export async function refreshUserStatistics(tx: Queryable, userIds: number[]) {
  */
 export async function removeTeamFromStandings(tx: Queryable, teamId: number) {
   await lockTeam(tx, teamId);
-  await tx.delete(standings).where(eq(standings.teamId, teamId));
   await lockBoardShared(tx);
+  await tx.delete(standings).where(eq(standings.teamId, teamId));
   await removeTeamFromSnapshot(getRedis(), teamId);
 }
