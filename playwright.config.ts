@@ -41,6 +41,6 @@ export default defineConfig({
     timeout: 120_000,
     stdout: "ignore",
     stderr: "pipe",
-    env: { E2E_PORT: String(port), E2E_DATABASE: process.env.E2E_DATABASE ?? "gatekeeper_e2e" },
+    env: { E2E_PORT: String(port) },
   },
 });

@@ -1,11 +1,11 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import postgres from "postgres";
-import { databaseUrlFor } from "../setup/databases.ts";
+import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
 import { login, logins } from "./support/login.ts";
 
 // The e2e server's own database (see support/start-server.ts): what the form stored, read back directly.
-const sql = postgres(databaseUrlFor(process.env.E2E_DATABASE ?? "gatekeeper_e2e"), { max: 1, onnotice: () => {} });
+const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
 test.afterAll(async () => {
   await sql.end({ timeout: 5 });
 });

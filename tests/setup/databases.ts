@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import postgres from "postgres";
-import { DEFAULT_DATABASE_URL } from "../../scripts/lib/local-services.ts";
+import { DEFAULT_DATABASE_URL, REPO_ROOT } from "../../scripts/lib/local-services.ts";
 
 /** The server the tests run against: DATABASE_URL when set, else the project-local instance. */
 export function baseDatabaseUrl(): string {
@@ -12,7 +13,13 @@ export function databaseUrlFor(name: string): string {
   return url.toString();
 }
 
-export const TEMPLATE_DATABASE = "gatekeeper_test_template";
+/** Two checkouts testing against one Postgres must not drop each other's databases: fixed names carry this. */
+const checkoutTag = createHash("sha256").update(REPO_ROOT).digest("hex").slice(0, 8);
+
+export const TEMPLATE_DATABASE = `gatekeeper_test_template_${checkoutTag}`;
+
+/** The e2e server's database (fresh each run). */
+export const E2E_DATABASE = process.env.E2E_DATABASE ?? `gatekeeper_e2e_${checkoutTag}`;
 
 /** Runs `fn` with a connection to the server's maintenance database (for CREATE/DROP DATABASE). */
 export async function withAdminConnection<T>(fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {

@@ -3,10 +3,10 @@ import { databaseUrlFor, TEMPLATE_DATABASE, withAdminConnection } from "./databa
 
 /** Once per run: a template database with every migration applied; each test file copies it. */
 export default async function setup() {
-  // The server's own URL, kept before DATABASE_URL is pointed at this file's database.
-if (!process.env.TEST_BASE_DATABASE_URL && process.env.DATABASE_URL) {
-  process.env.TEST_BASE_DATABASE_URL = process.env.DATABASE_URL;
-}
+  // The server's own URL, kept before DATABASE_URL is pointed at each file's database.
+  if (!process.env.TEST_BASE_DATABASE_URL && process.env.DATABASE_URL) {
+    process.env.TEST_BASE_DATABASE_URL = process.env.DATABASE_URL;
+  }
   await withAdminConnection(async (sql) => {
     await sql.unsafe(`drop database if exists "${TEMPLATE_DATABASE}" with (force)`);
     await sql.unsafe(`create database "${TEMPLATE_DATABASE}"`);

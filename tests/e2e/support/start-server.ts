@@ -6,10 +6,10 @@ import { spawn } from "node:child_process";
 import { runMigrations } from "../../../db/migrate.ts";
 import { seedDemoEvent } from "../../../db/seed.ts";
 import { createDb } from "../../../db/client.ts";
-import { databaseUrlFor, withAdminConnection } from "../../setup/databases.ts";
+import { databaseUrlFor, E2E_DATABASE, withAdminConnection } from "../../setup/databases.ts";
 
 // Several e2e runs can share a machine (one per developer task): each names its own database.
-const databaseName = process.env.E2E_DATABASE ?? "gatekeeper_e2e";
+const databaseName = E2E_DATABASE;
 await withAdminConnection(async (sql) => {
   await sql.unsafe(`drop database if exists "${databaseName}" with (force)`);
   await sql.unsafe(`create database "${databaseName}"`);
