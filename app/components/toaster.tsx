@@ -18,6 +18,17 @@ export function showAppToast(toast: Omit<ClientToast, "id"> & { id?: string }) {
   else showToast(toast.title, options);
 }
 
+/**
+ * Spec 8: a refused create or edit on the dashboard is also a toast. The form keeps its message beside the
+ * button (the only feedback without JavaScript); with JavaScript the toast says it too, once per answer.
+ */
+export function useFormErrorToast(lastResult: { error?: Record<string, string[] | null> | null } | null | undefined) {
+  const message = lastResult?.error?.[""]?.[0];
+  useEffect(() => {
+    if (message) showAppToast({ type: "error", title: message });
+  }, [lastResult, message]);
+}
+
 export function AppToaster({ toast }: { toast: ClientToast | null }) {
   useEffect(() => {
     // Deferred a tick so the Toaster has mounted when a toast arrives with the first render.

@@ -50,8 +50,12 @@ export const messages = {
     required: "This field is required",
     noMeal: "No upcoming meal.",
     noFile: "No file available",
-    videosSaved: "Videos updated successfully!",
-    videosFailed: "Failed to update videos.",
+    videosRequired: "Please provide at least one video URL.",
+  },
+  // The home videos (spec 8), saved from the dashboard home or, by an admin, on /welcome.
+  videos: {
+    updated: "Videos updated successfully!",
+    failed: "Failed to update videos.",
   },
   // Dashboard pages (issue 5).
   dashboard: {
@@ -96,8 +100,6 @@ export const messages = {
     statusChanged: (title: string, status: string) => `${title} is now ${status}`,
     noAttachment: "This challenge has no attachment",
     videosRequired: "Please fill at least one video URL to update.",
-    videosUpdated: "Videos updated successfully!",
-    videosFailed: "Failed to update videos.",
     urlInvalid: "Please enter a full URL (https://...)",
     descriptionMissing: "Description is required",
     instantRequired: "Please enter a date and time",

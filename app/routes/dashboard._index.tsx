@@ -5,34 +5,47 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ActionButton } from "~/components/ui/action-button";
 import { Field, TextareaField } from "~/components/ui/field";
+import { VideosForm } from "~/components/videos-form";
 import { createAnnouncement } from "~/modules/announcements/announcements.server";
 import { AnnouncementSchema } from "~/modules/announcements/schema";
 import { dashboardCounts } from "~/modules/dashboard/counts.server";
 import { messages } from "~/modules/messages";
+import { DashboardVideosSchema } from "~/modules/videos/schema";
+import { handleVideosForm, readVideoUrls } from "~/modules/videos/videos.server";
 import { requireRole } from "~/utils/auth.server";
 import { getLogger } from "~/utils/logger.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, "admin");
-  return { counts: await dashboardCounts() };
+  const [counts, videos] = await Promise.all([dashboardCounts(), readVideoUrls()]);
+  return { counts, videos };
 }
 
+/** Two forms post here: `intent` says which (spec 2.16: the videos form and Send Announcement). */
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireRole(request, "admin");
-  const submission = parseWithZod(await request.formData(), { schema: AnnouncementSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const formData = await request.formData();
+  if (formData.get("intent") === "videos") return handleVideosForm(formData, DashboardVideosSchema, "/dashboard");
+  const submission = parseWithZod(formData, { schema: AnnouncementSchema });
+  if (submission.status !== "success") return data({ intent: "announcement" as const, result: submission.reply() }, { status: 400 });
   try {
     await createAnnouncement(submission.value, admin.id);
   } catch (error) {
     getLogger().error({ err: error }, "announcement failed");
-    return data(submission.reply({ formErrors: [messages.announcements.failed] }), { status: 500 });
+    return data({ intent: "announcement" as const, result: submission.reply({ formErrors: [messages.announcements.failed] }) }, { status: 500 });
   }
   return redirectWithToast("/dashboard", { type: "success", title: messages.announcements.created });
 }
 
+/** This form's result only: the page's action serves two forms. */
+function useResultFor(intent: "announcement" | "videos") {
+  const actionData = useActionData<typeof action>();
+  return actionData?.intent === intent ? actionData.result : undefined;
+}
+
 function AnnouncementForm() {
-  const lastResult = useActionData<typeof action>();
+  const lastResult = useResultFor("announcement");
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "announcement",
@@ -41,11 +54,12 @@ function AnnouncementForm() {
     shouldValidate: "onSubmit",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: AnnouncementSchema }),
   });
-  const sending = navigation.state === "submitting" && navigation.formAction === "/dashboard?index";
+  const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "announcement";
   return (
     <section className="card" aria-labelledby="send-announcement-heading">
       <h2 id="send-announcement-heading">Send Announcement</h2>
       <Form method="post" action="/dashboard?index" {...getFormProps(form)} className="form">
+        <input type="hidden" name="intent" value="announcement" />
         <Field label="Title" inputProps={getInputProps(fields.title, { type: "text" })} errors={fields.title.errors} />
         <TextareaField label="Content" textareaProps={{ ...getTextareaProps(fields.content), rows: 4 }} errors={fields.content.errors} />
         {form.errors ? (
@@ -62,7 +76,8 @@ function AnnouncementForm() {
 }
 
 export default function DashboardHome() {
-  const { counts } = useLoaderData<typeof loader>();
+  const { counts, videos } = useLoaderData<typeof loader>();
+  const videosResult = useResultFor("videos");
   const cards = [
     { label: "Users", value: counts.users },
     { label: "Challenges", value: counts.challenges },
@@ -79,6 +94,10 @@ export default function DashboardHome() {
           </li>
         ))}
       </ul>
+      <section className="card" aria-labelledby="videos-heading">
+        <h2 id="videos-heading">Edit the home page videos</h2>
+        <VideosForm schema={DashboardVideosSchema} lastResult={videosResult} defaultValue={videos} action="/dashboard?index" />
+      </section>
       <AnnouncementForm />
     </section>
   );

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useFormErrorToast } from "~/components/toaster";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
@@ -70,6 +71,7 @@ type Editing = ReturnType<typeof useLoaderData<typeof loader>>["editing"];
 
 function ChallengeForm({ editing }: { editing: Editing }) {
   const lastResult = useActionData<typeof action>();
+  useFormErrorToast(lastResult);
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: editing ? `challenge-edit-${editing.id}` : "challenge-new",

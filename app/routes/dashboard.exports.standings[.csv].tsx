@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { csvResponse, standingsCsv } from "~/modules/exports/csv.server";
+import { standingsCsv } from "~/modules/exports/csv.server";
+import { csvResponse } from "~/modules/exports/csv-format.server";
 import { requireRole } from "~/utils/auth.server";
 
 /** Live standings as CSV (admins always see live standings, even while the board is frozen). */

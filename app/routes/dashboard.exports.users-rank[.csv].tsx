@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { csvResponse, usersRankCsv } from "~/modules/exports/csv.server";
+import { usersRankCsv } from "~/modules/exports/csv.server";
+import { csvResponse } from "~/modules/exports/csv-format.server";
 import { requireRole } from "~/utils/auth.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

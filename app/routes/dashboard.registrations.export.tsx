@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { csvFileName, registrationsCsv } from "~/modules/registrations/csv.server";
+import { csvFileName, csvResponse } from "~/modules/exports/csv-format.server";
+import { registrationsCsv } from "~/modules/registrations/csv.server";
 import { listRegistrations } from "~/modules/registrations/registrations.server";
 import { requireRole } from "~/utils/auth.server";
 
@@ -7,12 +8,5 @@ import { requireRole } from "~/utils/auth.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, "admin");
   const q = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 200);
-  const csv = registrationsCsv(await listRegistrations(q));
-  return new Response(csv, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${csvFileName("registrations")}"`,
-      "Cache-Control": "no-store",
-    },
-  });
+  return csvResponse(registrationsCsv(await listRegistrations(q)), csvFileName("registrations"));
 }

@@ -3,12 +3,14 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useState, type ChangeEvent } from "react";
+import type { ChangeEvent } from "react";
 import { ActionButton } from "~/components/ui/action-button";
 import { Message } from "~/components/ui/message";
+import { useHydrated } from "~/hooks/use-hydrated";
 import { messages } from "~/modules/messages";
 import { createAccountsFromRegistrations } from "~/modules/registrations/accounts.server";
-import { accountsCsvDataUrl, csvFileName } from "~/modules/registrations/csv.server";
+import { csvFileName } from "~/modules/exports/csv-format.server";
+import { accountsCsvDataUrl } from "~/modules/registrations/csv.server";
 import { listRegistrations, registrationCounts } from "~/modules/registrations/registrations.server";
 import { CreateAccountsSchema, TSHIRT_SIZES } from "~/modules/registrations/schema";
 import styles from "~/styles/register.css";
@@ -207,8 +209,7 @@ export default function Registrations() {
 
 /** "Select all" needs JavaScript, so it appears only once the page is hydrated (plain "Select" before). */
 function SelectAll() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   if (!hydrated) return <>Select</>;
   const toggle = (event: ChangeEvent<HTMLInputElement>) => {
     for (const box of event.currentTarget.form?.querySelectorAll<HTMLInputElement>("input.registrations__select") ?? []) {

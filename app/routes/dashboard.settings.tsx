@@ -7,15 +7,13 @@ import type { z } from "zod";
 import { formatDayTime } from "~/components/realtime/format";
 import { ActionButton } from "~/components/ui/action-button";
 import { Field, TextareaField } from "~/components/ui/field";
-import { Message } from "~/components/ui/message";
 import { messages } from "~/modules/messages";
-import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, VideosSchema } from "~/modules/settings/schema";
-import { addMeal, readEventSettings, removeMeal, updateFinalAt, updateGate, updateVideos } from "~/modules/settings/settings.server";
+import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema } from "~/modules/settings/schema";
+import { addMeal, readEventSettings, removeMeal, updateFinalAt, updateGate } from "~/modules/settings/settings.server";
 import { utcToZonedLocal, zonedLocalToUtc } from "~/modules/settings/zoned-time";
 import { isScoreboardFrozen, setScoreboardFrozen } from "~/modules/standings/freeze.server";
 import styles from "~/styles/dashboard.css";
 import { requireRole } from "~/utils/auth.server";
-import { getLogger } from "~/utils/logger.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 const m = messages.dashboard;
@@ -30,8 +28,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     frozen,
     timeZone: zone,
     finalAt: settings.finalAt ? utcToZonedLocal(settings.finalAt, zone) : "",
-    video1: settings.video1 ?? "",
-    video2: settings.video2 ?? "",
     gates: [1, 2, 3, 4, 5].map((number) => {
       const gate = settings.gates.find((row) => row.number === number);
       return { number, title: gate?.title ?? "", description: gate?.description ?? "", opensAt: gate ? utcToZonedLocal(gate.opensAt, zone) : "" };
@@ -40,8 +36,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type Intent = "gate" | "final" | "meal-add" | "videos";
-type ActionResult = { intent: Intent; number?: number; result: SubmissionResult<string[]>; outcome?: "updated" | "failed" };
+type Intent = "gate" | "final" | "meal-add";
+type ActionResult = { intent: Intent; number?: number; result: SubmissionResult<string[]> };
 
 const settingsUrl = "/dashboard/settings";
 
@@ -87,17 +83,6 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!parsed.success) throw new Response("Bad request", { status: 400 });
     await removeMeal(parsed.data.id);
     return redirectWithToast(settingsUrl, { type: "success", title: m.mealRemoved });
-  }
-  if (intent === "videos") {
-    const submission = parseWithZod(formData, { schema: VideosSchema });
-    if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
-    try {
-      await updateVideos({ video1: submission.value.video1, video2: submission.value.video2 });
-    } catch (error) {
-      getLogger().error({ err: error }, "videos update failed");
-      return data<ActionResult>({ intent, result: submission.reply(), outcome: "failed" }, { status: 500 });
-    }
-    return data<ActionResult>({ intent, result: submission.reply(), outcome: "updated" });
   }
   throw new Response("Unknown action", { status: 400 });
 }
@@ -211,29 +196,8 @@ function Meals({ meals, timeZone }: { meals: LoaderData["meals"]; timeZone: stri
   );
 }
 
-function VideosForm({ video1, video2 }: { video1: string; video2: string }) {
-  const result = useResultFor("videos");
-  const [form, fields] = useSchemaForm("videos", VideosSchema, result?.result, { video1, video2 });
-  const saving = useSubmittingIntent("videos");
-  return (
-    <Form method="post" {...getFormProps(form)} className="form">
-      <input type="hidden" name="intent" value="videos" />
-      <Field label="Video 1 URL" inputProps={getInputProps(fields.video1, { type: "url" })} errors={fields.video1.errors} />
-      <Field label="Video 2 URL" inputProps={getInputProps(fields.video2, { type: "url" })} errors={fields.video2.errors} />
-      <div className="message-slot" id={form.errorId} aria-live="polite">
-        {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
-        {!form.errors?.length && result?.outcome === "updated" ? <Message tone="correct">{m.videosUpdated}</Message> : null}
-        {result?.outcome === "failed" ? <Message tone="error">{m.videosFailed}</Message> : null}
-      </div>
-      <ActionButton type="submit" disabled={saving}>
-        {saving ? "Saving..." : "Save Videos"}
-      </ActionButton>
-    </Form>
-  );
-}
-
 export default function Settings() {
-  const { frozen, gates, finalAt, meals, video1, video2, timeZone } = useLoaderData<typeof loader>();
+  const { frozen, gates, finalAt, meals, timeZone } = useLoaderData<typeof loader>();
   const freezing = useSubmittingIntent(frozen ? "unfreeze" : "freeze");
   return (
     <section aria-labelledby="settings-title" className="stack dash-page">
@@ -252,10 +216,6 @@ export default function Settings() {
             {frozen ? "Unfreeze the scoreboard" : "Freeze the scoreboard"}
           </ActionButton>
         </Form>
-      </section>
-      <section className="card" aria-labelledby="videos-title">
-        <h2 id="videos-title">Edit the home page videos</h2>
-        <VideosForm video1={video1} video2={video2} />
       </section>
       <section className="card" aria-labelledby="final-title">
         <h2 id="final-title">Final countdown</h2>

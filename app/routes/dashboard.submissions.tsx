@@ -1,11 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useFetcher, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
 import { formatDayTime } from "~/components/realtime/format";
 import { ActionButton } from "~/components/ui/action-button";
+import { useHydrated } from "~/hooks/use-hydrated";
 import { messages } from "~/modules/messages";
 import { ScoreFormSchema } from "~/modules/scoring/score-input";
 import { scoreSubmission, ScoringError } from "~/modules/scoring/scoring.server";
@@ -77,8 +78,13 @@ type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 
 function ScoreForm({ row, judgeId }: { row: Row; judgeId: number }) {
   const fetcher = useFetcher<typeof action>();
+  const hydrated = useHydrated();
+  // Without JavaScript the form posts as a page: its refusal comes back as the page's action data.
+  const pageResult = useActionData<typeof action>();
+  const result = fetcher.data ?? (pageResult?.initialValue?.submissionId === String(row.id) ? pageResult : undefined);
   const mine = row.judgeScores.find((score) => score.judgeId === judgeId);
-  const [value, setValue] = useState(mine ? String(mine.score) : "");
+  const typedBefore = result?.initialValue?.score;
+  const [value, setValue] = useState(typeof typedBefore === "string" ? typedBefore : mine ? String(mine.score) : "");
   const inputRef = useRef<HTMLInputElement>(null);
   // A score typed before hydration is in the DOM but not in state: pick it up so Send enables.
   useEffect(() => {
@@ -86,7 +92,7 @@ function ScoreForm({ row, judgeId }: { row: Row; judgeId: number }) {
     if (typed !== undefined && typed !== "") setValue(typed);
   }, []);
   const sending = fetcher.state !== "idle";
-  const errors = fetcher.data && "error" in fetcher.data ? fetcher.data.error : undefined;
+  const errors = result && "error" in result ? result.error : undefined;
   const error = errors?.score?.[0] ?? errors?.submissionId?.[0];
   const inputId = `score-${row.id}`;
   return (
@@ -117,7 +123,8 @@ function ScoreForm({ row, judgeId }: { row: Row; judgeId: number }) {
         <option value="rejected">rejected</option>
         <option value="reviewed">reviewed</option>
       </select>
-      <ActionButton type="submit" disabled={sending || value.trim() === ""}>
+      {/* Spec 5: disabled while empty or sending — only once JavaScript can enable it again. */}
+      <ActionButton type="submit" disabled={hydrated && (sending || value.trim() === "")}>
         {sending ? "Sending..." : "Send"}
       </ActionButton>
       <p id={`${inputId}-error`} className="error-list__item" role={error ? "alert" : undefined}>

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
+import { useFormErrorToast } from "~/components/toaster";
 import { RouteErrorPage } from "~/components/status-page";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { Field } from "~/components/ui/field";
@@ -62,6 +63,7 @@ type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function TeamForm({ editing }: { editing: LoaderData["editing"] }) {
   const lastResult = useActionData<typeof action>();
+  useFormErrorToast(lastResult);
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: editing ? `team-edit-${editing.id}` : "team-new",

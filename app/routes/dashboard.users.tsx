@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
+import { useFormErrorToast } from "~/components/toaster";
 import { RouteErrorPage } from "~/components/status-page";
 import { formatDayTime } from "~/components/realtime/format";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
@@ -85,6 +86,7 @@ type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function UserForm({ editing, teams }: { editing: LoaderData["editing"]; teams: LoaderData["teams"] }) {
   const lastResult = useActionData<typeof action>();
+  useFormErrorToast(lastResult);
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: editing ? `user-edit-${editing.id}` : "user-new",

@@ -104,7 +104,8 @@ test.describe("admin dashboard", () => {
   test("an admin edits the home page videos", async ({ page }) => {
     const stamp = Date.now();
     await login(page, logins.admin);
-    await page.goto("/dashboard/settings");
+    await page.goto("/dashboard");
+    await expect(page.getByRole("heading", { name: "Edit the home page videos" })).toBeVisible();
     await page.getByLabel("Video 1 URL").fill("");
     await page.getByLabel("Video 2 URL").fill("");
     await page.getByRole("button", { name: "Save Videos" }).click();

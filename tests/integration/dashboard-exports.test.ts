@@ -37,6 +37,14 @@ describe("users rank and CSV exports", () => {
     expect(lines[2]).toBe('2,"Alpha, Inc",10,0,0,0,10,1');
   });
 
+  it("defuses a team name a spreadsheet would run as a formula", async () => {
+    // Team names can come from the public registration form (accounts from registrations).
+    await makeTeam('=HYPERLINK("http://evil.example","x")');
+    const csv = await standingsCsv();
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    expect(csv).not.toMatch(/,=HYPERLINK/);
+  });
+
   it("serves the CSV to admins only", async () => {
     const admin = await makeUser("admin");
     const judge = await makeUser("judge");

@@ -3,8 +3,12 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { eventSettings, gates } from "../../db/schema.ts";
 import { messages } from "../../app/modules/messages.ts";
-import { GateSettingsSchema, VideosSchema } from "../../app/modules/settings/schema.ts";
-import { addMeal, readEventSettings, removeMeal, updateGate, updateVideos } from "../../app/modules/settings/settings.server.ts";
+import { AnnouncementSchema } from "../../app/modules/announcements/schema.ts";
+import { NotificationSchema } from "../../app/modules/notifications/schema.ts";
+import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema } from "../../app/modules/settings/schema.ts";
+import { addMeal, readEventSettings, removeMeal, updateGate } from "../../app/modules/settings/settings.server.ts";
+import { DashboardVideosSchema, WelcomeVideosSchema } from "../../app/modules/videos/schema.ts";
+import { getHomeSettings, updateVideos } from "../../app/modules/videos/videos.server.ts";
 import { zonedLocalToUtc } from "../../app/modules/settings/zoned-time.ts";
 import { getDb } from "../../app/utils/db.server.ts";
 import { ensureEventSettings } from "../support/fixtures.ts";
@@ -17,15 +21,30 @@ const form = (entries: Record<string, string>) => {
 };
 
 describe("settings validation", () => {
-  it("videos: at least one URL, trimmed, empty ones not sent", () => {
-    const none = parseWithZod(form({ intent: "videos", video1: "", video2: "  " }), { schema: VideosSchema });
-    expect(none.status).toBe("error");
-    const one = parseWithZod(form({ intent: "videos", video1: "", video2: "" }), { schema: VideosSchema });
-    expect(one.status === "error" && one.error?.[""]).toEqual([m.videosRequired]);
-    const ok = parseWithZod(form({ intent: "videos", video1: " https://youtu.be/abc ", video2: "" }), { schema: VideosSchema });
-    expect(ok.status === "success" && ok.value).toEqual({ intent: "videos", video1: "https://youtu.be/abc" });
-    const bad = parseWithZod(form({ intent: "videos", video1: "not a url" }), { schema: VideosSchema });
+  it("videos: at least one URL (each form with its own spec text), trimmed, empty ones not sent", () => {
+    const none = parseWithZod(form({ intent: "videos", video1: "", video2: "  " }), { schema: DashboardVideosSchema });
+    expect(none.status === "error" && none.error?.[""]).toEqual(["Please fill at least one video URL to update."]);
+    const onWelcome = parseWithZod(form({ intent: "videos", video1: "", video2: "" }), { schema: WelcomeVideosSchema });
+    expect(onWelcome.status === "error" && onWelcome.error?.[""]).toEqual(["Please provide at least one video URL."]);
+    const ok = parseWithZod(form({ intent: "videos", video1: " https://youtu.be/abc ", video2: "" }), { schema: DashboardVideosSchema });
+    expect(ok.status === "success" && ok.value).toEqual({ video1: "https://youtu.be/abc" });
+    const bad = parseWithZod(form({ intent: "videos", video1: "not a url" }), { schema: DashboardVideosSchema });
     expect(bad.status === "error" && bad.error?.video1).toEqual([m.urlInvalid]);
+  });
+
+  it("the final countdown and meals need a date and time; meals a label", () => {
+    const final = parseWithZod(form({ intent: "final", finalAt: "tomorrow" }), { schema: FinalSettingsSchema });
+    expect(final.status === "error" && final.error?.finalAt).toEqual([m.instantRequired]);
+    expect(parseWithZod(form({ intent: "final", finalAt: "2025-04-26T10:00" }), { schema: FinalSettingsSchema }).status).toBe("success");
+    const meal = parseWithZod(form({ intent: "meal-add", label: " ", at: "" }), { schema: MealAddSchema });
+    expect(meal.status === "error" && meal.error).toMatchObject({ label: [m.labelRequired], at: [m.instantRequired] });
+  });
+
+  it("announcements need a title and a content; notifications a message", () => {
+    const announcement = parseWithZod(form({ title: "  ", content: "" }), { schema: AnnouncementSchema });
+    expect(announcement.status === "error" && announcement.error).toMatchObject({ title: ["Title is required"], content: ["Content is required"] });
+    const notification = parseWithZod(form({ message: "   " }), { schema: NotificationSchema });
+    expect(notification.status === "error" && notification.error?.message).toEqual(["Please write a message"]);
   });
 
   it("gates need a title, a description and an instant", () => {
@@ -43,8 +62,7 @@ describe("settings storage", () => {
     expect(gate.opensAt.toISOString()).toBe("2025-04-24T18:00:00.000Z");
 
     await updateVideos({ video2: "https://new/2" });
-    const settings = await readEventSettings();
-    expect(settings).toMatchObject({ video1: "https://old/1", video2: "https://new/2", timeZone: "Africa/Algiers" });
+    expect(await getHomeSettings()).toEqual({ videos: ["https://old/1", "https://new/2"], timeZone: "Africa/Algiers" });
 
     await addMeal("Dinner", new Date("2025-04-24T19:00:00Z"));
     const [meal] = (await readEventSettings()).meals;

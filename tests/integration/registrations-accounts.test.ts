@@ -8,7 +8,8 @@ import {
   createAccountsFromRegistrations,
   generatePassword,
 } from "../../app/modules/registrations/accounts.server.ts";
-import { accountsCsvDataUrl, BOM } from "../../app/modules/registrations/csv.server.ts";
+import { BOM } from "../../app/modules/exports/csv-format.server.ts";
+import { accountsCsvDataUrl } from "../../app/modules/registrations/csv.server.ts";
 import { getDb } from "../../app/utils/db.server.ts";
 import { makeTeam, makeUser } from "../support/fixtures.ts";
 

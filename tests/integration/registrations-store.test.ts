@@ -2,7 +2,8 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { registrations } from "../../db/schema.ts";
-import { BOM, registrationsCsv, safeCell } from "../../app/modules/registrations/csv.server.ts";
+import { BOM, safeCell } from "../../app/modules/exports/csv-format.server.ts";
+import { registrationsCsv } from "../../app/modules/registrations/csv.server.ts";
 import {
   DuplicateEmailError,
   listRegistrations,

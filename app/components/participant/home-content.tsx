@@ -1,16 +1,17 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { formatDayTime } from "~/components/realtime/format";
 import { showAppToast } from "~/components/toaster";
 import { ActionButton } from "~/components/ui/action-button";
-import { Field, TextareaField } from "~/components/ui/field";
+import { TextareaField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
 import { messages } from "~/modules/messages";
 import { RequestSchema } from "~/modules/requests/schema";
 import { youtubeEmbedUrl } from "~/modules/videos/embed";
-import { VideosSchema } from "~/modules/videos/schema";
+import { WelcomeVideosSchema } from "~/modules/videos/schema";
+import { VideosForm } from "~/components/videos-form";
 
 export interface HomeContentData {
   meal: { label: string; at: string } | null;
@@ -64,26 +65,10 @@ export function HomeContent({
 
 /** Admins only (DOMAIN.md): replace one or both home videos; an empty field keeps the stored URL. */
 function SaveVideosForm({ actionData }: { actionData: HomeActionData }) {
-  const navigation = useNavigation();
-  const [form, fields] = useForm({
-    id: "videos",
-    lastResult: actionData?.intent === "videos" ? actionData.result : undefined,
-    shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: VideosSchema }),
-  });
-  const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "videos";
   return (
     <section className="card" aria-labelledby="videos-form-heading">
       <h2 id="videos-form-heading">Home videos</h2>
-      <Form method="post" {...getFormProps(form)} className="form">
-        <input type="hidden" name="intent" value="videos" />
-        <Field label="Video 1 URL" inputProps={getInputProps(fields.video1, { type: "url" })} errors={fields.video1.errors} />
-        <Field label="Video 2 URL" inputProps={getInputProps(fields.video2, { type: "url" })} errors={fields.video2.errors} />
-        {form.errors?.length ? <Message tone="error">{form.errors.join(" ")}</Message> : null}
-        <ActionButton type="submit" disabled={sending}>
-          {sending ? "Saving..." : "Save Videos"}
-        </ActionButton>
-      </Form>
+      <VideosForm schema={WelcomeVideosSchema} lastResult={actionData?.intent === "videos" ? actionData.result : undefined} />
     </section>
   );
 }

@@ -1,19 +1,11 @@
-/**
- * Admin CSV exports: live standings (never the frozen board) and Users Rank. UTF-8 with a byte
- * order mark, so spreadsheet programs show Arabic names correctly.
- */
-import { stringify } from "csv-stringify/sync";
+/** Admin CSV exports: live standings (never the frozen board) and Users Rank. */
 import { asc, desc, eq, sql } from "drizzle-orm";
 import { standings, teams } from "../../../db/schema.ts";
 import { getDb } from "../../utils/db.server.ts";
 import { listUsersRank } from "../users/rank.server.ts";
+import { toCsv } from "./csv-format.server.ts";
 
-const BOM = "\uFEFF";
 const points = (centi: number) => (centi / 100).toFixed(2).replace(/\.?0+$/, "");
-
-export function toCsv(header: string[], rows: Array<Array<string | number>>): string {
-  return BOM + stringify([header, ...rows], { record_delimiter: "\r\n" });
-}
 
 /** Every team in live order (total descending, then who reached it first); teams not computed yet show 0. */
 export async function standingsCsv(): Promise<string> {
@@ -55,14 +47,4 @@ export async function usersRankCsv(): Promise<string> {
       user.total,
     ]),
   );
-}
-
-export function csvResponse(body: string, filename: string): Response {
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${filename}"`,
-      "Cache-Control": "no-store",
-    },
-  });
 }

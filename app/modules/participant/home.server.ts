@@ -6,8 +6,8 @@ import { getNextMeal } from "../meals/meals.server.ts";
 import { messages } from "../messages.ts";
 import { createRequest } from "../requests/requests.server.ts";
 import { RequestSchema } from "../requests/schema.ts";
-import { VideosSchema } from "../videos/schema.ts";
-import { getHomeSettings, updateVideos } from "../videos/videos.server.ts";
+import { WelcomeVideosSchema } from "../videos/schema.ts";
+import { getHomeSettings, handleVideosForm } from "../videos/videos.server.ts";
 import { getLogger } from "../../utils/logger.server.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 
@@ -40,13 +40,5 @@ export async function handleHomeAction(formData: FormData, user: SessionUser, re
 /** DOMAIN.md: on /welcome an admin may save the two home videos. */
 async function handleVideosAction(formData: FormData, user: SessionUser, returnTo: string) {
   if (user.role !== "admin") throw data({ message: messages.errors.forbidden, home: user.role }, { status: 403 });
-  const submission = parseWithZod(formData, { schema: VideosSchema });
-  if (submission.status !== "success") return data({ intent: "videos", result: submission.reply() }, { status: 400 });
-  try {
-    await updateVideos(submission.value);
-  } catch (error) {
-    getLogger().error({ err: error }, "videos not saved");
-    return data({ intent: "videos", result: submission.reply({ formErrors: [messages.participant.videosFailed] }) }, { status: 500 });
-  }
-  return redirectWithToast(returnTo, { type: "success", title: messages.participant.videosSaved });
+  return handleVideosForm(formData, WelcomeVideosSchema, returnTo);
 }

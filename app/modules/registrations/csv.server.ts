@@ -1,29 +1,6 @@
-/**
- * CSV files for the organisers (decision 006): UTF-8 with a byte-order mark so Excel shows Arabic
- * and accented names correctly, CRLF line ends and RFC 4180 quoting (csv-stringify), and cells that
- * a spreadsheet would run as a formula are defused with a leading apostrophe (OWASP CSV injection).
- */
-import { stringify } from "csv-stringify/sync";
+/** The registrations export and the one-time list of new logins (decision 006). */
+import { toCsv } from "../exports/csv-format.server.ts";
 import type { RegistrationRow } from "./registrations.server.ts";
-
-export const BOM = "\uFEFF";
-
-/** A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-export function safeCell(value: string | number | boolean | null | undefined): string {
-  if (value === null || value === undefined) return "";
-  const text = typeof value === "boolean" ? (value ? "yes" : "no") : String(value);
-  return FORMULA_START.test(text) ? `'${text}` : text;
-}
-
-export function toCsv(header: string[], rows: Array<Array<string | number | boolean | null | undefined>>): string {
-  return (
-    BOM +
-    // csv-stringify quotes a cell holding a comma, a quote or a line break, doubling its quotes.
-    stringify([header, ...rows.map((row) => row.map(safeCell))], { record_delimiter: "windows" })
-  );
-}
 
 export const REGISTRATION_CSV_HEADER = [
   "Name",
@@ -64,11 +41,6 @@ export function registrationsCsv(rows: RegistrationRow[]): string {
       row.createdAt.toISOString(),
     ]),
   );
-}
-
-/** A file name with today's date, e.g. registrations-2026-04-20.csv. */
-export function csvFileName(prefix: string, now = new Date()): string {
-  return `${prefix}-${now.toISOString().slice(0, 10)}.csv`;
 }
 
 export interface CreatedAccountCsvRow {

@@ -26,15 +26,3 @@ export const MealAddSchema = z.object({
 });
 
 export const MealRemoveSchema = z.object({ intent: z.literal("meal-remove"), id: z.coerce.number().int().positive() });
-
-const videoUrl = z
-  .string()
-  .trim()
-  .max(2000, m.tooLong)
-  .refine((value) => /^https?:\/\/\S+$/i.test(value), m.urlInvalid)
-  .optional();
-
-/** Spec 5: at least one URL; values trimmed; empty ones are not sent (they keep the stored value). */
-export const VideosSchema = z
-  .object({ intent: z.literal("videos"), video1: videoUrl, video2: videoUrl })
-  .refine((value) => Boolean(value.video1 || value.video2), { message: m.videosRequired });

@@ -20,8 +20,6 @@ export async function readEventSettings() {
   return {
     timeZone: settings?.timeZone ?? DEFAULT_TIME_ZONE,
     finalAt: settings?.finalAt ?? null,
-    video1: settings?.video1 ?? null,
-    video2: settings?.video2 ?? null,
     gates: gateRows,
     meals: mealRows,
   };
@@ -36,14 +34,6 @@ export async function updateGate(number: number, values: { title: string; descri
 
 export async function updateFinalAt(finalAt: Date) {
   await getDb().insert(eventSettings).values({ id: 1, finalAt }).onConflictDoUpdate({ target: eventSettings.id, set: { finalAt } });
-}
-
-/** Spec 5: empty video URLs are not sent, so they leave the stored value as it is. */
-export async function updateVideos(videos: { video1?: string; video2?: string }) {
-  const set = Object.fromEntries(Object.entries(videos).filter(([, value]) => Boolean(value)));
-  if (Object.keys(set).length === 0) return;
-  const [row] = await getDb().update(eventSettings).set(set).where(eq(eventSettings.id, 1)).returning({ id: eventSettings.id });
-  if (!row) throw new Error("event settings missing");
 }
 
 export async function addMeal(label: string, at: Date) {

@@ -1,13 +1,22 @@
 import { z } from "zod";
+import { messages } from "../messages.ts";
 
-const optionalUrl = z
+const videoUrl = z
   .string()
   .trim()
-  .max(2000)
-  .optional()
-  .refine((value) => !value || /^https?:\/\//i.test(value), "Please enter a http(s) URL");
+  .max(2000, messages.dashboard.tooLong)
+  .refine((value) => /^https?:\/\/\S+$/i.test(value), messages.dashboard.urlInvalid)
+  .optional();
 
-/** Spec 5: at least one URL; empty ones are not sent (the stored one stays). */
-export const VideosSchema = z
-  .object({ video1: optionalUrl, video2: optionalUrl })
-  .refine((value) => Boolean(value.video1 || value.video2), { message: "Please provide at least one video URL." });
+/** Spec 5: at least one URL; values trimmed; empty ones are not sent (they keep the stored value). */
+function videosSchema(atLeastOne: string) {
+  return z.object({ video1: videoUrl, video2: videoUrl }).refine((value) => Boolean(value.video1 || value.video2), { message: atLeastOne });
+}
+
+/** The dashboard's "Edit the home page videos" form. */
+export const DashboardVideosSchema = videosSchema(messages.dashboard.videosRequired);
+
+/** The Save Videos form admins see on /welcome (spec 5 words it differently there). */
+export const WelcomeVideosSchema = videosSchema(messages.participant.videosRequired);
+
+export type VideosSchemaType = typeof DashboardVideosSchema;

@@ -1,0 +1,48 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Form, useNavigation } from "@remix-run/react";
+import { ActionButton } from "~/components/ui/action-button";
+import { Field } from "~/components/ui/field";
+import { Message } from "~/components/ui/message";
+import type { VideosSchemaType } from "~/modules/videos/schema";
+
+/**
+ * The two home-page video URLs (spec 5): URL inputs, at least one filled; an empty one keeps the stored
+ * video. Posts `intent=videos` to the page's own action (dashboard home or /welcome).
+ */
+export function VideosForm({
+  schema,
+  lastResult,
+  defaultValue,
+  action,
+}: {
+  schema: VideosSchemaType;
+  lastResult: SubmissionResult<string[]> | undefined;
+  defaultValue?: { video1: string; video2: string };
+  action?: string;
+}) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "videos",
+    lastResult,
+    defaultValue,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "videos";
+  return (
+    <Form method="post" action={action} {...getFormProps(form)} className="form">
+      <input type="hidden" name="intent" value="videos" />
+      <Field label="Video 1 URL" inputProps={getInputProps(fields.video1, { type: "url" })} errors={fields.video1.errors} />
+      <Field label="Video 2 URL" inputProps={getInputProps(fields.video2, { type: "url" })} errors={fields.video2.errors} />
+      <div className="message-slot" id={form.errorId} aria-live="polite">
+        {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
+      </div>
+      <ActionButton type="submit" disabled={saving}>
+        {saving ? "Saving..." : "Save Videos"}
+      </ActionButton>
+    </Form>
+  );
+}

@@ -1,0 +1,41 @@
+/**
+ * Every CSV the organisers download (decisions 006, 007): UTF-8 with a byte-order mark so Excel shows
+ * Arabic and accented names correctly, CRLF line ends and RFC 4180 quoting (csv-stringify), and cells a
+ * spreadsheet would run as a formula defused with a leading apostrophe (OWASP CSV injection): team and
+ * user names can come from the public registration form.
+ */
+import { stringify } from "csv-stringify/sync";
+
+export const BOM = "\uFEFF";
+
+/** A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export type CsvCell = string | number | boolean | null | undefined;
+
+export function safeCell(value: CsvCell): string {
+  if (value === null || value === undefined) return "";
+  const text = typeof value === "boolean" ? (value ? "yes" : "no") : String(value);
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+export function toCsv(header: string[], rows: CsvCell[][]): string {
+  // csv-stringify quotes a cell holding a comma, a quote or a line break, doubling its quotes.
+  return BOM + stringify([header, ...rows.map((row) => row.map(safeCell))], { record_delimiter: "windows" });
+}
+
+/** A file name with today's date, e.g. registrations-2026-04-20.csv. */
+export function csvFileName(prefix: string, now = new Date()): string {
+  return `${prefix}-${now.toISOString().slice(0, 10)}.csv`;
+}
+
+/** A download that is never cached (it holds personal data or live standings). */
+export function csvResponse(body: string, filename: string): Response {
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}
