@@ -4,18 +4,21 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { formatDayTime } from "~/components/realtime/format";
 import { ActionButton } from "~/components/ui/action-button";
 import { TextareaField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
 import { messages } from "~/modules/messages";
 import { lastNotification, sendNotification } from "~/modules/notifications/notifications.server";
 import { NotificationSchema } from "~/modules/notifications/schema";
+import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { requireRole } from "~/utils/auth.server";
 import { getLogger } from "~/utils/logger.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, "admin");
-  return { last: await lastNotification() };
+  const [last, timeZone] = await Promise.all([lastNotification(), getEventTimeZone()]);
+  return { last, timeZone };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -44,7 +47,7 @@ function useOutcome(actionData: ReturnType<typeof useActionData<typeof action>>)
 }
 
 export default function Notifications() {
-  const { last } = useLoaderData<typeof loader>();
+  const { last, timeZone } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const outcome = useOutcome(actionData);
@@ -79,7 +82,7 @@ export default function Notifications() {
             <>
               <p>{last.message}</p>
               <p className="muted">
-                <time dateTime={last.timestamp}>{new Date(last.timestamp).toUTCString()}</time>
+                <time dateTime={last.timestamp}>{formatDayTime(last.timestamp, timeZone)}</time>
               </p>
             </>
           ) : (

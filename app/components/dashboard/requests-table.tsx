@@ -1,0 +1,81 @@
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { formatDayTime } from "~/components/realtime/format";
+import { useSocketEvent } from "~/components/realtime/socket-provider";
+import { RouteErrorPage } from "~/components/status-page";
+import type { RequestEvent } from "~/modules/realtime/events";
+
+/**
+ * Mentors Calls and Users Needs (spec 2.16): Team, User, Message, Date (12-hour), newest first; new rows
+ * arrive live (`request:new`, admins only).
+ */
+export function RequestsPage({
+  kind,
+  title,
+  empty,
+  rows,
+  timeZone,
+}: {
+  kind: RequestEvent["kind"];
+  title: string;
+  empty: string;
+  rows: RequestEvent[];
+  timeZone: string;
+}) {
+  const [live, setLive] = useState<RequestEvent[]>([]);
+  // A re-read (navigation, revalidation) already holds what arrived live.
+  useEffect(() => setLive([]), [rows]);
+  useSocketEvent("request:new", (event) => {
+    if (event.kind !== kind) return;
+    setLive((current) => (current.some((row) => row.id === event.id) ? current : [event, ...current]));
+  });
+  const known = new Set(rows.map((row) => row.id));
+  const all = [...live.filter((row) => !known.has(row.id)), ...rows];
+  const headingId = `${kind}-title`;
+  return (
+    <section aria-labelledby={headingId} className="stack dash-page">
+      <h1 id={headingId}>{title}</h1>
+      {all.length === 0 ? (
+        <p>{empty}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Team</th>
+                <th scope="col">User</th>
+                <th scope="col">Message</th>
+                <th scope="col">Date</th>
+              </tr>
+            </thead>
+            <tbody aria-live="polite">
+              {all.map((row) => (
+                <tr key={row.id} data-request-id={row.id}>
+                  <td dir="auto">{row.team ?? "—"}</td>
+                  <td dir="auto">{row.user ?? "deleted user"}</td>
+                  <td dir="auto" className="submission-text">
+                    {row.message}
+                  </td>
+                  <td className="nowrap">
+                    <time dateTime={row.createdAt}>{formatDayTime(row.createdAt, timeZone)}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Spec 8: the list failing to load says so; a 403 or 404 keeps its status page. */
+export function RequestsErrorBoundary({ failed }: { failed: string }) {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) return <RouteErrorPage />;
+  return (
+    <p role="alert" className="message message--error">
+      {failed}
+    </p>
+  );
+}
