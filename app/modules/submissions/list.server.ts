@@ -10,53 +10,6 @@ export interface JudgeScoreView {
   comment: string | null;
 }
 
-/** Every submission with its team, user, challenge and each judge's score (two queries, no N+1). */
-export async function listSubmissionsForJudging() {
-  const db = getDb();
-  const judges = alias(users, "judges");
-  const [rows, scores] = await Promise.all([
-    db
-      .select({
-        id: submissions.id,
-        team: teams.name,
-        user: users.name,
-        challenge: challenges.title,
-        category: challenges.category,
-        wave: challenges.wave,
-        points: challenges.points,
-        status: submissions.status,
-        text: submissions.text,
-        fileName: submissions.fileName,
-        scoreCenti: submissions.scoreCenti,
-        createdAt: submissions.createdAt,
-        updatedAt: submissions.updatedAt,
-      })
-      .from(submissions)
-      .innerJoin(teams, eq(teams.id, submissions.teamId))
-      .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
-      .leftJoin(users, eq(users.id, submissions.userId))
-      .orderBy(desc(submissions.createdAt), desc(submissions.id)),
-    db
-      .select({
-        submissionId: submissionScores.submissionId,
-        judgeId: submissionScores.judgeId,
-        judge: judges.name,
-        scoreCenti: submissionScores.scoreCenti,
-        comment: submissionScores.comment,
-      })
-      .from(submissionScores)
-      .leftJoin(judges, eq(judges.id, submissionScores.judgeId))
-      .orderBy(submissionScores.createdAt),
-  ]);
-  const byId = new Map<number, JudgeScoreView[]>();
-  for (const score of scores) {
-    const list = byId.get(score.submissionId) ?? [];
-    list.push({ judgeId: score.judgeId, judge: score.judge ?? "deleted judge", score: score.scoreCenti / 100, comment: score.comment });
-    byId.set(score.submissionId, list);
-  }
-  return rows.map((row) => ({ ...row, judgeScores: byId.get(row.id) ?? [] }));
-}
-
 export const submissionSortKeys = ["team", "user", "challenge", "date", "status", "points"] as const;
 export type SubmissionSortKey = (typeof submissionSortKeys)[number];
 
@@ -71,8 +24,8 @@ export interface SubmissionListOptions {
 }
 
 /**
- * The judging table sorted and filtered in SQL (dashboard Submissions: ?sort=&dir= and filters).
- * Same rows as listSubmissionsForJudging; "points" sorts by the submission's score (unscored last).
+ * The judging table sorted and filtered in SQL (dashboard Submissions: ?sort=&dir= and filters), each row
+ * with every judge's score (two queries, no N+1). "points" sorts by the submission's score (unscored last).
  */
 export async function listSubmissionsSorted(options: SubmissionListOptions = {}) {
   const db = getDb();
