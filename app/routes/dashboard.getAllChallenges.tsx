@@ -77,23 +77,23 @@ export default function AllChallengesList() {
                       <Link to={`/dashboard/challenges?edit=${challenge.id}`} aria-label={`Edit ${challenge.title}`}>
                         edit
                       </Link>
+                      {/* Always offered: a challenge with submissions is refused by the server, which says why. */}
+                      <Form
+                        method="post"
+                        onSubmit={(event) => {
+                          if (!window.confirm(`Delete ${challenge.title}?`)) event.preventDefault();
+                        }}
+                      >
+                        <input type="hidden" name="id" value={challenge.id} />
+                        <button type="submit" className="link-button link-button--danger" aria-label={`Delete ${challenge.title}`} disabled={deleting === String(challenge.id)}>
+                          {deleting === String(challenge.id) ? "deleting..." : "delete"}
+                        </button>
+                      </Form>
                       {challenge.submissions > 0 ? (
-                        <span className="muted" title={m.challengeHasSubmissions}>
-                          {challenge.submissions} submission{challenge.submissions === 1 ? "" : "s"}
+                        <span className="muted">
+                          ({challenge.submissions} submission{challenge.submissions === 1 ? "" : "s"})
                         </span>
-                      ) : (
-                        <Form
-                          method="post"
-                          onSubmit={(event) => {
-                            if (!window.confirm(`Delete ${challenge.title}?`)) event.preventDefault();
-                          }}
-                        >
-                          <input type="hidden" name="id" value={challenge.id} />
-                          <button type="submit" className="link-button link-button--danger" aria-label={`Delete ${challenge.title}`} disabled={deleting === String(challenge.id)}>
-                            {deleting === String(challenge.id) ? "deleting..." : "delete"}
-                          </button>
-                        </Form>
-                      )}
+                      ) : null}
                     </div>
                   </td>
                 </tr>

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { login, logins } from "./support/login.ts";
+import { login, logins, participant, signedInPage, submitText } from "./support/login.ts";
 
 // A tiny but real PDF.
 const pdf = Buffer.from(
@@ -9,6 +9,7 @@ const pdf = Buffer.from(
 async function columnTexts(page: Page, index: number) {
   return page.locator("table tbody tr").evaluateAll((rows, i) => rows.map((row) => (row.children[i] as HTMLElement).innerText.trim()), index);
 }
+
 
 test.describe("admin dashboard", () => {
   test("an admin creates a team and a participant in it", async ({ page }) => {
@@ -59,7 +60,9 @@ test.describe("admin dashboard", () => {
     await expect(page.getByLabel("Name")).toHaveValue(`Night Owls ${stamp}`);
     await page.getByLabel("Name").fill("PHOENIX");
     await page.getByRole("button", { name: "Save changes" }).click();
-    await expect(page.getByText("⚠️ A team with this name already exists")).toBeVisible();
+    // Beside the button (the only feedback without JavaScript) and as a toast (spec 8).
+    await expect(page.getByRole("alert")).toHaveText("⚠️ A team with this name already exists");
+    await expect(page.getByRole("region", { name: /Notifications/ }).getByText("⚠️ A team with this name already exists")).toBeVisible();
     await expect(page.getByLabel("Name")).toHaveValue("PHOENIX");
 
     await page.goto("/dashboard/teams");
@@ -128,26 +131,101 @@ test.describe("admin dashboard", () => {
     await expect(page.getByRole("heading", { name: "Submissions" })).toBeVisible();
   });
 
-  test("the submissions table sorts by team and by total points on the server", async ({ page }) => {
+  test("the submissions table sorts by each column on the server, both ways", async ({ page }) => {
     await login(page, logins.admin);
     await page.goto("/dashboard/submissions");
-    await page.getByRole("columnheader", { name: /^Team/ }).getByRole("link").click();
-    await expect(page).toHaveURL(/sort=team&dir=asc/);
-    await expect(page.getByRole("columnheader", { name: /^Team/ })).toHaveAttribute("aria-sort", "ascending");
-    const teams = await columnTexts(page, 0);
-    expect(teams.length).toBeGreaterThan(1);
-    expect(teams).toEqual([...teams].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
+    // Text columns sort by lower(), in code-point order (the local Postgres runs with the C collation).
+    const text = (a: string, b: string) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0);
+    const columns: Array<{ header: RegExp; read: () => Promise<string[]>; compare: (a: string, b: string) => number; unscoredLast?: boolean }> = [
+      { header: /^Team/, read: () => columnTexts(page, 0), compare: text },
+      { header: /^User/, read: () => columnTexts(page, 1), compare: text },
+      { header: /^Challenge/, read: () => columnTexts(page, 2), compare: text },
+      { header: /^Date/, read: () => page.locator("table tbody tr td:nth-child(4) time").evaluateAll((times) => times.map((time) => time.getAttribute("datetime") ?? "")), compare: (a, b) => Date.parse(a) - Date.parse(b) },
+      { header: /^Status/, read: () => columnTexts(page, 4), compare: text },
+      { header: /^Total points/, read: () => columnTexts(page, 6), compare: (a, b) => Number(a) - Number(b), unscoredLast: true },
+    ];
+    for (const column of columns) {
+      const header = page.getByRole("columnheader", { name: column.header });
+      for (const direction of ["ascending", "descending"] as const) {
+        await header.getByRole("link").click();
+        await expect(header).toHaveAttribute("aria-sort", direction);
+        const values = await column.read();
+        expect(values.length).toBeGreaterThan(2);
+        const scored = column.unscoredLast ? values.filter((value) => value !== "—") : values;
+        // Unscored submissions come last in both directions.
+        if (column.unscoredLast) expect(values.slice(scored.length).every((value) => value === "—")).toBe(true);
+        const sign = direction === "ascending" ? 1 : -1;
+        for (let index = 1; index < scored.length; index++) {
+          expect(sign * column.compare(scored[index - 1], scored[index]), `${column.header} ${direction}: ${scored[index - 1]} then ${scored[index]}`).toBeLessThanOrEqual(0);
+        }
+      }
+    }
+  });
 
-    await page.getByRole("columnheader", { name: /^Team/ }).getByRole("link").click();
-    await expect(page).toHaveURL(/sort=team&dir=desc/);
-    await expect(page.getByRole("columnheader", { name: /^Team/ })).toHaveAttribute("aria-sort", "descending");
-    const reversed = await columnTexts(page, 0);
-    expect(reversed).toEqual([...teams].reverse());
+  test("the submissions filters keep only matching rows, also across a sort", async ({ page }) => {
+    await login(page, logins.admin);
+    await page.goto("/dashboard/submissions?sort=team&dir=asc");
+    const filters = page.getByRole("form", { name: "Filter submissions" });
+    await filters.getByLabel("Gate").selectOption("1");
+    await filters.getByLabel("With status").selectOption("reviewed");
+    await filters.getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(/gate=1/);
+    await expect(page).toHaveURL(/sort=team/);
+    const challenges = await columnTexts(page, 2);
+    expect(challenges.length).toBeGreaterThan(0);
+    expect(challenges.every((cell) => /Runes of Order|Oracle's First Sight/.test(cell))).toBe(true);
+    expect((await columnTexts(page, 4)).every((status) => status === "reviewed")).toBe(true);
 
-    await page.goto("/dashboard/submissions?sort=points&dir=desc");
-    const points = (await columnTexts(page, 6)).filter((text) => text !== "—").map(Number);
-    expect(points).toEqual([...points].sort((a, b) => b - a));
-    await expect(page.getByRole("columnheader", { name: /Total points/ })).toHaveAttribute("aria-sort", "descending");
+  });
+
+  test("a judge filters to the submissions they have not scored yet", async ({ page, browser }) => {
+    // A fresh submission nobody scored, whatever the other tests have judged meanwhile.
+    const player = await signedInPage(browser, participant("basilisk3"));
+    await submitText(player, 2, "Banner of the Clan", `A banner in one colour ${Date.now()}`);
+    await player.context().close();
+    await login(page, logins.judge);
+    await page.goto("/dashboard/submissions");
+    const judged = (await columnTexts(page, 7)).filter((cell) => cell.includes("judge:"));
+    expect(judged.length).toBeGreaterThan(0);
+    const filters = page.getByRole("form", { name: "Filter submissions" });
+    await filters.getByLabel("Not yet scored by me").check();
+    await filters.getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(/mine=unscored/);
+    await expect(filters.getByLabel("Not yet scored by me")).toBeChecked();
+    const judges = await columnTexts(page, 7);
+    expect(judges.length).toBeGreaterThan(0);
+    expect(judges.filter((cell) => cell.includes("judge:"))).toEqual([]);
+  });
+
+  test("an admin edits a challenge and deletes one without submissions; one with submissions is refused", async ({ page }) => {
+    page.on("dialog", (dialog) => dialog.accept());
+    const title = `Lantern ${Date.now()}`;
+    await login(page, logins.admin);
+    await page.goto("/dashboard/challenges");
+    await page.getByLabel("Title").fill(title);
+    await page.getByLabel("Description").fill("Light the lantern.");
+    await page.getByLabel("Points").fill("80");
+    await page.getByLabel("Category").selectOption("PS");
+    await page.getByRole("button", { name: "Add Challenge" }).click();
+    await expect(page.getByText("تمت إضافة التحدي بنجاح")).toBeVisible();
+
+    await page.goto("/dashboard/getAllChallenges");
+    await page.getByRole("link", { name: `Edit ${title}` }).click();
+    await expect(page.getByLabel("Title")).toHaveValue(title);
+    await expect(page.getByLabel("Points")).toHaveValue("80");
+    await page.getByLabel("Title").fill(`${title} renamed`);
+    await page.getByLabel("Wave").selectOption("3");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page).toHaveURL(/\/dashboard\/getAllChallenges$/);
+    const row = page.getByRole("row", { name: new RegExp(`${title} renamed`) });
+    await expect(row.locator("td").nth(1)).toHaveText("Problem Solving");
+    await expect(row.locator("td").nth(2)).toHaveText("3");
+
+    await page.getByRole("button", { name: "Delete Runes of Order" }).click();
+    await expect(page.getByText("⚠️ This challenge has submissions and cannot be deleted")).toBeVisible();
+    await expect(page.getByRole("row", { name: /Runes of Order/ })).toHaveCount(1);
+    await page.getByRole("button", { name: `Delete ${title} renamed` }).click();
+    await expect(page.getByRole("row", { name: new RegExp(title) })).toHaveCount(0);
   });
 });
 
@@ -179,6 +257,31 @@ test.describe("mentor calls", () => {
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
+
+  test("a judge scores a submission, and the participant's status page shows it", async ({ page, browser }) => {
+    // Phoenix's only AI challenge is Whispering Stones: its AI points are exactly this score.
+    const score = String(100 + (Date.now() % 90));
+    const player = await signedInPage(browser, participant("phoenix3"));
+    await submitText(player, 3, "Whispering Stones", `Three sentences for a child ${Date.now()}`);
+
+    await login(page, logins.judge);
+    await page.goto("/dashboard/submissions?mine=unscored");
+    const row = page.locator("tr", { hasText: "Phoenix" }).filter({ hasText: "Whispering Stones" });
+    await row.getByLabel(/Score \(0 to 200\)/).fill(score);
+    await row.getByLabel("Comment").fill("Clear and short");
+    await row.getByRole("button", { name: "Send" }).click();
+    await expect(page).toHaveURL(/mine=unscored/);
+    await page.goto("/dashboard/submissions");
+    await expect(page.locator("tr", { hasText: "Phoenix" }).filter({ hasText: "Whispering Stones" })).toContainText(`judge: ${score} — Clear and short`);
+
+    // The standings job runs in the worker: the participant's status follows within moments.
+    await expect(async () => {
+      await player.goto("/status");
+      const ai = player.locator(".status-card__facts > div", { has: player.getByRole("term").filter({ hasText: /^AI$/ }) });
+      await expect(ai.getByRole("definition")).toHaveText(score, { timeout: 500 });
+    }).toPass({ timeout: 15_000 });
+    await player.context().close();
+  });
 
   test("an admin still creates a team", async ({ page }) => {
     const teamName = `NoScript ${Date.now()}`;

@@ -1,16 +1,5 @@
-import { expect, test, type Browser } from "@playwright/test";
-import { logins } from "./support/login.ts";
-
-async function signedInPage(browser: Browser, who: { name: string; password: string }) {
-  const context = await browser.newContext({ reducedMotion: "reduce" });
-  const page = await context.newPage();
-  await page.goto("/login");
-  await page.getByLabel("Username").fill(who.name);
-  await page.getByLabel("Password").fill(who.password);
-  await page.getByRole("button", { name: "Login" }).click();
-  await expect(page).not.toHaveURL(/\/login/);
-  return page;
-}
+import { expect, test } from "@playwright/test";
+import { logins, signedInPage } from "./support/login.ts";
 
 test.describe("live event pipeline in the browser", () => {
   test("a judge's score moves the participant's scoreboard without a reload", async ({ browser }) => {
