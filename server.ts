@@ -144,9 +144,14 @@ async function shutdown(signal: string) {
     process.exit(1);
   }, 10_000);
   force.unref();
-  // Closing Socket.IO also stops the HTTP server from accepting and disconnects every socket.
-  await realtime.close();
-  httpServer.closeAllConnections();
+  // Closing Socket.IO stops the HTTP server from accepting and disconnects every socket; it resolves once
+  // the last HTTP connection has ended. Idle keep-alive connections end now; requests in flight (an upload,
+  // say) get a few seconds to finish before their connections are cut.
+  const closed = realtime.close();
+  httpServer.closeIdleConnections();
+  const cut = setTimeout(() => httpServer.closeAllConnections(), 5_000);
+  await closed;
+  clearTimeout(cut);
   await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis(), closeDb()]);
   closeS3();
   log.info("shut down cleanly");

@@ -14,6 +14,8 @@ echo "==> typecheck"
 npm run -s typecheck
 echo "==> lint"
 npm run -s lint
+echo "==> docker-compose.yml"
+check_compose_file
 echo "==> unit and integration tests"
 npx vitest run --reporter=default --reporter=json --outputFile=.local/test-results/vitest.json
 echo "==> build"

@@ -20,6 +20,13 @@ describe("configuration", () => {
     expect(parseEnv({ PORT: "" }).PORT).toBe(3000);
   });
 
+  it("needs the services named explicitly in production, and says which are missing", () => {
+    const parse = () => parseEnv({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32), REDIS_URL: "redis://cache:6379" });
+    expect(parse).toThrowError(/DATABASE_URL: must be set in production/);
+    expect(parse).toThrowError(/S3_ENDPOINT: must be set in production/);
+    expect(parse).not.toThrowError(/REDIS_URL/);
+  });
+
   it("refuses the default or a short session secret in production", () => {
     expect(() => parseEnv({ NODE_ENV: "production" })).toThrowError(/SESSION_SECRET/);
     expect(() => parseEnv({ NODE_ENV: "production", SESSION_SECRET: DEV_SESSION_SECRET })).toThrowError(
@@ -28,6 +35,13 @@ describe("configuration", () => {
     expect(() => parseEnv({ NODE_ENV: "production", SESSION_SECRET: "short-but-16-chars" })).toThrowError(
       /at least 32 characters/,
     );
-    expect(parseEnv({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32) }).SESSION_SECRET).toHaveLength(32);
+    const services = {
+      DATABASE_URL: "postgres://db/gk",
+      REDIS_URL: "redis://cache:6379",
+      S3_ENDPOINT: "https://s3.example.org",
+      S3_ACCESS_KEY_ID: "key",
+      S3_SECRET_ACCESS_KEY: "secret",
+    };
+    expect(parseEnv({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32), ...services }).SESSION_SECRET).toHaveLength(32);
   });
 });

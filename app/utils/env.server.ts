@@ -59,14 +59,23 @@ export type Env = z.infer<typeof EnvSchema>;
 
 export class EnvError extends Error {}
 
+/**
+ * The defaults point at this machine's project-local services: in production a missing one is a mistake
+ * (a forgotten variable would otherwise talk to a dev instance or fail much later), so it must be set.
+ */
+const REQUIRED_IN_PRODUCTION = ["DATABASE_URL", "REDIS_URL", "S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;
+
 /** Parses an environment (default: process.env); throws an EnvError naming every bad variable. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   // An empty variable means "not set": `FOO= npm start` should fall back to the default.
-  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
   const result = EnvSchema.safeParse(cleaned);
-  if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-  throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
+  const issues = result.success ? [] : result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+  if (cleaned.NODE_ENV === "production") {
+    for (const name of REQUIRED_IN_PRODUCTION) if (!(name in cleaned)) issues.push(`  ${name}: must be set in production`);
+  }
+  if (result.success && issues.length === 0) return result.data;
+  throw new EnvError(`Invalid configuration:\n${issues.join("\n")}`);
 }
 
 let cached: Env | undefined;

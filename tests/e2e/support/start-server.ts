@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { runMigrations } from "../../../db/migrate.ts";
 import { seedDemoEvent } from "../../../db/seed.ts";
 import { createDb } from "../../../db/client.ts";
+import { LOCAL_SERVICE_DEFAULTS } from "../../../scripts/lib/local-services.ts";
 import { databaseUrlFor, E2E_DATABASE, withAdminConnection } from "../../setup/databases.ts";
 
 // Several e2e runs can share a machine (one per developer task): each names its own database.
@@ -26,6 +27,11 @@ const env = {
   NODE_ENV: "production" as const,
   SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
   DATABASE_URL: databaseUrl,
+  // Production names every service explicitly (no silent fallback to the dev defaults).
+  REDIS_URL: process.env.REDIS_URL ?? LOCAL_SERVICE_DEFAULTS.redisUrl,
+  S3_ENDPOINT: process.env.S3_ENDPOINT ?? LOCAL_SERVICE_DEFAULTS.s3Endpoint,
+  S3_ACCESS_KEY_ID: process.env.S3_ACCESS_KEY_ID ?? LOCAL_SERVICE_DEFAULTS.s3AccessKeyId,
+  S3_SECRET_ACCESS_KEY: process.env.S3_SECRET_ACCESS_KEY ?? LOCAL_SERVICE_DEFAULTS.s3SecretAccessKey,
   REDIS_PREFIX: `gke2e_${process.pid}`,
   PORT: process.env.E2E_PORT ?? "3105",
   LOG_LEVEL: "warn",
