@@ -166,7 +166,7 @@ export default function Scoreboard() {
                       {isMedalPlace(team.rank) ? (
                         <Medal place={team.rank} />
                       ) : (
-                        <span className="scoreboard__position">{team.rank}</span>
+                        <span className="scoreboard__position">{team.rank > 0 ? team.rank : "—"}</span>
                       )}
                     </td>
                     <th scope="row" className="scoreboard__team">

@@ -30,7 +30,7 @@ export default function Status() {
       <section className="card status-card" aria-label="Your team">
         <p className="status-card__rank">
           <span className="muted">Rank</span>
-          <strong>{standing ? `#${standing.rank}` : "—"}</strong>
+          <strong>{standing && standing.rank > 0 ? `#${standing.rank}` : "—"}</strong>
         </p>
         {frozen ? <p className="muted text-center">The scoreboard is frozen: the rank is the frozen one.</p> : null}
         <dl className="status-card__facts">

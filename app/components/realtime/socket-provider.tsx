@@ -43,6 +43,9 @@ export function SocketProvider({
     if (!enabled) return;
     const socket: AppSocket = io({
       transports: ["websocket", "polling"],
+      // Without it a failed WebSocket is retried as a WebSocket forever: networks that block WebSockets
+      // must fall back to long-polling (spec 7: websocket first, polling as fallback).
+      tryAllTransports: true,
       withCredentials: true,
       reconnectionDelay: 1000,
       reconnectionDelayMax: 5000,

@@ -32,7 +32,8 @@ export function broadcastTeamStanding(team: TeamStanding, freeze: { frozen: bool
   getEmitter()
     .to(rooms.team(team.id))
     .except([rooms.judges, rooms.admins])
-    .emit("teams:update", { ...team, rank: freeze.frozenRank ?? team.rank });
+    // A team created after the freeze has no frozen rank: 0 (unranked), never its live rank.
+    .emit("teams:update", { ...team, rank: freeze.frozenRank ?? 0 });
 }
 
 /** The whole board changed (freeze, unfreeze, rebuild): every client re-reads it. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { applyTeamUpdate, type TeamStanding } from "./events";
 
-const team = (id: number, totalScore: number, reachedAt: string, rank = 0): TeamStanding => ({
+const team = (id: number, totalScore: number, reachedAt: string, rank = 0, version = 1): TeamStanding => ({
   id,
+  version,
   name: `T${id}`,
   totalScore,
   categories: { AI: totalScore, CS: 0, PS: 0, GD: 0 },
@@ -28,6 +29,15 @@ describe("applying a live update to the board", () => {
     expect(next.map((t) => t.id)).toEqual([1, 2]);
     const earlier = applyTeamUpdate(board, team(2, 100, "2026-01-01T09:30:00Z"));
     expect(earlier.map((t) => t.id)).toEqual([2, 1]);
+  });
+
+  it("ignores an update older than the one it holds (two workers may publish out of order)", () => {
+    const board = [team(1, 300, "2026-01-01T10:00:00Z", 1, 7), team(2, 200, "2026-01-01T10:00:00Z", 2, 3)];
+    expect(applyTeamUpdate(board, team(1, 100, "2026-01-01T09:00:00Z", 0, 6))).toBe(board);
+    expect(applyTeamUpdate(board, team(1, 100, "2026-01-01T11:00:00Z", 0, 8)).map((t) => [t.id, t.totalScore])).toEqual([
+      [2, 200],
+      [1, 100],
+    ]);
   });
 
   it("adds a team it has not seen", () => {

@@ -14,6 +14,11 @@ export interface TeamStanding {
   rank: number;
   /** When the team reached its current total (ISO): ties go to the earlier one. */
   reachedAt: string;
+  /**
+   * Grows with every recompute of this team (and every rebuild). Updates are published by several
+   * workers after commit, so two for one team can arrive out of order: a client keeps the newest.
+   */
+  version: number;
 }
 
 export interface AnnouncementEvent {
@@ -54,8 +59,10 @@ export function compareStandings(a: TeamStanding, b: TeamStanding): number {
   return b.totalScore - a.totalScore || a.reachedAt.localeCompare(b.reachedAt) || a.id - b.id;
 }
 
-/** Applies one live update to a board: replaces (or adds) the team, re-sorts, renumbers ranks. */
+/** Applies one live update to a board: replaces (or adds) the team, re-sorts, renumbers ranks. An update older than what the board holds changes nothing. */
 export function applyTeamUpdate(board: TeamStanding[], update: TeamStanding): TeamStanding[] {
+  const current = board.find((team) => team.id === update.id);
+  if (current && current.version > update.version) return board;
   const next = board.filter((team) => team.id !== update.id).concat(update).sort(compareStandings);
   return next.map((team, index) => (team.rank === index + 1 ? team : { ...team, rank: index + 1 }));
 }

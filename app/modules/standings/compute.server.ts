@@ -80,9 +80,11 @@ export function userStatisticsValues(totals: Totals) {
 export function toTeamStanding(
   team: { id: number; name: string },
   row: ReturnType<typeof teamStandingValues> & { rank: number },
+  version: number,
 ): TeamStanding {
   return {
     id: team.id,
+    version,
     name: team.name,
     totalScore: fromCenti(row.totalCenti),
     categories: { AI: fromCenti(row.aiCenti), CS: fromCenti(row.csCenti), PS: fromCenti(row.psCenti), GD: fromCenti(row.gdCenti) },

@@ -20,6 +20,15 @@ export async function markStandingsStale(tx: Queryable, teamId: number) {
 }
 
 /**
+ * A new standings version from the outbox's sequence. Taken under the team lock (a job) or the exclusive
+ * board lock (a rebuild), so a team's versions grow in commit order.
+ */
+export async function nextStandingsVersion(tx: Queryable): Promise<number> {
+  const [row] = await tx.execute<{ version: string }>(sql`select nextval('standings_outbox_version_seq') as version`);
+  return Number(row.version);
+}
+
+/**
  * After commit: ask a worker to recompute. No job id, so a score landing while the team's job runs
  * gets a job of its own; surplus jobs find the outbox row gone and end at once (that is the
  * coalescing). If Redis is down this fails fast and the outbox sweep enqueues it later.

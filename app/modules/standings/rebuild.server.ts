@@ -13,6 +13,7 @@ import type { TeamStanding } from "../realtime/events.ts";
 import { rankAll } from "../scoring/rules.ts";
 import { allScoredSubmissions, groupBy, teamStandingValues, toTeamStanding, totalsOf, userStatisticsValues } from "./compute.server.ts";
 import { lockBoardExclusive } from "./locks.ts";
+import { nextStandingsVersion } from "./outbox.server.ts";
 import { writeWholeSnapshot } from "./snapshot.server.ts";
 
 export type ComputedStanding = ReturnType<typeof teamStandingValues> & { teamId: number; name: string; rank: number };
@@ -36,8 +37,8 @@ export async function computeAllStandings(tx: Queryable) {
   return { standings: ranked, userStats };
 }
 
-export function toBoard(rows: readonly ComputedStanding[]): TeamStanding[] {
-  return rows.map((row) => toTeamStanding({ id: row.teamId, name: row.name }, row));
+export function toBoard(rows: readonly ComputedStanding[], version: number): TeamStanding[] {
+  return rows.map((row) => toTeamStanding({ id: row.teamId, name: row.name }, row, version));
 }
 
 /** Rewrites the derived tables and the Redis snapshot from Postgres; clients re-read the board. */
@@ -64,7 +65,7 @@ export async function rebuildStandings(): Promise<{ teams: number; users: number
       await tx.delete(standingsOutbox).where(and(eq(standingsOutbox.teamId, teamId), eq(standingsOutbox.version, version)));
     }
 
-    const board = toBoard(computed.standings);
+    const board = toBoard(computed.standings, await nextStandingsVersion(tx));
     const freeze = await readFreeze(tx);
     await writeWholeSnapshot(getRedis(), board, freeze);
     return { teams: computed.standings.length, users: computed.userStats.length };

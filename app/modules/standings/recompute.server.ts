@@ -22,6 +22,7 @@ import {
   usersAffectedByTeam,
 } from "./compute.server.ts";
 import { lockBoardShared, lockTeam } from "./locks.ts";
+import { nextStandingsVersion } from "./outbox.server.ts";
 import { placeTeam, removeTeamFromSnapshot } from "./snapshot.server.ts";
 
 export type RecomputeResult = { status: "skipped" } | { status: "removed" } | { status: "updated"; team: TeamStanding };
@@ -58,7 +59,7 @@ export async function recomputeTeamStanding(teamId: number): Promise<RecomputeRe
 
     // Mirror to Redis before commit, under the team lock (snapshots of one team are written in
     // commit order) and the shared board lock. If Redis is down the job fails, rolls back and is retried.
-    const standing = toTeamStanding(team, { ...values, rank: 0 });
+    const standing = toTeamStanding(team, { ...values, rank: 0 }, await nextStandingsVersion(tx));
     standing.rank = await placeTeam(getRedis(), standing, values.totalCenti);
 
     await tx.delete(standingsOutbox).where(and(eq(standingsOutbox.teamId, teamId), eq(standingsOutbox.version, pending.version)));

@@ -33,15 +33,21 @@ export async function readLiveSnapshot(): Promise<Snapshot> {
   return readSnapshot(getRedis());
 }
 
+/** The rank of a team that joined after the freeze: not on the frozen board, so it has none to show. */
+export const UNRANKED = 0;
+
 /**
  * What a viewer sees. Admins and judges always see live standings. While frozen, a participant
- * sees the frozen board, except their own team's points, which stay live (with the frozen rank).
+ * sees the frozen board, except their own team's points, which stay live (with the frozen rank; a team
+ * created after the freeze is listed last, unranked, never with its live rank).
  */
 export function boardForViewer(snapshot: Snapshot, viewer: Viewer): Scoreboard {
   const ownTeamId = viewer.teamId;
   if (!snapshot.frozen || viewer.role !== "participant") return { teams: snapshot.board, frozen: snapshot.frozen, ownTeamId };
   const live = snapshot.board.find((team) => team.id === ownTeamId);
-  const teams = (snapshot.frozenBoard ?? []).map((team) => (live && team.id === live.id ? { ...live, rank: team.rank } : team));
+  const frozenBoard = snapshot.frozenBoard ?? [];
+  const teams = frozenBoard.map((team) => (live && team.id === live.id ? { ...live, rank: team.rank } : team));
+  if (live && !frozenBoard.some((team) => team.id === live.id)) teams.push({ ...live, rank: UNRANKED });
   return { teams, frozen: true, ownTeamId };
 }
 
