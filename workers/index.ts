@@ -2,6 +2,7 @@
  * The worker process: one BullMQ Worker per queue. Run it N times side by side to scale
  * (`npm run worker`); each has its own Redis connections, as BullMQ's guide asks.
  */
+import { hostname } from "node:os";
 import { Worker, type Processor } from "bullmq";
 import { queues, type QueueKey } from "../app/modules/jobs/queues.ts";
 import { sweepStaleStandings } from "../app/modules/standings/outbox.server.ts";
@@ -32,6 +33,7 @@ export function startWorkers(): Worker[] {
       connection: createRedis("worker"),
       prefix: bullPrefix(),
       concurrency: env.WORKER_CONCURRENCY,
+      name: env.WORKER_NAME ?? `${hostname()}:${process.pid}`,
     });
     worker.on("completed", (job) => log.debug({ queue: job.queueName, jobId: job.id }, "job completed"));
     worker.on("failed", (job, error) =>

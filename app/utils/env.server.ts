@@ -41,6 +41,8 @@ const EnvSchema = z
     S3_FORCE_PATH_STYLE: booleanFromString.default(true),
     SESSION_SECRET: z.string().min(16).default(DEV_SESSION_SECRET),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    // Shown as "processed by" on each job in the queue dashboard. Default: host and pid.
+    WORKER_NAME: z.string().min(1).max(100).optional(),
     // Submission upload limit in bytes (spec: 200 MB). Lowered only by the e2e server to keep CI fast.
     SUBMISSION_MAX_BYTES: z.coerce.number().int().min(1).default(209_715_200),
   })

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { login, logins } from "./support/login.ts";
+import { login, logins, signedInPage } from "./support/login.ts";
 
 test.describe("login", () => {
   test("an admin lands on the dashboard", async ({ page }) => {
@@ -111,7 +111,25 @@ test.describe("operations", () => {
     expect((await request.get("/healthz")).status()).toBe(200);
     const ready = await request.get("/readyz");
     expect(ready.status()).toBe(200);
-    expect(await ready.json()).toMatchObject({ checks: { postgres: "ok", redis: "ok", storage: "ok" } });
+    expect(await ready.json()).toMatchObject({ checks: { postgres: "ok", redis: "ok", queue: "ok", storage: "ok" } });
+  });
+
+  test("the queue dashboard is for admins only, and shows the queues with their jobs", async ({ page, browser }) => {
+    const visitor = await page.request.get("/dashboard/queues", { maxRedirects: 0 });
+    expect(visitor.status()).toBe(302);
+    expect(visitor.headers().location).toBe("/login?redirectTo=%2Fdashboard%2Fqueues");
+    for (const who of [logins.participant, logins.judge]) {
+      const other = await signedInPage(browser, who);
+      expect((await other.request.get("/dashboard/queues/api/queues")).status()).toBe(403);
+      await other.context().close();
+    }
+    await login(page, logins.admin);
+    const response = await page.goto("/dashboard/queues");
+    expect(response?.status()).toBe(200);
+    const api = await page.request.get("/dashboard/queues/api/queues");
+    expect(api.status()).toBe(200);
+    const names = ((await api.json()) as { queues: Array<{ name: string }> }).queues.map((queue) => queue.name);
+    expect(names).toEqual(expect.arrayContaining(["standings", "storage-cleanup"]));
   });
 
   test("fingerprinted assets are cached for a year", async ({ page, request }) => {

@@ -13,8 +13,10 @@ import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.t
 import { computeAllStandings, rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { getScoreboard } from "../../app/modules/standings/scoreboard.server.ts";
 import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
+import { lockTeam } from "../../app/modules/standings/locks.ts";
 import { getDb } from "../../app/utils/db.server.ts";
 import { closeEmitter } from "../../app/utils/emitter.server.ts";
+import { getQueue } from "../../app/utils/queue.server.ts";
 import { getRedis } from "../../app/utils/redis.server.ts";
 import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
 import { collect, connectSocket, nextEvent, startRealtimeServer, startWorker, stopAll, type TestSocket } from "../support/processes.ts";
@@ -189,23 +191,41 @@ describe("event pipeline", () => {
     expect(after.teams.find((team) => team.id === theirs.id)?.totalScore).toBe(99);
   });
 
-  it("ends with exact standings when a worker is killed (-9) in the middle of a burst", async () => {
-    const extraWorker = await startWorker();
-    const teamList = await Promise.all(Array.from({ length: 6 }, () => makeTeam()));
-    const challengeList = await Promise.all([makeChallenge({ points: 100, category: "AI" }), makeChallenge({ points: 200, category: "PS" }), makeChallenge({ points: 50, category: "GD" })]);
-    const submissionList: Awaited<ReturnType<typeof makeSubmission>>[] = [];
-    for (const team of teamList) for (const challenge of challengeList) submissionList.push(await makeSubmission(team.id, challenge.id, null));
+  it("ends with exact standings when a worker is killed (-9) while it holds jobs", async () => {
+    const doomed = await startWorker({ WORKER_NAME: "doomed", WORKER_CONCURRENCY: "4" });
+    // Three workers of 4 slots each: 12 teams whose jobs all park inside the workers (we hold their locks).
+    const teamList = await Promise.all(Array.from({ length: 12 }, () => makeTeam()));
+    const challenge = await makeChallenge({ points: 100, category: "AI" });
+    const submissionList = await Promise.all(teamList.map((team) => makeSubmission(team.id, challenge.id, null)));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const locked = new Promise<void>((resolve) => {
+      void getDb().transaction(async (tx) => {
+        for (const team of teamList) await lockTeam(tx, team.id);
+        resolve();
+        await released;
+      });
+    });
+    await locked;
+    await Promise.all(submissionList.map((submission, index) => scoreSubmission({ submissionId: submission.id, judgeId: judge.id, score: String(10 + index) })));
 
-    const score = (submission: (typeof submissionList)[number], index: number) => {
-      const points = challengeList.find((c) => c.id === submission.challengeId)!.points;
-      return scoreSubmission({ submissionId: submission.id, judgeId: judge.id, score: String(((index * 37) % 100) * (points / 100)) });
-    };
-    // Half the burst, then kill -9 one of the three workers while jobs are in flight, then the rest.
-    await Promise.all(submissionList.slice(0, 9).map(score));
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    extraWorker.kill("SIGKILL");
-    await Promise.all(submissionList.slice(9).map((submission, index) => score(submission, index + 9)));
+    const queue = getQueue("standings");
+    const deadline = Date.now() + 15_000;
+    let held: string[] = [];
+    while (held.length === 0 && Date.now() < deadline) {
+      held = (await queue.getActive()).filter((job) => job.processedBy === "doomed").map((job) => String(job.id));
+      if (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(held.length).toBeGreaterThan(0);
+    doomed.kill("SIGKILL");
+    release();
+
+    // The doomed worker's jobs never finish; the outbox rows they left are swept to the live workers.
     await waitForEmptyOutbox(30_000);
     await expectStandingsMatchRebuild();
+    const totals = await getDb().select({ teamId: standings.teamId, totalCenti: standings.totalCenti }).from(standings);
+    for (const [index, team] of teamList.entries()) {
+      expect(totals.find((row) => row.teamId === team.id)?.totalCenti).toBe((10 + index) * 100);
+    }
   });
 });
