@@ -71,6 +71,19 @@ describe("POST /register", () => {
     expect(await count()).toBe(before);
   });
 
+  it("says so when saving fails, and keeps everything the visitor typed", async () => {
+    // A real failure, no mock: this file's own database loses the table for a moment.
+    await getDb().execute(sql`alter table registrations rename to registrations_away`);
+    try {
+      const result = unwrap(await post({ email: "kept@example.com", teamName: "Les Aigles", hasTeam: "yes" }, "203.0.113.6"));
+      expect(result.status).toBe(500);
+      expect(result.reply?.error?.[""]).toEqual(["Something went wrong while saving data."]);
+      expect(result.reply?.initialValue).toMatchObject({ name: "Amina", email: "kept@example.com", teamName: "Les Aigles", tshirtSize: "S" });
+    } finally {
+      await getDb().execute(sql`alter table registrations_away rename to registrations`);
+    }
+  });
+
   it("answers 429 with a clear message and Retry-After once the IP is over the limit", async () => {
     for (let i = 0; i < REGISTRATION_LIMIT.points; i++) expect(unwrap(await post({}, "203.0.113.5")).status).toBe(302);
     const result = unwrap(await post({}, "203.0.113.5"));
