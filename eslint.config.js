@@ -22,7 +22,8 @@ export default tseslint.config(
   },
   {
     files: ["app/**/*.{ts,tsx}"],
-    ignores: ["app/**/*.server.ts", "app/**/*.test.ts"],
+    // entry.server.tsx is the server renderer itself (never in the browser bundle).
+    ignores: ["app/**/*.server.ts", "app/**/*.test.ts", "app/entry.server.tsx"],
     rules: {
       // The browser bundle must never pull in server-only code (STACK.md gotcha 6).
       "no-restricted-imports": [

@@ -2,8 +2,9 @@
  * The web process: one http.Server carrying Express (static files, health checks), the Remix
  * request handler and Socket.IO. Run several side by side; they share events through Redis.
  */
+import { randomBytes } from "node:crypto";
 import { existsSync, watch } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -13,6 +14,8 @@ import express from "express";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import { sql } from "drizzle-orm";
+import { messages } from "./app/modules/messages.ts";
+import { isForgedRequest } from "./app/utils/csrf.server.ts";
 import { closeDb, getDb } from "./app/utils/db.server.ts";
 import { closeEmitter } from "./app/utils/emitter.server.ts";
 import { getEnv } from "./app/utils/env.server.ts";
@@ -42,13 +45,44 @@ const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", env.TRUST_PROXY);
 app.use(compression());
-// CSP comes with the security issue (it needs a nonce for Remix's inline scripts); the rest now.
+
+// A fresh nonce per response: Remix's inline scripts carry it, so the CSP allows them and nothing else.
+app.use((_req, res, next) => {
+  res.locals.cspNonce = randomBytes(16).toString("base64");
+  next();
+});
+const nonceSource = (_req: IncomingMessage, res: ServerResponse) => `'nonce-${(res as express.Response).locals.cspNonce}'`;
+// Socket.IO runs on this same origin; CSP's 'self' does not cover ws:// everywhere, so name it.
+const socketSources = (req: IncomingMessage) => `ws://${req.headers.host} wss://${req.headers.host}`;
 app.use(
   helmet({
-    contentSecurityPolicy: false,
+    // In development Remix's live reload needs its own socket and inline code: the policy is for builds.
+    contentSecurityPolicy:
+      env.NODE_ENV === "development"
+        ? false
+        : {
+            directives: {
+              defaultSrc: ["'self'"],
+              scriptSrc: ["'self'", nonceSource],
+              // React style attributes and a few <style> tags: styles cannot run code.
+              styleSrc: ["'self'", "'unsafe-inline'"],
+              imgSrc: ["'self'", "data:", "blob:"],
+              fontSrc: ["'self'", "data:"],
+              // The home videos: any https URL the organisers paste, and YouTube's privacy-enhanced player.
+              mediaSrc: ["'self'", "https:", "blob:"],
+              frameSrc: ["https://www.youtube-nocookie.com"],
+              connectSrc: ["'self'", socketSources],
+              formAction: ["'self'"],
+              frameAncestors: ["'none'"],
+              objectSrc: ["'none'"],
+              // The queue dashboard (bull-board) resolves its assets against a <base href>.
+              baseUri: [(req: IncomingMessage) => ((req as express.Request).originalUrl.startsWith(QUEUE_BOARD_PATH) ? "'self'" : "'none'")],
+              upgradeInsecureRequests: env.APP_ORIGIN?.startsWith("https:") ? [] : null,
+            },
+          },
     crossOriginEmbedderPolicy: false,
-    // "no-referrer" makes Chromium send `Origin: null` on same-site form posts, which Remix's
-    // CSRF check then refuses: keep the origin for our own requests, send nothing elsewhere.
+    // "no-referrer" makes Chromium send `Origin: null` on same-site form posts, which the CSRF check
+    // refuses: keep the origin for our own requests, send nothing elsewhere.
     referrerPolicy: { policy: "same-origin" },
     strictTransportSecurity: env.NODE_ENV === "production",
   }),
@@ -58,6 +92,15 @@ app.use(
 app.use((req, _res, next) => {
   req.headers[CLIENT_IP_HEADER] = req.ip ?? "unknown";
   next();
+});
+
+// Cross-site request forgery: every state change must come from our own pages (app/utils/csrf.server.ts).
+app.use((req, res, next) => {
+  const own = [`${req.protocol}://${req.get("host")}`, ...(env.APP_ORIGIN ? [new URL(env.APP_ORIGIN).origin] : [])];
+  const facts = { method: req.method, origin: req.get("origin"), referer: req.get("referer"), authorization: req.get("authorization") };
+  if (!isForgedRequest(facts, own)) return next();
+  log.warn({ method: req.method, url: req.originalUrl, origin: facts.origin, referer: facts.referer }, "cross-site request refused");
+  res.status(403).type("text/plain").send(messages.errors.crossSite);
 });
 
 app.get("/healthz", (_req, res) => {
@@ -108,6 +151,7 @@ app.all(
   createRequestHandler({
     // In development the build is re-imported after each rebuild (see the watcher below).
     build: async () => build,
+    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
     mode: env.NODE_ENV === "production" ? "production" : "development",
   }),
 );

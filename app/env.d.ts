@@ -6,6 +6,11 @@ declare module "@remix-run/node" {
   interface Future {
     v3_singleFetch: true;
   }
+  /** What server.ts hands every loader and action (getLoadContext). */
+  interface AppLoadContext {
+    /** This response's Content-Security-Policy nonce (absent where no server.ts runs, e.g. in tests). */
+    cspNonce?: string;
+  }
 }
 
 export {};

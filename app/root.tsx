@@ -1,7 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { NotificationPopup } from "~/components/realtime/notification-popup";
 import { SocketProvider } from "~/components/realtime/socket-provider";
 import { UnreadAnnouncementsProvider } from "~/components/realtime/unread-announcements";
@@ -10,6 +10,7 @@ import { RouteErrorPage } from "~/components/status-page";
 import styles from "~/styles/app.css";
 import { countUnreadAnnouncements } from "~/modules/announcements/announcements.server";
 import { getOptionalUser } from "~/utils/auth.server";
+import { useNonce } from "~/utils/nonce";
 import { getToast } from "~/utils/toast.server";
 
 export const links: LinksFunction = () => [
@@ -33,6 +34,11 @@ export function useOptionalUser() {
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const user = rootData?.user ?? null;
+  const nonce = useNonce();
+  // A marker that the page's scripts run: tests wait for it (and it costs the page nothing).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <html lang="en" dir="ltr">
       <head>
@@ -51,8 +57,8 @@ export function Layout({ children }: { children: ReactNode }) {
           </UnreadAnnouncementsProvider>
         </SocketProvider>
         <AppToaster toast={rootData?.toast ?? null} />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

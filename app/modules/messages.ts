@@ -140,6 +140,7 @@ export const messages = {
     serverTitle: "Something broke",
     server: "An unexpected error happened. Please try again in a moment.",
     unavailable: "The service is briefly unavailable. Please try again in a few seconds.",
+    crossSite: "This request came from another site and was refused. Please use the form on this site.",
   },
 } as const;
 

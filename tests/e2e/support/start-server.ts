@@ -3,11 +3,14 @@
  * and the built web server. Started by Playwright's webServer; ends when Playwright stops it.
  */
 import { spawn } from "node:child_process";
+import { createWriteStream, mkdirSync } from "node:fs";
+import path from "node:path";
 import { runMigrations } from "../../../db/migrate.ts";
 import { seedDemoEvent } from "../../../db/seed.ts";
 import { createDb } from "../../../db/client.ts";
 import { LOCAL_SERVICE_DEFAULTS } from "../../../scripts/lib/local-services.ts";
 import { databaseUrlFor, E2E_DATABASE, withAdminConnection } from "../../setup/databases.ts";
+import { E2E_SERVER_LOG } from "./paths.ts";
 
 // Several e2e runs can share a machine (one per developer task): each names its own database.
 const databaseName = E2E_DATABASE;
@@ -34,14 +37,23 @@ const env = {
   S3_SECRET_ACCESS_KEY: process.env.S3_SECRET_ACCESS_KEY ?? LOCAL_SERVICE_DEFAULTS.s3SecretAccessKey,
   REDIS_PREFIX: `gke2e_${process.pid}`,
   PORT: process.env.E2E_PORT ?? "3105",
-  LOG_LEVEL: "warn",
+  // Info, into a file the security tests read (nothing secret may ever appear in it).
+  LOG_LEVEL: "info",
   // A small upload limit keeps the over-limit e2e test fast (the 200 MB default is tested in integration).
   SUBMISSION_MAX_BYTES: "1048576",
 };
-const children = [
-  spawn(process.execPath, ["--import", "tsx", "workers/index.ts"], { env, stdio: "inherit" }),
-  spawn(process.execPath, ["--import", "tsx", "server.ts"], { env, stdio: "inherit" }),
-];
+mkdirSync(path.dirname(E2E_SERVER_LOG), { recursive: true });
+const log = createWriteStream(E2E_SERVER_LOG, { flags: "w" });
+const start = (file: string) => {
+  const child = spawn(process.execPath, ["--import", "tsx", file], { env, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.pipe(log, { end: false });
+  child.stderr.on("data", (chunk: Buffer) => {
+    log.write(chunk);
+    process.stderr.write(chunk);
+  });
+  return child;
+};
+const children = [start("workers/index.ts"), start("server.ts")];
 const stop = () => {
   for (const child of children) child.kill("SIGTERM");
 };

@@ -1,0 +1,37 @@
+/**
+ * Cross-site request forgery: a state-changing request (POST, PUT, PATCH, DELETE) that carries the session
+ * cookie must come from one of our own pages. Browsers say where a request comes from (Origin, else
+ * Referer); a request without either is not a browser's cross-site form (curl, scripts) and passes. A
+ * request with an Authorization header (an API token) cannot be forged cross-site: browsers never add one
+ * to a cross-site form or a simple request, so it passes too. Remix checks Origin for page actions only;
+ * this covers every route, resource routes and the queue dashboard included.
+ */
+const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export interface RequestFacts {
+  method: string;
+  origin?: string;
+  referer?: string;
+  authorization?: string;
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** True when the request must be refused. `ownOrigins` are the site's own origins (e.g. https://gates.example.org). */
+export function isForgedRequest(request: RequestFacts, ownOrigins: readonly string[]): boolean {
+  if (!UNSAFE_METHODS.has(request.method.toUpperCase())) return false;
+  if (request.authorization) return false;
+  // "null" is what a sandboxed frame or a cross-site redirect chain sends: never one of our pages.
+  if (request.origin !== undefined) return request.origin === "null" || !ownOrigins.includes(request.origin);
+  if (request.referer !== undefined) {
+    const from = originOf(request.referer);
+    return from === null || !ownOrigins.includes(from);
+  }
+  return false;
+}
