@@ -230,9 +230,3 @@ describe("authorisation matrix", () => {
     }
   }
 });
-
-/** For docs/RELIABILITY.md: how many route × role checks the matrix makes. */
-export const matrixSize = () =>
-  Object.values(matrix)
-    .flat()
-    .reduce((sum, testCase) => sum + (testCase.loader ? roles.length : 0) + (testCase.action ? roles.length : 0), 0);
