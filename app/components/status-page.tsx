@@ -37,6 +37,8 @@ export function RouteErrorPage() {
       );
     if (error.status === 404)
       return <StatusPage status={404} title={messages.errors.notFoundTitle} message={messages.errors.notFound} home={home} />;
+    if (error.status === 400)
+      return <StatusPage status={400} title={messages.errors.badRequestTitle} message={payload.message ?? messages.errors.badRequest} home={home} />;
     if (error.status === 503)
       return <StatusPage status={503} title={messages.errors.serverTitle} message={messages.errors.unavailable} home={home} />;
     return <StatusPage status={error.status} title={messages.errors.serverTitle} message={payload.message ?? messages.errors.server} />;

@@ -2,6 +2,9 @@
  * Every user-facing message in one place. Texts from the spec (sections 5 and 8) are verbatim;
  * the ones the spec names but does not give come from DOMAIN.md; the rest are ours, short and plain.
  */
+/** Shared by the registration form and every other over-long field. */
+const tooLong = (max: number) => `Too long (${max} characters at most)`;
+
 export const messages = {
   login: {
     emptyFields: "Please fill all fields",
@@ -51,6 +54,14 @@ export const messages = {
     noMeal: "No upcoming meal.",
     noFile: "No file available",
     videosRequired: "Please provide at least one video URL.",
+  },
+  // Validation failures no form names itself (form-errors.ts).
+  validation: {
+    required: "This field is required",
+    once: "Please send this field only once.",
+    invalid: "This value is not valid.",
+    choose: "Please choose one of the options.",
+    tooLong,
   },
   // The home videos (spec 8), saved from the dashboard home or, by an admin, on /welcome.
   videos: {
@@ -123,7 +134,7 @@ export const messages = {
     email: "Enter a valid email address",
     hasTeam: "Choose yes or no",
     tshirtSize: "Choose S, M, L, XL or XXL",
-    tooLong: (max: number) => `Too long (${max} characters at most)`,
+    tooLong,
     duplicateEmail: "This email is already registered. One registration per person.",
     rateLimited: (retryAfterSeconds: number) =>
       `Too many registrations from your network. Try again in ${formatWait(retryAfterSeconds)}.`,
@@ -141,6 +152,8 @@ export const messages = {
     server: "An unexpected error happened. Please try again in a moment.",
     unavailable: "The service is briefly unavailable. Please try again in a few seconds.",
     crossSite: "This request came from another site and was refused. Please use the form on this site.",
+    badRequestTitle: "That request could not be used",
+    badRequest: "The form was changed or is out of date. Reload the page and try again.",
   },
 } as const;
 

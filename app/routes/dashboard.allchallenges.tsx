@@ -7,6 +7,7 @@ import { messages } from "~/modules/messages";
 import { DashboardError } from "~/modules/teams/teams.server";
 import styles from "~/styles/dashboard.css";
 import { requireRole } from "~/utils/auth.server";
+import { badRequest } from "~/utils/responses.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 const m = messages.dashboard;
@@ -22,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireRole(request, "admin");
   const parsed = ChallengeIdSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) throw new Response("Bad request", { status: 400 });
+  if (!parsed.success) throw badRequest();
   try {
     const row = await toggleChallengeStatus(parsed.data.id);
     return redirectWithToast("/dashboard/allchallenges", { type: "success", title: m.statusChanged(row.title, row.status) });

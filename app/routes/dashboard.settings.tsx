@@ -14,6 +14,7 @@ import { utcToZonedLocal, zonedLocalToUtc } from "~/modules/settings/zoned-time"
 import { isScoreboardFrozen, setScoreboardFrozen } from "~/modules/standings/freeze.server";
 import styles from "~/styles/dashboard.css";
 import { requireRole } from "~/utils/auth.server";
+import { badRequest } from "~/utils/responses.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 const m = messages.dashboard;
@@ -80,11 +81,11 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (intent === "meal-remove") {
     const parsed = MealRemoveSchema.safeParse(Object.fromEntries(formData));
-    if (!parsed.success) throw new Response("Bad request", { status: 400 });
+    if (!parsed.success) throw badRequest();
     await removeMeal(parsed.data.id);
     return redirectWithToast(settingsUrl, { type: "success", title: m.mealRemoved });
   }
-  throw new Response("Unknown action", { status: 400 });
+  throw badRequest();
 }
 
 /** The action's result for this form only (several forms share the page's action). */

@@ -13,6 +13,7 @@ import { TeamDeleteSchema, TeamFormSchema } from "~/modules/teams/schema";
 import { createTeam, DashboardError, deleteTeam, getTeam, listTeams, renameTeam } from "~/modules/teams/teams.server";
 import styles from "~/styles/dashboard.css";
 import { requireRole } from "~/utils/auth.server";
+import { badRequest } from "~/utils/responses.server";
 import { getLogger } from "~/utils/logger.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -32,7 +33,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData();
   if (formData.get("intent") === "delete") {
     const parsed = TeamDeleteSchema.safeParse({ id: formData.get("id") });
-    if (!parsed.success) throw new Response("Bad request", { status: 400 });
+    if (!parsed.success) throw badRequest();
     try {
       await deleteTeam(parsed.data.id);
     } catch (error) {

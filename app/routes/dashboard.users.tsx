@@ -15,6 +15,7 @@ import { roleLabels, UserDeleteSchema, UserFormSchema, userRoles } from "~/modul
 import { createUser, deleteUser, getUser, listUsers, updateUser } from "~/modules/users/users.server";
 import styles from "~/styles/dashboard.css";
 import { requireRole } from "~/utils/auth.server";
+import { badRequest } from "~/utils/responses.server";
 import { getLogger } from "~/utils/logger.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -53,7 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData();
   if (formData.get("intent") === "delete") {
     const parsed = UserDeleteSchema.safeParse({ id: formData.get("id") });
-    if (!parsed.success) throw new Response("Bad request", { status: 400 });
+    if (!parsed.success) throw badRequest();
     try {
       await deleteUser(admin.id, parsed.data.id);
     } catch (error) {

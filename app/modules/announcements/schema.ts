@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "../form-errors.ts";
 
 export const AnnouncementSchema = z.object({
   title: z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(200),

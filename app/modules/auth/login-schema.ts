@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "../form-errors.ts";
 import { messages } from "../messages.ts";
 
 /** The login form, shared by the action and the browser-side validation. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "../form-errors.ts";
 import { messages } from "../messages.ts";
 
 const m = messages.dashboard;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "../form-errors.ts";
 
 // Spec 5 shows no validation; an empty message would be a blank popup, so it must have text.
 export const NotificationSchema = z.object({

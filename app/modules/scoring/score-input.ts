@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "../form-errors.ts";
 import { messages } from "../messages.ts";
 import { toCenti } from "./rules.ts";
 

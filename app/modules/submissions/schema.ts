@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "../form-errors.ts";
 
 /** The spec's limit (200 MB); the server's own limit comes from SUBMISSION_MAX_BYTES. */
 export const DEFAULT_SUBMISSION_MAX_BYTES = 209_715_200;

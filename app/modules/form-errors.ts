@@ -1,0 +1,29 @@
+/**
+ * Our words for every validation failure a schema does not name itself. A field people fill in carries
+ * its own message (spec 5's texts); this covers the rest: a field sent twice, a tampered hidden id, an
+ * option that is not on the list, an over-long value. Without it zod answers in its own English
+ * ("Invalid input: expected string, received array"), which no user should read. Every schema module
+ * imports this file, so the map is in place wherever a schema parses, browser and server alike.
+ */
+import { z } from "zod";
+import { messages } from "./messages.ts";
+
+const m = messages.validation;
+
+z.config({
+  customError(issue) {
+    switch (issue.code) {
+      case "invalid_type":
+        if (issue.input === undefined) return m.required;
+        return Array.isArray(issue.input) ? m.once : m.invalid;
+      case "too_big":
+        return issue.origin === "string" ? m.tooLong(Number(issue.maximum)) : m.invalid;
+      case "too_small":
+        return issue.origin === "string" && Number(issue.minimum) <= 1 ? m.required : m.invalid;
+      case "invalid_value":
+        return m.choose;
+      default:
+        return m.invalid;
+    }
+  },
+});

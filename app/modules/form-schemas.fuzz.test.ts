@@ -1,0 +1,117 @@
+/**
+ * Property (issue 8): every form schema, fed random and hostile values the way a browser (or a script
+ * posing as one) sends them, never throws and refuses with a clear message of ours, never a library's
+ * default ("Invalid input: expected string…"). 1,000 cases per schema.
+ */
+import { parseWithZod } from "@conform-to/zod/v4";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { AnnouncementSchema } from "./announcements/schema";
+import { LoginSchema } from "./auth/login-schema";
+import { ChallengeFormSchema, ChallengeIdSchema } from "./challenges/schema";
+import { NotificationSchema } from "./notifications/schema";
+import { CreateAccountsSchema, RegistrationSchema } from "./registrations/schema";
+import { RequestSchema } from "./requests/schema";
+import { scoreInputSchema, ScoreFormSchema } from "./scoring/score-input";
+import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema } from "./settings/schema";
+import { SubmissionFormSchema } from "./submissions/schema";
+import { TeamDeleteSchema, TeamFormSchema } from "./teams/schema";
+import { UserDeleteSchema, UserFormSchema } from "./users/schema";
+import { DashboardVideosSchema, WelcomeVideosSchema } from "./videos/schema";
+
+/** What people type, paste, or forge. */
+export const hostileValue = fc.oneof(
+  fc.string(),
+  fc.string({ unit: "binary", maxLength: 60 }),
+  fc.constantFrom(
+    "",
+    " ",
+    "\u0000",
+    "\u202e\u200f",
+    "<script>alert(1)</script>",
+    "' OR 1=1 --",
+    "../../etc/passwd",
+    "NaN",
+    "Infinity",
+    "-1",
+    "0",
+    "1e309",
+    "9".repeat(400),
+    "x".repeat(30_000),
+    "👩🏽‍💻".repeat(300),
+    "مرحبا بالعالم",
+    "__proto__",
+    "javascript:alert(1)",
+    "2025-02-30T25:61",
+    "true",
+    "on",
+  ),
+  fc.integer().map(String),
+  fc.double().map(String),
+);
+
+/** A form body: the schema's own field names (some repeated, some missing) plus strangers. */
+export function hostileForm(fieldNames: readonly string[]) {
+  const key = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...(fieldNames.length ? fieldNames : ["x"])) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+  return fc.array(fc.tuple(key, hostileValue), { maxLength: 14 }).map((entries) => {
+    const form = new FormData();
+    for (const [name, value] of entries) form.append(name, value);
+    return form;
+  });
+}
+
+/** zod's own wording: a user must never see it. */
+const LIBRARY_DEFAULT = /^(Invalid|Too (small|big)|Unrecognized|Expected|Required$)/;
+
+// Forms people fill in: every refusal must be one of our sentences.
+const forms: Record<string, z.ZodObject> = {
+  LoginSchema,
+  TeamFormSchema,
+  UserFormSchema,
+  ChallengeFormSchema,
+  AnnouncementSchema,
+  NotificationSchema,
+  RequestSchema,
+  RegistrationSchema,
+  SubmissionFormSchema,
+  ScoreFormSchema,
+  GateSettingsSchema,
+  FinalSettingsSchema,
+  MealAddSchema,
+  DashboardVideosSchema,
+  WelcomeVideosSchema,
+  CreateAccountsSchema,
+};
+// Hidden fields only (ids of rows to delete): a refusal is a 400 page, never a field message.
+const technical: Record<string, z.ZodObject> = { TeamDeleteSchema, UserDeleteSchema, ChallengeIdSchema, MealRemoveSchema };
+
+describe("form schemas under random and hostile input", () => {
+  for (const [name, schema] of Object.entries({ ...forms, ...technical })) {
+    it(`${name}: never throws${name in forms ? ", refuses in our words" : ""}`, () => {
+      fc.assert(
+        fc.property(hostileForm(Object.keys(schema.shape)), (form) => {
+          const result = parseWithZod(form, { schema });
+          if (result.status === "success" || !(name in forms)) return;
+          for (const [field, errors] of Object.entries(result.error ?? {})) {
+            for (const message of errors ?? []) {
+              expect(message.length, `${name}.${field}`).toBeGreaterThan(0);
+              expect(message, `${name}.${field}`).not.toMatch(LIBRARY_DEFAULT);
+            }
+          }
+        }),
+        { numRuns: 1000 },
+      );
+    });
+  }
+
+  it("a judge's score: never throws, refuses in our words", () => {
+    fc.assert(
+      fc.property(hostileValue, fc.integer({ min: 1, max: 1000 }), (value, points) => {
+        const result = scoreInputSchema(points).safeParse(value);
+        if (!result.success) for (const issue of result.error.issues) expect(issue.message).not.toMatch(LIBRARY_DEFAULT);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -1,0 +1,10 @@
+import { data } from "@remix-run/node";
+import { messages } from "../modules/messages.ts";
+
+/**
+ * A request no form of ours sends (a hidden field tampered with, an unknown intent): a 400 that says so
+ * in words, shown by the route's error page. Thrown, like the guards' 403.
+ */
+export function badRequest() {
+  return data({ message: messages.errors.badRequest }, { status: 400 });
+}
