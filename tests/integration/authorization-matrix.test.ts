@@ -5,18 +5,12 @@
  * with a real session cookie, on a real database: its own guard must hold (a parent layout's guard is
  * never relied on).
  */
-import path from "node:path";
-import { Readable } from "node:stream";
-import { readConfig } from "@remix-run/dev/dist/config.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { challenges, gates, submissions } from "../../db/schema.ts";
-import { getDb } from "../../app/utils/db.server.ts";
-import { newObjectKey, uploadStream } from "../../app/utils/s3.server.ts";
-import { makeChallenge, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
-import { eq } from "drizzle-orm";
+import { answerOf, callRoute, loadRouteModule, routeExists, routeManifest, routeUrl, type RouteModule } from "../support/route-manifest.ts";
+import { createRouteWorld, worldRoles, type RouteWorld, type WorldRole } from "../support/route-world.ts";
 
-const roles = ["visitor", "participant", "outsider", "judge", "admin"] as const;
-type Role = (typeof roles)[number];
+const roles = worldRoles;
+type Role = WorldRole;
 /** allowed: answered (200, a redirect elsewhere, a 4xx about the input); login: sent to /login; 403; 404. */
 type Outcome = "allowed" | "login" | "403" | "404";
 type Row = Record<Role, Outcome>;
@@ -30,16 +24,9 @@ const nobody: Row = { visitor: "404", participant: "404", outsider: "404", judge
 /** Submitting needs a team: staff have none (DOMAIN.md), so they are refused. */
 const submitter: Row = { visitor: "login", participant: "allowed", outsider: "allowed", judge: "403", admin: "403" };
 
-/** What the fixtures give each case: ids of rows made in beforeAll. */
-interface World {
-  openChallenge: number;
-  closedChallenge: number;
-  submissionWithFile: number;
-}
-
 interface Case {
   name?: string;
-  params?: (world: World) => Record<string, string>;
+  params?: (world: RouteWorld) => Record<string, string>;
   loader?: Row;
   action?: Row;
 }
@@ -117,31 +104,6 @@ const matrix: Record<string, Case[]> = {
   "routes/dashboard.exports.users-rank[.csv]": [{ loader: adminOnly }],
 };
 
-type RouteModule = {
-  loader?: (args: { request: Request; params: Record<string, string>; context: object }) => Promise<unknown>;
-  action?: (args: { request: Request; params: Record<string, string>; context: object }) => Promise<unknown>;
-};
-
-const appDirectory = path.resolve(import.meta.dirname, "../../app");
-const config = await readConfig(path.resolve(import.meta.dirname, "../.."));
-const manifest = Object.values(config.routes);
-
-function fullPath(id: string): string {
-  const parts: string[] = [];
-  for (let route = config.routes[id]; route; route = route.parentId ? config.routes[route.parentId] : undefined!) {
-    if (route.path) parts.unshift(route.path);
-  }
-  return `/${parts.join("/")}`;
-}
-
-/** The status (and redirect target) of whatever a loader or action returned or threw. */
-function answerOf(result: unknown): { status: number; location: string | null } {
-  if (result instanceof Response) return { status: result.status, location: result.headers.get("Location") };
-  const init = (result as { type?: string; init?: ResponseInit | null } | null)?.type === "DataWithResponseInit" ? (result as { init?: ResponseInit | null }).init : null;
-  if (init) return { status: init.status ?? 200, location: new Headers(init.headers).get("Location") };
-  return { status: 200, location: null };
-}
-
 function classify(answer: { status: number; location: string | null }): Outcome | `error ${number}` {
   if ((answer.status === 302 || answer.status === 303) && answer.location?.startsWith("/login?redirectTo=")) return "login";
   if (answer.status === 403) return "403";
@@ -150,54 +112,22 @@ function classify(answer: { status: number; location: string | null }): Outcome 
   return "allowed";
 }
 
-let world: World;
-const cookies: Partial<Record<Role, string>> = {};
-
+let world: RouteWorld;
 beforeAll(async () => {
-  const now = Date.now();
-  await getDb()
-    .insert(gates)
-    .values([1, 2, 3, 4, 5].map((number) => ({ number, title: `Gate ${number}`, description: "d", opensAt: new Date(number <= 2 ? now - 3_600_000 : now + 3_600_000) })));
-  const [teamA, teamB] = [await makeTeam(), await makeTeam()];
-  const users = {
-    participant: await makeUser("participant", teamA.id),
-    outsider: await makeUser("participant", teamB.id),
-    judge: await makeUser("judge"),
-    admin: await makeUser("admin"),
-  };
-  for (const [role, user] of Object.entries(users)) cookies[role as Role] = await sessionCookie(user.id);
-
-  const stored = async (prefix: "attachments" | "submissions", body: string) => {
-    const key = newObjectKey(prefix);
-    await uploadStream({ key, body: Readable.from([Buffer.from(body)]), limitBytes: 1000 });
-    return key;
-  };
-  const open = await makeChallenge({ wave: 1 });
-  await getDb().update(challenges).set({ attachmentKey: await stored("attachments", "%PDF-1.1"), attachmentName: "brief.pdf" }).where(eq(challenges.id, open.id));
-  const closed = await makeChallenge({ wave: 5 });
-  await getDb().update(challenges).set({ attachmentKey: await stored("attachments", "%PDF-1.1"), attachmentName: "later.pdf" }).where(eq(challenges.id, closed.id));
-  const [submission] = await getDb()
-    .insert(submissions)
-    .values({ teamId: teamA.id, challengeId: open.id, userId: users.participant.id, text: "ours", fileKey: await stored("submissions", "secret"), fileName: "ours.txt" })
-    .returning();
-  world = { openChallenge: open.id, closedChallenge: closed.id, submissionWithFile: submission.id };
+  world = await createRouteWorld();
 });
 
 async function call(module: RouteModule, kind: "loader" | "action", role: Role, url: string, params: Record<string, string>) {
-  const headers = new Headers(cookies[role] ? { Cookie: cookies[role]! } : {});
-  const init: RequestInit = kind === "loader" ? { headers } : { method: "POST", headers: { ...Object.fromEntries(headers), "Content-Type": "application/x-www-form-urlencoded" }, body: "" };
-  try {
-    return classify(answerOf(await module[kind]!({ request: new Request(`http://localhost${url}`, init), params, context: {} })));
-  } catch (thrown) {
-    return classify(answerOf(thrown));
-  }
+  const cookie: Record<string, string> = world.cookies[role] ? { Cookie: world.cookies[role]! } : {};
+  const init: RequestInit = kind === "loader" ? { headers: cookie } : { method: "POST", headers: { ...cookie, "Content-Type": "application/x-www-form-urlencoded" }, body: "" };
+  return classify(answerOf(await callRoute(module, kind, { request: new Request(`http://localhost${url}`, init), params, context: {} })));
 }
 
 describe("authorisation matrix", () => {
   it("has a row for every route of the manifest, and no row for a route that is gone", async () => {
     const missing: string[] = [];
-    for (const route of manifest) {
-      const module = (await import(path.join(appDirectory, route.file))) as RouteModule;
+    for (const route of routeManifest) {
+      const module = await loadRouteModule(route);
       const cases = matrix[route.id];
       if (!cases) {
         if (module.loader || module.action) missing.push(route.id);
@@ -210,20 +140,20 @@ describe("authorisation matrix", () => {
       }
     }
     expect(missing, "routes with a loader or action but no row in the matrix").toEqual([]);
-    expect(Object.keys(matrix).filter((id) => !config.routes[id])).toEqual([]);
+    expect(Object.keys(matrix).filter((id) => !routeExists(id))).toEqual([]);
   });
 
-  for (const route of manifest) {
+  for (const route of routeManifest) {
     for (const testCase of matrix[route.id] ?? []) {
       for (const kind of ["loader", "action"] as const) {
         const expected = testCase[kind];
         if (!expected) continue;
         it(`${kind === "loader" ? "GET" : "POST"} ${route.id}${testCase.name ? ` (${testCase.name})` : ""}`, async () => {
-          const module = (await import(path.join(appDirectory, route.file))) as RouteModule;
+          const module = await loadRouteModule(route);
           const params = testCase.params?.(world) ?? {};
-          const url = fullPath(route.id).replace(/:(\w+)/g, (_, name: string) => params[name] ?? name).replace("*", params["*"] ?? "");
+          const url = routeUrl(route, params);
           const actual: Record<string, string> = {};
-          for (const role of roles) actual[role] = await call(module, kind, role, url + (route.index ? "?index" : ""), params);
+          for (const role of roles) actual[role] = await call(module, kind, role, url, params);
           expect(actual).toEqual(expected);
         });
       }

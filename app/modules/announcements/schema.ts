@@ -1,7 +1,7 @@
 import { z } from "zod";
-import "../form-errors.ts";
+import { text } from "../form-fields.ts";
 
 export const AnnouncementSchema = z.object({
-  title: z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(200),
-  content: z.string({ error: "Content is required" }).trim().min(1, "Content is required").max(5000),
+  title: text({ error: "Title is required" }).trim().min(1, "Title is required").max(200),
+  content: text({ error: "Content is required" }).trim().min(1, "Content is required").max(5000),
 });

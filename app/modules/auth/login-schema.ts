@@ -1,10 +1,10 @@
 import { z } from "zod";
-import "../form-errors.ts";
+import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 
 /** The login form, shared by the action and the browser-side validation. */
 export const LoginSchema = z.object({
-  username: z.string({ error: messages.login.emptyFields }).trim().min(1, messages.login.emptyFields).max(200),
-  password: z.string({ error: messages.login.emptyFields }).min(1, messages.login.emptyFields).max(1000),
-  redirectTo: z.string().max(2048).optional(),
+  username: text({ error: messages.login.emptyFields }).trim().min(1, messages.login.emptyFields).max(200),
+  password: text({ error: messages.login.emptyFields }).min(1, messages.login.emptyFields).max(1000),
+  redirectTo: text().max(2048).optional(),
 });

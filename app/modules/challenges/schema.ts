@@ -1,5 +1,5 @@
 import { z } from "zod";
-import "../form-errors.ts";
+import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 
 const m = messages.dashboard;
@@ -16,16 +16,15 @@ export const categoryLabels: Record<(typeof categories)[number], string> = {
 /** The challenge form (spec 5's messages). No wave = a draft: in the dashboard, in no gate. */
 export const ChallengeFormSchema = z.object({
   id: z.coerce.number().int().positive().optional(),
-  title: z.string({ error: m.titleRequired }).trim().min(1, m.titleRequired).max(200, m.tooLong),
-  description: z.string({ error: m.descriptionRequired }).trim().min(1, m.descriptionRequired).max(20_000, m.tooLong),
-  points: z
-    .string({ error: m.pointsRequired })
+  title: text({ error: m.titleRequired }).trim().min(1, m.titleRequired).max(200, m.tooLong),
+  description: text({ error: m.descriptionRequired }).trim().min(1, m.descriptionRequired).max(20_000, m.tooLong),
+  points: text({ error: m.pointsRequired })
     .trim()
     .min(1, m.pointsRequired)
     .refine((value) => /^\d+$/.test(value) && Number(value) > 0 && Number(value) <= 1_000_000, m.pointsInvalid)
     .transform(Number),
   category: z.enum(categories, { error: m.categoryRequired }),
-  hints: z.string().trim().max(5000, m.tooLong).optional(),
+  hints: text().trim().max(5000, m.tooLong).optional(),
   wave: z.coerce.number({ error: m.waveInvalid }).int(m.waveInvalid).min(1, m.waveInvalid).max(5, m.waveInvalid).optional(),
   difficulty: z.enum(difficulties).optional(),
   removeAttachment: z.literal("on").optional(),

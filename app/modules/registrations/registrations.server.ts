@@ -3,6 +3,7 @@
  * without regard to case. Abuse is held off by a per-IP rate limit in Redis (shared by every web
  * process) and a honeypot field; docs/decisions/006-registration.md says why these numbers.
  */
+import { stripControlCharacters } from "../form-fields.ts";
 import { and, asc, count, eq, ilike, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { registrations, users, type Registration } from "../../../db/schema.ts";
@@ -109,7 +110,7 @@ function escapeLike(value: string) {
 
 /** Matches the query against name (first, last or both), email, team name and skill. */
 function searchCondition(query: string | undefined): SQL | undefined {
-  const words = (query ?? "").trim().split(/\s+/).filter(Boolean).slice(0, 8);
+  const words = stripControlCharacters(query ?? "").trim().split(/\s+/).filter(Boolean).slice(0, 8);
   if (!words.length) return undefined;
   return and(
     ...words.map((word) => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import "../form-errors.ts";
+import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 
 const m = messages.registration;
@@ -18,23 +18,21 @@ export const HONEYPOT_FIELD = "website";
  * spec's message; `trim().min(1)` catches a value of spaces only.
  */
 const required = (max: number) =>
-  z.string({ error: m.required }).trim().min(1, m.required).max(max, m.tooLong(max));
+  text({ error: m.required }).trim().min(1, m.required).max(max, m.tooLong(max));
 
 const digits = (max: number) =>
-  z
-    .string({ error: m.required })
+  text({ error: m.required })
     // People paste numbers with spaces or dashes ("0555 12-34-56"): drop them, keep the digits.
     .transform((value) => value.replace(/[\s-]/g, ""))
-    .pipe(z.string().min(1, m.required).max(max, m.tooLong(max)).regex(/^\d+$/, m.digitsOnly));
+    .pipe(text().min(1, m.required).max(max, m.tooLong(max)).regex(/^\d+$/, m.digitsOnly));
 
-const optional = (max: number) => z.string().trim().max(max, m.tooLong(max)).optional();
+const optional = (max: number) => text().trim().max(max, m.tooLong(max)).optional();
 
 /** The registration form (spec 2.15 and 5), shared by the page's browser validation and its action. */
 export const RegistrationSchema = z.object({
   name: required(LIMITS.text),
   lastName: required(LIMITS.text),
-  email: z
-    .string({ error: m.required })
+  email: text({ error: m.required })
     .trim()
     .min(1, m.required)
     .max(LIMITS.email, m.tooLong(LIMITS.email))
@@ -49,7 +47,7 @@ export const RegistrationSchema = z.object({
   major: optional(LIMITS.text),
   university: optional(LIMITS.text),
   tshirtSize: z.enum(TSHIRT_SIZES, { error: (issue) => (issue.input === undefined ? m.required : m.tshirtSize) }),
-  [HONEYPOT_FIELD]: z.string().max(LIMITS.url).optional(),
+  [HONEYPOT_FIELD]: text().max(LIMITS.url).optional(),
 });
 
 export type RegistrationInput = z.output<typeof RegistrationSchema>;

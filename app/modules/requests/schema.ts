@@ -1,6 +1,6 @@
 import { z } from "zod";
-import "../form-errors.ts";
+import { text } from "../form-fields.ts";
 
 export const RequestSchema = z.object({
-  message: z.string({ error: "This field is required" }).trim().min(1, "This field is required").max(2000),
+  message: text({ error: "This field is required" }).trim().min(1, "This field is required").max(2000),
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import "../form-errors.ts";
+import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 import { toCenti } from "./rules.ts";
 
@@ -8,8 +8,7 @@ import { toCenti } from "./rules.ts";
  * Returns hundredths. The same schema serves the form, the action and the API.
  */
 export function scoreInputSchema(points: number) {
-  return z
-    .string({ error: messages.scoring.required })
+  return text({ error: messages.scoring.required })
     .trim()
     .min(1, messages.scoring.required)
     .refine((value) => /^-?\d+(\.\d+)?$/.test(value), messages.scoring.notANumber)
@@ -24,7 +23,7 @@ export type Verdict = (typeof verdicts)[number];
 
 export const ScoreFormSchema = z.object({
   submissionId: z.coerce.number().int().positive(),
-  score: z.string({ error: messages.scoring.required }),
-  comment: z.string().trim().max(2000, messages.scoring.commentTooLong).optional(),
+  score: text({ error: messages.scoring.required }),
+  comment: text().trim().max(2000, messages.scoring.commentTooLong).optional(),
   verdict: z.enum(verdicts).optional(),
 });

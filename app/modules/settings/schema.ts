@@ -1,20 +1,19 @@
 import { z } from "zod";
-import "../form-errors.ts";
+import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 
 const m = messages.dashboard;
 
 /** A datetime-local value ("2025-04-24T19:00"), read in the event's zone by the server. */
-const instant = z
-  .string({ error: m.instantRequired })
+const instant = text({ error: m.instantRequired })
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, m.instantRequired);
 
 export const GateSettingsSchema = z.object({
   intent: z.literal("gate"),
   number: z.coerce.number().int().min(1).max(5),
-  title: z.string({ error: m.titleRequired }).trim().min(1, m.titleRequired).max(200, m.tooLong),
-  description: z.string({ error: m.descriptionMissing }).trim().min(1, m.descriptionMissing).max(2000, m.tooLong),
+  title: text({ error: m.titleRequired }).trim().min(1, m.titleRequired).max(200, m.tooLong),
+  description: text({ error: m.descriptionMissing }).trim().min(1, m.descriptionMissing).max(2000, m.tooLong),
   opensAt: instant,
 });
 
@@ -22,7 +21,7 @@ export const FinalSettingsSchema = z.object({ intent: z.literal("final"), finalA
 
 export const MealAddSchema = z.object({
   intent: z.literal("meal-add"),
-  label: z.string({ error: m.labelRequired }).trim().min(1, m.labelRequired).max(100, m.tooLong),
+  label: text({ error: m.labelRequired }).trim().min(1, m.labelRequired).max(100, m.tooLong),
   at: instant,
 });
 

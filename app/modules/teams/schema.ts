@@ -1,5 +1,5 @@
 import { z } from "zod";
-import "../form-errors.ts";
+import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 
 const m = messages.dashboard;
@@ -7,7 +7,7 @@ const m = messages.dashboard;
 /** The team form: `id` present means edit (spec 4: edit fills the form including the id). */
 export const TeamFormSchema = z.object({
   id: z.coerce.number().int().positive().optional(),
-  name: z.string({ error: m.nameRequired }).trim().min(1, m.nameRequired).max(100, m.tooLong),
+  name: text({ error: m.nameRequired }).trim().min(1, m.nameRequired).max(100, m.tooLong),
 });
 
 export const TeamDeleteSchema = z.object({ id: z.coerce.number().int().positive() });

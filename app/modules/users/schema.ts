@@ -1,5 +1,5 @@
 import { z } from "zod";
-import "../form-errors.ts";
+import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 
 const m = messages.dashboard;
@@ -15,8 +15,8 @@ export const roleLabels: Record<(typeof userRoles)[number], string> = { admin: "
 export const UserFormSchema = z
   .object({
     id: z.coerce.number().int().positive().optional(),
-    name: z.string({ error: m.nameRequired }).trim().min(1, m.nameRequired).max(60, m.tooLong),
-    password: z.string().max(200, m.tooLong).optional(),
+    name: text({ error: m.nameRequired }).trim().min(1, m.nameRequired).max(60, m.tooLong),
+    password: text().max(200, m.tooLong).optional(),
     role: z.enum(userRoles, { error: m.roleRequired }),
     teamId: z.coerce.number().int().positive().optional(),
   })

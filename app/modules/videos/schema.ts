@@ -1,9 +1,8 @@
 import { z } from "zod";
-import "../form-errors.ts";
+import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 
-const videoUrl = z
-  .string()
+const videoUrl = text()
   .trim()
   .max(2000, messages.dashboard.tooLong)
   .refine((value) => /^https?:\/\/\S+$/i.test(value), messages.dashboard.urlInvalid)

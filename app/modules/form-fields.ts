@@ -1,5 +1,6 @@
 /**
- * Our words for every validation failure a schema does not name itself. A field people fill in carries
+ * What every form field shares: text without control characters, and our words for every validation
+ * failure a schema does not name itself. A field people fill in carries
  * its own message (spec 5's texts); this covers the rest: a field sent twice, a tampered hidden id, an
  * option that is not on the list, an over-long value. Without it zod answers in its own English
  * ("Invalid input: expected string, received array"), which no user should read. Every schema module
@@ -27,3 +28,19 @@ z.config({
     }
   },
 });
+
+/**
+ * Control characters nobody types: Postgres refuses NUL in text outright (a 500 waiting to happen), and
+ * the rest only hide things in names and messages. Tabs and line breaks stay.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
+export function stripControlCharacters(value: string): string {
+  return value.replace(CONTROL_CHARACTERS, "");
+}
+
+/** A text field: a zod string with control characters removed before any other check. */
+export function text(params?: Parameters<typeof z.string>[0]) {
+  return z.string(params).overwrite(stripControlCharacters);
+}

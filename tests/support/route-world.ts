@@ -1,0 +1,55 @@
+/**
+ * A small event for tests that walk every route: gates 1–2 open and 3–5 closed, two teams, one user per
+ * role with a session cookie, an open and a closed challenge (each with a stored attachment) and a
+ * submission of team A with a stored file.
+ */
+import { Readable } from "node:stream";
+import { eq } from "drizzle-orm";
+import { challenges, gates, submissions } from "../../db/schema.ts";
+import { getDb } from "../../app/utils/db.server.ts";
+import { newObjectKey, uploadStream } from "../../app/utils/s3.server.ts";
+import { makeChallenge, makeTeam, makeUser, sessionCookie } from "./fixtures.ts";
+
+export const worldRoles = ["visitor", "participant", "outsider", "judge", "admin"] as const;
+export type WorldRole = (typeof worldRoles)[number];
+
+export interface RouteWorld {
+  /** "participant" belongs to team A (which owns the submission); "outsider" to team B. */
+  cookies: Partial<Record<WorldRole, string>>;
+  openChallenge: number;
+  closedChallenge: number;
+  submissionWithFile: number;
+}
+
+async function stored(prefix: "attachments" | "submissions", body: string) {
+  const key = newObjectKey(prefix);
+  await uploadStream({ key, body: Readable.from([Buffer.from(body)]), limitBytes: 1000 });
+  return key;
+}
+
+export async function createRouteWorld(): Promise<RouteWorld> {
+  const now = Date.now();
+  await getDb()
+    .insert(gates)
+    .values([1, 2, 3, 4, 5].map((number) => ({ number, title: `Gate ${number}`, description: "d", opensAt: new Date(number <= 2 ? now - 3_600_000 : now + 3_600_000) })))
+    .onConflictDoNothing();
+  const [teamA, teamB] = [await makeTeam(), await makeTeam()];
+  const users = {
+    participant: await makeUser("participant", teamA.id),
+    outsider: await makeUser("participant", teamB.id),
+    judge: await makeUser("judge"),
+    admin: await makeUser("admin"),
+  };
+  const cookies: RouteWorld["cookies"] = {};
+  for (const [role, user] of Object.entries(users)) cookies[role as WorldRole] = await sessionCookie(user.id);
+
+  const open = await makeChallenge({ wave: 1 });
+  await getDb().update(challenges).set({ attachmentKey: await stored("attachments", "%PDF-1.1"), attachmentName: "brief.pdf" }).where(eq(challenges.id, open.id));
+  const closed = await makeChallenge({ wave: 5 });
+  await getDb().update(challenges).set({ attachmentKey: await stored("attachments", "%PDF-1.1"), attachmentName: "later.pdf" }).where(eq(challenges.id, closed.id));
+  const [submission] = await getDb()
+    .insert(submissions)
+    .values({ teamId: teamA.id, challengeId: open.id, userId: users.participant.id, text: "ours", fileKey: await stored("submissions", "secret"), fileName: "ours.txt" })
+    .returning();
+  return { cookies, openChallenge: open.id, closedChallenge: closed.id, submissionWithFile: submission.id };
+}
