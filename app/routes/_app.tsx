@@ -1,5 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet, useLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { TopNav } from "~/components/layout/top-nav";
 import { RouteErrorPage } from "~/components/status-page";
 import styles from "~/styles/participant.css";
@@ -13,12 +13,33 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { user: { name: user.name, role: user.role, teamName: user.teamName } };
 }
 
+/** Spec 2.8: the submission page says "Loading..." while it loads (the gate board has its own animation). */
+function useOpeningChallenge(): boolean {
+  const navigation = useNavigation();
+  const location = useLocation();
+  return (
+    navigation.state === "loading" &&
+    !navigation.formMethod &&
+    /^\/submition\/[^/]+$/.test(navigation.location.pathname) &&
+    navigation.location.pathname !== location.pathname
+  );
+}
+
 export default function AppLayout() {
   const { user } = useLoaderData<typeof loader>();
+  const openingChallenge = useOpeningChallenge();
   return (
     <div className="app-shell">
       <TopNav user={user} />
-      <Outlet />
+      {openingChallenge ? (
+        <main className="page participant-page page-loading">
+          <p role="status" className="page-loading__text">
+            Loading...
+          </p>
+        </main>
+      ) : (
+        <Outlet />
+      )}
     </div>
   );
 }
