@@ -1,6 +1,17 @@
+import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import postgres from "postgres";
+import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
 import { logins } from "./support/login.ts";
+import { storedKeys } from "./support/storage.ts";
+
+const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
+test.afterAll(async () => {
+  await sql.end({ timeout: 5 });
+});
 
 const password = logins.participant.password;
 
@@ -102,28 +113,43 @@ test.describe("participant journey", () => {
     await page.context().close();
   });
 
-  test("a file over the limit is refused (browser check, then the server's own) and nothing is stored", async ({ browser }) => {
-    const big = { name: "too-big.bin", mimeType: "application/octet-stream", buffer: Buffer.alloc(1_100_000, 7) };
+  test("a 201 MB file is refused (browser check, then the server's own) and nothing is stored", async ({ browser }) => {
+    // The server streams the whole 200 MB to storage before it cuts the upload.
+    test.setTimeout(180_000);
+    // Sparse: 201 MB on paper, nothing on disk. Playwright refuses buffers over 50 MB, not paths.
+    const dir = await mkdtemp(path.join(tmpdir(), "gatekeeper-e2e-"));
+    const big = path.join(dir, "too-big.bin");
+    await writeFile(big, "");
+    await truncate(big, 201 * 1024 * 1024);
+    try {
+      const page = await signIn(browser, "phoenix3");
+      await openChallenge(page, 3, "Bridge of Trials");
+      await page.getByLabel("Attach a file").setInputFiles(big);
+      await expect(page.getByText("File size exceeds 200MB limit")).toBeVisible();
+      await expect(page.getByRole("button", { name: "SUBMIT" })).toBeDisabled();
+      await page.context().close();
 
-    const page = await signIn(browser, "phoenix3");
-    await openChallenge(page, 3, "Bridge of Trials");
-    await page.getByLabel("Attach a file").setInputFiles(big);
-    await expect(page.getByText("File size exceeds 200MB limit")).toBeVisible();
-    await expect(page.getByRole("button", { name: "SUBMIT" })).toBeDisabled();
-    await page.context().close();
-
-    // Without JavaScript the browser does not check: the server cuts the upload.
-    const plain = await signIn(browser, "phoenix3", { javaScriptEnabled: false });
-    await openChallenge(plain, 3, "Bridge of Trials");
-    await plain.getByPlaceholder("SUBMIT A TEXT IF IT NEEDED").fill("with a huge file");
-    await plain.getByLabel("Attach a file").setInputFiles(big);
-    await plain.getByRole("button", { name: "SUBMIT" }).click();
-    await expect(plain.getByText("Error: File size exceeds 200MB limit")).toBeVisible();
-    await expect(plain.getByPlaceholder("SUBMIT A TEXT IF IT NEEDED")).toHaveValue("with a huge file");
-    // A fresh GET (a reload would post the form again).
-    await plain.goto(new URL(plain.url()).pathname);
-    await expect(plain.getByText("Nothing sent yet.")).toBeVisible();
-    await plain.context().close();
+      // Without JavaScript the browser does not check: it posts all 201 MB and the server cuts the upload.
+      const before = await storedKeys("submissions/");
+      const plain = await signIn(browser, "phoenix3", { javaScriptEnabled: false });
+      await openChallenge(plain, 3, "Bridge of Trials");
+      await plain.getByPlaceholder("SUBMIT A TEXT IF IT NEEDED").fill("with a huge file");
+      await plain.getByLabel("Attach a file").setInputFiles(big);
+      await plain.getByRole("button", { name: "SUBMIT" }).click();
+      await expect(plain.getByText("Error: File size exceeds 200MB limit")).toBeVisible({ timeout: 150_000 });
+      await expect(plain.getByPlaceholder("SUBMIT A TEXT IF IT NEEDED")).toHaveValue("with a huge file");
+      // Nothing stored: no submission row, no object in the bucket.
+      const rows = await sql`select s.id from submissions s join teams t on t.id = s.team_id join challenges c on c.id = s.challenge_id
+        where t.name = 'Phoenix' and c.title = 'Bridge of Trials'`;
+      expect(rows).toHaveLength(0);
+      expect(await storedKeys("submissions/")).toEqual(before);
+      // A fresh GET (a reload would post the form again).
+      await plain.goto(new URL(plain.url()).pathname);
+      await expect(plain.getByText("Nothing sent yet.")).toBeVisible();
+      await plain.context().close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   test("without JavaScript a text submission and a mentor call still work", async ({ browser }) => {
