@@ -205,17 +205,42 @@ test.describe("participant journey", () => {
     await page.context().close();
   });
 
-  test("participant screens have no serious or critical axe violations", async ({ browser }) => {
-    const page = await signIn(browser, "basilisk3");
-    await openChallenge(page, 1, "Runes of Order");
-    const challengePath = new URL(page.url()).pathname;
-    for (const path of ["/welcome", "/notification", "/home", "/gates", "/gate/1", "/gate/5", challengePath, "/status", "/timer"]) {
-      await page.goto(path);
+  test("participant and public screens have no serious or critical axe violations", async ({ browser }) => {
+    // Sixteen pages, each analysed in full.
+    test.setTimeout(120_000);
+    const check = async (page: Page, path: string) => {
       await expect(page.locator("main")).toBeVisible();
       const results = await new AxeBuilder({ page }).analyze();
       const bad = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
       expect(bad.map((violation) => `${path}: ${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+    };
+
+    const visitor = await (await browser.newContext({ reducedMotion: "reduce" })).newPage();
+    for (const path of ["/", "/404"]) {
+      await visitor.goto(path);
+      await check(visitor, `${path} (visitor)`);
     }
+    await visitor.context().close();
+
+    const page = await signIn(browser, "basilisk3");
+    await openChallenge(page, 1, "Runes of Order");
+    const challengePath = new URL(page.url()).pathname;
+    for (const path of ["/", "/welcome", "/notification", "/home", "/gates", "/gate/1", "/gate/5", challengePath, "/status", "/scoreboard", "/announcement", "/timer"]) {
+      await page.goto(path);
+      await check(page, path);
+    }
+    // The preloader moves on once everything has loaded: hold one image to look at it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/theme/medal-2.svg", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/preloader?next=/welcome");
+    await expect(page.getByRole("progressbar", { name: "Loading" })).toBeVisible();
+    await check(page, "/preloader");
+    release();
+    await expect(page).toHaveURL(/\/welcome$/);
     await page.context().close();
   });
 });
