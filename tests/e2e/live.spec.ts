@@ -15,6 +15,7 @@ async function signedInPage(browser: Browser, who: { name: string; password: str
 test.describe("live event pipeline in the browser", () => {
   // First in this file, which is the only one that posts announcements: the event starts with none.
   test("announcements: the empty state, then newest first with title and content", async ({ browser }) => {
+    test.setTimeout(60_000);
     const participant = await signedInPage(browser, { name: "kraken2", password: logins.participant.password });
     await participant.goto("/announcement");
     await expect(participant.getByRole("heading", { level: 1, name: "Announcements" })).toBeVisible();
@@ -117,6 +118,8 @@ test.describe("live event pipeline in the browser", () => {
   });
 
   test("a frozen scoreboard and chart for participants while admins stay live", async ({ browser }) => {
+    // Three roles in three browsers, and the freeze is always lifted at the end.
+    test.setTimeout(90_000);
     const admin = await signedInPage(browser, logins.admin);
     await admin.goto("/dashboard/settings");
     await admin.getByRole("button", { name: "Freeze the scoreboard" }).click();

@@ -207,7 +207,7 @@ test.describe("participant journey", () => {
 
   test("participant and public screens have no serious or critical axe violations", async ({ browser }) => {
     // Sixteen pages, each analysed in full.
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     const check = async (page: Page, path: string) => {
       await expect(page.locator("main")).toBeVisible();
       const results = await new AxeBuilder({ page }).analyze();
