@@ -49,6 +49,7 @@ test.describe("live event pipeline in the browser", () => {
   });
 
   test("a judge's score moves the participant's scoreboard without a reload", async ({ browser }) => {
+    test.setTimeout(60_000);
     const participant = await signedInPage(browser, { name: "basilisk1", password: logins.participant.password });
     await participant.goto("/scoreboard");
     const ownRow = participant.getByRole("row", { name: /Basilisk/ });
@@ -76,6 +77,7 @@ test.describe("live event pipeline in the browser", () => {
   });
 
   test("an announcement raises the unread badge and a notification pops up, until dismissed", async ({ browser }) => {
+    test.setTimeout(90_000);
     const participant = await signedInPage(browser, { name: "griffin3", password: logins.participant.password });
     await participant.goto("/announcement");
     await participant.goto("/scoreboard");

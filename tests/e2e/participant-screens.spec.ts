@@ -8,6 +8,9 @@ import postgres from "postgres";
 import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
 import { logins } from "./support/login.ts";
 
+// Several browsers and pages per test: leave room for a busy machine.
+test.describe.configure({ timeout: 60_000 });
+
 const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
 test.afterAll(async () => {
   await sql.end({ timeout: 5 });

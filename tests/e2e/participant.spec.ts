@@ -36,6 +36,8 @@ test.describe("participant journey", () => {
   test("login → welcome → notification → gates → gate → submission (text, file, update) → status → scoreboard → announcement → timer", async ({
     browser,
   }) => {
+    // Thirteen screens in a row: more than the default 30 s on a busy machine.
+    test.setTimeout(120_000);
     const page = await signIn(browser, "griffin1");
     // Through the preloader (its 500 ms pause is skipped under reduced motion).
     await expect(page).toHaveURL(/\/welcome$/);
