@@ -1,4 +1,7 @@
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useLocation, useRouteError } from "@remix-run/react";
+import { ActionLink } from "~/components/ui/action-button";
+import { Message } from "~/components/ui/message";
+import { TitleBar } from "~/components/ui/title-bar";
 import { roleHome, type Role } from "~/modules/auth/access";
 import { messages } from "~/modules/messages";
 
@@ -44,4 +47,33 @@ export function RouteErrorPage() {
     return <StatusPage status={error.status} title={messages.errors.serverTitle} message={payload.message ?? messages.errors.server} />;
   }
   return <StatusPage status={500} title={messages.errors.serverTitle} message={messages.errors.server} />;
+}
+
+/** The message a failed load carries: a thrown `data({ message })`, an Error's message, or a generic text. */
+function loadErrorMessage(error: unknown): string {
+  if (isRouteErrorResponse(error)) return (error.data as { message?: string } | null)?.message ?? (error.statusText || messages.errors.server);
+  if (error instanceof Error && error.message) return error.message;
+  return messages.errors.server;
+}
+
+/**
+ * Spec 8: a screen whose data failed to load says so in place ("Error: {message}", or the screen's own
+ * text) under its title, with a way to try again. A 403 or 404 keeps its usual status page.
+ */
+export function LoadErrorPage({ title, text, className }: { title: string; text?: (message: string) => string; className?: string }) {
+  const error = useRouteError();
+  const location = useLocation();
+  if (isRouteErrorResponse(error) && error.status < 500) return <RouteErrorPage />;
+  const message = loadErrorMessage(error);
+  return (
+    <main className={["page participant-page", className].filter(Boolean).join(" ")} aria-labelledby="load-error-title">
+      <TitleBar title={title} id="load-error-title" />
+      <Message tone="error">{text ? text(message) : `${messages.participant.errorPrefix}${message}`}</Message>
+      <p className="text-center">
+        <ActionLink to={`${location.pathname}${location.search}`} reloadDocument variant="subtle">
+          Try again
+        </ActionLink>
+      </p>
+    </main>
+  );
 }

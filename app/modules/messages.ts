@@ -43,6 +43,11 @@ export const messages = {
     submitted: "Submission successful!",
     submitFailed: "Failed to submit challenge",
     errorPrefix: "Error: ",
+    // Spec 8 shows "Error: {message}" when a gate or a challenge fails to load; the messages are ours.
+    gateLoadFailed: "The gate could not be loaded. Please try again.",
+    challengeLoadFailed: "The challenge could not be loaded. Please try again.",
+    // Spec 8, verbatim.
+    scoreboardLoadFailed: "Error loading teams",
     noTeam: "You need a team to submit.",
     challengeNotFound: "This challenge does not exist.",
     challengeInactive: "This challenge is not active.",
@@ -52,6 +57,8 @@ export const messages = {
     requestFailed: "Failed to send mentor request",
     required: "This field is required",
     noMeal: "No upcoming meal.",
+    // Spec 2.11 names this message without giving it.
+    noAnnouncements: "No announcements yet. You will get a notification as soon as one is posted.",
     noFile: "No file available",
     videosRequired: "Please provide at least one video URL.",
   },

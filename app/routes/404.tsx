@@ -1,7 +1,10 @@
 import type { MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
+import { TopNav } from "~/components/layout/top-nav";
 import { StatusPage } from "~/components/status-page";
+import { roleHome } from "~/modules/auth/access";
 import { messages } from "~/modules/messages";
+import { useOptionalUser } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Not found · Gatekeeper" }];
 
@@ -10,6 +13,18 @@ export async function loader() {
   return data(null, { status: 404 });
 }
 
+/** A public page: it carries the public layout's bar (spec 2.3), for visitors and signed-in users alike. */
 export default function NotFound() {
-  return <StatusPage status={404} title={messages.errors.notFoundTitle} message={messages.errors.notFound} />;
+  const user = useOptionalUser();
+  return (
+    <div className="app-shell">
+      <TopNav user={user} />
+      <StatusPage
+        status={404}
+        title={messages.errors.notFoundTitle}
+        message={messages.errors.notFound}
+        home={user ? roleHome(user.role) : "/"}
+      />
+    </div>
+  );
 }

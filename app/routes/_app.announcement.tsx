@@ -1,13 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { DEFAULT_EVENT_TIME_ZONE, formatDayTime } from "~/components/realtime/format";
+import { formatDayTime } from "~/components/realtime/format";
 import { useSocketEvent } from "~/components/realtime/socket-provider";
 import { useUnreadAnnouncements } from "~/components/realtime/unread-announcements";
 import { RouteErrorPage } from "~/components/status-page";
 import { TitleBar } from "~/components/ui/title-bar";
-import type { AnnouncementEvent } from "~/modules/realtime/events";
 import { listAnnouncements, markAnnouncementsSeen } from "~/modules/announcements/announcements.server";
+import { messages } from "~/modules/messages";
+import type { AnnouncementEvent } from "~/modules/realtime/events";
+import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { requireUser } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Announcements · Gatekeeper" }];
@@ -15,9 +17,12 @@ export const meta: MetaFunction = () => [{ title: "Announcements · Gatekeeper" 
 /** Opening the page resets the user's unread count on the server (spec 2.11, DOMAIN.md). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  await markAnnouncementsSeen(user.id);
-  // TODO: the event's time zone is an event setting (DOMAIN.md); read it here once a settings module exposes it.
-  return { announcements: await listAnnouncements(), timeZone: DEFAULT_EVENT_TIME_ZONE };
+  const [announcements, timeZone] = await Promise.all([
+    markAnnouncementsSeen(user.id).then(() => listAnnouncements()),
+    // DOMAIN.md: instants are shown in the event's zone (an event setting).
+    getEventTimeZone(),
+  ]);
+  return { announcements, timeZone };
 }
 
 /** An announcement arrived live while the page was open: the user has seen it too. */
@@ -59,9 +64,7 @@ export default function Announcements() {
     <main className="page announcements" aria-labelledby="announcements-title">
       <TitleBar title="Announcements" id="announcements-title" />
       {items.length === 0 ? (
-        <p className="announcements__empty card">
-          No announcements yet. You will get a notification as soon as one is posted.
-        </p>
+        <p className="announcements__empty card">{messages.participant.noAnnouncements}</p>
       ) : (
         <ul className="announcements__list list-reset">
           {items.map((item) => (

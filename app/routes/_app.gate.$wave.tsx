@@ -3,11 +3,13 @@ import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { categoryLabel } from "~/components/participant/category";
 import { Countdown } from "~/components/participant/countdown";
 import { GateArt } from "~/components/participant/gate-art";
-import { RouteErrorPage } from "~/components/status-page";
+import { LoadErrorPage } from "~/components/status-page";
 import { ActionLink } from "~/components/ui/action-button";
 import { TitleBar } from "~/components/ui/title-bar";
+import { messages } from "~/modules/messages";
 import { getGateBoard } from "~/modules/participant/board.server";
 import { requireUser } from "~/utils/auth.server";
+import { loadOrFail } from "~/utils/load.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.board.gate.title ?? "Gate"} · Gatekeeper` },
@@ -17,7 +19,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const wave = Number(params.wave);
   const now = new Date();
-  const board = /^[1-5]$/.test(params.wave ?? "") ? await getGateBoard(wave, user.teamId, now) : null;
+  const board = /^[1-5]$/.test(params.wave ?? "")
+    ? await loadOrFail(() => getGateBoard(wave, user.teamId, now), messages.participant.gateLoadFailed, { wave })
+    : null;
   if (!board) throw new Response("Not found", { status: 404 });
   return { board, serverNow: now.toISOString() };
 }
@@ -117,6 +121,7 @@ export default function GateBoard() {
   );
 }
 
+/** Spec 8: the gate page shows "Error: {message}" when it cannot load; a 404 stays the 404 page. */
 export function ErrorBoundary() {
-  return <RouteErrorPage />;
+  return <LoadErrorPage title="Gate" className="gate-board" />;
 }

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { themeImages } from "~/components/art/theme-art";
 import { prefersReducedMotion } from "~/components/participant/delayed-link";
 import { RouteErrorPage } from "~/components/status-page";
 import { Scene } from "~/components/ui/scene";
@@ -16,18 +17,30 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { next: next.startsWith("/preloader") ? "/welcome" : next };
 }
 
-/** The journey's screens: their code and styles are fetched here so the next steps open at once. */
+/** The journey's screens: their code is fetched here too, so the next steps open at once. */
 const journey = ["/welcome", "/notification", "/gates", "/gate/1"];
 
-function assetsToLoad(): string[] {
-  const urls = new Set<string>(["/favicon.svg", "/favicon-badge.svg"]);
-  document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]').forEach((link) => urls.add(link.href));
+/** Spec 2.4: what the preloader waits for (ADR 008 lists it): the theme's images, styles and the journey's code. */
+function assetsToLoad(): Array<{ url: string; image: boolean }> {
+  const assets = new Map<string, boolean>(themeImages.map((url) => [url, true]));
+  document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]').forEach((link) => assets.set(link.href, false));
   const manifest = (window as unknown as { __remixManifest?: { routes: Record<string, { path?: string; module: string }> } })
     .__remixManifest;
   for (const route of Object.values(manifest?.routes ?? {})) {
-    if (route.path && journey.some((path) => path.startsWith(`/${route.path?.split("/")[0]}`))) urls.add(route.module);
+    if (route.path && journey.some((path) => path.startsWith(`/${route.path?.split("/")[0]}`))) assets.set(route.module, false);
   }
-  return [...urls];
+  return [...assets].map(([url, image]) => ({ url, image }));
+}
+
+/** An image is loaded and decoded (so it shows at once later); anything else is fetched into the cache. */
+async function load({ url, image }: { url: string; image: boolean }): Promise<void> {
+  if (!image) {
+    await fetch(url, { credentials: "same-origin" });
+    return;
+  }
+  const picture = new Image();
+  picture.src = url;
+  await picture.decode();
 }
 
 /**
@@ -40,14 +53,15 @@ export default function Preloader() {
   const [percent, setPercent] = useState(0);
   useEffect(() => {
     let cancelled = false;
-    const urls = assetsToLoad();
+    const assets = assetsToLoad();
     let done = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const step = () => {
       done += 1;
-      if (!cancelled) setPercent(Math.round((done / urls.length) * 100));
+      if (!cancelled) setPercent(Math.round((done / assets.length) * 100));
     };
-    void Promise.all(urls.map((url) => fetch(url, { credentials: "same-origin" }).catch(() => null).finally(step))).then(() => {
+    // A file that fails to load must not hold the participant here: it counts as done.
+    void Promise.all(assets.map((asset) => load(asset).catch(() => null).finally(step))).then(() => {
       if (cancelled) return;
       timer = setTimeout(() => navigate(next, { replace: true }), prefersReducedMotion() ? 0 : 500);
     });

@@ -1,15 +1,19 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, useLoaderData, useRevalidator, useRouteError } from "@remix-run/react";
+import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { SocialLinks } from "~/components/participant/social-links";
 import { formatPoints } from "~/components/realtime/format";
 import { LiveIndicator } from "~/components/realtime/live-indicator";
 import { isMedalPlace, Medal } from "~/components/realtime/medal";
+import { ScoreChart } from "~/components/realtime/score-chart";
 import { useSocketEvent } from "~/components/realtime/socket-provider";
-import { RouteErrorPage } from "~/components/status-page";
-import { ActionLink } from "~/components/ui/action-button";
-import { Message } from "~/components/ui/message";
+import { LoadErrorPage } from "~/components/status-page";
 import { TitleBar } from "~/components/ui/title-bar";
+import { messages } from "~/modules/messages";
 import { applyTeamUpdate, type TeamStanding } from "~/modules/realtime/events";
+import { socialLinks } from "~/modules/settings/social-links";
+import { CHART_TEAMS, chartTeamIds, extendChart, followsTeams } from "~/modules/standings/chart";
+import { getScoreChart } from "~/modules/standings/history.server";
 import { getScoreboard } from "~/modules/standings/scoreboard.server";
 import { requireUser } from "~/utils/auth.server";
 
@@ -18,9 +22,14 @@ export const meta: MetaFunction = () => [{ title: "Scoreboard · Gatekeeper" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const board = await getScoreboard({ id: user.id, role: user.role, teamId: user.teamId });
-  // While frozen, participants get a frozen board (and no live updates but their own team's);
-  // admins and judges keep seeing live standings (DOMAIN.md).
-  return { ...board, liveForViewer: !board.frozen || user.role !== "participant" };
+  // While frozen, participants get a frozen board and chart (and no live updates but their own
+  // team's); admins and judges keep seeing live standings (DOMAIN.md).
+  const liveForViewer = !board.frozen || user.role !== "participant";
+  const { chart, timeZone } = await getScoreChart({
+    teams: board.teams.slice(0, CHART_TEAMS),
+    frozenFor: liveForViewer ? null : { ownTeamId: board.ownTeamId },
+  });
+  return { ...board, liveForViewer, chart, timeZone };
 }
 
 type Category = keyof TeamStanding["categories"];
@@ -42,10 +51,12 @@ export default function Scoreboard() {
   // Live state starts from the loader and re-syncs whenever the loader runs again
   // (reconnect, standings:refresh, navigation): events are hints, the loader is the truth.
   const [teams, setTeams] = useState<TeamStanding[]>(data.teams);
+  const [chart, setChart] = useState(data.chart);
   const [source, setSource] = useState(data);
   if (source !== data) {
     setSource(data);
     setTeams(data.teams);
+    setChart(data.chart);
   }
 
   const [flashing, setFlashing] = useState<ReadonlySet<number>>(() => new Set());
@@ -72,7 +83,13 @@ export default function Scoreboard() {
 
   const [ownNews, setOwnNews] = useState("");
 
+  // A team entering or leaving the top 10 needs its history: the loader reads the chart again.
+  useEffect(() => {
+    if (data.liveForViewer && !followsTeams(chart, chartTeamIds(teams))) revalidate();
+  }, [data.liveForViewer, chart, teams, revalidate]);
+
   useSocketEvent("teams:update", (update) => {
+    setChart((current) => (data.liveForViewer || update.id === data.ownTeamId ? extendChart(current, update, Date.now()) : current));
     if (data.liveForViewer) {
       setTeams((current) => applyTeamUpdate(current, update));
     } else if (update.id === data.ownTeamId) {
@@ -99,7 +116,10 @@ export default function Scoreboard() {
   return (
     <main className="page scoreboard" aria-labelledby="scoreboard-title">
       <TitleBar title="Scoreboard" id="scoreboard-title" />
-      <p className="scoreboard__thanks">Thank you to every team, mentor and judge who made this event possible.</p>
+      <div className="scoreboard__thanks">
+        <p>Thank you to every team, mentor and judge who made this event possible. Follow the event and share your story:</p>
+        <SocialLinks links={socialLinks} />
+      </div>
 
       {data.frozen ? (
         <p className="scoreboard__frozen" role="note">
@@ -109,8 +129,6 @@ export default function Scoreboard() {
             : "Other teams stay as they stood at the freeze until the organisers lift it. Your own points stay live."}
         </p>
       ) : null}
-
-      {/* A score-over-time chart (standings history) can sit here later; the table stays the accessible source. */}
 
       <div className="scoreboard__bar">
         <LiveIndicator />
@@ -195,6 +213,13 @@ export default function Scoreboard() {
         </table>
       </div>
 
+      <ScoreChart
+        chart={chart}
+        timeZone={data.timeZone}
+        ownTeamId={data.ownTeamId}
+        frozenNote={data.liveForViewer ? undefined : "Other teams' lines stop at the freeze; your own team's keeps moving."}
+      />
+
       <div className="visually-hidden" aria-live="polite" aria-atomic="true">
         {ownNews}
       </div>
@@ -204,17 +229,5 @@ export default function Scoreboard() {
 
 /** Spec 8: "Error loading teams" when the board cannot be read; role errors keep their own page. */
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && (error.status === 403 || error.status === 404)) return <RouteErrorPage />;
-  return (
-    <main className="page scoreboard" aria-labelledby="scoreboard-title">
-      <TitleBar title="Scoreboard" id="scoreboard-title" />
-      <Message tone="error">Error loading teams</Message>
-      <p className="text-center">
-        <ActionLink to="/scoreboard" reloadDocument variant="subtle">
-          Try again
-        </ActionLink>
-      </p>
-    </main>
-  );
+  return <LoadErrorPage title="Scoreboard" className="scoreboard" text={() => messages.participant.scoreboardLoadFailed} />;
 }

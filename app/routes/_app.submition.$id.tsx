@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { categoryLabel } from "~/components/participant/category";
-import { RouteErrorPage } from "~/components/status-page";
+import { LoadErrorPage } from "~/components/status-page";
 import { showAppToast } from "~/components/toaster";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { Message } from "~/components/ui/message";
@@ -13,6 +13,7 @@ import { getChallengeForSubmission } from "~/modules/participant/board.server";
 import { submissionMaxBytes } from "~/modules/submissions/submit.server";
 import { handleSubmissionPost } from "~/modules/submissions/upload.server";
 import { requireUser } from "~/utils/auth.server";
+import { loadOrFail } from "~/utils/load.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -29,7 +30,8 @@ function challengeIdOf(param: string | undefined): number {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const found = await getChallengeForSubmission(challengeIdOf(params.id), user);
+  const challengeId = challengeIdOf(params.id);
+  const found = await loadOrFail(() => getChallengeForSubmission(challengeId, user), text.challengeLoadFailed, { challengeId });
   if (!found) throw new Response("Not found", { status: 404 });
   return { ...found, canSubmit: user.teamId !== null, maxBytes: submissionMaxBytes() };
 }
@@ -249,6 +251,7 @@ export default function SubmissionPage() {
   );
 }
 
+/** Spec 8: a challenge that fails to load shows "Error:" with the message; a 404 stays the 404 page. */
 export function ErrorBoundary() {
-  return <RouteErrorPage />;
+  return <LoadErrorPage title="Challenge" className="submission-page" />;
 }

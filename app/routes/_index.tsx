@@ -1,9 +1,11 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
+import { TopNav } from "~/components/layout/top-nav";
 import { ActionLink } from "~/components/ui/action-button";
 import { Scene } from "~/components/ui/scene";
 import { TitleBar } from "~/components/ui/title-bar";
+import { useOptionalUser } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Gatekeeper" }];
 
@@ -30,6 +32,7 @@ function isPlainLeftClick(event: MouseEvent) {
 // Public route, no loader: the intro screen (spec 1 and 2.2).
 export default function Intro() {
   const navigate = useNavigate();
+  const user = useOptionalUser();
   const [phase, setPhase] = useState<Phase>("waiting");
   const leaveTimer = useRef<number | undefined>(undefined);
 
@@ -64,6 +67,7 @@ export default function Intro() {
       <noscript>
         <style dangerouslySetInnerHTML={{ __html: ".intro-scene .scene__statue{left:95%}" }} />
       </noscript>
+      <TopNav user={user} />
       <main className="intro" aria-labelledby="intro-title" data-phase={phase}>
         <section className={phase === "leaving" ? "card intro__content intro__content--leaving" : "card intro__content"}>
           <TitleBar id="intro-title" title="Are you brave enough!!" warning />

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { FullScreenToggle } from "~/components/layout/top-nav";
 import { ActionButton } from "~/components/ui/action-button";
 import { Field } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
@@ -98,6 +99,10 @@ export default function LoginPage() {
             <path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
           </svg>
         </Link>
+        {/* Spec 2.3: the full-screen toggle is on every public page; the back arrow stands for the bar here. */}
+        <div className="corner-tools">
+          <FullScreenToggle />
+        </div>
         <section className="card login__card">
           <div id="login-title">
             <TitleBar title="LOGIN" />

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Statue } from "~/components/art/statue";
+import { TopNav } from "~/components/layout/top-nav";
 import { RouteErrorPage } from "~/components/status-page";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { Field, SelectField, type ListOfErrors } from "~/components/ui/field";
@@ -12,6 +13,7 @@ import { Scene } from "~/components/ui/scene";
 import { TitleBar } from "~/components/ui/title-bar";
 import { messages } from "~/modules/messages";
 import { DuplicateEmailError, register } from "~/modules/registrations/registrations.server";
+import { useOptionalUser } from "~/root";
 import { HONEYPOT_FIELD, isMissing, RegistrationSchema, TSHIRT_SIZES } from "~/modules/registrations/schema";
 import styles from "~/styles/register.css";
 import { getLogger } from "~/utils/logger.server";
@@ -58,8 +60,10 @@ function errorsOf(field: FieldMetadata<string | undefined>): ListOfErrors {
 export default function RegisterPage() {
   const { done } = useLoaderData<typeof loader>();
   const saving = useSaving();
+  const user = useOptionalUser();
   return (
     <Scene statue="none" className="register-scene">
+      <TopNav user={user} />
       <main className="register" aria-labelledby="register-title">
         <Link to="/" className="back-arrow" aria-label="Back to the intro">
           <svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">

@@ -2,11 +2,49 @@ import { expect, test } from "@playwright/test";
 import { logins, signedInPage } from "./support/login.ts";
 
 test.describe("live event pipeline in the browser", () => {
+  // First in this file, which is the only one that posts announcements: the event starts with none.
+  test("announcements: the empty state, then newest first with title and content", async ({ browser }) => {
+    test.setTimeout(60_000);
+    const participant = await signedInPage(browser, { name: "kraken2", password: logins.participant.password });
+    await participant.goto("/announcement");
+    await expect(participant.getByRole("heading", { level: 1, name: "Announcements" })).toBeVisible();
+    await expect(participant.getByText("No announcements yet. You will get a notification as soon as one is posted.")).toBeVisible();
+
+    const admin = await signedInPage(browser, logins.admin);
+    const stamp = Date.now();
+    for (const [title, content] of [
+      [`Gate 3 hints ${stamp}`, "Look twice at the torch."],
+      [`Dinner moved ${stamp}`, "Dinner is served at 21:00 in hall B."],
+    ]) {
+      await admin.goto("/dashboard");
+      await admin.getByLabel("Title").fill(title);
+      await admin.getByLabel("Content").fill(content);
+      await admin.getByRole("button", { name: "Send Announcement" }).click();
+      await expect(admin.getByText("Announcement created successfully!")).toBeVisible();
+    }
+
+    await participant.goto("/announcement");
+    const articles = participant.getByRole("article");
+    await expect(articles).toHaveCount(2);
+    // Newest first, each with its title, content and time.
+    await expect(articles.nth(0).getByRole("heading")).toHaveText(`Dinner moved ${stamp}`);
+    await expect(articles.nth(0)).toContainText("Dinner is served at 21:00 in hall B.");
+    await expect(articles.nth(1).getByRole("heading")).toHaveText(`Gate 3 hints ${stamp}`);
+    await expect(articles.nth(1)).toContainText("Look twice at the torch.");
+    await expect(articles.nth(0).locator("time")).toHaveText(/^\w{3} \d{1,2} \w{3}, \d{1,2}:\d{2} (AM|PM)$/);
+    await expect(participant.getByText(/No announcements yet/)).toHaveCount(0);
+    await participant.context().close();
+    await admin.context().close();
+  });
+
   test("a judge's score moves the participant's scoreboard without a reload", async ({ browser }) => {
+    test.setTimeout(60_000);
     const participant = await signedInPage(browser, { name: "basilisk1", password: logins.participant.password });
     await participant.goto("/scoreboard");
     const ownRow = participant.getByRole("row", { name: /Basilisk/ });
     await expect(ownRow).toContainText("(your team)");
+    const line = participant.locator('path.score-chart__line[data-team="Basilisk"]');
+    const lineBefore = await line.getAttribute("d");
     // The page must not reload: a marker set now survives only a live update.
     await participant.evaluate(() => ((window as unknown as { marker: string }).marker = "same page"));
 
@@ -20,12 +58,15 @@ test.describe("live event pipeline in the browser", () => {
     await expect(judge.getByText("Score saved")).toBeVisible();
 
     await expect(ownRow.locator(".scoreboard__total")).toHaveText(score);
+    // The chart's line of the team moved too, live.
+    await expect(line).not.toHaveAttribute("d", lineBefore ?? "");
     expect(await participant.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same page");
     await participant.context().close();
     await judge.context().close();
   });
 
   test("an announcement raises the unread badge and a notification pops up, until dismissed", async ({ browser }) => {
+    test.setTimeout(90_000);
     const participant = await signedInPage(browser, { name: "griffin3", password: logins.participant.password });
     await participant.goto("/announcement");
     await participant.goto("/scoreboard");
@@ -65,5 +106,50 @@ test.describe("live event pipeline in the browser", () => {
     await expect(participant.locator('link[rel="icon"]')).toHaveAttribute("href", /favicon\.svg/);
     await participant.context().close();
     await admin.context().close();
+  });
+
+  test("a frozen scoreboard and chart for participants while admins stay live", async ({ browser }) => {
+    // Three roles in three browsers, and the freeze is always lifted at the end.
+    test.setTimeout(90_000);
+    const admin = await signedInPage(browser, logins.admin);
+    await admin.goto("/dashboard/settings");
+    await admin.getByRole("button", { name: "Freeze the scoreboard" }).click();
+    await expect(admin.getByText("The public scoreboard is frozen")).toBeVisible();
+    try {
+      const participant = await signedInPage(browser, { name: "griffin2", password: logins.participant.password });
+      await participant.goto("/scoreboard");
+      await expect(participant.getByText("Scoreboard frozen.")).toBeVisible();
+      await expect(participant.getByRole("table", { name: "Teams ranked by total points (frozen)" })).toBeVisible();
+      await expect(participant.getByText("Other teams' lines stop at the freeze; your own team's keeps moving.")).toBeVisible();
+      const frozenKraken = participant.getByRole("row", { name: /Kraken/ }).locator(".scoreboard__total");
+      const frozenTotal = await frozenKraken.textContent();
+
+      await admin.goto("/scoreboard");
+      await expect(admin.getByText("you see live standings")).toBeVisible();
+      await expect(admin.getByRole("table", { name: "Teams ranked by total points" })).toBeVisible();
+
+      // A judge moves Kraken (80 points for Runes of Order, plus this score).
+      const judge = await signedInPage(browser, logins.judge);
+      await judge.goto("/dashboard/submissions");
+      const row = judge.locator("tr", { hasText: "Kraken" }).filter({ hasText: "Oracle's First Sight" });
+      const score = 10 + (Date.now() % 40);
+      await row.getByLabel(/Score \(0 to 100\)/).fill(String(score));
+      await row.getByRole("button", { name: "Send" }).click();
+      await expect(judge.getByText("Score saved")).toBeVisible();
+      await judge.context().close();
+
+      // The admin sees it live; the participant still sees Kraken as it stood at the freeze, even after a reload.
+      await expect(admin.getByRole("row", { name: /Kraken/ }).locator(".scoreboard__total")).toHaveText(String(80 + score));
+      await participant.waitForTimeout(500);
+      await expect(frozenKraken).toHaveText(frozenTotal ?? "");
+      await participant.reload();
+      await expect(participant.getByRole("row", { name: /Kraken/ }).locator(".scoreboard__total")).toHaveText(frozenTotal ?? "");
+      await participant.context().close();
+    } finally {
+      await admin.goto("/dashboard/settings");
+      await admin.getByRole("button", { name: "Unfreeze the scoreboard" }).click();
+      await expect(admin.getByText("The public scoreboard is live again")).toBeVisible();
+      await admin.context().close();
+    }
   });
 });

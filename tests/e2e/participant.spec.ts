@@ -1,6 +1,17 @@
+import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import postgres from "postgres";
+import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
 import { logins } from "./support/login.ts";
+import { storedKeys } from "./support/storage.ts";
+
+const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
+test.afterAll(async () => {
+  await sql.end({ timeout: 5 });
+});
 
 const password = logins.participant.password;
 
@@ -25,6 +36,8 @@ test.describe("participant journey", () => {
   test("login → welcome → notification → gates → gate → submission (text, file, update) → status → scoreboard → announcement → timer", async ({
     browser,
   }) => {
+    // Thirteen screens in a row: more than the default 30 s on a busy machine.
+    test.setTimeout(120_000);
     const page = await signIn(browser, "griffin1");
     // Through the preloader (its 500 ms pause is skipped under reduced motion).
     await expect(page).toHaveURL(/\/welcome$/);
@@ -102,28 +115,43 @@ test.describe("participant journey", () => {
     await page.context().close();
   });
 
-  test("a file over the limit is refused (browser check, then the server's own) and nothing is stored", async ({ browser }) => {
-    const big = { name: "too-big.bin", mimeType: "application/octet-stream", buffer: Buffer.alloc(1_100_000, 7) };
+  test("a 201 MB file is refused (browser check, then the server's own) and nothing is stored", async ({ browser }) => {
+    // The server streams the whole 200 MB to storage before it cuts the upload.
+    test.setTimeout(180_000);
+    // Sparse: 201 MB on paper, nothing on disk. Playwright refuses buffers over 50 MB, not paths.
+    const dir = await mkdtemp(path.join(tmpdir(), "gatekeeper-e2e-"));
+    const big = path.join(dir, "too-big.bin");
+    await writeFile(big, "");
+    await truncate(big, 201 * 1024 * 1024);
+    try {
+      const page = await signIn(browser, "phoenix3");
+      await openChallenge(page, 3, "Bridge of Trials");
+      await page.getByLabel("Attach a file").setInputFiles(big);
+      await expect(page.getByText("File size exceeds 200MB limit")).toBeVisible();
+      await expect(page.getByRole("button", { name: "SUBMIT" })).toBeDisabled();
+      await page.context().close();
 
-    const page = await signIn(browser, "phoenix3");
-    await openChallenge(page, 3, "Bridge of Trials");
-    await page.getByLabel("Attach a file").setInputFiles(big);
-    await expect(page.getByText("File size exceeds 200MB limit")).toBeVisible();
-    await expect(page.getByRole("button", { name: "SUBMIT" })).toBeDisabled();
-    await page.context().close();
-
-    // Without JavaScript the browser does not check: the server cuts the upload.
-    const plain = await signIn(browser, "phoenix3", { javaScriptEnabled: false });
-    await openChallenge(plain, 3, "Bridge of Trials");
-    await plain.getByPlaceholder("SUBMIT A TEXT IF IT NEEDED").fill("with a huge file");
-    await plain.getByLabel("Attach a file").setInputFiles(big);
-    await plain.getByRole("button", { name: "SUBMIT" }).click();
-    await expect(plain.getByText("Error: File size exceeds 200MB limit")).toBeVisible();
-    await expect(plain.getByPlaceholder("SUBMIT A TEXT IF IT NEEDED")).toHaveValue("with a huge file");
-    // A fresh GET (a reload would post the form again).
-    await plain.goto(new URL(plain.url()).pathname);
-    await expect(plain.getByText("Nothing sent yet.")).toBeVisible();
-    await plain.context().close();
+      // Without JavaScript the browser does not check: it posts all 201 MB and the server cuts the upload.
+      const before = await storedKeys("submissions/");
+      const plain = await signIn(browser, "phoenix3", { javaScriptEnabled: false });
+      await openChallenge(plain, 3, "Bridge of Trials");
+      await plain.getByPlaceholder("SUBMIT A TEXT IF IT NEEDED").fill("with a huge file");
+      await plain.getByLabel("Attach a file").setInputFiles(big);
+      await plain.getByRole("button", { name: "SUBMIT" }).click();
+      await expect(plain.getByText("Error: File size exceeds 200MB limit")).toBeVisible({ timeout: 150_000 });
+      await expect(plain.getByPlaceholder("SUBMIT A TEXT IF IT NEEDED")).toHaveValue("with a huge file");
+      // Nothing stored: no submission row, no object in the bucket.
+      const rows = await sql`select s.id from submissions s join teams t on t.id = s.team_id join challenges c on c.id = s.challenge_id
+        where t.name = 'Phoenix' and c.title = 'Bridge of Trials'`;
+      expect(rows).toHaveLength(0);
+      expect(await storedKeys("submissions/")).toEqual(before);
+      // A fresh GET (a reload would post the form again).
+      await plain.goto(new URL(plain.url()).pathname);
+      await expect(plain.getByText("Nothing sent yet.")).toBeVisible();
+      await plain.context().close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   test("without JavaScript a text submission and a mentor call still work", async ({ browser }) => {
@@ -179,17 +207,42 @@ test.describe("participant journey", () => {
     await page.context().close();
   });
 
-  test("participant screens have no serious or critical axe violations", async ({ browser }) => {
-    const page = await signIn(browser, "basilisk3");
-    await openChallenge(page, 1, "Runes of Order");
-    const challengePath = new URL(page.url()).pathname;
-    for (const path of ["/welcome", "/notification", "/home", "/gates", "/gate/1", "/gate/5", challengePath, "/status", "/timer"]) {
-      await page.goto(path);
+  test("participant and public screens have no serious or critical axe violations", async ({ browser }) => {
+    // Sixteen pages, each analysed in full.
+    test.setTimeout(180_000);
+    const check = async (page: Page, path: string) => {
       await expect(page.locator("main")).toBeVisible();
       const results = await new AxeBuilder({ page }).analyze();
       const bad = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
       expect(bad.map((violation) => `${path}: ${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+    };
+
+    const visitor = await (await browser.newContext({ reducedMotion: "reduce" })).newPage();
+    for (const path of ["/", "/404"]) {
+      await visitor.goto(path);
+      await check(visitor, `${path} (visitor)`);
     }
+    await visitor.context().close();
+
+    const page = await signIn(browser, "basilisk3");
+    await openChallenge(page, 1, "Runes of Order");
+    const challengePath = new URL(page.url()).pathname;
+    for (const path of ["/", "/welcome", "/notification", "/home", "/gates", "/gate/1", "/gate/5", challengePath, "/status", "/scoreboard", "/announcement", "/timer"]) {
+      await page.goto(path);
+      await check(page, path);
+    }
+    // The preloader moves on once everything has loaded: hold one image to look at it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/theme/medal-2.svg", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/preloader?next=/welcome");
+    await expect(page.getByRole("progressbar", { name: "Loading" })).toBeVisible();
+    await check(page, "/preloader");
+    release();
+    await expect(page).toHaveURL(/\/welcome$/);
     await page.context().close();
   });
 });

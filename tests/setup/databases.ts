@@ -18,6 +18,9 @@ const checkoutTag = createHash("sha256").update(REPO_ROOT).digest("hex").slice(0
 
 export const TEMPLATE_DATABASE = `gatekeeper_test_template_${checkoutTag}`;
 
+/** The e2e server's own S3 bucket, so a test can tell what that server stored (and only that). */
+export const E2E_BUCKET = process.env.E2E_BUCKET ?? `gatekeeper-e2e-${checkoutTag}`;
+
 /** The e2e server's database (fresh each run). */
 export const E2E_DATABASE = process.env.E2E_DATABASE ?? `gatekeeper_e2e_${checkoutTag}`;
 

@@ -5,11 +5,13 @@
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import path from "node:path";
+import { CreateBucketCommand } from "@aws-sdk/client-s3";
 import { runMigrations } from "../../../db/migrate.ts";
 import { seedDemoEvent } from "../../../db/seed.ts";
 import { createDb } from "../../../db/client.ts";
+import { getS3 } from "../../../app/utils/s3.server.ts";
 import { LOCAL_SERVICE_DEFAULTS } from "../../../scripts/lib/local-services.ts";
-import { databaseUrlFor, E2E_DATABASE, withAdminConnection } from "../../setup/databases.ts";
+import { databaseUrlFor, E2E_BUCKET, E2E_DATABASE, withAdminConnection } from "../../setup/databases.ts";
 import { E2E_SERVER_LOG } from "./paths.ts";
 
 // Several e2e runs can share a machine (one per developer task): each names its own database.
@@ -21,6 +23,13 @@ await withAdminConnection(async (sql) => {
 const databaseUrl = databaseUrlFor(databaseName);
 await runMigrations(databaseUrl);
 process.env.DATABASE_URL = databaseUrl;
+// The server's own bucket (named before anything reads the environment): a test can list what it stored.
+process.env.S3_BUCKET = E2E_BUCKET;
+await getS3()
+  .send(new CreateBucketCommand({ Bucket: E2E_BUCKET }))
+  .catch((error: { name?: string }) => {
+    if (error.name !== "BucketAlreadyOwnedByYou" && error.name !== "BucketAlreadyExists") throw error;
+  });
 const handle = createDb(databaseUrl, { max: 2 });
 await seedDemoEvent(handle.db, { resetClock: true });
 await handle.close();
@@ -39,8 +48,7 @@ const env = {
   PORT: process.env.E2E_PORT ?? "3105",
   // Info, into a file the security tests read (nothing secret may ever appear in it).
   LOG_LEVEL: "info",
-  // A small upload limit keeps the over-limit e2e test fast (the 200 MB default is tested in integration).
-  SUBMISSION_MAX_BYTES: "1048576",
+  S3_BUCKET: E2E_BUCKET,
 };
 mkdirSync(path.dirname(E2E_SERVER_LOG), { recursive: true });
 const log = createWriteStream(E2E_SERVER_LOG, { flags: "w" });

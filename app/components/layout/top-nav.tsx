@@ -1,0 +1,136 @@
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { useUnreadAnnouncements } from "~/components/realtime/unread-announcements";
+
+/** Who the bar is for: a signed-in user (any role) or a visitor (null). */
+export interface TopNavUser {
+  name: string;
+}
+
+/** Spec 2.3: Home is /home once someone is signed in, / for a visitor. */
+function navLinks(signedIn: boolean) {
+  return [
+    { to: signedIn ? "/home" : "/", label: "Home" },
+    { to: "/gates", label: "Gates" },
+    { to: "/status", label: "Status" },
+    { to: "/scoreboard", label: "Scoreboard" },
+    { to: "/announcement", label: "Announcement" },
+    { to: "/timer", label: "Timer" },
+  ];
+}
+
+/**
+ * The public layout's bar (spec 2.3), shared by the participant screens and the visitor pages:
+ * the links (a collapsible menu on small screens), the full-screen toggle and the login/logout icon.
+ * A visitor's links lead to /login first (the guards remember where they were going).
+ */
+export function TopNav({ user }: { user: TopNavUser | null }) {
+  const { count: unread } = useUnreadAnnouncements();
+  const location = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  // Close the small-screen menu after each navigation.
+  useEffect(() => setMenuOpen(false), [location.pathname]);
+  return (
+    <header className="topnav">
+      {/* Small screens: a checkbox toggles the menu, so it works without JavaScript too. */}
+      <input
+        type="checkbox"
+        id="topnav-toggle"
+        className="topnav__toggle visually-hidden"
+        aria-label="Menu"
+        checked={menuOpen}
+        onChange={(event) => setMenuOpen(event.currentTarget.checked)}
+      />
+      <label htmlFor="topnav-toggle" className="topnav__menu-button">
+        <span aria-hidden="true">☰</span> Menu
+      </label>
+      <nav aria-label="Main" className="topnav__nav">
+        <ul className="topnav__links">
+          {navLinks(user !== null).map((link) => (
+            <li key={link.label}>
+              {/* No prefetch for /announcement: its loader marks everything read, a hover must not. */}
+              <NavLink to={link.to} end prefetch={link.to === "/announcement" || !user ? "none" : "intent"}>
+                {link.label}
+                {link.to === "/announcement" && unread > 0 ? <UnreadBadge count={unread} /> : null}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="topnav__user">
+        <FullScreenToggle />
+        {user ? <span className="topnav__name">{user.name}</span> : null}
+        <AuthIcon signedIn={user !== null} />
+      </div>
+    </header>
+  );
+}
+
+/**
+ * Spec 2.3: the login icon. A visitor follows it to /login; a signed-in user logs out with it (a POST,
+ * so it works without JavaScript and no link on another site can log anyone out) and lands on /.
+ */
+function AuthIcon({ signedIn }: { signedIn: boolean }) {
+  if (!signedIn) {
+    return (
+      <Link to="/login" className="icon-button" aria-label="Login" title="Login">
+        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+          <path d="M14 4h5v16h-5M3 12h11M10 8l4 4-4 4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      </Link>
+    );
+  }
+  return (
+    <Form method="post" action="/logout" className="topnav__logout">
+      <button type="submit" className="icon-button" aria-label="Logout" title="Logout">
+        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+          <path d="M10 4H5v16h5M10 12h11M17 8l4 4-4 4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      </button>
+    </Form>
+  );
+}
+
+/** Spec 2.3: enter or leave full screen. Rendered only once JavaScript runs (it cannot work without). */
+export function FullScreenToggle() {
+  const [supported, setSupported] = useState(false);
+  const [full, setFull] = useState(false);
+  useEffect(() => {
+    setSupported(Boolean(document.fullscreenEnabled));
+    const sync = () => setFull(Boolean(document.fullscreenElement));
+    document.addEventListener("fullscreenchange", sync);
+    return () => document.removeEventListener("fullscreenchange", sync);
+  }, []);
+  if (!supported) return null;
+  return (
+    <button
+      type="button"
+      className="icon-button fullscreen-toggle"
+      aria-pressed={full}
+      aria-label={full ? "Exit full screen" : "Enter full screen"}
+      title={full ? "Exit full screen" : "Enter full screen"}
+      onClick={() => {
+        if (document.fullscreenElement) void document.exitFullscreen();
+        else void document.documentElement.requestFullscreen().catch(() => {});
+      }}
+    >
+      <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+        {full ? (
+          <path d="M9 3v6H3M15 3v6h6M9 21v-6H3M15 21v-6h6" fill="none" stroke="currentColor" strokeWidth="2" />
+        ) : (
+          <path d="M3 9V3h6M21 9V3h-6M3 15v6h6M21 15v6h-6" fill="none" stroke="currentColor" strokeWidth="2" />
+        )}
+      </svg>
+    </button>
+  );
+}
+
+/** Spec 2.3: the unread-announcement count; screen readers hear "3 unread" as part of the link. */
+function UnreadBadge({ count }: { count: number }) {
+  return (
+    <span className="badge">
+      <span aria-hidden="true">{count > 99 ? "99+" : count}</span>
+      <span className="visually-hidden">{`${count} unread`}</span>
+    </span>
+  );
+}
