@@ -32,7 +32,11 @@ export default defineConfig({
     reducedMotion: "reduce",
     launchOptions: chromium,
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], launchOptions: chromium } }],
+  projects: [
+    // Tests that need the event as seeded (e.g. no announcement yet) run first, alone.
+    { name: "fresh-event", testMatch: /fresh-event\.spec\.ts/, use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
+    { name: "chromium", testIgnore: /fresh-event\.spec\.ts/, dependencies: ["fresh-event"], use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
+  ],
   webServer: {
     // Prepares a fresh, migrated and seeded e2e database, then starts the built server on it.
     command: `node --import tsx tests/e2e/support/start-server.ts`,

@@ -3,10 +3,10 @@
  * journey in participant.spec.ts. Instants are moved in the e2e server's database where a screen
  * depends on them (the final countdown), and put back afterwards.
  */
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import postgres from "postgres";
 import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
-import { logins } from "./support/login.ts";
+import { logins, participant, signedInPage } from "./support/login.ts";
 
 // Several browsers and pages per test: leave room for a busy machine.
 test.describe.configure({ timeout: 60_000 });
@@ -25,14 +25,6 @@ async function fillLogin(page: Page, name: string) {
   await page.getByLabel("Username").fill(name);
   await page.getByLabel("Password").fill(logins.participant.password);
   await page.getByRole("button", { name: "Login" }).click();
-}
-
-async function signIn(browser: Browser, name: string, options: { javaScriptEnabled?: boolean } = {}) {
-  const context = await browser.newContext({ reducedMotion: "reduce", javaScriptEnabled: options.javaScriptEnabled ?? true });
-  const page = await context.newPage();
-  await fillLogin(page, name);
-  await expect(page).not.toHaveURL(/\/login/);
-  return page;
 }
 
 /** The public bar (spec 2.3) as a visitor sees it. */
@@ -67,7 +59,7 @@ test.describe("public layout and intro", () => {
 
   test("signed in, Home goes to /home and the logout icon logs out and returns to /, with or without JavaScript", async ({ browser }) => {
     for (const javaScriptEnabled of [true, false]) {
-      const page = await signIn(browser, "kraken3", { javaScriptEnabled });
+      const page = await signedInPage(browser, participant("kraken3"), { javaScriptEnabled });
       await page.goto("/");
       await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home" })).toHaveAttribute("href", "/home");
       await page.getByRole("button", { name: "Logout" }).click();
@@ -110,7 +102,7 @@ test.describe("participant screens", () => {
   });
 
   test("a gate board: a solved card says 'you got greater then 65%', an open one 'do your best'; the overlay uncovers the solved share", async ({ browser }) => {
-    const page = await signIn(browser, "phoenix2");
+    const page = await signedInPage(browser, participant("phoenix2"));
     await page.goto("/gate/1");
     const card = (title: string) => page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: title }) });
     await expect(card("Runes of Order")).toContainText("you got greater then 65%");
@@ -125,7 +117,7 @@ test.describe("participant screens", () => {
   });
 
   test("a GD challenge heads its hints Judging Criteria, and the page says Loading... while it loads", async ({ browser }) => {
-    const page = await signIn(browser, "phoenix2");
+    const page = await signedInPage(browser, participant("phoenix2"));
     await page.goto("/gate/2");
     // Slow the page's data down so its pending state can be seen (client navigation).
     await page.route(/\/submition\/\d+\.data/, async (route) => {
@@ -142,7 +134,7 @@ test.describe("participant screens", () => {
   });
 
   test("the scoreboard: medals for the top 3, positions after, the own team highlighted, social links and the points chart", async ({ browser }) => {
-    const page = await signIn(browser, "phoenix2");
+    const page = await signedInPage(browser, participant("phoenix2"));
     await page.goto("/scoreboard");
     await expect(page.getByRole("heading", { level: 1, name: "Scoreboard" })).toBeVisible();
     await expect(page.getByText(/Thank you to every team, mentor and judge/)).toBeVisible();
@@ -172,7 +164,7 @@ test.describe("participant screens", () => {
   });
 
   test("the scoreboard and its chart are there without JavaScript", async ({ browser }) => {
-    const page = await signIn(browser, "phoenix2", { javaScriptEnabled: false });
+    const page = await signedInPage(browser, participant("phoenix2"), { javaScriptEnabled: false });
     await page.goto("/scoreboard");
     await expect(page.locator("tbody tr").first().getByRole("img", { name: "1st place, gold medal" })).toBeVisible();
     expect(await page.locator("path.score-chart__line").count()).toBe(Math.min(10, await page.locator("tbody tr").count()));
@@ -183,7 +175,7 @@ test.describe("participant screens", () => {
     const [settings] = await sql`select final_at from event_settings where id = 1`;
     await sql`update event_settings set final_at = now() - interval '1 minute' where id = 1`;
     try {
-      const page = await signIn(browser, "phoenix2");
+      const page = await signedInPage(browser, participant("phoenix2"));
       await page.goto("/timer");
       await expect(page.getByRole("heading", { name: "THE FINAL OF GATES" })).toBeVisible();
       await expect(page.getByRole("timer")).toHaveText("00:00:00");

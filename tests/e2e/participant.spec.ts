@@ -2,10 +2,10 @@ import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import postgres from "postgres";
 import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
-import { logins } from "./support/login.ts";
+import { logins, openChallenge, participant, signedInPage } from "./support/login.ts";
 import { storedKeys } from "./support/storage.ts";
 
 const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
@@ -13,24 +13,6 @@ test.afterAll(async () => {
   await sql.end({ timeout: 5 });
 });
 
-const password = logins.participant.password;
-
-async function signIn(browser: Browser, name: string, options: { javaScriptEnabled?: boolean; password?: string } = {}) {
-  const context = await browser.newContext({ reducedMotion: "reduce", javaScriptEnabled: options.javaScriptEnabled ?? true });
-  const page = await context.newPage();
-  await page.goto("/login");
-  await page.getByLabel("Username").fill(name);
-  await page.getByLabel("Password").fill(options.password ?? password);
-  await page.getByRole("button", { name: "Login" }).click();
-  await expect(page).not.toHaveURL(/\/login/);
-  return page;
-}
-
-async function openChallenge(page: Page, wave: number, title: string) {
-  await page.goto(`/gate/${wave}`);
-  await page.getByRole("link", { name: `Next: ${title}` }).click();
-  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
-}
 
 test.describe("participant journey", () => {
   test("login → welcome → notification → gates → gate → submission (text, file, update) → status → scoreboard → announcement → timer", async ({
@@ -38,7 +20,7 @@ test.describe("participant journey", () => {
   }) => {
     // Thirteen screens in a row: more than the default 30 s on a busy machine.
     test.setTimeout(120_000);
-    const page = await signIn(browser, "griffin1");
+    const page = await signedInPage(browser, participant("griffin1"));
     // Through the preloader (its 500 ms pause is skipped under reduced motion).
     await expect(page).toHaveURL(/\/welcome$/);
     await expect(page.getByRole("heading", { name: "Welcome, griffin1" })).toBeVisible();
@@ -104,7 +86,7 @@ test.describe("participant journey", () => {
   });
 
   test("a closed gate shows a countdown and no challenges; an unknown gate is a 404", async ({ browser }) => {
-    const page = await signIn(browser, "kraken1");
+    const page = await signedInPage(browser, participant("kraken1"));
     await page.goto("/gate/4");
     await expect(page.getByRole("heading", { name: "This gate is still sealed" })).toBeVisible();
     await expect(page.getByRole("timer")).toHaveText(/^\d{2,}:\d{2}:\d{2}$/);
@@ -124,7 +106,7 @@ test.describe("participant journey", () => {
     await writeFile(big, "");
     await truncate(big, 201 * 1024 * 1024);
     try {
-      const page = await signIn(browser, "phoenix3");
+      const page = await signedInPage(browser, participant("phoenix3"));
       await openChallenge(page, 3, "Bridge of Trials");
       await page.getByLabel("Attach a file").setInputFiles(big);
       await expect(page.getByText("File size exceeds 200MB limit")).toBeVisible();
@@ -133,7 +115,7 @@ test.describe("participant journey", () => {
 
       // Without JavaScript the browser does not check: it posts all 201 MB and the server cuts the upload.
       const before = await storedKeys("submissions/");
-      const plain = await signIn(browser, "phoenix3", { javaScriptEnabled: false });
+      const plain = await signedInPage(browser, participant("phoenix3"), { javaScriptEnabled: false });
       await openChallenge(plain, 3, "Bridge of Trials");
       await plain.getByPlaceholder("SUBMIT A TEXT IF IT NEEDED").fill("with a huge file");
       await plain.getByLabel("Attach a file").setInputFiles(big);
@@ -144,7 +126,15 @@ test.describe("participant journey", () => {
       const rows = await sql`select s.id from submissions s join teams t on t.id = s.team_id join challenges c on c.id = s.challenge_id
         where t.name = 'Phoenix' and c.title = 'Bridge of Trials'`;
       expect(rows).toHaveLength(0);
-      expect(await storedKeys("submissions/")).toEqual(before);
+      // Other tests may store files meanwhile: every new object must belong to a submission (no orphan,
+      // no partial object of this upload). A row commits moments after its object: poll briefly.
+      await expect
+        .poll(async () => {
+          const added = (await storedKeys("submissions/")).filter((key) => !before.includes(key));
+          const owned = added.length ? (await sql`select file_key from submissions where file_key in ${sql(added)}`).map((row) => row.file_key) : [];
+          return added.filter((key) => !owned.includes(key));
+        })
+        .toEqual([]);
       // A fresh GET (a reload would post the form again).
       await plain.goto(new URL(plain.url()).pathname);
       await expect(plain.getByText("Nothing sent yet.")).toBeVisible();
@@ -155,7 +145,7 @@ test.describe("participant journey", () => {
   });
 
   test("without JavaScript a text submission and a mentor call still work", async ({ browser }) => {
-    const page = await signIn(browser, "kraken2", { javaScriptEnabled: false });
+    const page = await signedInPage(browser, participant("kraken2"), { javaScriptEnabled: false });
     // The preloader moves on without JavaScript too.
     await expect(page).toHaveURL(/\/preloader\?next=%2Fwelcome|\/preloader\?next=\/welcome|\/welcome$/);
     await expect(page).toHaveURL(/\/welcome$/);
@@ -179,7 +169,7 @@ test.describe("participant journey", () => {
   });
 
   test("a mentor call and a need with JavaScript show the success toast", async ({ browser }) => {
-    const page = await signIn(browser, "basilisk2");
+    const page = await signedInPage(browser, participant("basilisk2"));
     await page.goto("/home");
     const needs = page.getByRole("region", { name: "Needs" });
     await needs.getByLabel("Message").fill(`Two extension cords ${Date.now()}`);
@@ -189,7 +179,7 @@ test.describe("participant journey", () => {
   });
 
   test("an admin saves a home video on /welcome; participants see it with a play overlay", async ({ browser, baseURL }) => {
-    const admin = await signIn(browser, logins.admin.name, { password: logins.admin.password });
+    const admin = await signedInPage(browser, logins.admin);
     await admin.goto("/welcome");
     const form = admin.getByRole("region", { name: "Home videos" });
     await form.getByRole("button", { name: "Save Videos" }).click();
@@ -200,7 +190,7 @@ test.describe("participant journey", () => {
     await expect(admin.getByText("Videos updated successfully!")).toBeVisible();
     await admin.context().close();
 
-    const page = await signIn(browser, "phoenix2");
+    const page = await signedInPage(browser, participant("phoenix2"));
     await page.goto("/home");
     await expect(page.locator(`video[src="${url}"]`)).toHaveCount(1);
     await expect(page.getByRole("button", { name: /^Play Event video/ }).last()).toBeVisible();
@@ -224,7 +214,7 @@ test.describe("participant journey", () => {
     }
     await visitor.context().close();
 
-    const page = await signIn(browser, "basilisk3");
+    const page = await signedInPage(browser, participant("basilisk3"));
     await openChallenge(page, 1, "Runes of Order");
     const challengePath = new URL(page.url()).pathname;
     for (const path of ["/", "/welcome", "/notification", "/home", "/gates", "/gate/1", "/gate/5", challengePath, "/status", "/scoreboard", "/announcement", "/timer"]) {

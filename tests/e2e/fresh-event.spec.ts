@@ -1,0 +1,42 @@
+/**
+ * What needs the demo event exactly as seeded (no announcement posted yet, for instance): the
+ * "fresh-event" project runs these before any other e2e test starts (playwright.config.ts).
+ */
+import { expect, test } from "@playwright/test";
+import { logins, signedInPage } from "./support/login.ts";
+
+test.describe("a fresh event", () => {
+  test("announcements: the empty state, then newest first with title and content", async ({ browser }) => {
+    test.setTimeout(60_000);
+    const participant = await signedInPage(browser, { name: "kraken2", password: logins.participant.password });
+    await participant.goto("/announcement");
+    await expect(participant.getByRole("heading", { level: 1, name: "Announcements" })).toBeVisible();
+    await expect(participant.getByText("No announcements yet. You will get a notification as soon as one is posted.")).toBeVisible();
+
+    const admin = await signedInPage(browser, logins.admin);
+    const stamp = Date.now();
+    for (const [title, content] of [
+      [`Gate 3 hints ${stamp}`, "Look twice at the torch."],
+      [`Dinner moved ${stamp}`, "Dinner is served at 21:00 in hall B."],
+    ]) {
+      await admin.goto("/dashboard");
+      await admin.getByLabel("Title").fill(title);
+      await admin.getByLabel("Content").fill(content);
+      await admin.getByRole("button", { name: "Send Announcement" }).click();
+      await expect(admin.getByText("Announcement created successfully!")).toBeVisible();
+    }
+
+    await participant.goto("/announcement");
+    const articles = participant.getByRole("article");
+    await expect(articles).toHaveCount(2);
+    // Newest first, each with its title, content and time.
+    await expect(articles.nth(0).getByRole("heading")).toHaveText(`Dinner moved ${stamp}`);
+    await expect(articles.nth(0)).toContainText("Dinner is served at 21:00 in hall B.");
+    await expect(articles.nth(1).getByRole("heading")).toHaveText(`Gate 3 hints ${stamp}`);
+    await expect(articles.nth(1)).toContainText("Look twice at the torch.");
+    await expect(articles.nth(0).locator("time")).toHaveText(/^\w{3} \d{1,2} \w{3}, \d{1,2}:\d{2} (AM|PM)$/);
+    await expect(participant.getByText(/No announcements yet/)).toHaveCount(0);
+    await participant.context().close();
+    await admin.context().close();
+  });
+});
