@@ -261,6 +261,8 @@ test.describe("admin registrations", () => {
 
     // The handed-out login works.
     await page.getByRole("button", { name: /Logout/ }).click();
+    // Wait for the logout to land: navigating away at once could cancel its POST.
+    await expect(page).toHaveURL(/\/$/);
     await login(page, { name: userName, password });
   });
 });
