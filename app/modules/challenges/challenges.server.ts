@@ -138,6 +138,13 @@ export async function toggleChallengeStatus(id: number) {
   return row;
 }
 
+/** Sets the status outright (the API's PATCH …/status): idempotent, unlike the screen's toggle. */
+export async function setChallengeStatus(id: number, status: "active" | "inactive") {
+  const [row] = await getDb().update(challenges).set({ status }).where(eq(challenges.id, id)).returning({ id: challenges.id, title: challenges.title, status: challenges.status });
+  if (!row) throw new DashboardError(m.challengeNotFound, 404);
+  return row;
+}
+
 export async function challengeAttachment(id: number) {
   const [row] = await getDb()
     .select({ key: challenges.attachmentKey, name: challenges.attachmentName })

@@ -13,6 +13,12 @@ export async function getHomeSettings(): Promise<{ videos: string[]; timeZone: s
   return { videos, timeZone: row?.timeZone ?? "Africa/Algiers" };
 }
 
+/** The two home videos as stored (spec 7's GET /videos: video1, video2). */
+export async function getVideos(): Promise<{ video1: string | null; video2: string | null }> {
+  const [row] = await getDb().select({ video1: eventSettings.video1, video2: eventSettings.video2 }).from(eventSettings).where(eq(eventSettings.id, 1)).limit(1);
+  return { video1: row?.video1 ?? null, video2: row?.video2 ?? null };
+}
+
 /** The final countdown's target (spec 2.12), or null before settings exist. */
 export async function getFinalAt(): Promise<string | null> {
   const [row] = await getDb().select({ finalAt: eventSettings.finalAt }).from(eventSettings).where(eq(eventSettings.id, 1)).limit(1);
