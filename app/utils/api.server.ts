@@ -78,6 +78,10 @@ export function pathId(value: string | undefined): number {
   return id;
 }
 
+export function isMultipart(request: Request): boolean {
+  return (request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data");
+}
+
 /** JSON or form bodies of the non-upload calls: small, so 1 MB is plenty and bounds memory. */
 export const MAX_BODY_BYTES = 1_000_000;
 

@@ -4,10 +4,21 @@
  * them. Request bodies use the screens' own schemas (app/modules/<domain>/schema.ts).
  */
 import { z } from "zod";
+import type { SessionUser } from "../auth/login.server.ts";
+import { fromCenti } from "../scoring/rules.ts";
 import { userRoles } from "../users/schema.ts";
 
 const id = z.number().int().positive();
-const instant = z.date().or(z.iso.datetime()).meta({ description: "An instant, ISO 8601 in UTC" });
+// Modules give instants as Date objects or ISO strings; JSON carries both as the same ISO string.
+const instant = z
+  .union([z.date(), z.iso.datetime()])
+  .meta({
+    description: "An instant, ISO 8601 in UTC",
+    override: ({ jsonSchema }) => {
+      delete jsonSchema.anyOf;
+      Object.assign(jsonSchema, { type: "string", format: "date-time" });
+    },
+  });
 const category = z.enum(["AI", "CS", "PS", "GD"]);
 const submissionStatus = z.enum(["pending", "approved", "rejected", "reviewed"]);
 const points = z.number().meta({ description: "Points, up to 2 decimals" });
@@ -19,6 +30,15 @@ export const MeSchema = z
     team: z.object({ id, name: z.string() }).nullable(),
   })
   .meta({ id: "Me", description: "The caller: spec 7's login answer (role, team, user)" });
+
+/** Spec 7's login answer for a user. */
+export function meOf(user: SessionUser): z.input<typeof MeSchema> {
+  return {
+    user: { id: user.id, name: user.name },
+    role: user.role,
+    team: user.teamId !== null && user.teamName !== null ? { id: user.teamId, name: user.teamName } : null,
+  };
+}
 
 export const VideosOutSchema = z.object({ video1: z.string().nullable(), video2: z.string().nullable() }).meta({ id: "Videos" });
 
@@ -83,7 +103,7 @@ export const GateBoardSchema = z
         z.object({
           id,
           title: z.string(),
-          category,
+          category: z.string().meta({ description: "AI, CS, PS or GD" }),
           points: z.number().int(),
           difficulty: z.string().nullable(),
           solved: z.boolean().meta({ description: "Solved by the caller's team" }),
@@ -113,6 +133,11 @@ const submissionFields = {
   updatedAt: instant,
 };
 
+/** A listed submission with its score in points (stored in hundredths, decision 003). */
+export function withScore<Row extends { scoreCenti: number | null }>(row: Row): Row & { score: number | null } {
+  return { ...row, score: row.scoreCenti === null ? null : fromCenti(row.scoreCenti) };
+}
+
 export const TeamSubmissionSchema = z.object(submissionFields).meta({ id: "TeamSubmission" });
 
 export const SubmissionOutSchema = z
@@ -123,7 +148,7 @@ export const SubmissionOutSchema = z
   .meta({ id: "Submission", description: "A submission as the judging table shows it" });
 
 export const OwnSubmissionSchema = z
-  .object({ id, text: z.string().nullable(), fileName: z.string().nullable(), hasFile: z.boolean(), status: submissionStatus })
+  .object({ id, text: z.string().nullable(), fileName: z.string().nullable(), hasFile: z.boolean(), status: z.string().meta({ description: "pending, approved, rejected or reviewed" }) })
   .meta({ id: "OwnSubmission" });
 
 export const SubmitResultSchema = z

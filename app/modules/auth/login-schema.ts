@@ -7,3 +7,6 @@ export const LoginSchema = z.object({
   password: z.string({ error: messages.login.emptyFields }).min(1, messages.login.emptyFields).max(1000),
   redirectTo: z.string().max(2048).optional(),
 });
+
+/** The API's login body: the form's fields, without the page's redirect. */
+export const ApiLoginSchema = LoginSchema.omit({ redirectTo: true });
