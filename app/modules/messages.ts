@@ -153,6 +153,26 @@ export const messages = {
     revoked: "Token revoked",
     notFound: "This token no longer exists",
   },
+  // Bulk import (issue 9).
+  imports: {
+    fileRequired: "Choose a file",
+    fileTooLarge: (maxBytes: number) => `The file is larger than ${Math.round(maxBytes / 1_000_000)} MB`,
+    unreadableCsv: (reason: string) => `The file could not be read as CSV: ${reason}`,
+    unreadableJson: (reason: string) => `The file could not be read as JSON: ${reason}`,
+    jsonShape: "The JSON file must hold a list of challenges (or { \"challenges\": [...] })",
+    notAnObject: "This item is not an object",
+    missingColumns: (missing: string[]) => `The file needs the column${missing.length === 1 ? "" : "s"} ${missing.join(", ")}`,
+    unknownColumns: (unknown: string[], known: string[]) => `Unknown column${unknown.length === 1 ? "" : "s"} ${unknown.join(", ")} (known: ${known.join(", ")})`,
+    empty: "The file has no rows",
+    tooManyRows: (max: number) => `At most ${max} rows per file: split it`,
+    duplicateInFile: (row: number) => `The same name is also on row ${row}`,
+    staffTeam: "Admins and judges have no team: leave it empty",
+    rowsInvalid: (count: number) =>
+      `${count === 1 ? "1 row has" : `${count} rows have`} errors: nothing was imported. Fix the file and preview it again.`,
+    accountsImported: (count: number) => (count === 1 ? "1 account imported" : `${count} accounts imported`),
+    challengesImported: (count: number) => (count === 1 ? "1 challenge imported" : `${count} challenges imported`),
+    failed: "The import failed and nothing was written. Please try again.",
+  },
   errors: {
     forbiddenTitle: "This place is sealed to you",
     forbidden: "Your role does not open this page.",

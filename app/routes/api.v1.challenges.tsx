@@ -6,7 +6,8 @@ import { ChallengeCreateSchema } from "~/modules/challenges/schema";
 import { parseChallengeForm } from "~/modules/challenges/upload.server";
 import { messages } from "~/modules/messages";
 import { requireApiRole } from "~/utils/api-auth.server";
-import { apiResource, asFormValues, isMultipart, parseFields, readBody, respond } from "~/utils/api.server";
+import { apiResource, isMultipart, parseFields, readBody, respond } from "~/utils/api.server";
+import { asFormValues } from "~/utils/form-values";
 
 /** The dashboard form's multipart body: the attachment streams to storage as on the screen. */
 async function readMultipartChallenge(request: Request) {

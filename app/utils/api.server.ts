@@ -11,6 +11,7 @@ import { ScoringError } from "../modules/scoring/scoring.server.ts";
 import { SubmissionError } from "../modules/submissions/submit.server.ts";
 import { DashboardError } from "../modules/teams/teams.server.ts";
 import { rejectCrossSiteRequest } from "./api-auth.server.ts";
+import { asFormValues } from "./form-values.ts";
 import { getLogger } from "./logger.server.ts";
 
 const m = messages.api;
@@ -99,11 +100,7 @@ async function readText(request: Request, limit: number): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/**
- * The body's fields (JSON object, or an HTML-form encoding), shaped like the form data the schemas
- * were written for: numbers and booleans become text, and null or "" means "not given", as conform
- * treats an empty input. So `{"points": 100}` and `points=100` validate alike.
- */
+/** The body's fields (JSON object, or an HTML-form encoding), shaped as form values (asFormValues). */
 export async function readFields(request: Request): Promise<Record<string, unknown>> {
   const type = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json" && type !== "application/x-www-form-urlencoded") {
@@ -122,14 +119,6 @@ export async function readFields(request: Request): Promise<Record<string, unkno
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new ApiError("bad_request", m.invalidJson);
   return asFormValues(raw as Record<string, unknown>);
-}
-
-export function asFormValues(values: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(values)
-      .filter(([, value]) => value !== null && value !== undefined && value !== "")
-      .map(([key, value]) => [key, typeof value === "number" || typeof value === "boolean" ? String(value) : value]),
-  );
 }
 
 /** Parses with a screen's schema; a failure is a 400 with the schema's own messages per field. */

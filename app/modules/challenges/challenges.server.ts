@@ -80,6 +80,12 @@ export async function createChallenge(input: ChallengeInput, attachment: StoredA
   return row;
 }
 
+/** Many challenges at once (a bulk import): one statement, so all are created or none. */
+export async function createChallenges(inputs: ChallengeInput[]) {
+  if (!inputs.length) return [];
+  return getDb().insert(challenges).values(inputs.map(values)).returning({ id: challenges.id, title: challenges.title });
+}
+
 /**
  * Edits a challenge. A new attachment replaces the old one; `removeAttachment` drops it. When the
  * points or category change, every team with a submission to it is recomputed (solved flags and

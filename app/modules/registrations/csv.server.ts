@@ -79,11 +79,17 @@ export interface CreatedAccountCsvRow {
   teamName: string | null;
 }
 
+/** A CSV as a data: URL: a download built in the response itself, so a one-time secret is never stored. */
+export function csvDataUrl(csv: string): string {
+  return `data:text/csv;charset=utf-8;base64,${Buffer.from(csv, "utf8").toString("base64")}`;
+}
+
 /** The one-time list of new logins, as a data: URL the result page offers for download (never stored). */
 export function accountsCsvDataUrl(accounts: CreatedAccountCsvRow[]): string {
-  const csv = toCsv(
-    ["Full Name", "Email", "Username", "Password", "Team"],
-    accounts.map((account) => [account.fullName, account.email, account.userName, account.password, account.teamName]),
+  return csvDataUrl(
+    toCsv(
+      ["Full Name", "Email", "Username", "Password", "Team"],
+      accounts.map((account) => [account.fullName, account.email, account.userName, account.password, account.teamName]),
+    ),
   );
-  return `data:text/csv;charset=utf-8;base64,${Buffer.from(csv, "utf8").toString("base64")}`;
 }
