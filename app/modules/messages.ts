@@ -167,6 +167,7 @@ export const messages = {
     tooManyRows: (max: number) => `At most ${max} rows per file: split it`,
     duplicateInFile: (row: number) => `The same name is also on row ${row}`,
     staffTeam: "Admins and judges have no team: leave it empty",
+    roleInvalid: "The role must be admin, judge or participant",
     rowsInvalid: (count: number) =>
       `${count === 1 ? "1 row has" : `${count} rows have`} errors: nothing was imported. Fix the file and preview it again.`,
     accountsImported: (count: number) => (count === 1 ? "1 account imported" : `${count} accounts imported`),

@@ -127,7 +127,8 @@ export default function ApiTokens() {
     <section aria-labelledby="tokens-title" className="stack dash-page">
       <h1 id="tokens-title">API tokens</h1>
       {actionData?.created ? <CreatedToken created={actionData.created} /> : null}
-      <CreateTokenForm users={users} />
+      {/* A new form after each token (conform's reset leaves a select with nothing chosen). */}
+      <CreateTokenForm key={actionData?.created?.token ?? "new"} users={users} />
       <section className="card" aria-labelledby="token-list-heading">
         <h2 id="token-list-heading">Tokens</h2>
         {tokens.length === 0 ? (

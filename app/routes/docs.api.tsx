@@ -26,6 +26,11 @@ export async function loader() {
   };
 }
 
+/** The catalogue's descriptions are OpenAPI Markdown: show its `code` spans as code. */
+function withCode(text: string) {
+  return text.split("`").map((part, index) => (index % 2 ? <code key={index}>{part}</code> : part));
+}
+
 export default function ApiDocs() {
   const { calls } = useLoaderData<typeof loader>();
   const tags = [...new Set(calls.map((call) => call.tag))];
@@ -73,7 +78,7 @@ export default function ApiDocs() {
                       </td>
                       <td>
                         {call.summary}
-                        {call.description ? <p className="muted">{call.description}</p> : null}
+                        {call.description ? <p className="muted">{withCode(call.description)}</p> : null}
                       </td>
                       <td>{call.who}</td>
                       <td>{call.spec7.length ? call.spec7.map((spec) => <code key={spec}>{spec} </code>) : <span className="muted">new</span>}</td>

@@ -61,7 +61,7 @@ describe("importing teams and users", () => {
     const preview = await post(cookie, upload("accounts", bad, "people.csv"));
     expect(preview.init?.status).toBe(400);
     expect(preview.data.step).toBe("preview");
-    expect(preview.data.check?.issues).toEqual([{ row: 58, messages: [expect.stringContaining(messages.dashboard.roleRequired)] }]);
+    expect(preview.data.check?.issues).toEqual([{ row: 58, messages: [`role: ${m.roleInvalid}`] }]);
 
     // Posting the import anyway (the content checked again) writes nothing.
     const forced = await post(cookie, new URLSearchParams({ intent: "import", kind: "accounts", content: bad, fileName: "people.csv" }));
@@ -108,12 +108,13 @@ describe("importing teams and users", () => {
   });
 
   it("names duplicates within the file, missing teams, teams given to staff, and refuses a file without its columns", async () => {
-    const check = await previewAccountsImport("name,role,team,password\nsam,participant,,\nSAM,participant,A,\nboss,admin,A,\nshort,judge,,abc\n");
+    const check = await previewAccountsImport("name,role,team,password\nsam,participant,,\nSAM,participant,A,\nboss,admin,A,\nshort,judge,,abc\nnobody,,,\n");
     expect(check.issues).toEqual([
       { row: 2, messages: [`team: ${messages.dashboard.teamRequired}`] },
       { row: 3, messages: [`name: ${m.duplicateInFile(2)}`] },
       { row: 4, messages: [`team: ${m.staffTeam}`] },
       { row: 5, messages: [`password: ${messages.dashboard.passwordTooShort}`] },
+      { row: 6, messages: [`role: ${messages.dashboard.roleRequired}`] },
     ]);
     expect((await previewAccountsImport("user,role\nx,judge\n")).fileError).toBe(m.missingColumns(["name"]));
     expect((await previewAccountsImport("name,role,wave\nx,judge,1\n")).fileError).toMatch(/Unknown column wave/);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TeamNameSchema } from "../teams/schema.ts";
-import { userFields, userRules } from "../users/schema.ts";
+import { userFields, userRoles, userRules } from "../users/schema.ts";
 import { messages } from "../messages.ts";
 
 /** A file is read whole (it is small); 500 rows keep the argon2 hashing of an account import to seconds. */
@@ -21,7 +21,11 @@ export const CHALLENGE_COLUMNS = { required: ["title", "description", "points", 
 export const AccountRowSchema = z
   .object({
     name: userFields.name,
-    role: z.preprocess((value) => (typeof value === "string" ? value.toLowerCase() : value), userFields.role),
+    role: z.preprocess(
+      (value) => (typeof value === "string" ? value.toLowerCase() : value),
+      // The form's "Role is required" when the cell is empty; a word the form never offers gets its own message.
+      z.enum(userRoles, { error: (issue) => (issue.input === undefined ? messages.dashboard.roleRequired : messages.imports.roleInvalid) }),
+    ),
     password: userFields.password,
     team: TeamNameSchema.shape.name.optional(),
   })
