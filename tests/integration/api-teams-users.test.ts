@@ -58,6 +58,14 @@ describe("teams", () => {
     const badId = await send(teamRoute, "PATCH", "/teams/abc", { ...admin, json: { name: "x" } }, { id: "abc" });
     expect(badId.status).toBe(404);
   });
+
+  it("refuses a body over 1 MB (413) and an undocumented method (405 with Allow)", async () => {
+    const huge = await send(teamsRoute, "POST", "/teams", { ...admin, json: { name: "x".repeat(1_100_000) } });
+    expect(huge).toMatchObject({ status: 413, body: { code: "payload_too_large", message: messages.api.bodyTooLarge(1_000_000) } });
+    const put = await send(teamsRoute, "PUT", "/teams", { ...admin, json: {} });
+    expect(put).toMatchObject({ status: 405, body: { code: "method_not_allowed" } });
+    expect(put.headers.get("Allow")).toBe("GET, POST");
+  });
 });
 
 describe("users", () => {

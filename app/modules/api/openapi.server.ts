@@ -54,9 +54,12 @@ function operationObject(path: string, method: string, operation: ApiOperation):
       ? {
           requestBody: {
             required: true,
-            content: operation.body.multipart
-              ? { "multipart/form-data": { schema: operation.body.multipart }, ...(path === "/challenges" ? { "application/json": { schema: operation.body.schema } } : {}) }
-              : { "application/json": { schema: operation.body.schema }, "application/x-www-form-urlencoded": { schema: operation.body.schema } },
+            content: {
+              ...(operation.body.json
+                ? { "application/json": { schema: operation.body.json }, "application/x-www-form-urlencoded": { schema: operation.body.json } }
+                : {}),
+              ...(operation.body.multipart ? { "multipart/form-data": { schema: operation.body.multipart } } : {}),
+            },
           },
         }
       : {}),
@@ -71,26 +74,24 @@ function buildDocument() {
       Object.entries(methods).map(([method, operation]) => [method, operationObject(path, method, operation)]),
     );
   }
-  return createDocument(
-    {
-      openapi: "3.1.0",
-      info: {
-        title: "Gatekeeper API",
-        version: "1.0.0",
-        description:
-          "The platform's calls for scripts and integrations. Authenticate with a personal API token (`Authorization: Bearer gk_…`, created by an admin at /dashboard/tokens; it carries its user's role) or, from the site's own pages, the session cookie. Errors are `{ code, message, fieldErrors? }`. Guide: /docs/api.",
-      },
-      servers: [{ url: "/" }],
-      security: [{ bearerToken: [] }, { sessionCookie: [] }],
-      components: {
-        securitySchemes: {
-          bearerToken: { type: "http", scheme: "bearer", description: "A personal API token, gk_ and 40 characters" },
-          sessionCookie: { type: "apiKey", in: "cookie", name: "__gk_session", description: "The browser session (unsafe methods need an Origin from this site)" },
-        },
-      },
-      paths,
+  return createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Gatekeeper API",
+      version: "1.0.0",
+      description:
+        "The platform's calls for scripts and integrations. Authenticate with a personal API token (`Authorization: Bearer gk_…`, created by an admin at /dashboard/tokens; it carries its user's role) or, from the site's own pages, the session cookie. Errors are `{ code, message, fieldErrors? }`. Guide: /docs/api.",
     },
-  );
+    servers: [{ url: "/" }],
+    security: [{ bearerToken: [] }, { sessionCookie: [] }],
+    components: {
+      securitySchemes: {
+        bearerToken: { type: "http", scheme: "bearer", description: "A personal API token, gk_ and 40 characters" },
+        sessionCookie: { type: "apiKey", in: "cookie", name: "__gk_session", description: "The browser session (unsafe methods need an Origin from this site)" },
+      },
+    },
+    paths,
+  });
 }
 
 let document: ReturnType<typeof buildDocument> | undefined;
