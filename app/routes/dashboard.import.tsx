@@ -9,6 +9,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { ActionButton } from "~/components/ui/action-button";
 import { Message } from "~/components/ui/message";
 import { importAccounts, previewAccountsImport, type AccountsCheck } from "~/modules/imports/accounts-import.server";
@@ -161,65 +162,71 @@ function Issues({ check }: { check: Check }) {
   );
 }
 
-function PreviewRows({ preview }: { preview: Preview }) {
-  if (preview.kind === "accounts") {
-    const rows = (preview.check as AccountsCheck).rows;
-    return (
-      <table className="table">
-        <caption className="visually-hidden">Accounts to import</caption>
-        <thead>
-          <tr>
-            <th scope="col">Row</th>
-            <th scope="col">Name</th>
-            <th scope="col">Role</th>
-            <th scope="col">Team</th>
-            <th scope="col">Password</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.row}>
-              <td>{row.row}</td>
-              <td dir="auto">{row.name}</td>
-              <td>{row.role}</td>
-              <td dir="auto">
-                {row.team ?? "—"}
-                {row.newTeam ? <span className="muted"> (new team)</span> : null}
-              </td>
-              <td>{row.passwordGiven ? "from the file" : "generated"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    );
-  }
-  const rows = (preview.check as ChallengesCheck).rows;
+interface Column<Row> {
+  label: string;
+  cell: (row: Row) => ReactNode;
+  className?: string;
+}
+
+/** The rows a preview read, one column per field it will write. */
+function RowsTable<Row extends { row: number }>({ caption, columns, rows }: { caption: string; columns: Array<Column<Row>>; rows: Row[] }) {
   return (
     <table className="table">
-      <caption className="visually-hidden">Challenges to import</caption>
+      <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
           <th scope="col">Row</th>
-          <th scope="col">Title</th>
-          <th scope="col">Category</th>
-          <th scope="col">Points</th>
-          <th scope="col">Wave</th>
-          <th scope="col">Difficulty</th>
+          {columns.map((column) => (
+            <th key={column.label} scope="col">
+              {column.label}
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody>
         {rows.map((row) => (
           <tr key={row.row}>
             <td>{row.row}</td>
-            <td dir="auto">{row.title}</td>
-            <td>{row.category}</td>
-            <td className="num">{row.points}</td>
-            <td>{row.wave ?? "draft"}</td>
-            <td>{row.difficulty ?? "—"}</td>
+            {columns.map((column) => (
+              <td key={column.label} className={column.className} dir="auto">
+                {column.cell(row)}
+              </td>
+            ))}
           </tr>
         ))}
       </tbody>
     </table>
+  );
+}
+
+const accountColumns: Array<Column<AccountsCheck["rows"][number]>> = [
+  { label: "Name", cell: (row) => row.name },
+  { label: "Role", cell: (row) => row.role },
+  {
+    label: "Team",
+    cell: (row) => (
+      <>
+        {row.team ?? "—"}
+        {row.newTeam ? <span className="muted"> (new team)</span> : null}
+      </>
+    ),
+  },
+  { label: "Password", cell: (row) => (row.passwordGiven ? "from the file" : "generated") },
+];
+
+const challengeColumns: Array<Column<ChallengesCheck["rows"][number]>> = [
+  { label: "Title", cell: (row) => row.title },
+  { label: "Category", cell: (row) => row.category },
+  { label: "Points", cell: (row) => row.points, className: "num" },
+  { label: "Wave", cell: (row) => row.wave ?? "draft" },
+  { label: "Difficulty", cell: (row) => row.difficulty ?? "—" },
+];
+
+function PreviewRows({ preview }: { preview: Preview }) {
+  return preview.kind === "accounts" ? (
+    <RowsTable caption="Accounts to import" columns={accountColumns} rows={(preview.check as AccountsCheck).rows} />
+  ) : (
+    <RowsTable caption="Challenges to import" columns={challengeColumns} rows={(preview.check as ChallengesCheck).rows} />
   );
 }
 
