@@ -14,6 +14,7 @@ import express from "express";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import { sql } from "drizzle-orm";
+import { ApiError } from "./app/modules/api/errors.ts";
 import { messages } from "./app/modules/messages.ts";
 import { isForgedRequest } from "./app/utils/csrf.server.ts";
 import { closeDb, getDb } from "./app/utils/db.server.ts";
@@ -100,7 +101,9 @@ app.use((req, res, next) => {
   const facts = { method: req.method, origin: req.get("origin"), referer: req.get("referer"), authorization: req.get("authorization") };
   if (!isForgedRequest(facts, own)) return next();
   log.warn({ method: req.method, url: req.originalUrl, origin: facts.origin, referer: facts.referer }, "cross-site request refused");
-  res.status(403).type("text/plain").send(messages.errors.crossSite);
+  // The API answers in its own error shape (decision 009); pages and forms get a sentence.
+  if (req.path.startsWith("/api/")) res.status(403).json(new ApiError("forbidden_origin", messages.api.foreignOrigin).body);
+  else res.status(403).type("text/plain").send(messages.errors.crossSite);
 });
 
 app.get("/healthz", (_req, res) => {

@@ -334,6 +334,29 @@ export const meals = pgTable(
   (t) => [index("meals_at_idx").on(t.at)],
 );
 
+/**
+ * Personal API tokens (docs/decisions/009-http-api.md): an admin creates one for a user; it carries
+ * that user's role. Only the SHA-256 of the token is stored (a long random token needs no slow
+ * hash, and a digest can be looked up by index); the plain token is shown once.
+ */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    // The first characters of the token, shown in the list so an admin can tell tokens apart.
+    prefix: text("prefix").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("api_tokens_token_hash_key").on(t.tokenHash), index("api_tokens_user_id_idx").on(t.userId)],
+);
+
 export type Team = typeof teams.$inferSelect;
 export type NewTeam = typeof teams.$inferInsert;
 export type User = typeof users.$inferSelect;
@@ -352,3 +375,4 @@ export type Registration = typeof registrations.$inferSelect;
 export type EventSettings = typeof eventSettings.$inferSelect;
 export type Gate = typeof gates.$inferSelect;
 export type Meal = typeof meals.$inferSelect;
+export type ApiToken = typeof apiTokens.$inferSelect;

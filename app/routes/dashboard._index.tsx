@@ -11,15 +11,15 @@ import { AnnouncementSchema } from "~/modules/announcements/schema";
 import { dashboardCounts } from "~/modules/dashboard/counts.server";
 import { messages } from "~/modules/messages";
 import { DashboardVideosSchema } from "~/modules/videos/schema";
-import { handleVideosForm, readVideoUrls } from "~/modules/videos/videos.server";
+import { getVideos, handleVideosForm } from "~/modules/videos/videos.server";
 import { requireRole } from "~/utils/auth.server";
 import { getLogger } from "~/utils/logger.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, "admin");
-  const [counts, videos] = await Promise.all([dashboardCounts(), readVideoUrls()]);
-  return { counts, videos };
+  const [counts, videos] = await Promise.all([dashboardCounts(), getVideos()]);
+  return { counts, videos: { video1: videos.video1 ?? "", video2: videos.video2 ?? "" } };
 }
 
 /** Two forms post here: `intent` says which (spec 2.16: the videos form and Send Announcement). */

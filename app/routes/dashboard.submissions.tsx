@@ -3,7 +3,6 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@rem
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { z } from "zod";
 import { formatDayTime } from "~/components/realtime/format";
 import { ActionButton } from "~/components/ui/action-button";
 import { useHydrated } from "~/hooks/use-hydrated";
@@ -11,47 +10,22 @@ import { messages } from "~/modules/messages";
 import { ScoreFormSchema } from "~/modules/scoring/score-input";
 import { scoreSubmission, ScoringError } from "~/modules/scoring/scoring.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
-import { listSubmissionsSorted, type SubmissionSortKey } from "~/modules/submissions/list.server";
+import { listSubmissionsSorted, submissionListOptions, type SubmissionSortKey } from "~/modules/submissions/list.server";
+import { readSubmissionListQuery } from "~/modules/submissions/schema";
 import styles from "~/styles/dashboard.css";
 import { requireRole } from "~/utils/auth.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-// Here, not imported from list.server: this module also runs in the browser, where .server code is absent.
-const sortKeys = ["team", "user", "challenge", "date", "status", "points"] as const satisfies readonly SubmissionSortKey[];
-
-/** ?sort=&dir= and the filters: anything unknown is ignored rather than refused (they are links). */
-const ListQuerySchema = z.object({
-  sort: z.enum(sortKeys).catch("date"),
-  dir: z.enum(["asc", "desc"]).optional().catch(undefined),
-  gate: z.coerce.number().int().min(1).max(5).optional().catch(undefined),
-  category: z.enum(["AI", "CS", "PS", "GD"]).optional().catch(undefined),
-  status: z.enum(["pending", "approved", "rejected", "reviewed"]).optional().catch(undefined),
-  mine: z.literal("unscored").optional().catch(undefined),
-});
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const judge = await requireRole(request, "admin", "judge");
-  const params = Object.fromEntries([...new URL(request.url).searchParams].filter(([, value]) => value !== ""));
-  const query = ListQuerySchema.parse(params);
-  // Dates and points read best newest/highest first; names A to Z.
-  const dir = query.dir ?? (query.sort === "date" || query.sort === "points" ? "desc" : "asc");
-  const [rows, timeZone] = await Promise.all([
-    listSubmissionsSorted({
-      sort: query.sort,
-      dir,
-      gate: query.gate,
-      category: query.category,
-      status: query.status,
-      unscoredBy: query.mine ? judge.id : undefined,
-    }),
-    getEventTimeZone(),
-  ]);
+  const query = readSubmissionListQuery(new URL(request.url).searchParams);
+  const [rows, timeZone] = await Promise.all([listSubmissionsSorted(submissionListOptions(query, judge.id)), getEventTimeZone()]);
   return {
     judgeId: judge.id,
     timeZone,
-    query: { ...query, dir },
+    query,
     rows: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() })),
   };
 }

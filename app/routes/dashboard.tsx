@@ -26,6 +26,8 @@ const adminLinks = [
   { to: "/dashboard/settings", label: "Settings" },
   { to: "/dashboard/registrations", label: "Registrations" },
   { to: "/dashboard/queues", label: "Queues", external: true },
+  { to: "/dashboard/tokens", label: "API tokens" },
+  { to: "/dashboard/import", label: "Import" },
 ];
 const judgeLinks = [{ to: "/dashboard/submissions", label: "Submissions" }];
 

@@ -40,21 +40,28 @@ async function throttled<T>(operation: () => Promise<T>, fallback: T): Promise<T
   }
 }
 
+/**
+ * Checks a name and password under the login throttle; throws LoginThrottledError or
+ * InvalidCredentialsError. Shared by /login and the API's login, so both count the same failures.
+ */
+export async function verifyThrottledLogin(name: string, password: string, request: Request): Promise<SessionUser> {
+  const ip = clientIp(request);
+  const wait = await throttled(() => loginRetryAfter(name, ip), 0);
+  if (wait > 0) throw new LoginThrottledError(wait);
+  const user = await verifyLogin(name, password);
+  if (!user) {
+    await throttled(() => recordLoginFailure(name, ip), undefined);
+    throw new InvalidCredentialsError();
+  }
+  await throttled(() => clearLoginFailures(name, ip), undefined);
+  return user;
+}
+
 export const authenticator = new Authenticator<SessionUser>();
 authenticator.use(
-  new FormStrategy(async ({ form, request }) => {
-    const name = String(form.get("username") ?? "");
-    const ip = clientIp(request);
-    const wait = await throttled(() => loginRetryAfter(name, ip), 0);
-    if (wait > 0) throw new LoginThrottledError(wait);
-    const user = await verifyLogin(name, String(form.get("password") ?? ""));
-    if (!user) {
-      await throttled(() => recordLoginFailure(name, ip), undefined);
-      throw new InvalidCredentialsError();
-    }
-    await throttled(() => clearLoginFailures(name, ip), undefined);
-    return user;
-  }),
+  new FormStrategy(({ form, request }) =>
+    verifyThrottledLogin(String(form.get("username") ?? ""), String(form.get("password") ?? ""), request),
+  ),
   "form",
 );
 
@@ -92,12 +99,17 @@ export async function requireRole(request: Request, ...allowed: Role[]): Promise
   return user;
 }
 
-/** Starts a session for the user and redirects. */
-export async function createUserSession(user: SessionUser, redirectTo: string) {
+/** The Set-Cookie value that starts a session for the user. */
+export async function sessionCookieFor(user: SessionUser): Promise<string> {
   const storage = getSessionStorage();
   const session = await storage.getSession();
   session.set("userId", user.id);
-  return redirect(redirectTo, { headers: { "Set-Cookie": await storage.commitSession(session) } });
+  return storage.commitSession(session);
+}
+
+/** Starts a session for the user and redirects. */
+export async function createUserSession(user: SessionUser, redirectTo: string) {
+  return redirect(redirectTo, { headers: { "Set-Cookie": await sessionCookieFor(user) } });
 }
 
 export async function logout(request: Request, redirectTo = "/") {

@@ -8,6 +8,10 @@
  */
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+export function isUnsafeMethod(method: string): boolean {
+  return UNSAFE_METHODS.has(method.toUpperCase());
+}
+
 export interface RequestFacts {
   method: string;
   origin?: string;
@@ -25,7 +29,7 @@ function originOf(url: string): string | null {
 
 /** True when the request must be refused. `ownOrigins` are the site's own origins (e.g. https://gates.example.org). */
 export function isForgedRequest(request: RequestFacts, ownOrigins: readonly string[]): boolean {
-  if (!UNSAFE_METHODS.has(request.method.toUpperCase())) return false;
+  if (!isUnsafeMethod(request.method)) return false;
   if (request.authorization) return false;
   // "null" is what a sandboxed frame or a cross-site redirect chain sends: never one of our pages.
   if (request.origin !== undefined) return request.origin === "null" || !ownOrigins.includes(request.origin);

@@ -26,6 +26,11 @@ export function rolesForPath(pathname: string): readonly Role[] | "public" {
   return roles;
 }
 
+/** A team's submissions, scores and files: its own members, judges and admins (DOMAIN.md). */
+export function mayReadTeam(viewer: { role: Role; teamId: number | null }, teamId: number): boolean {
+  return viewer.role !== "participant" || (viewer.teamId !== null && viewer.teamId === teamId);
+}
+
 export function canOpen(role: Role, pathname: string): boolean {
   const allowed = rolesForPath(pathname);
   return allowed === "public" || allowed.includes(role);

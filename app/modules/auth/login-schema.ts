@@ -8,3 +8,6 @@ export const LoginSchema = z.object({
   password: text({ error: messages.login.emptyFields }).min(1, messages.login.emptyFields).max(1000),
   redirectTo: text().max(2048).optional(),
 });
+
+/** The API's login body: the form's fields, without the page's redirect. */
+export const ApiLoginSchema = LoginSchema.omit({ redirectTo: true });

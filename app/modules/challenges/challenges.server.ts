@@ -80,6 +80,12 @@ export async function createChallenge(input: ChallengeInput, attachment: StoredA
   return row;
 }
 
+/** Many challenges at once (a bulk import): one statement, so all are created or none. */
+export async function createChallenges(inputs: ChallengeInput[]) {
+  if (!inputs.length) return [];
+  return getDb().insert(challenges).values(inputs.map(values)).returning({ id: challenges.id, title: challenges.title });
+}
+
 /**
  * Edits a challenge. A new attachment replaces the old one; `removeAttachment` drops it. When the
  * points or category change, every team with a submission to it is recomputed (solved flags and
@@ -134,6 +140,13 @@ export async function toggleChallengeStatus(id: number) {
     .set({ status: sql`case when ${challenges.status} = 'active' then 'inactive'::challenge_status else 'active'::challenge_status end` })
     .where(eq(challenges.id, id))
     .returning({ title: challenges.title, status: challenges.status });
+  if (!row) throw new DashboardError(m.challengeNotFound, 404);
+  return row;
+}
+
+/** Sets the status outright (the API's PATCH …/status): idempotent, unlike the screen's toggle. */
+export async function setChallengeStatus(id: number, status: "active" | "inactive") {
+  const [row] = await getDb().update(challenges).set({ status }).where(eq(challenges.id, id)).returning({ id: challenges.id, title: challenges.title, status: challenges.status });
   if (!row) throw new DashboardError(m.challengeNotFound, 404);
   return row;
 }

@@ -32,6 +32,11 @@ export const ChallengeFormSchema = z.object({
   attachment: z.unknown().optional(),
 });
 
+/** A new challenge outside the form (API, bulk import): the form's fields, no id, no file switch. */
+export const ChallengeCreateSchema = ChallengeFormSchema.omit({ id: true, removeAttachment: true, attachment: true });
+
+export const ChallengeStatusSchema = z.object({ status: z.enum(["active", "inactive"], { error: "Choose active or inactive" }) });
+
 export type ChallengeFormValues = Omit<z.infer<typeof ChallengeFormSchema>, "attachment">;
 
 export const ChallengeIdSchema = z.object({ id: z.coerce.number().int().positive() });

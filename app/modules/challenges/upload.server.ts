@@ -28,6 +28,8 @@ export interface ParsedChallengeForm {
   formData: FormData;
   attachment: StoredAttachment | null;
   attachmentError: string | null;
+  /** The attachment passed the size limit (the API answers 413). */
+  attachmentTooLarge: boolean;
 }
 
 class AbortParse extends Error {}
@@ -52,6 +54,7 @@ export async function parseChallengeForm(request: Request, fieldName = "attachme
   const fields = new FormData();
   let attachment: StoredAttachment | null = null;
   let attachmentError: string | null = null;
+  let attachmentTooLarge = false;
 
   const attachmentHandler: UploadHandler = async ({ name, filename, data }) => {
     if (filename === undefined) return undefined; // a text field: the memory handler takes it
@@ -90,6 +93,7 @@ export async function parseChallengeForm(request: Request, fieldName = "attachme
     } catch (error) {
       if (error instanceof UploadTooLargeError) {
         attachmentError = m.attachmentTooLarge;
+        attachmentTooLarge = true;
         // Stop reading: the rest of a too-large body is not worth receiving. The file input is the
         // form's last field, so every text field has been read already.
         throw new AbortParse("attachment too large");
@@ -112,5 +116,5 @@ export async function parseChallengeForm(request: Request, fieldName = "attachme
     if (error instanceof MaxPartSizeExceededError) attachmentError ??= m.tooLong;
     else if (!(error instanceof AbortParse)) throw error;
   }
-  return { formData: fields, attachment, attachmentError };
+  return { formData: fields, attachment, attachmentError, attachmentTooLarge };
 }

@@ -39,3 +39,8 @@ export function csvResponse(body: string, filename: string): Response {
     },
   });
 }
+
+/** A CSV as a data: URL: a one-time download built in the response itself (never stored anywhere). */
+export function csvDataUrl(csv: string): string {
+  return `data:text/csv;charset=utf-8;base64,${Buffer.from(csv, "utf8").toString("base64")}`;
+}

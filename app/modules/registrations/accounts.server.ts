@@ -66,7 +66,7 @@ async function uniqueUserName(tx: Transaction, base: string): Promise<string> {
 }
 
 /** The team called `name` (any case), created when missing. */
-async function teamNamed(tx: Transaction, name: string): Promise<{ id: number; name: string; created: boolean }> {
+export async function teamNamed(tx: Transaction, name: string): Promise<{ id: number; name: string; created: boolean }> {
   const find = () => tx.select({ id: teams.id, name: teams.name }).from(teams).where(sql`lower(${teams.name}) = lower(${name})`);
   const [existing] = await find();
   if (existing) return { ...existing, created: false };
@@ -76,8 +76,9 @@ async function teamNamed(tx: Transaction, name: string): Promise<{ id: number; n
   return { ...raced, created: false };
 }
 
-// One key for pg_advisory_xact_lock: two admins converting at once take turns, so name choices never collide.
-const ACCOUNTS_LOCK = 6_006_001;
+// One key for pg_advisory_xact_lock: two admins creating accounts at once (from registrations or
+// an import) take turns, so name choices never collide.
+export const ACCOUNTS_LOCK = 6_006_001;
 
 export async function createAccountsFromRegistrations(ids: number[]): Promise<AccountsResult> {
   const wanted = [...new Set(ids)];

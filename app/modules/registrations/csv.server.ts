@@ -1,5 +1,5 @@
 /** The registrations export and the one-time list of new logins (decision 006). */
-import { toCsv } from "../exports/csv-format.server.ts";
+import { csvDataUrl, toCsv } from "../exports/csv-format.server.ts";
 import type { RegistrationRow } from "./registrations.server.ts";
 
 export const REGISTRATION_CSV_HEADER = [
@@ -53,9 +53,10 @@ export interface CreatedAccountCsvRow {
 
 /** The one-time list of new logins, as a data: URL the result page offers for download (never stored). */
 export function accountsCsvDataUrl(accounts: CreatedAccountCsvRow[]): string {
-  const csv = toCsv(
-    ["Full Name", "Email", "Username", "Password", "Team"],
-    accounts.map((account) => [account.fullName, account.email, account.userName, account.password, account.teamName]),
+  return csvDataUrl(
+    toCsv(
+      ["Full Name", "Email", "Username", "Password", "Team"],
+      accounts.map((account) => [account.fullName, account.email, account.userName, account.password, account.teamName]),
+    ),
   );
-  return `data:text/csv;charset=utf-8;base64,${Buffer.from(csv, "utf8").toString("base64")}`;
 }

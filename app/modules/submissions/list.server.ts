@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { challenges, submissionScores, submissions, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../utils/db.server.ts";
+import { type SubmissionListQuery, type submissionSortKeys } from "./schema.ts";
 
 export interface JudgeScoreView {
   judgeId: number | null;
@@ -10,7 +11,6 @@ export interface JudgeScoreView {
   comment: string | null;
 }
 
-export const submissionSortKeys = ["team", "user", "challenge", "date", "status", "points"] as const;
 export type SubmissionSortKey = (typeof submissionSortKeys)[number];
 
 export interface SubmissionListOptions {
@@ -21,6 +21,19 @@ export interface SubmissionListOptions {
   status?: "pending" | "approved" | "rejected" | "reviewed";
   /** Only submissions this judge has not scored yet. */
   unscoredBy?: number;
+  teamId?: number;
+}
+
+/** The list options a judge's query asks for ("mine" = not yet scored by this judge). */
+export function submissionListOptions(query: SubmissionListQuery, judgeId: number): SubmissionListOptions {
+  return {
+    sort: query.sort,
+    dir: query.dir,
+    gate: query.gate,
+    category: query.category,
+    status: query.status,
+    unscoredBy: query.mine ? judgeId : undefined,
+  };
 }
 
 /**
@@ -43,6 +56,7 @@ export async function listSubmissionsSorted(options: SubmissionListOptions = {})
     options.gate ? eq(challenges.wave, options.gate) : undefined,
     options.category ? eq(challenges.category, options.category) : undefined,
     options.status ? eq(submissions.status, options.status) : undefined,
+    options.teamId ? eq(submissions.teamId, options.teamId) : undefined,
     options.unscoredBy
       ? sql`not exists (select 1 from ${submissionScores} where ${submissionScores.submissionId} = ${submissions.id} and ${submissionScores.judgeId} = ${options.unscoredBy})`
       : undefined,
@@ -50,6 +64,8 @@ export async function listSubmissionsSorted(options: SubmissionListOptions = {})
   const rows = await db
     .select({
       id: submissions.id,
+      teamId: submissions.teamId,
+      challengeId: submissions.challengeId,
       team: teams.name,
       user: users.name,
       challenge: challenges.title,

@@ -10,6 +10,7 @@ import { getEnv } from "../../utils/env.server.ts";
 import { getLogger } from "../../utils/logger.server.ts";
 import { enqueue } from "../../utils/queue.server.ts";
 import { deleteObject } from "../../utils/s3.server.ts";
+import { mayReadTeam } from "../auth/access.ts";
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 
@@ -156,8 +157,7 @@ export async function findDownloadableSubmissionFile(submissionId: number, viewe
     .where(eq(submissions.id, submissionId))
     .limit(1);
   if (!row?.key) return null;
-  const allowed = viewer.role !== "participant" || (viewer.teamId !== null && viewer.teamId === row.teamId);
-  return allowed ? { key: row.key, name: row.name ?? "submission" } : null;
+  return mayReadTeam(viewer, row.teamId) ? { key: row.key, name: row.name ?? "submission" } : null;
 }
 
 /**

@@ -10,4 +10,7 @@ export const TeamFormSchema = z.object({
   name: text({ error: m.nameRequired }).trim().min(1, m.nameRequired).max(100, m.tooLong),
 });
 
+/** A team's name outside the form (API, bulk import). */
+export const TeamNameSchema = TeamFormSchema.omit({ id: true });
+
 export const TeamDeleteSchema = z.object({ id: z.coerce.number().int().positive() });

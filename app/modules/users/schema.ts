@@ -8,23 +8,33 @@ export const userRoles = ["admin", "judge", "participant"] as const;
 /** The labels the spec uses (Admin, participant), plus Judge. */
 export const roleLabels: Record<(typeof userRoles)[number], string> = { admin: "Admin", judge: "Judge", participant: "participant" };
 
+export const userFields = {
+  name: text({ error: m.nameRequired }).trim().min(1, m.nameRequired).max(60, m.tooLong),
+  password: text().max(200, m.tooLong).optional(),
+  role: z.enum(userRoles, { error: m.roleRequired }),
+  teamId: z.coerce.number().int().positive().optional(),
+};
+
 /**
- * The user form. `id` present means edit: a blank password then keeps the current one.
- * A team is required for participants only; admins and judges have none.
+ * A password is needed for a new user only (an edit keeps the current one; an import generates it);
+ * a team for participants only (admins and judges have none). `teamField` names where the team is.
  */
-export const UserFormSchema = z
-  .object({
-    id: z.coerce.number().int().positive().optional(),
-    name: text({ error: m.nameRequired }).trim().min(1, m.nameRequired).max(60, m.tooLong),
-    password: text().max(200, m.tooLong).optional(),
-    role: z.enum(userRoles, { error: m.roleRequired }),
-    teamId: z.coerce.number().int().positive().optional(),
-  })
-  .superRefine((value, ctx) => {
-    if (!value.id && !value.password) ctx.addIssue({ code: "custom", path: ["password"], message: m.passwordRequired });
+export function userRules({ passwordRequired, teamField = "teamId" }: { passwordRequired: boolean; teamField?: string }) {
+  return (value: { password?: string; role: string } & Record<string, unknown>, ctx: z.RefinementCtx) => {
+    if (passwordRequired && !value.password) ctx.addIssue({ code: "custom", path: ["password"], message: m.passwordRequired });
     if (value.password && value.password.length < 8) ctx.addIssue({ code: "custom", path: ["password"], message: m.passwordTooShort });
-    if (value.role === "participant" && !value.teamId) ctx.addIssue({ code: "custom", path: ["teamId"], message: m.teamRequired });
-  });
+    if (value.role === "participant" && !value[teamField]) ctx.addIssue({ code: "custom", path: [teamField], message: m.teamRequired });
+  };
+}
+
+/** The user form. `id` present means edit: a blank password then keeps the current one. */
+export const UserFormSchema = z
+  .object({ id: z.coerce.number().int().positive().optional(), ...userFields })
+  .superRefine((value, ctx) => userRules({ passwordRequired: !value.id })(value, ctx));
+
+/** The same rules without the form's id (the API's POST and PATCH). */
+export const UserCreateSchema = z.object(userFields).superRefine(userRules({ passwordRequired: true }));
+export const UserEditSchema = z.object(userFields).superRefine(userRules({ passwordRequired: false }));
 
 export type UserFormValues = z.infer<typeof UserFormSchema>;
 

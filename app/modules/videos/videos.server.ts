@@ -19,10 +19,10 @@ export async function getHomeSettings(): Promise<{ videos: string[]; timeZone: s
   return { videos, timeZone: row?.timeZone ?? "Africa/Algiers" };
 }
 
-/** The two stored URLs as the videos form edits them ("" when none). */
-export async function readVideoUrls(): Promise<{ video1: string; video2: string }> {
+/** The two home videos as stored (spec 7's GET /videos: video1, video2). */
+export async function getVideos(): Promise<{ video1: string | null; video2: string | null }> {
   const [row] = await getDb().select({ video1: eventSettings.video1, video2: eventSettings.video2 }).from(eventSettings).where(eq(eventSettings.id, 1)).limit(1);
-  return { video1: row?.video1 ?? "", video2: row?.video2 ?? "" };
+  return { video1: row?.video1 ?? null, video2: row?.video2 ?? null };
 }
 
 /** The final countdown's target (spec 2.12), or null before settings exist. */

@@ -1,0 +1,91 @@
+/**
+ * Personal API tokens (decision 009): `gk_` and 40 random base62 characters (≈ 238 bits). Only the
+ * token's SHA-256 is stored, so a database leak gives no usable token; the plain token is returned
+ * once, at creation. A token carries its user's role as it is at each request (the user is re-read),
+ * so a changed role or a deleted user takes effect at once, as with the session cookie.
+ */
+import { createHash, randomInt } from "node:crypto";
+import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import { apiTokens, users } from "../../../db/schema.ts";
+import { getDb } from "../../utils/db.server.ts";
+import { findSessionUser, type SessionUser } from "../auth/login.server.ts";
+import { messages } from "../messages.ts";
+import { DashboardError } from "../teams/teams.server.ts";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const TOKEN_PREFIX = "gk_";
+const RANDOM_LENGTH = 40;
+/** What the list shows of a token: enough to tell tokens apart, far too little to guess one. */
+const DISPLAY_LENGTH = TOKEN_PREFIX.length + 6;
+/** last_used_at is refreshed at most this often: a scoreboard polled every second writes no row per poll. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+function generateToken(): string {
+  return TOKEN_PREFIX + Array.from({ length: RANDOM_LENGTH }, () => BASE62[randomInt(BASE62.length)]).join("");
+}
+
+export interface CreatedApiToken {
+  id: number;
+  /** Plain text, returned once: never stored or logged. */
+  token: string;
+}
+
+export async function createApiToken(userId: number, name: string): Promise<CreatedApiToken> {
+  if (!(await findSessionUser(userId))) throw new DashboardError(messages.dashboard.userNotFound, 404, "userId");
+  const token = generateToken();
+  const [row] = await getDb()
+    .insert(apiTokens)
+    .values({ userId, name, tokenHash: hashToken(token), prefix: token.slice(0, DISPLAY_LENGTH) })
+    .returning({ id: apiTokens.id });
+  return { id: row.id, token };
+}
+
+/** Revoking is permanent; revoking twice is harmless. */
+export async function revokeApiToken(id: number): Promise<void> {
+  const [row] = await getDb().update(apiTokens).set({ revokedAt: new Date() }).where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt))).returning({ id: apiTokens.id });
+  if (row) return;
+  const [exists] = await getDb().select({ id: apiTokens.id }).from(apiTokens).where(eq(apiTokens.id, id));
+  if (!exists) throw new DashboardError(messages.apiTokens.notFound, 404);
+}
+
+export async function listApiTokens() {
+  return getDb()
+    .select({
+      id: apiTokens.id,
+      name: apiTokens.name,
+      prefix: apiTokens.prefix,
+      userName: users.name,
+      role: users.role,
+      createdAt: apiTokens.createdAt,
+      lastUsedAt: apiTokens.lastUsedAt,
+      revokedAt: apiTokens.revokedAt,
+    })
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
+    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
+}
+
+/** The user a live (unrevoked) token belongs to, or null. */
+export async function findUserByApiToken(token: string, now = new Date()): Promise<SessionUser | null> {
+  if (!token.startsWith(TOKEN_PREFIX)) return null;
+  const db = getDb();
+  const [row] = await db
+    .select({ id: apiTokens.id, userId: apiTokens.userId })
+    .from(apiTokens)
+    .where(and(eq(apiTokens.tokenHash, hashToken(token)), isNull(apiTokens.revokedAt)))
+    .limit(1);
+  if (!row) return null;
+  const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+  const [user] = await Promise.all([
+    findSessionUser(row.userId),
+    db
+      .update(apiTokens)
+      .set({ lastUsedAt: now })
+      .where(and(eq(apiTokens.id, row.id), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, staleBefore)))),
+  ]);
+  return user;
+}

@@ -1,0 +1,415 @@
+/**
+ * The catalogue of /api/v1 calls: path, method, who may call it, the spec 7 call it serves, and its
+ * request and response schemas. The OpenAPI document (openapi.server.ts), the docs page and the
+ * role tests are all generated from it; tests/integration/api-openapi.test.ts checks it against
+ * the route files, both ways.
+ */
+import { z } from "zod";
+import { AnnouncementSchema } from "../announcements/schema.ts";
+import type { Role } from "../auth/access.ts";
+import { ApiLoginSchema } from "../auth/login-schema.ts";
+import { ChallengeCreateSchema, ChallengeStatusSchema } from "../challenges/schema.ts";
+import { NotificationSchema } from "../notifications/schema.ts";
+import { RequestSchema } from "../requests/schema.ts";
+import { ScoreFormSchema } from "../scoring/score-input.ts";
+import { SubmissionFormSchema, SubmissionListQuerySchema } from "../submissions/schema.ts";
+import { TeamNameSchema } from "../teams/schema.ts";
+import { UserCreateSchema, UserEditSchema } from "../users/schema.ts";
+import { DashboardVideosSchema } from "../videos/schema.ts";
+import {
+  AnnouncementOutSchema,
+  CategoryScoresSchema,
+  ChallengeListItemSchema,
+  ChallengeOutSchema,
+  ChallengeStatusOutSchema,
+  GateBoardSchema,
+  GateOutSchema,
+  MeSchema,
+  NotificationOutSchema,
+  OwnSubmissionSchema,
+  RequestOutSchema,
+  ScoreboardSchema,
+  ScoreResultSchema,
+  SubmissionOutSchema,
+  SubmitResultSchema,
+  TeamOutSchema,
+  TeamRefSchema,
+  TeamSubmissionSchema,
+  UserOutSchema,
+  VideosOutSchema,
+} from "./schemas.ts";
+
+export const API_BASE = "/api/v1";
+
+export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
+
+const everyone = ["admin", "judge", "participant"] as const satisfies readonly Role[];
+const staff = ["admin", "judge"] as const satisfies readonly Role[];
+const admin = ["admin"] as const satisfies readonly Role[];
+
+export interface ApiOperation {
+  summary: string;
+  description?: string;
+  /** Who may call it: the screens' rule. "public" needs no sign-in. */
+  access: readonly Role[] | "public";
+  /** Participants may call it for their own team only (admins and judges for any team). */
+  ownTeamOnly?: boolean;
+  /** The spec 7 calls this one serves (decision 009's mapping table). */
+  spec7: string[];
+  tag: string;
+  path?: z.ZodObject;
+  query?: z.ZodObject;
+  /** The body's schema per encoding: JSON (or the same fields form-encoded), multipart with files. */
+  body?: { json?: z.ZodType; multipart?: z.ZodType };
+  /** Success status → description and body schema (none for 204 and redirects). */
+  responses: Record<number, { description: string; schema?: z.ZodType; headers?: Record<string, string> }>;
+  /** The error statuses besides 401/403 that follow from access. */
+  errors?: number[];
+}
+
+const idPath = z.object({ id: z.coerce.number().int().positive() });
+const teamPath = z.object({ id: z.coerce.number().int().positive().meta({ description: "The team's id" }) });
+const wavePath = z.object({ wave: z.coerce.number().int().min(1).max(5) });
+const binary = z.string().meta({ format: "binary" });
+
+export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperation>>> = {
+  "/auth/login": {
+    post: {
+      summary: "Sign in with a name and password",
+      description:
+        "Starts a browser session (the httpOnly session cookie) and answers who signed in. Scripts should use an API token instead. Failed attempts are throttled like /login (429 with Retry-After). The spec's `name` field is `username`.",
+      access: "public",
+      spec7: ["POST /auth/login"],
+      tag: "auth",
+      body: { json: ApiLoginSchema },
+      responses: { 200: { description: "Signed in; Set-Cookie carries the session", schema: MeSchema } },
+      errors: [400, 401, 429],
+    },
+  },
+  "/auth/me": {
+    get: {
+      summary: "Who is calling",
+      description: "Succeeds for a signed-in session or a valid token (spec 7's auth check).",
+      access: everyone,
+      spec7: ["GET /auth/auth-check"],
+      tag: "auth",
+      responses: { 200: { description: "The caller", schema: MeSchema } },
+    },
+  },
+  "/videos": {
+    get: { summary: "The two home videos", access: everyone, spec7: ["GET /videos"], tag: "event", responses: { 200: { description: "Video URLs", schema: VideosOutSchema } } },
+    put: {
+      summary: "Save the home videos",
+      description: "At least one URL; a missing one keeps the stored URL (spec 5).",
+      access: admin,
+      spec7: ["PUT /videos"],
+      tag: "event",
+      body: { json: DashboardVideosSchema },
+      responses: { 200: { description: "The videos now stored", schema: VideosOutSchema } },
+      errors: [400],
+    },
+  },
+  "/announcements": {
+    get: {
+      summary: "Announcements, newest first",
+      access: everyone,
+      spec7: ["GET /Announcements"],
+      tag: "event",
+      responses: { 200: { description: "Announcements", schema: z.array(AnnouncementOutSchema) } },
+    },
+    post: {
+      summary: "Post an announcement",
+      description: "Stored and pushed live to every browser.",
+      access: admin,
+      spec7: ["POST /announcements"],
+      tag: "event",
+      body: { json: AnnouncementSchema },
+      responses: { 201: { description: "Posted", schema: AnnouncementOutSchema } },
+      errors: [400],
+    },
+  },
+  "/notifications": {
+    post: {
+      summary: "Send a notification",
+      description: "Stored and pushed live to every browser.",
+      access: admin,
+      spec7: ["POST /notifications/send"],
+      tag: "event",
+      body: { json: NotificationSchema },
+      responses: { 201: { description: "Sent", schema: NotificationOutSchema } },
+      errors: [400],
+    },
+  },
+  "/users": {
+    get: { summary: "Every user", access: admin, spec7: ["GET /users"], tag: "users", responses: { 200: { description: "Users", schema: z.array(UserOutSchema) } } },
+    post: {
+      summary: "Create a user",
+      description: "A participant needs a team; admins and judges have none. Names are unique without regard to case.",
+      access: admin,
+      spec7: ["POST /users"],
+      tag: "users",
+      body: { json: UserCreateSchema },
+      responses: { 201: { description: "Created", schema: UserOutSchema } },
+      errors: [400, 409],
+    },
+  },
+  "/users/{id}": {
+    patch: {
+      summary: "Edit a user",
+      description: "The user form's fields: name and role are required; a missing password keeps the current one. An admin cannot demote themselves.",
+      access: admin,
+      spec7: ["PATCH /users/{id}"],
+      tag: "users",
+      path: idPath,
+      body: { json: UserEditSchema },
+      responses: { 200: { description: "Saved", schema: UserOutSchema } },
+      errors: [400, 404, 409],
+    },
+    delete: {
+      summary: "Delete a user",
+      description: "Their team keeps its submissions. An admin cannot delete themselves.",
+      access: admin,
+      spec7: ["DELETE /users/{id}"],
+      tag: "users",
+      path: idPath,
+      responses: { 204: { description: "Deleted" } },
+      errors: [404, 409],
+    },
+  },
+  "/teams": {
+    get: { summary: "Every team, with member and submission counts", access: admin, spec7: ["GET /teams"], tag: "teams", responses: { 200: { description: "Teams", schema: z.array(TeamOutSchema) } } },
+    post: {
+      summary: "Create a team",
+      access: admin,
+      spec7: ["POST /teams"],
+      tag: "teams",
+      body: { json: TeamNameSchema },
+      responses: { 201: { description: "Created", schema: TeamRefSchema } },
+      errors: [400, 409],
+    },
+  },
+  "/teams/{id}": {
+    patch: {
+      summary: "Rename a team",
+      access: admin,
+      spec7: ["PATCH /teams/{id}"],
+      tag: "teams",
+      path: idPath,
+      body: { json: TeamNameSchema },
+      responses: { 200: { description: "Saved", schema: TeamRefSchema } },
+      errors: [400, 404, 409],
+    },
+    delete: {
+      summary: "Delete a team",
+      description: "Refused (409) while the team has submissions or members.",
+      access: admin,
+      spec7: ["DELETE /teams/{id}"],
+      tag: "teams",
+      path: idPath,
+      responses: { 204: { description: "Deleted" } },
+      errors: [404, 409],
+    },
+  },
+  "/teams/{id}/submissions": {
+    get: {
+      summary: "A team's submissions",
+      access: everyone,
+      ownTeamOnly: true,
+      spec7: ["GET /submissions/team/{teamId}"],
+      tag: "submissions",
+      path: teamPath,
+      responses: { 200: { description: "Submissions, newest first", schema: z.array(TeamSubmissionSchema) } },
+      errors: [404],
+    },
+  },
+  "/teams/{id}/scores": {
+    get: {
+      summary: "A team's scores per category",
+      access: everyone,
+      ownTeamOnly: true,
+      spec7: ["GET /submissions/team/{teamId}/scores/category"],
+      tag: "submissions",
+      path: teamPath,
+      responses: { 200: { description: "Scores per category", schema: CategoryScoresSchema } },
+      errors: [404],
+    },
+  },
+  "/teams/{id}/challenges/{challengeId}/submission": {
+    get: {
+      summary: "A team's submission to a challenge",
+      description: "Participants: only for a challenge they may see (active, gate open).",
+      access: everyone,
+      ownTeamOnly: true,
+      spec7: ["GET /submissions/submission/{teamId}/{challengeId}"],
+      tag: "submissions",
+      path: teamPath.extend({ challengeId: z.coerce.number().int().positive() }),
+      responses: { 200: { description: "The submission", schema: OwnSubmissionSchema } },
+      errors: [404],
+    },
+  },
+  "/challenges": {
+    get: {
+      summary: "Every challenge (drafts included)",
+      access: admin,
+      spec7: ["GET /challenges"],
+      tag: "challenges",
+      responses: { 200: { description: "Challenges", schema: z.array(ChallengeListItemSchema) } },
+    },
+    post: {
+      summary: "Create a challenge",
+      description:
+        "JSON, or multipart/form-data with an optional `attachment` (.jpg, .png, .pdf, .docx, checked by content; 20 MB at most, 413 past it) sent after the text fields. No wave makes a draft. Active by default.",
+      access: admin,
+      spec7: ["POST /challenges"],
+      tag: "challenges",
+      body: { json: ChallengeCreateSchema, multipart: ChallengeCreateSchema.extend({ attachment: binary.optional() }) },
+      responses: { 201: { description: "Created", schema: ChallengeOutSchema } },
+      errors: [400, 413],
+    },
+  },
+  "/challenges/{id}": {
+    get: {
+      summary: "One challenge",
+      description: "Admins see any challenge; others only one in a gate, and participants only an active one whose gate has opened (else 404).",
+      access: everyone,
+      spec7: ["GET /challenges/{id}"],
+      tag: "challenges",
+      path: idPath,
+      responses: { 200: { description: "The challenge", schema: ChallengeOutSchema } },
+      errors: [404],
+    },
+  },
+  "/challenges/{id}/status": {
+    patch: {
+      summary: "Activate or deactivate a challenge",
+      access: admin,
+      spec7: ["PATCH /challenges/status/{id}"],
+      tag: "challenges",
+      path: idPath,
+      body: { json: ChallengeStatusSchema },
+      responses: { 200: { description: "The new status", schema: ChallengeStatusOutSchema } },
+      errors: [400, 404],
+    },
+  },
+  "/challenges/{id}/attachment": {
+    get: {
+      summary: "Download a challenge's attachment",
+      description: "Redirects to a short-lived download URL. Participants: only for a challenge they may see.",
+      access: everyone,
+      spec7: [],
+      tag: "challenges",
+      path: idPath,
+      responses: { 302: { description: "Redirect to the file", headers: { Location: "A presigned URL valid for 60 s" } } },
+      errors: [404],
+    },
+  },
+  "/challenges/{id}/submission": {
+    post: {
+      summary: "Submit (or update) the caller's team's solution",
+      description:
+        "multipart/form-data: `text`, then `file` (streamed; 200 MB at most, 413 past it). At least one. The first call creates the team's submission (201), later ones update it (200). Refused (403) without a team, for an inactive challenge or a closed gate.",
+      access: everyone,
+      spec7: ["POST /submissions", "PATCH /submissions/submissions/{submissionId}"],
+      tag: "submissions",
+      path: idPath,
+      body: { multipart: SubmissionFormSchema.extend({ file: binary.optional() }) },
+      responses: {
+        201: { description: "Created", schema: SubmitResultSchema },
+        200: { description: "Updated", schema: SubmitResultSchema },
+      },
+      errors: [400, 404, 413],
+    },
+  },
+  "/gates": {
+    get: { summary: "The five gates, open or not by server time", access: everyone, spec7: [], tag: "challenges", responses: { 200: { description: "Gates", schema: z.array(GateOutSchema) } } },
+  },
+  "/gates/{wave}/challenges": {
+    get: {
+      summary: "A gate's active challenges, once it has opened",
+      description: "With the caller's team's solved flags. A closed gate answers its header with `challenges: null`.",
+      access: everyone,
+      spec7: ["GET /challenges/wave/{wave}"],
+      tag: "challenges",
+      path: wavePath,
+      responses: { 200: { description: "The gate board", schema: GateBoardSchema } },
+      errors: [404],
+    },
+  },
+  "/submissions": {
+    get: {
+      summary: "Every submission, as the judging table lists it",
+      access: staff,
+      spec7: ["GET /submissions"],
+      tag: "submissions",
+      query: SubmissionListQuerySchema,
+      responses: { 200: { description: "Submissions", schema: z.array(SubmissionOutSchema) } },
+    },
+  },
+  "/submissions/{id}/score": {
+    put: {
+      summary: "Score a submission as the caller",
+      description: "One score per judge (again replaces it): 0 to the challenge's points, 2 decimals at most; optional comment and verdict.",
+      access: staff,
+      spec7: ["PUT /scores"],
+      tag: "submissions",
+      path: idPath,
+      body: { json: ScoreFormSchema.omit({ submissionId: true }) },
+      responses: { 200: { description: "Scored", schema: ScoreResultSchema } },
+      errors: [400, 404],
+    },
+  },
+  "/submissions/{id}/file": {
+    get: {
+      summary: "Download a submission's file",
+      description: "Redirects to a short-lived download URL. Participants: their own team's only (another team's answers 404).",
+      access: everyone,
+      spec7: [],
+      tag: "submissions",
+      path: idPath,
+      responses: { 302: { description: "Redirect to the file", headers: { Location: "A presigned URL valid for 60 s" } } },
+      errors: [404],
+    },
+  },
+  "/mentors": {
+    get: { summary: "Mentor calls, newest first", access: admin, spec7: ["GET /mentors/mentors"], tag: "requests", responses: { 200: { description: "Mentor calls", schema: z.array(RequestOutSchema) } } },
+    post: {
+      summary: "Call a mentor",
+      description: "From the caller and their team; admins see it live.",
+      access: everyone,
+      spec7: ["POST /mentors (status mentor)"],
+      tag: "requests",
+      body: { json: RequestSchema },
+      responses: { 201: { description: "Sent", schema: RequestOutSchema } },
+      errors: [400],
+    },
+  },
+  "/needs": {
+    get: { summary: "Needs, newest first", access: admin, spec7: ["GET /mentors/needs"], tag: "requests", responses: { 200: { description: "Needs", schema: z.array(RequestOutSchema) } } },
+    post: {
+      summary: "Post a need",
+      access: everyone,
+      spec7: ["POST /mentors (status needs)"],
+      tag: "requests",
+      body: { json: RequestSchema },
+      responses: { 201: { description: "Sent", schema: RequestOutSchema } },
+      errors: [400],
+    },
+  },
+  "/scoreboard": {
+    get: {
+      summary: "The standings snapshot",
+      description:
+        "Read from the standings snapshot, never computed per request. While frozen, participants get the frozen board (their own team's points live); admins and judges get live standings. Send If-None-Match with the last ETag: 304 when nothing changed.",
+      access: everyone,
+      spec7: [],
+      tag: "standings",
+      responses: {
+        200: { description: "The board in rank order", schema: ScoreboardSchema, headers: { ETag: "Strong validator of this body" } },
+        304: { description: "Not modified since the ETag sent" },
+      },
+    },
+  },
+  "/openapi.json": {
+    get: { summary: "This document", access: "public", spec7: [], tag: "docs", responses: { 200: { description: "OpenAPI 3.1" } } },
+  },
+};

@@ -1,0 +1,190 @@
+/**
+ * What the API answers, as zod schemas: the routes send their bodies through them (unknown keys
+ * are dropped, so a column added to a query never leaks) and the OpenAPI document is generated from
+ * them. Request bodies use the screens' own schemas (app/modules/<domain>/schema.ts).
+ */
+import { z } from "zod";
+import type { SessionUser } from "../auth/login.server.ts";
+import { fromCenti } from "../scoring/rules.ts";
+import { userRoles } from "../users/schema.ts";
+
+const id = z.number().int().positive();
+// Modules give instants as Date objects or ISO strings; JSON carries both as the same ISO string.
+const instant = z
+  .union([z.date(), z.iso.datetime()])
+  .meta({
+    description: "An instant, ISO 8601 in UTC",
+    override: ({ jsonSchema }) => {
+      delete jsonSchema.anyOf;
+      Object.assign(jsonSchema, { type: "string", format: "date-time" });
+    },
+  });
+const category = z.enum(["AI", "CS", "PS", "GD"]);
+const submissionStatus = z.enum(["pending", "approved", "rejected", "reviewed"]);
+const points = z.number().meta({ description: "Points, up to 2 decimals" });
+
+export const MeSchema = z
+  .object({
+    user: z.object({ id, name: z.string() }),
+    role: z.enum(userRoles),
+    team: z.object({ id, name: z.string() }).nullable(),
+  })
+  .meta({ id: "Me", description: "The caller: spec 7's login answer (role, team, user)" });
+
+/** Spec 7's login answer for a user. */
+export function meOf(user: SessionUser): z.input<typeof MeSchema> {
+  return {
+    user: { id: user.id, name: user.name },
+    role: user.role,
+    team: user.teamId !== null && user.teamName !== null ? { id: user.teamId, name: user.teamName } : null,
+  };
+}
+
+export const VideosOutSchema = z.object({ video1: z.string().nullable(), video2: z.string().nullable() }).meta({ id: "Videos" });
+
+export const AnnouncementOutSchema = z.object({ id, title: z.string(), content: z.string(), createdAt: instant }).meta({ id: "Announcement" });
+
+export const UserOutSchema = z
+  .object({ id, name: z.string(), role: z.enum(userRoles), teamId: id.nullable(), team: z.string().nullable() })
+  .meta({ id: "User", description: "A user; the password is never sent back" });
+
+export const TeamOutSchema = z
+  .object({ id, name: z.string(), members: z.number().int(), submissions: z.number().int() })
+  .meta({ id: "Team" });
+
+export const TeamRefSchema = z.object({ id, name: z.string() }).meta({ id: "TeamRef" });
+
+export const ChallengeListItemSchema = z
+  .object({
+    id,
+    title: z.string(),
+    category,
+    wave: z.number().int().nullable().meta({ description: "The gate; null for a draft" }),
+    points: z.number().int(),
+    status: z.enum(["active", "inactive"]),
+    difficulty: z.enum(["Easy", "Medium", "Hard"]).nullable(),
+    attachmentName: z.string().nullable(),
+    submissions: z.number().int(),
+  })
+  .meta({ id: "ChallengeListItem" });
+
+export const ChallengeOutSchema = z
+  .object({
+    id,
+    title: z.string(),
+    description: z.string(),
+    points: z.number().int(),
+    category,
+    difficulty: z.enum(["Easy", "Medium", "Hard"]).nullable(),
+    hints: z.string().nullable(),
+    wave: z.number().int().nullable(),
+    status: z.enum(["active", "inactive"]),
+    attachmentName: z.string().nullable().meta({ description: "Download it from /api/v1/challenges/{id}/attachment" }),
+  })
+  .meta({ id: "Challenge" });
+
+export const ChallengeStatusOutSchema = z.object({ id, title: z.string(), status: z.enum(["active", "inactive"]) }).meta({ id: "ChallengeStatus" });
+
+const gate = z.object({
+  number: z.number().int().min(1).max(5),
+  title: z.string(),
+  description: z.string(),
+  opensAt: instant,
+  open: z.boolean().meta({ description: "Opened by server time" }),
+});
+
+export const GateOutSchema = gate.meta({ id: "Gate" });
+
+export const GateBoardSchema = z
+  .object({
+    gate,
+    challenges: z
+      .array(
+        z.object({
+          id,
+          title: z.string(),
+          category: z.string().meta({ description: "AI, CS, PS or GD" }),
+          points: z.number().int(),
+          difficulty: z.string().nullable(),
+          solved: z.boolean().meta({ description: "Solved by the caller's team" }),
+        }),
+      )
+      .nullable()
+      .meta({ description: "Active challenges; null while the gate is closed" }),
+    solvedPercent: z.number(),
+  })
+  .meta({ id: "GateBoard" });
+
+const submissionFields = {
+  id,
+  teamId: id,
+  challengeId: id,
+  team: z.string(),
+  user: z.string().nullable().meta({ description: "The user credited; null once deleted" }),
+  challenge: z.string(),
+  category,
+  wave: z.number().int().nullable(),
+  points: z.number().int().meta({ description: "The challenge's points" }),
+  status: submissionStatus,
+  text: z.string().nullable(),
+  fileName: z.string().nullable().meta({ description: "Download it from /api/v1/submissions/{id}/file" }),
+  score: points.nullable().meta({ description: "The judges' mean; null until scored" }),
+  createdAt: instant,
+  updatedAt: instant,
+};
+
+/** A listed submission with its score in points (stored in hundredths, decision 003). */
+export function withScore<Row extends { scoreCenti: number | null }>(row: Row): Row & { score: number | null } {
+  return { ...row, score: row.scoreCenti === null ? null : fromCenti(row.scoreCenti) };
+}
+
+export const TeamSubmissionSchema = z.object(submissionFields).meta({ id: "TeamSubmission" });
+
+export const SubmissionOutSchema = z
+  .object({
+    ...submissionFields,
+    judgeScores: z.array(z.object({ judgeId: id.nullable(), judge: z.string(), score: points, comment: z.string().nullable() })),
+  })
+  .meta({ id: "Submission", description: "A submission as the judging table shows it" });
+
+export const OwnSubmissionSchema = z
+  .object({ id, text: z.string().nullable(), fileName: z.string().nullable(), hasFile: z.boolean(), status: z.string().meta({ description: "pending, approved, rejected or reviewed" }) })
+  .meta({ id: "OwnSubmission" });
+
+export const SubmitResultSchema = z
+  .object({ submissionId: id, created: z.boolean(), message: z.string() })
+  .meta({ id: "SubmitResult", description: "created: the first submission of the team to this challenge (201); false: an update (200)" });
+
+export const CategoryScoresSchema = z
+  .object({ AI: z.array(points), CS: z.array(points), PS: z.array(points), GD: z.array(points) })
+  .meta({ id: "CategoryScores", description: "One score per scored submission, by category; each sum is the team's category points" });
+
+export const ScoreResultSchema = z
+  .object({ submissionId: id, teamId: id, score: points.nullable(), status: submissionStatus })
+  .meta({ id: "ScoreResult" });
+
+export const NotificationOutSchema = z.object({ id, message: z.string(), timestamp: instant }).meta({ id: "Notification" });
+
+export const RequestOutSchema = z
+  .object({ id, kind: z.enum(["mentor", "needs"]), message: z.string(), team: z.string().nullable(), user: z.string().nullable(), createdAt: instant })
+  .meta({ id: "Request", description: "A mentor call or a need" });
+
+export const TeamStandingSchema = z
+  .object({
+    id,
+    name: z.string(),
+    rank: z.number().int().positive(),
+    totalScore: points,
+    categories: z.object({ AI: points, CS: points, PS: points, GD: points }),
+    solvedCount: z.number().int(),
+    reachedAt: instant.meta({ description: "When the team reached its total: ties go to the earlier" }),
+  })
+  .meta({ id: "TeamStanding" });
+
+export const ScoreboardSchema = z
+  .object({
+    frozen: z.boolean().meta({ description: "Frozen: participants see the board as it stood, except their own team's live points" }),
+    ownTeamId: id.nullable(),
+    teams: z.array(TeamStandingSchema),
+  })
+  .meta({ id: "Scoreboard" });

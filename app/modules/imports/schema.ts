@@ -1,0 +1,44 @@
+import { z } from "zod";
+import "../form-fields.ts";
+import { TeamNameSchema } from "../teams/schema.ts";
+import { userFields, userRoles, userRules } from "../users/schema.ts";
+import { messages } from "../messages.ts";
+
+/** A file is read whole (it is small); 500 rows keep the argon2 hashing of an account import to seconds. */
+export const MAX_IMPORT_ROWS = 500;
+export const MAX_IMPORT_FILE_BYTES = 2_000_000;
+
+export const importKinds = ["accounts", "challenges"] as const;
+export type ImportKind = (typeof importKinds)[number];
+
+export const ACCOUNT_COLUMNS = { required: ["name", "role"], optional: ["team", "password"] } as const;
+export const CHALLENGE_COLUMNS = { required: ["title", "description", "points", "category"], optional: ["difficulty", "hints", "wave"] } as const;
+
+/**
+ * One row of a teams-and-users file: the user form's rules, with the team given by name (an existing
+ * team, any case, or a new one) and the password optional (one is generated). Roles may be written
+ * as the screens label them ("Admin", "participant").
+ */
+export const AccountRowSchema = z
+  .object({
+    name: userFields.name,
+    role: z.preprocess(
+      (value) => (typeof value === "string" ? value.toLowerCase() : value),
+      // The form's "Role is required" when the cell is empty; a word the form never offers gets its own message.
+      z.enum(userRoles, { error: (issue) => (issue.input === undefined ? messages.dashboard.roleRequired : messages.imports.roleInvalid) }),
+    ),
+    password: userFields.password,
+    team: TeamNameSchema.shape.name.optional(),
+  })
+  .superRefine(userRules({ passwordRequired: false, teamField: "team" }))
+  .superRefine((value, ctx) => {
+    if (value.role !== "participant" && value.team) ctx.addIssue({ code: "custom", path: ["team"], message: messages.imports.staffTeam });
+  });
+
+export type AccountRowValues = z.infer<typeof AccountRowSchema>;
+
+/** The import page's two steps: preview (a file) and import (the same content, checked again). */
+export const ImportFormSchema = z.object({
+  intent: z.enum(["preview", "import"]),
+  kind: z.enum(importKinds),
+});

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { ApiError } from "~/modules/api/errors";
+import { ChallengeListItemSchema, ChallengeOutSchema } from "~/modules/api/schemas";
+import { cleanupObject, createChallenge, getChallenge, listChallenges } from "~/modules/challenges/challenges.server";
+import { ChallengeCreateSchema } from "~/modules/challenges/schema";
+import { parseChallengeForm } from "~/modules/challenges/upload.server";
+import { messages } from "~/modules/messages";
+import { requireApiRole } from "~/utils/api-auth.server";
+import { apiResource, isMultipart, parseFields, readBody, respond } from "~/utils/api.server";
+import { asFormValues } from "~/utils/form-values";
+
+/** The dashboard form's multipart body: the attachment streams to storage as on the screen. */
+async function readMultipartChallenge(request: Request) {
+  const { formData, attachment, attachmentError, attachmentTooLarge } = await parseChallengeForm(request);
+  try {
+    if (attachmentTooLarge) throw new ApiError("payload_too_large", messages.dashboard.attachmentTooLarge, { attachment: [messages.dashboard.attachmentTooLarge] });
+    if (attachmentError) throw new ApiError("validation_failed", attachmentError, { attachment: [attachmentError] });
+    return { values: parseFields(ChallengeCreateSchema, asFormValues(Object.fromEntries(formData))), attachment };
+  } catch (error) {
+    // Refused: an attachment stored meanwhile is not kept.
+    if (attachment) await cleanupObject(attachment.key);
+    throw error;
+  }
+}
+
+const resource = apiResource({
+  GET: async ({ request }) => {
+    await requireApiRole(request, "admin");
+    return respond(z.array(ChallengeListItemSchema), await listChallenges());
+  },
+  POST: async ({ request }) => {
+    await requireApiRole(request, "admin");
+    const { values, attachment } = isMultipart(request)
+      ? await readMultipartChallenge(request)
+      : { values: await readBody(request, ChallengeCreateSchema), attachment: null };
+    try {
+      const { id } = await createChallenge(values, attachment);
+      return respond(ChallengeOutSchema, (await getChallenge(id))!, { status: 201 });
+    } catch (error) {
+      if (attachment) await cleanupObject(attachment.key);
+      throw error;
+    }
+  },
+});
+export const loader = resource.loader;
+export const action = resource.action;

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { SubmissionOutSchema, withScore } from "~/modules/api/schemas";
+import { listSubmissionsSorted, submissionListOptions } from "~/modules/submissions/list.server";
+import { readSubmissionListQuery } from "~/modules/submissions/schema";
+import { requireApiRole } from "~/utils/api-auth.server";
+import { apiResource, respond } from "~/utils/api.server";
+
+/** The judging table: same sort and filters as /dashboard/submissions (?sort=&dir=&gate=&category=&status=&mine=unscored). */
+const resource = apiResource({
+  GET: async ({ request }) => {
+    const judge = await requireApiRole(request, "admin", "judge");
+    const query = readSubmissionListQuery(new URL(request.url).searchParams);
+    const rows = await listSubmissionsSorted(submissionListOptions(query, judge.id));
+    return respond(z.array(SubmissionOutSchema), rows.map(withScore));
+  },
+});
+export const loader = resource.loader;
+export const action = resource.action;

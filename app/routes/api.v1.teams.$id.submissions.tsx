@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { ApiError } from "~/modules/api/errors";
+import { TeamSubmissionSchema, withScore } from "~/modules/api/schemas";
+import { messages } from "~/modules/messages";
+import { listSubmissionsSorted } from "~/modules/submissions/list.server";
+import { getTeam } from "~/modules/teams/teams.server";
+import { requireTeamReader } from "~/utils/api-auth.server";
+import { apiResource, pathId, respond } from "~/utils/api.server";
+
+const resource = apiResource({
+  GET: async ({ request, params }) => {
+    const teamId = pathId(params.id);
+    await requireTeamReader(request, teamId);
+    if (!(await getTeam(teamId))) throw new ApiError("not_found", messages.dashboard.teamNotFound);
+    const rows = await listSubmissionsSorted({ teamId, sort: "date", dir: "desc" });
+    return respond(z.array(TeamSubmissionSchema), rows.map(withScore));
+  },
+});
+export const loader = resource.loader;
+export const action = resource.action;

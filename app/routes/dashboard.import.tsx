@@ -1,0 +1,331 @@
+import {
+  data,
+  MaxPartSizeExceededError,
+  unstable_createMemoryUploadHandler,
+  unstable_parseMultipartFormData,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { ActionButton } from "~/components/ui/action-button";
+import { Message } from "~/components/ui/message";
+import { importAccounts, previewAccountsImport, type AccountsCheck } from "~/modules/imports/accounts-import.server";
+import { importChallenges, previewChallengesImport, type ChallengesCheck } from "~/modules/imports/challenges-import.server";
+import { ACCOUNT_COLUMNS, CHALLENGE_COLUMNS, ImportFormSchema, MAX_IMPORT_FILE_BYTES, MAX_IMPORT_ROWS, type ImportKind } from "~/modules/imports/schema";
+import { messages } from "~/modules/messages";
+import { csvDataUrl, csvFileName, toCsv } from "~/modules/exports/csv-format.server";
+import styles from "~/styles/dashboard.css";
+import { requireRole } from "~/utils/auth.server";
+import { getLogger } from "~/utils/logger.server";
+
+const m = messages.imports;
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const meta: MetaFunction = () => [{ title: "Import · Gatekeeper Dashboard" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRole(request, "admin");
+  return null;
+}
+
+/** The preview posts the file; the import posts its content back from the preview page and is checked again. */
+async function readImportForm(request: Request): Promise<{ formData: FormData; fileError: string | null }> {
+  if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) return { formData: await request.formData(), fileError: null };
+  try {
+    const upload = unstable_createMemoryUploadHandler({ maxPartSize: MAX_IMPORT_FILE_BYTES });
+    return { formData: await unstable_parseMultipartFormData(request, upload), fileError: null };
+  } catch (error) {
+    if (error instanceof MaxPartSizeExceededError) return { formData: new FormData(), fileError: m.fileTooLarge(MAX_IMPORT_FILE_BYTES) };
+    throw error;
+  }
+}
+
+async function fileText(formData: FormData): Promise<{ content: string; fileName: string } | null> {
+  const file = formData.get("file");
+  if (file instanceof Blob && file.size > 0) return { content: await file.text(), fileName: file instanceof File ? file.name : "" };
+  const content = formData.get("content");
+  return typeof content === "string" && content ? { content, fileName: String(formData.get("fileName") ?? "") } : null;
+}
+
+type Check = AccountsCheck | ChallengesCheck;
+type Preview = { step: "preview"; kind: ImportKind; check: Check; content: string; fileName: string };
+type Done =
+  | { step: "done"; kind: "accounts"; accounts: Array<{ name: string; role: string; team: string | null; generatedPassword: string | null }>; csv: string | null; csvName: string }
+  | { step: "done"; kind: "challenges"; created: number };
+
+const emptyCheck = (fileError: string): Check => ({ fileError, issues: [], rows: [] });
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireRole(request, "admin");
+  const { formData, fileError } = await readImportForm(request);
+  const form = ImportFormSchema.safeParse(Object.fromEntries([...formData].filter(([, value]) => typeof value === "string")));
+  if (!form.success) throw new Response("Bad request", { status: 400 });
+  const { intent, kind } = form.data;
+  const preview = (check: Check, content = "", fileName = "", status = 200) =>
+    data<Preview>({ step: "preview", kind, check, content, fileName }, { status, headers: { "Cache-Control": "no-store" } });
+
+  const file = fileError ? null : await fileText(formData);
+  if (!file) return preview(emptyCheck(fileError ?? m.fileRequired), "", "", fileError ? 413 : 400);
+  const { content, fileName } = file;
+
+  if (intent === "preview") {
+    const check = kind === "accounts" ? await previewAccountsImport(content) : previewChallengesImport(content, fileName);
+    return preview(check, content, fileName, check.fileError || check.issues.length ? 400 : 200);
+  }
+  try {
+    if (kind === "challenges") {
+      const result = await importChallenges(content, fileName);
+      if (!result.ok) return preview(result.check, content, fileName, 400);
+      return data<Done>({ step: "done", kind, created: result.created });
+    }
+    const result = await importAccounts(content);
+    if (!result.ok) return preview(result.check, content, fileName, 400);
+    const generated = result.accounts.filter((account) => account.generatedPassword);
+    const csv = generated.length
+      ? csvDataUrl(toCsv(["Team", "Username", "Role", "Password"], generated.map((account) => [account.team, account.name, account.role, account.generatedPassword])))
+      : null;
+    // The page carries passwords: no cache may keep it.
+    return data<Done>({ step: "done", kind, accounts: result.accounts, csv, csvName: csvFileName("imported-logins") }, { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    getLogger().error({ err: error, kind }, "import failed");
+    return preview(emptyCheck(m.failed), content, fileName, 500);
+  }
+}
+
+const accountExample = "team,name,role,password\nPhoenix,amina,participant,\nPhoenix,yacine,participant,a-chosen-password\n,judge.lina,judge,";
+const challengeExample = 'title,description,points,category,difficulty,hints,wave\n"Cipher","Decode the message",100,CS,Medium,"Think Caesar",1';
+
+function UploadForm({ kind, title, columns, example, accept }: { kind: ImportKind; title: string; columns: string; example: string; accept: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("kind") === kind;
+  return (
+    <section className="card stack" aria-labelledby={`import-${kind}-heading`}>
+      <h2 id={`import-${kind}-heading`}>{title}</h2>
+      <p>
+        {columns} At most {MAX_IMPORT_ROWS} rows. Nothing is written until you have seen the preview, and nothing at all if any row has an error.
+      </p>
+      <details>
+        <summary>Example</summary>
+        <pre className="import-example">{example}</pre>
+      </details>
+      <Form method="post" encType="multipart/form-data" className="form">
+        <input type="hidden" name="kind" value={kind} />
+        <div className="field">
+          <label className="field__label" htmlFor={`import-${kind}-file`}>
+            File
+          </label>
+          <input id={`import-${kind}-file`} name="file" type="file" accept={accept} required className="field__input" />
+        </div>
+        <ActionButton type="submit" name="intent" value="preview" disabled={busy}>
+          {busy ? "Reading..." : "Preview"}
+        </ActionButton>
+      </Form>
+    </section>
+  );
+}
+
+function Issues({ check }: { check: Check }) {
+  if (check.fileError) return <Message tone="error">{messages.dashboard.warn(check.fileError)}</Message>;
+  if (!check.issues.length) return null;
+  return (
+    <>
+      <Message tone="error">{m.rowsInvalid(check.issues.length)}</Message>
+      <div className="table-wrap">
+        <table className="table import-errors">
+          <caption className="visually-hidden">Rows with errors</caption>
+          <thead>
+            <tr>
+              <th scope="col">Row</th>
+              <th scope="col">Problems</th>
+            </tr>
+          </thead>
+          <tbody>
+            {check.issues.map((issue) => (
+              <tr key={issue.row} data-row={issue.row}>
+                <td>Row {issue.row}</td>
+                <td>
+                  <ul className="list-reset">
+                    {issue.messages.map((message) => (
+                      <li key={message}>{message}</li>
+                    ))}
+                  </ul>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+interface Column<Row> {
+  label: string;
+  cell: (row: Row) => ReactNode;
+  className?: string;
+}
+
+/** The rows a preview read, one column per field it will write. */
+function RowsTable<Row extends { row: number }>({ caption, columns, rows }: { caption: string; columns: Array<Column<Row>>; rows: Row[] }) {
+  return (
+    <table className="table">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Row</th>
+          {columns.map((column) => (
+            <th key={column.label} scope="col">
+              {column.label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.row}>
+            <td>{row.row}</td>
+            {columns.map((column) => (
+              <td key={column.label} className={column.className} dir="auto">
+                {column.cell(row)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+const accountColumns: Array<Column<AccountsCheck["rows"][number]>> = [
+  { label: "Name", cell: (row) => row.name },
+  { label: "Role", cell: (row) => row.role },
+  {
+    label: "Team",
+    cell: (row) => (
+      <>
+        {row.team ?? "—"}
+        {row.newTeam ? <span className="muted"> (new team)</span> : null}
+      </>
+    ),
+  },
+  { label: "Password", cell: (row) => (row.passwordGiven ? "from the file" : "generated") },
+];
+
+const challengeColumns: Array<Column<ChallengesCheck["rows"][number]>> = [
+  { label: "Title", cell: (row) => row.title },
+  { label: "Category", cell: (row) => row.category },
+  { label: "Points", cell: (row) => row.points, className: "num" },
+  { label: "Wave", cell: (row) => row.wave ?? "draft" },
+  { label: "Difficulty", cell: (row) => row.difficulty ?? "—" },
+];
+
+function PreviewRows({ preview }: { preview: Preview }) {
+  return preview.kind === "accounts" ? (
+    <RowsTable caption="Accounts to import" columns={accountColumns} rows={(preview.check as AccountsCheck).rows} />
+  ) : (
+    <RowsTable caption="Challenges to import" columns={challengeColumns} rows={(preview.check as ChallengesCheck).rows} />
+  );
+}
+
+function PreviewPanel({ preview }: { preview: Preview }) {
+  const navigation = useNavigation();
+  const importing = navigation.state === "submitting" && navigation.formData?.get("intent") === "import";
+  const ready = !preview.check.fileError && !preview.check.issues.length;
+  const count = preview.check.rows.length;
+  const noun = preview.kind === "accounts" ? "account" : "challenge";
+  return (
+    <section className="card stack" aria-labelledby="import-preview-heading">
+      <h2 id="import-preview-heading">
+        Preview{preview.fileName ? `: ${preview.fileName}` : ""}
+      </h2>
+      <Issues check={preview.check} />
+      {count ? <div className="table-wrap"><PreviewRows preview={preview} /></div> : null}
+      {ready ? (
+        <Form method="post" className="form">
+          <input type="hidden" name="kind" value={preview.kind} />
+          <input type="hidden" name="fileName" value={preview.fileName} />
+          <textarea name="content" defaultValue={preview.content} hidden readOnly />
+          <ActionButton type="submit" name="intent" value="import" disabled={importing}>
+            {importing ? "Importing..." : `Import ${count} ${noun}${count === 1 ? "" : "s"}`}
+          </ActionButton>
+        </Form>
+      ) : null}
+    </section>
+  );
+}
+
+function DonePanel({ done }: { done: Done }) {
+  if (done.kind === "challenges") {
+    return (
+      <section className="card stack" aria-labelledby="import-done-heading">
+        <h2 id="import-done-heading">{m.challengesImported(done.created)}</h2>
+        <p>
+          <Link to="/dashboard/getAllChallenges">See all challenges</Link> (attachments are added on each challenge&apos;s edit page).
+        </p>
+      </section>
+    );
+  }
+  const generated = done.accounts.some((account) => account.generatedPassword);
+  return (
+    <section className="card stack" aria-labelledby="import-done-heading">
+      <h2 id="import-done-heading">{m.accountsImported(done.accounts.length)}</h2>
+      {generated ? <p className="import-warning">The generated passwords are shown only this once and are not stored anywhere. Download or copy them now.</p> : null}
+      <div className="table-wrap">
+        <table className="table">
+          <caption className="visually-hidden">Imported accounts</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Role</th>
+              <th scope="col">Team</th>
+              <th scope="col">Password</th>
+            </tr>
+          </thead>
+          <tbody>
+            {done.accounts.map((account) => (
+              <tr key={account.name}>
+                <td dir="auto">{account.name}</td>
+                <td>{account.role}</td>
+                <td dir="auto">{account.team ?? "—"}</td>
+                <td>{account.generatedPassword ? <span className="secret-value">{account.generatedPassword}</span> : <span className="muted">from the file</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {done.csv ? (
+        <a href={done.csv} download={done.csvName} className="action-button">
+          Download generated logins (CSV)
+        </a>
+      ) : null}
+    </section>
+  );
+}
+
+export default function Import() {
+  const result = useActionData<typeof action>();
+  return (
+    <section aria-labelledby="import-title" className="stack dash-page">
+      <h1 id="import-title">Import</h1>
+      {result?.step === "preview" ? <PreviewPanel preview={result} /> : null}
+      {result?.step === "done" ? <DonePanel done={result} /> : null}
+      <UploadForm
+        kind="accounts"
+        title="Teams and users (CSV)"
+        columns={`Columns: ${[...ACCOUNT_COLUMNS.required, ...ACCOUNT_COLUMNS.optional].join(", ")}. A participant needs a team (an existing one, any case, or a new one); admins and judges have none. An empty password is generated.`}
+        example={accountExample}
+        accept=".csv,text/csv"
+      />
+      <UploadForm
+        kind="challenges"
+        title="Challenges (CSV or JSON)"
+        columns={`Columns (or JSON fields): ${[...CHALLENGE_COLUMNS.required, ...CHALLENGE_COLUMNS.optional].join(", ")}. No wave makes a draft; new challenges are active.`}
+        example={challengeExample}
+        accept=".csv,.json,text/csv,application/json"
+      />
+    </section>
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * The glue every /api/v1 route module uses (decision 009): method dispatch, the CSRF check, JSON
+ * bodies read with a size limit and parsed by the screens' zod schemas, JSON responses, and every
+ * failure turned into the one error shape of app/modules/api/errors.ts.
+ */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { z } from "zod";
+import { ApiError, codeForStatus, validationError } from "../modules/api/errors.ts";
+import { messages } from "../modules/messages.ts";
+import { ScoringError } from "../modules/scoring/scoring.server.ts";
+import { SubmissionError } from "../modules/submissions/submit.server.ts";
+import { DashboardError } from "../modules/teams/teams.server.ts";
+import { rejectCrossSiteRequest } from "./api-auth.server.ts";
+import { asFormValues } from "./form-values.ts";
+import { getLogger } from "./logger.server.ts";
+
+const m = messages.api;
+
+export const apiMethods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type ApiMethod = (typeof apiMethods)[number];
+export type ApiHandler = (args: LoaderFunctionArgs) => Promise<Response>;
+
+/** API answers carry personal data: no shared cache may keep them (the scoreboard sets its own). */
+const NO_STORE = { "Cache-Control": "no-store" };
+
+/** A module's refusal as the API's error. Anything unknown is logged and answered as a 500. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof DashboardError) {
+    const fieldErrors = error.field ? { [error.field]: [error.message] } : undefined;
+    return new ApiError(error.status === 400 && fieldErrors ? "validation_failed" : codeForStatus(error.status), error.message, fieldErrors);
+  }
+  if (error instanceof SubmissionError) return new ApiError(codeForStatus(error.status), error.message);
+  if (error instanceof ScoringError) {
+    return error.field === "score" ? new ApiError("validation_failed", error.message, { score: [error.message] }) : new ApiError(codeForStatus(error.status), error.message);
+  }
+  getLogger().error({ err: error }, "api call failed");
+  return new ApiError("internal", messages.errors.server);
+}
+
+export function errorResponse(error: unknown): Response {
+  const apiError = toApiError(error);
+  return Response.json(apiError.body, { status: apiError.status, headers: { ...NO_STORE, ...apiError.headers } });
+}
+
+/**
+ * A resource's loader and action from one handler per method: HEAD is served as GET, any other
+ * method is a 405 with an Allow header, and every unsafe method passes the CSRF check first.
+ */
+export function apiResource(handlers: Partial<Record<ApiMethod, ApiHandler>>) {
+  const allow = apiMethods.filter((method) => handlers[method]).join(", ");
+  const dispatch: ApiHandler = async (args) => {
+    try {
+      const method = args.request.method === "HEAD" ? "GET" : args.request.method;
+      const handler = handlers[method as ApiMethod];
+      if (!handler) throw new ApiError("method_not_allowed", m.methodNotAllowed(allow), undefined, { Allow: allow });
+      await rejectCrossSiteRequest(args.request);
+      return await handler(args);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+  return { loader: dispatch, action: dispatch };
+}
+
+/** The body as the documented response schema gives it: unknown keys are dropped, so nothing leaks. */
+export function respond<S extends z.ZodType>(schema: S, body: z.input<S>, init: { status?: number; headers?: Record<string, string> } = {}) {
+  return Response.json(schema.parse(body), { status: init.status ?? 200, headers: { ...NO_STORE, ...init.headers } });
+}
+
+export function noContent(): Response {
+  return new Response(null, { status: 204, headers: NO_STORE });
+}
+
+/** A positive whole number from the path; anything else names nothing, so 404. */
+export function pathId(value: string | undefined): number {
+  const id = Number(value);
+  if (!/^\d+$/.test(value ?? "") || !Number.isSafeInteger(id) || id <= 0) throw new ApiError("not_found", m.notFound);
+  return id;
+}
+
+export function isMultipart(request: Request): boolean {
+  return (request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data");
+}
+
+/** JSON or form bodies of the non-upload calls: small, so 1 MB is plenty and bounds memory. */
+export const MAX_BODY_BYTES = 1_000_000;
+
+async function readText(request: Request, limit: number): Promise<string> {
+  const tooLarge = () => new ApiError("payload_too_large", m.bodyTooLarge(limit));
+  if (Number(request.headers.get("Content-Length") ?? 0) > limit) throw tooLarge();
+  if (!request.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The body's fields (JSON object, or an HTML-form encoding), shaped as form values (asFormValues). */
+export async function readFields(request: Request): Promise<Record<string, unknown>> {
+  const type = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/json" && type !== "application/x-www-form-urlencoded") {
+    throw new ApiError("unsupported_media_type", m.unsupportedMediaType("application/json"));
+  }
+  const text = await readText(request, MAX_BODY_BYTES);
+  let raw: unknown;
+  if (type === "application/json") {
+    try {
+      raw = text ? JSON.parse(text) : {};
+    } catch {
+      throw new ApiError("bad_request", m.invalidJson);
+    }
+  } else {
+    raw = Object.fromEntries(new URLSearchParams(text));
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new ApiError("bad_request", m.invalidJson);
+  return asFormValues(raw as Record<string, unknown>);
+}
+
+/** Parses with a screen's schema; a failure is a 400 with the schema's own messages per field. */
+export function parseFields<S extends z.ZodType>(schema: S, fields: unknown): z.output<S> {
+  const result = schema.safeParse(fields);
+  if (!result.success) throw validationError(result.error, m.invalidFields);
+  return result.data;
+}
+
+/** readFields then parseFields: the usual body of a JSON call. */
+export async function readBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  return parseFields(schema, await readFields(request));
+}

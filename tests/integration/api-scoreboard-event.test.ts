@@ -1,0 +1,137 @@
+/** The scoreboard feed (ETag/304, freeze per role) and the event calls: announcements, notifications, videos, requests. */
+import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { AnnouncementOutSchema, NotificationOutSchema, RequestOutSchema, ScoreboardSchema, VideosOutSchema } from "../../app/modules/api/schemas.ts";
+import { messages } from "../../app/modules/messages.ts";
+import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
+import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
+import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
+import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
+import * as scoreboard from "../../app/routes/api.v1.scoreboard.tsx";
+import * as announcements from "../../app/routes/api.v1.announcements.tsx";
+import * as notifications from "../../app/routes/api.v1.notifications.tsx";
+import * as videos from "../../app/routes/api.v1.videos.tsx";
+import * as mentors from "../../app/routes/api.v1.mentors.tsx";
+import * as needs from "../../app/routes/api.v1.needs.tsx";
+import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam } from "../support/fixtures.ts";
+import { apiRequest, call, makeCallers, send } from "../support/api.ts";
+
+let callers: Awaited<ReturnType<typeof makeCallers>>;
+beforeAll(async () => {
+  await ensureEventSettings();
+  callers = await makeCallers();
+});
+
+async function board(token: string, headers: Record<string, string> = {}) {
+  return call(scoreboard, apiRequest("GET", "/scoreboard", { token, headers }));
+}
+
+async function score(submissionId: number, teamId: number, value: string) {
+  await scoreSubmission({ submissionId, judgeId: callers.users.judge.id, score: value });
+  // What the standings worker does after the score's transaction.
+  await recomputeTeamStanding(teamId);
+}
+
+describe("GET /api/v1/scoreboard", () => {
+  it("answers the snapshot with a strong ETag, 304 while it is unchanged, a new ETag once a score moves it", async () => {
+    const rival = await makeTeam();
+    const challenge = await makeChallenge({ points: 100 });
+    const rivalSubmission = await makeSubmission(rival.id, challenge.id, null);
+    await rebuildStandings();
+
+    const first = await board(callers.tokens.admin);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("Cache-Control")).toBe("private, no-cache");
+    expect(first.headers.get("Vary")).toMatch(/Authorization/);
+    const etag = first.headers.get("ETag")!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const parsed = ScoreboardSchema.parse(await first.json());
+    expect(parsed.teams.map((team) => team.id)).toEqual(expect.arrayContaining([callers.team.id, rival.id]));
+
+    for (const validator of [etag, `W/${etag}`, `"other", ${etag}`, "*"]) {
+      const unchanged = await board(callers.tokens.admin, { "If-None-Match": validator });
+      expect(unchanged.status, validator).toBe(304);
+      expect(await unchanged.text()).toBe("");
+      expect(unchanged.headers.get("ETag")).toBe(etag);
+    }
+
+    await score(rivalSubmission.id, rival.id, "70");
+    const moved = await board(callers.tokens.admin, { "If-None-Match": etag });
+    expect(moved.status).toBe(200);
+    expect(moved.headers.get("ETag")).not.toBe(etag);
+    const after = ScoreboardSchema.parse(await moved.json());
+    expect(after.teams[0]).toMatchObject({ id: rival.id, rank: 1, totalScore: 70 });
+  });
+
+  it("while frozen, participants see the frozen board with their own points live; admins and judges see live standings", async () => {
+    const rival = await makeTeam();
+    const [a, b] = [await makeChallenge({ points: 100 }), await makeChallenge({ points: 100 })];
+    const mine = await makeSubmission(callers.team.id, a.id, callers.users.participant.id);
+    const theirs = await makeSubmission(rival.id, b.id, null);
+    await rebuildStandings();
+    await setScoreboardFrozen(true);
+    try {
+      await score(theirs.id, rival.id, "90");
+      await score(mine.id, callers.team.id, "20");
+
+      const participant = ScoreboardSchema.parse(await (await board(callers.tokens.participant)).json());
+      expect(participant.frozen).toBe(true);
+      expect(participant.ownTeamId).toBe(callers.team.id);
+      expect(participant.teams.find((team) => team.id === rival.id)?.totalScore).not.toBe(90);
+      expect(participant.teams.find((team) => team.id === callers.team.id)?.totalScore).toBe(20);
+
+      for (const role of ["admin", "judge"] as const) {
+        const live = ScoreboardSchema.parse(await (await board(callers.tokens[role])).json());
+        expect(live.teams.find((team) => team.id === rival.id)?.totalScore, role).toBe(90);
+      }
+    } finally {
+      await setScoreboardFrozen(false);
+    }
+  });
+});
+
+describe("announcements, notifications and videos", () => {
+  it("an admin posts an announcement (201) that every role then reads, newest first", async () => {
+    const posted = await send(announcements, "POST", "/announcements", { token: callers.tokens.admin, json: { title: "Lunch", content: "At noon" } });
+    expect(posted.status).toBe(201);
+    expect(AnnouncementOutSchema.parse(posted.body)).toMatchObject({ title: "Lunch", content: "At noon" });
+    const read = z.array(AnnouncementOutSchema).parse((await send(announcements, "GET", "/announcements", { token: callers.tokens.participant })).body);
+    expect(read[0]).toMatchObject({ title: "Lunch" });
+
+    const invalid = await send(announcements, "POST", "/announcements", { token: callers.tokens.admin, json: { title: "x" } });
+    expect(invalid).toMatchObject({ status: 400, body: { fieldErrors: { content: ["Content is required"] } } });
+  });
+
+  it("an admin sends a notification (201)", async () => {
+    const sent = await send(notifications, "POST", "/notifications", { token: callers.tokens.admin, json: { message: "Gate 3 opens in 10 minutes" } });
+    expect(sent.status).toBe(201);
+    expect(NotificationOutSchema.parse(sent.body).message).toBe("Gate 3 opens in 10 minutes");
+  });
+
+  it("reads and saves the home videos; an empty save is refused with spec 5's message", async () => {
+    const saved = await send(videos, "PUT", "/videos", { token: callers.tokens.admin, json: { video1: "https://youtu.be/abc" } });
+    expect(saved.status).toBe(200);
+    expect(VideosOutSchema.parse(saved.body).video1).toBe("https://youtu.be/abc");
+    expect((await send(videos, "GET", "/videos", { token: callers.tokens.judge })).body).toMatchObject({ video1: "https://youtu.be/abc" });
+    const empty = await send(videos, "PUT", "/videos", { token: callers.tokens.admin, json: { video1: "", video2: null } });
+    expect(empty).toMatchObject({ status: 400, body: { code: "validation_failed", message: "Please provide at least one video URL." } });
+  });
+});
+
+describe("mentor calls and needs", () => {
+  it("any signed-in user posts them (201, from their team); admins list them newest first", async () => {
+    const participant = callers.tokens.participant;
+    const call1 = await send(mentors, "POST", "/mentors", { token: participant, json: { message: "Stuck on the cipher" } });
+    expect(call1.status).toBe(201);
+    expect(RequestOutSchema.parse(call1.body)).toMatchObject({ kind: "mentor", team: callers.team.name, user: callers.users.participant.name });
+    await send(needs, "POST", "/needs", { token: participant, json: { message: "Two HDMI cables" } });
+
+    const calls = z.array(RequestOutSchema).parse((await send(mentors, "GET", "/mentors", { token: callers.tokens.admin })).body);
+    expect(calls.map((row) => row.kind)).toEqual(calls.map(() => "mentor"));
+    const wanted = z.array(RequestOutSchema).parse((await send(needs, "GET", "/needs", { token: callers.tokens.admin })).body);
+    expect(wanted[0]).toMatchObject({ kind: "needs", message: "Two HDMI cables" });
+
+    const empty = await send(needs, "POST", "/needs", { token: participant, json: { message: " " } });
+    expect(empty).toMatchObject({ status: 400, body: { message: messages.participant.required } });
+  });
+});
