@@ -114,7 +114,7 @@ describe("announcements, notifications and videos", () => {
     expect(VideosOutSchema.parse(saved.body).video1).toBe("https://youtu.be/abc");
     expect((await send(videos, "GET", "/videos", { token: callers.tokens.judge })).body).toMatchObject({ video1: "https://youtu.be/abc" });
     const empty = await send(videos, "PUT", "/videos", { token: callers.tokens.admin, json: { video1: "", video2: null } });
-    expect(empty).toMatchObject({ status: 400, body: { code: "validation_failed", message: "Please provide at least one video URL." } });
+    expect(empty).toMatchObject({ status: 400, body: { code: "validation_failed", message: "Please fill at least one video URL to update." } });
   });
 });
 

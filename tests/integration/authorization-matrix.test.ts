@@ -102,7 +102,19 @@ const matrix: Record<string, Case[]> = {
   "routes/dashboard.registrations.export": [{ loader: adminOnly }],
   "routes/dashboard.exports.standings[.csv]": [{ loader: adminOnly }],
   "routes/dashboard.exports.users-rank[.csv]": [{ loader: adminOnly }],
+  "routes/dashboard.tokens": [{ loader: adminOnly, action: adminOnly }],
+  "routes/dashboard.import": [{ loader: adminOnly, action: adminOnly }],
+  "routes/docs.api": [{ loader: everyone }],
+  // An unknown /api/v1 path is a JSON 404 for everyone.
+  "routes/api.v1.$": [{ params: () => ({ "*": "nowhere" }), loader: nobody, action: nobody }],
 };
+
+/**
+ * The JSON API keeps its role table in its catalogue (app/modules/api/operations.ts: who may call each
+ * path and method); tests/integration/api-openapi.test.ts calls every documented operation as a visitor
+ * (401) and as each role (403 or allowed, another team's data 403) and fails for an undocumented route.
+ */
+const coveredByApiCatalogue = (id: string) => id.startsWith("routes/api.v1.") && id !== "routes/api.v1.$";
 
 function classify(answer: { status: number; location: string | null }): Outcome | `error ${number}` {
   if ((answer.status === 302 || answer.status === 303) && answer.location?.startsWith("/login?redirectTo=")) return "login";
@@ -130,7 +142,7 @@ describe("authorisation matrix", () => {
       const module = await loadRouteModule(route);
       const cases = matrix[route.id];
       if (!cases) {
-        if (module.loader || module.action) missing.push(route.id);
+        if ((module.loader || module.action) && !coveredByApiCatalogue(route.id)) missing.push(route.id);
         continue;
       }
       for (const testCase of cases) {
