@@ -2,6 +2,7 @@ import { data, redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import type { Role } from "../modules/auth/access.ts";
+import { LoginSchema } from "../modules/auth/login-schema.ts";
 import {
   clearLoginFailures,
   loginRetryAfter,
@@ -59,9 +60,11 @@ export async function verifyThrottledLogin(name: string, password: string, reque
 
 export const authenticator = new Authenticator<SessionUser>();
 authenticator.use(
-  new FormStrategy(({ form, request }) =>
-    verifyThrottledLogin(String(form.get("username") ?? ""), String(form.get("password") ?? ""), request),
-  ),
+  new FormStrategy(({ form, request }) => {
+    // The login form's own schema (the action has already refused an invalid form): the same cleaned values.
+    const { username, password } = LoginSchema.parse(Object.fromEntries(form));
+    return verifyThrottledLogin(username, password, request);
+  }),
   "form",
 );
 
