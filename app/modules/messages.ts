@@ -140,6 +140,8 @@ export const messages = {
     serverTitle: "Something broke",
     server: "An unexpected error happened. Please try again in a moment.",
     unavailable: "The service is briefly unavailable. Please try again in a few seconds.",
+    // File storage did not answer: nothing was saved, the form keeps what was typed.
+    storageUnavailable: "The file could not be stored right now. Please try again in a moment.",
   },
 } as const;
 
