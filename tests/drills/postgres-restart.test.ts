@@ -103,6 +103,7 @@ describe("drill: Postgres restart", () => {
 
     recordDrill({
       drill: "postgres-restart",
+      faults: 1,
       fault: `Postgres crashed (pg_ctl stop -m immediate) for ${OUTAGE_MS / 1000} s, then restarted`,
       observations: [
         `${pages.length} page loads while down: HTTP ${[...new Set(pages.map((page) => page.status))].join("/")}, slowest ${Math.max(...pages.map((page) => page.ms))} ms, "${messages.errors.unavailable}"`,

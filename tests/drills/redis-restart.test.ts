@@ -110,6 +110,7 @@ describe("drill: Redis restart", () => {
 
     recordDrill({
       drill: "redis-restart",
+      faults: 1,
       fault: `Redis killed (-9) for ${OUTAGE_MS / 1000} s and restarted empty; ${clients.length} sockets on 2 web processes (server.ts), 2 judges scoring, 2 workers`,
       observations: [
         `${duringOutage.length} scores posted while Redis was down, all saved (slowest ${Math.max(0, ...duringOutage.map((time) => time.ms))} ms)`,

@@ -110,6 +110,7 @@ describe("drill: S3 unavailable during uploads", () => {
     const outcome = (result: typeof cut) => (result.status === "network-error" ? `connection closed (${result.error})` : `HTTP ${result.status}`);
     recordDrill({
       drill: "s3-outage",
+      faults: 2,
       fault: `s3rver killed (-9) before uploads and in the middle of a ${LARGE_UPLOAD_BYTES / MiB} MiB upload (after ${KILL_AFTER_BYTES / MiB} MiB)`,
       observations: [
         `upload with storage down: ${outcome(refusedJson)} "${messages.errors.storageUnavailable}"; the form without JavaScript: ${outcome(refusedPage)}, typed text kept`,

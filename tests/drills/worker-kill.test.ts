@@ -72,16 +72,18 @@ describe("drill: worker killed mid-job", () => {
     // The dead worker's jobs are still "active" under its expired-to-be lock: the sweep did the work.
     const heldStates = await Promise.all(held.map(async (id) => (await queue.getJob(id))?.getState()));
 
-    let stalledRetry: { retried: number; ms: number } | undefined;
+    let stalledRetry: { retried: number; skipped: number; ms: number } | undefined;
     if (fullDrills) {
       const retryDeadline = killedAt + STALLED_RETRY_LIMIT_MS;
-      let finished = 0;
-      while (finished < held.length && Date.now() < retryDeadline) {
+      let finished: Array<Awaited<ReturnType<typeof queue.getJob>>> = [];
+      while (finished.length < held.length && Date.now() < retryDeadline) {
         await new Promise((resolve) => setTimeout(resolve, 1000));
         const jobs = await Promise.all(held.map((id) => queue.getJob(id)));
-        finished = jobs.filter((job) => job?.finishedOn && job.processedBy !== "doomed").length;
+        finished = jobs.filter((job) => job?.finishedOn && job.processedBy !== "doomed");
       }
-      stalledRetry = { retried: finished, ms: Date.now() - killedAt };
+      // "skipped": the retried job found no outbox row left, the sweep's job had already done its work.
+      const skipped = finished.filter((job) => (job?.returnvalue as { status?: string } | undefined)?.status === "skipped").length;
+      stalledRetry = { retried: finished.length, skipped, ms: Date.now() - killedAt };
     }
 
     const scoresAfter = await countRows(submissionScores);
@@ -90,12 +92,13 @@ describe("drill: worker killed mid-job", () => {
 
     recordDrill({
       drill: "worker-kill",
+      faults: 1,
       fault: `worker killed (-9) holding ${held.length} standings jobs; ${teamCount} teams scored through the real web process, 3 workers`,
       observations: [
         `${held.length} jobs held by the killed worker; right after, their state: ${[...new Set(heldStates)].join("/")}`,
         `recovered by the surviving workers' outbox sweep (every 5 s): outbox drained, standings equal a full rebuild (${expected.length} teams)`,
         stalledRetry
-          ? `BullMQ stalled-job check took back and retried ${stalledRetry.retried} of ${held.length} (no work left: the sweep had done it) after ${Math.round(stalledRetry.ms / 1000)} s`
+          ? `BullMQ's stalled-job check took back and retried ${stalledRetry.retried} of ${held.length} after ${Math.round(stalledRetry.ms / 1000)} s; ${stalledRetry.skipped} found nothing left to do`
           : "BullMQ's stalled-job retry (30 s lock) is waited for in `npm run drills` only",
       ],
       items: [{ what: "judge scores (rows)", before: scoresBefore, added: scored.filter((result) => result.status === 302).length, after: scoresAfter }],
