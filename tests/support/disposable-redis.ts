@@ -3,21 +3,15 @@
  * disturbs neither the shared Redis nor any other test. No persistence, like production's cache role:
  * a restart comes back empty (queues, snapshot and rate limits gone; Postgres keeps what matters).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { freePort } from "./free-port.ts";
+import { DisposableProcess } from "./disposable-process.ts";
 
-export class DisposableRedis {
-  private process: ChildProcess | undefined;
-
-  private constructor(
-    readonly port: number,
-    private readonly dir: string,
-  ) {}
-
+export class DisposableRedis extends DisposableProcess {
   static async start(): Promise<DisposableRedis> {
     const redis = new DisposableRedis(await freePort(), mkdtempSync(path.join(tmpdir(), "gk-redis-")));
     await redis.start();
@@ -30,28 +24,13 @@ export class DisposableRedis {
 
   /** Starts the server (again, on the same port) and resolves once it answers PING. */
   async start(): Promise<void> {
-    const args = ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.dir];
+    const args = ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.dataDir];
     this.process = spawn("redis-server", args, { stdio: "ignore" });
     const deadline = Date.now() + 10_000;
     while (!(await this.answers())) {
       if (Date.now() > deadline) throw new Error(`test redis on port ${this.port} did not start`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-  }
-
-  /** kill -9: no goodbye to clients, as in a crash. Resolves once the process is gone. */
-  async kill(): Promise<void> {
-    const child = this.process;
-    this.process = undefined;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGKILL");
-    await exited;
-  }
-
-  async destroy(): Promise<void> {
-    await this.kill();
-    rmSync(this.dir, { recursive: true, force: true });
   }
 
   /** One PING on a fresh connection with no retries of its own. */

@@ -2,22 +2,23 @@
  * An s3rver of the test's own (scripts/s3-server.ts on a free port and a temporary folder), which the test
  * may kill mid-request and start again on the same port and data: the shared S3 is never touched.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { LOCAL_SERVICE_DEFAULTS } from "../../scripts/lib/local-services.ts";
 import { freePort } from "./free-port.ts";
+import { DisposableProcess } from "./disposable-process.ts";
 
-export class DisposableS3 {
-  private process: ChildProcess | undefined;
-
+export class DisposableS3 extends DisposableProcess {
   private constructor(
-    readonly port: number,
-    readonly dataDir: string,
+    port: number,
+    dataDir: string,
     readonly bucket: string,
-  ) {}
+  ) {
+    super(port, dataDir);
+  }
 
   static async start(bucket = "gatekeeper-drill"): Promise<DisposableS3> {
     const s3 = new DisposableS3(await freePort(), mkdtempSync(path.join(tmpdir(), "gk-s3-")), bucket);
@@ -59,21 +60,6 @@ export class DisposableS3 {
         resolve();
       });
     });
-  }
-
-  /** kill -9: requests in flight are cut, as when storage crashes or the network drops. */
-  async kill(): Promise<void> {
-    const child = this.process;
-    this.process = undefined;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGKILL");
-    await exited;
-  }
-
-  async destroy(): Promise<void> {
-    await this.kill();
-    rmSync(this.dataDir, { recursive: true, force: true });
   }
 
   /** Every object key in the bucket (what a user or an operator would see listed). */
