@@ -13,7 +13,9 @@ ENV npm_config_update_notifier=false \
 
 # ---- deps: every dependency, for the build ---------------------------------------------------
 FROM base AS deps
+# patches/: fixes to dependencies that `npm install` applies (postinstall: patch-package).
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm install --no-audit --no-fund
 
 # ---- build: remix build -> build/ and public/build/ ------------------------------------------
@@ -24,6 +26,7 @@ RUN npm run build
 # ---- prod-deps: runtime dependencies only (tsx is a regular dependency) ----------------------
 FROM base AS prod-deps
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # ---- runtime ---------------------------------------------------------------------------------

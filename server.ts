@@ -27,6 +27,7 @@ import { attachRealtime } from "./app/utils/realtime.server.ts";
 import { closeRedis, getRedis } from "./app/utils/redis.server.ts";
 import { CLIENT_IP_HEADER } from "./app/utils/request.server.ts";
 import { closeS3, pingStorage } from "./app/utils/s3.server.ts";
+import { withUnavailablePages } from "./app/utils/unavailable.server.ts";
 
 const env = getEnv();
 const log = getLogger().child({ process: "web", pid: process.pid });
@@ -38,8 +39,9 @@ if (!existsSync(buildPath)) {
   process.exit(1);
 }
 
-const importBuild = (bust = "") =>
-  import(pathToFileURL(buildPath).href + bust) as Promise<ServerBuild>;
+// Every route answers 503 (not 500) while Postgres is unreachable: see app/utils/unavailable.server.ts.
+const importBuild = async (bust = "") =>
+  withUnavailablePages((await import(pathToFileURL(buildPath).href + bust)) as ServerBuild);
 let build = await importBuild();
 
 const app = express();
@@ -110,6 +112,13 @@ app.get("/healthz", (_req, res) => {
   res.json({ status: "ok" });
 });
 
+/** Why a check failed, in the driver's words: drizzle's own message only repeats the query. */
+function failureReason(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause;
+  const reason = cause instanceof Error ? cause : error;
+  return reason instanceof Error ? reason.message || reason.name : "failed";
+}
+
 /** Readiness: each dependency answers within 2 s. */
 app.get("/readyz", async (_req, res) => {
   const timeout = <T>(promise: Promise<T>) =>
@@ -126,7 +135,7 @@ app.get("/readyz", async (_req, res) => {
         await timeout(check());
         return [name, "ok"] as const;
       } catch (error) {
-        return [name, error instanceof Error ? error.message : "failed"] as const;
+        return [name, failureReason(error)] as const;
       }
     }),
   );

@@ -30,6 +30,20 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        resolve: { alias },
+        test: {
+          // Fault drills (docs/RELIABILITY.md): real web and worker processes, each drill breaking a
+          // service instance of its own. `npm run drills` runs them longer (DRILLS_FULL=1).
+          name: "drills",
+          include: ["tests/drills/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["tests/setup/global-setup.ts", "tests/drills/support/ensure-build.ts"],
+          setupFiles: ["tests/setup/per-file.ts"],
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

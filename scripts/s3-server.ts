@@ -1,6 +1,7 @@
 /**
  * Local S3 for dev and tests: s3rver on 127.0.0.1:54569, data in .local/s3/data, bucket S3_BUCKET.
  * Started in the background by `npm run services:start`; can also run in the foreground for debugging.
+ * S3_SERVER_PORT and S3_SERVER_DATA_DIR move it elsewhere: a fault drill runs (and kills) one of its own.
  */
 import S3rver from "s3rver";
 import { DEFAULT_S3_BUCKET, LOCAL_HOST, S3_DATA_DIR, S3_PORT } from "./lib/local-services.ts";
@@ -9,10 +10,12 @@ import { DEFAULT_S3_BUCKET, LOCAL_HOST, S3_DATA_DIR, S3_PORT } from "./lib/local
 const FORCED_EXIT_MS = 3000;
 
 const bucket = process.env.S3_BUCKET || DEFAULT_S3_BUCKET;
+const port = process.env.S3_SERVER_PORT ? Number(process.env.S3_SERVER_PORT) : S3_PORT;
+const directory = process.env.S3_SERVER_DATA_DIR || S3_DATA_DIR;
 const server = new S3rver({
   address: LOCAL_HOST,
-  port: S3_PORT,
-  directory: S3_DATA_DIR,
+  port,
+  directory,
   // Per-request logging would grow the log file without bound during test runs.
   silent: true,
   configureBuckets: [{ name: bucket }],
@@ -31,4 +34,4 @@ process.once("SIGTERM", shutdown);
 process.once("SIGINT", shutdown);
 
 const address = await server.run();
-console.log(`${new Date().toISOString()} s3rver: listening on ${address.address}:${address.port}, bucket "${bucket}", data in ${S3_DATA_DIR}`);
+console.log(`${new Date().toISOString()} s3rver: listening on ${address.address}:${address.port}, bucket "${bucket}", data in ${directory}`);

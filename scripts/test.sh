@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test: install if needed, start services, typecheck, lint, unit + integration + e2e.
+# npm test: install if needed, start services, typecheck, lint, unit + integration + fast fault drills + e2e.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/ensure.sh
@@ -16,10 +16,11 @@ echo "==> lint"
 npm run -s lint
 echo "==> docker-compose.yml"
 check_compose_file
-echo "==> unit and integration tests"
-npx vitest run --reporter=default --reporter=json --outputFile=.local/test-results/vitest.json
+# Before vitest: the fault drills (vitest project "drills") run the production web process on this build.
 echo "==> build"
 npm run -s build >/dev/null
+echo "==> unit, integration tests and fast fault drills"
+npx vitest run --reporter=default --reporter=json --outputFile=.local/test-results/vitest.json
 echo "==> end-to-end tests (Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME=.local/test-results/playwright.json npx playwright test --reporter=list,json
 node --import tsx scripts/test-summary.ts

@@ -205,6 +205,8 @@ export const messages = {
     crossSite: "This request came from another site and was refused. Please use the form on this site.",
     badRequestTitle: "That request could not be used",
     badRequest: "The form was changed or is out of date. Reload the page and try again.",
+    // File storage did not answer: nothing was saved, the form keeps what was typed.
+    storageUnavailable: "The file could not be stored right now. Please try again in a moment.",
   },
 } as const;
 

@@ -11,8 +11,9 @@ import { asFormValues } from "~/utils/form-values";
 
 /** The dashboard form's multipart body: the attachment streams to storage as on the screen. */
 async function readMultipartChallenge(request: Request) {
-  const { formData, attachment, attachmentError, attachmentTooLarge } = await parseChallengeForm(request);
+  const { formData, attachment, attachmentError, attachmentTooLarge, storageUnavailable } = await parseChallengeForm(request);
   try {
+    if (storageUnavailable) throw new ApiError("unavailable", messages.errors.storageUnavailable);
     if (attachmentTooLarge) throw new ApiError("payload_too_large", messages.dashboard.attachmentTooLarge, { attachment: [messages.dashboard.attachmentTooLarge] });
     if (attachmentError) throw new ApiError("validation_failed", attachmentError, { attachment: [attachmentError] });
     return { values: parseFields(ChallengeCreateSchema, asFormValues(Object.fromEntries(formData))), attachment };

@@ -44,13 +44,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireRole(request, "admin");
-  const { formData, attachment, attachmentError } = await parseChallengeForm(request);
+  const { formData, attachment, attachmentError, storageUnavailable } = await parseChallengeForm(request);
   const submission = parseWithZod(formData, { schema: ChallengeFormSchema });
   if (submission.status !== "success" || attachmentError) {
     // The form goes back with its errors: an attachment stored meanwhile is not kept.
     if (attachment) await cleanupObject(attachment.key);
     const fileError = attachmentError ?? (attachment ? m.attachmentReselect : null);
-    return data(submission.reply(fileError ? { fieldErrors: { attachment: [fileError] } } : undefined), { status: 400 });
+    return data(submission.reply(fileError ? { fieldErrors: { attachment: [fileError] } } : undefined), {
+      status: storageUnavailable ? 503 : 400,
+    });
   }
   const { id, removeAttachment, attachment: _ignored, ...values } = submission.value;
   try {

@@ -21,6 +21,7 @@ import {
   LoginThrottledError,
 } from "~/utils/auth.server";
 import { getLogger } from "~/utils/logger.server";
+import { isServiceUnreachable } from "~/utils/unavailable.server";
 
 export const meta: MetaFunction = () => [{ title: "Login · Gatekeeper" }];
 
@@ -52,6 +53,8 @@ export async function action({ request }: ActionFunctionArgs) {
         headers: { "Retry-After": String(error.retryAfterSeconds) },
       });
     }
+    // Postgres unreachable: the page answers 503 "briefly unavailable" (app/utils/unavailable.server.ts).
+    if (isServiceUnreachable(error)) throw error;
     getLogger().error({ err: error }, "login failed unexpectedly");
     return data(submission.reply({ formErrors: [messages.login.generic], hideFields: ["password"] }), {
       status: 500,

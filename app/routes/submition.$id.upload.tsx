@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { messages } from "~/modules/messages";
 import { submissionMaxBytes } from "~/modules/submissions/submit.server";
 import { handleSubmissionPost } from "~/modules/submissions/upload.server";
@@ -7,19 +7,21 @@ import { requireUser } from "~/utils/auth.server";
 /**
  * The enhanced submission form posts here with XMLHttpRequest (for upload progress) and gets JSON;
  * the same rules run as in /submition/:id's own action, which serves the form without JavaScript.
+ * Plain Responses: from a resource route Remix sends the body of `data()` with status 200, which hid
+ * every refusal's status (413, 403, 503) from the caller (found by the S3 outage drill).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const challengeId = Number(params.id);
-  if (!Number.isInteger(challengeId) || challengeId <= 0) return data({ ok: false, message: messages.participant.challengeNotFound }, { status: 404 });
+  if (!Number.isInteger(challengeId) || challengeId <= 0) return Response.json({ ok: false, message: messages.participant.challengeNotFound }, { status: 404 });
   const outcome = await handleSubmissionPost(request, {
     userId: user.id,
     teamId: user.teamId,
     challengeId,
     maxBytes: submissionMaxBytes(),
   });
-  if (!outcome.ok) return data({ ok: false, message: outcome.message }, { status: outcome.status });
-  return data({ ok: true, created: outcome.created, message: outcome.created ? messages.participant.created : messages.participant.updated });
+  if (!outcome.ok) return Response.json({ ok: false, message: outcome.message }, { status: outcome.status });
+  return Response.json({ ok: true, created: outcome.created, message: outcome.created ? messages.participant.created : messages.participant.updated });
 }
 
 export async function loader() {

@@ -24,6 +24,17 @@ export function attachRealtime(httpServer: HttpServer) {
     serveClient: false,
   });
 
+  // While the subscriber is cut off, events from other processes (standings, announcements) are lost, yet
+  // browsers keep their sockets and would never re-read. Once it is back, tell them to (Redis restart drill).
+  // setImmediate: ioredis announces "ready" just before it re-subscribes; the resubscription goes out first.
+  let subscriberLost = false;
+  sub.on("close", () => (subscriberLost = true));
+  sub.on("ready", () => {
+    if (!subscriberLost) return;
+    subscriberLost = false;
+    setImmediate(() => io.local.emit("resync"));
+  });
+
   io.use(async (socket, next) => {
     try {
       const session = await getSessionStorage().getSession(socket.request.headers.cookie);

@@ -11,6 +11,7 @@ import {
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { getEnv } from "./env.server.ts";
+import { getLogger } from "./logger.server.ts";
 
 const globalForS3 = globalThis as typeof globalThis & { __gatekeeperS3?: S3Client; __gatekeeperS3Public?: S3Client };
 
@@ -47,6 +48,16 @@ function getPublicS3(): S3Client {
 export class UploadTooLargeError extends Error {
   constructor(public readonly limitBytes: number) {
     super(`upload exceeds ${limitBytes} bytes`);
+  }
+}
+
+/**
+ * Storage did not take the file (down, unreachable, refusing): nothing is stored, and the user is told to try
+ * again. The cause stays attached for the log.
+ */
+export class StorageUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super("file storage is unavailable", { cause });
   }
 }
 
@@ -103,13 +114,19 @@ export async function uploadStream(options: {
     await upload.abort().catch(() => {});
     throw error;
   });
+  // A failure on the storage side (not the client's body, not the limit) is one the user can retry.
+  const storing = upload.done().catch((error: unknown) => {
+    throw limit.bytes > options.limitBytes ? error : new StorageUnavailableError(error);
+  });
   try {
-    await Promise.all([upload.done(), feeding]);
+    await Promise.all([storing, feeding]);
   } catch (error) {
     await upload.abort().catch(() => {});
-    // A small body may already be stored in one PutObject before the limit error lands.
+    // A small body may already be stored in one PutObject before the limit error lands. If storage is
+    // down this delete fails too; the object was never completed, so there is nothing to list.
     await deleteObject(options.key).catch(() => {});
     if (limit.bytes > options.limitBytes) throw new UploadTooLargeError(options.limitBytes);
+    if (error instanceof StorageUnavailableError) getLogger().error({ err: error.cause, key: options.key }, "upload to storage failed");
     throw error;
   }
   return { key: options.key, size: limit.bytes };

@@ -38,7 +38,7 @@ const DEV_ONLY_SETTINGS = [
   "full_page_writes=off",
 ];
 
-interface PostgresLayout {
+export interface PostgresLayout {
   baseDir: string;
   dataDir: string;
   socketDir: string;
@@ -47,7 +47,7 @@ interface PostgresLayout {
   fallbackReason?: string;
 }
 
-function layoutUnder(baseDir: string, fallbackReason?: string): PostgresLayout {
+export function layoutUnder(baseDir: string, fallbackReason?: string): PostgresLayout {
   return {
     baseDir,
     dataDir: path.join(baseDir, "data"),
@@ -91,7 +91,7 @@ function findBinDir(): string | null {
   return pgCtl ? path.dirname(pgCtl) : null;
 }
 
-function ensureBinDir(): string {
+export function ensureBinDir(): string {
   const existing = findBinDir();
   if (existing) return existing;
   if (!isRoot()) {
@@ -116,7 +116,7 @@ function isClusterRunning(binDir: string, layout: PostgresLayout): boolean {
   return fs.existsSync(layout.dataDir) && runPgTool(binDir, "pg_ctl", ["status", "-D", layout.dataDir]).status === 0;
 }
 
-function prepareDirectories(layout: PostgresLayout): void {
+export function prepareDirectories(layout: PostgresLayout): void {
   fs.mkdirSync(layout.socketDir, { recursive: true });
   if (!isRoot()) return;
   // A root umask of 077 would lock the postgres user out of the folders we just created.
@@ -125,7 +125,7 @@ function prepareDirectories(layout: PostgresLayout): void {
   if (chown.status !== 0) throw new ServiceError("postgres", `chown of ${layout.baseDir} failed: ${chown.output}`);
 }
 
-function initCluster(binDir: string, layout: PostgresLayout): void {
+export function initCluster(binDir: string, layout: PostgresLayout): void {
   if (fs.existsSync(path.join(layout.dataDir, "PG_VERSION"))) return;
   // C collation: identical sorting on every machine, and no dependency on generated locales.
   const result = runPgTool(binDir, "initdb", [
@@ -136,13 +136,22 @@ function initCluster(binDir: string, layout: PostgresLayout): void {
   }
 }
 
-function startCluster(binDir: string, layout: PostgresLayout): void {
+/**
+ * Starts the cluster and waits until it accepts connections. The port and settings are parameters so that a
+ * fault drill can run a cluster of its own (durable settings, a free port) with the same code.
+ */
+export function startCluster(
+  binDir: string,
+  layout: PostgresLayout,
+  port = POSTGRES_PORT,
+  settings: readonly string[] = DEV_ONLY_SETTINGS,
+): void {
   // pg_ctl hands -o to a shell, hence the quoted socket dir.
   const serverOptions = [
-    `-p ${POSTGRES_PORT}`,
+    `-p ${port}`,
     `-k '${layout.socketDir}'`,
     `-c listen_addresses=${LOCAL_HOST}`,
-    ...DEV_ONLY_SETTINGS.map((setting) => `-c ${setting}`),
+    ...settings.map((setting) => `-c ${setting}`),
   ].join(" ");
   const result = runPgTool(binDir, "pg_ctl", [
     "-D", layout.dataDir, "-l", layout.logFile, "-o", serverOptions, "-w", "-t", "30", "start",
@@ -152,6 +161,14 @@ function startCluster(binDir: string, layout: PostgresLayout): void {
     const logLines = tailFile(layout.logFile);
     if (logLines.length > 0) throw new ServiceError("postgres", "pg_ctl could not start the server", logLines, layout.logFile);
     throw new ServiceError("postgres", "pg_ctl could not start the server", result.output.split("\n"));
+  }
+}
+
+/** "fast" ends sessions and checkpoints; "immediate" is a crash: the next start replays the WAL. */
+export function stopCluster(binDir: string, layout: PostgresLayout, mode: "fast" | "immediate" = "fast"): void {
+  const result = runPgTool(binDir, "pg_ctl", ["-D", layout.dataDir, "-m", mode, "-w", "-t", "30", "stop"]);
+  if (result.status !== 0) {
+    throw new ServiceError("postgres", `pg_ctl stop failed: ${result.output.split("\n").at(-1)}`, tailFile(layout.logFile), layout.logFile);
   }
 }
 
@@ -178,7 +195,7 @@ function isWorthRetrying(error: unknown): boolean {
  * Waits for the server, then creates the URL's database from the `postgres` maintenance database.
  * Used for both the local instance and an external DATABASE_URL.
  */
-async function ensureDatabase(databaseUrl: string, timeoutMs: number): Promise<void> {
+export async function ensureDatabase(databaseUrl: string, timeoutMs: number): Promise<void> {
   const name = decodeURIComponent(new URL(databaseUrl).pathname.replace(/^\//, ""));
   const adminUrl = new URL(databaseUrl);
   adminUrl.pathname = "/postgres";
@@ -243,10 +260,7 @@ async function stop(): Promise<boolean> {
   if (!binDir) return false;
   const layout = resolveLayout();
   if (!isClusterRunning(binDir, layout)) return false;
-  const result = runPgTool(binDir, "pg_ctl", ["-D", layout.dataDir, "-m", "fast", "-w", "-t", "30", "stop"]);
-  if (result.status !== 0) {
-    throw new ServiceError("postgres", `pg_ctl stop failed: ${result.output.split("\n").at(-1)}`, tailFile(layout.logFile), layout.logFile);
-  }
+  stopCluster(binDir, layout, "fast");
   return true;
 }
 

@@ -10,7 +10,7 @@ import { sendNotification } from "../../app/modules/notifications/notifications.
 import { createRequest } from "../../app/modules/requests/requests.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
-import { computeAllStandings, rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
+import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { getScoreboard } from "../../app/modules/standings/scoreboard.server.ts";
 import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
 import { lockTeam } from "../../app/modules/standings/locks.ts";
@@ -20,6 +20,7 @@ import { getQueue } from "../../app/utils/queue.server.ts";
 import { getRedis } from "../../app/utils/redis.server.ts";
 import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
 import { collect, connectSocket, nextEvent, startRealtimeServer, startWorker, stopAll, type TestSocket } from "../support/processes.ts";
+import { expectStandingsMatchRebuild, waitForEmptyOutbox } from "../support/standings.ts";
 
 const sockets: TestSocket[] = [];
 afterAll(async () => {
@@ -32,27 +33,6 @@ async function socketFor(url: string, userId: number) {
   const socket = await connectSocket(url, await sessionCookie(userId));
   sockets.push(socket);
   return socket;
-}
-
-async function waitForEmptyOutbox(ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if ((await getDb().select().from(standingsOutbox)).length === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("standings outbox never drained");
-}
-
-/** The stored standings equal what a from-scratch computation says, in Postgres and in Redis. */
-async function expectStandingsMatchRebuild() {
-  const expected = (await computeAllStandings(getDb())).standings;
-  const stored = (await getDb().select().from(standings)).map(({ updatedAt: _updatedAt, ...row }) => row);
-  const byTeam = (a: { teamId: number }, b: { teamId: number }) => a.teamId - b.teamId;
-  expect(stored.sort(byTeam)).toEqual(expected.map(({ name: _name, rank: _rank, ...row }) => row).sort(byTeam));
-  const snapshot = await readSnapshot(getRedis());
-  expect(snapshot.board.map((team) => [team.id, team.rank, Math.round(team.totalScore * 100)])).toEqual(
-    expected.map((row) => [row.teamId, row.rank, row.totalCenti]),
-  );
 }
 
 describe("event pipeline", () => {

@@ -3,6 +3,8 @@ import { databaseUrlFor, TEMPLATE_DATABASE, withAdminConnection } from "./databa
 
 /** Once per run: a template database with every migration applied; each test file copies it. */
 export default async function setup() {
+  // The integration and drills projects share this setup; vitest runs both before any test file starts.
+  if (process.env.GK_TEST_TEMPLATE_READY === "1") return;
   // The server's own URL, kept before DATABASE_URL is pointed at each file's database.
   if (!process.env.TEST_BASE_DATABASE_URL && process.env.DATABASE_URL) {
     process.env.TEST_BASE_DATABASE_URL = process.env.DATABASE_URL;
@@ -12,4 +14,5 @@ export default async function setup() {
     await sql.unsafe(`create database "${TEMPLATE_DATABASE}"`);
   });
   await runMigrations(databaseUrlFor(TEMPLATE_DATABASE));
+  process.env.GK_TEST_TEMPLATE_READY = "1";
 }

@@ -8,15 +8,14 @@ import { closeDb } from "../../app/utils/db.server.ts";
 import { closeQueues } from "../../app/utils/queue.server.ts";
 import { closeRedis, createRedis } from "../../app/utils/redis.server.ts";
 import { closeS3 } from "../../app/utils/s3.server.ts";
-import { createDatabaseFromTemplate, dropDatabase } from "./databases.ts";
+import { baseDatabaseUrl, createDatabaseFromTemplate, dropDatabase } from "./databases.ts";
 
 const id = `${process.env.VITEST_POOL_ID ?? "0"}_${randomBytes(3).toString("hex")}`;
 const databaseName = `gatekeeper_test_${id}`;
 
-// The server's own URL, kept before DATABASE_URL is pointed at this file's database.
-if (!process.env.TEST_BASE_DATABASE_URL && process.env.DATABASE_URL) {
-  process.env.TEST_BASE_DATABASE_URL = process.env.DATABASE_URL;
-}
+// The server's own URL, kept before DATABASE_URL is pointed at this file's database (or, in a drill, at
+// a cluster of its own): the copy is dropped from this server at the end.
+process.env.TEST_BASE_DATABASE_URL = baseDatabaseUrl();
 process.env.DATABASE_URL = await createDatabaseFromTemplate(databaseName);
 process.env.REDIS_PREFIX = `gktest_${id}`;
 process.env.NODE_ENV = "test";

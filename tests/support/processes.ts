@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { io, type Socket } from "socket.io-client";
 import type { ServerToClientEvents } from "../../app/modules/realtime/events.ts";
+import { LOCAL_SERVICE_DEFAULTS } from "../../scripts/lib/local-services.ts";
 import { childEnv } from "../setup/env.ts";
 
 const children = new Set<ChildProcess>();
@@ -12,12 +13,19 @@ export function startProcess(file: string, ready: RegExp, env: Record<string, st
   child.on("exit", () => children.delete(child));
   return new Promise<{ child: ChildProcess; match: RegExpMatchArray }>((resolve, reject) => {
     let output = "";
-    child.once("exit", (code) => reject(new Error(`${file} exited early (${code})`)));
-    child.stdout!.on("data", (chunk: Buffer) => {
+    const onExit = (code: number | null) => reject(new Error(`${file} exited early (${code})`));
+    child.once("exit", onExit);
+    const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = output.match(ready);
-      if (match) resolve({ child, match });
-    });
+      if (!match) return;
+      // Ready: keep draining the output (a full pipe would block the child) without keeping it.
+      child.off("exit", onExit);
+      child.stdout!.off("data", onData);
+      child.stdout!.resume();
+      resolve({ child, match });
+    };
+    child.stdout!.on("data", onData);
   });
 }
 
@@ -27,6 +35,27 @@ export async function startRealtimeServer(env: Record<string, string> = {}) {
   const { child, match } = await startProcess("tests/support/realtime-server.ts", /listening (\d+)/, env);
   return { child, url: `http://127.0.0.1:${match[1]}` };
 }
+
+/**
+ * The real web process: server.ts serving the Remix build, in production mode (as deployed: errors
+ * without stacks, Secure cookies), on a free port. Needs `npm run build` first.
+ */
+export async function startWebServer(env: Record<string, string> = {}) {
+  const { child, match } = await startProcess("server.ts", /listening on http:\/\/localhost:(\d+)/, {
+    NODE_ENV: "production",
+    SESSION_SECRET: WEB_SESSION_SECRET,
+    REDIS_URL: process.env.REDIS_URL ?? LOCAL_SERVICE_DEFAULTS.redisUrl,
+    S3_ENDPOINT: process.env.S3_ENDPOINT ?? LOCAL_SERVICE_DEFAULTS.s3Endpoint,
+    S3_ACCESS_KEY_ID: LOCAL_SERVICE_DEFAULTS.s3AccessKeyId,
+    S3_SECRET_ACCESS_KEY: LOCAL_SERVICE_DEFAULTS.s3SecretAccessKey,
+    PORT: "0",
+    ...env,
+  });
+  return { child, url: `http://127.0.0.1:${match[1]}` };
+}
+
+/** Production refuses the dev secret; the tests' web processes share this one. */
+export const WEB_SESSION_SECRET = "drill-session-secret-that-is-long-enough-0123456789";
 
 export function stopAll() {
   for (const child of children) child.kill("SIGKILL");

@@ -61,11 +61,15 @@ export function SocketProvider({
       connectedBefore = true;
     };
     socket.on("connect", onConnect);
+    // The server lost Redis for a while: events may have been missed, so re-read as after a reconnect.
+    const onResync = () => revalidateRef.current();
+    socket.on("resync", onResync);
     socket.on("disconnect", settle);
     socket.on("connect_error", settle);
     setState({ socket, status: "connecting" });
     return () => {
       socket.off("connect", onConnect);
+      socket.off("resync", onResync);
       socket.off("disconnect", settle);
       socket.off("connect_error", settle);
       socket.disconnect();

@@ -19,6 +19,7 @@ export const apiErrorStatus = {
   unsupported_media_type: 415,
   throttled: 429,
   internal: 500,
+  unavailable: 503,
 } as const;
 
 export type ApiErrorCode = keyof typeof apiErrorStatus;

@@ -10,7 +10,7 @@ import {
   unstable_parseMultipartFormData,
   type UploadHandler,
 } from "@remix-run/node";
-import { newObjectKey, uploadStream, UploadTooLargeError } from "../../utils/s3.server.ts";
+import { newObjectKey, StorageUnavailableError, uploadStream, UploadTooLargeError } from "../../utils/s3.server.ts";
 import { messages } from "../messages.ts";
 import { SNIFF_BYTES, sniffAttachment } from "./attachment.ts";
 import { ATTACHMENT_LIMIT_BYTES } from "./schema.ts";
@@ -30,6 +30,8 @@ export interface ParsedChallengeForm {
   attachmentError: string | null;
   /** The attachment passed the size limit (the API answers 413). */
   attachmentTooLarge: boolean;
+  /** Storage did not take the attachment: the form comes back with a 503 (try again), nothing saved. */
+  storageUnavailable: boolean;
 }
 
 class AbortParse extends Error {}
@@ -55,6 +57,7 @@ export async function parseChallengeForm(request: Request, fieldName = "attachme
   let attachment: StoredAttachment | null = null;
   let attachmentError: string | null = null;
   let attachmentTooLarge = false;
+  let storageUnavailable = false;
 
   const attachmentHandler: UploadHandler = async ({ name, filename, data }) => {
     if (filename === undefined) return undefined; // a text field: the memory handler takes it
@@ -91,12 +94,13 @@ export async function parseChallengeForm(request: Request, fieldName = "attachme
       });
       attachment = { key, name: filename, contentType: sniff.contentType, size: stored.size };
     } catch (error) {
-      if (error instanceof UploadTooLargeError) {
-        attachmentError = m.attachmentTooLarge;
-        attachmentTooLarge = true;
-        // Stop reading: the rest of a too-large body is not worth receiving. The file input is the
-        // form's last field, so every text field has been read already.
-        throw new AbortParse("attachment too large");
+      if (error instanceof UploadTooLargeError || error instanceof StorageUnavailableError) {
+        storageUnavailable = error instanceof StorageUnavailableError;
+        attachmentTooLarge = !storageUnavailable;
+        attachmentError = storageUnavailable ? messages.errors.storageUnavailable : m.attachmentTooLarge;
+        // Stop reading: the rest of the body is not worth receiving. The file input is the form's last
+        // field, so every text field has been read already.
+        throw new AbortParse(storageUnavailable ? "storage unavailable" : "attachment too large");
       }
       throw error;
     }
@@ -116,5 +120,5 @@ export async function parseChallengeForm(request: Request, fieldName = "attachme
     if (error instanceof MaxPartSizeExceededError) attachmentError ??= m.tooLong;
     else if (!(error instanceof AbortParse)) throw error;
   }
-  return { formData: fields, attachment, attachmentError, attachmentTooLarge };
+  return { formData: fields, attachment, attachmentError, attachmentTooLarge, storageUnavailable };
 }

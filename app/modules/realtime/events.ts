@@ -46,6 +46,11 @@ export interface ServerToClientEvents {
   "teams:update": (team: TeamStanding) => void;
   /** The whole board changed (freeze, unfreeze, rebuild): re-read it. */
   "standings:refresh": () => void;
+  /**
+   * This web process lost Redis for a while, so events may have been missed although the socket stayed
+   * open: re-read the page's data, exactly as after a reconnect. Sent by the web process to its own sockets.
+   */
+  resync: () => void;
   new_announcement: (announcement: AnnouncementEvent) => void;
   announcement: (announcement: AnnouncementEvent) => void;
   notification: (notification: NotificationEvent) => void;

@@ -23,12 +23,15 @@ import {
 } from "./compute.server.ts";
 import { lockBoardShared, lockTeam } from "./locks.ts";
 import { nextStandingsVersion } from "./outbox.server.ts";
+import { ensureSnapshotReady } from "./scoreboard.server.ts";
 import { placeTeam, removeTeamFromSnapshot } from "./snapshot.server.ts";
 
 export type RecomputeResult = { status: "skipped" } | { status: "removed" } | { status: "updated"; team: TeamStanding };
 
 /** Recomputes a team whose outbox row is pending; a job that finds none has nothing to do. */
 export async function recomputeTeamStanding(teamId: number): Promise<RecomputeResult> {
+  // Outside the transaction: the rebuild takes the board lock exclusive, which our shared one would block.
+  await ensureSnapshotReady();
   let broadcast: { team: TeamStanding; frozen: boolean; frozenRank: number | null } | null = null;
   const result = await getDb().transaction(async (tx): Promise<RecomputeResult> => {
     await lockTeam(tx, teamId);

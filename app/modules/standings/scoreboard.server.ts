@@ -5,7 +5,7 @@
 import type { Role } from "../auth/access.ts";
 import type { TeamStanding } from "../realtime/events.ts";
 import { getRedis } from "../../utils/redis.server.ts";
-import { readSnapshot, type Snapshot } from "./snapshot.server.ts";
+import { isSnapshotReady, readSnapshot, type Snapshot } from "./snapshot.server.ts";
 import { rebuildStandings } from "./rebuild.server.ts";
 
 export interface Viewer {
@@ -22,15 +22,28 @@ export interface Scoreboard {
 
 let rebuilding: Promise<unknown> | null = null;
 
-export async function readLiveSnapshot(): Promise<Snapshot> {
-  const snapshot = await readSnapshot(getRedis());
-  if (snapshot.ready) return snapshot;
-  // One rebuild per process at a time; the others wait for it.
+/** One rebuild per process at a time; the others wait for it. */
+function rebuildOnce() {
   rebuilding ??= rebuildStandings().finally(() => {
     rebuilding = null;
   });
-  await rebuilding;
+  return rebuilding;
+}
+
+export async function readLiveSnapshot(): Promise<Snapshot> {
+  const snapshot = await readSnapshot(getRedis());
+  if (snapshot.ready) return snapshot;
+  await rebuildOnce();
   return readSnapshot(getRedis());
+}
+
+/**
+ * Before a team is placed in the Redis order: if Redis came back empty, rebuild the whole snapshot first.
+ * Placing one team into an empty order would publish a rank counted among the few teams placed since
+ * (and leave the others off the board until a reader noticed); found by the Redis restart drill.
+ */
+export async function ensureSnapshotReady(): Promise<void> {
+  if (!(await isSnapshotReady(getRedis()))) await rebuildOnce();
 }
 
 /** The rank of a team that joined after the freeze: not on the frozen board, so it has none to show. */

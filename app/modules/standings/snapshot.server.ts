@@ -116,6 +116,11 @@ export async function execOrThrow(pipeline: ChainableCommander) {
   return results;
 }
 
+/** False once Redis lost the snapshot (a flush, a restart without persistence): it must be rebuilt before use. */
+export async function isSnapshotReady(redis: Redis): Promise<boolean> {
+  return (await redis.hget(snapshotKeys.meta(), "ready")) === "1";
+}
+
 export interface Snapshot {
   ready: boolean;
   frozen: boolean;

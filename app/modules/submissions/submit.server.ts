@@ -14,7 +14,7 @@ import { mayReadTeam } from "../auth/access.ts";
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 
-export type SubmissionErrorCode = "noTeam" | "notFound" | "inactive" | "noGate" | "closed" | "empty" | "tooLarge";
+export type SubmissionErrorCode = "noTeam" | "notFound" | "inactive" | "noGate" | "closed" | "empty" | "tooLarge" | "storage";
 
 const errorText: Record<SubmissionErrorCode, string> = {
   noTeam: messages.participant.noTeam,
@@ -24,6 +24,7 @@ const errorText: Record<SubmissionErrorCode, string> = {
   closed: messages.participant.gateClosed,
   empty: messages.participant.emptySubmission,
   tooLarge: messages.participant.fileTooLarge,
+  storage: messages.errors.storageUnavailable,
 };
 
 /** A refused submission, with the message the user sees and the HTTP status it maps to. */
@@ -36,6 +37,7 @@ export class SubmissionError extends Error {
   get status(): number {
     if (this.code === "notFound") return 404;
     if (this.code === "tooLarge") return 413;
+    if (this.code === "storage") return 503;
     if (this.code === "noTeam" || this.code === "closed" || this.code === "inactive" || this.code === "noGate") return 403;
     return 400;
   }

@@ -8,7 +8,7 @@ import {
   unstable_parseMultipartFormData,
   type UploadHandler,
 } from "@remix-run/node";
-import { deleteObject, newObjectKey, uploadStream, UploadTooLargeError } from "../../utils/s3.server.ts";
+import { deleteObject, newObjectKey, StorageUnavailableError, uploadStream, UploadTooLargeError } from "../../utils/s3.server.ts";
 import { SubmissionFormSchema } from "./schema.ts";
 import { assertCanSubmit, saveSubmission, SubmissionError, type StoredFile } from "./submit.server.ts";
 
@@ -22,7 +22,7 @@ export interface ReceivedForm {
 
 /**
  * Parses the multipart body. Past `maxBytes` the upload is cut, the partial object removed, and a
- * SubmissionError("tooLarge") thrown. The stored file comes back apart from the form data, so a text
+ * SubmissionError("tooLarge") thrown; if storage fails, SubmissionError("storage") (503, try again). The stored file comes back apart from the form data, so a text
  * field named like the file can never pose as an upload.
  */
 export async function receiveSubmissionForm(request: Request, maxBytes: number): Promise<ReceivedForm> {
@@ -66,8 +66,8 @@ export async function receiveSubmissionForm(request: Request, maxBytes: number):
   } catch (error) {
     const stored = file as StoredFile | null;
     if (stored) await deleteObject(stored.key).catch(() => {});
-    if (error instanceof UploadTooLargeError) {
-      const refusal = new SubmissionError("tooLarge");
+    if (error instanceof UploadTooLargeError || error instanceof StorageUnavailableError) {
+      const refusal = new SubmissionError(error instanceof UploadTooLargeError ? "tooLarge" : "storage");
       refusal.text = textSeen;
       throw refusal;
     }

@@ -1,0 +1,30 @@
+/** Checks shared by the pipeline tests and the fault drills: the derived standings against a full rebuild. */
+import { expect } from "vitest";
+import { standings, standingsOutbox } from "../../db/schema.ts";
+import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
+import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
+import { getDb } from "../../app/utils/db.server.ts";
+import { getRedis } from "../../app/utils/redis.server.ts";
+
+/** Resolves once no team is marked stale (every score reached its standings); throws after `ms`. */
+export async function waitForEmptyOutbox(ms = 20_000) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if ((await getDb().select().from(standingsOutbox)).length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("standings outbox never drained");
+}
+
+/** The stored standings equal what a from-scratch computation says, in Postgres and in Redis. */
+export async function expectStandingsMatchRebuild() {
+  const expected = (await computeAllStandings(getDb())).standings;
+  const stored = (await getDb().select().from(standings)).map(({ updatedAt: _updatedAt, ...row }) => row);
+  const byTeam = (a: { teamId: number }, b: { teamId: number }) => a.teamId - b.teamId;
+  expect(stored.sort(byTeam)).toEqual(expected.map(({ name: _name, rank: _rank, ...row }) => row).sort(byTeam));
+  const snapshot = await readSnapshot(getRedis());
+  expect(snapshot.board.map((team) => [team.id, team.rank, Math.round(team.totalScore * 100)])).toEqual(
+    expected.map((row) => [row.teamId, row.rank, row.totalCenti]),
+  );
+  return expected;
+}
