@@ -62,6 +62,11 @@ export class StorageUnavailableError extends Error {
 }
 
 /** Counts bytes as they pass and fails the stream as soon as the limit is crossed. */
+/** The rejection of an upload we aborted ourselves (lib-storage's AbortError). */
+function isAbortError(error: unknown): boolean {
+  return (error as { name?: string } | null)?.name === "AbortError";
+}
+
 class ByteLimit extends Transform {
   bytes = 0;
   constructor(private readonly limitBytes: number) {
@@ -114,22 +119,27 @@ export async function uploadStream(options: {
     await upload.abort().catch(() => {});
     throw error;
   });
-  // A failure on the storage side (not the client's body, not the limit) is one the user can retry.
+  // A failed upload stops reading the body: end the pipeline too, or it would wait for a reader forever.
   const storing = upload.done().catch((error: unknown) => {
-    throw limit.bytes > options.limitBytes ? error : new StorageUnavailableError(error);
-  });
-  try {
-    await Promise.all([storing, feeding]);
-  } catch (error) {
-    await upload.abort().catch(() => {});
-    // A small body may already be stored in one PutObject before the limit error lands. If storage is
-    // down this delete fails too; the object was never completed, so there is nothing to list.
-    await deleteObject(options.key).catch(() => {});
-    if (limit.bytes > options.limitBytes) throw new UploadTooLargeError(options.limitBytes);
-    if (error instanceof StorageUnavailableError) getLogger().error({ err: error.cause, key: options.key }, "upload to storage failed");
+    limit.destroy(error instanceof Error ? error : new Error(String(error)));
     throw error;
+  });
+  // Both sides settle before we decide what went wrong: when storage dies, the body's pipeline often fails
+  // first (its stream is torn down), and that must still read as "storage unavailable", not a bad body.
+  const [stored, fed] = await Promise.allSettled([storing, feeding]);
+  if (stored.status === "fulfilled" && fed.status === "fulfilled") return { key: options.key, size: limit.bytes };
+  await upload.abort().catch(() => {});
+  // A small body may already be stored in one PutObject before the limit error lands. If storage is
+  // down this delete fails too; the object was never completed, so there is nothing to list.
+  await deleteObject(options.key).catch(() => {});
+  if (limit.bytes > options.limitBytes) throw new UploadTooLargeError(options.limitBytes);
+  // A failure on the storage side (not the client's body, not the limit) is one the user can retry. When the
+  // body failed (the browser went away), we aborted the upload ourselves: that abort is not storage's fault.
+  if (stored.status === "rejected" && !isAbortError(stored.reason)) {
+    getLogger().error({ err: stored.reason, key: options.key }, "upload to storage failed");
+    throw new StorageUnavailableError(stored.reason);
   }
-  return { key: options.key, size: limit.bytes };
+  throw fed.status === "rejected" ? fed.reason : (stored as PromiseRejectedResult).reason;
 }
 
 /** A short-lived URL that downloads the object as an attachment under its original name. */

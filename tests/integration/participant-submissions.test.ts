@@ -291,6 +291,7 @@ describe("streamed upload", () => {
       const { getS3 } = await import("../../app/utils/s3.server.ts");
       const { ListObjectsV2Command } = await import("@aws-sdk/client-s3");
       const { getEnv } = await import("../../app/utils/env.server.ts");
+      // This file's own bucket (tests/setup/per-file.ts): nothing of another test is listed.
       const listed = await getS3().send(new ListObjectsV2Command({ Bucket: getEnv().S3_BUCKET, Prefix: "submissions/" }));
       const leftovers = (listed.Contents ?? []).filter((object) => (object.Size ?? 0) > 100 * 1024 * 1024);
       expect(leftovers).toHaveLength(0);

@@ -1,6 +1,7 @@
 /**
- * Before each integration test file: its own database (copied from the migrated template) and its
- * own Redis key prefix, so files never see each other's rows, keys, queues or channels.
+ * Before each integration test file: its own database (copied from the migrated template), its own
+ * Redis key prefix and its own bucket, so files never see each other's rows, keys, queues, channels or
+ * objects; all dropped at the end.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll } from "vitest";
@@ -8,6 +9,7 @@ import { closeDb } from "../../app/utils/db.server.ts";
 import { closeQueues } from "../../app/utils/queue.server.ts";
 import { closeRedis, createRedis } from "../../app/utils/redis.server.ts";
 import { closeS3 } from "../../app/utils/s3.server.ts";
+import { createBucket, emptyBucket } from "../support/buckets.ts";
 import { baseDatabaseUrl, createDatabaseFromTemplate, dropDatabase } from "./databases.ts";
 
 const id = `${process.env.VITEST_POOL_ID ?? "0"}_${randomBytes(3).toString("hex")}`;
@@ -18,6 +20,8 @@ const databaseName = `gatekeeper_test_${id}`;
 process.env.TEST_BASE_DATABASE_URL = baseDatabaseUrl();
 process.env.DATABASE_URL = await createDatabaseFromTemplate(databaseName);
 process.env.REDIS_PREFIX = `gktest_${id}`;
+process.env.S3_BUCKET = `gktest-${id.replace(/_/g, "-")}`;
+await createBucket(process.env.S3_BUCKET);
 process.env.NODE_ENV = "test";
 process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? "silent";
 
@@ -38,6 +42,7 @@ afterAll(async () => {
   await closeRedis();
   await dropRedisKeys(process.env.REDIS_PREFIX!).catch(() => {});
   await closeDb();
+  await emptyBucket(process.env.S3_BUCKET!).catch(() => {});
   closeS3();
   await dropDatabase(databaseName);
 });

@@ -5,13 +5,12 @@
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import path from "node:path";
-import { CreateBucketCommand } from "@aws-sdk/client-s3";
 import { runMigrations } from "../../../db/migrate.ts";
 import { seedDemoEvent } from "../../../db/seed.ts";
 import { createDb } from "../../../db/client.ts";
-import { getS3 } from "../../../app/utils/s3.server.ts";
 import { LOCAL_SERVICE_DEFAULTS } from "../../../scripts/lib/local-services.ts";
 import { databaseUrlFor, E2E_BUCKET, E2E_DATABASE, withAdminConnection } from "../../setup/databases.ts";
+import { createBucket, emptyBucket } from "../../support/buckets.ts";
 import { E2E_SERVER_LOG } from "./paths.ts";
 
 // Several e2e runs can share a machine (one per developer task): each names its own database.
@@ -25,11 +24,9 @@ await runMigrations(databaseUrl);
 process.env.DATABASE_URL = databaseUrl;
 // The server's own bucket (named before anything reads the environment): a test can list what it stored.
 process.env.S3_BUCKET = E2E_BUCKET;
-await getS3()
-  .send(new CreateBucketCommand({ Bucket: E2E_BUCKET }))
-  .catch((error: { name?: string }) => {
-    if (error.name !== "BucketAlreadyOwnedByYou" && error.name !== "BucketAlreadyExists") throw error;
-  });
+// Fresh each run, like the database: the tests list what the server stored.
+await createBucket(E2E_BUCKET);
+await emptyBucket(E2E_BUCKET, { keep: true });
 const handle = createDb(databaseUrl, { max: 2 });
 await seedDemoEvent(handle.db, { resetClock: true });
 await handle.close();
