@@ -10,14 +10,15 @@ import { ActionLink } from "~/components/ui/action-button";
 import { Message } from "~/components/ui/message";
 import { TitleBar } from "~/components/ui/title-bar";
 import { applyTeamUpdate, type TeamStanding } from "~/modules/realtime/events";
-import { getScoreboard } from "~/modules/standings/scoreboard.server";
+import { getScoreboardJson } from "~/modules/standings/scoreboard.server";
 import { requireUser } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Scoreboard · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const board = await getScoreboard({ id: user.id, role: user.role, teamId: user.teamId });
+  // The teams come as one JSON string shared by every viewer of the live board (decoded below).
+  const board = await getScoreboardJson({ id: user.id, role: user.role, teamId: user.teamId });
   // While frozen, participants get a frozen board (and no live updates but their own team's);
   // admins and judges keep seeing live standings (DOMAIN.md).
   return { ...board, liveForViewer: !board.frozen || user.role !== "participant" };
@@ -35,17 +36,19 @@ const categories: ReadonlyArray<{ key: Category; title: string | null }> = [
 
 const FLASH_MS = 1600;
 
+const parseTeams = (json: string) => JSON.parse(json) as TeamStanding[];
+
 export default function Scoreboard() {
   const data = useLoaderData<typeof loader>();
   const { revalidate } = useRevalidator();
 
   // Live state starts from the loader and re-syncs whenever the loader runs again
   // (reconnect, standings:refresh, navigation): events are hints, the loader is the truth.
-  const [teams, setTeams] = useState<TeamStanding[]>(data.teams);
+  const [teams, setTeams] = useState<TeamStanding[]>(() => parseTeams(data.teamsJson));
   const [source, setSource] = useState(data);
   if (source !== data) {
     setSource(data);
-    setTeams(data.teams);
+    setTeams(parseTeams(data.teamsJson));
   }
 
   const [flashing, setFlashing] = useState<ReadonlySet<number>>(() => new Set());

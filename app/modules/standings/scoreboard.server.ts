@@ -5,7 +5,7 @@
 import type { Role } from "../auth/access.ts";
 import type { TeamStanding } from "../realtime/events.ts";
 import { getRedis } from "../../utils/redis.server.ts";
-import { readSnapshot, type Snapshot } from "./snapshot.server.ts";
+import { readSnapshotCached, type Snapshot } from "./snapshot.server.ts";
 import { rebuildStandings } from "./rebuild.server.ts";
 
 export interface Viewer {
@@ -23,14 +23,14 @@ export interface Scoreboard {
 let rebuilding: Promise<unknown> | null = null;
 
 export async function readLiveSnapshot(): Promise<Snapshot> {
-  const snapshot = await readSnapshot(getRedis());
+  const snapshot = await readSnapshotCached(getRedis());
   if (snapshot.ready) return snapshot;
   // One rebuild per process at a time; the others wait for it.
   rebuilding ??= rebuildStandings().finally(() => {
     rebuilding = null;
   });
   await rebuilding;
-  return readSnapshot(getRedis());
+  return readSnapshotCached(getRedis());
 }
 
 /**
@@ -47,6 +47,26 @@ export function boardForViewer(snapshot: Snapshot, viewer: Viewer): Scoreboard {
 
 export async function getScoreboard(viewer: Viewer): Promise<Scoreboard> {
   return boardForViewer(await readLiveSnapshot(), viewer);
+}
+
+// The live board's JSON, made once per snapshot version (the snapshot object changes with it).
+const liveBoardJson = new WeakMap<Snapshot, string>();
+
+/**
+ * The board as one JSON string, for the scoreboard page. Encoding 1,000 teams as objects on every
+ * request was a fifth of a busy web process's CPU (docs/PERFORMANCE.md); everyone who sees the live
+ * board shares one string per version. A frozen participant's board (own team live) is made per request.
+ */
+export async function getScoreboardJson(viewer: Viewer): Promise<Omit<Scoreboard, "teams"> & { teamsJson: string }> {
+  const snapshot = await readLiveSnapshot();
+  const board = boardForViewer(snapshot, viewer);
+  if (board.teams !== snapshot.board) return { frozen: board.frozen, ownTeamId: board.ownTeamId, teamsJson: JSON.stringify(board.teams) };
+  let teamsJson = liveBoardJson.get(snapshot);
+  if (teamsJson === undefined) {
+    teamsJson = JSON.stringify(snapshot.board);
+    liveBoardJson.set(snapshot, teamsJson);
+  }
+  return { frozen: board.frozen, ownTeamId: board.ownTeamId, teamsJson };
 }
 
 /** A team's own standing (live points) and the rank the viewer may see (frozen for participants). */
