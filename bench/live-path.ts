@@ -30,7 +30,7 @@ const args = benchArgs({
   rate: { type: "string" },
 });
 const profile = args.smoke
-  ? { clients: 40, webs: 2, workers: 2, scores: 30, rate: 20, runs: 1 }
+  ? { clients: 40, webs: 2, workers: 2, scores: 20, rate: 40, runs: 1 }
   : { clients: 1000, webs: 2, workers: 2, scores: 250, rate: 20, runs: 3 };
 const config = {
   clients: numberOption(args.clients, profile.clients),
@@ -66,8 +66,7 @@ try {
   const judgeCookie = (await cookiesFor([seeded.judgeIds[0]])).get(seeded.judgeIds[0])!;
   const viewerCookies = await cookiesFor(seeded.participants.slice(0, config.clients).map((user) => user.id));
 
-  const webs = await startWebs(world.env, config.webs, BENCH_PORT_BASE + 10);
-  await startWorkers(world.env, config.workers);
+  const [webs] = await Promise.all([startWebs(world.env, config.webs, BENCH_PORT_BASE + 10), startWorkers(world.env, config.workers)]);
   const cookies = [...viewerCookies.values()];
   for (let index = 0; index < config.clients; index += 50) {
     const batch = cookies.slice(index, index + 50);

@@ -29,7 +29,7 @@ export const ENDPOINTS: ReadonlyArray<{ name: string; path: string; scoreboard?:
 ];
 
 const args = benchArgs({ teams: { type: "string" }, connections: { type: "string" }, duration: { type: "string" }, only: { type: "string" } });
-const profile = args.smoke ? { teams: 100, connections: 20, duration: 3, runs: 1 } : { teams: 1000, connections: 100, duration: 10, runs: 3 };
+const profile = args.smoke ? { teams: 100, connections: 10, duration: 1, runs: 1 } : { teams: 1000, connections: 100, duration: 10, runs: 3 };
 const config = {
   teams: numberOption(args.teams, profile.teams),
   connections: numberOption(args.connections, profile.connections),
@@ -51,7 +51,7 @@ try {
   for (const endpoint of ENDPOINTS.filter((entry) => !args.only || entry.name.includes(args.only))) {
     const url = `${web.url}${endpoint.path}`;
     // Warm-up (JIT, pools, route modules), not recorded.
-    await runLoad({ url, cookies, connections: config.connections, durationSeconds: Math.min(2, config.durationSeconds) });
+    await runLoad({ url, cookies, connections: config.connections, durationSeconds: Math.min(3, config.durationSeconds) });
     const runs: LoadResult[] = [];
     for (let run = 0; run < config.runs; run++) {
       runs.push(await runLoad({ url, cookies, connections: config.connections, durationSeconds: config.durationSeconds, database: world.database, pid: web.pid }));

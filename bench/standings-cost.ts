@@ -19,7 +19,7 @@ import { acrossRuns, BenchFailure, benchArgs, numberOption, report, showFigure, 
 import { seedWorld } from "./lib/world.ts";
 
 const args = benchArgs({ sizes: { type: "string" }, updates: { type: "string" } });
-const profile = args.smoke ? { sizes: "100,1000", updates: 60, runs: 1 } : { sizes: "100,1000,10000", updates: 300, runs: 3 };
+const profile = args.smoke ? { sizes: "100,500", updates: 40, runs: 1 } : { sizes: "100,1000,10000", updates: 300, runs: 3 };
 const sizes = (args.sizes ?? profile.sizes).split(",").map(Number);
 const updates = numberOption(args.updates, profile.updates);
 const runCount = numberOption(args.runs, profile.runs);

@@ -63,7 +63,8 @@ export async function startWeb(env: Record<string, string>, port: number): Promi
   children.add(child);
   child.on("exit", () => children.delete(child));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  // Generous: on a machine busy with other work, tsx compiling server.ts can take a while.
+  const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server.ts on ${port} exited (${child.exitCode})`);
     try {
@@ -73,7 +74,7 @@ export async function startWeb(env: Record<string, string>, port: number): Promi
     }
     await sleep(100);
   }
-  throw new Error(`server.ts on ${port} did not answer /healthz within 30 s`);
+  throw new Error(`server.ts on ${port} did not answer /healthz within 90 s`);
 }
 
 export async function startWebs(env: Record<string, string>, count: number, firstPort: number): Promise<WebProcess[]> {
