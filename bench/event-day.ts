@@ -19,7 +19,7 @@ import { BENCH_PORT_BASE, sleep, startWebs, startWorkers, stopChildren, type Web
 import { cookiesFor, seedWorld } from "./lib/world.ts";
 
 const args = benchArgs({ participants: { type: "string" }, judges: { type: "string" }, seconds: { type: "string" } });
-const profile = args.smoke ? { participants: 30, judges: 3, seconds: 5, adminEveryMs: 2000 } : { participants: 500, judges: 20, seconds: 60, adminEveryMs: 10_000 };
+const profile = args.smoke ? { participants: 30, judges: 3, seconds: 4, adminEveryMs: 1500 } : { participants: 500, judges: 20, seconds: 60, adminEveryMs: 10_000 };
 const config = {
   participants: numberOption(args.participants, profile.participants),
   judges: numberOption(args.judges, profile.judges),

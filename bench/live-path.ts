@@ -8,14 +8,17 @@
  * The span measured, per (score, client): from just before the judge's POST is sent to the moment
  * that client's socket delivers the update carrying that score. Every score targets a different
  * team (one submission each) with a value of its own, so no two scores can coalesce into one update:
- * a client that lacks a (team, value) pair truly missed it.
+ * a client that lacks a (team, value) pair truly missed it. The clients live in a few child processes
+ * (bench/lib/socket-shard.ts), so that one client process's event loop does not inflate the delays.
  */
+import { fork, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { once } from "node:events";
 import { sql } from "drizzle-orm";
 import { closeDb, getDb } from "../app/utils/db.server.ts";
 import { closeEmitter } from "../app/utils/emitter.server.ts";
 import { closeQueues } from "../app/utils/queue.server.ts";
 import { closeRedis } from "../app/utils/redis.server.ts";
-import { connectSocket, type TestSocket } from "../tests/support/processes.ts";
 import { createBenchWorld, summarise } from "./lib/env.ts";
 import { waitForStandingsDrained } from "./lib/exactness.ts";
 import { acrossRuns, BenchFailure, benchArgs, numberOption, report, showFigure, targetVerdict } from "./lib/report.ts";
@@ -28,10 +31,11 @@ const args = benchArgs({
   workers: { type: "string" },
   scores: { type: "string" },
   rate: { type: "string" },
+  shards: { type: "string" },
 });
 const profile = args.smoke
-  ? { clients: 40, webs: 2, workers: 2, scores: 20, rate: 40, runs: 1 }
-  : { clients: 1000, webs: 2, workers: 2, scores: 250, rate: 20, runs: 3 };
+  ? { clients: 40, webs: 2, workers: 2, scores: 20, rate: 40, runs: 1, shards: 2 }
+  : { clients: 1000, webs: 2, workers: 2, scores: 250, rate: 10, runs: 3, shards: 4 };
 const config = {
   clients: numberOption(args.clients, profile.clients),
   webs: numberOption(args.webs, profile.webs),
@@ -39,13 +43,42 @@ const config = {
   scores: numberOption(args.scores, profile.scores),
   ratePerSecond: numberOption(args.rate, profile.rate),
   runs: numberOption(args.runs, profile.runs),
+  shards: numberOption(args.shards, profile.shards),
 };
 const TARGET = { p99Ms: 100, p50Ms: 20 };
 /** The one challenge's points: values up to points × 100 hundredths stay distinct across runs. */
 const POINTS = 1000;
 
+/** Client processes (bench/lib/socket-shard.ts), each with an equal share of the sockets. */
+async function startShards(count: number, cookies: string[], urls: string[]): Promise<ChildProcess[]> {
+  return Promise.all(
+    Array.from({ length: count }, async (_, shard) => {
+      const child = fork(fileURLToPath(new URL("./lib/socket-shard.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"] });
+      // Client i goes to web i mod webs, as without shards: spread evenly over the web processes.
+      const mine = cookies.filter((_, index) => index % count === shard);
+      const offset = shard % urls.length;
+      child.send({ type: "connect", urls: [...urls.slice(offset), ...urls.slice(0, offset)], cookies: mine });
+      const [reply] = (await once(child, "message")) as [{ type: string }];
+      if (reply.type !== "connected") throw new Error(`socket shard ${shard} did not connect`);
+      return child;
+    }),
+  );
+}
+
+/** Every shard's deliveries so far in the current run. */
+function collectDeliveries(children: ChildProcess[]) {
+  return Promise.all(
+    children.map(async (child) => {
+      const reply = once(child, "message") as Promise<[{ type: string; teams: number[]; at: number[] }]>;
+      child.send({ type: "collect" });
+      const [message] = await reply;
+      return message;
+    }),
+  );
+}
+
 const world = await createBenchWorld("live");
-const sockets: TestSocket[] = [];
+let shards: ChildProcess[] = [];
 try {
   // Enough teams that each score of a run has its own; enough members that each client is a user.
   const seeded = await seedWorld({
@@ -62,43 +95,27 @@ try {
     select t.id, ${challengeId}, (select min(u.id) from users u where u.team_id = t.id), 'an answer' from teams t order by t.id
     returning id, team_id`);
   const targets = submissionRows.map((row) => ({ submissionId: Number(row.id), teamId: Number(row.team_id) }));
-  const teamIndex = new Map(targets.map((target, index) => [target.teamId, index]));
   const judgeCookie = (await cookiesFor([seeded.judgeIds[0]])).get(seeded.judgeIds[0])!;
   const viewerCookies = await cookiesFor(seeded.participants.slice(0, config.clients).map((user) => user.id));
 
   const [webs] = await Promise.all([startWebs(world.env, config.webs, BENCH_PORT_BASE + 10), startWorkers(world.env, config.workers)]);
   const cookies = [...viewerCookies.values()];
-  for (let index = 0; index < config.clients; index += 50) {
-    const batch = cookies.slice(index, index + 50);
-    sockets.push(...(await Promise.all(batch.map((cookie, offset) => connectSocket(webs[(index + offset) % webs.length].url, cookie)))));
-  }
-
-  // Per run: which value each team's score carries, when it was sent, and who has seen it.
-  let expectedCenti = new Int32Array(targets.length);
-  let sentAt = new Float64Array(targets.length);
-  let seen = sockets.map(() => new Uint8Array(targets.length));
-  let delays: number[] = [];
-  sockets.forEach((socket, clientIndex) => {
-    socket.on("teams:update", (team) => {
-      const at = performance.now();
-      const index = teamIndex.get(team.id);
-      if (index === undefined || seen[clientIndex][index]) return;
-      if (Math.round(team.totalScore * 100) !== expectedCenti[index] || sentAt[index] === 0) return;
-      seen[clientIndex][index] = 1;
-      delays.push(at - sentAt[index]);
-    });
-  });
+  shards = await startShards(config.shards, cookies, webs.map((web) => web.url));
 
   const runs: Array<ReturnType<typeof summarise> & { missing: number; failedPosts: number; postP50Ms: number }> = [];
   // Run -1 warms up (JIT, pools, Remix route modules) on a few teams and is not recorded.
   for (let run = -1; run < config.runs; run++) {
     const scored = run < 0 ? targets.slice(0, Math.min(20, targets.length)) : targets;
-    expectedCenti = new Int32Array(targets.length);
-    sentAt = new Float64Array(targets.length);
-    seen = sockets.map(() => new Uint8Array(targets.length));
-    delays = [];
+    // A value of its own per (run, team): 1 + (run + 1) × teams + index hundredths.
+    const centiOf = (index: number) => 1 + (run + 1) * targets.length + index;
+    const expectations: Array<[number, number]> = scored.map((target, index) => [target.teamId, centiOf(index)]);
+    for (const shard of shards) shard.send({ type: "expect", values: expectations });
+    await sleep(200); // every shard holds its expectations before the first score
+
+    // Absolute times (timeOrigin + now): the shards stamp deliveries on the same clock.
+    const sentAt = new Map<number, number>();
     const postTimes: number[] = [];
-    let failedPosts = 0;
+    const failures: string[] = [];
     const posts: Array<Promise<void>> = [];
     const intervalMs = 1000 / config.ratePerSecond;
     const start = performance.now();
@@ -106,35 +123,45 @@ try {
       // Steady rate: each score at its slot, however long the previous POST takes.
       const wait = start + index * intervalMs - performance.now();
       if (wait > 0) await sleep(wait);
-      // A value of its own per (run, team): 1 + (run + 1) × teams + index hundredths.
-      const centi = 1 + (run + 1) * targets.length + index;
-      expectedCenti[index] = centi;
       const web = webs[index % webs.length];
-      sentAt[index] = performance.now();
+      const sent = performance.timeOrigin + performance.now();
+      sentAt.set(target.teamId, sent);
       posts.push(
         fetch(`${web.url}/dashboard/submissions`, {
           method: "POST",
           headers: { cookie: judgeCookie, "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ submissionId: String(target.submissionId), score: (centi / 100).toFixed(2), comment: "bench" }),
+          body: new URLSearchParams({ submissionId: String(target.submissionId), score: (centiOf(index) / 100).toFixed(2), comment: "bench" }),
           redirect: "manual",
         }).then(
           async (response) => {
             await response.arrayBuffer();
-            postTimes.push(performance.now() - sentAt[index]);
-            if (response.status !== 302) failedPosts++;
+            postTimes.push(performance.timeOrigin + performance.now() - sent);
+            if (response.status !== 302) {
+              failures.push(`HTTP ${response.status}`);
+              sentAt.delete(target.teamId); // never saved: no client can be missing it
+            }
           },
-          () => void failedPosts++,
+          (error: unknown) => {
+            failures.push(error instanceof Error ? error.message : String(error));
+            sentAt.delete(target.teamId);
+          },
         ),
       );
     }
     await Promise.all(posts);
-    const expected = scored.length * sockets.length;
-    const deadline = performance.now() + 10_000;
-    while (delays.length < expected && performance.now() < deadline) await sleep(50);
-    await waitForStandingsDrained();
+    // Every saved score must reach every client: wait for the workers, then for the last deliveries.
+    await waitForStandingsDrained(120_000);
+    const expected = sentAt.size * cookies.length;
+    let delays: number[] = [];
+    for (const deadline = performance.now() + 30_000; ; await sleep(1000)) {
+      const deliveries = await collectDeliveries(shards);
+      delays = deliveries.flatMap(({ teams, at }) => teams.flatMap((team, index) => (sentAt.has(team) ? [at[index] - sentAt.get(team)!] : [])));
+      if (delays.length >= expected || performance.now() > deadline) break;
+    }
     const stats = summarise(delays);
     if (run < 0) continue;
-    runs.push({ ...stats, missing: expected - delays.length, failedPosts, postP50Ms: summarise(postTimes).p50 });
+    if (failures.length > 0) console.warn(`score POSTs failed: ${[...new Set(failures)].join(", ")}`);
+    runs.push({ ...stats, missing: expected - delays.length, failedPosts: failures.length, postP50Ms: summarise(postTimes).p50 });
     console.info(`run ${run + 1}/${config.runs}: p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms, missing ${expected - delays.length}`);
   }
 
@@ -167,9 +194,9 @@ try {
     { config, target: TARGET, runs, summary: { p50, p99, max, missing, failedPosts } },
     args.out,
   );
-  if (missing > 0 || failedPosts > 0) throw new BenchFailure(`${missing} updates missing, ${failedPosts} score POSTs failed`);
+  if (missing > 0 || failedPosts > 0) throw new BenchFailure(`${missing} updates of saved scores missing, ${failedPosts} score POSTs failed`);
 } finally {
-  for (const socket of sockets) socket.disconnect();
+  for (const shard of shards) shard.disconnect();
   await stopChildren();
   await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis(), closeDb()]);
   await world.drop();

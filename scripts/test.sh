@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test: install if needed, start services, typecheck, lint, unit + integration + e2e.
+# npm test: install if needed, start services, typecheck, lint, unit + integration + e2e, benchmark smoke.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/ensure.sh
@@ -20,4 +20,8 @@ echo "==> build"
 npm run -s build >/dev/null
 echo "==> end-to-end tests (Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME=.local/test-results/playwright.json npx playwright test --reporter=list,json
+echo "==> benchmark smoke"
+# Every benchmark at a size that takes seconds, so none rots: fails on a crash, a failed request or
+# inexact standings, never on timing (docs/PERFORMANCE.md).
+npm run -s bench:smoke
 node --import tsx scripts/test-summary.ts
