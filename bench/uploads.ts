@@ -167,7 +167,10 @@ try {
   const webRate = acrossRuns(single.map((run) => mbPerS(bigBytes, run.webMs)));
   const directRate = acrossRuns(single.map((run) => mbPerS(bigBytes, run.directMs)));
   const ratio = acrossRuns(single.map((run) => run.directMs / run.webMs));
+  // Memory is a bound, not a typical value: the target is judged on the worst run (the first, usually,
+  // before the heap has grown; later runs start from a larger baseline).
   const rssGrowth = acrossRuns(single.map((run) => run.rssGrowthBytes / MB));
+  const worstRssGrowthMb = rssGrowth.max;
   const concurrentRate = acrossRuns(concurrentRuns.map((run) => mbPerS(config.concurrent * config.concurrentBytes, run.wallMs)));
   const concurrentRss = acrossRuns(concurrentRuns.map((run) => run.rssGrowthBytes / MB));
   report(
@@ -180,16 +183,16 @@ try {
         "MB/s": showFigure(webRate),
         "direct MB/s": showFigure(directRate),
         "web/direct": showFigure(ratio, 2),
-        "RSS growth MB": showFigure(rssGrowth),
+        "RSS growth MB (max)": worstRssGrowthMb.toFixed(1),
         "ratio ≥ 0.8": targetVerdict(ratio.median >= TARGET.throughputRatio),
-        "RSS ≤ 64 MB": targetVerdict(rssGrowth.median <= TARGET.rssGrowthMb),
+        "RSS ≤ 64 MB": targetVerdict(worstRssGrowthMb <= TARGET.rssGrowthMb),
       },
       {
         case: `${config.concurrent} × ${(config.concurrentBytes / MB).toFixed(0)} MB at once via web`,
         "MB/s": showFigure(concurrentRate),
         "direct MB/s": "",
         "web/direct": "",
-        "RSS growth MB": showFigure(concurrentRss),
+        "RSS growth MB (max)": concurrentRss.max.toFixed(1),
         "ratio ≥ 0.8": "",
         "RSS ≤ 64 MB": `p50 ${showFigure(acrossRuns(concurrentRuns.map((run) => run.perUpload.p50)), 0)} ms, max ${showFigure(acrossRuns(concurrentRuns.map((run) => run.perUpload.max)), 0)} ms per upload`,
       },
