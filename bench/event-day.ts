@@ -16,7 +16,7 @@ import { createBenchWorld, summarise } from "./lib/env.ts";
 import { checkStandingsExact, waitForStandingsDrained } from "./lib/exactness.ts";
 import { BenchFailure, benchArgs, numberOption, report, targetVerdict } from "./lib/report.ts";
 import { BENCH_PORT_BASE, sleep, startWebs, startWorkers, stopChildren, type WebProcess } from "./lib/servers.ts";
-import { cookiesFor, seedWorld } from "./lib/world.ts";
+import { cookiesFor, deleteStoredSubmissionFiles, seedWorld } from "./lib/world.ts";
 
 const args = benchArgs({ participants: { type: "string" }, judges: { type: "string" }, seconds: { type: "string" } });
 const profile = args.smoke ? { participants: 30, judges: 3, seconds: 4, adminEveryMs: 1500 } : { participants: 500, judges: 20, seconds: 60, adminEveryMs: 10_000 };
@@ -179,6 +179,7 @@ try {
   const drainMs = await waitForStandingsDrained(60_000);
   await sleep(1000); // the last events in flight reach the sockets
   const exactness = await checkStandingsExact();
+  await deleteStoredSubmissionFiles();
 
   const rows = [...timings.entries()]
     .sort(([a], [b]) => a.localeCompare(b))

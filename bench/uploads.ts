@@ -11,8 +11,7 @@ import { request } from "node:http";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { Upload } from "@aws-sdk/lib-storage";
-import { sql } from "drizzle-orm";
-import { closeDb, getDb } from "../app/utils/db.server.ts";
+import { closeDb } from "../app/utils/db.server.ts";
 import { closeEmitter } from "../app/utils/emitter.server.ts";
 import { getEnv } from "../app/utils/env.server.ts";
 import { closeQueues } from "../app/utils/queue.server.ts";
@@ -21,7 +20,7 @@ import { closeS3, deleteObject, getS3, newObjectKey } from "../app/utils/s3.serv
 import { createBenchWorld, summarise } from "./lib/env.ts";
 import { acrossRuns, BenchFailure, benchArgs, numberOption, report, showFigure, targetVerdict } from "./lib/report.ts";
 import { BENCH_PORT_BASE, REPO_ROOT, sleep, startWeb, startWorkers, stopChildren } from "./lib/servers.ts";
-import { cookiesFor, seedWorld } from "./lib/world.ts";
+import { cookiesFor, deleteStoredSubmissionFiles, seedWorld } from "./lib/world.ts";
 
 const MB = 1024 * 1024;
 /** The spec's limit, 200 MB: the full run uploads a file of exactly this size. */
@@ -110,12 +109,6 @@ async function uploadDirect(file: string): Promise<number> {
   return ms;
 }
 
-/** Every stored submission file removed between runs (the storage stays the size of one run). */
-async function deleteSubmissionFiles() {
-  const rows = await getDb().execute<{ file_key: string }>(sql`select file_key from submissions where file_key is not null`);
-  await Promise.all(rows.map((row) => deleteObject(row.file_key).catch(() => {})));
-}
-
 const world = await createBenchWorld("uploads");
 try {
   const seeded = await seedWorld({ teams: config.concurrent, membersPerTeam: 1, challenges: 1, judges: 0, submissionsPerTeam: 0 });
@@ -133,7 +126,7 @@ try {
   const warm = await uploadThroughWeb(uploadUrl, cookies[0], smallFile);
   if (warm.status !== 200) throw new BenchFailure(`warm-up upload answered ${warm.status}: ${warm.body}`);
   await uploadDirect(smallFile);
-  await deleteSubmissionFiles();
+  await deleteStoredSubmissionFiles();
   await sleep(500);
 
   const single: Array<{ webMs: number; directMs: number; rssGrowthBytes: number; baselineRssBytes: number }> = [];
@@ -143,7 +136,7 @@ try {
     const through = await uploadThroughWeb(uploadUrl, cookies[0], bigFile);
     const peak = stopWatching();
     if (through.status !== 200 || !JSON.parse(through.body).ok) throw new BenchFailure(`upload answered ${through.status}: ${through.body}`);
-    await deleteSubmissionFiles();
+    await deleteStoredSubmissionFiles();
     const directMs = await uploadDirect(bigFile);
     single.push({ webMs: through.ms, directMs, rssGrowthBytes: peak - baselineRssBytes, baselineRssBytes });
     console.info(`run ${run + 1}/${config.runs}: web ${through.ms.toFixed(0)} ms, direct ${directMs.toFixed(0)} ms, RSS +${((peak - baselineRssBytes) / MB).toFixed(1)} MB`);
@@ -159,7 +152,7 @@ try {
     const peak = stopWatching();
     const failed = results.filter((result) => result.status !== 200);
     if (failed.length > 0) throw new BenchFailure(`${failed.length} concurrent uploads failed: ${failed[0].status} ${failed[0].body}`);
-    await deleteSubmissionFiles();
+    await deleteStoredSubmissionFiles();
     concurrentRuns.push({ wallMs, perUpload: summarise(results.map((result) => result.ms)), rssGrowthBytes: peak - baseline });
   }
 

@@ -6,7 +6,10 @@
 import { sql } from "drizzle-orm";
 import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { getDb } from "../../app/utils/db.server.ts";
+import { getQueue } from "../../app/utils/queue.server.ts";
+import { deleteObject } from "../../app/utils/s3.server.ts";
 import { sessionCookie } from "../../tests/support/fixtures.ts";
+import { sleep } from "./servers.ts";
 
 export interface WorldSize {
   teams: number;
@@ -70,4 +73,20 @@ export async function cookiesFor(userIds: readonly number[]): Promise<Map<number
   const cookies = new Map<number, string>();
   for (const id of userIds) cookies.set(id, await sessionCookie(id));
   return cookies;
+}
+
+/**
+ * Removes every file the world's submissions point at. The bucket is shared with everyone's tests
+ * and outlives the benchmark's database; s3rver cannot page a listing (its continuation token needs
+ * DES, which OpenSSL 3 lacks), so a prefix past 1,000 objects breaks every listing under it.
+ */
+export async function deleteStoredSubmissionFiles() {
+  // Replaced files are the storage-cleanup worker's: let it finish before the workers stop.
+  const cleanup = getQueue("storageCleanup");
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(100)) {
+    const counts = await cleanup.getJobCounts("waiting", "active", "delayed");
+    if (Object.values(counts).every((count) => count === 0)) break;
+  }
+  const rows = await getDb().execute<{ file_key: string }>(sql`select file_key from submissions where file_key is not null`);
+  await Promise.all(rows.map((row) => deleteObject(row.file_key).catch(() => {})));
 }
