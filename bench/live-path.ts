@@ -21,6 +21,7 @@ import { closeQueues } from "../app/utils/queue.server.ts";
 import { closeRedis } from "../app/utils/redis.server.ts";
 import { createBenchWorld, summarise } from "./lib/env.ts";
 import { waitForStandingsDrained } from "./lib/exactness.ts";
+import { jobTimeline, type Stage } from "./lib/job-timeline.ts";
 import { acrossRuns, BenchFailure, benchArgs, numberOption, report, showFigure, targetVerdict } from "./lib/report.ts";
 import { BENCH_PORT_BASE, sleep, startWebs, startWorkers, stopChildren } from "./lib/servers.ts";
 import { cookiesFor, seedWorld } from "./lib/world.ts";
@@ -102,7 +103,9 @@ try {
   const cookies = [...viewerCookies.values()];
   shards = await startShards(config.shards, cookies, webs.map((web) => web.url));
 
-  const runs: Array<ReturnType<typeof summarise> & { missing: number; failedPosts: number; postP50Ms: number }> = [];
+  const runs: Array<
+    ReturnType<typeof summarise> & { missing: number; failedPosts: number; postP50Ms: number; stages: Stage & { jobs: number; fanOutP50Ms: number } }
+  > = [];
   // Run -1 warms up (JIT, pools, Remix route modules) on a few teams and is not recorded.
   for (let run = -1; run < config.runs; run++) {
     const scored = run < 0 ? targets.slice(0, Math.min(20, targets.length)) : targets;
@@ -119,6 +122,7 @@ try {
     const posts: Array<Promise<void>> = [];
     const intervalMs = 1000 / config.ratePerSecond;
     const start = performance.now();
+    const runStartedAt = performance.timeOrigin + start;
     for (const [index, target] of scored.entries()) {
       // Steady rate: each score at its slot, however long the previous POST takes.
       const wait = start + index * intervalMs - performance.now();
@@ -161,7 +165,12 @@ try {
     const stats = summarise(delays);
     if (run < 0) continue;
     if (failures.length > 0) console.warn(`score POSTs failed: ${[...new Set(failures)].join(", ")}`);
-    runs.push({ ...stats, missing: expected - delays.length, failedPosts: failures.length, postP50Ms: summarise(postTimes).p50 });
+    const timeline = await jobTimeline(sentAt, runStartedAt - 1000);
+    // Job finished (event published) → each client has it: Redis pub/sub, the web processes, the sockets.
+    const lastDeliveries = await collectDeliveries(shards);
+    const fanOut = lastDeliveries.flatMap(({ teams, at }) => teams.flatMap((team, index) => (timeline.jobEndAt.has(team) ? [at[index] - timeline.jobEndAt.get(team)!] : [])));
+    const { jobEndAt: _jobEndAt, ...stages } = timeline;
+    runs.push({ ...stats, missing: expected - delays.length, failedPosts: failures.length, postP50Ms: summarise(postTimes).p50, stages: { ...stages, fanOutP50Ms: summarise(fanOut).p50 } });
     console.info(`run ${run + 1}/${config.runs}: p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms, missing ${expected - delays.length}`);
   }
 
@@ -185,6 +194,11 @@ try {
         p99: showFigure(p99),
         max: showFigure(max),
         "POST p50": showFigure(acrossRuns(runs.map((run) => run.postP50Ms))),
+        // Medians of each stage (BullMQ timestamps, ms resolution): where the p50 goes.
+        "→enqueued": showFigure(acrossRuns(runs.map((run) => run.stages.requestToEnqueueMs)), 0),
+        "queue wait": showFigure(acrossRuns(runs.map((run) => run.stages.queueWaitMs)), 0),
+        job: showFigure(acrossRuns(runs.map((run) => run.stages.jobMs)), 0),
+        "job→client": showFigure(acrossRuns(runs.map((run) => run.stages.fanOutP50Ms)), 0),
         missing,
         "failed POSTs": failedPosts,
         "p50 ≤ 20": targetVerdict(p50.median <= TARGET.p50Ms),

@@ -21,13 +21,18 @@ export async function scoredSubmissionsOfTeam(tx: Queryable, teamId: number): Pr
   return tx.select(scoredColumns).from(submissions).innerJoin(challenges, eq(challenges.id, submissions.challengeId)).where(eq(submissions.teamId, teamId));
 }
 
-/** What the users of usersAffectedByTeam are credited with (one query, no round trip for the ids first). */
+/**
+ * What the users of usersAffectedByTeam are credited with (one query, no round trip for the ids
+ * first). `= any(array(...))` makes the ids an init plan and the lookup an index scan on
+ * submissions.user_id whatever the statistics say: as `in (subquery)` the planner chose a hash join
+ * over every submission when the tables had not been analyzed yet (49 ms at 100,000 submissions).
+ */
 export async function scoredSubmissionsOfUsersAffectedByTeam(tx: Queryable, teamId: number): Promise<ScoredRow[]> {
   return tx
     .select(scoredColumns)
     .from(submissions)
     .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
-    .where(sql`${submissions.userId} in (${affectedUserIds(teamId)})`);
+    .where(sql`${submissions.userId} = any(array(${affectedUserIds(teamId)}))`);
 }
 
 const affectedUserIds = (teamId: number) => sql`
