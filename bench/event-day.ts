@@ -19,15 +19,18 @@ import { BENCH_PORT_BASE, sleep, startWebs, startWorkers, stopChildren, type Web
 import { cookiesFor, deleteStoredSubmissionFiles, seedWorld } from "./lib/world.ts";
 
 const args = benchArgs({ participants: { type: "string" }, judges: { type: "string" }, seconds: { type: "string" } });
-const profile = args.smoke ? { participants: 30, judges: 3, seconds: 4, adminEveryMs: 1500 } : { participants: 500, judges: 20, seconds: 60, adminEveryMs: 10_000 };
+// The smoke runs one web and one worker process: the live-path smoke covers several of each.
+const profile = args.smoke
+  ? { participants: 30, judges: 3, seconds: 3, adminEveryMs: 1000, webs: 1, workers: 1 }
+  : { participants: 500, judges: 20, seconds: 60, adminEveryMs: 10_000, webs: 2, workers: 2 };
 const config = {
   participants: numberOption(args.participants, profile.participants),
   judges: numberOption(args.judges, profile.judges),
   seconds: numberOption(args.seconds, profile.seconds),
   teamSize: 5,
   challenges: 20,
-  webs: 2,
-  workers: 2,
+  webs: profile.webs,
+  workers: profile.workers,
   /** A participant reads a page for 1–4 s before the next; a judge takes 2–5 s per score. */
   participantThinkMs: [1000, 4000] as const,
   judgeThinkMs: [2000, 5000] as const,

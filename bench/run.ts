@@ -13,7 +13,7 @@ export const BENCHMARKS = ["live-path", "standings-cost", "pages", "uploads", "e
 
 const { values } = parseArgs({ options: { smoke: { type: "boolean", default: false }, only: { type: "string" }, parallel: { type: "string" } } });
 // Full runs one at a time (each has the machine); smoke runs side by side (it judges no timing).
-const lanes = Number(values.parallel ?? (values.smoke ? 2 : 1));
+const lanes = Number(values.parallel ?? (values.smoke ? 3 : 1));
 const selected = values.only ? BENCHMARKS.filter((name) => values.only!.split(",").includes(name)) : [...BENCHMARKS];
 
 // The services are the project's own (idempotent); the build once here, not in each benchmark.
