@@ -3,7 +3,7 @@
  * outbox, a BullMQ job on one of the worker processes, Redis pub/sub, to `teams:update` on every
  * socket.io client, connected across several real web processes (server.ts).
  *
- *   npm run bench:live [-- --smoke] [--clients N] [--webs N] [--workers N] [--scores N] [--rate PER_S] [--runs N]
+ *   npm run bench:live [-- --smoke] [--clients N] [--webs N] [--workers N] [--scores N] [--rate PER_S] [--runs N] [--shards N]
  *
  * The span measured, per (score, client): from just before the judge's POST is sent to the moment
  * that client's socket delivers the update carrying that score. Every score targets a different
