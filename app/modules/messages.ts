@@ -60,6 +60,7 @@ export const messages = {
     // Spec 2.11 names this message without giving it.
     noAnnouncements: "No announcements yet. You will get a notification as soon as one is posted.",
     noFile: "No file available",
+    textTooLong: "The text is too long (20000 characters at most)",
     videosRequired: "Please provide at least one video URL.",
   },
   // Validation failures no form names itself (form-errors.ts).

@@ -14,21 +14,19 @@ import { applyTeamUpdate, type TeamStanding } from "~/modules/realtime/events";
 import { socialLinks } from "~/modules/settings/social-links";
 import { CHART_TEAMS, chartTeamIds, extendChart, followsTeams } from "~/modules/standings/chart";
 import { getScoreChart } from "~/modules/standings/history.server";
-import { getScoreboard } from "~/modules/standings/scoreboard.server";
+import { getScoreboardJson } from "~/modules/standings/scoreboard.server";
 import { requireUser } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Scoreboard · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const board = await getScoreboard({ id: user.id, role: user.role, teamId: user.teamId });
+  // The teams come as one JSON string shared by every viewer of the live board (decoded below).
+  const { leaders, ...board } = await getScoreboardJson({ id: user.id, role: user.role, teamId: user.teamId }, CHART_TEAMS);
   // While frozen, participants get a frozen board and chart (and no live updates but their own
   // team's); admins and judges keep seeing live standings (DOMAIN.md).
   const liveForViewer = !board.frozen || user.role !== "participant";
-  const { chart, timeZone } = await getScoreChart({
-    teams: board.teams.slice(0, CHART_TEAMS),
-    frozenFor: liveForViewer ? null : { ownTeamId: board.ownTeamId },
-  });
+  const { chart, timeZone } = await getScoreChart({ teams: leaders, frozenFor: liveForViewer ? null : { ownTeamId: board.ownTeamId } });
   return { ...board, liveForViewer, chart, timeZone };
 }
 
@@ -44,18 +42,20 @@ const categories: ReadonlyArray<{ key: Category; title: string | null }> = [
 
 const FLASH_MS = 1600;
 
+const parseTeams = (json: string) => JSON.parse(json) as TeamStanding[];
+
 export default function Scoreboard() {
   const data = useLoaderData<typeof loader>();
   const { revalidate } = useRevalidator();
 
   // Live state starts from the loader and re-syncs whenever the loader runs again
   // (reconnect, standings:refresh, navigation): events are hints, the loader is the truth.
-  const [teams, setTeams] = useState<TeamStanding[]>(data.teams);
+  const [teams, setTeams] = useState<TeamStanding[]>(() => parseTeams(data.teamsJson));
   const [chart, setChart] = useState(data.chart);
   const [source, setSource] = useState(data);
   if (source !== data) {
     setSource(data);
-    setTeams(data.teams);
+    setTeams(parseTeams(data.teamsJson));
     setChart(data.chart);
   }
 

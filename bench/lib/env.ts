@@ -7,6 +7,7 @@ import { runMigrations } from "../../db/migrate.ts";
 import { resetEnvForTests } from "../../app/utils/env.server.ts";
 import { DEFAULT_DATABASE_URL } from "../../scripts/lib/local-services.ts";
 import { databaseUrlFor, dropDatabase, withAdminConnection } from "../../tests/setup/databases.ts";
+import { BENCH_SESSION_SECRET } from "./servers.ts";
 
 export async function createBenchWorld(name: string) {
   const id = `${name}_${randomBytes(3).toString("hex")}`;
@@ -19,8 +20,11 @@ export async function createBenchWorld(name: string) {
   process.env.DATABASE_URL = databaseUrl;
   process.env.REDIS_PREFIX = `gkbench_${id}`;
   process.env.LOG_LEVEL ??= "warn";
+  // The bench signs session cookies that its web processes must accept.
+  process.env.SESSION_SECRET = BENCH_SESSION_SECRET;
   resetEnvForTests();
   return {
+    database,
     env: { DATABASE_URL: databaseUrl, REDIS_PREFIX: process.env.REDIS_PREFIX },
     drop: () => dropDatabase(database),
   };

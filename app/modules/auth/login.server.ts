@@ -13,7 +13,25 @@ export interface SessionUser {
   teamName: string | null;
 }
 
-export async function findSessionUser(userId: number): Promise<SessionUser | null> {
+/**
+ * Lookups of one user already under way. Remix runs a page's loaders (root, layout, page) at the
+ * same time and each asks for the session's user: they share one query instead of three. Only a
+ * query still in flight is shared, nothing is kept after it answers: a caller gets an answer at most
+ * as old as a query started a moment before it asked (as if its request had come that much earlier).
+ */
+const lookupsInFlight = new Map<number, Promise<SessionUser | null>>();
+
+export function findSessionUser(userId: number): Promise<SessionUser | null> {
+  let lookup = lookupsInFlight.get(userId);
+  if (!lookup) {
+    lookup = querySessionUser(userId).finally(() => lookupsInFlight.delete(userId));
+    lookupsInFlight.set(userId, lookup);
+  }
+  // A copy each: one caller changing its user must not change another's.
+  return lookup.then((user) => (user ? { ...user } : null));
+}
+
+async function querySessionUser(userId: number): Promise<SessionUser | null> {
   const [row] = await getDb()
     .select({ id: users.id, name: users.name, role: users.role, teamId: users.teamId, teamName: teams.name })
     .from(users)

@@ -3,7 +3,8 @@
  * score becomes the judges' mean, its status moves on, and the team's standings are marked stale
  * in the same transaction; a standings job is enqueued after commit.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import type { Queryable } from "../../../db/client.ts";
 import { challenges, submissionScores, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../utils/db.server.ts";
 import { messages } from "../messages.ts";
@@ -53,21 +54,37 @@ export async function scoreSubmission(command: ScoreCommand) {
     if (!parsed.success) throw new ScoringError(parsed.error.issues[0].message, "score", 400);
 
     const comment = command.comment?.trim() || null;
-    await tx
-      .insert(submissionScores)
-      .values({ submissionId: row.id, judgeId: command.judgeId, scoreCenti: parsed.data, comment })
-      .onConflictDoUpdate({
-        target: [submissionScores.submissionId, submissionScores.judgeId],
-        set: { scoreCenti: parsed.data, comment, updatedAt: new Date() },
-      });
-    const scores = await tx.select({ scoreCenti: submissionScores.scoreCenti }).from(submissionScores).where(eq(submissionScores.submissionId, row.id));
-    const judged = applyJudging(row, { scoreCenti: meanCenti(scores.map((score) => score.scoreCenti)), verdict: command.verdict, at: new Date() });
-    await tx.update(submissions).set(judged).where(eq(submissions.id, row.id));
-    await markStandingsStale(tx, row.teamId);
+    const scores = await upsertScoreAndReadAll(tx, { submissionId: row.id, judgeId: command.judgeId, scoreCenti: parsed.data, comment });
+    const judged = applyJudging(row, { scoreCenti: meanCenti(scores), verdict: command.verdict, at: new Date() });
+    // Independent writes, sent together (one round trip; their order does not matter).
+    await Promise.all([tx.update(submissions).set(judged).where(eq(submissions.id, row.id)), markStandingsStale(tx, row.teamId)]);
     return { submissionId: row.id, teamId: row.teamId, scoreCenti: judged.scoreCenti, status: judged.status };
   });
   await requestStandingsRecompute(outcome.teamId);
   return outcome;
+}
+
+/**
+ * Stores the judge's score (replacing their earlier one) and returns every judge's score on the
+ * submission, the new one included, in one statement: a data-modifying CTE's rows are not visible
+ * to the rest of its statement, so the new score comes from RETURNING and the others from the table
+ * ("is distinct from": a deleted judge's score stays, with judge_id null, and still counts).
+ */
+async function upsertScoreAndReadAll(
+  tx: Queryable,
+  score: { submissionId: number; judgeId: number; scoreCenti: number; comment: string | null },
+): Promise<number[]> {
+  const rows = await tx.execute<{ score_centi: number }>(sql`
+    with upserted as (
+      insert into ${submissionScores} (submission_id, judge_id, score_centi, comment)
+      values (${score.submissionId}, ${score.judgeId}, ${score.scoreCenti}, ${score.comment})
+      on conflict (submission_id, judge_id) do update set score_centi = excluded.score_centi, comment = excluded.comment, updated_at = now()
+      returning score_centi
+    )
+    select score_centi from upserted
+    union all
+    select score_centi from ${submissionScores} where submission_id = ${score.submissionId} and judge_id is distinct from ${score.judgeId}`);
+  return rows.map((row) => Number(row.score_centi));
 }
 
 /** A judge's own score on a submission, to prefill the form. */

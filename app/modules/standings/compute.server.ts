@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { challenges, submissions, teams, users } from "../../../db/schema.ts";
 import { fromCenti, totalsOf, type ScoredSubmission, type Totals } from "../scoring/rules.ts";
@@ -21,10 +21,24 @@ export async function scoredSubmissionsOfTeam(tx: Queryable, teamId: number): Pr
   return tx.select(scoredColumns).from(submissions).innerJoin(challenges, eq(challenges.id, submissions.challengeId)).where(eq(submissions.teamId, teamId));
 }
 
-export async function scoredSubmissionsOfUsers(tx: Queryable, userIds: number[]): Promise<ScoredRow[]> {
-  if (userIds.length === 0) return [];
-  return tx.select(scoredColumns).from(submissions).innerJoin(challenges, eq(challenges.id, submissions.challengeId)).where(inArray(submissions.userId, userIds));
+/**
+ * What the users of usersAffectedByTeam are credited with (one query, no round trip for the ids
+ * first). `= any(array(...))` makes the ids an init plan and the lookup an index scan on
+ * submissions.user_id whatever the statistics say: as `in (subquery)` the planner chose a hash join
+ * over every submission when the tables had not been analyzed yet (49 ms at 100,000 submissions).
+ */
+export async function scoredSubmissionsOfUsersAffectedByTeam(tx: Queryable, teamId: number): Promise<ScoredRow[]> {
+  return tx
+    .select(scoredColumns)
+    .from(submissions)
+    .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
+    .where(sql`${submissions.userId} = any(array(${affectedUserIds(teamId)}))`);
 }
+
+const affectedUserIds = (teamId: number) => sql`
+    select ${users.id} from ${users} where ${users.teamId} = ${teamId}
+    union
+    select ${submissions.userId} from ${submissions} where ${submissions.teamId} = ${teamId} and ${submissions.userId} is not null`;
 
 export async function allScoredSubmissions(tx: Queryable): Promise<ScoredRow[]> {
   return tx.select(scoredColumns).from(submissions).innerJoin(challenges, eq(challenges.id, submissions.challengeId));
@@ -32,11 +46,7 @@ export async function allScoredSubmissions(tx: Queryable): Promise<ScoredRow[]> 
 
 /** Everyone whose statistics a change to this team can move: its members and the users credited. */
 export async function usersAffectedByTeam(tx: Queryable, teamId: number): Promise<number[]> {
-  const rows = await tx.execute<{ id: number }>(sql`
-    select ${users.id} as id from ${users} where ${users.teamId} = ${teamId}
-    union
-    select ${submissions.userId} from ${submissions} where ${submissions.teamId} = ${teamId} and ${submissions.userId} is not null
-  `);
+  const rows = await tx.execute<{ id: number }>(sql`select id from (${affectedUserIds(teamId)}) affected(id)`);
   return rows.map((row) => Number(row.id));
 }
 

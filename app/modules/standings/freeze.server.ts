@@ -5,7 +5,7 @@ import { getRedis } from "../../utils/redis.server.ts";
 import { broadcastStandingsRefresh } from "../realtime/broadcast.server.ts";
 import { lockBoardExclusive } from "./locks.ts";
 import { readLiveSnapshot } from "./scoreboard.server.ts";
-import { snapshotKeys } from "./snapshot.server.ts";
+import { bumpVersion, snapshotKeys } from "./snapshot.server.ts";
 
 /**
  * Freezes the public scoreboard at the live standings as they are now: participants keep seeing
@@ -27,6 +27,7 @@ export async function setScoreboardFrozen(frozen: boolean) {
     if (frozen) multi.set(snapshotKeys.frozen(), JSON.stringify(live));
     else multi.del(snapshotKeys.frozen());
     multi.hset(snapshotKeys.meta(), "frozen", frozen ? "1" : "0");
+    bumpVersion(multi);
     const results = await multi.exec();
     for (const [error] of results ?? []) if (error) throw error;
   });

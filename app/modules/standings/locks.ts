@@ -21,3 +21,11 @@ export async function lockBoardShared(tx: Queryable) {
 export async function lockBoardExclusive(tx: Queryable) {
   await tx.execute(sql`select pg_advisory_xact_lock(${BOARD_LOCK}, 0)`);
 }
+
+/**
+ * Both of a job's locks in one round trip, team first: Postgres evaluates a select list left to
+ * right, so this is the same order as lockTeam then lockBoardShared.
+ */
+export async function lockTeamThenBoardShared(tx: Queryable, teamId: number) {
+  await tx.execute(sql`select pg_advisory_xact_lock(${TEAM_LOCK}, ${teamId}), pg_advisory_xact_lock_shared(${BOARD_LOCK}, 0)`);
+}

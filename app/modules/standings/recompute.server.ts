@@ -13,7 +13,8 @@ import type { TeamStanding } from "../realtime/events.ts";
 import {
   groupBy,
   scoredSubmissionsOfTeam,
-  scoredSubmissionsOfUsers,
+  scoredSubmissionsOfUsersAffectedByTeam,
+  type ScoredRow,
   teamNameAndCreation,
   teamStandingValues,
   toTeamStanding,
@@ -21,28 +22,45 @@ import {
   userStatisticsValues,
   usersAffectedByTeam,
 } from "./compute.server.ts";
-import { lockBoardShared, lockTeam } from "./locks.ts";
+import { lockBoardShared, lockTeam, lockTeamThenBoardShared } from "./locks.ts";
 import { nextStandingsVersion } from "./outbox.server.ts";
 import { ensureSnapshotReady } from "./scoreboard.server.ts";
 import { placeTeam, removeTeamFromSnapshot } from "./snapshot.server.ts";
 
 export type RecomputeResult = { status: "skipped" } | { status: "removed" } | { status: "updated"; team: TeamStanding };
 
-/** Recomputes a team whose outbox row is pending; a job that finds none has nothing to do. */
+/**
+ * Recomputes a team whose outbox row is pending; a job that finds none has nothing to do.
+ *
+ * Five round trips to Postgres, not sixteen (docs/PERFORMANCE.md): the locks, the outbox version,
+ * then every other read at once, then every write at once with the Redis placement, then the commit.
+ * Only statements whose order does not matter go out together: drizzle gives no promise about the
+ * order in which it sends queries started at the same time (a first version that sent the locks and
+ * the reads together lost an update in the kill -9 test).
+ */
 export async function recomputeTeamStanding(teamId: number): Promise<RecomputeResult> {
   // Outside the transaction: the rebuild takes the board lock exclusive, which our shared one would block.
   await ensureSnapshotReady();
   let broadcast: { team: TeamStanding; frozen: boolean; frozenRank: number | null } | null = null;
   const result = await getDb().transaction(async (tx): Promise<RecomputeResult> => {
-    await lockTeam(tx, teamId);
-    const [pending] = await tx.select({ version: standingsOutbox.version }).from(standingsOutbox).where(eq(standingsOutbox.teamId, teamId));
-    if (!pending) return { status: "skipped" };
     // The shared board lock before any write: a rebuild holds it exclusive and then rewrites every row, so a
     // job that wrote first and waited for the lock afterwards would deadlock with it. Its Redis writes below
     // also happen under it (a rebuild cannot overwrite them with older data).
-    await lockBoardShared(tx);
+    await lockTeamThenBoardShared(tx, teamId);
+    const [pending] = await tx.select({ version: standingsOutbox.version }).from(standingsOutbox).where(eq(standingsOutbox.teamId, teamId));
+    if (!pending) return { status: "skipped" };
+    // Read after the outbox version: anything committed before that version is in these rows.
+    const [team, teamRows, userIds, userRows, previousRows, freeze, version] = await Promise.all([
+      teamNameAndCreation(tx, teamId),
+      scoredSubmissionsOfTeam(tx, teamId),
+      usersAffectedByTeam(tx, teamId),
+      scoredSubmissionsOfUsersAffectedByTeam(tx, teamId),
+      tx.select({ totalCenti: standings.totalCenti }).from(standings).where(eq(standings.teamId, teamId)),
+      readFreezeOfTeam(tx, teamId),
+      // Under the team lock: this team's versions grow in commit order (clients keep the newest).
+      nextStandingsVersion(tx),
+    ]);
 
-    const team = await teamNameAndCreation(tx, teamId);
     if (!team) {
       // The team was deleted (its standings row went with it): only the outbox row is left.
       await tx.delete(standingsOutbox).where(eq(standingsOutbox.teamId, teamId));
@@ -50,30 +68,22 @@ export async function recomputeTeamStanding(teamId: number): Promise<RecomputeRe
       return { status: "removed" };
     }
 
-    // Read after the outbox version: anything committed before that version is in these rows.
-    const values = teamStandingValues(totalsOf(await scoredSubmissionsOfTeam(tx, teamId)), team.createdAt);
-    await refreshUserStatistics(tx, await usersAffectedByTeam(tx, teamId));
-
-    const [previous] = await tx.select({ totalCenti: standings.totalCenti }).from(standings).where(eq(standings.teamId, teamId));
-    await tx.insert(standings).values({ teamId, ...values }).onConflictDoUpdate({ target: standings.teamId, set: values });
-    if (previous?.totalCenti !== values.totalCenti) {
-      await tx.insert(standingsHistory).values({ teamId, totalCenti: values.totalCenti, at: values.totalReachedAt });
-    }
-
+    const values = teamStandingValues(totalsOf(teamRows), team.createdAt);
+    const [previous] = previousRows;
+    const standing = toTeamStanding(team, { ...values, rank: 0 }, version);
     // Mirror to Redis before commit, under the team lock (snapshots of one team are written in
     // commit order) and the shared board lock. If Redis is down the job fails, rolls back and is retried.
-    const standing = toTeamStanding(team, { ...values, rank: 0 }, await nextStandingsVersion(tx));
-    standing.rank = await placeTeam(getRedis(), standing, values.totalCenti);
-
-    await tx.delete(standingsOutbox).where(and(eq(standingsOutbox.teamId, teamId), eq(standingsOutbox.version, pending.version)));
-
-    const [settings] = await tx
-      .select({ frozen: eventSettings.scoreboardFrozen, frozenBoard: eventSettings.frozenBoard })
-      .from(eventSettings)
-      .where(eq(eventSettings.id, 1));
-    const frozen = settings?.frozen ?? false;
-    const frozenRank = frozen ? (settings?.frozenBoard?.find((entry) => entry.id === teamId)?.rank ?? null) : null;
-    broadcast = { team: standing, frozen, frozenRank };
+    const [rank] = await Promise.all([
+      placeTeam(getRedis(), standing, values.totalCenti),
+      writeUserStatistics(tx, userIds, userRows),
+      tx.insert(standings).values({ teamId, ...values }).onConflictDoUpdate({ target: standings.teamId, set: values }),
+      previous?.totalCenti !== values.totalCenti
+        ? tx.insert(standingsHistory).values({ teamId, totalCenti: values.totalCenti, at: values.totalReachedAt })
+        : null,
+      tx.delete(standingsOutbox).where(and(eq(standingsOutbox.teamId, teamId), eq(standingsOutbox.version, pending.version))),
+    ]);
+    standing.rank = rank;
+    broadcast = { team: standing, ...freeze };
     return { status: "updated", team: standing };
   });
   // Published after commit: a browser that re-reads on this hint sees the committed standings.
@@ -84,10 +94,25 @@ export async function recomputeTeamStanding(teamId: number): Promise<RecomputeRe
   return result;
 }
 
-/** Recomputes the statistics of these users from the submissions credited to them. */
-export async function refreshUserStatistics(tx: Queryable, userIds: number[]) {
+/**
+ * Whether the board is frozen and, if so, the team's frozen rank. The rank is picked out in
+ * Postgres: the frozen board of 10,000 teams is over a megabyte, too much to ship for one number.
+ */
+async function readFreezeOfTeam(tx: Queryable, teamId: number): Promise<{ frozen: boolean; frozenRank: number | null }> {
+  const [row] = await tx.execute<{ frozen: boolean; frozen_rank: number | null }>(sql`
+    select ${eventSettings.scoreboardFrozen} as frozen,
+      case when ${eventSettings.scoreboardFrozen} then (
+        select (entry ->> 'rank')::int from jsonb_array_elements(${eventSettings.frozenBoard}) entry
+        where (entry ->> 'id')::int = ${teamId} limit 1
+      ) end as frozen_rank
+    from ${eventSettings} where ${eventSettings.id} = 1`);
+  return { frozen: row?.frozen ?? false, frozenRank: row?.frozen_rank ?? null };
+}
+
+/** Writes the statistics of these users from the submissions credited to them. */
+async function writeUserStatistics(tx: Queryable, userIds: number[], scored: ScoredRow[]) {
   if (userIds.length === 0) return;
-  const byUser = groupBy(await scoredSubmissionsOfUsers(tx, userIds), (row) => row.userId);
+  const byUser = groupBy(scored, (row) => row.userId);
   const rows = userIds.map((userId) => ({ userId, ...userStatisticsValues(totalsOf(byUser.get(userId) ?? [])) }));
   await tx
     .insert(userStatistics)

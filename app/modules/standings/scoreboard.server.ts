@@ -5,7 +5,7 @@
 import type { Role } from "../auth/access.ts";
 import type { TeamStanding } from "../realtime/events.ts";
 import { getRedis } from "../../utils/redis.server.ts";
-import { isSnapshotReady, readSnapshot, type Snapshot } from "./snapshot.server.ts";
+import { isSnapshotReady, readSnapshotCached, type Snapshot } from "./snapshot.server.ts";
 import { rebuildStandings } from "./rebuild.server.ts";
 
 export interface Viewer {
@@ -31,10 +31,10 @@ function rebuildOnce() {
 }
 
 export async function readLiveSnapshot(): Promise<Snapshot> {
-  const snapshot = await readSnapshot(getRedis());
+  const snapshot = await readSnapshotCached(getRedis());
   if (snapshot.ready) return snapshot;
   await rebuildOnce();
-  return readSnapshot(getRedis());
+  return readSnapshotCached(getRedis());
 }
 
 /**
@@ -66,6 +66,28 @@ export function boardForViewer(snapshot: Snapshot, viewer: Viewer): Scoreboard {
 
 export async function getScoreboard(viewer: Viewer): Promise<Scoreboard> {
   return boardForViewer(await readLiveSnapshot(), viewer);
+}
+
+// The live board's JSON, made once per snapshot version (the snapshot object changes with it).
+const liveBoardJson = new WeakMap<Snapshot, string>();
+
+/**
+ * The board as one JSON string, for the scoreboard page, and its first `leaders` teams as objects (the
+ * chart's). Encoding 1,000 teams as objects on every request was a fifth of a busy web process's CPU
+ * (docs/PERFORMANCE.md); everyone who sees the live board shares one string per version. A frozen
+ * participant's board (own team live) is made per request.
+ */
+export async function getScoreboardJson(viewer: Viewer, leaders = 0): Promise<Omit<Scoreboard, "teams"> & { teamsJson: string; leaders: TeamStanding[] }> {
+  const snapshot = await readLiveSnapshot();
+  const board = boardForViewer(snapshot, viewer);
+  const answer = { frozen: board.frozen, ownTeamId: board.ownTeamId, leaders: board.teams.slice(0, leaders) };
+  if (board.teams !== snapshot.board) return { ...answer, teamsJson: JSON.stringify(board.teams) };
+  let teamsJson = liveBoardJson.get(snapshot);
+  if (teamsJson === undefined) {
+    teamsJson = JSON.stringify(snapshot.board);
+    liveBoardJson.set(snapshot, teamsJson);
+  }
+  return { ...answer, teamsJson };
 }
 
 /** A team's own standing (live points) and the rank the viewer may see (frozen for participants). */

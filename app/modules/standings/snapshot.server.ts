@@ -8,6 +8,8 @@
  *   <prefix>:standings:teams    HASH    teamId → TeamStanding JSON without the rank
  *   <prefix>:standings:meta     HASH    ready = 1, frozen = 0 | 1
  *   <prefix>:standings:frozen   STRING  the frozen public board (TeamStanding[] JSON) while frozen
+ *   <prefix>:standings:version  STRING  changes with every write above (in the same script or MULTI),
+ *                                       so a reader can tell in one tiny GET that its copy is current
  *
  * A team's rank is its position (ZREVRANK + 1): placing a team is O(log n), whatever the number of
  * teams it passes. No rank is stored anywhere, so no other team's row is ever rewritten.
@@ -22,6 +24,7 @@ export const snapshotKeys = {
   teams: () => redisKey("standings", "teams"),
   meta: () => redisKey("standings", "meta"),
   frozen: () => redisKey("standings", "frozen"),
+  version: () => redisKey("standings", "version"),
 };
 
 type StoredTeam = Omit<TeamStanding, "rank">;
@@ -39,13 +42,14 @@ export function teamIdOfMember(member: string): number {
   return MAX_ID - Number(member.slice(member.indexOf(":") + 1));
 }
 
-// Atomic: swap the team's member in the order, store its data, return its 0-based rank.
+// Atomic: swap the team's member in the order, store its data, move the version, return its 0-based rank.
 const PLACE_SCRIPT = `
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old and old ~= ARGV[2] then redis.call('ZREM', KEYS[1], old) end
 redis.call('ZADD', KEYS[1], ARGV[4], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
+redis.call('INCR', KEYS[4])
 return redis.call('ZREVRANK', KEYS[1], ARGV[2])
 `;
 
@@ -54,21 +58,37 @@ local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old then redis.call('ZREM', KEYS[1], old) end
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('INCR', KEYS[4])
 return 1
 `;
 
 type WithScripts = Redis & {
-  gkPlaceTeam(order: string, members: string, teams: string, teamId: string, member: string, json: string, total: string): Promise<number>;
-  gkRemoveTeam(order: string, members: string, teams: string, teamId: string): Promise<number>;
+  gkPlaceTeam(order: string, members: string, teams: string, version: string, teamId: string, member: string, json: string, total: string): Promise<number>;
+  gkRemoveTeam(order: string, members: string, teams: string, version: string, teamId: string): Promise<number>;
 };
 
 function withScripts(redis: Redis): WithScripts {
   const scripted = redis as WithScripts;
   if (typeof scripted.gkPlaceTeam !== "function") {
-    redis.defineCommand("gkPlaceTeam", { numberOfKeys: 3, lua: PLACE_SCRIPT });
-    redis.defineCommand("gkRemoveTeam", { numberOfKeys: 3, lua: REMOVE_SCRIPT });
+    redis.defineCommand("gkPlaceTeam", { numberOfKeys: 4, lua: PLACE_SCRIPT });
+    redis.defineCommand("gkRemoveTeam", { numberOfKeys: 4, lua: REMOVE_SCRIPT });
   }
   return scripted;
+}
+
+const writeKeys = () => [snapshotKeys.order(), snapshotKeys.members(), snapshotKeys.teams(), snapshotKeys.version()] as const;
+
+/**
+ * A version no earlier snapshot had: after Redis lost everything and the board was rebuilt, a
+ * counter starting again at 1 could match a reader's old copy; a random start cannot (in practice).
+ */
+function freshVersion(): number {
+  return Math.floor(Math.random() * 2 ** 48);
+}
+
+/** Marks the snapshot changed, in the writer's own MULTI (the freeze). */
+export function bumpVersion(pipeline: ChainableCommander) {
+  pipeline.incr(snapshotKeys.version());
 }
 
 function stored(team: Omit<TeamStanding, "rank"> & { rank?: number }): string {
@@ -78,14 +98,13 @@ function stored(team: Omit<TeamStanding, "rank"> & { rank?: number }): string {
 
 /** Places one team and returns its rank (1 = first). */
 export async function placeTeam(redis: Redis, team: StoredTeam, totalCenti: number): Promise<number> {
-  const keys = [snapshotKeys.order(), snapshotKeys.members(), snapshotKeys.teams()] as const;
   const member = orderMember(team.id, new Date(team.reachedAt));
-  const zeroBased = await withScripts(redis).gkPlaceTeam(...keys, String(team.id), member, stored(team), String(totalCenti));
+  const zeroBased = await withScripts(redis).gkPlaceTeam(...writeKeys(), String(team.id), member, stored(team), String(totalCenti));
   return Number(zeroBased) + 1;
 }
 
 export async function removeTeamFromSnapshot(redis: Redis, teamId: number) {
-  await withScripts(redis).gkRemoveTeam(snapshotKeys.order(), snapshotKeys.members(), snapshotKeys.teams(), String(teamId));
+  await withScripts(redis).gkRemoveTeam(...writeKeys(), String(teamId));
 }
 
 function writeTeam(pipeline: ChainableCommander, team: TeamStanding) {
@@ -106,6 +125,7 @@ export async function writeWholeSnapshot(
   for (const team of board) writeTeam(multi, team);
   if (freeze.frozen && freeze.frozenBoard) multi.set(snapshotKeys.frozen(), JSON.stringify(freeze.frozenBoard));
   multi.hset(snapshotKeys.meta(), { ready: "1", frozen: freeze.frozen ? "1" : "0" });
+  multi.set(snapshotKeys.version(), freshVersion());
   await execOrThrow(multi);
 }
 
@@ -130,22 +150,61 @@ export interface Snapshot {
 
 /** One round trip: the live board in rank order, the freeze flag and the frozen board. */
 export async function readSnapshot(redis: Redis): Promise<Snapshot> {
+  return (await readVersionedSnapshot(redis)).snapshot;
+}
+
+async function readVersionedSnapshot(redis: Redis): Promise<{ version: string | null; snapshot: Snapshot }> {
   const results = await execOrThrow(
-    redis.multi().hgetall(snapshotKeys.meta()).zrevrange(snapshotKeys.order(), 0, -1).hgetall(snapshotKeys.teams()).get(snapshotKeys.frozen()),
+    redis
+      .multi()
+      .hgetall(snapshotKeys.meta())
+      .zrevrange(snapshotKeys.order(), 0, -1)
+      .hgetall(snapshotKeys.teams())
+      .get(snapshotKeys.frozen())
+      .get(snapshotKeys.version()),
   );
   const meta = results[0][1] as Record<string, string>;
   const order = results[1][1] as string[];
   const teams = results[2][1] as Record<string, string>;
   const frozenJson = results[3][1] as string | null;
+  const version = results[4][1] as string | null;
   const board: TeamStanding[] = [];
   for (const member of order) {
     const json = teams[String(teamIdOfMember(member))];
     if (json) board.push({ ...(JSON.parse(json) as StoredTeam), rank: board.length + 1 });
   }
   return {
-    ready: meta.ready === "1",
-    frozen: meta.frozen === "1",
-    board,
-    frozenBoard: frozenJson ? (JSON.parse(frozenJson) as TeamStanding[]) : null,
+    version,
+    snapshot: {
+      ready: meta.ready === "1",
+      frozen: meta.frozen === "1",
+      board,
+      frozenBoard: frozenJson ? (JSON.parse(frozenJson) as TeamStanding[]) : null,
+    },
   };
+}
+
+/**
+ * The snapshot, read whole only when its version moved since this process last read it; otherwise
+ * one GET confirms the copy in hand (Redis answers in a few microseconds instead of shipping and
+ * parsing every team). Readers share the result: treat it as read-only.
+ */
+// By version key: tests and benchmarks switch the Redis prefix within one process.
+const copies = new Map<string, { version: string; snapshot: Snapshot }>();
+const fullReads = new Map<string, Promise<{ version: string | null; snapshot: Snapshot }>>();
+
+export async function readSnapshotCached(redis: Redis): Promise<Snapshot> {
+  const key = snapshotKeys.version();
+  const version = await redis.get(key);
+  const copy = copies.get(key);
+  if (copy && version !== null && copy.version === version) return copy.snapshot;
+  // Concurrent readers that find the copy stale share one full read.
+  let fullRead = fullReads.get(key);
+  if (!fullRead) {
+    fullRead = readVersionedSnapshot(redis).finally(() => fullReads.delete(key));
+    fullReads.set(key, fullRead);
+  }
+  const fresh = await fullRead;
+  if (fresh.version !== null && fresh.snapshot.ready) copies.set(key, { version: fresh.version, snapshot: fresh.snapshot });
+  return fresh.snapshot;
 }

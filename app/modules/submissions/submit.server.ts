@@ -14,7 +14,17 @@ import { mayReadTeam } from "../auth/access.ts";
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 
-export type SubmissionErrorCode = "noTeam" | "notFound" | "inactive" | "noGate" | "closed" | "empty" | "tooLarge" | "storage";
+export type SubmissionErrorCode =
+  | "noTeam"
+  | "notFound"
+  | "inactive"
+  | "noGate"
+  | "closed"
+  | "empty"
+  | "tooLarge"
+  | "textTooLong"
+  | "malformed"
+  | "storage";
 
 const errorText: Record<SubmissionErrorCode, string> = {
   noTeam: messages.participant.noTeam,
@@ -24,6 +34,8 @@ const errorText: Record<SubmissionErrorCode, string> = {
   closed: messages.participant.gateClosed,
   empty: messages.participant.emptySubmission,
   tooLarge: messages.participant.fileTooLarge,
+  textTooLong: messages.participant.textTooLong,
+  malformed: messages.errors.badRequest,
   storage: messages.errors.storageUnavailable,
 };
 

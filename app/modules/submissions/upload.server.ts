@@ -1,13 +1,14 @@
 /**
  * Reads a submission form: text fields in memory, the file streamed straight to S3 with the byte
  * limit enforced while streaming (STACK.md gotcha 3). Never holds a whole file in memory.
+ *
+ * The multipart body is parsed by busboy, not Remix's unstable_parseMultipartFormData: the latter's
+ * boundary search ran at about 15 ms of CPU per MB and capped an upload through the web process
+ * well below a direct upload to S3 (docs/PERFORMANCE.md).
  */
-import {
-  unstable_composeUploadHandlers,
-  unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
-  type UploadHandler,
-} from "@remix-run/node";
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import busboy from "busboy";
 import { deleteObject, newObjectKey, StorageUnavailableError, uploadStream, UploadTooLargeError } from "../../utils/s3.server.ts";
 import { SubmissionFormSchema } from "./schema.ts";
 import { assertCanSubmit, saveSubmission, SubmissionError, type StoredFile } from "./submit.server.ts";
@@ -15,63 +16,95 @@ import { assertCanSubmit, saveSubmission, SubmissionError, type StoredFile } fro
 /** The multipart field that carries the file. */
 export const FILE_FIELD = "file";
 
+/** A text field longer than this is refused (the form's text is far shorter; this only stops abuse). */
+const MAX_FIELD_BYTES = 100_000;
+
 export interface ReceivedForm {
   formData: FormData;
   file: StoredFile | null;
 }
 
+class FieldTooLargeError extends Error {
+  constructor(name: string) {
+    super(`field ${name} exceeds ${MAX_FIELD_BYTES} bytes`);
+  }
+}
+
+/** A body that is not the multipart form it claims to be (cut short, a broken boundary). */
+class MalformedFormError extends Error {}
+
 /**
  * Parses the multipart body. Past `maxBytes` the upload is cut, the partial object removed, and a
- * SubmissionError("tooLarge") thrown; if storage fails, SubmissionError("storage") (503, try again). The stored file comes back apart from the form data, so a text
- * field named like the file can never pose as an upload.
+ * SubmissionError("tooLarge") thrown; if storage fails, SubmissionError("storage") (503, try again). The
+ * stored file comes back apart from the form data, so a text field named like the file can never pose
+ * as an upload.
  */
 export async function receiveSubmissionForm(request: Request, maxBytes: number): Promise<ReceivedForm> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data/i.test(contentType) || !request.body) return { formData: await request.formData(), file: null };
+
+  const formData = new FormData();
   let file: StoredFile | null = null;
-  const memoryHandler = unstable_createMemoryUploadHandler({ maxPartSize: 100_000 });
-  // Keeps the text as it is read, so a refusal later in the body can still give it back.
+  // Kept as it is read, so a refusal later in the body can still give the text back.
   let textSeen: string | undefined;
-  const textHandler: UploadHandler = async (part) => {
-    const value = await memoryHandler(part);
-    if (part.name === "text" && typeof value === "string") textSeen = value;
-    return value;
-  };
-  const fileHandler: UploadHandler = async ({ name, filename, contentType, data }) => {
-    if (name !== FILE_FIELD) return undefined;
-    if (!filename || file) {
-      // An empty file input still sends a part (and only one file counts): drain it, store nothing.
-      for await (const chunk of data) void chunk;
-      return null;
-    }
-    const key = newObjectKey("submissions");
-    const stored = await uploadStream({
-      key,
-      body: data,
-      contentType,
-      limitBytes: maxBytes,
-      metadata: { filename: encodeURIComponent(filename) },
+  let storing: Promise<void> | null = null;
+  const source = Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>);
+  const parser = busboy({ headers: { "content-type": contentType }, limits: { fieldSize: MAX_FIELD_BYTES }, defParamCharset: "utf8" });
+
+  const parsed = new Promise<void>((resolve, reject) => {
+    const fail = (error: unknown) => {
+      // Stop reading the body: the answer goes out now, whatever is left of the upload.
+      source.unpipe(parser);
+      source.destroy();
+      reject(error);
+    };
+    parser.on("field", (name, value, info) => {
+      if (info.valueTruncated) return fail(new FieldTooLargeError(name));
+      if (name === "text") textSeen = value;
+      formData.append(name, value);
     });
-    if (stored.size === 0) {
-      await deleteObject(key).catch(() => {});
-      return null;
-    }
-    file = { key, name: filename.slice(0, 255), type: contentType || "application/octet-stream", size: stored.size };
-    return "stored";
-  };
+    parser.on("file", (name, stream, info) => {
+      if (name !== FILE_FIELD || !info.filename || storing) {
+        // An empty file input still sends a part, and only one file counts: drain it, store nothing.
+        stream.resume();
+        return;
+      }
+      const key = newObjectKey("submissions");
+      const filename = info.filename;
+      storing = uploadStream({ key, body: stream, contentType: info.mimeType, limitBytes: maxBytes, metadata: { filename: encodeURIComponent(filename) } }).then(
+        async (stored) => {
+          if (stored.size === 0) {
+            await deleteObject(key).catch(() => {});
+            return;
+          }
+          file = { key, name: filename.slice(0, 255), type: info.mimeType || "application/octet-stream", size: stored.size };
+        },
+      );
+      storing.catch(fail);
+    });
+    parser.on("error", (error: Error) => fail(new MalformedFormError(error.message)));
+    source.on("error", (error: Error) => fail(new MalformedFormError(error.message)));
+    // Parsed to the end; the file's last part may still be on its way to S3.
+    parser.on("close", () => void (storing ?? Promise.resolve()).then(() => resolve(), fail));
+  });
+  source.pipe(parser);
+
   try {
-    const formData = await unstable_parseMultipartFormData(
-      request,
-      unstable_composeUploadHandlers(fileHandler, textHandler),
-    );
+    await parsed;
     return { formData, file };
   } catch (error) {
     const stored = file as StoredFile | null;
     if (stored) await deleteObject(stored.key).catch(() => {});
-    if (error instanceof UploadTooLargeError || error instanceof StorageUnavailableError) {
-      const refusal = new SubmissionError(error instanceof UploadTooLargeError ? "tooLarge" : "storage");
-      refusal.text = textSeen;
-      throw refusal;
-    }
-    throw error;
+    const code =
+      error instanceof UploadTooLargeError ? "tooLarge"
+      : error instanceof StorageUnavailableError ? "storage"
+      : error instanceof FieldTooLargeError ? "textTooLong"
+      : error instanceof MalformedFormError ? "malformed"
+      : null;
+    if (!code) throw error;
+    const refusal = new SubmissionError(code);
+    refusal.text = textSeen;
+    throw refusal;
   }
 }
 

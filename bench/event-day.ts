@@ -1,0 +1,218 @@
+/**
+ * 5. Event day: participants browsing and submitting, judges scoring, an admin posting
+ * announcements and notifications, for a minute, against 2 real web processes and 2 workers, with
+ * every participant's socket open. Reports p50/p99 per page, errors (must be 0), live events
+ * delivered, and whether the standings are exact once the workers have caught up.
+ *
+ *   npm run bench:event-day [-- --smoke] [--participants N] [--judges N] [--seconds N]
+ */
+import { sql } from "drizzle-orm";
+import { closeDb, getDb } from "../app/utils/db.server.ts";
+import { closeEmitter } from "../app/utils/emitter.server.ts";
+import { closeQueues } from "../app/utils/queue.server.ts";
+import { closeRedis } from "../app/utils/redis.server.ts";
+import { connectSocket, type TestSocket } from "../tests/support/processes.ts";
+import { createBenchWorld, summarise } from "./lib/env.ts";
+import { checkStandingsExact, waitForStandingsDrained } from "./lib/exactness.ts";
+import { BenchFailure, benchArgs, numberOption, report, targetVerdict } from "./lib/report.ts";
+import { BENCH_PORT_BASE, sleep, startWebs, startWorkers, stopChildren, type WebProcess } from "./lib/servers.ts";
+import { cookiesFor, deleteStoredSubmissionFiles, seedWorld } from "./lib/world.ts";
+
+const args = benchArgs({ participants: { type: "string" }, judges: { type: "string" }, seconds: { type: "string" } });
+// The smoke runs one web and one worker process: the live-path smoke covers several of each.
+const profile = args.smoke
+  ? { participants: 30, judges: 3, seconds: 3, adminEveryMs: 1000, webs: 1, workers: 1 }
+  : { participants: 500, judges: 20, seconds: 60, adminEveryMs: 10_000, webs: 2, workers: 2 };
+const config = {
+  participants: numberOption(args.participants, profile.participants),
+  judges: numberOption(args.judges, profile.judges),
+  seconds: numberOption(args.seconds, profile.seconds),
+  teamSize: 5,
+  challenges: 20,
+  webs: profile.webs,
+  workers: profile.workers,
+  /** A participant reads a page for 1–4 s before the next; a judge takes 2–5 s per score. */
+  participantThinkMs: [1000, 4000] as const,
+  judgeThinkMs: [2000, 5000] as const,
+  /** The admin posts an announcement or a notification every half of this. */
+  adminEveryMs: profile.adminEveryMs,
+};
+
+const between = ([low, high]: readonly [number, number]) => low + Math.random() * (high - low);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
+
+/** Every request's outcome, by page (the route pattern, so /gate/1 and /gate/4 count together). */
+const timings = new Map<string, number[]>();
+const errors: Array<{ page: string; status: number | string }> = [];
+
+async function timed(page: string, url: string, init: RequestInit, ok: (response: Response, body: string) => boolean) {
+  const started = performance.now();
+  try {
+    const response = await fetch(url, { redirect: "manual", ...init });
+    const body = await response.text();
+    const ms = performance.now() - started;
+    (timings.get(page) ?? timings.set(page, []).get(page)!).push(ms);
+    if (!ok(response, body)) errors.push({ page, status: response.status });
+  } catch (error) {
+    errors.push({ page, status: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+const isPage = (response: Response) => response.status === 200;
+const isRedirect = (response: Response) => response.status === 302;
+
+const world = await createBenchWorld("eventday");
+const sockets: TestSocket[] = [];
+try {
+  const teams = Math.ceil(config.participants / config.teamSize);
+  const seeded = await seedWorld({ teams, membersPerTeam: config.teamSize, challenges: config.challenges, judges: config.judges, submissionsPerTeam: 3 });
+  const participants = seeded.participants.slice(0, config.participants);
+  const cookies = await cookiesFor([...participants.map((user) => user.id), ...seeded.judgeIds, seeded.adminId]);
+  const [webs] = await Promise.all([startWebs(world.env, config.webs, BENCH_PORT_BASE + 40), startWorkers(world.env, config.workers)]);
+  const webFor = (index: number): WebProcess => webs[index % webs.length];
+
+  // Every participant has the live socket a browser opens; count what reaches them.
+  const received = { notification: 0, announcement: 0, teamsUpdate: 0 };
+  for (let index = 0; index < participants.length; index += 50) {
+    const batch = participants.slice(index, index + 50);
+    const connected = await Promise.all(batch.map((user, offset) => connectSocket(webFor(index + offset).url, cookies.get(user.id))));
+    for (const socket of connected) {
+      socket.on("notification", () => void received.notification++);
+      socket.on("new_announcement", () => void received.announcement++);
+      socket.on("teams:update", () => void received.teamsUpdate++);
+    }
+    sockets.push(...connected);
+  }
+
+  // The judges' work list, refreshed as participants submit (a judge picks from what exists).
+  let submissionIds: Array<{ id: number; points: number }> = [];
+  const refreshSubmissions = async () => {
+    submissionIds = (await getDb().execute<{ id: number; points: number }>(sql`select s.id, c.points from submissions s join challenges c on c.id = s.challenge_id`)).map(
+      (row) => ({ id: Number(row.id), points: Number(row.points) }),
+    );
+  };
+  await refreshSubmissions();
+
+  const endAt = performance.now() + config.seconds * 1000;
+  const running = () => performance.now() < endAt;
+  const sent = { notifications: 0, announcements: 0, submissions: 0, scores: 0 };
+
+  const participantLoop = async (index: number) => {
+    const user = participants[index];
+    const cookie = cookies.get(user.id)!;
+    const base = webFor(index).url;
+    await sleep(Math.random() * config.participantThinkMs[1]);
+    while (running()) {
+      const roll = Math.random();
+      const challenge = pick(seeded.challenges);
+      if (roll < 0.15) {
+        // Submit (or update) an answer: the enhanced form's multipart POST, a text and now and then a small file.
+        const form = new FormData();
+        form.set("text", `Our answer, version ${Date.now()}`);
+        if (Math.random() < 0.3) form.set("file", new Blob([new Uint8Array(64 * 1024)]), "answer.pdf");
+        sent.submissions++;
+        await timed("POST /submition/:id/upload", `${base}/submition/${challenge.id}/upload`, { method: "POST", headers: { cookie }, body: form }, isPage);
+      } else {
+        const pages: Array<[string, string]> = [
+          ["/home", "/home"],
+          ["/gates", "/gates"],
+          ["/gate/:n", `/gate/${challenge.wave}`],
+          ["/submition/:id", `/submition/${challenge.id}`],
+          ["/status", "/status"],
+          ["/scoreboard", "/scoreboard"],
+          ["/announcement", "/announcement"],
+          ["/timer", "/timer"],
+        ];
+        const [page, path] = pick(pages);
+        await timed(page, `${base}${path}`, { headers: { cookie } }, isPage);
+      }
+      await sleep(between(config.participantThinkMs));
+    }
+  };
+
+  const judgeLoop = async (index: number) => {
+    const judgeId = seeded.judgeIds[index];
+    const cookie = cookies.get(judgeId)!;
+    const base = webFor(index).url;
+    await sleep(Math.random() * config.judgeThinkMs[1]);
+    while (running()) {
+      // A judge looks at one gate's submissions not yet scored by them, then scores one.
+      await timed("/dashboard/submissions", `${base}/dashboard/submissions?mine=unscored&gate=${1 + Math.floor(Math.random() * 5)}`, { headers: { cookie } }, isPage);
+      const submission = pick(submissionIds);
+      const score = (Math.floor(Math.random() * submission.points * 100) / 100).toFixed(2);
+      const verdict = Math.random() < 0.1 ? "rejected" : "";
+      sent.scores++;
+      await timed(
+        "POST /dashboard/submissions (score)",
+        `${base}/dashboard/submissions`,
+        { method: "POST", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ submissionId: String(submission.id), score, comment: "bench", verdict }) },
+        isRedirect,
+      );
+      await sleep(between(config.judgeThinkMs));
+    }
+  };
+
+  const adminLoop = async () => {
+    const cookie = cookies.get(seeded.adminId)!;
+    const headers = { cookie, "content-type": "application/x-www-form-urlencoded" };
+    let turn = 0;
+    while (running()) {
+      await sleep(config.adminEveryMs / 2);
+      if (!running()) break;
+      if (turn++ % 2 === 0) {
+        sent.announcements++;
+        await timed("POST /dashboard (announcement)", `${webs[0].url}/dashboard?index`, { method: "POST", headers, body: new URLSearchParams({ title: `Update ${turn}`, content: "Lunch is served in hall B." }) }, isRedirect);
+      } else {
+        sent.notifications++;
+        await timed("POST /dashboard/notifications", `${webs[0].url}/dashboard/notifications`, { method: "POST", headers, body: new URLSearchParams({ message: `Gate check ${turn}` }) }, isPage);
+      }
+    }
+  };
+
+  const refresher = setInterval(() => void refreshSubmissions().catch(() => {}), 2000);
+  const started = performance.now();
+  await Promise.all([
+    ...participants.map((_, index) => participantLoop(index)),
+    ...seeded.judgeIds.map((_, index) => judgeLoop(index)),
+    adminLoop(),
+  ]);
+  clearInterval(refresher);
+  const loadSeconds = (performance.now() - started) / 1000;
+
+  const drainMs = await waitForStandingsDrained(60_000);
+  await sleep(1000); // the last events in flight reach the sockets
+  const exactness = await checkStandingsExact();
+  await deleteStoredSubmissionFiles();
+
+  const rows = [...timings.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([page, samples]) => {
+      const stats = summarise(samples);
+      return { page, requests: stats.count, "p50 ms": +stats.p50.toFixed(1), "p99 ms": +stats.p99.toFixed(1), "max ms": +stats.max.toFixed(1), errors: errors.filter((error) => error.page === page).length };
+    });
+  const all = summarise([...timings.values()].flat());
+  rows.push({ page: "all requests", requests: all.count, "p50 ms": +all.p50.toFixed(1), "p99 ms": +all.p99.toFixed(1), "max ms": +all.max.toFixed(1), errors: errors.length });
+  const delivery = {
+    notifications: `${received.notification}/${sent.notifications * sockets.length}`,
+    announcements: `${received.announcement}/${sent.announcements * sockets.length}`,
+    teamsUpdates: received.teamsUpdate,
+  };
+  report(
+    "event-day",
+    args.smoke,
+    `5. Event day: ${participants.length} participants (${teams} teams), ${config.judges} judges, an admin, ${config.seconds} s on ${config.webs} web + ${config.workers} worker processes — ` +
+      `${(all.count / loadSeconds).toFixed(0)} req/s; errors ${targetVerdict(errors.length === 0)} (${errors.length}); standings ${exactness.exact ? "exact" : "INEXACT"} ` +
+      `(workers caught up ${drainMs.toFixed(0)} ms after the load); live events delivered: notifications ${delivery.notifications}, announcements ${delivery.announcements}`,
+    rows,
+    { config, sent, received, delivery, errors: errors.slice(0, 20), exactness, drainMs, requestsPerSecond: all.count / loadSeconds },
+    args.out,
+  );
+  if (!exactness.exact) throw new BenchFailure(`standings inexact: ${JSON.stringify(exactness.mismatches)}`);
+  if (errors.length > 0) throw new BenchFailure(`${errors.length} failed requests, e.g. ${JSON.stringify(errors.slice(0, 3))}`);
+} finally {
+  for (const socket of sockets) socket.disconnect();
+  await stopChildren();
+  await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis(), closeDb()]);
+  await world.drop();
+}
+process.exit(0);

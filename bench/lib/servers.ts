@@ -1,0 +1,130 @@
+/**
+ * The real processes a benchmark runs against: the built web server (server.ts, NODE_ENV=production)
+ * and BullMQ workers (workers/index.ts), each a child `node --import tsx` (one PID to measure and signal).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** Shared by the bench (which signs session cookies) and every web process it starts. */
+export const BENCH_SESSION_SECRET = "bench-session-secret-that-is-long-enough-0123456789";
+
+/** Ports 4100-4199 are the benchmarks' (the e2e server owns 3105 and 3205). */
+export const BENCH_PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 4100);
+
+const children = new Set<ChildProcess>();
+
+/** server.ts needs a Remix build: make one if it is missing (npm test has already built). */
+export function ensureBuild() {
+  if (existsSync(path.join(REPO_ROOT, "build", "index.js"))) return;
+  console.info("bench: no build/ yet, running `npm run build`");
+  const result = spawnSync("npm", ["run", "-s", "build"], { cwd: REPO_ROOT, stdio: "inherit" });
+  if (result.status !== 0) throw new Error("npm run build failed");
+}
+
+/**
+ * BENCH_CPU_PROF=<dir>: every web and worker process writes a V8 CPU profile there when it stops
+ * (open it in Chrome DevTools or speedscope) — how the fixes in docs/PERFORMANCE.md were found.
+ */
+function nodeArgs(file: string): string[] {
+  const profileDir = process.env.BENCH_CPU_PROF;
+  return [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), "--import", "tsx", file];
+}
+
+function processEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: "production",
+    SESSION_SECRET: BENCH_SESSION_SECRET,
+    // pino-http logs every request at info: at thousands of requests a second that is the bench.
+    LOG_LEVEL: "warn",
+    ...env,
+  };
+}
+
+export interface WebProcess {
+  url: string;
+  port: number;
+  pid: number;
+  child: ChildProcess;
+}
+
+/** Starts server.ts on `port` and resolves once /healthz answers. */
+export async function startWeb(env: Record<string, string>, port: number): Promise<WebProcess> {
+  ensureBuild();
+  const child = spawn(process.execPath, nodeArgs("server.ts"), {
+    cwd: REPO_ROOT,
+    env: processEnv({ ...env, PORT: String(port) }),
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  const url = `http://127.0.0.1:${port}`;
+  // Generous: on a machine busy with other work, tsx compiling server.ts can take a while.
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server.ts on ${port} exited (${child.exitCode})`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return { url, port, pid: child.pid!, child };
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`server.ts on ${port} did not answer /healthz within 90 s`);
+}
+
+export async function startWebs(env: Record<string, string>, count: number, firstPort: number): Promise<WebProcess[]> {
+  return Promise.all(Array.from({ length: count }, (_, index) => startWeb(env, firstPort + index)));
+}
+
+/** Starts a worker process; resolves when it says it started (its only info line at start). */
+export function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, nodeArgs("workers/index.ts"), {
+    cwd: REPO_ROOT,
+    env: processEnv({ LOG_LEVEL: "info", ...env }),
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const onExit = (code: number | null) => reject(new Error(`worker exited early (${code})`));
+    child.once("exit", onExit);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      if (output.length < 10_000) output += chunk.toString();
+      if (/worker started/.test(output)) {
+        child.off("exit", onExit);
+        resolve(child);
+      }
+    });
+  });
+}
+
+export function startWorkers(env: Record<string, string>, count: number): Promise<ChildProcess[]> {
+  return Promise.all(Array.from({ length: count }, () => startWorker(env)));
+}
+
+/** SIGTERM lets each process close its pools; anything still alive after `ms` is killed. */
+export async function stopChildren(ms = 5000) {
+  const running = [...children];
+  await Promise.all(
+    running.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+          child.once("exit", () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill("SIGTERM");
+        }),
+    ),
+  );
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,67 @@
+/**
+ * A child process holding a share of the live-path benchmark's socket.io clients, so that no single
+ * client process's event loop (1,000 sockets, 10,000 messages a second) adds its own queueing to the
+ * delays measured. Talks to the benchmark over IPC:
+ *
+ *   → { type: "connect", urls, cookies }           ← { type: "connected" }
+ *   → { type: "expect", values: [teamId, centi][] } (a run starts: the update each team must carry)
+ *   → { type: "collect" }                           ← { type: "deliveries", teams, at } (parallel arrays)
+ *
+ * Times are absolute (performance.timeOrigin + now, in ms): comparable across processes of one machine.
+ */
+import { io, type Socket } from "socket.io-client";
+import type { ServerToClientEvents } from "../../app/modules/realtime/events.ts";
+
+type Message =
+  | { type: "connect"; urls: string[]; cookies: string[] }
+  | { type: "expect"; values: Array<[number, number]> }
+  | { type: "collect" };
+
+const now = () => performance.timeOrigin + performance.now();
+const sockets: Array<Socket<ServerToClientEvents>> = [];
+let expected = new Map<number, number>();
+// Per socket, the teams whose expected update it has seen (and when).
+let seen: Array<Map<number, number>> = [];
+
+function connect(url: string, cookie: string, index: number): Promise<void> {
+  const socket: Socket<ServerToClientEvents> = io(url, { transports: ["websocket"], extraHeaders: { cookie }, reconnection: false, forceNew: true });
+  sockets[index] = socket;
+  socket.on("teams:update", (team) => {
+    const at = now();
+    if (expected.get(team.id) !== Math.round(team.totalScore * 100)) return;
+    const mine = seen[index];
+    if (!mine.has(team.id)) mine.set(team.id, at);
+  });
+  return new Promise((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+}
+
+process.on("message", async (message: Message) => {
+  if (message.type === "connect") {
+    seen = message.cookies.map(() => new Map());
+    for (let index = 0; index < message.cookies.length; index += 50) {
+      await Promise.all(message.cookies.slice(index, index + 50).map((cookie, offset) => connect(message.urls[(index + offset) % message.urls.length], cookie, index + offset)));
+    }
+    process.send!({ type: "connected" });
+  } else if (message.type === "expect") {
+    expected = new Map(message.values);
+    seen = sockets.map(() => new Map());
+  } else if (message.type === "collect") {
+    const teams: number[] = [];
+    const at: number[] = [];
+    for (const mine of seen) {
+      for (const [team, time] of mine) {
+        teams.push(team);
+        at.push(time);
+      }
+    }
+    process.send!({ type: "deliveries", teams, at });
+  }
+});
+
+process.on("disconnect", () => {
+  for (const socket of sockets) socket.disconnect();
+  process.exit(0);
+});

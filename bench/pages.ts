@@ -1,0 +1,92 @@
+/**
+ * 3. Scoreboard and pages under load: requests/s and latency for the scoreboard's data and the
+ * participant pages, 1,000 teams, closed-loop load from this process (autocannon) against a real
+ * web process (server.ts) on loopback, each request as one of many signed-in participants.
+ *
+ *   npm run bench:pages [-- --smoke] [--teams N] [--connections N] [--duration S] [--runs N] [--only NAME]
+ */
+import { closeDb } from "../app/utils/db.server.ts";
+import { closeEmitter } from "../app/utils/emitter.server.ts";
+import { closeQueues } from "../app/utils/queue.server.ts";
+import { closeRedis } from "../app/utils/redis.server.ts";
+import { createBenchWorld } from "./lib/env.ts";
+import { runLoad, type LoadResult } from "./lib/http-load.ts";
+import { acrossRuns, BenchFailure, benchArgs, numberOption, report, showFigure, targetVerdict } from "./lib/report.ts";
+import { BENCH_PORT_BASE, startWeb, stopChildren } from "./lib/servers.ts";
+import { cookiesFor, seedWorld } from "./lib/world.ts";
+
+/**
+ * What is measured, one entry each. The scoreboard's data is the Remix single-fetch URL a browser
+ * fetches when the board revalidates (every loader of the page: root, layout, scoreboard). The JSON
+ * API's GET /api/v1/scoreboard (another branch) joins this list as one more entry when it lands.
+ */
+export const ENDPOINTS: ReadonlyArray<{ name: string; path: string; scoreboard?: boolean }> = [
+  { name: "scoreboard data", path: "/scoreboard.data", scoreboard: true },
+  { name: "scoreboard loader only", path: "/scoreboard.data?_routes=routes%2F_app.scoreboard", scoreboard: true },
+  { name: "/gates", path: "/gates" },
+  { name: "/gate/3", path: "/gate/3" },
+  { name: "/status", path: "/status" },
+];
+
+const args = benchArgs({ teams: { type: "string" }, connections: { type: "string" }, duration: { type: "string" }, only: { type: "string" } });
+const profile = args.smoke ? { teams: 100, connections: 10, duration: 1, runs: 1 } : { teams: 1000, connections: 100, duration: 10, runs: 3 };
+const config = {
+  teams: numberOption(args.teams, profile.teams),
+  connections: numberOption(args.connections, profile.connections),
+  durationSeconds: numberOption(args.duration, profile.duration),
+  runs: numberOption(args.runs, profile.runs),
+};
+const TARGET_P99_MS = 50;
+
+const world = await createBenchWorld("pages");
+try {
+  const seeded = await seedWorld({ teams: config.teams, membersPerTeam: 3, challenges: 20, judges: 2, submissionsPerTeam: 10 });
+  const cookies = [...(await cookiesFor(seeded.participants.slice(0, 1000).map((user) => user.id))).values()];
+  const web = await startWeb(world.env, BENCH_PORT_BASE + 20);
+
+  const rows: Array<Record<string, unknown>> = [];
+  const details: Array<Record<string, unknown>> = [];
+  let failures = 0;
+  // --only <text>: just the endpoints whose name contains it (to profile one).
+  for (const endpoint of ENDPOINTS.filter((entry) => !args.only || entry.name.includes(args.only))) {
+    const url = `${web.url}${endpoint.path}`;
+    // Warm-up (JIT, pools, route modules), not recorded; the smoke only proves each endpoint answers.
+    if (!args.smoke) await runLoad({ url, cookies, connections: config.connections, durationSeconds: 3 });
+    const runs: LoadResult[] = [];
+    for (let run = 0; run < config.runs; run++) {
+      runs.push(await runLoad({ url, cookies, connections: config.connections, durationSeconds: config.durationSeconds, database: world.database, pid: web.pid }));
+    }
+    const rps = acrossRuns(runs.map((run) => run.requestsPerSecond));
+    const p50 = acrossRuns(runs.map((run) => run.p50Ms));
+    const p99 = acrossRuns(runs.map((run) => run.p99Ms));
+    const pg = acrossRuns(runs.map((run) => run.pgPerRequest ?? NaN));
+    const cpu = acrossRuns(runs.map((run) => run.cpuMsPerRequest ?? NaN));
+    const bad = runs.reduce((sum, run) => sum + run.errors + run.non2xx, 0);
+    failures += bad;
+    rows.push({
+      endpoint: endpoint.name,
+      "req/s": showFigure(rps, 0),
+      "p50 ms": showFigure(p50),
+      "p99 ms": showFigure(p99),
+      "web CPU ms/req": showFigure(cpu, 2),
+      "pg tx/req": Number.isFinite(pg.median) ? pg.median.toFixed(2) : "n/a",
+      errors: bad,
+      "p99 ≤ 50": targetVerdict(p99.median <= TARGET_P99_MS),
+    });
+    details.push({ ...endpoint, runs, rps, p50, p99, pgPerRequest: pg, cpuMsPerRequest: cpu });
+  }
+  report(
+    "pages",
+    args.smoke,
+    `3. Pages under load: ${config.teams} teams, ${config.connections} connections, ${config.durationSeconds} s per run (median over ${config.runs} run(s), range in brackets)`,
+    rows,
+    { config, target: { p99Ms: TARGET_P99_MS, connections: 100 }, endpoints: details },
+    args.out,
+  );
+  if (failures > 0) throw new BenchFailure(`${failures} failed requests`);
+} finally {
+  await stopChildren();
+  await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis(), closeDb()]);
+  await world.drop();
+}
+process.exit(0);
