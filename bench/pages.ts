@@ -23,6 +23,8 @@ import { cookiesFor, seedWorld } from "./lib/world.ts";
 export const ENDPOINTS: ReadonlyArray<{ name: string; path: string; scoreboard?: boolean }> = [
   { name: "scoreboard data", path: "/scoreboard.data", scoreboard: true },
   { name: "scoreboard loader only", path: "/scoreboard.data?_routes=routes%2F_app.scoreboard", scoreboard: true },
+  // The JSON API's snapshot (a big-screen feed): no Remix page, the cheapest read of the board.
+  { name: "API scoreboard", path: "/api/v1/scoreboard", scoreboard: true },
   { name: "/gates", path: "/gates" },
   { name: "/gate/3", path: "/gate/3" },
   { name: "/status", path: "/status" },

@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { productionServiceEnv } from "../../scripts/lib/local-services.ts";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -39,6 +40,7 @@ function processEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     ...process.env,
     NODE_ENV: "production",
     SESSION_SECRET: BENCH_SESSION_SECRET,
+    ...productionServiceEnv(),
     // pino-http logs every request at info: at thousands of requests a second that is the bench.
     LOG_LEVEL: "warn",
     ...env,

@@ -40,3 +40,18 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const LOCAL_DIR = path.join(REPO_ROOT, ".local");
 /** Kept here rather than in s3-service.ts so scripts/s3-server.ts need not load the AWS SDK. */
 export const S3_DATA_DIR = path.join(LOCAL_DIR, "s3", "data");
+
+/**
+ * The service variables for a process started in production mode, which refuses to fall back to the dev
+ * defaults (app/utils/env.server.ts): the caller's own settings, else the project-local instances.
+ * Used by the e2e server, the drills and the benchmarks.
+ */
+export function productionServiceEnv(source: NodeJS.ProcessEnv = process.env) {
+  return {
+    DATABASE_URL: source.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    REDIS_URL: source.REDIS_URL ?? DEFAULT_REDIS_URL,
+    S3_ENDPOINT: source.S3_ENDPOINT ?? DEFAULT_S3_ENDPOINT,
+    S3_ACCESS_KEY_ID: source.S3_ACCESS_KEY_ID ?? DEFAULT_S3_ACCESS_KEY_ID,
+    S3_SECRET_ACCESS_KEY: source.S3_SECRET_ACCESS_KEY ?? DEFAULT_S3_SECRET_ACCESS_KEY,
+  };
+}

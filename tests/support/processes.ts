@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { io, type Socket } from "socket.io-client";
 import type { ServerToClientEvents } from "../../app/modules/realtime/events.ts";
-import { LOCAL_SERVICE_DEFAULTS } from "../../scripts/lib/local-services.ts";
+import { productionServiceEnv } from "../../scripts/lib/local-services.ts";
 import { childEnv } from "../setup/env.ts";
 
 const children = new Set<ChildProcess>();
@@ -44,10 +44,7 @@ export async function startWebServer(env: Record<string, string> = {}) {
   const { child, match } = await startProcess("server.ts", /listening on http:\/\/localhost:(\d+)/, {
     NODE_ENV: "production",
     SESSION_SECRET: WEB_SESSION_SECRET,
-    REDIS_URL: process.env.REDIS_URL ?? LOCAL_SERVICE_DEFAULTS.redisUrl,
-    S3_ENDPOINT: process.env.S3_ENDPOINT ?? LOCAL_SERVICE_DEFAULTS.s3Endpoint,
-    S3_ACCESS_KEY_ID: LOCAL_SERVICE_DEFAULTS.s3AccessKeyId,
-    S3_SECRET_ACCESS_KEY: LOCAL_SERVICE_DEFAULTS.s3SecretAccessKey,
+    ...productionServiceEnv(),
     PORT: "0",
     ...env,
   });

@@ -8,7 +8,7 @@ import path from "node:path";
 import { runMigrations } from "../../../db/migrate.ts";
 import { seedDemoEvent } from "../../../db/seed.ts";
 import { createDb } from "../../../db/client.ts";
-import { LOCAL_SERVICE_DEFAULTS } from "../../../scripts/lib/local-services.ts";
+import { productionServiceEnv } from "../../../scripts/lib/local-services.ts";
 import { databaseUrlFor, E2E_BUCKET, E2E_DATABASE, withAdminConnection } from "../../setup/databases.ts";
 import { createBucket, emptyBucket } from "../../support/buckets.ts";
 import { E2E_SERVER_LOG } from "./paths.ts";
@@ -35,12 +35,9 @@ const env = {
   ...process.env,
   NODE_ENV: "production" as const,
   SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
-  DATABASE_URL: databaseUrl,
   // Production names every service explicitly (no silent fallback to the dev defaults).
-  REDIS_URL: process.env.REDIS_URL ?? LOCAL_SERVICE_DEFAULTS.redisUrl,
-  S3_ENDPOINT: process.env.S3_ENDPOINT ?? LOCAL_SERVICE_DEFAULTS.s3Endpoint,
-  S3_ACCESS_KEY_ID: process.env.S3_ACCESS_KEY_ID ?? LOCAL_SERVICE_DEFAULTS.s3AccessKeyId,
-  S3_SECRET_ACCESS_KEY: process.env.S3_SECRET_ACCESS_KEY ?? LOCAL_SERVICE_DEFAULTS.s3SecretAccessKey,
+  ...productionServiceEnv(),
+  DATABASE_URL: databaseUrl,
   REDIS_PREFIX: `gke2e_${process.pid}`,
   PORT: process.env.E2E_PORT ?? "3105",
   // Info, into a file the security tests read (nothing secret may ever appear in it).
