@@ -8,6 +8,7 @@ import { afterAll } from "vitest";
 import { closeDb } from "../../app/utils/db.server.ts";
 import { closeQueues } from "../../app/utils/queue.server.ts";
 import { closeRedis, createRedis } from "../../app/utils/redis.server.ts";
+import { resetEnvForTests } from "../../app/utils/env.server.ts";
 import { closeS3 } from "../../app/utils/s3.server.ts";
 import { createBucket, emptyBucket } from "../support/buckets.ts";
 import { baseDatabaseUrl, createDatabaseFromTemplate, dropDatabase } from "./databases.ts";
@@ -22,6 +23,10 @@ process.env.DATABASE_URL = await createDatabaseFromTemplate(databaseName);
 process.env.REDIS_PREFIX = `gktest_${id}`;
 process.env.S3_BUCKET = `gktest-${id.replace(/_/g, "-")}`;
 await createBucket(process.env.S3_BUCKET);
+// Creating the bucket read the configuration: forget it, so a test file that points REDIS_URL or the like
+// at an instance of its own (before its first use) is read afresh.
+closeS3();
+resetEnvForTests();
 process.env.NODE_ENV = "test";
 process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? "silent";
 
