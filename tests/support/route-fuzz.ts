@@ -1,0 +1,125 @@
+/**
+ * The route fuzz (issue 8): every action of the route manifest, posted 1,000 random and hostile bodies
+ * by a role it admits (forms, tampered hidden fields, repeated fields, multipart with hostile file
+ * names), never answers 5xx, always refuses with a message a person can read, and a refusal stores
+ * nothing. Every loader, read with hostile query strings (search boxes, filters, sort links), never
+ * answers 5xx. Two test files share the routes between them, so the two test workers run them at once.
+ */
+import fc from "fast-check";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "../../app/utils/db.server.ts";
+import { CLIENT_IP_HEADER } from "../../app/utils/request.server.ts";
+import { closeEmitter } from "../../app/utils/emitter.server.ts";
+import { hostileValue } from "./hostile-input.ts";
+import { answerOf, callRoute, loadRouteModule, routeManifest, routeUrl } from "./route-manifest.ts";
+import { createRouteWorld, type RouteWorld, type WorldRole } from "./route-world.ts";
+
+const CASES = 1000;
+
+/** Every field name our forms use, and every intent: the fuzz hits real code paths, not only "unknown". */
+const fieldNames = [
+  "intent", "id", "name", "password", "role", "teamId", "username", "redirectTo", "title", "description", "points",
+  "category", "hints", "wave", "difficulty", "removeAttachment", "content", "message", "text", "score", "comment",
+  "verdict", "submissionId", "number", "opensAt", "finalAt", "label", "at", "video1", "video2", "ids", "lastName",
+  "email", "phone", "hasTeam", "teamName", "nationalId", "skill", "linkedin", "portfolio", "major", "university",
+  "tshirtSize", "website", "q", "userId", "status", "challengeId", "kind", "video",
+];
+const intents = ["save", "delete", "videos", "announcement", "mentor", "needs", "gate", "final", "meal-add", "meal-remove", "freeze", "unfreeze", "toggle", "create-accounts", "seen"];
+
+const field = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...fieldNames) }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) });
+const value = fc.oneof({ weight: 5, arbitrary: hostileValue }, { weight: 2, arbitrary: fc.constantFrom(...intents) }, { weight: 1, arbitrary: fc.nat(50).map(String) });
+const hostileFileName = fc.constantFrom("../../etc/passwd", "a\u0000b.pdf", "x\r\nContent-Type: text/html.png", "brief.pdf", "payload.docx", "", "🔥.jpg", "a".repeat(300));
+const body = fc.record({
+  // A fresh client address each time: the login and registration limits would otherwise answer every case.
+  ip: fc.ipV4(),
+  fields: fc.array(fc.tuple(field, value), { maxLength: 12 }),
+  file: fc.option(fc.record({ field: fc.constantFrom("attachment", "file", "submissionFile"), name: hostileFileName, bytes: fc.uint8Array({ maxLength: 64 }) }), { freq: 4 }),
+});
+
+/** Who posts: the most trusted role the route admits (a refusal by the guard would test nothing). */
+function actorOf(routeId: string): WorldRole {
+  if (routeId.startsWith("routes/dashboard")) return "admin";
+  if (routeId.startsWith("routes/_app") || routeId.startsWith("routes/submition")) return "participant";
+  return "visitor";
+}
+
+/** Everything a form can change, as one digest: a refusal must leave it as it was. */
+async function databaseDigest(): Promise<string> {
+  const tables = ["teams", "users", "challenges", "submissions", "submission_scores", "announcements", "notifications", "requests", "registrations", "meals", "gates", "event_settings", "standings_outbox", "api_tokens"];
+  const [row] = await getDb().execute<{ digest: string }>(
+    sql.raw(`select md5(concat(${tables.map((table) => `(select coalesce(string_agg(x::text, '|' order by x::text), '') from ${table} x)`).join(", ")})) as digest`),
+  );
+  return row.digest;
+}
+
+/** A refusal a person can read: a conform reply with a message, a { message }, or a sentence of text. */
+async function refusalMessage(answer: ReturnType<typeof answerOf>): Promise<string> {
+  const { body: payload } = answer;
+  if (payload instanceof Response) return (await payload.clone().text()).trim();
+  const value = payload as { error?: Record<string, string[] | null> | null; message?: string; result?: { error?: Record<string, string[] | null> | null } } | null;
+  const errors = value?.error ?? value?.result?.error;
+  if (errors) return Object.values(errors).flat().filter(Boolean).join(" ");
+  return value?.message ?? "";
+}
+
+/** Registers the fuzz of the routes `select` picks (by route id), in the calling test file. */
+export async function fuzzRoutes(select: (routeId: string) => boolean) {
+  let world: RouteWorld;
+  beforeAll(async () => {
+    world = await createRouteWorld();
+  });
+  afterAll(() => closeEmitter());
+
+  const routes = await Promise.all(routeManifest.filter((route) => select(route.id)).map(async (route) => ({ route, module: await loadRouteModule(route) })));
+  const withActions = routes.filter(({ module }) => module.action);
+  const withLoaders = routes.filter(({ module }) => module.loader);
+
+  describe("every action under random and hostile posts", () => {
+    for (const { route, module } of withActions) {
+      it(`${route.id}: never a 5xx; a refusal says why and stores nothing`, async () => {
+        const params = { id: String(world.openChallenge), wave: "1", "*": "nowhere" };
+        const url = `http://localhost${routeUrl(route, params)}`;
+        const cookie = world.cookies[actorOf(route.id)];
+        let digest = await databaseDigest();
+        await fc.assert(
+          fc.asyncProperty(body, async ({ ip, fields, file }) => {
+            const form = new FormData();
+            for (const [name, text] of fields) form.append(name, text);
+            if (file) form.append(file.field, new Blob([file.bytes]), file.name);
+            const request = new Request(url, { method: "POST", headers: { [CLIENT_IP_HEADER]: ip, ...(cookie ? { Cookie: cookie } : {}) }, body: form });
+            const answer = answerOf(await callRoute(module, "action", { request, params, context: {} }));
+            expect(answer.status, `${route.id} answered ${answer.status}`).toBeLessThan(500);
+            if (answer.status >= 400) {
+              expect(await refusalMessage(answer), `${route.id}: a ${answer.status} without a message`).not.toBe("");
+              expect(await databaseDigest(), `${route.id}: a refused post changed the database`).toBe(digest);
+            } else {
+              digest = await databaseDigest();
+            }
+          }),
+          { numRuns: CASES },
+        );
+      }, 180_000);
+    }
+  });
+
+  describe("every loader under hostile query strings", () => {
+    const query = fc.array(fc.tuple(field, value), { maxLength: 6 });
+    for (const { route, module } of withLoaders) {
+      it(`${route.id}: never a 5xx`, async () => {
+        const params = { id: String(world.openChallenge), wave: "1", "*": "nowhere" };
+        const cookie = world.cookies[actorOf(route.id)];
+        await fc.assert(
+          fc.asyncProperty(query, async (entries) => {
+            const url = new URL(`http://localhost${routeUrl(route, params)}`);
+            for (const [name, text] of entries) url.searchParams.append(name, text);
+            const request = new Request(url, { headers: cookie ? { Cookie: cookie } : {} });
+            const answer = answerOf(await callRoute(module, "loader", { request, params, context: {} }));
+            expect(answer.status, `${route.id}${url.search} answered ${answer.status}`).toBeLessThan(500);
+          }),
+          { numRuns: 300 },
+        );
+      }, 120_000);
+    }
+  });
+}
