@@ -44,3 +44,15 @@ export function stripControlCharacters(value: string): string {
 export function text(params?: Parameters<typeof z.string>[0]) {
   return z.string(params).overwrite(stripControlCharacters);
 }
+
+/**
+ * The name to keep for an uploaded file (shown in lists, sent back in Content-Disposition): its last path
+ * segment only (a name like "../../etc/passwd" names nothing on our side: objects are keyed by the server),
+ * without control characters, at most 255 characters; "file" when nothing is left.
+ */
+export function safeFileName(name: string): string {
+  // Line breaks and tabs too: unlike a message, a file name has none.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  const base = name.replace(/[\u0000-\u001F\u007F]/g, "").split(/[/\\]/).pop()?.trim() ?? "";
+  return (base.replace(/^\.+$/, "") || "file").slice(0, 255);
+}

@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { AnnouncementSchema } from "./announcements/schema";
+import { safeFileName } from "./form-fields";
 import { LoginSchema } from "./auth/login-schema";
 import { ChallengeFormSchema, ChallengeIdSchema } from "./challenges/schema";
 import { NotificationSchema } from "./notifications/schema";
@@ -70,6 +71,27 @@ describe("form schemas under random and hostile input", () => {
       fc.property(hostileValue, fc.integer({ min: 1, max: 1000 }), (value, points) => {
         const result = scoreInputSchema(points).safeParse(value);
         if (!result.success) for (const issue of result.error.issues) expect(issue.message).not.toMatch(LIBRARY_DEFAULT);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe("uploaded file names", () => {
+  it("keep the last path segment, without control characters, never empty", () => {
+    expect(safeFileName("../../etc/passwd")).toBe("passwd");
+    expect(safeFileName("C:\\Users\\me\\answer.pdf")).toBe("answer.pdf");
+    expect(safeFileName("evil\u0000na\u0007me\r\n.txt")).toBe("evilname.txt");
+    expect(safeFileName("..")).toBe("file");
+    expect(safeFileName("   ")).toBe("file");
+    expect(safeFileName(`${"a".repeat(300)}.pdf`)).toHaveLength(255);
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (name) => {
+        const safe = safeFileName(name);
+        expect(safe.length).toBeGreaterThan(0);
+        expect(safe.length).toBeLessThanOrEqual(255);
+        // eslint-disable-next-line no-control-regex -- the point of the check
+        expect(safe).not.toMatch(/[/\\\u0000-\u001F\u007F]/);
       }),
       { numRuns: 1000 },
     );

@@ -260,6 +260,25 @@ describe("streamed upload", () => {
     expect(await objectExists(row.fileKey!)).toBe(true);
   });
 
+  it("keeps a hostile file name as a plain name, and stores a zero-byte file as no file", async () => {
+    const team = await makeTeam();
+    const user = await makeUser("participant", team.id);
+    const [traversal, empty] = [await makeChallenge({ wave: 1 }), await makeChallenge({ wave: 1 })];
+    const post = (challengeId: number, parts: Parameters<typeof multipart>[0]) =>
+      handleSubmissionPost(multipart(parts), { userId: user.id, teamId: team.id, challengeId, maxBytes: 1000 });
+
+    expect(await post(traversal.id, [{ name: "file", value: { filename: "../../etc/passwd", body: new TextEncoder().encode("x") } }])).toMatchObject({ ok: true });
+    const [row] = await getDb().select().from(submissions).where(eq(submissions.challengeId, traversal.id));
+    expect(row.fileName).toBe("passwd");
+    expect(row.fileKey).toMatch(/^submissions\/[0-9a-f-]{36}$/);
+
+    // Nothing to store: refused as empty when there is no text either, and no object is left behind.
+    expect(await post(empty.id, [{ name: "file", value: { filename: "nothing.pdf", body: new Uint8Array() } }])).toMatchObject({ ok: false, status: 400 });
+    expect(await post(empty.id, [{ name: "text", value: "see below" }, { name: "file", value: { filename: "nothing.pdf", body: new Uint8Array() } }])).toMatchObject({ ok: true });
+    const [textOnly] = await getDb().select().from(submissions).where(eq(submissions.challengeId, empty.id));
+    expect(textOnly).toMatchObject({ text: "see below", fileKey: null, fileName: null });
+  });
+
   it(
     "cuts a 201 MB body at the real 200 MB limit: nothing stored, memory bounded",
     async () => {

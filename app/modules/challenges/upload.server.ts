@@ -11,6 +11,7 @@ import {
   type UploadHandler,
 } from "@remix-run/node";
 import { newObjectKey, StorageUnavailableError, uploadStream, UploadTooLargeError } from "../../utils/s3.server.ts";
+import { safeFileName } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 import { SNIFF_BYTES, sniffAttachment } from "./attachment.ts";
 import { ATTACHMENT_LIMIT_BYTES } from "./schema.ts";
@@ -90,9 +91,9 @@ export async function parseChallengeForm(request: Request, fieldName = "attachme
         body,
         contentType: sniff.contentType,
         limitBytes: ATTACHMENT_LIMIT_BYTES,
-        metadata: { filename: encodeURIComponent(filename) },
+        metadata: { filename: encodeURIComponent(safeFileName(filename)) },
       });
-      attachment = { key, name: filename, contentType: sniff.contentType, size: stored.size };
+      attachment = { key, name: safeFileName(filename), contentType: sniff.contentType, size: stored.size };
     } catch (error) {
       if (error instanceof UploadTooLargeError || error instanceof StorageUnavailableError) {
         storageUnavailable = error instanceof StorageUnavailableError;

@@ -10,6 +10,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { deleteObject, newObjectKey, StorageUnavailableError, uploadStream, UploadTooLargeError } from "../../utils/s3.server.ts";
+import { safeFileName } from "../form-fields.ts";
 import { SubmissionFormSchema } from "./schema.ts";
 import { assertCanSubmit, saveSubmission, SubmissionError, type StoredFile } from "./submit.server.ts";
 
@@ -70,14 +71,14 @@ export async function receiveSubmissionForm(request: Request, maxBytes: number):
         return;
       }
       const key = newObjectKey("submissions");
-      const filename = info.filename;
+      const filename = safeFileName(info.filename);
       storing = uploadStream({ key, body: stream, contentType: info.mimeType, limitBytes: maxBytes, metadata: { filename: encodeURIComponent(filename) } }).then(
         async (stored) => {
           if (stored.size === 0) {
             await deleteObject(key).catch(() => {});
             return;
           }
-          file = { key, name: filename.slice(0, 255), type: info.mimeType || "application/octet-stream", size: stored.size };
+          file = { key, name: filename, type: info.mimeType || "application/octet-stream", size: stored.size };
         },
       );
       storing.catch(fail);
