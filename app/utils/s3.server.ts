@@ -62,11 +62,6 @@ export class StorageUnavailableError extends Error {
 }
 
 /** Counts bytes as they pass and fails the stream as soon as the limit is crossed. */
-/** The rejection of an upload we aborted ourselves (lib-storage's AbortError). */
-function isAbortError(error: unknown): boolean {
-  return (error as { name?: string } | null)?.name === "AbortError";
-}
-
 class ByteLimit extends Transform {
   bytes = 0;
   constructor(private readonly limitBytes: number) {
@@ -133,13 +128,15 @@ export async function uploadStream(options: {
   // down this delete fails too; the object was never completed, so there is nothing to list.
   await deleteObject(options.key).catch(() => {});
   if (limit.bytes > options.limitBytes) throw new UploadTooLargeError(options.limitBytes);
-  // A failure on the storage side (not the client's body, not the limit) is one the user can retry. When the
-  // body failed (the browser went away), we aborted the upload ourselves: that abort is not storage's fault.
-  if (stored.status === "rejected" && !isAbortError(stored.reason)) {
-    getLogger().error({ err: stored.reason, key: options.key }, "upload to storage failed");
+  // Storage did not complete the upload and the limit was not passed: the user can try again. (If the
+  // browser went away instead, the upload failed too, but then nobody reads the answer.) Which side broke
+  // first cannot be told from the streams: when storage fails, the body's pipeline is torn down as well.
+  if (stored.status === "rejected") {
+    getLogger().warn({ err: stored.reason, key: options.key }, "upload did not complete");
     throw new StorageUnavailableError(stored.reason);
   }
-  throw fed.status === "rejected" ? fed.reason : (stored as PromiseRejectedResult).reason;
+  // Only the body failed (stored fulfilled): e.g. a client that stopped after the upload had completed.
+  throw (fed as PromiseRejectedResult).reason;
 }
 
 /** A short-lived URL that downloads the object as an attachment under its original name. */

@@ -145,7 +145,7 @@ describe("drill: S3 unavailable during uploads", () => {
     }
     // A mid-stream cut may end in the 503 or, while the browser is still sending, in a closed connection
     // (the page then says "Failed to submit challenge"); never in a success.
-    expect(cut.status === 503 || cut.status === "network-error").toBe(true);
+    expect(cut.status === 503 || cut.status === "network-error", `the cut upload answered ${outcome(cut)}`).toBe(true);
     expect(cutAnsweredMs).toBeLessThan(ANSWER_LIMIT_MS);
 
     // Nothing half-saved: no row for a refused upload, no partial object once storage is back.

@@ -17,6 +17,9 @@ import { assertCanSubmit, saveSubmission, SubmissionError, type StoredFile } fro
 /** The multipart field that carries the file. */
 export const FILE_FIELD = "file";
 
+/** How much of a refused upload is still read (and dropped) so the browser gets the answer, not a reset. */
+const DISCARD_AFTER_REFUSAL_BYTES = 64 * 1024 * 1024;
+
 /** A text field longer than this is refused (the form's text is far shorter; this only stops abuse). */
 const MAX_FIELD_BYTES = 100_000;
 
@@ -53,10 +56,22 @@ export async function receiveSubmissionForm(request: Request, maxBytes: number):
   const parser = busboy({ headers: { "content-type": contentType }, limits: { fieldSize: MAX_FIELD_BYTES }, defParamCharset: "utf8" });
 
   const parsed = new Promise<void>((resolve, reject) => {
+    let failed = false;
     const fail = (error: unknown) => {
-      // Stop reading the body: the answer goes out now, whatever is left of the upload.
+      if (failed) return;
+      failed = true;
+      // The answer goes out now, but a browser still sending the rest of its file only reads it once it has
+      // sent everything: cutting the connection would show it a blank "connection reset" page instead of
+      // the message. So the rest is read and thrown away (never kept), up to a bound past which a client
+      // sending far more than the limit is cut off.
       source.unpipe(parser);
-      source.destroy();
+      parser.removeAllListeners("file");
+      let discarded = 0;
+      source.on("data", (chunk: Buffer) => {
+        discarded += chunk.length;
+        if (discarded > DISCARD_AFTER_REFUSAL_BYTES) source.destroy();
+      });
+      source.resume();
       reject(error);
     };
     parser.on("field", (name, value, info) => {
