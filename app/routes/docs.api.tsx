@@ -50,7 +50,8 @@ export default function ApiDocs() {
         </p>
         <p>
           Errors are <code>{'{ "code", "message", "fieldErrors"? }'}</code> with the matching status: 400 invalid input, 401 not signed in, 403
-          not allowed, 404 not found, 409 duplicate or in use, 413 too large, 429 too many failed logins.
+          not allowed, 404 not found, 409 duplicate or in use, 413 too large, 429 too many failed logins, 503 the database or file storage
+          briefly unreachable (try again).
         </p>
       </section>
       {tags.map((tag) => (
