@@ -27,6 +27,7 @@ import { attachRealtime } from "./app/utils/realtime.server.ts";
 import { closeRedis, getRedis } from "./app/utils/redis.server.ts";
 import { CLIENT_IP_HEADER } from "./app/utils/request.server.ts";
 import { closeS3, pingStorage } from "./app/utils/s3.server.ts";
+import { scoreboardFeedHandler } from "./app/utils/scoreboard-feed.server.ts";
 import { withUnavailablePages } from "./app/utils/unavailable.server.ts";
 
 const env = getEnv();
@@ -157,6 +158,9 @@ app.use(
 );
 
 app.use(QUEUE_BOARD_PATH, ...queueBoardRouter());
+
+// The scoreboard feed that big screens poll, answered without Remix (decision 011); other methods go on to Remix.
+app.get("/api/v1/scoreboard", (req, res) => void scoreboardFeedHandler(req, res));
 
 // `npm run dev` re-imports the build after each rebuild (see the watcher below), so there the handler
 // takes a function. Anywhere else it takes the build itself: given a function, Remix re-derives the

@@ -1,18 +1,20 @@
-import { getScoreboard } from "~/modules/standings/scoreboard.server";
-import { requireApiUser } from "~/utils/api-auth.server";
 import { apiResource } from "~/utils/api.server";
-import { jsonWithEtag } from "~/utils/http-cache.server";
+import { answerScoreboardFeed } from "~/utils/scoreboard-feed.server";
 
 /**
  * The standings snapshot (Redis only, never computed per request), as /scoreboard shows it to the
- * caller's role. Big screens poll it: an unchanged board costs a 304 and no body.
+ * caller's role. Big screens poll it: an unchanged board costs a 304 and no body. server.ts answers
+ * GET ahead of Remix with the same function (app/utils/scoreboard-feed.server.ts); this module answers
+ * the other methods (405) and direct calls.
  */
 const resource = apiResource({
   GET: async ({ request }) => {
-    const user = await requireApiUser(request);
-    const board = await getScoreboard({ id: user.id, role: user.role, teamId: user.teamId });
-    // private: it depends on the caller (frozen or live, own team); no-cache: revalidate every time.
-    return jsonWithEtag(request, board, { "Cache-Control": "private, no-cache", Vary: "Authorization, Cookie" });
+    const answer = await answerScoreboardFeed({
+      authorization: request.headers.get("Authorization"),
+      cookie: request.headers.get("Cookie"),
+      ifNoneMatch: request.headers.get("If-None-Match"),
+    });
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
   },
 });
 export const loader = resource.loader;

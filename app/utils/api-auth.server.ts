@@ -4,33 +4,57 @@
  * the role rules are the screens' own.
  */
 import { ApiError } from "../modules/api/errors.ts";
-import { findUserByApiToken } from "../modules/api-tokens/tokens.server.ts";
+import { findUserByApiToken, hashToken } from "../modules/api-tokens/tokens.server.ts";
 import { mayReadTeam, type Role } from "../modules/auth/access.ts";
-import type { SessionUser } from "../modules/auth/login.server.ts";
+import { findSessionUser, type SessionUser } from "../modules/auth/login.server.ts";
+import { recentUser } from "../modules/auth/recent-users.server.ts";
 import { messages } from "../modules/messages.ts";
-import { getOptionalUser, getUserId } from "./auth.server.ts";
+import { getUserId } from "./auth.server.ts";
 import { isForgedRequest, isUnsafeMethod } from "./csrf.server.ts";
 import { getEnv } from "./env.server.ts";
+import { getSessionStorage } from "./session.server.ts";
 
 const m = messages.api;
 
-/** The bearer token of the request, if it sends one. */
-export function bearerToken(request: Request): string | null {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("Authorization") ?? "");
+/** The bearer token in an Authorization header's value, if it holds one. */
+function bearerIn(authorization: string | null): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   return match ? match[1] : null;
 }
 
-/** The caller; 401 for a visitor or an unknown or revoked token. A token wins over a cookie. */
-export async function requireApiUser(request: Request): Promise<SessionUser> {
-  const token = bearerToken(request);
+/** The bearer token of the request, if it sends one. */
+export function bearerToken(request: Request): string | null {
+  return bearerIn(request.headers.get("Authorization"));
+}
+
+/** What identifies an API caller: the request's Authorization and Cookie headers. */
+export interface CallerHeaders {
+  authorization: string | null;
+  cookie: string | null;
+}
+
+/**
+ * The caller; 401 for a visitor or an unknown or revoked token. A token wins over a cookie. With
+ * `recent`, an answer up to RECENT_USER_TTL_MS old will do (the scoreboard feed only: see recent-users).
+ */
+export async function requireApiCaller(headers: CallerHeaders, options: { recent?: boolean } = {}): Promise<SessionUser> {
+  const token = bearerIn(headers.authorization);
   if (token) {
-    const user = await findUserByApiToken(token);
+    const lookup = () => findUserByApiToken(token);
+    const user = await (options.recent ? recentUser(`token:${hashToken(token)}`, lookup) : lookup());
     if (!user) throw new ApiError("unauthenticated", m.invalidToken, undefined, { "WWW-Authenticate": 'Bearer error="invalid_token"' });
     return user;
   }
-  const user = await getOptionalUser(request);
+  const userId = (await getSessionStorage().getSession(headers.cookie)).get("userId");
+  const lookup = () => findSessionUser(userId as number);
+  const user = typeof userId !== "number" ? null : await (options.recent ? recentUser(`user:${userId}`, lookup) : lookup());
   if (!user) throw new ApiError("unauthenticated", m.unauthenticated, undefined, { "WWW-Authenticate": "Bearer" });
   return user;
+}
+
+/** The caller of this request (see requireApiCaller), looked up afresh. */
+export async function requireApiUser(request: Request): Promise<SessionUser> {
+  return requireApiCaller({ authorization: request.headers.get("Authorization"), cookie: request.headers.get("Cookie") });
 }
 
 /** The caller with one of `allowed` roles; any other role gets a 403, as on the screens. */

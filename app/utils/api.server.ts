@@ -13,6 +13,7 @@ import { DashboardError } from "../modules/teams/teams.server.ts";
 import { rejectCrossSiteRequest } from "./api-auth.server.ts";
 import { asFormValues } from "./form-values.ts";
 import { getLogger } from "./logger.server.ts";
+import { isServiceUnreachable } from "./unavailable.server.ts";
 
 const m = messages.api;
 
@@ -31,6 +32,11 @@ export function toApiError(error: unknown): ApiError {
     return new ApiError(error.status === 400 && fieldErrors ? "validation_failed" : codeForStatus(error.status), error.message, fieldErrors);
   }
   if (error instanceof SubmissionError) return new ApiError(codeForStatus(error.status), error.message);
+  // Postgres (or another service) down or restarting: briefly unavailable, not broken (unavailable.server.ts).
+  if (isServiceUnreachable(error)) {
+    getLogger().warn({ err: error }, "a backing service is unreachable: answered 503");
+    return new ApiError("unavailable", messages.errors.unavailable, undefined, { "Retry-After": "5" });
+  }
   if (error instanceof ScoringError) {
     return error.field === "score" ? new ApiError("validation_failed", error.message, { score: [error.message] }) : new ApiError(codeForStatus(error.status), error.message);
   }

@@ -17,6 +17,10 @@ export interface LoadOptions {
   database?: string;
   /** The web process: its CPU time per request is the figure least moved by other load on the machine. */
   pid?: number;
+  /** Sent with every request (e.g. If-None-Match, for a poll that already holds the current ETag). */
+  headers?: Record<string, string>;
+  /** The status every answer must have (200 unless given); any other counts as a failure. */
+  expectStatus?: number;
 }
 
 export interface LoadResult {
@@ -27,7 +31,8 @@ export interface LoadResult {
   maxMs: number;
   requests: number;
   errors: number;
-  non2xx: number;
+  /** Answers with another status than the expected one. */
+  unexpected: number;
   /** Postgres transactions (each autocommit statement is one) per request, measured under load. */
   pgPerRequest: number | null;
   /** The web process's CPU (user + system) per request. */
@@ -74,7 +79,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     timeout: 10,
     requests: [
       {
-        setupRequest: (request) => ({ ...request, headers: { ...request.headers, cookie: options.cookies[turn++ % options.cookies.length] } }),
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, ...options.headers, cookie: options.cookies[turn++ % options.cookies.length] },
+        }),
       },
     ],
   }, (error, result) => (error ? failed(error) : finished(result)));
@@ -102,7 +110,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     maxMs: result.latency.max,
     requests: result.requests.total,
     errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
+    unexpected: result.requests.total - (result.statusCodeStats?.[`${options.expectStatus ?? 200}`]?.count ?? 0),
     pgPerRequest,
     cpuMsPerRequest: Number.isFinite(cpuMs) && result.requests.total > 0 ? cpuMs / result.requests.total : null,
   };

@@ -18,6 +18,11 @@ test.describe("HTTP API through the real server", () => {
     const etag = first.headers()["etag"];
     const again = await request.get("/api/v1/scoreboard", { headers: { ...headers, "If-None-Match": etag } });
     expect(again.status()).toBe(304);
+    // server.ts answers GET ahead of Remix; every other method still reaches the route: 405, and what is allowed.
+    const posted = await request.post("/api/v1/scoreboard", { headers });
+    expect([posted.status(), posted.headers()["allow"]]).toEqual([405, "GET"]);
+    const visitor = await request.get("/api/v1/scoreboard", { headers: { Cookie: "" } });
+    expect(visitor.status()).toBe(401);
 
     page.on("dialog", (dialog) => dialog.accept());
     await page.reload();

@@ -1,13 +1,19 @@
 /** The scoreboard feed (ETag/304, freeze per role) and the event calls: announcements, notifications, videos, requests. */
-import { beforeAll, describe, expect, it } from "vitest";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AnnouncementOutSchema, NotificationOutSchema, RequestOutSchema, ScoreboardSchema, VideosOutSchema } from "../../app/modules/api/schemas.ts";
+import { createApiToken, revokeApiToken } from "../../app/modules/api-tokens/tokens.server.ts";
+import { RECENT_USER_TTL_MS } from "../../app/modules/auth/recent-users.server.ts";
 import { messages } from "../../app/modules/messages.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
 import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import * as scoreboard from "../../app/routes/api.v1.scoreboard.tsx";
+import { scoreboardFeedHandler } from "../../app/utils/scoreboard-feed.server.ts";
 import * as announcements from "../../app/routes/api.v1.announcements.tsx";
 import * as notifications from "../../app/routes/api.v1.notifications.tsx";
 import * as videos from "../../app/routes/api.v1.videos.tsx";
@@ -86,6 +92,66 @@ describe("GET /api/v1/scoreboard", () => {
       }
     } finally {
       await setScoreboardFrozen(false);
+    }
+  });
+});
+
+describe("the scoreboard feed in front of Remix (server.ts)", () => {
+  /** The Express handler server.ts mounts, on a port of its own. */
+  async function feedServer() {
+    const app = express();
+    app.get("/api/v1/scoreboard", (req, res) => void scoreboardFeedHandler(req, res));
+    const server = await new Promise<Server>((resolve) => {
+      const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+    });
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}/api/v1/scoreboard`, close: () => new Promise((resolve) => server.close(resolve)) };
+  }
+
+  it("answers what the route answers: the board with its ETag, 304, HEAD, a cookie, 401 for a visitor", async () => {
+    await rebuildStandings();
+    const feed = await feedServer();
+    try {
+      const viaRoute = await board(callers.tokens.judge);
+      const direct = await fetch(feed.url, { headers: { Authorization: `Bearer ${callers.tokens.judge}` } });
+      expect(direct.status).toBe(200);
+      expect(direct.headers.get("Content-Type")).toBe("application/json; charset=utf-8");
+      expect(direct.headers.get("ETag")).toBe(viaRoute.headers.get("ETag"));
+      expect(await direct.text()).toBe(await viaRoute.text());
+
+      const etag = direct.headers.get("ETag")!;
+      const unchanged = await fetch(feed.url, { headers: { Authorization: `Bearer ${callers.tokens.judge}`, "If-None-Match": etag } });
+      expect([unchanged.status, await unchanged.text()]).toEqual([304, ""]);
+      const head = await fetch(feed.url, { method: "HEAD", headers: { Authorization: `Bearer ${callers.tokens.judge}` } });
+      expect([head.status, head.headers.get("ETag"), await head.text()]).toEqual([200, etag, ""]);
+
+      const mine = ScoreboardSchema.parse(await (await fetch(feed.url, { headers: { Cookie: await callers.cookie("participant") } })).json());
+      expect(mine.ownTeamId).toBe(callers.team.id);
+
+      const visitor = await fetch(feed.url);
+      expect(visitor.status).toBe(401);
+      expect(visitor.headers.get("WWW-Authenticate")).toBe("Bearer");
+      expect(await visitor.json()).toEqual({ code: "unauthenticated", message: messages.api.unauthenticated });
+      const forged = await fetch(feed.url, { headers: { Authorization: "Bearer gk_not-a-token" } });
+      expect(forged.status).toBe(401);
+    } finally {
+      await feed.close();
+    }
+  });
+
+  it("remembers a caller for at most RECENT_USER_TTL_MS: a revoked token reads the board that long, then gets 401", async () => {
+    const { id, token } = await createApiToken(callers.users.judge.id, "big screen");
+    expect((await board(token)).status).toBe(200);
+    await revokeApiToken(id);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    try {
+      expect((await board(token)).status).toBe(200);
+      vi.setSystemTime(Date.now() + RECENT_USER_TTL_MS);
+      const refused = await board(token);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ code: "unauthenticated", message: messages.api.invalidToken });
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

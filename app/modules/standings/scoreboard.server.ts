@@ -2,6 +2,7 @@
  * The scoreboard read path: Redis only (the snapshot the standings writer keeps). If Redis lost it
  * (a flush, a restart without persistence), the first reader rebuilds it from Postgres once.
  */
+import { createHash } from "node:crypto";
 import type { Role } from "../auth/access.ts";
 import type { TeamStanding } from "../realtime/events.ts";
 import { getRedis } from "../../utils/redis.server.ts";
@@ -68,8 +69,18 @@ export async function getScoreboard(viewer: Viewer): Promise<Scoreboard> {
   return boardForViewer(await readLiveSnapshot(), viewer);
 }
 
-// The live board's JSON, made once per snapshot version (the snapshot object changes with it).
-const liveBoardJson = new WeakMap<Snapshot, string>();
+/** The live board's JSON and a tag naming exactly those bytes, made once per snapshot version (the snapshot object changes with it). */
+const liveBoardJson = new WeakMap<Snapshot, { json: string; tag: string }>();
+
+function liveBoard(snapshot: Snapshot): { json: string; tag: string } {
+  let made = liveBoardJson.get(snapshot);
+  if (made === undefined) {
+    const json = JSON.stringify(snapshot.board);
+    made = { json, tag: createHash("sha1").update(json).digest("base64url") };
+    liveBoardJson.set(snapshot, made);
+  }
+  return made;
+}
 
 /**
  * The board as one JSON string, for the scoreboard page, and its first `leaders` teams as objects (the
@@ -81,13 +92,28 @@ export async function getScoreboardJson(viewer: Viewer, leaders = 0): Promise<Om
   const snapshot = await readLiveSnapshot();
   const board = boardForViewer(snapshot, viewer);
   const answer = { frozen: board.frozen, ownTeamId: board.ownTeamId, leaders: board.teams.slice(0, leaders) };
-  if (board.teams !== snapshot.board) return { ...answer, teamsJson: JSON.stringify(board.teams) };
-  let teamsJson = liveBoardJson.get(snapshot);
-  if (teamsJson === undefined) {
-    teamsJson = JSON.stringify(snapshot.board);
-    liveBoardJson.set(snapshot, teamsJson);
-  }
+  const teamsJson = board.teams === snapshot.board ? liveBoard(snapshot).json : JSON.stringify(board.teams);
   return { ...answer, teamsJson };
+}
+
+/**
+ * The API's scoreboard (a `Scoreboard` as JSON) for a viewer, with a strong ETag of exactly those
+ * bytes. Whoever sees the live board shares its string and tag (only `ownTeamId` differs, spliced in),
+ * so a poll costs neither an encoding nor a hash of the board; a frozen participant's board is made
+ * and hashed per request.
+ */
+export async function getScoreboardFeed(viewer: Viewer): Promise<{ body: string; etag: string }> {
+  const snapshot = await readLiveSnapshot();
+  const board = boardForViewer(snapshot, viewer);
+  if (board.teams !== snapshot.board) {
+    const body = JSON.stringify(board);
+    return { body, etag: `"${createHash("sha1").update(body).digest("base64url")}"` };
+  }
+  const { json, tag } = liveBoard(snapshot);
+  // The key order JSON.stringify(board) gives: teams, frozen, ownTeamId.
+  const body = `{"teams":${json},"frozen":${board.frozen},"ownTeamId":${JSON.stringify(board.ownTeamId)}}`;
+  // The tag has a fixed length (27 characters), so the parts after it cannot run into each other.
+  return { body, etag: `"${tag}-${board.frozen ? "f" : "l"}-${board.ownTeamId ?? "n"}"` };
 }
 
 /** A team's own standing (live points) and the rank the viewer may see (frozen for participants). */
