@@ -48,6 +48,18 @@ let build = await importBuild();
 const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", env.TRUST_PROXY);
+// The scoreboard feed that big screens and scripts poll, first and on its own (decision 011): the
+// middleware below costs more than the feed itself (0.37 → 0.20 ms of CPU a poll). It sets its own
+// headers, compresses its own answers and logs its own failures; other methods go on to the Remix route.
+app.get(
+  "/api/v1/scoreboard",
+  scoreboardFeedHandler({
+    "X-Content-Type-Options": "nosniff",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    ...(env.NODE_ENV === "production" ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
+  }),
+);
+
 app.use(compression());
 
 // A fresh nonce per response: Remix's inline scripts carry it, so the CSP allows them and nothing else.
@@ -159,8 +171,6 @@ app.use(
 
 app.use(QUEUE_BOARD_PATH, ...queueBoardRouter());
 
-// The scoreboard feed that big screens poll, answered without Remix (decision 011); other methods go on to Remix.
-app.get("/api/v1/scoreboard", (req, res) => void scoreboardFeedHandler(req, res));
 
 // `npm run dev` re-imports the build after each rebuild (see the watcher below), so there the handler
 // takes a function. Anywhere else it takes the build itself: given a function, Remix re-derives the

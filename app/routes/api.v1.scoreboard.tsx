@@ -14,7 +14,8 @@ const resource = apiResource({
       cookie: request.headers.get("Cookie"),
       ifNoneMatch: request.headers.get("If-None-Match"),
     });
-    return new Response(answer.body, { status: answer.status, headers: answer.headers });
+    // Not asked for gzip (the compression middleware does that for Remix answers): a string or nothing.
+    return new Response(answer.body === null ? null : String(answer.body), { status: answer.status, headers: answer.headers });
   },
 });
 export const loader = resource.loader;

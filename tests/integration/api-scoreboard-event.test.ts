@@ -1,25 +1,28 @@
 /** The scoreboard feed (ETag/304, freeze per role) and the event calls: announcements, notifications, videos, requests. */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
 import express from "express";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AnnouncementOutSchema, NotificationOutSchema, RequestOutSchema, ScoreboardSchema, VideosOutSchema } from "../../app/modules/api/schemas.ts";
 import { createApiToken, revokeApiToken } from "../../app/modules/api-tokens/tokens.server.ts";
-import { RECENT_USER_TTL_MS } from "../../app/modules/auth/recent-users.server.ts";
+import { watchCallerChanges } from "../../app/modules/auth/caller-changes.server.ts";
 import { messages } from "../../app/modules/messages.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
 import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
+import { users } from "../../db/schema.ts";
 import * as scoreboard from "../../app/routes/api.v1.scoreboard.tsx";
+import { getDb } from "../../app/utils/db.server.ts";
 import { scoreboardFeedHandler } from "../../app/utils/scoreboard-feed.server.ts";
 import * as announcements from "../../app/routes/api.v1.announcements.tsx";
 import * as notifications from "../../app/routes/api.v1.notifications.tsx";
 import * as videos from "../../app/routes/api.v1.videos.tsx";
 import * as mentors from "../../app/routes/api.v1.mentors.tsx";
 import * as needs from "../../app/routes/api.v1.needs.tsx";
-import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam } from "../support/fixtures.ts";
+import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser } from "../support/fixtures.ts";
 import { apiRequest, call, makeCallers, send } from "../support/api.ts";
 
 let callers: Awaited<ReturnType<typeof makeCallers>>;
@@ -100,7 +103,7 @@ describe("the scoreboard feed in front of Remix (server.ts)", () => {
   /** The Express handler server.ts mounts, on a port of its own. */
   async function feedServer() {
     const app = express();
-    app.get("/api/v1/scoreboard", (req, res) => void scoreboardFeedHandler(req, res));
+    app.get("/api/v1/scoreboard", scoreboardFeedHandler({ "X-Content-Type-Options": "nosniff" }));
     const server = await new Promise<Server>((resolve) => {
       const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
     });
@@ -113,17 +116,27 @@ describe("the scoreboard feed in front of Remix (server.ts)", () => {
     const feed = await feedServer();
     try {
       const viaRoute = await board(callers.tokens.judge);
-      const direct = await fetch(feed.url, { headers: { Authorization: `Bearer ${callers.tokens.judge}` } });
+      const direct = await fetch(feed.url, { headers: { Authorization: `Bearer ${callers.tokens.judge}`, "Accept-Encoding": "identity" } });
       expect(direct.status).toBe(200);
+      expect(direct.headers.get("X-Content-Type-Options")).toBe("nosniff");
       expect(direct.headers.get("Content-Type")).toBe("application/json; charset=utf-8");
       expect(direct.headers.get("ETag")).toBe(viaRoute.headers.get("ETag"));
       expect(await direct.text()).toBe(await viaRoute.text());
 
       const etag = direct.headers.get("ETag")!;
-      const unchanged = await fetch(feed.url, { headers: { Authorization: `Bearer ${callers.tokens.judge}`, "If-None-Match": etag } });
+      const unchanged = await fetch(feed.url, { headers: { Authorization: `Bearer ${callers.tokens.judge}`, "Accept-Encoding": "identity", "If-None-Match": etag } });
       expect([unchanged.status, await unchanged.text()]).toEqual([304, ""]);
-      const head = await fetch(feed.url, { method: "HEAD", headers: { Authorization: `Bearer ${callers.tokens.judge}` } });
+      const head = await fetch(feed.url, { method: "HEAD", headers: { Authorization: `Bearer ${callers.tokens.judge}`, "Accept-Encoding": "identity" } });
       expect([head.status, head.headers.get("ETag"), await head.text()]).toEqual([200, etag, ""]);
+
+      // gzip for a client that asks (fetch does, and unpacks it): the same board, an ETag of its own.
+      const zipped = await fetch(feed.url, { headers: { Authorization: `Bearer ${callers.tokens.judge}` } });
+      expect(zipped.headers.get("Content-Encoding")).toBe("gzip");
+      expect(zipped.headers.get("Vary")).toMatch(/Accept-Encoding/);
+      expect(zipped.headers.get("ETag")).not.toBe(etag);
+      expect(await zipped.text()).toBe(await (await board(callers.tokens.judge)).text());
+      const zippedAgain = await fetch(feed.url, { headers: { Authorization: `Bearer ${callers.tokens.judge}`, "If-None-Match": zipped.headers.get("ETag")! } });
+      expect(zippedAgain.status).toBe(304);
 
       const mine = ScoreboardSchema.parse(await (await fetch(feed.url, { headers: { Cookie: await callers.cookie("participant") } })).json());
       expect(mine.ownTeamId).toBe(callers.team.id);
@@ -139,17 +152,22 @@ describe("the scoreboard feed in front of Remix (server.ts)", () => {
     }
   });
 
-  it("remembers a caller for at most RECENT_USER_TTL_MS: a revoked token reads the board that long, then gets 401", async () => {
+  it("remembers its callers, yet a revoked token or a user moved to another team counts at once (Postgres tells the process)", async () => {
+    await watchCallerChanges();
     const { id, token } = await createApiToken(callers.users.judge.id, "big screen");
     expect((await board(token)).status).toBe(200);
-    await revokeApiToken(id);
+    const mover = await makeUser("participant", callers.team.id);
+    const moverToken = (await createApiToken(mover.id, "phone")).token;
+    expect(ScoreboardSchema.parse(await (await board(moverToken)).json()).ownTeamId).toBe(callers.team.id);
+
+    // The clock stands still: only the notice of the change can make the process forget.
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
     try {
-      expect((await board(token)).status).toBe(200);
-      vi.setSystemTime(Date.now() + RECENT_USER_TTL_MS);
-      const refused = await board(token);
-      expect(refused.status).toBe(401);
-      expect(await refused.json()).toMatchObject({ code: "unauthenticated", message: messages.api.invalidToken });
+      await revokeApiToken(id);
+      await expect.poll(async () => (await board(token)).status, { timeout: 5_000 }).toBe(401);
+      const elsewhere = await makeTeam();
+      await getDb().update(users).set({ teamId: elsewhere.id }).where(eq(users.id, mover.id));
+      await expect.poll(async () => ScoreboardSchema.parse(await (await board(moverToken)).json()).ownTeamId, { timeout: 5_000 }).toBe(elsewhere.id);
     } finally {
       vi.useRealTimers();
     }

@@ -1,10 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SessionUser } from "./login.server.ts";
-import { forgetRecentUsers, RECENT_USER_TTL_MS, recentUser } from "./recent-users.server.ts";
+import { forgetRecentUsers, RECENT_USER_TTL_MS, recentUser, setHearingChanges, WATCHED_TTL_MS } from "./recent-users.server.ts";
 
 const ada: SessionUser = { id: 1, name: "ada", role: "participant", teamId: 7, teamName: "Lovelace" };
 
-afterEach(() => forgetRecentUsers());
+afterEach(() => {
+  forgetRecentUsers();
+  setHearingChanges(false);
+});
 
 describe("recentUser", () => {
   it("answers from one lookup for RECENT_USER_TTL_MS, then looks the user up again", async () => {
@@ -14,6 +17,17 @@ describe("recentUser", () => {
     expect(await recentUser("user:1", lookup, t0 + RECENT_USER_TTL_MS - 1)).toEqual(ada);
     expect(lookup).toHaveBeenCalledTimes(1);
     await recentUser("user:1", lookup, t0 + RECENT_USER_TTL_MS);
+    expect(lookup).toHaveBeenCalledTimes(2);
+  });
+
+  it("keeps an answer for WATCHED_TTL_MS while changes are heard, and forgets everything at a change", async () => {
+    setHearingChanges(true);
+    const lookup = vi.fn(async () => ada);
+    await recentUser("user:1", lookup, 0);
+    await recentUser("user:1", lookup, WATCHED_TTL_MS - 1);
+    expect(lookup).toHaveBeenCalledTimes(1);
+    forgetRecentUsers();
+    await recentUser("user:1", lookup, WATCHED_TTL_MS - 1);
     expect(lookup).toHaveBeenCalledTimes(2);
   });
 

@@ -4,18 +4,29 @@
  * Postgres query for the caller (and the token's last-use stamp), and the feed is meant never to touch
  * Postgres on its hot path (docs/decisions/011-scoreboard-feed-fast-path.md).
  *
- * What a stale answer can do is bounded: for at most RECENT_USER_TTL_MS after a user was deleted, a
- * token revoked, a role or team changed, the feed answers as before. The feed only reads the board, so
- * the worst case is a deleted account seeing the standings for two more seconds. Every other route
- * looks the caller up afresh.
+ * A stale answer is bounded. While the process hears Postgres's notice of every change to users,
+ * teams and tokens (caller-changes.server.ts, a trigger per table), it forgets everything at each one
+ * and keeps an answer up to WATCHED_TTL_MS otherwise. Until it hears them (starting, or the listening
+ * connection down), it keeps an answer RECENT_USER_TTL_MS at most. The feed only reads the board: the
+ * worst case is a revoked token reading the standings that much longer. Every other route looks the
+ * caller up afresh.
  */
 import type { SessionUser } from "./login.server.ts";
 
+/** How long an answer is kept while changes are not being heard. */
 export const RECENT_USER_TTL_MS = 2_000;
+/** How long while they are: only a backstop, since every change makes the process forget at once. */
+export const WATCHED_TTL_MS = 60_000;
 /** Beyond this many callers, expired entries are dropped before a new one is kept. */
 const MAX_REMEMBERED = 20_000;
 
 const remembered = new Map<string, { until: number; user: Promise<SessionUser | null> }>();
+let hearingChanges = false;
+
+/** Whether every change to callers reaches this process now (set by caller-changes.server.ts). */
+export function setHearingChanges(hearing: boolean): void {
+  hearingChanges = hearing;
+}
 
 function dropExpired(now: number) {
   for (const [key, entry] of remembered) if (entry.until <= now) remembered.delete(key);
@@ -23,7 +34,8 @@ function dropExpired(now: number) {
 
 /**
  * The user for `key` (e.g. a session's user id, a token's hash): the answer of a lookup started less
- * than RECENT_USER_TTL_MS ago, or a new lookup. A lookup that fails is not remembered.
+ * than RECENT_USER_TTL_MS ago (WATCHED_TTL_MS while changes are heard), or a new lookup. A lookup that
+ * fails is not remembered.
  */
 export function recentUser(key: string, lookup: () => Promise<SessionUser | null>, now = Date.now()): Promise<SessionUser | null> {
   const hit = remembered.get(key);
@@ -32,7 +44,7 @@ export function recentUser(key: string, lookup: () => Promise<SessionUser | null
   // Still full of live entries: answer without remembering rather than grow without bound.
   const user = lookup();
   if (remembered.size < MAX_REMEMBERED) {
-    remembered.set(key, { until: now + RECENT_USER_TTL_MS, user });
+    remembered.set(key, { until: now + (hearingChanges ? WATCHED_TTL_MS : RECENT_USER_TTL_MS), user });
     user.catch(() => {
       if (remembered.get(key)?.user === user) remembered.delete(key);
     });
@@ -45,7 +57,7 @@ function copyOf(user: SessionUser | null): SessionUser | null {
   return user ? { ...user } : null;
 }
 
-/** Forget everything (tests that change a user and read the feed at once). */
+/** Forget everything: a user, team or token changed. */
 export function forgetRecentUsers(): void {
   remembered.clear();
 }
