@@ -1,7 +1,18 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../modules/api/errors.ts";
 import { messages } from "../modules/messages.ts";
 import { errorResponse, toApiError } from "./api.server.ts";
+import { getLogger } from "./logger.server.ts";
+
+// These errors are made on purpose: their log lines (with stacks) would only look like failures.
+let level: string;
+beforeAll(() => {
+  level = getLogger().level;
+  getLogger().level = "silent";
+});
+afterAll(() => {
+  getLogger().level = level;
+});
 
 describe("the API's error answers", () => {
   it("a call whose database is unreachable is 503 'unavailable' with Retry-After, not a 500", async () => {
