@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useNavigate } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { themeImages } from "~/components/art/theme-art";
 import { prefersReducedMotion } from "~/components/participant/delayed-link";
 import { RouteErrorPage } from "~/components/status-page";
@@ -50,6 +50,11 @@ async function load({ url, image }: { url: string; image: boolean }): Promise<vo
 export default function Preloader() {
   const { next } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
+  // A participant who already chose to go somewhere (the logout button, a link) is not pulled back to
+  // `next` when loading ends: that navigation would cancel theirs (found by the logout e2e test).
+  const navigation = useNavigation();
+  const leaving = useRef(false);
+  leaving.current = navigation.state !== "idle";
   const [percent, setPercent] = useState(0);
   useEffect(() => {
     let cancelled = false;
@@ -63,7 +68,9 @@ export default function Preloader() {
     // A file that fails to load must not hold the participant here: it counts as done.
     void Promise.all(assets.map((asset) => load(asset).catch(() => null).finally(step))).then(() => {
       if (cancelled) return;
-      timer = setTimeout(() => navigate(next, { replace: true }), prefersReducedMotion() ? 0 : 500);
+      timer = setTimeout(() => {
+        if (!leaving.current) navigate(next, { replace: true });
+      }, prefersReducedMotion() ? 0 : 500);
     });
     return () => {
       cancelled = true;
