@@ -25,6 +25,7 @@ import { QUEUE_BOARD_PATH, queueBoardRouter } from "./app/utils/queue-board.serv
 import { closeQueues, getQueue } from "./app/utils/queue.server.ts";
 import { attachRealtime } from "./app/utils/realtime.server.ts";
 import { closeRedis, getRedis } from "./app/utils/redis.server.ts";
+import { admissionQueue } from "./app/utils/admission.server.ts";
 import { CLIENT_IP_HEADER } from "./app/utils/request.server.ts";
 import { closeS3, pingStorage } from "./app/utils/s3.server.ts";
 import { scoreboardFeedHandler } from "./app/utils/scoreboard-feed.server.ts";
@@ -176,6 +177,15 @@ app.use(QUEUE_BOARD_PATH, ...queueBoardRouter());
 // takes a function. Anywhere else it takes the build itself: given a function, Remix re-derives the
 // route tree and its matcher on every request (12 % of a busy web process's CPU, docs/PERFORMANCE.md).
 const devReload = env.NODE_ENV === "development" && Boolean(process.env.REMIX_DEV_ORIGIN);
+// Pages and actions in arrival order, a few at a time (decision 013). Uploads stream for as long as the
+// file takes and wait on S3, not on this CPU: they go straight through.
+app.use(
+  admissionQueue({
+    maxActive: env.WEB_MAX_ACTIVE_REQUESTS,
+    maxHoldMs: 5_000,
+    bypass: (req) => Boolean(req.is("multipart/form-data")),
+  }),
+);
 app.all(
   "*",
   createRequestHandler({

@@ -23,6 +23,8 @@ const EnvSchema = z
       .refine((url) => /^postgres(ql)?:\/\//.test(url), "must start with postgres://")
       .default("postgres://postgres@127.0.0.1:55432/gatekeeper"),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+    // Requests a web process serves at once; the rest wait in arrival order (decision 013). 0: no limit.
+    WEB_MAX_ACTIVE_REQUESTS: z.coerce.number().int().min(0).max(10_000).default(8),
     REDIS_URL: z
       .url()
       .refine((url) => /^rediss?:\/\//.test(url), "must start with redis://")
