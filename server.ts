@@ -16,6 +16,7 @@ import { pinoHttp } from "pino-http";
 import { sql } from "drizzle-orm";
 import { ApiError } from "./app/modules/api/errors.ts";
 import { messages } from "./app/modules/messages.ts";
+import { admissionQueue } from "./app/utils/admission.server.ts";
 import { isForgedRequest } from "./app/utils/csrf.server.ts";
 import { closeDb, getDb } from "./app/utils/db.server.ts";
 import { closeEmitter } from "./app/utils/emitter.server.ts";
@@ -25,7 +26,6 @@ import { QUEUE_BOARD_PATH, queueBoardRouter } from "./app/utils/queue-board.serv
 import { closeQueues, getQueue } from "./app/utils/queue.server.ts";
 import { attachRealtime } from "./app/utils/realtime.server.ts";
 import { closeRedis, getRedis } from "./app/utils/redis.server.ts";
-import { admissionQueue } from "./app/utils/admission.server.ts";
 import { CLIENT_IP_HEADER } from "./app/utils/request.server.ts";
 import { closeS3, pingStorage } from "./app/utils/s3.server.ts";
 import { scoreboardFeedHandler } from "./app/utils/scoreboard-feed.server.ts";
@@ -172,11 +172,6 @@ app.use(
 
 app.use(QUEUE_BOARD_PATH, ...queueBoardRouter());
 
-
-// `npm run dev` re-imports the build after each rebuild (see the watcher below), so there the handler
-// takes a function. Anywhere else it takes the build itself: given a function, Remix re-derives the
-// route tree and its matcher on every request (12 % of a busy web process's CPU, docs/PERFORMANCE.md).
-const devReload = env.NODE_ENV === "development" && Boolean(process.env.REMIX_DEV_ORIGIN);
 // Pages and actions in arrival order, a few at a time (decision 013). Uploads stream for as long as the
 // file takes and wait on S3, not on this CPU: they go straight through.
 app.use(
@@ -186,6 +181,11 @@ app.use(
     bypass: (req) => Boolean(req.is("multipart/form-data")),
   }),
 );
+
+// `npm run dev` re-imports the build after each rebuild (see the watcher below), so there the handler
+// takes a function. Anywhere else it takes the build itself: given a function, Remix re-derives the
+// route tree and its matcher on every request (12 % of a busy web process's CPU, docs/PERFORMANCE.md).
+const devReload = env.NODE_ENV === "development" && Boolean(process.env.REMIX_DEV_ORIGIN);
 app.all(
   "*",
   createRequestHandler({
