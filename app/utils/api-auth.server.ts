@@ -35,7 +35,8 @@ export interface CallerHeaders {
 
 /**
  * The caller; 401 for a visitor or an unknown or revoked token. A token wins over a cookie. With
- * `recent`, an answer up to RECENT_USER_TTL_MS old will do (the scoreboard feed only: see recent-users).
+ * `recent`, a remembered answer will do: until Postgres reports a change to users, teams or tokens,
+ * or 2 s while it is not heard (the scoreboard feed only: see recent-users.server.ts).
  */
 export async function requireApiCaller(headers: CallerHeaders, options: { recent?: boolean } = {}): Promise<SessionUser> {
   const token = bearerIn(headers.authorization);

@@ -2,7 +2,7 @@
  * GET /api/v1/scoreboard, the board big screens and scripts poll (decision 011). server.ts answers it
  * straight from Express, ahead of Remix, with `scoreboardFeedHandler`; the route module answers it with
  * `answerScoreboardFeed` too (other methods, and tests that call the module). Either way: the caller
- * from a token or the session cookie (remembered for a moment), the board from the Redis snapshot (one
+ * from a token or the session cookie (remembered, see below), the board from the Redis snapshot (one
  * string per version), a strong ETag and a 304 while it is unchanged. No Postgres on the hot path: the
  * caller is remembered until Postgres says a user, team or token changed (caller-changes.server.ts).
  */
