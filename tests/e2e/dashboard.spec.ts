@@ -255,6 +255,48 @@ test.describe("mentor calls", () => {
   });
 });
 
+test.describe("overview pages", () => {
+  test("the home cards count users, challenges and submissions; Users Rank lists participants by total; a need reaches Users Needs", async ({ page, browser }) => {
+    await login(page, logins.admin);
+    await page.goto("/dashboard");
+    for (const label of ["Users", "Challenges", "Submissions"]) {
+      const card = page.locator(".stat-card").filter({ has: page.getByText(label, { exact: true }) });
+      await expect(card.locator(".stat-card__value")).toHaveText(/^[1-9]\d*$/);
+    }
+
+    await page.goto("/dashboard/usersrank");
+    await expect(page.getByRole("heading", { name: "Users Rank", level: 1 })).toBeVisible();
+    const headers = await page.locator("table thead th").allInnerTexts();
+    expect(headers.map((text) => text.trim())).toEqual(["#", "Team", "User", "AI", "GD", "CS", "PS", "Total score"]);
+    const users = await columnTexts(page, 2);
+    expect(users).toContain("phoenix1");
+    // Participants only: no staff account is ranked.
+    expect(users).not.toContain(logins.admin.name);
+    expect(users).not.toContain(logins.judge.name);
+    const totals = (await columnTexts(page, 7)).map((text) => Number(text.replace(/,/g, "")));
+    expect(totals.every(Number.isFinite)).toBe(true);
+    expect(totals).toEqual([...totals].sort((a, b) => b - a));
+
+    const participantPage = await signedInPage(browser, participant("kraken2"));
+    await participantPage.goto("/home");
+    const need = `A spare keyboard ${Date.now()}`;
+    const needs = participantPage.getByRole("region", { name: "Needs" });
+    await needs.getByLabel("Message").fill(need);
+    await needs.getByRole("button", { name: "Send" }).click();
+    await expect(participantPage.getByText("Request sent successfully, please wait!").first()).toBeVisible();
+    await participantPage.context().close();
+
+    await page.goto("/dashboard/needs");
+    await expect(page.getByRole("heading", { name: "Users Needs" })).toBeVisible();
+    const row = page.getByRole("row", { name: new RegExp(need) });
+    await expect(row).toContainText("Kraken");
+    await expect(row).toContainText("kraken2");
+    await expect(row).toContainText(/\d{1,2}:\d{2} (AM|PM)/);
+    // Newest first.
+    await expect(page.locator("table tbody tr").first()).toContainText(need);
+  });
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
