@@ -1,5 +1,5 @@
 import { apiResource } from "~/utils/api.server";
-import { answerScoreboardFeed } from "~/utils/scoreboard-feed.server";
+import { answerScoreboardFeed, requireFeedCaller } from "~/utils/scoreboard-feed.server";
 
 /**
  * The standings snapshot (Redis only, never computed per request), as /scoreboard shows it to the
@@ -9,11 +9,8 @@ import { answerScoreboardFeed } from "~/utils/scoreboard-feed.server";
  */
 const resource = apiResource({
   GET: async ({ request }) => {
-    const answer = await answerScoreboardFeed({
-      authorization: request.headers.get("Authorization"),
-      cookie: request.headers.get("Cookie"),
-      ifNoneMatch: request.headers.get("If-None-Match"),
-    });
+    const user = await requireFeedCaller({ authorization: request.headers.get("Authorization"), cookie: request.headers.get("Cookie") });
+    const answer = await answerScoreboardFeed(user, { ifNoneMatch: request.headers.get("If-None-Match") });
     // Not asked for gzip (the compression middleware does that for Remix answers): a string or nothing.
     return new Response(answer.body === null ? null : String(answer.body), { status: answer.status, headers: answer.headers });
   },

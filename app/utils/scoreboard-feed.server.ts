@@ -1,7 +1,7 @@
 /**
  * GET /api/v1/scoreboard, the board big screens and scripts poll (decision 011). server.ts answers it
  * straight from Express, ahead of Remix, with `scoreboardFeedHandler`; the route module answers it with
- * `answerScoreboardFeed` too (other methods, and tests that call the module). Either way: the caller
+ * `requireFeedCaller` and `answerScoreboardFeed` too (other methods, and tests that call the module). Either way: the caller
  * from a token or the session cookie (remembered, see below), the board from the Redis snapshot (one
  * string per version), a strong ETag and a 304 while it is unchanged. No Postgres on the hot path: the
  * caller is remembered until Postgres says a user, team or token changed (caller-changes.server.ts).
@@ -11,13 +11,12 @@ import zlib from "node:zlib";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { watchCallerChanges } from "../modules/auth/caller-changes.server.ts";
 import { getScoreboardFeed } from "../modules/standings/scoreboard.server.ts";
-import { requireApiCaller } from "./api-auth.server.ts";
+import type { SessionUser } from "../modules/auth/login.server.ts";
+import { requireApiCaller, type CallerHeaders } from "./api-auth.server.ts";
 import { errorResponse } from "./api.server.ts";
 import { matchesIfNoneMatch } from "./http-cache.server.ts";
 
 export interface FeedRequest {
-  authorization: string | null;
-  cookie: string | null;
   ifNoneMatch: string | null;
   /** The client accepts a gzip body (and the caller does not compress answers itself). */
   gzip?: boolean;
@@ -30,13 +29,17 @@ export interface FeedAnswer {
   body: string | Buffer | null;
 }
 
-const gzip = promisify(zlib.gzip);
-
-/** The feed's answer; throws an ApiError for a visitor or an unknown token (see errorResponse). */
-export async function answerScoreboardFeed(request: FeedRequest): Promise<FeedAnswer> {
+/** The feed's caller (a token or the session cookie), remembered: see recent-users.server.ts. 401 otherwise. */
+export function requireFeedCaller(headers: CallerHeaders): Promise<SessionUser> {
   // Not awaited: until the process hears changes to callers it remembers them for 2 s only.
   void watchCallerChanges();
-  const user = await requireApiCaller(request, { recent: true });
+  return requireApiCaller(headers, { recent: true });
+}
+
+const gzip = promisify(zlib.gzip);
+
+/** The board as `user` may see it, for this request (ETag, gzip). */
+export async function answerScoreboardFeed(user: SessionUser, request: FeedRequest): Promise<FeedAnswer> {
   const { body, etag: identityEtag } = await getScoreboardFeed({ id: user.id, role: user.role, teamId: user.teamId });
   // A strong ETag names one representation: the gzip one has its own.
   const etag = request.gzip ? `${identityEtag.slice(0, -1)}-gzip"` : identityEtag;
@@ -59,9 +62,8 @@ export function scoreboardFeedHandler(headers: Record<string, string>) {
   return async (req: ExpressRequest, res: ExpressResponse): Promise<void> => {
     res.set(headers);
     try {
-      const answer = await answerScoreboardFeed({
-        authorization: req.get("authorization") ?? null,
-        cookie: req.get("cookie") ?? null,
+      const user = await requireFeedCaller({ authorization: req.get("authorization") ?? null, cookie: req.get("cookie") ?? null });
+      const answer = await answerScoreboardFeed(user, {
         ifNoneMatch: req.get("if-none-match") ?? null,
         gzip: req.acceptsEncodings("gzip", "identity") === "gzip",
       });
