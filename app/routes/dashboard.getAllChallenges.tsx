@@ -10,6 +10,7 @@ import { requireRole } from "~/utils/auth.server";
 import { badRequest } from "~/utils/responses.server";
 import { getLogger } from "~/utils/logger.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { confirmSubmit } from "~/components/ui/confirm-submit";
 
 const m = messages.dashboard;
 
@@ -81,9 +82,7 @@ export default function AllChallengesList() {
                       {/* Always offered: a challenge with submissions is refused by the server, which says why. */}
                       <Form
                         method="post"
-                        onSubmit={(event) => {
-                          if (!window.confirm(`Delete ${challenge.title}?`)) event.preventDefault();
-                        }}
+                        onSubmit={confirmSubmit(`Delete ${challenge.title}?`)}
                       >
                         <input type="hidden" name="id" value={challenge.id} />
                         <button type="submit" className="link-button link-button--danger" aria-label={`Delete ${challenge.title}`} disabled={deleting === String(challenge.id)}>

@@ -16,6 +16,7 @@ import { requireRole } from "~/utils/auth.server";
 import { badRequest } from "~/utils/responses.server";
 import { getLogger } from "~/utils/logger.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { confirmSubmit } from "~/components/ui/confirm-submit";
 
 const m = messages.dashboard;
 
@@ -134,7 +135,7 @@ export default function Teams() {
                         <Link to={`?edit=${team.id}`} aria-label={`Edit ${team.name}`}>
                           edit
                         </Link>
-                        <Form method="post" action="/dashboard/teams" onSubmit={confirmDelete(team.name)}>
+                        <Form method="post" action="/dashboard/teams" onSubmit={confirmSubmit(`Delete ${team.name}?`)}>
                           <input type="hidden" name="id" value={team.id} />
                           <button type="submit" name="intent" value="delete" className="link-button link-button--danger" aria-label={`Delete ${team.name}`} disabled={deleting === String(team.id)}>
                             {deleting === String(team.id) ? "deleting..." : "delete"}
@@ -151,12 +152,6 @@ export default function Teams() {
       </section>
     </section>
   );
-}
-
-function confirmDelete(name: string) {
-  return (event: React.FormEvent<HTMLFormElement>) => {
-    if (!window.confirm(`Delete ${name}?`)) event.preventDefault();
-  };
 }
 
 /** Spec 8: the list failing to load says so; a 403/404 keeps the usual status page. */

@@ -16,6 +16,7 @@ import { listUsers } from "~/modules/users/users.server";
 import styles from "~/styles/dashboard.css";
 import { requireRole } from "~/utils/auth.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { confirmSubmit } from "~/components/ui/confirm-submit";
 
 const m = messages.apiTokens;
 
@@ -162,7 +163,7 @@ export default function ApiTokens() {
                       {token.revokedAt ? (
                         <span className="muted">revoked {formatDayTime(token.revokedAt)}</span>
                       ) : (
-                        <Form method="post" onSubmit={confirmRevoke(token.name)}>
+                        <Form method="post" onSubmit={confirmSubmit(`Revoke ${token.name}? Scripts using it stop working at once.`)}>
                           <input type="hidden" name="id" value={token.id} />
                           <button type="submit" name="intent" value="revoke" className="link-button link-button--danger" aria-label={`Revoke ${token.name}`}>
                             revoke
@@ -179,10 +180,4 @@ export default function ApiTokens() {
       </section>
     </section>
   );
-}
-
-function confirmRevoke(name: string) {
-  return (event: React.FormEvent<HTMLFormElement>) => {
-    if (!window.confirm(`Revoke ${name}? Scripts using it stop working at once.`)) event.preventDefault();
-  };
 }

@@ -18,6 +18,7 @@ import { requireRole } from "~/utils/auth.server";
 import { badRequest } from "~/utils/responses.server";
 import { getLogger } from "~/utils/logger.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { confirmSubmit } from "~/components/ui/confirm-submit";
 
 const m = messages.dashboard;
 
@@ -205,7 +206,7 @@ export default function Users() {
                       {user.id === me ? (
                         <span className="muted">(you)</span>
                       ) : (
-                        <Form method="post" action="/dashboard/users" onSubmit={confirmDelete(user.name)}>
+                        <Form method="post" action="/dashboard/users" onSubmit={confirmSubmit(`Delete ${user.name}? Their team keeps its submissions.`)}>
                           <input type="hidden" name="id" value={user.id} />
                           <button type="submit" name="intent" value="delete" className="link-button link-button--danger" aria-label={`Delete ${user.name}`} disabled={deleting === String(user.id)}>
                             {deleting === String(user.id) ? "deleting..." : "delete"}
@@ -222,12 +223,6 @@ export default function Users() {
       </section>
     </section>
   );
-}
-
-function confirmDelete(name: string) {
-  return (event: React.FormEvent<HTMLFormElement>) => {
-    if (!window.confirm(`Delete ${name}? Their team keeps its submissions.`)) event.preventDefault();
-  };
 }
 
 /** Spec 8: the list failing to load says so; a 403/404 keeps the usual status page. */
