@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
 import { demoLogins } from "../db/demo-event.ts";
+import { chromiumLaunchOptions } from "./lib/chromium.ts";
 
 const baseUrl = process.argv[2] ?? "http://localhost:3000";
 const only = process.argv.slice(3);
@@ -64,10 +65,7 @@ async function shoot(browser: Browser) {
   }
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const browser = await chromium.launch(chromiumLaunchOptions);
 try {
   await shoot(browser);
 } finally {

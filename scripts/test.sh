@@ -1,31 +1,51 @@
 #!/usr/bin/env bash
 # npm test: install if needed, start services, typecheck, lint, unit + integration + fast fault drills + e2e,
-# benchmark smoke.
+# benchmark smoke. Each stage's time goes into the closing summary (scripts/test-summary.ts), also when a
+# stage fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/ensure.sh
 
-ensure_node_modules
-ensure_chromium
-echo "==> starting services"
-node --import tsx scripts/services.ts start
-mkdir -p .local/test-results
+RESULTS=.local/test-results
+# A summary must never count an earlier run's reports.
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
+STAGES="$RESULTS/stages.tsv"
+: > "$STAGES"
+RUN_STARTED=$SECONDS
 
-echo "==> typecheck"
-npm run -s typecheck
-echo "==> lint"
-npm run -s lint
-echo "==> docker-compose.yml"
-check_compose_file
+# stage NAME COMMAND…: runs the command under a heading and records how long it took.
+stage() {
+  local name=$1
+  shift
+  echo "==> $name"
+  local started=$SECONDS
+  local status=0
+  "$@" || status=$?
+  printf '%s\t%s\t%s\n' "$name" "$((SECONDS - started))" "$status" >> "$STAGES"
+  return "$status"
+}
+summary() {
+  local status=$?
+  printf '%s\t%s\t%s\n' "total" "$((SECONDS - RUN_STARTED))" "$status" >> "$STAGES"
+  node --import tsx scripts/test-summary.ts || status=$((status == 0 ? 1 : status))
+  exit "$status"
+}
+trap summary EXIT
+build_quietly() { npm run -s build >/dev/null; }
+
+stage "install" ensure_node_modules
+stage "chromium" ensure_chromium
+stage "services" node --import tsx scripts/services.ts start
+stage "typecheck" npm run -s typecheck
+stage "lint" npm run -s lint
+stage "docker-compose.yml" check_compose_file
 # Before vitest: the fault drills (vitest project "drills") run the production web process on this build.
-echo "==> build"
-npm run -s build >/dev/null
-echo "==> unit, integration tests and fast fault drills"
-npx vitest run --reporter=default --reporter=json --outputFile=.local/test-results/vitest.json
-echo "==> end-to-end tests (Chromium)"
-PLAYWRIGHT_JSON_OUTPUT_NAME=.local/test-results/playwright.json npx playwright test --reporter=list,json
-echo "==> benchmark smoke"
+stage "build" build_quietly
+stage "vitest (unit, integration, fast drills)" \
+  npx vitest run --reporter=default --reporter=json --outputFile="$RESULTS/vitest.json"
+stage "e2e (Playwright, Chromium)" \
+  env PLAYWRIGHT_JSON_OUTPUT_NAME="$RESULTS/playwright.json" npx playwright test --reporter=list,json
 # Every benchmark at a size that takes seconds, so none rots: fails on a crash, a failed request or
 # inexact standings, never on timing (docs/PERFORMANCE.md).
-npm run -s bench:smoke
-node --import tsx scripts/test-summary.ts
+stage "benchmark smoke" npm run -s bench:smoke

@@ -1,5 +1,5 @@
 /**
- * Property (issue 8): every form schema, fed random and hostile values the way a browser (or a script
+ * Property: every form schema, fed random and hostile values the way a browser (or a script
  * posing as one) sends them, never throws and refuses with a clear message of ours, never a library's
  * default ("Invalid input: expected string…"). 1,000 cases per schema.
  */

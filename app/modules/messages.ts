@@ -34,7 +34,7 @@ export const messages = {
     frozen: "The public scoreboard is frozen",
     unfrozen: "The public scoreboard is live again",
   },
-  // Participant screens (issue 4).
+  // Participant screens.
   participant: {
     fileTooLarge: "File size exceeds 200MB limit",
     emptySubmission: "Please attach a file or write a text.",
@@ -76,7 +76,7 @@ export const messages = {
     updated: "Videos updated successfully!",
     failed: "Failed to update videos.",
   },
-  // Dashboard pages (issue 5).
+  // Dashboard pages.
   dashboard: {
     unexpected: "⚠️ حدث خطأ غير متوقع",
     warn: (message: string) => `⚠️ ${message}`,
@@ -130,7 +130,7 @@ export const messages = {
     // Spec 8 gives this text for both the users and the teams pages.
     loadFailed: (message: string) => `Error loading teams: ${message}`,
   },
-  // Public registration (issue 6).
+  // Public registration.
   registration: {
     // Spec 2.15, 5 and 8 (verbatim).
     required: "Please fill in all required fields.",
@@ -151,7 +151,7 @@ export const messages = {
     accountsCreated: (count: number) => (count === 1 ? "1 account created" : `${count} accounts created`),
     accountsFailed: "The accounts could not be created. Nothing was changed; please try again.",
   },
-  // HTTP API (issue 9): the `message` of its JSON errors.
+  // HTTP API: the `message` of its JSON errors.
   api: {
     unauthenticated: "Sign in first, or send an API token (Authorization: Bearer gk_...).",
     invalidToken: "This API token is unknown or has been revoked.",
@@ -174,7 +174,7 @@ export const messages = {
     revoked: "Token revoked",
     notFound: "This token no longer exists",
   },
-  // Bulk import (issue 9).
+  // Bulk import.
   imports: {
     fileRequired: "Choose a file",
     fileTooLarge: (maxBytes: number) => `The file is larger than ${Math.round(maxBytes / 1_000_000)} MB`,

@@ -15,13 +15,18 @@ ensure_node_modules() {
   fi
 }
 
-# Debian's Chromium for Playwright (never a downloaded browser).
+# Debian's Chromium for Playwright (never a downloaded browser): the headless shell the e2e tests run in
+# (package chromium-headless-shell, decision 014), or whatever CHROMIUM_PATH names.
 ensure_chromium() {
-  local browser="${CHROMIUM_PATH:-/usr/bin/chromium}"
+  local browser="${CHROMIUM_PATH:-/usr/bin/chromium-headless-shell}"
   if [ -x "$browser" ]; then return 0; fi
-  echo "==> installing Debian's chromium for the browser tests"
-  if ! apt_install chromium; then
-    echo "error: $browser is missing and could not be installed (apt-get install chromium needs root)." >&2
+  if [ -n "${CHROMIUM_PATH:-}" ]; then
+    echo "error: CHROMIUM_PATH=$CHROMIUM_PATH is not an executable." >&2
+    return 1
+  fi
+  echo "==> installing Debian's chromium-headless-shell for the browser tests"
+  if ! apt_install chromium-headless-shell; then
+    echo "error: $browser is missing and could not be installed (apt-get install chromium-headless-shell needs root)." >&2
     return 1
   fi
 }

@@ -1,9 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { login, logins } from "./support/login.ts";
+import { login, logins, signIn } from "./support/login.ts";
 
 test.describe("HTTP API through the real server", () => {
   test("an admin creates a token, a script reads the scoreboard with it (ETag, 304), then the token is revoked", async ({ page, request }) => {
-    await login(page, logins.admin);
+    await signIn(page, logins.admin);
     await page.goto("/dashboard/tokens");
     await page.getByLabel("User").selectOption({ label: `${logins.judge.name} (Judge)` });
     await page.getByLabel("Name (what it is for)").fill("Big screen");
@@ -71,7 +71,7 @@ test.describe("bulk import without JavaScript", () => {
 
   test("an admin previews a CSV with an error, fixes it, imports it and sees the generated passwords once", async ({ page }) => {
     const stamp = Date.now();
-    await login(page, logins.admin);
+    await signIn(page, logins.admin);
     await page.goto("/dashboard/import");
     const section = page.getByRole("region", { name: "Teams and users (CSV)" });
     const file = (rows: string) => ({ name: "people.csv", mimeType: "text/csv", buffer: Buffer.from(`team,name,role,password\n${rows}`) });

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { login, logins, signedInPage } from "./support/login.ts";
+import { login, logins, signedInPage, signIn } from "./support/login.ts";
 
 test.describe("login", () => {
   test("an admin lands on the dashboard", async ({ page }) => {
@@ -52,7 +52,7 @@ test.describe("login", () => {
   });
 
   test("a participant on /dashboard gets a 403 page with a way home", async ({ page }) => {
-    await login(page, logins.participant);
+    await signIn(page, logins.participant);
     const response = await page.goto("/dashboard");
     expect(response?.status()).toBe(403);
     await expect(page.getByText("Your role does not open this page.")).toBeVisible();
@@ -78,7 +78,7 @@ test.describe("unknown paths", () => {
   });
 
   test("inside the dashboard go to its own 404", async ({ page }) => {
-    await login(page, logins.admin);
+    await signIn(page, logins.admin);
     await page.goto("/dashboard/nowhere");
     await expect(page).toHaveURL(/\/dashboard\/404$/);
     await expect(page.getByRole("navigation", { name: "Dashboard" })).toBeVisible();
@@ -123,7 +123,7 @@ test.describe("operations", () => {
       expect((await other.request.get("/dashboard/queues/api/queues")).status()).toBe(403);
       await other.context().close();
     }
-    await login(page, logins.admin);
+    await signIn(page, logins.admin);
     const response = await page.goto("/dashboard/queues");
     expect(response?.status()).toBe(200);
     const api = await page.request.get("/dashboard/queues/api/queues");

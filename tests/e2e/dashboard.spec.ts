@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { login, logins, participant, signedInPage, submitText } from "./support/login.ts";
+import { logins, participant, signedInPage, signIn, submitText } from "./support/login.ts";
+import { budgetSteps } from "./support/budget.ts";
 
 // A tiny but real PDF.
 const pdf = Buffer.from(
@@ -16,7 +17,7 @@ test.describe("admin dashboard", () => {
     const stamp = Date.now();
     const teamName = `Falcons ${stamp}`;
     const userName = `falcon-${stamp}`;
-    await login(page, logins.admin);
+    await signIn(page, logins.admin);
 
     await page.goto("/dashboard/teams");
     await page.getByLabel("Name").fill(teamName);
@@ -38,9 +39,11 @@ test.describe("admin dashboard", () => {
   });
 
   test("an admin renames a team through edit (the form fills, then resets) and deletes it; a team with submissions is refused", async ({ page }) => {
+    // Steps: two pages, seven posts, a client navigation.
+    budgetSteps(10);
     page.on("dialog", (dialog) => dialog.accept());
     const stamp = Date.now();
-    await login(page, logins.admin);
+    await signIn(page, logins.admin);
     await page.goto("/dashboard/teams");
     await page.getByLabel("Name").fill(`Owls ${stamp}`);
     await page.getByRole("button", { name: "Add team" }).click();
@@ -75,7 +78,7 @@ test.describe("admin dashboard", () => {
 
   test("an admin adds a challenge with a PDF attachment, downloads it and toggles its status", async ({ page }) => {
     const title = `Riddle ${Date.now()}`;
-    await login(page, logins.admin);
+    await signIn(page, logins.admin);
     await page.goto("/dashboard/challenges");
     await page.getByRole("button", { name: "Add Challenge" }).click();
     await expect(page.getByText("Title is required")).toBeVisible();
@@ -104,9 +107,9 @@ test.describe("admin dashboard", () => {
     await expect(statusRow.getByRole("button")).toHaveText("active");
   });
 
-  test("an admin edits the home page videos", async ({ page }) => {
+  test("an admin edits the home page videos", { tag: "@event-wide" }, async ({ page }) => {
     const stamp = Date.now();
-    await login(page, logins.admin);
+    await signIn(page, logins.admin);
     await page.goto("/dashboard");
     await expect(page.getByRole("heading", { name: "Edit the home page videos" })).toBeVisible();
     await page.getByLabel("Video 1 URL").fill("");
@@ -121,7 +124,7 @@ test.describe("admin dashboard", () => {
   });
 
   test("a judge gets 403 on admin pages but may open Submissions", async ({ page }) => {
-    await login(page, logins.judge);
+    await signIn(page, logins.judge);
     const response = await page.goto("/dashboard/users");
     expect(response?.status()).toBe(403);
     await expect(page.getByText("Your role does not open this page.")).toBeVisible();
@@ -132,7 +135,9 @@ test.describe("admin dashboard", () => {
   });
 
   test("the submissions table sorts by each column on the server, both ways", async ({ page }) => {
-    await login(page, logins.admin);
+    // Steps: the page, then six columns sorted both ways (twelve navigations).
+    budgetSteps(13);
+    await signIn(page, logins.admin);
     await page.goto("/dashboard/submissions");
     // Text columns sort by lower(), in code-point order (the local Postgres runs with the C collation).
     const text = (a: string, b: string) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0);
@@ -163,7 +168,7 @@ test.describe("admin dashboard", () => {
   });
 
   test("the submissions filters keep only matching rows, also across a sort", async ({ page }) => {
-    await login(page, logins.admin);
+    await signIn(page, logins.admin);
     await page.goto("/dashboard/submissions?sort=team&dir=asc");
     const filters = page.getByRole("form", { name: "Filter submissions" });
     await filters.getByLabel("Gate").selectOption("1");
@@ -183,7 +188,7 @@ test.describe("admin dashboard", () => {
     const player = await signedInPage(browser, participant("basilisk3"));
     await submitText(player, 2, "Banner of the Clan", `A banner in one colour ${Date.now()}`);
     await player.context().close();
-    await login(page, logins.judge);
+    await signIn(page, logins.judge);
     await page.goto("/dashboard/submissions");
     const judged = (await columnTexts(page, 7)).filter((cell) => cell.includes("judge:"));
     expect(judged.length).toBeGreaterThan(0);
@@ -198,9 +203,11 @@ test.describe("admin dashboard", () => {
   });
 
   test("an admin edits a challenge and deletes one without submissions; one with submissions is refused", async ({ page }) => {
+    // Steps: two pages, four posts, a client navigation and its form.
+    budgetSteps(8);
     page.on("dialog", (dialog) => dialog.accept());
     const title = `Lantern ${Date.now()}`;
-    await login(page, logins.admin);
+    await signIn(page, logins.admin);
     await page.goto("/dashboard/challenges");
     await page.getByLabel("Title").fill(title);
     await page.getByLabel("Description").fill("Light the lantern.");
@@ -231,14 +238,12 @@ test.describe("admin dashboard", () => {
 
 test.describe("mentor calls", () => {
   test("a participant's mentor call appears on the admin's Mentors Calls page without a reload", async ({ browser }) => {
-    const admin = await (await browser.newContext({ reducedMotion: "reduce" })).newPage();
-    await login(admin, logins.admin);
+    const admin = await signedInPage(browser, logins.admin);
     await admin.goto("/dashboard/mentors");
     await expect(admin.getByRole("heading", { name: "Mentors Calls" })).toBeVisible();
     await admin.evaluate(() => ((window as unknown as { marker: string }).marker = "same page"));
 
-    const participant = await (await browser.newContext({ reducedMotion: "reduce" })).newPage();
-    await login(participant, { name: "griffin1", password: logins.participant.password });
+    const participant = await signedInPage(browser, { name: "griffin1", password: logins.participant.password });
     await participant.goto("/home");
     const message = `We are stuck on the runes ${Date.now()}`;
     const form = participant.getByRole("region", { name: "Call a mentor" });
@@ -257,7 +262,9 @@ test.describe("mentor calls", () => {
 
 test.describe("overview pages", () => {
   test("the home cards count users, challenges and submissions; Users Rank lists participants by total; a need reaches Users Needs", async ({ page, browser }) => {
-    await login(page, logins.admin);
+    // Steps: two sign-ins, five pages, two posts.
+    budgetSteps(9);
+    await signIn(page, logins.admin);
     await page.goto("/dashboard");
     for (const label of ["Users", "Challenges", "Submissions"]) {
       const card = page.locator(".stat-card").filter({ has: page.getByText(label, { exact: true }) });
@@ -277,23 +284,31 @@ test.describe("overview pages", () => {
     expect(totals.every(Number.isFinite)).toBe(true);
     expect(totals).toEqual([...totals].sort((a, b) => b - a));
 
+    // Two needs, one after the other (other tests may send needs meanwhile: only their order is ours).
     const participantPage = await signedInPage(browser, participant("kraken2"));
-    await participantPage.goto("/home");
-    const need = `A spare keyboard ${Date.now()}`;
+    const stamp = Date.now();
+    const [first, second] = [`A spare keyboard ${stamp}`, `A second chair ${stamp}`];
     const needs = participantPage.getByRole("region", { name: "Needs" });
-    await needs.getByLabel("Message").fill(need);
-    await needs.getByRole("button", { name: "Send" }).click();
-    await expect(participantPage.getByText("Request sent successfully, please wait!").first()).toBeVisible();
+    for (const need of [first, second]) {
+      await participantPage.goto("/home");
+      await needs.getByLabel("Message").fill(need);
+      await needs.getByRole("button", { name: "Send" }).click();
+      await expect(participantPage).toHaveURL(/\/home\?sent=needs$/);
+      await expect(needs.getByText("Request sent successfully, please wait!")).toBeVisible();
+    }
     await participantPage.context().close();
 
     await page.goto("/dashboard/needs");
     await expect(page.getByRole("heading", { name: "Users Needs" })).toBeVisible();
-    const row = page.getByRole("row", { name: new RegExp(need) });
+    const row = page.getByRole("row", { name: new RegExp(first) });
     await expect(row).toContainText("Kraken");
     await expect(row).toContainText("kraken2");
     await expect(row).toContainText(/\d{1,2}:\d{2} (AM|PM)/);
     // Newest first.
-    await expect(page.locator("table tbody tr").first()).toContainText(need);
+    const messages = await page.locator("table tbody tr").allInnerTexts();
+    const at = (text: string) => messages.findIndex((line) => line.includes(text));
+    expect(at(second)).toBeGreaterThanOrEqual(0);
+    expect(at(second)).toBeLessThan(at(first));
   });
 });
 
@@ -306,7 +321,7 @@ test.describe("without JavaScript", () => {
     const player = await signedInPage(browser, participant("phoenix3"));
     await submitText(player, 3, "Whispering Stones", `Three sentences for a child ${Date.now()}`);
 
-    await login(page, logins.judge);
+    await signIn(page, logins.judge);
     await page.goto("/dashboard/submissions?mine=unscored");
     const row = page.locator("tr", { hasText: "Phoenix" }).filter({ hasText: "Whispering Stones" });
     await row.getByLabel(/Score \(0 to 200\)/).fill(score);
@@ -327,7 +342,7 @@ test.describe("without JavaScript", () => {
 
   test("an admin still creates a team", async ({ page }) => {
     const teamName = `NoScript ${Date.now()}`;
-    await login(page, logins.admin);
+    await signIn(page, logins.admin);
     await page.goto("/dashboard/teams");
     await page.getByLabel("Name").fill(teamName);
     await page.getByRole("button", { name: "Add team" }).click();

@@ -4,10 +4,12 @@
  */
 import { expect, test } from "@playwright/test";
 import { logins, signedInPage } from "./support/login.ts";
+import { budgetSteps } from "./support/budget.ts";
 
 test.describe("a fresh event", () => {
   test("announcements: the empty state, then newest first with title and content", async ({ browser }) => {
-    test.setTimeout(60_000);
+    // Steps: two sign-ins, the empty page, two announcements (page, post), the list.
+    budgetSteps(8);
     const participant = await signedInPage(browser, { name: "kraken2", password: logins.participant.password });
     await participant.goto("/announcement");
     await expect(participant.getByRole("heading", { level: 1, name: "Announcements" })).toBeVisible();

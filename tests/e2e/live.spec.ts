@@ -1,9 +1,11 @@
 import { expect, test } from "@playwright/test";
 import { logins, signedInPage } from "./support/login.ts";
+import { budgetSteps } from "./support/budget.ts";
 
 test.describe("live event pipeline in the browser", () => {
   test("a judge's score moves the participant's scoreboard without a reload", async ({ browser }) => {
-    test.setTimeout(60_000);
+    // Steps: two sign-ins, the scoreboard, the submissions, the score, the live row, the live chart.
+    budgetSteps(8);
     const participant = await signedInPage(browser, { name: "basilisk1", password: logins.participant.password });
     await participant.goto("/scoreboard");
     const ownRow = participant.getByRole("row", { name: /Basilisk/ });
@@ -30,8 +32,9 @@ test.describe("live event pipeline in the browser", () => {
     await judge.context().close();
   });
 
-  test("an announcement raises the unread badge and a notification pops up, until dismissed", async ({ browser }) => {
-    test.setTimeout(90_000);
+  test("an announcement raises the unread badge and a notification pops up, until dismissed", { tag: "@event-wide" }, async ({ browser }) => {
+    // Steps: two sign-ins, six pages, two posts, the live badge, the popup, a reload, dismissing it.
+    budgetSteps(14);
     const participant = await signedInPage(browser, { name: "griffin3", password: logins.participant.password });
     await participant.goto("/announcement");
     await participant.goto("/scoreboard");
@@ -73,9 +76,10 @@ test.describe("live event pipeline in the browser", () => {
     await admin.context().close();
   });
 
-  test("a frozen scoreboard and chart for participants while admins stay live", async ({ browser }) => {
-    // Three roles in three browsers, and the freeze is always lifted at the end.
-    test.setTimeout(90_000);
+  test("a frozen scoreboard and chart for participants while admins stay live", { tag: "@event-wide" }, async ({ browser }) => {
+    // Three roles in three browsers, and the freeze is always lifted at the end. Steps: three sign-ins,
+    // seven pages, four posts, two live rows, a reload.
+    budgetSteps(18);
     const admin = await signedInPage(browser, logins.admin);
     await admin.goto("/dashboard/settings");
     await admin.getByRole("button", { name: "Freeze the scoreboard" }).click();
@@ -101,11 +105,24 @@ test.describe("live event pipeline in the browser", () => {
       await row.getByLabel(/Score \(0 to 100\)/).fill(String(score));
       await row.getByRole("button", { name: "Send" }).click();
       await expect(judge.getByText("Score saved")).toBeVisible();
-      await judge.context().close();
 
-      // The admin sees it live; the participant still sees Kraken as it stood at the freeze, even after a reload.
+      // The admin sees it live.
       await expect(admin.getByRole("row", { name: /Kraken/ }).locator(".scoreboard__total")).toHaveText(String(80 + score));
-      await participant.waitForTimeout(500);
+
+      // A sentinel instead of a sleep: a score for the participant's own team, given after Kraken's, does
+      // reach them (a team sees its own points while frozen), through the same pipeline and socket, so
+      // anything Kraken's score would have sent them has arrived once it shows.
+      const ownTotal = participant.getByRole("row", { name: /Griffin/ }).locator(".scoreboard__total");
+      const ownBefore = await ownTotal.textContent();
+      const banner = judge.locator("tr", { hasText: "Griffin" }).filter({ hasText: "Banner of the Clan" });
+      const ownScore = (await banner.innerText()).match(/judge: (\d+)/)?.[1] === "11" ? "12" : "11";
+      await banner.getByRole("spinbutton", { name: /^Score/ }).fill(ownScore);
+      await banner.getByRole("button", { name: "Send" }).click();
+      await expect(judge.getByText("Score saved").first()).toBeVisible();
+      await judge.context().close();
+      await expect(ownTotal).not.toHaveText(ownBefore ?? "");
+
+      // The participant still sees Kraken as it stood at the freeze, even after a reload.
       await expect(frozenKraken).toHaveText(frozenTotal ?? "");
       await participant.reload();
       await expect(participant.getByRole("row", { name: /Kraken/ }).locator(".scoreboard__total")).toHaveText(frozenTotal ?? "");

@@ -119,13 +119,16 @@ test.describe("participant screens", () => {
   test("a GD challenge heads its hints Judging Criteria, and the page says Loading... while it loads", async ({ browser }) => {
     const page = await signedInPage(browser, participant("phoenix2"));
     await page.goto("/gate/2");
-    // Slow the page's data down so its pending state can be seen (client navigation).
+    // Hold the page's data (client navigation) until its pending state has been seen.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
     await page.route(/\/submition\/\d+\.data/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await held;
       await route.continue();
     });
     await page.getByRole("link", { name: "Next: Banner of the Clan" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Loading..." })).toBeVisible();
+    release();
     await expect(page.getByRole("heading", { level: 1, name: "Banner of the Clan" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Judging Criteria" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Challenge Hints" })).toHaveCount(0);
@@ -171,16 +174,18 @@ test.describe("participant screens", () => {
     await page.context().close();
   });
 
-  test("the final countdown shows 00:00:00 once the instant has passed", async ({ browser }) => {
+  test("the final countdown shows 00:00:00 once the instant has passed", { tag: "@event-wide" }, async ({ browser }) => {
     const [settings] = await sql`select final_at from event_settings where id = 1`;
     await sql`update event_settings set final_at = now() - interval '1 minute' where id = 1`;
     try {
       const page = await signedInPage(browser, participant("phoenix2"));
+      // The page's clock is the test's: time moves when the test says, not when the machine gets to it.
+      await page.clock.install();
       await page.goto("/timer");
       await expect(page.getByRole("heading", { name: "THE FINAL OF GATES" })).toBeVisible();
       await expect(page.getByRole("timer")).toHaveText("00:00:00");
-      // Still zero a second later: it does not count up or go negative.
-      await page.waitForTimeout(1100);
+      // Still zero after the countdown's ticks have run: it does not count up or go negative.
+      await page.clock.runFor(3_000);
       await expect(page.getByRole("timer")).toHaveText("00:00:00");
       await page.context().close();
     } finally {

@@ -1,11 +1,12 @@
 import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import postgres from "postgres";
 import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
 import { logins, openChallenge, participant, signedInPage } from "./support/login.ts";
+import { axe } from "./support/axe.ts";
+import { budgetSteps } from "./support/budget.ts";
 import { storedKeys } from "./support/storage.ts";
 
 const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
@@ -18,9 +19,9 @@ test.describe("participant journey", () => {
   test("login → welcome → notification → gates → gate → submission (text, file, update) → status → scoreboard → announcement → timer", async ({
     browser,
   }) => {
-    // Thirteen screens in a row: more than the default 30 s on a busy machine.
-    test.setTimeout(120_000);
-    const page = await signedInPage(browser, participant("griffin1"));
+    // Thirteen screens in a row, three submissions and a download: 22 steps.
+    budgetSteps(22);
+    const page = await signedInPage(browser, participant("griffin1"), { viaForm: true });
     // Through the preloader (its 500 ms pause is skipped under reduced motion).
     await expect(page).toHaveURL(/\/\/[^/?]+\/welcome$/); // the page itself, not /preloader?next=/welcome
     await expect(page.getByRole("heading", { name: "Welcome, griffin1" })).toBeVisible();
@@ -145,7 +146,7 @@ test.describe("participant journey", () => {
   });
 
   test("without JavaScript a text submission and a mentor call still work", async ({ browser }) => {
-    const page = await signedInPage(browser, participant("kraken2"), { javaScriptEnabled: false });
+    const page = await signedInPage(browser, participant("kraken2"), { javaScriptEnabled: false, viaForm: true });
     // The preloader moves on without JavaScript too.
     await expect(page).toHaveURL(/\/preloader\?next=%2Fwelcome|\/preloader\?next=\/welcome|\/welcome$/);
     await expect(page).toHaveURL(/\/\/[^/?]+\/welcome$/); // the page itself, not /preloader?next=/welcome
@@ -178,7 +179,7 @@ test.describe("participant journey", () => {
     await page.context().close();
   });
 
-  test("an admin saves a home video on /welcome; participants see it with a play overlay", async ({ browser, baseURL }) => {
+  test("an admin saves a home video on /welcome; participants see it with a play overlay", { tag: "@event-wide" }, async ({ browser, baseURL }) => {
     const admin = await signedInPage(browser, logins.admin);
     await admin.goto("/welcome");
     const form = admin.getByRole("region", { name: "Home videos" });
@@ -196,31 +197,46 @@ test.describe("participant journey", () => {
     await expect(page.getByRole("button", { name: /^Play Event video/ }).last()).toBeVisible();
     await page.context().close();
   });
+});
 
-  test("participant and public screens have no serious or critical axe violations", async ({ browser }) => {
-    // Sixteen pages, each analysed in full.
-    test.setTimeout(180_000);
-    const check = async (page: Page, path: string) => {
-      await expect(page.locator("main")).toBeVisible();
-      const results = await new AxeBuilder({ page }).analyze();
-      const bad = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-      expect(bad.map((violation) => `${path}: ${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
-    };
+/** No serious or critical axe violation on a screen (every rule axe runs, the page analysed in full). */
+async function expectNoSeriousViolations(page: Page, label: string) {
+  await expect(page.locator("main")).toBeVisible();
+  const results = await axe(page).analyze();
+  const bad = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  expect(bad.map((violation) => `${label}: ${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+}
 
-    const visitor = await (await browser.newContext({ reducedMotion: "reduce" })).newPage();
-    for (const path of ["/", "/404"]) {
-      await visitor.goto(path);
-      await check(visitor, `${path} (visitor)`);
-    }
-    await visitor.context().close();
+// One test a screen: an analysis takes seconds on this machine, and the screens do not depend on each
+// other, so both workers share them and each has its own time budget.
+test.describe("participant and public screens have no serious or critical axe violations", () => {
+  test.describe.configure({ mode: "parallel" });
 
+  for (const path of ["/", "/404"]) {
+    test(`${path} (visitor)`, async ({ page }) => {
+      await page.goto(path);
+      await expectNoSeriousViolations(page, `${path} (visitor)`);
+    });
+  }
+
+  for (const path of ["/", "/welcome", "/notification", "/home", "/gates", "/gate/1", "/gate/5", "/status", "/scoreboard", "/announcement", "/timer"]) {
+    test(`${path} (participant)`, async ({ browser }) => {
+      const page = await signedInPage(browser, participant("basilisk3"));
+      await page.goto(path);
+      await expectNoSeriousViolations(page, path);
+      await page.context().close();
+    });
+  }
+
+  test("a challenge's submission page (participant)", async ({ browser }) => {
     const page = await signedInPage(browser, participant("basilisk3"));
     await openChallenge(page, 1, "Runes of Order");
-    const challengePath = new URL(page.url()).pathname;
-    for (const path of ["/", "/welcome", "/notification", "/home", "/gates", "/gate/1", "/gate/5", challengePath, "/status", "/scoreboard", "/announcement", "/timer"]) {
-      await page.goto(path);
-      await check(page, path);
-    }
+    await expectNoSeriousViolations(page, new URL(page.url()).pathname);
+    await page.context().close();
+  });
+
+  test("/preloader (participant), while it loads", async ({ browser }) => {
+    const page = await signedInPage(browser, participant("basilisk3"));
     // The preloader moves on once everything has loaded: hold one image to look at it.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -231,7 +247,7 @@ test.describe("participant journey", () => {
     // Not "load": the held image, requested by the preloader's script, would hold the load event too.
     await page.goto("/preloader?next=/welcome", { waitUntil: "commit" });
     await expect(page.getByRole("progressbar", { name: "Loading" })).toBeVisible();
-    await check(page, "/preloader");
+    await expectNoSeriousViolations(page, "/preloader");
     release();
     await expect(page).toHaveURL(/\/\/[^/?]+\/welcome$/); // the page itself, not /preloader?next=/welcome
     await page.context().close();

@@ -1,8 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import postgres from "postgres";
 import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
-import { login, logins } from "./support/login.ts";
+import { login, logins, signIn } from "./support/login.ts";
+import { axe } from "./support/axe.ts";
 
 // The e2e server's own database (see support/start-server.ts): what the form stored, read back directly.
 const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
@@ -142,10 +142,10 @@ test.describe("registration", () => {
   test("has no accessibility violations, also with errors shown", async ({ page }) => {
     await page.goto("/register");
     await expect(page.getByRole("heading", { name: "Register" })).toBeVisible();
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    expect((await axe(page).analyze()).violations).toEqual([]);
     await page.getByRole("button", { name: "Submit!" }).click();
     await expect(page.getByRole("alert")).toHaveText(REQUIRED_MESSAGE);
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    expect((await axe(page).analyze()).violations).toEqual([]);
   });
 
   test("digits only for the phone number", async ({ page }) => {
@@ -213,11 +213,12 @@ test.describe("admin registrations", () => {
     await sql`insert into registrations (name, last_name, email, phone, national_id, skill, tshirt_size, has_team, team_name)
               values ('Yasmine', ${`Haddad${stamp}`}, ${email}, '0555', '1234', 'Design', 'XL', true, ${team})`;
 
-    await login(page, logins.admin);
+    await signIn(page, logins.admin);
+    await page.goto("/dashboard");
     await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Registrations" }).click();
     await expect(page.getByRole("heading", { name: "Registrations", level: 1 })).toBeVisible();
     await expect(page.getByText("T-shirt XL")).toBeVisible();
-    expect((await new AxeBuilder({ page }).include(".dashboard__main").analyze()).violations).toEqual([]);
+    expect((await axe(page).include(".dashboard__main").analyze()).violations).toEqual([]);
 
     await page.getByLabel("Search (name, email, team, skill)").fill(`haddad${stamp}`);
     await page.getByRole("button", { name: "Search" }).click();

@@ -1,10 +1,11 @@
 /**
- * Web security as a browser meets it (issue 8): headers, cookie flags, cross-site forgery refused on every
+ * Web security as a browser meets it: headers, cookie flags, cross-site forgery refused on every
  * kind of route, nothing a user typed ever runs as code, downloads that cannot render, secrets never logged.
  */
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { login, logins, openChallenge, participant, signedInPage } from "./support/login.ts";
+import { login, logins, openChallenge, participant, signedInPage, signIn } from "./support/login.ts";
+import { budgetSteps } from "./support/budget.ts";
 import { E2E_SERVER_LOG } from "./support/paths.ts";
 
 const evil = "https://evil.example";
@@ -36,32 +37,32 @@ test.describe("web security", () => {
     expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", secure: true });
   });
 
-  test("every screen runs under the policy without a violation", async ({ browser }) => {
-    test.setTimeout(90_000);
-    const visitor = await browser.newPage();
-    const problems = watchForViolations(visitor);
-    for (const path of ["/", "/login", "/register", "/404"]) {
-      await visitor.goto(path);
-      await expect(visitor.locator("html[data-hydrated]")).toHaveCount(1);
+  // One test a role: sixteen screens, each waited for until it has hydrated, shared by both workers.
+  test.describe("every screen runs under the policy without a violation", () => {
+    test.describe.configure({ mode: "parallel" });
+    const screens = [
+      { who: "visitor", paths: ["/", "/login", "/register", "/404"] },
+      { who: "participant", paths: ["/welcome", "/home", "/gates", "/gate/1", "/scoreboard", "/announcement", "/timer", "/status"] },
+      { who: "admin", paths: ["/dashboard", "/dashboard/submissions", "/dashboard/users", "/dashboard/settings"] },
+    ] as const;
+    for (const { who, paths } of screens) {
+      test(`as a ${who}`, async ({ browser }) => {
+        // Steps: a sign-in, then each screen.
+        budgetSteps(paths.length + 1);
+        const page =
+          who === "visitor"
+            ? await (await browser.newContext({ reducedMotion: "reduce" })).newPage()
+            : await signedInPage(browser, who === "admin" ? logins.admin : participant("griffin2"));
+        const problems = watchForViolations(page);
+        // Each page hydrates (its scripts run under the policy) before the next one.
+        for (const path of paths) {
+          await page.goto(path);
+          await expect(page.locator("html[data-hydrated]")).toHaveCount(1);
+        }
+        expect(problems).toEqual([]);
+        await page.context().close();
+      });
     }
-    await visitor.close();
-
-    const player = await signedInPage(browser, participant("griffin2"));
-    problems.push(...watchForViolations(player));
-    // Each page hydrates (its scripts run under the policy) before the next one.
-    for (const path of ["/welcome", "/home", "/gates", "/gate/1", "/scoreboard", "/announcement", "/timer", "/status"]) {
-      await player.goto(path);
-      await expect(player.locator("html[data-hydrated]")).toHaveCount(1);
-    }
-    const admin = await signedInPage(browser, logins.admin);
-    problems.push(...watchForViolations(admin));
-    for (const path of ["/dashboard", "/dashboard/submissions", "/dashboard/users", "/dashboard/settings"]) {
-      await admin.goto(path);
-      await expect(admin.locator("html[data-hydrated]")).toHaveCount(1);
-    }
-    expect(problems).toEqual([]);
-    await player.context().close();
-    await admin.context().close();
   });
 
   test("a state change sent from another site is refused on pages, resource routes and the queue dashboard", async ({ page }) => {
@@ -87,8 +88,9 @@ test.describe("web security", () => {
     expect(own.status()).toBe(302);
   });
 
-  test("HTML in announcements, notifications and submission texts is shown as text, never run", async ({ browser }) => {
-    test.setTimeout(90_000);
+  test("HTML in announcements, notifications and submission texts is shown as text, never run", { tag: "@event-wide" }, async ({ browser }) => {
+    // Steps: two sign-ins, five pages, four posts, the live popup.
+    budgetSteps(14);
     const stamp = Date.now();
     const payload = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
     const admin = await signedInPage(browser, logins.admin);
@@ -145,7 +147,7 @@ test.describe("web security", () => {
     await page.getByRole("button", { name: "Login" }).click();
     await expect(page.getByRole("alert")).toBeVisible();
 
-    await login(page, logins.admin);
+    await signIn(page, logins.admin);
     const userName = `canary-${Date.now()}`;
     await page.goto("/dashboard/users");
     await page.getByLabel("Name").fill(userName);
@@ -160,8 +162,10 @@ test.describe("web security", () => {
     expect(body).not.toMatch(/argon2|passwordHash/);
     await expect(page.locator("body")).not.toContainText(canary);
 
-    // Give the logger a moment to flush, then read everything the server wrote.
-    await page.waitForTimeout(500);
+    // A sentinel request, logged after everything above: once its line is in the file, so is the rest.
+    const sentinel = `/log-sentinel-${Date.now()}`;
+    await page.request.get(sentinel);
+    await expect.poll(() => readFileSync(E2E_SERVER_LOG, "utf8").includes(sentinel)).toBe(true);
     const logged = readFileSync(E2E_SERVER_LOG, "utf8");
     expect(logged.length).toBeGreaterThan(0);
     expect(logged).not.toContain(canary);

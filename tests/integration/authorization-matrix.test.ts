@@ -1,5 +1,5 @@
 /**
- * The authorisation matrix (issue 8): every route of the Remix route manifest × every role, for GET
+ * The authorisation matrix: every route of the Remix route manifest × every role, for GET
  * (the loader) and for a POST (the action), against one table of expected outcomes. A route without a
  * row fails the build, so a new route cannot be missed. Each module is called the way Remix calls it,
  * with a real session cookie, on a real database: its own guard must hold (a parent layout's guard is

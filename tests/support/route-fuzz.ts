@@ -1,5 +1,5 @@
 /**
- * The route fuzz (issue 8): every action of the route manifest, posted 1,000 random and hostile bodies
+ * The route fuzz: every action of the route manifest, posted 1,000 random and hostile bodies
  * by a role it admits (forms, tampered hidden fields, repeated fields, multipart with hostile file
  * names), never answers 5xx, always refuses with a message a person can read, and a refusal stores
  * nothing. Every loader, read with hostile query strings (search boxes, filters, sort links), never
