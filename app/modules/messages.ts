@@ -122,6 +122,7 @@ export const messages = {
     urlInvalid: "Please enter a full URL (https://...)",
     descriptionMissing: "Description is required",
     instantRequired: "Please enter a date and time",
+    instantImpossible: "This date or time does not exist (for example 30 February or 25:00)",
     labelRequired: "Label is required",
     gateSaved: (number: number) => `Gate ${number} saved`,
     finalSaved: "Final countdown saved",

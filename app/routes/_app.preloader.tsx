@@ -47,6 +47,15 @@ async function load({ url, image }: { url: string; image: boolean }): Promise<vo
  * Spec 2.4: a progress bar and percentage while the theme's assets load, then the next screen 500 ms
  * after completion (at once under reduced motion). Without JavaScript a refresh and a link move on.
  */
+/**
+ * `next` as an HTML attribute value: the browser decodes entities in it before it reads the URL, so
+ * `&` must stay `&` (an unescaped `/&sol;evil.example` would become `//evil.example`). `next` is
+ * already a resolved same-origin path (safeRedirectPath), percent-encoded where a URL needs it.
+ */
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
 export default function Preloader() {
   const { next } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
@@ -80,7 +89,7 @@ export default function Preloader() {
   return (
     <Scene statue="left" className="participant-scene">
       <main className="page page--centered participant-page preloader">
-        <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="1;url=${encodeURI(next)}">` }} />
+        <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="1;url=${escapeAttribute(next)}">` }} />
         <TitleBar title="Awakening" />
         <progress className="preloader__bar" max={100} value={percent} aria-label="Loading" />
         <p className="preloader__percent" aria-hidden="true">{`${percent}%`}</p>

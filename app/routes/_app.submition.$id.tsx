@@ -15,6 +15,7 @@ import { handleSubmissionPost } from "~/modules/submissions/upload.server";
 import { requireUser } from "~/utils/auth.server";
 import { loadOrFail } from "~/utils/load.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { parseRowId } from "~/modules/ids";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.challenge.title ?? "Challenge"} · Gatekeeper` },
@@ -23,8 +24,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 const text = messages.participant;
 
 function challengeIdOf(param: string | undefined): number {
-  const id = Number(param);
-  if (!Number.isInteger(id) || id <= 0) throw new Response("Not found", { status: 404 });
+  const id = parseRowId(param);
+  if (!id) throw new Response("Not found", { status: 404 });
   return id;
 }
 

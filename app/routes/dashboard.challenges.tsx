@@ -16,6 +16,7 @@ import styles from "~/styles/dashboard.css";
 import { requireRole } from "~/utils/auth.server";
 import { getLogger } from "~/utils/logger.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { parseRowId } from "~/modules/ids";
 
 const m = messages.dashboard;
 
@@ -23,8 +24,8 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, "admin");
-  const editId = Number(new URL(request.url).searchParams.get("edit"));
-  const challenge = Number.isInteger(editId) && editId > 0 ? await getChallenge(editId) : null;
+  const editId = parseRowId(new URL(request.url).searchParams.get("edit"));
+  const challenge = editId ? await getChallenge(editId) : null;
   return {
     editing: challenge
       ? {

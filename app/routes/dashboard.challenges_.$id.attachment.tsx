@@ -4,12 +4,13 @@ import { challengeAttachment } from "~/modules/challenges/challenges.server";
 import { messages } from "~/modules/messages";
 import { requireRole } from "~/utils/auth.server";
 import { presignDownload } from "~/utils/s3.server";
+import { parseRowId } from "~/modules/ids";
 
 /** An admin downloads a challenge's attachment: checked here, then a short-lived presigned URL. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRole(request, "admin");
-  const id = Number(params.id);
-  const file = Number.isInteger(id) && id > 0 ? await challengeAttachment(id) : null;
+  const id = parseRowId(params.id);
+  const file = id ? await challengeAttachment(id) : null;
   if (!file) throw new Response(messages.dashboard.noAttachment, { status: 404 });
   return redirect(await presignDownload(file.key, file.name), { headers: { "Cache-Control": "no-store" } });
 }

@@ -17,6 +17,7 @@ import { badRequest } from "~/utils/responses.server";
 import { getLogger } from "~/utils/logger.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { confirmSubmit } from "~/components/ui/confirm-submit";
+import { parseRowId } from "~/modules/ids";
 
 const m = messages.dashboard;
 
@@ -24,8 +25,8 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRole(request, "admin");
-  const editId = Number(new URL(request.url).searchParams.get("edit"));
-  const [teams, editing] = await Promise.all([listTeams(), Number.isInteger(editId) && editId > 0 ? getTeam(editId) : null]);
+  const editId = parseRowId(new URL(request.url).searchParams.get("edit"));
+  const [teams, editing] = await Promise.all([listTeams(), editId ? getTeam(editId) : null]);
   return { teams, editing };
 }
 

@@ -19,21 +19,17 @@ import { badRequest } from "~/utils/responses.server";
 import { getLogger } from "~/utils/logger.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { confirmSubmit } from "~/components/ui/confirm-submit";
+import { parseRowId } from "~/modules/ids";
 
 const m = messages.dashboard;
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-function idParam(url: URL, name: string): number | null {
-  const value = Number(url.searchParams.get(name));
-  return Number.isInteger(value) && value > 0 ? value : null;
-}
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireRole(request, "admin");
   const url = new URL(request.url);
-  const editId = idParam(url, "edit");
-  const viewId = idParam(url, "view");
+  const editId = parseRowId(url.searchParams.get("edit"));
+  const viewId = parseRowId(url.searchParams.get("view"));
   const [users, teams, editing, viewing] = await Promise.all([
     listUsers(),
     listTeams(),

@@ -2,12 +2,13 @@ import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { findDownloadableSubmissionFile } from "~/modules/submissions/submit.server";
 import { requireUser } from "~/utils/auth.server";
 import { presignDownload } from "~/utils/s3.server";
+import { parseRowId } from "~/modules/ids";
 
 /** A submission's file: own team, judges and admins; then a short-lived presigned URL. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const id = Number(params.id);
-  const file = Number.isInteger(id) && id > 0 ? await findDownloadableSubmissionFile(id, user) : null;
+  const id = parseRowId(params.id);
+  const file = id ? await findDownloadableSubmissionFile(id, user) : null;
   // Another team's file answers like a missing one: its existence is not theirs to learn.
   if (!file) throw new Response("Not found", { status: 404 });
   return redirect(await presignDownload(file.key, file.name), { headers: { "Cache-Control": "no-store" } });

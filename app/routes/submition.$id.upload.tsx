@@ -3,6 +3,7 @@ import { messages } from "~/modules/messages";
 import { submissionMaxBytes } from "~/modules/submissions/submit.server";
 import { handleSubmissionPost } from "~/modules/submissions/upload.server";
 import { requireUser } from "~/utils/auth.server";
+import { parseRowId } from "~/modules/ids";
 
 /**
  * The enhanced submission form posts here with XMLHttpRequest (for upload progress) and gets JSON;
@@ -12,8 +13,8 @@ import { requireUser } from "~/utils/auth.server";
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const challengeId = Number(params.id);
-  if (!Number.isInteger(challengeId) || challengeId <= 0) return Response.json({ ok: false, message: messages.participant.challengeNotFound }, { status: 404 });
+  const challengeId = parseRowId(params.id);
+  if (!challengeId) return Response.json({ ok: false, message: messages.participant.challengeNotFound }, { status: 404 });
   const outcome = await handleSubmissionPost(request, {
     userId: user.id,
     teamId: user.teamId,

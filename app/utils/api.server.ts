@@ -14,6 +14,7 @@ import { rejectCrossSiteRequest } from "./api-auth.server.ts";
 import { asFormValues } from "./form-values.ts";
 import { getLogger } from "./logger.server.ts";
 import { isServiceUnreachable } from "./unavailable.server.ts";
+import { parseRowId } from "../modules/ids.ts";
 
 const m = messages.api;
 
@@ -80,8 +81,8 @@ export function noContent(): Response {
 
 /** A positive whole number from the path; anything else names nothing, so 404. */
 export function pathId(value: string | undefined): number {
-  const id = Number(value);
-  if (!/^\d+$/.test(value ?? "") || !Number.isSafeInteger(id) || id <= 0) throw new ApiError("not_found", m.notFound);
+  const id = parseRowId(value);
+  if (!id) throw new ApiError("not_found", m.notFound);
   return id;
 }
 

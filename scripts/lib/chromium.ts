@@ -1,9 +1,9 @@
 /**
- * The browser the e2e tests and the screenshots script launch: Debian's Chromium, never a downloaded
- * build (STACK.md gotcha 11). By default its headless shell (package chromium-headless-shell, installed
- * by `npm test`), the same Chromium build without the desktop browser around it, which is what
- * Playwright runs for headless Chromium anyway; it needs half the CPU of the full browser here
- * (decision 014). CHROMIUM_PATH=/usr/bin/chromium runs the full browser instead.
+ * The browser the e2e tests and the screenshots script launch: Debian's Chromium, never a browser
+ * build a tool downloads (none can be fetched on these machines). By default its headless shell
+ * (package chromium-headless-shell, installed by `npm test`): the same Chromium build without the
+ * desktop browser around it, which is what Playwright runs for headless Chromium anyway, at half the
+ * CPU of the full browser here (decision 014). CHROMIUM_PATH=/usr/bin/chromium runs the full browser.
  */
 export const chromiumLaunchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell",

@@ -125,6 +125,21 @@ test.describe("web security", () => {
     await player.context().close();
   });
 
+  test("a redirect target that a browser would decode off-site stays on this site (the preloader's refresh, without JavaScript)", async ({ browser, baseURL }) => {
+    const page = await signedInPage(browser, participant("kraken1"), { javaScriptEnabled: false });
+    // Entities the HTML parser decodes in the refresh's URL, a tab the URL parser drops, a backslash it reads as "/".
+    const targets = ["/&sol;evil.example", "/&#x2F;evil.example", "/&#47;evil.example", "/\t/evil.example", "/\\evil.example"];
+    // Steps: a sign-in, then a page and its refresh for each.
+    budgetSteps(1 + 2 * targets.length);
+    for (const next of targets) {
+      await page.goto(`/preloader?next=${encodeURIComponent(next)}`);
+      // The refresh fires after 1 s: wait until the page has left the preloader, wherever it went.
+      await page.waitForURL((url) => url.pathname !== "/preloader");
+      expect(new URL(page.url()).origin, `next=${JSON.stringify(next)} went to ${page.url()}`).toBe(new URL(baseURL!).origin);
+    }
+    await page.context().close();
+  });
+
   test("an uploaded file downloads as an attachment with a type no browser renders", async ({ browser }) => {
     const player = await signedInPage(browser, participant("griffin3"));
     await openChallenge(player, 1, "Oracle's First Sight");

@@ -36,6 +36,15 @@ describe("settings validation", () => {
     const final = parseWithZod(form({ intent: "final", finalAt: "tomorrow" }), { schema: FinalSettingsSchema });
     expect(final.status === "error" && final.error?.finalAt).toEqual([m.instantRequired]);
     expect(parseWithZod(form({ intent: "final", finalAt: "2025-04-26T10:00" }), { schema: FinalSettingsSchema }).status).toBe("success");
+    // A time that does not exist is refused with its own message, never rolled over into March or the next day.
+    for (const impossible of ["2025-02-30T10:00", "2025-04-24T25:61", "2025-04-24T24:00"]) {
+      const refused = parseWithZod(form({ intent: "final", finalAt: impossible }), { schema: FinalSettingsSchema });
+      expect(refused.status === "error" && refused.error?.finalAt, impossible).toEqual([m.instantImpossible]);
+      const gate = parseWithZod(form({ intent: "gate", number: "1", title: "t", description: "d", opensAt: impossible }), { schema: GateSettingsSchema });
+      expect(gate.status === "error" && gate.error?.opensAt, impossible).toEqual([m.instantImpossible]);
+      const meal = parseWithZod(form({ intent: "meal-add", label: "Lunch", at: impossible }), { schema: MealAddSchema });
+      expect(meal.status === "error" && meal.error?.at, impossible).toEqual([m.instantImpossible]);
+    }
     const meal = parseWithZod(form({ intent: "meal-add", label: " ", at: "" }), { schema: MealAddSchema });
     expect(meal.status === "error" && meal.error).toMatchObject({ label: [m.labelRequired], at: [m.instantRequired] });
   });

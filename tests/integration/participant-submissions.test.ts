@@ -153,6 +153,31 @@ describe("submission rules", () => {
     expect(jobs.map((job) => job.data.key)).toContain(old.key);
   });
 
+  it("two members sending the first answer at the same instant: one row, one told 'created', the other 'updated', no object left without a row", async () => {
+    const { getQueue } = await import("../../app/utils/queue.server.ts");
+    // Several rounds: without the team's lock the race showed in most of them.
+    for (let round = 0; round < 8; round++) {
+      const team = await makeTeam();
+      const [alice, bob] = [await makeUser("participant", team.id), await makeUser("participant", team.id)];
+      const challenge = await makeChallenge({ wave: 1 });
+      const [fileA, fileB] = [await storedFile(`alice ${round}`), await storedFile(`bob ${round}`)];
+      const results = await Promise.all([
+        saveSubmission({ userId: alice.id, teamId: team.id, challengeId: challenge.id, text: "from alice", file: fileA }),
+        saveSubmission({ userId: bob.id, teamId: team.id, challengeId: challenge.id, text: "from bob", file: fileB }),
+      ]);
+      expect(results.map((result) => result.created).sort()).toEqual([false, true]);
+      expect(results[0].submissionId).toBe(results[1].submissionId);
+      const rows = await getDb().select().from(submissions).where(eq(submissions.teamId, team.id));
+      expect(rows).toHaveLength(1);
+      // The file the row keeps is the later writer's; the earlier one's object is on its way out.
+      const kept = rows[0].fileKey;
+      const replaced = kept === fileA.key ? fileB.key : fileA.key;
+      expect([fileA.key, fileB.key]).toContain(kept);
+      const cleanup = await getQueue("storageCleanup").getJobs(["waiting", "delayed", "active", "completed"]);
+      expect(cleanup.map((job) => job.data.key)).toContain(replaced);
+    }
+  });
+
   it("lets only the own team, judges and admins download a submission's file", async () => {
     const [mine, other] = [await makeTeam(), await makeTeam()];
     const user = await makeUser("participant", mine.id);

@@ -20,6 +20,11 @@ export const hostileValue = fc.oneof(
     "-1",
     "0",
     "1e309",
+    // Ids just past Postgres' integer and far past it: a 4xx, never "value out of range" as a 500.
+    "2147483648",
+    "-2147483649",
+    "99999999999",
+    "0x7fffffff",
     "9".repeat(400),
     "x".repeat(30_000),
     "👩🏽‍💻".repeat(300),
@@ -31,6 +36,7 @@ export const hostileValue = fc.oneof(
     "on",
   ),
   fc.integer().map(String),
+  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
   fc.double().map(String),
 );
 

@@ -23,7 +23,7 @@ const fieldNames = [
   "category", "hints", "wave", "difficulty", "removeAttachment", "content", "message", "text", "score", "comment",
   "verdict", "submissionId", "number", "opensAt", "finalAt", "label", "at", "video1", "video2", "ids", "lastName",
   "email", "phone", "hasTeam", "teamName", "nationalId", "skill", "linkedin", "portfolio", "major", "university",
-  "tshirtSize", "website", "q", "userId", "status", "challengeId", "kind", "video",
+  "tshirtSize", "website", "q", "userId", "status", "challengeId", "kind", "video", "edit", "view", "sort", "dir", "gate", "mine",
 ];
 const intents = ["save", "delete", "videos", "announcement", "mentor", "needs", "gate", "final", "meal-add", "meal-remove", "freeze", "unfreeze", "toggle", "create-accounts", "seen"];
 
@@ -100,6 +100,35 @@ export async function fuzzRoutes(select: (routeId: string) => boolean) {
           { numRuns: CASES },
         );
       }, 180_000);
+    }
+  });
+
+  // Every id a path can carry, out of range or malformed: the page or call answers 4xx (most often 404),
+  // never a query Postgres refuses.
+  const hostileIds = ["0", "-1", "2147483648", "99999999999", "9".repeat(40), "1e3", "0x10", "007", "1.5", "%00"];
+  const withIdParam = routes.filter(({ route }) => /[:$](id|challengeId|wave)\b/.test(route.path ?? ""));
+  describe("every route with an id in its path, under hostile ids", () => {
+    for (const { route, module } of withIdParam) {
+      it(`${route.id}: a 4xx for each, never a 5xx`, async () => {
+        // Signed in, so the id is reached (a visitor is sent to /login first): the dashboard and the API
+        // (its session cookie, from our own origin) as an admin, every other route as a participant.
+        const cookie = world.cookies[route.id.startsWith("routes/dashboard") || route.id.startsWith("routes/api.") ? "admin" : "participant"];
+        for (const id of hostileIds) {
+          const params = { id, challengeId: id, wave: id, "*": "nowhere" };
+          const url = `http://localhost${routeUrl(route, { ...params, id: encodeURIComponent(id), challengeId: encodeURIComponent(id), wave: encodeURIComponent(id) })}`;
+          for (const method of ["loader", "action"] as const) {
+            if (!module[method]) continue;
+            const request = new Request(url, {
+              method: method === "loader" ? "GET" : "POST",
+              headers: { [CLIENT_IP_HEADER]: "203.0.113.9", Origin: "http://localhost", ...(cookie ? { Cookie: cookie } : {}) },
+              ...(method === "action" ? { body: new FormData() } : {}),
+            });
+            const answer = answerOf(await callRoute(module, method, { request, params, context: {} }));
+            expect(answer.status, `${method} ${route.id} with id ${id} answered ${answer.status}`).toBeGreaterThanOrEqual(400);
+            expect(answer.status, `${method} ${route.id} with id ${id} answered ${answer.status}`).toBeLessThan(500);
+          }
+        }
+      });
     }
   });
 

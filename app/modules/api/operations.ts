@@ -5,6 +5,7 @@
  * the route files, both ways.
  */
 import { z } from "zod";
+import { rowId } from "../ids.ts";
 import { AnnouncementSchema } from "../announcements/schema.ts";
 import type { Role } from "../auth/access.ts";
 import { ApiLoginSchema } from "../auth/login-schema.ts";
@@ -67,8 +68,8 @@ export interface ApiOperation {
   errors?: number[];
 }
 
-const idPath = z.object({ id: z.coerce.number().int().positive() });
-const teamPath = z.object({ id: z.coerce.number().int().positive().meta({ description: "The team's id" }) });
+const idPath = z.object({ id: rowId() });
+const teamPath = z.object({ id: rowId().meta({ description: "The team's id" }) });
 const wavePath = z.object({ wave: z.coerce.number().int().min(1).max(5) });
 const binary = z.string().meta({ format: "binary" });
 
@@ -242,7 +243,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       ownTeamOnly: true,
       spec7: ["GET /submissions/submission/{teamId}/{challengeId}"],
       tag: "submissions",
-      path: teamPath.extend({ challengeId: z.coerce.number().int().positive() }),
+      path: teamPath.extend({ challengeId: rowId() }),
       responses: { 200: { description: "The submission", schema: OwnSubmissionSchema } },
       errors: [404],
     },

@@ -25,8 +25,18 @@ describe("who opens what", () => {
     expect(afterLoginPath("admin", "/login")).toBe("/dashboard");
   });
 
+  it("gives back the path as a browser resolves it", () => {
+    expect(safeRedirectPath("/gate/2?x=1#top")).toBe("/gate/2?x=1#top");
+    expect(safeRedirectPath("/a/../gates")).toBe("/gates");
+    expect(safeRedirectPath("/dashboard/submissions?gate=1&sort=team")).toBe("/dashboard/submissions?gate=1&sort=team");
+  });
+
   it("never redirects off-site", () => {
-    for (const bad of ["https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)", "", 42, "/a\nb"]) {
+    for (const bad of [
+      "https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)", "", 42, "/a\nb",
+      // Each becomes "//evil.example" where a browser's URL parser drops or reads a character.
+      "/\t/evil.example", "/\u0000/evil.example", "/\u007f/evil.example",
+    ]) {
       expect(safeRedirectPath(bad)).toBeNull();
       expect(afterLoginPath("participant", bad)).toBe("/welcome");
     }

@@ -36,15 +36,29 @@ export function canOpen(role: Role, pathname: string): boolean {
   return allowed === "public" || allowed.includes(role);
 }
 
+/** A host no request can carry: a target that resolves to another origin than this one leaves the site. */
+const HERE = "http://gatekeeper.invalid";
+
 /**
- * A same-origin path or null: refuses absolute URLs, protocol-relative `//host` and backslash tricks,
- * so `redirectTo` cannot send anyone off-site.
+ * A same-origin path or null, so a `redirectTo` or `next` cannot send anyone off-site. The target is
+ * resolved the way a browser resolves a Location or a refresh URL (backslashes as slashes, tabs and
+ * newlines dropped, `//host` as another host) and must stay on this origin; what comes back is that
+ * resolved path, never the raw text. Control characters are refused outright. Where a target is written
+ * into HTML (the preloader's refresh) it is HTML-escaped there, so the browser's entity decoding gives
+ * back exactly this string. docs/RELIABILITY.md.
  */
 export function safeRedirectPath(value: unknown): string | null {
   if (typeof value !== "string" || value.length === 0 || value.length > 2048) return null;
   if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
-  if ([...value].some((char) => char.charCodeAt(0) < 0x20)) return null;
-  return value;
+  if ([...value].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)) return null;
+  let resolved: URL;
+  try {
+    resolved = new URL(value, HERE);
+  } catch {
+    return null;
+  }
+  if (resolved.origin !== HERE) return null;
+  return `${resolved.pathname}${resolved.search}${resolved.hash}`;
 }
 
 /** After login: a `redirectTo` the role may open wins; otherwise the role's home. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rowId } from "../ids.ts";
 import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 
@@ -15,7 +16,7 @@ export const categoryLabels: Record<(typeof categories)[number], string> = {
 
 /** The challenge form (spec 5's messages). No wave = a draft: in the dashboard, in no gate. */
 export const ChallengeFormSchema = z.object({
-  id: z.coerce.number().int().positive().optional(),
+  id: rowId().optional(),
   title: text({ error: m.titleRequired }).trim().min(1, m.titleRequired).max(200, m.tooLong),
   description: text({ error: m.descriptionRequired }).trim().min(1, m.descriptionRequired).max(20_000, m.tooLong),
   points: text({ error: m.pointsRequired })
@@ -39,7 +40,7 @@ export const ChallengeStatusSchema = z.object({ status: z.enum(["active", "inact
 
 export type ChallengeFormValues = Omit<z.infer<typeof ChallengeFormSchema>, "attachment">;
 
-export const ChallengeIdSchema = z.object({ id: z.coerce.number().int().positive() });
+export const ChallengeIdSchema = z.object({ id: rowId() });
 
 /** 20 MB: a challenge attachment is a brief or an image, not a data set. */
 export const ATTACHMENT_LIMIT_BYTES = 20 * 1024 * 1024;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rowId } from "../ids.ts";
 import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 
@@ -56,7 +57,7 @@ export type RegistrationInput = z.output<typeof RegistrationSchema>;
 export const MAX_ACCOUNTS_PER_BATCH = 200;
 export const CreateAccountsSchema = z.object({
   ids: z
-    .array(z.coerce.number().int().positive(), { error: messages.registration.noneSelected })
+    .array(rowId(), { error: messages.registration.noneSelected })
     .min(1, messages.registration.noneSelected)
     .max(MAX_ACCOUNTS_PER_BATCH, messages.registration.tooManySelected(MAX_ACCOUNTS_PER_BATCH)),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rowId } from "../ids.ts";
 import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 import { toCenti } from "./rules.ts";
@@ -22,7 +23,7 @@ export const verdicts = ["reviewed", "approved", "rejected"] as const;
 export type Verdict = (typeof verdicts)[number];
 
 export const ScoreFormSchema = z.object({
-  submissionId: z.coerce.number().int().positive(),
+  submissionId: rowId(),
   score: text({ error: messages.scoring.required }),
   comment: text().trim().max(2000, messages.scoring.commentTooLong).optional(),
   verdict: z.enum(verdicts).optional(),

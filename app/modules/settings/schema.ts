@@ -1,13 +1,21 @@
 import { z } from "zod";
+import { rowId } from "../ids.ts";
 import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
+import { isLocalTimeText, isRealLocalTime } from "./zoned-time.ts";
 
 const m = messages.dashboard;
 
-/** A datetime-local value ("2025-04-24T19:00"), read in the event's zone by the server. */
+/**
+ * A datetime-local value ("2025-04-24T19:00"), read in the event's zone by the server. A time that does
+ * not exist (30 February, 25:00) is refused with its own message, never rolled over into another day.
+ */
 const instant = text({ error: m.instantRequired })
   .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, m.instantRequired);
+  .superRefine((value, context) => {
+    if (!isLocalTimeText(value)) context.addIssue({ code: "custom", message: m.instantRequired });
+    else if (!isRealLocalTime(value)) context.addIssue({ code: "custom", message: m.instantImpossible });
+  });
 
 export const GateSettingsSchema = z.object({
   intent: z.literal("gate"),
@@ -25,4 +33,4 @@ export const MealAddSchema = z.object({
   at: instant,
 });
 
-export const MealRemoveSchema = z.object({ intent: z.literal("meal-remove"), id: z.coerce.number().int().positive() });
+export const MealRemoveSchema = z.object({ intent: z.literal("meal-remove"), id: rowId() });

@@ -22,13 +22,36 @@ function offsetMinutes(instant: Date, timeZone: string): number {
 
 const localPattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 
-/** "2025-04-24T19:00" in `timeZone` → the UTC instant; null when the text is not such a value. */
+/** Whether the text has the shape of a datetime-local value ("2025-04-24T19:00", seconds optional). */
+export function isLocalTimeText(local: string): boolean {
+  return localPattern.test(local.trim());
+}
+
+/**
+ * Whether a datetime-local value names a time that exists on the calendar and the clock: no 30
+ * February, no 24:00 or 19:60. Date.UTC would roll those over into another day without a word.
+ */
+export function isRealLocalTime(local: string): boolean {
+  const match = localPattern.exec(local.trim());
+  if (!match) return false;
+  const [, y, mo, d, h, mi, s] = match.map(Number);
+  const asUtc = new Date(Date.UTC(y, mo - 1, d, h, mi, s || 0));
+  return (
+    asUtc.getUTCFullYear() === y &&
+    asUtc.getUTCMonth() === mo - 1 &&
+    asUtc.getUTCDate() === d &&
+    asUtc.getUTCHours() === h &&
+    asUtc.getUTCMinutes() === mi &&
+    asUtc.getUTCSeconds() === (s || 0)
+  );
+}
+
+/** "2025-04-24T19:00" in `timeZone` → the UTC instant; null when the text is not such a value or no real time. */
 export function zonedLocalToUtc(local: string, timeZone: string): Date | null {
   const match = localPattern.exec(local.trim());
-  if (!match) return null;
+  if (!match || !isRealLocalTime(local)) return null;
   const [, y, mo, d, h, mi, s] = match.map(Number);
   const naive = Date.UTC(y, mo - 1, d, h, mi, s || 0);
-  if (Number.isNaN(naive)) return null;
   // Two passes settle the offset around daylight-saving changes.
   let guess = naive - offsetMinutes(new Date(naive), timeZone) * 60_000;
   guess = naive - offsetMinutes(new Date(guess), timeZone) * 60_000;

@@ -95,6 +95,12 @@ export interface SaveResult {
 }
 
 /**
+ * The class key of the advisory lock that serialises a team's submission writes (a team's members only,
+ * a few milliseconds each). The standings locks use 4242 and 4243 (app/modules/standings/locks.ts).
+ */
+const SUBMISSION_LOCK = 4244;
+
+/**
  * Creates or updates the team's submission (the unique index makes it one). Sets it pending, credits
  * the user, marks the team's standings stale in the same transaction. A new file replaces the old
  * one, whose object is deleted after commit; a text-only update keeps the stored file. If anything
@@ -116,6 +122,9 @@ export async function saveSubmission(input: {
     const teamId = input.teamId;
     if (teamId === null) throw new SubmissionError("noTeam");
     result = await getDb().transaction(async (tx) => {
+      // One writer at a time per team: two members sending the first answer at once would both find no
+      // row to lock, both say "created", and the first file would lose its row to the second's upsert.
+      await tx.execute(sql`select pg_advisory_xact_lock(${SUBMISSION_LOCK}, ${teamId})`);
       await assertCanSubmit({ teamId, challengeId: input.challengeId, now: input.now }, tx);
       const [existing] = await tx
         .select({ id: submissions.id, fileKey: submissions.fileKey })

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rowId } from "../ids.ts";
 import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 
@@ -12,7 +13,7 @@ export const userFields = {
   name: text({ error: m.nameRequired }).trim().min(1, m.nameRequired).max(60, m.tooLong),
   password: text().max(200, m.tooLong).optional(),
   role: z.enum(userRoles, { error: m.roleRequired }),
-  teamId: z.coerce.number().int().positive().optional(),
+  teamId: rowId().optional(),
 };
 
 /**
@@ -29,7 +30,7 @@ export function userRules({ passwordRequired, teamField = "teamId" }: { password
 
 /** The user form. `id` present means edit: a blank password then keeps the current one. */
 export const UserFormSchema = z
-  .object({ id: z.coerce.number().int().positive().optional(), ...userFields })
+  .object({ id: rowId().optional(), ...userFields })
   .superRefine((value, ctx) => userRules({ passwordRequired: !value.id })(value, ctx));
 
 /** The same rules without the form's id (the API's POST and PATCH). */
@@ -38,4 +39,4 @@ export const UserEditSchema = z.object(userFields).superRefine(userRules({ passw
 
 export type UserFormValues = z.infer<typeof UserFormSchema>;
 
-export const UserDeleteSchema = z.object({ id: z.coerce.number().int().positive() });
+export const UserDeleteSchema = z.object({ id: rowId() });
