@@ -13,7 +13,8 @@ describe("row ids from outside", () => {
   it("a form id is refused outside the same range", () => {
     expect(rowId().safeParse("42").data).toBe(42);
     expect(rowId().safeParse(MAX_ROW_ID).success).toBe(true);
-    for (const bad of [MAX_ROW_ID + 1, "2147483648", "1e20", 0, -3, 1.5, "abc"]) {
+    expect(rowId().safeParse(42).data).toBe(42);
+    for (const bad of [MAX_ROW_ID + 1, "2147483648", "1e20", 0, -3, 1.5, "abc", "0x10", "1e3", "0b11", " 7 ", "+5", "007", "1.0", "", null, undefined, true]) {
       expect(rowId().safeParse(bad).success, String(bad)).toBe(false);
     }
   });

@@ -9,8 +9,15 @@ import { z } from "zod";
 /** The largest value of a Postgres `integer`, the type of every id column (serial). */
 export const MAX_ROW_ID = 2_147_483_647;
 
-/** A row id in a form or body (strings are coerced, as form fields arrive). */
-export const rowId = () => z.coerce.number().int().min(1).max(MAX_ROW_ID);
+/**
+ * A row id in a form or body: a JSON number, or a form field's text in plain digits (the same as
+ * parseRowId: no "0x10", "1e3", " 7" or "+5", which Number() would read as some other row).
+ */
+export const rowId = (message?: string) =>
+  z.preprocess(
+    (value) => (typeof value === "string" ? (parseRowId(value) ?? Number.NaN) : value),
+    z.number(message ? { error: message } : undefined).int(message).min(1, message).max(MAX_ROW_ID, message),
+  );
 
 /**
  * A row id in a path or query: its digits as written (no sign, exponent, hex, spaces or leading zero),

@@ -59,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const number = Number(formData.get("number"));
     if (submission.status !== "success") return data<ActionResult>({ intent, number, result: submission.reply() }, { status: 400 });
     const opensAt = toUtc(submission.value.opensAt);
-    if (!opensAt) return data<ActionResult>({ intent, number, result: submission.reply({ fieldErrors: { opensAt: [m.instantRequired] } }) }, { status: 400 });
+    if (!opensAt) return data<ActionResult>({ intent, number, result: submission.reply({ fieldErrors: { opensAt: [m.instantImpossible] } }) }, { status: 400 });
     await updateGate(submission.value.number, { title: submission.value.title, description: submission.value.description, opensAt });
     return redirectWithToast(settingsUrl, { type: "success", title: m.gateSaved(submission.value.number) });
   }
@@ -67,7 +67,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: FinalSettingsSchema });
     if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
     const finalAt = toUtc(submission.value.finalAt);
-    if (!finalAt) return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { finalAt: [m.instantRequired] } }) }, { status: 400 });
+    if (!finalAt) return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { finalAt: [m.instantImpossible] } }) }, { status: 400 });
     await updateFinalAt(finalAt);
     return redirectWithToast(settingsUrl, { type: "success", title: m.finalSaved });
   }
@@ -75,7 +75,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: MealAddSchema });
     if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
     const at = toUtc(submission.value.at);
-    if (!at) return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { at: [m.instantRequired] } }) }, { status: 400 });
+    if (!at) return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { at: [m.instantImpossible] } }) }, { status: 400 });
     await addMeal(submission.value.label, at);
     return redirectWithToast(settingsUrl, { type: "success", title: m.mealAdded });
   }

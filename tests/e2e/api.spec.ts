@@ -6,7 +6,9 @@ test.describe("HTTP API through the real server", () => {
     await signIn(page, logins.admin);
     await page.goto("/dashboard/tokens");
     await page.getByLabel("User").selectOption({ label: `${logins.judge.name} (Judge)` });
-    await page.getByLabel("Name (what it is for)").fill("Big screen");
+    // Its own name each run: a retry must revoke this token, not the one a failed attempt left.
+    const tokenName = `Big screen ${Date.now()}`;
+    await page.getByLabel("Name (what it is for)").fill(tokenName);
     await page.getByRole("button", { name: "Create token" }).click();
     const token = await page.getByLabel("Token", { exact: true }).inputValue();
     expect(token).toMatch(/^gk_[0-9A-Za-z]{40}$/);
@@ -31,7 +33,7 @@ test.describe("HTTP API through the real server", () => {
 
     page.on("dialog", (dialog) => dialog.accept());
     await page.reload();
-    await page.getByRole("button", { name: "Revoke Big screen" }).first().click();
+    await page.getByRole("button", { name: `Revoke ${tokenName}` }).click();
     await expect(page.getByText("Token revoked")).toBeVisible();
     const refused = await request.get("/api/v1/auth/me", { headers });
     expect(refused.status()).toBe(401);

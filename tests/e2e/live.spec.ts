@@ -78,8 +78,8 @@ test.describe("live event pipeline in the browser", () => {
 
   test("a frozen scoreboard and chart for participants while admins stay live", { tag: "@event-wide" }, async ({ browser }) => {
     // Three roles in three browsers, and the freeze is always lifted at the end. Steps: three sign-ins,
-    // seven pages, four posts, two live rows, a reload.
-    budgetSteps(18);
+    // seven pages, four posts, two live rows, a reload, and room for the unfreeze in `finally`.
+    budgetSteps(22);
     const admin = await signedInPage(browser, logins.admin);
     await admin.goto("/dashboard/settings");
     await admin.getByRole("button", { name: "Freeze the scoreboard" }).click();

@@ -179,7 +179,7 @@ test.describe("participant screens", () => {
     await sql`update event_settings set final_at = now() - interval '1 minute' where id = 1`;
     try {
       const page = await signedInPage(browser, participant("phoenix2"));
-      // The page's clock is the test's: time moves when the test says, not when the machine gets to it.
+      // Fake timers: runFor fires the countdown's ticks for three seconds at once, however busy the machine.
       await page.clock.install();
       await page.goto("/timer");
       await expect(page.getByRole("heading", { name: "THE FINAL OF GATES" })).toBeVisible();

@@ -46,7 +46,7 @@ test.describe("web security", () => {
       { who: "admin", paths: ["/dashboard", "/dashboard/submissions", "/dashboard/users", "/dashboard/settings"] },
     ] as const;
     for (const { who, paths } of screens) {
-      test(`as a ${who}`, async ({ browser }) => {
+      test(`as ${who === "admin" ? "an" : "a"} ${who}`, async ({ browser }) => {
         // Steps: a sign-in, then each screen.
         budgetSteps(paths.length + 1);
         const page =
@@ -127,8 +127,9 @@ test.describe("web security", () => {
 
   test("a redirect target that a browser would decode off-site stays on this site (the preloader's refresh, without JavaScript)", async ({ browser, baseURL }) => {
     const page = await signedInPage(browser, participant("kraken1"), { javaScriptEnabled: false });
-    // Entities the HTML parser decodes in the refresh's URL, a tab the URL parser drops, a backslash it reads as "/".
-    const targets = ["/&sol;evil.example", "/&#x2F;evil.example", "/&#47;evil.example", "/\t/evil.example", "/\\evil.example"];
+    // Entities the HTML parser decodes in the refresh's URL, a tab the URL parser drops, a backslash it
+    // reads as "/", dot segments that resolve to "//".
+    const targets = ["/&sol;evil.example", "/&#x2F;evil.example", "/&#47;evil.example", "/\t/evil.example", "/\\evil.example", "/.//evil.example", "/a/..//evil.example"];
     // Steps: a sign-in, then a page and its refresh for each.
     budgetSteps(1 + 2 * targets.length);
     for (const next of targets) {

@@ -106,7 +106,8 @@ export async function fuzzRoutes(select: (routeId: string) => boolean) {
   // Every id a path can carry, out of range or malformed: the page or call answers 4xx (most often 404),
   // never a query Postgres refuses.
   const hostileIds = ["0", "-1", "2147483648", "99999999999", "9".repeat(40), "1e3", "0x10", "007", "1.5", "%00"];
-  const withIdParam = routes.filter(({ route }) => /[:$](id|challengeId|wave)\b/.test(route.path ?? ""));
+  // The whole path, parents included: a nested route's own segment ("status") is relative to its parent's ":id".
+  const withIdParam = routes.filter(({ route }) => /\{(id|challengeId|wave)\}/.test(routeUrl(route, { id: "{id}", challengeId: "{challengeId}", wave: "{wave}", "*": "" })));
   describe("every route with an id in its path, under hostile ids", () => {
     for (const { route, module } of withIdParam) {
       it(`${route.id}: a 4xx for each, never a 5xx`, async () => {

@@ -34,8 +34,10 @@ describe("who opens what", () => {
   it("never redirects off-site", () => {
     for (const bad of [
       "https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)", "", 42, "/a\nb",
-      // Each becomes "//evil.example" where a browser's URL parser drops or reads a character.
+      // Each becomes "//evil.example" where a browser's URL parser drops or reads a character, or
+      // once its dot segments are resolved.
       "/\t/evil.example", "/\u0000/evil.example", "/\u007f/evil.example",
+      "/.//evil.example", "/a/..//evil.example", "/%2e//evil.example", "/./\\evil.example", "/x/../\\evil.example",
     ]) {
       expect(safeRedirectPath(bad)).toBeNull();
       expect(afterLoginPath("participant", bad)).toBe("/welcome");

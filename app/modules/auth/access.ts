@@ -58,7 +58,11 @@ export function safeRedirectPath(value: unknown): string | null {
     return null;
   }
   if (resolved.origin !== HERE) return null;
-  return `${resolved.pathname}${resolved.search}${resolved.hash}`;
+  const path = `${resolved.pathname}${resolved.search}${resolved.hash}`;
+  // Resolving can itself make `//host`: `/.//evil.example` and `/a/..//evil.example` become
+  // `//evil.example`, which a browser reads as another host. The result is checked again.
+  if (path.startsWith("//") || path.startsWith("/\\")) return null;
+  return path;
 }
 
 /** After login: a `redirectTo` the role may open wins; otherwise the role's home. */

@@ -19,6 +19,9 @@ describe("event-zone datetime-local values", () => {
       expect(isRealLocalTime(impossible), impossible).toBe(false);
       expect(zonedLocalToUtc(impossible, "Africa/Algiers"), impossible).toBeNull();
     }
+    // The hour Paris skips on 30 March 2025 (02:00 → 03:00) exists on the calendar, not on its clocks.
+    expect(zonedLocalToUtc("2025-03-30T02:30", "Europe/Paris")).toBeNull();
+    expect(zonedLocalToUtc("2025-03-30T03:30", "Europe/Paris")?.toISOString()).toBe("2025-03-30T01:30:00.000Z");
     for (const real of ["2024-02-29T10:00", "2025-12-31T23:59", "2025-04-24T00:00:59"]) {
       expect(isRealLocalTime(real), real).toBe(true);
       expect(zonedLocalToUtc(real, "Africa/Algiers"), real).not.toBeNull();

@@ -46,7 +46,10 @@ export function isRealLocalTime(local: string): boolean {
   );
 }
 
-/** "2025-04-24T19:00" in `timeZone` → the UTC instant; null when the text is not such a value or no real time. */
+/**
+ * "2025-04-24T19:00" in `timeZone` → the UTC instant; null when the text is not such a value, not a
+ * real time (isRealLocalTime), or a time the zone skips.
+ */
 export function zonedLocalToUtc(local: string, timeZone: string): Date | null {
   const match = localPattern.exec(local.trim());
   if (!match || !isRealLocalTime(local)) return null;
@@ -55,7 +58,11 @@ export function zonedLocalToUtc(local: string, timeZone: string): Date | null {
   // Two passes settle the offset around daylight-saving changes.
   let guess = naive - offsetMinutes(new Date(naive), timeZone) * 60_000;
   guess = naive - offsetMinutes(new Date(guess), timeZone) * 60_000;
-  return new Date(guess);
+  const instant = new Date(guess);
+  // A wall-clock time the zone skips (02:30 on a spring-forward night) reads back as another time:
+  // refused, never moved an hour.
+  if (utcToZonedLocal(instant, timeZone) !== local.trim().slice(0, 16)) return null;
+  return instant;
 }
 
 /** The UTC instant as "YYYY-MM-DDTHH:mm" wall-clock time in `timeZone` (a datetime-local value). */
