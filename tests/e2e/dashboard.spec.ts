@@ -316,6 +316,8 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("a judge scores a submission, and the participant's status page shows it", async ({ page, browser }) => {
+    // Steps: two sign-ins, the gate, the challenge, the submission, two submissions pages, the score, the status.
+    budgetSteps(9);
     // Phoenix's only AI challenge is Whispering Stones: its AI points are exactly this score.
     const score = String(100 + (Date.now() % 90));
     const player = await signedInPage(browser, participant("phoenix3"));

@@ -146,6 +146,9 @@ test.describe("participant journey", () => {
   });
 
   test("without JavaScript a text submission and a mentor call still work", async ({ browser }) => {
+    // Steps: the login page, its post, the preloader's refresh, the gate, the challenge, the submission,
+    // /home, two mentor posts.
+    budgetSteps(9);
     const page = await signedInPage(browser, participant("kraken2"), { javaScriptEnabled: false, viaForm: true });
     // The preloader moves on without JavaScript too.
     await expect(page).toHaveURL(/\/preloader\?next=%2Fwelcome|\/preloader\?next=\/welcome|\/welcome$/);
