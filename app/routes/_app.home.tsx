@@ -3,7 +3,8 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { HomeContent } from "~/components/participant/home-content";
 import { RouteErrorPage } from "~/components/status-page";
 import { TitleBar } from "~/components/ui/title-bar";
-import { handleHomeAction, loadHomeContent } from "~/modules/participant/home.server";
+import { loadHomeContent } from "~/modules/participant/home.server";
+import { handleHomeAction } from "~/utils/home-forms.server";
 import { requireUser } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Home · Gatekeeper" }];

@@ -3,7 +3,7 @@ import { ApiError } from "~/modules/api/errors";
 import { ChallengeListItemSchema, ChallengeOutSchema } from "~/modules/api/schemas";
 import { cleanupObject, createChallenge, getChallenge, listChallenges } from "~/modules/challenges/challenges.server";
 import { ChallengeCreateSchema } from "~/modules/challenges/schema";
-import { parseChallengeForm } from "~/modules/challenges/upload.server";
+import { parseChallengeForm } from "~/utils/challenge-form.server";
 import { messages } from "~/modules/messages";
 import { requireApiRole } from "~/utils/api-auth.server";
 import { apiResource, isMultipart, parseFields, readBody, respond } from "~/utils/api.server";

@@ -9,7 +9,7 @@ import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/fi
 import { Message } from "~/components/ui/message";
 import { cleanupObject, createChallenge, getChallenge, updateChallenge } from "~/modules/challenges/challenges.server";
 import { attachmentAccept, categories, categoryLabels, ChallengeFormSchema, difficulties } from "~/modules/challenges/schema";
-import { parseChallengeForm } from "~/modules/challenges/upload.server";
+import { parseChallengeForm } from "~/utils/challenge-form.server";
 import { messages } from "~/modules/messages";
 import { DashboardError } from "~/modules/teams/teams.server";
 import styles from "~/styles/dashboard.css";

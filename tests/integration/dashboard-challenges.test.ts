@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { challenges } from "../../db/schema.ts";
 import { createChallenge, deleteChallenge, getChallenge, toggleChallengeStatus, updateChallenge } from "../../app/modules/challenges/challenges.server.ts";
 import { ChallengeFormSchema } from "../../app/modules/challenges/schema.ts";
-import { parseChallengeForm } from "../../app/modules/challenges/upload.server.ts";
+import { parseChallengeForm } from "../../app/utils/challenge-form.server.ts";
 import { messages } from "../../app/modules/messages.ts";
 import { getDb } from "../../app/utils/db.server.ts";
 import { objectExists } from "../../app/utils/s3.server.ts";

@@ -13,7 +13,6 @@ import { messages } from "../messages.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { DashboardError } from "../teams/teams.server.ts";
 import type { ChallengeFormValues } from "./schema.ts";
-import type { StoredAttachment } from "./upload.server.ts";
 
 const m = messages.dashboard;
 
@@ -67,6 +66,14 @@ function values(input: ChallengeInput) {
 }
 
 /** A new challenge is active by default (DOMAIN.md). */
+/** An attachment already in storage (app/utils/challenge-form.server.ts streams it there). */
+export interface StoredAttachment {
+  key: string;
+  name: string;
+  contentType: string;
+  size: number;
+}
+
 export async function createChallenge(input: ChallengeInput, attachment: StoredAttachment | null) {
   const [row] = await getDb()
     .insert(challenges)

@@ -1,12 +1,6 @@
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { eventSettings } from "../../../db/schema.ts";
 import { getDb } from "../../utils/db.server.ts";
-import { getLogger } from "../../utils/logger.server.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
-import { messages } from "../messages.ts";
-import type { VideosSchemaType } from "./schema.ts";
 
 /** The home page videos and the event's time zone (for the meal card's clock). */
 export async function getHomeSettings(): Promise<{ videos: string[]; timeZone: string }> {
@@ -39,20 +33,4 @@ export async function updateVideos(input: { video1?: string; video2?: string }) 
   if (Object.keys(set).length === 0) return;
   const [row] = await getDb().update(eventSettings).set(set).where(eq(eventSettings.id, 1)).returning({ id: eventSettings.id });
   if (!row) throw new Error("event settings missing");
-}
-
-/**
- * The videos form's action, shared by the dashboard home and /welcome: parse, save, answer. A refusal
- * keeps what was typed; success redirects with the spec's toast.
- */
-export async function handleVideosForm(formData: FormData, schema: VideosSchemaType, returnTo: string) {
-  const submission = parseWithZod(formData, { schema });
-  if (submission.status !== "success") return data({ intent: "videos" as const, result: submission.reply() }, { status: 400 });
-  try {
-    await updateVideos(submission.value);
-  } catch (error) {
-    getLogger().error({ err: error }, "videos not saved");
-    return data({ intent: "videos" as const, result: submission.reply({ formErrors: [messages.videos.failed] }) }, { status: 500 });
-  }
-  return redirectWithToast(returnTo, { type: "success", title: messages.videos.updated });
 }

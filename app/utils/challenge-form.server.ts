@@ -10,20 +10,14 @@ import {
   unstable_parseMultipartFormData,
   type UploadHandler,
 } from "@remix-run/node";
-import { newObjectKey, StorageUnavailableError, uploadStream, UploadTooLargeError } from "../../utils/s3.server.ts";
-import { safeFileName } from "../form-fields.ts";
-import { messages } from "../messages.ts";
-import { SNIFF_BYTES, sniffAttachment } from "./attachment.ts";
-import { ATTACHMENT_LIMIT_BYTES } from "./schema.ts";
+import { newObjectKey, StorageUnavailableError, uploadStream, UploadTooLargeError } from "./s3.server.ts";
+import { safeFileName } from "../modules/form-fields.ts";
+import { messages } from "../modules/messages.ts";
+import { SNIFF_BYTES, sniffAttachment } from "../modules/challenges/attachment.ts";
+import { ATTACHMENT_LIMIT_BYTES } from "../modules/challenges/schema.ts";
+import type { StoredAttachment } from "../modules/challenges/challenges.server.ts";
 
 const m = messages.dashboard;
-
-export interface StoredAttachment {
-  key: string;
-  name: string;
-  contentType: string;
-  size: number;
-}
 
 export interface ParsedChallengeForm {
   formData: FormData;
