@@ -357,6 +357,27 @@ export const apiTokens = pgTable(
   (t) => [uniqueIndex("api_tokens_token_hash_key").on(t.tokenHash), index("api_tokens_user_id_idx").on(t.userId)],
 );
 
+/**
+ * Sign-in sessions (docs/decisions/015-server-side-sessions.md): the browser's cookie holds a random
+ * token; only its SHA-256 is stored. A session ends when its row is deleted (logout, an admin, a change
+ * to the user) or when it has been idle or alive too long.
+ */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }).notNull().defaultNow(),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [uniqueIndex("sessions_token_hash_key").on(t.tokenHash), index("sessions_user_id_idx").on(t.userId)],
+);
+
 export type Team = typeof teams.$inferSelect;
 export type NewTeam = typeof teams.$inferInsert;
 export type User = typeof users.$inferSelect;
@@ -376,3 +397,4 @@ export type EventSettings = typeof eventSettings.$inferSelect;
 export type Gate = typeof gates.$inferSelect;
 export type Meal = typeof meals.$inferSelect;
 export type ApiToken = typeof apiTokens.$inferSelect;
+export type Session = typeof sessions.$inferSelect;

@@ -13,7 +13,7 @@ const resource = apiResource({
     const { username, password } = await readBody(request, ApiLoginSchema);
     try {
       const user = await verifyThrottledLogin(username, password, request);
-      return respond(MeSchema, meOf(user), { headers: { "Set-Cookie": await sessionCookieFor(user) } });
+      return respond(MeSchema, meOf(user), { headers: { "Set-Cookie": await sessionCookieFor(user, request) } });
     } catch (error) {
       if (error instanceof InvalidCredentialsError) throw new ApiError("invalid_credentials", error.message);
       if (error instanceof LoginThrottledError) {

@@ -8,12 +8,12 @@ const resource = apiResource({
   PATCH: async ({ request, params }) => {
     const admin = await requireApiRole(request, "admin");
     const id = pathId(params.id);
-    await updateUser(admin.id, { id, ...(await readBody(request, UserEditSchema)) });
+    await updateUser(admin, { id, ...(await readBody(request, UserEditSchema)) });
     return respond(UserOutSchema, (await getUser(id))!);
   },
   DELETE: async ({ request, params }) => {
     const admin = await requireApiRole(request, "admin");
-    await deleteUser(admin.id, pathId(params.id));
+    await deleteUser(admin, pathId(params.id));
     return noContent();
   },
 });

@@ -11,8 +11,9 @@ import { Field, SelectField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
 import { messages } from "~/modules/messages";
 import { DashboardError, listTeams } from "~/modules/teams/teams.server";
-import { roleLabels, UserDeleteSchema, UserFormSchema, userRoles } from "~/modules/users/schema";
-import { createUser, deleteUser, getUser, listUsers, updateUser } from "~/modules/users/users.server";
+import { EndSessionsSchema, roleLabels, UserDeleteSchema, UserFormSchema, userRoles } from "~/modules/users/schema";
+import { createUser, deleteUser, endUserSession, endUserSessions, getUser, listUsers, updateUser } from "~/modules/users/users.server";
+import { countLiveSessions, listSessionsOf } from "~/modules/auth/sessions.server";
 import styles from "~/styles/dashboard.css";
 import { requireRole } from "~/utils/auth.server";
 import { badRequest } from "~/utils/responses.server";
@@ -30,19 +31,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const editId = parseRowId(url.searchParams.get("edit"));
   const viewId = parseRowId(url.searchParams.get("view"));
-  const [users, teams, editing, viewing] = await Promise.all([
+  const [users, teams, editing, viewing, sessions, signedIn] = await Promise.all([
     listUsers(),
     listTeams(),
     editId ? getUser(editId) : null,
     viewId ? getUser(viewId) : null,
+    viewId ? listSessionsOf(viewId) : [],
+    countLiveSessions(),
   ]);
   return {
     me: admin.id,
-    users,
+    mySession: admin.sessionId,
+    users: users.map((user) => ({ ...user, sessions: signedIn.get(user.id) ?? 0 })),
     teams: teams.map((team) => ({ id: team.id, name: team.name })),
     // Never the password hash: the form shows a blank password on edit.
     editing: editing ? { id: editing.id, name: editing.name, role: editing.role, teamId: editing.teamId } : null,
-    viewing: viewing ? { ...viewing, createdAt: viewing.createdAt.toISOString() } : null,
+    viewing: viewing
+      ? {
+          ...viewing,
+          createdAt: viewing.createdAt.toISOString(),
+          sessions: sessions.map((session) => ({ ...session, createdAt: session.createdAt.toISOString(), lastUsedAt: session.lastUsedAt.toISOString() })),
+        }
+      : null,
   };
 }
 
@@ -53,11 +63,25 @@ export async function action({ request }: ActionFunctionArgs) {
     const parsed = UserDeleteSchema.safeParse({ id: formData.get("id") });
     if (!parsed.success) throw badRequest();
     try {
-      await deleteUser(admin.id, parsed.data.id);
+      await deleteUser(admin, parsed.data.id);
     } catch (error) {
       return redirectWithToast("/dashboard/users", { type: "error", title: errorText(error) });
     }
     return redirectWithToast("/dashboard/users", { type: "success", title: m.userDeleted });
+  }
+  // Ending sessions: one (intent end-session, with sessionId) or every one of the user (end-sessions).
+  const intent = formData.get("intent");
+  if (intent === "end-session" || intent === "end-sessions") {
+    const parsed = EndSessionsSchema.safeParse({ id: formData.get("id"), sessionId: formData.get("sessionId") ?? undefined });
+    if (!parsed.success || (intent === "end-session" && !parsed.data.sessionId)) throw badRequest();
+    const back = `/dashboard/users?view=${parsed.data.id}`;
+    try {
+      if (intent === "end-session") await endUserSession(parsed.data.id, parsed.data.sessionId!);
+      const ended = intent === "end-sessions" ? await endUserSessions(parsed.data.id) : 1;
+      return redirectWithToast(back, { type: "success", title: intent === "end-session" ? m.sessionEnded : m.sessionsEnded(ended) });
+    } catch (error) {
+      return redirectWithToast(back, { type: "error", title: errorText(error) });
+    }
   }
 
   const submission = parseWithZod(formData, { schema: UserFormSchema });
@@ -65,7 +89,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const { id, ...values } = submission.value;
   try {
-    if (id) await updateUser(admin.id, { id, ...values });
+    if (id) await updateUser(admin, { id, ...values });
     else await createUser(values);
   } catch (error) {
     const status = error instanceof DashboardError ? error.status : 500;
@@ -144,7 +168,80 @@ function UserForm({ editing, teams }: { editing: LoaderData["editing"]; teams: L
   );
 }
 
-function UserDetails({ user }: { user: NonNullable<LoaderData["viewing"]> }) {
+/** A browser's name from its user agent, enough to tell an admin's sessions apart; the full string is in the title. */
+function browserOf(userAgent: string | null): string {
+  if (!userAgent) return "unknown";
+  const names: Array<[RegExp, string]> = [
+    [/Edg\/(\d+)/, "Edge"],
+    [/OPR\/(\d+)/, "Opera"],
+    [/Firefox\/(\d+)/, "Firefox"],
+    [/Chrome\/(\d+)/, "Chrome"],
+    [/Version\/(\d+)[^ ]* (?:Mobile\/\S+ )?Safari/, "Safari"],
+    [/curl\/(\d+)/, "curl"],
+  ];
+  const found = names.map(([pattern, name]) => [pattern.exec(userAgent), name] as const).find(([match]) => match);
+  const system = /Android|iPhone|iPad|Windows|Mac OS X|Linux/.exec(userAgent)?.[0].replace("Mac OS X", "macOS");
+  return [found ? `${found[1]} ${found[0]![1]}` : "other", system ? `on ${system}` : ""].filter(Boolean).join(" ");
+}
+
+function UserSessions({ user, mySession }: { user: NonNullable<LoaderData["viewing"]>; mySession: number | null }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && String(navigation.formData?.get("intent") ?? "").startsWith("end-session");
+  return (
+    <section aria-labelledby="user-sessions-heading" className="stack">
+      <h3 id="user-sessions-heading">Signed in ({user.sessions.length})</h3>
+      {user.sessions.length === 0 ? (
+        <p className="muted">No live session: this user is signed out everywhere.</p>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Since</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">IP</th>
+                  <th scope="col">Browser</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {user.sessions.map((session) => (
+                  <tr key={session.id} data-session-id={session.id}>
+                    <td>{formatDayTime(session.createdAt)}</td>
+                    <td>{formatDayTime(session.lastUsedAt)}</td>
+                    <td dir="ltr">{session.ip ?? "—"}</td>
+                    <td title={session.userAgent ?? undefined}>
+                      {browserOf(session.userAgent)}
+                      {session.id === mySession ? <span className="muted"> (this browser)</span> : null}
+                    </td>
+                    <td>
+                      <Form method="post" action="/dashboard/users">
+                        <input type="hidden" name="id" value={user.id} />
+                        <input type="hidden" name="sessionId" value={session.id} />
+                        <button type="submit" name="intent" value="end-session" className="link-button link-button--danger" disabled={busy} aria-label={`End the session since ${formatDayTime(session.createdAt)}`}>
+                          end
+                        </button>
+                      </Form>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Form method="post" action="/dashboard/users" onSubmit={confirmSubmit(`Sign ${user.name} out everywhere?`)}>
+            <input type="hidden" name="id" value={user.id} />
+            <ActionButton type="submit" name="intent" value="end-sessions" variant="subtle" disabled={busy}>
+              End every session
+            </ActionButton>
+          </Form>
+        </>
+      )}
+    </section>
+  );
+}
+
+function UserDetails({ user, mySession }: { user: NonNullable<LoaderData["viewing"]>; mySession: number | null }) {
   return (
     <section className="card" aria-labelledby="user-view-heading">
       <h2 id="user-view-heading">User: {user.name}</h2>
@@ -158,20 +255,23 @@ function UserDetails({ user }: { user: NonNullable<LoaderData["viewing"]> }) {
         <dt>Created</dt>
         <dd>{formatDayTime(user.createdAt)}</dd>
       </dl>
-      <Link to="/dashboard/users">Close</Link>
+      <UserSessions user={user} mySession={mySession} />
+      <p style={{ marginTop: "1rem" }}>
+        <Link to="/dashboard/users">Close</Link>
+      </p>
     </section>
   );
 }
 
 export default function Users() {
-  const { users, teams, editing, viewing, me } = useLoaderData<typeof loader>();
+  const { users, teams, editing, viewing, me, mySession } = useLoaderData<typeof loader>();
   const location = useLocation();
   const navigation = useNavigation();
   const deleting = navigation.state === "submitting" && navigation.formData?.get("intent") === "delete" ? navigation.formData.get("id") : null;
   return (
     <section aria-labelledby="users-title" className="stack dash-page">
       <h1 id="users-title">Users</h1>
-      {viewing ? <UserDetails user={viewing} /> : null}
+      {viewing ? <UserDetails user={viewing} mySession={mySession} /> : null}
       <UserForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} teams={teams} />
       <section className="card" aria-labelledby="user-list-heading">
         <h2 id="user-list-heading">Users List</h2>
@@ -182,6 +282,7 @@ export default function Users() {
                 <th scope="col">Name</th>
                 <th scope="col">Role</th>
                 <th scope="col">Team</th>
+                <th scope="col">Signed in</th>
                 <th scope="col">Actions</th>
               </tr>
             </thead>
@@ -191,6 +292,7 @@ export default function Users() {
                   <td dir="auto">{user.name}</td>
                   <td>{roleLabels[user.role]}</td>
                   <td dir="auto">{user.team ?? "—"}</td>
+                  <td>{user.sessions === 0 ? <span className="muted">no</span> : user.sessions === 1 ? "1 session" : `${user.sessions} sessions`}</td>
                   <td>
                     <div className="row-actions">
                       <Link to={`?view=${user.id}`} aria-label={`View ${user.name}`}>

@@ -42,7 +42,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const user = await authenticator.authenticate("form", request);
     const target = afterLoginPath(user.role, submission.value.redirectTo);
     // Spec 2.4: a participant on the way to their home passes the preloader first.
-    return createUserSession(user, user.role === "participant" && target === "/welcome" ? "/preloader?next=/welcome" : target);
+    return createUserSession(user, user.role === "participant" && target === "/welcome" ? "/preloader?next=/welcome" : target, request);
   } catch (error) {
     if (error instanceof InvalidCredentialsError) {
       return data(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), { status: 401 });

@@ -8,11 +8,13 @@ import {
   loginRetryAfter,
   recordLoginFailure,
 } from "../modules/auth/login-throttle.server.ts";
-import { findSessionUser, verifyLogin, type SessionUser } from "../modules/auth/login.server.ts";
+import { verifyLogin, type SessionUser } from "../modules/auth/login.server.ts";
 import { messages } from "../modules/messages.ts";
 import { getLogger } from "./logger.server.ts";
+import { deleteExpiredSessions, endSessionByToken, startSession } from "../modules/auth/sessions.server.ts";
+import { findSessionCaller, type Caller } from "./caller.server.ts";
 import { clientIp } from "./request.server.ts";
-import { getSession, getSessionStorage } from "./session.server.ts";
+import { clearedSessionCookie, readSessionToken, sessionSetCookie } from "./session.server.ts";
 
 /** Thrown by the form strategy when the name or password is wrong. */
 export class InvalidCredentialsError extends Error {
@@ -68,16 +70,9 @@ authenticator.use(
   "form",
 );
 
-export async function getUserId(request: Request): Promise<number | null> {
-  const session = await getSession(request);
-  const userId = session.get("userId");
-  return typeof userId === "number" ? userId : null;
-}
-
-/** The signed-in user, or null (also null when the account was deleted since). */
-export async function getOptionalUser(request: Request): Promise<SessionUser | null> {
-  const userId = await getUserId(request);
-  return userId === null ? null : findSessionUser(userId);
+/** The signed-in user, or null (a visitor, or a session that has ended or expired). */
+export async function getOptionalUser(request: Request): Promise<Caller | null> {
+  return findSessionCaller(request.headers.get("Cookie"));
 }
 
 function loginRedirect(request: Request) {
@@ -87,14 +82,14 @@ function loginRedirect(request: Request) {
 }
 
 /** The signed-in user; a visitor is sent to /login?redirectTo=<where they were going>. */
-export async function requireUser(request: Request): Promise<SessionUser> {
+export async function requireUser(request: Request): Promise<Caller> {
   const user = await getOptionalUser(request);
   if (!user) throw loginRedirect(request);
   return user;
 }
 
 /** The signed-in user with one of `allowed` roles; any other role gets a 403 (not a redirect loop). */
-export async function requireRole(request: Request, ...allowed: Role[]): Promise<SessionUser> {
+export async function requireRole(request: Request, ...allowed: Role[]): Promise<Caller> {
   const user = await requireUser(request);
   if (!allowed.includes(user.role)) {
     throw data({ message: messages.errors.forbidden, home: user.role }, { status: 403 });
@@ -102,20 +97,37 @@ export async function requireRole(request: Request, ...allowed: Role[]): Promise
   return user;
 }
 
-/** The Set-Cookie value that starts a session for the user. */
-export async function sessionCookieFor(user: SessionUser): Promise<string> {
-  const storage = getSessionStorage();
-  const session = await storage.getSession();
-  session.set("userId", user.id);
-  return storage.commitSession(session);
+/** Expired sessions are refused anyway; deleting them now and then keeps the table small. */
+const EXPIRED_SWEEP_MS = 10 * 60_000;
+let lastSweep = 0;
+
+function sweepExpiredSessions(now = Date.now()) {
+  if (now - lastSweep < EXPIRED_SWEEP_MS) return;
+  lastSweep = now;
+  deleteExpiredSessions().catch((error: unknown) => getLogger().warn({ err: error }, "cannot delete expired sessions"));
+}
+
+/**
+ * Starts a new session for the user (a login) and returns the Set-Cookie value. The session the
+ * request came with, if any, ends: a login always gets a new token, so a token planted before the
+ * login (session fixation) is worth nothing after it.
+ */
+export async function sessionCookieFor(user: SessionUser, request: Request): Promise<string> {
+  const previous = await readSessionToken(request.headers.get("Cookie"));
+  if (previous) await endSessionByToken(previous);
+  const token = await startSession(user.id, { ip: clientIp(request), userAgent: request.headers.get("User-Agent") });
+  sweepExpiredSessions();
+  return sessionSetCookie(token);
 }
 
 /** Starts a session for the user and redirects. */
-export async function createUserSession(user: SessionUser, redirectTo: string) {
-  return redirect(redirectTo, { headers: { "Set-Cookie": await sessionCookieFor(user) } });
+export async function createUserSession(user: SessionUser, redirectTo: string, request: Request) {
+  return redirect(redirectTo, { headers: { "Set-Cookie": await sessionCookieFor(user, request) } });
 }
 
+/** Ends the request's session on the server (every web process refuses it from now on) and in the browser. */
 export async function logout(request: Request, redirectTo = "/") {
-  const session = await getSession(request);
-  return redirect(redirectTo, { headers: { "Set-Cookie": await getSessionStorage().destroySession(session) } });
+  const token = await readSessionToken(request.headers.get("Cookie"));
+  if (token) await endSessionByToken(token);
+  return redirect(redirectTo, { headers: { "Set-Cookie": await clearedSessionCookie() } });
 }

@@ -39,3 +39,21 @@ export function isForgedRequest(request: RequestFacts, ownOrigins: readonly stri
   }
   return false;
 }
+
+/**
+ * For requests that are not state changes but act with the cookie all the same: the Socket.IO
+ * handshake. True when the request names an origin (every browser does) that is not the host it was
+ * addressed to nor APP_ORIGIN. No Origin at all is not a browser on another site (scripts, tests).
+ */
+export function isForeignOrigin(origin: string | undefined, host: string | undefined, appOrigin: string | undefined): boolean {
+  if (origin === undefined) return false;
+  if (origin === "null") return true;
+  let from: URL;
+  try {
+    from = new URL(origin);
+  } catch {
+    return true;
+  }
+  if (appOrigin && from.origin === new URL(appOrigin).origin) return false;
+  return host === undefined || from.host !== host.toLowerCase();
+}

@@ -42,6 +42,9 @@ const EnvSchema = z
     S3_SECRET_ACCESS_KEY: z.string().min(1).default("S3RVER"),
     S3_FORCE_PATH_STYLE: booleanFromString.default(true),
     SESSION_SECRET: z.string().min(16).default(DEV_SESSION_SECRET),
+    // A sign-in session ends after this long without a request, and this long after the login (decision 015).
+    SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(525_600).default(720),
+    SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(8_760).default(72),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
     // Shown as "processed by" on each job in the queue dashboard. Default: host and pid.
     WORKER_NAME: z.string().min(1).max(100).optional(),

@@ -3,10 +3,9 @@ import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
 import type { NextFunction, Request, Response } from "express";
 import { queues, type QueueKey } from "../modules/jobs/queues.ts";
-import { findSessionUser } from "../modules/auth/login.server.ts";
 import { messages } from "../modules/messages.ts";
+import { findCaller } from "./caller.server.ts";
 import { getQueue } from "./queue.server.ts";
-import { getSessionStorage } from "./session.server.ts";
 
 export const QUEUE_BOARD_PATH = "/dashboard/queues";
 
@@ -16,9 +15,7 @@ export const QUEUE_BOARD_PATH = "/dashboard/queues";
  */
 async function requireAdmin(req: Request, res: Response, next: NextFunction) {
   try {
-    const session = await getSessionStorage().getSession(req.headers.cookie);
-    const userId = session.get("userId");
-    const user = typeof userId === "number" ? await findSessionUser(userId) : null;
+    const user = await findCaller({ cookie: req.headers.cookie });
     if (!user) {
       res.redirect(`/login?${new URLSearchParams({ redirectTo: req.originalUrl })}`);
       return;

@@ -1,12 +1,32 @@
 import type { Server as HttpServer } from "node:http";
 import { createAdapter } from "@socket.io/redis-adapter";
-import { Server } from "socket.io";
-import { findSessionUser } from "../modules/auth/login.server.ts";
+import { Server, type Socket } from "socket.io";
+import { onCallersChanged, watchCallerChanges } from "../modules/auth/caller-changes.server.ts";
+import { findLiveSessions, hashSessionToken, touchSessions } from "../modules/auth/sessions.server.ts";
+import { findSessionCaller, type Caller } from "./caller.server.ts";
+import { isForeignOrigin } from "./csrf.server.ts";
+import { getEnv } from "./env.server.ts";
 import { getLogger } from "./logger.server.ts";
 import { socketKey } from "./emitter.server.ts";
 import { createRedis } from "./redis.server.ts";
 import { rooms } from "./rooms.ts";
-import { getSessionStorage } from "./session.server.ts";
+import { readSessionToken } from "./session.server.ts";
+
+/** The rooms a user's sockets belong in: their role's, and their team's. */
+export function roomsOf(user: Pick<Caller, "role" | "teamId">): string[] {
+  const joined: string[] = [user.role === "admin" ? rooms.admins : user.role === "judge" ? rooms.judges : rooms.participants];
+  if (user.teamId !== null) joined.push(rooms.team(user.teamId));
+  return joined;
+}
+
+interface SocketData {
+  user: Caller;
+  /** The SHA-256 of the session token the socket was opened with. */
+  sessionHash: string;
+}
+
+/** How often a web process re-checks its sockets' sessions without being told (a backstop; also records their use). */
+const SOCKET_SWEEP_MS = 60_000;
 
 
 /**
@@ -22,6 +42,13 @@ export function attachRealtime(httpServer: HttpServer) {
     adapter: createAdapter(pub, sub, { key: socketKey() }),
     transports: ["websocket", "polling"],
     serveClient: false,
+    // Cross-site WebSocket hijacking: a page on another site could open a socket with our cookie (the
+    // handshake is a GET, so the CSRF check lets it through). A browser always names its page's origin.
+    allowRequest: (req, callback) => {
+      const refused = isForeignOrigin(req.headers.origin, req.headers.host, getEnv().APP_ORIGIN);
+      if (refused) getLogger().warn({ origin: req.headers.origin }, "socket from a foreign origin refused");
+      callback(refused ? "foreign origin" : null, !refused);
+    },
   });
 
   // While the subscriber is cut off, events from other processes (standings, announcements) are lost, yet
@@ -35,13 +62,16 @@ export function attachRealtime(httpServer: HttpServer) {
     setImmediate(() => io.local.emit("resync"));
   });
 
+  // Counts the changes heard: a socket whose handshake overlapped one is re-checked once it is in the list.
+  let changesHeard = 0;
   io.use(async (socket, next) => {
+    socket.data.changesSeen = changesHeard;
     try {
-      const session = await getSessionStorage().getSession(socket.request.headers.cookie);
-      const userId = session.get("userId");
-      const user = typeof userId === "number" ? await findSessionUser(userId) : null;
-      if (!user) return next(new Error("unauthorized"));
-      socket.data.user = user;
+      const cookie = socket.request.headers.cookie;
+      const [user, token] = await Promise.all([findSessionCaller(cookie), readSessionToken(cookie)]);
+      if (!user || !token) return next(new Error("unauthorized"));
+      const data: SocketData = { user, sessionHash: hashSessionToken(token) };
+      Object.assign(socket.data, data);
       next();
     } catch (error) {
       getLogger().warn({ err: error }, "socket authentication failed");
@@ -50,17 +80,70 @@ export function attachRealtime(httpServer: HttpServer) {
   });
 
   io.on("connection", (socket) => {
-    const user = socket.data.user as Awaited<ReturnType<typeof findSessionUser>> & object;
-    const joined: string[] = [
-      user.role === "admin" ? rooms.admins : user.role === "judge" ? rooms.judges : rooms.participants,
-    ];
-    if (user.teamId !== null) joined.push(rooms.team(user.teamId));
-    void socket.join(joined);
+    void socket.join(roomsOf((socket.data as SocketData).user));
+    if (socket.data.changesSeen !== changesHeard) void check();
   });
+
+  /**
+   * Sockets follow sessions: after every change Postgres reports to users, teams or sessions (on every
+   * web process at once), and once a minute regardless, each process re-reads the sessions of its own
+   * sockets in one query. A socket whose session has ended is told and disconnected; a socket whose
+   * user changed role or team is moved to the right rooms before any later event is sent.
+   */
+  let checking: Promise<void> | null = null;
+  let again = false;
+  const reconcile = async (record: boolean) => {
+    const local = [...io.of("/").sockets.values()] as Array<Socket & { data: SocketData }>;
+    const hashes = [...new Set(local.map((socket) => socket.data.sessionHash))];
+    if (hashes.length === 0) return;
+    // An open page is a page in use: the sweep records it, so a big screen's session does not go idle.
+    if (record) await touchSessions(hashes);
+    const live = new Map((await findLiveSessions(hashes)).map((session) => [session.tokenHash, session]));
+    for (const socket of local) {
+      if (!socket.connected) continue;
+      const session = live.get(socket.data.sessionHash);
+      if (!session) {
+        socket.emit("session:ended");
+        socket.disconnect(true);
+        continue;
+      }
+      const now = { id: session.id, name: session.name, role: session.role, teamId: session.teamId, teamName: session.teamName, sessionId: session.sessionId };
+      const before = roomsOf(socket.data.user);
+      const after = roomsOf(now);
+      for (const room of before) if (!after.includes(room)) void socket.leave(room);
+      if (after.some((room) => !before.includes(room))) void socket.join(after);
+      socket.data.user = now;
+    }
+  };
+  const check = (record = false) => {
+    if (checking) {
+      again = true;
+      return checking;
+    }
+    checking = reconcile(record)
+      .catch((error: unknown) => getLogger().warn({ err: error }, "cannot re-check the sockets' sessions"))
+      .finally(() => {
+        checking = null;
+        if (again) {
+          again = false;
+          void check();
+        }
+      });
+    return checking;
+  };
+  const stopHearing = onCallersChanged(() => {
+    changesHeard++;
+    void check();
+  });
+  void watchCallerChanges();
+  const sweep = setInterval(() => void check(true), SOCKET_SWEEP_MS);
+  sweep.unref();
 
   return {
     io,
     async close() {
+      clearInterval(sweep);
+      stopHearing();
       // io.close() disconnects every socket and closes the HTTP server it is attached to.
       await new Promise<void>((resolve) => io.close(() => resolve()));
       await Promise.all([pub.quit().catch(() => {}), sub.quit().catch(() => {})]);

@@ -2,31 +2,50 @@ import { createCookieSessionStorage } from "@remix-run/node";
 import { getEnv } from "./env.server.ts";
 
 /**
- * The login session: an httpOnly, SameSite=Lax cookie (Secure in production) holding only the user id.
- * The browser never holds a bearer token.
+ * The login cookie: httpOnly, SameSite=Lax (Secure in production), signed, holding only the session's
+ * random token (docs/decisions/015-server-side-sessions.md). Who the token belongs to, and whether its
+ * session is still live, only the server knows: app/utils/caller.server.ts.
  */
 let storage: ReturnType<typeof createSessionStorage> | undefined;
 
+export const SESSION_COOKIE = "__gk_session";
+
 function createSessionStorage() {
   const env = getEnv();
-  return createCookieSessionStorage<{ userId: number }>({
+  return createCookieSessionStorage<{ sid: string }>({
     cookie: {
-      name: "__gk_session",
+      name: SESSION_COOKIE,
       httpOnly: true,
       sameSite: "lax",
       path: "/",
       secure: env.NODE_ENV === "production",
       secrets: [env.SESSION_SECRET],
-      maxAge: 60 * 60 * 24 * 7,
+      // The browser may drop it when the session can no longer be live anyway.
+      maxAge: env.SESSION_MAX_HOURS * 3600,
     },
   });
 }
 
-export function getSessionStorage() {
+function getSessionStorage() {
   storage ??= createSessionStorage();
   return storage;
 }
 
-export function getSession(request: Request) {
-  return getSessionStorage().getSession(request.headers.get("Cookie"));
+/** The session token in a Cookie header, if it holds a well-signed one. */
+export async function readSessionToken(cookieHeader: string | null | undefined): Promise<string | null> {
+  if (!cookieHeader) return null;
+  const sid = (await getSessionStorage().getSession(cookieHeader)).get("sid");
+  return typeof sid === "string" && /^[A-Za-z0-9_-]{43}$/.test(sid) ? sid : null;
+}
+
+/** The Set-Cookie value that gives the browser this session token. */
+export async function sessionSetCookie(token: string): Promise<string> {
+  const session = await getSessionStorage().getSession();
+  session.set("sid", token);
+  return getSessionStorage().commitSession(session);
+}
+
+/** The Set-Cookie value that removes the session cookie. */
+export async function clearedSessionCookie(): Promise<string> {
+  return getSessionStorage().destroySession(await getSessionStorage().getSession());
 }

@@ -130,7 +130,9 @@ beforeAll(async () => {
 });
 
 async function call(module: RouteModule, kind: "loader" | "action", role: Role, url: string, params: Record<string, string>) {
-  const cookie: Record<string, string> = world.cookies[role] ? { Cookie: world.cookies[role]! } : {};
+  // Signing out ends the session it is sent with: it gets a session of its own, the others keep theirs.
+  const session = kind === "action" && url === "/logout" ? await world.freshCookie(role) : world.cookies[role];
+  const cookie: Record<string, string> = session ? { Cookie: session } : {};
   const init: RequestInit = kind === "loader" ? { headers: cookie } : { method: "POST", headers: { ...cookie, "Content-Type": "application/x-www-form-urlencoded" }, body: "" };
   return classify(answerOf(await callRoute(module, kind, { request: new Request(`http://localhost${url}`, init), params, context: {} })));
 }

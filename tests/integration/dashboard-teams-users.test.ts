@@ -77,14 +77,14 @@ describe("users", () => {
     const user = await createUser({ name: `amina-${Date.now()}`, password: "secret-pass-1", role: "participant", teamId: a.id });
     await getDb().delete(standingsOutbox);
 
-    await updateUser(admin.id, { id: user.id, name: "Amina", role: "participant", teamId: b.id });
+    await updateUser({ id: admin.id, sessionId: null }, { id: user.id, name: "Amina", role: "participant", teamId: b.id });
     const [row] = await getDb().select().from(users).where(eq(users.id, user.id));
     expect(row.teamId).toBe(b.id);
     expect(await verifyPassword(row.passwordHash, "secret-pass-1")).toBe(true);
     const stale = (await getDb().select().from(standingsOutbox)).map((r) => r.teamId).sort();
     expect(stale).toEqual([a.id, b.id].sort());
 
-    await updateUser(admin.id, { id: user.id, name: "Amina", role: "participant", teamId: b.id, password: "another-pass" });
+    await updateUser({ id: admin.id, sessionId: null }, { id: user.id, name: "Amina", role: "participant", teamId: b.id, password: "another-pass" });
     const [after] = await getDb().select().from(users).where(eq(users.id, user.id));
     expect(await verifyPassword(after.passwordHash, "another-pass")).toBe(true);
   });
@@ -99,8 +99,8 @@ describe("users", () => {
 
   it("an admin cannot delete or demote themselves", async () => {
     const admin = await makeUser("admin");
-    await expect(deleteUser(admin.id, admin.id)).rejects.toThrow(m.cannotDeleteSelf);
-    await expect(updateUser(admin.id, { id: admin.id, name: admin.name, role: "judge" })).rejects.toThrow(m.cannotDemoteSelf);
+    await expect(deleteUser({ id: admin.id, sessionId: null }, admin.id)).rejects.toThrow(m.cannotDeleteSelf);
+    await expect(updateUser({ id: admin.id, sessionId: null }, { id: admin.id, name: admin.name, role: "judge" })).rejects.toThrow(m.cannotDemoteSelf);
   });
 
   it("deleting a user keeps the team's submissions, credited to nobody", async () => {
@@ -109,7 +109,7 @@ describe("users", () => {
     const user = await makeUser("participant", team.id);
     const challenge = await makeChallenge();
     const submission = await makeSubmission(team.id, challenge.id, user.id);
-    await deleteUser(admin.id, user.id);
+    await deleteUser({ id: admin.id, sessionId: null }, user.id);
     const [row] = await getDb().select().from(submissions).where(eq(submissions.id, submission.id));
     expect(row).toMatchObject({ teamId: team.id, userId: null });
   });

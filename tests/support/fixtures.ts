@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { challenges, eventSettings, submissions, teams, users, type Category } from "../../db/schema.ts";
 import { hashPassword } from "../../app/modules/auth/password.server.ts";
 import { getDb } from "../../app/utils/db.server.ts";
-import { getSessionStorage } from "../../app/utils/session.server.ts";
+import { startSession } from "../../app/modules/auth/sessions.server.ts";
+import { sessionSetCookie } from "../../app/utils/session.server.ts";
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
@@ -43,11 +44,8 @@ export async function setTeamOf(userId: number, teamId: number) {
   await getDb().update(users).set({ teamId }).where(eq(users.id, userId));
 }
 
-/** The Cookie header a browser of this user would send. */
+/** The Cookie header a browser of this user would send after signing in (a new session each call). */
 export async function sessionCookie(userId: number): Promise<string> {
-  const storage = getSessionStorage();
-  const session = await storage.getSession();
-  session.set("userId", userId);
-  const setCookie = await storage.commitSession(session);
-  return setCookie.split(";")[0];
+  const token = await startSession(userId, { ip: "127.0.0.1", userAgent: "fixture" });
+  return (await sessionSetCookie(token)).split(";")[0];
 }

@@ -16,6 +16,8 @@ export type WorldRole = (typeof worldRoles)[number];
 export interface RouteWorld {
   /** "participant" belongs to team A (which owns the submission); "outsider" to team B. */
   cookies: Partial<Record<WorldRole, string>>;
+  /** A new session of the role's user (for what ends the session it is sent with: logout). */
+  freshCookie(role: WorldRole): Promise<string | undefined>;
   openChallenge: number;
   closedChallenge: number;
   submissionWithFile: number;
@@ -51,5 +53,6 @@ export async function createRouteWorld(): Promise<RouteWorld> {
     .insert(submissions)
     .values({ teamId: teamA.id, challengeId: open.id, userId: users.participant.id, text: "ours", fileKey: await stored("submissions", "secret"), fileName: "ours.txt" })
     .returning();
-  return { cookies, openChallenge: open.id, closedChallenge: closed.id, submissionWithFile: submission.id };
+  const freshCookie = async (role: WorldRole) => (role === "visitor" ? undefined : sessionCookie(users[role].id));
+  return { cookies, freshCookie, openChallenge: open.id, closedChallenge: closed.id, submissionWithFile: submission.id };
 }

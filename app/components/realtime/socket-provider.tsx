@@ -64,12 +64,16 @@ export function SocketProvider({
     // The server lost Redis for a while: events may have been missed, so re-read as after a reconnect.
     const onResync = () => revalidateRef.current();
     socket.on("resync", onResync);
+    // The session ended (signed out elsewhere, ended by an admin, the account changed): re-reading the
+    // page's data finds no session and goes to the login page.
+    socket.on("session:ended", onResync);
     socket.on("disconnect", settle);
     socket.on("connect_error", settle);
     setState({ socket, status: "connecting" });
     return () => {
       socket.off("connect", onConnect);
       socket.off("resync", onResync);
+      socket.off("session:ended", onResync);
       socket.off("disconnect", settle);
       socket.off("connect_error", settle);
       socket.disconnect();

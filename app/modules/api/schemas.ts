@@ -48,6 +48,10 @@ export const UserOutSchema = z
   .object({ id, name: z.string(), role: z.enum(userRoles), teamId: id.nullable(), team: z.string().nullable() })
   .meta({ id: "User", description: "A user; the password is never sent back" });
 
+export const SessionOutSchema = z
+  .object({ id, createdAt: instant, lastUsedAt: instant, ip: z.string().nullable(), userAgent: z.string().nullable() })
+  .meta({ id: "Session", description: "A live sign-in session (the token itself is never shown)" });
+
 export const TeamOutSchema = z
   .object({ id, name: z.string(), members: z.number().int(), submissions: z.number().int() })
   .meta({ id: "Team" });

@@ -1,7 +1,8 @@
 /**
  * Hears Postgres's notice of every change to who a caller is (migration 0005: a trigger on users,
- * teams and api_tokens notifies `gk_callers_changed` at commit) and makes this process forget the
- * callers it remembers (recent-users.server.ts). postgres.js keeps one dedicated connection for it and
+ * teams and api_tokens, and migration 0006's on sessions, notify `gk_callers_changed` at commit) and
+ * makes this process forget the callers it remembers (recent-users.server.ts) and tell whoever asked
+ * (the sockets, which re-check their sessions: realtime.server.ts). postgres.js keeps one dedicated connection for it and
  * reconnects by itself; on every (re)connect the process forgets everything, since notices sent while
  * it was away are lost.
  */
@@ -13,6 +14,24 @@ import { forgetRecentUsers, setHearingChanges } from "./recent-users.server.ts";
 export const CALLERS_CHANGED_CHANNEL = "gk_callers_changed";
 
 let watching: { handle: DbHandle; listening: Promise<void> } | null = null;
+const listeners = new Set<() => void>();
+
+/** Calls `listener` after each change heard, and after each (re)connect (changes may have been missed). */
+export function onCallersChanged(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function changed() {
+  forgetRecentUsers();
+  for (const listener of listeners) {
+    try {
+      listener();
+    } catch (error) {
+      getLogger().error({ err: error }, "a listener to caller changes failed");
+    }
+  }
+}
 
 /**
  * Starts hearing changes on the process's current pool (once per pool: after closeDb a new pool
@@ -27,10 +46,10 @@ export function watchCallerChanges(): Promise<void> {
   const listening = handle.sql
     .listen(
       CALLERS_CHANGED_CHANNEL,
-      () => forgetRecentUsers(),
+      () => changed(),
       () => {
-        forgetRecentUsers();
         if (watching?.handle === handle) setHearingChanges(true);
+        changed();
       },
     )
     .then(

@@ -34,7 +34,7 @@ describe("recentUser", () => {
   it("keeps callers apart: another key is another lookup, and a caller's copy is its own", async () => {
     const first = await recentUser("user:1", async () => ada, 0);
     first!.role = "admin";
-    expect((await recentUser("user:1", async () => null, 1))?.role).toBe("participant");
+    expect((await recentUser<SessionUser>("user:1", async () => null, 1))?.role).toBe("participant");
     expect(await recentUser("user:2", async () => null, 1)).toBeNull();
   });
 

@@ -51,6 +51,8 @@ export interface ServerToClientEvents {
    * open: re-read the page's data, exactly as after a reconnect. Sent by the web process to its own sockets.
    */
   resync: () => void;
+  /** This socket's sign-in session has ended (logout elsewhere, an admin, a change to the account): the server disconnects it. */
+  "session:ended": () => void;
   new_announcement: (announcement: AnnouncementEvent) => void;
   announcement: (announcement: AnnouncementEvent) => void;
   notification: (notification: NotificationEvent) => void;

@@ -40,3 +40,6 @@ export const UserEditSchema = z.object(userFields).superRefine(userRules({ passw
 export type UserFormValues = z.infer<typeof UserFormSchema>;
 
 export const UserDeleteSchema = z.object({ id: rowId() });
+
+/** Ending a user's sessions from the Users page: all of them, or one (sessionId). */
+export const EndSessionsSchema = z.object({ id: rowId(), sessionId: rowId().optional() });

@@ -1,0 +1,188 @@
+/**
+ * Sign-in sessions (docs/decisions/015-server-side-sessions.md). A login starts a session: 32 random
+ * bytes the browser keeps in its cookie, of which Postgres stores only the SHA-256 (a database leak
+ * gives no usable cookie), with the user, when it started, when it was last used, the IP and the user
+ * agent. A session ends when its row is deleted: logout, an admin, a change to its user (role, team,
+ * password, deletion), or expiry (idle too long, or alive too long). A deleted row notifies every web
+ * process (migration 0006), which forget what they remembered of it.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { and, desc, eq, gt, inArray, lte, ne, or, sql } from "drizzle-orm";
+import { sessions, teams, users } from "../../../db/schema.ts";
+import { getDb } from "../../utils/db.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
+import type { Role } from "./access.ts";
+import { forgetRecentUsers } from "./recent-users.server.ts";
+
+export interface SessionLimits {
+  /** A session unused this long has ended. */
+  idleMs: number;
+  /** A session this old has ended, used or not. */
+  maxMs: number;
+}
+
+export function sessionLimits(): SessionLimits {
+  const env = getEnv();
+  return { idleMs: env.SESSION_IDLE_MINUTES * 60_000, maxMs: env.SESSION_MAX_HOURS * 3_600_000 };
+}
+
+/** What the cookie holds: 256 random bits, base64url. */
+export function newSessionToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+export function hashSessionToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** A live session with its user as they are now. Times in epoch milliseconds. */
+export interface LiveSession {
+  sessionId: number;
+  tokenHash: string;
+  createdAt: number;
+  lastUsedAt: number;
+  id: number;
+  name: string;
+  role: Role;
+  teamId: number | null;
+  teamName: string | null;
+}
+
+/** Browsers send long user agents; a hostile one could send anything. Kept short for the admin's list. */
+const MAX_USER_AGENT = 300;
+const MAX_IP = 64;
+
+/** Starts a session for the user; returns the token for the cookie (plain, never stored or logged). */
+export async function startSession(userId: number, from: { ip: string | null; userAgent: string | null }): Promise<string> {
+  const token = newSessionToken();
+  await getDb()
+    .insert(sessions)
+    .values({
+      userId,
+      tokenHash: hashSessionToken(token),
+      // An IPv4 client of a dual-stack server arrives as ::ffff:a.b.c.d: the admin reads a.b.c.d.
+      ip: from.ip?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "").slice(0, MAX_IP) ?? null,
+      userAgent: from.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
+    });
+  return token;
+}
+
+function liveAt(limits: SessionLimits, now: number) {
+  return and(gt(sessions.lastUsedAt, new Date(now - limits.idleMs)), gt(sessions.createdAt, new Date(now - limits.maxMs)));
+}
+
+const liveColumns = {
+  sessionId: sessions.id,
+  tokenHash: sessions.tokenHash,
+  createdAt: sessions.createdAt,
+  lastUsedAt: sessions.lastUsedAt,
+  id: users.id,
+  name: users.name,
+  role: users.role,
+  teamId: users.teamId,
+  teamName: teams.name,
+};
+
+type LiveRow = { [K in keyof LiveSession]: K extends "createdAt" | "lastUsedAt" ? Date : LiveSession[K] };
+
+function toLive(row: LiveRow): LiveSession {
+  return { ...row, createdAt: row.createdAt.getTime(), lastUsedAt: row.lastUsedAt.getTime() };
+}
+
+/** The live sessions with these token hashes (one query), with their users. */
+export async function findLiveSessions(tokenHashes: string[], limits = sessionLimits(), now = Date.now()): Promise<LiveSession[]> {
+  if (tokenHashes.length === 0) return [];
+  const rows = await getDb()
+    .select(liveColumns)
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(teams, eq(teams.id, users.teamId))
+    .where(and(inArray(sessions.tokenHash, tokenHashes), liveAt(limits, now)));
+  return rows.map(toLive);
+}
+
+export async function findLiveSession(tokenHash: string, limits = sessionLimits(), now = Date.now()): Promise<LiveSession | null> {
+  const [session] = await findLiveSessions([tokenHash], limits, now);
+  return session ?? null;
+}
+
+/**
+ * Records a use of these sessions (those still live); returns the hashes that were. Callers write at
+ * most once a minute per session (SESSION_TOUCH_MS), so a page a second writes no row per page.
+ */
+export async function touchSessions(tokenHashes: string[], limits = sessionLimits(), now = Date.now()): Promise<Set<string>> {
+  if (tokenHashes.length === 0) return new Set();
+  const rows = await getDb()
+    .update(sessions)
+    .set({ lastUsedAt: new Date(now) })
+    .where(and(inArray(sessions.tokenHash, tokenHashes), liveAt(limits, now)))
+    .returning({ tokenHash: sessions.tokenHash });
+  return new Set(rows.map((row) => row.tokenHash));
+}
+
+/** How stale a session's last use may be before a request records a new one. */
+export const SESSION_TOUCH_MS = 60_000;
+
+/*
+ * Ending sessions: the row goes, and this process forgets what it remembered at once (the others when
+ * Postgres's notice reaches them, a few milliseconds after the commit; so does this one, again).
+ */
+
+/** Ends one session (logout). */
+export async function endSessionByToken(token: string): Promise<void> {
+  await getDb().delete(sessions).where(eq(sessions.tokenHash, hashSessionToken(token)));
+  forgetRecentUsers();
+}
+
+/** Ends one session of this user (an admin's action); false when there was none. */
+export async function endSession(userId: number, sessionId: number): Promise<boolean> {
+  const rows = await getDb()
+    .delete(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .returning({ id: sessions.id });
+  forgetRecentUsers();
+  return rows.length > 0;
+}
+
+type Executor = Pick<ReturnType<typeof getDb>, "delete">;
+
+/**
+ * Ends every session of the user but `exceptSessionId` (the one that changed its own password keeps
+ * going). Runs in the caller's transaction, so the sessions end exactly when the change commits.
+ */
+export async function endSessionsOf(db: Executor, userId: number, exceptSessionId: number | null = null): Promise<number> {
+  const rows = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), exceptSessionId === null ? undefined : ne(sessions.id, exceptSessionId)))
+    .returning({ id: sessions.id });
+  forgetRecentUsers();
+  return rows.length;
+}
+
+/** A user's live sessions, newest use first, for the admin's list (no token, no hash). */
+export async function listSessionsOf(userId: number, limits = sessionLimits(), now = Date.now()) {
+  return getDb()
+    .select({ id: sessions.id, createdAt: sessions.createdAt, lastUsedAt: sessions.lastUsedAt, ip: sessions.ip, userAgent: sessions.userAgent })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), liveAt(limits, now)))
+    .orderBy(desc(sessions.lastUsedAt), desc(sessions.id));
+}
+
+/** How many live sessions each user has (the Users page's column). */
+export async function countLiveSessions(limits = sessionLimits(), now = Date.now()): Promise<Map<number, number>> {
+  const rows = await getDb()
+    .select({ userId: sessions.userId, n: sql<number>`count(*)::int` })
+    .from(sessions)
+    .where(liveAt(limits, now))
+    .groupBy(sessions.userId);
+  return new Map(rows.map((row) => [row.userId, row.n]));
+}
+
+/** Deletes expired sessions (they are already refused; this only keeps the table small). */
+export async function deleteExpiredSessions(limits = sessionLimits(), now = Date.now()): Promise<number> {
+  const rows = await getDb()
+    .delete(sessions)
+    .where(or(lte(sessions.lastUsedAt, new Date(now - limits.idleMs)), lte(sessions.createdAt, new Date(now - limits.maxMs))))
+    .returning({ id: sessions.id });
+  return rows.length;
+}
