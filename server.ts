@@ -17,6 +17,7 @@ import { sql } from "drizzle-orm";
 import { ApiError } from "./app/modules/api/errors.ts";
 import { messages } from "./app/modules/messages.ts";
 import { admissionQueue } from "./app/utils/admission.server.ts";
+import { bodyRule, boundedBodies, withReadBody } from "./app/utils/request-bodies.server.ts";
 import { isForgedRequest } from "./app/utils/csrf.server.ts";
 import { closeDb, getDb } from "./app/utils/db.server.ts";
 import { closeEmitter } from "./app/utils/emitter.server.ts";
@@ -172,13 +173,17 @@ app.use(
 
 app.use(QUEUE_BOARD_PATH, ...queueBoardRouter());
 
+// Bodies first, within their limits and deadline: a slow or oversized body is refused here and never
+// holds an admission slot (app/utils/request-bodies.server.ts). Uploads stream on to their parsers.
+app.use(boundedBodies({ deadlineMs: env.WEB_BODY_DEADLINE_MS }));
+
 // Pages and actions in arrival order, a few at a time (decision 013). Uploads stream for as long as the
 // file takes and wait on S3, not on this CPU: they go straight through.
 app.use(
   admissionQueue({
     maxActive: env.WEB_MAX_ACTIVE_REQUESTS,
     maxHoldMs: 5_000,
-    bypass: (req) => Boolean(req.is("multipart/form-data")),
+    bypass: (req) => bodyRule(req.method, req.path, req.get("content-type")).kind === "stream",
   }),
 );
 
@@ -186,16 +191,18 @@ app.use(
 // takes a function. Anywhere else it takes the build itself: given a function, Remix re-derives the
 // route tree and its matcher on every request (12 % of a busy web process's CPU, docs/PERFORMANCE.md).
 const devReload = env.NODE_ENV === "development" && Boolean(process.env.REMIX_DEV_ORIGIN);
-app.all(
-  "*",
-  createRequestHandler({
-    build: devReload ? async () => build : build,
-    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
-    mode: env.NODE_ENV === "production" ? "production" : "development",
-  }),
-);
+const remix = createRequestHandler({
+  build: devReload ? async () => build : build,
+  getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+  mode: env.NODE_ENV === "production" ? "production" : "development",
+});
+app.all("*", (req, res, next) => remix(withReadBody(req), res, next));
 
 const httpServer = createServer(app);
+// A client gets 10 s to send its headers (slowloris) and 15 minutes for a whole request: a 200 MB
+// upload at 250 KB/s. Form bodies have their own, shorter deadline (request-bodies.server.ts).
+httpServer.headersTimeout = 10_000;
+httpServer.requestTimeout = 15 * 60_000;
 const realtime = attachRealtime(httpServer);
 
 httpServer.listen(env.PORT, () => {

@@ -22,7 +22,9 @@ export const meta: MetaFunction = () => [{ title: "Gatekeeper" }];
 
 // Public route: every visitor gets the document; pages below it guard themselves.
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [user, { toast, headers }] = await Promise.all([getOptionalUser(request), getToast(request)]);
+  const [caller, { toast, headers }] = await Promise.all([getOptionalUser(request), getToast(request)]);
+  // What the pages show of the caller; the session's id stays on the server.
+  const user = caller ? { id: caller.id, name: caller.name, role: caller.role, teamId: caller.teamId, teamName: caller.teamName } : null;
   const unreadAnnouncements = user ? await countUnreadAnnouncements(user.id) : 0;
   return data({ user, toast, unreadAnnouncements }, { headers: headers ?? undefined });
 }

@@ -167,7 +167,6 @@ export const messages = {
     methodNotAllowed: (allowed: string) => `This path accepts ${allowed} only.`,
     invalidJson: "The body is not valid JSON.",
     unsupportedMediaType: (expected: string) => `Send the body as ${expected}.`,
-    bodyTooLarge: (maxBytes: number) => `The body is larger than ${Math.round(maxBytes / 1024)} KB.`,
     invalidFields: "Some fields are invalid.",
     invalidId: "The id in the path must be a positive whole number.",
   },
@@ -208,6 +207,8 @@ export const messages = {
     server: "An unexpected error happened. Please try again in a moment.",
     unavailable: "The service is briefly unavailable. Please try again in a few seconds.",
     crossSite: "This request came from another site and was refused. Please use the form on this site.",
+    bodyTooLarge: (maxBytes: number) => `The request is larger than ${Math.round(maxBytes / 1024)} KB, the most this form or call accepts. Nothing was saved.`,
+    bodyTooSlow: "The request's body did not arrive in time. Nothing was saved; please try again.",
     badRequestTitle: "That request could not be used",
     badRequest: "The form was changed or is out of date. Reload the page and try again.",
     // File storage did not answer: nothing was saved, the form keeps what was typed.

@@ -9,6 +9,7 @@ import { ApiError, codeForStatus, validationError } from "../modules/api/errors.
 import { messages } from "../modules/messages.ts";
 import { ScoringError } from "../modules/scoring/scoring.server.ts";
 import { SubmissionError } from "../modules/submissions/submit.server.ts";
+import { FORM_MAX_BYTES } from "./request-bodies.server.ts";
 import { DashboardError } from "../modules/teams/teams.server.ts";
 import { rejectCrossSiteRequest } from "./api-auth.server.ts";
 import { asFormValues } from "./form-values.ts";
@@ -90,11 +91,13 @@ export function isMultipart(request: Request): boolean {
   return (request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data");
 }
 
-/** JSON or form bodies of the non-upload calls: small, so 1 MB is plenty and bounds memory. */
-export const MAX_BODY_BYTES = 1_000_000;
+/** JSON or form bodies of the non-upload calls: the web process's limit for them (request-bodies.server.ts). */
+export const MAX_BODY_BYTES = FORM_MAX_BYTES;
 
 async function readText(request: Request, limit: number): Promise<string> {
-  const tooLarge = () => new ApiError("payload_too_large", m.bodyTooLarge(limit));
+  // The web process refuses larger bodies before they get here (request-bodies.server.ts); the same
+  // rule and sentence for a caller that reaches this function another way (tests, a future adapter).
+  const tooLarge = () => new ApiError("payload_too_large", messages.errors.bodyTooLarge(limit));
   if (Number(request.headers.get("Content-Length") ?? 0) > limit) throw tooLarge();
   if (!request.body) return "";
   const chunks: Uint8Array[] = [];

@@ -8,7 +8,7 @@ import {
   loginRetryAfter,
   recordLoginFailure,
 } from "../modules/auth/login-throttle.server.ts";
-import { verifyLogin, type SessionUser } from "../modules/auth/login.server.ts";
+import { verifyLogin, type VerifiedUser } from "../modules/auth/login.server.ts";
 import { messages } from "../modules/messages.ts";
 import { getLogger } from "./logger.server.ts";
 import { deleteExpiredSessions, endSessionByToken, startSession } from "../modules/auth/sessions.server.ts";
@@ -47,7 +47,7 @@ async function throttled<T>(operation: () => Promise<T>, fallback: T): Promise<T
  * Checks a name and password under the login throttle; throws LoginThrottledError or
  * InvalidCredentialsError. Shared by /login and the API's login, so both count the same failures.
  */
-export async function verifyThrottledLogin(name: string, password: string, request: Request): Promise<SessionUser> {
+export async function verifyThrottledLogin(name: string, password: string, request: Request): Promise<VerifiedUser> {
   const ip = clientIp(request);
   const wait = await throttled(() => loginRetryAfter(name, ip), 0);
   if (wait > 0) throw new LoginThrottledError(wait);
@@ -60,7 +60,7 @@ export async function verifyThrottledLogin(name: string, password: string, reque
   return user;
 }
 
-export const authenticator = new Authenticator<SessionUser>();
+export const authenticator = new Authenticator<VerifiedUser>();
 authenticator.use(
   new FormStrategy(({ form, request }) => {
     // The login form's own schema (the action has already refused an invalid form): the same cleaned values.
@@ -112,16 +112,18 @@ function sweepExpiredSessions(now = Date.now()) {
  * request came with, if any, ends: a login always gets a new token, so a token planted before the
  * login (session fixation) is worth nothing after it.
  */
-export async function sessionCookieFor(user: SessionUser, request: Request): Promise<string> {
+export async function sessionCookieFor(user: VerifiedUser, request: Request): Promise<string> {
   const previous = await readSessionToken(request.headers.get("Cookie"));
   if (previous) await endSessionByToken(previous);
-  const token = await startSession(user.id, { ip: clientIp(request), userAgent: request.headers.get("User-Agent") });
+  const token = await startSession(user.id, { ip: clientIp(request), userAgent: request.headers.get("User-Agent") }, user.verifiedPasswordHash);
+  // The password changed between the check and now: the login did not happen.
+  if (!token) throw new InvalidCredentialsError();
   sweepExpiredSessions();
   return sessionSetCookie(token);
 }
 
 /** Starts a session for the user and redirects. */
-export async function createUserSession(user: SessionUser, redirectTo: string, request: Request) {
+export async function createUserSession(user: VerifiedUser, redirectTo: string, request: Request) {
   return redirect(redirectTo, { headers: { "Set-Cookie": await sessionCookieFor(user, request) } });
 }
 

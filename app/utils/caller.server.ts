@@ -75,7 +75,11 @@ export async function findSessionCaller(cookie: string | null | undefined, now =
     forgetRecentUser(key);
     session = await recentUser(key, lookup, now);
   }
-  if (!session) return null;
+  if (!session) {
+    // Not remembered: dead cookies (they stay well-signed forever) must not fill the memory of live ones.
+    forgetRecentUser(key);
+    return null;
+  }
   recordUse(session, now);
   return asCaller(session);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isForgedRequest } from "./csrf.server";
+import { isForeignOrigin, isForgedRequest } from "./csrf.server";
 
 const own = ["https://gates.example.org"];
 
@@ -21,5 +21,27 @@ describe("cross-site request forgery", () => {
     expect(isForgedRequest({ method: "POST", referer: "https://gates.example.org/dashboard" }, own)).toBe(false);
     expect(isForgedRequest({ method: "POST", origin: "https://evil.example", authorization: "Bearer gk_x" }, own)).toBe(false);
     expect(isForgedRequest({ method: "POST" }, own)).toBe(false);
+  });
+
+  it("does not take HTTP Basic credentials (which browsers send cross-site) for an API token", () => {
+    expect(isForgedRequest({ method: "POST", origin: "https://evil.example", authorization: "Basic dXNlcjpwYXNz" }, own)).toBe(true);
+    expect(isForgedRequest({ method: "POST", origin: "https://evil.example", authorization: "Bearer" }, own)).toBe(true);
+  });
+});
+
+describe("the Socket.IO handshake's origin", () => {
+  it("passes our own host, APP_ORIGIN, and clients that name no origin", () => {
+    expect(isForeignOrigin("http://127.0.0.1:3000", "127.0.0.1:3000", undefined)).toBe(false);
+    expect(isForeignOrigin("https://gates.example.org", "10.0.0.5:3000", "https://gates.example.org")).toBe(false);
+    expect(isForeignOrigin(undefined, "127.0.0.1:3000", undefined)).toBe(false);
+  });
+
+  it("refuses another site, a look-alike, null, junk, another port, and a weaker scheme than APP_ORIGIN's", () => {
+    expect(isForeignOrigin("https://evil.example", "gates.example.org", undefined)).toBe(true);
+    expect(isForeignOrigin("https://gates.example.org.evil.example", "gates.example.org", undefined)).toBe(true);
+    expect(isForeignOrigin("null", "gates.example.org", undefined)).toBe(true);
+    expect(isForeignOrigin("not a url", "gates.example.org", undefined)).toBe(true);
+    expect(isForeignOrigin("http://127.0.0.1:4000", "127.0.0.1:3000", undefined)).toBe(true);
+    expect(isForeignOrigin("http://gates.example.org", "gates.example.org", "https://gates.example.org")).toBe(true);
   });
 });

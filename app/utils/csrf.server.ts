@@ -30,7 +30,8 @@ function originOf(url: string): string | null {
 /** True when the request must be refused. `ownOrigins` are the site's own origins (e.g. https://gates.example.org). */
 export function isForgedRequest(request: RequestFacts, ownOrigins: readonly string[]): boolean {
   if (!isUnsafeMethod(request.method)) return false;
-  if (request.authorization) return false;
+  // Only a bearer token: a browser attaches HTTP Basic credentials (a staging proxy) to cross-site posts.
+  if (request.authorization && /^Bearer\s+\S+/i.test(request.authorization)) return false;
   // "null" is what a sandboxed frame or a cross-site redirect chain sends: never one of our pages.
   if (request.origin !== undefined) return request.origin === "null" || !ownOrigins.includes(request.origin);
   if (request.referer !== undefined) {
@@ -54,6 +55,11 @@ export function isForeignOrigin(origin: string | undefined, host: string | undef
   } catch {
     return true;
   }
-  if (appOrigin && from.origin === new URL(appOrigin).origin) return false;
+  if (appOrigin) {
+    const app = new URL(appOrigin);
+    if (from.origin === app.origin) return false;
+    // Addressed by another name (an internal address): the same host, but never a weaker scheme.
+    if (from.protocol !== app.protocol) return true;
+  }
   return host === undefined || from.host !== host.toLowerCase();
 }

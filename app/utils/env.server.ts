@@ -25,6 +25,8 @@ const EnvSchema = z
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
     // Requests a web process serves at once; the rest wait in arrival order (decision 013). 0: no limit.
     WEB_MAX_ACTIVE_REQUESTS: z.coerce.number().int().min(0).max(10_000).default(8),
+    // How long a form or JSON body may take to arrive (app/utils/request-bodies.server.ts).
+    WEB_BODY_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
     REDIS_URL: z
       .url()
       .refine((url) => /^rediss?:\/\//.test(url), "must start with redis://")
@@ -43,7 +45,8 @@ const EnvSchema = z
     S3_FORCE_PATH_STYLE: booleanFromString.default(true),
     SESSION_SECRET: z.string().min(16).default(DEV_SESSION_SECRET),
     // A sign-in session ends after this long without a request, and this long after the login (decision 015).
-    SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(525_600).default(720),
+    // At least 5 minutes: a use is written once a minute.
+    SESSION_IDLE_MINUTES: z.coerce.number().int().min(5).max(525_600).default(720),
     SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(8_760).default(72),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
     // Shown as "processed by" on each job in the queue dashboard. Default: host and pid.

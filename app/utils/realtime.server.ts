@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from "node:http";
 import { createAdapter } from "@socket.io/redis-adapter";
 import { Server, type Socket } from "socket.io";
-import { onCallersChanged, watchCallerChanges } from "../modules/auth/caller-changes.server.ts";
+import { isHearingChanges, onCallersChanged, watchCallerChanges } from "../modules/auth/caller-changes.server.ts";
 import { findLiveSessions, hashSessionToken, touchSessions } from "../modules/auth/sessions.server.ts";
 import { findSessionCaller, type Caller } from "./caller.server.ts";
 import { isForeignOrigin } from "./csrf.server.ts";
@@ -25,8 +25,12 @@ interface SocketData {
   sessionHash: string;
 }
 
-/** How often a web process re-checks its sockets' sessions without being told (a backstop; also records their use). */
+/**
+ * How often a web process re-checks its sockets' sessions without being told (a backstop that also
+ * records their use); every second while changes are not heard (caller-changes.server.ts).
+ */
 const SOCKET_SWEEP_MS = 60_000;
+const UNHEARD_SWEEP_MS = 1_000;
 
 
 /**
@@ -92,6 +96,7 @@ export function attachRealtime(httpServer: HttpServer) {
    */
   let checking: Promise<void> | null = null;
   let again = false;
+  let againRecord = false;
   const reconcile = async (record: boolean) => {
     const local = [...io.of("/").sockets.values()] as Array<Socket & { data: SocketData }>;
     const hashes = [...new Set(local.map((socket) => socket.data.sessionHash))];
@@ -115,9 +120,10 @@ export function attachRealtime(httpServer: HttpServer) {
       socket.data.user = now;
     }
   };
-  const check = (record = false) => {
+  const check = (record = false): Promise<void> => {
     if (checking) {
       again = true;
+      againRecord ||= record;
       return checking;
     }
     checking = reconcile(record)
@@ -125,8 +131,10 @@ export function attachRealtime(httpServer: HttpServer) {
       .finally(() => {
         checking = null;
         if (again) {
+          const recordNext = againRecord;
           again = false;
-          void check();
+          againRecord = false;
+          void check(recordNext);
         }
       });
     return checking;
@@ -136,7 +144,13 @@ export function attachRealtime(httpServer: HttpServer) {
     void check();
   });
   void watchCallerChanges();
-  const sweep = setInterval(() => void check(true), SOCKET_SWEEP_MS);
+  let lastSweep = Date.now();
+  const sweep = setInterval(() => {
+    if (isHearingChanges() && Date.now() - lastSweep < SOCKET_SWEEP_MS) return;
+    const record = Date.now() - lastSweep >= SOCKET_SWEEP_MS;
+    if (record) lastSweep = Date.now();
+    void check(record);
+  }, UNHEARD_SWEEP_MS);
   sweep.unref();
 
   return {

@@ -8,13 +8,20 @@ import { getEnv } from "./env.server.ts";
  */
 let storage: ReturnType<typeof createSessionStorage> | undefined;
 
-export const SESSION_COOKIE = "__gk_session";
+/**
+ * The cookie's name. Over HTTPS (production) it carries the `__Host-` prefix: the browser then takes it
+ * only from this very host, Secure, for path /, so a site on a sibling subdomain cannot plant or
+ * shadow it.
+ */
+export function sessionCookieName(secure = getEnv().NODE_ENV === "production"): string {
+  return secure ? "__Host-gk_session" : "__gk_session";
+}
 
 function createSessionStorage() {
   const env = getEnv();
   return createCookieSessionStorage<{ sid: string }>({
     cookie: {
-      name: SESSION_COOKIE,
+      name: sessionCookieName(env.NODE_ENV === "production"),
       httpOnly: true,
       sameSite: "lax",
       path: "/",

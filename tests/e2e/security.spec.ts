@@ -33,8 +33,9 @@ test.describe("web security", () => {
     expect(headers["x-powered-by"]).toBeUndefined();
 
     await login(page, logins.admin);
-    const session = (await page.context().cookies()).find((cookie) => cookie.name === "__gk_session");
-    expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", secure: true });
+    const session = (await page.context().cookies()).find((cookie) => cookie.name === "__Host-gk_session");
+    expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", secure: true, path: "/" });
+    expect(session?.domain).toBe("localhost");
   });
 
   // One test a role: sixteen screens, each waited for until it has hydrated, shared by both workers.

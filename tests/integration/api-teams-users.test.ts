@@ -5,6 +5,7 @@ import { z } from "zod";
 import { users } from "../../db/schema.ts";
 import { TeamOutSchema, TeamRefSchema, UserOutSchema } from "../../app/modules/api/schemas.ts";
 import { verifyPassword } from "../../app/modules/auth/password.server.ts";
+import { FORM_MAX_BYTES } from "../../app/utils/request-bodies.server.ts";
 import { messages } from "../../app/modules/messages.ts";
 import { getDb } from "../../app/utils/db.server.ts";
 import * as teamsRoute from "../../app/routes/api.v1.teams.tsx";
@@ -59,9 +60,9 @@ describe("teams", () => {
     expect(badId.status).toBe(404);
   });
 
-  it("refuses a body over 1 MB (413) and an undocumented method (405 with Allow)", async () => {
-    const huge = await send(teamsRoute, "POST", "/teams", { ...admin, json: { name: "x".repeat(1_100_000) } });
-    expect(huge).toMatchObject({ status: 413, body: { code: "payload_too_large", message: messages.api.bodyTooLarge(1_000_000) } });
+  it("refuses a body over 256 KB (413) and an undocumented method (405 with Allow)", async () => {
+    const huge = await send(teamsRoute, "POST", "/teams", { ...admin, json: { name: "x".repeat(FORM_MAX_BYTES) } });
+    expect(huge).toMatchObject({ status: 413, body: { code: "payload_too_large", message: messages.errors.bodyTooLarge(FORM_MAX_BYTES) } });
     const put = await send(teamsRoute, "PUT", "/teams", { ...admin, json: {} });
     expect(put).toMatchObject({ status: 405, body: { code: "method_not_allowed" } });
     expect(put.headers.get("Allow")).toBe("GET, POST");

@@ -32,6 +32,8 @@ describe("login", () => {
       role: "participant",
       teamId: team.id,
       teamName: team.name,
+      // What the session's start checks is still the password (a login racing a change loses).
+      verifiedPasswordHash: user.passwordHash,
     });
     expect(await verifyLogin("Aria", "wrong horse")).toBeNull();
     expect(await verifyLogin("nobody", "correct horse")).toBeNull();

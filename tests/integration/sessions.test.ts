@@ -4,15 +4,17 @@
  * follow their sessions across web processes; and the Socket.IO handshake refusing a foreign origin.
  */
 import { createCookieSessionStorage } from "@remix-run/node";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessions, users } from "../../db/schema.ts";
 import { createRequest } from "../../app/modules/requests/requests.server.ts";
 import { broadcastTeamStanding } from "../../app/modules/realtime/broadcast.server.ts";
 import type { TeamStanding } from "../../app/modules/realtime/events.ts";
 import { updateUser, deleteUser } from "../../app/modules/users/users.server.ts";
+import { CALLERS_CHANGED_CHANNEL, isHearingChanges, watchCallerChanges } from "../../app/modules/auth/caller-changes.server.ts";
+import { InvalidCredentialsError, sessionCookieFor, verifyThrottledLogin } from "../../app/utils/auth.server.ts";
 import { findSessionCaller } from "../../app/utils/caller.server.ts";
-import { getDb } from "../../app/utils/db.server.ts";
+import { getDb, getDbHandle } from "../../app/utils/db.server.ts";
 import { closeEmitter } from "../../app/utils/emitter.server.ts";
 import { getEnv } from "../../app/utils/env.server.ts";
 import { messages } from "../../app/modules/messages.ts";
@@ -153,10 +155,73 @@ describe("sessions", () => {
     for (const hours of [11, 22, 33, 44, 55, 66]) {
       expect(await findSessionCaller(busy, now + hours * HOUR), `after ${hours} h`).not.toBeNull();
       await expect.poll(lastUse).toBe(now + hours * HOUR);
-      expect(await findSessionCaller(busy, now + hours * HOUR + 30_000)).not.toBeNull();
     }
-    expect(await lastUse()).toBe(now + 66 * HOUR);
+    // 30 s later: not written. 61 s after the last write: written (had the 30 s use been written, this
+    // one would be only 31 s after it, and not written).
+    expect(await findSessionCaller(busy, now + 66 * HOUR + 30_000)).not.toBeNull();
+    expect(await findSessionCaller(busy, now + 66 * HOUR + 61_000)).not.toBeNull();
+    await expect.poll(lastUse).toBe(now + 66 * HOUR + 61_000);
     expect(await findSessionCaller(busy, now + 72 * HOUR + 1000)).toBeNull();
+  });
+
+  it("a session remembered as idle too long asks Postgres: live if another process used it since, else refused", async () => {
+    const team = await makeTeam();
+    const user = await makeUser("participant", team.id);
+    const now = Date.now();
+    const almostIdle = now + 12 * HOUR - 30_000;
+    for (const usedElsewhere of [true, false]) {
+      const cookie = await signIn(user.name);
+      const { sessionId } = (await findSessionCaller(cookie))!;
+      const lastUse = async () => (await getDb().select().from(sessions).where(eq(sessions.id, sessionId!)))[0]?.lastUsedAt.getTime();
+      // Remembered with its last use as of the login; this use is written (fire and forget).
+      expect(await findSessionCaller(cookie, almostIdle)).not.toBeNull();
+      await expect.poll(lastUse).toBe(almostIdle);
+      // Straight in the table (no notice): as if another process wrote it, or as if no use had been written.
+      if (!usedElsewhere) await getDb().update(sessions).set({ lastUsedAt: new Date(now) }).where(eq(sessions.id, sessionId!));
+      const later = await findSessionCaller(cookie, almostIdle + 31_000);
+      expect(later === null ? "refused" : "live", usedElsewhere ? "used elsewhere" : "unused").toBe(usedElsewhere ? "live" : "refused");
+    }
+  });
+
+  it("a login whose password check raced a password change gets no session", async () => {
+    const team = await makeTeam();
+    const admin = await makeUser("admin");
+    const user = await makeUser("participant", team.id);
+    const checked = await verifyThrottledLogin(user.name, "fixture-password", form("/login", {}));
+    await updateUser({ id: admin.id, sessionId: null }, { id: user.id, name: user.name, role: "participant", teamId: team.id, password: "changed-meanwhile" });
+    await expect(sessionCookieFor(checked, form("/login", {}))).rejects.toBeInstanceOf(InvalidCredentialsError);
+    expect(await sessionRows(user.id)).toEqual([]);
+  });
+
+  it("every process hears a session deleted anywhere (Postgres's notice), and a logout that ends nothing says nothing", async () => {
+    const team = await makeTeam();
+    const user = await makeUser("participant", team.id);
+    const cookie = await signIn(user.name);
+    await watchCallerChanges();
+    await expect.poll(() => isHearingChanges()).toBe(true);
+    expect(await gatesFor(cookie)).toBe("page"); // remembered now
+    const notices: string[] = [];
+    const listener = await getDbHandle().sql.listen(CALLERS_CHANGED_CHANNEL, (payload) => {
+      if (!payload.startsWith("ping:")) notices.push(payload);
+    });
+    try {
+      // Straight in the table, as another web process or a script would: this process learns it from the notice.
+      const deleted = Date.now();
+      await getDb().delete(sessions).where(eq(sessions.userId, user.id));
+      await expect.poll(() => gatesFor(cookie), { timeout: 2_000, interval: 20 }).toBe("login");
+      expect(Date.now() - deleted, "well before the 1 s an unheard process would take").toBeLessThan(500);
+      await expect.poll(() => notices.length).toBe(1);
+      // Replaying a logout with the dead cookie deletes nothing: no notice, nobody forgets anything.
+      await callRoute(logoutRoute, "action", { request: form("/logout", {}, cookie), params: {}, context: {} });
+      const live = await signIn(user.name);
+      await callRoute(logoutRoute, "action", { request: form("/logout", {}, live), params: {}, context: {} });
+      // Notices arrive in commit order: once this marker is heard, every earlier one has been.
+      await getDb().execute(sql`select pg_notify(${CALLERS_CHANGED_CHANNEL}, 'marker')`);
+      await expect.poll(() => notices.at(-1)).toBe("marker");
+      expect(notices).toEqual(["sessions", "sessions", "marker"]);
+    } finally {
+      await listener.unlisten();
+    }
   });
 
   it("a new role, team or password ends every session of the user; a new name does not; deleting the user ends them", async () => {

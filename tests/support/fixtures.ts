@@ -47,5 +47,6 @@ export async function setTeamOf(userId: number, teamId: number) {
 /** The Cookie header a browser of this user would send after signing in (a new session each call). */
 export async function sessionCookie(userId: number): Promise<string> {
   const token = await startSession(userId, { ip: "127.0.0.1", userAgent: "fixture" });
+  if (!token) throw new Error(`no user ${userId}`);
   return (await sessionSetCookie(token)).split(";")[0];
 }

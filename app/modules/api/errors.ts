@@ -14,6 +14,7 @@ export const apiErrorStatus = {
   forbidden_origin: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

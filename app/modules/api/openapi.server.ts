@@ -87,7 +87,7 @@ function buildDocument() {
     components: {
       securitySchemes: {
         bearerToken: { type: "http", scheme: "bearer", description: "A personal API token, gk_ and 40 characters" },
-        sessionCookie: { type: "apiKey", in: "cookie", name: "__gk_session", description: "The browser session (unsafe methods need an Origin from this site)" },
+        sessionCookie: { type: "apiKey", in: "cookie", name: "__Host-gk_session", description: "The browser session, from /login or POST /auth/login (named __gk_session when not served over HTTPS); unsafe methods need an Origin from this site" },
       },
     },
     paths,

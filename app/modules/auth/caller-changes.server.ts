@@ -2,7 +2,13 @@
  * Hears Postgres's notice of every change to who a caller is (migration 0005: a trigger on users,
  * teams and api_tokens, and migration 0006's on sessions, notify `gk_callers_changed` at commit) and
  * makes this process forget the callers it remembers (recent-users.server.ts) and tell whoever asked
- * (the sockets, which re-check their sessions: realtime.server.ts). postgres.js keeps one dedicated connection for it and
+ * (the sockets, which re-check their sessions: realtime.server.ts).
+ *
+ * A listening connection can be lost without a word (postgres.js re-listens by itself, silently, and a
+ * half-open connection says nothing at all). So the process checks it hears: every PING_EVERY_MS it
+ * notifies the channel itself and expects its own notice back before the next one. One that does not
+ * come back means changes may be going unheard: the process forgets everything and keeps answers for
+ * 1 s only (RECENT_USER_TTL_MS) until a notice of its own comes back again. postgres.js keeps one dedicated connection for it and
  * reconnects by itself; on every (re)connect the process forgets everything, since notices sent while
  * it was away are lost.
  */
@@ -12,6 +18,10 @@ import { getLogger } from "../../utils/logger.server.ts";
 import { forgetRecentUsers, setHearingChanges } from "./recent-users.server.ts";
 
 export const CALLERS_CHANGED_CHANNEL = "gk_callers_changed";
+/** How often the process checks that it still hears the channel. */
+export const PING_EVERY_MS = 2_000;
+const PING_PREFIX = "ping:";
+const processTag = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 
 let watching: { handle: DbHandle; listening: Promise<void> } | null = null;
 const listeners = new Set<() => void>();
@@ -33,6 +43,18 @@ function changed() {
   }
 }
 
+/** Whether changes are being heard right now (false while starting, or after a ping went unanswered). */
+let hearing = false;
+
+export function isHearingChanges(): boolean {
+  return hearing;
+}
+
+function setHearing(value: boolean) {
+  hearing = value;
+  setHearingChanges(value);
+}
+
 /**
  * Starts hearing changes on the process's current pool (once per pool: after closeDb a new pool
  * needs its own); resolves when the LISTEN is in place. Cheap to call on every request.
@@ -41,22 +63,44 @@ export function watchCallerChanges(): Promise<void> {
   const handle = getDbHandle();
   if (watching?.handle === handle) return watching.listening;
   // A new pool: the old one's listening connection ended with it, so nothing is heard until this one's is up.
-  setHearingChanges(false);
+  setHearing(false);
   forgetRecentUsers();
+  let awaiting: string | null = null;
+  let sequence = 0;
+  const onNotice = (payload: string) => {
+    if (!payload.startsWith(PING_PREFIX)) return changed();
+    if (payload !== awaiting) return; // another process's ping, or an old one of ours
+    awaiting = null;
+    if (!hearing && watching?.handle === handle) {
+      // Heard again: what was said meanwhile is lost, so forget everything once more.
+      setHearing(true);
+      getLogger().info("hearing changes to callers again");
+      changed();
+    }
+  };
+  const ping = () => {
+    if (watching?.handle !== handle) return clearInterval(pinger);
+    if (awaiting !== null && hearing) {
+      setHearing(false);
+      getLogger().warn("no answer on the callers channel: remembering callers for 1 s only until it is heard again");
+      changed();
+    }
+    awaiting = `${PING_PREFIX}${processTag}:${++sequence}`;
+    handle.sql`select pg_notify(${CALLERS_CHANGED_CHANNEL}, ${awaiting})`.catch(() => {});
+  };
+  const pinger = setInterval(ping, PING_EVERY_MS);
+  pinger.unref();
   const listening = handle.sql
-    .listen(
-      CALLERS_CHANGED_CHANNEL,
-      () => changed(),
-      () => {
-        if (watching?.handle === handle) setHearingChanges(true);
-        changed();
-      },
-    )
+    .listen(CALLERS_CHANGED_CHANNEL, onNotice, () => {
+      if (watching?.handle === handle) setHearing(true);
+      changed();
+    })
     .then(
       () => undefined,
       (error: unknown) => {
-        // Not listening: callers are kept for the short time only; the next feed request tries again.
+        // Not listening: callers are kept for the short time only; the next request tries again.
         getLogger().warn({ err: error }, "cannot listen for changes to users and tokens");
+        clearInterval(pinger);
         if (watching?.handle === handle) watching = null;
       },
     );

@@ -41,8 +41,16 @@ async function querySessionUser(userId: number): Promise<SessionUser | null> {
   return row ?? null;
 }
 
+/**
+ * A user whose password was just checked, with the hash it was checked against: the session starts only
+ * if that is still the user's password (sessions.server.ts), so a login racing a password change loses.
+ */
+export interface VerifiedUser extends SessionUser {
+  verifiedPasswordHash: string;
+}
+
 /** The user whose name (case-insensitive) and password match, or null. */
-export async function verifyLogin(name: string, password: string): Promise<SessionUser | null> {
+export async function verifyLogin(name: string, password: string): Promise<VerifiedUser | null> {
   const [row] = await getDb()
     .select({ id: users.id, passwordHash: users.passwordHash })
     .from(users)
@@ -53,5 +61,6 @@ export async function verifyLogin(name: string, password: string): Promise<Sessi
     return null;
   }
   if (!(await verifyPassword(row.passwordHash, password))) return null;
-  return findSessionUser(row.id);
+  const user = await findSessionUser(row.id);
+  return user ? { ...user, verifiedPasswordHash: row.passwordHash } : null;
 }

@@ -52,19 +52,23 @@ export interface LiveSession {
 const MAX_USER_AGENT = 300;
 const MAX_IP = 64;
 
-/** Starts a session for the user; returns the token for the cookie (plain, never stored or logged). */
-export async function startSession(userId: number, from: { ip: string | null; userAgent: string | null }): Promise<string> {
+/**
+ * Starts a session for the user; returns the token for the cookie (plain, never stored or logged). With
+ * `passwordHash` (a login), only while that is still the user's password: a login whose password check
+ * raced a password change gets null, since the change ended every session it knew of (updateUser) and
+ * this one would outlive it.
+ */
+export async function startSession(userId: number, from: { ip: string | null; userAgent: string | null }, passwordHash?: string): Promise<string | null> {
   const token = newSessionToken();
-  await getDb()
-    .insert(sessions)
-    .values({
-      userId,
-      tokenHash: hashSessionToken(token),
-      // An IPv4 client of a dual-stack server arrives as ::ffff:a.b.c.d: the admin reads a.b.c.d.
-      ip: from.ip?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "").slice(0, MAX_IP) ?? null,
-      userAgent: from.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
-    });
-  return token;
+  // An IPv4 client of a dual-stack server arrives as ::ffff:a.b.c.d: the admin reads a.b.c.d.
+  const ip = from.ip?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "").slice(0, MAX_IP) ?? null;
+  const userAgent = from.userAgent?.slice(0, MAX_USER_AGENT) ?? null;
+  const rows = await getDb().execute<{ id: number }>(sql`
+    insert into ${sessions} (user_id, token_hash, ip, user_agent)
+    select ${users.id}, ${hashSessionToken(token)}, ${ip}, ${userAgent} from ${users}
+    where ${users.id} = ${userId} ${passwordHash === undefined ? sql`` : sql`and ${users.passwordHash} = ${passwordHash}`}
+    returning id`);
+  return rows.length > 0 ? token : null;
 }
 
 function liveAt(limits: SessionLimits, now: number) {
@@ -89,8 +93,18 @@ function toLive(row: LiveRow): LiveSession {
   return { ...row, createdAt: row.createdAt.getTime(), lastUsedAt: row.lastUsedAt.getTime() };
 }
 
-/** The live sessions with these token hashes (one query), with their users. */
+/** Hashes per query: a web process with tens of thousands of sockets stays under Postgres's parameter limit. */
+const HASHES_PER_QUERY = 5_000;
+
+function inChunks<T>(items: T[]): T[][] {
+  const chunks: T[][] = [];
+  for (let start = 0; start < items.length; start += HASHES_PER_QUERY) chunks.push(items.slice(start, start + HASHES_PER_QUERY));
+  return chunks;
+}
+
+/** The live sessions with these token hashes (one query per 5,000), with their users. */
 export async function findLiveSessions(tokenHashes: string[], limits = sessionLimits(), now = Date.now()): Promise<LiveSession[]> {
+  if (tokenHashes.length > HASHES_PER_QUERY) return (await Promise.all(inChunks(tokenHashes).map((chunk) => findLiveSessions(chunk, limits, now)))).flat();
   if (tokenHashes.length === 0) return [];
   const rows = await getDb()
     .select(liveColumns)
@@ -111,6 +125,9 @@ export async function findLiveSession(tokenHash: string, limits = sessionLimits(
  * most once a minute per session (SESSION_TOUCH_MS), so a page a second writes no row per page.
  */
 export async function touchSessions(tokenHashes: string[], limits = sessionLimits(), now = Date.now()): Promise<Set<string>> {
+  if (tokenHashes.length > HASHES_PER_QUERY) {
+    return new Set((await Promise.all(inChunks(tokenHashes).map((chunk) => touchSessions(chunk, limits, now)))).flatMap((set) => [...set]));
+  }
   if (tokenHashes.length === 0) return new Set();
   const rows = await getDb()
     .update(sessions)
@@ -130,8 +147,8 @@ export const SESSION_TOUCH_MS = 60_000;
 
 /** Ends one session (logout). */
 export async function endSessionByToken(token: string): Promise<void> {
-  await getDb().delete(sessions).where(eq(sessions.tokenHash, hashSessionToken(token)));
-  forgetRecentUsers();
+  const rows = await getDb().delete(sessions).where(eq(sessions.tokenHash, hashSessionToken(token))).returning({ id: sessions.id });
+  if (rows.length > 0) forgetRecentUsers();
 }
 
 /** Ends one session of this user (an admin's action); false when there was none. */
@@ -140,7 +157,7 @@ export async function endSession(userId: number, sessionId: number): Promise<boo
     .delete(sessions)
     .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
     .returning({ id: sessions.id });
-  forgetRecentUsers();
+  if (rows.length > 0) forgetRecentUsers();
   return rows.length > 0;
 }
 
@@ -148,14 +165,14 @@ type Executor = Pick<ReturnType<typeof getDb>, "delete">;
 
 /**
  * Ends every session of the user but `exceptSessionId` (the one that changed its own password keeps
- * going). Runs in the caller's transaction, so the sessions end exactly when the change commits.
+ * going). Runs in the caller's transaction, so the sessions end exactly when the change commits; the
+ * caller forgets the remembered callers after the commit (forgetRecentUsers), not before it.
  */
 export async function endSessionsOf(db: Executor, userId: number, exceptSessionId: number | null = null): Promise<number> {
   const rows = await db
     .delete(sessions)
     .where(and(eq(sessions.userId, userId), exceptSessionId === null ? undefined : ne(sessions.id, exceptSessionId)))
     .returning({ id: sessions.id });
-  forgetRecentUsers();
   return rows.length;
 }
 

@@ -94,6 +94,8 @@ export async function updateUser(actor: Actor, input: UserFormValues & { id: num
       return stale;
     })
     .catch(translate);
+  // Committed: forget the callers remembered here at once (the other processes at Postgres's notice).
+  forgetRecentUsers();
   await afterCommit(touched);
 }
 
@@ -124,7 +126,9 @@ export async function listUserSessions(userId: number) {
 /** Ends every session of the user (every web process refuses them within a second). */
 export async function endUserSessions(userId: number): Promise<number> {
   await requireUserRow(userId);
-  return endSessionsOf(getDb(), userId);
+  const ended = await endSessionsOf(getDb(), userId);
+  if (ended > 0) forgetRecentUsers();
+  return ended;
 }
 
 /** Ends one session of the user; 404 when the user or that session of theirs is gone. */

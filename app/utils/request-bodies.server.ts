@@ -1,0 +1,136 @@
+/**
+ * Request bodies, bounded (docs/RELIABILITY.md, "Bounded requests"). Every body is read with a size
+ * limit and a deadline, before the request queues for its turn (admission.server.ts), so a client that
+ * sends slowly or too much holds no admission slot and no more memory than its limit:
+ *
+ * - Forms and API JSON: at most FORM_MAX_BYTES (the import page: IMPORT_FORM_MAX_BYTES, its CSV comes
+ *   back in a hidden field), read within BODY_DEADLINE_MS. A declared Content-Length above the limit is
+ *   answered 413 from the headers, before any byte of the body is read; a body that grows past it is
+ *   cut off (413); one still incomplete at the deadline gets 408. Either way the connection closes.
+ * - Uploads: multipart posts to the upload endpoints (UPLOAD_PATHS) stream through untouched, to a
+ *   parser with its own limits; they are the only large bodies, and each route checks who may upload
+ *   before it reads a byte.
+ */
+import { Readable } from "node:stream";
+import type { NextFunction, Request, Response } from "express";
+import { ApiError } from "../modules/api/errors.ts";
+import { MAX_IMPORT_FILE_BYTES } from "../modules/imports/schema.ts";
+import { messages } from "../modules/messages.ts";
+
+/** Every form of the site and every JSON call but the import fits in far less. */
+export const FORM_MAX_BYTES = 256 * 1024;
+/** The import's confirm step posts the file's text back (URL-encoded: up to 3 bytes a byte). */
+export const IMPORT_FORM_MAX_BYTES = 3 * MAX_IMPORT_FILE_BYTES + 64 * 1024;
+/** A 256 KB form at 20 KB/s (a poor mobile link) takes 13 s. */
+export const BODY_DEADLINE_MS = 20_000;
+
+/** Where multipart bodies stream to a parser of their own (the only large bodies). */
+export const UPLOAD_PATHS: readonly RegExp[] = [
+  /^\/submition\/[^/]+(\/upload)?$/,
+  /^\/api\/v1\/challenges\/[^/]+\/submission$/,
+  /^\/api\/v1\/challenges$/,
+  /^\/dashboard\/challenges$/,
+  /^\/dashboard\/import$/,
+];
+
+const BODYLESS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export type BodyRule = { kind: "none" } | { kind: "stream" } | { kind: "buffer"; maxBytes: number };
+
+/** How this request's body is read. */
+export function bodyRule(method: string, path: string, contentType: string | undefined): BodyRule {
+  if (BODYLESS.has(method.toUpperCase())) return { kind: "none" };
+  const multipart = (contentType ?? "").toLowerCase().startsWith("multipart/form-data");
+  if (multipart && UPLOAD_PATHS.some((pattern) => pattern.test(path))) return { kind: "stream" };
+  return { kind: "buffer", maxBytes: path === "/dashboard/import" ? IMPORT_FORM_MAX_BYTES : FORM_MAX_BYTES };
+}
+
+/** The body read by `boundedBodies`, for the Remix handler. */
+const BODY = Symbol("gatekeeper.body");
+type WithBody = Request & { [BODY]?: Buffer };
+
+function refuse(req: Request, res: Response, status: 408 | 413, maxBytes: number) {
+  const text = status === 413 ? messages.errors.bodyTooLarge(maxBytes) : messages.errors.bodyTooSlow;
+  // The rest of the body is never read: the connection closes after the answer.
+  res.setHeader("Connection", "close");
+  if (req.path.startsWith("/api/")) {
+    res.status(status).json(new ApiError(status === 413 ? "payload_too_large" : "request_timeout", text).body);
+  } else {
+    res.status(status).type("text/plain").send(text);
+  }
+  res.once("finish", () => req.destroy());
+}
+
+/**
+ * Express middleware: reads a form or JSON body within its limits, before the admission queue.
+ * `deadlineMs` for tests.
+ */
+export function boundedBodies(options: { deadlineMs?: number } = {}) {
+  const deadlineMs = options.deadlineMs ?? BODY_DEADLINE_MS;
+  return (req: Request, res: Response, next: NextFunction) => {
+    const rule = bodyRule(req.method, req.path, req.get("content-type"));
+    if (rule.kind !== "buffer") return next();
+    const declared = req.get("content-length");
+    if (declared !== undefined && Number(declared) > rule.maxBytes) return refuse(req, res, 413, rule.maxBytes);
+    if (declared === "0" || (declared === undefined && !req.get("transfer-encoding"))) {
+      (req as WithBody)[BODY] = Buffer.alloc(0);
+      return next();
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (outcome: "ok" | 408 | 413) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("aborted", onError);
+      if (outcome === "ok") {
+        (req as WithBody)[BODY] = Buffer.concat(chunks, size);
+        return next();
+      }
+      req.pause();
+      chunks.length = 0;
+      refuse(req, res, outcome, rule.maxBytes);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > rule.maxBytes) return finish(413);
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish("ok");
+    // The client went away: nothing to answer.
+    const onError = () => {
+      settled = true;
+      clearTimeout(timer);
+      chunks.length = 0;
+    };
+    const timer = setTimeout(() => finish(408), deadlineMs);
+    req.on("data", onData);
+    req.once("end", onEnd);
+    req.once("error", onError);
+    req.once("aborted", onError);
+  };
+}
+
+/**
+ * The request as the Remix adapter reads it: the original, or (when `boundedBodies` read its body) a
+ * stream of the bytes read, with the request's own method, URL and headers.
+ */
+export function withReadBody(req: Request): Request {
+  const body = (req as WithBody)[BODY];
+  if (body === undefined) return req;
+  const replay = Readable.from(body.length > 0 ? [body] : []);
+  return Object.assign(replay, {
+    method: req.method,
+    headers: req.headers,
+    url: req.url,
+    originalUrl: req.originalUrl,
+    protocol: req.protocol,
+    hostname: req.hostname,
+    get: req.get.bind(req),
+    header: req.header.bind(req),
+  }) as unknown as Request;
+}
