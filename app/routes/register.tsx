@@ -18,6 +18,7 @@ import { HONEYPOT_FIELD, isMissing, RegistrationSchema, TSHIRT_SIZES } from "~/m
 import styles from "~/styles/register.css";
 import { getLogger } from "~/utils/logger.server";
 import { clientIp } from "~/utils/request.server";
+import { isServiceUnreachable } from "~/utils/unavailable.server";
 
 const m = messages.registration;
 
@@ -44,6 +45,11 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (error instanceof DuplicateEmailError) {
       return data(submission.reply({ fieldErrors: { email: [error.message] } }), { status: 409 });
+    }
+    // The database cannot be reached: a 503 like every other route, but the form keeps what was typed.
+    if (isServiceUnreachable(error)) {
+      getLogger().warn({ err: error }, "registration while a backing service is unreachable: answered 503");
+      return data(submission.reply({ formErrors: [messages.errors.unavailable] }), { status: 503, headers: { "Retry-After": "5" } });
     }
     getLogger().error({ err: error }, "registration failed");
     return data(submission.reply({ formErrors: [m.failed] }), { status: 500 });

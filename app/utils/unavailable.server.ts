@@ -2,7 +2,8 @@
  * When Postgres (or another backing service) cannot be reached — down, restarting, failing over — a page is
  * not broken, the event is briefly unavailable: every loader and action that fails for that reason answers
  * 503 with a plain message and a Retry-After, at once, instead of a 500 "Something broke" page (or a JSON
- * endpoint's bare 500). Everything else still fails as it did. Covered by the Postgres restart drill.
+ * endpoint's bare 500). Everything else still fails as it did. Covered by the Postgres restart drill and,
+ * for Redis (the scoreboard reads its snapshot there), tests/integration/redis-outage.test.ts.
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs, ServerBuild } from "@remix-run/node";
 import { messages } from "../modules/messages.ts";
@@ -27,9 +28,20 @@ const UNREACHABLE_CODES = new Set([
   "57P03", // cannot_connect_now (starting up, shutting down, recovering)
 ]);
 
+/**
+ * ioredis's own words for "Redis cannot be reached": a command that gave up after its retries, or one
+ * refused while the connection is down (the producer's connection keeps no offline queue).
+ */
+function isRedisUnreachable(error: object): boolean {
+  if ((error as { name?: unknown }).name === "MaxRetriesPerRequestError") return true;
+  const message = (error as { message?: unknown }).message;
+  return typeof message === "string" && /^(Connection is closed\.|Stream isn't writeable and enableOfflineQueue options is false)/.test(message);
+}
+
 /** True when the error (or what it wraps: drizzle keeps the driver's error as its cause) means "could not reach it". */
 export function isServiceUnreachable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== "object" || depth > 5) return false;
+  if (isRedisUnreachable(error)) return true;
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && (UNREACHABLE_CODES.has(code) || code.startsWith("08"))) return true; // 08: connection exception
   if (error instanceof AggregateError && error.errors.some((inner) => isServiceUnreachable(inner, depth + 1))) return true;

@@ -85,6 +85,8 @@ describe("drill: Postgres restart", () => {
       whileDown(async () => void readiness.push(await get(`${web}/readyz`))),
     ]);
     const loginWhileDown = await postForm(`${web}/login`, "", { username: event.teams[0].participant.name, password: FIXTURE_PASSWORD });
+    const registration = { name: "Outage", lastName: "Tester", email: "outage.tester@example.org", phone: "0500000000", hasTeam: "no", nationalId: "1234567890", skill: "Typing while the database is down", tshirtSize: "M" };
+    const registerWhileDown = await postForm(`${web}/register`, "", registration);
     const refusedWhileDown = submitter.refusals.length + scorer.refusals.length;
 
     await pg.start();
@@ -108,7 +110,7 @@ describe("drill: Postgres restart", () => {
       observations: [
         `${pages.length} page loads while down: HTTP ${[...new Set(pages.map((page) => page.status))].join("/")}, slowest ${Math.max(...pages.map((page) => page.ms))} ms, "${messages.errors.unavailable}"`,
         `/readyz while down: HTTP ${readiness[0]?.status}, postgres: "${JSON.parse(readiness[0]?.body ?? "{}").checks?.postgres}"`,
-        `sign-in while down: HTTP ${loginWhileDown.status}`,
+        `sign-in while down: HTTP ${loginWhileDown.status}; registration while down: HTTP ${registerWhileDown.status}, the form kept what was typed`,
         `${refusedWhileDown} writes refused with a 503 while down, all saved on retry; ${savedBeforeCrash} saved before the crash`,
       ],
       items: [
@@ -130,6 +132,11 @@ describe("drill: Postgres restart", () => {
       expect(leaksInternals(page.body)).toBe(false);
       expect(page.ms).toBeLessThan(OUTAGE_ANSWER_LIMIT_MS);
     }
+    // A visitor registering gets the same 503 and sentence, on the form with what they typed.
+    expect(registerWhileDown.status).toBe(503);
+    expect(registerWhileDown.body).toContain(messages.errors.unavailable);
+    expect(registerWhileDown.body).toContain("Typing while the database is down");
+    expect(leaksInternals(registerWhileDown.body)).toBe(false);
     for (const probe of readiness) {
       expect(probe.status).toBe(503);
       expect(JSON.parse(probe.body).checks.postgres).not.toBe("ok");

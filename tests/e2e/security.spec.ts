@@ -35,7 +35,8 @@ test.describe("web security", () => {
     await login(page, logins.admin);
     const session = (await page.context().cookies()).find((cookie) => cookie.name === "__Host-gk_session");
     expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", secure: true, path: "/" });
-    expect(session?.domain).toBe("localhost");
+    // Host-only (no Domain attribute): exactly the host the page came from, no leading dot.
+    expect(session?.domain).toBe(new URL(page.url()).hostname);
   });
 
   // One test a role: sixteen screens, each waited for until it has hydrated, shared by both workers.

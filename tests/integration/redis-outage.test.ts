@@ -11,8 +11,12 @@ import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
 import { getDb } from "../../app/utils/db.server.ts";
 import { closeEmitter } from "../../app/utils/emitter.server.ts";
 import { getRedis } from "../../app/utils/redis.server.ts";
+import type { ServerBuild } from "@remix-run/node";
+import { messages } from "../../app/modules/messages.ts";
+import { withUnavailablePages } from "../../app/utils/unavailable.server.ts";
+import { callRoute, loadRouteModule, routeManifest } from "../support/route-manifest.ts";
 import { DisposableRedis } from "../support/disposable-redis.ts";
-import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser } from "../support/fixtures.ts";
+import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
 import { startWorker, stopAll } from "../support/processes.ts";
 
 let redis: DisposableRedis;
@@ -59,5 +63,34 @@ describe("Redis outage", () => {
     const { board } = await readSnapshot(getRedis());
     expect(board.find((entry) => entry.id === team.id)).toMatchObject({ totalScore: 88, rank: 1 });
     expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
+  });
+
+  it("the scoreboard page and GET /api/v1/scoreboard answer 503 with Retry-After while Redis is down, never a 500", async () => {
+    const team = await makeTeam();
+    const player = await makeUser("participant", team.id);
+    const cookie = await sessionCookie(player.id);
+    const build = withUnavailablePages({
+      routes: {
+        page: { module: await loadRouteModule(routeManifest.find((route) => route.id === "routes/_app.scoreboard")!) },
+        api: { module: await loadRouteModule(routeManifest.find((route) => route.id === "routes/api.v1.scoreboard")!) },
+      },
+    } as unknown as ServerBuild);
+    /** The Response the route answers or throws (the 503 is thrown, as Remix expects). */
+    const ask = async (id: "page" | "api", path: string): Promise<Response> => {
+      const loader = build.routes[id].module.loader as (args: unknown) => Promise<unknown>;
+      const headers = { Cookie: cookie, Origin: "http://localhost" };
+      return (await callRoute({ loader } as never, "loader", { request: new Request(`http://localhost${path}`, { headers }), params: {}, context: {} })) as Response;
+    };
+    await redis.kill();
+    try {
+      for (const [id, path] of [["page", "/scoreboard"], ["api", "/api/v1/scoreboard"]] as const) {
+        const response = await ask(id, path);
+        expect(response.status, path).toBe(503);
+        expect(response.headers.get("Retry-After"), path).toBe("5");
+        expect(await response.text(), path).toContain(messages.errors.unavailable);
+      }
+    } finally {
+      await redis.start();
+    }
   });
 });
