@@ -17,7 +17,7 @@ import { sql } from "drizzle-orm";
 import { ApiError } from "./app/modules/api/errors.ts";
 import { messages } from "./app/modules/messages.ts";
 import { admissionQueue } from "./app/utils/admission.server.ts";
-import { bodyRule, boundedBodies, withReadBody } from "./app/utils/request-bodies.server.ts";
+import { bodyRule, boundedBodies, withReadableBodies, withReadBody } from "./app/utils/request-bodies.server.ts";
 import { isForgedRequest } from "./app/utils/csrf.server.ts";
 import { closeDb, getDb } from "./app/utils/db.server.ts";
 import { closeEmitter } from "./app/utils/emitter.server.ts";
@@ -43,8 +43,9 @@ if (!existsSync(buildPath)) {
 }
 
 // Every route answers 503 (not 500) while Postgres is unreachable: see app/utils/unavailable.server.ts.
+// Every page action's unreadable form is a 400/415, not a 500: see app/utils/request-bodies.server.ts.
 const importBuild = async (bust = "") =>
-  withUnavailablePages((await import(pathToFileURL(buildPath).href + bust)) as ServerBuild);
+  withUnavailablePages(withReadableBodies((await import(pathToFileURL(buildPath).href + bust)) as ServerBuild));
 let build = await importBuild();
 
 const app = express();

@@ -50,6 +50,15 @@ const TARGET = { p99Ms: 100, p50Ms: 20 };
 /** The one challenge's points: values up to points × 100 hundredths stay distinct across runs. */
 const POINTS = 1000;
 
+/** The shard's next message; a shard that exits first (a socket refused, a crash) fails the run instead of hanging it. */
+async function nextMessage<T>(child: ChildProcess): Promise<T> {
+  const exited = once(child, "exit").then(([code]) => {
+    throw new Error(`a socket shard exited (code ${code}) before it answered`);
+  });
+  const [message] = (await Promise.race([once(child, "message"), exited])) as [T];
+  return message;
+}
+
 /** Client processes (bench/lib/socket-shard.ts), each with an equal share of the sockets. */
 async function startShards(count: number, cookies: string[], urls: string[]): Promise<ChildProcess[]> {
   return Promise.all(
@@ -59,7 +68,7 @@ async function startShards(count: number, cookies: string[], urls: string[]): Pr
       const mine = cookies.filter((_, index) => index % count === shard);
       const offset = shard % urls.length;
       child.send({ type: "connect", urls: [...urls.slice(offset), ...urls.slice(0, offset)], cookies: mine });
-      const [reply] = (await once(child, "message")) as [{ type: string }];
+      const reply = await nextMessage<{ type: string }>(child);
       if (reply.type !== "connected") throw new Error(`socket shard ${shard} did not connect`);
       return child;
     }),
@@ -70,10 +79,9 @@ async function startShards(count: number, cookies: string[], urls: string[]): Pr
 function collectDeliveries(children: ChildProcess[]) {
   return Promise.all(
     children.map(async (child) => {
-      const reply = once(child, "message") as Promise<[{ type: string; teams: number[]; at: number[] }]>;
+      const reply = nextMessage<{ type: string; teams: number[]; at: number[] }>(child);
       child.send({ type: "collect" });
-      const [message] = await reply;
-      return message;
+      return reply;
     }),
   );
 }

@@ -209,6 +209,8 @@ export const messages = {
     crossSite: "This request came from another site and was refused. Please use the form on this site.",
     bodyTooLarge: (maxBytes: number) => `The request is larger than ${Math.round(maxBytes / 1024)} KB, the most this form or call accepts. Nothing was saved.`,
     bodyTooSlow: "The request's body did not arrive in time. Nothing was saved; please try again.",
+    formContentType: "This page takes its form as a browser sends it (application/x-www-form-urlencoded or multipart/form-data). Nothing was saved.",
+    formUnreadable: "The form's body could not be read (a malformed multipart body?). Nothing was saved; send it again from the page.",
     badRequestTitle: "That request could not be used",
     badRequest: "The form was changed or is out of date. Reload the page and try again.",
     // File storage did not answer: nothing was saved, the form keeps what was typed.

@@ -19,6 +19,7 @@ import { messages } from "~/modules/messages";
 import { csvDataUrl, csvFileName, toCsv } from "~/modules/exports/csv-format.server";
 import styles from "~/styles/dashboard.css";
 import { requireRole } from "~/utils/auth.server";
+import { isMultipartForm, UnreadableBodyError } from "~/utils/request-bodies.server";
 import { getLogger } from "~/utils/logger.server";
 
 const m = messages.imports;
@@ -33,13 +34,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** The preview posts the file; the import posts its content back from the preview page and is checked again. */
 async function readImportForm(request: Request): Promise<{ formData: FormData; fileError: string | null }> {
-  if (!(request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) return { formData: await request.formData(), fileError: null };
+  if (!isMultipartForm(request)) return { formData: await request.formData(), fileError: null };
   try {
     const upload = unstable_createMemoryUploadHandler({ maxPartSize: MAX_IMPORT_FILE_BYTES });
     return { formData: await unstable_parseMultipartFormData(request, upload), fileError: null };
   } catch (error) {
     if (error instanceof MaxPartSizeExceededError) return { formData: new FormData(), fileError: m.fileTooLarge(MAX_IMPORT_FILE_BYTES) };
-    throw error;
+    // Only a memory handler here: anything else the parser throws is a body it cannot read (cut short).
+    throw new UnreadableBodyError(400);
   }
 }
 

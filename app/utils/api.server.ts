@@ -9,7 +9,7 @@ import { ApiError, codeForStatus, validationError } from "../modules/api/errors.
 import { messages } from "../modules/messages.ts";
 import { ScoringError } from "../modules/scoring/scoring.server.ts";
 import { SubmissionError } from "../modules/submissions/submit.server.ts";
-import { FORM_MAX_BYTES } from "./request-bodies.server.ts";
+import { FORM_MAX_BYTES, UnreadableBodyError } from "./request-bodies.server.ts";
 import { DashboardError } from "../modules/teams/teams.server.ts";
 import { rejectCrossSiteRequest } from "./api-auth.server.ts";
 import { asFormValues } from "./form-values.ts";
@@ -34,6 +34,7 @@ export function toApiError(error: unknown): ApiError {
     return new ApiError(error.status === 400 && fieldErrors ? "validation_failed" : codeForStatus(error.status), error.message, fieldErrors);
   }
   if (error instanceof SubmissionError) return new ApiError(codeForStatus(error.status), error.message);
+  if (error instanceof UnreadableBodyError) return new ApiError(error.status === 415 ? "unsupported_media_type" : "bad_request", error.message);
   // Postgres (or another service) down or restarting: briefly unavailable, not broken (unavailable.server.ts).
   if (isServiceUnreachable(error)) {
     getLogger().warn({ err: error }, "a backing service is unreachable: answered 503");

@@ -10,6 +10,7 @@ import {
   unstable_parseMultipartFormData,
   type UploadHandler,
 } from "@remix-run/node";
+import { isMultipartForm, UnreadableBodyError } from "./request-bodies.server.ts";
 import { newObjectKey, StorageUnavailableError, uploadStream, UploadTooLargeError } from "./s3.server.ts";
 import { safeFileName } from "../modules/form-fields.ts";
 import { messages } from "../modules/messages.ts";
@@ -48,7 +49,14 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 export async function parseChallengeForm(request: Request, fieldName = "attachment"): Promise<ParsedChallengeForm> {
+  // Another form encoding is read as it is (no attachment); a body that is no form, or multipart without
+  // a boundary, is an UnreadableBodyError (415/400).
+  if (!isMultipartForm(request)) {
+    return { formData: await request.formData(), attachment: null, attachmentError: null, attachmentTooLarge: false, storageUnavailable: false };
+  }
   const fields = new FormData();
+  // A failure of ours (storage) stays what it is; anything else the parser throws is a body it cannot read.
+  let ourFailure: unknown;
   let attachment: StoredAttachment | null = null;
   let attachmentError: string | null = null;
   let attachmentTooLarge = false;
@@ -97,6 +105,7 @@ export async function parseChallengeForm(request: Request, fieldName = "attachme
         // field, so every text field has been read already.
         throw new AbortParse(storageUnavailable ? "storage unavailable" : "attachment too large");
       }
+      ourFailure = error;
       throw error;
     }
     return "";
@@ -113,7 +122,8 @@ export async function parseChallengeForm(request: Request, fieldName = "attachme
     await unstable_parseMultipartFormData(request, unstable_composeUploadHandlers(attachmentHandler, textHandler));
   } catch (error) {
     if (error instanceof MaxPartSizeExceededError) attachmentError ??= m.tooLong;
-    else if (!(error instanceof AbortParse)) throw error;
+    else if (error === ourFailure) throw error;
+    else if (!(error instanceof AbortParse)) throw new UnreadableBodyError(400);
   }
   return { formData: fields, attachment, attachmentError, attachmentTooLarge, storageUnavailable };
 }

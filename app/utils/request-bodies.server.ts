@@ -12,7 +12,8 @@
  *   before it reads a byte.
  */
 import { Readable } from "node:stream";
-import type { NextFunction, Request, Response } from "express";
+import { data, type ActionFunctionArgs, type ServerBuild } from "@remix-run/node";
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { ApiError } from "../modules/api/errors.ts";
 import { MAX_IMPORT_FILE_BYTES } from "../modules/imports/schema.ts";
 import { messages } from "../modules/messages.ts";
@@ -47,9 +48,9 @@ export function bodyRule(method: string, path: string, contentType: string | und
 
 /** The body read by `boundedBodies`, for the Remix handler. */
 const BODY = Symbol("gatekeeper.body");
-type WithBody = Request & { [BODY]?: Buffer };
+type WithBody = ExpressRequest & { [BODY]?: Buffer };
 
-function refuse(req: Request, res: Response, status: 408 | 413, maxBytes: number) {
+function refuse(req: ExpressRequest, res: ExpressResponse, status: 408 | 413, maxBytes: number) {
   const text = status === 413 ? messages.errors.bodyTooLarge(maxBytes) : messages.errors.bodyTooSlow;
   // The rest of the body is never read: the connection closes after the answer.
   res.setHeader("Connection", "close");
@@ -67,7 +68,7 @@ function refuse(req: Request, res: Response, status: 408 | 413, maxBytes: number
  */
 export function boundedBodies(options: { deadlineMs?: number } = {}) {
   const deadlineMs = options.deadlineMs ?? BODY_DEADLINE_MS;
-  return (req: Request, res: Response, next: NextFunction) => {
+  return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const rule = bodyRule(req.method, req.path, req.get("content-type"));
     if (rule.kind !== "buffer") return next();
     const declared = req.get("content-length");
@@ -119,7 +120,7 @@ export function boundedBodies(options: { deadlineMs?: number } = {}) {
  * The request as the Remix adapter reads it: the original, or (when `boundedBodies` read its body) a
  * stream of the bytes read, with the request's own method, URL and headers.
  */
-export function withReadBody(req: Request): Request {
+export function withReadBody(req: ExpressRequest): ExpressRequest {
   const body = (req as WithBody)[BODY];
   if (body === undefined) return req;
   const replay = Readable.from(body.length > 0 ? [body] : []);
@@ -132,5 +133,83 @@ export function withReadBody(req: Request): Request {
     hostname: req.hostname,
     get: req.get.bind(req),
     header: req.header.bind(req),
-  }) as unknown as Request;
+  }) as unknown as ExpressRequest;
+}
+
+/*
+ * Page actions read their forms with `request.formData()` (Remix, undici). Given a body no form of ours
+ * sends (no or another Content-Type, multipart without or with a wrong boundary, a part it cannot read)
+ * it throws a TypeError, which used to be a 500. `withReadableBodies` gives every page action a request
+ * whose formData() answers those with a 415 or a 400 that says what to do, shown by the route's error
+ * page. The API (routes/api.v1.*) reads bodies its own way and answers in its own shape (api.server.ts).
+ */
+const FORM_TYPES = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
+
+/** A body no form of ours sends: 415 (another Content-Type) or 400 (a form that cannot be read). */
+export class UnreadableBodyError extends Error {
+  constructor(public readonly status: 400 | 415) {
+    super(status === 415 ? messages.errors.formContentType : messages.errors.formUnreadable);
+  }
+}
+
+export function mediaType(contentType: string | null): string {
+  return (contentType ?? "").split(";")[0].trim().toLowerCase();
+}
+
+/**
+ * For the parsers that read multipart themselves (uploads, attachments, the import): true for a
+ * multipart body, false for another form encoding; an UnreadableBodyError for multipart without a
+ * boundary (no parser can read it) or a body that is no form at all.
+ */
+export function isMultipartForm(request: Request): boolean {
+  const contentType = request.headers.get("Content-Type");
+  const type = mediaType(contentType);
+  if (!FORM_TYPES.has(type)) throw new UnreadableBodyError(415);
+  if (type !== "multipart/form-data") return false;
+  if (!/;\s*boundary=("[^"]+"|[^;\s]+)/i.test(contentType ?? "")) throw new UnreadableBodyError(400);
+  return true;
+}
+
+/** A request like `request`, whose formData() (and its clones') refuses an unreadable body with a 4xx. */
+export function withReadableForm(request: Request): Request {
+  const read = request.formData.bind(request);
+  const clone = request.clone.bind(request);
+  Object.defineProperties(request, {
+    formData: {
+      value: async () => {
+        if (!FORM_TYPES.has(mediaType(request.headers.get("Content-Type")))) throw new UnreadableBodyError(415);
+        try {
+          return await read();
+        } catch (error) {
+          if (!(error instanceof TypeError)) throw error;
+          throw new UnreadableBodyError(400);
+        }
+      },
+    },
+    clone: { value: () => withReadableForm(clone()) },
+  });
+  return request;
+}
+
+type RouteAction = (args: ActionFunctionArgs) => unknown;
+
+/** The build with every page action (not the API's) given a request whose unreadable form is a 4xx. */
+export function withReadableBodies(build: ServerBuild): ServerBuild {
+  const routes = Object.fromEntries(
+    Object.entries(build.routes).map(([id, route]) => {
+      if (!route.module.action || id.startsWith("routes/api.")) return [id, route];
+      const action = route.module.action as RouteAction;
+      const guarded: RouteAction = async (args) => {
+        try {
+          return await action({ ...args, request: withReadableForm(args.request) });
+        } catch (error) {
+          // The route's error page, with the sentence (the guards' 403 travels the same way).
+          if (error instanceof UnreadableBodyError) throw data({ message: error.message }, { status: error.status });
+          throw error;
+        }
+      };
+      return [id, { ...route, module: { ...route.module, action: guarded as typeof route.module.action } }];
+    }),
+  );
+  return { ...build, routes };
 }

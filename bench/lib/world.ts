@@ -71,7 +71,8 @@ export async function seedWorld(size: WorldSize): Promise<World> {
 /** Session cookies for many users (signing is cheap; done once before the load starts). */
 export async function cookiesFor(userIds: readonly number[]): Promise<Map<number, string>> {
   const cookies = new Map<number, string>();
-  for (const id of userIds) cookies.set(id, await sessionCookie(id));
+  // The benchmarks' web processes run in production mode.
+  for (const id of userIds) cookies.set(id, await sessionCookie(id, { production: true }));
   return cookies;
 }
 

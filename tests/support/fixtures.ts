@@ -4,7 +4,8 @@ import { challenges, eventSettings, submissions, teams, users, type Category } f
 import { hashPassword } from "../../app/modules/auth/password.server.ts";
 import { getDb } from "../../app/utils/db.server.ts";
 import { startSession } from "../../app/modules/auth/sessions.server.ts";
-import { sessionSetCookie } from "../../app/utils/session.server.ts";
+import { getEnv } from "../../app/utils/env.server.ts";
+import { sessionCookieName, sessionSetCookie } from "../../app/utils/session.server.ts";
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
@@ -44,9 +45,14 @@ export async function setTeamOf(userId: number, teamId: number) {
   await getDb().update(users).set({ teamId }).where(eq(users.id, userId));
 }
 
-/** The Cookie header a browser of this user would send after signing in (a new session each call). */
-export async function sessionCookie(userId: number): Promise<string> {
+/**
+ * The Cookie header a browser of this user would send after signing in (a new session each call).
+ * `production`: for a web process in production mode, whose cookie has the __Host- prefix (the signed
+ * value is the same under either name).
+ */
+export async function sessionCookie(userId: number, options: { production?: boolean } = {}): Promise<string> {
   const token = await startSession(userId, { ip: "127.0.0.1", userAgent: "fixture" });
   if (!token) throw new Error(`no user ${userId}`);
-  return (await sessionSetCookie(token)).split(";")[0];
+  const value = (await sessionSetCookie(token)).split(";")[0].split("=").slice(1).join("=");
+  return `${sessionCookieName(options.production ?? getEnv().NODE_ENV === "production")}=${value}`;
 }

@@ -12,7 +12,7 @@ import { getDb } from "../../app/utils/db.server.ts";
 import { CLIENT_IP_HEADER } from "../../app/utils/request.server.ts";
 import { closeEmitter } from "../../app/utils/emitter.server.ts";
 import { hostileValue } from "./hostile-input.ts";
-import { answerOf, callRoute, loadRouteModule, routeManifest, routeUrl } from "./route-manifest.ts";
+import { answerOf, callRoute, loadServedRouteModule, routeManifest, routeUrl } from "./route-manifest.ts";
 import { createRouteWorld, type RouteWorld, type WorldRole } from "./route-world.ts";
 
 const CASES = 1000;
@@ -71,7 +71,8 @@ export async function fuzzRoutes(select: (routeId: string) => boolean) {
   });
   afterAll(() => closeEmitter());
 
-  const routes = await Promise.all(routeManifest.filter((route) => select(route.id)).map(async (route) => ({ route, module: await loadRouteModule(route) })));
+  // Each module as server.ts serves it (the build's wrappers: unreadable forms, unreachable services).
+  const routes = await Promise.all(routeManifest.filter((route) => select(route.id)).map(async (route) => ({ route, module: await loadServedRouteModule(route) })));
   const withActions = routes.filter(({ module }) => module.action);
   const withLoaders = routes.filter(({ module }) => module.loader);
 
@@ -128,6 +129,45 @@ export async function fuzzRoutes(select: (routeId: string) => boolean) {
             const answer = answerOf(await callRoute(module, method, { request, params, context: {} }));
             expect(answer.status, `${method} ${route.id} with id ${id} answered ${answer.status}`).toBeGreaterThanOrEqual(400);
             expect(answer.status, `${method} ${route.id} with id ${id} answered ${answer.status}`).toBeLessThan(500);
+          }
+        }
+      });
+    }
+  });
+
+  // Bodies no form of ours sends, to every action as server.ts serves it: a 4xx with a message, never a
+  // 5xx, nothing stored. Actions that never read their body (logout) may answer as usual.
+  const enc = (text: string) => new TextEncoder().encode(text);
+  const multipart = (boundary: string, disposition: string) =>
+    enc(`--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\r\n--${boundary}--\r\n`);
+  const unreadableBodies: Array<{ what: string; type: string | null; body: Uint8Array }> = [
+    { what: "no Content-Type", type: null, body: enc("name=x&intent=save") },
+    { what: "text/plain", type: "text/plain", body: enc("name=x") },
+    { what: "JSON", type: "application/json", body: enc('{"name":"x","intent":"save"}') },
+    { what: "a form to a JSON-only call, or the reverse", type: "application/x-www-form-urlencoded", body: enc("%%%&&&==") },
+    { what: "multipart without a boundary", type: "multipart/form-data", body: multipart("b0", 'name="name"') },
+    { what: "multipart with the wrong boundary", type: "multipart/form-data; boundary=expected", body: multipart("other", 'name="name"') },
+    { what: "multipart cut short", type: "multipart/form-data; boundary=b1", body: enc('--b1\r\nContent-Disposition: form-data; name="title"\r\n\r\nhalf') },
+    { what: "a file name the parser cannot read", type: "multipart/form-data; boundary=b2", body: multipart("b2", `name="attachment"; filename*=UTF-8''%E0%A4%A; filename="\u0000"`) },
+  ];
+  describe("every action under bodies no form sends", () => {
+    for (const { route, module } of withActions) {
+      it(`${route.id}: a 4xx with a message (or its usual answer), never a 5xx; nothing stored`, async () => {
+        const params = { id: String(world.openChallenge), wave: "1", "*": "nowhere" };
+        const url = `http://localhost${routeUrl(route, params)}`;
+        const cookie = route.id === "routes/logout" ? await world.freshCookie(actorOf(route.id)) : world.cookies[actorOf(route.id)];
+        let digest = await databaseDigest();
+        for (const { what, type, body: bytes } of unreadableBodies) {
+          const headers: Record<string, string> = { [CLIENT_IP_HEADER]: "203.0.113.77", Origin: "http://localhost", ...(cookie ? { Cookie: cookie } : {}) };
+          if (type) headers["Content-Type"] = type;
+          const answer = answerOf(await callRoute(module, "action", { request: new Request(url, { method: "POST", headers, body: bytes as unknown as BodyInit }), params, context: {} }));
+          expect(answer.status, `${route.id}, ${what}: ${answer.status}`).toBeLessThan(500);
+          if (answer.status >= 400) {
+            expect(await refusalMessage(answer), `${route.id}, ${what}: a ${answer.status} without a message`).not.toBe("");
+            expect(await databaseDigest(), `${route.id}, ${what}: refused, yet the database changed`).toBe(digest);
+          } else {
+            // An action that never reads its body (marking announcements read, signing out) did its work.
+            digest = await databaseDigest();
           }
         }
       });

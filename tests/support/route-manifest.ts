@@ -4,6 +4,9 @@
  */
 import path from "node:path";
 import { readConfig } from "@remix-run/dev/dist/config.js";
+import type { ServerBuild } from "@remix-run/node";
+import { withReadableBodies } from "../../app/utils/request-bodies.server.ts";
+import { withUnavailablePages } from "../../app/utils/unavailable.server.ts";
 
 export type RouteArgs = { request: Request; params: Record<string, string>; context: object };
 export type RouteModule = {
@@ -23,6 +26,16 @@ export function loadRouteModule(route: ManifestRoute): Promise<RouteModule> {
   return import(path.join(repoRoot, "app", route.file)) as Promise<RouteModule>;
 }
 
+/**
+ * The route's module as server.ts serves it: wrapped like the build (unreadable forms are a 400/415,
+ * an unreachable service a 503).
+ */
+export async function loadServedRouteModule(route: ManifestRoute): Promise<RouteModule> {
+  const module = await loadRouteModule(route);
+  const build = withUnavailablePages(withReadableBodies({ routes: { [route.id]: { id: route.id, module } } } as unknown as ServerBuild));
+  return build.routes[route.id].module as unknown as RouteModule;
+}
+
 /** The URL path of a route, with its params filled in (`:id` → params.id, `*` → params["*"]). */
 export function routeUrl(route: ManifestRoute, params: Record<string, string> = {}): string {
   const parts: string[] = [];
@@ -35,6 +48,8 @@ export function routeUrl(route: ManifestRoute, params: Record<string, string> = 
 
 /** The status (and redirect target) of whatever a loader or action returned or threw. */
 export function answerOf(result: unknown): { status: number; location: string | null; body: unknown } {
+  // Thrown (or returned) and not a response: Remix answers 500 for it.
+  if (result instanceof Error) return { status: 500, location: null, body: result };
   if (result instanceof Response) return { status: result.status, location: result.headers.get("Location"), body: result };
   const value = result as { type?: string; data?: unknown; init?: ResponseInit | null } | null;
   if (value?.type === "DataWithResponseInit") {

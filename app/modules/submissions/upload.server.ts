@@ -53,7 +53,13 @@ export async function receiveSubmissionForm(request: Request, maxBytes: number):
   let textSeen: string | undefined;
   let storing: Promise<void> | null = null;
   const source = Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>);
-  const parser = busboy({ headers: { "content-type": contentType }, limits: { fieldSize: MAX_FIELD_BYTES }, defParamCharset: "utf8" });
+  let parser: ReturnType<typeof busboy>;
+  try {
+    parser = busboy({ headers: { "content-type": contentType }, limits: { fieldSize: MAX_FIELD_BYTES }, defParamCharset: "utf8" });
+  } catch {
+    // Multipart without a boundary, or one busboy cannot read: no form of ours sends it.
+    throw new SubmissionError("malformed");
+  }
 
   const parsed = new Promise<void>((resolve, reject) => {
     let failed = false;
