@@ -40,8 +40,9 @@ export function RouteErrorPage() {
       );
     if (error.status === 404)
       return <StatusPage status={404} title={messages.errors.notFoundTitle} message={messages.errors.notFound} home={home} />;
-    if (error.status === 400)
-      return <StatusPage status={400} title={messages.errors.badRequestTitle} message={payload.message ?? messages.errors.badRequest} home={home} />;
+    // 400, and a body no form sends (415), too large (413) or too slow (408): what was wrong, in words.
+    if (error.status === 400 || error.status === 408 || error.status === 413 || error.status === 415)
+      return <StatusPage status={error.status} title={messages.errors.badRequestTitle} message={payload.message ?? messages.errors.badRequest} home={home} />;
     if (error.status === 503)
       return <StatusPage status={503} title={messages.errors.serverTitle} message={messages.errors.unavailable} home={home} />;
     return <StatusPage status={error.status} title={messages.errors.serverTitle} message={payload.message ?? messages.errors.server} />;

@@ -9,7 +9,7 @@ import { ApiError, codeForStatus, validationError } from "../modules/api/errors.
 import { messages } from "../modules/messages.ts";
 import { ScoringError } from "../modules/scoring/scoring.server.ts";
 import { SubmissionError } from "../modules/submissions/submit.server.ts";
-import { FORM_MAX_BYTES, UnreadableBodyError } from "./request-bodies.server.ts";
+import { FORM_MAX_BYTES, mediaType, UnreadableBodyError } from "./request-bodies.server.ts";
 import { DashboardError } from "../modules/teams/teams.server.ts";
 import { rejectCrossSiteRequest } from "./api-auth.server.ts";
 import { asFormValues } from "./form-values.ts";
@@ -89,7 +89,7 @@ export function pathId(value: string | undefined): number {
 }
 
 export function isMultipart(request: Request): boolean {
-  return (request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data");
+  return mediaType(request.headers.get("Content-Type")) === "multipart/form-data";
 }
 
 /** JSON or form bodies of the non-upload calls: the web process's limit for them (request-bodies.server.ts). */
@@ -113,7 +113,7 @@ async function readText(request: Request, limit: number): Promise<string> {
 
 /** The body's fields (JSON object, or an HTML-form encoding), shaped as form values (asFormValues). */
 export async function readFields(request: Request): Promise<Record<string, unknown>> {
-  const type = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+  const type = mediaType(request.headers.get("Content-Type"));
   if (type !== "application/json" && type !== "application/x-www-form-urlencoded") {
     throw new ApiError("unsupported_media_type", m.unsupportedMediaType("application/json"));
   }

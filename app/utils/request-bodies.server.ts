@@ -41,7 +41,7 @@ export type BodyRule = { kind: "none" } | { kind: "stream" } | { kind: "buffer";
 /** How this request's body is read. */
 export function bodyRule(method: string, path: string, contentType: string | undefined): BodyRule {
   if (BODYLESS.has(method.toUpperCase())) return { kind: "none" };
-  const multipart = (contentType ?? "").toLowerCase().startsWith("multipart/form-data");
+  const multipart = mediaType(contentType ?? null) === "multipart/form-data";
   if (multipart && UPLOAD_PATHS.some((pattern) => pattern.test(path))) return { kind: "stream" };
   return { kind: "buffer", maxBytes: path === "/dashboard/import" ? IMPORT_FORM_MAX_BYTES : FORM_MAX_BYTES };
 }
