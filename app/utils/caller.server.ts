@@ -40,7 +40,8 @@ export function bearerIn(authorization: string | null | undefined): string | nul
   return match ? match[1] : null;
 }
 
-function asCaller(session: LiveSession): Caller {
+/** The caller a live session stands for. */
+export function asCaller(session: LiveSession): Caller {
   return { id: session.id, name: session.name, role: session.role, teamId: session.teamId, teamName: session.teamName, sessionId: session.sessionId };
 }
 

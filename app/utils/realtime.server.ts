@@ -3,7 +3,7 @@ import { createAdapter } from "@socket.io/redis-adapter";
 import { Server, type Socket } from "socket.io";
 import { isHearingChanges, onCallersChanged, watchCallerChanges } from "../modules/auth/caller-changes.server.ts";
 import { findLiveSessions, hashSessionToken, touchSessions } from "../modules/auth/sessions.server.ts";
-import { findSessionCaller, type Caller } from "./caller.server.ts";
+import { asCaller, findSessionCaller, type Caller } from "./caller.server.ts";
 import { isForeignOrigin } from "./csrf.server.ts";
 import { getEnv } from "./env.server.ts";
 import { getLogger } from "./logger.server.ts";
@@ -92,7 +92,8 @@ export function attachRealtime(httpServer: HttpServer) {
    * Sockets follow sessions: after every change Postgres reports to users, teams or sessions (on every
    * web process at once), and once a minute regardless, each process re-reads the sessions of its own
    * sockets in one query. A socket whose session has ended is told and disconnected; a socket whose
-   * user changed role or team is moved to the right rooms before any later event is sent.
+   * user changed role or team is moved to the right rooms. Both once the notice has arrived and the
+   * query answered: an event emitted in those milliseconds after the commit still reaches the old rooms.
    */
   let checking: Promise<void> | null = null;
   let again = false;
@@ -112,7 +113,7 @@ export function attachRealtime(httpServer: HttpServer) {
         socket.disconnect(true);
         continue;
       }
-      const now = { id: session.id, name: session.name, role: session.role, teamId: session.teamId, teamName: session.teamName, sessionId: session.sessionId };
+      const now = asCaller(session);
       const before = roomsOf(socket.data.user);
       const after = roomsOf(now);
       for (const room of before) if (!after.includes(room)) void socket.leave(room);
