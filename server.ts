@@ -65,6 +65,13 @@ app.get(
 
 app.use(compression());
 
+// When the request arrived, before its body: an upload begun before submissions close is accepted when
+// it completes (app/utils/request-time.server.ts).
+app.use((_req, res, next) => {
+  res.locals.receivedAt = Date.now();
+  next();
+});
+
 // A fresh nonce per response: Remix's inline scripts carry it, so the CSP allows them and nothing else.
 app.use((_req, res, next) => {
   res.locals.cspNonce = randomBytes(16).toString("base64");
@@ -194,7 +201,7 @@ app.use(
 const devReload = env.NODE_ENV === "development" && Boolean(process.env.REMIX_DEV_ORIGIN);
 const remix = createRequestHandler({
   build: devReload ? async () => build : build,
-  getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+  getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string, receivedAt: res.locals.receivedAt as number }),
   mode: env.NODE_ENV === "production" ? "production" : "development",
 });
 app.all("*", (req, res, next) => remix(withReadBody(req), res, next));

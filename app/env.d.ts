@@ -10,6 +10,8 @@ declare module "@remix-run/node" {
   interface AppLoadContext {
     /** This response's Content-Security-Policy nonce (absent where no server.ts runs, e.g. in tests). */
     cspNonce?: string;
+    /** When the web process received the request (ms since the epoch), before reading its body. */
+    receivedAt?: number;
   }
 }
 

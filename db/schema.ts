@@ -44,10 +44,12 @@ export const teams = pgTable(
   {
     id: serial("id").primaryKey(),
     name: text("name").notNull(),
+    // Two names with one key are the same name (app/modules/names/names.ts): case and look-alikes ignored.
+    nameKey: text("name_key").notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("teams_name_lower_key").on(sql`lower(${t.name})`)],
+  (t) => [uniqueIndex("teams_name_lower_key").on(sql`lower(${t.name})`), uniqueIndex("teams_name_key_key").on(t.nameKey)],
 );
 
 export const users = pgTable(
@@ -55,6 +57,8 @@ export const users = pgTable(
   {
     id: serial("id").primaryKey(),
     name: text("name").notNull(),
+    // As teams.name_key.
+    nameKey: text("name_key").notNull(),
     passwordHash: text("password_hash").notNull(),
     role: roleEnum("role").notNull().default("participant"),
     // Restrict: a team with members cannot vanish under them; the teams module says so first.
@@ -67,6 +71,7 @@ export const users = pgTable(
   (t) => [
     // Names are logins: "Alice" and "alice" must not both exist.
     uniqueIndex("users_name_lower_key").on(sql`lower(${t.name})`),
+    uniqueIndex("users_name_key_key").on(t.nameKey),
     index("users_team_id_idx").on(t.teamId),
     index("users_role_idx").on(t.role),
   ],
@@ -300,6 +305,8 @@ export const eventSettings = pgTable(
     name: text("name").notNull().default("Gatekeeper"),
     timeZone: text("time_zone").notNull().default("Africa/Algiers"),
     finalAt: timestamp("final_at", { withTimezone: true }).notNull(),
+    // When teams stop sending answers; null closes them at finalAt (docs/RELIABILITY.md "Rules at the edges").
+    submissionsCloseAt: timestamp("submissions_close_at", { withTimezone: true }),
     video1: text("video1"),
     video2: text("video2"),
     scoreboardFrozen: boolean("scoreboard_frozen").notNull().default(false),

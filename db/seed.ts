@@ -6,6 +6,7 @@ import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { hashPassword } from "../app/modules/auth/password.server.ts";
+import { nameColumns } from "../app/modules/names/names.ts";
 import { getEnv } from "../app/utils/env.server.ts";
 import { newObjectKey, uploadStream } from "../app/utils/s3.server.ts";
 import { rebuildStandings } from "../app/modules/standings/rebuild.server.ts";
@@ -45,7 +46,7 @@ async function upsertUser(db: Database, name: string, password: string, role: "a
   if (existing) return existing.id;
   const [created] = await db
     .insert(users)
-    .values({ name, passwordHash: await hashPassword(password), role, teamId })
+    .values({ ...nameColumns(name), passwordHash: await hashPassword(password), role, teamId })
     .returning({ id: users.id });
   return created.id;
 }
@@ -78,7 +79,7 @@ export async function seedDemoEvent(db: Database, options: { now?: Date; resetCl
   // Teams, staff and participants.
   const teamIds = new Map<string, number>();
   for (const name of demoTeams) {
-    await db.insert(teams).values({ name }).onConflictDoNothing();
+    await db.insert(teams).values(nameColumns(name)).onConflictDoNothing();
     const [team] = await db.select({ id: teams.id }).from(teams).where(sql`lower(${teams.name}) = lower(${name})`);
     teamIds.set(name, team.id);
   }

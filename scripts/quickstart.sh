@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm run quickstart: install, start services, migrate, seed the demo event, build, then run one web
-# process and one worker until Ctrl-C.
+# process and one worker, in production mode, until Ctrl-C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/ensure.sh
@@ -24,6 +24,9 @@ cleanup() {
   wait 2>/dev/null || true
 }
 trap cleanup INT TERM EXIT
+
+# The demo runs as an event would: production mode with the project-local services (scripts/quickstart-env.ts).
+eval "$(node --import tsx scripts/quickstart-env.ts)"
 
 node --import tsx workers/index.ts &
 pids+=($!)

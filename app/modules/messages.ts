@@ -53,6 +53,9 @@ export const messages = {
     challengeInactive: "This challenge is not active.",
     challengeNoGate: "This challenge is not in a gate yet.",
     gateClosed: "This gate has not opened yet.",
+    submissionsClosed: "Submissions are closed: the event stopped taking answers. What your team sent is still being judged.",
+    submissionsCloseAt: (when: string) => `Submissions close at ${when}.`,
+    submissionsClosedAt: (when: string) => `Submissions closed at ${when}. What your team sent is still being judged.`,
     requestSent: "Request sent successfully, please wait!",
     requestFailed: "Failed to send mentor request",
     required: "This field is required",
@@ -85,7 +88,8 @@ export const messages = {
     teamAdded: "تمت إضافة الفريق بنجاح",
     teamEdited: "تم تعديل الفريق بنجاح",
     teamDeleted: "تم حذف الفريق بنجاح",
-    teamNameTaken: "A team with this name already exists",
+    teamNameTaken:
+      "A team with this name already exists, or with one that looks the same (names ignore case, and letters that look alike, such as 0 and O or Latin and Cyrillic a, count as one)",
     teamNotFound: "This team no longer exists",
     teamHasSubmissions: "This team has submissions and cannot be deleted",
     teamHasMembers: (members: number) =>
@@ -93,7 +97,9 @@ export const messages = {
     userAdded: "تمت إضافة المستخدم بنجاح",
     userEdited: "تم تعديل المستخدم بنجاح",
     userDeleted: "تم حذف المستخدم بنجاح",
-    userNameTaken: "A user with this name already exists",
+    userNameTaken:
+      "A user with this name already exists, or with one that looks the same (names ignore case, and letters that look alike, such as 0 and O or Latin and Cyrillic a, count as one)",
+    nameInvisible: "Names cannot contain invisible characters (zero-width spaces, direction marks and the like)",
     userNotFound: "This user no longer exists",
     sessionNotFound: "This session has already ended",
     sessionEnded: "The session has ended: that browser is signed out",
@@ -129,6 +135,8 @@ export const messages = {
     labelRequired: "Label is required",
     gateSaved: (number: number) => `Gate ${number} saved`,
     finalSaved: "Final countdown saved",
+    submissionsCloseSaved: "Submissions close saved",
+    submissionsCloseNeedsFinal: "Set the final countdown first: submissions close at it unless you give another time.",
     mealAdded: "Meal added",
     mealRemoved: "Meal removed",
     // Spec 8 gives this text for both the users and the teams pages.

@@ -2,9 +2,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { categoryLabel } from "~/components/participant/category";
 import { Countdown } from "~/components/participant/countdown";
+import { formatDayTime } from "~/components/realtime/format";
 import { GateArt } from "~/components/participant/gate-art";
 import { LoadErrorPage } from "~/components/status-page";
 import { ActionLink } from "~/components/ui/action-button";
+import { Message } from "~/components/ui/message";
 import { TitleBar } from "~/components/ui/title-bar";
 import { messages } from "~/modules/messages";
 import { getGateBoard } from "~/modules/participant/board.server";
@@ -32,7 +34,7 @@ const loadingMs = (wave: number) => (wave === 3 || wave === 4 ? 5000 : 4100);
 export default function GateBoard() {
   const { board, serverNow } = useLoaderData<typeof loader>();
   const { revalidate } = useRevalidator();
-  const { gate, challenges, solvedPercent } = board;
+  const { gate, challenges, solvedPercent, submissions } = board;
   return (
     <main className={`page participant-page gate-board gate-board--${gate.number}`}>
       {challenges ? (
@@ -55,6 +57,11 @@ export default function GateBoard() {
         </ActionLink>
       </div>
       <TitleBar title={gate.title} />
+      {challenges && !submissions.open && submissions.closesAt ? (
+        <Message tone="error" className="submissions-closed">
+          {messages.participant.submissionsClosedAt(formatDayTime(submissions.closesAt, submissions.timeZone))}
+        </Message>
+      ) : null}
       {challenges ? (
         <>
           <figure className="gate-progress">

@@ -3,6 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { categoryLabel } from "~/components/participant/category";
+import { formatDayTime } from "~/components/realtime/format";
 import { LoadErrorPage } from "~/components/status-page";
 import { showAppToast } from "~/components/toaster";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
@@ -10,9 +11,11 @@ import { Message } from "~/components/ui/message";
 import { TitleBar } from "~/components/ui/title-bar";
 import { messages } from "~/modules/messages";
 import { getChallengeForSubmission } from "~/modules/participant/board.server";
+import { getSubmissionsWindow } from "~/modules/settings/settings.server";
 import { submissionMaxBytes } from "~/modules/submissions/submit.server";
 import { handleSubmissionPost } from "~/modules/submissions/upload.server";
 import { requireUser } from "~/utils/auth.server";
+import { requestBegunAt } from "~/utils/request-time.server";
 import { loadOrFail } from "~/utils/load.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { parseRowId } from "~/modules/ids";
@@ -32,13 +35,17 @@ function challengeIdOf(param: string | undefined): number {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const challengeId = challengeIdOf(params.id);
-  const found = await loadOrFail(() => getChallengeForSubmission(challengeId, user), text.challengeLoadFailed, { challengeId });
+  const [found, deadline] = await loadOrFail(
+    () => Promise.all([getChallengeForSubmission(challengeId, user), getSubmissionsWindow()]),
+    text.challengeLoadFailed,
+    { challengeId },
+  );
   if (!found) throw new Response("Not found", { status: 404 });
-  return { ...found, canSubmit: user.teamId !== null, maxBytes: submissionMaxBytes() };
+  return { ...found, canSubmit: user.teamId !== null, maxBytes: submissionMaxBytes(), submissions: deadline };
 }
 
 /** The form without JavaScript: a plain multipart post (the enhanced form posts to ./upload for progress). */
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const challengeId = challengeIdOf(params.id);
   const outcome = await handleSubmissionPost(request, {
@@ -46,6 +53,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     teamId: user.teamId,
     challengeId,
     maxBytes: submissionMaxBytes(),
+    begunAt: requestBegunAt(context),
   });
   if (!outcome.ok) return data({ error: outcome.message, text: outcome.text }, { status: outcome.status });
   return redirectWithToast(`/submition/${challengeId}?submitted=1`, {
@@ -57,7 +65,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 type Upload = { state: "idle" } | { state: "uploading"; percent: number };
 
 export default function SubmissionPage() {
-  const { challenge, submission, canSubmit, maxBytes } = useLoaderData<typeof loader>();
+  const { challenge, submission, canSubmit, maxBytes, submissions: deadline } = useLoaderData<typeof loader>();
+  const closesAt = deadline.closesAt ? formatDayTime(deadline.closesAt, deadline.timeZone) : null;
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const location = useLocation();
@@ -183,7 +192,13 @@ export default function SubmissionPage() {
           ) : (
             <p className="muted">Nothing sent yet.</p>
           )}
-          {canSubmit ? (
+          {!deadline.open && closesAt ? (
+            <Message tone="error" className="submissions-closed">
+              {text.submissionsClosedAt(closesAt)}
+            </Message>
+          ) : !canSubmit ? (
+            <p className="message message--error">{text.noTeam}</p>
+          ) : (
             <Form
               key={formKey}
               ref={formRef}
@@ -242,9 +257,8 @@ export default function SubmissionPage() {
               <ActionButton type="submit" disabled={pending || Boolean(fileError)}>
                 {buttonLabel}
               </ActionButton>
+              {closesAt ? <p className="muted">{text.submissionsCloseAt(closesAt)}</p> : null}
             </Form>
-          ) : (
-            <p className="message message--error">{text.noTeam}</p>
           )}
         </section>
       </div>

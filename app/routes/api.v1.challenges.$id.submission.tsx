@@ -4,17 +4,18 @@ import { messages } from "~/modules/messages";
 import { submissionMaxBytes } from "~/modules/submissions/submit.server";
 import { handleSubmissionPost } from "~/modules/submissions/upload.server";
 import { requireApiUser } from "~/utils/api-auth.server";
+import { requestBegunAt } from "~/utils/request-time.server";
 import { apiResource, isMultipart, pathId, respond } from "~/utils/api.server";
 
 /** The submission form's own handler: rules checked before the body is read, the file streamed. */
 const resource = apiResource({
-  POST: async ({ request, params }) => {
+  POST: async ({ request, params, context }) => {
     const user = await requireApiUser(request);
     const challengeId = pathId(params.id);
     if (!isMultipart(request)) {
       throw new ApiError("unsupported_media_type", messages.api.unsupportedMediaType("multipart/form-data"));
     }
-    const outcome = await handleSubmissionPost(request, { userId: user.id, teamId: user.teamId, challengeId, maxBytes: submissionMaxBytes() });
+    const outcome = await handleSubmissionPost(request, { userId: user.id, teamId: user.teamId, challengeId, maxBytes: submissionMaxBytes(), begunAt: requestBegunAt(context) });
     if (!outcome.ok) throw new ApiError(codeForStatus(outcome.status), outcome.message);
     const message = outcome.created ? messages.participant.created : messages.participant.updated;
     return respond(SubmitResultSchema, { submissionId: outcome.submissionId, created: outcome.created, message }, { status: outcome.created ? 201 : 200 });

@@ -1,8 +1,5 @@
 import {
   data,
-  MaxPartSizeExceededError,
-  unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
   type ActionFunctionArgs,
   type LinksFunction,
   type LoaderFunctionArgs,
@@ -20,6 +17,7 @@ import { csvDataUrl, csvFileName, toCsv } from "~/modules/exports/csv-format.ser
 import styles from "~/styles/dashboard.css";
 import { requireRole } from "~/utils/auth.server";
 import { isMultipartForm, UnreadableBodyError } from "~/utils/request-bodies.server";
+import { MultipartError, receiveMultipart } from "~/utils/multipart.server";
 import { getLogger } from "~/utils/logger.server";
 
 const m = messages.imports;
@@ -33,21 +31,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** The preview posts the file; the import posts its content back from the preview page and is checked again. */
-async function readImportForm(request: Request): Promise<{ formData: FormData; fileError: string | null }> {
-  if (!isMultipartForm(request)) return { formData: await request.formData(), fileError: null };
+async function readImportForm(request: Request): Promise<{ formData: FormData; file: { content: string; fileName: string } | null; fileError: string | null }> {
+  if (!isMultipartForm(request)) {
+    const formData = await request.formData();
+    return { formData, file: postedBack(formData), fileError: null };
+  }
   try {
-    const upload = unstable_createMemoryUploadHandler({ maxPartSize: MAX_IMPORT_FILE_BYTES });
-    return { formData: await unstable_parseMultipartFormData(request, upload), fileError: null };
+    // The one multipart parser (app/utils/multipart.server.ts); the file is small and kept in memory.
+    const form = await receiveMultipart(request, { files: { file: { to: "memory", limitBytes: MAX_IMPORT_FILE_BYTES } }, maxFieldBytes: MAX_IMPORT_FILE_BYTES });
+    const upload = form.files.get("file");
+    const file = upload?.content ? { content: upload.content.toString("utf8"), fileName: upload.name } : postedBack(form.fields);
+    return { formData: form.fields, file, fileError: null };
   } catch (error) {
-    if (error instanceof MaxPartSizeExceededError) return { formData: new FormData(), fileError: m.fileTooLarge(MAX_IMPORT_FILE_BYTES) };
-    // Only a memory handler here: anything else the parser throws is a body it cannot read (cut short).
+    if (!(error instanceof MultipartError)) throw error;
+    if (error.kind === "fileTooLarge" || error.kind === "fieldTooLarge") return { formData: error.form.fields, file: null, fileError: m.fileTooLarge(MAX_IMPORT_FILE_BYTES) };
+    // Nothing is stored here: anything else is a body the parser cannot read (cut short).
     throw new UnreadableBodyError(400);
   }
 }
 
-async function fileText(formData: FormData): Promise<{ content: string; fileName: string } | null> {
-  const file = formData.get("file");
-  if (file instanceof Blob && file.size > 0) return { content: await file.text(), fileName: file instanceof File ? file.name : "" };
+/** The file's content as the preview page posts it back for the import. */
+function postedBack(formData: FormData): { content: string; fileName: string } | null {
   const content = formData.get("content");
   return typeof content === "string" && content ? { content, fileName: String(formData.get("fileName") ?? "") } : null;
 }
@@ -62,14 +66,14 @@ const emptyCheck = (fileError: string): Check => ({ fileError, issues: [], rows:
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireRole(request, "admin");
-  const { formData, fileError } = await readImportForm(request);
+  const { formData, file: read, fileError } = await readImportForm(request);
   const form = ImportFormSchema.safeParse(Object.fromEntries([...formData].filter(([, value]) => typeof value === "string")));
   if (!form.success) throw new Response("Bad request", { status: 400 });
   const { intent, kind } = form.data;
   const preview = (check: Check, content = "", fileName = "", status = 200) =>
     data<Preview>({ step: "preview", kind, check, content, fileName }, { status, headers: { "Cache-Control": "no-store" } });
 
-  const file = fileError ? null : await fileText(formData);
+  const file = fileError ? null : read;
   if (!file) return preview(emptyCheck(fileError ?? m.fileRequired), "", "", fileError ? 413 : 400);
   const { content, fileName } = file;
 
@@ -115,13 +119,15 @@ function UploadForm({ kind, title, columns, example, accept }: { kind: ImportKin
       </details>
       <Form method="post" encType="multipart/form-data" className="form">
         <input type="hidden" name="kind" value={kind} />
+        {/* Before the file: a file refused as too large still comes back with its step and its message. */}
+        <input type="hidden" name="intent" value="preview" />
         <div className="field">
           <label className="field__label" htmlFor={`import-${kind}-file`}>
             File
           </label>
           <input id={`import-${kind}-file`} name="file" type="file" accept={accept} required className="field__input" />
         </div>
-        <ActionButton type="submit" name="intent" value="preview" disabled={busy}>
+        <ActionButton type="submit" disabled={busy}>
           {busy ? "Reading..." : "Preview"}
         </ActionButton>
       </Form>

@@ -8,8 +8,8 @@ import { formatDayTime } from "~/components/realtime/format";
 import { ActionButton } from "~/components/ui/action-button";
 import { Field, TextareaField } from "~/components/ui/field";
 import { messages } from "~/modules/messages";
-import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema } from "~/modules/settings/schema";
-import { addMeal, readEventSettings, removeMeal, updateFinalAt, updateGate } from "~/modules/settings/settings.server";
+import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, SubmissionsCloseSchema } from "~/modules/settings/schema";
+import { addMeal, readEventSettings, removeMeal, updateFinalAt, updateGate, updateSubmissionsCloseAt } from "~/modules/settings/settings.server";
 import { utcToZonedLocal, zonedLocalToUtc } from "~/modules/settings/zoned-time";
 import { isScoreboardFrozen, setScoreboardFrozen } from "~/modules/standings/freeze.server";
 import styles from "~/styles/dashboard.css";
@@ -29,6 +29,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     frozen,
     timeZone: zone,
     finalAt: settings.finalAt ? utcToZonedLocal(settings.finalAt, zone) : "",
+    submissionsCloseAt: settings.submissionsCloseAt ? utcToZonedLocal(settings.submissionsCloseAt, zone) : "",
+    closesAt: (settings.submissionsCloseAt ?? settings.finalAt)?.toISOString() ?? null,
     gates: [1, 2, 3, 4, 5].map((number) => {
       const gate = settings.gates.find((row) => row.number === number);
       return { number, title: gate?.title ?? "", description: gate?.description ?? "", opensAt: gate ? utcToZonedLocal(gate.opensAt, zone) : "" };
@@ -37,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type Intent = "gate" | "final" | "meal-add";
+type Intent = "gate" | "final" | "submissions-close" | "meal-add";
 type ActionResult = { intent: Intent; number?: number; result: SubmissionResult<string[]> };
 
 const settingsUrl = "/dashboard/settings";
@@ -70,6 +72,19 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!finalAt) return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { finalAt: [m.instantImpossible] } }) }, { status: 400 });
     await updateFinalAt(finalAt);
     return redirectWithToast(settingsUrl, { type: "success", title: m.finalSaved });
+  }
+  if (intent === "submissions-close") {
+    const submission = parseWithZod(formData, { schema: SubmissionsCloseSchema });
+    if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
+    const local = submission.value.submissionsCloseAt;
+    const closeAt = local ? toUtc(local) : null;
+    if (local && !closeAt) {
+      return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { submissionsCloseAt: [m.instantImpossible] } }) }, { status: 400 });
+    }
+    if (!(await updateSubmissionsCloseAt(closeAt))) {
+      return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { submissionsCloseAt: [m.submissionsCloseNeedsFinal] } }) }, { status: 400 });
+    }
+    return redirectWithToast(settingsUrl, { type: "success", title: m.submissionsCloseSaved });
   }
   if (intent === "meal-add") {
     const submission = parseWithZod(formData, { schema: MealAddSchema });
@@ -156,6 +171,29 @@ function FinalForm({ finalAt }: { finalAt: string }) {
   );
 }
 
+function SubmissionsCloseForm({ submissionsCloseAt, closesAt, timeZone }: { submissionsCloseAt: string; closesAt: string | null; timeZone: string }) {
+  const result = useResultFor("submissions-close");
+  const [form, fields] = useSchemaForm("submissions-close", SubmissionsCloseSchema, result?.result, { submissionsCloseAt });
+  const saving = useSubmittingIntent("submissions-close");
+  return (
+    <Form method="post" {...getFormProps(form)} className="form">
+      <input type="hidden" name="intent" value="submissions-close" />
+      <p className="muted">
+        {closesAt ? `${submissionsCloseAt ? "Teams" : "Following the final countdown, teams"} can send answers until ${formatDayTime(closesAt, timeZone)}. ` : null}
+        An upload begun before then is accepted when it completes. Judges and admins can score after it. Leave the field empty to close at the final countdown.
+      </p>
+      <Field
+        label="Submissions close at"
+        inputProps={getInputProps(fields.submissionsCloseAt, { type: "datetime-local" })}
+        errors={fields.submissionsCloseAt.errors}
+      />
+      <ActionButton type="submit" disabled={saving}>
+        {saving ? "Saving..." : "Save submissions close"}
+      </ActionButton>
+    </Form>
+  );
+}
+
 function Meals({ meals, timeZone }: { meals: LoaderData["meals"]; timeZone: string }) {
   const result = useResultFor("meal-add");
   const [form, fields] = useSchemaForm("meal-add", MealAddSchema, result?.result);
@@ -198,7 +236,7 @@ function Meals({ meals, timeZone }: { meals: LoaderData["meals"]; timeZone: stri
 }
 
 export default function Settings() {
-  const { frozen, gates, finalAt, meals, timeZone } = useLoaderData<typeof loader>();
+  const { frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone } = useLoaderData<typeof loader>();
   const freezing = useSubmittingIntent(frozen ? "unfreeze" : "freeze");
   return (
     <section aria-labelledby="settings-title" className="stack dash-page">
@@ -221,6 +259,10 @@ export default function Settings() {
       <section className="card" aria-labelledby="final-title">
         <h2 id="final-title">Final countdown</h2>
         <FinalForm finalAt={finalAt} />
+      </section>
+      <section className="card" aria-labelledby="submissions-close-title">
+        <h2 id="submissions-close-title">Submissions close</h2>
+        <SubmissionsCloseForm submissionsCloseAt={submissionsCloseAt} closesAt={closesAt} timeZone={timeZone} />
       </section>
       <section aria-labelledby="gates-title" className="stack">
         <h2 id="gates-title">Gates</h2>

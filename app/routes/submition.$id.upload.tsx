@@ -3,6 +3,7 @@ import { messages } from "~/modules/messages";
 import { submissionMaxBytes } from "~/modules/submissions/submit.server";
 import { handleSubmissionPost } from "~/modules/submissions/upload.server";
 import { requireUser } from "~/utils/auth.server";
+import { requestBegunAt } from "~/utils/request-time.server";
 import { parseRowId } from "~/modules/ids";
 
 /**
@@ -11,7 +12,7 @@ import { parseRowId } from "~/modules/ids";
  * Plain Responses: from a resource route Remix sends the body of `data()` with status 200, which hid
  * every refusal's status (413, 403, 503) from the caller (found by the S3 outage drill).
  */
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const challengeId = parseRowId(params.id);
   if (!challengeId) return Response.json({ ok: false, message: messages.participant.challengeNotFound }, { status: 404 });
@@ -20,6 +21,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     teamId: user.teamId,
     challengeId,
     maxBytes: submissionMaxBytes(),
+    begunAt: requestBegunAt(context),
   });
   if (!outcome.ok) return Response.json({ ok: false, message: outcome.message }, { status: outcome.status });
   return Response.json({ ok: true, created: outcome.created, message: outcome.created ? messages.participant.created : messages.participant.updated });

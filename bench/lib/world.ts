@@ -41,12 +41,12 @@ export async function seedWorld(size: WorldSize): Promise<World> {
     select 'Challenge ' || i, 'Solve challenge ' || i || ' and explain how.', 100 + (i % 4) * 50,
            (${sql.raw(`array['${CATEGORIES.join("','")}']`)})[1 + i % 4]::category, 1 + i % 5
     from generate_series(1, ${size.challenges}) i`);
-  await db.execute(sql`insert into teams (name, created_at) select 'Team ' || i, now() - interval '1 day' from generate_series(1, ${size.teams}) i`);
+  await db.execute(sql`insert into teams (name, name_key, created_at) select 'Team ' || i, 'team ' || i, now() - interval '1 day' from generate_series(1, ${size.teams}) i`);
   // Sessions are signed cookies made by the bench: nobody logs in, so the hash is never checked.
-  await db.execute(sql`insert into users (name, password_hash, role, team_id)
-    select 'p' || t.id || '_' || m, 'bench-no-login', 'participant', t.id from teams t, generate_series(1, ${size.membersPerTeam}) m`);
-  await db.execute(sql`insert into users (name, password_hash, role) select 'judge' || i, 'bench-no-login', 'judge' from generate_series(1, ${size.judges}) i`);
-  await db.execute(sql`insert into users (name, password_hash, role) values ('bench-admin', 'bench-no-login', 'admin')`);
+  await db.execute(sql`insert into users (name, name_key, password_hash, role, team_id)
+    select 'p' || t.id || '_' || m, 'p' || t.id || '_' || m, 'bench-no-login', 'participant', t.id from teams t, generate_series(1, ${size.membersPerTeam}) m`);
+  await db.execute(sql`insert into users (name, name_key, password_hash, role) select 'judge' || i, 'judge' || i, 'bench-no-login', 'judge' from generate_series(1, ${size.judges}) i`);
+  await db.execute(sql`insert into users (name, name_key, password_hash, role) values ('bench-admin', 'bench-admin', 'bench-no-login', 'admin')`);
   if (size.submissionsPerTeam > 0) {
     const stride = Math.max(1, Math.floor(size.challenges / size.submissionsPerTeam));
     await db.execute(sql`insert into submissions (team_id, challenge_id, user_id, text, status, score_centi, scored_at)

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { CreateBucketCommand, HeadBucketCommand, ListBucketsCommand, S3Client } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, HeadBucketCommand, ListBucketsCommand, PutBucketLifecycleConfigurationCommand, S3Client } from "@aws-sdk/client-s3";
 import {
   DEFAULT_S3_ACCESS_KEY_ID,
   DEFAULT_S3_BUCKET,
@@ -94,12 +94,36 @@ async function bucketExists(client: S3Client, bucket: string): Promise<boolean> 
   }
 }
 
-/** Waits until the endpoint answers, then creates the bucket if it is missing. */
+/**
+ * The bucket's lifecycle rule: a multipart upload neither completed nor aborted a day after it began
+ * (a web process killed mid-upload) is aborted by the storage, its parts deleted. Set on the buckets
+ * this project creates; docs/deployment.md says how to set it on others. The embedded S3 (s3rver) has
+ * no lifecycle: it sweeps its own (scripts/lib/s3-uploads.ts).
+ */
+export async function abortIncompleteUploadsAfterADay(client: S3Client, bucket: string): Promise<void> {
+  try {
+    await client.send(
+      new PutBucketLifecycleConfigurationCommand({
+        Bucket: bucket,
+        LifecycleConfiguration: {
+          Rules: [{ ID: "abort-incomplete-uploads", Status: "Enabled", Filter: { Prefix: "" }, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }],
+        },
+      }),
+    );
+  } catch (error) {
+    if ((error as { name?: string }).name !== "NotImplemented") throw error;
+  }
+}
+
+/** Waits until the endpoint answers, then creates the bucket if it is missing (with its lifecycle rule). */
 async function ensureBucket(settings: S3Settings, bucket: string, timeoutMs: number, logFile?: string): Promise<void> {
   const client = createClient(settings);
   try {
     const exists = await retryUntil(() => bucketExists(client, bucket), timeoutMs, 250, isNetworkError);
-    if (!exists) await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    if (!exists) {
+      await client.send(new CreateBucketCommand({ Bucket: bucket }));
+      await abortIncompleteUploadsAfterADay(client, bucket);
+    }
   } catch (error) {
     const logLines = logFile ? tailFile(logFile) : [];
     throw new ServiceError("s3", `bucket "${bucket}" at ${settings.endpoint}: ${describeS3Error(error)}`, logLines, logFile);

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { messages } from "../../app/modules/messages.ts";
 import { logins, participant, signedInPage, signIn, submitText } from "./support/login.ts";
 import { budgetSteps } from "./support/budget.ts";
 
@@ -57,16 +58,18 @@ test.describe("admin dashboard", () => {
     await expect(page.getByLabel("Name")).toHaveValue("");
     await expect(page.getByRole("row", { name: new RegExp(`Night Owls ${stamp}`) })).toBeVisible();
 
-    // Renaming to an existing name (any case) is refused, and what was typed stays.
+    // Renaming to an existing name, in any case or with look-alike characters ("0" for "O"), is refused,
+    // and what was typed stays.
     await page.getByRole("link", { name: `Edit Night Owls ${stamp}` }).click();
     // The edit link is a client navigation: typing before the form has filled would type into the old one.
     await expect(page.getByLabel("Name")).toHaveValue(`Night Owls ${stamp}`);
-    await page.getByLabel("Name").fill("PHOENIX");
+    await page.getByLabel("Name").fill("PH0ENIX");
     await page.getByRole("button", { name: "Save changes" }).click();
     // Beside the button (the only feedback without JavaScript) and as a toast (spec 8).
-    await expect(page.getByRole("alert")).toHaveText("⚠️ A team with this name already exists");
-    await expect(page.getByRole("region", { name: /Notifications/ }).getByText("⚠️ A team with this name already exists")).toBeVisible();
-    await expect(page.getByLabel("Name")).toHaveValue("PHOENIX");
+    const taken = `⚠️ ${messages.dashboard.teamNameTaken}`;
+    await expect(page.getByRole("alert")).toHaveText(taken);
+    await expect(page.getByRole("region", { name: /Notifications/ }).getByText(taken)).toBeVisible();
+    await expect(page.getByLabel("Name")).toHaveValue("PH0ENIX");
 
     await page.goto("/dashboard/teams");
     await page.getByRole("button", { name: "Delete Phoenix" }).click();

@@ -5,12 +5,13 @@ import { verifyLogin } from "../../app/modules/auth/login.server.ts";
 import { loginRetryAfter, recordLoginFailure, clearLoginFailures } from "../../app/modules/auth/login-throttle.server.ts";
 import { authenticator, LoginThrottledError, InvalidCredentialsError } from "../../app/utils/auth.server.ts";
 import { getDb } from "../../app/utils/db.server.ts";
+import { nameColumns } from "../../app/modules/names/names.ts";
 
 async function createUser(name: string, password: string) {
-  const [team] = await getDb().insert(teams).values({ name: `Team of ${name}` }).returning();
+  const [team] = await getDb().insert(teams).values(nameColumns(`Team of ${name}`)).returning();
   const [user] = await getDb()
     .insert(users)
-    .values({ name, passwordHash: await hashPassword(password), role: "participant", teamId: team.id })
+    .values({ ...nameColumns(name), passwordHash: await hashPassword(password), role: "participant", teamId: team.id })
     .returning();
   return { user, team };
 }

@@ -165,4 +165,12 @@ describe("importing challenges", () => {
     expect(missing.init?.status).toBe(400);
     expect(missing.data.check?.fileError).toBe(m.fileRequired);
   });
+
+  it("a file past 2 MB gets the size message on the preview step (the form's fields before the file are read)", async () => {
+    const cookie = await sessionCookie((await makeUser("admin")).id);
+    const tooLarge = await post(cookie, upload("challenges", "x".repeat(2_000_001), "huge.csv"));
+    expect(tooLarge.init?.status).toBe(413);
+    expect(tooLarge.data).toMatchObject({ step: "preview", kind: "challenges" });
+    expect(tooLarge.data.check?.fileError).toBe(m.fileTooLarge(2_000_000));
+  });
 });

@@ -16,6 +16,8 @@ import { getChallengeForSubmission, getGateBoard } from "../../app/modules/parti
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
+import { multipart } from "../support/multipart.ts";
+import { expectNoIncompleteUploads } from "../support/buckets.ts";
 
 const HOUR = 3_600_000;
 
@@ -45,40 +47,6 @@ async function codeOf(promise: Promise<unknown>) {
     throw error;
   }
   return "ok";
-}
-
-function multipart(parts: Array<{ name: string; value: string | { filename: string; body: AsyncIterable<Uint8Array> | Uint8Array } }>) {
-  const boundary = `----gk${Math.random().toString(16).slice(2)}`;
-  const encoder = new TextEncoder();
-  async function* generate() {
-    for (const part of parts) {
-      if (typeof part.value === "string") {
-        yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`);
-      } else {
-        yield encoder.encode(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.value.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-        );
-        if (part.value.body instanceof Uint8Array) yield part.value.body;
-        else for await (const chunk of part.value.body) yield chunk;
-        yield encoder.encode("\r\n");
-      }
-    }
-    yield encoder.encode(`--${boundary}--\r\n`);
-  }
-  const iterator = generate();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await iterator.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-  });
-  return new Request("http://localhost/submition/1", {
-    method: "POST",
-    headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
-    body,
-    duplex: "half",
-  } as RequestInit);
 }
 
 describe("submission rules", () => {
@@ -277,7 +245,7 @@ describe("streamed upload", () => {
       { name: "text", value: "see file" },
       { name: "file", value: { filename: "report final.pdf", body: new TextEncoder().encode("%PDF-1.4 tiny") } },
     ]);
-    const outcome = await handleSubmissionPost(request, { userId: user.id, teamId: team.id, challengeId: challenge.id, maxBytes: 1000 });
+    const outcome = await handleSubmissionPost(request, { userId: user.id, teamId: team.id, challengeId: challenge.id, maxBytes: 1000, begunAt: new Date() });
     expect(outcome).toMatchObject({ ok: true, created: true });
     const [row] = await getDb().select().from(submissions).where(eq(submissions.teamId, team.id));
     expect(row).toMatchObject({ text: "see file", fileName: "report final.pdf", fileSize: 13 });
@@ -290,7 +258,7 @@ describe("streamed upload", () => {
     const user = await makeUser("participant", team.id);
     const [traversal, empty] = [await makeChallenge({ wave: 1 }), await makeChallenge({ wave: 1 })];
     const post = (challengeId: number, parts: Parameters<typeof multipart>[0]) =>
-      handleSubmissionPost(multipart(parts), { userId: user.id, teamId: team.id, challengeId, maxBytes: 1000 });
+      handleSubmissionPost(multipart(parts), { userId: user.id, teamId: team.id, challengeId, maxBytes: 1000, begunAt: new Date() });
 
     expect(await post(traversal.id, [{ name: "file", value: { filename: "../../etc/passwd", body: new TextEncoder().encode("x") } }])).toMatchObject({ ok: true });
     const [row] = await getDb().select().from(submissions).where(eq(submissions.challengeId, traversal.id));
@@ -329,6 +297,7 @@ describe("streamed upload", () => {
         teamId: team.id,
         challengeId: challenge.id,
         maxBytes: 209_715_200,
+        begunAt: new Date(),
       }).finally(() => clearInterval(sampler));
       expect(outcome).toMatchObject({ ok: false, status: 413, message: "File size exceeds 200MB limit", text: "big" });
       expect(await getDb().select().from(submissions).where(eq(submissions.teamId, team.id))).toHaveLength(0);
@@ -339,6 +308,8 @@ describe("streamed upload", () => {
       const listed = await getS3().send(new ListObjectsV2Command({ Bucket: getEnv().S3_BUCKET, Prefix: "submissions/" }));
       const leftovers = (listed.Contents ?? []).filter((object) => (object.Size ?? 0) > 100 * 1024 * 1024);
       expect(leftovers).toHaveLength(0);
+      // Nor its 5 MiB parts: the multipart upload was aborted, not left for a lifecycle rule.
+      await expectNoIncompleteUploads(getEnv().S3_BUCKET);
       expect(rssPeak - rssBefore).toBeLessThan(120 * 1024 * 1024);
     },
     120_000,

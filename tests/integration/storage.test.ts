@@ -9,6 +9,7 @@ import {
   uploadStream,
   UploadTooLargeError,
 } from "../../app/utils/s3.server.ts";
+import { expectNoIncompleteUploads } from "../support/buckets.ts";
 
 const md5 = (data: Uint8Array) => createHash("md5").update(data).digest("hex");
 
@@ -42,6 +43,21 @@ describe("storage", () => {
       uploadStream({ key, body: chunked(randomBytes(6 * 1024 * 1024)), limitBytes: 5 * 1024 * 1024 + 10 }),
     ).rejects.toBeInstanceOf(UploadTooLargeError);
     expect(await objectExists(key)).toBe(false);
+    // Its first 5 MiB part was stored: the abort must reach the storage, or the part stays on its disk.
+    await expectNoIncompleteUploads(process.env.S3_BUCKET!);
+  });
+
+  it("aborts the multipart upload when the body breaks off (a browser gone mid-upload)", async () => {
+    const key = newObjectKey("test");
+    const broken = Readable.from(
+      (async function* () {
+        for (let sent = 0; sent < 11 * 1024 * 1024; sent += 1024 * 1024) yield randomBytes(1024 * 1024);
+        throw new Error("connection reset by peer");
+      })(),
+    );
+    await expect(uploadStream({ key, body: broken, limitBytes: 200 * 1024 * 1024 })).rejects.toThrow();
+    expect(await objectExists(key)).toBe(false);
+    await expectNoIncompleteUploads(process.env.S3_BUCKET!);
   });
 
   it("cuts a small over-limit body too (single-part path)", async () => {

@@ -1,5 +1,6 @@
 /** Rows the integration tests need, made through the same tables the app uses. */
 import { eq } from "drizzle-orm";
+import { nameColumns } from "../../app/modules/names/names.ts";
 import { challenges, eventSettings, submissions, teams, users, type Category } from "../../db/schema.ts";
 import { hashPassword } from "../../app/modules/auth/password.server.ts";
 import { getDb } from "../../app/utils/db.server.ts";
@@ -14,13 +15,13 @@ const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
 let sharedHash: Promise<string> | undefined;
 
 export async function makeTeam(name = unique("team")) {
-  const [team] = await getDb().insert(teams).values({ name }).returning();
+  const [team] = await getDb().insert(teams).values(nameColumns(name)).returning();
   return team;
 }
 
 export async function makeUser(role: "admin" | "judge" | "participant", teamId: number | null = null, name = unique(role)) {
   sharedHash ??= hashPassword("fixture-password");
-  const [user] = await getDb().insert(users).values({ name, role, teamId, passwordHash: await sharedHash }).returning();
+  const [user] = await getDb().insert(users).values({ ...nameColumns(name), role, teamId, passwordHash: await sharedHash }).returning();
   return user;
 }
 

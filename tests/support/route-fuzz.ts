@@ -21,11 +21,11 @@ const CASES = 1000;
 const fieldNames = [
   "intent", "id", "name", "password", "role", "teamId", "username", "redirectTo", "title", "description", "points",
   "category", "hints", "wave", "difficulty", "removeAttachment", "content", "message", "text", "score", "comment",
-  "verdict", "submissionId", "number", "opensAt", "finalAt", "label", "at", "video1", "video2", "ids", "lastName",
+  "verdict", "submissionId", "number", "opensAt", "finalAt", "submissionsCloseAt", "label", "at", "video1", "video2", "ids", "lastName",
   "email", "phone", "hasTeam", "teamName", "nationalId", "skill", "linkedin", "portfolio", "major", "university",
   "tshirtSize", "website", "q", "userId", "status", "challengeId", "kind", "video", "edit", "view", "sort", "dir", "gate", "mine",
 ];
-const intents = ["save", "delete", "videos", "announcement", "mentor", "needs", "gate", "final", "meal-add", "meal-remove", "freeze", "unfreeze", "toggle", "create-accounts", "seen"];
+const intents = ["save", "delete", "videos", "announcement", "mentor", "needs", "gate", "final", "submissions-close", "meal-add", "meal-remove", "freeze", "unfreeze", "toggle", "create-accounts", "seen"];
 
 const field = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...fieldNames) }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) });
 const value = fc.oneof({ weight: 5, arbitrary: hostileValue }, { weight: 2, arbitrary: fc.constantFrom(...intents) }, { weight: 1, arbitrary: fc.nat(50).map(String) });

@@ -116,6 +116,12 @@ export const GateBoardSchema = z
       .nullable()
       .meta({ description: "Active challenges; null while the gate is closed" }),
     solvedPercent: z.number(),
+    submissions: z
+      .object({
+        closesAt: instant.nullable().meta({ description: "When the event stops taking answers: the submissions-close setting, else the final countdown" }),
+        open: z.boolean().meta({ description: "A submission begun now is accepted (gate and challenge rules aside)" }),
+      })
+      .meta({ description: "The event's submission deadline" }),
   })
   .meta({ id: "GateBoard" });
 

@@ -1,3 +1,4 @@
+import { nameKey as nameKeyOf } from "../names/names.ts";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { getEnv } from "../../utils/env.server.ts";
 import { getRedis } from "../../utils/redis.server.ts";
@@ -26,7 +27,9 @@ function getLimiters() {
   return limiters;
 }
 
-const nameKey = (name: string, ip: string) => `${name.trim().toLowerCase()}_${ip}`;
+// One account, one counter: every spelling that names the same account (case, full width, look-alikes:
+// app/modules/names/names.ts) counts against the same key.
+const nameKey = (name: string, ip: string) => `${nameKeyOf(name)}_${ip}`;
 
 /** Seconds to wait before another attempt, or 0 when the attempt may go ahead. */
 export async function loginRetryAfter(name: string, ip: string): Promise<number> {

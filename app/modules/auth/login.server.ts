@@ -1,3 +1,4 @@
+import { normaliseName } from "../names/names.ts";
 import { sql } from "drizzle-orm";
 import { teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../utils/db.server.ts";
@@ -49,12 +50,12 @@ export interface VerifiedUser extends SessionUser {
   verifiedPasswordHash: string;
 }
 
-/** The user whose name (case-insensitive) and password match, or null. */
+/** The user whose name (case-insensitive, in the normal form names are kept in) and password match, or null. */
 export async function verifyLogin(name: string, password: string): Promise<VerifiedUser | null> {
   const [row] = await getDb()
     .select({ id: users.id, passwordHash: users.passwordHash })
     .from(users)
-    .where(sql`lower(${users.name}) = lower(${name.trim()})`)
+    .where(sql`lower(${users.name}) = lower(${normaliseName(name)})`)
     .limit(1);
   if (!row) {
     await verifyDummyPassword(password);

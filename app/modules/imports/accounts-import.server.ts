@@ -15,6 +15,7 @@ import { messages } from "../messages.ts";
 import { ACCOUNTS_LOCK, generatePassword, teamNamed } from "../registrations/accounts.server.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { isUniqueViolation } from "../teams/teams.server.ts";
+import { NAME_CONSTRAINTS, nameColumns, nameKey } from "../names/names.ts";
 import { readCsv } from "./read-file.server.ts";
 import { addIssue, validateRows, type ImportIssue } from "./rows.ts";
 import { ACCOUNT_COLUMNS, AccountRowSchema, MAX_IMPORT_ROWS, type AccountRowValues } from "./schema.ts";
@@ -46,16 +47,17 @@ export interface ImportedAccount {
 
 export type AccountsImportResult = { ok: true; accounts: ImportedAccount[] } | { ok: false; check: AccountsCheck };
 
-async function takenNames(db: Queryable, names: string[]): Promise<Set<string>> {
-  if (!names.length) return new Set();
-  const rows = await db.select({ name: sql<string>`lower(${users.name})` }).from(users).where(inArray(sql`lower(${users.name})`, names));
-  return new Set(rows.map((row) => row.name));
+/** The name keys (app/modules/names/names.ts) among `keys` that a user already has. */
+async function takenNames(db: Queryable, keys: string[]): Promise<Set<string>> {
+  if (!keys.length) return new Set();
+  const rows = await db.select({ key: users.nameKey }).from(users).where(inArray(users.nameKey, keys));
+  return new Set(rows.map((row) => row.key));
 }
 
-async function knownTeams(db: Queryable, names: string[]): Promise<Set<string>> {
-  if (!names.length) return new Set();
-  const rows = await db.select({ name: sql<string>`lower(${teams.name})` }).from(teams).where(inArray(sql`lower(${teams.name})`, names));
-  return new Set(rows.map((row) => row.name));
+async function knownTeams(db: Queryable, keys: string[]): Promise<Set<string>> {
+  if (!keys.length) return new Set();
+  const rows = await db.select({ key: teams.nameKey }).from(teams).where(inArray(teams.nameKey, keys));
+  return new Set(rows.map((row) => row.key));
 }
 
 /** Every row checked: the form's rules, names unique in the file and not taken in the database. */
@@ -64,25 +66,25 @@ async function checkAccounts(text: string, db: Queryable): Promise<{ check: Acco
   if (!read.ok) return { check: { fileError: read.error, issues: [], rows: [] }, valid: [] };
   const { valid, issues } = validateRows(read.rows, AccountRowSchema);
 
-  // Names are logins: unique without regard to case, within the file and against the database.
+  // Names are logins: unique without regard to case or look-alikes, within the file and against the database.
   const firstRowOf = new Map<string, number>();
   for (const { row, fields } of read.rows) {
-    const key = String(fields.name ?? "").trim().toLowerCase();
+    const key = nameKey(String(fields.name ?? ""));
     const first = firstRowOf.get(key);
     if (!key) continue;
     if (first === undefined) firstRowOf.set(key, row);
     else addIssue(issues, row, `name: ${messages.imports.duplicateInFile(first)}`);
   }
   const taken = await takenNames(db, [...firstRowOf.keys()]);
-  for (const { row, value } of valid) if (taken.has(value.name.toLowerCase())) addIssue(issues, row, `name: ${messages.dashboard.userNameTaken}`);
+  for (const { row, value } of valid) if (taken.has(nameKey(value.name))) addIssue(issues, row, `name: ${messages.dashboard.userNameTaken}`);
 
-  const existingTeams = await knownTeams(db, [...new Set(valid.flatMap(({ value }) => (value.team ? [value.team.toLowerCase()] : [])))]);
+  const existingTeams = await knownTeams(db, [...new Set(valid.flatMap(({ value }) => (value.team ? [nameKey(value.team)] : [])))]);
   const rows = valid.map(({ row, value }) => ({
     row,
     name: value.name,
     role: value.role,
     team: value.team ?? null,
-    newTeam: Boolean(value.team && !existingTeams.has(value.team.toLowerCase())),
+    newTeam: Boolean(value.team && !existingTeams.has(nameKey(value.team))),
     passwordGiven: Boolean(value.password),
   }));
   return { check: { fileError: null, issues, rows }, valid };
@@ -117,14 +119,14 @@ export async function importAccounts(text: string): Promise<AccountsImportResult
       if (refused(check)) throw new ImportRefused(check);
       const teamIds = new Map<string, number>();
       for (const team of new Set(before.valid.flatMap(({ value }) => (value.team ? [value.team] : [])))) {
-        const key = team.toLowerCase();
+        const key = nameKey(team);
         if (!teamIds.has(key)) teamIds.set(key, (await teamNamed(tx, team)).id);
       }
       await tx.insert(users).values(
         before.valid.map(({ value }, index) => ({
-          name: value.name,
+          ...nameColumns(value.name),
           role: value.role,
-          teamId: value.team ? (teamIds.get(value.team.toLowerCase()) ?? null) : null,
+          teamId: value.team ? (teamIds.get(nameKey(value.team)) ?? null) : null,
           passwordHash: hashes[index],
         })),
       );
@@ -136,7 +138,7 @@ export async function importAccounts(text: string): Promise<AccountsImportResult
   } catch (error) {
     if (error instanceof ImportRefused) return { ok: false, check: error.check };
     // A user created by someone else between the check and the insert (no lock on the Users page).
-    if (isUniqueViolation(error, "users_name_lower_key")) return { ok: false, check: { ...before.check, fileError: messages.dashboard.userNameTaken } };
+    if (NAME_CONSTRAINTS.users.some((constraint) => isUniqueViolation(error, constraint))) return { ok: false, check: { ...before.check, fileError: messages.dashboard.userNameTaken } };
     throw error;
   }
   for (const teamId of touchedTeams) await requestStandingsRecompute(teamId);

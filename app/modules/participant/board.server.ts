@@ -3,6 +3,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { challenges, gates, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../utils/db.server.ts";
 import { isSolved } from "../scoring/rules.ts";
+import { getSubmissionsWindow } from "../settings/settings.server.ts";
 
 export interface GateHeader {
   number: number;
@@ -26,13 +27,16 @@ export interface GateBoard {
   /** Null while the gate is closed: a closed gate never lists its challenges. */
   challenges: ChallengeCard[] | null;
   solvedPercent: number;
+  /** The event's submission deadline (the same for every gate). */
+  submissions: { closesAt: string | null; open: boolean; timeZone: string };
 }
 
 /** A gate and, once it is open, its active challenges with the team's solved flags (one query). */
 export async function getGateBoard(wave: number, teamId: number | null, now = new Date()): Promise<GateBoard | null> {
   const db = getDb();
-  const [gate] = await db.select().from(gates).where(eq(gates.number, wave)).limit(1);
+  const [[gate], deadline] = await Promise.all([db.select().from(gates).where(eq(gates.number, wave)).limit(1), getSubmissionsWindow(now)]);
   if (!gate) return null;
+  const submissionsState = { closesAt: deadline.closesAt, open: deadline.open, timeZone: deadline.timeZone };
   const header: GateHeader = {
     number: gate.number,
     title: gate.title,
@@ -40,7 +44,7 @@ export async function getGateBoard(wave: number, teamId: number | null, now = ne
     opensAt: gate.opensAt.toISOString(),
     open: gate.opensAt.getTime() <= now.getTime(),
   };
-  if (!header.open) return { gate: header, challenges: null, solvedPercent: 0 };
+  if (!header.open) return { gate: header, challenges: null, solvedPercent: 0, submissions: submissionsState };
   const rows = await db
     .select({
       id: challenges.id,
@@ -68,7 +72,12 @@ export async function getGateBoard(wave: number, teamId: number | null, now = ne
     solved: isSolved({ rejected: row.rejected ?? false, scoreCenti: row.scoreCenti, points: row.points }),
   }));
   const solved = cards.filter((card) => card.solved).length;
-  return { gate: header, challenges: cards, solvedPercent: cards.length ? Math.round((solved / cards.length) * 100) : 0 };
+  return {
+    gate: header,
+    challenges: cards,
+    solvedPercent: cards.length ? Math.round((solved / cards.length) * 100) : 0,
+    submissions: submissionsState,
+  };
 }
 
 export interface ChallengeDetail {

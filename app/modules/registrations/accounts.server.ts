@@ -10,6 +10,7 @@ import type { Transaction } from "../../../db/client.ts";
 import { registrations, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../utils/db.server.ts";
 import { hashPassword } from "../auth/password.server.ts";
+import { nameColumns, nameKey, withoutInvisibleCharacters } from "../names/names.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 
 export interface CreatedAccount {
@@ -54,23 +55,28 @@ export function baseUserName(name: string, lastName: string, email: string): str
   return base.slice(0, 40);
 }
 
-/** The first of base, base2, base3 … not taken by any user (case-insensitive, as logins are). */
+/**
+ * The first of base, base2, base3 … that is not the same name as any user's (case and look-alikes
+ * ignored, as for every name: app/modules/names/names.ts), asked 50 at a time.
+ */
 async function uniqueUserName(tx: Transaction, base: string): Promise<string> {
-  const taken = await tx
-    .select({ name: sql<string>`lower(${users.name})` })
-    .from(users)
-    .where(sql`lower(${users.name}) like ${`${base}%`}`);
-  const names = new Set(taken.map((row) => row.name));
-  if (!names.has(base)) return base;
-  for (let n = 2; ; n++) if (!names.has(`${base}${n}`)) return `${base}${n}`;
+  for (let from = 1; ; from += 50) {
+    const candidates = Array.from({ length: 50 }, (_, index) => (from + index === 1 ? base : `${base}${from + index}`));
+    const taken = await tx.select({ key: users.nameKey }).from(users).where(inArray(users.nameKey, candidates.map(nameKey)));
+    const keys = new Set(taken.map((row) => row.key));
+    const free = candidates.find((candidate) => !keys.has(nameKey(candidate)));
+    if (free) return free;
+  }
 }
 
-/** The team called `name` (any case), created when missing. */
+/** The team called `name` (case and look-alikes ignored, as for every name), created when missing. */
 export async function teamNamed(tx: Transaction, name: string): Promise<{ id: number; name: string; created: boolean }> {
-  const find = () => tx.select({ id: teams.id, name: teams.name }).from(teams).where(sql`lower(${teams.name}) = lower(${name})`);
+  // A registration made before names refused invisible characters may still hold some: they go.
+  const columns = nameColumns(withoutInvisibleCharacters(name));
+  const find = () => tx.select({ id: teams.id, name: teams.name }).from(teams).where(eq(teams.nameKey, columns.nameKey));
   const [existing] = await find();
   if (existing) return { ...existing, created: false };
-  const [inserted] = await tx.insert(teams).values({ name }).onConflictDoNothing().returning({ id: teams.id, name: teams.name });
+  const [inserted] = await tx.insert(teams).values(columns).onConflictDoNothing().returning({ id: teams.id, name: teams.name });
   if (inserted) return { ...inserted, created: true };
   const [raced] = await find();
   return { ...raced, created: false };
@@ -102,7 +108,7 @@ export async function createAccountsFromRegistrations(ids: number[]): Promise<Ac
       const userName = await uniqueUserName(tx, baseUserName(registration.name, registration.lastName, registration.email));
       const [user] = await tx
         .insert(users)
-        .values({ name: userName, passwordHash: hashes[index], role: "participant", teamId: team?.id ?? null })
+        .values({ ...nameColumns(userName), passwordHash: hashes[index], role: "participant", teamId: team?.id ?? null })
         .returning({ id: users.id });
       await tx.update(registrations).set({ userId: user.id }).where(eq(registrations.id, registration.id));
       if (team) {

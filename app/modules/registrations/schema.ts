@@ -2,6 +2,7 @@ import { z } from "zod";
 import { rowId } from "../ids.ts";
 import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
+import { optionalNameField } from "../names/names.ts";
 
 const m = messages.registration;
 
@@ -40,7 +41,8 @@ export const RegistrationSchema = z.object({
     .pipe(z.email(m.email)),
   phone: digits(LIMITS.phone),
   hasTeam: z.enum(["yes", "no"], { error: (issue) => (issue.input === undefined ? m.required : m.hasTeam) }),
-  teamName: optional(LIMITS.text),
+  // Becomes a team's name (public on the scoreboard) when accounts are made: the same rules as one.
+  teamName: optionalNameField(LIMITS.text, m.tooLong(LIMITS.text)),
   nationalId: digits(LIMITS.nationalId),
   skill: required(LIMITS.text),
   linkedin: optional(LIMITS.url),

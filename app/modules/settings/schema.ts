@@ -27,6 +27,9 @@ export const GateSettingsSchema = z.object({
 
 export const FinalSettingsSchema = z.object({ intent: z.literal("final"), finalAt: instant });
 
+/** Empty: submissions close at the final countdown's instant. */
+export const SubmissionsCloseSchema = z.object({ intent: z.literal("submissions-close"), submissionsCloseAt: instant.optional() });
+
 export const MealAddSchema = z.object({
   intent: z.literal("meal-add"),
   label: text({ error: m.labelRequired }).trim().min(1, m.labelRequired).max(100, m.tooLong),

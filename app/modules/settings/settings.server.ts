@@ -20,6 +20,7 @@ export async function readEventSettings() {
   return {
     timeZone: settings?.timeZone ?? DEFAULT_TIME_ZONE,
     finalAt: settings?.finalAt ?? null,
+    submissionsCloseAt: settings?.submissionsCloseAt ?? null,
     gates: gateRows,
     meals: mealRows,
   };
@@ -34,6 +35,41 @@ export async function updateGate(number: number, values: { title: string; descri
 
 export async function updateFinalAt(finalAt: Date) {
   await getDb().insert(eventSettings).values({ id: 1, finalAt }).onConflictDoUpdate({ target: eventSettings.id, set: { finalAt } });
+}
+
+/**
+ * Sets when submissions close; null closes them at the final countdown's instant. False when the event
+ * has no settings yet (the final countdown is set first).
+ */
+export async function updateSubmissionsCloseAt(submissionsCloseAt: Date | null): Promise<boolean> {
+  const rows = await getDb().update(eventSettings).set({ submissionsCloseAt }).where(eq(eventSettings.id, 1)).returning({ id: eventSettings.id });
+  return rows.length > 0;
+}
+
+/** When teams stop sending answers, as pages and the API show it. */
+export interface SubmissionsWindow {
+  /** The instant (ISO); null while the event has no settings (then they never close). */
+  closesAt: string | null;
+  /** True when the instant is the final countdown's (no "submissions close" setting). */
+  fromFinal: boolean;
+  /** Still open by server time. */
+  open: boolean;
+  timeZone: string;
+}
+
+/**
+ * The "submissions close" setting, else the final countdown's instant. The rule itself is enforced by
+ * assertCanSubmit (app/modules/submissions/submit.server.ts), with the same fallback.
+ */
+export async function getSubmissionsWindow(now = new Date()): Promise<SubmissionsWindow> {
+  const [row] = await getDb()
+    .select({ finalAt: eventSettings.finalAt, closeAt: eventSettings.submissionsCloseAt, timeZone: eventSettings.timeZone })
+    .from(eventSettings)
+    .where(eq(eventSettings.id, 1))
+    .limit(1);
+  if (!row) return { closesAt: null, fromFinal: true, open: true, timeZone: DEFAULT_TIME_ZONE };
+  const at = row.closeAt ?? row.finalAt;
+  return { closesAt: at.toISOString(), fromFinal: !row.closeAt, open: now.getTime() < at.getTime(), timeZone: row.timeZone };
 }
 
 export async function addMeal(label: string, at: Date) {

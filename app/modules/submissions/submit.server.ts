@@ -1,10 +1,12 @@
 /**
- * Submissions (DOMAIN.md "Submissions"): one per (team, challenge), a file and/or a text, accepted only
- * for an active challenge of an opened gate, by a user with a team. Server time decides.
+ * Submissions: one per (team, challenge), a file and/or a text, accepted only for an active challenge of
+ * an opened gate, by a user with a team, from a request begun before submissions close (the event
+ * setting, else the final countdown's instant). Server time decides (docs/RELIABILITY.md "Rules at the
+ * edges").
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
-import { challenges, gates, submissions } from "../../../db/schema.ts";
+import { challenges, eventSettings, gates, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../utils/db.server.ts";
 import { getEnv } from "../../utils/env.server.ts";
 import { getLogger } from "../../utils/logger.server.ts";
@@ -20,6 +22,7 @@ export type SubmissionErrorCode =
   | "inactive"
   | "noGate"
   | "closed"
+  | "submissionsClosed"
   | "empty"
   | "tooLarge"
   | "textTooLong"
@@ -32,6 +35,7 @@ const errorText: Record<SubmissionErrorCode, string> = {
   inactive: messages.participant.challengeInactive,
   noGate: messages.participant.challengeNoGate,
   closed: messages.participant.gateClosed,
+  submissionsClosed: messages.participant.submissionsClosed,
   empty: messages.participant.emptySubmission,
   tooLarge: messages.participant.fileTooLarge,
   textTooLong: messages.participant.textTooLong,
@@ -50,7 +54,9 @@ export class SubmissionError extends Error {
     if (this.code === "notFound") return 404;
     if (this.code === "tooLarge") return 413;
     if (this.code === "storage") return 503;
-    if (this.code === "noTeam" || this.code === "closed" || this.code === "inactive" || this.code === "noGate") return 403;
+    if (this.code === "noTeam" || this.code === "closed" || this.code === "submissionsClosed" || this.code === "inactive" || this.code === "noGate") {
+      return 403;
+    }
     return 400;
   }
 }
@@ -70,23 +76,33 @@ export interface StoredFile {
 
 /**
  * Throws a SubmissionError unless the team may submit to the challenge now. Called before the body
- * is read (no upload for a closed gate) and again inside the saving transaction.
+ * is read (no upload for a closed gate) and again inside the saving transaction. `begunAt` is when the
+ * request arrived: an upload begun before submissions close is accepted when it completes.
  */
 export async function assertCanSubmit(
-  input: { teamId: number | null; challengeId: number; now?: Date },
+  input: { teamId: number | null; challengeId: number; now?: Date; begunAt?: Date },
   db: Queryable = getDb(),
-): Promise<void> {
+): Promise<{ closesAt: Date | null }> {
   if (input.teamId === null) throw new SubmissionError("noTeam");
+  const now = input.now ?? new Date();
   const [row] = await db
-    .select({ status: challenges.status, wave: challenges.wave, opensAt: gates.opensAt })
+    .select({
+      status: challenges.status,
+      wave: challenges.wave,
+      opensAt: gates.opensAt,
+      closesAt: sql<Date | null>`coalesce(${eventSettings.submissionsCloseAt}, ${eventSettings.finalAt})`.mapWith(eventSettings.finalAt),
+    })
     .from(challenges)
     .leftJoin(gates, eq(gates.number, challenges.wave))
+    .leftJoin(eventSettings, eq(eventSettings.id, 1))
     .where(eq(challenges.id, input.challengeId))
     .limit(1);
   if (!row) throw new SubmissionError("notFound");
   if (row.status !== "active") throw new SubmissionError("inactive");
   if (row.wave === null || !row.opensAt) throw new SubmissionError("noGate");
-  if (row.opensAt.getTime() > (input.now ?? new Date()).getTime()) throw new SubmissionError("closed");
+  if (row.opensAt.getTime() > now.getTime()) throw new SubmissionError("closed");
+  if (row.closesAt && (input.begunAt ?? now).getTime() >= row.closesAt.getTime()) throw new SubmissionError("submissionsClosed");
+  return { closesAt: row.closesAt };
 }
 
 export interface SaveResult {
@@ -113,6 +129,8 @@ export async function saveSubmission(input: {
   text: string | null | undefined;
   file: StoredFile | null;
   now?: Date;
+  /** When the request arrived (default: now); see assertCanSubmit. */
+  begunAt?: Date;
 }): Promise<SaveResult> {
   const text = input.text?.trim() ? input.text.trim() : null;
   let oldKey: string | null = null;
@@ -125,7 +143,7 @@ export async function saveSubmission(input: {
       // One writer at a time per team: two members sending the first answer at once would both find no
       // row to lock, both say "created", and the first file would lose its row to the second's upsert.
       await tx.execute(sql`select pg_advisory_xact_lock(${SUBMISSION_LOCK}, ${teamId})`);
-      await assertCanSubmit({ teamId, challengeId: input.challengeId, now: input.now }, tx);
+      await assertCanSubmit({ teamId, challengeId: input.challengeId, now: input.now, begunAt: input.begunAt }, tx);
       const [existing] = await tx
         .select({ id: submissions.id, fileKey: submissions.fileKey })
         .from(submissions)

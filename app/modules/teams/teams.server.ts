@@ -1,12 +1,14 @@
 /**
- * Teams: create, rename, delete. A team's name is unique without regard to case (the database
- * index says so; we turn its violation into a clear message). Every change marks the team's
+ * Teams: create, rename, delete. A team's name is unique without regard to case or look-alike
+ * characters (app/modules/names/names.ts; the database's unique index on the name's key says so, and
+ * its violation becomes a clear message). Every change marks the team's
  * standings stale in the same transaction, so the board picks up a new or renamed team.
  */
 import { asc, count, eq, sql } from "drizzle-orm";
 import { submissions, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../utils/db.server.ts";
 import { messages } from "../messages.ts";
+import { NAME_CONSTRAINTS, nameColumns } from "../names/names.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { removeTeamFromStandings } from "../standings/recompute.server.ts";
 
@@ -65,14 +67,14 @@ export async function getTeam(id: number) {
 }
 
 function nameTaken(error: unknown): never {
-  if (isUniqueViolation(error, "teams_name_lower_key")) throw new DashboardError(m.teamNameTaken, 409, "name");
+  if (NAME_CONSTRAINTS.teams.some((constraint) => isUniqueViolation(error, constraint))) throw new DashboardError(m.teamNameTaken, 409, "name");
   throw error;
 }
 
 export async function createTeam(name: string) {
   const team = await getDb()
     .transaction(async (tx) => {
-      const [row] = await tx.insert(teams).values({ name }).returning({ id: teams.id, name: teams.name });
+      const [row] = await tx.insert(teams).values(nameColumns(name)).returning({ id: teams.id, name: teams.name });
       // A new team appears on the board (with 0 points) once its standings are computed.
       await markStandingsStale(tx, row.id);
       return row;
@@ -85,7 +87,7 @@ export async function createTeam(name: string) {
 export async function renameTeam(id: number, name: string) {
   const team = await getDb()
     .transaction(async (tx) => {
-      const [row] = await tx.update(teams).set({ name }).where(eq(teams.id, id)).returning({ id: teams.id, name: teams.name });
+      const [row] = await tx.update(teams).set(nameColumns(name)).where(eq(teams.id, id)).returning({ id: teams.id, name: teams.name });
       if (!row) throw new DashboardError(m.teamNotFound, 404);
       await markStandingsStale(tx, id);
       return row;

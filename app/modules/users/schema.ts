@@ -2,6 +2,7 @@ import { z } from "zod";
 import { rowId } from "../ids.ts";
 import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
+import { nameField } from "../names/names.ts";
 
 const m = messages.dashboard;
 
@@ -10,7 +11,7 @@ export const userRoles = ["admin", "judge", "participant"] as const;
 export const roleLabels: Record<(typeof userRoles)[number], string> = { admin: "Admin", judge: "Judge", participant: "participant" };
 
 export const userFields = {
-  name: text({ error: m.nameRequired }).trim().min(1, m.nameRequired).max(60, m.tooLong),
+  name: nameField(60),
   password: text().max(200, m.tooLong).optional(),
   role: z.enum(userRoles, { error: m.roleRequired }),
   teamId: rowId().optional(),

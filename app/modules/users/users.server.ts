@@ -14,6 +14,7 @@ import { endSession, endSessionsOf, listSessionsOf } from "../auth/sessions.serv
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { DashboardError, isUniqueViolation } from "../teams/teams.server.ts";
+import { NAME_CONSTRAINTS, nameColumns } from "../names/names.ts";
 import type { UserFormValues } from "./schema.ts";
 
 const m = messages.dashboard;
@@ -36,7 +37,7 @@ export async function getUser(id: number) {
 }
 
 function translate(error: unknown): never {
-  if (isUniqueViolation(error, "users_name_lower_key")) throw new DashboardError(m.userNameTaken, 409, "name");
+  if (NAME_CONSTRAINTS.users.some((constraint) => isUniqueViolation(error, constraint))) throw new DashboardError(m.userNameTaken, 409, "name");
   // 23503: the chosen team was deleted meanwhile.
   if ((error as { code?: string; cause?: { code?: string } }).code === "23503" || (error as { cause?: { code?: string } }).cause?.code === "23503") {
     throw new DashboardError(m.teamNotFound, 409, "teamId");
@@ -53,7 +54,7 @@ export async function createUser(input: Omit<UserFormValues, "id">) {
   const passwordHash = await hashPassword(input.password ?? "");
   const user = await getDb()
     .transaction(async (tx) => {
-      const [row] = await tx.insert(users).values({ name: input.name, role: input.role, teamId, passwordHash }).returning({ id: users.id });
+      const [row] = await tx.insert(users).values({ ...nameColumns(input.name), role: input.role, teamId, passwordHash }).returning({ id: users.id });
       if (teamId) await markStandingsStale(tx, teamId);
       return row;
     })
@@ -87,7 +88,7 @@ export async function updateUser(actor: Actor, input: UserFormValues & { id: num
       }
       await tx
         .update(users)
-        .set({ name: input.name, role: input.role, teamId, ...(passwordHash ? { passwordHash } : {}) })
+        .set({ ...nameColumns(input.name), role: input.role, teamId, ...(passwordHash ? { passwordHash } : {}) })
         .where(eq(users.id, input.id));
       const stale = before.teamId === teamId ? [] : [before.teamId, teamId];
       for (const id of stale) if (id) await markStandingsStale(tx, id);

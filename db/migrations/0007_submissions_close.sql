@@ -1,0 +1,1 @@
+ALTER TABLE "event_settings" ADD COLUMN "submissions_close_at" timestamp with time zone;

@@ -1,0 +1,37 @@
+/** A multipart POST whose body is produced as it is read: a file part can be an async iterable that takes its time. */
+
+export type MultipartPart = { name: string; value: string | { filename: string; body: AsyncIterable<Uint8Array> | Uint8Array } };
+
+export function multipart(parts: MultipartPart[], url = "http://localhost/submition/1", headers: Record<string, string> = {}) {
+  const boundary = `----gk${Math.random().toString(16).slice(2)}`;
+  const encoder = new TextEncoder();
+  async function* generate() {
+    for (const part of parts) {
+      if (typeof part.value === "string") {
+        yield encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`);
+      } else {
+        yield encoder.encode(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.value.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        );
+        if (part.value.body instanceof Uint8Array) yield part.value.body;
+        else for await (const chunk of part.value.body) yield chunk;
+        yield encoder.encode("\r\n");
+      }
+    }
+    yield encoder.encode(`--${boundary}--\r\n`);
+  }
+  const iterator = generate();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+  });
+  return new Request(url, {
+    method: "POST",
+    headers: { ...headers, "Content-Type": `multipart/form-data; boundary=${boundary}` },
+    body,
+    duplex: "half",
+  } as RequestInit);
+}
