@@ -1,0 +1,51 @@
+/**
+ * Each patch in patches/ is in effect (patch-package applies them at install and fails the install when
+ * one does not apply): a behaviour only the patched code has, observed from outside.
+ */
+import { matchRoutes } from "@remix-run/router";
+import { describe, expect, it } from "vitest";
+import { createDb } from "../../db/client.ts";
+import { teams } from "../../db/schema.ts";
+
+describe("dependency patches", () => {
+  it("@remix-run/router: on the server a route tree's ranked branches are kept per tree (docs/PERFORMANCE.md)", () => {
+    const routes: Array<{ id: string; path: string }> = [{ id: "a", path: "/a" }];
+    expect(matchRoutes(routes, "/a")?.[0].route.id).toBe("a");
+    // Unpatched, every match ranks the tree again and would find the route added in place; patched, the
+    // tree's branches were kept at its first match (server trees never change once built).
+    routes.push({ id: "b", path: "/b" });
+    expect(matchRoutes(routes, "/b")).toBeNull();
+    expect(matchRoutes([...routes], "/b")?.[0].route.id).toBe("b");
+  });
+
+  it("drizzle-orm: every query is a prepared statement (docs/decisions/012-prepared-statements.md)", async () => {
+    const handle = createDb(process.env.DATABASE_URL!, { max: 1 });
+    try {
+      // Unnamed (not prepared) itself, so it never counts itself; the connection's own start-up may.
+      const prepared = async () => (await handle.sql.unsafe("select count(*)::int as n from pg_prepared_statements", [], { prepare: false }))[0].n as number;
+      const before = await prepared();
+      await handle.db.select({ id: teams.id }).from(teams).limit(1);
+      expect(await prepared()).toBe(before + 1);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("postgres: a query on a reserved connection whose socket has closed fails; it does not kill the process", async () => {
+    const handle = createDb(process.env.DATABASE_URL!, { max: 2 });
+    try {
+      const reserved = await handle.sql.reserve();
+      const [{ pid }] = await reserved`select pg_backend_pid() as pid`;
+      await handle.sql`select pg_terminate_backend(${pid})`;
+      // The reserved connection's socket closes; a query then (a transaction's ROLLBACK, in the app)
+      // must be refused. Unpatched, it scheduled a write to no socket, which threw from setImmediate.
+      // The first query may still find the socket and fail with its reset; the next ones find none.
+      await expect
+        .poll(() => reserved`select 1`.then(() => "ran", (error: { code?: string }) => error.code ?? "error"), { timeout: 10_000, interval: 100 })
+        .toBe("CONNECTION_CLOSED");
+      reserved.release();
+    } finally {
+      await handle.close();
+    }
+  });
+});
