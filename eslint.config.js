@@ -25,7 +25,8 @@ export default tseslint.config(
     // entry.server.tsx is the server renderer itself (never in the browser bundle).
     ignores: ["app/**/*.server.ts", "app/**/*.test.ts", "app/entry.server.tsx"],
     rules: {
-      // The browser bundle must never pull in server-only code (STACK.md gotcha 6).
+      // The browser bundle must never pull in server-only code: Remix's classic compiler bundles what a
+      // non-.server module imports into the browser build.
       "no-restricted-imports": [
         "error",
         { patterns: [{ group: ["node:*", "ioredis", "bullmq", "postgres", "@aws-sdk/*"], message: "Server-only: import it from a *.server.ts module." }] },

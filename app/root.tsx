@@ -51,7 +51,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
-        {/* Signed-in users only: visitors get no socket (DOMAIN.md). */}
+        {/* Signed-in users only: visitors get no socket (docs/domain.md). */}
         <SocketProvider enabled={Boolean(user)} identity={user?.id ?? null}>
           <UnreadAnnouncementsProvider serverCount={user ? (rootData?.unreadAnnouncements ?? 0) : 0} syncKey={rootData}>
             {children}

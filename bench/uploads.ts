@@ -23,7 +23,7 @@ import { BENCH_PORT_BASE, REPO_ROOT, sleep, startWeb, startWorkers, stopChildren
 import { cookiesFor, deleteStoredSubmissionFiles, seedWorld } from "./lib/world.ts";
 
 const MB = 1024 * 1024;
-/** The spec's limit, 200 MB: the full run uploads a file of exactly this size. */
+/** The original platform's limit, 200 MB: the full run uploads a file of exactly this size. */
 const LIMIT_BYTES = 209_715_200;
 
 const args = benchArgs({ "size-mb": { type: "string" }, concurrent: { type: "string" }, "concurrent-mb": { type: "string" } });

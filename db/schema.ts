@@ -1,5 +1,5 @@
 /**
- * The whole domain of ../shared/design/DOMAIN.md as one drizzle schema.
+ * The whole domain (docs/domain.md) as one drizzle schema.
  * Points and scores are stored as integer hundredths (`*_centi`): scores have up to 2 decimals, and
  * integers keep sums exact so that incremental standings and a full rebuild agree to the last digit
  * (docs/decisions/003-points-in-hundredths.md).
@@ -124,7 +124,7 @@ export const submissions = pgTable(
     // The mean of the judges' scores, in hundredths; null until a judge scores it.
     scoreCenti: integer("score_centi"),
     // The judge's rejection. Kept apart from `status`, which an update resets to pending: a rejected
-    // submission that the team updates still counts 0 until a judge scores it again (DOMAIN.md).
+    // submission that the team updates still counts 0 until a judge scores it again (docs/domain.md).
     rejected: boolean("rejected").notNull().default(false),
     // The last time a judge's action changed the points it counts (not a re-score to the same mean, nor a
     // score on a rejected one): a team's total is "reached" at the latest of these over its submissions

@@ -13,7 +13,7 @@ import { s3Service } from "./lib/s3-service.ts";
 import { errorMessage } from "./lib/process.ts";
 import { ServiceError, formatLine, redactUrl, type LocalService, type ServiceName } from "./lib/service.ts";
 
-// The SDK's "node >= 22 from 2027" notice is known and tracked (STACK.md gotcha 13); it only adds noise here.
+// The SDK's "node >= 22 from 2027" notice is known (the SDK is pinned in package.json); it only adds noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 const SERVICES: LocalService[] = [postgresService, redisService, s3Service];

@@ -58,7 +58,7 @@ function loadErrorMessage(error: unknown): string {
 }
 
 /**
- * Spec 8: a screen whose data failed to load says so in place ("Error: {message}", or the screen's own
+ * A screen whose data failed to load says so in place ("Error: {message}", or the screen's own
  * text) under its title, with a way to try again. A 403 or 404 keeps its usual status page.
  */
 export function LoadErrorPage({ title, text, className }: { title: string; text?: (message: string) => string; className?: string }) {

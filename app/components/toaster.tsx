@@ -8,7 +8,7 @@ export interface ClientToast {
   description?: string;
 }
 
-/** Spec 9: default 4 s, success 2 s, error 4 s; at most 20 on screen; top centre. */
+/** Default 4 s, success 2 s, error 4 s; at most 20 on screen; top centre. */
 const durations = { message: 4000, success: 2000, error: 4000 } as const;
 
 export function showAppToast(toast: Omit<ClientToast, "id"> & { id?: string }) {
@@ -19,7 +19,7 @@ export function showAppToast(toast: Omit<ClientToast, "id"> & { id?: string }) {
 }
 
 /**
- * Spec 8: a refused create or edit on the dashboard is also a toast. The form keeps its message beside the
+ * A refused create or edit on the dashboard is also a toast. The form keeps its message beside the
  * button (the only feedback without JavaScript); with JavaScript the toast says it too, once per answer.
  */
 export function useFormErrorToast(lastResult: { error?: Record<string, string[] | null> | null } | null | undefined) {

@@ -7,7 +7,7 @@ import { Message } from "~/components/ui/message";
 import type { VideosSchemaType } from "~/modules/videos/schema";
 
 /**
- * The two home-page video URLs (spec 5): URL inputs, at least one filled; an empty one keeps the stored
+ * The two home-page video URLs: URL inputs, at least one filled; an empty one keeps the stored
  * video. Posts `intent=videos` to the page's own action (dashboard home or /welcome).
  */
 export function VideosForm({

@@ -1,7 +1,7 @@
 /**
  * What every form field shares: text without control characters, and our words for every validation
  * failure a schema does not name itself. A field people fill in carries
- * its own message (spec 5's texts); this covers the rest: a field sent twice, a tampered hidden id, an
+ * its own message (the original platform's texts); this covers the rest: a field sent twice, a tampered hidden id, an
  * option that is not on the list, an over-long value. Without it zod answers in its own English
  * ("Invalid input: expected string, received array"), which no user should read. Every schema module
  * imports this file, so the map is in place wherever a schema parses, browser and server alike.

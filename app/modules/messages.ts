@@ -1,6 +1,6 @@
 /**
- * Every user-facing message in one place. Texts from the spec (sections 5 and 8) are verbatim;
- * the ones the spec names but does not give come from DOMAIN.md; the rest are ours, short and plain.
+ * Every user-facing message in one place. The original platform's texts are kept verbatim, its
+ * Arabic dashboard toasts included; the rest are ours, short and plain.
  */
 /** Shared by the registration form and every other over-long field. */
 const tooLong = (max: number) => `Too long (${max} characters at most)`;
@@ -43,10 +43,10 @@ export const messages = {
     submitted: "Submission successful!",
     submitFailed: "Failed to submit challenge",
     errorPrefix: "Error: ",
-    // Spec 8 shows "Error: {message}" when a gate or a challenge fails to load; the messages are ours.
+    // The original platform showed "Error: {message}" when a gate or a challenge failed to load; the messages are ours.
     gateLoadFailed: "The gate could not be loaded. Please try again.",
     challengeLoadFailed: "The challenge could not be loaded. Please try again.",
-    // Spec 8, verbatim.
+    // The original platform's, verbatim.
     scoreboardLoadFailed: "Error loading teams",
     noTeam: "You need a team to submit.",
     challengeNotFound: "This challenge does not exist.",
@@ -60,7 +60,7 @@ export const messages = {
     requestFailed: "Failed to send mentor request",
     required: "This field is required",
     noMeal: "No upcoming meal.",
-    // Spec 2.11 names this message without giving it.
+    // The original platform named this message without its text.
     noAnnouncements: "No announcements yet. You will get a notification as soon as one is posted.",
     noFile: "No file available",
     textTooLong: "The text is too long (20000 characters at most)",
@@ -74,7 +74,7 @@ export const messages = {
     choose: "Please choose one of the options.",
     tooLong,
   },
-  // The home videos (spec 8), saved from the dashboard home or, by an admin, on /welcome.
+  // The home videos, saved from the dashboard home or, by an admin, on /welcome.
   videos: {
     updated: "Videos updated successfully!",
     failed: "Failed to update videos.",
@@ -139,12 +139,12 @@ export const messages = {
     submissionsCloseNeedsFinal: "Set the final countdown first: submissions close at it unless you give another time.",
     mealAdded: "Meal added",
     mealRemoved: "Meal removed",
-    // Spec 8 gives this text for both the users and the teams pages.
+    // The original platform showed this text on both the users and the teams pages.
     loadFailed: (message: string) => `Error loading teams: ${message}`,
   },
   // Public registration.
   registration: {
-    // Spec 2.15, 5 and 8 (verbatim).
+    // The original platform's (verbatim).
     required: "Please fill in all required fields.",
     failed: "Something went wrong while saving data.",
     thankYouTitle: "Thank you",

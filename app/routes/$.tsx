@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
 
-// Public route: any unknown path goes to /404 (spec 2.1).
+// Public route: any unknown path goes to /404.
 export async function loader() {
   return redirect("/404");
 }

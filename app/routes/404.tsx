@@ -13,7 +13,7 @@ export async function loader() {
   return data(null, { status: 404 });
 }
 
-/** A public page: it carries the public layout's bar (spec 2.3), for visitors and signed-in users alike. */
+/** A public page: it carries the public layout's bar, for visitors and signed-in users alike. */
 export default function NotFound() {
   const user = useOptionalUser();
   return (

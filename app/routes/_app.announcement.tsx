@@ -14,12 +14,12 @@ import { requireUser } from "~/utils/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Announcements · Gatekeeper" }];
 
-/** Opening the page resets the user's unread count on the server (spec 2.11, DOMAIN.md). */
+/** Opening the page resets the user's unread count on the server (docs/domain.md). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const [announcements, timeZone] = await Promise.all([
     markAnnouncementsSeen(user.id).then(() => listAnnouncements()),
-    // DOMAIN.md: instants are shown in the event's zone (an event setting).
+    // docs/domain.md: instants are shown in the event's zone (an event setting).
     getEventTimeZone(),
   ]);
   return { announcements, timeZone };

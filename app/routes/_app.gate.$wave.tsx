@@ -28,7 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { board, serverNow: now.toISOString() };
 }
 
-/** Spec 9: the gate's loading animation lasts 5 s for waves 3 and 4, 4.1 s otherwise. */
+/** The gate's loading animation lasts 5 s for waves 3 and 4, 4.1 s otherwise. */
 const loadingMs = (wave: number) => (wave === 3 || wave === 4 ? 5000 : 4100);
 
 export default function GateBoard() {
@@ -128,7 +128,7 @@ export default function GateBoard() {
   );
 }
 
-/** Spec 8: the gate page shows "Error: {message}" when it cannot load; a 404 stays the 404 page. */
+/** The gate page shows "Error: {message}" when it cannot load; a 404 stays the 404 page. */
 export function ErrorBoundary() {
   return <LoadErrorPage title="Gate" className="gate-board" />;
 }

@@ -20,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** The journey's screens: their code is fetched here too, so the next steps open at once. */
 const journey = ["/welcome", "/notification", "/gates", "/gate/1"];
 
-/** Spec 2.4: what the preloader waits for (ADR 008 lists it): the theme's images, styles and the journey's code. */
+/** What the preloader waits for (decision 008 lists it): the theme's images, styles and the journey's code. */
 function assetsToLoad(): Array<{ url: string; image: boolean }> {
   const assets = new Map<string, boolean>(themeImages.map((url) => [url, true]));
   document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]').forEach((link) => assets.set(link.href, false));
@@ -44,7 +44,7 @@ async function load({ url, image }: { url: string; image: boolean }): Promise<vo
 }
 
 /**
- * Spec 2.4: a progress bar and percentage while the theme's assets load, then the next screen 500 ms
+ * A progress bar and percentage while the theme's assets load, then the next screen 500 ms
  * after completion (at once under reduced motion). Without JavaScript a refresh and a link move on.
  */
 /**

@@ -24,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The teams come as one JSON string shared by every viewer of the live board (decoded below).
   const { leaders, ...board } = await getScoreboardJson({ id: user.id, role: user.role, teamId: user.teamId }, CHART_TEAMS);
   // While frozen, participants get a frozen board and chart (and no live updates but their own
-  // team's); admins and judges keep seeing live standings (DOMAIN.md).
+  // team's); admins and judges keep seeing live standings (docs/domain.md).
   const liveForViewer = !board.frozen || user.role !== "participant";
   const { chart, timeZone } = await getScoreChart({ teams: leaders, frozenFor: liveForViewer ? null : { ownTeamId: board.ownTeamId } });
   return { ...board, liveForViewer, chart, timeZone };
@@ -32,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type Category = keyof TeamStanding["categories"];
 
-/** Spec order AI, CS, PS, GD; labels from DOMAIN.md ("otherwise the raw value" for AI). */
+/** Order AI, CS, PS, GD; labels as docs/domain.md names the categories (AI as it is). */
 const categories: ReadonlyArray<{ key: Category; title: string | null }> = [
   { key: "AI", title: null },
   { key: "CS", title: "Cyber Security" },
@@ -227,7 +227,7 @@ export default function Scoreboard() {
   );
 }
 
-/** Spec 8: "Error loading teams" when the board cannot be read; role errors keep their own page. */
+/** "Error loading teams" when the board cannot be read; role errors keep their own page. */
 export function ErrorBoundary() {
   return <LoadErrorPage title="Scoreboard" className="scoreboard" text={() => messages.participant.scoreboardLoadFailed} />;
 }

@@ -10,7 +10,7 @@ export const meta: MetaFunction = () => [{ title: "Status · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  // Frozen: the rank is the frozen one, the team's own points stay live (DOMAIN.md).
+  // Frozen: the rank is the frozen one, the team's own points stay live (docs/domain.md).
   const { team, frozen } = await getTeamStanding({ id: user.id, role: user.role, teamId: user.teamId });
   return {
     userName: user.name,

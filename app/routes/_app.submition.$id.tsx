@@ -266,7 +266,7 @@ export default function SubmissionPage() {
   );
 }
 
-/** Spec 8: a challenge that fails to load shows "Error:" with the message; a 404 stays the 404 page. */
+/** A challenge that fails to load shows "Error:" with the message; a 404 stays the 404 page. */
 export function ErrorBoundary() {
   return <LoadErrorPage title="Challenge" className="submission-page" />;
 }

@@ -7,13 +7,13 @@ import { requireUser } from "~/utils/auth.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-/** The participant screens' layout: every signed-in role may open them (DOMAIN.md). */
+/** The participant screens' layout: every signed-in role may open them (docs/domain.md). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   return { user: { name: user.name, role: user.role, teamName: user.teamName } };
 }
 
-/** Spec 2.8: the submission page says "Loading..." while it loads (the gate board has its own animation). */
+/** The submission page says "Loading..." while it loads (the gate board has its own animation). */
 function useOpeningChallenge(): boolean {
   const navigation = useNavigation();
   const location = useLocation();

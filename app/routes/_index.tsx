@@ -9,15 +9,15 @@ import { useOptionalUser } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Gatekeeper" }];
 
-/** Spec 9: reveal after 500 ms, leave for /login 800 ms after the press. */
+/** Reveal after 500 ms, leave for /login 800 ms after the press. */
 const REVEAL_DELAY_MS = 500;
 const LEAVE_DELAY_MS = 800;
 
-/** Spec 1, word for word. */
+/** The original platform's intro, word for word. */
 const INTRO_TEXT =
   "you had a second awaking from now you can level up your strength intelligence, but !! are you brave enough to do it ?";
 
-/** Spec 4: waiting, revealed after 500 ms, leaving after the button press. */
+/** Waiting, revealed after 500 ms, leaving after the button press. */
 type Phase = "waiting" | "revealed" | "leaving";
 
 function prefersReducedMotion() {
@@ -29,7 +29,7 @@ function isPlainLeftClick(event: MouseEvent) {
   return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 }
 
-// Public route, no loader: the intro screen (spec 1 and 2.2).
+// Public route, no loader: the intro screen.
 export default function Intro() {
   const navigate = useNavigate();
   const user = useOptionalUser();

@@ -4,7 +4,7 @@ import { scoreSubmission } from "~/modules/scoring/scoring.server";
 import { requireApiRole } from "~/utils/api-auth.server";
 import { apiResource, pathId, readBody, respond } from "~/utils/api.server";
 
-/** The caller scores as themselves: the judge is never taken from the body (DOMAIN.md). */
+/** The caller scores as themselves: the judge is never taken from the body (docs/domain.md). */
 const resource = apiResource({
   PUT: async ({ request, params }) => {
     const judge = await requireApiRole(request, "admin", "judge");

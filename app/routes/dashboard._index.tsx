@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { counts, videos: { video1: videos.video1 ?? "", video2: videos.video2 ?? "" } };
 }
 
-/** Two forms post here: `intent` says which (spec 2.16: the videos form and Send Announcement). */
+/** Two forms post here: `intent` says which (the videos form and Send Announcement). */
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireRole(request, "admin");
   const formData = await request.formData();

@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { challenges: await listChallenges() };
 }
 
-/** Spec 4: clicking the status toggles it; the list is then re-read (the loader revalidates). */
+/** Clicking the status toggles it; the list is then re-read (the loader revalidates). */
 export async function action({ request }: ActionFunctionArgs) {
   await requireRole(request, "admin");
   const parsed = ChallengeIdSchema.safeParse(Object.fromEntries(await request.formData()));

@@ -34,7 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return { result: submission.reply({ resetForm: true }), outcome: "sent" as const, at: Date.now() };
 }
 
-/** Spec 4 and 8: the outcome shows for 3 s (green or red), then clears. */
+/** The outcome shows for 3 s (green or red), then clears. */
 function useOutcome(actionData: ReturnType<typeof useActionData<typeof action>>) {
   const [outcome, setOutcome] = useState<"sent" | "failed" | null>(actionData?.outcome ?? null);
   useEffect(() => {

@@ -97,7 +97,7 @@ function ScoreForm({ row, judgeId }: { row: Row; judgeId: number }) {
         <option value="rejected">rejected</option>
         <option value="reviewed">reviewed</option>
       </select>
-      {/* Spec 5: disabled while empty or sending — only once JavaScript can enable it again. */}
+      {/* Disabled while empty or sending — only once JavaScript can enable it again. */}
       <ActionButton type="submit" disabled={hydrated && (sending || value.trim() === "")}>
         {sending ? "Sending..." : "Send"}
       </ActionButton>

@@ -110,7 +110,7 @@ export default function Teams() {
   return (
     <section aria-labelledby="teams-title" className="stack dash-page">
       <h1 id="teams-title">Teams</h1>
-      {/* Remounted on every navigation: a saved form starts empty again (spec 4). */}
+      {/* Remounted on every navigation: a saved form starts empty again. */}
       <TeamForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} />
       <section className="card" aria-labelledby="team-list-heading">
         <h2 id="team-list-heading">Team List</h2>
@@ -155,7 +155,7 @@ export default function Teams() {
   );
 }
 
-/** Spec 8: the list failing to load says so; a 403/404 keeps the usual status page. */
+/** The list failing to load says so; a 403/404 keeps the usual status page. */
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error)) return <RouteErrorPage />;

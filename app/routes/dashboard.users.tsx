@@ -323,7 +323,7 @@ export default function Users() {
   );
 }
 
-/** Spec 8: the list failing to load says so; a 403/404 keeps the usual status page. */
+/** The list failing to load says so; a 403/404 keeps the usual status page. */
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error)) return <RouteErrorPage />;

@@ -64,7 +64,7 @@ export default function ApiDocs() {
                   <th scope="col">Call</th>
                   <th scope="col">What it does</th>
                   <th scope="col">Who</th>
-                  <th scope="col">Spec 7</th>
+                  <th scope="col">Original call</th>
                 </tr>
               </thead>
               <tbody>

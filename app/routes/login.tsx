@@ -41,7 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     const user = await authenticator.authenticate("form", request);
     const target = afterLoginPath(user.role, submission.value.redirectTo);
-    // Spec 2.4: a participant on the way to their home passes the preloader first.
+    // A participant on the way to their home passes the preloader first.
     return createUserSession(user, user.role === "participant" && target === "/welcome" ? "/preloader?next=/welcome" : target, request);
   } catch (error) {
     if (error instanceof InvalidCredentialsError) {
@@ -63,7 +63,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 /**
- * Spec 5 and 8: the login message shows for 2 s after each attempt (with JavaScript; without it,
+ * The login message shows for 2 s after each attempt (with JavaScript; without it,
  * the server-rendered message stays). `attempt` changes on every submit, valid or not.
  */
 function useTransientMessage(message: string | undefined, attempt: unknown) {
@@ -102,7 +102,7 @@ export default function LoginPage() {
             <path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
           </svg>
         </Link>
-        {/* Spec 2.3: the full-screen toggle is on every public page; the back arrow stands for the bar here. */}
+        {/* The full-screen toggle is on every public page; the back arrow stands for the bar here. */}
         <div className="corner-tools">
           <FullScreenToggle />
         </div>

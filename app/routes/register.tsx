@@ -25,7 +25,7 @@ const m = messages.registration;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = () => [{ title: "Register · Gatekeeper" }];
 
-// Public route: visitors register for the event (spec 2.15). `?registered` shows the thank-you card.
+// Public route: visitors register for the event. `?registered` shows the thank-you card.
 export async function loader({ request }: LoaderFunctionArgs) {
   return { done: new URL(request.url).searchParams.has("registered") };
 }
@@ -58,7 +58,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirect("/register?registered");
 }
 
-/** Spec 5: an empty required field is marked (red, shake) without a caption; other errors are captioned. */
+/** An empty required field is marked (red, shake) without a caption; other errors are captioned. */
 function errorsOf(field: FieldMetadata<string | undefined>): ListOfErrors {
   return isMissing(field.errors) ? [""] : field.errors;
 }
@@ -81,7 +81,7 @@ export default function RegisterPage() {
         </div>
         {done ? <ThankYou /> : <RegistrationForm />}
       </main>
-      {/* Spec 2.15: a full-screen indicator while saving (with JavaScript; without it the browser shows its own). */}
+      {/* A full-screen indicator while saving (with JavaScript; without it the browser shows its own). */}
       {saving ? (
         <div className="register-saving" role="status">
           <span className="register-saving__spinner" aria-hidden="true" />

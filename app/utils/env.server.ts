@@ -51,7 +51,7 @@ const EnvSchema = z
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
     // Shown as "processed by" on each job in the queue dashboard. Default: host and pid.
     WORKER_NAME: z.string().min(1).max(100).optional(),
-    // Submission upload limit in bytes (spec: 200 MB). Lowered only by the e2e server to keep CI fast.
+    // Submission upload limit in bytes (200 MB). Lowered only by the e2e server to keep CI fast.
     SUBMISSION_MAX_BYTES: z.coerce.number().int().min(1).default(209_715_200),
   })
   .superRefine((env, ctx) => {

@@ -1,7 +1,7 @@
 /**
  * The forms of the home content (call a mentor, Needs, the home videos), shared by /home, /welcome and
  * the dashboard home: parse with conform, call the modules, answer. A refusal keeps what was typed;
- * success redirects with the spec's toast.
+ * success redirects with the original platform's toast.
  */
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "@remix-run/node";

@@ -6,7 +6,7 @@ describe("loadOrFail", () => {
     await expect(loadOrFail(async () => 42, "unused")).resolves.toBe(42);
   });
 
-  it("turns a failed read into a 500 that carries the screen's message (spec 8: Error: {message})", async () => {
+  it("turns a failed read into a 500 that carries the screen's message (Error: {message})", async () => {
     process.env.LOG_LEVEL = "silent";
     const thrown = await loadOrFail(() => Promise.reject(new Error("connection refused")), "The gate could not be loaded.").catch((error: unknown) => error);
     expect(thrown).toMatchObject({ data: { message: "The gate could not be loaded." }, init: { status: 500 } });

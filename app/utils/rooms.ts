@@ -1,4 +1,4 @@
-/** Socket.IO rooms (DOMAIN.md): participants, judges, admins and one per team. */
+/** Socket.IO rooms (docs/domain.md): participants, judges, admins and one per team. */
 export const rooms = {
   participants: "participants",
   judges: "judges",

@@ -16,7 +16,7 @@ import { getLogger } from "./logger.server.ts";
 const globalForS3 = globalThis as typeof globalThis & { __gatekeeperS3?: S3Client; __gatekeeperS3Public?: S3Client };
 
 function createS3Client(endpoint: string): S3Client {
-  // The SDK is pinned (STACK.md): its notice about future releases needing Node 22 is noise here.
+  // The SDK is pinned (package.json): its notice about future releases needing Node 22 is noise here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
   const env = getEnv();
   return new S3Client({
@@ -25,7 +25,7 @@ function createS3Client(endpoint: string): S3Client {
     forcePathStyle: env.S3_FORCE_PATH_STYLE,
     credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
     // With the default checksum mode a streamed PutObject stores the SDK's chunk framing inside
-    // the object on s3rver (STACK.md gotcha 1). MinIO and AWS accept this mode too.
+    // the object on s3rver. MinIO and AWS accept this mode too.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
   });

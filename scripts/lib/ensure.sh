@@ -37,7 +37,7 @@ apt_install() {
 }
 
 # Checks docker-compose.yml without a Docker engine (none runs on these machines): Debian's docker-compose
-# 1.29 parses and validates the file offline (STACK.md). Skipped, with a note, where it cannot be installed.
+# 1.29 parses and validates the file offline. Skipped, with a note, where it cannot be installed.
 check_compose_file() {
   if ! command -v docker-compose >/dev/null 2>&1 && ! apt_install docker-compose; then
     echo "note: docker-compose could not be installed (needs root and apt); docker-compose.yml not checked"

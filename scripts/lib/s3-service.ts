@@ -60,7 +60,7 @@ function createClient(settings: S3Settings): S3Client {
     region: settings.region,
     credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
     forcePathStyle: true,
-    // The SDK's default checksums make s3rver store chunk framing inside streamed objects (STACK.md gotcha 1).
+    // The SDK's default checksums make s3rver store chunk framing inside streamed objects.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
     // One attempt per probe: our own retry loop owns the timing.

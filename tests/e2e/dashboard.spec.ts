@@ -65,7 +65,7 @@ test.describe("admin dashboard", () => {
     await expect(page.getByLabel("Name")).toHaveValue(`Night Owls ${stamp}`);
     await page.getByLabel("Name").fill("PH0ENIX");
     await page.getByRole("button", { name: "Save changes" }).click();
-    // Beside the button (the only feedback without JavaScript) and as a toast (spec 8).
+    // Beside the button (the only feedback without JavaScript) and as a toast.
     const taken = `⚠️ ${messages.dashboard.teamNameTaken}`;
     await expect(page.getByRole("alert")).toHaveText(taken);
     await expect(page.getByRole("region", { name: /Notifications/ }).getByText(taken)).toBeVisible();

@@ -1,5 +1,5 @@
 /**
- * The participant screens one by one (spec 2.2–2.12, 8): their texts and behaviour, beyond the
+ * The participant screens one by one: their texts and behaviour, beyond the
  * journey in participant.spec.ts. Instants are moved in the e2e server's database where a screen
  * depends on them (the final countdown), and put back afterwards.
  */
@@ -16,7 +16,7 @@ test.afterAll(async () => {
   await sql.end({ timeout: 5 });
 });
 
-/** Spec 1, word for word. */
+/** The original platform's intro, word for word. */
 const INTRO_TEXT =
   "you had a second awaking from now you can level up your strength intelligence, but !! are you brave enough to do it ?";
 
@@ -27,7 +27,7 @@ async function fillLogin(page: Page, name: string) {
   await page.getByRole("button", { name: "Login" }).click();
 }
 
-/** The public bar (spec 2.3) as a visitor sees it. */
+/** The public bar as a visitor sees it. */
 async function expectVisitorBar(page: Page) {
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link", { name: "Home" })).toHaveAttribute("href", "/");

@@ -15,7 +15,7 @@ import { makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
 import { send } from "../support/api.ts";
 
 describe("POST /api/v1/auth/login", () => {
-  it("signs in: the answer is spec 7's (role, team, user) and the session cookie works for the API", async () => {
+  it("signs in: the answer is the original platform's (role, team, user) and the session cookie works for the API", async () => {
     const team = await makeTeam("Phoenix");
     const user = await makeUser("participant", team.id, "amina");
     const response = await send(login, "POST", "/auth/login", { json: { username: "AMINA", password: "fixture-password" } });

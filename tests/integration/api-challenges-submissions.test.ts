@@ -169,7 +169,7 @@ describe("submissions", () => {
     expect(asJson.status).toBe(415);
   });
 
-  it("cuts a file past the limit: 413 with the spec's message, nothing stored", async () => {
+  it("cuts a file past the limit: 413 with the original platform's message, nothing stored", async () => {
     const challenge = await makeChallenge({ wave: 1 });
     const id = String(challenge.id);
     const response = await json(await call(submitRoute, multipart("POST", `/challenges/${id}/submission`, callers.tokens.participant, { text: "t", file: new Blob([new Uint8Array(4096)]) }), { id }));

@@ -192,7 +192,7 @@ describe("announcements, notifications and videos", () => {
     expect(NotificationOutSchema.parse(sent.body).message).toBe("Gate 3 opens in 10 minutes");
   });
 
-  it("reads and saves the home videos; an empty save is refused with spec 5's message", async () => {
+  it("reads and saves the home videos; an empty save is refused with the original platform's message", async () => {
     const saved = await send(videos, "PUT", "/videos", { token: callers.tokens.admin, json: { video1: "https://youtu.be/abc" } });
     expect(saved.status).toBe(200);
     expect(VideosOutSchema.parse(saved.body).video1).toBe("https://youtu.be/abc");

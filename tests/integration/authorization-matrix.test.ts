@@ -21,7 +21,7 @@ const staff: Row = { visitor: "login", participant: "403", outsider: "403", judg
 const adminOnly: Row = { visitor: "login", participant: "403", outsider: "403", judge: "403", admin: "allowed" };
 const ownTeamOrStaff: Row = { visitor: "login", participant: "allowed", outsider: "404", judge: "allowed", admin: "allowed" };
 const nobody: Row = { visitor: "404", participant: "404", outsider: "404", judge: "404", admin: "404" };
-/** Submitting needs a team: staff have none (DOMAIN.md), so they are refused. */
+/** Submitting needs a team: staff have none (docs/domain.md), so they are refused. */
 const submitter: Row = { visitor: "login", participant: "allowed", outsider: "allowed", judge: "403", admin: "403" };
 
 interface Case {
@@ -33,7 +33,7 @@ interface Case {
 
 /**
  * The table. "participant" is a member of the team that owns the submission; "outsider" a participant of
- * another team. Participant screens admit every signed-in role (DOMAIN.md); /dashboard only staff, and
+ * another team. Participant screens admit every signed-in role (docs/domain.md); /dashboard only staff, and
  * everything but Submissions (and its 404s) only admins.
  */
 const matrix: Record<string, Case[]> = {

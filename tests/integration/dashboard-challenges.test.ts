@@ -24,7 +24,7 @@ function multipartRequest(fields: Record<string, string>, file?: { name: string;
 const valid = { title: "Lost runes", description: "Decode them", points: "100", category: "AI" };
 
 describe("challenge form validation", () => {
-  it("uses the spec's messages", () => {
+  it("uses the original platform's messages", () => {
     const result = ChallengeFormSchema.safeParse({});
     const byPath = Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join("."), issue.message]));
     expect(byPath).toEqual({ title: m.titleRequired, description: m.descriptionRequired, points: m.pointsRequired, category: m.categoryRequired });

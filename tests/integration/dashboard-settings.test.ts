@@ -21,7 +21,7 @@ const form = (entries: Record<string, string>) => {
 };
 
 describe("settings validation", () => {
-  it("videos: at least one URL (each form with its own spec text), trimmed, empty ones not sent", () => {
+  it("videos: at least one URL (each form with its own text), trimmed, empty ones not sent", () => {
     const none = parseWithZod(form({ intent: "videos", video1: "", video2: "  " }), { schema: DashboardVideosSchema });
     expect(none.status === "error" && none.error?.[""]).toEqual(["Please fill at least one video URL to update."]);
     const onWelcome = parseWithZod(form({ intent: "videos", video1: "", video2: "" }), { schema: WelcomeVideosSchema });

@@ -1,4 +1,4 @@
-/** Turning registrations into participant accounts (dashboard, beyond the spec). */
+/** Turning registrations into participant accounts (dashboard, beyond the original platform). */
 import { eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { registrations, standingsOutbox, teams, users } from "../../db/schema.ts";

@@ -49,7 +49,7 @@ describe("POST /register", () => {
     expect(await count()).toBe(before + 1);
   });
 
-  it("answers 400 with the spec's message for missing fields and keeps what was typed", async () => {
+  it("answers 400 with the original platform's message for missing fields and keeps what was typed", async () => {
     const result = unwrap(await post({ skill: "", phone: "" }, "203.0.113.2"));
     expect(result.status).toBe(400);
     expect(result.reply?.error?.skill).toEqual([m.required]);

@@ -45,7 +45,7 @@ describe("registration schema", () => {
   });
 
   it.each(["name", "lastName", "email", "phone", "hasTeam", "nationalId", "skill", "tshirtSize"])(
-    "refuses an empty %s with the spec's message",
+    "refuses an empty %s with the original platform's message",
     (field) => {
       const errors = errorsOf({ [field]: "" });
       expect(errors[field]).toEqual([m.required]);

@@ -105,7 +105,7 @@ describe("incremental standings", () => {
             const value = ((step.percent / 10000) * points).toFixed(2);
             await scoreSubmission({ submissionId: submission.id, judgeId: judges[step.judge].id, score: value, verdict: step.verdict });
           } else if (step.type === "update") {
-            // A participant updates the submission: pending again, credited to them (spec 4).
+            // A participant updates the submission: pending again, credited to them.
             await getDb().transaction(async (tx) => {
               const [row] = await tx
                 .update(submissions)

@@ -1,6 +1,6 @@
 /**
  * The theme's pictures, served as static files from public/theme/ (original SVG art). Files rather
- * than inline markup so the browser caches them once, pages stay light, and the preloader (spec 2.4)
+ * than inline markup so the browser caches them once, pages stay light, and the preloader
  * can fetch the real images the journey shows before it starts.
  */
 export const themeArt = {

@@ -6,7 +6,7 @@ import { RouteErrorPage } from "~/components/status-page";
 import type { RequestEvent } from "~/modules/realtime/events";
 
 /**
- * Mentors Calls and Users Needs (spec 2.16): Team, User, Message, Date (12-hour), newest first; new rows
+ * Mentors Calls and Users Needs: Team, User, Message, Date (12-hour), newest first; new rows
  * arrive live (`request:new`, admins only).
  */
 export function RequestsPage({
@@ -69,7 +69,7 @@ export function RequestsPage({
   );
 }
 
-/** Spec 8: the list failing to load says so; a 403 or 404 keeps its status page. */
+/** The list failing to load says so; a 403 or 404 keeps its status page. */
 export function RequestsErrorBoundary({ failed }: { failed: string }) {
   const error = useRouteError();
   if (isRouteErrorResponse(error)) return <RouteErrorPage />;

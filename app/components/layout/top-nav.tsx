@@ -7,7 +7,7 @@ export interface TopNavUser {
   name: string;
 }
 
-/** Spec 2.3: Home is /home once someone is signed in, / for a visitor. */
+/** Home is /home once someone is signed in, / for a visitor. */
 function navLinks(signedIn: boolean) {
   return [
     { to: signedIn ? "/home" : "/", label: "Home" },
@@ -20,7 +20,7 @@ function navLinks(signedIn: boolean) {
 }
 
 /**
- * The public layout's bar (spec 2.3), shared by the participant screens and the visitor pages:
+ * The public layout's bar, shared by the participant screens and the visitor pages:
  * the links (a collapsible menu on small screens), the full-screen toggle and the login/logout icon.
  * A visitor's links lead to /login first (the guards remember where they were going).
  */
@@ -67,7 +67,7 @@ export function TopNav({ user }: { user: TopNavUser | null }) {
 }
 
 /**
- * Spec 2.3: the login icon. A visitor follows it to /login; a signed-in user logs out with it (a POST,
+ * The login icon. A visitor follows it to /login; a signed-in user logs out with it (a POST,
  * so it works without JavaScript and no link on another site can log anyone out) and lands on /.
  */
 function AuthIcon({ signedIn }: { signedIn: boolean }) {
@@ -91,7 +91,7 @@ function AuthIcon({ signedIn }: { signedIn: boolean }) {
   );
 }
 
-/** Spec 2.3: enter or leave full screen. Rendered only once JavaScript runs (it cannot work without). */
+/** Enter or leave full screen. Rendered only once JavaScript runs (it cannot work without). */
 export function FullScreenToggle() {
   const [supported, setSupported] = useState(false);
   const [full, setFull] = useState(false);
@@ -125,7 +125,7 @@ export function FullScreenToggle() {
   );
 }
 
-/** Spec 2.3: the unread-announcement count; screen readers hear "3 unread" as part of the link. */
+/** The unread-announcement count; screen readers hear "3 unread" as part of the link. */
 function UnreadBadge({ count }: { count: number }) {
   return (
     <span className="badge">

@@ -7,7 +7,7 @@ export function prefersReducedMotion(): boolean {
 }
 
 /**
- * A link that waits `delayMs` (spec 9: the 800 ms step transition) before navigating, calling
+ * A link that waits `delayMs` (the 800 ms step transition) before navigating, calling
  * `onLeave` first so the page can play its exit. A real link: without JavaScript it just navigates;
  * under reduced motion there is no wait.
  */

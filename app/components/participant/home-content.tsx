@@ -21,7 +21,7 @@ export interface HomeContentData {
 
 export type HomeActionData = { intent: "mentor" | "needs" | "videos" | (string & {}); result: SubmissionResult<string[]> } | undefined;
 
-/** Spec 2.5 / 2.13 / 2.14: videos, the next-meal card, and the call-a-mentor and Needs forms. */
+/** Videos, the next-meal card, and the call-a-mentor and Needs forms. */
 export function HomeContent({
   content,
   actionData,
@@ -63,7 +63,7 @@ export function HomeContent({
   );
 }
 
-/** Admins only (DOMAIN.md): replace one or both home videos; an empty field keeps the stored URL. */
+/** Admins only (docs/domain.md): replace one or both home videos; an empty field keeps the stored URL. */
 function SaveVideosForm({ actionData }: { actionData: HomeActionData }) {
   return (
     <section className="card" aria-labelledby="videos-form-heading">

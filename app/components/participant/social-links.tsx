@@ -8,7 +8,7 @@ const glyphs: Record<SocialKind, string> = {
   code: "M9 7l-5 5 5 5 M15 7l5 5-5 5",
 };
 
-/** Spec 2.10: the thanks text's social links; each opens in a new tab and says so to screen readers. */
+/** The thanks text's social links; each opens in a new tab and says so to screen readers. */
 export function SocialLinks({ links }: { links: readonly SocialLink[] }) {
   return (
     <ul className="social-links list-reset" aria-label="The event online">

@@ -1,6 +1,6 @@
 /**
  * A short two-note chime synthesised with the Web Audio API (no audio file to download), played at
- * full volume (spec 9). Browsers only let audio start after the user has interacted with the page:
+ * full volume. Browsers only let audio start after the user has interacted with the page:
  * `unlockAudioOnFirstGesture` prepares the audio context on the first click or key press, and any
  * refusal is swallowed: a missing chime must never break the page.
  */
@@ -37,7 +37,7 @@ async function ready(ctx: AudioContext): Promise<boolean> {
 /** Two bell-like notes (A5 then E6), each a sine with a soft octave partial, decaying fast. */
 function schedule(ctx: AudioContext) {
   const master = ctx.createGain();
-  master.gain.value = 1; // Full volume (spec 9); a note's partials peak just under full scale (0.8 × 1.22).
+  master.gain.value = 1; // Full volume; a note's partials peak just under full scale (0.8 × 1.22).
   master.connect(ctx.destination);
   const start = ctx.currentTime + 0.02;
   const notes = [

@@ -4,7 +4,7 @@
  * put a narrow no-break space before AM/PM, older ones a plain space, which breaks hydration.
  */
 
-/** DOMAIN.md: the event's default zone (an event setting; instants are stored in UTC). */
+/** docs/domain.md: the event's default zone (an event setting; instants are stored in UTC). */
 export const DEFAULT_EVENT_TIME_ZONE = "Africa/Algiers";
 
 const pointsFormat = new Intl.NumberFormat("en-US", { minimumFractionDigits: 0, maximumFractionDigits: 2 });
@@ -37,7 +37,7 @@ export function formatClockTime(iso: string, timeZone?: string): string {
   return twelveHour(parts.hour, parts.minute);
 }
 
-/** "Fri 25 Apr, 3:07 PM" in the given zone (spec 9: day, hour and minute on a 12-hour clock). */
+/** "Fri 25 Apr, 3:07 PM" in the given zone (day, hour and minute on a 12-hour clock). */
 export function formatDayTime(iso: string, timeZone: string = DEFAULT_EVENT_TIME_ZONE): string {
   const date = validDate(iso);
   if (!date) return "";

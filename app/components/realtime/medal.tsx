@@ -12,7 +12,7 @@ export function isMedalPlace(rank: number): rank is MedalPlace {
   return rank === 1 || rank === 2 || rank === 3;
 }
 
-/** A podium medal image (spec 2.10: the top 3 carry medal images); original art in public/theme/. */
+/** A podium medal image (the top 3 carry medal images); original art in public/theme/. */
 export function Medal({ place, className }: { place: MedalPlace; className?: string }) {
   const medal = medals[place];
   return (

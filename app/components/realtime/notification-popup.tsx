@@ -5,7 +5,7 @@ import { playChime, unlockAudioOnFirstGesture } from "./chime";
 import { DEFAULT_EVENT_TIME_ZONE, formatClockTime } from "./format";
 import { useSocketEvent } from "./socket-provider";
 
-/** Spec 9's localStorage keys. */
+/** The original platform's localStorage keys. */
 export const NOTIFICATION_STORAGE_KEY = "notification";
 export const NOTIFICATION_TIME_STORAGE_KEY = "notificationTime";
 
@@ -42,11 +42,11 @@ function clearSaved() {
 }
 
 /**
- * The admin's notification (spec 2.3, 4, 9): shown when a `notification` event arrives, with a short
+ * The admin's notification: shown when a `notification` event arrives, with a short
  * chime, until dismissed. It is saved in localStorage, so it comes back after a reload until the
- * user closes it. Inside /dashboard it is hidden and silent (spec 2.16).
+ * user closes it. Inside /dashboard it is hidden and silent.
  *
- * Times are shown in the event's zone (DOMAIN.md), like every other instant.
+ * Times are shown in the event's zone (docs/domain.md), like every other instant.
  *
  * It is a labelled region rather than a modal: it must not take focus from someone typing a
  * submission. Screen readers hear it through a live region when it arrives.

@@ -8,7 +8,7 @@ import { formatClockTime, formatPoints } from "./format";
 const LINE_COLOURS = ["#5ee1ff", "#ffd166", "#ff7eb6", "#8cff98", "#c3a6ff", "#ff9f5a", "#7fb2ff", "#f4f1de", "#4fe3c1", "#ff6b6b"];
 
 /**
- * The top 10 teams' points over time (beyond the spec: CTFd and rCTF boards have one). A plain SVG
+ * The top 10 teams' points over time (beyond the original platform: CTFd and rCTF boards have one). A plain SVG
  * drawn from the loader's data, so it is there without JavaScript; the page extends the data live.
  * The lines stretch with the box (non-scaling strokes); the labels are HTML, so they stay readable
  * on a phone. The table above it stays the accessible source of the numbers.

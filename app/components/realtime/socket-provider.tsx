@@ -3,7 +3,7 @@ import { createContext, useContext, useEffect, useRef, useState, type ReactNode 
 import { io, type Socket } from "socket.io-client";
 import type { ServerEventName, ServerToClientEvents } from "~/modules/realtime/events";
 
-/** The browser's end of the live connection. The client sends no events (DOMAIN.md). */
+/** The browser's end of the live connection. The client sends no events (docs/domain.md). */
 export type AppSocket = Socket<ServerToClientEvents>;
 export type SocketStatus = "connecting" | "connected" | "disconnected";
 
@@ -44,7 +44,7 @@ export function SocketProvider({
     const socket: AppSocket = io({
       transports: ["websocket", "polling"],
       // Without it a failed WebSocket is retried as a WebSocket forever: networks that block WebSockets
-      // must fall back to long-polling (spec 7: websocket first, polling as fallback).
+      // must fall back to long-polling (websocket first, polling as fallback).
       tryAllTransports: true,
       withCredentials: true,
       reconnectionDelay: 1000,

@@ -2,7 +2,7 @@ import { useLocation } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useSocketEvent } from "./socket-provider";
 
-/** Spec 9's localStorage key; it mirrors the server's count between loads (DOMAIN.md). */
+/** The original platform's localStorage key; it mirrors the server's count between loads (docs/domain.md). */
 export const UNREAD_STORAGE_KEY = "unreadCount";
 export const ANNOUNCEMENTS_PATH = "/announcement";
 const FAVICON = "/favicon.svg";

@@ -11,7 +11,7 @@ function actionClass(variant: ActionVariant, className?: string) {
 
 export type ActionButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ActionVariant };
 
-/** The bordered game-style button (spec 2.2). A plain <button>: every native prop passes through. */
+/** The bordered game-style button. A plain <button>: every native prop passes through. */
 export const ActionButton = forwardRef<HTMLButtonElement, ActionButtonProps>(function ActionButton(
   { variant = "primary", className, ...props },
   ref,

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 export type MessageTone = "error" | "correct";
 
 /**
- * A centred line of feedback (spec 2.2). Errors are announced at once (role="alert");
+ * A centred line of feedback. Errors are announced at once (role="alert");
  * success waits politely (role="status").
  */
 export function Message({

@@ -4,7 +4,7 @@ import { Statue } from "~/components/art/statue";
 export type StatuePosition = "left" | "center" | "right" | "none";
 
 /**
- * The full-screen night backdrop shared by the story screens (spec 2.2): sky, mist and ground
+ * The full-screen night backdrop shared by the story screens: sky, mist and ground
  * painted with CSS gradients, the stone guardian at 5%, 50% or 95% from the left, and an
  * optional veil that fades everything to dark blue over 2 s.
  *

@@ -1,5 +1,5 @@
 /**
- * The glowing "system window" heading used at the top of screens (spec 2.2).
+ * The glowing "system window" heading used at the top of screens.
  * `warning` adds a warning triangle before the text; it is decorative, the words carry the meaning.
  */
 export function TitleBar({

@@ -1,7 +1,7 @@
 /**
- * The API's one catalogue of error kinds (STYLE.md, after rCTF): each code has one HTTP status, and
+ * The API's one catalogue of error kinds (after rCTF's): each code has one HTTP status, and
  * every error body has the same shape, `{ code, message, fieldErrors? }`, so a script can switch on
- * `code` and show `message` (texts from messages.ts, spec 8 where it has one).
+ * `code` and show `message` (texts from messages.ts).
  */
 import { z } from "zod";
 

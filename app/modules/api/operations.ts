@@ -1,5 +1,5 @@
 /**
- * The catalogue of /api/v1 calls: path, method, who may call it, the spec 7 call it serves, and its
+ * The catalogue of /api/v1 calls: path, method, who may call it, the original platform's call it serves, and its
  * request and response schemas. The OpenAPI document (openapi.server.ts), the docs page and the
  * role tests are all generated from it; tests/integration/api-openapi.test.ts checks it against
  * the route files, both ways.
@@ -56,7 +56,7 @@ export interface ApiOperation {
   access: readonly Role[] | "public";
   /** Participants may call it for their own team only (admins and judges for any team). */
   ownTeamOnly?: boolean;
-  /** The spec 7 calls this one serves (decision 009's mapping table). */
+  /** The original platform's calls this one serves (decision 009's mapping table). */
   spec7: string[];
   tag: string;
   path?: z.ZodObject;
@@ -79,7 +79,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     post: {
       summary: "Sign in with a name and password",
       description:
-        "Starts a browser session (the httpOnly session cookie) and answers who signed in. Scripts should use an API token instead. Failed attempts are throttled like /login (429 with Retry-After). The spec's `name` field is `username`.",
+        "Starts a browser session (the httpOnly session cookie) and answers who signed in. Scripts should use an API token instead. Failed attempts are throttled like /login (429 with Retry-After). The original platform's `name` field is `username`.",
       access: "public",
       spec7: ["POST /auth/login"],
       tag: "auth",
@@ -91,7 +91,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
   "/auth/me": {
     get: {
       summary: "Who is calling",
-      description: "Succeeds for a signed-in session or a valid token (spec 7's auth check).",
+      description: "Succeeds for a signed-in session or a valid token (the original platform's auth check).",
       access: everyone,
       spec7: ["GET /auth/auth-check"],
       tag: "auth",
@@ -102,7 +102,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     get: { summary: "The two home videos", access: everyone, spec7: ["GET /videos"], tag: "event", responses: { 200: { description: "Video URLs", schema: VideosOutSchema } } },
     put: {
       summary: "Save the home videos",
-      description: "At least one URL; a missing one keeps the stored URL (spec 5).",
+      description: "At least one URL; a missing one keeps the stored URL.",
       access: admin,
       spec7: ["PUT /videos"],
       tag: "event",

@@ -29,9 +29,9 @@ export const MeSchema = z
     role: z.enum(userRoles),
     team: z.object({ id, name: z.string() }).nullable(),
   })
-  .meta({ id: "Me", description: "The caller: spec 7's login answer (role, team, user)" });
+  .meta({ id: "Me", description: "The caller: the original platform's login answer (role, team, user)" });
 
-/** Spec 7's login answer for a user. */
+/** The original platform's login answer for a user. */
 export function meOf(user: SessionUser): z.input<typeof MeSchema> {
   return {
     user: { id: user.id, name: user.name },

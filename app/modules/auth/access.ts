@@ -16,7 +16,7 @@ export function roleHome(role: Role): string {
   }
 }
 
-/** The roles that may open a page. Participant screens admit every signed-in role (DOMAIN.md). */
+/** The roles that may open a page. Participant screens admit every signed-in role (docs/domain.md). */
 export function rolesForPath(pathname: string): readonly Role[] | "public" {
   const path = pathname.replace(/\/+$/, "") || "/";
   if (path === "/dashboard/submissions" || path.startsWith("/dashboard/submissions/")) return ["admin", "judge"];
@@ -26,7 +26,7 @@ export function rolesForPath(pathname: string): readonly Role[] | "public" {
   return roles;
 }
 
-/** A team's submissions, scores and files: its own members, judges and admins (DOMAIN.md). */
+/** A team's submissions, scores and files: its own members, judges and admins (docs/domain.md). */
 export function mayReadTeam(viewer: { role: Role; teamId: number | null }, teamId: number): boolean {
   return viewer.role !== "participant" || (viewer.teamId !== null && viewer.teamId === teamId);
 }

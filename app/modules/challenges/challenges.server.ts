@@ -65,7 +65,7 @@ function values(input: ChallengeInput) {
   };
 }
 
-/** A new challenge is active by default (DOMAIN.md). */
+/** A new challenge is active by default (docs/domain.md). */
 /** An attachment already in storage (app/utils/challenge-form.server.ts streams it there). */
 export interface StoredAttachment {
   key: string;
@@ -140,7 +140,7 @@ export async function deleteChallenge(id: number) {
   if (key) await cleanupObject(key);
 }
 
-/** Spec 4: clicking the status toggles active/inactive. Returns the new status. */
+/** Clicking the status toggles active/inactive. Returns the new status. */
 export async function toggleChallengeStatus(id: number) {
   const [row] = await getDb()
     .update(challenges)

@@ -14,7 +14,7 @@ export const categoryLabels: Record<(typeof categories)[number], string> = {
   GD: "Design",
 };
 
-/** The challenge form (spec 5's messages). No wave = a draft: in the dashboard, in no gate. */
+/** The challenge form (the original platform's messages). No wave = a draft: in the dashboard, in no gate. */
 export const ChallengeFormSchema = z.object({
   id: rowId().optional(),
   title: text({ error: m.titleRequired }).trim().min(1, m.titleRequired).max(200, m.tooLong),

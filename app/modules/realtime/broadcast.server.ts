@@ -6,7 +6,7 @@ import type { AnnouncementEvent, NotificationEvent, RequestEvent, TeamStanding }
 const everyone = [rooms.participants, rooms.judges, rooms.admins];
 
 export function broadcastAnnouncement(announcement: AnnouncementEvent) {
-  // Spec 7 names both events for the same moment; clients count one (DOMAIN.md).
+  // The original platform sent both events for the same moment; clients count one (docs/domain.md).
   getEmitter().to(everyone).emit("new_announcement", announcement);
   getEmitter().to(everyone).emit("announcement", announcement);
 }
@@ -21,7 +21,7 @@ export function broadcastRequest(request: RequestEvent) {
 
 /**
  * A team's new standing. While the scoreboard is frozen, participants of other teams get nothing
- * live; the team itself still sees its own points (DOMAIN.md), with its frozen rank.
+ * live; the team itself still sees its own points (docs/domain.md), with its frozen rank.
  */
 export function broadcastTeamStanding(team: TeamStanding, freeze: { frozen: boolean; frozenRank: number | null }) {
   if (!freeze.frozen) {

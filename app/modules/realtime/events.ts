@@ -1,5 +1,5 @@
 /**
- * The live events, server to client (DOMAIN.md "Live events"). The client sends none.
+ * The live events, server to client (docs/domain.md "Live events"). The client sends none.
  * One definition of names and payloads for the emitters (web and worker) and the browser.
  */
 import type { Category } from "../../../db/schema.ts";

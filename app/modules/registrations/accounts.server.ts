@@ -1,5 +1,5 @@
 /**
- * Turning registrations into participant accounts (beyond the spec; decision 006), so organisers can
+ * Turning registrations into participant accounts (beyond the original platform; decision 006), so organisers can
  * hand out logins. Each selected registration without an account gets a participant user, on the team
  * named in the registration (an existing team matched without regard to case, or a new one). The
  * generated passwords are returned once, to be shown and downloaded once; only their hashes are stored.

@@ -1,5 +1,5 @@
 /**
- * Public registration (spec 2.15, DOMAIN.md): one row per person in `registrations`, the email unique
+ * Public registration (docs/domain.md): one row per person in `registrations`, the email unique
  * without regard to case. Abuse is held off by a per-IP rate limit in Redis (shared by every web
  * process) and a honeypot field; docs/decisions/006-registration.md says why these numbers.
  */

@@ -9,7 +9,7 @@ const m = messages.registration;
 export const TSHIRT_SIZES = ["S", "M", "L", "XL", "XXL"] as const;
 export type TshirtSize = (typeof TSHIRT_SIZES)[number];
 
-/** Length limits only refuse abuse (DOMAIN.md): no honest name, skill or link comes near them. */
+/** Length limits only refuse abuse (docs/domain.md): no honest name, skill or link comes near them. */
 export const LIMITS = { text: 200, url: 500, email: 254, phone: 20, nationalId: 30 } as const;
 
 /** The name of the hidden field people never see and naive bots fill in (the honeypot). */
@@ -17,7 +17,7 @@ export const HONEYPOT_FIELD = "website";
 
 /**
  * conform turns an empty input into `undefined`, so a missing required value fails with the
- * spec's message; `trim().min(1)` catches a value of spaces only.
+ * form's own message; `trim().min(1)` catches a value of spaces only.
  */
 const required = (max: number) =>
   text({ error: m.required }).trim().min(1, m.required).max(max, m.tooLong(max));
@@ -30,7 +30,7 @@ const digits = (max: number) =>
 
 const optional = (max: number) => text().trim().max(max, m.tooLong(max)).optional();
 
-/** The registration form (spec 2.15 and 5), shared by the page's browser validation and its action. */
+/** The registration form, shared by the page's browser validation and its action. */
 export const RegistrationSchema = z.object({
   name: required(LIMITS.text),
   lastName: required(LIMITS.text),

@@ -4,7 +4,7 @@ import { scoredSubmissionsOfTeam } from "../standings/compute.server.ts";
 import { countedCenti, fromCenti } from "./rules.ts";
 
 /**
- * Spec 3 and 7: a team's scores per category, one number per scored submission (a rejected one
+ * A team's scores per category, one number per scored submission (a rejected one
  * counts 0), whose sums are the team's category points. Live: a team always sees its own points.
  */
 export async function teamCategoryScores(teamId: number): Promise<Record<Category, number[]>> {

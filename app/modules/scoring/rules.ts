@@ -1,5 +1,5 @@
 /**
- * The scoring rules (spec 3, DOMAIN.md), pure: no I/O, shared by the judge's action, the standings
+ * The scoring rules (docs/domain.md), pure: no I/O, shared by the judge's action, the standings
  * worker, the full rebuild and the tests. Points are integer hundredths ("centi", decision 003).
  */
 import type { Category } from "../../../db/schema.ts";

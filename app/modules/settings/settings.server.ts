@@ -3,7 +3,7 @@ import { eventSettings, gates, meals } from "../../../db/schema.ts";
 import { getDb } from "../../utils/db.server.ts";
 import { DEFAULT_TIME_ZONE } from "./zoned-time.ts";
 
-/** The event's time zone (DOMAIN.md: an event setting, Africa/Algiers by default). */
+/** The event's time zone (docs/domain.md: an event setting, Africa/Algiers by default). */
 export async function getEventTimeZone(): Promise<string> {
   const [row] = await getDb().select({ timeZone: eventSettings.timeZone }).from(eventSettings).where(eq(eventSettings.id, 1)).limit(1);
   return row?.timeZone ?? DEFAULT_TIME_ZONE;

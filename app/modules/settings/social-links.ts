@@ -1,5 +1,5 @@
 /**
- * The event's social links, shown with the scoreboard's thanks text (spec 2.10). One place to edit
+ * The event's social links, shown with the scoreboard's thanks text. One place to edit
  * for an event: replace these placeholders with the organisers' own pages (the chat server first,
  * since that is where logins are handed out). Icons are ours, drawn per kind.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isRealLocalTime, utcToZonedLocal, zonedLocalToUtc } from "./zoned-time.ts";
 
 describe("event-zone datetime-local values", () => {
-  it("reads the spec's gate 1 opening (UTC+1) as 18:00 UTC", () => {
+  it("reads the original platform's gate 1 opening (UTC+1) as 18:00 UTC", () => {
     expect(zonedLocalToUtc("2025-04-24T19:00", "Africa/Algiers")?.toISOString()).toBe("2025-04-24T18:00:00.000Z");
     expect(utcToZonedLocal(new Date("2025-04-24T18:00:00Z"), "Africa/Algiers")).toBe("2025-04-24T19:00");
   });

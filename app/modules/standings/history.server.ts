@@ -1,6 +1,6 @@
 /**
  * Reads the points-over-time chart from `standings_history` (one row per change of a team's total,
- * written by the standings job and the rebuild: ADR 005).
+ * written by the standings job and the rebuild: decision 005).
  */
 import { sql } from "drizzle-orm";
 import { getDb } from "../../utils/db.server.ts";
@@ -15,7 +15,7 @@ export interface ChartRequest {
   teams: ReadonlyArray<{ id: number; name: string }>;
   /**
    * While frozen, a participant sees other teams as they stood at the freeze: their lines stop
-   * there. Their own team's line stays live (DOMAIN.md Clarifications).
+   * there. Their own team's line stays live (docs/domain.md, "Freeze").
    */
   frozenFor: { ownTeamId: number | null } | null;
 }

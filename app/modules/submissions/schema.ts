@@ -2,7 +2,7 @@ import { z } from "zod";
 import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 
-/** The spec's limit (200 MB); the server's own limit comes from SUBMISSION_MAX_BYTES. */
+/** The original platform's limit (200 MB); the server's own limit comes from SUBMISSION_MAX_BYTES. */
 export const DEFAULT_SUBMISSION_MAX_BYTES = 209_715_200;
 
 /** The text part of a submission form; the file is streamed apart (upload.server.ts). */

@@ -61,7 +61,7 @@ export class SubmissionError extends Error {
   }
 }
 
-/** The upload limit in bytes (spec: 209715200). */
+/** The upload limit in bytes (default 209,715,200: 200 MB). */
 export function submissionMaxBytes(): number {
   return getEnv().SUBMISSION_MAX_BYTES;
 }

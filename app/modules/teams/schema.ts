@@ -2,7 +2,7 @@ import { z } from "zod";
 import { rowId } from "../ids.ts";
 import { nameField } from "../names/names.ts";
 
-/** The team form: `id` present means edit (spec 4: edit fills the form including the id). */
+/** The team form: `id` present means edit (edit fills the form including the id). */
 export const TeamFormSchema = z.object({
   id: rowId().optional(),
   name: nameField(100),

@@ -16,7 +16,7 @@ export interface RankedUser {
 }
 
 /**
- * Users Rank (spec 6): participants only, total descending. Statistics are derived by the standings
+ * Users Rank: participants only, total descending. Statistics are derived by the standings
  * worker; a participant without a row yet shows zeros (left join).
  */
 export async function listUsersRank(): Promise<RankedUser[]> {

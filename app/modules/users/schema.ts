@@ -7,7 +7,7 @@ import { nameField } from "../names/names.ts";
 const m = messages.dashboard;
 
 export const userRoles = ["admin", "judge", "participant"] as const;
-/** The labels the spec uses (Admin, participant), plus Judge. */
+/** The labels the original platform used (Admin, participant), plus Judge. */
 export const roleLabels: Record<(typeof userRoles)[number], string> = { admin: "Admin", judge: "Judge", participant: "participant" };
 
 export const userFields = {

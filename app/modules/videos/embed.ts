@@ -1,4 +1,4 @@
-/** Spec 2.14: a YouTube watch/short/youtu.be link becomes a privacy-friendly embed; anything else plays as a video. */
+/** A YouTube watch/short/youtu.be link becomes a privacy-friendly embed; anything else plays as a video. */
 export function youtubeEmbedUrl(url: string): string | null {
   let parsed: URL;
   try {

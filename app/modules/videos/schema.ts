@@ -8,7 +8,7 @@ const videoUrl = text()
   .refine((value) => /^https?:\/\/\S+$/i.test(value), messages.dashboard.urlInvalid)
   .optional();
 
-/** Spec 5: at least one URL; values trimmed; empty ones are not sent (they keep the stored value). */
+/** At least one URL; values trimmed; empty ones are not sent (they keep the stored value). */
 function videosSchema(atLeastOne: string) {
   return z.object({ video1: videoUrl, video2: videoUrl }).refine((value) => Boolean(value.video1 || value.video2), { message: atLeastOne });
 }
@@ -16,7 +16,7 @@ function videosSchema(atLeastOne: string) {
 /** The dashboard's "Edit the home page videos" form. */
 export const DashboardVideosSchema = videosSchema(messages.dashboard.videosRequired);
 
-/** The Save Videos form admins see on /welcome (spec 5 words it differently there). */
+/** The Save Videos form admins see on /welcome (worded differently there, as the original platform did). */
 export const WelcomeVideosSchema = videosSchema(messages.participant.videosRequired);
 
 export type VideosSchemaType = typeof DashboardVideosSchema;

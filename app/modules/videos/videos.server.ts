@@ -13,19 +13,19 @@ export async function getHomeSettings(): Promise<{ videos: string[]; timeZone: s
   return { videos, timeZone: row?.timeZone ?? "Africa/Algiers" };
 }
 
-/** The two home videos as stored (spec 7's GET /videos: video1, video2). */
+/** The two home videos as stored (the original platform's GET /videos: video1, video2). */
 export async function getVideos(): Promise<{ video1: string | null; video2: string | null }> {
   const [row] = await getDb().select({ video1: eventSettings.video1, video2: eventSettings.video2 }).from(eventSettings).where(eq(eventSettings.id, 1)).limit(1);
   return { video1: row?.video1 ?? null, video2: row?.video2 ?? null };
 }
 
-/** The final countdown's target (spec 2.12), or null before settings exist. */
+/** The final countdown's target, or null before settings exist. */
 export async function getFinalAt(): Promise<string | null> {
   const [row] = await getDb().select({ finalAt: eventSettings.finalAt }).from(eventSettings).where(eq(eventSettings.id, 1)).limit(1);
   return row ? row.finalAt.toISOString() : null;
 }
 
-/** Saves the home videos that were given; an empty one keeps the stored URL (spec 5). */
+/** Saves the home videos that were given; an empty one keeps the stored URL. */
 export async function updateVideos(input: { video1?: string; video2?: string }) {
   const set: { video1?: string; video2?: string } = {};
   if (input.video1) set.video1 = input.video1;
