@@ -33,4 +33,15 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The lowest layer: db/ (schema, client, SQL migrations) imports nothing from app/, workers/ or
+    // scripts/. What needs the app's rules (the seed, re-keying names) lives in scripts/.
+    files: ["db/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/app/**", "**/workers/**", "**/scripts/**", "~/*"], message: "db/ is the lowest layer: it imports nothing from app/, workers/ or scripts/." }] },
+      ],
+    },
+  },
 );

@@ -22,7 +22,6 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import type { TeamStanding } from "../app/modules/realtime/events.ts";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () =>
@@ -30,6 +29,24 @@ const updatedAt = () =>
     .notNull()
     .defaultNow()
     .$onUpdate(() => new Date());
+
+
+/**
+ * A team's row of a stored board (the frozen public board): what the scoreboard shows, points as
+ * numbers with up to 2 decimals. The live events' TeamStanding (app/modules/realtime/events.ts) is this.
+ */
+export interface StoredTeamStanding {
+  id: number;
+  name: string;
+  totalScore: number;
+  categories: Record<Category, number>;
+  solvedCount: number;
+  rank: number;
+  /** When the team reached its current total (ISO): ties go to the earlier one. */
+  reachedAt: string;
+  /** Grows with every recompute of the team: a client keeps the newest of two updates. */
+  version: number;
+}
 
 export const roleEnum = pgEnum("role", ["admin", "judge", "participant"]);
 export const categoryEnum = pgEnum("category", ["AI", "CS", "PS", "GD"]);
@@ -313,7 +330,7 @@ export const eventSettings = pgTable(
     frozenAt: timestamp("frozen_at", { withTimezone: true }),
     // The public board as it stood when frozen: what participants see until unfreeze. Stored
     // apart from the live standings (as DOMjudge keeps public and jury views apart).
-    frozenBoard: jsonb("frozen_board").$type<TeamStanding[]>(),
+    frozenBoard: jsonb("frozen_board").$type<StoredTeamStanding[]>(),
     updatedAt: updatedAt(),
   },
   (t) => [check("event_settings_single_row", sql`${t.id} = 1`)],

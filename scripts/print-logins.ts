@@ -1,4 +1,4 @@
-import { demoLogins, demoParticipants } from "../db/demo-event.ts";
+import { demoLogins, demoParticipants } from "./demo-event.ts";
 
 const url = process.argv[2] ?? "http://localhost:3000";
 const participants = demoParticipants();

@@ -11,7 +11,7 @@ node --import tsx scripts/services.ts start
 echo "==> migrating"
 npm run -s db:migrate
 echo "==> seeding the demo event"
-node --import tsx db/seed.ts --reset-clock
+node --import tsx scripts/seed.ts --reset-clock
 echo "==> building"
 npm run -s build >/dev/null
 

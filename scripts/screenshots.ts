@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
-import { demoLogins } from "../db/demo-event.ts";
+import { demoLogins } from "./demo-event.ts";
 import { chromiumLaunchOptions } from "./lib/chromium.ts";
 
 const baseUrl = process.argv[2] ?? "http://localhost:3000";

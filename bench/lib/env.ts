@@ -3,7 +3,7 @@
  * services the project uses (DATABASE_URL / REDIS_URL / S3_* or the project-local instances).
  */
 import { randomBytes } from "node:crypto";
-import { runMigrations } from "../../db/migrate.ts";
+import { runMigrations } from "../../scripts/migrate.ts";
 import { resetEnvForTests } from "../../app/utils/env.server.ts";
 import { DEFAULT_DATABASE_URL } from "../../scripts/lib/local-services.ts";
 import { databaseUrlFor, dropDatabase, withAdminConnection } from "../../tests/setup/databases.ts";

@@ -1,5 +1,5 @@
 -- A provisional key for the rows already there, unique by their id (U+200B never appears in a computed
--- key: names refuse it). db/migrate.ts then computes each row's real key (app/modules/names/names.ts).
+-- key: names refuse it). scripts/migrate.ts then computes each row's real key (app/modules/names/names.ts).
 ALTER TABLE "teams" ADD COLUMN "name_key" text;--> statement-breakpoint
 UPDATE "teams" SET "name_key" = lower("name") || U&'\200B' || "id";--> statement-breakpoint
 ALTER TABLE "teams" ALTER COLUMN "name_key" SET NOT NULL;--> statement-breakpoint

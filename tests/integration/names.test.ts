@@ -7,7 +7,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { registrations, teams, users } from "../../db/schema.ts";
-import { rekeyNames } from "../../db/name-keys.ts";
+import { rekeyNames } from "../../scripts/lib/name-keys.ts";
 import { messages } from "../../app/modules/messages.ts";
 import { nameKey } from "../../app/modules/names/names.ts";
 import { TeamFormSchema } from "../../app/modules/teams/schema.ts";

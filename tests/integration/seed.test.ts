@@ -1,9 +1,9 @@
 import { count, eq, isNotNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../db/client.ts";
-import { demoLogins } from "../../db/demo-event.ts";
+import { demoLogins } from "../../scripts/demo-event.ts";
 import { challenges, gates, meals, teams, users, eventSettings } from "../../db/schema.ts";
-import { seedDemoEvent } from "../../db/seed.ts";
+import { seedDemoEvent } from "../../scripts/seed.ts";
 import { verifyLogin } from "../../app/modules/auth/login.server.ts";
 import { listGates } from "../../app/modules/gates/gates.server.ts";
 import { getDb } from "../../app/utils/db.server.ts";

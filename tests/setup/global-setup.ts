@@ -1,4 +1,4 @@
-import { runMigrations } from "../../db/migrate.ts";
+import { runMigrations } from "../../scripts/migrate.ts";
 import { databaseUrlFor, TEMPLATE_DATABASE, withAdminConnection } from "./databases.ts";
 
 /** Once per run: a template database with every migration applied; each test file copies it. */

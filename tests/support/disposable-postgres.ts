@@ -6,7 +6,7 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
-import { runMigrations } from "../../db/migrate.ts";
+import { runMigrations } from "../../scripts/migrate.ts";
 import {
   ensureBinDir,
   ensureDatabase,

@@ -2,24 +2,15 @@
  * The live events, server to client (docs/domain.md "Live events"). The client sends none.
  * One definition of names and payloads for the emitters (web and worker) and the browser.
  */
-import type { Category } from "../../../db/schema.ts";
+import type { StoredTeamStanding } from "../../../db/schema.ts";
 
-/** A team's standing as the scoreboard shows it; points are numbers with up to 2 decimals. */
-export interface TeamStanding {
-  id: number;
-  name: string;
-  totalScore: number;
-  categories: Record<Category, number>;
-  solvedCount: number;
-  rank: number;
-  /** When the team reached its current total (ISO): ties go to the earlier one. */
-  reachedAt: string;
-  /**
-   * Grows with every recompute of this team (and every rebuild). Updates are published by several
-   * workers after commit, so two for one team can arrive out of order: a client keeps the newest.
-   */
-  version: number;
-}
+/**
+ * A team's standing as the scoreboard shows it; points are numbers with up to 2 decimals. The same
+ * shape the database stores for the frozen board (declared there: db/ imports nothing from app/).
+ * `version` grows with every recompute of the team: updates are published by several workers after
+ * commit, so two for one team can arrive out of order, and a client keeps the newest.
+ */
+export type TeamStanding = StoredTeamStanding;
 
 export interface AnnouncementEvent {
   id: number;

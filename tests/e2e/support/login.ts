@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { demoLogins } from "../../../db/demo-event.ts";
+import { demoLogins } from "../../../scripts/demo-event.ts";
 
 export const logins = {
   admin: demoLogins.admin,

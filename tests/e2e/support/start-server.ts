@@ -5,8 +5,8 @@
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import path from "node:path";
-import { runMigrations } from "../../../db/migrate.ts";
-import { seedDemoEvent } from "../../../db/seed.ts";
+import { runMigrations } from "../../../scripts/migrate.ts";
+import { seedDemoEvent } from "../../../scripts/seed.ts";
 import { createDb } from "../../../db/client.ts";
 import { productionServiceEnv } from "../../../scripts/lib/local-services.ts";
 import { databaseUrlFor, E2E_BUCKET, E2E_DATABASE, withAdminConnection } from "../../setup/databases.ts";

@@ -2,7 +2,7 @@
  * The demo event that `npm run db:seed` creates (and that README lists). Instants are relative to
  * "now" so a new user always sees open gates, a closed gate with a live countdown and a running timer.
  */
-import type { Category } from "./schema.ts";
+import type { Category } from "../db/schema.ts";
 
 const HOUR = 60 * 60 * 1000;
 const MINUTE = 60 * 1000;

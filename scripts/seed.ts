@@ -1,5 +1,5 @@
 /**
- * `npm run db:seed`: creates the demo event. Seeding twice duplicates nothing (every row is keyed
+ * `npm run db:seed` (scripts/, not db/: the seed uses the app's modules, and db/ imports nothing from app/): creates the demo event. Seeding twice duplicates nothing (every row is keyed
  * by a natural key); `--reset-clock` moves gates, final timer and meals relative to now again.
  */
 import { Readable } from "node:stream";
@@ -10,7 +10,7 @@ import { nameColumns } from "../app/modules/names/names.ts";
 import { getEnv } from "../app/utils/env.server.ts";
 import { newObjectKey, uploadStream } from "../app/utils/s3.server.ts";
 import { rebuildStandings } from "../app/modules/standings/rebuild.server.ts";
-import { createDb, type Database } from "./client.ts";
+import { createDb, type Database } from "../db/client.ts";
 import {
   demoChallenges,
   demoFinalAt,
@@ -20,7 +20,7 @@ import {
   demoParticipants,
   demoTeams,
 } from "./demo-event.ts";
-import { challenges, eventSettings, gates, meals, submissionScores, submissions, teams, users } from "./schema.ts";
+import { challenges, eventSettings, gates, meals, submissionScores, submissions, teams, users } from "../db/schema.ts";
 
 /** A tiny but real file of each attachment type, so downloads work in the demo. */
 function demoAttachmentBody(type: string): Buffer {

@@ -1,14 +1,14 @@
 /**
  * After the migrations: every user and team name in its normal form with its key (the rule is in
- * app/modules/names/names.ts; migration 0008 gave the rows already there a provisional key). Run on
- * every migrate, so a newer confusables table (a library update) re-keys the names as well. Two names
+ * app/modules/names/names.ts; migration 0008 gave the rows already there a provisional key). Run by
+ * scripts/migrate.ts after every migrate, so a newer confusables table (a library update) re-keys the names as well. Two names
  * already there that the rule now calls the same keep their provisional key: logged for the organiser
  * to rename one (the older row keeps the name's key).
  */
 import { asc, eq } from "drizzle-orm";
-import type { Database } from "./client.ts";
-import { teams, users } from "./schema.ts";
-import { hasInvisibleCharacters, nameColumns } from "../app/modules/names/names.ts";
+import type { Database } from "../../db/client.ts";
+import { teams, users } from "../../db/schema.ts";
+import { hasInvisibleCharacters, nameColumns } from "../../app/modules/names/names.ts";
 
 export async function rekeyNames(db: Database): Promise<{ updated: number; clashes: string[]; invisible: string[] }> {
   let updated = 0;
