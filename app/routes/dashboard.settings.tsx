@@ -30,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     timeZone: zone,
     finalAt: settings.finalAt ? utcToZonedLocal(settings.finalAt, zone) : "",
     submissionsCloseAt: settings.submissionsCloseAt ? utcToZonedLocal(settings.submissionsCloseAt, zone) : "",
-    closesAt: (settings.submissionsCloseAt ?? settings.finalAt)?.toISOString() ?? null,
+    closesAt: settings.closesAt?.toISOString() ?? null,
     gates: [1, 2, 3, 4, 5].map((number) => {
       const gate = settings.gates.find((row) => row.number === number);
       return { number, title: gate?.title ?? "", description: gate?.description ?? "", opensAt: gate ? utcToZonedLocal(gate.opensAt, zone) : "" };

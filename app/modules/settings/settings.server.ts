@@ -21,6 +21,8 @@ export async function readEventSettings() {
     timeZone: settings?.timeZone ?? DEFAULT_TIME_ZONE,
     finalAt: settings?.finalAt ?? null,
     submissionsCloseAt: settings?.submissionsCloseAt ?? null,
+    /** When submissions close in effect: the setting, else the final countdown. */
+    closesAt: settings ? submissionsCloseOf(settings) : null,
     gates: gateRows,
     meals: mealRows,
   };
@@ -46,6 +48,14 @@ export async function updateSubmissionsCloseAt(submissionsCloseAt: Date | null):
   return rows.length > 0;
 }
 
+/**
+ * The rule's fallback, for what the app shows (assertCanSubmit in app/modules/submissions/submit.server.ts
+ * applies the same one in SQL, inside the saving transaction).
+ */
+function submissionsCloseOf(settings: { finalAt: Date; submissionsCloseAt: Date | null }): Date {
+  return settings.submissionsCloseAt ?? settings.finalAt;
+}
+
 /** When teams stop sending answers, as pages and the API show it. */
 export interface SubmissionsWindow {
   /** The instant (ISO); null while the event has no settings (then they never close). */
@@ -68,7 +78,7 @@ export async function getSubmissionsWindow(now = new Date()): Promise<Submission
     .where(eq(eventSettings.id, 1))
     .limit(1);
   if (!row) return { closesAt: null, fromFinal: true, open: true, timeZone: DEFAULT_TIME_ZONE };
-  const at = row.closeAt ?? row.finalAt;
+  const at = submissionsCloseOf({ finalAt: row.finalAt, submissionsCloseAt: row.closeAt });
   return { closesAt: at.toISOString(), fromFinal: !row.closeAt, open: now.getTime() < at.getTime(), timeZone: row.timeZone };
 }
 
