@@ -16,21 +16,21 @@ import { pinoHttp } from "pino-http";
 import { sql } from "drizzle-orm";
 import { ApiError } from "./app/modules/api/errors.ts";
 import { messages } from "./app/modules/messages.ts";
-import { admissionQueue } from "./app/utils/admission.server.ts";
-import { bodyRule, boundedBodies, withReadableBodies, withReadBody } from "./app/utils/request-bodies.server.ts";
-import { isForgedRequest } from "./app/utils/csrf.server.ts";
-import { closeDb, getDb } from "./app/utils/db.server.ts";
-import { closeEmitter } from "./app/utils/emitter.server.ts";
-import { getEnv } from "./app/utils/env.server.ts";
-import { getLogger } from "./app/utils/logger.server.ts";
-import { QUEUE_BOARD_PATH, queueBoardRouter } from "./app/utils/queue-board.server.ts";
-import { closeQueues, getQueue } from "./app/utils/queue.server.ts";
-import { attachRealtime } from "./app/utils/realtime.server.ts";
-import { closeRedis, getRedis } from "./app/utils/redis.server.ts";
-import { CLIENT_IP_HEADER } from "./app/utils/request.server.ts";
-import { closeS3, pingStorage } from "./app/utils/s3.server.ts";
-import { scoreboardFeedHandler } from "./app/utils/scoreboard-feed.server.ts";
-import { withUnavailablePages } from "./app/utils/unavailable.server.ts";
+import { admissionQueue } from "./app/glue/admission.server.ts";
+import { bodyRule, boundedBodies, withReadableBodies, withReadBody } from "./app/glue/request-bodies.server.ts";
+import { isForgedRequest } from "./app/glue/csrf.server.ts";
+import { closeDb, getDb } from "./app/infrastructure/db.server.ts";
+import { closeEmitter } from "./app/infrastructure/emitter.server.ts";
+import { getEnv } from "./app/infrastructure/env.server.ts";
+import { getLogger } from "./app/infrastructure/logger.server.ts";
+import { QUEUE_BOARD_PATH, queueBoardRouter } from "./app/glue/queue-board.server.ts";
+import { closeQueues, getQueue } from "./app/infrastructure/queue.server.ts";
+import { attachRealtime } from "./app/glue/realtime.server.ts";
+import { closeRedis, getRedis } from "./app/infrastructure/redis.server.ts";
+import { CLIENT_IP_HEADER } from "./app/glue/request.server.ts";
+import { closeS3, pingStorage } from "./app/infrastructure/s3.server.ts";
+import { scoreboardFeedHandler } from "./app/glue/scoreboard-feed.server.ts";
+import { withUnavailablePages } from "./app/glue/unavailable.server.ts";
 
 const env = getEnv();
 const log = getLogger().child({ process: "web", pid: process.pid });
@@ -42,8 +42,8 @@ if (!existsSync(buildPath)) {
   process.exit(1);
 }
 
-// Every route answers 503 (not 500) while Postgres is unreachable: see app/utils/unavailable.server.ts.
-// Every page action's unreadable form is a 400/415, not a 500: see app/utils/request-bodies.server.ts.
+// Every route answers 503 (not 500) while Postgres is unreachable: see app/glue/unavailable.server.ts.
+// Every page action's unreadable form is a 400/415, not a 500: see app/glue/request-bodies.server.ts.
 const importBuild = async (bust = "") =>
   withUnavailablePages(withReadableBodies((await import(pathToFileURL(buildPath).href + bust)) as ServerBuild));
 let build = await importBuild();
@@ -66,7 +66,7 @@ app.get(
 app.use(compression());
 
 // When the request arrived, before its body: an upload begun before submissions close is accepted when
-// it completes (app/utils/request-time.server.ts).
+// it completes (app/glue/request-time.server.ts).
 app.use((_req, res, next) => {
   res.locals.receivedAt = Date.now();
   next();
@@ -120,7 +120,7 @@ app.use((req, _res, next) => {
   next();
 });
 
-// Cross-site request forgery: every state change must come from our own pages (app/utils/csrf.server.ts).
+// Cross-site request forgery: every state change must come from our own pages (app/glue/csrf.server.ts).
 app.use((req, res, next) => {
   const own = [`${req.protocol}://${req.get("host")}`, ...(env.APP_ORIGIN ? [new URL(env.APP_ORIGIN).origin] : [])];
   const facts = { method: req.method, origin: req.get("origin"), referer: req.get("referer"), authorization: req.get("authorization") };
@@ -182,7 +182,7 @@ app.use(
 app.use(QUEUE_BOARD_PATH, ...queueBoardRouter());
 
 // Bodies first, within their limits and deadline: a slow or oversized body is refused here and never
-// holds an admission slot (app/utils/request-bodies.server.ts). Uploads stream on to their parsers.
+// holds an admission slot (app/glue/request-bodies.server.ts). Uploads stream on to their parsers.
 app.use(boundedBodies({ deadlineMs: env.WEB_BODY_DEADLINE_MS }));
 
 // Pages and actions in arrival order, a few at a time (decision 013). Uploads stream for as long as the

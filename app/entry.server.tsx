@@ -8,8 +8,8 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { getLogger } from "~/utils/logger.server";
-import { NonceProvider } from "~/utils/nonce";
+import { getLogger } from "~/infrastructure/logger.server";
+import { NonceProvider } from "~/hooks/nonce";
 
 const ABORT_DELAY = 5_000;
 

@@ -9,9 +9,9 @@ import { AppToaster } from "~/components/toaster";
 import { RouteErrorPage } from "~/components/status-page";
 import styles from "~/styles/app.css";
 import { countUnreadAnnouncements } from "~/modules/announcements/announcements.server";
-import { getOptionalUser } from "~/utils/auth.server";
-import { useNonce } from "~/utils/nonce";
-import { getToast } from "~/utils/toast.server";
+import { getOptionalUser } from "~/glue/auth.server";
+import { useNonce } from "~/hooks/nonce";
+import { getToast } from "~/glue/toast.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },

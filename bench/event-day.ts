@@ -7,10 +7,10 @@
  *   npm run bench:event-day [-- --smoke] [--participants N] [--judges N] [--seconds N]
  */
 import { sql } from "drizzle-orm";
-import { closeDb, getDb } from "../app/utils/db.server.ts";
-import { closeEmitter } from "../app/utils/emitter.server.ts";
-import { closeQueues } from "../app/utils/queue.server.ts";
-import { closeRedis } from "../app/utils/redis.server.ts";
+import { closeDb, getDb } from "../app/infrastructure/db.server.ts";
+import { closeEmitter } from "../app/infrastructure/emitter.server.ts";
+import { closeQueues } from "../app/infrastructure/queue.server.ts";
+import { closeRedis } from "../app/infrastructure/redis.server.ts";
 import { connectSocket, type TestSocket } from "../tests/support/processes.ts";
 import { createBenchWorld, summarise } from "./lib/env.ts";
 import { checkStandingsExact, waitForStandingsDrained } from "./lib/exactness.ts";

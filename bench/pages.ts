@@ -5,10 +5,10 @@
  *
  *   npm run bench:pages [-- --smoke] [--teams N] [--connections N] [--duration S] [--runs N] [--only NAME]
  */
-import { closeDb } from "../app/utils/db.server.ts";
-import { closeEmitter } from "../app/utils/emitter.server.ts";
-import { closeQueues } from "../app/utils/queue.server.ts";
-import { closeRedis } from "../app/utils/redis.server.ts";
+import { closeDb } from "../app/infrastructure/db.server.ts";
+import { closeEmitter } from "../app/infrastructure/emitter.server.ts";
+import { closeQueues } from "../app/infrastructure/queue.server.ts";
+import { closeRedis } from "../app/infrastructure/redis.server.ts";
 import { createBenchWorld } from "./lib/env.ts";
 import { runLoad, type LoadResult } from "./lib/http-load.ts";
 import { acrossRuns, BenchFailure, benchArgs, numberOption, report, showFigure, targetVerdict } from "./lib/report.ts";

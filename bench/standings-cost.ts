@@ -9,10 +9,10 @@
 import { sql } from "drizzle-orm";
 import { markStandingsStale } from "../app/modules/standings/outbox.server.ts";
 import { recomputeTeamStanding } from "../app/modules/standings/recompute.server.ts";
-import { closeDb, getDb } from "../app/utils/db.server.ts";
-import { closeEmitter } from "../app/utils/emitter.server.ts";
-import { closeQueues } from "../app/utils/queue.server.ts";
-import { closeRedis } from "../app/utils/redis.server.ts";
+import { closeDb, getDb } from "../app/infrastructure/db.server.ts";
+import { closeEmitter } from "../app/infrastructure/emitter.server.ts";
+import { closeQueues } from "../app/infrastructure/queue.server.ts";
+import { closeRedis } from "../app/infrastructure/redis.server.ts";
 import { createBenchWorld, summarise } from "./lib/env.ts";
 import { checkStandingsExact } from "./lib/exactness.ts";
 import { acrossRuns, BenchFailure, benchArgs, numberOption, report, showFigure, targetVerdict } from "./lib/report.ts";

@@ -194,12 +194,11 @@ export const standings = pgTable(
     gdCenti: integer("gd_centi").notNull().default(0),
     totalCenti: integer("total_centi").notNull().default(0),
     solvedCount: integer("solved_count").notNull().default(0),
-    // Ties go to the team that reached its total first. The rank itself is not stored: it is the
-    // position in this order (standings_order_idx here, a Redis sorted set for reads).
+    // When the team reached its total: equal totals go to the earlier one. The rank is not stored: it is
+    // the position in the ranking order (app/modules/standings/ranking.ts), kept in a Redis sorted set.
     totalReachedAt: timestamp("total_reached_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("standings_order_idx").on(sql`${t.totalCenti} desc`, t.totalReachedAt, t.teamId)],
 );
 
 /** Derived: a row each time a team's total changes (the score-over-time chart reads it). */

@@ -4,9 +4,9 @@
  */
 import { createUser } from "../app/modules/users/users.server.ts";
 import { generatePassword } from "../app/modules/registrations/accounts.server.ts";
-import { closeDb } from "../app/utils/db.server.ts";
-import { closeQueues } from "../app/utils/queue.server.ts";
-import { closeRedis } from "../app/utils/redis.server.ts";
+import { closeDb } from "../app/infrastructure/db.server.ts";
+import { closeQueues } from "../app/infrastructure/queue.server.ts";
+import { closeRedis } from "../app/infrastructure/redis.server.ts";
 
 const name = process.argv[2]?.trim();
 if (!name) {

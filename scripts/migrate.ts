@@ -6,7 +6,7 @@
 import { fileURLToPath } from "node:url";
 import { createDb } from "../db/client.ts";
 import { applySqlMigrations } from "../db/migrate.ts";
-import { getEnv } from "../app/utils/env.server.ts";
+import { getEnv } from "../app/infrastructure/env.server.ts";
 import { rekeyNames } from "./lib/name-keys.ts";
 
 export async function runMigrations(databaseUrl: string) {

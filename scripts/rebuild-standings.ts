@@ -1,7 +1,7 @@
 /** npm run standings:rebuild — recomputes every standing, rank and statistic from Postgres. */
-import { closeDb } from "../app/utils/db.server.ts";
-import { closeEmitter } from "../app/utils/emitter.server.ts";
-import { closeRedis } from "../app/utils/redis.server.ts";
+import { closeDb } from "../app/infrastructure/db.server.ts";
+import { closeEmitter } from "../app/infrastructure/emitter.server.ts";
+import { closeRedis } from "../app/infrastructure/redis.server.ts";
 import { rebuildStandings } from "../app/modules/standings/rebuild.server.ts";
 
 const started = performance.now();

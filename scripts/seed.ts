@@ -7,8 +7,8 @@ import { fileURLToPath } from "node:url";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { hashPassword } from "../app/modules/auth/password.server.ts";
 import { nameColumns } from "../app/modules/names/names.ts";
-import { getEnv } from "../app/utils/env.server.ts";
-import { newObjectKey, uploadStream } from "../app/utils/s3.server.ts";
+import { getEnv } from "../app/infrastructure/env.server.ts";
+import { newObjectKey, uploadStream } from "../app/infrastructure/s3.server.ts";
 import { rebuildStandings } from "../app/modules/standings/rebuild.server.ts";
 import { createDb, type Database } from "../db/client.ts";
 import {

@@ -4,16 +4,16 @@
  */
 import { hostname } from "node:os";
 import { Worker, type Processor } from "bullmq";
-import { queues, type QueueKey } from "../app/modules/jobs/queues.ts";
+import { queues, type QueueKey } from "../app/infrastructure/queues.ts";
 import { sweepStaleStandings } from "../app/modules/standings/outbox.server.ts";
 import { readLiveSnapshot } from "../app/modules/standings/scoreboard.server.ts";
-import { closeDb } from "../app/utils/db.server.ts";
-import { closeEmitter } from "../app/utils/emitter.server.ts";
-import { getEnv } from "../app/utils/env.server.ts";
-import { getLogger } from "../app/utils/logger.server.ts";
-import { bullPrefix, closeQueues } from "../app/utils/queue.server.ts";
-import { closeRedis, createRedis } from "../app/utils/redis.server.ts";
-import { closeS3 } from "../app/utils/s3.server.ts";
+import { closeDb } from "../app/infrastructure/db.server.ts";
+import { closeEmitter } from "../app/infrastructure/emitter.server.ts";
+import { getEnv } from "../app/infrastructure/env.server.ts";
+import { getLogger } from "../app/infrastructure/logger.server.ts";
+import { bullPrefix, closeQueues } from "../app/infrastructure/queue.server.ts";
+import { closeRedis, createRedis } from "../app/infrastructure/redis.server.ts";
+import { closeS3 } from "../app/infrastructure/s3.server.ts";
 import { processStandings } from "./processors/standings.ts";
 import { processStorageCleanup } from "./processors/storage-cleanup.ts";
 

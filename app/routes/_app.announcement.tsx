@@ -10,13 +10,13 @@ import { listAnnouncements, markAnnouncementsSeen } from "~/modules/announcement
 import { messages } from "~/modules/messages";
 import type { AnnouncementEvent } from "~/modules/realtime/events";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
-import { requireUser } from "~/utils/auth.server";
+import { requirePage } from "~/glue/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Announcements · Gatekeeper" }];
 
 /** Opening the page resets the user's unread count on the server (docs/domain.md). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requirePage(request);
   const [announcements, timeZone] = await Promise.all([
     markAnnouncementsSeen(user.id).then(() => listAnnouncements()),
     // docs/domain.md: instants are shown in the event's zone (an event setting).
@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** An announcement arrived live while the page was open: the user has seen it too. */
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requirePage(request);
   await markAnnouncementsSeen(user.id);
   return { ok: true };
 }

@@ -10,15 +10,15 @@ import { Message } from "~/components/ui/message";
 import { TitleBar } from "~/components/ui/title-bar";
 import { messages } from "~/modules/messages";
 import { getGateBoard } from "~/modules/participant/board.server";
-import { requireUser } from "~/utils/auth.server";
-import { loadOrFail } from "~/utils/load.server";
+import { requirePage } from "~/glue/auth.server";
+import { loadOrFail } from "~/glue/load.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.board.gate.title ?? "Gate"} · Gatekeeper` },
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requirePage(request);
   const wave = Number(params.wave);
   const now = new Date();
   const board = /^[1-5]$/.test(params.wave ?? "")

@@ -6,12 +6,12 @@ import { RouteErrorPage } from "~/components/status-page";
 import { ActionLink } from "~/components/ui/action-button";
 import { TitleBar } from "~/components/ui/title-bar";
 import { listGates } from "~/modules/gates/gates.server";
-import { requireUser } from "~/utils/auth.server";
+import { requirePage } from "~/glue/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Gates · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requirePage(request);
   const now = new Date();
   return { gates: await listGates(now), serverNow: now.toISOString() };
 }

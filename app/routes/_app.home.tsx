@@ -4,18 +4,18 @@ import { HomeContent } from "~/components/participant/home-content";
 import { RouteErrorPage } from "~/components/status-page";
 import { TitleBar } from "~/components/ui/title-bar";
 import { loadHomeContent } from "~/modules/participant/home.server";
-import { handleHomeAction } from "~/utils/home-forms.server";
-import { requireUser } from "~/utils/auth.server";
+import { handleHomeAction } from "~/glue/home-forms.server";
+import { requirePage } from "~/glue/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Home · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requirePage(request);
   return { content: await loadHomeContent() };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requirePage(request);
   return handleHomeAction(await request.formData(), user, "/home");
 }
 

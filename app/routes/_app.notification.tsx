@@ -5,12 +5,12 @@ import { RouteErrorPage } from "~/components/status-page";
 import { ActionLink } from "~/components/ui/action-button";
 import { Scene } from "~/components/ui/scene";
 import { TitleBar } from "~/components/ui/title-bar";
-import { requireUser } from "~/utils/auth.server";
+import { requirePage } from "~/glue/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Ready? · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requirePage(request);
   return null;
 }
 

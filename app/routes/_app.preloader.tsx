@@ -7,12 +7,12 @@ import { RouteErrorPage } from "~/components/status-page";
 import { Scene } from "~/components/ui/scene";
 import { TitleBar } from "~/components/ui/title-bar";
 import { safeRedirectPath } from "~/modules/auth/access";
-import { requireUser } from "~/utils/auth.server";
+import { requirePage } from "~/glue/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Loading · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requirePage(request);
   const next = safeRedirectPath(new URL(request.url).searchParams.get("next")) ?? "/welcome";
   return { next: next.startsWith("/preloader") ? "/welcome" : next };
 }

@@ -13,21 +13,21 @@ import { messages } from "~/modules/messages";
 import { applyTeamUpdate, type TeamStanding } from "~/modules/realtime/events";
 import { socialLinks } from "~/modules/settings/social-links";
 import { CHART_TEAMS, chartTeamIds, extendChart, followsTeams } from "~/modules/standings/chart";
+import { chartCutFor } from "~/modules/standings/frozen-view";
 import { getScoreChart } from "~/modules/standings/history.server";
 import { getScoreboardJson } from "~/modules/standings/scoreboard.server";
-import { requireUser } from "~/utils/auth.server";
+import { requirePage } from "~/glue/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Scoreboard · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requirePage(request);
   // The teams come as one JSON string shared by every viewer of the live board (decoded below).
-  const { leaders, ...board } = await getScoreboardJson({ id: user.id, role: user.role, teamId: user.teamId }, CHART_TEAMS);
-  // While frozen, participants get a frozen board and chart (and no live updates but their own
-  // team's); admins and judges keep seeing live standings (docs/domain.md).
-  const liveForViewer = !board.frozen || user.role !== "participant";
-  const { chart, timeZone } = await getScoreChart({ teams: leaders, frozenFor: liveForViewer ? null : { ownTeamId: board.ownTeamId } });
-  return { ...board, liveForViewer, chart, timeZone };
+  const viewer = { id: user.id, role: user.role, teamId: user.teamId };
+  // Live or frozen for this viewer: the frozen-board rule (app/modules/standings/frozen-view.ts).
+  const { leaders, live, ...board } = await getScoreboardJson(viewer, CHART_TEAMS);
+  const { chart, timeZone } = await getScoreChart({ teams: leaders, frozenFor: chartCutFor(viewer, board.frozen) });
+  return { ...board, liveForViewer: live, chart, timeZone };
 }
 
 type Category = keyof TeamStanding["categories"];

@@ -4,12 +4,12 @@ import { formatPoints } from "~/components/realtime/format";
 import { RouteErrorPage } from "~/components/status-page";
 import { TitleBar } from "~/components/ui/title-bar";
 import { getTeamStanding } from "~/modules/standings/scoreboard.server";
-import { requireUser } from "~/utils/auth.server";
+import { requirePage } from "~/glue/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Status · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requirePage(request);
   // Frozen: the rank is the frozen one, the team's own points stay live (docs/domain.md).
   const { team, frozen } = await getTeamStanding({ id: user.id, role: user.role, teamId: user.teamId });
   return {

@@ -13,11 +13,11 @@ import { messages } from "~/modules/messages";
 import { getChallengeForSubmission } from "~/modules/participant/board.server";
 import { getSubmissionsWindow } from "~/modules/settings/settings.server";
 import { submissionMaxBytes } from "~/modules/submissions/submit.server";
-import { handleSubmissionPost } from "~/modules/submissions/upload.server";
-import { requireUser } from "~/utils/auth.server";
-import { requestBegunAt } from "~/utils/request-time.server";
-import { loadOrFail } from "~/utils/load.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { handleSubmissionPost } from "~/glue/submission-upload.server";
+import { requirePage } from "~/glue/auth.server";
+import { requestBegunAt } from "~/glue/request-time.server";
+import { loadOrFail } from "~/glue/load.server";
+import { redirectWithToast } from "~/glue/toast.server";
 import { parseRowId } from "~/modules/ids";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -33,7 +33,7 @@ function challengeIdOf(param: string | undefined): number {
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requirePage(request);
   const challengeId = challengeIdOf(params.id);
   const [found, deadline] = await loadOrFail(
     () => Promise.all([getChallengeForSubmission(challengeId, user), getSubmissionsWindow()]),
@@ -46,7 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** The form without JavaScript: a plain multipart post (the enhanced form posts to ./upload for progress). */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requirePage(request);
   const challengeId = challengeIdOf(params.id);
   const outcome = await handleSubmissionPost(request, {
     userId: user.id,

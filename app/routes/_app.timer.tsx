@@ -5,12 +5,12 @@ import { RouteErrorPage } from "~/components/status-page";
 import { Scene } from "~/components/ui/scene";
 import { TitleBar } from "~/components/ui/title-bar";
 import { getFinalAt } from "~/modules/videos/videos.server";
-import { requireUser } from "~/utils/auth.server";
+import { requirePage } from "~/glue/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Timer · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  await requirePage(request);
   const now = new Date();
   return { finalAt: (await getFinalAt()) ?? now.toISOString(), serverNow: now.toISOString() };
 }

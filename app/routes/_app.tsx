@@ -3,13 +3,13 @@ import { Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/re
 import { TopNav } from "~/components/layout/top-nav";
 import { RouteErrorPage } from "~/components/status-page";
 import styles from "~/styles/participant.css";
-import { requireUser } from "~/utils/auth.server";
+import { requireLayout } from "~/glue/auth.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 /** The participant screens' layout: every signed-in role may open them (docs/domain.md). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireLayout(request, "/");
   return { user: { name: user.name, role: user.role, teamName: user.teamName } };
 }
 

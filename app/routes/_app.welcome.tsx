@@ -7,18 +7,18 @@ import { RouteErrorPage } from "~/components/status-page";
 import { Scene } from "~/components/ui/scene";
 import { TitleBar } from "~/components/ui/title-bar";
 import { loadHomeContent } from "~/modules/participant/home.server";
-import { handleHomeAction } from "~/utils/home-forms.server";
-import { requireUser } from "~/utils/auth.server";
+import { handleHomeAction } from "~/glue/home-forms.server";
+import { requirePage } from "~/glue/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Welcome · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requirePage(request);
   return { name: user.name, content: await loadHomeContent(), canSaveVideos: user.role === "admin" };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requirePage(request);
   return handleHomeAction(await request.formData(), user, "/welcome");
 }
 

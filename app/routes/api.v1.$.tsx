@@ -1,6 +1,6 @@
 import { ApiError } from "~/modules/api/errors";
 import { messages } from "~/modules/messages";
-import { errorResponse } from "~/utils/api.server";
+import { errorResponse } from "~/glue/api.server";
 
 /** Public route: an unknown /api/v1 path answers the API's JSON 404, not the site's 404 page. */
 async function notFound() {

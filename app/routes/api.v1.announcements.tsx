@@ -2,16 +2,13 @@ import { z } from "zod";
 import { createAnnouncement, listAnnouncements } from "~/modules/announcements/announcements.server";
 import { AnnouncementSchema } from "~/modules/announcements/schema";
 import { AnnouncementOutSchema } from "~/modules/api/schemas";
-import { requireApiRole, requireApiUser } from "~/utils/api-auth.server";
-import { apiResource, readBody, respond } from "~/utils/api.server";
+import { apiResource, readBody, respond } from "~/glue/api.server";
 
-const resource = apiResource({
-  GET: async ({ request }) => {
-    await requireApiUser(request);
+const resource = apiResource("/announcements", {
+  GET: async () => {
     return respond(z.array(AnnouncementOutSchema), await listAnnouncements());
   },
-  POST: async ({ request }) => {
-    const admin = await requireApiRole(request, "admin");
+  POST: async ({ request, caller: admin }) => {
     const announcement = await createAnnouncement(await readBody(request, AnnouncementSchema), admin.id);
     return respond(AnnouncementOutSchema, announcement, { status: 201 });
   },

@@ -1,14 +1,14 @@
 import { ApiError } from "~/modules/api/errors";
 import { MeSchema, meOf } from "~/modules/api/schemas";
 import { ApiLoginSchema } from "~/modules/auth/login-schema";
-import { InvalidCredentialsError, LoginThrottledError, sessionCookieFor, verifyThrottledLogin } from "~/utils/auth.server";
-import { apiResource, readBody, respond } from "~/utils/api.server";
+import { InvalidCredentialsError, LoginThrottledError, sessionCookieFor, verifyThrottledLogin } from "~/glue/auth.server";
+import { publicApiResource, readBody, respond } from "~/glue/api.server";
 
 /**
  * Public route: signing in needs no session. Same throttle as /login; apiResource's CSRF check
  * refuses a post from another site (login CSRF).
  */
-const resource = apiResource({
+const resource = publicApiResource("/auth/login", {
   POST: async ({ request }) => {
     const { username, password } = await readBody(request, ApiLoginSchema);
     try {

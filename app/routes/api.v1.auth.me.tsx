@@ -1,9 +1,8 @@
 import { MeSchema, meOf } from "~/modules/api/schemas";
-import { requireApiUser } from "~/utils/api-auth.server";
-import { apiResource, respond } from "~/utils/api.server";
+import { apiResource, respond } from "~/glue/api.server";
 
-const resource = apiResource({
-  GET: async ({ request }) => respond(MeSchema, meOf(await requireApiUser(request))),
+const resource = apiResource("/auth/me", {
+  GET: async ({ caller }) => respond(MeSchema, meOf(caller)),
 });
 export const loader = resource.loader;
 export const action = resource.action;

@@ -2,15 +2,13 @@ import { ApiError, codeForStatus } from "~/modules/api/errors";
 import { SubmitResultSchema } from "~/modules/api/schemas";
 import { messages } from "~/modules/messages";
 import { submissionMaxBytes } from "~/modules/submissions/submit.server";
-import { handleSubmissionPost } from "~/modules/submissions/upload.server";
-import { requireApiUser } from "~/utils/api-auth.server";
-import { requestBegunAt } from "~/utils/request-time.server";
-import { apiResource, isMultipart, pathId, respond } from "~/utils/api.server";
+import { handleSubmissionPost } from "~/glue/submission-upload.server";
+import { requestBegunAt } from "~/glue/request-time.server";
+import { apiResource, isMultipart, pathId, respond } from "~/glue/api.server";
 
 /** The submission form's own handler: rules checked before the body is read, the file streamed. */
-const resource = apiResource({
-  POST: async ({ request, params, context }) => {
-    const user = await requireApiUser(request);
+const resource = apiResource("/challenges/{id}/submission", {
+  POST: async ({ request, params, context, caller: user }) => {
     const challengeId = pathId(params.id);
     if (!isMultipart(request)) {
       throw new ApiError("unsupported_media_type", messages.api.unsupportedMediaType("multipart/form-data"));

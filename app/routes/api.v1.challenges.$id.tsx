@@ -3,12 +3,10 @@ import { ChallengeOutSchema } from "~/modules/api/schemas";
 import { getChallenge } from "~/modules/challenges/challenges.server";
 import { messages } from "~/modules/messages";
 import { getChallengeForSubmission } from "~/modules/participant/board.server";
-import { requireApiUser } from "~/utils/api-auth.server";
-import { apiResource, pathId, respond } from "~/utils/api.server";
+import { apiResource, pathId, respond } from "~/glue/api.server";
 
-const resource = apiResource({
-  GET: async ({ request, params }) => {
-    const user = await requireApiUser(request);
+const resource = apiResource("/challenges/{id}", {
+  GET: async ({ params, caller: user }) => {
     const id = pathId(params.id);
     // Admins read it as the dashboard's edit form does; others as the submission page (its visibility rule).
     const visible = user.role === "admin" || (await getChallengeForSubmission(id, user)) !== null;

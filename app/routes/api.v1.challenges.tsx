@@ -3,11 +3,10 @@ import { ApiError } from "~/modules/api/errors";
 import { ChallengeListItemSchema, ChallengeOutSchema } from "~/modules/api/schemas";
 import { cleanupObject, createChallenge, getChallenge, listChallenges } from "~/modules/challenges/challenges.server";
 import { ChallengeCreateSchema } from "~/modules/challenges/schema";
-import { parseChallengeForm } from "~/utils/challenge-form.server";
+import { parseChallengeForm } from "~/glue/challenge-form.server";
 import { messages } from "~/modules/messages";
-import { requireApiRole } from "~/utils/api-auth.server";
-import { apiResource, isMultipart, parseFields, readBody, respond } from "~/utils/api.server";
-import { asFormValues } from "~/utils/form-values";
+import { apiResource, isMultipart, parseFields, readBody, respond } from "~/glue/api.server";
+import { asFormValues } from "~/modules/form-values";
 
 /** The dashboard form's multipart body: the attachment streams to storage as on the screen. */
 async function readMultipartChallenge(request: Request) {
@@ -24,13 +23,11 @@ async function readMultipartChallenge(request: Request) {
   }
 }
 
-const resource = apiResource({
-  GET: async ({ request }) => {
-    await requireApiRole(request, "admin");
+const resource = apiResource("/challenges", {
+  GET: async () => {
     return respond(z.array(ChallengeListItemSchema), await listChallenges());
   },
   POST: async ({ request }) => {
-    await requireApiRole(request, "admin");
     const { values, attachment } = isMultipart(request)
       ? await readMultipartChallenge(request)
       : { values: await readBody(request, ChallengeCreateSchema), attachment: null };

@@ -2,12 +2,10 @@ import { ApiError } from "~/modules/api/errors";
 import { GateBoardSchema } from "~/modules/api/schemas";
 import { messages } from "~/modules/messages";
 import { getGateBoard } from "~/modules/participant/board.server";
-import { requireApiUser } from "~/utils/api-auth.server";
-import { apiResource, respond } from "~/utils/api.server";
+import { apiResource, respond } from "~/glue/api.server";
 
-const resource = apiResource({
-  GET: async ({ request, params }) => {
-    const user = await requireApiUser(request);
+const resource = apiResource("/gates/{wave}/challenges", {
+  GET: async ({ params, caller: user }) => {
     const board = /^[1-5]$/.test(params.wave ?? "") ? await getGateBoard(Number(params.wave), user.teamId) : null;
     if (!board) throw new ApiError("not_found", messages.api.notFound);
     return respond(GateBoardSchema, board);

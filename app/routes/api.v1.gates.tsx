@@ -1,12 +1,10 @@
 import { z } from "zod";
 import { GateOutSchema } from "~/modules/api/schemas";
 import { listGates } from "~/modules/gates/gates.server";
-import { requireApiUser } from "~/utils/api-auth.server";
-import { apiResource, respond } from "~/utils/api.server";
+import { apiResource, respond } from "~/glue/api.server";
 
-const resource = apiResource({
-  GET: async ({ request }) => {
-    await requireApiUser(request);
+const resource = apiResource("/gates", {
+  GET: async () => {
     return respond(z.array(GateOutSchema), await listGates());
   },
 });

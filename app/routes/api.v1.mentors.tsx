@@ -2,16 +2,13 @@ import { z } from "zod";
 import { RequestOutSchema } from "~/modules/api/schemas";
 import { createRequest, listRequests } from "~/modules/requests/requests.server";
 import { RequestSchema } from "~/modules/requests/schema";
-import { requireApiRole, requireApiUser } from "~/utils/api-auth.server";
-import { apiResource, readBody, respond } from "~/utils/api.server";
+import { apiResource, readBody, respond } from "~/glue/api.server";
 
-const resource = apiResource({
-  GET: async ({ request }) => {
-    await requireApiRole(request, "admin");
+const resource = apiResource("/mentors", {
+  GET: async () => {
     return respond(z.array(RequestOutSchema), await listRequests("mentor"));
   },
-  POST: async ({ request }) => {
-    const user = await requireApiUser(request);
+  POST: async ({ request, caller: user }) => {
     const { message } = await readBody(request, RequestSchema);
     const sent = await createRequest("mentor", message, { userId: user.id, userName: user.name, teamId: user.teamId, teamName: user.teamName });
     return respond(RequestOutSchema, sent, { status: 201 });

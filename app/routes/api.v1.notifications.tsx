@@ -1,12 +1,10 @@
 import { NotificationOutSchema } from "~/modules/api/schemas";
 import { sendNotification } from "~/modules/notifications/notifications.server";
 import { NotificationSchema } from "~/modules/notifications/schema";
-import { requireApiRole } from "~/utils/api-auth.server";
-import { apiResource, readBody, respond } from "~/utils/api.server";
+import { apiResource, readBody, respond } from "~/glue/api.server";
 
-const resource = apiResource({
-  POST: async ({ request }) => {
-    const admin = await requireApiRole(request, "admin");
+const resource = apiResource("/notifications", {
+  POST: async ({ request, caller: admin }) => {
     const { message } = await readBody(request, NotificationSchema);
     return respond(NotificationOutSchema, await sendNotification(message, admin.id), { status: 201 });
   },

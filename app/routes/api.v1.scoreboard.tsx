@@ -1,16 +1,15 @@
-import { apiResource } from "~/utils/api.server";
-import { answerScoreboardFeed, requireFeedCaller } from "~/utils/scoreboard-feed.server";
+import { apiResource } from "~/glue/api.server";
+import { answerScoreboardFeed } from "~/glue/scoreboard-feed.server";
 
 /**
  * The standings snapshot (Redis only, never computed per request), as /scoreboard shows it to the
  * caller's role. Big screens poll it: an unchanged board costs a 304 and no body. server.ts answers
- * GET ahead of Remix with the same function (app/utils/scoreboard-feed.server.ts); this module answers
+ * GET ahead of Remix with the same function (app/glue/scoreboard-feed.server.ts); this module answers
  * the other methods (405) and direct calls.
  */
-const resource = apiResource({
-  GET: async ({ request }) => {
-    const user = await requireFeedCaller({ authorization: request.headers.get("Authorization"), cookie: request.headers.get("Cookie") });
-    const answer = await answerScoreboardFeed(user, { ifNoneMatch: request.headers.get("If-None-Match") });
+const resource = apiResource("/scoreboard", {
+  GET: async ({ request, caller }) => {
+    const answer = await answerScoreboardFeed(caller, { ifNoneMatch: request.headers.get("If-None-Match") });
     // Not asked for gzip (the compression middleware does that for Remix answers): a string or nothing.
     return new Response(answer.body === null ? null : String(answer.body), { status: answer.status, headers: answer.headers });
   },

@@ -2,13 +2,11 @@ import { redirect } from "@remix-run/node";
 import { ApiError } from "~/modules/api/errors";
 import { messages } from "~/modules/messages";
 import { findDownloadableSubmissionFile } from "~/modules/submissions/submit.server";
-import { requireApiUser } from "~/utils/api-auth.server";
-import { apiResource, pathId } from "~/utils/api.server";
-import { presignDownload } from "~/utils/s3.server";
+import { apiResource, pathId } from "~/glue/api.server";
+import { presignDownload } from "~/infrastructure/s3.server";
 
-const resource = apiResource({
-  GET: async ({ request, params }) => {
-    const user = await requireApiUser(request);
+const resource = apiResource("/submissions/{id}/file", {
+  GET: async ({ params, caller: user }) => {
     // Another team's file answers like a missing one, as on the screens.
     const file = await findDownloadableSubmissionFile(pathId(params.id), user);
     if (!file) throw new ApiError("not_found", messages.api.notFound);

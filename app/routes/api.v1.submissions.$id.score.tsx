@@ -1,13 +1,11 @@
 import { ScoreResultSchema, withScore } from "~/modules/api/schemas";
 import { ScoreFormSchema } from "~/modules/scoring/score-input";
 import { scoreSubmission } from "~/modules/scoring/scoring.server";
-import { requireApiRole } from "~/utils/api-auth.server";
-import { apiResource, pathId, readBody, respond } from "~/utils/api.server";
+import { apiResource, pathId, readBody, respond } from "~/glue/api.server";
 
 /** The caller scores as themselves: the judge is never taken from the body (docs/domain.md). */
-const resource = apiResource({
-  PUT: async ({ request, params }) => {
-    const judge = await requireApiRole(request, "admin", "judge");
+const resource = apiResource("/submissions/{id}/score", {
+  PUT: async ({ request, params, caller: judge }) => {
     const submissionId = pathId(params.id);
     const input = await readBody(request, ScoreFormSchema.omit({ submissionId: true }));
     const scored = await scoreSubmission({ ...input, submissionId, judgeId: judge.id });

@@ -2,13 +2,11 @@ import { z } from "zod";
 import { SubmissionOutSchema, withScore } from "~/modules/api/schemas";
 import { listSubmissionsSorted, submissionListOptions } from "~/modules/submissions/list.server";
 import { readSubmissionListQuery } from "~/modules/submissions/schema";
-import { requireApiRole } from "~/utils/api-auth.server";
-import { apiResource, respond } from "~/utils/api.server";
+import { apiResource, respond } from "~/glue/api.server";
 
 /** The judging table: same sort and filters as /dashboard/submissions (?sort=&dir=&gate=&category=&status=&mine=unscored). */
-const resource = apiResource({
-  GET: async ({ request }) => {
-    const judge = await requireApiRole(request, "admin", "judge");
+const resource = apiResource("/submissions", {
+  GET: async ({ request, caller: judge }) => {
     const query = readSubmissionListQuery(new URL(request.url).searchParams);
     const rows = await listSubmissionsSorted(submissionListOptions(query, judge.id));
     return respond(z.array(SubmissionOutSchema), rows.map(withScore));

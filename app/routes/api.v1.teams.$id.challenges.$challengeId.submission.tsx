@@ -2,13 +2,11 @@ import { ApiError } from "~/modules/api/errors";
 import { OwnSubmissionSchema } from "~/modules/api/schemas";
 import { messages } from "~/modules/messages";
 import { getChallengeForSubmission } from "~/modules/participant/board.server";
-import { requireTeamReader } from "~/utils/api-auth.server";
-import { apiResource, pathId, respond } from "~/utils/api.server";
+import { apiResource, pathId, respond } from "~/glue/api.server";
 
-const resource = apiResource({
-  GET: async ({ request, params }) => {
+const resource = apiResource("/teams/{id}/challenges/{challengeId}/submission", {
+  GET: async ({ params, caller: user }) => {
     const teamId = pathId(params.id);
-    const user = await requireTeamReader(request, teamId);
     // The submission page's read, for this team: participants see only challenges they may open.
     const found = await getChallengeForSubmission(pathId(params.challengeId), { role: user.role, teamId });
     if (!found?.submission) throw new ApiError("not_found", messages.api.notFound);

@@ -4,13 +4,11 @@ import { TeamSubmissionSchema, withScore } from "~/modules/api/schemas";
 import { messages } from "~/modules/messages";
 import { listSubmissionsSorted } from "~/modules/submissions/list.server";
 import { getTeam } from "~/modules/teams/teams.server";
-import { requireTeamReader } from "~/utils/api-auth.server";
-import { apiResource, pathId, respond } from "~/utils/api.server";
+import { apiResource, pathId, respond } from "~/glue/api.server";
 
-const resource = apiResource({
-  GET: async ({ request, params }) => {
+const resource = apiResource("/teams/{id}/submissions", {
+  GET: async ({ params }) => {
     const teamId = pathId(params.id);
-    await requireTeamReader(request, teamId);
     if (!(await getTeam(teamId))) throw new ApiError("not_found", messages.dashboard.teamNotFound);
     const rows = await listSubmissionsSorted({ teamId, sort: "date", dir: "desc" });
     return respond(z.array(TeamSubmissionSchema), rows.map(withScore));

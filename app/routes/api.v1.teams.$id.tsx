@@ -1,18 +1,15 @@
 import { TeamRefSchema } from "~/modules/api/schemas";
 import { TeamNameSchema } from "~/modules/teams/schema";
 import { deleteTeam, renameTeam } from "~/modules/teams/teams.server";
-import { requireApiRole } from "~/utils/api-auth.server";
-import { apiResource, noContent, pathId, readBody, respond } from "~/utils/api.server";
+import { apiResource, noContent, pathId, readBody, respond } from "~/glue/api.server";
 
-const resource = apiResource({
+const resource = apiResource("/teams/{id}", {
   PATCH: async ({ request, params }) => {
-    await requireApiRole(request, "admin");
     const id = pathId(params.id);
     const { name } = await readBody(request, TeamNameSchema);
     return respond(TeamRefSchema, await renameTeam(id, name));
   },
-  DELETE: async ({ request, params }) => {
-    await requireApiRole(request, "admin");
+  DELETE: async ({ params }) => {
     await deleteTeam(pathId(params.id));
     return noContent();
   },

@@ -2,16 +2,13 @@ import { z } from "zod";
 import { TeamOutSchema, TeamRefSchema } from "~/modules/api/schemas";
 import { TeamNameSchema } from "~/modules/teams/schema";
 import { createTeam, listTeams } from "~/modules/teams/teams.server";
-import { requireApiRole } from "~/utils/api-auth.server";
-import { apiResource, readBody, respond } from "~/utils/api.server";
+import { apiResource, readBody, respond } from "~/glue/api.server";
 
-const resource = apiResource({
-  GET: async ({ request }) => {
-    await requireApiRole(request, "admin");
+const resource = apiResource("/teams", {
+  GET: async () => {
     return respond(z.array(TeamOutSchema), await listTeams());
   },
   POST: async ({ request }) => {
-    await requireApiRole(request, "admin");
     const { name } = await readBody(request, TeamNameSchema);
     return respond(TeamRefSchema, await createTeam(name), { status: 201 });
   },

@@ -1,10 +1,8 @@
 import { endUserSession } from "~/modules/users/users.server";
-import { requireApiRole } from "~/utils/api-auth.server";
-import { apiResource, noContent, pathId } from "~/utils/api.server";
+import { apiResource, noContent, pathId } from "~/glue/api.server";
 
-const resource = apiResource({
-  DELETE: async ({ request, params }) => {
-    await requireApiRole(request, "admin");
+const resource = apiResource("/users/{id}/sessions/{sessionId}", {
+  DELETE: async ({ params }) => {
     await endUserSession(pathId(params.id), pathId(params.sessionId));
     return noContent();
   },

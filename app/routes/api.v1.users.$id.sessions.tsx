@@ -1,16 +1,13 @@
 import { z } from "zod";
 import { SessionOutSchema } from "~/modules/api/schemas";
 import { endUserSessions, listUserSessions } from "~/modules/users/users.server";
-import { requireApiRole } from "~/utils/api-auth.server";
-import { apiResource, noContent, pathId, respond } from "~/utils/api.server";
+import { apiResource, noContent, pathId, respond } from "~/glue/api.server";
 
-const resource = apiResource({
-  GET: async ({ request, params }) => {
-    await requireApiRole(request, "admin");
+const resource = apiResource("/users/{id}/sessions", {
+  GET: async ({ params }) => {
     return respond(z.array(SessionOutSchema), await listUserSessions(pathId(params.id)));
   },
-  DELETE: async ({ request, params }) => {
-    await requireApiRole(request, "admin");
+  DELETE: async ({ params }) => {
     await endUserSessions(pathId(params.id));
     return noContent();
   },

@@ -1,18 +1,15 @@
 import { UserOutSchema } from "~/modules/api/schemas";
 import { UserEditSchema } from "~/modules/users/schema";
 import { deleteUser, getUser, updateUser } from "~/modules/users/users.server";
-import { requireApiRole } from "~/utils/api-auth.server";
-import { apiResource, noContent, pathId, readBody, respond } from "~/utils/api.server";
+import { apiResource, noContent, pathId, readBody, respond } from "~/glue/api.server";
 
-const resource = apiResource({
-  PATCH: async ({ request, params }) => {
-    const admin = await requireApiRole(request, "admin");
+const resource = apiResource("/users/{id}", {
+  PATCH: async ({ request, params, caller: admin }) => {
     const id = pathId(params.id);
     await updateUser(admin, { id, ...(await readBody(request, UserEditSchema)) });
     return respond(UserOutSchema, (await getUser(id))!);
   },
-  DELETE: async ({ request, params }) => {
-    const admin = await requireApiRole(request, "admin");
+  DELETE: async ({ params, caller: admin }) => {
     await deleteUser(admin, pathId(params.id));
     return noContent();
   },

@@ -1,16 +1,13 @@
 import { VideosOutSchema } from "~/modules/api/schemas";
 import { DashboardVideosSchema } from "~/modules/videos/schema";
 import { getVideos, updateVideos } from "~/modules/videos/videos.server";
-import { requireApiRole, requireApiUser } from "~/utils/api-auth.server";
-import { apiResource, readBody, respond } from "~/utils/api.server";
+import { apiResource, readBody, respond } from "~/glue/api.server";
 
-const resource = apiResource({
-  GET: async ({ request }) => {
-    await requireApiUser(request);
+const resource = apiResource("/videos", {
+  GET: async () => {
     return respond(VideosOutSchema, await getVideos());
   },
   PUT: async ({ request }) => {
-    await requireApiRole(request, "admin");
     await updateVideos(await readBody(request, DashboardVideosSchema));
     return respond(VideosOutSchema, await getVideos());
   },

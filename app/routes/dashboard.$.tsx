@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { requireRole } from "~/utils/auth.server";
+import { requireLayout } from "~/glue/auth.server";
 
 /** Unknown dashboard paths go to the dashboard's own 404 (after the role check: no probing). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, "admin", "judge");
+  await requireLayout(request, "/dashboard");
   return redirect("/dashboard/404");
 }

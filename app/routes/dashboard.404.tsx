@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { messages } from "~/modules/messages";
-import { requireRole } from "~/utils/auth.server";
+import { requireLayout } from "~/glue/auth.server";
 
 /** The dashboard's own 404, inside its layout. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, "admin", "judge");
+  await requireLayout(request, "/dashboard");
   return data(null, { status: 404 });
 }
 

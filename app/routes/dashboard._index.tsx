@@ -12,20 +12,20 @@ import { dashboardCounts } from "~/modules/dashboard/counts.server";
 import { messages } from "~/modules/messages";
 import { DashboardVideosSchema } from "~/modules/videos/schema";
 import { getVideos } from "~/modules/videos/videos.server";
-import { handleVideosForm } from "~/utils/home-forms.server";
-import { requireRole } from "~/utils/auth.server";
-import { getLogger } from "~/utils/logger.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { handleVideosForm } from "~/glue/home-forms.server";
+import { requirePage } from "~/glue/auth.server";
+import { dashboardFormFailure } from "~/glue/failures.server";
+import { redirectWithToast } from "~/glue/toast.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   const [counts, videos] = await Promise.all([dashboardCounts(), getVideos()]);
   return { counts, videos: { video1: videos.video1 ?? "", video2: videos.video2 ?? "" } };
 }
 
 /** Two forms post here: `intent` says which (the videos form and Send Announcement). */
 export async function action({ request }: ActionFunctionArgs) {
-  const admin = await requireRole(request, "admin");
+  const admin = await requirePage(request);
   const formData = await request.formData();
   if (formData.get("intent") === "videos") return handleVideosForm(formData, DashboardVideosSchema, "/dashboard");
   const submission = parseWithZod(formData, { schema: AnnouncementSchema });
@@ -33,8 +33,8 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     await createAnnouncement(submission.value, admin.id);
   } catch (error) {
-    getLogger().error({ err: error }, "announcement failed");
-    return data({ intent: "announcement" as const, result: submission.reply({ formErrors: [messages.announcements.failed] }) }, { status: 500 });
+    const failed = dashboardFormFailure(submission, error, { log: "announcement failed", fallback: messages.announcements.failed });
+    return data({ intent: "announcement" as const, result: failed.result }, failed.init);
   }
   return redirectWithToast("/dashboard", { type: "success", title: messages.announcements.created });
 }

@@ -4,32 +4,31 @@ import { formatPoints } from "~/components/realtime/format";
 import { listChallenges, toggleChallengeStatus } from "~/modules/challenges/challenges.server";
 import { categoryLabels, ChallengeIdSchema } from "~/modules/challenges/schema";
 import { messages } from "~/modules/messages";
-import { DashboardError } from "~/modules/teams/teams.server";
 import styles from "~/styles/dashboard.css";
-import { requireRole } from "~/utils/auth.server";
-import { badRequest } from "~/utils/responses.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { requirePage } from "~/glue/auth.server";
+import { dashboardToastFailure } from "~/glue/failures.server";
+import { badRequest } from "~/glue/responses.server";
+import { redirectWithToast } from "~/glue/toast.server";
 
 const m = messages.dashboard;
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   return { challenges: await listChallenges() };
 }
 
 /** Clicking the status toggles it; the list is then re-read (the loader revalidates). */
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   const parsed = ChallengeIdSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) throw badRequest();
   try {
     const row = await toggleChallengeStatus(parsed.data.id);
     return redirectWithToast("/dashboard/allchallenges", { type: "success", title: m.statusChanged(row.title, row.status) });
   } catch (error) {
-    if (error instanceof DashboardError) return redirectWithToast("/dashboard/allchallenges", { type: "error", title: m.warn(error.message) });
-    throw error;
+    return dashboardToastFailure("/dashboard/allchallenges", error, "challenge status change failed");
   }
 }
 

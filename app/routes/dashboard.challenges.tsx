@@ -9,13 +9,12 @@ import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/fi
 import { Message } from "~/components/ui/message";
 import { cleanupObject, createChallenge, getChallenge, updateChallenge } from "~/modules/challenges/challenges.server";
 import { attachmentAccept, categories, categoryLabels, ChallengeFormSchema, difficulties } from "~/modules/challenges/schema";
-import { parseChallengeForm } from "~/utils/challenge-form.server";
+import { parseChallengeForm } from "~/glue/challenge-form.server";
 import { messages } from "~/modules/messages";
-import { DashboardError } from "~/modules/teams/teams.server";
 import styles from "~/styles/dashboard.css";
-import { requireRole } from "~/utils/auth.server";
-import { getLogger } from "~/utils/logger.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { requirePage } from "~/glue/auth.server";
+import { dashboardFormFailure } from "~/glue/failures.server";
+import { redirectWithToast } from "~/glue/toast.server";
 import { parseRowId } from "~/modules/ids";
 
 const m = messages.dashboard;
@@ -23,7 +22,7 @@ const m = messages.dashboard;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   const editId = parseRowId(new URL(request.url).searchParams.get("edit"));
   const challenge = editId ? await getChallenge(editId) : null;
   return {
@@ -44,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   const { formData, attachment, attachmentError, storageUnavailable } = await parseChallengeForm(request);
   const submission = parseWithZod(formData, { schema: ChallengeFormSchema });
   if (submission.status !== "success" || attachmentError) {
@@ -61,9 +60,8 @@ export async function action({ request }: ActionFunctionArgs) {
     else await createChallenge(values, attachment);
   } catch (error) {
     if (attachment) await cleanupObject(attachment.key);
-    const known = error instanceof DashboardError;
-    if (!known) getLogger().error({ err: error }, "challenge save failed");
-    return data(submission.reply({ formErrors: [known ? m.warn(error.message) : m.unexpected] }), { status: known ? error.status : 500 });
+    const failed = dashboardFormFailure(submission, error, { log: "challenge save failed" });
+    return data(failed.result, failed.init);
   }
   return id
     ? redirectWithToast("/dashboard/getAllChallenges", { type: "success", title: m.challengeEdited })

@@ -4,12 +4,11 @@ import { ActionLink } from "~/components/ui/action-button";
 import { deleteChallenge, listChallenges } from "~/modules/challenges/challenges.server";
 import { categoryLabels, ChallengeIdSchema } from "~/modules/challenges/schema";
 import { messages } from "~/modules/messages";
-import { DashboardError } from "~/modules/teams/teams.server";
 import styles from "~/styles/dashboard.css";
-import { requireRole } from "~/utils/auth.server";
-import { badRequest } from "~/utils/responses.server";
-import { getLogger } from "~/utils/logger.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { requirePage } from "~/glue/auth.server";
+import { dashboardToastFailure } from "~/glue/failures.server";
+import { badRequest } from "~/glue/responses.server";
+import { redirectWithToast } from "~/glue/toast.server";
 import { confirmSubmit } from "~/components/ui/confirm-submit";
 
 const m = messages.dashboard;
@@ -17,20 +16,18 @@ const m = messages.dashboard;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   return { challenges: await listChallenges() };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   const parsed = ChallengeIdSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) throw badRequest();
   try {
     await deleteChallenge(parsed.data.id);
   } catch (error) {
-    if (!(error instanceof DashboardError)) getLogger().error({ err: error }, "challenge delete failed");
-    const title = error instanceof DashboardError ? m.warn(error.message) : m.unexpected;
-    return redirectWithToast("/dashboard/getAllChallenges", { type: "error", title });
+    return dashboardToastFailure("/dashboard/getAllChallenges", error, "challenge delete failed");
   }
   return redirectWithToast("/dashboard/getAllChallenges", { type: "success", title: m.challengeDeleted });
 }

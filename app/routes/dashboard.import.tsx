@@ -15,10 +15,11 @@ import { ACCOUNT_COLUMNS, CHALLENGE_COLUMNS, ImportFormSchema, MAX_IMPORT_FILE_B
 import { messages } from "~/modules/messages";
 import { csvDataUrl, csvFileName, toCsv } from "~/modules/exports/csv-format.server";
 import styles from "~/styles/dashboard.css";
-import { requireRole } from "~/utils/auth.server";
-import { isMultipartForm, UnreadableBodyError } from "~/utils/request-bodies.server";
-import { MultipartError, receiveMultipart } from "~/utils/multipart.server";
-import { getLogger } from "~/utils/logger.server";
+import { requirePage } from "~/glue/auth.server";
+import { dashboardFailureOf } from "~/glue/failures.server";
+import { isMultipartForm, UnreadableBodyError } from "~/glue/request-bodies.server";
+import { MultipartError, receiveMultipart } from "~/glue/multipart.server";
+
 
 const m = messages.imports;
 
@@ -26,7 +27,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = () => [{ title: "Import · Gatekeeper Dashboard" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   return null;
 }
 
@@ -37,7 +38,7 @@ async function readImportForm(request: Request): Promise<{ formData: FormData; f
     return { formData, file: postedBack(formData), fileError: null };
   }
   try {
-    // The one multipart parser (app/utils/multipart.server.ts); the file is small and kept in memory.
+    // The one multipart parser (app/glue/multipart.server.ts); the file is small and kept in memory.
     const form = await receiveMultipart(request, { files: { file: { to: "memory", limitBytes: MAX_IMPORT_FILE_BYTES } }, maxFieldBytes: MAX_IMPORT_FILE_BYTES });
     const upload = form.files.get("file");
     const file = upload?.content ? { content: upload.content.toString("utf8"), fileName: upload.name } : postedBack(form.fields);
@@ -65,7 +66,7 @@ type Done =
 const emptyCheck = (fileError: string): Check => ({ fileError, issues: [], rows: [] });
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   const { formData, file: read, fileError } = await readImportForm(request);
   const form = ImportFormSchema.safeParse(Object.fromEntries([...formData].filter(([, value]) => typeof value === "string")));
   if (!form.success) throw new Response("Bad request", { status: 400 });
@@ -96,8 +97,8 @@ export async function action({ request }: ActionFunctionArgs) {
     // The page carries passwords: no cache may keep it.
     return data<Done>({ step: "done", kind, accounts: result.accounts, csv, csvName: csvFileName("imported-logins") }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
-    getLogger().error({ err: error, kind }, "import failed");
-    return preview(emptyCheck(m.failed), content, fileName, 500);
+    const failed = dashboardFailureOf(error, `${kind} import failed`, m.failed);
+    return preview(emptyCheck(failed.message), content, fileName, failed.status);
   }
 }
 

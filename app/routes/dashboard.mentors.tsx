@@ -1,15 +1,19 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { RequestsErrorBoundary, RequestsPage } from "~/components/dashboard/requests-table";
+import type { DashboardHandle } from "~/components/dashboard/error-boundary";
+import { RequestsPage } from "~/components/dashboard/requests-table";
 import { listRequests } from "~/modules/requests/requests.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import styles from "~/styles/dashboard.css";
-import { requireRole } from "~/utils/auth.server";
+import { requirePage } from "~/glue/auth.server";
+
+/** The one dashboard error boundary (routes/dashboard.tsx) says this when the list fails to load. */
+export const handle: DashboardHandle = { loadFailed: () => "Failed to load mentors" };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   const [rows, timeZone] = await Promise.all([listRequests("mentor"), getEventTimeZone()]);
   return { rows, timeZone };
 }
@@ -17,8 +21,4 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function MentorsCalls() {
   const { rows, timeZone } = useLoaderData<typeof loader>();
   return <RequestsPage kind="mentor" title="Mentors Calls" empty="No mentor calls yet." rows={rows} timeZone={timeZone} />;
-}
-
-export function ErrorBoundary() {
-  return <RequestsErrorBoundary failed="Failed to load mentors" />;
 }

@@ -12,24 +12,26 @@ import { messages } from "~/modules/messages";
 import { lastNotification, sendNotification } from "~/modules/notifications/notifications.server";
 import { NotificationSchema } from "~/modules/notifications/schema";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
-import { requireRole } from "~/utils/auth.server";
-import { getLogger } from "~/utils/logger.server";
+import { requirePage } from "~/glue/auth.server";
+import { dashboardFailureOf } from "~/glue/failures.server";
+
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   const [last, timeZone] = await Promise.all([lastNotification(), getEventTimeZone()]);
   return { last, timeZone };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const admin = await requireRole(request, "admin");
+  const admin = await requirePage(request);
   const submission = parseWithZod(await request.formData(), { schema: NotificationSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), outcome: null }, { status: 400 });
   try {
     await sendNotification(submission.value.message, admin.id);
   } catch (error) {
-    getLogger().error({ err: error }, "notification failed");
-    return data({ result: submission.reply(), outcome: "failed" as const }, { status: 500 });
+    // The page says "failed" in red whatever the cause; the status and the log tell which.
+    const failed = dashboardFailureOf(error, "notification failed");
+    return data({ result: submission.reply(), outcome: "failed" as const }, { status: failed.status, headers: failed.headers });
   }
   return { result: submission.reply({ resetForm: true }), outcome: "sent" as const, at: Date.now() };
 }

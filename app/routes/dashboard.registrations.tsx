@@ -14,8 +14,9 @@ import { accountsCsvDataUrl } from "~/modules/registrations/csv.server";
 import { listRegistrations, registrationCounts } from "~/modules/registrations/registrations.server";
 import { CreateAccountsSchema, TSHIRT_SIZES } from "~/modules/registrations/schema";
 import styles from "~/styles/register.css";
-import { requireRole } from "~/utils/auth.server";
-import { getLogger } from "~/utils/logger.server";
+import { requirePage } from "~/glue/auth.server";
+import { dashboardFormFailure } from "~/glue/failures.server";
+
 
 const m = messages.registration;
 
@@ -23,7 +24,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = () => [{ title: "Registrations · Gatekeeper Dashboard" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   const q = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 200);
   const [rows, counts] = await Promise.all([listRegistrations(q), registrationCounts()]);
   return {
@@ -44,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** Creates participant accounts for the selected registrations; the passwords go back once, never stored. */
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   const submission = parseWithZod(await request.formData(), { schema: CreateAccountsSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), accounts: null }, { status: 400 });
   try {
@@ -71,8 +72,8 @@ export async function action({ request }: ActionFunctionArgs) {
       { headers: { "Cache-Control": "no-store" } },
     );
   } catch (error) {
-    getLogger().error({ err: error }, "creating accounts from registrations failed");
-    return data({ result: submission.reply({ formErrors: [m.accountsFailed] }), accounts: null }, { status: 500 });
+    const failed = dashboardFormFailure(submission, error, { log: "creating accounts from registrations failed", fallback: m.accountsFailed });
+    return data({ result: failed.result, accounts: null }, failed.init);
   }
 }
 

@@ -13,16 +13,16 @@ import { addMeal, readEventSettings, removeMeal, updateFinalAt, updateGate, upda
 import { utcToZonedLocal, zonedLocalToUtc } from "~/modules/settings/zoned-time";
 import { isScoreboardFrozen, setScoreboardFrozen } from "~/modules/standings/freeze.server";
 import styles from "~/styles/dashboard.css";
-import { requireRole } from "~/utils/auth.server";
-import { badRequest } from "~/utils/responses.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { requirePage } from "~/glue/auth.server";
+import { badRequest } from "~/glue/responses.server";
+import { redirectWithToast } from "~/glue/toast.server";
 
 const m = messages.dashboard;
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   const [frozen, settings] = await Promise.all([isScoreboardFrozen(), readEventSettings()]);
   const zone = settings.timeZone;
   return {
@@ -45,7 +45,7 @@ type ActionResult = { intent: Intent; number?: number; result: SubmissionResult<
 const settingsUrl = "/dashboard/settings";
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   const formData = await request.formData();
   const intent = String(formData.get("intent") ?? "");
   if (intent === "freeze" || intent === "unfreeze") {

@@ -8,18 +8,19 @@ import { ActionButton } from "~/components/ui/action-button";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { messages } from "~/modules/messages";
 import { ScoreFormSchema } from "~/modules/scoring/score-input";
-import { scoreSubmission, ScoringError } from "~/modules/scoring/scoring.server";
+import { scoreSubmission } from "~/modules/scoring/scoring.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { listSubmissionsSorted, submissionListOptions, type SubmissionSortKey } from "~/modules/submissions/list.server";
 import { readSubmissionListQuery } from "~/modules/submissions/schema";
 import styles from "~/styles/dashboard.css";
-import { requireRole } from "~/utils/auth.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { requirePage } from "~/glue/auth.server";
+import { formFailure } from "~/glue/failures.server";
+import { redirectWithToast } from "~/glue/toast.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const judge = await requireRole(request, "admin", "judge");
+  const judge = await requirePage(request);
   const query = readSubmissionListQuery(new URL(request.url).searchParams);
   const [rows, timeZone] = await Promise.all([listSubmissionsSorted(submissionListOptions(query, judge.id)), getEventTimeZone()]);
   return {
@@ -31,18 +32,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const judge = await requireRole(request, "admin", "judge");
+  const judge = await requirePage(request);
   const submission = parseWithZod(await request.formData(), { schema: ScoreFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
     await scoreSubmission({ ...submission.value, judgeId: judge.id });
   } catch (error) {
-    if (error instanceof ScoringError) {
-      return data(submission.reply({ fieldErrors: { [error.field === "score" ? "score" : "submissionId"]: [error.message] } }), {
-        status: error.status,
-      });
-    }
-    throw error;
+    // The row shows the message beside its score input: on the score, or on the row itself (a fault too).
+    const failed = formFailure(submission, error, { log: "scoring failed", fallback: messages.errors.server, fieldOf: (refusal) => refusal?.field ?? "submissionId" });
+    return data(failed.result, failed.init);
   }
   const url = new URL(request.url);
   return redirectWithToast(`${url.pathname}${url.search}`, { type: "success", title: messages.scoring.saved });

@@ -2,36 +2,39 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useFormErrorToast } from "~/components/toaster";
-import { RouteErrorPage } from "~/components/status-page";
+import type { DashboardHandle } from "~/components/dashboard/error-boundary";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { Field } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
 import { messages } from "~/modules/messages";
 import { TeamDeleteSchema, TeamFormSchema } from "~/modules/teams/schema";
-import { createTeam, DashboardError, deleteTeam, getTeam, listTeams, renameTeam } from "~/modules/teams/teams.server";
+import { createTeam, deleteTeam, getTeam, listTeams, renameTeam } from "~/modules/teams/teams.server";
 import styles from "~/styles/dashboard.css";
-import { requireRole } from "~/utils/auth.server";
-import { badRequest } from "~/utils/responses.server";
-import { getLogger } from "~/utils/logger.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { requirePage } from "~/glue/auth.server";
+import { dashboardFormFailure, dashboardToastFailure } from "~/glue/failures.server";
+import { badRequest } from "~/glue/responses.server";
+import { redirectWithToast } from "~/glue/toast.server";
 import { confirmSubmit } from "~/components/ui/confirm-submit";
 import { parseRowId } from "~/modules/ids";
 
 const m = messages.dashboard;
 
+/** The one dashboard error boundary (routes/dashboard.tsx) says this when the list fails to load. */
+export const handle: DashboardHandle = { loadFailed: messages.dashboard.loadFailed };
+
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   const editId = parseRowId(new URL(request.url).searchParams.get("edit"));
   const [teams, editing] = await Promise.all([listTeams(), editId ? getTeam(editId) : null]);
   return { teams, editing };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   const formData = await request.formData();
   if (formData.get("intent") === "delete") {
     const parsed = TeamDeleteSchema.safeParse({ id: formData.get("id") });
@@ -39,7 +42,7 @@ export async function action({ request }: ActionFunctionArgs) {
     try {
       await deleteTeam(parsed.data.id);
     } catch (error) {
-      return redirectWithToast("/dashboard/teams", { type: "error", title: errorText(error) });
+      return dashboardToastFailure("/dashboard/teams", error, "team delete failed");
     }
     return redirectWithToast("/dashboard/teams", { type: "success", title: m.teamDeleted });
   }
@@ -51,15 +54,10 @@ export async function action({ request }: ActionFunctionArgs) {
     if (id) await renameTeam(id, name);
     else await createTeam(name);
   } catch (error) {
-    return data(submission.reply({ formErrors: [errorText(error)] }), { status: error instanceof DashboardError ? error.status : 500 });
+    const failed = dashboardFormFailure(submission, error, { log: "team change failed" });
+    return data(failed.result, failed.init);
   }
   return redirectWithToast("/dashboard/teams", { type: "success", title: id ? m.teamEdited : m.teamAdded });
-}
-
-function errorText(error: unknown): string {
-  if (error instanceof DashboardError) return m.warn(error.message);
-  getLogger().error({ err: error }, "team change failed");
-  return m.unexpected;
 }
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
@@ -152,16 +150,5 @@ export default function Teams() {
         )}
       </section>
     </section>
-  );
-}
-
-/** The list failing to load says so; a 403/404 keeps the usual status page. */
-export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error)) return <RouteErrorPage />;
-  return (
-    <p role="alert" className="message message--error">
-      {messages.dashboard.loadFailed(error instanceof Error ? error.message : String(error))}
-    </p>
   );
 }

@@ -10,12 +10,12 @@ import { Message } from "~/components/ui/message";
 import { ApiTokenCreateSchema, ApiTokenRevokeSchema } from "~/modules/api-tokens/schema";
 import { createApiToken, listApiTokens, revokeApiToken } from "~/modules/api-tokens/tokens.server";
 import { messages } from "~/modules/messages";
-import { DashboardError } from "~/modules/teams/teams.server";
 import { roleLabels } from "~/modules/users/schema";
 import { listUsers } from "~/modules/users/users.server";
 import styles from "~/styles/dashboard.css";
-import { requireRole } from "~/utils/auth.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { requirePage } from "~/glue/auth.server";
+import { dashboardFormFailure, dashboardToastFailure } from "~/glue/failures.server";
+import { redirectWithToast } from "~/glue/toast.server";
 import { confirmSubmit } from "~/components/ui/confirm-submit";
 
 const m = messages.apiTokens;
@@ -24,7 +24,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = () => [{ title: "API tokens · Gatekeeper Dashboard" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   const [tokens, users] = await Promise.all([listApiTokens(), listUsers()]);
   return {
     tokens: tokens.map((token) => ({
@@ -39,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** Creates a token (shown once, in this answer only) or revokes one. */
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   const formData = await request.formData();
   if (formData.get("intent") === "revoke") {
     const parsed = ApiTokenRevokeSchema.safeParse(Object.fromEntries(formData));
@@ -47,8 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
     try {
       await revokeApiToken(parsed.data.id);
     } catch (error) {
-      if (error instanceof DashboardError) return redirectWithToast("/dashboard/tokens", { type: "error", title: messages.dashboard.warn(error.message) });
-      throw error;
+      return dashboardToastFailure("/dashboard/tokens", error, "token revoke failed");
     }
     return redirectWithToast("/dashboard/tokens", { type: "success", title: m.revoked });
   }
@@ -59,8 +58,8 @@ export async function action({ request }: ActionFunctionArgs) {
     // The page carries the token: no cache may keep it.
     return data({ result: submission.reply({ resetForm: true }), created: { token, name: submission.value.name } }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
-    if (!(error instanceof DashboardError)) throw error;
-    return data({ result: submission.reply({ formErrors: [messages.dashboard.warn(error.message)] }), created: null }, { status: error.status });
+    const failed = dashboardFormFailure(submission, error, { log: "token create failed" });
+    return data({ result: failed.result, created: null }, failed.init);
   }
 }
 

@@ -1,13 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { Form, NavLink, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { DashboardError } from "~/components/dashboard/error-boundary";
 import { RouteErrorPage } from "~/components/status-page";
-import { requireRole } from "~/utils/auth.server";
+import { requireLayout } from "~/glue/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Gatekeeper Dashboard" }];
 
 /** The dashboard layout admits admins and judges; each page below narrows it further. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRole(request, "admin", "judge");
+  const user = await requireLayout(request, "/dashboard");
   return { user: { name: user.name, role: user.role } };
 }
 
@@ -33,6 +35,14 @@ const judgeLinks = [{ to: "/dashboard/submissions", label: "Submissions" }];
 
 export default function DashboardLayout() {
   const { user } = useLoaderData<typeof loader>();
+  return (
+    <DashboardShell user={user}>
+      <Outlet />
+    </DashboardShell>
+  );
+}
+
+function DashboardShell({ user, children }: { user: { name: string; role: string }; children: ReactNode }) {
   const links = user.role === "admin" ? adminLinks : judgeLinks;
   return (
     <div className="dashboard">
@@ -60,13 +70,21 @@ export default function DashboardLayout() {
           </button>
         </Form>
       </aside>
-      <main className="dashboard__main">
-        <Outlet />
-      </main>
+      <main className="dashboard__main">{children}</main>
     </div>
   );
 }
 
+/**
+ * The dashboard's one error boundary. A page below that fails keeps the dashboard around it (the layout's
+ * data loaded); when the layout itself is refused (a participant, 403), the full status page.
+ */
 export function ErrorBoundary() {
-  return <RouteErrorPage />;
+  const layout = useRouteLoaderData<typeof loader>("routes/dashboard");
+  if (!layout) return <RouteErrorPage />;
+  return (
+    <DashboardShell user={layout.user}>
+      <DashboardError />
+    </DashboardShell>
+  );
 }

@@ -2,32 +2,35 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-t
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useFormErrorToast } from "~/components/toaster";
-import { RouteErrorPage } from "~/components/status-page";
+import type { DashboardHandle } from "~/components/dashboard/error-boundary";
 import { formatDayTime } from "~/components/realtime/format";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { Field, SelectField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
 import { messages } from "~/modules/messages";
-import { DashboardError, listTeams } from "~/modules/teams/teams.server";
+import { listTeams } from "~/modules/teams/teams.server";
 import { EndSessionsSchema, roleLabels, UserDeleteSchema, UserFormSchema, userRoles } from "~/modules/users/schema";
 import { createUser, deleteUser, endUserSession, endUserSessions, getUser, listUsers, updateUser } from "~/modules/users/users.server";
 import { countLiveSessions, listSessionsOf } from "~/modules/auth/sessions.server";
 import styles from "~/styles/dashboard.css";
-import { requireRole } from "~/utils/auth.server";
-import { badRequest } from "~/utils/responses.server";
-import { getLogger } from "~/utils/logger.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { requirePage } from "~/glue/auth.server";
+import { dashboardFormFailure, dashboardToastFailure } from "~/glue/failures.server";
+import { badRequest } from "~/glue/responses.server";
+import { redirectWithToast } from "~/glue/toast.server";
 import { confirmSubmit } from "~/components/ui/confirm-submit";
 import { parseRowId } from "~/modules/ids";
 
 const m = messages.dashboard;
 
+/** The one dashboard error boundary (routes/dashboard.tsx) says this when the list fails to load. */
+export const handle: DashboardHandle = { loadFailed: messages.dashboard.loadFailed };
+
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const admin = await requireRole(request, "admin");
+  const admin = await requirePage(request);
   const url = new URL(request.url);
   const editId = parseRowId(url.searchParams.get("edit"));
   const viewId = parseRowId(url.searchParams.get("view"));
@@ -57,7 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const admin = await requireRole(request, "admin");
+  const admin = await requirePage(request);
   const formData = await request.formData();
   if (formData.get("intent") === "delete") {
     const parsed = UserDeleteSchema.safeParse({ id: formData.get("id") });
@@ -65,7 +68,7 @@ export async function action({ request }: ActionFunctionArgs) {
     try {
       await deleteUser(admin, parsed.data.id);
     } catch (error) {
-      return redirectWithToast("/dashboard/users", { type: "error", title: errorText(error) });
+      return dashboardToastFailure("/dashboard/users", error, "user delete failed");
     }
     return redirectWithToast("/dashboard/users", { type: "success", title: m.userDeleted });
   }
@@ -80,7 +83,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const ended = intent === "end-sessions" ? await endUserSessions(parsed.data.id) : 1;
       return redirectWithToast(back, { type: "success", title: intent === "end-session" ? m.sessionEnded : m.sessionsEnded(ended) });
     } catch (error) {
-      return redirectWithToast(back, { type: "error", title: errorText(error) });
+      return dashboardToastFailure(back, error, "ending sessions failed");
     }
   }
 
@@ -92,16 +95,10 @@ export async function action({ request }: ActionFunctionArgs) {
     if (id) await updateUser(admin, { id, ...values });
     else await createUser(values);
   } catch (error) {
-    const status = error instanceof DashboardError ? error.status : 500;
-    return data(submission.reply({ formErrors: [errorText(error)], hideFields: ["password"] }), { status });
+    const failed = dashboardFormFailure(submission, error, { log: "user change failed", hideFields: ["password"] });
+    return data(failed.result, failed.init);
   }
   return redirectWithToast("/dashboard/users", { type: "success", title: id ? m.userEdited : m.userAdded });
-}
-
-function errorText(error: unknown): string {
-  if (error instanceof DashboardError) return m.warn(error.message);
-  getLogger().error({ err: error }, "user change failed");
-  return m.unexpected;
 }
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
@@ -320,16 +317,5 @@ export default function Users() {
         </div>
       </section>
     </section>
-  );
-}
-
-/** The list failing to load says so; a 403/404 keeps the usual status page. */
-export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error)) return <RouteErrorPage />;
-  return (
-    <p role="alert" className="message message--error">
-      {messages.dashboard.loadFailed(error instanceof Error ? error.message : String(error))}
-    </p>
   );
 }

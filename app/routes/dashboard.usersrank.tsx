@@ -3,12 +3,12 @@ import { useLoaderData } from "@remix-run/react";
 import { formatPoints } from "~/components/realtime/format";
 import { listUsersRank } from "~/modules/users/rank.server";
 import styles from "~/styles/dashboard.css";
-import { requireRole } from "~/utils/auth.server";
+import { requirePage } from "~/glue/auth.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRole(request, "admin");
+  await requirePage(request);
   return { users: await listUsersRank() };
 }
 

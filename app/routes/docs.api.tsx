@@ -19,7 +19,7 @@ export async function loader() {
           operation.access === "public"
             ? "anyone"
             : `${operation.access.length === 3 ? "signed in" : operation.access.join(", ")}${operation.ownTeamOnly ? " (participants: own team)" : ""}`,
-        spec7: operation.spec7,
+        originalCalls: operation.originalCalls,
         tag: operation.tag,
       })),
     ),
@@ -82,7 +82,7 @@ export default function ApiDocs() {
                         {call.description ? <p className="muted">{withCode(call.description)}</p> : null}
                       </td>
                       <td>{call.who}</td>
-                      <td>{call.spec7.length ? call.spec7.map((spec) => <code key={spec}>{spec} </code>) : <span className="muted">new</span>}</td>
+                      <td>{call.originalCalls.length ? call.originalCalls.map((spec) => <code key={spec}>{spec} </code>) : <span className="muted">new</span>}</td>
                     </tr>
                   ))}
               </tbody>

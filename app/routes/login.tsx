@@ -19,9 +19,9 @@ import {
   getOptionalUser,
   InvalidCredentialsError,
   LoginThrottledError,
-} from "~/utils/auth.server";
-import { getLogger } from "~/utils/logger.server";
-import { isServiceUnreachable } from "~/utils/unavailable.server";
+} from "~/glue/auth.server";
+import { getLogger } from "~/infrastructure/logger.server";
+import { isServiceUnreachable } from "~/glue/unavailable.server";
 
 export const meta: MetaFunction = () => [{ title: "Login · Gatekeeper" }];
 
@@ -53,7 +53,7 @@ export async function action({ request }: ActionFunctionArgs) {
         headers: { "Retry-After": String(error.retryAfterSeconds) },
       });
     }
-    // Postgres unreachable: the page answers 503 "briefly unavailable" (app/utils/unavailable.server.ts).
+    // Postgres unreachable: the page answers 503 "briefly unavailable" (app/glue/unavailable.server.ts).
     if (isServiceUnreachable(error)) throw error;
     getLogger().error({ err: error }, "login failed unexpectedly");
     return data(submission.reply({ formErrors: [messages.login.generic], hideFields: ["password"] }), {

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { logout } from "~/utils/auth.server";
+import { logout } from "~/glue/auth.server";
 
 // Public route: logging out needs no role; it only ends the caller's own session (POST only).
 export async function action({ request }: ActionFunctionArgs) {

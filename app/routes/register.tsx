@@ -12,13 +12,12 @@ import { Message } from "~/components/ui/message";
 import { Scene } from "~/components/ui/scene";
 import { TitleBar } from "~/components/ui/title-bar";
 import { messages } from "~/modules/messages";
-import { DuplicateEmailError, register } from "~/modules/registrations/registrations.server";
+import { register } from "~/modules/registrations/registrations.server";
 import { useOptionalUser } from "~/root";
 import { HONEYPOT_FIELD, isMissing, RegistrationSchema, TSHIRT_SIZES } from "~/modules/registrations/schema";
 import styles from "~/styles/register.css";
-import { getLogger } from "~/utils/logger.server";
-import { clientIp } from "~/utils/request.server";
-import { isServiceUnreachable } from "~/utils/unavailable.server";
+import { clientIp } from "~/glue/request.server";
+import { formFailure } from "~/glue/failures.server";
 
 const m = messages.registration;
 
@@ -43,16 +42,9 @@ export async function action({ request }: ActionFunctionArgs) {
       });
     }
   } catch (error) {
-    if (error instanceof DuplicateEmailError) {
-      return data(submission.reply({ fieldErrors: { email: [error.message] } }), { status: 409 });
-    }
-    // The database cannot be reached: a 503 like every other route, but the form keeps what was typed.
-    if (isServiceUnreachable(error)) {
-      getLogger().warn({ err: error }, "registration while a backing service is unreachable: answered 503");
-      return data(submission.reply({ formErrors: [messages.errors.unavailable] }), { status: 503, headers: { "Retry-After": "5" } });
-    }
-    getLogger().error({ err: error }, "registration failed");
-    return data(submission.reply({ formErrors: [m.failed] }), { status: 500 });
+    // A known email goes on the email input; the database down: 503, the form keeps what was typed.
+    const failed = formFailure(submission, error, { log: "registration failed", fallback: m.failed, fieldOf: (refusal) => refusal?.field });
+    return data(failed.result, failed.init);
   }
   // Post/redirect/get: reloading the thank-you card does not post the form again.
   return redirect("/register?registered");

@@ -1,12 +1,12 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { findDownloadableSubmissionFile } from "~/modules/submissions/submit.server";
-import { requireUser } from "~/utils/auth.server";
-import { presignDownload } from "~/utils/s3.server";
+import { requirePage } from "~/glue/auth.server";
+import { presignDownload } from "~/infrastructure/s3.server";
 import { parseRowId } from "~/modules/ids";
 
 /** A submission's file: own team, judges and admins; then a short-lived presigned URL. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requirePage(request);
   const id = parseRowId(params.id);
   const file = id ? await findDownloadableSubmissionFile(id, user) : null;
   // Another team's file answers like a missing one: its existence is not theirs to learn.

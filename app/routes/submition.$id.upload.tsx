@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { messages } from "~/modules/messages";
 import { submissionMaxBytes } from "~/modules/submissions/submit.server";
-import { handleSubmissionPost } from "~/modules/submissions/upload.server";
-import { requireUser } from "~/utils/auth.server";
-import { requestBegunAt } from "~/utils/request-time.server";
+import { handleSubmissionPost } from "~/glue/submission-upload.server";
+import { requirePage } from "~/glue/auth.server";
+import { requestBegunAt } from "~/glue/request-time.server";
 import { parseRowId } from "~/modules/ids";
 
 /**
@@ -13,7 +13,7 @@ import { parseRowId } from "~/modules/ids";
  * every refusal's status (413, 403, 503) from the caller (found by the S3 outage drill).
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requirePage(request);
   const challengeId = parseRowId(params.id);
   if (!challengeId) return Response.json({ ok: false, message: messages.participant.challengeNotFound }, { status: 404 });
   const outcome = await handleSubmissionPost(request, {

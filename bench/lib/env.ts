@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { runMigrations } from "../../scripts/migrate.ts";
-import { resetEnvForTests } from "../../app/utils/env.server.ts";
+import { resetEnvForTests } from "../../app/infrastructure/env.server.ts";
 import { DEFAULT_DATABASE_URL } from "../../scripts/lib/local-services.ts";
 import { databaseUrlFor, dropDatabase, withAdminConnection } from "../../tests/setup/databases.ts";
 import { BENCH_SESSION_SECRET } from "./servers.ts";

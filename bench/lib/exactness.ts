@@ -7,9 +7,9 @@ import { sql } from "drizzle-orm";
 import { standings } from "../../db/schema.ts";
 import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
-import { getDb } from "../../app/utils/db.server.ts";
-import { getQueue } from "../../app/utils/queue.server.ts";
-import { getRedis } from "../../app/utils/redis.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { getQueue } from "../../app/infrastructure/queue.server.ts";
+import { getRedis } from "../../app/infrastructure/redis.server.ts";
 import { sleep } from "./servers.ts";
 
 /** Waits until no team is marked stale and the standings queue is idle; resolves with the wait (ms). */

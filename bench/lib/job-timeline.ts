@@ -3,7 +3,7 @@
  * last 1,000 completed): when each job was added (the judge's request, after its transaction), when
  * a worker took it, when it finished (Redis snapshot written, event published just after).
  */
-import { getQueue } from "../../app/utils/queue.server.ts";
+import { getQueue } from "../../app/infrastructure/queue.server.ts";
 import { summarise } from "./env.ts";
 
 export interface Stage {

@@ -5,9 +5,9 @@
  */
 import { sql } from "drizzle-orm";
 import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
-import { getDb } from "../../app/utils/db.server.ts";
-import { getQueue } from "../../app/utils/queue.server.ts";
-import { deleteObject } from "../../app/utils/s3.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { getQueue } from "../../app/infrastructure/queue.server.ts";
+import { deleteObject } from "../../app/infrastructure/s3.server.ts";
 import { sessionCookie } from "../../tests/support/fixtures.ts";
 import { sleep } from "./servers.ts";
 

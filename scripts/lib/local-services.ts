@@ -43,7 +43,7 @@ export const S3_DATA_DIR = path.join(LOCAL_DIR, "s3", "data");
 
 /**
  * The service variables for a process started in production mode, which refuses to fall back to the dev
- * defaults (app/utils/env.server.ts): the caller's own settings, else the project-local instances.
+ * defaults (app/infrastructure/env.server.ts): the caller's own settings, else the project-local instances.
  * Used by the e2e server, the drills and the benchmarks.
  */
 export function productionServiceEnv(source: NodeJS.ProcessEnv = process.env) {

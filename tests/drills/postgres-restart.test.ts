@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { submissions, submissionScores } from "../../db/schema.ts";
 import { messages } from "../../app/modules/messages.ts";
-import { closeDb } from "../../app/utils/db.server.ts";
-import { resetEnvForTests } from "../../app/utils/env.server.ts";
+import { closeDb } from "../../app/infrastructure/db.server.ts";
+import { resetEnvForTests } from "../../app/infrastructure/env.server.ts";
 import { DisposablePostgres } from "../support/disposable-postgres.ts";
 import { startWebServer, startWorker, stopAll } from "../support/processes.ts";
 import { expectStandingsMatchRebuild, waitForEmptyOutbox } from "../support/standings.ts";

@@ -10,9 +10,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { standings, submissionScores } from "../../db/schema.ts";
 import { getScoreboard } from "../../app/modules/standings/scoreboard.server.ts";
-import { getDb } from "../../app/utils/db.server.ts";
-import { closeEmitter, getEmitter } from "../../app/utils/emitter.server.ts";
-import { rooms } from "../../app/utils/rooms.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { closeEmitter, getEmitter } from "../../app/infrastructure/emitter.server.ts";
+import { rooms } from "../../app/modules/realtime/rooms.ts";
 import { DisposableRedis } from "../support/disposable-redis.ts";
 import { makeTeam } from "../support/fixtures.ts";
 import { startWebServer, startWorker, stopAll } from "../support/processes.ts";

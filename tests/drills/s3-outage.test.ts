@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { challenges, submissions } from "../../db/schema.ts";
 import { messages } from "../../app/modules/messages.ts";
-import { getDb } from "../../app/utils/db.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
 import { DisposableS3 } from "../support/disposable-s3.ts";
 import { startWebServer, stopAll } from "../support/processes.ts";
 import { countRows, FIXTURE_PASSWORD, seedDrillEvent } from "./support/event.ts";

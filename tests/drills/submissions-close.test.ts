@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { eventSettings, submissions } from "../../db/schema.ts";
 import { messages } from "../../app/modules/messages.ts";
-import { getDb } from "../../app/utils/db.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
 import { startWebServer, stopAll } from "../support/processes.ts";
 import { incompleteUploads } from "../support/buckets.ts";
 import { FIXTURE_PASSWORD, seedDrillEvent } from "./support/event.ts";

@@ -131,6 +131,12 @@ test.describe("admin dashboard", () => {
     const response = await page.goto("/dashboard/users");
     expect(response?.status()).toBe(403);
     await expect(page.getByText("Your role does not open this page.")).toBeVisible();
+    // The dashboard's one error boundary keeps the judge's navigation around the refusal, on every page.
+    for (const path of ["/dashboard/teams", "/dashboard/needs"]) {
+      expect((await page.goto(path))?.status()).toBe(403);
+      await expect(page.getByText("Your role does not open this page.")).toBeVisible();
+      await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Submissions" })).toBeVisible();
+    }
     const csv = await page.request.get("/dashboard/exports/standings.csv");
     expect(csv.status()).toBe(403);
     await page.goto("/dashboard/submissions");

@@ -18,8 +18,8 @@ import {
 } from "../../app/modules/api/schemas.ts";
 import { createApiToken } from "../../app/modules/api-tokens/tokens.server.ts";
 import { messages } from "../../app/modules/messages.ts";
-import { getDb } from "../../app/utils/db.server.ts";
-import { resetEnvForTests } from "../../app/utils/env.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { resetEnvForTests } from "../../app/infrastructure/env.server.ts";
 import * as challengesRoute from "../../app/routes/api.v1.challenges.tsx";
 import * as challengeRoute from "../../app/routes/api.v1.challenges.$id.tsx";
 import * as statusRoute from "../../app/routes/api.v1.challenges.$id.status.tsx";

@@ -15,8 +15,8 @@ import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts"
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { users } from "../../db/schema.ts";
 import * as scoreboard from "../../app/routes/api.v1.scoreboard.tsx";
-import { getDb } from "../../app/utils/db.server.ts";
-import { scoreboardFeedHandler } from "../../app/utils/scoreboard-feed.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { scoreboardFeedHandler } from "../../app/glue/scoreboard-feed.server.ts";
 import * as announcements from "../../app/routes/api.v1.announcements.tsx";
 import * as notifications from "../../app/routes/api.v1.notifications.tsx";
 import * as videos from "../../app/routes/api.v1.videos.tsx";

@@ -3,8 +3,8 @@ import { users, teams } from "../../db/schema.ts";
 import { hashPassword } from "../../app/modules/auth/password.server.ts";
 import { verifyLogin } from "../../app/modules/auth/login.server.ts";
 import { loginRetryAfter, recordLoginFailure, clearLoginFailures } from "../../app/modules/auth/login-throttle.server.ts";
-import { authenticator, LoginThrottledError, InvalidCredentialsError } from "../../app/utils/auth.server.ts";
-import { getDb } from "../../app/utils/db.server.ts";
+import { authenticator, LoginThrottledError, InvalidCredentialsError } from "../../app/glue/auth.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
 import { nameColumns } from "../../app/modules/names/names.ts";
 
 async function createUser(name: string, password: string) {

@@ -1,6 +1,8 @@
 /**
  * The authorisation matrix: every route of the Remix route manifest × every role, for GET
- * (the loader) and for a POST (the action), against one table of expected outcomes. A route without a
+ * (the loader) and for a POST (the action), against the expected outcomes: for most pages, what the
+ * page-roles table (app/modules/auth/access.ts) declares for the route's URL, the same declaration the
+ * guards apply; written here only where the outcome depends on data. A route without a
  * row fails the build, so a new route cannot be missed. Each module is called the way Remix calls it,
  * with a real session cookie, on a real database: its own guard must hold (a parent layout's guard is
  * never relied on).
@@ -8,6 +10,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { answerOf, callRoute, loadRouteModule, routeExists, routeManifest, routeUrl, type RouteModule } from "../support/route-manifest.ts";
 import { createRouteWorld, worldRoles, type RouteWorld, type WorldRole } from "../support/route-world.ts";
+import { rolesForPath, rolesUnder, type Role as AppRole } from "../../app/modules/auth/access.ts";
 
 const roles = worldRoles;
 type Role = WorldRole;
@@ -18,17 +21,35 @@ type Row = Record<Role, Outcome>;
 const everyone: Row = { visitor: "allowed", participant: "allowed", outsider: "allowed", judge: "allowed", admin: "allowed" };
 const signedIn: Row = { visitor: "login", participant: "allowed", outsider: "allowed", judge: "allowed", admin: "allowed" };
 const staff: Row = { visitor: "login", participant: "403", outsider: "403", judge: "allowed", admin: "allowed" };
-const adminOnly: Row = { visitor: "login", participant: "403", outsider: "403", judge: "403", admin: "allowed" };
 const ownTeamOrStaff: Row = { visitor: "login", participant: "allowed", outsider: "404", judge: "allowed", admin: "allowed" };
 const nobody: Row = { visitor: "404", participant: "404", outsider: "404", judge: "404", admin: "404" };
 /** Submitting needs a team: staff have none (docs/domain.md), so they are refused. */
 const submitter: Row = { visitor: "login", participant: "allowed", outsider: "allowed", judge: "403", admin: "403" };
 
+/**
+ * "page": what the page-roles table (app/modules/auth/access.ts) says for the route's URL, the one
+ * declaration the guards apply; { layout }: whoever may open some page under that folder. A Row: an
+ * outcome that depends on data (a closed gate, another team's file), written here.
+ */
+type Expected = Row | "page" | { layout: string };
+
 interface Case {
   name?: string;
   params?: (world: RouteWorld) => Record<string, string>;
-  loader?: Row;
-  action?: Row;
+  loader?: Expected;
+  action?: Expected;
+}
+
+function rowFor(allowed: readonly AppRole[] | "public"): Row {
+  if (allowed === "public") return everyone;
+  const as = (role: AppRole): Outcome => (allowed.includes(role) ? "allowed" : "403");
+  return { visitor: "login", participant: as("participant"), outsider: as("participant"), judge: as("judge"), admin: as("admin") };
+}
+
+function expectedRow(expected: Expected, url: string): Row {
+  if (expected === "page") return rowFor(rolesForPath(new URL(url, "http://localhost").pathname));
+  if ("layout" in expected) return rowFor(rolesUnder(expected.layout));
+  return expected;
 }
 
 /**
@@ -39,18 +60,18 @@ interface Case {
 const matrix: Record<string, Case[]> = {
   root: [{ loader: everyone }],
   "routes/_index": [{}],
-  "routes/login": [{ loader: everyone, action: everyone }],
-  "routes/logout": [{ loader: everyone, action: everyone }],
-  "routes/register": [{ loader: everyone, action: everyone }],
+  "routes/login": [{ loader: "page", action: "page" }],
+  "routes/logout": [{ loader: "page", action: "page" }],
+  "routes/register": [{ loader: "page", action: "page" }],
   // The not-found page answers 404 to everyone, by design.
   "routes/404": [{ loader: nobody }],
   "routes/$": [{ params: () => ({ "*": "nowhere" }), loader: everyone, action: everyone }],
-  "routes/_app": [{ loader: signedIn }],
-  "routes/_app.welcome": [{ loader: signedIn, action: signedIn }],
-  "routes/_app.home": [{ loader: signedIn, action: signedIn }],
-  "routes/_app.notification": [{ loader: signedIn }],
-  "routes/_app.preloader": [{ loader: signedIn }],
-  "routes/_app.gates": [{ loader: signedIn }],
+  "routes/_app": [{ loader: { layout: "/" } }],
+  "routes/_app.welcome": [{ loader: "page", action: "page" }],
+  "routes/_app.home": [{ loader: "page", action: "page" }],
+  "routes/_app.notification": [{ loader: "page" }],
+  "routes/_app.preloader": [{ loader: "page" }],
+  "routes/_app.gates": [{ loader: "page" }],
   "routes/_app.gate.$wave": [
     { name: "an open gate", params: () => ({ wave: "1" }), loader: signedIn },
     // A closed gate shows its countdown (no challenges) to everyone signed in.
@@ -67,10 +88,10 @@ const matrix: Record<string, Case[]> = {
       action: { visitor: "login", participant: "403", outsider: "403", judge: "403", admin: "403" },
     },
   ],
-  "routes/_app.status": [{ loader: signedIn }],
-  "routes/_app.scoreboard": [{ loader: signedIn }],
-  "routes/_app.announcement": [{ loader: signedIn, action: signedIn }],
-  "routes/_app.timer": [{ loader: signedIn }],
+  "routes/_app.status": [{ loader: "page" }],
+  "routes/_app.scoreboard": [{ loader: "page" }],
+  "routes/_app.announcement": [{ loader: "page", action: "page" }],
+  "routes/_app.timer": [{ loader: "page" }],
   "routes/challenge.$id.attachment": [
     { name: "an open challenge", params: (w) => ({ id: String(w.openChallenge) }), loader: signedIn },
     {
@@ -81,30 +102,30 @@ const matrix: Record<string, Case[]> = {
   ],
   "routes/submissions.$id.file": [{ params: (w) => ({ id: String(w.submissionWithFile) }), loader: ownTeamOrStaff }],
   "routes/submition.$id.upload": [{ params: (w) => ({ id: String(w.openChallenge) }), loader: nobody, action: submitter }],
-  "routes/dashboard": [{ loader: staff }],
-  "routes/dashboard._index": [{ loader: adminOnly, action: adminOnly }],
-  "routes/dashboard.$": [{ params: () => ({ "*": "nowhere" }), loader: staff }],
+  "routes/dashboard": [{ loader: { layout: "/dashboard" } }],
+  "routes/dashboard._index": [{ loader: "page", action: "page" }],
+  "routes/dashboard.$": [{ params: () => ({ "*": "nowhere" }), loader: { layout: "/dashboard" } }],
   // The dashboard's own not-found page: 404 to staff, the usual refusal to everyone else.
   "routes/dashboard.404": [{ loader: { ...staff, judge: "404", admin: "404" } }],
-  "routes/dashboard.submissions": [{ loader: staff, action: staff }],
-  "routes/dashboard.teams": [{ loader: adminOnly, action: adminOnly }],
-  "routes/dashboard.users": [{ loader: adminOnly, action: adminOnly }],
-  "routes/dashboard.usersrank": [{ loader: adminOnly }],
-  "routes/dashboard.mentors": [{ loader: adminOnly }],
-  "routes/dashboard.needs": [{ loader: adminOnly }],
-  "routes/dashboard.allchallenges": [{ loader: adminOnly, action: adminOnly }],
-  "routes/dashboard.challenges": [{ loader: adminOnly, action: adminOnly }],
-  "routes/dashboard.getAllChallenges": [{ loader: adminOnly, action: adminOnly }],
-  "routes/dashboard.challenges_.$id.attachment": [{ params: (w) => ({ id: String(w.openChallenge) }), loader: adminOnly }],
-  "routes/dashboard.notifications": [{ loader: adminOnly, action: adminOnly }],
-  "routes/dashboard.settings": [{ loader: adminOnly, action: adminOnly }],
-  "routes/dashboard.registrations": [{ loader: adminOnly, action: adminOnly }],
-  "routes/dashboard.registrations.export": [{ loader: adminOnly }],
-  "routes/dashboard.exports.standings[.csv]": [{ loader: adminOnly }],
-  "routes/dashboard.exports.users-rank[.csv]": [{ loader: adminOnly }],
-  "routes/dashboard.tokens": [{ loader: adminOnly, action: adminOnly }],
-  "routes/dashboard.import": [{ loader: adminOnly, action: adminOnly }],
-  "routes/docs.api": [{ loader: everyone }],
+  "routes/dashboard.submissions": [{ loader: "page", action: "page" }],
+  "routes/dashboard.teams": [{ loader: "page", action: "page" }],
+  "routes/dashboard.users": [{ loader: "page", action: "page" }],
+  "routes/dashboard.usersrank": [{ loader: "page" }],
+  "routes/dashboard.mentors": [{ loader: "page" }],
+  "routes/dashboard.needs": [{ loader: "page" }],
+  "routes/dashboard.allchallenges": [{ loader: "page", action: "page" }],
+  "routes/dashboard.challenges": [{ loader: "page", action: "page" }],
+  "routes/dashboard.getAllChallenges": [{ loader: "page", action: "page" }],
+  "routes/dashboard.challenges_.$id.attachment": [{ params: (w) => ({ id: String(w.openChallenge) }), loader: "page" }],
+  "routes/dashboard.notifications": [{ loader: "page", action: "page" }],
+  "routes/dashboard.settings": [{ loader: "page", action: "page" }],
+  "routes/dashboard.registrations": [{ loader: "page", action: "page" }],
+  "routes/dashboard.registrations.export": [{ loader: "page" }],
+  "routes/dashboard.exports.standings[.csv]": [{ loader: "page" }],
+  "routes/dashboard.exports.users-rank[.csv]": [{ loader: "page" }],
+  "routes/dashboard.tokens": [{ loader: "page", action: "page" }],
+  "routes/dashboard.import": [{ loader: "page", action: "page" }],
+  "routes/docs.api": [{ loader: "page" }],
   // An unknown /api/v1 path is a JSON 404 for everyone.
   "routes/api.v1.$": [{ params: () => ({ "*": "nowhere" }), loader: nobody, action: nobody }],
 };
@@ -168,7 +189,7 @@ describe("authorisation matrix", () => {
           const url = routeUrl(route, params);
           const actual: Record<string, string> = {};
           for (const role of roles) actual[role] = await call(module, kind, role, url, params);
-          expect(actual).toEqual(expected);
+          expect(actual).toEqual(expectedRow(expected, url));
         });
       }
     }

@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { challenges } from "../../db/schema.ts";
 import { createChallenge, deleteChallenge, getChallenge, toggleChallengeStatus, updateChallenge } from "../../app/modules/challenges/challenges.server.ts";
 import { ChallengeFormSchema } from "../../app/modules/challenges/schema.ts";
-import { parseChallengeForm } from "../../app/utils/challenge-form.server.ts";
+import { parseChallengeForm } from "../../app/glue/challenge-form.server.ts";
 import { messages } from "../../app/modules/messages.ts";
-import { getDb } from "../../app/utils/db.server.ts";
-import { objectExists } from "../../app/utils/s3.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { objectExists } from "../../app/infrastructure/s3.server.ts";
 import { makeChallenge, makeSubmission, makeTeam } from "../support/fixtures.ts";
 
 const m = messages.dashboard;
@@ -71,7 +71,7 @@ describe("challenge attachments", () => {
     await updateChallenge(created.id, ChallengeFormSchema.parse(valid), second.attachment);
     const row = await getChallenge(created.id);
     expect(row).toMatchObject({ attachmentKey: second.attachment!.key, attachmentName: "b.pdf" });
-    const { getQueue } = await import("../../app/utils/queue.server.ts");
+    const { getQueue } = await import("../../app/infrastructure/queue.server.ts");
     const jobs = await getQueue("storageCleanup").getJobs(["waiting", "delayed", "active"]);
     expect(jobs.map((job) => job.data.key)).toContain(first.attachment!.key);
   });

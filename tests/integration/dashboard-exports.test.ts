@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { standings, userStatistics } from "../../db/schema.ts";
 import { standingsCsv, usersRankCsv } from "../../app/modules/exports/csv.server.ts";
 import { listUsersRank } from "../../app/modules/users/rank.server.ts";
-import { getDb } from "../../app/utils/db.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
 import { makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
 import { loader as usersRankCsvLoader } from "../../app/routes/dashboard.exports.users-rank[.csv].tsx";
 

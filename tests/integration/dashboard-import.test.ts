@@ -9,7 +9,7 @@ import { verifyPassword } from "../../app/modules/auth/password.server.ts";
 import { importAccounts, previewAccountsImport } from "../../app/modules/imports/accounts-import.server.ts";
 import { importChallenges, previewChallengesImport } from "../../app/modules/imports/challenges-import.server.ts";
 import { messages } from "../../app/modules/messages.ts";
-import { getDb } from "../../app/utils/db.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
 import { action, loader } from "../../app/routes/dashboard.import.tsx";
 import { makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
 

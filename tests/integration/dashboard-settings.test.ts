@@ -10,7 +10,7 @@ import { addMeal, readEventSettings, removeMeal, updateGate } from "../../app/mo
 import { DashboardVideosSchema, WelcomeVideosSchema } from "../../app/modules/videos/schema.ts";
 import { getHomeSettings, updateVideos } from "../../app/modules/videos/videos.server.ts";
 import { zonedLocalToUtc } from "../../app/modules/settings/zoned-time.ts";
-import { getDb } from "../../app/utils/db.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
 import { ensureEventSettings } from "../support/fixtures.ts";
 
 const m = messages.dashboard;

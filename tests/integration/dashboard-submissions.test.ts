@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { submissions, submissionScores } from "../../db/schema.ts";
 import { listSubmissionsSorted } from "../../app/modules/submissions/list.server.ts";
-import { getDb } from "../../app/utils/db.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
 import { makeChallenge, makeSubmission, makeTeam, makeUser } from "../support/fixtures.ts";
 
 describe("dashboard submissions: sort and filter in SQL", () => {

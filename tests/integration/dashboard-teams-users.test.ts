@@ -7,7 +7,7 @@ import { createTeam, DashboardError, deleteTeam, listTeams, renameTeam } from ".
 import { UserFormSchema } from "../../app/modules/users/schema.ts";
 import { createUser, deleteUser, updateUser } from "../../app/modules/users/users.server.ts";
 import { verifyPassword } from "../../app/modules/auth/password.server.ts";
-import { getDb } from "../../app/utils/db.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
 import { makeChallenge, makeSubmission, makeTeam, makeUser } from "../support/fixtures.ts";
 
 const m = messages.dashboard;

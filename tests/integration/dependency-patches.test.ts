@@ -2,22 +2,11 @@
  * Each patch in patches/ is in effect (patch-package applies them at install and fails the install when
  * one does not apply): a behaviour only the patched code has, observed from outside.
  */
-import { matchRoutes } from "@remix-run/router";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../db/client.ts";
 import { teams } from "../../db/schema.ts";
 
 describe("dependency patches", () => {
-  it("@remix-run/router: on the server a route tree's ranked branches are kept per tree (docs/PERFORMANCE.md)", () => {
-    const routes: Array<{ id: string; path: string }> = [{ id: "a", path: "/a" }];
-    expect(matchRoutes(routes, "/a")?.[0].route.id).toBe("a");
-    // Unpatched, every match ranks the tree again and would find the route added in place; patched, the
-    // tree's branches were kept at its first match (server trees never change once built).
-    routes.push({ id: "b", path: "/b" });
-    expect(matchRoutes(routes, "/b")).toBeNull();
-    expect(matchRoutes([...routes], "/b")?.[0].route.id).toBe("b");
-  });
-
   it("drizzle-orm: every query is a prepared statement (docs/decisions/012-prepared-statements.md)", async () => {
     const handle = createDb(process.env.DATABASE_URL!, { max: 1 });
     try {

@@ -4,9 +4,9 @@
  */
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { describe, expect, it } from "vitest";
-import { getS3, objectExists } from "../../app/utils/s3.server.ts";
-import { getEnv } from "../../app/utils/env.server.ts";
-import { MultipartError, receiveMultipart, type FileRule } from "../../app/utils/multipart.server.ts";
+import { getS3, objectExists } from "../../app/infrastructure/s3.server.ts";
+import { getEnv } from "../../app/infrastructure/env.server.ts";
+import { MultipartError, receiveMultipart, type FileRule } from "../../app/glue/multipart.server.ts";
 import { expectNoIncompleteUploads } from "../support/buckets.ts";
 import { multipart, type MultipartPart } from "../support/multipart.ts";
 

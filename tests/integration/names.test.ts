@@ -18,7 +18,7 @@ import { createUser } from "../../app/modules/users/users.server.ts";
 import { importAccounts, previewAccountsImport } from "../../app/modules/imports/accounts-import.server.ts";
 import { createAccountsFromRegistrations } from "../../app/modules/registrations/accounts.server.ts";
 import { verifyLogin } from "../../app/modules/auth/login.server.ts";
-import { getDb } from "../../app/utils/db.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
 import * as usersApi from "../../app/routes/api.v1.users.tsx";
 import { makeCallers, send } from "../support/api.ts";
 

@@ -2,8 +2,8 @@ import { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { challenges, gates, standingsOutbox, submissions } from "../../db/schema.ts";
-import { getDb } from "../../app/utils/db.server.ts";
-import { objectExists, uploadStream, newObjectKey } from "../../app/utils/s3.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { objectExists, uploadStream, newObjectKey } from "../../app/infrastructure/s3.server.ts";
 import {
   findDownloadableAttachment,
   findDownloadableSubmissionFile,
@@ -11,7 +11,7 @@ import {
   SubmissionError,
   type StoredFile,
 } from "../../app/modules/submissions/submit.server.ts";
-import { handleSubmissionPost } from "../../app/modules/submissions/upload.server.ts";
+import { handleSubmissionPost } from "../../app/glue/submission-upload.server.ts";
 import { getChallengeForSubmission, getGateBoard } from "../../app/modules/participant/board.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
@@ -98,7 +98,7 @@ describe("submission rules", () => {
     [row] = await getDb().select().from(submissions).where(eq(submissions.id, first.submissionId));
     expect(row).toMatchObject({ text: "second", fileKey: fileB.key, fileName: "b.txt", userId: bob.id });
     // The old object goes through the cleanup queue: run its job as the worker does.
-    const { getQueue } = await import("../../app/utils/queue.server.ts");
+    const { getQueue } = await import("../../app/infrastructure/queue.server.ts");
     const { processStorageCleanup } = await import("../../workers/processors/storage-cleanup.ts");
     const jobs = await getQueue("storageCleanup").getJobs(["waiting", "delayed", "active"]);
     const job = jobs.find((candidate) => candidate.data.key === fileA.key);
@@ -110,7 +110,7 @@ describe("submission rules", () => {
   });
 
   it("queues the replaced object for deletion", async () => {
-    const { getQueue } = await import("../../app/utils/queue.server.ts");
+    const { getQueue } = await import("../../app/infrastructure/queue.server.ts");
     const team = await makeTeam();
     const user = await makeUser("participant", team.id);
     const challenge = await makeChallenge({ wave: 1 });
@@ -122,7 +122,7 @@ describe("submission rules", () => {
   });
 
   it("two members sending the first answer at the same instant: one row, one told 'created', the other 'updated', no object left without a row", async () => {
-    const { getQueue } = await import("../../app/utils/queue.server.ts");
+    const { getQueue } = await import("../../app/infrastructure/queue.server.ts");
     // Several rounds: without the team's lock the race showed in most of them.
     for (let round = 0; round < 8; round++) {
       const team = await makeTeam();
@@ -301,9 +301,9 @@ describe("streamed upload", () => {
       }).finally(() => clearInterval(sampler));
       expect(outcome).toMatchObject({ ok: false, status: 413, message: "File size exceeds 200MB limit", text: "big" });
       expect(await getDb().select().from(submissions).where(eq(submissions.teamId, team.id))).toHaveLength(0);
-      const { getS3 } = await import("../../app/utils/s3.server.ts");
+      const { getS3 } = await import("../../app/infrastructure/s3.server.ts");
       const { ListObjectsV2Command } = await import("@aws-sdk/client-s3");
-      const { getEnv } = await import("../../app/utils/env.server.ts");
+      const { getEnv } = await import("../../app/infrastructure/env.server.ts");
       // This file's own bucket (tests/setup/per-file.ts): nothing of another test is listed.
       const listed = await getS3().send(new ListObjectsV2Command({ Bucket: getEnv().S3_BUCKET, Prefix: "submissions/" }));
       const leftovers = (listed.Contents ?? []).filter((object) => (object.Size ?? 0) > 100 * 1024 * 1024);

@@ -14,10 +14,10 @@ import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts"
 import { getScoreboard } from "../../app/modules/standings/scoreboard.server.ts";
 import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
 import { lockTeam } from "../../app/modules/standings/locks.ts";
-import { getDb } from "../../app/utils/db.server.ts";
-import { closeEmitter } from "../../app/utils/emitter.server.ts";
-import { getQueue } from "../../app/utils/queue.server.ts";
-import { getRedis } from "../../app/utils/redis.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
+import { getQueue } from "../../app/infrastructure/queue.server.ts";
+import { getRedis } from "../../app/infrastructure/redis.server.ts";
 import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
 import { collect, connectSocket, nextEvent, startRealtimeServer, startWorker, stopAll, type TestSocket } from "../support/processes.ts";
 import { expectStandingsMatchRebuild, waitForEmptyOutbox } from "../support/standings.ts";

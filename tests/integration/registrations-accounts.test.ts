@@ -10,7 +10,7 @@ import {
 } from "../../app/modules/registrations/accounts.server.ts";
 import { BOM } from "../../app/modules/exports/csv-format.server.ts";
 import { accountsCsvDataUrl } from "../../app/modules/registrations/csv.server.ts";
-import { getDb } from "../../app/utils/db.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
 import { makeTeam, makeUser } from "../support/fixtures.ts";
 
 let counter = 0;

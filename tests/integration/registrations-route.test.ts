@@ -5,7 +5,7 @@ import { registrations } from "../../db/schema.ts";
 import { messages } from "../../app/modules/messages.ts";
 import { REGISTRATION_LIMIT } from "../../app/modules/registrations/registrations.server.ts";
 import { action } from "../../app/routes/register.tsx";
-import { getDb } from "../../app/utils/db.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
 
 const m = messages.registration;
 let counter = 0;

@@ -12,7 +12,7 @@ import {
   REGISTRATION_LIMIT,
 } from "../../app/modules/registrations/registrations.server.ts";
 import type { RegistrationInput } from "../../app/modules/registrations/schema.ts";
-import { getDb } from "../../app/utils/db.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
 
 let counter = 0;
 function input(over: Partial<RegistrationInput> = {}): RegistrationInput {

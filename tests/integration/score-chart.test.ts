@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { eventSettings, standingsHistory } from "../../db/schema.ts";
 import { getScoreChart } from "../../app/modules/standings/history.server.ts";
-import { getDb } from "../../app/utils/db.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
 import { ensureEventSettings, makeTeam } from "../support/fixtures.ts";
 
 const MINUTE = 60_000;

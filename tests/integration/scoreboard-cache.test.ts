@@ -11,9 +11,9 @@ import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.t
 import { getScoreboardJson, readLiveSnapshot } from "../../app/modules/standings/scoreboard.server.ts";
 import { readSnapshot, readSnapshotCached, removeTeamFromSnapshot } from "../../app/modules/standings/snapshot.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
-import { getDb } from "../../app/utils/db.server.ts";
-import { closeEmitter } from "../../app/utils/emitter.server.ts";
-import { getRedis, redisKey } from "../../app/utils/redis.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
+import { getRedis, redisKey } from "../../app/infrastructure/redis.server.ts";
 import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser } from "../support/fixtures.ts";
 
 afterAll(() => closeEmitter());

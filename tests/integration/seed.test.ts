@@ -6,8 +6,8 @@ import { challenges, gates, meals, teams, users, eventSettings } from "../../db/
 import { seedDemoEvent } from "../../scripts/seed.ts";
 import { verifyLogin } from "../../app/modules/auth/login.server.ts";
 import { listGates } from "../../app/modules/gates/gates.server.ts";
-import { getDb } from "../../app/utils/db.server.ts";
-import { objectExists } from "../../app/utils/s3.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { objectExists } from "../../app/infrastructure/s3.server.ts";
 
 async function counts() {
   const db = getDb();

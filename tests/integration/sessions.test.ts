@@ -12,11 +12,11 @@ import { broadcastTeamStanding } from "../../app/modules/realtime/broadcast.serv
 import type { TeamStanding } from "../../app/modules/realtime/events.ts";
 import { updateUser, deleteUser } from "../../app/modules/users/users.server.ts";
 import { CALLERS_CHANGED_CHANNEL, isHearingChanges, watchCallerChanges } from "../../app/modules/auth/caller-changes.server.ts";
-import { InvalidCredentialsError, sessionCookieFor, verifyThrottledLogin } from "../../app/utils/auth.server.ts";
-import { findSessionCaller } from "../../app/utils/caller.server.ts";
-import { getDb, getDbHandle } from "../../app/utils/db.server.ts";
-import { closeEmitter } from "../../app/utils/emitter.server.ts";
-import { getEnv } from "../../app/utils/env.server.ts";
+import { InvalidCredentialsError, sessionCookieFor, verifyThrottledLogin } from "../../app/glue/auth.server.ts";
+import { findSessionCaller } from "../../app/glue/caller.server.ts";
+import { getDb, getDbHandle } from "../../app/infrastructure/db.server.ts";
+import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
+import { getEnv } from "../../app/infrastructure/env.server.ts";
 import { messages } from "../../app/modules/messages.ts";
 import { makeTeam, makeUser, setTeamOf } from "../support/fixtures.ts";
 import { send, type RouteModule as ApiModule } from "../support/api.ts";

@@ -13,9 +13,9 @@ import { markStandingsStale } from "../../app/modules/standings/outbox.server.ts
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { computeAllStandings, rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
-import { getDb } from "../../app/utils/db.server.ts";
-import { closeEmitter } from "../../app/utils/emitter.server.ts";
-import { getRedis } from "../../app/utils/redis.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
+import { getRedis } from "../../app/infrastructure/redis.server.ts";
 import { ensureEventSettings, makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
 
 afterAll(() => closeEmitter());

@@ -8,7 +8,7 @@ import {
   presignDownload,
   uploadStream,
   UploadTooLargeError,
-} from "../../app/utils/s3.server.ts";
+} from "../../app/infrastructure/s3.server.ts";
 import { expectNoIncompleteUploads } from "../support/buckets.ts";
 
 const md5 = (data: Uint8Array) => createHash("md5").update(data).digest("hex");

@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { Readable } from "node:stream";
 import { QueueEvents } from "bullmq";
 import { afterAll, describe, expect, it } from "vitest";
-import { queues } from "../../app/modules/jobs/queues.ts";
-import { bullPrefix, enqueue } from "../../app/utils/queue.server.ts";
-import { createRedis } from "../../app/utils/redis.server.ts";
-import { newObjectKey, objectExists, uploadStream } from "../../app/utils/s3.server.ts";
+import { queues } from "../../app/infrastructure/queues.ts";
+import { bullPrefix, enqueue } from "../../app/infrastructure/queue.server.ts";
+import { createRedis } from "../../app/infrastructure/redis.server.ts";
+import { newObjectKey, objectExists, uploadStream } from "../../app/infrastructure/s3.server.ts";
 import { childEnv } from "../setup/env.ts";
 
 const children: ChildProcess[] = [];

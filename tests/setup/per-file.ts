@@ -5,11 +5,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll } from "vitest";
-import { closeDb } from "../../app/utils/db.server.ts";
-import { closeQueues } from "../../app/utils/queue.server.ts";
-import { closeRedis, createRedis } from "../../app/utils/redis.server.ts";
-import { resetEnvForTests } from "../../app/utils/env.server.ts";
-import { closeS3 } from "../../app/utils/s3.server.ts";
+import { closeDb } from "../../app/infrastructure/db.server.ts";
+import { closeQueues } from "../../app/infrastructure/queue.server.ts";
+import { closeRedis, createRedis } from "../../app/infrastructure/redis.server.ts";
+import { resetEnvForTests } from "../../app/infrastructure/env.server.ts";
+import { closeS3 } from "../../app/infrastructure/s3.server.ts";
 import { createBucket, emptyBucket } from "../support/buckets.ts";
 import { baseDatabaseUrl, createDatabaseFromTemplate, dropDatabase } from "./databases.ts";
 

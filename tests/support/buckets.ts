@@ -6,7 +6,7 @@
 import { readdir } from "node:fs/promises";
 import { expect, vi } from "vitest";
 import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectsCommand, ListMultipartUploadsCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
-import { getS3 } from "../../app/utils/s3.server.ts";
+import { getS3 } from "../../app/infrastructure/s3.server.ts";
 import { S3_DATA_DIR } from "../../scripts/lib/local-services.ts";
 import { uploadsDir } from "../../scripts/lib/s3-uploads.ts";
 

@@ -3,10 +3,10 @@ import { eq } from "drizzle-orm";
 import { nameColumns } from "../../app/modules/names/names.ts";
 import { challenges, eventSettings, submissions, teams, users, type Category } from "../../db/schema.ts";
 import { hashPassword } from "../../app/modules/auth/password.server.ts";
-import { getDb } from "../../app/utils/db.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
 import { startSession } from "../../app/modules/auth/sessions.server.ts";
-import { getEnv } from "../../app/utils/env.server.ts";
-import { sessionCookieName, sessionSetCookie } from "../../app/utils/session.server.ts";
+import { getEnv } from "../../app/infrastructure/env.server.ts";
+import { sessionCookieName, sessionSetCookie } from "../../app/glue/session.server.ts";
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;

@@ -4,7 +4,7 @@
  * Remix build. Prints "listening <port>" once ready.
  */
 import { createServer } from "node:http";
-import { attachRealtime } from "../../app/utils/realtime.server.ts";
+import { attachRealtime } from "../../app/glue/realtime.server.ts";
 
 const httpServer = createServer((_req, res) => {
   res.statusCode = 404;

@@ -8,9 +8,9 @@
 import fc from "fast-check";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../../app/utils/db.server.ts";
-import { CLIENT_IP_HEADER } from "../../app/utils/request.server.ts";
-import { closeEmitter } from "../../app/utils/emitter.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { CLIENT_IP_HEADER } from "../../app/glue/request.server.ts";
+import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { hostileValue } from "./hostile-input.ts";
 import { answerOf, callRoute, loadServedRouteModule, routeManifest, routeUrl } from "./route-manifest.ts";
 import { createRouteWorld, type RouteWorld, type WorldRole } from "./route-world.ts";

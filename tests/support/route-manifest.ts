@@ -5,8 +5,8 @@
 import path from "node:path";
 import { readConfig } from "@remix-run/dev/dist/config.js";
 import type { ServerBuild } from "@remix-run/node";
-import { withReadableBodies } from "../../app/utils/request-bodies.server.ts";
-import { withUnavailablePages } from "../../app/utils/unavailable.server.ts";
+import { withReadableBodies } from "../../app/glue/request-bodies.server.ts";
+import { withUnavailablePages } from "../../app/glue/unavailable.server.ts";
 
 export type RouteArgs = { request: Request; params: Record<string, string>; context: object };
 export type RouteModule = {

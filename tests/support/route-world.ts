@@ -6,8 +6,8 @@
 import { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
 import { challenges, gates, submissions } from "../../db/schema.ts";
-import { getDb } from "../../app/utils/db.server.ts";
-import { newObjectKey, uploadStream } from "../../app/utils/s3.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { newObjectKey, uploadStream } from "../../app/infrastructure/s3.server.ts";
 import { makeChallenge, makeTeam, makeUser, sessionCookie } from "./fixtures.ts";
 
 export const worldRoles = ["visitor", "participant", "outsider", "judge", "admin"] as const;

@@ -3,8 +3,8 @@ import { expect } from "vitest";
 import { standings, standingsOutbox } from "../../db/schema.ts";
 import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
-import { getDb } from "../../app/utils/db.server.ts";
-import { getRedis } from "../../app/utils/redis.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { getRedis } from "../../app/infrastructure/redis.server.ts";
 
 /** Resolves once no team is marked stale (every score reached its standings); throws after `ms`. */
 export async function waitForEmptyOutbox(ms = 20_000) {

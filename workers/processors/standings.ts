@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { queues } from "../../app/modules/jobs/queues.ts";
+import { queues } from "../../app/infrastructure/queues.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 
 /** One team's standings, recomputed from Postgres; a job whose work was already done is skipped. */

@@ -1,6 +1,6 @@
 import type { Job } from "bullmq";
-import { queues } from "../../app/modules/jobs/queues.ts";
-import { deleteObject } from "../../app/utils/s3.server.ts";
+import { queues } from "../../app/infrastructure/queues.ts";
+import { deleteObject } from "../../app/infrastructure/s3.server.ts";
 
 /** Deleting a missing object succeeds in S3, so a retried job is harmless. */
 export async function processStorageCleanup(job: Job) {

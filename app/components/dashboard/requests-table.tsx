@@ -1,8 +1,6 @@
-import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { formatDayTime } from "~/components/realtime/format";
 import { useSocketEvent } from "~/components/realtime/socket-provider";
-import { RouteErrorPage } from "~/components/status-page";
 import type { RequestEvent } from "~/modules/realtime/events";
 
 /**
@@ -66,16 +64,5 @@ export function RequestsPage({
         </div>
       )}
     </section>
-  );
-}
-
-/** The list failing to load says so; a 403 or 404 keeps its status page. */
-export function RequestsErrorBoundary({ failed }: { failed: string }) {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error)) return <RouteErrorPage />;
-  return (
-    <p role="alert" className="message message--error">
-      {failed}
-    </p>
   );
 }

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import type { z } from "zod";
 import { announcements, users } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
 import { broadcastAnnouncement } from "../realtime/broadcast.server.ts";
 import type { AnnouncementEvent } from "../realtime/events.ts";
 import { type AnnouncementSchema } from "./schema.ts";

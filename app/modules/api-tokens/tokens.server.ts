@@ -7,7 +7,7 @@
 import { createHash, randomInt } from "node:crypto";
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import { apiTokens, users } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
 import { findSessionUser, type SessionUser } from "../auth/login.server.ts";
 import { messages } from "../messages.ts";
 import { DashboardError } from "../teams/teams.server.ts";

@@ -4,6 +4,7 @@
  * `code` and show `message` (texts from messages.ts).
  */
 import { z } from "zod";
+import { DomainError } from "../errors.ts";
 
 export const apiErrorStatus = {
   bad_request: 400,
@@ -36,7 +37,8 @@ export const ApiErrorSchema = z
 
 export type ApiErrorBody = z.infer<typeof ApiErrorSchema>;
 
-export class ApiError extends Error {
+/** The API's answer to a failure: a DomainError whose code names its status (the table above). */
+export class ApiError extends DomainError {
   constructor(
     public readonly code: ApiErrorCode,
     message: string,
@@ -44,11 +46,7 @@ export class ApiError extends Error {
     /** e.g. Retry-After on 429, Allow on 405. */
     public readonly headers?: Record<string, string>,
   ) {
-    super(message);
-  }
-
-  get status(): number {
-    return apiErrorStatus[this.code];
+    super(message, { status: apiErrorStatus[code] });
   }
 
   get body(): ApiErrorBody {

@@ -47,7 +47,7 @@ function operationObject(path: string, method: string, operation: ApiOperation):
     description: [operation.description, who].filter(Boolean).join("\n\n"),
     tags: [operation.tag],
     "x-roles": operation.access,
-    ...(operation.spec7.length ? { "x-spec7": operation.spec7 } : {}),
+    ...(operation.originalCalls.length ? { "x-originalCalls": operation.originalCalls } : {}),
     ...(operation.access === "public" ? { security: [] } : {}),
     ...(operation.path || operation.query ? { requestParams: { ...(operation.path ? { path: operation.path } : {}), ...(operation.query ? { query: operation.query } : {}) } } : {}),
     ...(operation.body

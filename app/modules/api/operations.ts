@@ -54,10 +54,12 @@ export interface ApiOperation {
   description?: string;
   /** Who may call it: the screens' rule. "public" needs no sign-in. */
   access: readonly Role[] | "public";
-  /** Participants may call it for their own team only (admins and judges for any team). */
+  /** Participants may call it for their own team only (admins and judges for any team): the team is the path's `{id}`. */
   ownTeamOnly?: boolean;
+  /** A token's remembered answer will do (a poll several times a second, the scoreboard); else looked up afresh. */
+  recentCaller?: boolean;
   /** The original platform's calls this one serves (decision 009's mapping table). */
-  spec7: string[];
+  originalCalls: string[];
   tag: string;
   path?: z.ZodObject;
   query?: z.ZodObject;
@@ -81,7 +83,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       description:
         "Starts a browser session (the httpOnly session cookie) and answers who signed in. Scripts should use an API token instead. Failed attempts are throttled like /login (429 with Retry-After). The original platform's `name` field is `username`.",
       access: "public",
-      spec7: ["POST /auth/login"],
+      originalCalls: ["POST /auth/login"],
       tag: "auth",
       body: { json: ApiLoginSchema },
       responses: { 200: { description: "Signed in; Set-Cookie carries the session", schema: MeSchema } },
@@ -93,18 +95,18 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       summary: "Who is calling",
       description: "Succeeds for a signed-in session or a valid token (the original platform's auth check).",
       access: everyone,
-      spec7: ["GET /auth/auth-check"],
+      originalCalls: ["GET /auth/auth-check"],
       tag: "auth",
       responses: { 200: { description: "The caller", schema: MeSchema } },
     },
   },
   "/videos": {
-    get: { summary: "The two home videos", access: everyone, spec7: ["GET /videos"], tag: "event", responses: { 200: { description: "Video URLs", schema: VideosOutSchema } } },
+    get: { summary: "The two home videos", access: everyone, originalCalls: ["GET /videos"], tag: "event", responses: { 200: { description: "Video URLs", schema: VideosOutSchema } } },
     put: {
       summary: "Save the home videos",
       description: "At least one URL; a missing one keeps the stored URL.",
       access: admin,
-      spec7: ["PUT /videos"],
+      originalCalls: ["PUT /videos"],
       tag: "event",
       body: { json: DashboardVideosSchema },
       responses: { 200: { description: "The videos now stored", schema: VideosOutSchema } },
@@ -115,7 +117,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     get: {
       summary: "Announcements, newest first",
       access: everyone,
-      spec7: ["GET /Announcements"],
+      originalCalls: ["GET /Announcements"],
       tag: "event",
       responses: { 200: { description: "Announcements", schema: z.array(AnnouncementOutSchema) } },
     },
@@ -123,7 +125,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       summary: "Post an announcement",
       description: "Stored and pushed live to every browser.",
       access: admin,
-      spec7: ["POST /announcements"],
+      originalCalls: ["POST /announcements"],
       tag: "event",
       body: { json: AnnouncementSchema },
       responses: { 201: { description: "Posted", schema: AnnouncementOutSchema } },
@@ -135,7 +137,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       summary: "Send a notification",
       description: "Stored and pushed live to every browser.",
       access: admin,
-      spec7: ["POST /notifications/send"],
+      originalCalls: ["POST /notifications/send"],
       tag: "event",
       body: { json: NotificationSchema },
       responses: { 201: { description: "Sent", schema: NotificationOutSchema } },
@@ -143,12 +145,12 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     },
   },
   "/users": {
-    get: { summary: "Every user", access: admin, spec7: ["GET /users"], tag: "users", responses: { 200: { description: "Users", schema: z.array(UserOutSchema) } } },
+    get: { summary: "Every user", access: admin, originalCalls: ["GET /users"], tag: "users", responses: { 200: { description: "Users", schema: z.array(UserOutSchema) } } },
     post: {
       summary: "Create a user",
       description: "A participant needs a team; admins and judges have none. Names are unique without regard to case.",
       access: admin,
-      spec7: ["POST /users"],
+      originalCalls: ["POST /users"],
       tag: "users",
       body: { json: UserCreateSchema },
       responses: { 201: { description: "Created", schema: UserOutSchema } },
@@ -160,7 +162,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       summary: "Edit a user",
       description: "The user form's fields: name and role are required; a missing password keeps the current one. An admin cannot demote themselves.",
       access: admin,
-      spec7: ["PATCH /users/{id}"],
+      originalCalls: ["PATCH /users/{id}"],
       tag: "users",
       path: idPath,
       body: { json: UserEditSchema },
@@ -171,7 +173,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       summary: "Delete a user",
       description: "Their team keeps its submissions. An admin cannot delete themselves.",
       access: admin,
-      spec7: ["DELETE /users/{id}"],
+      originalCalls: ["DELETE /users/{id}"],
       tag: "users",
       path: idPath,
       responses: { 204: { description: "Deleted" } },
@@ -183,7 +185,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       summary: "A user's live sign-in sessions",
       description: "Newest use first: when each started and was last used, its IP and browser. Never the session's token.",
       access: admin,
-      spec7: [],
+      originalCalls: [],
       tag: "users",
       path: idPath,
       responses: { 200: { description: "Sessions", schema: z.array(SessionOutSchema) } },
@@ -193,7 +195,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       summary: "End every session of a user",
       description: "Every web process refuses them within a second and disconnects their live connections. Their API tokens are not affected (revoke those on their own).",
       access: admin,
-      spec7: [],
+      originalCalls: [],
       tag: "users",
       path: idPath,
       responses: { 204: { description: "Ended" } },
@@ -204,7 +206,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     delete: {
       summary: "End one session of a user",
       access: admin,
-      spec7: [],
+      originalCalls: [],
       tag: "users",
       path: idPath.extend({ sessionId: rowId() }),
       responses: { 204: { description: "Ended" } },
@@ -212,11 +214,11 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     },
   },
   "/teams": {
-    get: { summary: "Every team, with member and submission counts", access: admin, spec7: ["GET /teams"], tag: "teams", responses: { 200: { description: "Teams", schema: z.array(TeamOutSchema) } } },
+    get: { summary: "Every team, with member and submission counts", access: admin, originalCalls: ["GET /teams"], tag: "teams", responses: { 200: { description: "Teams", schema: z.array(TeamOutSchema) } } },
     post: {
       summary: "Create a team",
       access: admin,
-      spec7: ["POST /teams"],
+      originalCalls: ["POST /teams"],
       tag: "teams",
       body: { json: TeamNameSchema },
       responses: { 201: { description: "Created", schema: TeamRefSchema } },
@@ -227,7 +229,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     patch: {
       summary: "Rename a team",
       access: admin,
-      spec7: ["PATCH /teams/{id}"],
+      originalCalls: ["PATCH /teams/{id}"],
       tag: "teams",
       path: idPath,
       body: { json: TeamNameSchema },
@@ -238,7 +240,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       summary: "Delete a team",
       description: "Refused (409) while the team has submissions or members.",
       access: admin,
-      spec7: ["DELETE /teams/{id}"],
+      originalCalls: ["DELETE /teams/{id}"],
       tag: "teams",
       path: idPath,
       responses: { 204: { description: "Deleted" } },
@@ -250,7 +252,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       summary: "A team's submissions",
       access: everyone,
       ownTeamOnly: true,
-      spec7: ["GET /submissions/team/{teamId}"],
+      originalCalls: ["GET /submissions/team/{teamId}"],
       tag: "submissions",
       path: teamPath,
       responses: { 200: { description: "Submissions, newest first", schema: z.array(TeamSubmissionSchema) } },
@@ -262,7 +264,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       summary: "A team's scores per category",
       access: everyone,
       ownTeamOnly: true,
-      spec7: ["GET /submissions/team/{teamId}/scores/category"],
+      originalCalls: ["GET /submissions/team/{teamId}/scores/category"],
       tag: "submissions",
       path: teamPath,
       responses: { 200: { description: "Scores per category", schema: CategoryScoresSchema } },
@@ -275,7 +277,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       description: "Participants: only for a challenge they may see (active, gate open).",
       access: everyone,
       ownTeamOnly: true,
-      spec7: ["GET /submissions/submission/{teamId}/{challengeId}"],
+      originalCalls: ["GET /submissions/submission/{teamId}/{challengeId}"],
       tag: "submissions",
       path: teamPath.extend({ challengeId: rowId() }),
       responses: { 200: { description: "The submission", schema: OwnSubmissionSchema } },
@@ -286,7 +288,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     get: {
       summary: "Every challenge (drafts included)",
       access: admin,
-      spec7: ["GET /challenges"],
+      originalCalls: ["GET /challenges"],
       tag: "challenges",
       responses: { 200: { description: "Challenges", schema: z.array(ChallengeListItemSchema) } },
     },
@@ -295,7 +297,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       description:
         "JSON, or multipart/form-data with an optional `attachment` (.jpg, .png, .pdf, .docx, checked by content; 20 MB at most, 413 past it) sent after the text fields. No wave makes a draft. Active by default.",
       access: admin,
-      spec7: ["POST /challenges"],
+      originalCalls: ["POST /challenges"],
       tag: "challenges",
       body: { json: ChallengeCreateSchema, multipart: ChallengeCreateSchema.extend({ attachment: binary.optional() }) },
       responses: { 201: { description: "Created", schema: ChallengeOutSchema } },
@@ -307,7 +309,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       summary: "One challenge",
       description: "Admins see any challenge; others only one in a gate, and participants only an active one whose gate has opened (else 404).",
       access: everyone,
-      spec7: ["GET /challenges/{id}"],
+      originalCalls: ["GET /challenges/{id}"],
       tag: "challenges",
       path: idPath,
       responses: { 200: { description: "The challenge", schema: ChallengeOutSchema } },
@@ -318,7 +320,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     patch: {
       summary: "Activate or deactivate a challenge",
       access: admin,
-      spec7: ["PATCH /challenges/status/{id}"],
+      originalCalls: ["PATCH /challenges/status/{id}"],
       tag: "challenges",
       path: idPath,
       body: { json: ChallengeStatusSchema },
@@ -331,7 +333,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       summary: "Download a challenge's attachment",
       description: "Redirects to a short-lived download URL. Participants: only for a challenge they may see.",
       access: everyone,
-      spec7: [],
+      originalCalls: [],
       tag: "challenges",
       path: idPath,
       responses: { 302: { description: "Redirect to the file", headers: { Location: "A presigned URL valid for 60 s" } } },
@@ -344,7 +346,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       description:
         "multipart/form-data: `text`, then `file` (streamed; 200 MB at most, 413 past it). At least one. The first call creates the team's submission (201), later ones update it (200). Refused (403) without a team, for an inactive challenge or a closed gate.",
       access: everyone,
-      spec7: ["POST /submissions", "PATCH /submissions/submissions/{submissionId}"],
+      originalCalls: ["POST /submissions", "PATCH /submissions/submissions/{submissionId}"],
       tag: "submissions",
       path: idPath,
       body: { multipart: SubmissionFormSchema.extend({ file: binary.optional() }) },
@@ -356,14 +358,14 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     },
   },
   "/gates": {
-    get: { summary: "The five gates, open or not by server time", access: everyone, spec7: [], tag: "challenges", responses: { 200: { description: "Gates", schema: z.array(GateOutSchema) } } },
+    get: { summary: "The five gates, open or not by server time", access: everyone, originalCalls: [], tag: "challenges", responses: { 200: { description: "Gates", schema: z.array(GateOutSchema) } } },
   },
   "/gates/{wave}/challenges": {
     get: {
       summary: "A gate's active challenges, once it has opened",
       description: "With the caller's team's solved flags. A closed gate answers its header with `challenges: null`.",
       access: everyone,
-      spec7: ["GET /challenges/wave/{wave}"],
+      originalCalls: ["GET /challenges/wave/{wave}"],
       tag: "challenges",
       path: wavePath,
       responses: { 200: { description: "The gate board", schema: GateBoardSchema } },
@@ -374,7 +376,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     get: {
       summary: "Every submission, as the judging table lists it",
       access: staff,
-      spec7: ["GET /submissions"],
+      originalCalls: ["GET /submissions"],
       tag: "submissions",
       query: SubmissionListQuerySchema,
       responses: { 200: { description: "Submissions", schema: z.array(SubmissionOutSchema) } },
@@ -385,7 +387,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       summary: "Score a submission as the caller",
       description: "One score per judge (again replaces it): 0 to the challenge's points, 2 decimals at most; optional comment and verdict.",
       access: staff,
-      spec7: ["PUT /scores"],
+      originalCalls: ["PUT /scores"],
       tag: "submissions",
       path: idPath,
       body: { json: ScoreFormSchema.omit({ submissionId: true }) },
@@ -398,7 +400,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       summary: "Download a submission's file",
       description: "Redirects to a short-lived download URL. Participants: their own team's only (another team's answers 404).",
       access: everyone,
-      spec7: [],
+      originalCalls: [],
       tag: "submissions",
       path: idPath,
       responses: { 302: { description: "Redirect to the file", headers: { Location: "A presigned URL valid for 60 s" } } },
@@ -406,12 +408,12 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     },
   },
   "/mentors": {
-    get: { summary: "Mentor calls, newest first", access: admin, spec7: ["GET /mentors/mentors"], tag: "requests", responses: { 200: { description: "Mentor calls", schema: z.array(RequestOutSchema) } } },
+    get: { summary: "Mentor calls, newest first", access: admin, originalCalls: ["GET /mentors/mentors"], tag: "requests", responses: { 200: { description: "Mentor calls", schema: z.array(RequestOutSchema) } } },
     post: {
       summary: "Call a mentor",
       description: "From the caller and their team; admins see it live.",
       access: everyone,
-      spec7: ["POST /mentors (status mentor)"],
+      originalCalls: ["POST /mentors (status mentor)"],
       tag: "requests",
       body: { json: RequestSchema },
       responses: { 201: { description: "Sent", schema: RequestOutSchema } },
@@ -419,11 +421,11 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     },
   },
   "/needs": {
-    get: { summary: "Needs, newest first", access: admin, spec7: ["GET /mentors/needs"], tag: "requests", responses: { 200: { description: "Needs", schema: z.array(RequestOutSchema) } } },
+    get: { summary: "Needs, newest first", access: admin, originalCalls: ["GET /mentors/needs"], tag: "requests", responses: { 200: { description: "Needs", schema: z.array(RequestOutSchema) } } },
     post: {
       summary: "Post a need",
       access: everyone,
-      spec7: ["POST /mentors (status needs)"],
+      originalCalls: ["POST /mentors (status needs)"],
       tag: "requests",
       body: { json: RequestSchema },
       responses: { 201: { description: "Sent", schema: RequestOutSchema } },
@@ -436,7 +438,8 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       description:
         "Read from the standings snapshot, never computed per request. While frozen, participants get the frozen board (their own team's points live); admins and judges get live standings. Send If-None-Match with the last ETag: 304 when nothing changed.",
       access: everyone,
-      spec7: [],
+      recentCaller: true,
+      originalCalls: [],
       tag: "standings",
       responses: {
         200: { description: "The board in rank order", schema: ScoreboardSchema, headers: { ETag: "Strong validator of this body" } },
@@ -445,6 +448,6 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     },
   },
   "/openapi.json": {
-    get: { summary: "This document", access: "public", spec7: [], tag: "docs", responses: { 200: { description: "OpenAPI 3.1" } } },
+    get: { summary: "This document", access: "public", originalCalls: [], tag: "docs", responses: { 200: { description: "OpenAPI 3.1" } } },
   },
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterLoginPath, canOpen, roleHome, safeRedirectPath } from "./access";
+import { afterLoginPath, canOpen, roleHome, rolesForPath, rolesUnder, safeRedirectPath } from "./access";
 
 describe("who opens what", () => {
   it("sends each role to its home after login", () => {
@@ -15,6 +15,17 @@ describe("who opens what", () => {
     expect(canOpen("admin", "/dashboard/users")).toBe(true);
     expect(canOpen("participant", "/gates")).toBe(true);
     expect(canOpen("judge", "/gates")).toBe(true);
+  });
+
+  it("reads the page-roles table by whole path segments; a layout admits whoever opens a page under it", () => {
+    expect(rolesForPath("/dashboard/submissions/")).toEqual(["admin", "judge"]);
+    expect(rolesForPath("/dashboard/submissions-export")).toEqual(["admin"]);
+    expect(rolesForPath("/dashboard/exports/standings.csv")).toEqual(["admin"]);
+    expect(rolesForPath("/")).toBe("public");
+    expect(rolesForPath("/docs/api")).toBe("public");
+    expect(rolesForPath("/login/x")).toEqual(["admin", "judge", "participant"]);
+    expect(rolesUnder("/dashboard")).toEqual(["admin", "judge"]);
+    expect(rolesUnder("/")).toEqual(["admin", "judge", "participant"]);
   });
 
   it("honours a redirectTo only when the role may open it", () => {

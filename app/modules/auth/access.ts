@@ -16,14 +16,45 @@ export function roleHome(role: Role): string {
   }
 }
 
-/** The roles that may open a page. Participant screens admit every signed-in role (docs/domain.md). */
+/**
+ * Who may open which page: the one table of page roles (the JSON API's are in its operations catalogue).
+ * A page's loader and action apply it (`requirePage` in app/glue/auth.server.ts), the login redirect
+ * reads it, and tests/integration/authorization-matrix.test.ts checks every route against it. The first
+ * entry whose path is the page's path, or a folder above it, wins. Participant screens admit every
+ * signed-in role (docs/domain.md).
+ */
+export const pageRoles: ReadonlyArray<{ path: string; exact?: true; roles: readonly Role[] | "public" }> = [
+  { path: "/", exact: true, roles: "public" },
+  { path: "/login", exact: true, roles: "public" },
+  { path: "/logout", exact: true, roles: "public" },
+  { path: "/register", exact: true, roles: "public" },
+  { path: "/404", exact: true, roles: "public" },
+  { path: "/docs/api", exact: true, roles: "public" },
+  { path: "/dashboard/submissions", roles: ["admin", "judge"] },
+  { path: "/dashboard", roles: ["admin"] },
+  { path: "/", roles },
+];
+
+function covers(entry: (typeof pageRoles)[number], path: string): boolean {
+  if (entry.exact || entry.path === path) return entry.path === path;
+  return path.startsWith(entry.path.endsWith("/") ? entry.path : `${entry.path}/`);
+}
+
+/** The roles that may open a page ("public": visitors too). */
 export function rolesForPath(pathname: string): readonly Role[] | "public" {
   const path = pathname.replace(/\/+$/, "") || "/";
-  if (path === "/dashboard/submissions" || path.startsWith("/dashboard/submissions/")) return ["admin", "judge"];
-  if (path.startsWith("/dashboard/files/")) return ["admin", "judge"];
-  if (path === "/dashboard" || path.startsWith("/dashboard/")) return ["admin"];
-  if (["/", "/login", "/logout", "/register", "/404"].includes(path)) return "public";
-  return roles;
+  return pageRoles.find((entry) => covers(entry, path))!.roles;
+}
+
+/** The roles that may open some page under `folder`: what its layout (and its not-found page) admits. */
+export function rolesUnder(folder: string): readonly Role[] {
+  const admitted = new Set<Role>();
+  const inside = folder.endsWith("/") ? folder : `${folder}/`;
+  for (const entry of pageRoles) {
+    if (entry.roles === "public") continue;
+    if (entry.path === folder || entry.path.startsWith(inside)) for (const role of entry.roles) admitted.add(role);
+  }
+  return roles.filter((role) => admitted.has(role));
 }
 
 /** A team's submissions, scores and files: its own members, judges and admins (docs/domain.md). */

@@ -13,8 +13,8 @@
  * it was away are lost.
  */
 import type { DbHandle } from "../../../db/client.ts";
-import { getDbHandle } from "../../utils/db.server.ts";
-import { getLogger } from "../../utils/logger.server.ts";
+import { getDbHandle } from "../../infrastructure/db.server.ts";
+import { getLogger } from "../../infrastructure/logger.server.ts";
 import { forgetRecentUsers, setHearingChanges } from "./recent-users.server.ts";
 
 export const CALLERS_CHANGED_CHANNEL = "gk_callers_changed";

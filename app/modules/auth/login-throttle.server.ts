@@ -1,7 +1,7 @@
 import { nameKey as nameKeyOf } from "../names/names.ts";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import { getEnv } from "../../utils/env.server.ts";
-import { getRedis } from "../../utils/redis.server.ts";
+import { getEnv } from "../../infrastructure/env.server.ts";
+import { getRedis } from "../../infrastructure/redis.server.ts";
 
 /**
  * Failed logins are counted per (name, IP) and per IP in Redis, so every web process shares the

@@ -1,7 +1,7 @@
 import { normaliseName } from "../names/names.ts";
 import { sql } from "drizzle-orm";
 import { teams, users } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
 import type { Role } from "./access.ts";
 import { verifyDummyPassword, verifyPassword } from "./password.server.ts";
 

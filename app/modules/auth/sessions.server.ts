@@ -9,8 +9,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, gt, inArray, lte, ne, or, sql } from "drizzle-orm";
 import { sessions, teams, users } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { getEnv } from "../../infrastructure/env.server.ts";
 import type { Role } from "./access.ts";
 import { forgetRecentUsers } from "./recent-users.server.ts";
 

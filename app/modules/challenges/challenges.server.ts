@@ -5,10 +5,10 @@
  */
 import { asc, count, eq, sql } from "drizzle-orm";
 import { challenges, submissions } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
-import { getLogger } from "../../utils/logger.server.ts";
-import { enqueue } from "../../utils/queue.server.ts";
-import { deleteObject } from "../../utils/s3.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { getLogger } from "../../infrastructure/logger.server.ts";
+import { enqueue } from "../../infrastructure/queue.server.ts";
+import { deleteObject } from "../../infrastructure/s3.server.ts";
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { DashboardError } from "../teams/teams.server.ts";
@@ -66,7 +66,7 @@ function values(input: ChallengeInput) {
 }
 
 /** A new challenge is active by default (docs/domain.md). */
-/** An attachment already in storage (app/utils/challenge-form.server.ts streams it there). */
+/** An attachment already in storage (app/glue/challenge-form.server.ts streams it there). */
 export interface StoredAttachment {
   key: string;
   name: string;

@@ -1,6 +1,6 @@
 import { count } from "drizzle-orm";
 import { challenges, submissions, users } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
 
 /** The dashboard home's three cards. */
 export async function dashboardCounts() {

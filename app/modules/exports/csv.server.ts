@@ -1,13 +1,14 @@
 /** Admin CSV exports: live standings (never the frozen board) and Users Rank. */
-import { asc, desc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { standings, teams } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { rankOrderBy } from "../standings/ranking.ts";
 import { listUsersRank } from "../users/rank.server.ts";
 import { toCsv } from "./csv-format.server.ts";
 
 const points = (centi: number) => (centi / 100).toFixed(2).replace(/\.?0+$/, "");
 
-/** Every team in live order (total descending, then who reached it first); teams not computed yet show 0. */
+/** Every team in the ranking order (app/modules/standings/ranking.ts), live; teams not computed yet show 0. */
 export async function standingsCsv(): Promise<string> {
   const rows = await getDb()
     .select({
@@ -21,7 +22,7 @@ export async function standingsCsv(): Promise<string> {
     })
     .from(teams)
     .leftJoin(standings, eq(standings.teamId, teams.id))
-    .orderBy(desc(sql`coalesce(${standings.totalCenti}, 0)`), sql`${standings.totalReachedAt} asc nulls last`, asc(teams.id));
+    .orderBy(...rankOrderBy({ totalCenti: standings.totalCenti, reachedAt: standings.totalReachedAt, teamId: teams.id }));
   return toCsv(
     ["Rank", "Team", "AI", "CS", "PS", "GD", "Total", "Solved"],
     rows.map((row, index) => [index + 1, row.name, points(row.ai), points(row.cs), points(row.ps), points(row.gd), points(row.total), row.solved]),

@@ -1,6 +1,7 @@
 import { asc } from "drizzle-orm";
 import { gates } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { isGateOpen } from "../challenges/visibility.server.ts";
 
 export interface GateView {
   number: number;
@@ -18,6 +19,6 @@ export async function listGates(now = new Date()): Promise<GateView[]> {
     title: gate.title,
     description: gate.description,
     opensAt: gate.opensAt.toISOString(),
-    open: gate.opensAt.getTime() <= now.getTime(),
+    open: isGateOpen(gate.opensAt, now),
   }));
 }

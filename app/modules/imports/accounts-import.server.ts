@@ -8,7 +8,7 @@
 import { inArray, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { teams, users } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
 import { hashPassword } from "../auth/password.server.ts";
 import type { Role } from "../auth/access.ts";
 import { messages } from "../messages.ts";

@@ -6,7 +6,7 @@
  */
 import { parse } from "csv-parse/sync";
 import { messages } from "../messages.ts";
-import { asFormValues } from "../../utils/form-values.ts";
+import { asFormValues } from "../form-values.ts";
 
 const m = messages.imports;
 

@@ -1,6 +1,6 @@
 import { asc, gt } from "drizzle-orm";
 import { meals } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
 
 /** The first meal later than now, or null. */
 export async function getNextMeal(now = new Date()): Promise<{ label: string; at: string } | null> {

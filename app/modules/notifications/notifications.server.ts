@@ -1,6 +1,6 @@
 import { desc } from "drizzle-orm";
 import { notifications } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
 import { broadcastNotification } from "../realtime/broadcast.server.ts";
 
 

@@ -1,7 +1,9 @@
 /** What the participant screens read: each function queries only what its screen shows. */
 import { and, asc, eq, sql } from "drizzle-orm";
 import { challenges, gates, submissions } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import type { Role } from "../auth/access.ts";
+import { challengeGateJoin, isGateOpen, maySeeChallenge, visibleChallengeSql } from "../challenges/visibility.server.ts";
 import { isSolved } from "../scoring/rules.ts";
 import { getSubmissionsWindow } from "../settings/settings.server.ts";
 
@@ -42,7 +44,7 @@ export async function getGateBoard(wave: number, teamId: number | null, now = ne
     title: gate.title,
     description: gate.description,
     opensAt: gate.opensAt.toISOString(),
-    open: gate.opensAt.getTime() <= now.getTime(),
+    open: isGateOpen(gate.opensAt, now),
   };
   if (!header.open) return { gate: header, challenges: null, solvedPercent: 0, submissions: submissionsState };
   const rows = await db
@@ -56,11 +58,13 @@ export async function getGateBoard(wave: number, teamId: number | null, now = ne
       scoreCenti: submissions.scoreCenti,
     })
     .from(challenges)
+    .innerJoin(gates, challengeGateJoin)
     .leftJoin(
       submissions,
       and(eq(submissions.challengeId, challenges.id), teamId === null ? sql`false` : eq(submissions.teamId, teamId)),
     )
-    .where(and(eq(challenges.wave, wave), eq(challenges.status, "active")))
+    // The board is what a participant sees, whoever looks at it.
+    .where(and(eq(challenges.wave, wave), visibleChallengeSql({ role: "participant" }, now)))
     .orderBy(asc(challenges.id));
   const cards = rows.map((row) => ({
     id: row.id,
@@ -100,12 +104,12 @@ export interface OwnSubmission {
 }
 
 /**
- * A challenge as a participant may see it: active, in a gate that has opened. Staff see any
- * challenge in a gate. Null otherwise (the route answers 404). Also the team's submission.
+ * A challenge in a gate, if the viewer may see it (app/modules/challenges/visibility.server.ts); null
+ * otherwise (the route answers 404). Also the team's submission.
  */
 export async function getChallengeForSubmission(
   challengeId: number,
-  viewer: { role: string; teamId: number | null },
+  viewer: { role: Role; teamId: number | null },
   now = new Date(),
 ): Promise<{ challenge: ChallengeDetail; submission: OwnSubmission | null } | null> {
   const teamId = viewer.teamId;
@@ -128,15 +132,14 @@ export async function getChallengeForSubmission(
       submissionStatus: submissions.status,
     })
     .from(challenges)
-    .innerJoin(gates, eq(gates.number, challenges.wave))
+    .innerJoin(gates, challengeGateJoin)
     .leftJoin(
       submissions,
       and(eq(submissions.challengeId, challenges.id), teamId === null ? sql`false` : eq(submissions.teamId, teamId)),
     )
     .where(eq(challenges.id, challengeId))
     .limit(1);
-  if (!row || row.wave === null) return null;
-  if (viewer.role === "participant" && (row.status !== "active" || row.opensAt.getTime() > now.getTime())) return null;
+  if (!row || row.wave === null || !maySeeChallenge(viewer, row, now)) return null;
   return {
     challenge: {
       id: row.id,

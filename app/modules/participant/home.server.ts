@@ -1,4 +1,4 @@
-/** The home content's loader, shared by /home and /welcome (their forms: app/utils/home-forms.server.ts). */
+/** The home content's loader, shared by /home and /welcome (their forms: app/glue/home-forms.server.ts). */
 import { getNextMeal } from "../meals/meals.server.ts";
 import { getHomeSettings } from "../videos/videos.server.ts";
 

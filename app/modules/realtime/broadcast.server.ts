@@ -1,6 +1,10 @@
-import { getEmitter } from "../../utils/emitter.server.ts";
-import { rooms } from "../../utils/rooms.ts";
-import type { AnnouncementEvent, NotificationEvent, RequestEvent, TeamStanding } from "./events.ts";
+import { getEmitter as getAnyEmitter } from "../../infrastructure/emitter.server.ts";
+import { LIVE_WHILE_FROZEN, ownUpdateWhileFrozen } from "../standings/frozen-view.ts";
+import { roomOfRole, rooms } from "./rooms.ts";
+import type { AnnouncementEvent, NotificationEvent, RequestEvent, ServerToClientEvents, TeamStanding } from "./events.ts";
+
+/** The emitter, typed with our event catalogue: an event name or payload off the catalogue fails the build. */
+const getEmitter = () => getAnyEmitter<ServerToClientEvents>();
 
 /** Everyone with a socket (visitors have none): participants, judges and admins. */
 const everyone = [rooms.participants, rooms.judges, rooms.admins];
@@ -20,20 +24,18 @@ export function broadcastRequest(request: RequestEvent) {
 }
 
 /**
- * A team's new standing. While the scoreboard is frozen, participants of other teams get nothing
- * live; the team itself still sees its own points (docs/domain.md), with its frozen rank.
+ * A team's new standing, to whom the frozen-board rule (app/modules/standings/frozen-view.ts) lets see
+ * it: everyone while live; while frozen, the roles that always see live standings, and the team's own
+ * members (its live points at its frozen rank).
  */
 export function broadcastTeamStanding(team: TeamStanding, freeze: { frozen: boolean; frozenRank: number | null }) {
   if (!freeze.frozen) {
     getEmitter().to(everyone).emit("teams:update", team);
     return;
   }
-  getEmitter().to([rooms.judges, rooms.admins]).emit("teams:update", team);
-  getEmitter()
-    .to(rooms.team(team.id))
-    .except([rooms.judges, rooms.admins])
-    // A team created after the freeze has no frozen rank: 0 (unranked), never its live rank.
-    .emit("teams:update", { ...team, rank: freeze.frozenRank ?? 0 });
+  const liveRooms = LIVE_WHILE_FROZEN.map(roomOfRole);
+  getEmitter().to(liveRooms).emit("teams:update", team);
+  getEmitter().to(rooms.team(team.id)).except(liveRooms).emit("teams:update", ownUpdateWhileFrozen(team, freeze.frozenRank));
 }
 
 /** The whole board changed (freeze, unfreeze, rebuild): every client re-reads it. */

@@ -3,6 +3,7 @@
  * One definition of names and payloads for the emitters (web and worker) and the browser.
  */
 import type { StoredTeamStanding } from "../../../db/schema.ts";
+import { compareStandings } from "../standings/ranking.ts";
 
 /**
  * A team's standing as the scoreboard shows it; points are numbers with up to 2 decimals. The same
@@ -51,11 +52,6 @@ export interface ServerToClientEvents {
 }
 
 export type ServerEventName = keyof ServerToClientEvents;
-
-/** The scoreboard's order: total descending, then who reached it first, then id (stable). */
-export function compareStandings(a: TeamStanding, b: TeamStanding): number {
-  return b.totalScore - a.totalScore || a.reachedAt.localeCompare(b.reachedAt) || a.id - b.id;
-}
 
 /** Applies one live update to a board: replaces (or adds) the team, re-sorts, renumbers ranks. An update older than what the board holds changes nothing. */
 export function applyTeamUpdate(board: TeamStanding[], update: TeamStanding): TeamStanding[] {

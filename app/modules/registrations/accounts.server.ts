@@ -8,7 +8,7 @@ import { randomInt } from "node:crypto";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Transaction } from "../../../db/client.ts";
 import { registrations, teams, users } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
 import { hashPassword } from "../auth/password.server.ts";
 import { nameColumns, nameKey, withoutInvisibleCharacters } from "../names/names.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";

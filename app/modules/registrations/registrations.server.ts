@@ -7,10 +7,11 @@ import { stripControlCharacters } from "../form-fields.ts";
 import { and, asc, count, eq, ilike, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { registrations, users, type Registration } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { getLogger } from "../../utils/logger.server.ts";
-import { getRedis } from "../../utils/redis.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { getEnv } from "../../infrastructure/env.server.ts";
+import { getLogger } from "../../infrastructure/logger.server.ts";
+import { getRedis } from "../../infrastructure/redis.server.ts";
+import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { HONEYPOT_FIELD, TSHIRT_SIZES, type RegistrationInput, type TshirtSize } from "./schema.ts";
 
@@ -28,9 +29,9 @@ function getLimiter() {
 }
 
 /** Thrown when the email already has a registration. */
-export class DuplicateEmailError extends Error {
+export class DuplicateEmailError extends DomainError {
   constructor() {
-    super(messages.registration.duplicateEmail);
+    super(messages.registration.duplicateEmail, { status: 409, field: "email" });
   }
 }
 

@@ -1,6 +1,6 @@
 import { desc, eq } from "drizzle-orm";
 import { requests, teams, users } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
 import { broadcastRequest } from "../realtime/broadcast.server.ts";
 import type { RequestEvent } from "../realtime/events.ts";
 

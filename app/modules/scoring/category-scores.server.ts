@@ -1,5 +1,5 @@
 import type { Category } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
 import { scoredSubmissionsOfTeam } from "../standings/compute.server.ts";
 import { countedCenti, fromCenti } from "./rules.ts";
 

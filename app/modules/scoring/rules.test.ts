@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyJudging, countedCenti, isSolved, meanCenti, rankAll, statusAfterJudging, totalsOf, type ScoredSubmission } from "./rules";
+import { applyJudging, countedCenti, isSolved, meanCenti, statusAfterJudging, totalsOf, type ScoredSubmission } from "./rules";
 import { scoreInputSchema } from "./score-input";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, minute));
@@ -46,21 +46,6 @@ describe("scores", () => {
     expect(totals.solvedCount).toBe(1);
     expect(totals.solvedByCategory.AI).toBe(1);
     expect(totals.lastScoredAt).toEqual(at(5));
-  });
-
-  it("ranks by total, then by who reached it first, then by id", () => {
-    const ranked = rankAll([
-      { teamId: 1, totalCenti: 100, reachedAt: at(5) },
-      { teamId: 2, totalCenti: 300, reachedAt: at(9) },
-      { teamId: 3, totalCenti: 100, reachedAt: at(2) },
-      { teamId: 4, totalCenti: 100, reachedAt: at(2) },
-    ]);
-    expect(ranked.map((row) => [row.teamId, row.rank])).toEqual([
-      [2, 1],
-      [3, 2],
-      [4, 3],
-      [1, 4],
-    ]);
   });
 
   it("marks a first score reviewed, keeps a verdict, honours a new one", () => {

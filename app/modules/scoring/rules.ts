@@ -81,22 +81,6 @@ export function totalsOf(submissions: readonly ScoredSubmission[]): Totals {
   return totals;
 }
 
-export interface RankKey {
-  teamId: number;
-  totalCenti: number;
-  reachedAt: Date;
-}
-
-/** Total descending; a tie goes to the team that reached its total first; then the lower id. */
-export function compareRankKeys(a: RankKey, b: RankKey): number {
-  return b.totalCenti - a.totalCenti || a.reachedAt.getTime() - b.reachedAt.getTime() || a.teamId - b.teamId;
-}
-
-/** Ranks 1..n in scoreboard order. */
-export function rankAll<T extends RankKey>(rows: readonly T[]): Array<T & { rank: number }> {
-  return [...rows].sort(compareRankKeys).map((row, index) => ({ ...row, rank: index + 1 }));
-}
-
 /** The new status after a judge's action: an explicit verdict wins; a first score marks it reviewed. */
 export function statusAfterJudging(current: SubmissionStatus, verdict: Exclude<SubmissionStatus, "pending"> | undefined): SubmissionStatus {
   if (verdict) return verdict;

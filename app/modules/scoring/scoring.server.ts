@@ -6,19 +6,17 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { challenges, submissionScores, submissions } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { applyJudging, meanCenti } from "./rules.ts";
 import { scoreInputSchema, type Verdict } from "./score-input.ts";
 
-export class ScoringError extends Error {
-  constructor(
-    message: string,
-    public readonly field: "score" | "submission",
-    public readonly status: number,
-  ) {
-    super(message);
+/** A refused score: the score itself (400, on the score input), or the submission is gone (404). */
+export class ScoringError extends DomainError {
+  constructor(message: string, field: "score" | undefined, status: number) {
+    super(message, { status, field });
   }
 }
 
@@ -48,7 +46,7 @@ export async function scoreSubmission(command: ScoreCommand) {
       .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
       .where(eq(submissions.id, command.submissionId))
       .for("update", { of: submissions });
-    if (!row) throw new ScoringError(messages.scoring.submissionNotFound, "submission", 404);
+    if (!row) throw new ScoringError(messages.scoring.submissionNotFound, undefined, 404);
 
     const parsed = scoreInputSchema(row.points).safeParse(command.score);
     if (!parsed.success) throw new ScoringError(parsed.error.issues[0].message, "score", 400);

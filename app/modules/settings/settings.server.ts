@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { eventSettings, gates, meals } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
 import { DEFAULT_TIME_ZONE } from "./zoned-time.ts";
 
 /** The event's time zone (docs/domain.md: an event setting, Africa/Algiers by default). */

@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { eventSettings } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
-import { getRedis } from "../../utils/redis.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { getRedis } from "../../infrastructure/redis.server.ts";
 import { broadcastStandingsRefresh } from "../realtime/broadcast.server.ts";
 import { lockBoardExclusive } from "./locks.ts";
 import { readLiveSnapshot } from "./scoreboard.server.ts";

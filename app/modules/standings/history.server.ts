@@ -3,7 +3,7 @@
  * written by the standings job and the rebuild: decision 005).
  */
 import { sql } from "drizzle-orm";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
 import { DEFAULT_TIME_ZONE } from "../settings/zoned-time.ts";
 import type { ChartSeries, ScoreChart } from "./chart.ts";
 

@@ -1,9 +1,9 @@
 import { lt, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { standingsOutbox } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
-import { getLogger } from "../../utils/logger.server.ts";
-import { enqueue } from "../../utils/queue.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { getLogger } from "../../infrastructure/logger.server.ts";
+import { enqueue } from "../../infrastructure/queue.server.ts";
 
 /**
  * Marks a team's standings stale, inside the caller's transaction: the score and the request to

@@ -6,14 +6,14 @@
 import { and, eq } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { eventSettings, standings, standingsHistory, standingsOutbox, teams, userStatistics, users } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
-import { getRedis } from "../../utils/redis.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { getRedis } from "../../infrastructure/redis.server.ts";
 import { broadcastStandingsRefresh } from "../realtime/broadcast.server.ts";
 import type { TeamStanding } from "../realtime/events.ts";
-import { rankAll } from "../scoring/rules.ts";
 import { allScoredSubmissions, groupBy, teamStandingValues, toTeamStanding, totalsOf, userStatisticsValues } from "./compute.server.ts";
 import { lockBoardExclusive } from "./locks.ts";
 import { nextStandingsVersion } from "./outbox.server.ts";
+import { rankAll } from "./ranking.ts";
 import { writeWholeSnapshot } from "./snapshot.server.ts";
 
 export type ComputedStanding = ReturnType<typeof teamStandingValues> & { teamId: number; name: string; rank: number };

@@ -6,8 +6,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { eventSettings, standings, standingsHistory, standingsOutbox, userStatistics } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
-import { getRedis } from "../../utils/redis.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { getRedis } from "../../infrastructure/redis.server.ts";
 import { broadcastTeamStanding } from "../realtime/broadcast.server.ts";
 import type { TeamStanding } from "../realtime/events.ts";
 import {

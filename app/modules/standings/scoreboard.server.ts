@@ -3,18 +3,15 @@
  * (a flush, a restart without persistence), the first reader rebuilds it from Postgres once.
  */
 import { createHash } from "node:crypto";
-import type { Role } from "../auth/access.ts";
 import type { TeamStanding } from "../realtime/events.ts";
-import { getRedis } from "../../utils/redis.server.ts";
+import { getRedis } from "../../infrastructure/redis.server.ts";
+import { boardForViewer, type Viewer, type ViewedBoard } from "./frozen-view.ts";
 import { isSnapshotReady, readSnapshotCached, type Snapshot } from "./snapshot.server.ts";
 import { rebuildStandings } from "./rebuild.server.ts";
 
-export interface Viewer {
-  id: number;
-  role: Role;
-  teamId: number | null;
-}
+export type { Viewer };
 
+/** What the API returns (the board a viewer sees, app/modules/standings/frozen-view.ts). */
 export interface Scoreboard {
   teams: TeamStanding[];
   frozen: boolean;
@@ -47,25 +44,8 @@ export async function ensureSnapshotReady(): Promise<void> {
   if (!(await isSnapshotReady(getRedis()))) await rebuildOnce();
 }
 
-/** The rank of a team that joined after the freeze: not on the frozen board, so it has none to show. */
-export const UNRANKED = 0;
-
-/**
- * What a viewer sees. Admins and judges always see live standings. While frozen, a participant
- * sees the frozen board, except their own team's points, which stay live (with the frozen rank; a team
- * created after the freeze is listed last, unranked, never with its live rank).
- */
-export function boardForViewer(snapshot: Snapshot, viewer: Viewer): Scoreboard {
-  const ownTeamId = viewer.teamId;
-  if (!snapshot.frozen || viewer.role !== "participant") return { teams: snapshot.board, frozen: snapshot.frozen, ownTeamId };
-  const live = snapshot.board.find((team) => team.id === ownTeamId);
-  const frozenBoard = snapshot.frozenBoard ?? [];
-  const teams = frozenBoard.map((team) => (live && team.id === live.id ? { ...live, rank: team.rank } : team));
-  if (live && !frozenBoard.some((team) => team.id === live.id)) teams.push({ ...live, rank: UNRANKED });
-  return { teams, frozen: true, ownTeamId };
-}
-
-export async function getScoreboard(viewer: Viewer): Promise<Scoreboard> {
+/** The board a viewer sees (the frozen-board rule: app/modules/standings/frozen-view.ts). */
+export async function getScoreboard(viewer: Viewer): Promise<ViewedBoard> {
   return boardForViewer(await readLiveSnapshot(), viewer);
 }
 
@@ -88,10 +68,10 @@ function liveBoard(snapshot: Snapshot): { json: string; tag: string } {
  * (docs/PERFORMANCE.md); everyone who sees the live board shares one string per version. A frozen
  * participant's board (own team live) is made per request.
  */
-export async function getScoreboardJson(viewer: Viewer, leaders = 0): Promise<Omit<Scoreboard, "teams"> & { teamsJson: string; leaders: TeamStanding[] }> {
+export async function getScoreboardJson(viewer: Viewer, leaders = 0): Promise<Omit<ViewedBoard, "teams"> & { teamsJson: string; leaders: TeamStanding[] }> {
   const snapshot = await readLiveSnapshot();
   const board = boardForViewer(snapshot, viewer);
-  const answer = { frozen: board.frozen, ownTeamId: board.ownTeamId, leaders: board.teams.slice(0, leaders) };
+  const answer = { frozen: board.frozen, ownTeamId: board.ownTeamId, live: board.live, leaders: board.teams.slice(0, leaders) };
   const teamsJson = board.teams === snapshot.board ? liveBoard(snapshot).json : JSON.stringify(board.teams);
   return { ...answer, teamsJson };
 }
@@ -106,7 +86,7 @@ export async function getScoreboardFeed(viewer: Viewer): Promise<{ body: string;
   const snapshot = await readLiveSnapshot();
   const board = boardForViewer(snapshot, viewer);
   if (board.teams !== snapshot.board) {
-    const body = JSON.stringify(board);
+    const body = JSON.stringify({ teams: board.teams, frozen: board.frozen, ownTeamId: board.ownTeamId } satisfies Scoreboard);
     return { body, etag: `"${createHash("sha1").update(body).digest("base64url")}"` };
   }
   const { json, tag } = liveBoard(snapshot);

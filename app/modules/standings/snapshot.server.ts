@@ -2,8 +2,8 @@
  * The Redis snapshot the scoreboard reads (never Postgres on the hot path), kept by the standings
  * writer (the worker's job, the rebuild, the freeze):
  *
- *   <prefix>:standings:order    ZSET    member per team, scored by total (hundredths); ties ordered
- *                                       by the member itself, which encodes reached-at and id
+ *   <prefix>:standings:order    ZSET    member per team, its score and member from ./ranking.ts (the
+ *                                       ranking order: total, then reached-at and id in the member)
  *   <prefix>:standings:members  HASH    teamId → its current member in the ZSET
  *   <prefix>:standings:teams    HASH    teamId → TeamStanding JSON without the rank
  *   <prefix>:standings:meta     HASH    ready = 1, frozen = 0 | 1
@@ -15,8 +15,9 @@
  * teams it passes. No rank is stored anywhere, so no other team's row is ever rewritten.
  */
 import type { ChainableCommander, Redis } from "ioredis";
-import { redisKey } from "../../utils/redis.server.ts";
+import { redisKey } from "../../infrastructure/redis.server.ts";
 import type { TeamStanding } from "../realtime/events.ts";
+import { rankKeyOf, rankOrderMember, rankOrderScore, teamIdOfRankMember } from "./ranking.ts";
 
 export const snapshotKeys = {
   order: () => redisKey("standings", "order"),
@@ -28,19 +29,6 @@ export const snapshotKeys = {
 };
 
 type StoredTeam = Omit<TeamStanding, "rank">;
-
-// Members sort so that, among equal totals, ZREVRANGE (reverse lexicographic) yields the earlier
-// reached-at first, then the lower id: both are stored as (maximum − value), zero-padded.
-const MAX_MS = 99_999_999_999_999;
-const MAX_ID = 9_999_999_999;
-
-export function orderMember(teamId: number, reachedAt: Date): string {
-  return `${String(MAX_MS - reachedAt.getTime()).padStart(14, "0")}:${String(MAX_ID - teamId).padStart(10, "0")}`;
-}
-
-export function teamIdOfMember(member: string): number {
-  return MAX_ID - Number(member.slice(member.indexOf(":") + 1));
-}
 
 // Atomic: swap the team's member in the order, store its data, move the version, return its 0-based rank.
 const PLACE_SCRIPT = `
@@ -98,8 +86,8 @@ function stored(team: Omit<TeamStanding, "rank"> & { rank?: number }): string {
 
 /** Places one team and returns its rank (1 = first). */
 export async function placeTeam(redis: Redis, team: StoredTeam, totalCenti: number): Promise<number> {
-  const member = orderMember(team.id, new Date(team.reachedAt));
-  const zeroBased = await withScripts(redis).gkPlaceTeam(...writeKeys(), String(team.id), member, stored(team), String(totalCenti));
+  const key = { teamId: team.id, totalCenti, reachedAt: new Date(team.reachedAt) };
+  const zeroBased = await withScripts(redis).gkPlaceTeam(...writeKeys(), String(team.id), rankOrderMember(key), stored(team), String(rankOrderScore(key)));
   return Number(zeroBased) + 1;
 }
 
@@ -108,8 +96,9 @@ export async function removeTeamFromSnapshot(redis: Redis, teamId: number) {
 }
 
 function writeTeam(pipeline: ChainableCommander, team: TeamStanding) {
-  const member = orderMember(team.id, new Date(team.reachedAt));
-  pipeline.zadd(snapshotKeys.order(), Math.round(team.totalScore * 100), member);
+  const key = rankKeyOf(team);
+  const member = rankOrderMember(key);
+  pipeline.zadd(snapshotKeys.order(), rankOrderScore(key), member);
   pipeline.hset(snapshotKeys.members(), String(team.id), member);
   pipeline.hset(snapshotKeys.teams(), String(team.id), stored(team));
 }
@@ -170,7 +159,7 @@ async function readVersionedSnapshot(redis: Redis): Promise<{ version: string | 
   const version = results[4][1] as string | null;
   const board: TeamStanding[] = [];
   for (const member of order) {
-    const json = teams[String(teamIdOfMember(member))];
+    const json = teams[String(teamIdOfRankMember(member))];
     if (json) board.push({ ...(JSON.parse(json) as StoredTeam), rank: board.length + 1 });
   }
   return {

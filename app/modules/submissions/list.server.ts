@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { challenges, submissionScores, submissions, teams, users } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
 import { type SubmissionListQuery, type submissionSortKeys } from "./schema.ts";
 
 export interface JudgeScoreView {

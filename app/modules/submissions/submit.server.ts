@@ -7,12 +7,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { challenges, eventSettings, gates, submissions } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { getLogger } from "../../utils/logger.server.ts";
-import { enqueue } from "../../utils/queue.server.ts";
-import { deleteObject } from "../../utils/s3.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { getEnv } from "../../infrastructure/env.server.ts";
+import { getLogger } from "../../infrastructure/logger.server.ts";
+import { enqueue } from "../../infrastructure/queue.server.ts";
+import { deleteObject } from "../../infrastructure/s3.server.ts";
 import { mayReadTeam } from "../auth/access.ts";
+import { challengeGateJoin, hiddenFromParticipants, maySeeChallenge } from "../challenges/visibility.server.ts";
+import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 
@@ -44,20 +46,22 @@ const errorText: Record<SubmissionErrorCode, string> = {
 };
 
 /** A refused submission, with the message the user sees and the HTTP status it maps to. */
-export class SubmissionError extends Error {
+const errorStatus: Partial<Record<SubmissionErrorCode, number>> = {
+  notFound: 404,
+  tooLarge: 413,
+  storage: 503,
+  noTeam: 403,
+  closed: 403,
+  submissionsClosed: 403,
+  inactive: 403,
+  noGate: 403,
+};
+
+export class SubmissionError extends DomainError {
   /** What the user typed, when it was read before the refusal: the form gives it back. */
   text?: string;
   constructor(public readonly code: SubmissionErrorCode) {
-    super(errorText[code]);
-  }
-  get status(): number {
-    if (this.code === "notFound") return 404;
-    if (this.code === "tooLarge") return 413;
-    if (this.code === "storage") return 503;
-    if (this.code === "noTeam" || this.code === "closed" || this.code === "submissionsClosed" || this.code === "inactive" || this.code === "noGate") {
-      return 403;
-    }
-    return 400;
+    super(errorText[code], { status: errorStatus[code] ?? 400 });
   }
 }
 
@@ -93,14 +97,13 @@ export async function assertCanSubmit(
       closesAt: sql<Date | null>`coalesce(${eventSettings.submissionsCloseAt}, ${eventSettings.finalAt})`.mapWith(eventSettings.finalAt),
     })
     .from(challenges)
-    .leftJoin(gates, eq(gates.number, challenges.wave))
+    .leftJoin(gates, challengeGateJoin)
     .leftJoin(eventSettings, eq(eventSettings.id, 1))
     .where(eq(challenges.id, input.challengeId))
     .limit(1);
   if (!row) throw new SubmissionError("notFound");
-  if (row.status !== "active") throw new SubmissionError("inactive");
-  if (row.wave === null || !row.opensAt) throw new SubmissionError("noGate");
-  if (row.opensAt.getTime() > now.getTime()) throw new SubmissionError("closed");
+  const hidden = hiddenFromParticipants({ status: row.status, opensAt: row.wave === null ? null : row.opensAt }, now);
+  if (hidden) throw new SubmissionError(hidden === "gateClosed" ? "closed" : hidden);
   if (row.closesAt && (input.begunAt ?? now).getTime() >= row.closesAt.getTime()) throw new SubmissionError("submissionsClosed");
   return { closesAt: row.closesAt };
 }
@@ -201,10 +204,7 @@ export async function findDownloadableSubmissionFile(submissionId: number, viewe
   return mayReadTeam(viewer, row.teamId) ? { key: row.key, name: row.name ?? "submission" } : null;
 }
 
-/**
- * A challenge's attachment if the viewer may see the challenge: staff always; participants only for an
- * active challenge of an opened gate.
- */
+/** A challenge's attachment if the viewer may see the challenge (app/modules/challenges/visibility.server.ts). */
 export async function findDownloadableAttachment(challengeId: number, viewer: Viewer, now = new Date()) {
   const [row] = await getDb()
     .select({
@@ -214,12 +214,9 @@ export async function findDownloadableAttachment(challengeId: number, viewer: Vi
       opensAt: gates.opensAt,
     })
     .from(challenges)
-    .leftJoin(gates, eq(gates.number, challenges.wave))
+    .leftJoin(gates, challengeGateJoin)
     .where(eq(challenges.id, challengeId))
     .limit(1);
-  if (!row?.key) return null;
-  if (viewer.role === "participant") {
-    if (row.status !== "active" || !row.opensAt || row.opensAt.getTime() > now.getTime()) return null;
-  }
+  if (!row?.key || !maySeeChallenge(viewer, row, now)) return null;
   return { key: row.key, name: row.name ?? "attachment" };
 }

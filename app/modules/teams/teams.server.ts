@@ -6,7 +6,8 @@
  */
 import { asc, count, eq, sql } from "drizzle-orm";
 import { submissions, teams, users } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { NAME_CONSTRAINTS, nameColumns } from "../names/names.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
@@ -15,13 +16,9 @@ import { removeTeamFromStandings } from "../standings/recompute.server.ts";
 const m = messages.dashboard;
 
 /** A refused change, with the message the admin sees (after the warning sign). */
-export class DashboardError extends Error {
-  constructor(
-    message: string,
-    public readonly status = 400,
-    public readonly field?: string,
-  ) {
-    super(message);
+export class DashboardError extends DomainError {
+  constructor(message: string, status = 400, field?: string) {
+    super(message, { status, field });
   }
 }
 

@@ -1,6 +1,6 @@
 import { asc, desc, eq, sql, type AnyColumn } from "drizzle-orm";
 import { teams, users, userStatistics } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
 
 export interface RankedUser {
   id: number;

@@ -7,7 +7,7 @@
  */
 import { asc, eq, sql } from "drizzle-orm";
 import { teams, users } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
 import { hashPassword } from "../auth/password.server.ts";
 import { forgetRecentUsers } from "../auth/recent-users.server.ts";
 import { endSession, endSessionsOf, listSessionsOf } from "../auth/sessions.server.ts";

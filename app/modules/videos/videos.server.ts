@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { eventSettings } from "../../../db/schema.ts";
-import { getDb } from "../../utils/db.server.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
 
 /** The home page videos and the event's time zone (for the meal card's clock). */
 export async function getHomeSettings(): Promise<{ videos: string[]; timeZone: string }> {

@@ -2,7 +2,7 @@
 import { count } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { gates } from "../../../db/schema.ts";
-import { getDb } from "../../../app/utils/db.server.ts";
+import { getDb } from "../../../app/infrastructure/db.server.ts";
 import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser } from "../../support/fixtures.ts";
 
 /** Every fixture user's password (tests/support/fixtures.ts). */

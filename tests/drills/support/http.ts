@@ -10,7 +10,7 @@ export async function login(base: string, name: string, password: string): Promi
     headers: { origin: base },
     redirect: "manual",
   });
-  // The production cookie carries the __Host- prefix (app/utils/session.server.ts).
+  // The production cookie carries the __Host- prefix (app/glue/session.server.ts).
   const cookie = response.headers.getSetCookie().find((header) => header.startsWith("__Host-gk_session="));
   if (response.status !== 302 || !cookie) throw new Error(`login of ${name} failed: HTTP ${response.status}`);
   return cookie.split(";")[0];

@@ -1,5 +1,5 @@
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
-import { getS3 } from "../../../app/utils/s3.server.ts";
+import { getS3 } from "../../../app/infrastructure/s3.server.ts";
 import { E2E_BUCKET } from "../../setup/databases.ts";
 
 /** Every key the e2e server has stored under a prefix (its own bucket, so no other run's files). */

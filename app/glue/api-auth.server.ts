@@ -1,0 +1,78 @@
+/**
+ * Who is calling the API (decision 009): a personal API token (`Authorization: Bearer gk_…`) or the
+ * session cookie of a signed-in browser. Either way the caller is a user with that user's role, and
+ * the role rules are the screens' own.
+ */
+import { ApiError } from "../modules/api/errors.ts";
+import type { ApiOperation } from "../modules/api/operations.ts";
+import { mayReadTeam } from "../modules/auth/access.ts";
+import { messages } from "../modules/messages.ts";
+import { bearerIn, carriesSessionCookie, findCaller, type Caller, type CallerHeaders } from "./caller.server.ts";
+import { isForgedRequest, isUnsafeMethod } from "./csrf.server.ts";
+import { getEnv } from "../infrastructure/env.server.ts";
+
+const m = messages.api;
+
+export type { CallerHeaders };
+
+/** The bearer token of the request, if it sends one. */
+export function bearerToken(request: Request): string | null {
+  return bearerIn(request.headers.get("Authorization"));
+}
+
+/**
+ * The caller (app/glue/caller.server.ts); 401 for a visitor, an ended session or an unknown or revoked
+ * token. A token wins over a cookie. With `recent`, a remembered answer for a token will do (the
+ * scoreboard feed only).
+ */
+export async function requireApiCaller(headers: CallerHeaders, options: { recent?: boolean } = {}): Promise<Caller> {
+  const user = await findCaller(headers, { tokens: true, recentToken: options.recent });
+  if (user) return user;
+  if (bearerIn(headers.authorization)) throw new ApiError("unauthenticated", m.invalidToken, undefined, { "WWW-Authenticate": 'Bearer error="invalid_token"' });
+  throw new ApiError("unauthenticated", m.unauthenticated, undefined, { "WWW-Authenticate": "Bearer" });
+}
+
+/**
+ * The caller an operation admits, as its catalogue entry (app/modules/api/operations.ts) declares, the one
+ * place API access is written: 401 for a visitor, 403 for a role not listed, and for an operation on one
+ * team (`ownTeamOnly`) 403 for a participant of another team. `teamId`: the team the call is about.
+ */
+export async function requireOperationCaller(operation: ApiOperation, headers: CallerHeaders, teamId?: number): Promise<Caller> {
+  if (operation.access === "public") throw new Error("a public operation has no caller to require");
+  const user = await requireApiCaller(headers, { recent: operation.recentCaller });
+  if (!operation.access.includes(user.role)) throw new ApiError("forbidden", m.forbidden);
+  if (operation.ownTeamOnly) {
+    if (teamId === undefined) throw new Error("an operation on one team needs the team's id");
+    if (!mayReadTeam(user, teamId)) throw new ApiError("forbidden", m.notYourTeam);
+  }
+  return user;
+}
+
+export function callerHeaders(request: Request): CallerHeaders {
+  return { authorization: request.headers.get("Authorization"), cookie: request.headers.get("Cookie") };
+}
+
+/** Our own origins: the one this request was addressed to, and APP_ORIGIN's. */
+function ownOrigins(request: Request): string[] {
+  const appOrigin = getEnv().APP_ORIGIN;
+  return [new URL(request.url).origin, ...(appOrigin ? [new URL(appOrigin).origin] : [])];
+}
+
+/**
+ * CSRF for the API: the same rule as every route (app/glue/csrf.server.ts, which server.ts also applies
+ * in front of everything), answered in the API's JSON shape, plus one stricter case: a change made with
+ * the session cookie that names no origin at all is refused (browsers always send Origin on a POST;
+ * only a script would omit it, and scripts use tokens). Token requests are exempt: a browser never
+ * adds an Authorization header by itself.
+ */
+export async function rejectCrossSiteRequest(request: Request): Promise<void> {
+  const facts = {
+    method: request.method,
+    origin: request.headers.get("Origin") ?? undefined,
+    referer: request.headers.get("Referer") ?? undefined,
+    authorization: request.headers.get("Authorization") ?? undefined,
+  };
+  if (isForgedRequest(facts, ownOrigins(request))) throw new ApiError("forbidden_origin", m.foreignOrigin);
+  if (!isUnsafeMethod(request.method) || bearerToken(request) || facts.origin || facts.referer) return;
+  if (await carriesSessionCookie(request.headers.get("Cookie"))) throw new ApiError("forbidden_origin", m.missingOrigin);
+}

@@ -1,0 +1,150 @@
+import { data, redirect } from "@remix-run/node";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { rolesForPath, rolesUnder, type Role } from "../modules/auth/access.ts";
+import { LoginSchema } from "../modules/auth/login-schema.ts";
+import {
+  clearLoginFailures,
+  loginRetryAfter,
+  recordLoginFailure,
+} from "../modules/auth/login-throttle.server.ts";
+import { verifyLogin, type VerifiedUser } from "../modules/auth/login.server.ts";
+import { messages } from "../modules/messages.ts";
+import { getLogger } from "../infrastructure/logger.server.ts";
+import { deleteExpiredSessions, endSessionByToken, startSession } from "../modules/auth/sessions.server.ts";
+import { findSessionCaller, type Caller } from "./caller.server.ts";
+import { clientIp } from "./request.server.ts";
+import { clearedSessionCookie, readSessionToken, sessionSetCookie } from "./session.server.ts";
+
+/** Thrown by the form strategy when the name or password is wrong. */
+export class InvalidCredentialsError extends Error {
+  constructor() {
+    super(messages.login.invalidCredentials);
+  }
+}
+
+/** Thrown by the form strategy while a name/IP pair or an IP is locked out. */
+export class LoginThrottledError extends Error {
+  constructor(public readonly retryAfterSeconds: number) {
+    super(messages.login.throttled(retryAfterSeconds));
+  }
+}
+
+/**
+ * The throttle needs Redis; if Redis is down we let the attempt through (argon2 still slows
+ * guessing) rather than lock every participant out of the event.
+ */
+async function throttled<T>(operation: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    getLogger().warn({ err: error }, "login throttle unavailable");
+    return fallback;
+  }
+}
+
+/**
+ * Checks a name and password under the login throttle; throws LoginThrottledError or
+ * InvalidCredentialsError. Shared by /login and the API's login, so both count the same failures.
+ */
+export async function verifyThrottledLogin(name: string, password: string, request: Request): Promise<VerifiedUser> {
+  const ip = clientIp(request);
+  const wait = await throttled(() => loginRetryAfter(name, ip), 0);
+  if (wait > 0) throw new LoginThrottledError(wait);
+  const user = await verifyLogin(name, password);
+  if (!user) {
+    await throttled(() => recordLoginFailure(name, ip), undefined);
+    throw new InvalidCredentialsError();
+  }
+  await throttled(() => clearLoginFailures(name, ip), undefined);
+  return user;
+}
+
+export const authenticator = new Authenticator<VerifiedUser>();
+authenticator.use(
+  new FormStrategy(({ form, request }) => {
+    // The login form's own schema (the action has already refused an invalid form): the same cleaned values.
+    const { username, password } = LoginSchema.parse(Object.fromEntries(form));
+    return verifyThrottledLogin(username, password, request);
+  }),
+  "form",
+);
+
+/** The signed-in user, or null (a visitor, or a session that has ended or expired). */
+export async function getOptionalUser(request: Request): Promise<Caller | null> {
+  return findSessionCaller(request.headers.get("Cookie"));
+}
+
+function loginRedirect(request: Request) {
+  const url = new URL(request.url);
+  const redirectTo = `${url.pathname}${url.search}`;
+  return redirect(`/login?${new URLSearchParams({ redirectTo })}`);
+}
+
+/** The signed-in user; a visitor is sent to /login?redirectTo=<where they were going>. */
+export async function requireUser(request: Request): Promise<Caller> {
+  const user = await getOptionalUser(request);
+  if (!user) throw loginRedirect(request);
+  return user;
+}
+
+/** The signed-in user with one of `allowed` roles; any other role gets a 403 (not a redirect loop). */
+export async function requireRole(request: Request, ...allowed: Role[]): Promise<Caller> {
+  const user = await requireUser(request);
+  if (!allowed.includes(user.role)) {
+    throw data({ message: messages.errors.forbidden, home: user.role }, { status: 403 });
+  }
+  return user;
+}
+
+/**
+ * The signed-in user, if the page's entry in the page-roles table (app/modules/auth/access.ts) admits
+ * their role: a visitor is sent to /login, another role gets a 403. Pages declare no roles of their own.
+ */
+export async function requirePage(request: Request): Promise<Caller> {
+  const allowed = rolesForPath(new URL(request.url).pathname);
+  if (allowed === "public") throw new Error(`${new URL(request.url).pathname} is public: read the user with getOptionalUser`);
+  return requireRole(request, ...allowed);
+}
+
+/** A layout (and its not-found page): whoever may open some page under `folder`. */
+export async function requireLayout(request: Request, folder: string): Promise<Caller> {
+  return requireRole(request, ...rolesUnder(folder));
+}
+
+/** Expired sessions are refused anyway; deleting them now and then keeps the table small. */
+const EXPIRED_SWEEP_MS = 10 * 60_000;
+let lastSweep = 0;
+
+function sweepExpiredSessions(now = Date.now()) {
+  if (now - lastSweep < EXPIRED_SWEEP_MS) return;
+  lastSweep = now;
+  deleteExpiredSessions().catch((error: unknown) => getLogger().warn({ err: error }, "cannot delete expired sessions"));
+}
+
+/**
+ * Starts a new session for the user (a login) and returns the Set-Cookie value. The session the
+ * request came with, if any, ends: a login always gets a new token, so a token planted before the
+ * login (session fixation) is worth nothing after it.
+ */
+export async function sessionCookieFor(user: VerifiedUser, request: Request): Promise<string> {
+  const previous = await readSessionToken(request.headers.get("Cookie"));
+  if (previous) await endSessionByToken(previous);
+  const token = await startSession(user.id, { ip: clientIp(request), userAgent: request.headers.get("User-Agent") }, user.verifiedPasswordHash);
+  // The password changed between the check and now: the login did not happen.
+  if (!token) throw new InvalidCredentialsError();
+  sweepExpiredSessions();
+  return sessionSetCookie(token);
+}
+
+/** Starts a session for the user and redirects. */
+export async function createUserSession(user: VerifiedUser, redirectTo: string, request: Request) {
+  return redirect(redirectTo, { headers: { "Set-Cookie": await sessionCookieFor(user, request) } });
+}
+
+/** Ends the request's session on the server (every web process refuses it from now on) and in the browser. */
+export async function logout(request: Request, redirectTo = "/") {
+  const token = await readSessionToken(request.headers.get("Cookie"));
+  if (token) await endSessionByToken(token);
+  return redirect(redirectTo, { headers: { "Set-Cookie": await clearedSessionCookie() } });
+}

@@ -1,0 +1,57 @@
+/**
+ * The forms of the home content (call a mentor, Needs, the home videos), shared by /home, /welcome and
+ * the dashboard home: parse with conform, call the modules, answer. A refusal keeps what was typed;
+ * success redirects with the original platform's toast.
+ */
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "@remix-run/node";
+import type { SessionUser } from "../modules/auth/login.server.ts";
+import { messages } from "../modules/messages.ts";
+import { createRequest } from "../modules/requests/requests.server.ts";
+import { RequestSchema } from "../modules/requests/schema.ts";
+import { WelcomeVideosSchema, type VideosSchemaType } from "../modules/videos/schema.ts";
+import { updateVideos } from "../modules/videos/videos.server.ts";
+import { formFailure } from "./failures.server.ts";
+import { redirectWithToast } from "./toast.server.ts";
+
+/** The action of a page carrying the home forms: `intent` says which form was sent. */
+export async function handleHomeAction(formData: FormData, user: SessionUser, returnTo: string) {
+  if (formData.get("intent") === "videos") return handleVideosAction(formData, user, returnTo);
+  const intent: "mentor" | "needs" = formData.get("intent") === "needs" ? "needs" : "mentor";
+  const submission = parseWithZod(formData, { schema: RequestSchema });
+  if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400 });
+  try {
+    await createRequest(intent, submission.value.message, {
+      userId: user.id,
+      userName: user.name,
+      teamId: user.teamId,
+      teamName: user.teamName,
+    });
+  } catch (error) {
+    const failed = formFailure(submission, error, { log: `${intent} request not saved`, fallback: messages.participant.requestFailed });
+    return data({ intent, result: failed.result }, failed.init);
+  }
+  // `?sent=` also tells a browser without JavaScript (no toast there) that it worked.
+  return redirectWithToast(`${returnTo}?sent=${intent}`, { type: "success", title: messages.participant.requestSent });
+}
+
+/** On /welcome an admin may save the two home videos; any other role is refused (403). */
+async function handleVideosAction(formData: FormData, user: SessionUser, returnTo: string) {
+  if (user.role !== "admin") throw data({ message: messages.errors.forbidden, home: user.role }, { status: 403 });
+  return handleVideosForm(formData, WelcomeVideosSchema, returnTo);
+}
+
+/**
+ * The videos form's action, shared by the dashboard home and /welcome.
+ */
+export async function handleVideosForm(formData: FormData, schema: VideosSchemaType, returnTo: string) {
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") return data({ intent: "videos" as const, result: submission.reply() }, { status: 400 });
+  try {
+    await updateVideos(submission.value);
+  } catch (error) {
+    const failed = formFailure(submission, error, { log: "videos not saved", fallback: messages.videos.failed });
+    return data({ intent: "videos" as const, result: failed.result }, failed.init);
+  }
+  return redirectWithToast(returnTo, { type: "success", title: messages.videos.updated });
+}

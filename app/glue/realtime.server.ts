@@ -1,0 +1,160 @@
+import type { Server as HttpServer } from "node:http";
+import { createAdapter } from "@socket.io/redis-adapter";
+import { Server, type Socket } from "socket.io";
+import { isHearingChanges, onCallersChanged, watchCallerChanges } from "../modules/auth/caller-changes.server.ts";
+import { findLiveSessions, hashSessionToken, touchSessions } from "../modules/auth/sessions.server.ts";
+import { asCaller, findSessionCaller, type Caller } from "./caller.server.ts";
+import { isForeignOrigin } from "./csrf.server.ts";
+import { getEnv } from "../infrastructure/env.server.ts";
+import { getLogger } from "../infrastructure/logger.server.ts";
+import { socketKey } from "../infrastructure/emitter.server.ts";
+import { createRedis } from "../infrastructure/redis.server.ts";
+import { roomsOf } from "../modules/realtime/rooms.ts";
+import { readSessionToken } from "./session.server.ts";
+
+interface SocketData {
+  user: Caller;
+  /** The SHA-256 of the session token the socket was opened with. */
+  sessionHash: string;
+}
+
+/**
+ * How often a web process re-checks its sockets' sessions without being told (a backstop that also
+ * records their use); every second while changes are not heard (caller-changes.server.ts).
+ */
+const SOCKET_SWEEP_MS = 60_000;
+const UNHEARD_SWEEP_MS = 1_000;
+
+
+/**
+ * Socket.IO on the web process's own HTTP server. The Redis adapter shares every emit with the
+ * other web processes, so a browser connected anywhere receives it. Visitors get no socket: the
+ * connection is authenticated from the session cookie.
+ */
+export function attachRealtime(httpServer: HttpServer) {
+  const pub = createRedis("subscriber");
+  const sub = pub.duplicate();
+  sub.on("error", () => {});
+  const io = new Server(httpServer, {
+    adapter: createAdapter(pub, sub, { key: socketKey() }),
+    transports: ["websocket", "polling"],
+    serveClient: false,
+    // Cross-site WebSocket hijacking: a page on another site could open a socket with our cookie (the
+    // handshake is a GET, so the CSRF check lets it through). A browser always names its page's origin.
+    allowRequest: (req, callback) => {
+      const refused = isForeignOrigin(req.headers.origin, req.headers.host, getEnv().APP_ORIGIN);
+      if (refused) getLogger().warn({ origin: req.headers.origin }, "socket from a foreign origin refused");
+      callback(refused ? "foreign origin" : null, !refused);
+    },
+  });
+
+  // While the subscriber is cut off, events from other processes (standings, announcements) are lost, yet
+  // browsers keep their sockets and would never re-read. Once it is back, tell them to (Redis restart drill).
+  // setImmediate: ioredis announces "ready" just before it re-subscribes; the resubscription goes out first.
+  let subscriberLost = false;
+  sub.on("close", () => (subscriberLost = true));
+  sub.on("ready", () => {
+    if (!subscriberLost) return;
+    subscriberLost = false;
+    setImmediate(() => io.local.emit("resync"));
+  });
+
+  // Counts the changes heard: a socket whose handshake overlapped one is re-checked once it is in the list.
+  let changesHeard = 0;
+  io.use(async (socket, next) => {
+    socket.data.changesSeen = changesHeard;
+    try {
+      const cookie = socket.request.headers.cookie;
+      const [user, token] = await Promise.all([findSessionCaller(cookie), readSessionToken(cookie)]);
+      if (!user || !token) return next(new Error("unauthorized"));
+      const data: SocketData = { user, sessionHash: hashSessionToken(token) };
+      Object.assign(socket.data, data);
+      next();
+    } catch (error) {
+      getLogger().warn({ err: error }, "socket authentication failed");
+      next(new Error("unavailable"));
+    }
+  });
+
+  io.on("connection", (socket) => {
+    void socket.join(roomsOf((socket.data as SocketData).user));
+    if (socket.data.changesSeen !== changesHeard) void check();
+  });
+
+  /**
+   * Sockets follow sessions: after every change Postgres reports to users, teams or sessions (on every
+   * web process at once), and once a minute regardless, each process re-reads the sessions of its own
+   * sockets in one query. A socket whose session has ended is told and disconnected; a socket whose
+   * user changed role or team is moved to the right rooms. Both once the notice has arrived and the
+   * query answered: an event emitted in those milliseconds after the commit still reaches the old rooms.
+   */
+  let checking: Promise<void> | null = null;
+  let again = false;
+  let againRecord = false;
+  const reconcile = async (record: boolean) => {
+    const local = [...io.of("/").sockets.values()] as Array<Socket & { data: SocketData }>;
+    const hashes = [...new Set(local.map((socket) => socket.data.sessionHash))];
+    if (hashes.length === 0) return;
+    // An open page is a page in use: the sweep records it, so a big screen's session does not go idle.
+    if (record) await touchSessions(hashes);
+    const live = new Map((await findLiveSessions(hashes)).map((session) => [session.tokenHash, session]));
+    for (const socket of local) {
+      if (!socket.connected) continue;
+      const session = live.get(socket.data.sessionHash);
+      if (!session) {
+        socket.emit("session:ended");
+        socket.disconnect(true);
+        continue;
+      }
+      const now = asCaller(session);
+      const before = roomsOf(socket.data.user);
+      const after = roomsOf(now);
+      for (const room of before) if (!after.includes(room)) void socket.leave(room);
+      if (after.some((room) => !before.includes(room))) void socket.join(after);
+      socket.data.user = now;
+    }
+  };
+  const check = (record = false): Promise<void> => {
+    if (checking) {
+      again = true;
+      againRecord ||= record;
+      return checking;
+    }
+    checking = reconcile(record)
+      .catch((error: unknown) => getLogger().warn({ err: error }, "cannot re-check the sockets' sessions"))
+      .finally(() => {
+        checking = null;
+        if (again) {
+          const recordNext = againRecord;
+          again = false;
+          againRecord = false;
+          void check(recordNext);
+        }
+      });
+    return checking;
+  };
+  const stopHearing = onCallersChanged(() => {
+    changesHeard++;
+    void check();
+  });
+  void watchCallerChanges();
+  let lastSweep = Date.now();
+  const sweep = setInterval(() => {
+    if (isHearingChanges() && Date.now() - lastSweep < SOCKET_SWEEP_MS) return;
+    const record = Date.now() - lastSweep >= SOCKET_SWEEP_MS;
+    if (record) lastSweep = Date.now();
+    void check(record);
+  }, UNHEARD_SWEEP_MS);
+  sweep.unref();
+
+  return {
+    io,
+    async close() {
+      clearInterval(sweep);
+      stopHearing();
+      // io.close() disconnects every socket and closes the HTTP server it is attached to.
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await Promise.all([pub.quit().catch(() => {}), sub.quit().catch(() => {})]);
+    },
+  };
+}

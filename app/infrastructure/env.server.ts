@@ -1,0 +1,111 @@
+import { z } from "zod";
+
+/**
+ * The process configuration, parsed once. Local defaults point at the project-local services that
+ * `npm run services:start` runs (scripts/services.ts); production refuses the unsafe ones.
+ */
+export const DEV_SESSION_SECRET = "gatekeeper-dev-session-secret-change-me";
+
+const booleanFromString = z
+  .enum(["true", "false", "1", "0"])
+  .transform((value) => value === "true" || value === "1");
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    APP_ORIGIN: z.url().optional(),
+    // Behind a load balancer: trust X-Forwarded-For for the client address (login throttling).
+    TRUST_PROXY: booleanFromString.default(false),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    DATABASE_URL: z
+      .url()
+      .refine((url) => /^postgres(ql)?:\/\//.test(url), "must start with postgres://")
+      .default("postgres://postgres@127.0.0.1:55432/gatekeeper"),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+    // Requests a web process serves at once; the rest wait in arrival order (decision 013). 0: no limit.
+    WEB_MAX_ACTIVE_REQUESTS: z.coerce.number().int().min(0).max(10_000).default(8),
+    // How long a form or JSON body may take to arrive (app/glue/request-bodies.server.ts).
+    WEB_BODY_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+    REDIS_URL: z
+      .url()
+      .refine((url) => /^rediss?:\/\//.test(url), "must start with redis://")
+      .default("redis://127.0.0.1:56379"),
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[a-zA-Z0-9_-]+$/, "letters, digits, - and _ only")
+      .default("gk"),
+    S3_ENDPOINT: z.url().default("http://127.0.0.1:54569"),
+    // Browsers download through presigned URLs: they must name a host the browser can reach.
+    S3_PUBLIC_ENDPOINT: z.url().optional(),
+    S3_REGION: z.string().min(1).default("us-east-1"),
+    S3_BUCKET: z.string().min(3).default("gatekeeper"),
+    S3_ACCESS_KEY_ID: z.string().min(1).default("S3RVER"),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).default("S3RVER"),
+    S3_FORCE_PATH_STYLE: booleanFromString.default(true),
+    SESSION_SECRET: z.string().min(16).default(DEV_SESSION_SECRET),
+    // A sign-in session ends after this long without a request, and this long after the login (decision 015).
+    // At least 5 minutes: a use is written once a minute.
+    SESSION_IDLE_MINUTES: z.coerce.number().int().min(5).max(525_600).default(720),
+    SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(8_760).default(72),
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    // Shown as "processed by" on each job in the queue dashboard. Default: host and pid.
+    WORKER_NAME: z.string().min(1).max(100).optional(),
+    // Submission upload limit in bytes (200 MB). Lowered only by the e2e server to keep CI fast.
+    SUBMISSION_MAX_BYTES: z.coerce.number().int().min(1).default(209_715_200),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== "production") return;
+    if (env.SESSION_SECRET === DEV_SESSION_SECRET || env.SESSION_SECRET.length < 32) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SESSION_SECRET"],
+        message: "production needs your own secret of at least 32 characters (e.g. openssl rand -hex 32)",
+      });
+    }
+  });
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export class EnvError extends Error {}
+
+/**
+ * The defaults point at this machine's project-local services: in production a missing one is a mistake
+ * (a forgotten variable would otherwise talk to a dev instance or fail much later), so it must be set.
+ */
+const REQUIRED_IN_PRODUCTION = ["DATABASE_URL", "REDIS_URL", "S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;
+
+/** Parses an environment (default: process.env); throws an EnvError naming every bad variable. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  // An empty variable means "not set": `FOO= npm start` should fall back to the default.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
+  const result = EnvSchema.safeParse(cleaned);
+  const issues = result.success ? [] : result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+  if (cleaned.NODE_ENV === "production") {
+    for (const name of REQUIRED_IN_PRODUCTION) if (!(name in cleaned)) issues.push(`  ${name}: must be set in production`);
+  }
+  if (result.success && issues.length === 0) return result.data;
+  throw new EnvError(`Invalid configuration:\n${issues.join("\n")}`);
+}
+
+let cached: Env | undefined;
+
+/** The process's configuration; a bad value stops the process with a message naming it. */
+export function getEnv(): Env {
+  if (cached) return cached;
+  try {
+    cached = parseEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  return cached;
+}
+
+/** Benchmarks and tests that switch databases within one process re-read the environment. */
+export function resetEnvForTests() {
+  cached = undefined;
+}

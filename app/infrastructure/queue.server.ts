@@ -1,0 +1,55 @@
+import { Queue } from "bullmq";
+import { defaultJobOptions, queues, type QueueKey, type QueuePayload } from "./queues.ts";
+import { getEnv } from "./env.server.ts";
+import { createRedis } from "./redis.server.ts";
+
+const globalForQueues = globalThis as typeof globalThis & {
+  __gatekeeperQueues?: Map<QueueKey, Queue>;
+};
+
+/** BullMQ keys live under `<REDIS_PREFIX>:bull` so that tests and apps sharing a Redis never mix. */
+export function bullPrefix(): string {
+  return `${getEnv().REDIS_PREFIX}:bull`;
+}
+
+export function getQueue(key: QueueKey): Queue {
+  globalForQueues.__gatekeeperQueues ??= new Map();
+  let queue = globalForQueues.__gatekeeperQueues.get(key);
+  if (!queue) {
+    // A producer's connection fails fast (no offline queue): a request must not hang on a down Redis.
+    queue = new Queue(queues[key].name, {
+      connection: createRedis("producer"),
+      prefix: bullPrefix(),
+      defaultJobOptions,
+    });
+    queue.on("error", () => {});
+    globalForQueues.__gatekeeperQueues.set(key, queue);
+  }
+  return queue;
+}
+
+/** How long a producer waits for Redis before giving up (a request must never hang on it). */
+const ENQUEUE_TIMEOUT_MS = 2000;
+
+/**
+ * Validates the payload against the queue's schema, then adds the job. Fails fast when Redis is
+ * down: BullMQ would otherwise wait for a first connection for ever.
+ */
+export async function enqueue<K extends QueueKey>(key: K, payload: QueuePayload<K>, options?: { jobId?: string }) {
+  const data = queues[key].payload.parse(payload);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([getQueue(key).add(queues[key].name, data, options), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function closeQueues() {
+  const map = globalForQueues.__gatekeeperQueues;
+  globalForQueues.__gatekeeperQueues = undefined;
+  if (map) await Promise.all([...map.values()].map((queue) => queue.close().catch(() => {})));
+}

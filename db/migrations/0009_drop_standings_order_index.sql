@@ -1,0 +1,1 @@
+DROP INDEX "standings_order_idx";
