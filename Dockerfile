@@ -13,10 +13,11 @@ ENV npm_config_update_notifier=false \
 
 # ---- deps: every dependency, for the build ---------------------------------------------------
 FROM base AS deps
-# patches/: fixes to dependencies that `npm install` applies (postinstall: patch-package).
+# Exactly the lockfile (`npm ci` refuses a lockfile out of step with package.json); patches/: fixes to
+# dependencies applied after the install (postinstall: patch-package, failing when one does not apply).
 COPY package.json package-lock.json ./
 COPY patches ./patches
-RUN npm install --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
 
 # ---- build: remix build -> build/ and public/build/ ------------------------------------------
 FROM deps AS build
@@ -27,7 +28,7 @@ RUN npm run build
 FROM base AS prod-deps
 COPY package.json package-lock.json ./
 COPY patches ./patches
-RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # ---- runtime ---------------------------------------------------------------------------------
 FROM base AS runtime

@@ -4,10 +4,9 @@ as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null 2>&1; then sudo "$@"; else return 1; fi
 }
 
-# Install when node_modules is missing or older than the lockfile. `npm install` (which keeps the
-# locked versions) rather than `npm ci`: the registry mirror on these machines serves only the
-# packages for this platform, so the lockfile cannot list rollup's and msgpackr's optional builds for
-# other platforms, and `npm ci` refuses a lockfile without them.
+# Install when node_modules is missing or older than the lockfile. `npm install` keeps the locked
+# versions and, unlike `npm ci`, keeps a working node_modules it only has to top up. The Docker image
+# uses `npm ci`: the lockfile lists every platform's optional builds (scripts/lockfile.test.ts).
 ensure_node_modules() {
   if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     echo "==> installing npm packages"
