@@ -30,6 +30,7 @@ import { closeRedis, getRedis } from "./app/infrastructure/redis.server.ts";
 import { CLIENT_IP_HEADER } from "./app/glue/request.server.ts";
 import { closeS3, pingStorage } from "./app/infrastructure/s3.server.ts";
 import { scoreboardFeedHandler } from "./app/glue/scoreboard-feed.server.ts";
+import { INLINE_FILE_PATH } from "./app/modules/submissions/inline-file.server.ts";
 import { withUnavailablePages } from "./app/glue/unavailable.server.ts";
 
 const env = getEnv();
@@ -96,10 +97,12 @@ app.use(
               fontSrc: ["'self'", "data:"],
               // The home videos: any https URL the organisers paste, and YouTube's privacy-enhanced player.
               mediaSrc: ["'self'", "https:", "blob:"],
-              frameSrc: ["https://www.youtube-nocookie.com"],
+              // YouTube's player, and a judge's view of a submitted PDF or image (our own inline-file route).
+              frameSrc: ["'self'", "https://www.youtube-nocookie.com"],
               connectSrc: ["'self'", socketSources],
               formAction: ["'self'"],
-              frameAncestors: ["'none'"],
+              // Nothing frames our pages, but for the judge's page framing a submission's inline file.
+              frameAncestors: [(req: IncomingMessage) => (INLINE_FILE_PATH.test(new URL(req.url ?? "/", "http://x").pathname) ? "'self'" : "'none'")],
               objectSrc: ["'none'"],
               // The queue dashboard (bull-board) resolves its assets against a <base href>.
               baseUri: [(req: IncomingMessage) => ((req as express.Request).originalUrl.startsWith(QUEUE_BOARD_PATH) ? "'self'" : "'none'")],

@@ -147,6 +147,9 @@ export const submissions = pgTable(
     // score on a rejected one): a team's total is "reached" at the latest of these over its submissions
     // (the tie-break, derivable from Postgres alone).
     scoredAt: timestamp("scored_at", { withTimezone: true }),
+    // When the team last sent its text or file (creation or update): what a judge's score is compared with
+    // ("changed since your score"). Not updated_at, which a judge's score moves too.
+    revisedAt: timestamp("revised_at", { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -158,6 +161,30 @@ export const submissions = pgTable(
     index("submissions_status_idx").on(t.status),
     index("submissions_created_at_idx").on(t.createdAt),
   ],
+);
+
+/**
+ * A submission as it was before the team replaced it: kept, file and text, so judges can compare versions
+ * and settle disputes. A replaced file's object stays in storage for it.
+ */
+export const submissionVersions = pgTable(
+  "submission_versions",
+  {
+    id: serial("id").primaryKey(),
+    submissionId: integer("submission_id")
+      .notNull()
+      .references(() => submissions.id, { onDelete: "cascade" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    text: text("text"),
+    fileKey: text("file_key"),
+    fileName: text("file_name"),
+    fileSize: integer("file_size"),
+    fileType: text("file_type"),
+    // When the team sent this version, and when a newer one replaced it.
+    submittedAt: timestamp("submitted_at", { withTimezone: true }).notNull(),
+    replacedAt: timestamp("replaced_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("submission_versions_submission_idx").on(t.submissionId, t.submittedAt)],
 );
 
 export const submissionScores = pgTable(

@@ -3,6 +3,7 @@
  * by a natural key); `--reset-clock` moves gates, final timer and meals relative to now again.
  */
 import { Readable } from "node:stream";
+import { crc32, deflateSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { hashPassword } from "../app/modules/auth/password.server.ts";
@@ -20,7 +21,7 @@ import {
   demoParticipants,
   demoTeams,
 } from "./demo-event.ts";
-import { challenges, eventSettings, gates, meals, submissionScores, submissions, teams, users } from "../db/schema.ts";
+import { challenges, eventSettings, gates, meals, submissionScores, submissions, submissionVersions, teams, users } from "../db/schema.ts";
 
 /** A tiny but real file of each attachment type, so downloads work in the demo. */
 function demoAttachmentBody(type: string): Buffer {
@@ -118,41 +119,160 @@ export async function seedDemoEvent(db: Database, options: { now?: Date; resetCl
   await seedDemoSubmissions(db, teamIds, now);
 }
 
-/** A few judged text submissions so the demo scoreboard has a race to show. */
+/** A PNG of `width` × `height` pixels drawn by `colour(x, y)` (RGB): the demo's submitted banner. */
+function drawPng(width: number, height: number, colour: (x: number, y: number) => [number, number, number]): Buffer {
+  const chunk = (type: string, body: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(body.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type, "ascii"), body])));
+    return Buffer.concat([length, Buffer.from(type, "ascii"), body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB, no interlace
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y += 1) {
+    const row = y * (width * 3 + 1);
+    for (let x = 0; x < width; x += 1) rows.set(colour(x, y), row + 1 + x * 3);
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** A team's banner in one colour: a wave across a field, readable at a distance. */
+function demoBanner(): Buffer {
+  return drawPng(480, 240, (x, y) => {
+    const wave = 120 + Math.round(40 * Math.sin(x / 38));
+    if (Math.abs(y - wave) < 14) return [242, 201, 76];
+    return y < wave ? [12, 30, 72] : [6, 14, 40];
+  });
+}
+
+const demoCode = `"""Sealed Scroll: recover the plain text by frequency analysis."""
+from collections import Counter
+
+ENGLISH = "etaoinshrdlcumwfgypbvkjxqz"
+
+
+def crack(sealed: str) -> str:
+    letters = [c for c in sealed.lower() if c.isalpha()]
+    ranked = [letter for letter, _ in Counter(letters).most_common()]
+    key = {cipher: plain for cipher, plain in zip(ranked, ENGLISH)}
+    return "".join(key.get(c, c) for c in sealed.lower())
+
+
+if __name__ == "__main__":
+    print(crack(open("scroll.txt").read()))
+`;
+
+interface DemoSubmission {
+  team: string;
+  member: string;
+  challenge: string;
+  /** Percent of the challenge's points the demo judge gave, or null: left for the judge to score. */
+  percent: number | null;
+  text?: string;
+  file?: { name: string; type: string; body: () => Buffer };
+  /** The team changed it after the judge's score: this was the text the judge scored. */
+  earlierText?: string;
+}
+
+/**
+ * Judged submissions so the demo scoreboard has a race to show, a few with files left for the demo judge
+ * to score (an image, a PDF, code), and one the team changed after its score: the judging workspace shows
+ * each kind.
+ */
 async function seedDemoSubmissions(db: Database, teamIds: Map<string, number>, now: Date) {
   const [judge] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.name}) = lower(${demoLogins.judge.name})`);
   const byTitle = new Map((await db.select({ id: challenges.id, title: challenges.title }).from(challenges)).map((c) => [c.title, c.id]));
-  const plan: Array<[team: string, member: string, challenge: string, percent: number | null]> = [
-    ["Phoenix", "phoenix1", "Runes of Order", 90],
-    ["Phoenix", "phoenix2", "Sealed Scroll", 70],
-    ["Kraken", "kraken1", "Runes of Order", 80],
-    ["Kraken", "kraken3", "Oracle's First Sight", 40],
-    ["Griffin", "griffin2", "Banner of the Clan", 60],
-    ["Basilisk", "basilisk1", "Oracle's First Sight", null],
+  const plan: DemoSubmission[] = [
+    { team: "Phoenix", member: "phoenix1", challenge: "Runes of Order", percent: 90 },
+    { team: "Phoenix", member: "phoenix2", challenge: "Sealed Scroll", percent: 70 },
+    { team: "Kraken", member: "kraken1", challenge: "Runes of Order", percent: 80 },
+    {
+      team: "Kraken",
+      member: "kraken3",
+      challenge: "Oracle's First Sight",
+      percent: 40,
+      earlierText: `Our answer to "Oracle's First Sight": a baseline only, tuning to come.`,
+      text: `Our answer to "Oracle's First Sight": the tuned classifier reaches 0.91 accuracy on the held-out guardians.`,
+    },
+    { team: "Griffin", member: "griffin2", challenge: "Banner of the Clan", percent: 60 },
+    { team: "Basilisk", member: "basilisk1", challenge: "Oracle's First Sight", percent: null },
+    {
+      team: "Kraken",
+      member: "kraken2",
+      challenge: "Banner of the Clan",
+      percent: null,
+      text: "Our banner: the kraken's wave in gold on the deep, one colour on one field.",
+      file: { name: "kraken-banner.png", type: "image/png", body: demoBanner },
+    },
+    {
+      team: "Basilisk",
+      member: "basilisk2",
+      challenge: "Runes of Order",
+      percent: null,
+      text: "The runes sorted with a stable sort; our reasoning is in the PDF.",
+      file: { name: "runes-reasoning.pdf", type: "application/pdf", body: () => demoAttachmentBody("application/pdf") },
+    },
+    {
+      team: "Basilisk",
+      member: "basilisk1",
+      challenge: "Sealed Scroll",
+      percent: null,
+      text: "Frequency analysis broke the seal: see crack.py. Plain text: https://example.org/the-sealed-scroll/plain-text-recovered-by-frequency-analysis-of-the-old-seal-0123456789",
+      file: { name: "crack.py", type: "text/x-python", body: () => Buffer.from(demoCode) },
+    },
   ];
-  for (const [index, [team, member, title, percent]] of plan.entries()) {
-    const challengeId = byTitle.get(title);
-    const teamId = teamIds.get(team);
-    const [user] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.name}) = ${member}`);
+  for (const [index, item] of plan.entries()) {
+    const challengeId = byTitle.get(item.challenge);
+    const teamId = teamIds.get(item.team);
+    const [user] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.name}) = ${item.member}`);
     if (!challengeId || !teamId || !user) continue;
+    const [exists] = await db
+      .select({ id: submissions.id })
+      .from(submissions)
+      .where(and(eq(submissions.teamId, teamId), eq(submissions.challengeId, challengeId)));
+    if (exists) continue;
     const [points] = await db.select({ points: challenges.points }).from(challenges).where(eq(challenges.id, challengeId));
-    const scoreCenti = percent === null ? null : percent * points.points;
-    const scoredAt = percent === null ? null : new Date(now.getTime() - (60 - index * 7) * 60 * 1000);
+    const scoreCenti = item.percent === null ? null : item.percent * points.points;
+    const scoredAt = item.percent === null ? null : new Date(now.getTime() - (60 - index * 7) * 60 * 1000);
+    const sentAt = new Date((scoredAt ?? now).getTime() - 20 * 60 * 1000);
+    const revisedAt = item.earlierText ? new Date(now.getTime() - 5 * 60 * 1000) : sentAt;
+    let file = {};
+    if (item.file) {
+      const body = item.file.body();
+      const stored = await uploadStream({ key: newObjectKey("submissions"), body: Readable.from([body]), contentType: item.file.type, limitBytes: body.length });
+      file = { fileKey: stored.key, fileName: item.file.name, fileType: item.file.type, fileSize: body.length };
+    }
     const [created] = await db
       .insert(submissions)
       .values({
         teamId,
         challengeId,
         userId: user.id,
-        text: `Our answer to "${title}": see the attached reasoning.`,
-        status: percent === null ? "pending" : "reviewed",
+        text: item.text ?? `Our answer to "${item.challenge}": see the attached reasoning.`,
+        ...file,
+        status: item.percent === null || item.earlierText ? "pending" : "reviewed",
         scoreCenti,
         scoredAt,
+        revisedAt,
+        createdAt: sentAt,
       })
       .onConflictDoNothing()
       .returning({ id: submissions.id });
-    if (created && scoreCenti !== null && judge) {
-      await db.insert(submissionScores).values({ submissionId: created.id, judgeId: judge.id, scoreCenti, comment: "Demo score" });
+    if (!created) continue;
+    if (scoreCenti !== null && judge) {
+      await db.insert(submissionScores).values({ submissionId: created.id, judgeId: judge.id, scoreCenti, comment: "Demo score", createdAt: scoredAt!, updatedAt: scoredAt! });
+    }
+    if (item.earlierText) {
+      await db.insert(submissionVersions).values({ submissionId: created.id, userId: user.id, text: item.earlierText, submittedAt: sentAt, replacedAt: revisedAt });
     }
   }
 }

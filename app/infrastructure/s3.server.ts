@@ -151,6 +151,22 @@ export async function presignDownload(key: string, filename: string, expiresInSe
   return getSignedUrl(getPublicS3(), command, { expiresIn: expiresInSeconds });
 }
 
+/** The first `bytes` bytes of an object (fewer if it is shorter), read with one ranged GET. */
+export async function readObjectStart(key: string, bytes: number): Promise<Uint8Array> {
+  const object = await getS3().send(new GetObjectCommand({ Bucket: getEnv().S3_BUCKET, Key: key, Range: `bytes=0-${bytes - 1}` }));
+  if (!object.Body) return new Uint8Array();
+  const read = await object.Body.transformToByteArray();
+  // A server that ignores Range sends it all: keep what was asked for.
+  return read.length > bytes ? read.subarray(0, bytes) : read;
+}
+
+/** An object's body as a stream, with its length: for answers the server itself sends. */
+export async function openObject(key: string): Promise<{ body: Readable; length: number | undefined }> {
+  const object = await getS3().send(new GetObjectCommand({ Bucket: getEnv().S3_BUCKET, Key: key }));
+  if (!(object.Body instanceof Readable)) throw new Error("object body is not a Node stream");
+  return { body: object.Body, length: object.ContentLength };
+}
+
 export async function deleteObject(key: string): Promise<void> {
   await getS3().send(new DeleteObjectCommand({ Bucket: getEnv().S3_BUCKET, Key: key }));
 }

@@ -21,6 +21,7 @@ export const messages = {
     commentTooLong: "The comment is too long (2000 characters at most)",
     submissionNotFound: "This submission no longer exists",
     saved: "Score saved",
+    changedWhileScoring: "The team sent a new version while you were scoring: look at it, then score again.",
   },
   announcements: {
     created: "Announcement created successfully!",

@@ -4,13 +4,15 @@ import type { ReactNode } from "react";
 import { DashboardError } from "~/components/dashboard/error-boundary";
 import { RouteErrorPage } from "~/components/status-page";
 import { requireLayout } from "~/glue/auth.server";
+import { judgeBacklogTotal } from "~/modules/judging/queue.server";
 
 export const meta: MetaFunction = () => [{ title: "Gatekeeper Dashboard" }];
 
 /** The dashboard layout admits admins and judges; each page below narrows it further. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireLayout(request, "/dashboard");
-  return { user: { name: user.name, role: user.role } };
+  // What is left for this user to score, beside the Judging link (live: the workspace re-reads it).
+  return { user: { name: user.name, role: user.role }, backlog: await judgeBacklogTotal(user.id) };
 }
 
 const adminLinks = [
@@ -23,6 +25,7 @@ const adminLinks = [
   { to: "/dashboard/allchallenges", label: "All challanges" },
   { to: "/dashboard/challenges", label: "Add Challenges" },
   { to: "/dashboard/getAllChallenges", label: "All Challenges" },
+  { to: "/dashboard/judge", label: "Judging", counted: true },
   { to: "/dashboard/submissions", label: "Submissions" },
   { to: "/dashboard/notifications", label: "Notifications" },
   { to: "/dashboard/settings", label: "Settings" },
@@ -31,18 +34,21 @@ const adminLinks = [
   { to: "/dashboard/tokens", label: "API tokens" },
   { to: "/dashboard/import", label: "Import" },
 ];
-const judgeLinks = [{ to: "/dashboard/submissions", label: "Submissions" }];
+const judgeLinks = [
+  { to: "/dashboard/judge", label: "Judging", counted: true },
+  { to: "/dashboard/submissions", label: "Submissions" },
+];
 
 export default function DashboardLayout() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user, backlog } = useLoaderData<typeof loader>();
   return (
-    <DashboardShell user={user}>
+    <DashboardShell user={user} backlog={backlog}>
       <Outlet />
     </DashboardShell>
   );
 }
 
-function DashboardShell({ user, children }: { user: { name: string; role: string }; children: ReactNode }) {
+function DashboardShell({ user, backlog, children }: { user: { name: string; role: string }; backlog: number; children: ReactNode }) {
   const links = user.role === "admin" ? adminLinks : judgeLinks;
   return (
     <div className="dashboard">
@@ -58,6 +64,12 @@ function DashboardShell({ user, children }: { user: { name: string; role: string
                 ) : (
                   <NavLink to={link.to} end={"end" in link}>
                     {link.label}
+                    {"counted" in link ? (
+                      <span className="dashboard__count">
+                        <span aria-hidden="true">{backlog}</span>
+                        <span className="visually-hidden">, {backlog} left to score</span>
+                      </span>
+                    ) : null}
                   </NavLink>
                 )}
               </li>
@@ -83,7 +95,7 @@ export function ErrorBoundary() {
   const layout = useRouteLoaderData<typeof loader>("routes/dashboard");
   if (!layout) return <RouteErrorPage />;
   return (
-    <DashboardShell user={layout.user}>
+    <DashboardShell user={layout.user} backlog={layout.backlog}>
       <DashboardError />
     </DashboardShell>
   );

@@ -9,10 +9,10 @@ test.describe("login", () => {
     await expect(page.getByRole("link", { name: "All challanges" })).toBeVisible();
   });
 
-  test("a judge lands on the submissions and sees only that link", async ({ page }) => {
+  test("a judge lands on the judging workspace and sees only the judging links", async ({ page }) => {
     await login(page, logins.judge);
-    await expect(page).toHaveURL(/\/dashboard\/submissions$/);
-    await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link")).toHaveText(["Submissions"]);
+    await expect(page).toHaveURL(/\/dashboard\/judge$/);
+    await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link")).toHaveText([/^Judging\s*\d+/, "Submissions"]);
   });
 
   test("a participant lands on /welcome, greeted by name", async ({ page }) => {

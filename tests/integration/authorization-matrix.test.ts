@@ -101,6 +101,7 @@ const matrix: Record<string, Case[]> = {
     },
   ],
   "routes/submissions.$id.file": [{ params: (w) => ({ id: String(w.submissionWithFile) }), loader: ownTeamOrStaff }],
+  "routes/submissions.$id.inline": [{ params: (w) => ({ id: String(w.submissionWithFile) }), loader: ownTeamOrStaff }],
   "routes/submition.$id.upload": [{ params: (w) => ({ id: String(w.openChallenge) }), loader: nobody, action: submitter }],
   "routes/dashboard": [{ loader: { layout: "/dashboard" } }],
   "routes/dashboard._index": [{ loader: "page", action: "page" }],
@@ -108,6 +109,7 @@ const matrix: Record<string, Case[]> = {
   // The dashboard's own not-found page: 404 to staff, the usual refusal to everyone else.
   "routes/dashboard.404": [{ loader: { ...staff, judge: "404", admin: "404" } }],
   "routes/dashboard.submissions": [{ loader: "page", action: "page" }],
+  "routes/dashboard.judge": [{ loader: "page", action: "page" }],
   "routes/dashboard.teams": [{ loader: "page", action: "page" }],
   "routes/dashboard.users": [{ loader: "page", action: "page" }],
   "routes/dashboard.usersrank": [{ loader: "page" }],

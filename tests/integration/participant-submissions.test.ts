@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { challenges, gates, standingsOutbox, submissions } from "../../db/schema.ts";
+import { challenges, gates, standingsOutbox, submissions, submissionVersions } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { objectExists, uploadStream, newObjectKey } from "../../app/infrastructure/s3.server.ts";
 import {
@@ -97,32 +97,38 @@ describe("submission rules", () => {
     await saveSubmission({ userId: bob.id, teamId: team.id, challengeId: challenge.id, text: null, file: fileB });
     [row] = await getDb().select().from(submissions).where(eq(submissions.id, first.submissionId));
     expect(row).toMatchObject({ text: "second", fileKey: fileB.key, fileName: "b.txt", userId: bob.id });
-    // The old object goes through the cleanup queue: run its job as the worker does.
-    const { getQueue } = await import("../../app/infrastructure/queue.server.ts");
-    const { processStorageCleanup } = await import("../../workers/processors/storage-cleanup.ts");
-    const jobs = await getQueue("storageCleanup").getJobs(["waiting", "delayed", "active"]);
-    const job = jobs.find((candidate) => candidate.data.key === fileA.key);
-    expect(job).toBeDefined();
-    await processStorageCleanup(job!);
-    expect(await objectExists(fileA.key)).toBe(false);
+    // Every replaced version is kept, oldest first, with the file it had (its object stays in storage).
+    const versions = await getDb()
+      .select({ text: submissionVersions.text, fileKey: submissionVersions.fileKey, userId: submissionVersions.userId })
+      .from(submissionVersions)
+      .where(eq(submissionVersions.submissionId, first.submissionId))
+      .orderBy(asc(submissionVersions.submittedAt), asc(submissionVersions.id));
+    expect(versions).toEqual([
+      { text: "first", fileKey: null, userId: alice.id },
+      { text: "first", fileKey: fileA.key, userId: bob.id },
+      { text: "second", fileKey: fileA.key, userId: alice.id },
+    ]);
+    expect(await objectExists(fileA.key)).toBe(true);
     expect(await objectExists(fileB.key)).toBe(true);
     expect(await getDb().select().from(submissions).where(eq(submissions.teamId, team.id))).toHaveLength(1);
   });
 
-  it("queues the replaced object for deletion", async () => {
+  it("keeps a replaced file for the earlier version instead of deleting it", async () => {
     const { getQueue } = await import("../../app/infrastructure/queue.server.ts");
     const team = await makeTeam();
     const user = await makeUser("participant", team.id);
     const challenge = await makeChallenge({ wave: 1 });
     const old = await storedFile("old");
-    await saveSubmission({ userId: user.id, teamId: team.id, challengeId: challenge.id, text: null, file: old });
+    const { submissionId } = await saveSubmission({ userId: user.id, teamId: team.id, challengeId: challenge.id, text: null, file: old });
     await saveSubmission({ userId: user.id, teamId: team.id, challengeId: challenge.id, text: null, file: await storedFile("new") });
     const jobs = await getQueue("storageCleanup").getJobs(["waiting", "delayed", "active"]);
-    expect(jobs.map((job) => job.data.key)).toContain(old.key);
+    expect(jobs.map((job) => job.data.key)).not.toContain(old.key);
+    expect(await objectExists(old.key)).toBe(true);
+    const [version] = await getDb().select().from(submissionVersions).where(eq(submissionVersions.submissionId, submissionId));
+    expect(version).toMatchObject({ fileKey: old.key, fileName: "answer.txt", fileSize: 3 });
   });
 
   it("two members sending the first answer at the same instant: one row, one told 'created', the other 'updated', no object left without a row", async () => {
-    const { getQueue } = await import("../../app/infrastructure/queue.server.ts");
     // Several rounds: without the team's lock the race showed in most of them.
     for (let round = 0; round < 8; round++) {
       const team = await makeTeam();
@@ -137,12 +143,12 @@ describe("submission rules", () => {
       expect(results[0].submissionId).toBe(results[1].submissionId);
       const rows = await getDb().select().from(submissions).where(eq(submissions.teamId, team.id));
       expect(rows).toHaveLength(1);
-      // The file the row keeps is the later writer's; the earlier one's object is on its way out.
+      // The file the row keeps is the later writer's; the earlier one's is its earlier version's.
       const kept = rows[0].fileKey;
       const replaced = kept === fileA.key ? fileB.key : fileA.key;
       expect([fileA.key, fileB.key]).toContain(kept);
-      const cleanup = await getQueue("storageCleanup").getJobs(["waiting", "delayed", "active", "completed"]);
-      expect(cleanup.map((job) => job.data.key)).toContain(replaced);
+      const versions = await getDb().select({ fileKey: submissionVersions.fileKey }).from(submissionVersions).where(eq(submissionVersions.submissionId, rows[0].id));
+      expect(versions).toEqual([{ fileKey: replaced }]);
     }
   });
 
@@ -152,7 +158,7 @@ describe("submission rules", () => {
     const challenge = await makeChallenge({ wave: 1 });
     const file = await storedFile("secret");
     const { submissionId } = await saveSubmission({ userId: user.id, teamId: mine.id, challengeId: challenge.id, text: null, file });
-    expect(await findDownloadableSubmissionFile(submissionId, { role: "participant", teamId: mine.id })).toEqual({ key: file.key, name: "answer.txt" });
+    expect(await findDownloadableSubmissionFile(submissionId, { role: "participant", teamId: mine.id })).toEqual({ key: file.key, name: "answer.txt", size: file.size });
     expect(await findDownloadableSubmissionFile(submissionId, { role: "participant", teamId: other.id })).toBeNull();
     expect(await findDownloadableSubmissionFile(submissionId, { role: "participant", teamId: null })).toBeNull();
     expect(await findDownloadableSubmissionFile(submissionId, { role: "judge", teamId: null })).not.toBeNull();

@@ -4,7 +4,7 @@ import { afterLoginPath, canOpen, roleHome, rolesForPath, rolesUnder, safeRedire
 describe("who opens what", () => {
   it("sends each role to its home after login", () => {
     expect(roleHome("admin")).toBe("/dashboard");
-    expect(roleHome("judge")).toBe("/dashboard/submissions");
+    expect(roleHome("judge")).toBe("/dashboard/judge");
     expect(roleHome("participant")).toBe("/welcome");
   });
 
@@ -31,7 +31,7 @@ describe("who opens what", () => {
   it("honours a redirectTo only when the role may open it", () => {
     expect(afterLoginPath("participant", "/gates")).toBe("/gates");
     expect(afterLoginPath("participant", "/dashboard/users")).toBe("/welcome");
-    expect(afterLoginPath("judge", "/dashboard/users")).toBe("/dashboard/submissions");
+    expect(afterLoginPath("judge", "/dashboard/users")).toBe("/dashboard/judge");
     expect(afterLoginPath("admin", "/gate/2?x=1")).toBe("/gate/2?x=1");
     expect(afterLoginPath("admin", "/login")).toBe("/dashboard");
   });

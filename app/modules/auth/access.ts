@@ -10,7 +10,7 @@ export function roleHome(role: Role): string {
     case "admin":
       return "/dashboard";
     case "judge":
-      return "/dashboard/submissions";
+      return "/dashboard/judge";
     case "participant":
       return "/welcome";
   }
@@ -31,6 +31,7 @@ export const pageRoles: ReadonlyArray<{ path: string; exact?: true; roles: reado
   { path: "/404", exact: true, roles: "public" },
   { path: "/docs/api", exact: true, roles: "public" },
   { path: "/dashboard/submissions", roles: ["admin", "judge"] },
+  { path: "/dashboard/judge", roles: ["admin", "judge"] },
   { path: "/dashboard", roles: ["admin"] },
   { path: "/", roles },
 ];

@@ -42,3 +42,11 @@ export function broadcastTeamStanding(team: TeamStanding, freeze: { frozen: bool
 export function broadcastStandingsRefresh() {
   getEmitter().to(everyone).emit("standings:refresh");
 }
+
+/**
+ * Something a judge's queue counts changed (a submission sent or updated, a score saved): judges' and
+ * admins' pages re-read their queue and backlog. No payload: who sees what is the loader's business.
+ */
+export function broadcastJudgingChanged() {
+  getEmitter().to([rooms.judges, rooms.admins]).emit("judging:changed");
+}

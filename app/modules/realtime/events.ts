@@ -49,6 +49,8 @@ export interface ServerToClientEvents {
   announcement: (announcement: AnnouncementEvent) => void;
   notification: (notification: NotificationEvent) => void;
   "request:new": (request: RequestEvent) => void;
+  /** Judges and admins: a submission was sent or updated, or a score saved; re-read the judging queue. */
+  "judging:changed": () => void;
 }
 
 export type ServerEventName = keyof ServerToClientEvents;

@@ -9,6 +9,7 @@ import { challenges, submissionScores, submissions } from "../../../db/schema.ts
 import { getDb } from "../../infrastructure/db.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
+import { broadcastJudgingChanged } from "../realtime/broadcast.server.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { applyJudging, meanCenti } from "./rules.ts";
 import { scoreInputSchema, type Verdict } from "./score-input.ts";
@@ -27,6 +28,11 @@ export interface ScoreCommand {
   score: string;
   comment?: string;
   verdict?: Verdict;
+  /**
+   * The version the judge looked at (the submission's `revisedAt`): if the team has sent another since,
+   * the score is refused (409) rather than given to work the judge has not seen.
+   */
+  seenRevision?: Date;
 }
 
 export async function scoreSubmission(command: ScoreCommand) {
@@ -40,6 +46,7 @@ export async function scoreSubmission(command: ScoreCommand) {
         rejected: submissions.rejected,
         scoreCenti: submissions.scoreCenti,
         scoredAt: submissions.scoredAt,
+        revisedAt: submissions.revisedAt,
         points: challenges.points,
       })
       .from(submissions)
@@ -47,6 +54,9 @@ export async function scoreSubmission(command: ScoreCommand) {
       .where(eq(submissions.id, command.submissionId))
       .for("update", { of: submissions });
     if (!row) throw new ScoringError(messages.scoring.submissionNotFound, undefined, 404);
+    if (command.seenRevision && command.seenRevision.getTime() !== row.revisedAt.getTime()) {
+      throw new ScoringError(messages.scoring.changedWhileScoring, undefined, 409);
+    }
 
     const parsed = scoreInputSchema(row.points).safeParse(command.score);
     if (!parsed.success) throw new ScoringError(parsed.error.issues[0].message, "score", 400);
@@ -59,6 +69,7 @@ export async function scoreSubmission(command: ScoreCommand) {
     return { submissionId: row.id, teamId: row.teamId, scoreCenti: judged.scoreCenti, status: judged.status };
   });
   await requestStandingsRecompute(outcome.teamId);
+  broadcastJudgingChanged();
   return outcome;
 }
 

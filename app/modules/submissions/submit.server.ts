@@ -6,16 +6,15 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
-import { challenges, eventSettings, gates, submissions } from "../../../db/schema.ts";
+import { challenges, eventSettings, gates, submissions, submissionVersions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getEnv } from "../../infrastructure/env.server.ts";
-import { getLogger } from "../../infrastructure/logger.server.ts";
-import { enqueue } from "../../infrastructure/queue.server.ts";
 import { deleteObject } from "../../infrastructure/s3.server.ts";
 import { mayReadTeam } from "../auth/access.ts";
 import { challengeGateJoin, hiddenFromParticipants, maySeeChallenge } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
+import { broadcastJudgingChanged } from "../realtime/broadcast.server.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 
 export type SubmissionErrorCode =
@@ -121,9 +120,10 @@ const SUBMISSION_LOCK = 4244;
 
 /**
  * Creates or updates the team's submission (the unique index makes it one). Sets it pending, credits
- * the user, marks the team's standings stale in the same transaction. A new file replaces the old
- * one, whose object is deleted after commit; a text-only update keeps the stored file. If anything
- * is refused, the freshly stored file is deleted so nothing is left behind.
+ * the user, marks the team's standings stale in the same transaction. An update keeps the version it
+ * replaces (text and file, whose object stays in storage); a text-only update keeps the stored file.
+ * If anything is refused, the freshly stored file is deleted so nothing is left behind. Judges' pages
+ * hear of it live (their queue and backlog).
  */
 export async function saveSubmission(input: {
   userId: number;
@@ -136,7 +136,6 @@ export async function saveSubmission(input: {
   begunAt?: Date;
 }): Promise<SaveResult> {
   const text = input.text?.trim() ? input.text.trim() : null;
-  let oldKey: string | null = null;
   let result: SaveResult;
   try {
     if (!text && !input.file) throw new SubmissionError("empty");
@@ -148,11 +147,13 @@ export async function saveSubmission(input: {
       await tx.execute(sql`select pg_advisory_xact_lock(${SUBMISSION_LOCK}, ${teamId})`);
       await assertCanSubmit({ teamId, challengeId: input.challengeId, now: input.now, begunAt: input.begunAt }, tx);
       const [existing] = await tx
-        .select({ id: submissions.id, fileKey: submissions.fileKey })
+        .select({ id: submissions.id })
         .from(submissions)
         .where(and(eq(submissions.teamId, teamId), eq(submissions.challengeId, input.challengeId)))
         .for("update")
         .limit(1);
+      // The version being replaced is kept, file and text, for the judges (docs/domain.md "Judging").
+      if (existing) await keepVersion(tx, existing.id);
       const fileFields = input.file
         ? { fileKey: input.file.key, fileName: input.file.name, fileType: input.file.type, fileSize: input.file.size }
         : {};
@@ -162,30 +163,26 @@ export async function saveSubmission(input: {
         .values({ teamId, challengeId: input.challengeId, userId: input.userId, text, ...fileFields, status: "pending" })
         .onConflictDoUpdate({
           target: [submissions.teamId, submissions.challengeId],
-          set: { userId: input.userId, status: "pending", updatedAt: sql`now()`, ...textFields, ...fileFields },
+          set: { userId: input.userId, status: "pending", updatedAt: sql`now()`, revisedAt: sql`now()`, ...textFields, ...fileFields },
         })
         .returning({ id: submissions.id });
       await markStandingsStale(tx, teamId);
-      if (input.file && existing?.fileKey && existing.fileKey !== input.file.key) oldKey = existing.fileKey;
       return { submissionId: row.id, created: !existing };
     });
   } catch (error) {
     if (input.file) await deleteObject(input.file.key).catch(() => {});
     throw error;
   }
-  if (oldKey) await cleanupObject(oldKey);
   if (input.teamId !== null) await requestStandingsRecompute(input.teamId);
+  broadcastJudgingChanged();
   return result;
 }
 
-/** Deletes a replaced object through the cleanup queue; if Redis is down, right away. */
-async function cleanupObject(key: string) {
-  try {
-    await enqueue("storageCleanup", { key });
-  } catch (error) {
-    getLogger().warn({ err: error, key }, "storage cleanup not enqueued; deleting now");
-    await deleteObject(key).catch((deleteError: unknown) => getLogger().error({ err: deleteError, key }, "object not deleted"));
-  }
+/** Copies a submission as it stands into its versions (in the saving transaction, before the update). */
+async function keepVersion(tx: Queryable, submissionId: number) {
+  await tx.execute(sql`
+    insert into ${submissionVersions} (submission_id, user_id, text, file_key, file_name, file_size, file_type, submitted_at)
+    select id, user_id, text, file_key, file_name, file_size, file_type, revised_at from ${submissions} where id = ${submissionId}`);
 }
 
 export interface Viewer {
@@ -193,15 +190,26 @@ export interface Viewer {
   teamId: number | null;
 }
 
-/** The stored file of a submission if the viewer may download it (own team, judge, admin), else null. */
-export async function findDownloadableSubmissionFile(submissionId: number, viewer: Viewer) {
-  const [row] = await getDb()
-    .select({ teamId: submissions.teamId, key: submissions.fileKey, name: submissions.fileName })
-    .from(submissions)
-    .where(eq(submissions.id, submissionId))
-    .limit(1);
+/**
+ * The stored file of a submission, or of one of its earlier versions, if the viewer may read it (own team,
+ * judge, admin), else null.
+ */
+export async function findDownloadableSubmissionFile(submissionId: number, viewer: Viewer, versionId?: number) {
+  const db = getDb();
+  const [row] = versionId
+    ? await db
+        .select({ teamId: submissions.teamId, key: submissionVersions.fileKey, name: submissionVersions.fileName, size: submissionVersions.fileSize })
+        .from(submissionVersions)
+        .innerJoin(submissions, eq(submissions.id, submissionVersions.submissionId))
+        .where(and(eq(submissionVersions.id, versionId), eq(submissionVersions.submissionId, submissionId)))
+        .limit(1)
+    : await db
+        .select({ teamId: submissions.teamId, key: submissions.fileKey, name: submissions.fileName, size: submissions.fileSize })
+        .from(submissions)
+        .where(eq(submissions.id, submissionId))
+        .limit(1);
   if (!row?.key) return null;
-  return mayReadTeam(viewer, row.teamId) ? { key: row.key, name: row.name ?? "submission" } : null;
+  return mayReadTeam(viewer, row.teamId) ? { key: row.key, name: row.name ?? "submission", size: row.size } : null;
 }
 
 /** A challenge's attachment if the viewer may see the challenge (app/modules/challenges/visibility.server.ts). */

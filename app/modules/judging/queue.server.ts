@@ -1,0 +1,127 @@
+/**
+ * A judge's queue (docs/domain.md "Judging"): the submissions this judge still has to score, oldest
+ * first: those they never scored, and those the team changed after their score ("changed since your
+ * score"). The backlog counts the same condition per gate and per category.
+ */
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import { challenges, submissionScores, submissions, teams, type Category } from "../../../db/schema.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { categories } from "../scoring/rules.ts";
+
+export interface QueueFilter {
+  gate?: number;
+  category?: Category;
+}
+
+/** This judge's score on the submission is missing, or older than the team's latest version. */
+export function awaitsJudge(judgeId: number): SQL {
+  return sql`not exists (select 1 from ${submissionScores} where ${submissionScores.submissionId} = ${submissions.id} and ${submissionScores.judgeId} = ${judgeId} and ${submissionScores.updatedAt} >= ${submissions.revisedAt})`;
+}
+
+/** This judge scored an earlier version (the team changed it since). */
+function scoredEarlierBy(judgeId: number): SQL<boolean> {
+  return sql<boolean>`exists (select 1 from ${submissionScores} where ${submissionScores.submissionId} = ${submissions.id} and ${submissionScores.judgeId} = ${judgeId})`;
+}
+
+function filterConditions(filter: QueueFilter): SQL[] {
+  return [filter.gate ? eq(challenges.wave, filter.gate) : undefined, filter.category ? eq(challenges.category, filter.category) : undefined].filter(
+    (condition) => condition !== undefined,
+  );
+}
+
+export interface QueueItem {
+  id: number;
+  team: string;
+  challenge: string;
+  category: Category;
+  wave: number | null;
+  revisedAt: Date;
+  changedSinceScore: boolean;
+}
+
+/** The queue shown beside the submission: at most `limit` items (the backlog says how many in all). */
+export async function judgeQueue(judgeId: number, filter: QueueFilter = {}, limit = 200): Promise<QueueItem[]> {
+  return getDb()
+    .select({
+      id: submissions.id,
+      team: teams.name,
+      challenge: challenges.title,
+      category: challenges.category,
+      wave: challenges.wave,
+      revisedAt: submissions.revisedAt,
+      changedSinceScore: scoredEarlierBy(judgeId),
+    })
+    .from(submissions)
+    .innerJoin(teams, eq(teams.id, submissions.teamId))
+    .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
+    .where(and(awaitsJudge(judgeId), ...filterConditions(filter)))
+    .orderBy(asc(submissions.revisedAt), asc(submissions.id))
+    .limit(limit);
+}
+
+export interface Backlog {
+  total: number;
+  byGate: Record<1 | 2 | 3 | 4 | 5, number>;
+  byCategory: Record<Category, number>;
+}
+
+/** How many submissions this judge still has to score: in all, per gate, per category. */
+export async function judgeBacklog(judgeId: number): Promise<Backlog> {
+  const rows = await getDb()
+    .select({ wave: challenges.wave, category: challenges.category, count: sql<number>`count(*)::int` })
+    .from(submissions)
+    .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
+    .where(awaitsJudge(judgeId))
+    .groupBy(challenges.wave, challenges.category);
+  const backlog: Backlog = {
+    total: 0,
+    byGate: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 },
+    byCategory: Object.fromEntries(categories.map((category) => [category, 0])) as Record<Category, number>,
+  };
+  for (const row of rows) {
+    backlog.total += row.count;
+    backlog.byCategory[row.category] += row.count;
+    if (row.wave !== null && row.wave >= 1 && row.wave <= 5) backlog.byGate[row.wave as 1 | 2 | 3 | 4 | 5] += row.count;
+  }
+  return backlog;
+}
+
+/** Just the total, for the dashboard's sidebar on every page. */
+export async function judgeBacklogTotal(judgeId: number): Promise<number> {
+  const [row] = await getDb()
+    .select({ count: sql<number>`count(*)::int` })
+    .from(submissions)
+    .where(awaitsJudge(judgeId));
+  return row?.count ?? 0;
+}
+
+export interface ScoredByJudge {
+  submissionId: number;
+  team: string;
+  challenge: string;
+  points: number;
+  scoreCenti: number;
+  comment: string | null;
+  scoredAt: Date;
+}
+
+/** The submissions this judge scored, latest first: their score, comment and when. */
+export async function judgeHistory(judgeId: number, limit = 50): Promise<ScoredByJudge[]> {
+  return getDb()
+    .select({
+      submissionId: submissions.id,
+      team: teams.name,
+      challenge: challenges.title,
+      points: challenges.points,
+      scoreCenti: submissionScores.scoreCenti,
+      comment: submissionScores.comment,
+      scoredAt: submissionScores.updatedAt,
+    })
+    .from(submissionScores)
+    .innerJoin(submissions, eq(submissions.id, submissionScores.submissionId))
+    .innerJoin(teams, eq(teams.id, submissions.teamId))
+    .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
+    .where(eq(submissionScores.judgeId, judgeId))
+    .orderBy(desc(submissionScores.updatedAt), desc(submissionScores.id))
+    .limit(limit);
+}

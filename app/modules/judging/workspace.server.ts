@@ -1,0 +1,154 @@
+/**
+ * One submission as a judge works on it: the team, the challenge with its description, hints and points,
+ * the text, the file as it may be shown (app/modules/submissions/file-view.ts), the team's earlier
+ * versions, and the judge's own score.
+ */
+import { and, count, desc, eq } from "drizzle-orm";
+import { challenges, submissionScores, submissions, submissionVersions, teams, users, type Category } from "../../../db/schema.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { getLogger } from "../../infrastructure/logger.server.ts";
+import { readObjectStart } from "../../infrastructure/s3.server.ts";
+import { decodeText, fileView, TEXT_PREVIEW_BYTES, type FileView } from "../submissions/file-view.ts";
+import type { QueueItem } from "./queue.server.ts";
+
+export interface FileShown {
+  name: string;
+  size: number | null;
+  view: FileView;
+  /** A text file's first TEXT_PREVIEW_BYTES, decoded; `truncated` when there is more. */
+  text?: { content: string; truncated: boolean };
+  /** Storage did not answer: only the download link is offered. */
+  previewFailed?: true;
+}
+
+export interface SubmissionVersionView {
+  id: number;
+  user: string | null;
+  text: string | null;
+  file: { name: string; size: number | null } | null;
+  submittedAt: Date;
+  replacedAt: Date;
+}
+
+export interface SubmissionForJudge {
+  id: number;
+  team: string;
+  user: string | null;
+  challenge: { id: number; title: string; description: string; hints: string | null; points: number; category: Category; wave: number | null };
+  text: string | null;
+  file: FileShown | null;
+  status: "pending" | "approved" | "rejected" | "reviewed";
+  revisedAt: Date;
+  createdAt: Date;
+  /** This judge's score, if any (on this version or an earlier one: compare `scoredAt` with `revisedAt`). */
+  mine: { scoreCenti: number; comment: string | null; scoredAt: Date } | null;
+  judgesScored: number;
+  versions: SubmissionVersionView[];
+}
+
+/** What a stored file may show, read from its first bytes (one ranged read; text keeps what it read). */
+export async function showFile(file: { key: string; name: string | null; size: number | null }): Promise<FileShown> {
+  const shown = { name: file.name ?? "submission", size: file.size };
+  try {
+    const start = await readObjectStart(file.key, TEXT_PREVIEW_BYTES);
+    const view = fileView(start);
+    if (view.kind !== "text") return { ...shown, view };
+    const content = decodeText(start);
+    if (content === null) return { ...shown, view: { kind: "download" } };
+    return { ...shown, view, text: { content, truncated: file.size !== null ? file.size > start.length : start.length >= TEXT_PREVIEW_BYTES } };
+  } catch (error) {
+    getLogger().warn({ err: error, key: file.key }, "submission file preview not read");
+    return { ...shown, view: { kind: "download" }, previewFailed: true };
+  }
+}
+
+export async function submissionForJudge(submissionId: number, judgeId: number): Promise<SubmissionForJudge | null> {
+  const db = getDb();
+  const [row] = await db
+    .select({
+      id: submissions.id,
+      team: teams.name,
+      user: users.name,
+      challengeId: challenges.id,
+      title: challenges.title,
+      description: challenges.description,
+      hints: challenges.hints,
+      points: challenges.points,
+      category: challenges.category,
+      wave: challenges.wave,
+      text: submissions.text,
+      fileKey: submissions.fileKey,
+      fileName: submissions.fileName,
+      fileSize: submissions.fileSize,
+      status: submissions.status,
+      revisedAt: submissions.revisedAt,
+      createdAt: submissions.createdAt,
+    })
+    .from(submissions)
+    .innerJoin(teams, eq(teams.id, submissions.teamId))
+    .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
+    .leftJoin(users, eq(users.id, submissions.userId))
+    .where(eq(submissions.id, submissionId))
+    .limit(1);
+  if (!row) return null;
+  const [mine, [scored], versionRows, file] = await Promise.all([
+    db
+      .select({ scoreCenti: submissionScores.scoreCenti, comment: submissionScores.comment, scoredAt: submissionScores.updatedAt })
+      .from(submissionScores)
+      .where(and(eq(submissionScores.submissionId, row.id), eq(submissionScores.judgeId, judgeId)))
+      .limit(1),
+    db.select({ count: count() }).from(submissionScores).where(eq(submissionScores.submissionId, row.id)),
+    db
+      .select({
+        id: submissionVersions.id,
+        user: users.name,
+        text: submissionVersions.text,
+        fileName: submissionVersions.fileName,
+        fileKey: submissionVersions.fileKey,
+        fileSize: submissionVersions.fileSize,
+        submittedAt: submissionVersions.submittedAt,
+        replacedAt: submissionVersions.replacedAt,
+      })
+      .from(submissionVersions)
+      .leftJoin(users, eq(users.id, submissionVersions.userId))
+      .where(eq(submissionVersions.submissionId, row.id))
+      .orderBy(desc(submissionVersions.submittedAt), desc(submissionVersions.id)),
+    row.fileKey ? showFile({ key: row.fileKey, name: row.fileName, size: row.fileSize }) : Promise.resolve(null),
+  ]);
+  return {
+    id: row.id,
+    team: row.team,
+    user: row.user,
+    challenge: {
+      id: row.challengeId,
+      title: row.title,
+      description: row.description,
+      hints: row.hints,
+      points: row.points,
+      category: row.category,
+      wave: row.wave,
+    },
+    text: row.text,
+    file,
+    status: row.status,
+    revisedAt: row.revisedAt,
+    createdAt: row.createdAt,
+    mine: mine[0] ?? null,
+    judgesScored: scored?.count ?? 0,
+    versions: versionRows.map((version) => ({
+      id: version.id,
+      user: version.user,
+      text: version.text,
+      file: version.fileKey ? { name: version.fileName ?? "submission", size: version.fileSize } : null,
+      submittedAt: version.submittedAt,
+      replacedAt: version.replacedAt,
+    })),
+  };
+}
+
+/** The submissions before and after `id` in the queue (skip and back); the head when `id` is not in it. */
+export function neighbours(queue: readonly Pick<QueueItem, "id">[], id: number | null): { previous: number | null; next: number | null } {
+  const index = id === null ? -1 : queue.findIndex((item) => item.id === id);
+  if (index < 0) return { previous: null, next: queue.find((item) => item.id !== id)?.id ?? null };
+  return { previous: index > 0 ? queue[index - 1].id : null, next: index + 1 < queue.length ? queue[index + 1].id : null };
+}

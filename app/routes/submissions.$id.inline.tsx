@@ -1,0 +1,17 @@
+import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
+import { requirePage } from "~/glue/auth.server";
+import { parseRowId } from "~/modules/ids";
+import { inlineFileHeaders, openInlineSubmissionFile } from "~/modules/submissions/inline-file.server";
+
+/** A submission's image or PDF shown in the judge's page (own team, judges, admins); anything else is download-only. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requirePage(request);
+  const id = parseRowId(params.id);
+  const version = new URL(request.url).searchParams.get("version");
+  const versionId = version === null ? undefined : parseRowId(version);
+  const file = id && versionId !== null ? await openInlineSubmissionFile(id, user, versionId) : { found: false as const };
+  // Another team's file answers like a missing one: its existence is not theirs to learn.
+  if (!file.found) throw new Response("Not found", { status: 404 });
+  if (!file.inline) throw new Response("This file cannot be shown in the page: download it instead.", { status: 415 });
+  return new Response(createReadableStreamFromReadable(file.body), { headers: inlineFileHeaders(file) });
+}
