@@ -22,15 +22,20 @@ export const judgeShortcuts = [
   { code: "KeyB", key: "B", does: "back to the previous one" },
   { code: "KeyF", key: "F", does: "open the file in a new tab" },
   { code: "KeyE", key: "E", does: "type the score" },
-  { code: "Escape", key: "Esc", does: "leave a field, so the letters work" },
+  { code: "Escape", key: "Esc", does: "leave the comment, so the letters work" },
 ] as const;
 
+/**
+ * A field where a letter is text (the comment, a select's type-ahead). The score box is not: a number
+ * input takes no letters, so the shortcuts work there too and a judge can type a score, then skip.
+ */
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
+  if (target instanceof HTMLInputElement) return target.type !== "number";
+  return target.isContentEditable || ["TEXTAREA", "SELECT"].includes(target.tagName);
 }
 
-/** Listens for the workspace's shortcuts while the page is open (letters only outside form fields). */
+/** Listens for the workspace's shortcuts while the page is open (letters only outside text fields). */
 export function useJudgeShortcuts(targets: JudgeShortcutTargets): void {
   const navigate = useNavigate();
   const current = useRef(targets);

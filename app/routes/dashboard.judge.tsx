@@ -9,7 +9,7 @@ import { formFailure } from "~/glue/failures.server";
 import { requirePage } from "~/glue/auth.server";
 import { createToastHeaders } from "~/glue/toast.server";
 import { judgeShortcuts, useJudgeShortcuts } from "~/hooks/use-judge-shortcuts";
-import { judgeBacklog, judgeHistory, judgeQueue } from "~/modules/judging/queue.server";
+import { challengesWithSubmissions, judgeBacklog, judgeHistory, judgeQueue } from "~/modules/judging/queue.server";
 import { readWorkspaceQuery, workspaceHref, WorkspaceScoreSchema, type WorkspaceQuery } from "~/modules/judging/schema";
 import { neighbours, submissionForJudge } from "~/modules/judging/workspace.server";
 import { messages } from "~/modules/messages";
@@ -26,12 +26,13 @@ export const handle = { loadFailed: "The judging workspace could not be loaded."
 export async function loader({ request }: LoaderFunctionArgs) {
   const judge = await requirePage(request);
   const query = readWorkspaceQuery(new URL(request.url).searchParams);
-  const filter = { gate: query.gate, category: query.category };
-  const [queue, backlog, history, timeZone] = await Promise.all([
+  const filter = { gate: query.gate, category: query.category, challengeId: query.challenge };
+  const [queue, backlog, history, timeZone, challengeChoices] = await Promise.all([
     judgeQueue(judge.id, filter),
     judgeBacklog(judge.id),
     judgeHistory(judge.id, 30),
     getEventTimeZone(),
+    challengesWithSubmissions(),
   ]);
   const currentId = query.s ?? queue[0]?.id ?? null;
   const current = currentId === null ? null : await submissionForJudge(currentId, judge.id);
@@ -49,6 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     next,
     saved: saved ?? null,
     timeZone,
+    challengeChoices,
   };
 }
 
@@ -66,13 +68,17 @@ export async function action({ request }: ActionFunctionArgs) {
   // Then the next submission of the queue as the judge had it (the filters stay), with the score confirmed
   // on the page itself (no JavaScript needed) and as a toast.
   const query = readWorkspaceQuery(new URL(request.url).searchParams);
-  return redirect(workspaceHref({ gate: query.gate, category: query.category, s: next, saved: score.submissionId }), {
+  return redirect(workspaceHref({ ...filtersOf(query), s: next, saved: score.submissionId }), {
     headers: await createToastHeaders({ type: "success", title: messages.scoring.saved }),
   });
 }
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 type Current = NonNullable<LoaderData["current"]>;
+
+/** The queue's filters, kept across every link and form of the page. */
+const filtersOf = (query: WorkspaceQuery) => ({ gate: query.gate, category: query.category, challenge: query.challenge });
+const isFiltered = (query: WorkspaceQuery) => query.gate !== undefined || query.category !== undefined || query.challenge !== undefined;
 
 const categoryNames = { AI: "AI", CS: "Cyber Security", PS: "Problem Solving", GD: "Design" } as const;
 const SCORE_INPUT = "judge-score";
@@ -89,7 +95,7 @@ const at = (date: Date, timeZone: string) => formatDayTime(date.toISOString(), t
 export default function JudgeWorkspace() {
   const loaded = useLoaderData<typeof loader>();
   const { query, current, next, previous } = loaded;
-  const hrefFor = (id: number | null) => (id === null ? null : workspaceHref({ gate: query.gate, category: query.category, s: id }));
+  const hrefFor = (id: number | null) => (id === null ? null : workspaceHref({ ...filtersOf(query), s: id }));
   const fileHref = current?.file ? (current.file.view.kind === "image" || current.file.view.kind === "pdf" ? inlineHref(current.id) : `/submissions/${current.id}/file`) : null;
   useJudgeShortcuts({ next: hrefFor(next), previous: hrefFor(previous), file: fileHref, scoreInput: SCORE_INPUT });
   // The queue and the backlog follow new submissions and other judges' scores without a reload.
@@ -99,7 +105,7 @@ export default function JudgeWorkspace() {
       <header className="judge__head">
         <h1 id="judge-title">Judging</h1>
         <BacklogCounts data={loaded} />
-        <QueueFilters query={query} />
+        <QueueFilters query={query} challenges={loaded.challengeChoices} />
       </header>
       {loaded.saved ? (
         <p className="judge__saved" role="status">
@@ -116,7 +122,7 @@ export default function JudgeWorkspace() {
               next={next}
               inQueue={loaded.inQueue}
               timeZone={loaded.timeZone}
-              formAction={workspaceHref({ gate: query.gate, category: query.category })}
+              formAction={workspaceHref(filtersOf(query))}
             />
             <nav className="judge__moves" aria-label="Queue moves">
               {hrefFor(previous) ? <Link to={hrefFor(previous)!}>← Previous (B)</Link> : <span className="muted">← Previous</span>}
@@ -128,7 +134,7 @@ export default function JudgeWorkspace() {
         </div>
       ) : (
         <p className="judge__empty card">
-          {query.gate || query.category ? "Nothing left to score with these filters." : "Nothing left to score: every submission has your score."}
+          {isFiltered(query) ? "Nothing left to score with these filters." : "Nothing left to score: every submission has your score."}
         </p>
       )}
       <History data={loaded} />
@@ -164,7 +170,7 @@ function BacklogCounts({ data: { backlog, query } }: { data: LoaderData }) {
   );
 }
 
-function QueueFilters({ query }: { query: WorkspaceQuery }) {
+function QueueFilters({ query, challenges }: { query: WorkspaceQuery; challenges: LoaderData["challengeChoices"] }) {
   return (
     <Form method="get" className="judge__filters" aria-label="Filter the queue">
       <label>
@@ -189,10 +195,21 @@ function QueueFilters({ query }: { query: WorkspaceQuery }) {
           ))}
         </select>
       </label>
+      <label>
+        Challenge{" "}
+        <select name="challenge" defaultValue={query.challenge ?? ""} className="field__input field__input--select">
+          <option value="">All challenges</option>
+          {challenges.map((challenge) => (
+            <option key={challenge.id} value={challenge.id}>
+              G{challenge.wave ?? "—"} · {challenge.title}
+            </option>
+          ))}
+        </select>
+      </label>
       <ActionButton type="submit" variant="subtle">
         Filter
       </ActionButton>
-      {query.gate || query.category ? <Link to="/dashboard/judge">Clear</Link> : null}
+      {isFiltered(query) ? <Link to="/dashboard/judge">Clear</Link> : null}
     </Form>
   );
 }
@@ -415,7 +432,7 @@ function Shortcuts() {
           </div>
         ))}
       </dl>
-      <p className="muted">Letters work outside the form&apos;s fields, whatever the keyboard layout.</p>
+      <p className="muted">Letters work everywhere but in the comment, whatever the keyboard layout.</p>
     </details>
   );
 }
@@ -425,7 +442,7 @@ function QueueList({ data: { queue, current, query, backlog } }: { data: LoaderD
   return (
     <section aria-labelledby="queue-title" className="judge__queue">
       <h2 id="queue-title">
-        Queue <span className="muted">({shown < backlog.total && !(query.gate || query.category) ? `${shown} of ${backlog.total}` : shown})</span>
+        Queue <span className="muted">({shown < backlog.total && !isFiltered(query) ? `${shown} of ${backlog.total}` : shown})</span>
       </h2>
       {queue.length === 0 ? (
         <p className="muted">Empty.</p>
@@ -433,7 +450,7 @@ function QueueList({ data: { queue, current, query, backlog } }: { data: LoaderD
         <ol className="judge__queue-list">
           {queue.map((item) => (
             <li key={item.id} className={item.id === current?.id ? "judge__queue-item judge__queue-item--current" : "judge__queue-item"}>
-              <Link to={workspaceHref({ gate: query.gate, category: query.category, s: item.id })} aria-current={item.id === current?.id ? "page" : undefined}>
+              <Link to={workspaceHref({ ...filtersOf(query), s: item.id })} aria-current={item.id === current?.id ? "page" : undefined}>
                 <span dir="auto">{item.team}</span> — <span dir="auto">{item.challenge}</span>
               </Link>
               <span className="muted">
@@ -475,7 +492,7 @@ function History({ data: { history, timeZone, query } }: { data: LoaderData }) {
                   </td>
                   <td dir="auto">{entry.team}</td>
                   <td>
-                    <Link to={workspaceHref({ gate: query.gate, category: query.category, s: entry.submissionId })}>{entry.challenge}</Link>
+                    <Link to={workspaceHref({ ...filtersOf(query), s: entry.submissionId })}>{entry.challenge}</Link>
                   </td>
                   <td className="num">
                     {formatPoints(entry.scoreCenti / 100)} / {entry.points}

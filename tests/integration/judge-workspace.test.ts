@@ -165,7 +165,6 @@ describe("a submitted file in the workspace", () => {
     const inline = await fileAnswer("inline", cookie, image);
     expect(inline.status).toBe(200);
     expect(inline.headers.get("Content-Type")).toBe("image/png");
-    expect(inline.headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(inline.headers.get("Content-Disposition")).toMatch(/^inline; filename="banner.png"/);
     expect(inline.headers.get("Content-Security-Policy")).toContain("sandbox");
     expect(Buffer.from(await inline.arrayBuffer()).equals(PNG)).toBe(true);

@@ -11,6 +11,8 @@ import { categories } from "../scoring/rules.ts";
 export interface QueueFilter {
   gate?: number;
   category?: Category;
+  /** One challenge's answers in a row: the same yardstick for each. */
+  challengeId?: number;
 }
 
 /** This judge's score on the submission is missing, or older than the team's latest version. */
@@ -24,9 +26,11 @@ function scoredEarlierBy(judgeId: number): SQL<boolean> {
 }
 
 function filterConditions(filter: QueueFilter): SQL[] {
-  return [filter.gate ? eq(challenges.wave, filter.gate) : undefined, filter.category ? eq(challenges.category, filter.category) : undefined].filter(
-    (condition) => condition !== undefined,
-  );
+  return [
+    filter.gate ? eq(challenges.wave, filter.gate) : undefined,
+    filter.category ? eq(challenges.category, filter.category) : undefined,
+    filter.challengeId ? eq(challenges.id, filter.challengeId) : undefined,
+  ].filter((condition) => condition !== undefined);
 }
 
 export interface QueueItem {
@@ -124,4 +128,13 @@ export async function judgeHistory(judgeId: number, limit = 50): Promise<ScoredB
     .where(eq(submissionScores.judgeId, judgeId))
     .orderBy(desc(submissionScores.updatedAt), desc(submissionScores.id))
     .limit(limit);
+}
+
+/** The challenges a judge can filter the queue by: those with submissions, by gate and title. */
+export async function challengesWithSubmissions(): Promise<Array<{ id: number; title: string; wave: number | null }>> {
+  return getDb()
+    .selectDistinct({ id: challenges.id, title: challenges.title, wave: challenges.wave })
+    .from(challenges)
+    .innerJoin(submissions, eq(submissions.challengeId, challenges.id))
+    .orderBy(asc(challenges.wave), asc(challenges.title), asc(challenges.id));
 }

@@ -11,10 +11,14 @@ export const WorkspaceScoreSchema = ScoreFormSchema.extend({
   next: rowId().optional(),
 });
 
-/** The workspace's query: ?gate=&category= filter the queue, ?s= opens a submission, ?saved= confirms a score. Unknown values are ignored. */
+/**
+ * The workspace's query: ?gate=&category=&challenge= filter the queue, ?s= opens a submission, ?saved=
+ * confirms a score. Unknown values are ignored.
+ */
 export const WorkspaceQuerySchema = z.object({
   gate: z.coerce.number().int().min(1).max(5).optional().catch(undefined),
   category: z.enum(["AI", "CS", "PS", "GD"]).optional().catch(undefined),
+  challenge: z.string().transform((value) => parseRowId(value) ?? undefined).optional().catch(undefined),
   s: z.string().transform((value) => parseRowId(value) ?? undefined).optional().catch(undefined),
   saved: z.string().transform((value) => parseRowId(value) ?? undefined).optional().catch(undefined),
 });
@@ -28,7 +32,7 @@ export function readWorkspaceQuery(searchParams: URLSearchParams): WorkspaceQuer
 /** The workspace URL for a query (what is undefined is left out). */
 export function workspaceHref(query: Partial<WorkspaceQuery>): string {
   const params = new URLSearchParams();
-  for (const key of ["gate", "category", "s", "saved"] as const) if (query[key] !== undefined) params.set(key, String(query[key]));
+  for (const key of ["gate", "category", "challenge", "s", "saved"] as const) if (query[key] !== undefined) params.set(key, String(query[key]));
   const search = params.toString();
   return `/dashboard/judge${search ? `?${search}` : ""}`;
 }

@@ -26,7 +26,7 @@ export async function openInlineSubmissionFile(submissionId: number, viewer: Vie
 }
 
 /**
- * Headers for an inline file: its proven type, no sniffing, shown rather than saved, private to the
+ * Headers for an inline file: its proven type (server.ts adds `nosniff` to every answer), shown rather than saved, private to the
  * viewer, and a policy that loads nothing and runs nothing (a sandbox for images; Chromium refuses to
  * show a PDF in a sandboxed document, and its viewer runs apart from our pages anyway). Framed only by
  * our own pages.
@@ -36,7 +36,6 @@ export function inlineFileHeaders(file: { type: InlineType; name: string; length
   const headers = new Headers({
     "Content-Type": file.type,
     "Content-Disposition": `inline; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
-    "X-Content-Type-Options": "nosniff",
     "Cache-Control": "private, no-store",
     "Cross-Origin-Resource-Policy": "same-origin",
     "Content-Security-Policy": `default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'${file.type === "application/pdf" ? "" : "; sandbox"}`,
