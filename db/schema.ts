@@ -16,6 +16,7 @@ import {
   pgEnum,
   pgSequence,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
@@ -187,6 +188,66 @@ export const submissionVersions = pgTable(
   (t) => [index("submission_versions_submission_idx").on(t.submissionId, t.submittedAt)],
 );
 
+/**
+ * A rubric criterion of a challenge: the judge gives 0 to `maxPoints` on it; the submission's score from that
+ * judge is the challenge's points × Σ weight × (given / max) / Σ weight (app/modules/scoring/rubric.ts).
+ */
+export const challengeCriteria = pgTable(
+  "challenge_criteria",
+  {
+    id: serial("id").primaryKey(),
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    position: smallint("position").notNull(),
+    name: text("name").notNull(),
+    weight: integer("weight").notNull(),
+    maxPoints: integer("max_points").notNull(),
+  },
+  (t) => [
+    uniqueIndex("challenge_criteria_position_key").on(t.challengeId, t.position),
+    check("challenge_criteria_weight_positive", sql`${t.weight} > 0`),
+    check("challenge_criteria_max_positive", sql`${t.maxPoints} > 0`),
+  ],
+);
+
+/** Which gates and categories a judge scores; a judge with none scores everything. */
+export const judgeAssignments = pgTable(
+  "judge_assignments",
+  {
+    id: serial("id").primaryKey(),
+    judgeId: integer("judge_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    wave: smallint("wave"),
+    category: categoryEnum("category"),
+  },
+  (t) => [
+    index("judge_assignments_judge_idx").on(t.judgeId),
+    check("judge_assignments_something", sql`${t.wave} is not null or ${t.category} is not null`),
+    check("judge_assignments_wave_range", sql`${t.wave} is null or ${t.wave} between 1 and 5`),
+  ],
+);
+
+/**
+ * A judge working on a submission: while judges per submission is N, no more judges are handed it than
+ * still have to score it. Renewed while the judge works on it, gone when it expires, on their next
+ * submission, or on their score.
+ */
+export const judgeClaims = pgTable(
+  "judge_claims",
+  {
+    judgeId: integer("judge_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    submissionId: integer("submission_id")
+      .notNull()
+      .references(() => submissions.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("judge_claims_submission_idx").on(t.submissionId)],
+);
+
 export const submissionScores = pgTable(
   "submission_scores",
   {
@@ -206,6 +267,21 @@ export const submissionScores = pgTable(
     index("submission_scores_judge_id_idx").on(t.judgeId),
     check("submission_scores_non_negative", sql`${t.scoreCenti} >= 0`),
   ],
+);
+
+/** A judge's score on each rubric criterion of a submission (their submission score is derived from these). */
+export const criterionScores = pgTable(
+  "criterion_scores",
+  {
+    submissionScoreId: integer("submission_score_id")
+      .notNull()
+      .references(() => submissionScores.id, { onDelete: "cascade" }),
+    criterionId: integer("criterion_id")
+      .notNull()
+      .references(() => challengeCriteria.id, { onDelete: "cascade" }),
+    scoreCenti: integer("score_centi").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.submissionScoreId, t.criterionId] }), check("criterion_scores_non_negative", sql`${t.scoreCenti} >= 0`)],
 );
 
 /** Derived: one row per team, recomputed by the standings worker. */
@@ -352,6 +428,11 @@ export const eventSettings = pgTable(
     submissionsCloseAt: timestamp("submissions_close_at", { withTimezone: true }),
     video1: text("video1"),
     video2: text("video2"),
+    // How many judges score each submission: null = every judge (the mean counts); N = a submission leaves
+    // every judge's queue once N judges scored its latest version (docs/domain.md "Judging").
+    judgesPerSubmission: smallint("judges_per_submission"),
+    // Judges see no team or member names until an admin turns this off (publishes the results).
+    blindJudging: boolean("blind_judging").notNull().default(false),
     scoreboardFrozen: boolean("scoreboard_frozen").notNull().default(false),
     frozenAt: timestamp("frozen_at", { withTimezone: true }),
     // The public board as it stood when frozen: what participants see until unfreeze. Stored
@@ -359,7 +440,10 @@ export const eventSettings = pgTable(
     frozenBoard: jsonb("frozen_board").$type<StoredTeamStanding[]>(),
     updatedAt: updatedAt(),
   },
-  (t) => [check("event_settings_single_row", sql`${t.id} = 1`)],
+  (t) => [
+    check("event_settings_single_row", sql`${t.id} = 1`),
+    check("event_settings_judges_per_submission", sql`${t.judgesPerSubmission} is null or ${t.judgesPerSubmission} between 1 and 20`),
+  ],
 );
 
 export const gates = pgTable(

@@ -61,17 +61,19 @@ export interface DemoChallenge {
   hints: string;
   wave: number;
   attachment?: { name: string; type: string };
+  /** Judged per criterion (the design challenges' Judging Criteria). */
+  rubric?: Array<{ name: string; weight: number; maxPoints: number }>;
 }
 
 export const demoChallenges: DemoChallenge[] = [
   { wave: 1, category: "PS", difficulty: "Easy", points: 100, title: "Runes of Order", description: "Sort the ancient runes so that every pair of neighbours obeys the rule of the elders.", hints: "Think about a stable sort with a custom comparator.", attachment: { name: "runes.pdf", type: "application/pdf" } },
   { wave: 1, category: "AI", difficulty: "Easy", points: 100, title: "Oracle's First Sight", description: "Train a classifier that tells guardians from wanderers using the provided features.", hints: "Start with a baseline before tuning anything." },
   { wave: 2, category: "CS", difficulty: "Medium", points: 150, title: "Sealed Scroll", description: "A message was sealed with a weak cipher. Recover the plain text.", hints: "Frequency analysis still works on old seals.", attachment: { name: "scroll.png", type: "image/png" } },
-  { wave: 2, category: "GD", difficulty: "Medium", points: 150, title: "Banner of the Clan", description: "Design a banner for your team that reads well at a distance and in one colour.", hints: "Contrast first, detail last. Judged on clarity, originality and craft." },
+  { wave: 2, category: "GD", difficulty: "Medium", points: 150, title: "Banner of the Clan", description: "Design a banner for your team that reads well at a distance and in one colour.", hints: "Contrast first, detail last. Judged on clarity, originality and craft.", rubric: [{ name: "Clarity", weight: 2, maxPoints: 10 }, { name: "Originality", weight: 1, maxPoints: 10 }, { name: "Craft", weight: 1, maxPoints: 10 }] },
   { wave: 3, category: "AI", difficulty: "Medium", points: 200, title: "Whispering Stones", description: "Summarise the stone inscriptions into three sentences a child could understand.", hints: "Evaluate your summaries against the reference set." },
   { wave: 3, category: "PS", difficulty: "Hard", points: 200, title: "Bridge of Trials", description: "Find the minimum number of moves to cross the bridge before the torch burns out.", hints: "Model it as a shortest path over states." },
   { wave: 4, category: "CS", difficulty: "Hard", points: 250, title: "Breach the Abyss", description: "Find the flaw in the gatekeeper's login service and explain how to fix it.", hints: "Look at how the service compares secrets." },
-  { wave: 4, category: "GD", difficulty: "Medium", points: 250, title: "Map of the Depths", description: "Draw an information map of the abyss levels for newcomers.", hints: "Judged on hierarchy, legibility and story." },
+  { wave: 4, category: "GD", difficulty: "Medium", points: 250, title: "Map of the Depths", description: "Draw an information map of the abyss levels for newcomers.", hints: "Judged on hierarchy, legibility and story.", rubric: [{ name: "Hierarchy", weight: 1, maxPoints: 10 }, { name: "Legibility", weight: 1, maxPoints: 10 }, { name: "Story", weight: 1, maxPoints: 10 }] },
   { wave: 5, category: "PS", difficulty: "Hard", points: 300, title: "The Throne's Riddle", description: "Solve the final riddle: a puzzle of weights, scales and one liar.", hints: "Divide and conquer; keep track of what each weighing tells you." },
   { wave: 5, category: "AI", difficulty: "Hard", points: 300, title: "Mind of the King", description: "Build an agent that plays the king's game better than the court's champion.", hints: "Search plus a good evaluation beats brute force." },
 ];

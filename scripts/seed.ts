@@ -21,7 +21,7 @@ import {
   demoParticipants,
   demoTeams,
 } from "./demo-event.ts";
-import { challenges, eventSettings, gates, meals, submissionScores, submissions, submissionVersions, teams, users } from "../db/schema.ts";
+import { challengeCriteria, challenges, eventSettings, gates, meals, submissionScores, submissions, submissionVersions, teams, users } from "../db/schema.ts";
 
 /** A tiny but real file of each attachment type, so downloads work in the demo. */
 function demoAttachmentBody(type: string): Buffer {
@@ -112,8 +112,9 @@ export async function seedDemoEvent(db: Database, options: { now?: Date; resetCl
         attachmentType: challenge.attachment.type,
       };
     }
-    const { attachment: _ignored, ...fields } = challenge;
-    await db.insert(challenges).values({ ...fields, ...attachment });
+    const { attachment: _ignored, rubric, ...fields } = challenge;
+    const [created] = await db.insert(challenges).values({ ...fields, ...attachment }).returning({ id: challenges.id });
+    if (rubric) await db.insert(challengeCriteria).values(rubric.map((criterion, position) => ({ challengeId: created.id, position, ...criterion })));
   }
 
   await seedDemoSubmissions(db, teamIds, now);

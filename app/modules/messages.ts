@@ -22,6 +22,18 @@ export const messages = {
     submissionNotFound: "This submission no longer exists",
     saved: "Score saved",
     changedWhileScoring: "The team sent a new version while you were scoring: look at it, then score again.",
+    rubricRequired: "This challenge is scored per criterion: give every criterion a score in the judging workspace.",
+  },
+  judging: {
+    judgesPerSubmission: "Choose every judge, or 1 to 20 judges",
+    needsFinal: "Set the final countdown first: judging settings are saved with the event's settings.",
+    saved: "Judging settings saved",
+    assignmentsSaved: "Assignments saved",
+  },
+  rubric: {
+    tooMany: "A rubric has at most 20 criteria",
+    badLine: (line: number) => `Rubric line ${line}: write "name | weight | maximum", e.g. "Clarity | 2 | 10" (weight 1 to 100, maximum 1 to 1000)`,
+    duplicate: (name: string) => `The rubric names "${name}" twice`,
   },
   announcements: {
     created: "Announcement created successfully!",

@@ -7,7 +7,8 @@ import { useFormErrorToast } from "~/components/toaster";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
-import { cleanupObject, createChallenge, getChallenge, updateChallenge } from "~/modules/challenges/challenges.server";
+import { cleanupObject, createChallenge, getChallenge, getRubric, updateChallenge } from "~/modules/challenges/challenges.server";
+import { formatRubric } from "~/modules/scoring/rubric";
 import { attachmentAccept, categories, categoryLabels, ChallengeFormSchema, difficulties } from "~/modules/challenges/schema";
 import { parseChallengeForm } from "~/glue/challenge-form.server";
 import { messages } from "~/modules/messages";
@@ -36,6 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           hints: challenge.hints ?? "",
           wave: challenge.wave ? String(challenge.wave) : "",
           difficulty: challenge.difficulty ?? "",
+          rubric: formatRubric(await getRubric(challenge.id)),
           attachmentName: challenge.attachmentName,
         }
       : null,
@@ -119,6 +121,16 @@ function ChallengeForm({ editing }: { editing: Editing }) {
         </SelectField>
       </div>
       <TextareaField label="Hints" textareaProps={{ ...getTextareaProps(fields.hints), rows: 3 }} errors={fields.hints.errors} />
+      <TextareaField
+        label={
+          <>
+            Rubric (optional): one criterion a line, <code>name | weight | maximum</code>, e.g. <code>Clarity | 2 | 10</code>. Judges then
+            score each criterion; their score is the weighted share of the points. Empty: a single score.
+          </>
+        }
+        textareaProps={{ ...getTextareaProps(fields.rubric), rows: 4, dir: "auto" }}
+        errors={fields.rubric.errors}
+      />
       {editing?.attachmentName ? (
         <p>
           Current attachment:{" "}

@@ -1,7 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { formatDayTime, formatPoints } from "~/components/realtime/format";
 import { ActionButton } from "~/components/ui/action-button";
@@ -10,9 +11,13 @@ import { requirePage } from "~/glue/auth.server";
 import { createToastHeaders } from "~/glue/toast.server";
 import { judgeShortcuts, useJudgeShortcuts } from "~/hooks/use-judge-shortcuts";
 import { challengesWithSubmissions, judgeBacklog, judgeHistory, judgeQueue } from "~/modules/judging/queue.server";
-import { readWorkspaceQuery, workspaceHref, WorkspaceScoreSchema, type WorkspaceQuery } from "~/modules/judging/schema";
-import { neighbours, submissionForJudge } from "~/modules/judging/workspace.server";
+import { claimFirstAvailable, CLAIM_MINUTES, claimSubmission, releaseClaim, renewClaim } from "~/modules/judging/claims.server";
+import { readWorkspaceQuery, RenewClaimSchema, workspaceHref, WorkspaceScoreSchema, type WorkspaceQuery } from "~/modules/judging/schema";
+import { getJudgingSettings } from "~/modules/judging/settings.server";
+import { neighbours, queueAfter, submissionForJudge } from "~/modules/judging/workspace.server";
+import { badRequest } from "~/glue/responses.server";
 import { messages } from "~/modules/messages";
+import { rubricScoreCenti } from "~/modules/scoring/rubric";
 import { SOLVE_THRESHOLD_PERCENT } from "~/modules/scoring/rules";
 import { scoreSubmission } from "~/modules/scoring/scoring.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
@@ -27,14 +32,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const judge = await requirePage(request);
   const query = readWorkspaceQuery(new URL(request.url).searchParams);
   const filter = { gate: query.gate, category: query.category, challengeId: query.challenge };
-  const [queue, backlog, history, timeZone, challengeChoices] = await Promise.all([
+  const [queue, backlog, history, timeZone, challengeChoices, settings] = await Promise.all([
     judgeQueue(judge.id, filter),
     judgeBacklog(judge.id),
     judgeHistory(judge.id, 30),
     getEventTimeZone(),
     challengesWithSubmissions(),
+    getJudgingSettings(),
   ]);
-  const currentId = query.s ?? queue[0]?.id ?? null;
+  const shared = settings.judgesPerSubmission !== null;
+  let currentId: number | null;
+  if (query.s !== undefined) {
+    currentId = query.s;
+    if (shared) await claimSubmission(judge.id, query.s).catch(() => undefined);
+  } else {
+    // The next one after a skip or a score, or the oldest; with N judges a submission, one nobody else holds.
+    const ordered = await queueAfter(queue, query.after);
+    currentId = shared ? await claimFirstAvailable(judge.id, ordered.slice(0, 20).map((item) => item.id)) : (ordered[0]?.id ?? null);
+  }
   const current = currentId === null ? null : await submissionForJudge(currentId, judge.id);
   const { previous, next } = neighbours(queue, current?.id ?? null);
   const saved = query.saved === undefined ? undefined : history.find((entry) => entry.submissionId === query.saved);
@@ -51,27 +66,39 @@ export async function loader({ request }: LoaderFunctionArgs) {
     saved: saved ?? null,
     timeZone,
     challengeChoices,
+    claimMinutes: shared ? CLAIM_MINUTES : null,
   };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const judge = await requirePage(request);
-  const form = parseWithZod(await request.formData(), { schema: WorkspaceScoreSchema });
+  const formData = await request.formData();
+  if (formData.get("intent") === "renew") {
+    const renewal = RenewClaimSchema.safeParse(Object.fromEntries(formData));
+    if (!renewal.success) throw badRequest();
+    return { renewed: await renewClaim(judge.id, renewal.data.submissionId) };
+  }
+  const form = parseWithZod(formData, { schema: WorkspaceScoreSchema });
   if (form.status !== "success") return data(form.reply(), { status: 400 });
-  const { revision, next, ...score } = form.value;
+  const { revision, ...score } = form.value;
   try {
     await scoreSubmission({ ...score, judgeId: judge.id, seenRevision: new Date(revision) });
+    await releaseClaim(judge.id);
   } catch (error) {
     const failed = formFailure(form, error, { log: "scoring failed", fallback: messages.errors.server, fieldOf: (refusal) => refusal?.field });
     return data(failed.result, failed.init);
   }
-  // Then the next submission of the queue as the judge had it (the filters stay), with the score confirmed
-  // on the page itself (no JavaScript needed) and as a toast.
+  // Then the next submission of the queue after this one (the filters stay), with the score confirmed on the
+  // page itself (no JavaScript needed) and as a toast.
   const query = readWorkspaceQuery(new URL(request.url).searchParams);
-  return redirect(workspaceHref({ ...filtersOf(query), s: next, saved: score.submissionId }), {
+  return redirect(workspaceHref({ ...filtersOf(query), after: score.submissionId, saved: score.submissionId }), {
     headers: await createToastHeaders({ type: "success", title: messages.scoring.saved }),
   });
 }
+
+/** A claim's renewal changes nothing the page shows: no re-read for it. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
+  formData?.get("intent") === "renew" ? false : defaultShouldRevalidate;
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 type Current = NonNullable<LoaderData["current"]>;
@@ -97,7 +124,10 @@ export default function JudgeWorkspace() {
   const { query, current, next, previous } = loaded;
   const hrefFor = (id: number | null) => (id === null ? null : workspaceHref({ ...filtersOf(query), s: id }));
   const fileHref = current?.file ? (current.file.view.kind === "image" || current.file.view.kind === "pdf" ? inlineHref(current.id) : `/submissions/${current.id}/file`) : null;
-  useJudgeShortcuts({ next: hrefFor(next), previous: hrefFor(previous), file: fileHref, scoreInput: SCORE_INPUT });
+  // Skip: the next one after this (with N judges a submission, the next nobody else holds); back: the one before.
+  const skipHref = current && next !== null ? workspaceHref({ ...filtersOf(query), after: current.id }) : null;
+  useJudgeShortcuts({ next: skipHref, previous: hrefFor(previous), file: fileHref, scoreInput: SCORE_INPUT });
+  useClaimRenewal(current?.id ?? null, loaded.claimMinutes);
   // The queue and the backlog follow new submissions and other judges' scores without a reload.
   useRevalidateOn("judging:changed");
   return (
@@ -126,7 +156,7 @@ export default function JudgeWorkspace() {
             />
             <nav className="judge__moves" aria-label="Queue moves">
               {hrefFor(previous) ? <Link to={hrefFor(previous)!}>← Previous (B)</Link> : <span className="muted">← Previous</span>}
-              {hrefFor(next) ? <Link to={hrefFor(next)!}>Skip (S) →</Link> : <span className="muted">Skip →</span>}
+              {skipHref ? <Link to={skipHref}>Skip (S) →</Link> : <span className="muted">Skip →</span>}
             </nav>
             <Shortcuts />
             <QueueList data={loaded} />
@@ -140,6 +170,30 @@ export default function JudgeWorkspace() {
       <History data={loaded} />
     </section>
   );
+}
+
+/**
+ * While a judge holds a submission (N judges a submission), its claim is renewed each minute as long as the
+ * tab is in view and the judge did something in the last CLAIM_MINUTES; otherwise it lapses and another
+ * judge may be handed it. Without JavaScript the claim lasts CLAIM_MINUTES from the page's load.
+ */
+function useClaimRenewal(submissionId: number | null, claimMinutes: number | null) {
+  const { submit } = useFetcher();
+  const lastActive = useRef(Date.now());
+  useEffect(() => {
+    if (submissionId === null || claimMinutes === null) return;
+    const active = () => (lastActive.current = Date.now());
+    const events = ["keydown", "pointerdown", "scroll"] as const;
+    for (const name of events) window.addEventListener(name, active, { passive: true });
+    const timer = setInterval(() => {
+      if (document.visibilityState !== "visible" || Date.now() - lastActive.current > claimMinutes * 60_000) return;
+      submit({ intent: "renew", submissionId: String(submissionId) }, { method: "post" });
+    }, 60_000);
+    return () => {
+      clearInterval(timer);
+      for (const name of events) window.removeEventListener(name, active);
+    };
+  }, [submissionId, claimMinutes, submit]);
 }
 
 const inlineHref = (submissionId: number, versionId?: number) => `/submissions/${submissionId}/inline${versionId ? `?version=${versionId}` : ""}`;
@@ -341,7 +395,8 @@ function FileView({ submissionId, file }: { submissionId: number; file: NonNulla
 }
 
 function ScorePanel({ current, next, inQueue, timeZone, formAction }: { current: Current; next: number | null; inQueue: boolean; timeZone: string; formAction: string }) {
-  const result = useActionData<typeof action>();
+  const answer = useActionData<typeof action>();
+  const result = answer && "renewed" in answer ? undefined : answer;
   const navigation = useNavigation();
   const sending = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
   // A refusal for this submission comes back with what was typed.
@@ -353,6 +408,12 @@ function ScorePanel({ current, next, inQueue, timeZone, formAction }: { current:
     const value = mineResult?.initialValue?.[name];
     return typeof value === "string" ? value : undefined;
   };
+  // Criterion scores come back nested ("criteria.12" is criteria → 12).
+  const typedCriteria = (id: number) => {
+    const nested = mineResult?.initialValue?.criteria;
+    const value = nested && typeof nested === "object" && !Array.isArray(nested) ? (nested as Record<string, unknown>)[String(id)] : undefined;
+    return typeof value === "string" ? value : undefined;
+  };
   const points = current.challenge.points;
   const solvedAt = (SOLVE_THRESHOLD_PERCENT * points) / 100;
   const mine = current.mine;
@@ -361,28 +422,34 @@ function ScorePanel({ current, next, inQueue, timeZone, formAction }: { current:
       <h2 id="score-title">Your score</h2>
       <input type="hidden" name="submissionId" value={current.id} />
       <input type="hidden" name="revision" value={current.revisedAt.toISOString()} />
-      {next !== null ? <input type="hidden" name="next" value={next} /> : null}
-      <label htmlFor={SCORE_INPUT} className="field__label">
-        Score (0 to {points})
-      </label>
-      <input
-        id={SCORE_INPUT}
-        name="score"
-        type="number"
-        inputMode="decimal"
-        min={0}
-        max={points}
-        step="0.01"
-        required
-        autoFocus
-        defaultValue={typed("score") ?? (mine ? String(mine.scoreCenti / 100) : "")}
-        aria-invalid={scoreError ? true : undefined}
-        aria-describedby={`${SCORE_INPUT}-range${scoreError ? ` ${SCORE_INPUT}-error` : ""}`}
-        className="field__input judge__score-input"
-      />
-      <p id={`${SCORE_INPUT}-range`} className="muted judge__range">
-        {points} points; solved from {formatPoints(solvedAt)} ({SOLVE_THRESHOLD_PERCENT} %). The submission counts the mean of its judges&apos; scores.
-      </p>
+      {current.rubric.length ? (
+        <RubricInputs current={current} errors={errors} typed={typedCriteria} />
+      ) : (
+        <>
+          <label htmlFor={SCORE_INPUT} className="field__label">
+            Score (0 to {points})
+          </label>
+          <input
+            id={SCORE_INPUT}
+            name="score"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            max={points}
+            step="0.01"
+            required
+            autoFocus
+            defaultValue={typed("score") ?? (mine ? String(mine.scoreCenti / 100) : "")}
+            aria-invalid={scoreError ? true : undefined}
+            aria-describedby={`${SCORE_INPUT}-range${scoreError ? ` ${SCORE_INPUT}-error` : ""}`}
+            className="field__input judge__score-input"
+          />
+          <p id={`${SCORE_INPUT}-range`} className="muted judge__range">
+            {points} points; solved from {formatPoints(solvedAt)} ({SOLVE_THRESHOLD_PERCENT} %). The submission counts the mean of its judges&apos;
+            scores.
+          </p>
+        </>
+      )}
       {scoreError ? (
         <p id={`${SCORE_INPUT}-error`} className="error-list__item" role="alert">
           {scoreError}
@@ -507,5 +574,73 @@ function History({ data: { history, timeZone, query } }: { data: LoaderData }) {
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * A rubric challenge's score box: one input a criterion (the first has the focus), and the score they make,
+ * worked out as the judge types (the server works it out again: app/modules/scoring/rubric.ts).
+ */
+function RubricInputs({
+  current,
+  errors,
+  typed,
+}: {
+  current: Current;
+  errors: Record<string, string[] | null | undefined> | undefined;
+  typed: (criterionId: number) => string | undefined;
+}) {
+  const initial = (id: number) => typed(id) ?? (current.mine?.criteria[id] !== undefined ? String(current.mine.criteria[id] / 100) : "");
+  const [values, setValues] = useState<Record<number, string>>(() => Object.fromEntries(current.rubric.map((criterion) => [criterion.id, initial(criterion.id)])));
+  const given = new Map<number, number>();
+  for (const criterion of current.rubric) {
+    const value = Number(values[criterion.id]);
+    if (values[criterion.id]?.trim() && Number.isFinite(value) && value >= 0 && value <= criterion.maxPoints) given.set(criterion.id, Math.round(value * 100));
+  }
+  const total = given.size === current.rubric.length ? rubricScoreCenti(current.challenge.points, current.rubric, given) / 100 : null;
+  return (
+    <fieldset className="judge__rubric">
+      <legend>Rubric: a score for each criterion</legend>
+      {current.rubric.map((criterion, index) => {
+        const id = index === 0 ? SCORE_INPUT : `criterion-${criterion.id}`;
+        const error = errors?.[`criteria.${criterion.id}`]?.[0];
+        return (
+          <div key={criterion.id} className="judge__criterion">
+            <label htmlFor={id} className="field__label">
+              {criterion.name} (0 to {criterion.maxPoints}, weight {criterion.weight})
+            </label>
+            <input
+              id={id}
+              name={`criteria.${criterion.id}`}
+              type="number"
+              inputMode="decimal"
+              min={0}
+              max={criterion.maxPoints}
+              step="0.01"
+              required
+              autoFocus={index === 0}
+              defaultValue={initial(criterion.id)}
+              onInput={(event) => {
+                const value = event.currentTarget.value;
+                setValues((before) => ({ ...before, [criterion.id]: value }));
+              }}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${id}-error` : undefined}
+              className="field__input"
+            />
+            {error ? (
+              <p id={`${id}-error`} className="error-list__item" role="alert">
+                {error}
+              </p>
+            ) : null}
+          </div>
+        );
+      })}
+      <p className="judge__range" aria-live="polite">
+        {total === null
+          ? `Score: the weighted share of ${current.challenge.points} points, once every criterion has a score.`
+          : `Score: ${formatPoints(total)} of ${current.challenge.points}.`}
+      </p>
+    </fieldset>
   );
 }

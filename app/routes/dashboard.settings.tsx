@@ -12,6 +12,8 @@ import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchem
 import { addMeal, readEventSettings, removeMeal, updateFinalAt, updateGate, updateSubmissionsCloseAt } from "~/modules/settings/settings.server";
 import { utcToZonedLocal, zonedLocalToUtc } from "~/modules/settings/zoned-time";
 import { isScoreboardFrozen, setScoreboardFrozen } from "~/modules/standings/freeze.server";
+import { getJudgingSettings, JudgingSettingsSchema, updateJudgingSettings } from "~/modules/judging/settings.server";
+import { dashboardFormFailure } from "~/glue/failures.server";
 import styles from "~/styles/dashboard.css";
 import { requirePage } from "~/glue/auth.server";
 import { badRequest } from "~/glue/responses.server";
@@ -23,7 +25,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
-  const [frozen, settings] = await Promise.all([isScoreboardFrozen(), readEventSettings()]);
+  const [frozen, settings, judging] = await Promise.all([isScoreboardFrozen(), readEventSettings(), getJudgingSettings()]);
   const zone = settings.timeZone;
   return {
     frozen,
@@ -36,10 +38,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       return { number, title: gate?.title ?? "", description: gate?.description ?? "", opensAt: gate ? utcToZonedLocal(gate.opensAt, zone) : "" };
     }),
     meals: settings.meals.map((meal) => ({ id: meal.id, label: meal.label, at: meal.at.toISOString() })),
+    judging,
   };
 }
 
-type Intent = "gate" | "final" | "submissions-close" | "meal-add";
+type Intent = "gate" | "final" | "submissions-close" | "meal-add" | "judging";
 type ActionResult = { intent: Intent; number?: number; result: SubmissionResult<string[]> };
 
 const settingsUrl = "/dashboard/settings";
@@ -85,6 +88,18 @@ export async function action({ request }: ActionFunctionArgs) {
       return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { submissionsCloseAt: [m.submissionsCloseNeedsFinal] } }) }, { status: 400 });
     }
     return redirectWithToast(settingsUrl, { type: "success", title: m.submissionsCloseSaved });
+  }
+  if (intent === "judging") {
+    const submission = parseWithZod(formData, { schema: JudgingSettingsSchema });
+    if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
+    const { judgesPerSubmission, blind } = submission.value;
+    try {
+      await updateJudgingSettings({ judgesPerSubmission: judgesPerSubmission === "every" ? null : judgesPerSubmission, blind: blind === "on" });
+    } catch (error) {
+      const failed = dashboardFormFailure(submission, error, { log: "judging settings not saved" });
+      return data<ActionResult>({ intent, result: failed.result }, failed.init);
+    }
+    return redirectWithToast(settingsUrl, { type: "success", title: messages.judging.saved });
   }
   if (intent === "meal-add") {
     const submission = parseWithZod(formData, { schema: MealAddSchema });
@@ -194,6 +209,51 @@ function SubmissionsCloseForm({ submissionsCloseAt, closesAt, timeZone }: { subm
   );
 }
 
+function JudgingForm({ judging }: { judging: LoaderData["judging"] }) {
+  const result = useResultFor("judging");
+  const [form, fields] = useSchemaForm("judging", JudgingSettingsSchema, result?.result, {
+    judgesPerSubmission: judging.judgesPerSubmission === null ? "every" : String(judging.judgesPerSubmission),
+    ...(judging.blind ? { blind: "on" } : {}),
+  });
+  const saving = useSubmittingIntent("judging");
+  const selectId = `${form.id}-judges`;
+  return (
+    <Form method="post" {...getFormProps(form)} className="form">
+      <input type="hidden" name="intent" value="judging" />
+      <div className="field">
+        <label className="field__label" htmlFor={selectId}>
+          Judges per submission
+        </label>
+        <select
+          id={selectId}
+          name={fields.judgesPerSubmission.name}
+          defaultValue={fields.judgesPerSubmission.initialValue as string | undefined}
+          className="field__input field__input--select"
+          aria-describedby={`${selectId}-help`}
+        >
+          <option value="every">Every judge scores every submission (the mean counts)</option>
+          {[1, 2, 3, 4, 5].map((count) => (
+            <option key={count} value={count}>
+              {count} {count === 1 ? "judge" : "judges"} each (then it leaves every queue)
+            </option>
+          ))}
+        </select>
+        <p id={`${selectId}-help`} className="muted">
+          With a number, no more judges are handed a submission at once than it still needs; a judge keeps a submission for 5 minutes
+          while working on it.
+        </p>
+      </div>
+      <label className="checkbox">
+        <input type="checkbox" name={fields.blind.name} value="on" defaultChecked={fields.blind.initialValue === "on"} /> Blind judging: judges see no
+        team or member names (turn it off to publish them)
+      </label>
+      <ActionButton type="submit" disabled={saving}>
+        {saving ? "Saving..." : "Save judging settings"}
+      </ActionButton>
+    </Form>
+  );
+}
+
 function Meals({ meals, timeZone }: { meals: LoaderData["meals"]; timeZone: string }) {
   const result = useResultFor("meal-add");
   const [form, fields] = useSchemaForm("meal-add", MealAddSchema, result?.result);
@@ -236,7 +296,7 @@ function Meals({ meals, timeZone }: { meals: LoaderData["meals"]; timeZone: stri
 }
 
 export default function Settings() {
-  const { frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone } = useLoaderData<typeof loader>();
+  const { frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone, judging } = useLoaderData<typeof loader>();
   const freezing = useSubmittingIntent(frozen ? "unfreeze" : "freeze");
   return (
     <section aria-labelledby="settings-title" className="stack dash-page">
@@ -263,6 +323,10 @@ export default function Settings() {
       <section className="card" aria-labelledby="submissions-close-title">
         <h2 id="submissions-close-title">Submissions close</h2>
         <SubmissionsCloseForm submissionsCloseAt={submissionsCloseAt} closesAt={closesAt} timeZone={timeZone} />
+      </section>
+      <section className="card" aria-labelledby="judging-title">
+        <h2 id="judging-title">Judging</h2>
+        <JudgingForm judging={judging} />
       </section>
       <section aria-labelledby="gates-title" className="stack">
         <h2 id="gates-title">Gates</h2>

@@ -91,10 +91,10 @@ describe("the judge's queue", () => {
     const before = await page(cookie);
     expect(before.current?.id).toBe(first);
     expect(before.next).toBe(second);
-    const saved = (await post(cookie, { submissionId: String(first), score: "80", comment: "Clear", revision: before.current!.revisedAt.toISOString(), next: String(second) })) as Response;
+    const saved = (await post(cookie, { submissionId: String(first), score: "80", comment: "Clear", revision: before.current!.revisedAt.toISOString() })) as Response;
     expect(saved.status).toBe(302);
-    expect(saved.headers.get("Location")).toBe(`/dashboard/judge?s=${second}&saved=${first}`);
-    const after = await page(cookie, `?s=${second}&saved=${first}`);
+    expect(saved.headers.get("Location")).toBe(`/dashboard/judge?after=${first}&saved=${first}`);
+    const after = await page(cookie, `?after=${first}&saved=${first}`);
     expect(after.current?.id).toBe(second);
     expect(after.saved).toMatchObject({ submissionId: first, scoreCenti: 8000, comment: "Clear" });
     expect(after.backlog.total).toBe(2);

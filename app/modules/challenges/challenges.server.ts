@@ -4,19 +4,22 @@
  * storage after commit, by the storage-cleanup worker.
  */
 import { asc, count, eq, sql } from "drizzle-orm";
-import { challenges, submissions } from "../../../db/schema.ts";
+import type { Queryable } from "../../../db/client.ts";
+import { challengeCriteria, challenges, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { enqueue } from "../../infrastructure/queue.server.ts";
 import { deleteObject } from "../../infrastructure/s3.server.ts";
 import { messages } from "../messages.ts";
+import type { RubricLine } from "../scoring/rubric.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { DashboardError } from "../teams/teams.server.ts";
 import type { ChallengeFormValues } from "./schema.ts";
 
 const m = messages.dashboard;
 
-export type ChallengeInput = Omit<ChallengeFormValues, "id" | "removeAttachment">;
+/** A challenge as the form, the API or an import gives it; `rubric` only from the form (undefined: left as it is). */
+export type ChallengeInput = Omit<ChallengeFormValues, "id" | "removeAttachment" | "rubric"> & { rubric?: RubricLine[] };
 
 /** Deletes an object nothing points at any more: by the worker, or at once if Redis is down. */
 export async function cleanupObject(key: string) {
@@ -75,16 +78,42 @@ export interface StoredAttachment {
 }
 
 export async function createChallenge(input: ChallengeInput, attachment: StoredAttachment | null) {
-  const [row] = await getDb()
-    .insert(challenges)
-    .values({
-      ...values(input),
-      attachmentKey: attachment?.key ?? null,
-      attachmentName: attachment?.name ?? null,
-      attachmentType: attachment?.contentType ?? null,
-    })
-    .returning({ id: challenges.id });
-  return row;
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .insert(challenges)
+      .values({
+        ...values(input),
+        attachmentKey: attachment?.key ?? null,
+        attachmentName: attachment?.name ?? null,
+        attachmentType: attachment?.contentType ?? null,
+      })
+      .returning({ id: challenges.id });
+    if (input.rubric) await replaceRubric(tx, row.id, input.rubric);
+    return row;
+  });
+}
+
+/** A challenge's rubric criteria, in order (empty: scored with a single score box). */
+export async function getRubric(challengeId: number, db: Queryable = getDb()) {
+  return db
+    .select({ id: challengeCriteria.id, name: challengeCriteria.name, weight: challengeCriteria.weight, maxPoints: challengeCriteria.maxPoints })
+    .from(challengeCriteria)
+    .where(eq(challengeCriteria.challengeId, challengeId))
+    .orderBy(asc(challengeCriteria.position));
+}
+
+/**
+ * Sets a challenge's rubric. Unchanged, nothing is touched; changed, the criteria are replaced, and with them
+ * the judges' criterion scores (their submission scores stay: a judge who scores again uses the new rubric).
+ */
+async function replaceRubric(tx: Queryable, challengeId: number, rubric: RubricLine[]) {
+  const current = await getRubric(challengeId, tx);
+  const same =
+    current.length === rubric.length &&
+    current.every((criterion, index) => criterion.name === rubric[index].name && criterion.weight === rubric[index].weight && criterion.maxPoints === rubric[index].maxPoints);
+  if (same) return;
+  await tx.delete(challengeCriteria).where(eq(challengeCriteria.challengeId, challengeId));
+  if (rubric.length) await tx.insert(challengeCriteria).values(rubric.map((criterion, position) => ({ challengeId, position, ...criterion })));
 }
 
 /** Many challenges at once (a bulk import): one statement, so all are created or none. */
@@ -116,6 +145,7 @@ export async function updateChallenge(id: number, input: ChallengeInput, attachm
           : {}),
       })
       .where(eq(challenges.id, id));
+    if (input.rubric) await replaceRubric(tx, id, input.rubric);
     let teams: number[] = [];
     if (before.points !== input.points || before.category !== input.category) {
       const rows = await tx.selectDistinct({ teamId: submissions.teamId }).from(submissions).where(eq(submissions.challengeId, id));

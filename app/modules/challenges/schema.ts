@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseRubric } from "../scoring/rubric.ts";
 import { rowId } from "../ids.ts";
 import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
@@ -28,13 +29,25 @@ export const ChallengeFormSchema = z.object({
   hints: text().trim().max(5000, m.tooLong).optional(),
   wave: z.coerce.number({ error: m.waveInvalid }).int(m.waveInvalid).min(1, m.waveInvalid).max(5, m.waveInvalid).optional(),
   difficulty: z.enum(difficulties).optional(),
+  // "name | weight | maximum" a line (app/modules/scoring/rubric.ts); empty: a single score box.
+  rubric: text()
+    .max(5000, m.tooLong)
+    .optional()
+    .transform((value, context) => {
+      const parsed = parseRubric(value);
+      if ("error" in parsed) {
+        context.addIssue({ code: "custom", message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed.criteria;
+    }),
   removeAttachment: z.literal("on").optional(),
   // Streamed to storage by the server before this schema runs; here only so the form knows the field.
   attachment: z.unknown().optional(),
 });
 
 /** A new challenge outside the form (API, bulk import): the form's fields, no id, no file switch. */
-export const ChallengeCreateSchema = ChallengeFormSchema.omit({ id: true, removeAttachment: true, attachment: true });
+export const ChallengeCreateSchema = ChallengeFormSchema.omit({ id: true, removeAttachment: true, attachment: true, rubric: true });
 
 export const ChallengeStatusSchema = z.object({ status: z.enum(["active", "inactive"], { error: "Choose active or inactive" }) });
 

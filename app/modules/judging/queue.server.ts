@@ -1,10 +1,12 @@
 /**
  * A judge's queue (docs/domain.md "Judging"): the submissions this judge still has to score, oldest
  * first: those they never scored, and those the team changed after their score ("changed since your
- * score"). The backlog counts the same condition per gate and per category.
+ * score"); only their assigned gates and categories, if they have any; and, with N judges per submission,
+ * only those that fewer than N judges scored or hold. The backlog counts the same condition per gate and
+ * per category.
  */
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
-import { challenges, submissionScores, submissions, teams, type Category } from "../../../db/schema.ts";
+import { challenges, eventSettings, judgeAssignments, judgeClaims, submissionScores, submissions, teams, type Category } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { categories } from "../scoring/rules.ts";
 
@@ -18,6 +20,33 @@ export interface QueueFilter {
 /** This judge's score on the submission is missing, or older than the team's latest version. */
 export function awaitsJudge(judgeId: number): SQL {
   return sql`not exists (select 1 from ${submissionScores} where ${submissionScores.submissionId} = ${submissions.id} and ${submissionScores.judgeId} = ${judgeId} and ${submissionScores.updatedAt} >= ${submissions.revisedAt})`;
+}
+
+/** The judge's gates and categories, if they have any (judges without assignments score everything). */
+function assignedTo(judgeId: number): SQL {
+  return sql`(not exists (select 1 from ${judgeAssignments} where ${judgeAssignments.judgeId} = ${judgeId} and ${judgeAssignments.wave} is not null)
+      or ${challenges.wave} in (select ${judgeAssignments.wave} from ${judgeAssignments} where ${judgeAssignments.judgeId} = ${judgeId}))
+    and (not exists (select 1 from ${judgeAssignments} where ${judgeAssignments.judgeId} = ${judgeId} and ${judgeAssignments.category} is not null)
+      or ${challenges.category} in (select ${judgeAssignments.category} from ${judgeAssignments} where ${judgeAssignments.judgeId} = ${judgeId}))`;
+}
+
+/** Judges per submission (null: every judge), read where the queue is decided. */
+const judgesPerSubmission = sql`(select ${eventSettings.judgesPerSubmission} from ${eventSettings} where ${eventSettings.id} = 1)`;
+
+/**
+ * With N judges per submission: fewer than N judges scored its latest version or hold it now (other than
+ * this one). Every judge's queue, the backlog and the claims use this one condition.
+ */
+export function stillNeedsJudges(judgeId: number): SQL {
+  return sql`(${judgesPerSubmission} is null or
+    (select count(*) from ${submissionScores} where ${submissionScores.submissionId} = ${submissions.id} and ${submissionScores.updatedAt} >= ${submissions.revisedAt})
+    + (select count(*) from ${judgeClaims} where ${judgeClaims.submissionId} = ${submissions.id} and ${judgeClaims.judgeId} <> ${judgeId} and ${judgeClaims.expiresAt} > now())
+    < ${judgesPerSubmission})`;
+}
+
+/** In this judge's queue: not yet scored by them (in its latest version), theirs to score, and still needed. */
+export function inJudgeQueue(judgeId: number): SQL {
+  return sql`(${awaitsJudge(judgeId)} and ${assignedTo(judgeId)} and ${stillNeedsJudges(judgeId)})`;
 }
 
 /** This judge scored an earlier version (the team changed it since). */
@@ -58,7 +87,7 @@ export async function judgeQueue(judgeId: number, filter: QueueFilter = {}, limi
     .from(submissions)
     .innerJoin(teams, eq(teams.id, submissions.teamId))
     .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
-    .where(and(awaitsJudge(judgeId), ...filterConditions(filter)))
+    .where(and(inJudgeQueue(judgeId), ...filterConditions(filter)))
     .orderBy(asc(submissions.revisedAt), asc(submissions.id))
     .limit(limit);
 }
@@ -75,7 +104,7 @@ export async function judgeBacklog(judgeId: number): Promise<Backlog> {
     .select({ wave: challenges.wave, category: challenges.category, count: sql<number>`count(*)::int` })
     .from(submissions)
     .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
-    .where(awaitsJudge(judgeId))
+    .where(inJudgeQueue(judgeId))
     .groupBy(challenges.wave, challenges.category);
   const backlog: Backlog = {
     total: 0,
@@ -95,7 +124,8 @@ export async function judgeBacklogTotal(judgeId: number): Promise<number> {
   const [row] = await getDb()
     .select({ count: sql<number>`count(*)::int` })
     .from(submissions)
-    .where(awaitsJudge(judgeId));
+    .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
+    .where(inJudgeQueue(judgeId));
   return row?.count ?? 0;
 }
 

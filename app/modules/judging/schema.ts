@@ -1,24 +1,32 @@
 import { z } from "zod";
+import { text } from "../form-fields.ts";
 import { parseRowId, rowId } from "../ids.ts";
 import { ScoreFormSchema } from "../scoring/score-input.ts";
 
 /**
  * The workspace's score form: the score form, plus the version the judge looked at (its `revisedAt`, so a
- * score is never given to a version they have not seen) and the submission to open next.
+ * score is never given to a version they have not seen).
  */
 export const WorkspaceScoreSchema = ScoreFormSchema.extend({
+  // A rubric challenge sends a score per criterion instead (scoreSubmission says which it needs).
+  score: text().optional(),
+  criteria: z.record(z.string().regex(/^\d{1,10}$/), text().optional()).optional(),
   revision: z.iso.datetime(),
-  next: rowId().optional(),
 });
 
+/** The workspace's renewal of a claim while the judge works (with N judges per submission). */
+export const RenewClaimSchema = z.object({ intent: z.literal("renew"), submissionId: rowId() });
+
 /**
- * The workspace's query: ?gate=&category=&challenge= filter the queue, ?s= opens a submission, ?saved=
- * confirms a score. Unknown values are ignored.
+ * The workspace's query: ?gate=&category=&challenge= filter the queue, ?s= opens a submission, ?after= the
+ * next one in the queue after that submission (skip, and after a score), ?saved= confirms a score. Unknown
+ * values are ignored.
  */
 export const WorkspaceQuerySchema = z.object({
   gate: z.coerce.number().int().min(1).max(5).optional().catch(undefined),
   category: z.enum(["AI", "CS", "PS", "GD"]).optional().catch(undefined),
   challenge: z.string().transform((value) => parseRowId(value) ?? undefined).optional().catch(undefined),
+  after: z.string().transform((value) => parseRowId(value) ?? undefined).optional().catch(undefined),
   s: z.string().transform((value) => parseRowId(value) ?? undefined).optional().catch(undefined),
   saved: z.string().transform((value) => parseRowId(value) ?? undefined).optional().catch(undefined),
 });
@@ -32,7 +40,7 @@ export function readWorkspaceQuery(searchParams: URLSearchParams): WorkspaceQuer
 /** The workspace URL for a query (what is undefined is left out). */
 export function workspaceHref(query: Partial<WorkspaceQuery>): string {
   const params = new URLSearchParams();
-  for (const key of ["gate", "category", "challenge", "s", "saved"] as const) if (query[key] !== undefined) params.set(key, String(query[key]));
+  for (const key of ["gate", "category", "challenge", "after", "s", "saved"] as const) if (query[key] !== undefined) params.set(key, String(query[key]));
   const search = params.toString();
   return `/dashboard/judge${search ? `?${search}` : ""}`;
 }

@@ -4,10 +4,11 @@
  * versions, and the judge's own score.
  */
 import { and, count, desc, eq } from "drizzle-orm";
-import { challenges, submissionScores, submissions, submissionVersions, teams, users, type Category } from "../../../db/schema.ts";
+import { challenges, criterionScores, submissionScores, submissions, submissionVersions, teams, users, type Category } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { readObjectStart } from "../../infrastructure/s3.server.ts";
+import { getRubric } from "../challenges/challenges.server.ts";
 import { decodeText, fileView, TEXT_PREVIEW_BYTES, type FileView } from "../submissions/file-view.ts";
 import type { QueueItem } from "./queue.server.ts";
 
@@ -41,7 +42,9 @@ export interface SubmissionForJudge {
   revisedAt: Date;
   createdAt: Date;
   /** This judge's score, if any (on this version or an earlier one: compare `scoredAt` with `revisedAt`). */
-  mine: { scoreCenti: number; comment: string | null; scoredAt: Date } | null;
+  mine: { scoreCenti: number; comment: string | null; scoredAt: Date; criteria: Record<number, number> } | null;
+  /** The challenge's rubric (empty: a single score box). */
+  rubric: Array<{ id: number; name: string; weight: number; maxPoints: number }>;
   judgesScored: number;
   versions: SubmissionVersionView[];
 }
@@ -91,9 +94,9 @@ export async function submissionForJudge(submissionId: number, judgeId: number):
     .where(eq(submissions.id, submissionId))
     .limit(1);
   if (!row) return null;
-  const [mine, [scored], versionRows, file] = await Promise.all([
+  const [mine, [scored], versionRows, file, rubric] = await Promise.all([
     db
-      .select({ scoreCenti: submissionScores.scoreCenti, comment: submissionScores.comment, scoredAt: submissionScores.updatedAt })
+      .select({ id: submissionScores.id, scoreCenti: submissionScores.scoreCenti, comment: submissionScores.comment, scoredAt: submissionScores.updatedAt })
       .from(submissionScores)
       .where(and(eq(submissionScores.submissionId, row.id), eq(submissionScores.judgeId, judgeId)))
       .limit(1),
@@ -114,7 +117,12 @@ export async function submissionForJudge(submissionId: number, judgeId: number):
       .where(eq(submissionVersions.submissionId, row.id))
       .orderBy(desc(submissionVersions.submittedAt), desc(submissionVersions.id)),
     row.fileKey ? showFile({ key: row.fileKey, name: row.fileName, size: row.fileSize }) : Promise.resolve(null),
+    getRubric(row.challengeId),
   ]);
+  const myScore = mine[0];
+  const myCriteria = myScore
+    ? await db.select({ criterionId: criterionScores.criterionId, scoreCenti: criterionScores.scoreCenti }).from(criterionScores).where(eq(criterionScores.submissionScoreId, myScore.id))
+    : [];
   return {
     id: row.id,
     team: row.team,
@@ -133,7 +141,15 @@ export async function submissionForJudge(submissionId: number, judgeId: number):
     status: row.status,
     revisedAt: row.revisedAt,
     createdAt: row.createdAt,
-    mine: mine[0] ?? null,
+    mine: myScore
+      ? {
+          scoreCenti: myScore.scoreCenti,
+          comment: myScore.comment,
+          scoredAt: myScore.scoredAt,
+          criteria: Object.fromEntries(myCriteria.map((criterion) => [criterion.criterionId, criterion.scoreCenti])),
+        }
+      : null,
+    rubric,
     judgesScored: scored?.count ?? 0,
     versions: versionRows.map((version) => ({
       id: version.id,
@@ -151,4 +167,21 @@ export function neighbours(queue: readonly Pick<QueueItem, "id">[], id: number |
   const index = id === null ? -1 : queue.findIndex((item) => item.id === id);
   if (index < 0) return { previous: null, next: queue.find((item) => item.id !== id)?.id ?? null };
   return { previous: index > 0 ? queue[index - 1].id : null, next: index + 1 < queue.length ? queue[index + 1].id : null };
+}
+
+/**
+ * The queue from the submission after `afterId` on, then round to its start: what "next" means after a
+ * skip or a score. `afterId` may have left the queue (scored): its place is found by its time.
+ */
+export async function queueAfter<Item extends Pick<QueueItem, "id" | "revisedAt">>(queue: readonly Item[], afterId: number | undefined): Promise<Item[]> {
+  if (afterId === undefined) return [...queue];
+  let index = queue.findIndex((item) => item.id === afterId);
+  if (index < 0) {
+    const [row] = await getDb().select({ revisedAt: submissions.revisedAt }).from(submissions).where(eq(submissions.id, afterId)).limit(1);
+    if (!row) return [...queue];
+    const key = row.revisedAt.getTime();
+    index = queue.findIndex((item) => item.revisedAt.getTime() > key || (item.revisedAt.getTime() === key && item.id > afterId)) - 1;
+    if (index < -1) index = queue.length - 1;
+  }
+  return [...queue.slice(index + 1), ...queue.slice(0, index + 1)].filter((item) => item.id !== afterId);
 }

@@ -5,18 +5,22 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
-import { challenges, submissionScores, submissions } from "../../../db/schema.ts";
+import { challengeCriteria, challenges, criterionScores as criterionScoresTable, submissionScores, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { broadcastJudgingChanged } from "../realtime/broadcast.server.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { rubricScoreCenti, type Criterion } from "./rubric.ts";
 import { applyJudging, meanCenti } from "./rules.ts";
 import { scoreInputSchema, type Verdict } from "./score-input.ts";
 
-/** A refused score: the score itself (400, on the score input), or the submission is gone (404). */
+/**
+ * A refused score: the score itself (400, on the score input or on a rubric criterion's, `criteria.<id>`),
+ * the submission is gone (404), or it changed since the judge looked (409).
+ */
 export class ScoringError extends DomainError {
-  constructor(message: string, field: "score" | undefined, status: number) {
+  constructor(message: string, field: string | undefined, status: number) {
     super(message, { status, field });
   }
 }
@@ -24,8 +28,10 @@ export class ScoringError extends DomainError {
 export interface ScoreCommand {
   submissionId: number;
   judgeId: number;
-  /** As typed: validated here against the challenge's points. */
-  score: string;
+  /** As typed: validated here against the challenge's points. Not used for a challenge with a rubric. */
+  score?: string;
+  /** A rubric challenge's score per criterion, as typed, by criterion id (app/modules/scoring/rubric.ts). */
+  criteria?: Record<string, string | undefined>;
   comment?: string;
   verdict?: Verdict;
   /**
@@ -47,6 +53,7 @@ export async function scoreSubmission(command: ScoreCommand) {
         scoreCenti: submissions.scoreCenti,
         scoredAt: submissions.scoredAt,
         revisedAt: submissions.revisedAt,
+        challengeId: submissions.challengeId,
         points: challenges.points,
       })
       .from(submissions)
@@ -58,11 +65,25 @@ export async function scoreSubmission(command: ScoreCommand) {
       throw new ScoringError(messages.scoring.changedWhileScoring, undefined, 409);
     }
 
-    const parsed = scoreInputSchema(row.points).safeParse(command.score);
-    if (!parsed.success) throw new ScoringError(parsed.error.issues[0].message, "score", 400);
+    const rubric = await tx
+      .select({ id: challengeCriteria.id, name: challengeCriteria.name, weight: challengeCriteria.weight, maxPoints: challengeCriteria.maxPoints })
+      .from(challengeCriteria)
+      .where(eq(challengeCriteria.challengeId, row.challengeId))
+      .orderBy(challengeCriteria.position);
+    const given = rubric.length ? criterionScores(rubric, command.criteria) : null;
+    let scoreCenti: number;
+    if (given) scoreCenti = rubricScoreCenti(row.points, rubric, given);
+    else {
+      const parsed = scoreInputSchema(row.points).safeParse(command.score);
+      if (!parsed.success) throw new ScoringError(parsed.error.issues[0].message, "score", 400);
+      scoreCenti = parsed.data;
+    }
 
     const comment = command.comment?.trim() || null;
-    const scores = await upsertScoreAndReadAll(tx, { submissionId: row.id, judgeId: command.judgeId, scoreCenti: parsed.data, comment });
+    const { mine, scores } = await upsertScoreAndReadAll(tx, { submissionId: row.id, judgeId: command.judgeId, scoreCenti, comment });
+    // The judge's criterion scores are replaced with these (none without a rubric).
+    await tx.delete(criterionScoresTable).where(eq(criterionScoresTable.submissionScoreId, mine));
+    if (given) await tx.insert(criterionScoresTable).values([...given].map(([criterionId, centi]) => ({ submissionScoreId: mine, criterionId, scoreCenti: centi })));
     const judged = applyJudging(row, { scoreCenti: meanCenti(scores), verdict: command.verdict, at: new Date() });
     // Independent writes, sent together (one round trip; their order does not matter).
     await Promise.all([tx.update(submissions).set(judged).where(eq(submissions.id, row.id)), markStandingsStale(tx, row.teamId)]);
@@ -73,27 +94,39 @@ export async function scoreSubmission(command: ScoreCommand) {
   return outcome;
 }
 
+/** Each criterion's score as typed, checked against its maximum; the first bad one is refused on its own input. */
+function criterionScores(rubric: readonly Criterion[], typed: Record<string, string | undefined> | undefined): Map<number, number> {
+  if (!typed) throw new ScoringError(messages.scoring.rubricRequired, "score", 400);
+  const given = new Map<number, number>();
+  for (const criterion of rubric) {
+    const parsed = scoreInputSchema(criterion.maxPoints).safeParse(typed[String(criterion.id)]);
+    if (!parsed.success) throw new ScoringError(`${criterion.name}: ${parsed.error.issues[0].message}`, `criteria.${criterion.id}`, 400);
+    given.set(criterion.id, parsed.data);
+  }
+  return given;
+}
+
 /**
- * Stores the judge's score (replacing their earlier one) and returns every judge's score on the
- * submission, the new one included, in one statement: a data-modifying CTE's rows are not visible
- * to the rest of its statement, so the new score comes from RETURNING and the others from the table
- * ("is distinct from": a deleted judge's score stays, with judge_id null, and still counts).
+ * Stores the judge's score (replacing their earlier one) and returns its row and every judge's score on the
+ * submission, the new one included, in one statement: a data-modifying CTE's rows are not visible to the
+ * rest of its statement, so the new score comes from RETURNING and the others from the table ("is distinct
+ * from": a deleted judge's score stays, with judge_id null, and still counts).
  */
 async function upsertScoreAndReadAll(
   tx: Queryable,
   score: { submissionId: number; judgeId: number; scoreCenti: number; comment: string | null },
-): Promise<number[]> {
-  const rows = await tx.execute<{ score_centi: number }>(sql`
+): Promise<{ mine: number; scores: number[] }> {
+  const rows = await tx.execute<{ id: number; score_centi: number; mine: boolean }>(sql`
     with upserted as (
       insert into ${submissionScores} (submission_id, judge_id, score_centi, comment)
       values (${score.submissionId}, ${score.judgeId}, ${score.scoreCenti}, ${score.comment})
       on conflict (submission_id, judge_id) do update set score_centi = excluded.score_centi, comment = excluded.comment, updated_at = now()
-      returning score_centi
+      returning id, score_centi
     )
-    select score_centi from upserted
+    select id, score_centi, true as mine from upserted
     union all
-    select score_centi from ${submissionScores} where submission_id = ${score.submissionId} and judge_id is distinct from ${score.judgeId}`);
-  return rows.map((row) => Number(row.score_centi));
+    select id, score_centi, false as mine from ${submissionScores} where submission_id = ${score.submissionId} and judge_id is distinct from ${score.judgeId}`);
+  return { mine: Number(rows.find((row) => row.mine)!.id), scores: rows.map((row) => Number(row.score_centi)) };
 }
 
 /** A judge's own score on a submission, to prefill the form. */

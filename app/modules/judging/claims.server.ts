@@ -1,0 +1,65 @@
+/**
+ * Claims (docs/domain.md "Judging"): with N judges per submission, a judge who is handed a submission holds
+ * it for CLAIM_MINUTES, renewed while they work on it, so no more judges are handed it at once than it
+ * still needs. A judge holds one claim at a time: opening another submission moves it (a skip releases
+ * it), a score ends it, and an expired one counts for nobody.
+ */
+import { and, eq, gt, sql } from "drizzle-orm";
+import { judgeClaims, submissions } from "../../../db/schema.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { stillNeedsJudges } from "./queue.server.ts";
+
+export const CLAIM_MINUTES = 5;
+
+/** The class key of the advisory lock that serialises claims on one submission (see the other locks in app/modules). */
+const CLAIM_LOCK = 4245;
+
+const expiry = sql`now() + make_interval(mins => ${CLAIM_MINUTES})`;
+
+/**
+ * Hands the judge the first of `candidates` that still needs a judge, and claims it; null when none does.
+ * Two judges asking at the same moment are served one after the other on each submission (a lock per
+ * submission), so the second sees the first's claim.
+ */
+export async function claimFirstAvailable(judgeId: number, candidates: readonly number[]): Promise<number | null> {
+  for (const submissionId of candidates) {
+    const claimed = await getDb().transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK}, ${submissionId})`);
+      const [free] = await tx
+        .select({ id: submissions.id })
+        .from(submissions)
+        .where(and(eq(submissions.id, submissionId), stillNeedsJudges(judgeId)));
+      if (!free) return false;
+      await holdClaim(tx, judgeId, submissionId);
+      return true;
+    });
+    if (claimed) return submissionId;
+  }
+  return null;
+}
+
+/** The judge opened this submission themselves (a link, their history, back): they hold it now. */
+export async function claimSubmission(judgeId: number, submissionId: number): Promise<void> {
+  await holdClaim(getDb(), judgeId, submissionId);
+}
+
+async function holdClaim(db: Pick<ReturnType<typeof getDb>, "insert">, judgeId: number, submissionId: number) {
+  await db
+    .insert(judgeClaims)
+    .values({ judgeId, submissionId, expiresAt: expiry })
+    .onConflictDoUpdate({ target: judgeClaims.judgeId, set: { submissionId, expiresAt: expiry } });
+}
+
+/** The judge is still working on it: another CLAIM_MINUTES. False when they no longer hold it. */
+export async function renewClaim(judgeId: number, submissionId: number): Promise<boolean> {
+  const rows = await getDb()
+    .update(judgeClaims)
+    .set({ expiresAt: expiry })
+    .where(and(eq(judgeClaims.judgeId, judgeId), eq(judgeClaims.submissionId, submissionId), gt(judgeClaims.expiresAt, sql`now()`)))
+    .returning({ judgeId: judgeClaims.judgeId });
+  return rows.length > 0;
+}
+
+export async function releaseClaim(judgeId: number): Promise<void> {
+  await getDb().delete(judgeClaims).where(eq(judgeClaims.judgeId, judgeId));
+}

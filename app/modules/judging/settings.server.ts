@@ -1,0 +1,40 @@
+/**
+ * How judging runs (docs/domain.md "Judging"), two event settings: how many judges score each submission
+ * (null: every judge, the mean counts) and blind judging (judges see no team or member names until an
+ * admin turns it off, which publishes them).
+ */
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { eventSettings } from "../../../db/schema.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { DomainError } from "../errors.ts";
+import { messages } from "../messages.ts";
+
+export interface JudgingSettings {
+  judgesPerSubmission: number | null;
+  blind: boolean;
+}
+
+export async function getJudgingSettings(): Promise<JudgingSettings> {
+  const [row] = await getDb()
+    .select({ judgesPerSubmission: eventSettings.judgesPerSubmission, blind: eventSettings.blindJudging })
+    .from(eventSettings)
+    .where(eq(eventSettings.id, 1))
+    .limit(1);
+  return { judgesPerSubmission: row?.judgesPerSubmission ?? null, blind: row?.blind ?? false };
+}
+
+/** The settings form: "every" or 1 to 20 judges; blind on or off. */
+export const JudgingSettingsSchema = z.object({
+  judgesPerSubmission: z.union([z.literal("every"), z.coerce.number().int().min(1).max(20)], { error: messages.judging.judgesPerSubmission }),
+  blind: z.literal("on").optional(),
+});
+
+export async function updateJudgingSettings(settings: JudgingSettings): Promise<void> {
+  const rows = await getDb()
+    .update(eventSettings)
+    .set({ judgesPerSubmission: settings.judgesPerSubmission, blindJudging: settings.blind })
+    .where(eq(eventSettings.id, 1))
+    .returning({ id: eventSettings.id });
+  if (rows.length === 0) throw new DomainError(messages.judging.needsFinal, { status: 400 });
+}
