@@ -7,7 +7,7 @@ import { formatDayTime } from "~/components/realtime/format";
 import { ActionButton } from "~/components/ui/action-button";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { messages } from "~/modules/messages";
-import { ScoreFormSchema } from "~/modules/scoring/score-input";
+import { ScoreFormSchema, verdictChoices } from "~/modules/scoring/score-input";
 import { scoreSubmission } from "~/modules/scoring/scoring.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { listSubmissionsSorted, submissionListOptions, type SubmissionSortKey } from "~/modules/submissions/list.server";
@@ -90,10 +90,11 @@ function ScoreForm({ row, judgeId }: { row: Row; judgeId: number }) {
       <input id={`comment-${row.id}`} name="comment" type="text" defaultValue={mine?.comment ?? ""} className="field__input" maxLength={2000} />
       <label htmlFor={`verdict-${row.id}`}>Status</label>
       <select id={`verdict-${row.id}`} name="verdict" defaultValue="" className="field__input">
-        <option value="">keep ({row.status === "pending" ? "reviewed" : row.status})</option>
-        <option value="approved">approved</option>
-        <option value="rejected">rejected</option>
-        <option value="reviewed">reviewed</option>
+        {verdictChoices(row.status).map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
       </select>
       {/* Disabled while empty or sending — only once JavaScript can enable it again. */}
       <ActionButton type="submit" disabled={hydrated && (sending || value.trim() === "")}>
