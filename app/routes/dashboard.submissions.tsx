@@ -89,7 +89,7 @@ function ScoreForm({ row, judgeId }: { row: Row; judgeId: number }) {
       <label htmlFor={`comment-${row.id}`}>Comment</label>
       <input id={`comment-${row.id}`} name="comment" type="text" defaultValue={mine?.comment ?? ""} className="field__input" maxLength={2000} />
       <label htmlFor={`verdict-${row.id}`}>Status</label>
-      <select id={`verdict-${row.id}`} name="verdict" defaultValue="" className="field__input">
+      <select id={`verdict-${row.id}`} name="verdict" defaultValue="" className="field__input field__input--select">
         {verdictChoices(row.status).map((choice) => (
           <option key={choice.value} value={choice.value}>
             {choice.label}
@@ -128,7 +128,8 @@ function SortHeader({ column, label, query }: { column: SubmissionSortKey; label
     <th scope="col" aria-sort={active ? (query.dir === "asc" ? "ascending" : "descending") : undefined}>
       <Link to={`?${params}`} className="sort-link" preventScrollReset>
         {label}
-        <span aria-hidden="true">{active ? (query.dir === "asc" ? " ▲" : " ▼") : " ↕"}</span>
+        {/* A no-break space: a header that wraps keeps its arrow beside the last word. */}
+        <span aria-hidden="true">{active ? (query.dir === "asc" ? "\u00a0▲" : "\u00a0▼") : "\u00a0↕"}</span>
       </Link>
     </th>
   );
@@ -217,7 +218,7 @@ export default function Submissions() {
                   <td>
                     {row.challenge} <span className="muted">({row.category}, {row.points} pts)</span>
                   </td>
-                  <td className="nowrap">
+                  <td>
                     <time dateTime={row.createdAt}>{formatDayTime(row.createdAt, timeZone)}</time>
                   </td>
                   <td>
@@ -226,12 +227,9 @@ export default function Submissions() {
                   <td className="submission-text">
                     {row.text ? <span dir="auto">{row.text}</span> : null}
                     {row.fileName ? (
-                      <>
-                        {row.text ? <br /> : null}
-                        <a href={`/submissions/${row.id}/file`} dir="auto">
-                          File: {row.fileName}
-                        </a>
-                      </>
+                      <a href={`/submissions/${row.id}/file`} dir="auto">
+                        File: {row.fileName}
+                      </a>
                     ) : null}
                     {!row.text && !row.fileName ? "—" : null}
                   </td>

@@ -1,0 +1,48 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { logins, participant, signedInPage, signIn, submitText } from "./support/login.ts";
+
+// A laptop screen, the one the dashboard is used on most at the event.
+const laptop = { width: 1366, height: 768 };
+test.use({ viewport: laptop });
+test.describe.configure({ mode: "parallel" });
+
+/** Whether a select shows its chosen option whole: the text fits between its paddings. */
+async function showsChoiceUncut(select: Locator) {
+  return select.evaluate((element: HTMLSelectElement) => {
+    const style = getComputedStyle(element);
+    const context = document.createElement("canvas").getContext("2d")!;
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return context.measureText(element.selectedOptions[0]?.text ?? "").width <= room;
+  });
+}
+
+async function rightEdge(locator: Locator) {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error("not rendered");
+  return box.x + box.width;
+}
+
+const documentSize = (page: Page) => page.evaluate(() => ({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight }));
+
+test("at 1366 px a row whose answer is a long URL keeps its score form on screen, the answer wrapped", async ({ page, browser }) => {
+  // A bare URL of 300 characters without a space, as participants paste them.
+  const answer = `https://example.com/${Date.now()}/`.padEnd(300, "x1y2z3");
+  const player = await signedInPage(browser, participant("griffin2"));
+  await submitText(player, 3, "Bridge of Trials", answer);
+  await player.context().close();
+
+  await signIn(page, logins.judge);
+  await page.goto("/dashboard/submissions");
+  const row = page.locator("tr", { hasText: answer });
+  await expect(row).toBeVisible();
+  // Nothing scrolled sideways: every control of the form ends within the screen's width.
+  for (const control of [row.getByLabel("Score (0 to 200)"), row.getByLabel("Comment"), row.getByLabel("Status", { exact: true }), row.getByRole("button", { name: "Send" })]) {
+    expect(await rightEdge(control)).toBeLessThanOrEqual(laptop.width);
+  }
+  expect(await rightEdge(row.locator(".submission-text"))).toBeLessThan(await rightEdge(row.getByLabel("Score (0 to 200)")));
+  expect((await documentSize(page)).width).toBeLessThanOrEqual(laptop.width);
+  const wrap = await page.locator(".table-wrap").evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
+  expect(wrap.scroll).toBeLessThanOrEqual(wrap.client);
+  expect(await showsChoiceUncut(row.getByLabel("Status", { exact: true }))).toBe(true);
+});
