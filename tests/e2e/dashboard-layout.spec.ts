@@ -46,3 +46,20 @@ test("at 1366 px a row whose answer is a long URL keeps its score form on screen
   expect(wrap.scroll).toBeLessThanOrEqual(wrap.client);
   expect(await showsChoiceUncut(row.getByLabel("Status", { exact: true }))).toBe(true);
 });
+
+test("the sidebar runs the whole length of a long page, its links and Logout in view at its bottom", async ({ page }) => {
+  await signIn(page, logins.admin);
+  await page.goto("/dashboard/users");
+  const sidebar = page.locator(".dashboard__sidebar");
+  const { height } = await documentSize(page);
+  expect(height).toBeGreaterThan(laptop.height * 1.5);
+  const box = await sidebar.boundingBox();
+  expect(Math.abs((box?.height ?? 0) - height)).toBeLessThanOrEqual(1);
+
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect.poll(() => page.evaluate(() => Math.round(window.scrollY + window.innerHeight))).toBeGreaterThanOrEqual(height - 1);
+  const nav = page.getByRole("navigation", { name: "Dashboard" });
+  await expect(nav.getByRole("link", { name: "Users", exact: true })).toBeInViewport({ ratio: 1 });
+  await expect(nav.getByRole("link", { name: "Import" })).toBeInViewport({ ratio: 1 });
+  await expect(page.getByRole("button", { name: /^Logout/ })).toBeInViewport({ ratio: 1 });
+});
