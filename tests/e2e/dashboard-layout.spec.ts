@@ -63,3 +63,17 @@ test("the sidebar runs the whole length of a long page, its links and Logout in 
   await expect(nav.getByRole("link", { name: "Import" })).toBeInViewport({ ratio: 1 });
   await expect(page.getByRole("button", { name: /^Logout/ })).toBeInViewport({ ratio: 1 });
 });
+
+test("the Users form's team select is whole and shows its choice uncut, on a laptop and on a phone", async ({ page }) => {
+  await signIn(page, logins.admin);
+  for (const viewport of [laptop, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport);
+    await page.goto("/dashboard/users");
+    const team = page.getByLabel("Team");
+    await expect(team).toHaveValue("");
+    await team.scrollIntoViewIfNeeded();
+    await expect(team, `at ${viewport.width} px`).toBeInViewport({ ratio: 1 });
+    expect(await showsChoiceUncut(team), `"No team (Admin, Judge)" uncut at ${viewport.width} px`).toBe(true);
+    expect((await documentSize(page)).width).toBeLessThanOrEqual(viewport.width);
+  }
+});
