@@ -77,3 +77,26 @@ test("the Users form's team select is whole and shows its choice uncut, on a lap
     expect((await documentSize(page)).width).toBeLessThanOrEqual(viewport.width);
   }
 });
+
+test("the queue board links back to the dashboard and loads nothing from another origin", async ({ page, baseURL }) => {
+  const foreign: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).origin !== new URL(baseURL!).origin) foreign.push(request.url());
+  });
+  const refused: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy/i.test(message.text())) refused.push(message.text());
+  });
+  await signIn(page, logins.admin);
+  await page.goto("/dashboard/queues");
+  // The board has drawn its queues (after its page, its scripts and its first API answer).
+  await expect(page.getByRole("main").getByRole("link", { name: "standings" })).toBeVisible();
+  expect(foreign).toEqual([]);
+  expect(refused).toEqual([]);
+
+  const back = page.getByRole("link", { name: "Back to dashboard" });
+  await expect(back).toBeInViewport({ ratio: 1 });
+  await back.click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("navigation", { name: "Dashboard" })).toBeVisible();
+});
