@@ -7,7 +7,7 @@ import { formatDayTime } from "~/components/realtime/format";
 import { ActionButton } from "~/components/ui/action-button";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { messages } from "~/modules/messages";
-import { ScoreFormSchema } from "~/modules/scoring/score-input";
+import { ScoreFormSchema, verdictChoices } from "~/modules/scoring/score-input";
 import { scoreSubmission } from "~/modules/scoring/scoring.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { listSubmissionsSorted, submissionListOptions, type SubmissionSortKey } from "~/modules/submissions/list.server";
@@ -89,11 +89,12 @@ function ScoreForm({ row, judgeId }: { row: Row; judgeId: number }) {
       <label htmlFor={`comment-${row.id}`}>Comment</label>
       <input id={`comment-${row.id}`} name="comment" type="text" defaultValue={mine?.comment ?? ""} className="field__input" maxLength={2000} />
       <label htmlFor={`verdict-${row.id}`}>Status</label>
-      <select id={`verdict-${row.id}`} name="verdict" defaultValue="" className="field__input">
-        <option value="">keep ({row.status === "pending" ? "reviewed" : row.status})</option>
-        <option value="approved">approved</option>
-        <option value="rejected">rejected</option>
-        <option value="reviewed">reviewed</option>
+      <select id={`verdict-${row.id}`} name="verdict" defaultValue="" className="field__input field__input--select">
+        {verdictChoices(row.status).map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
       </select>
       {/* Disabled while empty or sending — only once JavaScript can enable it again. */}
       <ActionButton type="submit" disabled={hydrated && (sending || value.trim() === "")}>
@@ -127,7 +128,8 @@ function SortHeader({ column, label, query }: { column: SubmissionSortKey; label
     <th scope="col" aria-sort={active ? (query.dir === "asc" ? "ascending" : "descending") : undefined}>
       <Link to={`?${params}`} className="sort-link" preventScrollReset>
         {label}
-        <span aria-hidden="true">{active ? (query.dir === "asc" ? " ▲" : " ▼") : " ↕"}</span>
+        {/* A no-break space: a header that wraps keeps its arrow beside the last word. */}
+        <span aria-hidden="true">{active ? (query.dir === "asc" ? "\u00a0▲" : "\u00a0▼") : "\u00a0↕"}</span>
       </Link>
     </th>
   );
@@ -216,7 +218,7 @@ export default function Submissions() {
                   <td>
                     {row.challenge} <span className="muted">({row.category}, {row.points} pts)</span>
                   </td>
-                  <td className="nowrap">
+                  <td>
                     <time dateTime={row.createdAt}>{formatDayTime(row.createdAt, timeZone)}</time>
                   </td>
                   <td>
@@ -225,12 +227,9 @@ export default function Submissions() {
                   <td className="submission-text">
                     {row.text ? <span dir="auto">{row.text}</span> : null}
                     {row.fileName ? (
-                      <>
-                        {row.text ? <br /> : null}
-                        <a href={`/submissions/${row.id}/file`} dir="auto">
-                          File: {row.fileName}
-                        </a>
-                      </>
+                      <a href={`/submissions/${row.id}/file`} dir="auto">
+                        File: {row.fileName}
+                      </a>
                     ) : null}
                     {!row.text && !row.fileName ? "—" : null}
                   </td>

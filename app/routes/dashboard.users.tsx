@@ -124,7 +124,8 @@ function UserForm({ editing, teams }: { editing: LoaderData["editing"]; teams: L
       <h2 id="user-form-heading">{editing ? `Edit user: ${editing.name}` : "Add a user"}</h2>
       <Form method="post" {...getFormProps(form)} className="form">
         {editing ? <input {...getInputProps(fields.id, { type: "hidden" })} key={fields.id.key} /> : null}
-        <div className="dash-grid">
+        {/* Wide columns: the team select shows its longest choice, "No team (Admin, Judge)", uncut. */}
+        <div className="dash-grid dash-grid--wide">
           <Field label="Name" inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off" }} errors={fields.name.errors} />
           <Field
             label={editing ? "Password (leave blank to keep the current one)" : "Password"}

@@ -211,6 +211,26 @@ test.describe("admin dashboard", () => {
     expect(judges.filter((cell) => cell.includes("judge:"))).toEqual([]);
   });
 
+  test("the status choice beside a score says what sending does, and sending does it", async ({ page, browser }) => {
+    const answer = `Three sentences for a child ${Date.now()}`;
+    const player = await signedInPage(browser, participant("griffin3"));
+    await submitText(player, 3, "Whispering Stones", answer);
+    await player.context().close();
+    await signIn(page, logins.judge);
+    await page.goto("/dashboard/submissions");
+    const row = page.locator("tr", { hasText: answer });
+    const status = row.getByLabel("Status", { exact: true });
+    // A pending submission: a score alone marks it reviewed.
+    await expect(status.locator("option")).toHaveText(["Mark reviewed (default)", "Approve", "Reject"]);
+    await expect(status).toHaveValue("");
+    await row.getByLabel(/Score \(0 to 200\)/).fill("120");
+    await status.selectOption({ label: "Approve" });
+    await row.getByRole("button", { name: "Send" }).click();
+    await expect(row.locator("td").nth(4)).toHaveText("approved");
+    await expect(status.locator("option")).toHaveText(["Keep approved (default)", "Reject", "Mark reviewed"]);
+    await expect(status).toHaveValue("");
+  });
+
   test("an admin edits a challenge and deletes one without submissions; one with submissions is refused", async ({ page }) => {
     // Steps: two pages, four posts, a client navigation and its form.
     budgetSteps(8);

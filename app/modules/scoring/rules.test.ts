@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applyJudging, countedCenti, isSolved, meanCenti, statusAfterJudging, totalsOf, type ScoredSubmission } from "./rules";
-import { scoreInputSchema } from "./score-input";
+import { scoreInputSchema, verdictChoices } from "./score-input";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, minute));
 const sub = (over: Partial<ScoredSubmission>): ScoredSubmission => ({
@@ -106,5 +106,24 @@ describe("score input", () => {
     expect(error("12.345")).toBe("Use at most 2 decimals");
     expect(error("150.01")).toBe("The score must be between 0 and 150");
     expect(error("-1")).toBe("The score must be between 0 and 150");
+  });
+});
+
+describe("status choices beside a score", () => {
+  const labels = (status: Parameters<typeof verdictChoices>[0]) => verdictChoices(status).map((choice) => `${choice.value}: ${choice.label}`);
+
+  it("name what sending does: a pending row becomes reviewed by default, any other keeps its status", () => {
+    expect(labels("pending")).toEqual([": Mark reviewed (default)", "approved: Approve", "rejected: Reject"]);
+    expect(labels("reviewed")).toEqual([": Keep reviewed (default)", "approved: Approve", "rejected: Reject"]);
+    expect(labels("approved")).toEqual([": Keep approved (default)", "rejected: Reject", "reviewed: Mark reviewed"]);
+    expect(labels("rejected")).toEqual([": Keep rejected (default)", "approved: Approve", "reviewed: Mark reviewed"]);
+  });
+
+  it("offer each outcome once, and the default is what the rules do without a verdict", () => {
+    for (const status of ["pending", "approved", "rejected", "reviewed"] as const) {
+      const outcomes = verdictChoices(status).map((choice) => statusAfterJudging(status, choice.value || undefined));
+      expect(new Set(outcomes).size).toBe(outcomes.length);
+      expect(outcomes[0]).toBe(statusAfterJudging(status, undefined));
+    }
   });
 });

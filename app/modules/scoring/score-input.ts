@@ -2,7 +2,7 @@ import { z } from "zod";
 import { rowId } from "../ids.ts";
 import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
-import { toCenti } from "./rules.ts";
+import { statusAfterJudging, toCenti, type SubmissionStatus } from "./rules.ts";
 
 /**
  * A judge's score as typed: a number from 0 to the challenge's points with at most 2 decimals.
@@ -21,6 +21,22 @@ export function scoreInputSchema(points: number) {
 
 export const verdicts = ["reviewed", "approved", "rejected"] as const;
 export type Verdict = (typeof verdicts)[number];
+
+const verdictActions: Record<Verdict, string> = { approved: "Approve", rejected: "Reject", reviewed: "Mark reviewed" };
+
+/**
+ * The status choices beside a judge's score, each named by what sending does to the row: first the
+ * default (no verdict: a pending submission becomes reviewed, any other keeps its status), then each
+ * verdict that would end elsewhere. A verdict equal to the default's outcome is not offered twice.
+ */
+export function verdictChoices(status: SubmissionStatus): Array<{ value: Verdict | ""; label: string }> {
+  const byDefault = statusAfterJudging(status, undefined);
+  const others = (["approved", "rejected", "reviewed"] as const).filter((verdict) => verdict !== byDefault);
+  return [
+    { value: "", label: `${byDefault === status || byDefault === "pending" ? `Keep ${byDefault}` : verdictActions[byDefault]} (default)` },
+    ...others.map((verdict) => ({ value: verdict, label: verdictActions[verdict] })),
+  ];
+}
 
 export const ScoreFormSchema = z.object({
   submissionId: rowId(),
