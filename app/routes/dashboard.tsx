@@ -26,6 +26,7 @@ const adminLinks = [
   { to: "/dashboard/challenges", label: "Add Challenges" },
   { to: "/dashboard/getAllChallenges", label: "All Challenges" },
   { to: "/dashboard/judge", label: "Judging", counted: true },
+  { to: "/dashboard/judges", label: "Judges" },
   { to: "/dashboard/submissions", label: "Submissions" },
   { to: "/dashboard/notifications", label: "Notifications" },
   { to: "/dashboard/settings", label: "Settings" },

@@ -12,6 +12,10 @@ describe("who opens what", () => {
     expect(canOpen("participant", "/dashboard")).toBe(false);
     expect(canOpen("judge", "/dashboard/users")).toBe(false);
     expect(canOpen("judge", "/dashboard/submissions")).toBe(true);
+    // Whole segments: the judges' calibration is not the judging workspace.
+    expect(canOpen("judge", "/dashboard/judge")).toBe(true);
+    expect(canOpen("judge", "/dashboard/judges")).toBe(false);
+    expect(canOpen("admin", "/dashboard/judges")).toBe(true);
     expect(canOpen("admin", "/dashboard/users")).toBe(true);
     expect(canOpen("participant", "/gates")).toBe(true);
     expect(canOpen("judge", "/gates")).toBe(true);
