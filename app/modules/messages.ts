@@ -28,7 +28,8 @@ export const messages = {
     judgesPerSubmission: "Choose every judge, or 1 to 20 judges",
     needsFinal: "Set the final countdown first: judging settings are saved with the event's settings.",
     saved: "Judging settings saved",
-    assignmentsSaved: "Assignments saved",
+    assignmentsSaved: "Assignment saved",
+    notAJudge: "This user is not a judge",
   },
   rubric: {
     tooMany: "A rubric has at most 20 criteria",

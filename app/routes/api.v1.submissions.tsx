@@ -2,14 +2,16 @@ import { z } from "zod";
 import { SubmissionOutSchema, withScore } from "~/modules/api/schemas";
 import { listSubmissionsSorted, submissionListOptions } from "~/modules/submissions/list.server";
 import { readSubmissionListQuery } from "~/modules/submissions/schema";
+import { blindRows, hidesNames } from "~/modules/judging/blind.server";
+import { getJudgingSettings } from "~/modules/judging/settings.server";
 import { apiResource, respond } from "~/glue/api.server";
 
 /** The judging table: same sort and filters as /dashboard/submissions (?sort=&dir=&gate=&category=&status=&mine=unscored). */
 const resource = apiResource("/submissions", {
   GET: async ({ request, caller: judge }) => {
     const query = readSubmissionListQuery(new URL(request.url).searchParams);
-    const rows = await listSubmissionsSorted(submissionListOptions(query, judge.id));
-    return respond(z.array(SubmissionOutSchema), rows.map(withScore));
+    const [rows, judging] = await Promise.all([listSubmissionsSorted(submissionListOptions(query, judge.id)), getJudgingSettings()]);
+    return respond(z.array(SubmissionOutSchema), blindRows(rows, hidesNames(judging, judge.role)).map(withScore));
   },
 });
 export const loader = resource.loader;

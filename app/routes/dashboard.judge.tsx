@@ -14,7 +14,8 @@ import { challengesWithSubmissions, judgeBacklog, judgeHistory, judgeQueue } fro
 import { claimFirstAvailable, CLAIM_MINUTES, claimSubmission, releaseClaim, renewClaim } from "~/modules/judging/claims.server";
 import { readWorkspaceQuery, RenewClaimSchema, workspaceHref, WorkspaceScoreSchema, type WorkspaceQuery } from "~/modules/judging/schema";
 import { getJudgingSettings } from "~/modules/judging/settings.server";
-import { neighbours, queueAfter, submissionForJudge } from "~/modules/judging/workspace.server";
+import { blindRows, hidesNames } from "~/modules/judging/blind.server";
+import { blindSubmission, neighbours, queueAfter, submissionForJudge } from "~/modules/judging/workspace.server";
 import { badRequest } from "~/glue/responses.server";
 import { messages } from "~/modules/messages";
 import { rubricScoreCenti } from "~/modules/scoring/rubric";
@@ -50,15 +51,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const ordered = await queueAfter(queue, query.after);
     currentId = shared ? await claimFirstAvailable(judge.id, ordered.slice(0, 20).map((item) => item.id)) : (ordered[0]?.id ?? null);
   }
-  const current = currentId === null ? null : await submissionForJudge(currentId, judge.id);
+  const found = currentId === null ? null : await submissionForJudge(currentId, judge.id);
+  // Blind judging: a judge sees no team, member or file name (admins still do).
+  const blind = hidesNames(settings, judge.role);
+  const current = found && blind ? blindSubmission(found) : found;
   const { previous, next } = neighbours(queue, current?.id ?? null);
-  const saved = query.saved === undefined ? undefined : history.find((entry) => entry.submissionId === query.saved);
+  const shownHistory = blindRows(history, blind);
+  const saved = query.saved === undefined ? undefined : shownHistory.find((entry) => entry.submissionId === query.saved);
   return {
     query,
-    queue,
+    queue: blindRows(queue, blind),
     backlog,
-    history,
+    history: shownHistory,
     current,
+    blind,
     missing: query.s !== undefined && current === null,
     inQueue: current !== null && queue.some((item) => item.id === current.id),
     previous,
@@ -145,7 +151,7 @@ export default function JudgeWorkspace() {
       {loaded.missing ? <p role="alert">{messages.scoring.submissionNotFound}.</p> : null}
       {current ? (
         <div className="judge__grid">
-          <Work current={current} timeZone={loaded.timeZone} />
+          <Work current={current} timeZone={loaded.timeZone} blind={loaded.blind} />
           <aside className="judge__side" aria-label="Score and queue">
             <ScorePanel
               current={current}
@@ -268,7 +274,7 @@ function QueueFilters({ query, challenges }: { query: WorkspaceQuery; challenges
   );
 }
 
-function Work({ current, timeZone }: { current: Current; timeZone: string }) {
+function Work({ current, timeZone, blind }: { current: Current; timeZone: string; blind: boolean }) {
   const { challenge } = current;
   const changed = current.mine !== null && current.mine.scoredAt.getTime() < current.revisedAt.getTime();
   return (
@@ -280,7 +286,8 @@ function Work({ current, timeZone }: { current: Current; timeZone: string }) {
         <span dir="auto">{current.team}</span> — <span dir="auto">{challenge.title}</span>
       </h2>
       <p className="muted">
-        Sent by <span dir="auto">{current.user ?? "a deleted user"}</span>, last changed <time dateTime={current.revisedAt.toISOString()}>{at(current.revisedAt, timeZone)}</time>
+        {blind ? "Blind judging: names are hidden until the results are published. " : null}
+        Sent by <span dir="auto">{blind ? "a team member" : (current.user ?? "a deleted user")}</span>, last changed <time dateTime={current.revisedAt.toISOString()}>{at(current.revisedAt, timeZone)}</time>
         {current.versions.length > 0 ? ` (version ${current.versions.length + 1})` : ""} · status {current.status} · scored by {current.judgesScored}{" "}
         {current.judgesScored === 1 ? "judge" : "judges"}
       </p>
@@ -323,7 +330,7 @@ function Work({ current, timeZone }: { current: Current; timeZone: string }) {
               <li key={version.id}>
                 <p className="muted">
                   Sent <time dateTime={version.submittedAt.toISOString()}>{at(version.submittedAt, timeZone)}</time> by{" "}
-                  <span dir="auto">{version.user ?? "a deleted user"}</span>, replaced {at(version.replacedAt, timeZone)}
+                  <span dir="auto">{blind ? "a team member" : (version.user ?? "a deleted user")}</span>, replaced {at(version.replacedAt, timeZone)}
                 </p>
                 {version.text ? (
                   <p className="judge__prose judge__text" dir="auto">

@@ -1,6 +1,13 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { ActionButton } from "~/components/ui/action-button";
 import { requirePage } from "~/glue/auth.server";
+import { dashboardFormFailure } from "~/glue/failures.server";
+import { redirectWithToast } from "~/glue/toast.server";
+import { AssignmentSchema, listAssignments, setAssignment } from "~/modules/judging/assignments.server";
+import { messages } from "~/modules/messages";
 import { judgeCalibration, OUTLIER_MIN_DIFFERENCE, OUTLIER_MIN_SHARED } from "~/modules/judging/calibration.server";
 import styles from "~/styles/dashboard.css";
 
@@ -11,8 +18,26 @@ export const handle = { loadFailed: "The judges' calibration could not be loaded
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
+  const [judges, assignments] = await Promise.all([judgeCalibration(), listAssignments()]);
   // The thresholds travel with the data: the page states the rule the module applied.
-  return { judges: await judgeCalibration(), rule: { minShared: OUTLIER_MIN_SHARED, minDifference: OUTLIER_MIN_DIFFERENCE } };
+  return {
+    judges: judges.map((judge) => ({ ...judge, assignment: assignments.get(judge.id) ?? { waves: [], categories: [] } })),
+    rule: { minShared: OUTLIER_MIN_SHARED, minDifference: OUTLIER_MIN_DIFFERENCE },
+  };
+}
+
+/** Assigns a judge to gates and categories (their queue then holds those only). */
+export async function action({ request }: ActionFunctionArgs) {
+  await requirePage(request);
+  const form = parseWithZod(await request.formData(), { schema: AssignmentSchema });
+  if (form.status !== "success") return data(form.reply(), { status: 400 });
+  try {
+    await setAssignment(form.value.judgeId, { waves: form.value.waves ?? [], categories: form.value.categories ?? [] });
+  } catch (error) {
+    const failed = dashboardFormFailure(form, error, { log: "judge assignment not saved" });
+    return data(failed.result, failed.init);
+  }
+  return redirectWithToast("/dashboard/judges", { type: "success", title: messages.judging.assignmentsSaved });
 }
 
 type Judge = ReturnType<typeof useLoaderData<typeof loader>>["judges"][number];
@@ -87,19 +112,75 @@ export default function Judges() {
               </tbody>
             </table>
           </div>
+          <section aria-labelledby="assignments-title" className="stack">
+            <h2 id="assignments-title">Assignments</h2>
+            <p>
+              A judge with gates or categories ticked is handed only those submissions (with both, those categories within those gates); with none,
+              every submission.
+            </p>
+            <div className="dash-grid">
+              {judges.map((judge) => (
+                <AssignmentForm key={judge.id} judge={judge} />
+              ))}
+            </div>
+          </section>
         </>
       )}
     </section>
   );
 }
 
-/** The judge's own cell (the row's header): their name, and what else belongs to the judge beside it. */
+/** The judge's own cell (the row's header): their name, and what they are assigned to score. */
 function JudgeCell({ judge }: { judge: Judge }) {
+  const { waves, categories } = judge.assignment;
+  const scope = [waves.length ? `gates ${waves.join(", ")}` : null, categories.length ? categories.join(", ") : null].filter(Boolean).join(" · ");
   return (
     <th scope="row" className="calibration__judge">
       <span dir="auto">{judge.name}</span>
       {judge.role === "admin" ? <span className="muted"> (admin)</span> : null}
+      <br />
+      <span className="muted">{scope ? `Scores ${scope}` : "Scores everything"}</span>
     </th>
+  );
+}
+
+const categoryNames = { AI: "AI", CS: "Cyber Security", PS: "Problem Solving", GD: "Design" } as const;
+
+/** One judge's assignment: gates and categories to tick (none: everything). Works without JavaScript. */
+function AssignmentForm({ judge }: { judge: Judge }) {
+  const answer = useActionData<typeof action>();
+  const mine = answer?.initialValue?.judgeId === String(judge.id) ? answer : undefined;
+  const error = mine && "error" in mine ? Object.values(mine.error ?? {}).flat()[0] : undefined;
+  return (
+    <Form method="post" className="assignment card" aria-label={`Assignment of ${judge.name}`}>
+      <input type="hidden" name="judgeId" value={judge.id} />
+      <h3 dir="auto">{judge.name}</h3>
+      <fieldset>
+        <legend>Gates</legend>
+        {[1, 2, 3, 4, 5].map((wave) => (
+          <label key={wave} className="checkbox">
+            <input type="checkbox" name="waves" value={wave} defaultChecked={judge.assignment.waves.includes(wave)} /> {wave}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>Categories</legend>
+        {(["AI", "CS", "PS", "GD"] as const).map((category) => (
+          <label key={category} className="checkbox">
+            <input type="checkbox" name="categories" value={category} defaultChecked={judge.assignment.categories.includes(category)} />{" "}
+            {categoryNames[category]}
+          </label>
+        ))}
+      </fieldset>
+      {error ? (
+        <p className="error-list__item" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <ActionButton type="submit" variant="subtle">
+        Save {judge.name}&apos;s assignment
+      </ActionButton>
+    </Form>
   );
 }
 

@@ -12,6 +12,8 @@ import { scoreSubmission } from "~/modules/scoring/scoring.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { listSubmissionsSorted, submissionListOptions, type SubmissionSortKey } from "~/modules/submissions/list.server";
 import { readSubmissionListQuery } from "~/modules/submissions/schema";
+import { blindRows, hidesNames } from "~/modules/judging/blind.server";
+import { getJudgingSettings } from "~/modules/judging/settings.server";
 import styles from "~/styles/dashboard.css";
 import { requirePage } from "~/glue/auth.server";
 import { formFailure } from "~/glue/failures.server";
@@ -22,7 +24,10 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const judge = await requirePage(request);
   const query = readSubmissionListQuery(new URL(request.url).searchParams);
-  const [rows, timeZone] = await Promise.all([listSubmissionsSorted(submissionListOptions(query, judge.id)), getEventTimeZone()]);
+  const [listed, timeZone, judging] = await Promise.all([listSubmissionsSorted(submissionListOptions(query, judge.id)), getEventTimeZone(), getJudgingSettings()]);
+  // Blind judging: a judge sees no team, member or file name (the team's own sort order would give it away too).
+  const blind = hidesNames(judging, judge.role);
+  const rows = blindRows(blind && (query.sort === "team" || query.sort === "user") ? listed.sort((a, b) => a.id - b.id) : listed, blind);
   return {
     judgeId: judge.id,
     timeZone,
@@ -249,7 +254,13 @@ export default function Submissions() {
                     )}
                   </td>
                   <td>
-                    <ScoreForm row={row} judgeId={judgeId} />
+                    {row.hasRubric ? (
+                      <p className="muted">
+                        Scored per criterion: <Link to={`/dashboard/judge?s=${row.id}`}>open it in Judging</Link>
+                      </p>
+                    ) : (
+                      <ScoreForm row={row} judgeId={judgeId} />
+                    )}
                   </td>
                 </tr>
               ))}

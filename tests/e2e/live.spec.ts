@@ -114,11 +114,16 @@ test.describe("live event pipeline in the browser", () => {
       // anything Kraken's score would have sent them has arrived once it shows.
       const ownTotal = participant.getByRole("row", { name: /Griffin/ }).locator(".scoreboard__total");
       const ownBefore = await ownTotal.textContent();
+      // Banner of the Clan is scored per criterion, in the judging workspace.
       const banner = judge.locator("tr", { hasText: "Griffin" }).filter({ hasText: "Banner of the Clan" });
-      const ownScore = (await banner.innerText()).match(/judge: (\d+)/)?.[1] === "11" ? "12" : "11";
-      await banner.getByRole("spinbutton", { name: /^Score/ }).fill(ownScore);
-      await banner.getByRole("button", { name: "Send" }).click();
-      await expect(judge.getByText("Score saved").first()).toBeVisible();
+      await banner.getByRole("link", { name: "open it in Judging" }).click();
+      const clarity = judge.getByLabel(/^Clarity/);
+      const ownScore = (await clarity.inputValue()) === "1" ? "2" : "1";
+      await clarity.fill(ownScore);
+      await judge.getByLabel(/^Originality/).fill("0");
+      await judge.getByLabel(/^Craft/).fill("0");
+      await judge.getByLabel(/^Craft/).press("Enter");
+      await expect(judge.getByRole("status").filter({ hasText: "Score saved" }).first()).toBeVisible();
       await judge.context().close();
       await expect(ownTotal).not.toHaveText(ownBefore ?? "");
 

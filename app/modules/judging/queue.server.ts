@@ -64,6 +64,7 @@ function filterConditions(filter: QueueFilter): SQL[] {
 
 export interface QueueItem {
   id: number;
+  teamId: number;
   team: string;
   challenge: string;
   category: Category;
@@ -77,6 +78,7 @@ export async function judgeQueue(judgeId: number, filter: QueueFilter = {}, limi
   return getDb()
     .select({
       id: submissions.id,
+      teamId: submissions.teamId,
       team: teams.name,
       challenge: challenges.title,
       category: challenges.category,
@@ -131,6 +133,7 @@ export async function judgeBacklogTotal(judgeId: number): Promise<number> {
 
 export interface ScoredByJudge {
   submissionId: number;
+  teamId: number;
   team: string;
   challenge: string;
   points: number;
@@ -144,6 +147,7 @@ export async function judgeHistory(judgeId: number, limit = 50): Promise<ScoredB
   return getDb()
     .select({
       submissionId: submissions.id,
+      teamId: submissions.teamId,
       team: teams.name,
       challenge: challenges.title,
       points: challenges.points,

@@ -10,6 +10,7 @@ import { getLogger } from "../../infrastructure/logger.server.ts";
 import { readObjectStart } from "../../infrastructure/s3.server.ts";
 import { getRubric } from "../challenges/challenges.server.ts";
 import { decodeText, fileView, TEXT_PREVIEW_BYTES, type FileView } from "../submissions/file-view.ts";
+import { anonymousFileName, anonymousTeamName } from "./blind.server.ts";
 import type { QueueItem } from "./queue.server.ts";
 
 export interface FileShown {
@@ -33,6 +34,7 @@ export interface SubmissionVersionView {
 
 export interface SubmissionForJudge {
   id: number;
+  teamId: number;
   team: string;
   user: string | null;
   challenge: { id: number; title: string; description: string; hints: string | null; points: number; category: Category; wave: number | null };
@@ -70,6 +72,7 @@ export async function submissionForJudge(submissionId: number, judgeId: number):
   const [row] = await db
     .select({
       id: submissions.id,
+      teamId: submissions.teamId,
       team: teams.name,
       user: users.name,
       challengeId: challenges.id,
@@ -125,6 +128,7 @@ export async function submissionForJudge(submissionId: number, judgeId: number):
     : [];
   return {
     id: row.id,
+    teamId: row.teamId,
     team: row.team,
     user: row.user,
     challenge: {
@@ -184,4 +188,19 @@ export async function queueAfter<Item extends Pick<QueueItem, "id" | "revisedAt"
     if (index < -1) index = queue.length - 1;
   }
   return [...queue.slice(index + 1), ...queue.slice(0, index + 1)].filter((item) => item.id !== afterId);
+}
+
+/** The submission as a blind judge sees it: no team, member or file name (app/modules/judging/blind.server.ts). */
+export function blindSubmission(submission: SubmissionForJudge): SubmissionForJudge {
+  return {
+    ...submission,
+    team: anonymousTeamName(submission.teamId),
+    user: null,
+    file: submission.file ? { ...submission.file, name: anonymousFileName(submission.file.name) } : null,
+    versions: submission.versions.map((version) => ({
+      ...version,
+      user: null,
+      file: version.file ? { ...version.file, name: anonymousFileName(version.file.name) } : null,
+    })),
+  };
 }

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { challenges, submissionScores, submissions, teams, users } from "../../../db/schema.ts";
+import { challengeCriteria, challenges, submissionScores, submissions, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { type SubmissionListQuery, type submissionSortKeys } from "./schema.ts";
 
@@ -76,6 +76,8 @@ export async function listSubmissionsSorted(options: SubmissionListOptions = {})
       text: submissions.text,
       fileName: submissions.fileName,
       scoreCenti: submissions.scoreCenti,
+      // Scored per criterion, in the judging workspace, not with a single score.
+      hasRubric: sql<boolean>`exists (select 1 from ${challengeCriteria} where ${challengeCriteria.challengeId} = ${challenges.id})`,
       createdAt: submissions.createdAt,
       updatedAt: submissions.updatedAt,
     })

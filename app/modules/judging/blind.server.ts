@@ -1,0 +1,39 @@
+/**
+ * Blind judging (docs/domain.md "Judging"): while the event setting is on, judges (not admins) see a team
+ * as an opaque label that stays the same for the team, and no member name or file name; the work itself is
+ * unchanged (a team that signs its answer signs it). Turning the setting off publishes the names.
+ */
+import { createHmac } from "node:crypto";
+import { getEnv } from "../../infrastructure/env.server.ts";
+import type { Role } from "../auth/access.ts";
+
+const ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789";
+
+/** The team's label for blind judges: "Team " and six characters from a keyed hash of its id, not guessable from the id. */
+export function anonymousTeamName(teamId: number): string {
+  const digest = createHmac("sha256", getEnv().SESSION_SECRET).update(`blind-team:${teamId}`).digest();
+  let label = "";
+  for (let index = 0; index < 6; index += 1) label += ALPHABET[digest[index] % ALPHABET.length];
+  return `Team ${label}`;
+}
+
+/** A file name without what a team may have put in it: only its extension is kept. */
+export function anonymousFileName(name: string): string {
+  const extension = /\.([A-Za-z0-9]{1,10})$/.exec(name)?.[1];
+  return extension ? `file.${extension.toLowerCase()}` : "file";
+}
+
+export function hidesNames(settings: { blind: boolean }, role: Role): boolean {
+  return settings.blind && role === "judge";
+}
+
+/** Rows of a list a judge reads, with team and member names hidden when judging is blind. */
+export function blindRows<Row extends { teamId: number; team: string; user?: string | null; fileName?: string | null }>(rows: Row[], blind: boolean): Row[] {
+  if (!blind) return rows;
+  return rows.map((row) => ({
+    ...row,
+    team: anonymousTeamName(row.teamId),
+    ...("user" in row ? { user: null } : {}),
+    ...(row.fileName ? { fileName: anonymousFileName(row.fileName) } : {}),
+  }));
+}
