@@ -12,7 +12,8 @@ import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchem
 import { addMeal, readEventSettings, removeMeal, updateFinalAt, updateGate, updateSubmissionsCloseAt } from "~/modules/settings/settings.server";
 import { utcToZonedLocal, zonedLocalToUtc } from "~/modules/settings/zoned-time";
 import { isScoreboardFrozen, setScoreboardFrozen } from "~/modules/standings/freeze.server";
-import { getJudgingSettings, JudgingSettingsSchema, updateJudgingSettings } from "~/modules/judging/settings.server";
+import { JudgingSettingsSchema } from "~/modules/judging/schema";
+import { getJudgingSettings, updateJudgingSettings } from "~/modules/judging/settings.server";
 import { dashboardFormFailure } from "~/glue/failures.server";
 import styles from "~/styles/dashboard.css";
 import { requirePage } from "~/glue/auth.server";

@@ -1,51 +1,17 @@
 import { expect, test, type Page } from "@playwright/test";
 import postgres from "postgres";
-import { nameColumns } from "../../app/modules/names/names.ts";
 import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
 import { axe } from "./support/axe.ts";
 import { budgetSteps } from "./support/budget.ts";
+import { freshChallengeToJudge as freshEvent } from "./support/judging.ts";
 import { logins, signedInPage, submitText } from "./support/login.ts";
+
+const freshChallengeToJudge = (count: number) => freshEvent(sql, count);
 
 const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
 test.afterAll(async () => {
   await sql.end({ timeout: 5 });
 });
-
-const words = ["Amber", "Birch", "Cedar", "Dune", "Ember", "Fjord", "Grove", "Harbor", "Juniper", "Kestrel", "Meadow", "Nectar"];
-
-/**
- * A challenge of its own in gate 2 with `count` answers from fresh teams (oldest first), a fresh judge, and
- * one more fresh team that has not answered yet: the judge filters the queue to this challenge, so what
- * other tests submit meanwhile never enters it. Accounts share the demo passwords.
- */
-async function freshChallengeToJudge(count: number) {
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  const [hashes] = await sql<Array<{ judge: string; participant: string }>>`
-    select (select password_hash from users where name = ${logins.judge.name}) as judge,
-           (select password_hash from users where name = ${logins.participant.name}) as participant`;
-  const title = `Judged in a row ${stamp}`;
-  const [challenge] = await sql<Array<{ id: number }>>`
-    insert into challenges (title, description, points, category, wave, hints)
-    values (${title}, 'Give each answer 0 to 10.', 10, 'PS', 2, 'Correctness first.') returning id`;
-  const judge = nameColumns(`Judge ${stamp}`);
-  await sql`insert into users (name, name_key, role, password_hash) values (${judge.name}, ${judge.nameKey}, 'judge', ${hashes.judge})`;
-  const teams: string[] = [];
-  const members: string[] = [];
-  for (const [index, word] of words.slice(0, count + 1).entries()) {
-    const team = nameColumns(`${word} ${stamp}`);
-    const member = nameColumns(`${word.toLowerCase()}.${stamp}`);
-    const [row] = await sql<Array<{ id: number }>>`insert into teams (name, name_key) values (${team.name}, ${team.nameKey}) returning id`;
-    const [user] = await sql<Array<{ id: number }>>`
-      insert into users (name, name_key, role, password_hash, team_id) values (${member.name}, ${member.nameKey}, 'participant', ${hashes.participant}, ${row.id}) returning id`;
-    if (index < count) {
-      await sql`insert into submissions (team_id, challenge_id, user_id, text, revised_at, created_at)
-        values (${row.id}, ${challenge.id}, ${user.id}, ${`Answer of ${team.name}`}, now() - make_interval(mins => ${count - index}), now() - make_interval(mins => ${count - index}))`;
-    }
-    teams.push(team.name);
-    members.push(member.name);
-  }
-  return { challengeId: challenge.id, title, judge: { name: judge.name, password: logins.judge.password }, teams, latecomer: { name: members[count], password: logins.participant.password }, latecomerTeam: teams[count] };
-}
 
 const queueCount = (page: Page) => page.getByRole("heading", { name: /^Queue/ });
 const current = (page: Page) => page.getByRole("heading", { level: 2, name: /—/ });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { text } from "../form-fields.ts";
 import { parseRowId, rowId } from "../ids.ts";
+import { messages } from "../messages.ts";
 import { ScoreFormSchema } from "../scoring/score-input.ts";
 
 /**
@@ -44,3 +45,9 @@ export function workspaceHref(query: Partial<WorkspaceQuery>): string {
   const search = params.toString();
   return `/dashboard/judge${search ? `?${search}` : ""}`;
 }
+
+/** The settings page's judging form: "every" judge or 1 to 20 judges a submission; blind on or off. */
+export const JudgingSettingsSchema = z.object({
+  judgesPerSubmission: z.union([z.literal("every"), z.coerce.number().int().min(1).max(20)], { error: messages.judging.judgesPerSubmission }),
+  blind: z.literal("on").optional(),
+});

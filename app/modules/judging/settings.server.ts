@@ -4,7 +4,6 @@
  * admin turns it off, which publishes them).
  */
 import { eq } from "drizzle-orm";
-import { z } from "zod";
 import { eventSettings } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { DomainError } from "../errors.ts";
@@ -23,12 +22,6 @@ export async function getJudgingSettings(): Promise<JudgingSettings> {
     .limit(1);
   return { judgesPerSubmission: row?.judgesPerSubmission ?? null, blind: row?.blind ?? false };
 }
-
-/** The settings form: "every" or 1 to 20 judges; blind on or off. */
-export const JudgingSettingsSchema = z.object({
-  judgesPerSubmission: z.union([z.literal("every"), z.coerce.number().int().min(1).max(20)], { error: messages.judging.judgesPerSubmission }),
-  blind: z.literal("on").optional(),
-});
 
 export async function updateJudgingSettings(settings: JudgingSettings): Promise<void> {
   const rows = await getDb()

@@ -1,0 +1,206 @@
+/**
+ * How judging runs: N judges per submission with claims, judges assigned to gates and categories, rubric
+ * challenges scored per criterion, and blind judging.
+ */
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { criterionScores, eventSettings, gates, judgeClaims, submissionScores, submissions } from "../../db/schema.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { createChallenge, updateChallenge, type ChallengeInput } from "../../app/modules/challenges/challenges.server.ts";
+import { ChallengeFormSchema } from "../../app/modules/challenges/schema.ts";
+import { setAssignment } from "../../app/modules/judging/assignments.server.ts";
+import { anonymousTeamName } from "../../app/modules/judging/blind.server.ts";
+import { claimFirstAvailable, renewClaim } from "../../app/modules/judging/claims.server.ts";
+import { judgeBacklog, judgeQueue } from "../../app/modules/judging/queue.server.ts";
+import { messages } from "../../app/modules/messages.ts";
+import { scoreSubmission, ScoringError } from "../../app/modules/scoring/scoring.server.ts";
+import { saveSubmission } from "../../app/modules/submissions/submit.server.ts";
+import { loader as workspace } from "../../app/routes/dashboard.judge.tsx";
+import { loader as submissionsTable } from "../../app/routes/dashboard.submissions.tsx";
+import { ensureEventSettings, makeChallenge, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+
+const HOUR = 3_600_000;
+
+beforeAll(async () => {
+  await ensureEventSettings();
+  await getDb()
+    .insert(gates)
+    .values([1, 2, 3, 4, 5].map((number) => ({ number, title: `Gate ${number}`, description: "d", opensAt: new Date(Date.now() - HOUR) })));
+});
+
+// Each test sets the rules it needs; the file's database is its own.
+beforeEach(async () => {
+  await getDb().update(eventSettings).set({ judgesPerSubmission: null, blindJudging: false }).where(eq(eventSettings.id, 1));
+  await getDb().delete(judgeClaims);
+});
+
+async function answers(count: number, challenge: { id: number }) {
+  const ids: number[] = [];
+  const teams = [];
+  for (let index = 0; index < count; index += 1) {
+    const team = await makeTeam();
+    const member = await makeUser("participant", team.id);
+    ids.push((await saveSubmission({ userId: member.id, teamId: team.id, challengeId: challenge.id, text: `answer ${index}`, file: null })).submissionId);
+    teams.push({ team, member });
+  }
+  return { ids, teams };
+}
+
+const open = async (judgeId: number, search = "") =>
+  workspace({ request: new Request(`http://localhost/dashboard/judge${search}`, { headers: { Cookie: await sessionCookie(judgeId) } }), params: {}, context: {} });
+
+const revision = async (id: number) => (await getDb().select({ revisedAt: submissions.revisedAt }).from(submissions).where(eq(submissions.id, id)))[0].revisedAt;
+
+describe("one judge per submission", () => {
+  it("hands two judges two different submissions, and a scored one leaves both queues until the team changes it", async () => {
+    await getDb().update(eventSettings).set({ judgesPerSubmission: 1 }).where(eq(eventSettings.id, 1));
+    const [alice, bob] = [await makeUser("judge"), await makeUser("judge")];
+    const challenge = await makeChallenge({ wave: 1, points: 10 });
+    const { ids, teams } = await answers(2, challenge);
+    const filter = `?challenge=${challenge.id}`;
+
+    expect((await open(alice.id, filter)).current?.id).toBe(ids[0]);
+    // Alice holds the first: Bob is handed the second, and no longer sees the first in his queue.
+    const bobsPage = await open(bob.id, filter);
+    expect(bobsPage.current?.id).toBe(ids[1]);
+    expect(bobsPage.queue.map((item) => item.id)).toEqual([ids[1]]);
+    expect((await judgeBacklog(bob.id)).total).toBe(1);
+
+    await scoreSubmission({ submissionId: ids[0], judgeId: alice.id, score: "7", seenRevision: await revision(ids[0]) });
+    await getDb().delete(judgeClaims).where(eq(judgeClaims.judgeId, alice.id));
+    expect((await judgeQueue(bob.id, { challengeId: challenge.id })).map((item) => item.id)).toEqual([ids[1]]);
+    // Alice's next: the second is Bob's, so nothing for her.
+    expect((await open(alice.id, `${filter}&after=${ids[0]}`)).current).toBeNull();
+
+    // The team changes its answer: it needs a judge again (anyone), and Alice sees it changed since her score.
+    await saveSubmission({ userId: teams[0].member.id, teamId: teams[0].team.id, challengeId: challenge.id, text: "improved", file: null });
+    expect((await judgeQueue(alice.id, { challengeId: challenge.id })).map((item) => [item.id, item.changedSinceScore])).toEqual([[ids[0], true]]);
+  });
+
+  it("serves two judges asking at the same instant one after the other: only one is handed the last submission", async () => {
+    await getDb().update(eventSettings).set({ judgesPerSubmission: 1 }).where(eq(eventSettings.id, 1));
+    const challenge = await makeChallenge({ wave: 1 });
+    for (let round = 0; round < 5; round += 1) {
+      const [one, two] = [await makeUser("judge"), await makeUser("judge")];
+      const { ids } = await answers(1, challenge);
+      const handed = await Promise.all([claimFirstAvailable(one.id, ids), claimFirstAvailable(two.id, ids)]);
+      expect(handed.filter((id) => id === ids[0])).toHaveLength(1);
+      expect(handed).toContain(null);
+    }
+  });
+
+  it("lets a lapsed claim go to another judge, and renews only the holder's", async () => {
+    await getDb().update(eventSettings).set({ judgesPerSubmission: 1 }).where(eq(eventSettings.id, 1));
+    const [holder, other] = [await makeUser("judge"), await makeUser("judge")];
+    const challenge = await makeChallenge({ wave: 1 });
+    const { ids } = await answers(1, challenge);
+    expect(await claimFirstAvailable(holder.id, ids)).toBe(ids[0]);
+    expect(await claimFirstAvailable(other.id, ids)).toBeNull();
+    expect(await renewClaim(holder.id, ids[0])).toBe(true);
+    expect(await renewClaim(other.id, ids[0])).toBe(false);
+    await getDb().update(judgeClaims).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(judgeClaims.judgeId, holder.id));
+    expect(await claimFirstAvailable(other.id, ids)).toBe(ids[0]);
+  });
+});
+
+describe("judges assigned to gates and categories", () => {
+  it("hands them only those submissions; a judge without an assignment sees everything", async () => {
+    const [designer, gateTwoAi, anyone] = [await makeUser("judge"), await makeUser("judge"), await makeUser("judge")];
+    const gd = await makeChallenge({ wave: 1, category: "GD" });
+    const ai1 = await makeChallenge({ wave: 1, category: "AI" });
+    const ai2 = await makeChallenge({ wave: 2, category: "AI" });
+    const [{ ids: gdIds }, { ids: ai1Ids }, { ids: ai2Ids }] = [await answers(1, gd), await answers(1, ai1), await answers(1, ai2)];
+    await setAssignment(designer.id, { waves: [], categories: ["GD"] });
+    await setAssignment(gateTwoAi.id, { waves: [2], categories: ["AI"] });
+
+    const queueOf = async (judgeId: number) => (await judgeQueue(judgeId)).map((item) => item.id).filter((id) => [...gdIds, ...ai1Ids, ...ai2Ids].includes(id));
+    expect(await queueOf(designer.id)).toEqual(gdIds);
+    expect(await queueOf(gateTwoAi.id)).toEqual(ai2Ids);
+    expect(await queueOf(anyone.id)).toEqual([...gdIds, ...ai1Ids, ...ai2Ids]);
+    expect((await judgeBacklog(designer.id)).byCategory).toMatchObject({ AI: 0, CS: 0, PS: 0 });
+
+    await setAssignment(designer.id, { waves: [], categories: [] });
+    expect(await queueOf(designer.id)).toEqual([...gdIds, ...ai1Ids, ...ai2Ids]);
+    const participant = await makeUser("participant");
+    await expect(setAssignment(participant.id, { waves: [1], categories: [] })).rejects.toThrow(messages.judging.notAJudge);
+  });
+});
+
+describe("a rubric challenge", () => {
+  const base = { description: "d", points: 150, category: "GD" as const, wave: 1 };
+
+  it("is scored per criterion: the judge's score is the weighted share of the points", async () => {
+    const form = ChallengeFormSchema.parse({ ...base, points: "150", title: `Banner ${Date.now()}`, rubric: "Clarity | 2 | 10\nOriginality | 1 | 10\nCraft | 1 | 10" });
+    const { id } = await createChallenge(form as ChallengeInput, null);
+    const [judge, second] = [await makeUser("judge"), await makeUser("judge")];
+    const { ids } = await answers(1, { id });
+    const page = await open(judge.id, `?s=${ids[0]}`);
+    const [clarity, originality, craft] = page.current!.rubric;
+    expect(page.current!.rubric.map((criterion) => [criterion.name, criterion.weight, criterion.maxPoints])).toEqual([
+      ["Clarity", 2, 10],
+      ["Originality", 1, 10],
+      ["Craft", 1, 10],
+    ]);
+
+    // A single score is refused; so is a criterion out of its range, on that criterion.
+    await expect(scoreSubmission({ submissionId: ids[0], judgeId: judge.id, score: "100" })).rejects.toMatchObject({ message: messages.scoring.rubricRequired });
+    const outOfRange = await scoreSubmission({ submissionId: ids[0], judgeId: judge.id, criteria: { [clarity.id]: "11", [originality.id]: "5", [craft.id]: "5" } }).catch((error: unknown) => error);
+    expect(outOfRange).toBeInstanceOf(ScoringError);
+    expect(outOfRange).toMatchObject({ field: `criteria.${clarity.id}`, message: `Clarity: ${messages.scoring.range(10)}` });
+
+    // 150 × (2 × 8/10 + 5/10 + 10/10) ÷ 4 = 116.25
+    await scoreSubmission({ submissionId: ids[0], judgeId: judge.id, criteria: { [clarity.id]: "8", [originality.id]: "5", [craft.id]: "10" } });
+    await scoreSubmission({ submissionId: ids[0], judgeId: second.id, criteria: { [clarity.id]: "10", [originality.id]: "10", [craft.id]: "10" } });
+    const [row] = await getDb().select({ scoreCenti: submissions.scoreCenti }).from(submissions).where(eq(submissions.id, ids[0]));
+    // The mean of the two judges' rubric scores: (116.25 + 150) ÷ 2 = 133.125 → 133.13
+    expect(row.scoreCenti).toBe(13313);
+    const mine = (await open(judge.id, `?s=${ids[0]}`)).current!.mine!;
+    expect(mine.scoreCenti).toBe(11625);
+    expect(mine.criteria).toEqual({ [clarity.id]: 800, [originality.id]: 500, [craft.id]: 1000 });
+
+    // Scoring again replaces the criterion scores.
+    await scoreSubmission({ submissionId: ids[0], judgeId: judge.id, criteria: { [clarity.id]: "0", [originality.id]: "0", [craft.id]: "0" } });
+    const stored = await getDb()
+      .select({ scoreCenti: criterionScores.scoreCenti })
+      .from(criterionScores)
+      .innerJoin(submissionScores, eq(submissionScores.id, criterionScores.submissionScoreId))
+      .where(eq(submissionScores.judgeId, judge.id));
+    expect(stored.map((score) => score.scoreCenti)).toEqual([0, 0, 0]);
+
+    // Emptying the rubric gives the challenge back its single score box.
+    await updateChallenge(id, ChallengeFormSchema.parse({ ...base, points: "150", title: form.title, rubric: "" }) as ChallengeInput, null);
+    expect((await open(judge.id, `?s=${ids[0]}`)).current!.rubric).toEqual([]);
+  });
+
+  it("says which line of a typed rubric is wrong", () => {
+    const parsed = ChallengeFormSchema.safeParse({ ...base, points: "150", title: "t", rubric: "Clarity | 2 | 10\nCraft | 2" });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((issue) => issue.message)).toEqual([messages.rubric.badLine(2)]);
+  });
+});
+
+describe("blind judging", () => {
+  it("shows judges a stable label instead of team, member and file names; admins still see them", async () => {
+    const [judge, admin] = [await makeUser("judge"), await makeUser("admin")];
+    const challenge = await makeChallenge({ wave: 1 });
+    const { ids, teams } = await answers(1, challenge);
+    await getDb().update(eventSettings).set({ blindJudging: true }).where(eq(eventSettings.id, 1));
+
+    const seen = await open(judge.id, `?s=${ids[0]}`);
+    const label = anonymousTeamName(teams[0].team.id);
+    expect(label).toMatch(/^Team [A-Z2-9]{6}$/);
+    expect(seen.current).toMatchObject({ team: label, user: null });
+    expect(seen.queue.find((item) => item.id === ids[0])?.team).toBe(label);
+    expect(JSON.stringify(seen)).not.toContain(teams[0].team.name);
+    expect(JSON.stringify(seen)).not.toContain(teams[0].member.name);
+
+    const table = await submissionsTable({ request: new Request("http://localhost/dashboard/submissions?sort=team", { headers: { Cookie: await sessionCookie(judge.id) } }), params: {}, context: {} });
+    expect(JSON.stringify(table.rows)).not.toContain(teams[0].team.name);
+    expect(table.rows.find((row) => row.id === ids[0])).toMatchObject({ team: label, user: null });
+
+    expect((await open(admin.id, `?s=${ids[0]}`)).current?.team).toBe(teams[0].team.name);
+    // Published: the names are back.
+    await getDb().update(eventSettings).set({ blindJudging: false }).where(eq(eventSettings.id, 1));
+    expect((await open(judge.id, `?s=${ids[0]}`)).current?.team).toBe(teams[0].team.name);
+  });
+});
