@@ -2,7 +2,7 @@ import { z } from "zod";
 import { SubmissionOutSchema, withScore } from "~/modules/api/schemas";
 import { listSubmissionsSorted, submissionListOptions } from "~/modules/submissions/list.server";
 import { readSubmissionListQuery } from "~/modules/submissions/schema";
-import { blindRows, hidesNames } from "~/modules/judging/blind.server";
+import { blindList, hidesNames } from "~/modules/judging/blind.server";
 import { getJudgingSettings } from "~/modules/judging/settings.server";
 import { apiResource, respond } from "~/glue/api.server";
 
@@ -11,7 +11,7 @@ const resource = apiResource("/submissions", {
   GET: async ({ request, caller: judge }) => {
     const query = readSubmissionListQuery(new URL(request.url).searchParams);
     const [rows, judging] = await Promise.all([listSubmissionsSorted(submissionListOptions(query, judge.id)), getJudgingSettings()]);
-    return respond(z.array(SubmissionOutSchema), blindRows(rows, hidesNames(judging, judge.role)).map(withScore));
+    return respond(z.array(SubmissionOutSchema), blindList(rows, hidesNames(judging, judge.role), query.sort, { keepTeamIds: true }).map(withScore));
   },
 });
 export const loader = resource.loader;

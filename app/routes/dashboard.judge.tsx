@@ -15,13 +15,14 @@ import { claimFirstAvailable, CLAIM_MINUTES, claimSubmission, releaseClaim, rene
 import { readWorkspaceQuery, RenewClaimSchema, workspaceHref, WorkspaceScoreSchema, type WorkspaceQuery } from "~/modules/judging/schema";
 import { getJudgingSettings } from "~/modules/judging/settings.server";
 import { blindRows, hidesNames } from "~/modules/judging/blind.server";
-import { blindSubmission, neighbours, queueAfter, submissionForJudge } from "~/modules/judging/workspace.server";
+import { blindSubmission, neighbours, submissionForJudge } from "~/modules/judging/workspace.server";
 import { badRequest } from "~/glue/responses.server";
 import { messages } from "~/modules/messages";
 import { rubricScoreCenti } from "~/modules/scoring/rubric";
 import { SOLVE_THRESHOLD_PERCENT } from "~/modules/scoring/rules";
 import { scoreSubmission } from "~/modules/scoring/scoring.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
+import { KEPT_VERSION_FILES } from "~/modules/submissions/submit.server";
 import styles from "~/styles/judge.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -42,14 +43,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getJudgingSettings(),
   ]);
   const shared = settings.judgesPerSubmission !== null;
-  let currentId: number | null;
+  let currentId: number | null = null;
   if (query.s !== undefined) {
     currentId = query.s;
     if (shared) await claimSubmission(judge.id, query.s).catch(() => undefined);
   } else {
-    // The next one after a skip or a score, or the oldest; with N judges a submission, one nobody else holds.
-    const ordered = await queueAfter(queue, query.after);
-    currentId = shared ? await claimFirstAvailable(judge.id, ordered.slice(0, 20).map((item) => item.id)) : (ordered[0]?.id ?? null);
+    // Hand one out: the next after a skip or a score, else the oldest (round to the start), with N judges a
+    // submission one nobody else holds. Then its id goes into the URL, so that re-reading the page (live
+    // updates) never swaps the submission under the judge.
+    const after = query.after === undefined ? [] : await judgeQueue(judge.id, filter, 20, query.after);
+    const candidates = [...new Set([...after, ...queue.slice(0, 20)].map((item) => item.id))].filter((id) => id !== query.after);
+    currentId = shared ? await claimFirstAvailable(judge.id, candidates) : (candidates[0] ?? null);
+    if (currentId !== null) throw redirect(workspaceHref({ ...filtersOf(query), s: currentId, saved: query.saved }));
+    if (shared) await releaseClaim(judge.id);
   }
   const found = currentId === null ? null : await submissionForJudge(currentId, judge.id);
   // Blind judging: a judge sees no team, member or file name (admins still do).
@@ -73,6 +79,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     timeZone,
     challengeChoices,
     claimMinutes: shared ? CLAIM_MINUTES : null,
+    // Server-side constants reach the page through its data (a .server module is empty in the browser).
+    keptVersionFiles: KEPT_VERSION_FILES,
   };
 }
 
@@ -131,9 +139,9 @@ export default function JudgeWorkspace() {
   const hrefFor = (id: number | null) => (id === null ? null : workspaceHref({ ...filtersOf(query), s: id }));
   const fileHref = current?.file ? (current.file.view.kind === "image" || current.file.view.kind === "pdf" ? inlineHref(current.id) : `/submissions/${current.id}/file`) : null;
   // Skip: the next one after this (with N judges a submission, the next nobody else holds); back: the one before.
-  const skipHref = current && next !== null ? workspaceHref({ ...filtersOf(query), after: current.id }) : null;
+  const skipHref = current && loaded.queue.some((item) => item.id !== current.id) ? workspaceHref({ ...filtersOf(query), after: current.id }) : null;
   useJudgeShortcuts({ next: skipHref, previous: hrefFor(previous), file: fileHref, scoreInput: SCORE_INPUT });
-  useClaimRenewal(current?.id ?? null, loaded.claimMinutes);
+  const claimLost = useClaimRenewal(current?.id ?? null, loaded.claimMinutes);
   // The queue and the backlog follow new submissions and other judges' scores without a reload.
   useRevalidateOn("judging:changed");
   return (
@@ -149,16 +157,21 @@ export default function JudgeWorkspace() {
         </p>
       ) : null}
       {loaded.missing ? <p role="alert">{messages.scoring.submissionNotFound}.</p> : null}
+      {claimLost ? (
+        <p role="alert" className="judge__changed">
+          Your hold on this submission lapsed: another judge may be scoring it. Your score still counts if you save it.
+        </p>
+      ) : null}
       {current ? (
         <div className="judge__grid">
-          <Work current={current} timeZone={loaded.timeZone} blind={loaded.blind} />
+          <Work current={current} timeZone={loaded.timeZone} blind={loaded.blind} keptVersionFiles={loaded.keptVersionFiles} />
           <aside className="judge__side" aria-label="Score and queue">
             <ScorePanel
               current={current}
               next={next}
               inQueue={loaded.inQueue}
               timeZone={loaded.timeZone}
-              formAction={workspaceHref(filtersOf(query))}
+              formAction={workspaceHref({ ...filtersOf(query), s: current.id })}
             />
             <nav className="judge__moves" aria-label="Queue moves">
               {hrefFor(previous) ? <Link to={hrefFor(previous)!}>← Previous (B)</Link> : <span className="muted">← Previous</span>}
@@ -183,8 +196,8 @@ export default function JudgeWorkspace() {
  * tab is in view and the judge did something in the last CLAIM_MINUTES; otherwise it lapses and another
  * judge may be handed it. Without JavaScript the claim lasts CLAIM_MINUTES from the page's load.
  */
-function useClaimRenewal(submissionId: number | null, claimMinutes: number | null) {
-  const { submit } = useFetcher();
+function useClaimRenewal(submissionId: number | null, claimMinutes: number | null): boolean {
+  const { submit, data: renewal } = useFetcher<{ renewed: boolean }>();
   const lastActive = useRef(Date.now());
   useEffect(() => {
     if (submissionId === null || claimMinutes === null) return;
@@ -200,6 +213,8 @@ function useClaimRenewal(submissionId: number | null, claimMinutes: number | nul
       for (const name of events) window.removeEventListener(name, active);
     };
   }, [submissionId, claimMinutes, submit]);
+  // The server says the judge no longer holds it (it lapsed while they were away, or they opened it elsewhere).
+  return renewal?.renewed === false;
 }
 
 const inlineHref = (submissionId: number, versionId?: number) => `/submissions/${submissionId}/inline${versionId ? `?version=${versionId}` : ""}`;
@@ -274,7 +289,7 @@ function QueueFilters({ query, challenges }: { query: WorkspaceQuery; challenges
   );
 }
 
-function Work({ current, timeZone, blind }: { current: Current; timeZone: string; blind: boolean }) {
+function Work({ current, timeZone, blind, keptVersionFiles }: { current: Current; timeZone: string; blind: boolean; keptVersionFiles: number }) {
   const { challenge } = current;
   const changed = current.mine !== null && current.mine.scoredAt.getTime() < current.revisedAt.getTime();
   return (
@@ -341,6 +356,8 @@ function Work({ current, timeZone, blind }: { current: Current; timeZone: string
                   <a href={downloadHref(current.id, version.id)} dir="auto">
                     Download {version.file.name} ({formatSize(version.file.size)})
                   </a>
+                ) : version.fileDropped ? (
+                  <p className="muted">Its file is no longer kept (the {keptVersionFiles} latest versions keep theirs).</p>
                 ) : null}
               </li>
             ))}
@@ -386,6 +403,7 @@ function FileView({ submissionId, file }: { submissionId: number; file: NonNulla
             <code>{file.text?.content}</code>
           </pre>
           <figcaption>
+            {file.text?.reordering ? "It holds characters that reorder text, shown as ⟨U+…⟩. " : ""}
             {file.text?.truncated ? "The first 64 KB are shown. " : ""}
             {download}
           </figcaption>

@@ -12,7 +12,7 @@ import { scoreSubmission } from "~/modules/scoring/scoring.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { listSubmissionsSorted, submissionListOptions, type SubmissionSortKey } from "~/modules/submissions/list.server";
 import { readSubmissionListQuery } from "~/modules/submissions/schema";
-import { blindRows, hidesNames } from "~/modules/judging/blind.server";
+import { blindList, hidesNames } from "~/modules/judging/blind.server";
 import { getJudgingSettings } from "~/modules/judging/settings.server";
 import styles from "~/styles/dashboard.css";
 import { requirePage } from "~/glue/auth.server";
@@ -25,9 +25,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const judge = await requirePage(request);
   const query = readSubmissionListQuery(new URL(request.url).searchParams);
   const [listed, timeZone, judging] = await Promise.all([listSubmissionsSorted(submissionListOptions(query, judge.id)), getEventTimeZone(), getJudgingSettings()]);
-  // Blind judging: a judge sees no team, member or file name (the team's own sort order would give it away too).
+  // Blind judging: a judge sees no team, member or file name.
   const blind = hidesNames(judging, judge.role);
-  const rows = blindRows(blind && (query.sort === "team" || query.sort === "user") ? listed.sort((a, b) => a.id - b.id) : listed, blind);
+  const rows = blindList(listed, blind, query.sort);
   return {
     judgeId: judge.id,
     timeZone,

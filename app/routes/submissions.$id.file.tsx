@@ -1,10 +1,10 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findDownloadableSubmissionFile } from "~/modules/submissions/submit.server";
 import { requirePage } from "~/glue/auth.server";
-import { presignDownload } from "~/infrastructure/s3.server";
+import { submissionFileResponse } from "~/glue/submission-download.server";
 import { parseRowId } from "~/modules/ids";
 
-/** A submission's file (or an earlier version's): own team, judges and admins; then a short-lived presigned URL. */
+/** A submission's file (or an earlier version's): own team, judges and admins; then a short-lived presigned URL (app/glue/submission-download.server.ts). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   const id = parseRowId(params.id);
@@ -14,5 +14,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const file = id && versionId !== null ? await findDownloadableSubmissionFile(id, user, versionId) : null;
   // Another team's file answers like a missing one: its existence is not theirs to learn.
   if (!file) throw new Response("Not found", { status: 404 });
-  return redirect(await presignDownload(file.key, file.name), { headers: { "Cache-Control": "no-store" } });
+  return submissionFileResponse(file, user);
 }

@@ -1,6 +1,8 @@
 import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
 import { requirePage } from "~/glue/auth.server";
 import { parseRowId } from "~/modules/ids";
+import { anonymousFileName, hidesNames } from "~/modules/judging/blind.server";
+import { getJudgingSettings } from "~/modules/judging/settings.server";
 import { inlineFileHeaders, openInlineSubmissionFile } from "~/modules/submissions/inline-file.server";
 
 /** A submission's image or PDF shown in the judge's page (own team, judges, admins); anything else is download-only. */
@@ -13,5 +15,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Another team's file answers like a missing one: its existence is not theirs to learn.
   if (!file.found) throw new Response("Not found", { status: 404 });
   if (!file.inline) throw new Response("This file cannot be shown in the page: download it instead.", { status: 415 });
-  return new Response(createReadableStreamFromReadable(file.body), { headers: inlineFileHeaders(file) });
+  // A judge while judging is blind is not told the file's name (app/modules/judging/blind.server.ts).
+  const name = hidesNames(await getJudgingSettings(), user.role) ? anonymousFileName(file.name) : file.name;
+  return new Response(createReadableStreamFromReadable(file.body), { headers: inlineFileHeaders({ ...file, name }) });
 }

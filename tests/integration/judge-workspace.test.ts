@@ -6,12 +6,12 @@
 import { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gates, submissions, submissionScores } from "../../db/schema.ts";
+import { gates, submissions, submissionScores, submissionVersions } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { newObjectKey, objectExists, uploadStream } from "../../app/infrastructure/s3.server.ts";
 import { judgeBacklog, judgeHistory, judgeQueue } from "../../app/modules/judging/queue.server.ts";
 import { messages } from "../../app/modules/messages.ts";
-import { saveSubmission, type StoredFile } from "../../app/modules/submissions/submit.server.ts";
+import { KEPT_VERSION_FILES, saveSubmission, type StoredFile } from "../../app/modules/submissions/submit.server.ts";
 import { action, loader } from "../../app/routes/dashboard.judge.tsx";
 import { loader as inlineLoader } from "../../app/routes/submissions.$id.inline.tsx";
 import { loader as fileLoader } from "../../app/routes/submissions.$id.file.tsx";
@@ -36,8 +36,16 @@ async function send(teamId: number, userId: number, challengeId: number, text: s
   return (await saveSubmission({ userId, teamId, challengeId, text, file })).submissionId;
 }
 
-const page = async (cookie: string, search = "") =>
-  loader({ request: new Request(`http://localhost/dashboard/judge${search}`, { headers: { Cookie: cookie } }), params: {}, context: {} });
+/** The workspace as a browser gets it: a submission handed out is pinned in the URL by a redirect, followed here. */
+async function page(cookie: string, search = "") {
+  const load = (path: string) => loader({ request: new Request(`http://localhost${path}`, { headers: { Cookie: cookie } }), params: {}, context: {} });
+  try {
+    return await load(`/dashboard/judge${search}`);
+  } catch (thrown) {
+    if (thrown instanceof Response && thrown.status === 302) return load(thrown.headers.get("Location")!);
+    throw thrown;
+  }
+}
 
 async function post(cookie: string, fields: Record<string, string>, search = "") {
   const request = new Request(`http://localhost/dashboard/judge${search}`, {
@@ -126,8 +134,11 @@ describe("the judge's queue", () => {
     const seen = (await page(cookie, `?s=${id}`)).current!.revisedAt.toISOString();
     await send(team.id, member.id, challenge.id, "v2");
 
-    const refused = (await post(cookie, { submissionId: String(id), score: "40", comment: "good", revision: seen })) as unknown as Refused;
+    // The form posts to the page it is on (?s=…): the refusal comes back there, beside the same submission.
+    const refused = (await post(cookie, { submissionId: String(id), score: "40", comment: "good", revision: seen }, `?s=${id}`)) as unknown as Refused;
     expect(refused.init?.status).toBe(409);
+    const after409 = await page(cookie, `?s=${id}`);
+    expect(after409.current).toMatchObject({ id, text: "v2" });
     expect(refused.data.error?.[""]).toEqual([messages.scoring.changedWhileScoring]);
     expect(refused.data.initialValue).toMatchObject({ score: "40", comment: "good" });
     expect(await getDb().select().from(submissionScores).where(eq(submissionScores.submissionId, id))).toEqual([]);
@@ -192,7 +203,41 @@ describe("a submitted file in the workspace", () => {
     const inline = await fileAnswer("inline", cookie, id, version.id);
     expect(inline.headers.get("Content-Type")).toBe("image/png");
     expect((await fileAnswer("file", cookie, id, version.id)).status).toBe(302);
-    // A version id of another submission names nothing here.
-    expect((await fileAnswer("file", cookie, id, version.id + 1000)).status).toBe(404);
+    // Another submission's version id names nothing here, and another team's participant gets nothing.
+    const otherTeam = await makeTeam();
+    const otherMember = await makeUser("participant", otherTeam.id);
+    const otherId = await send(otherTeam.id, otherMember.id, challenge.id, "theirs", await stored(PNG, "theirs.png"));
+    await send(otherTeam.id, otherMember.id, challenge.id, "theirs again", null);
+    const [otherVersion] = await getDb().select({ id: submissionVersions.id }).from(submissionVersions).where(eq(submissionVersions.submissionId, otherId));
+    expect((await fileAnswer("file", cookie, id, otherVersion.id)).status).toBe(404);
+    expect((await fileAnswer("file", await sessionCookie(member.id), otherId, otherVersion.id)).status).toBe(404);
+    expect((await fileAnswer("inline", await sessionCookie(member.id), otherId, otherVersion.id)).status).toBe(404);
+    expect((await fileAnswer("file", await sessionCookie(otherMember.id), otherId, otherVersion.id)).status).toBe(302);
+  });
+
+  it(`keeps the files of the ${KEPT_VERSION_FILES} latest versions, and deletes older ones no version still uses`, async () => {
+    const { getQueue } = await import("../../app/infrastructure/queue.server.ts");
+    const team = await makeTeam();
+    const member = await makeUser("participant", team.id);
+    const challenge = await makeChallenge({ wave: 1 });
+    const files: StoredFile[] = [];
+    let id = 0;
+    for (let round = 0; round < KEPT_VERSION_FILES + 3; round += 1) {
+      files.push(await stored(`version ${round}`, `v${round}.txt`));
+      id = await send(team.id, member.id, challenge.id, `round ${round}`, files[round]);
+      // A text-only update between: its version shares the file of the one before.
+      if (round === 1) await send(team.id, member.id, challenge.id, "text only", null);
+    }
+    const versions = await getDb()
+      .select({ fileKey: submissionVersions.fileKey, fileName: submissionVersions.fileName })
+      .from(submissionVersions)
+      .where(eq(submissionVersions.submissionId, id));
+    expect(versions.filter((version) => version.fileKey !== null)).toHaveLength(KEPT_VERSION_FILES);
+    expect(versions.filter((version) => version.fileKey === null).map((version) => version.fileName)).toEqual(["v0.txt", "v1.txt", "v1.txt"]);
+    const cleanup = (await getQueue("storageCleanup").getJobs(["waiting", "delayed", "active", "completed"])).map((job) => job.data.key);
+    expect(cleanup).toEqual(expect.arrayContaining([files[0].key, files[1].key]));
+    expect(cleanup).not.toContain(files[2].key);
+    const shown = await page(await sessionCookie((await makeUser("judge")).id), `?s=${id}`);
+    expect(shown.current!.versions.filter((version) => version.fileDropped)).toHaveLength(3);
   });
 });

@@ -2,6 +2,7 @@
  * How judging runs: N judges per submission with claims, judges assigned to gates and categories, rubric
  * challenges scored per criterion, and blind judging.
  */
+import { Readable } from "node:stream";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { criterionScores, eventSettings, gates, judgeClaims, submissionScores, submissions } from "../../db/schema.ts";
@@ -17,6 +18,9 @@ import { scoreSubmission, ScoringError } from "../../app/modules/scoring/scoring
 import { saveSubmission } from "../../app/modules/submissions/submit.server.ts";
 import { loader as workspace } from "../../app/routes/dashboard.judge.tsx";
 import { loader as submissionsTable } from "../../app/routes/dashboard.submissions.tsx";
+import { loader as fileLoader } from "../../app/routes/submissions.$id.file.tsx";
+import { loader as inlineLoader } from "../../app/routes/submissions.$id.inline.tsx";
+import { newObjectKey, uploadStream } from "../../app/infrastructure/s3.server.ts";
 import { ensureEventSettings, makeChallenge, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
 
 const HOUR = 3_600_000;
@@ -46,8 +50,30 @@ async function answers(count: number, challenge: { id: number }) {
   return { ids, teams };
 }
 
-const open = async (judgeId: number, search = "") =>
-  workspace({ request: new Request(`http://localhost/dashboard/judge${search}`, { headers: { Cookie: await sessionCookie(judgeId) } }), params: {}, context: {} });
+/** The workspace as a browser gets it: a submission handed out is pinned in the URL by a redirect, followed here. */
+async function open(judgeId: number, search = "") {
+  const cookie = await sessionCookie(judgeId);
+  const load = (path: string) => workspace({ request: new Request(`http://localhost${path}`, { headers: { Cookie: cookie } }), params: {}, context: {} });
+  try {
+    return await load(`/dashboard/judge${search}`);
+  } catch (thrown) {
+    if (thrown instanceof Response && thrown.status === 302) return load(thrown.headers.get("Location")!);
+    throw thrown;
+  }
+}
+
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+
+async function fileRoute(kind: "inline" | "file", cookie: string, submissionId: number) {
+  const load = kind === "inline" ? inlineLoader : fileLoader;
+  const request = new Request(`http://localhost/submissions/${submissionId}/${kind}`, { headers: { Cookie: cookie } });
+  try {
+    return (await load({ request, params: { id: String(submissionId) }, context: {} })) as Response;
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
 
 const revision = async (id: number) => (await getDb().select({ revisedAt: submissions.revisedAt }).from(submissions).where(eq(submissions.id, id)))[0].revisedAt;
 
@@ -100,6 +126,44 @@ describe("one judge per submission", () => {
     expect(await renewClaim(other.id, ids[0])).toBe(false);
     await getDb().update(judgeClaims).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(judgeClaims.judgeId, holder.id));
     expect(await claimFirstAvailable(other.id, ids)).toBe(ids[0]);
+  });
+});
+
+describe("claims and scores counted per judge", () => {
+  it("a page that re-reads itself does not extend the claim; only the judge's activity does", async () => {
+    await getDb().update(eventSettings).set({ judgesPerSubmission: 1 }).where(eq(eventSettings.id, 1));
+    const judge = await makeUser("judge");
+    const challenge = await makeChallenge({ wave: 1 });
+    const { ids } = await answers(1, challenge);
+    const handed = await open(judge.id, `?challenge=${challenge.id}`);
+    expect(handed.current?.id).toBe(ids[0]);
+    const expiry = async () => (await getDb().select({ at: judgeClaims.expiresAt }).from(judgeClaims).where(eq(judgeClaims.judgeId, judge.id)))[0].at;
+    const first = await expiry();
+    await getDb().update(judgeClaims).set({ expiresAt: sql`expires_at - interval '1 minute'` }).where(eq(judgeClaims.judgeId, judge.id));
+    const lowered = await expiry();
+    await open(judge.id, `?challenge=${challenge.id}&s=${ids[0]}`);
+    expect(await expiry()).toEqual(lowered);
+    expect(await renewClaim(judge.id, ids[0])).toBe(true);
+    expect((await expiry()).getTime()).toBeGreaterThanOrEqual(first.getTime());
+  });
+
+  it("sends a changed submission back to the judge who scored it, and counts a judge who scored and holds it once", async () => {
+    await getDb().update(eventSettings).set({ judgesPerSubmission: 2 }).where(eq(eventSettings.id, 1));
+    const [alice, bob, carol] = [await makeUser("judge"), await makeUser("judge"), await makeUser("judge")];
+    const challenge = await makeChallenge({ wave: 1, points: 10 });
+    const { ids, teams } = await answers(1, challenge);
+    await scoreSubmission({ submissionId: ids[0], judgeId: alice.id, score: "2" });
+    // Alice opens it again from her history: she counts once, so Bob and Carol still see it (it needs two).
+    await open(alice.id, `?s=${ids[0]}`);
+    expect((await judgeQueue(bob.id, { challengeId: challenge.id })).map((item) => item.id)).toEqual(ids);
+    await scoreSubmission({ submissionId: ids[0], judgeId: bob.id, score: "4" });
+    expect(await judgeQueue(carol.id, { challengeId: challenge.id })).toEqual([]);
+    // The team changes it: both earlier scorers get it back (their scores still count until they score again).
+    await saveSubmission({ userId: teams[0].member.id, teamId: teams[0].team.id, challengeId: challenge.id, text: "v2", file: null });
+    await claimFirstAvailable(carol.id, ids);
+    await scoreSubmission({ submissionId: ids[0], judgeId: carol.id, score: "10" });
+    expect((await judgeQueue(alice.id, { challengeId: challenge.id })).map((item) => [item.id, item.changedSinceScore])).toEqual([[ids[0], true]]);
+    expect((await judgeQueue(bob.id, { challengeId: challenge.id })).map((item) => item.id)).toEqual(ids);
   });
 });
 
@@ -199,6 +263,23 @@ describe("blind judging", () => {
     expect(table.rows.find((row) => row.id === ids[0])).toMatchObject({ team: label, user: null });
 
     expect((await open(admin.id, `?s=${ids[0]}`)).current?.team).toBe(teams[0].team.name);
+
+    // A file's name is hidden too: in the page, shown inline, and downloaded (from our server, not storage).
+    const file = { key: newObjectKey("submissions"), name: `${teams[0].team.name}-logo.png`, type: "image/png", size: PNG.length };
+    await uploadStream({ key: file.key, body: Readable.from([PNG]), limitBytes: 1000 });
+    await saveSubmission({ userId: teams[0].member.id, teamId: teams[0].team.id, challengeId: challenge.id, text: null, file });
+    const withFile = await open(judge.id, `?s=${ids[0]}`);
+    expect(withFile.current?.file?.name).toBe("file.png");
+    expect(JSON.stringify(withFile)).not.toContain(teams[0].team.name);
+    const judgeCookie = await sessionCookie(judge.id);
+    const inline = await fileRoute("inline", judgeCookie, ids[0]);
+    expect(inline.headers.get("Content-Disposition")).toMatch(/^inline; filename="file\.png"/);
+    const download = await fileRoute("file", judgeCookie, ids[0]);
+    expect(download.status).toBe(200);
+    expect(download.headers.get("Content-Disposition")).toBe('attachment; filename="file.png"');
+    expect(Buffer.from(await download.arrayBuffer()).equals(PNG)).toBe(true);
+    // An admin still gets the named file from storage.
+    expect((await fileRoute("file", await sessionCookie(admin.id), ids[0])).status).toBe(302);
     // Published: the names are back.
     await getDb().update(eventSettings).set({ blindJudging: false }).where(eq(eventSettings.id, 1));
     expect((await open(judge.id, `?s=${ids[0]}`)).current?.team).toBe(teams[0].team.name);

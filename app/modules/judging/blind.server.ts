@@ -27,12 +27,35 @@ export function hidesNames(settings: { blind: boolean }, role: Role): boolean {
   return settings.blind && role === "judge";
 }
 
-/** Rows of a list a judge reads, with team and member names hidden when judging is blind. */
-export function blindRows<Row extends { teamId: number; team: string; user?: string | null; fileName?: string | null }>(rows: Row[], blind: boolean): Row[] {
+/**
+ * Rows of a list a judge reads, with team and member names hidden when judging is blind; a list sorted by
+ * team or member name would give the names' order away, so it is put in submission order instead.
+ */
+export function blindList<Row extends { id: number; teamId: number; team: string; user?: string | null; fileName?: string | null }>(
+  rows: Row[],
+  blind: boolean,
+  sort: string | undefined,
+  options: { keepTeamIds?: boolean } = {},
+): Row[] {
+  if (!blind) return rows;
+  const ordered = sort === "team" || sort === "user" ? [...rows].sort((a, b) => a.id - b.id) : rows;
+  return blindRows(ordered, true, options);
+}
+
+/**
+ * Rows of a list a judge reads, with team and member names hidden when judging is blind. The pages send
+ * no team id either (0); the API keeps it (docs/domain.md says what blind judging does not hide).
+ */
+export function blindRows<Row extends { teamId: number; team: string; user?: string | null; fileName?: string | null }>(
+  rows: Row[],
+  blind: boolean,
+  options: { keepTeamIds?: boolean } = {},
+): Row[] {
   if (!blind) return rows;
   return rows.map((row) => ({
     ...row,
     team: anonymousTeamName(row.teamId),
+    teamId: options.keepTeamIds ? row.teamId : 0,
     ...("user" in row ? { user: null } : {}),
     ...(row.fileName ? { fileName: anonymousFileName(row.fileName) } : {}),
   }));

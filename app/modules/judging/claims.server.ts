@@ -38,7 +38,11 @@ export async function claimFirstAvailable(judgeId: number, candidates: readonly 
   return null;
 }
 
-/** The judge opened this submission themselves (a link, their history, back): they hold it now. */
+/**
+ * The judge has this submission open (handed to them, or opened from a link, their history, back): they
+ * hold it. Opening it again (a reload, the page re-reading itself) does not extend a claim they still
+ * hold: only `renewClaim`, sent while they are active, does.
+ */
 export async function claimSubmission(judgeId: number, submissionId: number): Promise<void> {
   await holdClaim(getDb(), judgeId, submissionId);
 }
@@ -47,7 +51,16 @@ async function holdClaim(db: Pick<ReturnType<typeof getDb>, "insert">, judgeId: 
   await db
     .insert(judgeClaims)
     .values({ judgeId, submissionId, expiresAt: expiry })
-    .onConflictDoUpdate({ target: judgeClaims.judgeId, set: { submissionId, expiresAt: expiry } });
+    .onConflictDoUpdate({
+      target: judgeClaims.judgeId,
+      set: { submissionId, expiresAt: expiry },
+      setWhere: sql`${judgeClaims.submissionId} <> excluded.submission_id or ${judgeClaims.expiresAt} <= now()`,
+    });
+}
+
+/** A score ends the scoring judge's claim on that submission (from any screen or the API), in its transaction. */
+export async function endClaimOn(tx: Pick<ReturnType<typeof getDb>, "delete">, judgeId: number, submissionId: number): Promise<void> {
+  await tx.delete(judgeClaims).where(and(eq(judgeClaims.judgeId, judgeId), eq(judgeClaims.submissionId, submissionId)));
 }
 
 /** The judge is still working on it: another CLAIM_MINUTES. False when they no longer hold it. */

@@ -34,24 +34,32 @@ function assignedTo(judgeId: number): SQL {
 const judgesPerSubmission = sql`(select ${eventSettings.judgesPerSubmission} from ${eventSettings} where ${eventSettings.id} = 1)`;
 
 /**
- * With N judges per submission: fewer than N judges scored its latest version or hold it now (other than
- * this one). Every judge's queue, the backlog and the claims use this one condition.
+ * With N judges per submission: fewer than N distinct judges scored its latest version or hold it now
+ * (other than this one; a judge who did both counts once). Every judge's queue, the backlog and the
+ * claims use this one condition.
  */
 export function stillNeedsJudges(judgeId: number): SQL {
   return sql`(${judgesPerSubmission} is null or
-    (select count(*) from ${submissionScores} where ${submissionScores.submissionId} = ${submissions.id} and ${submissionScores.updatedAt} >= ${submissions.revisedAt})
-    + (select count(*) from ${judgeClaims} where ${judgeClaims.submissionId} = ${submissions.id} and ${judgeClaims.judgeId} <> ${judgeId} and ${judgeClaims.expiresAt} > now())
-    < ${judgesPerSubmission})`;
-}
-
-/** In this judge's queue: not yet scored by them (in its latest version), theirs to score, and still needed. */
-export function inJudgeQueue(judgeId: number): SQL {
-  return sql`(${awaitsJudge(judgeId)} and ${assignedTo(judgeId)} and ${stillNeedsJudges(judgeId)})`;
+    (select count(*) from (
+      select coalesce(${submissionScores.judgeId}, -${submissionScores.id}) as judge from ${submissionScores}
+        where ${submissionScores.submissionId} = ${submissions.id} and ${submissionScores.updatedAt} >= ${submissions.revisedAt}
+      union
+      select ${judgeClaims.judgeId} from ${judgeClaims}
+        where ${judgeClaims.submissionId} = ${submissions.id} and ${judgeClaims.judgeId} <> ${judgeId} and ${judgeClaims.expiresAt} > now()
+    ) as busy) < ${judgesPerSubmission})`;
 }
 
 /** This judge scored an earlier version (the team changed it since). */
 function scoredEarlierBy(judgeId: number): SQL<boolean> {
   return sql<boolean>`exists (select 1 from ${submissionScores} where ${submissionScores.submissionId} = ${submissions.id} and ${submissionScores.judgeId} = ${judgeId})`;
+}
+
+/**
+ * In this judge's queue: not yet scored by them (in its latest version), theirs to score, and still
+ * needed; or changed since their own score, which still counts in the mean until they score it again.
+ */
+export function inJudgeQueue(judgeId: number): SQL {
+  return sql`(${awaitsJudge(judgeId)} and ${assignedTo(judgeId)} and (${stillNeedsJudges(judgeId)} or ${scoredEarlierBy(judgeId)}))`;
 }
 
 function filterConditions(filter: QueueFilter): SQL[] {
@@ -73,8 +81,17 @@ export interface QueueItem {
   changedSinceScore: boolean;
 }
 
-/** The queue shown beside the submission: at most `limit` items (the backlog says how many in all). */
-export async function judgeQueue(judgeId: number, filter: QueueFilter = {}, limit = 200): Promise<QueueItem[]> {
+/**
+ * The queue shown beside the submission: at most `limit` items (the backlog says how many in all). With
+ * `after`, the items that come after that submission's place (by when the team last sent it, then id),
+ * whether or not it is still in the queue: what "next" means after a skip or a score.
+ */
+export async function judgeQueue(
+  judgeId: number,
+  filter: QueueFilter = {},
+  limit = 200,
+  afterId?: number,
+): Promise<QueueItem[]> {
   return getDb()
     .select({
       id: submissions.id,
@@ -89,7 +106,16 @@ export async function judgeQueue(judgeId: number, filter: QueueFilter = {}, limi
     .from(submissions)
     .innerJoin(teams, eq(teams.id, submissions.teamId))
     .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
-    .where(and(inJudgeQueue(judgeId), ...filterConditions(filter)))
+    .where(
+      and(
+        inJudgeQueue(judgeId),
+        ...filterConditions(filter),
+        // Its place read in the same statement, at the database's own precision.
+        afterId !== undefined
+          ? sql`(${submissions.revisedAt}, ${submissions.id}) > (select ${submissions.revisedAt}, ${submissions.id} from ${submissions} where ${submissions.id} = ${afterId})`
+          : undefined,
+      ),
+    )
     .orderBy(asc(submissions.revisedAt), asc(submissions.id))
     .limit(limit);
 }

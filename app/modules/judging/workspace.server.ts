@@ -9,7 +9,7 @@ import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { readObjectStart } from "../../infrastructure/s3.server.ts";
 import { getRubric } from "../challenges/challenges.server.ts";
-import { decodeText, fileView, TEXT_PREVIEW_BYTES, type FileView } from "../submissions/file-view.ts";
+import { decodeText, fileView, showControls, TEXT_PREVIEW_BYTES, type FileView } from "../submissions/file-view.ts";
 import { anonymousFileName, anonymousTeamName } from "./blind.server.ts";
 import type { QueueItem } from "./queue.server.ts";
 
@@ -17,8 +17,11 @@ export interface FileShown {
   name: string;
   size: number | null;
   view: FileView;
-  /** A text file's first TEXT_PREVIEW_BYTES, decoded; `truncated` when there is more. */
-  text?: { content: string; truncated: boolean };
+  /**
+   * A text file's first TEXT_PREVIEW_BYTES, decoded; `truncated` when there is more; `reordering` when it
+   * holds characters that reorder text (shown as their codes).
+   */
+  text?: { content: string; truncated: boolean; reordering: boolean };
   /** Storage did not answer: only the download link is offered. */
   previewFailed?: true;
 }
@@ -28,6 +31,8 @@ export interface SubmissionVersionView {
   user: string | null;
   text: string | null;
   file: { name: string; size: number | null } | null;
+  /** It had a file, no longer kept (only the latest versions keep theirs). */
+  fileDropped: boolean;
   submittedAt: Date;
   replacedAt: Date;
 }
@@ -51,20 +56,46 @@ export interface SubmissionForJudge {
   versions: SubmissionVersionView[];
 }
 
+/**
+ * What each stored file may show, by key: an object never changes once stored (a new file gets a new key),
+ * so a page that re-reads itself does not read storage again. A few dozen entries of at most 64 KB each.
+ */
+const shownFiles = new Map<string, FileShown>();
+const SHOWN_FILES_KEPT = 48;
+
 /** What a stored file may show, read from its first bytes (one ranged read; text keeps what it read). */
 export async function showFile(file: { key: string; name: string | null; size: number | null }): Promise<FileShown> {
-  const shown = { name: file.name ?? "submission", size: file.size };
+  const name = file.name ?? "submission";
+  const known = shownFiles.get(file.key);
+  if (known) return { ...known, name, size: file.size };
+  const shown = { name, size: file.size };
+  let result: FileShown;
   try {
     const start = await readObjectStart(file.key, TEXT_PREVIEW_BYTES);
     const view = fileView(start);
-    if (view.kind !== "text") return { ...shown, view };
-    const content = decodeText(start);
-    if (content === null) return { ...shown, view: { kind: "download" } };
-    return { ...shown, view, text: { content, truncated: file.size !== null ? file.size > start.length : start.length >= TEXT_PREVIEW_BYTES } };
+    const content = view.kind === "text" ? decodeText(start) : null;
+    if (view.kind !== "text") result = { ...shown, view };
+    else if (content === null) result = { ...shown, view: { kind: "download" } };
+    else {
+      const visible = showControls(content);
+      result = {
+        ...shown,
+        view,
+        text: {
+          content: visible.text,
+          truncated: file.size !== null ? file.size > start.length : start.length >= TEXT_PREVIEW_BYTES,
+          reordering: visible.reordering,
+        },
+      };
+    }
   } catch (error) {
+    // Not remembered: storage may answer next time.
     getLogger().warn({ err: error, key: file.key }, "submission file preview not read");
     return { ...shown, view: { kind: "download" }, previewFailed: true };
   }
+  if (shownFiles.size >= SHOWN_FILES_KEPT) shownFiles.delete(shownFiles.keys().next().value!);
+  shownFiles.set(file.key, result);
+  return result;
 }
 
 export async function submissionForJudge(submissionId: number, judgeId: number): Promise<SubmissionForJudge | null> {
@@ -160,6 +191,7 @@ export async function submissionForJudge(submissionId: number, judgeId: number):
       user: version.user,
       text: version.text,
       file: version.fileKey ? { name: version.fileName ?? "submission", size: version.fileSize } : null,
+      fileDropped: !version.fileKey && version.fileName !== null,
       submittedAt: version.submittedAt,
       replacedAt: version.replacedAt,
     })),
@@ -173,28 +205,13 @@ export function neighbours(queue: readonly Pick<QueueItem, "id">[], id: number |
   return { previous: index > 0 ? queue[index - 1].id : null, next: index + 1 < queue.length ? queue[index + 1].id : null };
 }
 
-/**
- * The queue from the submission after `afterId` on, then round to its start: what "next" means after a
- * skip or a score. `afterId` may have left the queue (scored): its place is found by its time.
- */
-export async function queueAfter<Item extends Pick<QueueItem, "id" | "revisedAt">>(queue: readonly Item[], afterId: number | undefined): Promise<Item[]> {
-  if (afterId === undefined) return [...queue];
-  let index = queue.findIndex((item) => item.id === afterId);
-  if (index < 0) {
-    const [row] = await getDb().select({ revisedAt: submissions.revisedAt }).from(submissions).where(eq(submissions.id, afterId)).limit(1);
-    if (!row) return [...queue];
-    const key = row.revisedAt.getTime();
-    index = queue.findIndex((item) => item.revisedAt.getTime() > key || (item.revisedAt.getTime() === key && item.id > afterId)) - 1;
-    if (index < -1) index = queue.length - 1;
-  }
-  return [...queue.slice(index + 1), ...queue.slice(0, index + 1)].filter((item) => item.id !== afterId);
-}
 
 /** The submission as a blind judge sees it: no team, member or file name (app/modules/judging/blind.server.ts). */
 export function blindSubmission(submission: SubmissionForJudge): SubmissionForJudge {
   return {
     ...submission,
     team: anonymousTeamName(submission.teamId),
+    teamId: 0,
     user: null,
     file: submission.file ? { ...submission.file, name: anonymousFileName(submission.file.name) } : null,
     versions: submission.versions.map((version) => ({

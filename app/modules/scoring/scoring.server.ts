@@ -9,6 +9,7 @@ import { challengeCriteria, challenges, criterionScores as criterionScoresTable,
 import { getDb } from "../../infrastructure/db.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
+import { endClaimOn } from "../judging/claims.server.ts";
 import { broadcastJudgingChanged } from "../realtime/broadcast.server.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { rubricScoreCenti, type Criterion } from "./rubric.ts";
@@ -65,6 +66,8 @@ export async function scoreSubmission(command: ScoreCommand) {
       throw new ScoringError(messages.scoring.changedWhileScoring, undefined, 409);
     }
 
+    // The rubric cannot change under this score (an edit of the challenge locks its row for update).
+    await tx.execute(sql`select 1 from ${challenges} where ${challenges.id} = ${row.challengeId} for share`);
     const rubric = await tx
       .select({ id: challengeCriteria.id, name: challengeCriteria.name, weight: challengeCriteria.weight, maxPoints: challengeCriteria.maxPoints })
       .from(challengeCriteria)
@@ -85,8 +88,13 @@ export async function scoreSubmission(command: ScoreCommand) {
     await tx.delete(criterionScoresTable).where(eq(criterionScoresTable.submissionScoreId, mine));
     if (given) await tx.insert(criterionScoresTable).values([...given].map(([criterionId, centi]) => ({ submissionScoreId: mine, criterionId, scoreCenti: centi })));
     const judged = applyJudging(row, { scoreCenti: meanCenti(scores), verdict: command.verdict, at: new Date() });
-    // Independent writes, sent together (one round trip; their order does not matter).
-    await Promise.all([tx.update(submissions).set(judged).where(eq(submissions.id, row.id)), markStandingsStale(tx, row.teamId)]);
+    // Independent writes, sent together (one round trip; their order does not matter). The judge's claim on
+    // it ends: they are done with it.
+    await Promise.all([
+      tx.update(submissions).set(judged).where(eq(submissions.id, row.id)),
+      markStandingsStale(tx, row.teamId),
+      endClaimOn(tx, command.judgeId, row.id),
+    ]);
     return { submissionId: row.id, teamId: row.teamId, scoreCenti: judged.scoreCenti, status: judged.status };
   });
   await requestStandingsRecompute(outcome.teamId);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeText, fileView } from "./file-view.ts";
+import { decodeText, fileView, showControls } from "./file-view.ts";
 
 const bytes = (...parts: Array<string | number[]>) =>
   Uint8Array.from(parts.flatMap((part) => (typeof part === "string" ? [...Buffer.from(part, "utf8")] : part)));
@@ -45,5 +45,14 @@ describe("fileView: what a submitted file may show, from its first bytes", () =>
     expect(fileView(bytes([0xc3, 0x28, 0x41, 0x42, 0x43, 0x44]))).toEqual({ kind: "download" }); // not UTF-8
     expect(fileView(new Uint8Array())).toEqual({ kind: "download" });
     expect(fileView(bytes("text with a bell \u0007 in it"))).toEqual({ kind: "download" });
+  });
+});
+
+describe("text as a judge reads it", () => {
+  it("shows characters that reorder text as their codes, and refuses C1 controls", () => {
+    const trojan = 'access_level = "user\u202e \u2066// Check if admin\u2069 \u2066"';
+    expect(showControls(trojan)).toEqual({ text: 'access_level = "user⟨U+202E⟩ ⟨U+2066⟩// Check if admin⟨U+2069⟩ ⟨U+2066⟩"', reordering: true });
+    expect(showControls("plain")).toEqual({ text: "plain", reordering: false });
+    expect(fileView(bytes("text with a C1 control \u0085 in it"))).toEqual({ kind: "download" });
   });
 });

@@ -31,7 +31,7 @@ const MARKUP = /^\s*<(?:!doctype|html|svg|\?xml|script|head|body|iframe|!--)/i;
 
 /**
  * UTF-8 text: decodes strictly (a sequence cut by the end of `bytes` is allowed), no NUL, and no control
- * characters but tab, newline, carriage return, form feed and escape.
+ * characters (C0 or C1) but tab, newline, carriage return, form feed and escape.
  */
 export function decodeText(bytes: Uint8Array): string | null {
   let text: string;
@@ -43,7 +43,7 @@ export function decodeText(bytes: Uint8Array): string | null {
     return null;
   }
   // eslint-disable-next-line no-control-regex -- exactly what is being refused
-  return /[\u0000-\u0008\u000b\u000e-\u001a\u001c-\u001f\u007f]/.test(text) ? null : text;
+  return /[\u0000-\u0008\u000b\u000e-\u001a\u001c-\u001f\u007f-\u009f]/.test(text) ? null : text;
 }
 
 /** What the first bytes of a file (at least SNIFF_BYTES of it, or all of a shorter one) allow. */
@@ -55,4 +55,19 @@ export function fileView(start: Uint8Array): FileView {
   const text = decodeText(head);
   if (text === null || MARKUP.test(text)) return { kind: "download" };
   return { kind: "text" };
+}
+
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+/**
+ * Text as a judge reads it: characters that reorder what follows (bidirectional overrides and isolates,
+ * direction marks) are shown as their code, so code cannot read differently from how it runs.
+ */
+export function showControls(text: string): { text: string; reordering: boolean } {
+  let reordering = false;
+  const shown = text.replace(BIDI_CONTROLS, (char) => {
+    reordering = true;
+    return `⟨U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`;
+  });
+  return { text: shown, reordering };
 }

@@ -9,6 +9,8 @@ import type { Queryable } from "../../../db/client.ts";
 import { challenges, eventSettings, gates, submissions, submissionVersions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getEnv } from "../../infrastructure/env.server.ts";
+import { getLogger } from "../../infrastructure/logger.server.ts";
+import { enqueue } from "../../infrastructure/queue.server.ts";
 import { deleteObject } from "../../infrastructure/s3.server.ts";
 import { mayReadTeam } from "../auth/access.ts";
 import { challengeGateJoin, hiddenFromParticipants, maySeeChallenge } from "../challenges/visibility.server.ts";
@@ -174,8 +176,45 @@ export async function saveSubmission(input: {
     throw error;
   }
   if (input.teamId !== null) await requestStandingsRecompute(input.teamId);
+  if (!result.created) await dropOldVersionFiles(result.submissionId);
   broadcastJudgingChanged();
   return result;
+}
+
+/**
+ * How many of a submission's earlier versions keep their file: enough for any dispute about recent work,
+ * and a bound on what one team can leave in storage by sending the same answer again and again (each
+ * file up to the upload limit). Older versions keep their text, name and size; their file is deleted.
+ */
+export const KEPT_VERSION_FILES = 10;
+
+async function dropOldVersionFiles(submissionId: number) {
+  const dropped = await getDb().execute<{ file_key: string }>(sql`
+    with old as (
+      select id, file_key from ${submissionVersions}
+      where submission_id = ${submissionId} and file_key is not null
+      order by submitted_at desc, id desc offset ${KEPT_VERSION_FILES}
+    )
+    update ${submissionVersions} as v set file_key = null from old where v.id = old.id
+    returning old.file_key`);
+  const keys = [...new Set(dropped.map((row) => row.file_key))];
+  for (const key of keys) {
+    // A text-only update keeps the file: a newer version or the submission itself may still use it.
+    const [inUse] = await getDb().execute<{ used: boolean }>(sql`
+      select exists (select 1 from ${submissions} where file_key = ${key})
+          or exists (select 1 from ${submissionVersions} where file_key = ${key}) as used`);
+    if (!inUse?.used) await cleanupObject(key);
+  }
+}
+
+/** Deletes an object no row uses through the cleanup queue; if Redis is down, right away. */
+async function cleanupObject(key: string) {
+  try {
+    await enqueue("storageCleanup", { key });
+  } catch (error) {
+    getLogger().warn({ err: error, key }, "storage cleanup not enqueued; deleting now");
+    await deleteObject(key).catch((deleteError: unknown) => getLogger().error({ err: deleteError, key }, "object not deleted"));
+  }
 }
 
 /** Copies a submission as it stands into its versions (in the saving transaction, before the update). */

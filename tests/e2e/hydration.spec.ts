@@ -1,0 +1,54 @@
+import { expect, test } from "@playwright/test";
+import { pageRoles } from "../../app/modules/auth/access.ts";
+import { logins, signedInPage } from "./support/login.ts";
+
+/**
+ * Every dashboard page hydrates without an error. A value a page's component imports from a `.server`
+ * module is empty in the browser build: the server render looks right, then the page breaks once
+ * JavaScript runs (the settings page did, with a form schema). Only a browser sees it.
+ */
+const pages = [
+  "/dashboard",
+  "/dashboard/teams",
+  "/dashboard/users",
+  "/dashboard/usersrank",
+  "/dashboard/mentors",
+  "/dashboard/needs",
+  "/dashboard/allchallenges",
+  "/dashboard/challenges",
+  "/dashboard/getAllChallenges",
+  "/dashboard/judge",
+  "/dashboard/judges",
+  "/dashboard/submissions",
+  "/dashboard/notifications",
+  "/dashboard/settings",
+  "/dashboard/registrations",
+  "/dashboard/tokens",
+  "/dashboard/import",
+];
+
+test.describe("dashboard pages hydrate without an error", () => {
+  test.describe.configure({ mode: "parallel" });
+
+  test("the list covers every dashboard page in the page-roles table", () => {
+    const declared = pageRoles.map((entry) => entry.path).filter((path) => path.startsWith("/dashboard/"));
+    for (const path of declared) expect(pages, path).toContain(path);
+  });
+
+  for (const path of pages) {
+    test(path, async ({ browser }) => {
+      const page = await signedInPage(browser, logins.admin);
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      page.on("console", (message) => {
+        if (message.type() === "error") errors.push(message.text());
+      });
+      await page.goto(path);
+      await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await expect(page.getByText("An unexpected error happened")).toHaveCount(0);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+  }
+});
