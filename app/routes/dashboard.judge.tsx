@@ -17,6 +17,7 @@ import { getJudgingSettings } from "~/modules/judging/settings.server";
 import { blindRows, hidesNames } from "~/modules/judging/blind.server";
 import { blindSubmission, neighbours, submissionForJudge } from "~/modules/judging/workspace.server";
 import { badRequest } from "~/glue/responses.server";
+import { categoryLabels } from "~/modules/challenges/schema";
 import { messages } from "~/modules/messages";
 import { rubricScoreCenti } from "~/modules/scoring/rubric";
 import { SOLVE_THRESHOLD_PERCENT } from "~/modules/scoring/rules";
@@ -121,7 +122,6 @@ type Current = NonNullable<LoaderData["current"]>;
 const filtersOf = (query: WorkspaceQuery) => ({ gate: query.gate, category: query.category, challenge: query.challenge });
 const isFiltered = (query: WorkspaceQuery) => query.gate !== undefined || query.category !== undefined || query.challenge !== undefined;
 
-const categoryNames = { AI: "AI", CS: "Cyber Security", PS: "Problem Solving", GD: "Design" } as const;
 const SCORE_INPUT = "judge-score";
 
 function formatSize(bytes: number | null): string {
@@ -238,7 +238,7 @@ function BacklogCounts({ data: { backlog, query } }: { data: LoaderData }) {
       </ul>
       <ul className="judge__chips" aria-label="Left to score per category">
         {(["AI", "CS", "PS", "GD"] as const).map((category) =>
-          chip(categoryNames[category], backlog.byCategory[category], { gate: query.gate, category }, query.category === category),
+          chip(categoryLabels[category], backlog.byCategory[category], { gate: query.gate, category }, query.category === category),
         )}
       </ul>
     </div>
@@ -265,7 +265,7 @@ function QueueFilters({ query, challenges }: { query: WorkspaceQuery; challenges
           <option value="">All categories</option>
           {(["AI", "CS", "PS", "GD"] as const).map((category) => (
             <option key={category} value={category}>
-              {categoryNames[category]}
+              {categoryLabels[category]}
             </option>
           ))}
         </select>
@@ -295,7 +295,7 @@ function Work({ current, timeZone, blind, keptVersionFiles }: { current: Current
   return (
     <article className="judge__work card" aria-labelledby="work-title">
       <p className="judge__meta">
-        Gate {challenge.wave ?? "—"} · {categoryNames[challenge.category]} · {challenge.points} points
+        Gate {challenge.wave ?? "—"} · {categoryLabels[challenge.category]} · {challenge.points} points
       </p>
       <h2 id="work-title">
         <span dir="auto">{current.team}</span> — <span dir="auto">{challenge.title}</span>

@@ -7,6 +7,7 @@ import { requirePage } from "~/glue/auth.server";
 import { dashboardFormFailure } from "~/glue/failures.server";
 import { redirectWithToast } from "~/glue/toast.server";
 import { AssignmentSchema, listAssignments, setAssignment } from "~/modules/judging/assignments.server";
+import { categoryLabels } from "~/modules/challenges/schema";
 import { messages } from "~/modules/messages";
 import { judgeCalibration, OUTLIER_MIN_DIFFERENCE, OUTLIER_MIN_SHARED } from "~/modules/judging/calibration.server";
 import styles from "~/styles/dashboard.css";
@@ -144,7 +145,6 @@ function JudgeCell({ judge }: { judge: Judge }) {
   );
 }
 
-const categoryNames = { AI: "AI", CS: "Cyber Security", PS: "Problem Solving", GD: "Design" } as const;
 
 /** One judge's assignment: gates and categories to tick (none: everything). Works without JavaScript. */
 function AssignmentForm({ judge }: { judge: Judge }) {
@@ -168,7 +168,7 @@ function AssignmentForm({ judge }: { judge: Judge }) {
         {(["AI", "CS", "PS", "GD"] as const).map((category) => (
           <label key={category} className="checkbox">
             <input type="checkbox" name="categories" value={category} defaultChecked={judge.assignment.categories.includes(category)} />{" "}
-            {categoryNames[category]}
+            {categoryLabels[category]}
           </label>
         ))}
       </fieldset>
