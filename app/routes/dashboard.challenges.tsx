@@ -125,7 +125,7 @@ function ChallengeForm({ editing }: { editing: Editing }) {
         label={
           <>
             Rubric (optional): one criterion a line, <code>name | weight | maximum</code>, e.g. <code>Clarity | 2 | 10</code>. Judges then
-            score each criterion; their score is the weighted share of the points. Empty: a single score.
+            mark each criterion; empty, they give one mark.
           </>
         }
         textareaProps={{ ...getTextareaProps(fields.rubric), rows: 4, dir: "auto" }}

@@ -1,5 +1,13 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { logins, participant, signedInPage, signIn, submitText } from "./support/login.ts";
+import postgres from "postgres";
+import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
+import { freshChallengeToJudge } from "./support/judging.ts";
+import { logins, signIn } from "./support/login.ts";
+
+const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
+test.afterAll(async () => {
+  await sql.end({ timeout: 5 });
+});
 
 // A laptop screen, the one the dashboard is used on most at the event.
 const laptop = { width: 1366, height: 768 };
@@ -25,22 +33,21 @@ async function rightEdge(locator: Locator) {
 
 const documentSize = (page: Page) => page.evaluate(() => ({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight }));
 
-test("at 1366 px a row whose answer is a long URL keeps its score form on screen, the answer wrapped", async ({ page, browser }) => {
+test("at 1366 px a row whose answer is a long URL keeps its score form on screen, the answer wrapped", async ({ page }) => {
   // A bare URL of 300 characters without a space, as participants paste them.
   const answer = `https://example.com/${Date.now()}/`.padEnd(300, "x1y2z3");
-  const player = await signedInPage(browser, participant("griffin2"));
-  await submitText(player, 3, "Bridge of Trials", answer);
-  await player.context().close();
+  // A team and challenge of its own (tests/e2e/support/judging.ts): the demo teams' answers are other tests'.
+  await freshChallengeToJudge(sql, 1, { texts: [answer] });
 
   await signIn(page, logins.judge);
   await page.goto("/dashboard/submissions");
   const row = page.locator("tr", { hasText: answer });
   await expect(row).toBeVisible();
   // Nothing scrolled sideways: every control of the form ends within the screen's width.
-  for (const control of [row.getByLabel("Score (0 to 200)"), row.getByLabel("Comment"), row.getByLabel("Status", { exact: true }), row.getByRole("button", { name: "Send" })]) {
+  for (const control of [row.getByLabel("Score (0 to 10)"), row.getByLabel("Comment"), row.getByLabel("Status", { exact: true }), row.getByRole("button", { name: "Send" })]) {
     expect(await rightEdge(control)).toBeLessThanOrEqual(laptop.width);
   }
-  expect(await rightEdge(row.locator(".submission-text"))).toBeLessThan(await rightEdge(row.getByLabel("Score (0 to 200)")));
+  expect(await rightEdge(row.locator(".submission-text"))).toBeLessThan(await rightEdge(row.getByLabel("Score (0 to 10)")));
   expect((await documentSize(page)).width).toBeLessThanOrEqual(laptop.width);
   const wrap = await page.locator(".table-wrap").evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
   expect(wrap.scroll).toBeLessThanOrEqual(wrap.client);

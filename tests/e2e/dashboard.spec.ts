@@ -2,6 +2,14 @@ import { expect, test, type Page } from "@playwright/test";
 import { messages } from "../../app/modules/messages.ts";
 import { logins, participant, signedInPage, signIn, submitText } from "./support/login.ts";
 import { budgetSteps } from "./support/budget.ts";
+import postgres from "postgres";
+import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
+import { freshChallengeToJudge } from "./support/judging.ts";
+
+const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
+test.afterAll(async () => {
+  await sql.end({ timeout: 5 });
+});
 
 // A tiny but real PDF.
 const pdf = Buffer.from(
@@ -150,13 +158,15 @@ test.describe("admin dashboard", () => {
     await page.goto("/dashboard/submissions");
     // Text columns sort by lower(), in code-point order (the local Postgres runs with the C collation).
     const text = (a: string, b: string) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0);
-    const columns: Array<{ header: RegExp; read: () => Promise<string[]>; compare: (a: string, b: string) => number; unscoredLast?: boolean }> = [
+    // What SQL sorts last in both directions (nulls last): no score yet, a submitter whose account was deleted
+    // (other tests delete users).
+    const columns: Array<{ header: RegExp; read: () => Promise<string[]>; compare: (a: string, b: string) => number; last?: string }> = [
       { header: /^Team/, read: () => columnTexts(page, 0), compare: text },
-      { header: /^User/, read: () => columnTexts(page, 1), compare: text },
+      { header: /^User/, read: () => columnTexts(page, 1), compare: text, last: "deleted user" },
       { header: /^Challenge/, read: () => columnTexts(page, 2), compare: text },
       { header: /^Date/, read: () => page.locator("table tbody tr td:nth-child(4) time").evaluateAll((times) => times.map((time) => time.getAttribute("datetime") ?? "")), compare: (a, b) => Date.parse(a) - Date.parse(b) },
       { header: /^Status/, read: () => columnTexts(page, 4), compare: text },
-      { header: /^Total points/, read: () => columnTexts(page, 6), compare: (a, b) => Number(a) - Number(b), unscoredLast: true },
+      { header: /^Total points/, read: () => columnTexts(page, 6), compare: (a, b) => Number(a) - Number(b), last: "—" },
     ];
     for (const column of columns) {
       const header = page.getByRole("columnheader", { name: column.header });
@@ -165,9 +175,9 @@ test.describe("admin dashboard", () => {
         await expect(header).toHaveAttribute("aria-sort", direction);
         const values = await column.read();
         expect(values.length).toBeGreaterThan(2);
-        const scored = column.unscoredLast ? values.filter((value) => value !== "—") : values;
-        // Unscored submissions come last in both directions.
-        if (column.unscoredLast) expect(values.slice(scored.length).every((value) => value === "—")).toBe(true);
+        const scored = column.last ? values.filter((value) => value !== column.last) : values;
+        // Unscored submissions (and deleted submitters) come last in both directions.
+        if (column.last) expect(values.slice(scored.length).every((value) => value === column.last)).toBe(true);
         const sign = direction === "ascending" ? 1 : -1;
         for (let index = 1; index < scored.length; index++) {
           expect(sign * column.compare(scored[index - 1], scored[index]), `${column.header} ${direction}: ${scored[index - 1]} then ${scored[index]}`).toBeLessThanOrEqual(0);
@@ -211,11 +221,10 @@ test.describe("admin dashboard", () => {
     expect(judges.filter((cell) => cell.includes("judge:"))).toEqual([]);
   });
 
-  test("the status choice beside a score says what sending does, and sending does it", async ({ page, browser }) => {
+  test("the status choice beside a score says what sending does, and sending does it", async ({ page }) => {
     const answer = `Three sentences for a child ${Date.now()}`;
-    const player = await signedInPage(browser, participant("griffin3"));
-    await submitText(player, 3, "Whispering Stones", answer);
-    await player.context().close();
+    // A team and challenge of its own (tests/e2e/support/judging.ts): the demo teams' answers are other tests'.
+    await freshChallengeToJudge(sql, 1, { texts: [answer] });
     await signIn(page, logins.judge);
     await page.goto("/dashboard/submissions");
     const row = page.locator("tr", { hasText: answer });
@@ -223,7 +232,7 @@ test.describe("admin dashboard", () => {
     // A pending submission: a score alone marks it reviewed.
     await expect(status.locator("option")).toHaveText(["Mark reviewed (default)", "Approve", "Reject"]);
     await expect(status).toHaveValue("");
-    await row.getByLabel(/Score \(0 to 200\)/).fill("120");
+    await row.getByLabel(/Score \(0 to 10\)/).fill("6");
     await status.selectOption({ label: "Approve" });
     await row.getByRole("button", { name: "Send" }).click();
     await expect(row.locator("td").nth(4)).toHaveText("approved");

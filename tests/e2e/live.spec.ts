@@ -10,8 +10,10 @@ test.describe("live event pipeline in the browser", () => {
     await participant.goto("/scoreboard");
     const ownRow = participant.getByRole("row", { name: /Basilisk/ });
     await expect(ownRow).toContainText("(your team)");
+    // The chart follows the top 10: other tests' teams with a few points may keep Basilisk (0) out of it
+    // until this score, which takes it in.
     const line = participant.locator('path.score-chart__line[data-team="Basilisk"]');
-    const lineBefore = await line.getAttribute("d");
+    const lineBefore = (await line.count()) ? await line.getAttribute("d") : null;
     // The page must not reload: a marker set now survives only a live update.
     await participant.evaluate(() => ((window as unknown as { marker: string }).marker = "same page"));
 
@@ -25,8 +27,9 @@ test.describe("live event pipeline in the browser", () => {
     await expect(judge.getByText("Score saved")).toBeVisible();
 
     await expect(ownRow.locator(".scoreboard__total")).toHaveText(score);
-    // The chart's line of the team moved too, live.
-    await expect(line).not.toHaveAttribute("d", lineBefore ?? "");
+    // The chart's line of the team moved (or appeared) too, live.
+    await expect(line).toHaveAttribute("d", /\S/);
+    if (lineBefore) await expect(line).not.toHaveAttribute("d", lineBefore);
     expect(await participant.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same page");
     await participant.context().close();
     await judge.context().close();

@@ -14,7 +14,12 @@ const words = ["Amber", "Birch", "Cedar", "Dune", "Ember", "Fjord", "Grove", "Ha
 export async function freshChallengeToJudge(
   sql: postgres.Sql,
   count: number,
-  options: { category?: "AI" | "CS" | "PS" | "GD"; rubric?: Array<{ name: string; weight: number; maxPoints: number }> } = {},
+  options: {
+    category?: "AI" | "CS" | "PS" | "GD";
+    rubric?: Array<{ name: string; weight: number; maxPoints: number }>;
+    /** The answers' texts, in order (default "Answer number N"). */
+    texts?: string[];
+  } = {},
 ) {
   const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
   const [hashes] = await sql<Array<{ judge: string; participant: string }>>`
@@ -40,7 +45,7 @@ export async function freshChallengeToJudge(
       insert into users (name, name_key, role, password_hash, team_id) values (${member.name}, ${member.nameKey}, 'participant', ${hashes.participant}, ${row.id}) returning id`;
     if (index < count) {
       await sql`insert into submissions (team_id, challenge_id, user_id, text, revised_at, created_at)
-        values (${row.id}, ${challenge.id}, ${user.id}, ${`Answer number ${index + 1}`}, now() - make_interval(mins => ${count - index}), now() - make_interval(mins => ${count - index}))`;
+        values (${row.id}, ${challenge.id}, ${user.id}, ${options.texts?.[index] ?? `Answer number ${index + 1}`}, now() - make_interval(mins => ${count - index}), now() - make_interval(mins => ${count - index}))`;
     }
     teams.push(team.name);
     members.push(member.name);
