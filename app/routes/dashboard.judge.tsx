@@ -371,7 +371,8 @@ function Work({ current, timeZone, blind, keptVersionFiles }: { current: Current
 function FileView({ submissionId, file }: { submissionId: number; file: NonNullable<Current["file"]> }) {
   const download = (
     <a href={downloadHref(submissionId)} className="judge__download" dir="auto">
-      Download {file.name} ({formatSize(file.size)})
+      Download {file.name} ({file.type ? `${file.type}, ` : ""}
+      {formatSize(file.size)})
     </a>
   );
   switch (file.view.kind) {
@@ -512,7 +513,7 @@ function ScorePanel({ current, next, inQueue, timeZone, formAction }: { current:
 
 function Shortcuts() {
   return (
-    <details className="judge__shortcuts">
+    <details className="judge__shortcuts" open>
       <summary>Keyboard shortcuts</summary>
       <dl>
         {judgeShortcuts.map((shortcut) => (

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, NavLink, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Form, NavLink, Outlet, useFetcher, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useThrottledEvent } from "~/components/realtime/revalidate-on";
 import type { ReactNode } from "react";
 import { DashboardError } from "~/components/dashboard/error-boundary";
 import { RouteErrorPage } from "~/components/status-page";
@@ -49,8 +50,13 @@ export default function DashboardLayout() {
   );
 }
 
-function DashboardShell({ user, backlog, children }: { user: { name: string; role: string }; backlog: number; children: ReactNode }) {
+function DashboardShell({ user, backlog: loaded, children }: { user: { name: string; role: string }; backlog: number; children: ReactNode }) {
   const links = user.role === "admin" ? adminLinks : judgeLinks;
+  // The count follows submissions and other judges' scores on every dashboard page: re-read on each judging
+  // event (at most every 2 s), the newest figure shown.
+  const fresh = useFetcher<{ backlog: number }>();
+  useThrottledEvent("judging:changed", () => fresh.load("/dashboard/backlog"));
+  const backlog = fresh.data ? fresh.data.backlog : loaded;
   return (
     <div className="dashboard">
       <aside className="dashboard__sidebar">

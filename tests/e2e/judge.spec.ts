@@ -84,8 +84,22 @@ test.describe("the judging workspace", () => {
     await judge.keyboard.press("Escape");
     await judge.keyboard.press("KeyE");
     await expect(judge.getByLabel("Score (0 to 10)")).toBeFocused();
-    await judge.getByText("Keyboard shortcuts").click();
+    // The list of shortcuts is on the page.
     await expect(judge.getByText("skip to the next submission")).toBeVisible();
+    await judge.context().close();
+  });
+
+  test("the sidebar's count of what is left rises live on any dashboard page when a team submits", async ({ browser }) => {
+    const event = await freshChallengeToJudge(0);
+    const judge = await signedInPage(browser, event.judge);
+    await judge.goto("/dashboard/submissions");
+    const count = judge.getByRole("navigation", { name: "Dashboard" }).locator(".dashboard__count [aria-hidden]");
+    const before = Number(await count.textContent());
+    const player = await signedInPage(browser, event.latecomer);
+    await submitText(player, 2, event.title, `An answer ${Date.now()}`);
+    await player.context().close();
+    // Other tests submit meanwhile too: it rises by at least this one.
+    await expect.poll(async () => Number(await count.textContent())).toBeGreaterThan(before);
     await judge.context().close();
   });
 

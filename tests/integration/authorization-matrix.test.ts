@@ -110,6 +110,7 @@ const matrix: Record<string, Case[]> = {
   "routes/dashboard.404": [{ loader: { ...staff, judge: "404", admin: "404" } }],
   "routes/dashboard.submissions": [{ loader: "page", action: "page" }],
   "routes/dashboard.judge": [{ loader: "page", action: "page" }],
+  "routes/dashboard.backlog": [{ loader: "page" }],
   "routes/dashboard.judges": [{ loader: "page", action: "page" }],
   "routes/dashboard.teams": [{ loader: "page", action: "page" }],
   "routes/dashboard.users": [{ loader: "page", action: "page" }],

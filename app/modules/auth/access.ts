@@ -31,7 +31,8 @@ export const pageRoles: ReadonlyArray<{ path: string; exact?: true; roles: reado
   { path: "/404", exact: true, roles: "public" },
   { path: "/docs/api", exact: true, roles: "public" },
   { path: "/dashboard/submissions", roles: ["admin", "judge"] },
-  { path: "/dashboard/judge", roles: ["admin", "judge"] },
+  { path: "/dashboard/judge", exact: true, roles: ["admin", "judge"] },
+  { path: "/dashboard/backlog", exact: true, roles: ["admin", "judge"] },
   { path: "/dashboard", roles: ["admin"] },
   { path: "/", roles },
 ];

@@ -16,6 +16,8 @@ import type { QueueItem } from "./queue.server.ts";
 export interface FileShown {
   name: string;
   size: number | null;
+  /** The type the uploader's browser claimed: said beside a download, never used to show the file. */
+  type: string | null;
   view: FileView;
   /**
    * A text file's first TEXT_PREVIEW_BYTES, decoded; `truncated` when there is more; `reordering` when it
@@ -64,11 +66,11 @@ const shownFiles = new Map<string, FileShown>();
 const SHOWN_FILES_KEPT = 48;
 
 /** What a stored file may show, read from its first bytes (one ranged read; text keeps what it read). */
-export async function showFile(file: { key: string; name: string | null; size: number | null }): Promise<FileShown> {
+export async function showFile(file: { key: string; name: string | null; size: number | null; type: string | null }): Promise<FileShown> {
   const name = file.name ?? "submission";
   const known = shownFiles.get(file.key);
-  if (known) return { ...known, name, size: file.size };
-  const shown = { name, size: file.size };
+  if (known) return { ...known, name, size: file.size, type: file.type };
+  const shown = { name, size: file.size, type: file.type };
   let result: FileShown;
   try {
     const start = await readObjectStart(file.key, TEXT_PREVIEW_BYTES);
@@ -117,6 +119,7 @@ export async function submissionForJudge(submissionId: number, judgeId: number):
       fileKey: submissions.fileKey,
       fileName: submissions.fileName,
       fileSize: submissions.fileSize,
+      fileType: submissions.fileType,
       status: submissions.status,
       revisedAt: submissions.revisedAt,
       createdAt: submissions.createdAt,
@@ -150,7 +153,7 @@ export async function submissionForJudge(submissionId: number, judgeId: number):
       .leftJoin(users, eq(users.id, submissionVersions.userId))
       .where(eq(submissionVersions.submissionId, row.id))
       .orderBy(desc(submissionVersions.submittedAt), desc(submissionVersions.id)),
-    row.fileKey ? showFile({ key: row.fileKey, name: row.fileName, size: row.fileSize }) : Promise.resolve(null),
+    row.fileKey ? showFile({ key: row.fileKey, name: row.fileName, size: row.fileSize, type: row.fileType }) : Promise.resolve(null),
     getRubric(row.challengeId),
   ]);
   const myScore = mine[0];
