@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, NavLink, Outlet, useFetcher, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Form, NavLink, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useThrottledEvent } from "~/components/realtime/revalidate-on";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { DashboardError } from "~/components/dashboard/error-boundary";
 import { RouteErrorPage } from "~/components/status-page";
 import { requireLayout } from "~/glue/auth.server";
@@ -53,10 +53,18 @@ export default function DashboardLayout() {
 function DashboardShell({ user, backlog: loaded, children }: { user: { name: string; role: string }; backlog: number; children: ReactNode }) {
   const links = user.role === "admin" ? adminLinks : judgeLinks;
   // The count follows submissions and other judges' scores on every dashboard page: re-read on each judging
-  // event (at most every 2 s), the newest figure shown.
-  const fresh = useFetcher<{ backlog: number }>();
-  useThrottledEvent("judging:changed", () => fresh.load("/dashboard/backlog"));
-  const backlog = fresh.data ? fresh.data.backlog : loaded;
+  // event (at most every 2 s), the newest figure shown. A failed read keeps the last one.
+  const [fresh, setFresh] = useState<{ backlog: number; for: number } | null>(null);
+  useThrottledEvent("judging:changed", () => {
+    void fetch("/dashboard/backlog", { headers: { Accept: "application/json" } })
+      .then((response) => (response.ok ? (response.json() as Promise<{ backlog: number }>) : null))
+      .then((body) => {
+        if (body && Number.isInteger(body.backlog)) setFresh({ backlog: body.backlog, for: loaded });
+      })
+      .catch(() => undefined);
+  });
+  // A newer page load (another page, a re-read) brings its own count: a live figure fetched before it is dropped.
+  const backlog = fresh && fresh.for === loaded ? fresh.backlog : loaded;
   return (
     <div className="dashboard">
       <aside className="dashboard__sidebar">
