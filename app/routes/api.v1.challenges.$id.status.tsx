@@ -3,6 +3,9 @@ import { setChallengeStatus } from "~/modules/challenges/challenges.server";
 import { ChallengeStatusSchema } from "~/modules/challenges/schema";
 import { apiResource, pathId, readBody, respond } from "~/glue/api.server";
 
+// Not public: apiResource authenticates the caller (401 without a session or token) and applies this
+// operation's roles from the catalogue (403) before the handler runs (app/glue/api.server.ts,
+// app/modules/api/operations.ts); tests/integration/api-openapi.test.ts calls it as a visitor and as each role.
 const resource = apiResource("/challenges/{id}/status", {
   PATCH: async ({ request, params }) => {
     const id = pathId(params.id);

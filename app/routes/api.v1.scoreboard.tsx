@@ -1,6 +1,9 @@
 import { apiResource } from "~/glue/api.server";
 import { answerScoreboardFeed } from "~/glue/scoreboard-feed.server";
 
+// Not public: apiResource authenticates the caller (401 without a session or token) and applies this
+// operation's roles from the catalogue (403) before the handler runs (app/glue/api.server.ts,
+// app/modules/api/operations.ts); tests/integration/api-openapi.test.ts calls it as a visitor and as each role.
 /**
  * The standings snapshot (Redis only, never computed per request), as /scoreboard shows it to the
  * caller's role. Big screens poll it: an unchanged board costs a 304 and no body. server.ts answers
