@@ -11,7 +11,7 @@ import { requirePage } from "~/glue/auth.server";
 import { createToastHeaders } from "~/glue/toast.server";
 import { judgeShortcuts, useJudgeShortcuts } from "~/hooks/use-judge-shortcuts";
 import { challengesWithSubmissions, judgeBacklog, judgeHistory, judgeQueue } from "~/modules/judging/queue.server";
-import { claimFirstAvailable, CLAIM_MINUTES, claimSubmission, releaseClaim, renewClaim } from "~/modules/judging/claims.server";
+import { CLAIM_MINUTES, claimSubmission, handOut, renewClaim } from "~/modules/judging/claims.server";
 import { readWorkspaceQuery, RenewClaimSchema, workspaceHref, WorkspaceScoreSchema, type WorkspaceQuery } from "~/modules/judging/schema";
 import { getJudgingSettings } from "~/modules/judging/settings.server";
 import { blindRows, hidesNames } from "~/modules/judging/blind.server";
@@ -35,29 +35,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const judge = await requirePage(request);
   const query = readWorkspaceQuery(new URL(request.url).searchParams);
   const filter = { gate: query.gate, category: query.category, challengeId: query.challenge };
-  const [queue, backlog, history, timeZone, challengeChoices, settings] = await Promise.all([
+  const settings = await getJudgingSettings();
+  const shared = settings.judgesPerSubmission !== null;
+  if (query.s === undefined) {
+    // Hand one out, then pin it in the address (nothing else is read before this redirect).
+    const handed = await handOut(judge.id, filter, query.after, shared);
+    if (handed !== null) throw redirect(workspaceHref({ ...filtersOf(query), s: handed, saved: query.saved }));
+  } else if (shared) {
+    await claimSubmission(judge.id, query.s).catch(() => undefined);
+  }
+  const currentId = query.s ?? null;
+  const [queue, backlog, history, timeZone, challengeChoices] = await Promise.all([
     judgeQueue(judge.id, filter),
     judgeBacklog(judge.id),
     judgeHistory(judge.id, 30),
     getEventTimeZone(),
     challengesWithSubmissions(),
-    getJudgingSettings(),
   ]);
-  const shared = settings.judgesPerSubmission !== null;
-  let currentId: number | null = null;
-  if (query.s !== undefined) {
-    currentId = query.s;
-    if (shared) await claimSubmission(judge.id, query.s).catch(() => undefined);
-  } else {
-    // Hand one out: the next after a skip or a score, else the oldest (round to the start), with N judges a
-    // submission one nobody else holds. Then its id goes into the URL, so that re-reading the page (live
-    // updates) never swaps the submission under the judge.
-    const after = query.after === undefined ? [] : await judgeQueue(judge.id, filter, 20, query.after);
-    const candidates = [...new Set([...after, ...queue.slice(0, 20)].map((item) => item.id))].filter((id) => id !== query.after);
-    currentId = shared ? await claimFirstAvailable(judge.id, candidates) : (candidates[0] ?? null);
-    if (currentId !== null) throw redirect(workspaceHref({ ...filtersOf(query), s: currentId, saved: query.saved }));
-    if (shared) await releaseClaim(judge.id);
-  }
   const found = currentId === null ? null : await submissionForJudge(currentId, judge.id);
   // Blind judging: a judge sees no team, member or file name (admins still do).
   const blind = hidesNames(settings, judge.role);
@@ -97,8 +91,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (form.status !== "success") return data(form.reply(), { status: 400 });
   const { revision, ...score } = form.value;
   try {
+    // The score ends the judge's claim on it (scoreSubmission).
     await scoreSubmission({ ...score, judgeId: judge.id, seenRevision: new Date(revision) });
-    await releaseClaim(judge.id);
   } catch (error) {
     const failed = formFailure(form, error, { log: "scoring failed", fallback: messages.errors.server, fieldOf: (refusal) => refusal?.field });
     return data(failed.result, failed.init);

@@ -7,7 +7,7 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { judgeClaims, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
-import { stillNeedsJudges } from "./queue.server.ts";
+import { judgeQueue, stillNeedsJudges, type QueueFilter } from "./queue.server.ts";
 
 export const CLAIM_MINUTES = 5;
 
@@ -75,4 +75,18 @@ export async function renewClaim(judgeId: number, submissionId: number): Promise
 
 export async function releaseClaim(judgeId: number): Promise<void> {
   await getDb().delete(judgeClaims).where(eq(judgeClaims.judgeId, judgeId));
+}
+
+/**
+ * The submission to hand a judge who opened the workspace without one: the next after `afterId` (a skip or
+ * a score), else the oldest, round to the start; with N judges a submission (`shared`), one nobody else
+ * holds, claimed. None left: their claim, if any, is released. The caller pins the answer in the page's
+ * address, so that the page re-reading itself never swaps it.
+ */
+export async function handOut(judgeId: number, filter: QueueFilter, afterId: number | undefined, shared: boolean): Promise<number | null> {
+  const [after, head] = await Promise.all([afterId === undefined ? [] : judgeQueue(judgeId, filter, 20, afterId), judgeQueue(judgeId, filter, 20)]);
+  const candidates = [...new Set([...after, ...head].map((item) => item.id))].filter((id) => id !== afterId);
+  const handed = shared ? await claimFirstAvailable(judgeId, candidates) : (candidates[0] ?? null);
+  if (handed === null && shared) await releaseClaim(judgeId);
+  return handed;
 }

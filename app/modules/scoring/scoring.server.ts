@@ -5,10 +5,11 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
-import { challengeCriteria, challenges, criterionScores as criterionScoresTable, submissionScores, submissions } from "../../../db/schema.ts";
+import { challenges, criterionScores as criterionScoresTable, submissionScores, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
+import { getRubric } from "../challenges/challenges.server.ts";
 import { endClaimOn } from "../judging/claims.server.ts";
 import { broadcastJudgingChanged } from "../realtime/broadcast.server.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
@@ -68,11 +69,7 @@ export async function scoreSubmission(command: ScoreCommand) {
 
     // The rubric cannot change under this score (an edit of the challenge locks its row for update).
     await tx.execute(sql`select 1 from ${challenges} where ${challenges.id} = ${row.challengeId} for share`);
-    const rubric = await tx
-      .select({ id: challengeCriteria.id, name: challengeCriteria.name, weight: challengeCriteria.weight, maxPoints: challengeCriteria.maxPoints })
-      .from(challengeCriteria)
-      .where(eq(challengeCriteria.challengeId, row.challengeId))
-      .orderBy(challengeCriteria.position);
+    const rubric = await getRubric(row.challengeId, tx);
     const given = rubric.length ? criterionScores(rubric, command.criteria) : null;
     let scoreCenti: number;
     if (given) scoreCenti = rubricScoreCenti(row.points, rubric, given);
