@@ -512,6 +512,68 @@ export const sessions = pgTable(
   (t) => [uniqueIndex("sessions_token_hash_key").on(t.tokenHash), index("sessions_user_id_idx").on(t.userId)],
 );
 
+/**
+ * Points an admin gives a team outside any challenge (a talk, a penalty): positive or negative, in
+ * hundredths, with a reason and optionally a category. They count in the team's total (and that
+ * category) through the standings pipeline, as scores do. Revoking one sets `revoked_at`; the row stays.
+ */
+export const awards = pgTable(
+  "awards",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    pointsCenti: integer("points_centi").notNull(),
+    category: categoryEnum("category"),
+    reason: text("reason").notNull(),
+    givenBy: integer("given_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    revokedBy: integer("revoked_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [index("awards_team_idx").on(t.teamId), check("awards_points_nonzero", sql`${t.pointsCenti} <> 0`)],
+);
+
+/**
+ * The audit trail (docs/domain.md "Audit trail"): one row per change to what a team sees or is ranked by,
+ * written in the transaction of the change. Append-only: the database refuses UPDATE, DELETE and TRUNCATE
+ * (migration 0012). No foreign keys: a record outlives the user, team or submission it names, and a
+ * cascade or "set null" would be an update. Names are copied as they were.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    // Server time: the transaction's (the same instant the change's own rows carry).
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    kind: text("kind").notNull(),
+    actorId: integer("actor_id"),
+    actorName: text("actor_name"),
+    actorRole: text("actor_role"),
+    // How the actor came: a browser session, an API token, or the system (seed, scripts).
+    via: text("via").notNull(),
+    sessionId: integer("session_id"),
+    tokenId: integer("token_id"),
+    ip: text("ip"),
+    // The team and the user the change is about, where there is one (the filters read these).
+    teamId: integer("team_id"),
+    userId: integer("user_id"),
+    // The row changed: a submission's, challenge's, gate's… id, as the kind says.
+    subjectId: bigint("subject_id", { mode: "number" }),
+    before: jsonb("before"),
+    after: jsonb("after"),
+  },
+  (t) => [
+    // Read newest first (a backward scan): "order by at desc, id desc" under any one filter.
+    index("audit_log_at_idx").on(t.at, t.id),
+    index("audit_log_team_idx").on(t.teamId, t.at, t.id),
+    index("audit_log_actor_idx").on(t.actorId, t.at, t.id),
+    index("audit_log_user_idx").on(t.userId, t.at, t.id),
+    index("audit_log_kind_idx").on(t.kind, t.at, t.id),
+  ],
+);
+
 export type Team = typeof teams.$inferSelect;
 export type NewTeam = typeof teams.$inferInsert;
 export type User = typeof users.$inferSelect;
@@ -532,3 +594,5 @@ export type Gate = typeof gates.$inferSelect;
 export type Meal = typeof meals.$inferSelect;
 export type ApiToken = typeof apiTokens.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
+export type Award = typeof awards.$inferSelect;
+export type AuditRecord = typeof auditLog.$inferSelect;

@@ -29,9 +29,10 @@ export interface CallerHeaders {
   cookie?: string | null;
 }
 
-/** The caller: a user as they are now, and the session they came with (null for an API token). */
+/** The caller: a user as they are now, and the session or the API token they came with (the other null). */
 export interface Caller extends SessionUser {
   sessionId: number | null;
+  tokenId: number | null;
 }
 
 /** The bearer token in an Authorization header's value, if it holds one. */
@@ -42,7 +43,7 @@ export function bearerIn(authorization: string | null | undefined): string | nul
 
 /** The caller a live session stands for. */
 export function asCaller(session: LiveSession): Caller {
-  return { id: session.id, name: session.name, role: session.role, teamId: session.teamId, teamName: session.teamName, sessionId: session.sessionId };
+  return { id: session.id, name: session.name, role: session.role, teamId: session.teamId, teamName: session.teamName, sessionId: session.sessionId, tokenId: null };
 }
 
 /** Sessions whose use this process last recorded, and when: one write a minute per session at most. */

@@ -1,6 +1,7 @@
 import { ScoreResultSchema, withScore } from "~/modules/api/schemas";
 import { ScoreFormSchema } from "~/modules/scoring/score-input";
 import { scoreSubmission } from "~/modules/scoring/scoring.server";
+import { actorOf } from "~/glue/actor.server";
 import { apiResource, pathId, readBody, respond } from "~/glue/api.server";
 
 // Not public: apiResource authenticates the caller (401 without a session or token) and applies this
@@ -11,7 +12,7 @@ const resource = apiResource("/submissions/{id}/score", {
   PUT: async ({ request, params, caller: judge }) => {
     const submissionId = pathId(params.id);
     const input = await readBody(request, ScoreFormSchema.omit({ submissionId: true }));
-    const scored = await scoreSubmission({ ...input, submissionId, judgeId: judge.id });
+    const scored = await scoreSubmission({ ...input, submissionId, judge: actorOf(judge, request) });
     return respond(ScoreResultSchema, withScore(scored));
   },
 });

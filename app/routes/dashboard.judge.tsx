@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { formatDayTime, formatPoints } from "~/components/realtime/format";
 import { ActionButton } from "~/components/ui/action-button";
+import { actorOf } from "~/glue/actor.server";
 import { formFailure } from "~/glue/failures.server";
 import { requirePage } from "~/glue/auth.server";
 import { createToastHeaders } from "~/glue/toast.server";
@@ -92,7 +93,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { revision, ...score } = form.value;
   try {
     // The score ends the judge's claim on it (scoreSubmission).
-    await scoreSubmission({ ...score, judgeId: judge.id, seenRevision: new Date(revision) });
+    await scoreSubmission({ ...score, judge: actorOf(judge, request), seenRevision: new Date(revision) });
   } catch (error) {
     const failed = formFailure(form, error, { log: "scoring failed", fallback: messages.errors.server, fieldOf: (refusal) => refusal?.field });
     return data(failed.result, failed.init);

@@ -15,6 +15,7 @@ import { readSubmissionListQuery } from "~/modules/submissions/schema";
 import { blindList, hidesNames } from "~/modules/judging/blind.server";
 import { getJudgingSettings } from "~/modules/judging/settings.server";
 import styles from "~/styles/dashboard.css";
+import { actorOf } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { formFailure } from "~/glue/failures.server";
 import { redirectWithToast } from "~/glue/toast.server";
@@ -41,7 +42,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: ScoreFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
-    await scoreSubmission({ ...submission.value, judgeId: judge.id });
+    await scoreSubmission({ ...submission.value, judge: actorOf(judge, request) });
   } catch (error) {
     // The row shows the message beside its score input: on the score, or on the row itself (a fault too).
     const failed = formFailure(submission, error, { log: "scoring failed", fallback: messages.errors.server, fieldOf: (refusal) => refusal?.field ?? "submissionId" });

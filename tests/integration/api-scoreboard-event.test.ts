@@ -22,7 +22,7 @@ import * as notifications from "../../app/routes/api.v1.notifications.tsx";
 import * as videos from "../../app/routes/api.v1.videos.tsx";
 import * as mentors from "../../app/routes/api.v1.mentors.tsx";
 import * as needs from "../../app/routes/api.v1.needs.tsx";
-import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser } from "../support/fixtures.ts";
+import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, actorFor } from "../support/fixtures.ts";
 import { apiRequest, call, makeCallers, send } from "../support/api.ts";
 
 let callers: Awaited<ReturnType<typeof makeCallers>>;
@@ -36,7 +36,7 @@ async function board(token: string, headers: Record<string, string> = {}) {
 }
 
 async function score(submissionId: number, teamId: number, value: string) {
-  await scoreSubmission({ submissionId, judgeId: callers.users.judge.id, score: value });
+  await scoreSubmission({ submissionId, judge: actorFor(callers.users.judge.id), score: value });
   // What the standings worker does after the score's transaction.
   await recomputeTeamStanding(teamId);
 }

@@ -21,7 +21,7 @@ import { loader as submissionsTable } from "../../app/routes/dashboard.submissio
 import { loader as fileLoader } from "../../app/routes/submissions.$id.file.tsx";
 import { loader as inlineLoader } from "../../app/routes/submissions.$id.inline.tsx";
 import { newObjectKey, uploadStream } from "../../app/infrastructure/s3.server.ts";
-import { ensureEventSettings, makeChallenge, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+import { ensureEventSettings, makeChallenge, makeTeam, makeUser, sessionCookie, actorFor } from "../support/fixtures.ts";
 
 const HOUR = 3_600_000;
 
@@ -92,7 +92,7 @@ describe("one judge per submission", () => {
     expect(bobsPage.queue.map((item) => item.id)).toEqual([ids[1]]);
     expect((await judgeBacklog(bob.id)).total).toBe(1);
 
-    await scoreSubmission({ submissionId: ids[0], judgeId: alice.id, score: "7", seenRevision: await revision(ids[0]) });
+    await scoreSubmission({ submissionId: ids[0], judge: actorFor(alice.id), score: "7", seenRevision: await revision(ids[0]) });
     await getDb().delete(judgeClaims).where(eq(judgeClaims.judgeId, alice.id));
     expect((await judgeQueue(bob.id, { challengeId: challenge.id })).map((item) => item.id)).toEqual([ids[1]]);
     // Alice's next: the second is Bob's, so nothing for her.
@@ -152,16 +152,16 @@ describe("claims and scores counted per judge", () => {
     const [alice, bob, carol] = [await makeUser("judge"), await makeUser("judge"), await makeUser("judge")];
     const challenge = await makeChallenge({ wave: 1, points: 10 });
     const { ids, teams } = await answers(1, challenge);
-    await scoreSubmission({ submissionId: ids[0], judgeId: alice.id, score: "2" });
+    await scoreSubmission({ submissionId: ids[0], judge: actorFor(alice.id), score: "2" });
     // Alice opens it again from her history: she counts once, so Bob and Carol still see it (it needs two).
     await open(alice.id, `?s=${ids[0]}`);
     expect((await judgeQueue(bob.id, { challengeId: challenge.id })).map((item) => item.id)).toEqual(ids);
-    await scoreSubmission({ submissionId: ids[0], judgeId: bob.id, score: "4" });
+    await scoreSubmission({ submissionId: ids[0], judge: actorFor(bob.id), score: "4" });
     expect(await judgeQueue(carol.id, { challengeId: challenge.id })).toEqual([]);
     // The team changes it: both earlier scorers get it back (their scores still count until they score again).
     await saveSubmission({ userId: teams[0].member.id, teamId: teams[0].team.id, challengeId: challenge.id, text: "v2", file: null });
     await claimFirstAvailable(carol.id, ids);
-    await scoreSubmission({ submissionId: ids[0], judgeId: carol.id, score: "10" });
+    await scoreSubmission({ submissionId: ids[0], judge: actorFor(carol.id), score: "10" });
     expect((await judgeQueue(alice.id, { challengeId: challenge.id })).map((item) => [item.id, item.changedSinceScore])).toEqual([[ids[0], true]]);
     expect((await judgeQueue(bob.id, { challengeId: challenge.id })).map((item) => item.id)).toEqual(ids);
   });
@@ -207,14 +207,14 @@ describe("a rubric challenge", () => {
     ]);
 
     // A single score is refused; so is a criterion out of its range, on that criterion.
-    await expect(scoreSubmission({ submissionId: ids[0], judgeId: judge.id, score: "100" })).rejects.toMatchObject({ message: messages.scoring.rubricRequired });
-    const outOfRange = await scoreSubmission({ submissionId: ids[0], judgeId: judge.id, criteria: { [clarity.id]: "11", [originality.id]: "5", [craft.id]: "5" } }).catch((error: unknown) => error);
+    await expect(scoreSubmission({ submissionId: ids[0], judge: actorFor(judge.id), score: "100" })).rejects.toMatchObject({ message: messages.scoring.rubricRequired });
+    const outOfRange = await scoreSubmission({ submissionId: ids[0], judge: actorFor(judge.id), criteria: { [clarity.id]: "11", [originality.id]: "5", [craft.id]: "5" } }).catch((error: unknown) => error);
     expect(outOfRange).toBeInstanceOf(ScoringError);
     expect(outOfRange).toMatchObject({ field: `criteria.${clarity.id}`, message: `Clarity: ${messages.scoring.range(10)}` });
 
     // 150 × (2 × 8/10 + 5/10 + 10/10) ÷ 4 = 116.25
-    await scoreSubmission({ submissionId: ids[0], judgeId: judge.id, criteria: { [clarity.id]: "8", [originality.id]: "5", [craft.id]: "10" } });
-    await scoreSubmission({ submissionId: ids[0], judgeId: second.id, criteria: { [clarity.id]: "10", [originality.id]: "10", [craft.id]: "10" } });
+    await scoreSubmission({ submissionId: ids[0], judge: actorFor(judge.id), criteria: { [clarity.id]: "8", [originality.id]: "5", [craft.id]: "10" } });
+    await scoreSubmission({ submissionId: ids[0], judge: actorFor(second.id), criteria: { [clarity.id]: "10", [originality.id]: "10", [craft.id]: "10" } });
     const [row] = await getDb().select({ scoreCenti: submissions.scoreCenti }).from(submissions).where(eq(submissions.id, ids[0]));
     // The mean of the two judges' rubric scores: (116.25 + 150) ÷ 2 = 133.125 → 133.13
     expect(row.scoreCenti).toBe(13313);
@@ -223,7 +223,7 @@ describe("a rubric challenge", () => {
     expect(mine.criteria).toEqual({ [clarity.id]: 800, [originality.id]: 500, [craft.id]: 1000 });
 
     // Scoring again replaces the criterion scores.
-    await scoreSubmission({ submissionId: ids[0], judgeId: judge.id, criteria: { [clarity.id]: "0", [originality.id]: "0", [craft.id]: "0" } });
+    await scoreSubmission({ submissionId: ids[0], judge: actorFor(judge.id), criteria: { [clarity.id]: "0", [originality.id]: "0", [craft.id]: "0" } });
     const stored = await getDb()
       .select({ scoreCenti: criterionScores.scoreCenti })
       .from(criterionScores)

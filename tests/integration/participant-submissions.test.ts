@@ -15,7 +15,7 @@ import { handleSubmissionPost } from "../../app/glue/submission-upload.server.ts
 import { getChallengeForSubmission, getGateBoard } from "../../app/modules/participant/board.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
-import { makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
+import { makeChallenge, makeTeam, makeUser, actorFor } from "../support/fixtures.ts";
 import { multipart } from "../support/multipart.ts";
 import { expectNoIncompleteUploads } from "../support/buckets.ts";
 
@@ -223,8 +223,8 @@ describe("an update after judging", () => {
     const reviewedOne = await makeChallenge({ wave: 1, points: 100 });
     const first = await saveSubmission({ userId: user.id, teamId: team.id, challengeId: rejectedOne.id, text: "v1", file: null });
     const second = await saveSubmission({ userId: user.id, teamId: team.id, challengeId: reviewedOne.id, text: "v1", file: null });
-    await scoreSubmission({ submissionId: first.submissionId, judgeId: judge.id, score: "90", verdict: "rejected" });
-    await scoreSubmission({ submissionId: second.submissionId, judgeId: judge.id, score: "70" });
+    await scoreSubmission({ submissionId: first.submissionId, judge: actorFor(judge.id), score: "90", verdict: "rejected" });
+    await scoreSubmission({ submissionId: second.submissionId, judge: actorFor(judge.id), score: "70" });
     expect(await totalOf(team.id)).toBe(7000);
 
     // The team updates both: pending again, but the rejection still counts 0 and the review still 70.
@@ -236,7 +236,7 @@ describe("an update after judging", () => {
     expect((await getGateBoard(1, team.id))?.challenges?.find((card) => card.id === rejectedOne.id)?.solved).toBe(false);
 
     // A judge scores the update: now it counts.
-    await scoreSubmission({ submissionId: first.submissionId, judgeId: judge.id, score: "80" });
+    await scoreSubmission({ submissionId: first.submissionId, judge: actorFor(judge.id), score: "80" });
     expect(await totalOf(team.id)).toBe(15000);
     expect((await getGateBoard(1, team.id))?.challenges?.find((card) => card.id === rejectedOne.id)?.solved).toBe(true);
   });

@@ -18,7 +18,7 @@ import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { getQueue } from "../../app/infrastructure/queue.server.ts";
 import { getRedis } from "../../app/infrastructure/redis.server.ts";
-import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie, actorFor } from "../support/fixtures.ts";
 import { collect, connectSocket, nextEvent, startRealtimeServer, startWorker, stopAll, type TestSocket } from "../support/processes.ts";
 import { expectStandingsMatchRebuild, waitForEmptyOutbox } from "../support/standings.ts";
 
@@ -63,7 +63,7 @@ describe("event pipeline", () => {
     const update1 = nextEvent(onWeb1, "teams:update", (team) => team.id === leader.id);
     const update2 = nextEvent(onWeb2, "teams:update", (team) => team.id === leader.id);
 
-    await scoreSubmission({ submissionId: submission.id, judgeId: judge.id, score: "100.5", comment: "neat" });
+    await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "100.5", comment: "neat" });
 
     const [[team1], [team2]] = await Promise.all([update1, update2]);
     expect(team1).toEqual(team2);
@@ -82,9 +82,9 @@ describe("event pipeline", () => {
     const challenge = await makeChallenge({ points: 100 });
     const submission = await makeSubmission(team.id, challenge.id, player.id);
     const judge2 = await makeUser("judge");
-    await scoreSubmission({ submissionId: submission.id, judgeId: judge.id, score: "50" });
-    await scoreSubmission({ submissionId: submission.id, judgeId: judge2.id, score: "90" });
-    const result = await scoreSubmission({ submissionId: submission.id, judgeId: judge.id, score: "60" });
+    await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "50" });
+    await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge2.id), score: "90" });
+    const result = await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "60" });
     expect(result).toMatchObject({ scoreCenti: 7500, status: "reviewed" });
     await waitForEmptyOutbox();
     const [row] = await getDb().select().from(standings).where(eq(standings.teamId, team.id));
@@ -96,9 +96,9 @@ describe("event pipeline", () => {
     const team = await makeTeam();
     const challenge = await makeChallenge({ points: 100 });
     const submission = await makeSubmission(team.id, challenge.id, null);
-    await expect(scoreSubmission({ submissionId: submission.id, judgeId: judge.id, score: "100.01" })).rejects.toThrow("The score must be between 0 and 100");
-    await expect(scoreSubmission({ submissionId: submission.id, judgeId: judge.id, score: "lots" })).rejects.toThrow("The score must be a number");
-    await expect(scoreSubmission({ submissionId: 999_999, judgeId: judge.id, score: "1" })).rejects.toThrow("This submission no longer exists");
+    await expect(scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "100.01" })).rejects.toThrow("The score must be between 0 and 100");
+    await expect(scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "lots" })).rejects.toThrow("The score must be a number");
+    await expect(scoreSubmission({ submissionId: 999_999, judge: actorFor(judge.id), score: "1" })).rejects.toThrow("This submission no longer exists");
     expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
   });
 
@@ -146,12 +146,12 @@ describe("event pipeline", () => {
     const mine1 = collect(meSocket, "teams:update");
 
     const adminSees = nextEvent(adminSocket, "teams:update", (team) => team.id === theirs.id);
-    await scoreSubmission({ submissionId: theirSubmission.id, judgeId: judge.id, score: "99" });
+    await scoreSubmission({ submissionId: theirSubmission.id, judge: actorFor(judge.id), score: "99" });
     const [[live]] = await Promise.all([adminSees]);
     expect(live.totalScore).toBe(99);
 
     const iSeeMine = nextEvent(meSocket, "teams:update", (team) => team.id === mine.id);
-    await scoreSubmission({ submissionId: mySubmission.id, judgeId: judge.id, score: "10" });
+    await scoreSubmission({ submissionId: mySubmission.id, judge: actorFor(judge.id), score: "10" });
     const [own] = await iSeeMine;
     expect(own.totalScore).toBe(10);
     expect(mine1.filter(([team]) => team.id === theirs.id)).toEqual([]);
@@ -187,7 +187,7 @@ describe("event pipeline", () => {
       });
     });
     await locked;
-    await Promise.all(submissionList.map((submission, index) => scoreSubmission({ submissionId: submission.id, judgeId: judge.id, score: String(10 + index) })));
+    await Promise.all(submissionList.map((submission, index) => scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: String(10 + index) })));
 
     const queue = getQueue("standings");
     const deadline = Date.now() + 15_000;

@@ -16,7 +16,7 @@ import { messages } from "../../app/modules/messages.ts";
 import { withUnavailablePages } from "../../app/glue/unavailable.server.ts";
 import { callRoute, loadRouteModule, routeManifest } from "../support/route-manifest.ts";
 import { DisposableRedis } from "../support/disposable-redis.ts";
-import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie, actorFor } from "../support/fixtures.ts";
 import { startWorker, stopAll } from "../support/processes.ts";
 
 let redis: DisposableRedis;
@@ -43,7 +43,7 @@ describe("Redis outage", () => {
 
     await redis.kill();
     const started = Date.now();
-    const result = await scoreSubmission({ submissionId: submission.id, judgeId: judge.id, score: "88" });
+    const result = await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "88" });
     expect(Date.now() - started).toBeLessThan(5000);
     expect(result.scoreCenti).toBe(8800);
     const [saved] = await getDb().select().from(submissions).where(eq(submissions.id, submission.id));

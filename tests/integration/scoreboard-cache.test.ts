@@ -14,7 +14,7 @@ import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { getRedis, redisKey } from "../../app/infrastructure/redis.server.ts";
-import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser } from "../support/fixtures.ts";
+import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, actorFor } from "../support/fixtures.ts";
 
 afterAll(() => closeEmitter());
 
@@ -39,7 +39,7 @@ describe("scoreboard snapshot cache", () => {
     expect(await readSnapshotCached(getRedis())).toBe(before);
 
     // A team's job (the Lua placement) moves the version.
-    await scoreSubmission({ submissionId: submission.id, judgeId: judge.id, score: "80" });
+    await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "80" });
     await recomputeTeamStanding(second.id);
     const afterScore = await expectCachedEqualsRedis();
     expect(afterScore).not.toBe(before);

@@ -16,7 +16,7 @@ import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { getRedis } from "../../app/infrastructure/redis.server.ts";
-import { ensureEventSettings, makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
+import { ensureEventSettings, makeChallenge, makeTeam, makeUser, actorFor } from "../support/fixtures.ts";
 
 afterAll(() => closeEmitter());
 
@@ -103,7 +103,7 @@ describe("incremental standings", () => {
             const submission = await ensureSubmission(step.team, step.challenge, 0);
             const points = challengeRows[step.challenge].points;
             const value = ((step.percent / 10000) * points).toFixed(2);
-            await scoreSubmission({ submissionId: submission.id, judgeId: judges[step.judge].id, score: value, verdict: step.verdict });
+            await scoreSubmission({ submissionId: submission.id, judge: actorFor(judges[step.judge].id), score: value, verdict: step.verdict });
           } else if (step.type === "update") {
             // A participant updates the submission: pending again, credited to them.
             await getDb().transaction(async (tx) => {

@@ -16,7 +16,7 @@ import * as pageRoute from "../../app/routes/_app.submition.$id.tsx";
 import * as uploadRoute from "../../app/routes/submition.$id.upload.tsx";
 import * as apiRoute from "../../app/routes/api.v1.challenges.$id.submission.tsx";
 import * as settingsRoute from "../../app/routes/dashboard.settings.tsx";
-import { makeChallenge, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+import { makeChallenge, makeTeam, makeUser, sessionCookie, actorFor } from "../support/fixtures.ts";
 import { multipart, type MultipartPart } from "../support/multipart.ts";
 import { createApiToken } from "../../app/modules/api-tokens/tokens.server.ts";
 
@@ -151,7 +151,7 @@ describe("submissions close", () => {
     await updateSubmissionsCloseAt(new Date(Date.now() - 1000));
     const judge = await makeUser("judge");
     const [row] = await rowsOf(team.id);
-    await scoreSubmission({ submissionId: row.id, judgeId: judge.id, score: "80" });
+    await scoreSubmission({ submissionId: row.id, judge: actorFor(judge.id), score: "80" });
     const [scored] = await rowsOf(team.id);
     expect(scored).toMatchObject({ status: "reviewed", scoreCenti: 8000 });
     expect(scored.userId).toBe(user.id);

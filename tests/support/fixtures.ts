@@ -6,6 +6,8 @@ import { hashPassword } from "../../app/modules/auth/password.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { startSession } from "../../app/modules/auth/sessions.server.ts";
 import { getEnv } from "../../app/infrastructure/env.server.ts";
+import type { Actor } from "../../app/modules/audit/audit.server.ts";
+import type { Role } from "../../app/modules/auth/access.ts";
 import { sessionCookieName, sessionSetCookie } from "../../app/glue/session.server.ts";
 
 let counter = 0;
@@ -56,4 +58,9 @@ export async function sessionCookie(userId: number, options: { production?: bool
   if (!token) throw new Error(`no user ${userId}`);
   const value = (await sessionSetCookie(token)).split(";")[0].split("=").slice(1).join("=");
   return `${sessionCookieName(options.production ?? getEnv().NODE_ENV === "production")}=${value}`;
+}
+
+/** A user as the audit trail names them when they act (as through a browser session from this machine). */
+export function actorFor(userId: number, name = `user ${userId}`, role: Role = "judge"): Actor & { id: number } {
+  return { id: userId, name, role, via: "session", sessionId: null, tokenId: null, ip: "127.0.0.1" };
 }

@@ -69,8 +69,8 @@ export async function listApiTokens() {
     .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
 }
 
-/** The user a live (unrevoked) token belongs to, or null. */
-export async function findUserByApiToken(token: string, now = new Date()): Promise<SessionUser | null> {
+/** The user a live (unrevoked) token belongs to, with the token's id, or null. */
+export async function findUserByApiToken(token: string, now = new Date()): Promise<(SessionUser & { tokenId: number }) | null> {
   if (!token.startsWith(TOKEN_PREFIX)) return null;
   const db = getDb();
   const [row] = await db
@@ -87,5 +87,5 @@ export async function findUserByApiToken(token: string, now = new Date()): Promi
       .set({ lastUsedAt: now })
       .where(and(eq(apiTokens.id, row.id), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, staleBefore)))),
   ]);
-  return user;
+  return user ? { ...user, tokenId: row.id } : null;
 }

@@ -52,6 +52,11 @@ export interface LiveSession {
 const MAX_USER_AGENT = 300;
 const MAX_IP = 64;
 
+/** An address as the admin reads it: an IPv4 client of a dual-stack server arrives as ::ffff:a.b.c.d, shown a.b.c.d. */
+export function shownIp(ip: string): string {
+  return ip.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "").slice(0, MAX_IP);
+}
+
 /**
  * Starts a session for the user; returns the token for the cookie (plain, never stored or logged). With
  * `passwordHash` (a login), only while that is still the user's password: a login whose password check
@@ -60,8 +65,7 @@ const MAX_IP = 64;
  */
 export async function startSession(userId: number, from: { ip: string | null; userAgent: string | null }, passwordHash?: string): Promise<string | null> {
   const token = newSessionToken();
-  // An IPv4 client of a dual-stack server arrives as ::ffff:a.b.c.d: the admin reads a.b.c.d.
-  const ip = from.ip?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "").slice(0, MAX_IP) ?? null;
+  const ip = from.ip === null ? null : shownIp(from.ip);
   const userAgent = from.userAgent?.slice(0, MAX_USER_AGENT) ?? null;
   const rows = await getDb().execute<{ id: number }>(sql`
     insert into ${sessions} (user_id, token_hash, ip, user_agent)

@@ -9,12 +9,13 @@ import { challenges, criterionScores as criterionScoresTable, submissionScores, 
 import { getDb } from "../../infrastructure/db.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
+import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { getRubric } from "../challenges/challenges.server.ts";
 import { endClaimOn } from "../judging/claims.server.ts";
 import { broadcastJudgingChanged } from "../realtime/broadcast.server.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { rubricScoreCenti, type Criterion } from "./rubric.ts";
-import { applyJudging, meanCenti } from "./rules.ts";
+import { applyJudging, fromCenti, meanCenti } from "./rules.ts";
 import { scoreInputSchema, type Verdict } from "./score-input.ts";
 
 /**
@@ -29,7 +30,10 @@ export class ScoringError extends DomainError {
 
 export interface ScoreCommand {
   submissionId: number;
-  judgeId: number;
+  /** The judge, who scores as themselves, as the audit trail names them (their session or token). */
+  judge: Actor & { id: number };
+  /** When, if not now: only the demo seed, whose story is set in the past. */
+  at?: Date;
   /** As typed: validated here against the challenge's points. Not used for a challenge with a rubric. */
   score?: string;
   /** A rubric challenge's score per criterion, as typed, by criterion id (app/modules/scoring/rubric.ts). */
@@ -56,6 +60,7 @@ export async function scoreSubmission(command: ScoreCommand) {
         scoredAt: submissions.scoredAt,
         revisedAt: submissions.revisedAt,
         challengeId: submissions.challengeId,
+        challengeTitle: challenges.title,
         points: challenges.points,
       })
       .from(submissions)
@@ -80,17 +85,39 @@ export async function scoreSubmission(command: ScoreCommand) {
     }
 
     const comment = command.comment?.trim() || null;
-    const { mine, scores } = await upsertScoreAndReadAll(tx, { submissionId: row.id, judgeId: command.judgeId, scoreCenti, comment });
+    const { mine, scores, previous } = await upsertScoreAndReadAll(tx, { submissionId: row.id, judgeId: command.judge.id, scoreCenti, comment });
     // The judge's criterion scores are replaced with these (none without a rubric).
     await tx.delete(criterionScoresTable).where(eq(criterionScoresTable.submissionScoreId, mine));
     if (given) await tx.insert(criterionScoresTable).values([...given].map(([criterionId, centi]) => ({ submissionScoreId: mine, criterionId, scoreCenti: centi })));
-    const judged = applyJudging(row, { scoreCenti: meanCenti(scores), verdict: command.verdict, at: new Date() });
+    const at = command.at ?? new Date();
+    const judged = applyJudging(row, { scoreCenti: meanCenti(scores), verdict: command.verdict, at });
     // Independent writes, sent together (one round trip; their order does not matter). The judge's claim on
-    // it ends: they are done with it.
+    // it ends: they are done with it. The audit record says what the judge's score and the submission were.
     await Promise.all([
       tx.update(submissions).set(judged).where(eq(submissions.id, row.id)),
       markStandingsStale(tx, row.teamId),
-      endClaimOn(tx, command.judgeId, row.id),
+      endClaimOn(tx, command.judge.id, row.id),
+      recordAudit(tx, command.judge, {
+        kind: previous ? "score.changed" : "score.given",
+        teamId: row.teamId,
+        subjectId: row.id,
+        at: command.at,
+        before: {
+          challenge: row.challengeTitle,
+          score: previous ? fromCenti(previous.scoreCenti) : null,
+          comment: previous?.comment ?? null,
+          submissionScore: row.scoreCenti === null ? null : fromCenti(row.scoreCenti),
+          status: row.status,
+        },
+        after: {
+          challenge: row.challengeTitle,
+          score: fromCenti(scoreCenti),
+          comment,
+          ...(given ? { criteria: Object.fromEntries(rubric.map((criterion) => [criterion.name, fromCenti(given.get(criterion.id)!)])) } : {}),
+          submissionScore: judged.scoreCenti === null ? null : fromCenti(judged.scoreCenti),
+          status: judged.status,
+        },
+      }),
     ]);
     return { submissionId: row.id, teamId: row.teamId, scoreCenti: judged.scoreCenti, status: judged.status };
   });
@@ -112,26 +139,33 @@ function criterionScores(rubric: readonly Criterion[], typed: Record<string, str
 }
 
 /**
- * Stores the judge's score (replacing their earlier one) and returns its row and every judge's score on the
- * submission, the new one included, in one statement: a data-modifying CTE's rows are not visible to the
- * rest of its statement, so the new score comes from RETURNING and the others from the table ("is distinct
- * from": a deleted judge's score stays, with judge_id null, and still counts).
+ * Stores the judge's score (replacing their earlier one) and returns its row, every judge's score on the
+ * submission, the new one included, and the judge's earlier score if any, in one statement: a
+ * data-modifying CTE's rows are not visible to the rest of its statement, so the new score comes from
+ * RETURNING, the earlier one and the others from the table as it was ("is distinct from": a deleted judge's
+ * score stays, with judge_id null, and still counts).
  */
 async function upsertScoreAndReadAll(
   tx: Queryable,
   score: { submissionId: number; judgeId: number; scoreCenti: number; comment: string | null },
-): Promise<{ mine: number; scores: number[] }> {
-  const rows = await tx.execute<{ id: number; score_centi: number; mine: boolean }>(sql`
+): Promise<{ mine: number; scores: number[]; previous: { scoreCenti: number; comment: string | null } | null }> {
+  const rows = await tx.execute<{ id: number; score_centi: number; comment: string | null; role: "mine" | "other" | "previous" }>(sql`
     with upserted as (
       insert into ${submissionScores} (submission_id, judge_id, score_centi, comment)
       values (${score.submissionId}, ${score.judgeId}, ${score.scoreCenti}, ${score.comment})
       on conflict (submission_id, judge_id) do update set score_centi = excluded.score_centi, comment = excluded.comment, updated_at = now()
       returning id, score_centi
     )
-    select id, score_centi, true as mine from upserted
+    select id, score_centi, null as comment, 'mine' as role from upserted
     union all
-    select id, score_centi, false as mine from ${submissionScores} where submission_id = ${score.submissionId} and judge_id is distinct from ${score.judgeId}`);
-  return { mine: Number(rows.find((row) => row.mine)!.id), scores: rows.map((row) => Number(row.score_centi)) };
+    select id, score_centi, comment, case when judge_id = ${score.judgeId} then 'previous' else 'other' end as role
+    from ${submissionScores} where submission_id = ${score.submissionId}`);
+  const previous = rows.find((row) => row.role === "previous");
+  return {
+    mine: Number(rows.find((row) => row.role === "mine")!.id),
+    scores: rows.filter((row) => row.role !== "previous").map((row) => Number(row.score_centi)),
+    previous: previous ? { scoreCenti: Number(previous.score_centi), comment: previous.comment } : null,
+  };
 }
 
 /** A judge's own score on a submission, to prefill the form. */

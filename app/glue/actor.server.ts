@@ -1,0 +1,21 @@
+/**
+ * The actor an audit record names (app/modules/audit/audit.server.ts): the caller, how they came (their
+ * session or their API token) and the address the request came from.
+ */
+import type { UserActor } from "../modules/audit/audit.server.ts";
+import { shownIp } from "../modules/auth/sessions.server.ts";
+import type { Caller } from "./caller.server.ts";
+import { clientIp } from "./request.server.ts";
+
+export function actorOf(caller: Caller, request: Request): UserActor {
+  const ip = clientIp(request);
+  return {
+    id: caller.id,
+    name: caller.name,
+    role: caller.role,
+    via: caller.tokenId ? "token" : "session",
+    sessionId: caller.sessionId,
+    tokenId: caller.tokenId,
+    ip: ip === "unknown" ? null : shownIp(ip),
+  };
+}

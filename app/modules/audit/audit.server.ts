@@ -1,0 +1,94 @@
+/**
+ * The audit trail (docs/domain.md "Audit trail"): who changed what a team sees or is ranked by, when, from
+ * where, before and after. A module that makes such a change calls `recordAudit` with the transaction of the
+ * change, so a change never exists without its record and a failed change leaves none. The table is
+ * append-only (the database refuses updates and deletes, migration 0012).
+ */
+import type { Queryable } from "../../../db/client.ts";
+import { auditLog } from "../../../db/schema.ts";
+import type { Role } from "../auth/access.ts";
+import type { AuditKind } from "./kinds.ts";
+
+/**
+ * Who makes a change: a signed-in user through a browser session or an API token (the glue builds it from
+ * the caller and the request, app/glue/actor.server.ts), or the system (the demo seed, scripts).
+ */
+export interface Actor {
+  id: number | null;
+  name: string | null;
+  role: Role | null;
+  via: "session" | "token" | "system";
+  sessionId: number | null;
+  tokenId: number | null;
+  ip: string | null;
+}
+
+/** A signed-in user acting. */
+export type UserActor = Actor & { id: number; name: string; role: Role };
+
+/** The system as an actor: `name` says which part (the seed, a script). */
+export function systemActor(name: string): Actor {
+  return { id: null, name, role: null, via: "system", sessionId: null, tokenId: null, ip: null };
+}
+
+/** A JSON value as a record keeps it: plain data, dates as ISO text. */
+export type AuditValue = Record<string, unknown>;
+
+export interface AuditEntry {
+  kind: AuditKind;
+  /** The team the change is about, if one (the team filter, and a team's history, read it). */
+  teamId?: number | null;
+  /** The user the change is about, if one (not the actor). */
+  userId?: number | null;
+  /** The row changed (a submission's, challenge's, award's… id, as the kind says). */
+  subjectId?: number | null;
+  before?: AuditValue | null;
+  after?: AuditValue | null;
+  /** When, if not now: only the demo seed, which tells a story set in the past. */
+  at?: Date;
+}
+
+/** Never a password or its hash in a record, whatever a caller hands over. */
+const SECRET_KEYS = new Set(["password", "passwordHash", "password_hash", "token", "tokenHash", "token_hash"]);
+
+function scrub(value: AuditValue | null | undefined): AuditValue | null {
+  if (!value) return null;
+  const out: AuditValue = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (SECRET_KEYS.has(key) || item === undefined) continue;
+    out[key] = item instanceof Date ? item.toISOString() : item;
+  }
+  return out;
+}
+
+/** Writes one record in `tx`, the transaction of the change it records. */
+export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry): Promise<void> {
+  await tx.insert(auditLog).values(auditRow(actor, entry));
+}
+
+/** Several records in one statement (an import, a bulk change): each is one change. */
+export async function recordAudits(tx: Queryable, actor: Actor, entries: readonly AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  for (let start = 0; start < entries.length; start += 1000) {
+    await tx.insert(auditLog).values(entries.slice(start, start + 1000).map((entry) => auditRow(actor, entry)));
+  }
+}
+
+function auditRow(actor: Actor, entry: AuditEntry) {
+  return {
+    ...(entry.at ? { at: entry.at } : {}),
+    kind: entry.kind,
+    actorId: actor.id,
+    actorName: actor.name,
+    actorRole: actor.role,
+    via: actor.via,
+    sessionId: actor.sessionId,
+    tokenId: actor.tokenId,
+    ip: actor.ip,
+    teamId: entry.teamId ?? null,
+    userId: entry.userId ?? null,
+    subjectId: entry.subjectId ?? null,
+    before: scrub(entry.before),
+    after: scrub(entry.after),
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * What the audit trail records (docs/domain.md "Audit trail"): every kind of change to what a team sees or
+ * is ranked by, named once here with the label the audit page shows. No server-only import: the page's
+ * filter lists these.
+ */
+export const auditKinds = {
+  "score.given": "Score given",
+  "score.changed": "Score changed",
+  "submission.created": "Submission sent",
+  "submission.updated": "Submission updated",
+  "challenge.created": "Challenge created",
+  "challenge.updated": "Challenge edited",
+  "challenge.status": "Challenge activated or deactivated",
+  "challenge.deleted": "Challenge deleted",
+  "gate.changed": "Gate changed",
+  "event.final": "Final countdown changed",
+  "event.submissions-close": "Submissions close changed",
+  "event.judging": "Judging settings changed",
+  "scoreboard.frozen": "Scoreboard frozen",
+  "scoreboard.unfrozen": "Scoreboard unfrozen",
+  "team.created": "Team created",
+  "team.renamed": "Team renamed",
+  "team.deleted": "Team deleted",
+  "user.created": "User created",
+  "user.updated": "User changed",
+  "user.deleted": "User deleted",
+  "session.ended": "Session ended by an admin",
+  "token.created": "API token created",
+  "token.revoked": "API token revoked",
+  "import.accounts": "Accounts imported",
+  "import.challenges": "Challenges imported",
+  "award.given": "Award given",
+  "award.revoked": "Award revoked",
+} as const;
+
+export type AuditKind = keyof typeof auditKinds;
+
+export const auditKindList = Object.keys(auditKinds) as AuditKind[];
+
+export function isAuditKind(value: string): value is AuditKind {
+  return Object.hasOwn(auditKinds, value);
+}
