@@ -2,6 +2,7 @@
  * The first admin of a fresh install (no demo seed): `npm run admin:create -- <name>`. Prints a generated
  * password once; it is stored only as an argon2id hash. Change it later on the Users page.
  */
+import { systemActor } from "../app/modules/audit/audit.server.ts";
 import { createUser } from "../app/modules/users/users.server.ts";
 import { generatePassword } from "../app/modules/registrations/accounts.server.ts";
 import { closeDb } from "../app/infrastructure/db.server.ts";
@@ -15,7 +16,7 @@ if (!name) {
 }
 const password = generatePassword();
 try {
-  await createUser({ name, role: "admin", password, teamId: undefined });
+  await createUser(systemActor("npm run admin:create"), { name, role: "admin", password, teamId: undefined });
   console.log(`admin "${name}" created; password (shown once): ${password}`);
 } catch (error) {
   // The database's own reason, never drizzle's message: that one quotes the query's parameters (the hash).

@@ -11,6 +11,9 @@ import { nameColumns } from "../app/modules/names/names.ts";
 import { getEnv } from "../app/infrastructure/env.server.ts";
 import { newObjectKey, uploadStream } from "../app/infrastructure/s3.server.ts";
 import { rebuildStandings } from "../app/modules/standings/rebuild.server.ts";
+import { recordAudit, systemActor } from "../app/modules/audit/audit.server.ts";
+import { scoreSubmission } from "../app/modules/scoring/scoring.server.ts";
+import { getRubric } from "../app/modules/challenges/challenges.server.ts";
 import { createDb, type Database } from "../db/client.ts";
 import {
   demoChallenges,
@@ -21,7 +24,7 @@ import {
   demoParticipants,
   demoTeams,
 } from "./demo-event.ts";
-import { challengeCriteria, challenges, eventSettings, gates, meals, submissionScores, submissions, submissionVersions, teams, users } from "../db/schema.ts";
+import { challengeCriteria, challenges, eventSettings, gates, meals, submissions, submissionVersions, teams, users } from "../db/schema.ts";
 
 /** A tiny but real file of each attachment type, so downloads work in the demo. */
 function demoAttachmentBody(type: string): Buffer {
@@ -190,7 +193,8 @@ interface DemoSubmission {
  * each kind.
  */
 async function seedDemoSubmissions(db: Database, teamIds: Map<string, number>, now: Date) {
-  const [judge] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.name}) = lower(${demoLogins.judge.name})`);
+  const [judgeRow] = await db.select({ id: users.id, name: users.name }).from(users).where(sql`lower(${users.name}) = lower(${demoLogins.judge.name})`);
+  const judge = judgeRow ? { ...systemActor(judgeRow.name), id: judgeRow.id, role: "judge" as const } : null;
   const byTitle = new Map((await db.select({ id: challenges.id, title: challenges.title }).from(challenges)).map((c) => [c.title, c.id]));
   const plan: DemoSubmission[] = [
     { team: "Phoenix", member: "phoenix1", challenge: "Runes of Order", percent: 90 },
@@ -245,35 +249,48 @@ async function seedDemoSubmissions(db: Database, teamIds: Map<string, number>, n
     const scoreCenti = item.percent === null ? null : item.percent * points.points;
     const scoredAt = item.percent === null ? null : new Date(now.getTime() - (60 - index * 7) * 60 * 1000);
     const sentAt = new Date((scoredAt ?? now).getTime() - 20 * 60 * 1000);
-    const revisedAt = item.earlierText ? new Date(now.getTime() - 5 * 60 * 1000) : sentAt;
     let file = {};
     if (item.file) {
       const body = item.file.body();
       const stored = await uploadStream({ key: newObjectKey("submissions"), body: Readable.from([body]), contentType: item.file.type, limitBytes: body.length });
       file = { fileKey: stored.key, fileName: item.file.name, fileType: item.file.type, fileSize: body.length };
     }
+    const text = item.text ?? `Our answer to "${item.challenge}": see the attached reasoning.`;
+    const member = { id: user.id, name: item.member, role: "participant" as const, via: "system" as const, sessionId: null, tokenId: null, ip: null };
     const [created] = await db
       .insert(submissions)
-      .values({
-        teamId,
-        challengeId,
-        userId: user.id,
-        text: item.text ?? `Our answer to "${item.challenge}": see the attached reasoning.`,
-        ...file,
-        status: item.percent === null || item.earlierText ? "pending" : "reviewed",
-        scoreCenti,
-        scoredAt,
-        revisedAt,
-        createdAt: sentAt,
-      })
+      .values({ teamId, challengeId, userId: user.id, text: item.earlierText ?? text, ...file, revisedAt: sentAt, createdAt: sentAt })
       .onConflictDoNothing()
       .returning({ id: submissions.id });
     if (!created) continue;
-    if (scoreCenti !== null && judge) {
-      await db.insert(submissionScores).values({ submissionId: created.id, judgeId: judge.id, scoreCenti, comment: "Demo score", createdAt: scoredAt!, updatedAt: scoredAt! });
+    await recordAudit(db, member, { kind: "submission.created", teamId, userId: user.id, subjectId: created.id, at: sentAt, after: { challengeId, status: "pending", textLength: (item.earlierText ?? text).length } });
+    if (scoreCenti !== null && scoredAt && judge) {
+      // Scored the way a judge scores (the audit trail has the demo's history), at the story's time.
+      // A rubric challenge gets the same share on every criterion: the same score in the end.
+      const rubric = await getRubric(challengeId);
+      const criteria = Object.fromEntries(rubric.map((criterion) => [String(criterion.id), ((item.percent! * criterion.maxPoints) / 100).toFixed(2)]));
+      await scoreSubmission({
+        submissionId: created.id,
+        judge,
+        ...(rubric.length ? { criteria } : { score: (scoreCenti / 100).toFixed(2) }),
+        comment: "Demo score",
+        at: scoredAt,
+      });
     }
     if (item.earlierText) {
+      // The team changed it after the judge's score: the judged text is kept as the earlier version.
+      const revisedAt = new Date(now.getTime() - 5 * 60 * 1000);
       await db.insert(submissionVersions).values({ submissionId: created.id, userId: user.id, text: item.earlierText, submittedAt: sentAt, replacedAt: revisedAt });
+      await db.update(submissions).set({ text, status: "pending", revisedAt }).where(eq(submissions.id, created.id));
+      await recordAudit(db, member, {
+        kind: "submission.updated",
+        teamId,
+        userId: user.id,
+        subjectId: created.id,
+        at: revisedAt,
+        before: { challengeId, status: "reviewed", textLength: item.earlierText.length },
+        after: { challengeId, status: "pending", textLength: text.length },
+      });
     }
   }
 }

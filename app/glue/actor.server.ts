@@ -6,6 +6,7 @@ import type { UserActor } from "../modules/audit/audit.server.ts";
 import { shownIp } from "../modules/auth/sessions.server.ts";
 import type { Caller } from "./caller.server.ts";
 import { clientIp } from "./request.server.ts";
+import { requirePage } from "./auth.server.ts";
 
 export function actorOf(caller: Caller, request: Request): UserActor {
   const ip = clientIp(request);
@@ -18,4 +19,9 @@ export function actorOf(caller: Caller, request: Request): UserActor {
     tokenId: caller.tokenId,
     ip: ip === "unknown" ? null : shownIp(ip),
   };
+}
+
+/** An action's guard (the page-roles table, as requirePage) that also names the actor of the change. */
+export async function requirePageActor(request: Request): Promise<UserActor> {
+  return actorOf(await requirePage(request), request);
 }

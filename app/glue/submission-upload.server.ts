@@ -3,6 +3,8 @@
  * limit enforced while streaming, through the one multipart parser (app/glue/multipart.server.ts).
  */
 import { deleteObject } from "../infrastructure/s3.server.ts";
+import { actorOf } from "./actor.server.ts";
+import type { Caller } from "./caller.server.ts";
 import { MultipartError, receiveMultipart, type MultipartFailure } from "./multipart.server.ts";
 import { isMultipartForm } from "./request-bodies.server.ts";
 import { SubmissionFormSchema } from "../modules/submissions/schema.ts";
@@ -89,13 +91,13 @@ export type SubmissionOutcome =
  */
 export async function handleSubmissionPost(
   request: Request,
-  input: { userId: number; teamId: number | null; challengeId: number; maxBytes: number; begunAt: Date },
+  input: { caller: Caller; challengeId: number; maxBytes: number; begunAt: Date },
 ): Promise<SubmissionOutcome> {
   let text = "";
   try {
     let closesAt: Date | null;
     try {
-      ({ closesAt } = await assertCanSubmit({ teamId: input.teamId, challengeId: input.challengeId, begunAt: input.begunAt }));
+      ({ closesAt } = await assertCanSubmit({ teamId: input.caller.teamId, challengeId: input.challengeId, begunAt: input.begunAt }));
     } catch (error) {
       // Refused before the body is read: the form still gets its text back (files are read and dropped).
       if (error instanceof SubmissionError) error.text = await readTextOnly(request);
@@ -109,7 +111,14 @@ export async function handleSubmissionPost(
       if (file) await deleteObject(file.key).catch(() => {});
       return { ok: false, status: 400, message: parsed.error.issues[0]?.message ?? "Invalid text", text };
     }
-    const saved = await saveSubmission({ ...input, text: parsed.data.text, file });
+    const saved = await saveSubmission({
+      actor: actorOf(input.caller, request),
+      teamId: input.caller.teamId,
+      challengeId: input.challengeId,
+      begunAt: input.begunAt,
+      text: parsed.data.text,
+      file,
+    });
     return { ok: true, ...saved };
   } catch (error) {
     if (error instanceof SubmissionError) return { ok: false, status: error.status, message: error.message, text: error.text ?? text };

@@ -49,8 +49,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requirePage(request);
   const challengeId = challengeIdOf(params.id);
   const outcome = await handleSubmissionPost(request, {
-    userId: user.id,
-    teamId: user.teamId,
+    caller: user,
     challengeId,
     maxBytes: submissionMaxBytes(),
     begunAt: requestBegunAt(context),

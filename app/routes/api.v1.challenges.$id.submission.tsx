@@ -16,7 +16,7 @@ const resource = apiResource("/challenges/{id}/submission", {
     if (!isMultipart(request)) {
       throw new ApiError("unsupported_media_type", messages.api.unsupportedMediaType("multipart/form-data"));
     }
-    const outcome = await handleSubmissionPost(request, { userId: user.id, teamId: user.teamId, challengeId, maxBytes: submissionMaxBytes(), begunAt: requestBegunAt(context) });
+    const outcome = await handleSubmissionPost(request, { caller: user, challengeId, maxBytes: submissionMaxBytes(), begunAt: requestBegunAt(context) });
     if (!outcome.ok) throw new ApiError(codeForStatus(outcome.status), outcome.message);
     const message = outcome.created ? messages.participant.created : messages.participant.updated;
     return respond(SubmitResultSchema, { submissionId: outcome.submissionId, created: outcome.created, message }, { status: outcome.created ? 201 : 200 });

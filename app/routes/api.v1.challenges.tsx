@@ -5,6 +5,7 @@ import { cleanupObject, createChallenge, getChallenge, listChallenges } from "~/
 import { ChallengeCreateSchema } from "~/modules/challenges/schema";
 import { parseChallengeForm } from "~/glue/challenge-form.server";
 import { messages } from "~/modules/messages";
+import { actorOf } from "~/glue/actor.server";
 import { apiResource, isMultipart, parseFields, readBody, respond } from "~/glue/api.server";
 import { asFormValues } from "~/modules/form-values";
 
@@ -30,12 +31,12 @@ const resource = apiResource("/challenges", {
   GET: async () => {
     return respond(z.array(ChallengeListItemSchema), await listChallenges());
   },
-  POST: async ({ request }) => {
+  POST: async ({ request, caller }) => {
     const { values, attachment } = isMultipart(request)
       ? await readMultipartChallenge(request)
       : { values: await readBody(request, ChallengeCreateSchema), attachment: null };
     try {
-      const { id } = await createChallenge(values, attachment);
+      const { id } = await createChallenge(actorOf(caller, request), values, attachment);
       return respond(ChallengeOutSchema, (await getChallenge(id))!, { status: 201 });
     } catch (error) {
       if (attachment) await cleanupObject(attachment.key);

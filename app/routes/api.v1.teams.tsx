@@ -2,6 +2,7 @@ import { z } from "zod";
 import { TeamOutSchema, TeamRefSchema } from "~/modules/api/schemas";
 import { TeamNameSchema } from "~/modules/teams/schema";
 import { createTeam, listTeams } from "~/modules/teams/teams.server";
+import { actorOf } from "~/glue/actor.server";
 import { apiResource, readBody, respond } from "~/glue/api.server";
 
 // Not public: apiResource authenticates the caller (401 without a session or token) and applies this
@@ -11,9 +12,9 @@ const resource = apiResource("/teams", {
   GET: async () => {
     return respond(z.array(TeamOutSchema), await listTeams());
   },
-  POST: async ({ request }) => {
+  POST: async ({ request, caller }) => {
     const { name } = await readBody(request, TeamNameSchema);
-    return respond(TeamRefSchema, await createTeam(name), { status: 201 });
+    return respond(TeamRefSchema, await createTeam(actorOf(caller, request), name), { status: 201 });
   },
 });
 export const loader = resource.loader;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { SessionOutSchema } from "~/modules/api/schemas";
 import { endUserSessions, listUserSessions } from "~/modules/users/users.server";
+import { actorOf } from "~/glue/actor.server";
 import { apiResource, noContent, pathId, respond } from "~/glue/api.server";
 
 // Not public: apiResource authenticates the caller (401 without a session or token) and applies this
@@ -10,8 +11,8 @@ const resource = apiResource("/users/{id}/sessions", {
   GET: async ({ params }) => {
     return respond(z.array(SessionOutSchema), await listUserSessions(pathId(params.id)));
   },
-  DELETE: async ({ params }) => {
-    await endUserSessions(pathId(params.id));
+  DELETE: async ({ request, params, caller }) => {
+    await endUserSessions(actorOf(caller, request), pathId(params.id));
     return noContent();
   },
 });

@@ -5,6 +5,7 @@ import { listChallenges, toggleChallengeStatus } from "~/modules/challenges/chal
 import { categoryLabels, ChallengeIdSchema } from "~/modules/challenges/schema";
 import { messages } from "~/modules/messages";
 import styles from "~/styles/dashboard.css";
+import { requirePageActor } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardToastFailure } from "~/glue/failures.server";
 import { badRequest } from "~/glue/responses.server";
@@ -21,11 +22,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** Clicking the status toggles it; the list is then re-read (the loader revalidates). */
 export async function action({ request }: ActionFunctionArgs) {
-  await requirePage(request);
+  const actor = await requirePageActor(request);
   const parsed = ChallengeIdSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) throw badRequest();
   try {
-    const row = await toggleChallengeStatus(parsed.data.id);
+    const row = await toggleChallengeStatus(actor, parsed.data.id);
     return redirectWithToast("/dashboard/allchallenges", { type: "success", title: m.statusChanged(row.title, row.status) });
   } catch (error) {
     return dashboardToastFailure("/dashboard/allchallenges", error, "challenge status change failed");

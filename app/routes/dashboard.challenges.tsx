@@ -13,6 +13,7 @@ import { attachmentAccept, categories, categoryLabels, ChallengeFormSchema, diff
 import { parseChallengeForm } from "~/glue/challenge-form.server";
 import { messages } from "~/modules/messages";
 import styles from "~/styles/dashboard.css";
+import { requirePageActor } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardFormFailure } from "~/glue/failures.server";
 import { redirectWithToast } from "~/glue/toast.server";
@@ -45,7 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requirePage(request);
+  const actor = await requirePageActor(request);
   const { formData, attachment, attachmentError, storageUnavailable } = await parseChallengeForm(request);
   const submission = parseWithZod(formData, { schema: ChallengeFormSchema });
   if (submission.status !== "success" || attachmentError) {
@@ -58,8 +59,8 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const { id, removeAttachment, attachment: _ignored, ...values } = submission.value;
   try {
-    if (id) await updateChallenge(id, values, attachment, removeAttachment === "on");
-    else await createChallenge(values, attachment);
+    if (id) await updateChallenge(actor, id, values, attachment, removeAttachment === "on");
+    else await createChallenge(actor, values, attachment);
   } catch (error) {
     if (attachment) await cleanupObject(attachment.key);
     const failed = dashboardFormFailure(submission, error, { log: "challenge save failed" });

@@ -5,6 +5,7 @@ import { deleteChallenge, listChallenges } from "~/modules/challenges/challenges
 import { categoryLabels, ChallengeIdSchema } from "~/modules/challenges/schema";
 import { messages } from "~/modules/messages";
 import styles from "~/styles/dashboard.css";
+import { requirePageActor } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardToastFailure } from "~/glue/failures.server";
 import { badRequest } from "~/glue/responses.server";
@@ -21,11 +22,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requirePage(request);
+  const actor = await requirePageActor(request);
   const parsed = ChallengeIdSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) throw badRequest();
   try {
-    await deleteChallenge(parsed.data.id);
+    await deleteChallenge(actor, parsed.data.id);
   } catch (error) {
     return dashboardToastFailure("/dashboard/getAllChallenges", error, "challenge delete failed");
   }

@@ -15,6 +15,7 @@ import { ACCOUNT_COLUMNS, CHALLENGE_COLUMNS, ImportFormSchema, MAX_IMPORT_FILE_B
 import { messages } from "~/modules/messages";
 import { csvDataUrl, csvFileName, toCsv } from "~/modules/exports/csv-format.server";
 import styles from "~/styles/dashboard.css";
+import { requirePageActor } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardFailureOf } from "~/glue/failures.server";
 import { isMultipartForm, UnreadableBodyError } from "~/glue/request-bodies.server";
@@ -66,7 +67,7 @@ type Done =
 const emptyCheck = (fileError: string): Check => ({ fileError, issues: [], rows: [] });
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requirePage(request);
+  const actor = await requirePageActor(request);
   const { formData, file: read, fileError } = await readImportForm(request);
   const form = ImportFormSchema.safeParse(Object.fromEntries([...formData].filter(([, value]) => typeof value === "string")));
   if (!form.success) throw new Response("Bad request", { status: 400 });
@@ -84,11 +85,11 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   try {
     if (kind === "challenges") {
-      const result = await importChallenges(content, fileName);
+      const result = await importChallenges(actor, content, fileName);
       if (!result.ok) return preview(result.check, content, fileName, 400);
       return data<Done>({ step: "done", kind, created: result.created });
     }
-    const result = await importAccounts(content);
+    const result = await importAccounts(actor, content);
     if (!result.ok) return preview(result.check, content, fileName, 400);
     const generated = result.accounts.filter((account) => account.generatedPassword);
     const csv = generated.length

@@ -14,6 +14,7 @@ import { accountsCsvDataUrl } from "~/modules/registrations/csv.server";
 import { listRegistrations, registrationCounts } from "~/modules/registrations/registrations.server";
 import { CreateAccountsSchema, TSHIRT_SIZES } from "~/modules/registrations/schema";
 import styles from "~/styles/register.css";
+import { requirePageActor } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardFormFailure } from "~/glue/failures.server";
 
@@ -45,11 +46,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** Creates participant accounts for the selected registrations; the passwords go back once, never stored. */
 export async function action({ request }: ActionFunctionArgs) {
-  await requirePage(request);
+  const actor = await requirePageActor(request);
   const submission = parseWithZod(await request.formData(), { schema: CreateAccountsSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), accounts: null }, { status: 400 });
   try {
-    const { created, skipped } = await createAccountsFromRegistrations(submission.value.ids);
+    const { created, skipped } = await createAccountsFromRegistrations(actor, submission.value.ids);
     return data(
       {
         result: submission.reply({ resetForm: true }),

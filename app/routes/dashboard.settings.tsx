@@ -16,6 +16,7 @@ import { JudgingSettingsSchema } from "~/modules/judging/schema";
 import { getJudgingSettings, updateJudgingSettings } from "~/modules/judging/settings.server";
 import { dashboardFormFailure } from "~/glue/failures.server";
 import styles from "~/styles/dashboard.css";
+import { requirePageActor } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { badRequest } from "~/glue/responses.server";
 import { redirectWithToast } from "~/glue/toast.server";
@@ -49,12 +50,12 @@ type ActionResult = { intent: Intent; number?: number; result: SubmissionResult<
 const settingsUrl = "/dashboard/settings";
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requirePage(request);
+  const actor = await requirePageActor(request);
   const formData = await request.formData();
   const intent = String(formData.get("intent") ?? "");
   if (intent === "freeze" || intent === "unfreeze") {
     const frozen = intent === "freeze";
-    await setScoreboardFrozen(frozen);
+    await setScoreboardFrozen(actor, frozen);
     return redirectWithToast(settingsUrl, { type: "success", title: frozen ? messages.freeze.frozen : messages.freeze.unfrozen });
   }
   const { timeZone } = await readEventSettings();
@@ -66,7 +67,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (submission.status !== "success") return data<ActionResult>({ intent, number, result: submission.reply() }, { status: 400 });
     const opensAt = toUtc(submission.value.opensAt);
     if (!opensAt) return data<ActionResult>({ intent, number, result: submission.reply({ fieldErrors: { opensAt: [m.instantImpossible] } }) }, { status: 400 });
-    await updateGate(submission.value.number, { title: submission.value.title, description: submission.value.description, opensAt });
+    await updateGate(actor, submission.value.number, { title: submission.value.title, description: submission.value.description, opensAt });
     return redirectWithToast(settingsUrl, { type: "success", title: m.gateSaved(submission.value.number) });
   }
   if (intent === "final") {
@@ -74,7 +75,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
     const finalAt = toUtc(submission.value.finalAt);
     if (!finalAt) return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { finalAt: [m.instantImpossible] } }) }, { status: 400 });
-    await updateFinalAt(finalAt);
+    await updateFinalAt(actor, finalAt);
     return redirectWithToast(settingsUrl, { type: "success", title: m.finalSaved });
   }
   if (intent === "submissions-close") {
@@ -85,7 +86,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (local && !closeAt) {
       return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { submissionsCloseAt: [m.instantImpossible] } }) }, { status: 400 });
     }
-    if (!(await updateSubmissionsCloseAt(closeAt))) {
+    if (!(await updateSubmissionsCloseAt(actor, closeAt))) {
       return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { submissionsCloseAt: [m.submissionsCloseNeedsFinal] } }) }, { status: 400 });
     }
     return redirectWithToast(settingsUrl, { type: "success", title: m.submissionsCloseSaved });
@@ -95,7 +96,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
     const { judgesPerSubmission, blind } = submission.value;
     try {
-      await updateJudgingSettings({ judgesPerSubmission: judgesPerSubmission === "every" ? null : judgesPerSubmission, blind: blind === "on" });
+      await updateJudgingSettings(actor, { judgesPerSubmission: judgesPerSubmission === "every" ? null : judgesPerSubmission, blind: blind === "on" });
     } catch (error) {
       const failed = dashboardFormFailure(submission, error, { log: "judging settings not saved" });
       return data<ActionResult>({ intent, result: failed.result }, failed.init);

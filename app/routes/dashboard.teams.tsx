@@ -12,6 +12,7 @@ import { messages } from "~/modules/messages";
 import { TeamDeleteSchema, TeamFormSchema } from "~/modules/teams/schema";
 import { createTeam, deleteTeam, getTeam, listTeams, renameTeam } from "~/modules/teams/teams.server";
 import styles from "~/styles/dashboard.css";
+import { requirePageActor } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardFormFailure, dashboardToastFailure } from "~/glue/failures.server";
 import { badRequest } from "~/glue/responses.server";
@@ -34,13 +35,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await requirePage(request);
+  const actor = await requirePageActor(request);
   const formData = await request.formData();
   if (formData.get("intent") === "delete") {
     const parsed = TeamDeleteSchema.safeParse({ id: formData.get("id") });
     if (!parsed.success) throw badRequest();
     try {
-      await deleteTeam(parsed.data.id);
+      await deleteTeam(actor, parsed.data.id);
     } catch (error) {
       return dashboardToastFailure("/dashboard/teams", error, "team delete failed");
     }
@@ -51,8 +52,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { id, name } = submission.value;
   try {
-    if (id) await renameTeam(id, name);
-    else await createTeam(name);
+    if (id) await renameTeam(actor, id, name);
+    else await createTeam(actor, name);
   } catch (error) {
     const failed = dashboardFormFailure(submission, error, { log: "team change failed" });
     return data(failed.result, failed.init);

@@ -13,6 +13,7 @@ import { messages } from "~/modules/messages";
 import { roleLabels } from "~/modules/users/schema";
 import { listUsers } from "~/modules/users/users.server";
 import styles from "~/styles/dashboard.css";
+import { requirePageActor } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardFormFailure, dashboardToastFailure } from "~/glue/failures.server";
 import { redirectWithToast } from "~/glue/toast.server";
@@ -39,13 +40,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** Creates a token (shown once, in this answer only) or revokes one. */
 export async function action({ request }: ActionFunctionArgs) {
-  await requirePage(request);
+  const actor = await requirePageActor(request);
   const formData = await request.formData();
   if (formData.get("intent") === "revoke") {
     const parsed = ApiTokenRevokeSchema.safeParse(Object.fromEntries(formData));
     if (!parsed.success) throw new Response("Bad request", { status: 400 });
     try {
-      await revokeApiToken(parsed.data.id);
+      await revokeApiToken(actor, parsed.data.id);
     } catch (error) {
       return dashboardToastFailure("/dashboard/tokens", error, "token revoke failed");
     }
@@ -54,7 +55,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: ApiTokenCreateSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), created: null }, { status: 400 });
   try {
-    const { token } = await createApiToken(submission.value.userId, submission.value.name);
+    const { token } = await createApiToken(actor, submission.value.userId, submission.value.name);
     // The page carries the token: no cache may keep it.
     return data({ result: submission.reply({ resetForm: true }), created: { token, name: submission.value.name } }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {

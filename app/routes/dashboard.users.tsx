@@ -15,6 +15,7 @@ import { EndSessionsSchema, roleLabels, UserDeleteSchema, UserFormSchema, userRo
 import { createUser, deleteUser, endUserSession, endUserSessions, getUser, listUsers, updateUser } from "~/modules/users/users.server";
 import { countLiveSessions, listSessionsOf } from "~/modules/auth/sessions.server";
 import styles from "~/styles/dashboard.css";
+import { requirePageActor } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardFormFailure, dashboardToastFailure } from "~/glue/failures.server";
 import { badRequest } from "~/glue/responses.server";
@@ -60,7 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const admin = await requirePage(request);
+  const admin = await requirePageActor(request);
   const formData = await request.formData();
   if (formData.get("intent") === "delete") {
     const parsed = UserDeleteSchema.safeParse({ id: formData.get("id") });
@@ -79,8 +80,8 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!parsed.success || (intent === "end-session" && !parsed.data.sessionId)) throw badRequest();
     const back = `/dashboard/users?view=${parsed.data.id}`;
     try {
-      if (intent === "end-session") await endUserSession(parsed.data.id, parsed.data.sessionId!);
-      const ended = intent === "end-sessions" ? await endUserSessions(parsed.data.id) : 1;
+      if (intent === "end-session") await endUserSession(admin, parsed.data.id, parsed.data.sessionId!);
+      const ended = intent === "end-sessions" ? await endUserSessions(admin, parsed.data.id) : 1;
       return redirectWithToast(back, { type: "success", title: intent === "end-session" ? m.sessionEnded : m.sessionsEnded(ended) });
     } catch (error) {
       return dashboardToastFailure(back, error, "ending sessions failed");
@@ -93,7 +94,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { id, ...values } = submission.value;
   try {
     if (id) await updateUser(admin, { id, ...values });
-    else await createUser(values);
+    else await createUser(admin, values);
   } catch (error) {
     const failed = dashboardFormFailure(submission, error, { log: "user change failed", hideFields: ["password"] });
     return data(failed.result, failed.init);

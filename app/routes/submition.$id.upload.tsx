@@ -17,8 +17,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const challengeId = parseRowId(params.id);
   if (!challengeId) return Response.json({ ok: false, message: messages.participant.challengeNotFound }, { status: 404 });
   const outcome = await handleSubmissionPost(request, {
-    userId: user.id,
-    teamId: user.teamId,
+    caller: user,
     challengeId,
     maxBytes: submissionMaxBytes(),
     begunAt: requestBegunAt(context),

@@ -11,7 +11,7 @@ import * as login from "../../app/routes/api.v1.auth.login.tsx";
 import * as me from "../../app/routes/api.v1.auth.me.tsx";
 import * as mentors from "../../app/routes/api.v1.mentors.tsx";
 import * as notFound from "../../app/routes/api.v1.$.tsx";
-import { makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+import { makeTeam, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
 import { send } from "../support/api.ts";
 
 describe("POST /api/v1/auth/login", () => {
@@ -73,7 +73,7 @@ describe("personal API tokens", () => {
   it("are stored hashed, carry their user's role as it is now, and stop working once revoked", async () => {
     const team = await makeTeam();
     const user = await makeUser("participant", team.id);
-    const { id, token } = await createApiToken(user.id, "big screen");
+    const { id, token } = await createApiToken(testAdmin, user.id, "big screen");
     expect(token).toMatch(/^gk_[0-9A-Za-z]{40}$/);
     const [row] = await getDb().select().from(apiTokens).where(eq(apiTokens.id, id));
     expect(row.tokenHash).toBe(hashToken(token));
@@ -89,7 +89,7 @@ describe("personal API tokens", () => {
     await getDb().update(users).set({ role: "judge", teamId: null }).where(eq(users.id, user.id));
     expect((await send(me, "GET", "/auth/me", { token })).body).toMatchObject({ role: "judge", team: null });
 
-    await revokeApiToken(id);
+    await revokeApiToken(testAdmin, id);
     const revoked = await send(me, "GET", "/auth/me", { token });
     expect(revoked).toMatchObject({ status: 401, body: { code: "unauthenticated", message: messages.api.invalidToken } });
     expect(revoked.headers.get("WWW-Authenticate")).toMatch(/invalid_token/);
@@ -98,7 +98,7 @@ describe("personal API tokens", () => {
 
   it("dies with its user", async () => {
     const admin = await makeUser("admin");
-    const { token } = await createApiToken(admin.id, "script");
+    const { token } = await createApiToken(testAdmin, admin.id, "script");
     await getDb().delete(users).where(eq(users.id, admin.id));
     expect((await send(me, "GET", "/auth/me", { token })).status).toBe(401);
   });
@@ -116,7 +116,7 @@ describe("CSRF: a change made with the session cookie must come from our own pag
   beforeAll(async () => {
     const user = await makeUser("participant", (await makeTeam()).id);
     cookie = await sessionCookie(user.id);
-    token = (await createApiToken(user.id, "script")).token;
+    token = (await createApiToken(testAdmin, user.id, "script")).token;
   });
   const post = (options: Parameters<typeof send>[3]) => send(mentors, "POST", "/mentors", { json: { message: "help" }, ...options });
 

@@ -33,7 +33,7 @@ import * as fileRoute from "../../app/routes/api.v1.submissions.$id.file.tsx";
 import * as teamSubmissionsRoute from "../../app/routes/api.v1.teams.$id.submissions.tsx";
 import * as teamScoresRoute from "../../app/routes/api.v1.teams.$id.scores.tsx";
 import * as teamChallengeRoute from "../../app/routes/api.v1.teams.$id.challenges.$challengeId.submission.tsx";
-import { makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
+import { makeChallenge, makeTeam, makeUser, testAdmin } from "../support/fixtures.ts";
 import { apiRequest, call, makeCallers, send } from "../support/api.ts";
 
 // A small upload limit for this file, so the 413 test streams 1 KiB past it, not 200 MB.
@@ -210,7 +210,7 @@ describe("submissions", () => {
     const file = await call(fileRoute, apiRequest("GET", `/submissions/${submissionId}/file`, { token: participant }), { id: submissionId });
     expect(file.status).toBe(302);
     const stranger = await makeUser("participant", (await makeTeam()).id);
-    const strangerToken = (await createApiToken(stranger.id, "t")).token;
+    const strangerToken = (await createApiToken(testAdmin, stranger.id, "t")).token;
     const hidden = await call(fileRoute, apiRequest("GET", `/submissions/${submissionId}/file`, { token: strangerToken }), { id: submissionId });
     expect(hidden.status).toBe(404);
     const notTheirs = await send(teamSubmissionsRoute, "GET", `/teams/${teamId}/submissions`, { token: strangerToken }, { id: teamId });

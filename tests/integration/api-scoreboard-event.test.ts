@@ -22,8 +22,9 @@ import * as notifications from "../../app/routes/api.v1.notifications.tsx";
 import * as videos from "../../app/routes/api.v1.videos.tsx";
 import * as mentors from "../../app/routes/api.v1.mentors.tsx";
 import * as needs from "../../app/routes/api.v1.needs.tsx";
-import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, actorFor } from "../support/fixtures.ts";
+import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, actorFor, testAdmin } from "../support/fixtures.ts";
 import { apiRequest, call, makeCallers, send } from "../support/api.ts";
+
 
 let callers: Awaited<ReturnType<typeof makeCallers>>;
 beforeAll(async () => {
@@ -78,7 +79,7 @@ describe("GET /api/v1/scoreboard", () => {
     const mine = await makeSubmission(callers.team.id, a.id, callers.users.participant.id);
     const theirs = await makeSubmission(rival.id, b.id, null);
     await rebuildStandings();
-    await setScoreboardFrozen(true);
+    await setScoreboardFrozen(testAdmin, true);
     try {
       await score(theirs.id, rival.id, "90");
       await score(mine.id, callers.team.id, "20");
@@ -94,7 +95,7 @@ describe("GET /api/v1/scoreboard", () => {
         expect(live.teams.find((team) => team.id === rival.id)?.totalScore, role).toBe(90);
       }
     } finally {
-      await setScoreboardFrozen(false);
+      await setScoreboardFrozen(testAdmin, false);
     }
   });
 });
@@ -154,16 +155,16 @@ describe("the scoreboard feed in front of Remix (server.ts)", () => {
 
   it("remembers its callers, yet a revoked token or a user moved to another team counts at once (Postgres tells the process)", async () => {
     await watchCallerChanges();
-    const { id, token } = await createApiToken(callers.users.judge.id, "big screen");
+    const { id, token } = await createApiToken(testAdmin, callers.users.judge.id, "big screen");
     expect((await board(token)).status).toBe(200);
     const mover = await makeUser("participant", callers.team.id);
-    const moverToken = (await createApiToken(mover.id, "phone")).token;
+    const moverToken = (await createApiToken(testAdmin, mover.id, "phone")).token;
     expect(ScoreboardSchema.parse(await (await board(moverToken)).json()).ownTeamId).toBe(callers.team.id);
 
     // The clock stands still: only the notice of the change can make the process forget.
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
     try {
-      await revokeApiToken(id);
+      await revokeApiToken(testAdmin, id);
       await expect.poll(async () => (await board(token)).status, { timeout: 5_000 }).toBe(401);
       const elsewhere = await makeTeam();
       await getDb().update(users).set({ teamId: elsewhere.id }).where(eq(users.id, mover.id));

@@ -7,7 +7,8 @@ import { parseChallengeForm } from "../../app/glue/challenge-form.server.ts";
 import { messages } from "../../app/modules/messages.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { objectExists } from "../../app/infrastructure/s3.server.ts";
-import { makeChallenge, makeSubmission, makeTeam } from "../support/fixtures.ts";
+import { makeChallenge, makeSubmission, makeTeam, testAdmin } from "../support/fixtures.ts";
+
 
 const m = messages.dashboard;
 const pdf = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
@@ -66,9 +67,9 @@ describe("challenge attachments", () => {
 
   it("replacing an attachment hands the old object to the cleanup queue", async () => {
     const first = await parseChallengeForm(multipartRequest(valid, { name: "a.pdf", body: pdf }));
-    const created = await createChallenge(ChallengeFormSchema.parse(valid), first.attachment);
+    const created = await createChallenge(testAdmin, ChallengeFormSchema.parse(valid), first.attachment);
     const second = await parseChallengeForm(multipartRequest(valid, { name: "b.pdf", body: pdf }));
-    await updateChallenge(created.id, ChallengeFormSchema.parse(valid), second.attachment);
+    await updateChallenge(testAdmin, created.id, ChallengeFormSchema.parse(valid), second.attachment);
     const row = await getChallenge(created.id);
     expect(row).toMatchObject({ attachmentKey: second.attachment!.key, attachmentName: "b.pdf" });
     const { getQueue } = await import("../../app/infrastructure/queue.server.ts");
@@ -79,19 +80,19 @@ describe("challenge attachments", () => {
 
 describe("challenges", () => {
   it("is active by default, toggles, and a draft has no wave", async () => {
-    const created = await createChallenge(ChallengeFormSchema.parse(valid), null);
+    const created = await createChallenge(testAdmin, ChallengeFormSchema.parse(valid), null);
     expect(await getChallenge(created.id)).toMatchObject({ status: "active", wave: null });
-    expect((await toggleChallengeStatus(created.id)).status).toBe("inactive");
-    expect((await toggleChallengeStatus(created.id)).status).toBe("active");
+    expect((await toggleChallengeStatus(testAdmin, created.id)).status).toBe("inactive");
+    expect((await toggleChallengeStatus(testAdmin, created.id)).status).toBe("active");
   });
 
   it("cannot delete a challenge with submissions", async () => {
     const challenge = await makeChallenge();
     const team = await makeTeam();
     await makeSubmission(team.id, challenge.id, null);
-    await expect(deleteChallenge(challenge.id)).rejects.toThrow(m.challengeHasSubmissions);
+    await expect(deleteChallenge(testAdmin, challenge.id)).rejects.toThrow(m.challengeHasSubmissions);
     const free = await makeChallenge();
-    await deleteChallenge(free.id);
+    await deleteChallenge(testAdmin, free.id);
     expect(await getDb().select().from(challenges).where(eq(challenges.id, free.id))).toHaveLength(0);
   });
 });

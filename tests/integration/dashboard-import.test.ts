@@ -11,7 +11,8 @@ import { importChallenges, previewChallengesImport } from "../../app/modules/imp
 import { messages } from "../../app/modules/messages.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { action, loader } from "../../app/routes/dashboard.import.tsx";
-import { makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+import { makeTeam, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
+
 
 const m = messages.imports;
 const url = "http://localhost/dashboard/import";
@@ -101,7 +102,7 @@ describe("importing teams and users", () => {
     expect(csv).not.toContain("password-3");
 
     // Importing the same file again: every name is now taken, nothing is written.
-    const again = await importAccounts(good);
+    const again = await importAccounts(testAdmin, good);
     expect(again.ok).toBe(false);
     if (!again.ok) expect(again.check.issues).toHaveLength(201);
     expect(await usersCount()).toBe(before + 201);
@@ -133,12 +134,12 @@ describe("importing challenges", () => {
   it("from CSV (quoted cells, a BOM) and from JSON, all or nothing", async () => {
     const csv = '\uFEFFtitle,description,points,category,difficulty,hints,wave\r\n"Cipher, part 1","Decode ""this""",100,CS,Medium,"Think\nCaesar",1\r\nDraft,Later,50,AI,,,\r\n';
     expect(previewChallengesImport(csv, "c.csv")).toMatchObject({ fileError: null, issues: [], rows: [{ row: 2, title: "Cipher, part 1", wave: 1 }, { title: "Draft", wave: null }] });
-    expect(await importChallenges(csv, "c.csv")).toEqual({ ok: true, created: 2 });
+    expect(await importChallenges(testAdmin, csv, "c.csv")).toEqual({ ok: true, created: 2 });
     const [cipher] = await getDb().select().from(challenges).where(eq(challenges.title, "Cipher, part 1"));
     expect(cipher).toMatchObject({ description: 'Decode "this"', hints: "Think\nCaesar", points: 100, status: "active", difficulty: "Medium" });
 
     const json = JSON.stringify({ challenges: [{ title: "Logo", description: "Draw", points: 80, category: "GD", wave: 2 }, { title: "", description: "x", points: 0, category: "ZZ" }] });
-    const refused = await importChallenges(json, "c.json");
+    const refused = await importChallenges(testAdmin, json, "c.json");
     expect(refused.ok).toBe(false);
     if (!refused.ok) {
       expect(refused.check.issues).toHaveLength(1);
@@ -148,7 +149,7 @@ describe("importing challenges", () => {
       );
     }
     expect(await getDb().select().from(challenges).where(eq(challenges.title, "Logo"))).toEqual([]);
-    expect(await importChallenges(JSON.stringify([{ title: "Logo", description: "Draw", points: 80, category: "GD", wave: 2 }]), "c.json")).toEqual({ ok: true, created: 1 });
+    expect(await importChallenges(testAdmin, JSON.stringify([{ title: "Logo", description: "Draw", points: 80, category: "GD", wave: 2 }]), "c.json")).toEqual({ ok: true, created: 1 });
     expect(previewChallengesImport('[{"title":"x","colour":"red"}]', "c.json").fileError).toMatch(/Unknown column colour/);
   });
 

@@ -11,7 +11,8 @@ import { DashboardVideosSchema, WelcomeVideosSchema } from "../../app/modules/vi
 import { getHomeSettings, updateVideos } from "../../app/modules/videos/videos.server.ts";
 import { zonedLocalToUtc } from "../../app/modules/settings/zoned-time.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
-import { ensureEventSettings } from "../support/fixtures.ts";
+import { ensureEventSettings, testAdmin } from "../support/fixtures.ts";
+
 
 const m = messages.dashboard;
 const form = (entries: Record<string, string>) => {
@@ -66,7 +67,7 @@ describe("settings storage", () => {
   it("stores gates in UTC from the event's wall clock, videos partially, meals add and remove", async () => {
     await ensureEventSettings();
     await getDb().update(eventSettings).set({ video1: "https://old/1", video2: "https://old/2" }).where(eq(eventSettings.id, 1));
-    await updateGate(1, { title: "The Gate of Dawn", description: "d", opensAt: zonedLocalToUtc("2025-04-24T19:00", "Africa/Algiers")! });
+    await updateGate(testAdmin, 1, { title: "The Gate of Dawn", description: "d", opensAt: zonedLocalToUtc("2025-04-24T19:00", "Africa/Algiers")! });
     const [gate] = await getDb().select().from(gates).where(eq(gates.number, 1));
     expect(gate.opensAt.toISOString()).toBe("2025-04-24T18:00:00.000Z");
 

@@ -15,7 +15,7 @@ import { KEPT_VERSION_FILES, saveSubmission, type StoredFile } from "../../app/m
 import { action, loader } from "../../app/routes/dashboard.judge.tsx";
 import { loader as inlineLoader } from "../../app/routes/submissions.$id.inline.tsx";
 import { loader as fileLoader } from "../../app/routes/submissions.$id.file.tsx";
-import { makeChallenge, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+import { makeChallenge, makeTeam, makeUser, sessionCookie, actorFor } from "../support/fixtures.ts";
 
 const HOUR = 3_600_000;
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
@@ -33,7 +33,7 @@ async function stored(body: Buffer | string, name: string, type = "application/o
 }
 
 async function send(teamId: number, userId: number, challengeId: number, text: string, file: StoredFile | null = null) {
-  return (await saveSubmission({ userId, teamId, challengeId, text, file })).submissionId;
+  return (await saveSubmission({ actor: actorFor(userId, undefined, "participant"), teamId, challengeId, text, file })).submissionId;
 }
 
 /** The workspace as a browser gets it: a submission handed out is pinned in the URL by a redirect, followed here. */

@@ -21,7 +21,8 @@ import { loader as submissionsTable } from "../../app/routes/dashboard.submissio
 import { loader as fileLoader } from "../../app/routes/submissions.$id.file.tsx";
 import { loader as inlineLoader } from "../../app/routes/submissions.$id.inline.tsx";
 import { newObjectKey, uploadStream } from "../../app/infrastructure/s3.server.ts";
-import { ensureEventSettings, makeChallenge, makeTeam, makeUser, sessionCookie, actorFor } from "../support/fixtures.ts";
+import { ensureEventSettings, makeChallenge, makeTeam, makeUser, sessionCookie, actorFor, testAdmin } from "../support/fixtures.ts";
+
 
 const HOUR = 3_600_000;
 
@@ -44,7 +45,7 @@ async function answers(count: number, challenge: { id: number }) {
   for (let index = 0; index < count; index += 1) {
     const team = await makeTeam();
     const member = await makeUser("participant", team.id);
-    ids.push((await saveSubmission({ userId: member.id, teamId: team.id, challengeId: challenge.id, text: `answer ${index}`, file: null })).submissionId);
+    ids.push((await saveSubmission({ actor: actorFor(member.id, undefined, "participant"), teamId: team.id, challengeId: challenge.id, text: `answer ${index}`, file: null })).submissionId);
     teams.push({ team, member });
   }
   return { ids, teams };
@@ -99,7 +100,7 @@ describe("one judge per submission", () => {
     expect((await open(alice.id, `${filter}&after=${ids[0]}`)).current).toBeNull();
 
     // The team changes its answer: it needs a judge again (anyone), and Alice sees it changed since her score.
-    await saveSubmission({ userId: teams[0].member.id, teamId: teams[0].team.id, challengeId: challenge.id, text: "improved", file: null });
+    await saveSubmission({ actor: actorFor(teams[0].member.id, undefined, "participant"), teamId: teams[0].team.id, challengeId: challenge.id, text: "improved", file: null });
     expect((await judgeQueue(alice.id, { challengeId: challenge.id })).map((item) => [item.id, item.changedSinceScore])).toEqual([[ids[0], true]]);
   });
 
@@ -159,7 +160,7 @@ describe("claims and scores counted per judge", () => {
     await scoreSubmission({ submissionId: ids[0], judge: actorFor(bob.id), score: "4" });
     expect(await judgeQueue(carol.id, { challengeId: challenge.id })).toEqual([]);
     // The team changes it: both earlier scorers get it back (their scores still count until they score again).
-    await saveSubmission({ userId: teams[0].member.id, teamId: teams[0].team.id, challengeId: challenge.id, text: "v2", file: null });
+    await saveSubmission({ actor: actorFor(teams[0].member.id, undefined, "participant"), teamId: teams[0].team.id, challengeId: challenge.id, text: "v2", file: null });
     await claimFirstAvailable(carol.id, ids);
     await scoreSubmission({ submissionId: ids[0], judge: actorFor(carol.id), score: "10" });
     expect((await judgeQueue(alice.id, { challengeId: challenge.id })).map((item) => [item.id, item.changedSinceScore])).toEqual([[ids[0], true]]);
@@ -195,7 +196,7 @@ describe("a rubric challenge", () => {
 
   it("is scored per criterion: the judge's score is the weighted share of the points", async () => {
     const form = ChallengeFormSchema.parse({ ...base, points: "150", title: `Banner ${Date.now()}`, rubric: "Clarity | 2 | 10\nOriginality | 1 | 10\nCraft | 1 | 10" });
-    const { id } = await createChallenge(form as ChallengeInput, null);
+    const { id } = await createChallenge(testAdmin, form as ChallengeInput, null);
     const [judge, second] = [await makeUser("judge"), await makeUser("judge")];
     const { ids } = await answers(1, { id });
     const page = await open(judge.id, `?s=${ids[0]}`);
@@ -232,7 +233,7 @@ describe("a rubric challenge", () => {
     expect(stored.map((score) => score.scoreCenti)).toEqual([0, 0, 0]);
 
     // Emptying the rubric gives the challenge back its single score box.
-    await updateChallenge(id, ChallengeFormSchema.parse({ ...base, points: "150", title: form.title, rubric: "" }) as ChallengeInput, null);
+    await updateChallenge(testAdmin, id, ChallengeFormSchema.parse({ ...base, points: "150", title: form.title, rubric: "" }) as ChallengeInput, null);
     expect((await open(judge.id, `?s=${ids[0]}`)).current!.rubric).toEqual([]);
   });
 
@@ -267,7 +268,7 @@ describe("blind judging", () => {
     // A file's name is hidden too: in the page, shown inline, and downloaded (from our server, not storage).
     const file = { key: newObjectKey("submissions"), name: `${teams[0].team.name}-logo.png`, type: "image/png", size: PNG.length };
     await uploadStream({ key: file.key, body: Readable.from([PNG]), limitBytes: 1000 });
-    await saveSubmission({ userId: teams[0].member.id, teamId: teams[0].team.id, challengeId: challenge.id, text: null, file });
+    await saveSubmission({ actor: actorFor(teams[0].member.id, undefined, "participant"), teamId: teams[0].team.id, challengeId: challenge.id, text: null, file });
     const withFile = await open(judge.id, `?s=${ids[0]}`);
     expect(withFile.current?.file?.name).toBe("file.png");
     expect(JSON.stringify(withFile)).not.toContain(teams[0].team.name);

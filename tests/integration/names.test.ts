@@ -21,6 +21,7 @@ import { verifyLogin } from "../../app/modules/auth/login.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import * as usersApi from "../../app/routes/api.v1.users.tsx";
 import { makeCallers, send } from "../support/api.ts";
+import { testAdmin } from "../support/fixtures.ts";
 
 const m = messages.dashboard;
 let counter = 0;
@@ -41,22 +42,22 @@ describe("names", () => {
 
   it("a team name that looks like one already there is refused: case, full width, Cyrillic, digits", async () => {
     const base = fresh("Phoenix");
-    await createTeam(base);
+    await createTeam(testAdmin, base);
     const lookAlikes = [base.toUpperCase(), base.replace("o", "0"), base.replace("P", "Р").replace("o", "о"), base.replace("P", "Ｐ"), base.replace("i", "ı")];
     for (const name of lookAlikes) {
       const parsed = TeamFormSchema.parse({ name });
-      await expect(createTeam(parsed.name), name).rejects.toThrow(m.teamNameTaken);
+      await expect(createTeam(testAdmin, parsed.name), name).rejects.toThrow(m.teamNameTaken);
     }
-    const other = await createTeam(fresh("Kraken"));
-    await expect(renameTeam(other.id, base.replace("o", "0"))).rejects.toThrow(m.teamNameTaken);
+    const other = await createTeam(testAdmin, fresh("Kraken"));
+    await expect(renameTeam(testAdmin, other.id, base.replace("o", "0"))).rejects.toThrow(m.teamNameTaken);
     // A different name is fine, in any script.
-    await createTeam(fresh("فريق النور"));
+    await createTeam(testAdmin, fresh("فريق النور"));
   });
 
   it("user names too, through the API as well", async () => {
     const { tokens, users: callers } = await makeCallers();
     const existing = callers.participant.name;
-    await expect(createUser({ name: existing.toUpperCase().replace("I", "1"), role: "judge", password: "long-enough-1" })).rejects.toThrow(m.userNameTaken);
+    await expect(createUser(testAdmin, { name: existing.toUpperCase().replace("I", "1"), role: "judge", password: "long-enough-1" })).rejects.toThrow(m.userNameTaken);
     const answer = await send(usersApi, "POST", "/users", { token: tokens.admin, json: { name: existing.replace("a", "а"), role: "judge", password: "long-enough-1" } });
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ code: "conflict", message: m.userNameTaken });
@@ -64,7 +65,7 @@ describe("names", () => {
 
   it("two requests racing with look-alike names: the database keeps one", async () => {
     const base = fresh("Griffin");
-    const outcomes = await Promise.allSettled([createTeam(base), createTeam(base.replace("G", "Ԍ").replace("i", "і")), createTeam(base.toLowerCase())]);
+    const outcomes = await Promise.allSettled([createTeam(testAdmin, base), createTeam(testAdmin, base.replace("G", "Ԍ").replace("i", "і")), createTeam(testAdmin, base.toLowerCase())]);
     expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
     for (const outcome of outcomes) if (outcome.status === "rejected") expect(String(outcome.reason)).toContain(m.teamNameTaken);
     const [{ rows }] = await getDb().select({ rows: sql<number>`count(*)::int` }).from(teams).where(eq(teams.nameKey, nameKey(base)));
@@ -72,9 +73,9 @@ describe("names", () => {
   });
 
   it("the import finds look-alikes in the file and against the database, and joins a look-alike team name to the team", async () => {
-    const team = await createTeam(fresh("Basilisk"));
+    const team = await createTeam(testAdmin, fresh("Basilisk"));
     const taken = fresh("amina");
-    await createUser({ name: taken, role: "judge", password: "long-enough-1" });
+    await createUser(testAdmin, { name: taken, role: "judge", password: "long-enough-1" });
     const newcomer = fresh("yacine");
     const csv = [
       "name,role,team,password",
@@ -87,18 +88,18 @@ describe("names", () => {
       [2, [`name: ${m.userNameTaken}`]],
       [4, [`name: ${messages.imports.duplicateInFile(3)}`]],
     ]);
-    expect((await importAccounts(csv)).ok).toBe(false);
+    expect((await importAccounts(testAdmin, csv)).ok).toBe(false);
 
-    const ok = await importAccounts(`name,role,team,password\n${newcomer},participant,${team.name.toUpperCase().replace("I", "1")},`);
+    const ok = await importAccounts(testAdmin, `name,role,team,password\n${newcomer},participant,${team.name.toUpperCase().replace("I", "1")},`);
     expect(ok.ok).toBe(true);
     const [user] = await getDb().select().from(users).where(eq(users.name, newcomer));
     expect(user.teamId).toBe(team.id);
   });
 
   it("accounts from registrations: a look-alike team name joins the team; a generated login never looks like a taken one", async () => {
-    const team = await createTeam(fresh("Wyvern"));
+    const team = await createTeam(testAdmin, fresh("Wyvern"));
     // "amina.benali" is generated from the registration below; a look-alike of it is taken already.
-    await createUser({ name: "amіna.benalі", role: "judge", password: "long-enough-1" });
+    await createUser(testAdmin, { name: "amіna.benalі", role: "judge", password: "long-enough-1" });
     const [registration] = await getDb()
       .insert(registrations)
       .values({
@@ -113,7 +114,7 @@ describe("names", () => {
         teamName: team.name.replace("W", "Ԝ"),
       })
       .returning();
-    const { created } = await createAccountsFromRegistrations([registration.id]);
+    const { created } = await createAccountsFromRegistrations(testAdmin, [registration.id]);
     expect(created).toHaveLength(1);
     expect(created[0].userName).toBe("amina.benali2");
     expect(created[0]).toMatchObject({ teamName: team.name, teamCreated: false });
@@ -121,7 +122,7 @@ describe("names", () => {
 
   it("logging in with the full-width form of a name finds the user", async () => {
     const name = fresh("Zed");
-    await createUser({ name, role: "judge", password: "long-enough-1" });
+    await createUser(testAdmin, { name, role: "judge", password: "long-enough-1" });
     const fullWidth = [...name].map((char) => String.fromCodePoint(char.codePointAt(0)! + 0xfee0)).join("");
     expect(await verifyLogin(fullWidth, "long-enough-1")).not.toBeNull();
   });

@@ -15,7 +15,7 @@ import { handleSubmissionPost } from "../../app/glue/submission-upload.server.ts
 import { getChallengeForSubmission, getGateBoard } from "../../app/modules/participant/board.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
-import { makeChallenge, makeTeam, makeUser, actorFor } from "../support/fixtures.ts";
+import { makeChallenge, makeTeam, makeUser, actorFor, callerOf } from "../support/fixtures.ts";
 import { multipart } from "../support/multipart.ts";
 import { expectNoIncompleteUploads } from "../support/buckets.ts";
 
@@ -60,7 +60,7 @@ describe("submission rules", () => {
     const draft = await makeChallenge({ wave: 1 });
     await getDb().update(challenges).set({ wave: null }).where(eq(challenges.id, draft.id));
 
-    const base = { userId: user.id, teamId: team.id, file: null };
+    const base = { actor: actorFor(user.id, user.name, "participant"), teamId: team.id, file: null };
     expect(await codeOf(saveSubmission({ ...base, teamId: null, challengeId: open.id, text: "x" }))).toBe("noTeam");
     expect(await codeOf(saveSubmission({ ...base, challengeId: open.id, text: "   " }))).toBe("empty");
     expect(await codeOf(saveSubmission({ ...base, challengeId: closed.id, text: "x" }))).toBe("closed");
@@ -79,22 +79,22 @@ describe("submission rules", () => {
     const [alice, bob] = [await makeUser("participant", team.id), await makeUser("participant", team.id)];
     const challenge = await makeChallenge({ wave: 2 });
 
-    const first = await saveSubmission({ userId: alice.id, teamId: team.id, challengeId: challenge.id, text: "first", file: null });
+    const first = await saveSubmission({ actor: actorFor(alice.id, undefined, "participant"), teamId: team.id, challengeId: challenge.id, text: "first", file: null });
     expect(first.created).toBe(true);
     const [outbox] = await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id));
     expect(outbox).toBeDefined();
 
     const fileA = await storedFile("version A", "a.txt");
-    const second = await saveSubmission({ userId: bob.id, teamId: team.id, challengeId: challenge.id, text: null, file: fileA });
+    const second = await saveSubmission({ actor: actorFor(bob.id, undefined, "participant"), teamId: team.id, challengeId: challenge.id, text: null, file: fileA });
     expect(second).toEqual({ submissionId: first.submissionId, created: false });
 
     await getDb().update(submissions).set({ status: "reviewed", scoreCenti: 8000 }).where(eq(submissions.id, first.submissionId));
-    await saveSubmission({ userId: alice.id, teamId: team.id, challengeId: challenge.id, text: "second", file: null });
+    await saveSubmission({ actor: actorFor(alice.id, undefined, "participant"), teamId: team.id, challengeId: challenge.id, text: "second", file: null });
     let [row] = await getDb().select().from(submissions).where(eq(submissions.id, first.submissionId));
     expect(row).toMatchObject({ text: "second", fileKey: fileA.key, fileName: "a.txt", userId: alice.id, status: "pending", scoreCenti: 8000 });
 
     const fileB = await storedFile("version B", "b.txt");
-    await saveSubmission({ userId: bob.id, teamId: team.id, challengeId: challenge.id, text: null, file: fileB });
+    await saveSubmission({ actor: actorFor(bob.id, undefined, "participant"), teamId: team.id, challengeId: challenge.id, text: null, file: fileB });
     [row] = await getDb().select().from(submissions).where(eq(submissions.id, first.submissionId));
     expect(row).toMatchObject({ text: "second", fileKey: fileB.key, fileName: "b.txt", userId: bob.id });
     // Every replaced version is kept, oldest first, with the file it had (its object stays in storage).
@@ -119,8 +119,8 @@ describe("submission rules", () => {
     const user = await makeUser("participant", team.id);
     const challenge = await makeChallenge({ wave: 1 });
     const old = await storedFile("old");
-    const { submissionId } = await saveSubmission({ userId: user.id, teamId: team.id, challengeId: challenge.id, text: null, file: old });
-    await saveSubmission({ userId: user.id, teamId: team.id, challengeId: challenge.id, text: null, file: await storedFile("new") });
+    const { submissionId } = await saveSubmission({ actor: actorFor(user.id, undefined, "participant"), teamId: team.id, challengeId: challenge.id, text: null, file: old });
+    await saveSubmission({ actor: actorFor(user.id, undefined, "participant"), teamId: team.id, challengeId: challenge.id, text: null, file: await storedFile("new") });
     const jobs = await getQueue("storageCleanup").getJobs(["waiting", "delayed", "active"]);
     expect(jobs.map((job) => job.data.key)).not.toContain(old.key);
     expect(await objectExists(old.key)).toBe(true);
@@ -136,8 +136,8 @@ describe("submission rules", () => {
       const challenge = await makeChallenge({ wave: 1 });
       const [fileA, fileB] = [await storedFile(`alice ${round}`), await storedFile(`bob ${round}`)];
       const results = await Promise.all([
-        saveSubmission({ userId: alice.id, teamId: team.id, challengeId: challenge.id, text: "from alice", file: fileA }),
-        saveSubmission({ userId: bob.id, teamId: team.id, challengeId: challenge.id, text: "from bob", file: fileB }),
+        saveSubmission({ actor: actorFor(alice.id, undefined, "participant"), teamId: team.id, challengeId: challenge.id, text: "from alice", file: fileA }),
+        saveSubmission({ actor: actorFor(bob.id, undefined, "participant"), teamId: team.id, challengeId: challenge.id, text: "from bob", file: fileB }),
       ]);
       expect(results.map((result) => result.created).sort()).toEqual([false, true]);
       expect(results[0].submissionId).toBe(results[1].submissionId);
@@ -157,7 +157,7 @@ describe("submission rules", () => {
     const user = await makeUser("participant", mine.id);
     const challenge = await makeChallenge({ wave: 1 });
     const file = await storedFile("secret");
-    const { submissionId } = await saveSubmission({ userId: user.id, teamId: mine.id, challengeId: challenge.id, text: null, file });
+    const { submissionId } = await saveSubmission({ actor: actorFor(user.id, undefined, "participant"), teamId: mine.id, challengeId: challenge.id, text: null, file });
     expect(await findDownloadableSubmissionFile(submissionId, { role: "participant", teamId: mine.id })).toEqual({ key: file.key, name: "answer.txt", size: file.size });
     expect(await findDownloadableSubmissionFile(submissionId, { role: "participant", teamId: other.id })).toBeNull();
     expect(await findDownloadableSubmissionFile(submissionId, { role: "participant", teamId: null })).toBeNull();
@@ -192,7 +192,7 @@ describe("submission rules", () => {
     expect(closedBoard?.challenges).toBeNull();
 
     const solvedOne = await makeChallenge({ wave: 2, points: 100 });
-    const { submissionId } = await saveSubmission({ userId: user.id, teamId: team.id, challengeId: solvedOne.id, text: "x", file: null });
+    const { submissionId } = await saveSubmission({ actor: actorFor(user.id, undefined, "participant"), teamId: team.id, challengeId: solvedOne.id, text: "x", file: null });
     await getDb().update(submissions).set({ status: "reviewed", scoreCenti: 6500 }).where(eq(submissions.id, submissionId));
     const board = await getGateBoard(2, team.id);
     const cards = board?.challenges ?? [];
@@ -221,15 +221,15 @@ describe("an update after judging", () => {
     const judge = await makeUser("judge");
     const rejectedOne = await makeChallenge({ wave: 1, points: 100 });
     const reviewedOne = await makeChallenge({ wave: 1, points: 100 });
-    const first = await saveSubmission({ userId: user.id, teamId: team.id, challengeId: rejectedOne.id, text: "v1", file: null });
-    const second = await saveSubmission({ userId: user.id, teamId: team.id, challengeId: reviewedOne.id, text: "v1", file: null });
+    const first = await saveSubmission({ actor: actorFor(user.id, undefined, "participant"), teamId: team.id, challengeId: rejectedOne.id, text: "v1", file: null });
+    const second = await saveSubmission({ actor: actorFor(user.id, undefined, "participant"), teamId: team.id, challengeId: reviewedOne.id, text: "v1", file: null });
     await scoreSubmission({ submissionId: first.submissionId, judge: actorFor(judge.id), score: "90", verdict: "rejected" });
     await scoreSubmission({ submissionId: second.submissionId, judge: actorFor(judge.id), score: "70" });
     expect(await totalOf(team.id)).toBe(7000);
 
     // The team updates both: pending again, but the rejection still counts 0 and the review still 70.
-    await saveSubmission({ userId: user.id, teamId: team.id, challengeId: rejectedOne.id, text: "v2", file: null });
-    await saveSubmission({ userId: user.id, teamId: team.id, challengeId: reviewedOne.id, text: "v2", file: null });
+    await saveSubmission({ actor: actorFor(user.id, undefined, "participant"), teamId: team.id, challengeId: rejectedOne.id, text: "v2", file: null });
+    await saveSubmission({ actor: actorFor(user.id, undefined, "participant"), teamId: team.id, challengeId: reviewedOne.id, text: "v2", file: null });
     const [row] = await getDb().select().from(submissions).where(eq(submissions.id, first.submissionId));
     expect(row).toMatchObject({ status: "pending", rejected: true });
     expect(await totalOf(team.id)).toBe(7000);
@@ -251,7 +251,7 @@ describe("streamed upload", () => {
       { name: "text", value: "see file" },
       { name: "file", value: { filename: "report final.pdf", body: new TextEncoder().encode("%PDF-1.4 tiny") } },
     ]);
-    const outcome = await handleSubmissionPost(request, { userId: user.id, teamId: team.id, challengeId: challenge.id, maxBytes: 1000, begunAt: new Date() });
+    const outcome = await handleSubmissionPost(request, { caller: callerOf(user), challengeId: challenge.id, maxBytes: 1000, begunAt: new Date() });
     expect(outcome).toMatchObject({ ok: true, created: true });
     const [row] = await getDb().select().from(submissions).where(eq(submissions.teamId, team.id));
     expect(row).toMatchObject({ text: "see file", fileName: "report final.pdf", fileSize: 13 });
@@ -264,7 +264,7 @@ describe("streamed upload", () => {
     const user = await makeUser("participant", team.id);
     const [traversal, empty] = [await makeChallenge({ wave: 1 }), await makeChallenge({ wave: 1 })];
     const post = (challengeId: number, parts: Parameters<typeof multipart>[0]) =>
-      handleSubmissionPost(multipart(parts), { userId: user.id, teamId: team.id, challengeId, maxBytes: 1000, begunAt: new Date() });
+      handleSubmissionPost(multipart(parts), { caller: callerOf(user), challengeId, maxBytes: 1000, begunAt: new Date() });
 
     expect(await post(traversal.id, [{ name: "file", value: { filename: "../../etc/passwd", body: new TextEncoder().encode("x") } }])).toMatchObject({ ok: true });
     const [row] = await getDb().select().from(submissions).where(eq(submissions.challengeId, traversal.id));
@@ -299,8 +299,7 @@ describe("streamed upload", () => {
         { name: "file", value: { filename: "huge.bin", body: body() } },
       ]);
       const outcome = await handleSubmissionPost(request, {
-        userId: user.id,
-        teamId: team.id,
+        caller: callerOf(user),
         challengeId: challenge.id,
         maxBytes: 209_715_200,
         begunAt: new Date(),

@@ -18,9 +18,10 @@ import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { getQueue } from "../../app/infrastructure/queue.server.ts";
 import { getRedis } from "../../app/infrastructure/redis.server.ts";
-import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie, actorFor } from "../support/fixtures.ts";
+import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie, actorFor, testAdmin } from "../support/fixtures.ts";
 import { collect, connectSocket, nextEvent, startRealtimeServer, startWorker, stopAll, type TestSocket } from "../support/processes.ts";
 import { expectStandingsMatchRebuild, waitForEmptyOutbox } from "../support/standings.ts";
+
 
 const sockets: TestSocket[] = [];
 afterAll(async () => {
@@ -139,7 +140,7 @@ describe("event pipeline", () => {
     const mySubmission = await makeSubmission(mine.id, challengeA.id, me.id);
     const theirSubmission = await makeSubmission(theirs.id, challengeB.id, null);
     await rebuildStandings();
-    await setScoreboardFrozen(true);
+    await setScoreboardFrozen(testAdmin, true);
 
     const meSocket = await socketFor(web1, me.id);
     const adminSocket = await socketFor(web2, admin.id);
@@ -164,7 +165,7 @@ describe("event pipeline", () => {
     expect(adminBoard.teams.find((team) => team.id === theirs.id)?.totalScore).toBe(99);
 
     const refreshed = nextEvent(meSocket, "standings:refresh");
-    await setScoreboardFrozen(false);
+    await setScoreboardFrozen(testAdmin, false);
     await refreshed;
     const after = await getScoreboard({ id: me.id, role: "participant", teamId: mine.id });
     expect(after.frozen).toBe(false);

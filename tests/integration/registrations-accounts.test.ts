@@ -11,7 +11,7 @@ import {
 import { BOM } from "../../app/modules/exports/csv-format.server.ts";
 import { accountsCsvDataUrl } from "../../app/modules/registrations/csv.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
-import { makeTeam, makeUser } from "../support/fixtures.ts";
+import { makeTeam, makeUser, testAdmin } from "../support/fixtures.ts";
 
 let counter = 0;
 async function makeRegistration(over: Partial<typeof registrations.$inferInsert> = {}) {
@@ -62,7 +62,7 @@ describe("createAccountsFromRegistrations", () => {
     const c = await makeRegistration({ name: "محمد", lastName: "الأمين", email: "mo.amine@example.com", hasTeam: false });
     const d = await makeRegistration({ hasTeam: true, teamName: "BRAND NEW CREW" });
 
-    const { created, skipped } = await createAccountsFromRegistrations([a.id, b.id, c.id, d.id]);
+    const { created, skipped } = await createAccountsFromRegistrations(testAdmin, [a.id, b.id, c.id, d.id]);
     expect(skipped).toBe(0);
     expect(created.map((account) => account.userName)).toEqual(["amina.benali2", "amina.benali3", "moamine", "amina.benali4"]);
     expect(created.map((account) => account.teamName)).toEqual(["Night Owls", "Brand New Crew", null, "Brand New Crew"]);
@@ -96,9 +96,9 @@ describe("createAccountsFromRegistrations", () => {
 
   it("never makes a second account for the same registration", async () => {
     const r = await makeRegistration({ name: "Once", lastName: "Only" });
-    const first = await createAccountsFromRegistrations([r.id, r.id]);
+    const first = await createAccountsFromRegistrations(testAdmin, [r.id, r.id]);
     expect(first.created).toHaveLength(1);
-    const again = await createAccountsFromRegistrations([r.id, 999_999]);
+    const again = await createAccountsFromRegistrations(testAdmin, [r.id, 999_999]);
     expect(again).toEqual({ created: [], skipped: 2 });
     const [row] = await getDb().select().from(registrations).where(eq(registrations.id, r.id));
     expect(row.userId).not.toBeNull();
@@ -111,8 +111,8 @@ describe("createAccountsFromRegistrations", () => {
       Array.from({ length: 4 }, () => makeRegistration({ name: "Twin", lastName: "Race", hasTeam: true, teamName: "Race Team" })),
     );
     const [x, y] = await Promise.all([
-      createAccountsFromRegistrations([regs[0].id, regs[1].id]),
-      createAccountsFromRegistrations([regs[2].id, regs[3].id]),
+      createAccountsFromRegistrations(testAdmin, [regs[0].id, regs[1].id]),
+      createAccountsFromRegistrations(testAdmin, [regs[2].id, regs[3].id]),
     ]);
     const names = [...x.created, ...y.created].map((account) => account.userName).sort();
     expect(names).toEqual(["twin.race", "twin.race2", "twin.race3", "twin.race4"]);

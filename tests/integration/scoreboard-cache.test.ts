@@ -14,7 +14,8 @@ import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { getRedis, redisKey } from "../../app/infrastructure/redis.server.ts";
-import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, actorFor } from "../support/fixtures.ts";
+import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, actorFor, testAdmin } from "../support/fixtures.ts";
+
 
 afterAll(() => closeEmitter());
 
@@ -52,9 +53,9 @@ describe("scoreboard snapshot cache", () => {
     expect((await getScoreboardJson(viewer)).teamsJson).toBe(json);
 
     // The freeze (MULTI) moves it.
-    await setScoreboardFrozen(true);
+    await setScoreboardFrozen(testAdmin, true);
     expect((await expectCachedEqualsRedis()).frozen).toBe(true);
-    await setScoreboardFrozen(false);
+    await setScoreboardFrozen(testAdmin, false);
     expect((await expectCachedEqualsRedis()).frozen).toBe(false);
 
     // A removal (Lua) moves it.

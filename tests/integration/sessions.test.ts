@@ -18,7 +18,7 @@ import { getDb, getDbHandle } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { getEnv } from "../../app/infrastructure/env.server.ts";
 import { messages } from "../../app/modules/messages.ts";
-import { makeTeam, makeUser, setTeamOf } from "../support/fixtures.ts";
+import { makeTeam, makeUser, setTeamOf, actorFor, asActor } from "../support/fixtures.ts";
 import { send, type RouteModule as ApiModule } from "../support/api.ts";
 import { connectSocket, startRealtimeServer, stopAll, type TestSocket } from "../support/processes.ts";
 import { answerOf, callRoute, loadRouteModule, routeManifest, type RouteModule } from "../support/route-manifest.ts";
@@ -188,7 +188,7 @@ describe("sessions", () => {
     const admin = await makeUser("admin");
     const user = await makeUser("participant", team.id);
     const checked = await verifyThrottledLogin(user.name, "fixture-password", form("/login", {}));
-    await updateUser({ id: admin.id, sessionId: null }, { id: user.id, name: user.name, role: "participant", teamId: team.id, password: "changed-meanwhile" });
+    await updateUser(actorFor(admin.id, admin.name, "admin"), { id: user.id, name: user.name, role: "participant", teamId: team.id, password: "changed-meanwhile" });
     await expect(sessionCookieFor(checked, form("/login", {}))).rejects.toBeInstanceOf(InvalidCredentialsError);
     expect(await sessionRows(user.id)).toEqual([]);
   });
@@ -228,7 +228,7 @@ describe("sessions", () => {
     const [a, b] = [await makeTeam(), await makeTeam()];
     const admin = await makeUser("admin");
     const adminCookie = await signIn(admin.name);
-    const actor = (await findSessionCaller(adminCookie))!;
+    const actor = asActor((await findSessionCaller(adminCookie))!);
     const user = await makeUser("participant", a.id);
     const change = async (values: Partial<Parameters<typeof updateUser>[1]>) => {
       const cookie = await signIn(user.name);
@@ -252,7 +252,7 @@ describe("sessions", () => {
   it("an admin changing their own password keeps the session they did it from and ends their others", async () => {
     const admin = await makeUser("admin");
     const [here, elsewhere] = [await signIn(admin.name), await signIn(admin.name)];
-    const actor = (await findSessionCaller(here))!;
+    const actor = asActor((await findSessionCaller(here))!);
     await updateUser(actor, { id: admin.id, name: admin.name, role: "admin", password: "another-password" });
     expect((await send(meApi, "GET", "/auth/me", { cookie: here })).status).toBe(200);
     expect((await send(meApi, "GET", "/auth/me", { cookie: elsewhere })).status).toBe(401);
@@ -360,7 +360,7 @@ describe("sockets follow sessions, on every web process", () => {
     const cookie = await signIn(admin.name);
     const socket = await connect(web1, cookie);
     const gone = ended(socket);
-    await updateUser({ id: other.id, sessionId: null }, { id: admin.id, name: admin.name, role: "judge" });
+    await updateUser(actorFor(other.id, other.name, "admin"), { id: admin.id, name: admin.name, role: "judge" });
     expect(await gone).toBeLessThan(1000);
     // A socket opened with the ended session is refused.
     await expect(connectSocket(web2, cookie)).rejects.toThrow("unauthorized");

@@ -16,9 +16,10 @@ import * as pageRoute from "../../app/routes/_app.submition.$id.tsx";
 import * as uploadRoute from "../../app/routes/submition.$id.upload.tsx";
 import * as apiRoute from "../../app/routes/api.v1.challenges.$id.submission.tsx";
 import * as settingsRoute from "../../app/routes/dashboard.settings.tsx";
-import { makeChallenge, makeTeam, makeUser, sessionCookie, actorFor } from "../support/fixtures.ts";
+import { makeChallenge, makeTeam, makeUser, sessionCookie, actorFor, testAdmin } from "../support/fixtures.ts";
 import { multipart, type MultipartPart } from "../support/multipart.ts";
 import { createApiToken } from "../../app/modules/api-tokens/tokens.server.ts";
+
 
 const HOUR = 3_600_000;
 const ORIGIN = "http://localhost";
@@ -71,7 +72,7 @@ describe("submissions close", () => {
 
   it("the setting wins over the final countdown, both ways", async () => {
     const { challenge, cookie } = await participant();
-    expect(await updateSubmissionsCloseAt(new Date(Date.now() - 1000))).toBe(true);
+    expect(await updateSubmissionsCloseAt(testAdmin, new Date(Date.now() - 1000))).toBe(true);
     expect((await upload(cookie, challenge.id, [textPart("late")])).status).toBe(403);
 
     // Closing after the final countdown keeps submissions open past it.
@@ -81,7 +82,7 @@ describe("submissions close", () => {
 
   it("the page's own form (no JavaScript) answers 403 on the page, with the typed text kept", async () => {
     const { team, challenge, cookie } = await participant();
-    await updateSubmissionsCloseAt(new Date(Date.now() - 1000));
+    await updateSubmissionsCloseAt(testAdmin, new Date(Date.now() - 1000));
     const request = multipart([textPart("my late answer")], `${ORIGIN}/submition/${challenge.id}`, { Cookie: cookie, Origin: ORIGIN });
     const result = (await pageRoute.action({ request, params: { id: String(challenge.id) }, context: { receivedAt: Date.now() } })) as unknown as {
       data: { error: string; text: string };
@@ -94,8 +95,8 @@ describe("submissions close", () => {
 
   it("the API answers 403 forbidden with the sentence", async () => {
     const { user, challenge } = await participant();
-    const { token } = await createApiToken(user.id, "bot");
-    await updateSubmissionsCloseAt(new Date(Date.now() - 1000));
+    const { token } = await createApiToken(testAdmin, user.id, "bot");
+    await updateSubmissionsCloseAt(testAdmin, new Date(Date.now() - 1000));
     const request = multipart([textPart("api answer")], `${ORIGIN}/api/v1/challenges/${challenge.id}/submission`, { Authorization: `Bearer ${token}` });
     const response = await apiRoute.action({ request, params: { id: String(challenge.id) }, context: { receivedAt: Date.now() } });
     expect(response.status).toBe(403);
@@ -105,7 +106,7 @@ describe("submissions close", () => {
   it("an upload begun before the close is accepted when it completes after it; one begun after is refused and stores nothing", async () => {
     const { team, challenge, cookie } = await participant();
     const closeAt = new Date(Date.now() + 60_000);
-    await updateSubmissionsCloseAt(closeAt);
+    await updateSubmissionsCloseAt(testAdmin, closeAt);
 
     // The file is still on its way when the close instant passes (moved to "now" mid-body).
     let release!: () => void;
@@ -121,7 +122,7 @@ describe("submissions close", () => {
     const begunAt = Date.now();
     const pending = upload(cookie, challenge.id, [textPart("long upload"), { name: "file", value: { filename: "big.bin", body: slowFile() } }], begunAt);
     await firstHalfSent;
-    await updateSubmissionsCloseAt(new Date());
+    await updateSubmissionsCloseAt(testAdmin, new Date());
     expect((await getSubmissionsWindow()).open).toBe(false);
     release();
     expect(await pending).toMatchObject({ status: 200, body: { ok: true } });
@@ -139,7 +140,7 @@ describe("submissions close", () => {
   it("a request opened before the close cannot be held open to send its answer after it", async () => {
     const { team, challenge, cookie } = await participant();
     // The close was 6 s ago; the request's headers came 20 s ago, its parts only now (past the 5 s grace).
-    await updateSubmissionsCloseAt(new Date(Date.now() - 6_000));
+    await updateSubmissionsCloseAt(testAdmin, new Date(Date.now() - 6_000));
     const held = await upload(cookie, challenge.id, [textPart("written after the close")], Date.now() - 20_000);
     expect(held).toEqual({ status: 403, body: { ok: false, message: messages.participant.submissionsClosed } });
     expect(await rowsOf(team.id)).toHaveLength(0);
@@ -148,7 +149,7 @@ describe("submissions close", () => {
   it("judges still score after the close", async () => {
     const { team, user, challenge, cookie } = await participant();
     expect((await upload(cookie, challenge.id, [textPart("answer")])).status).toBe(200);
-    await updateSubmissionsCloseAt(new Date(Date.now() - 1000));
+    await updateSubmissionsCloseAt(testAdmin, new Date(Date.now() - 1000));
     const judge = await makeUser("judge");
     const [row] = await rowsOf(team.id);
     await scoreSubmission({ submissionId: row.id, judge: actorFor(judge.id), score: "80" });
@@ -160,9 +161,9 @@ describe("submissions close", () => {
   it("the gate board and the submission page say when submissions close, and that they have", async () => {
     const { team, challenge, cookie } = await participant();
     const closeAt = new Date(Date.now() + HOUR);
-    await updateSubmissionsCloseAt(closeAt);
+    await updateSubmissionsCloseAt(testAdmin, closeAt);
     expect((await getGateBoard(1, team.id))?.submissions).toMatchObject({ closesAt: closeAt.toISOString(), open: true });
-    await updateSubmissionsCloseAt(new Date(Date.now() - 1000));
+    await updateSubmissionsCloseAt(testAdmin, new Date(Date.now() - 1000));
     expect((await getGateBoard(1, team.id))?.submissions).toMatchObject({ open: false });
     const page = (await pageRoute.loader({
       request: new Request(`${ORIGIN}/submition/${challenge.id}`, { headers: { Cookie: cookie } }),

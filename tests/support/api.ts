@@ -1,7 +1,7 @@
 /** Calling /api/v1 route modules in-process with real Request objects, as Remix would. */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { createApiToken } from "../../app/modules/api-tokens/tokens.server.ts";
-import { makeTeam, makeUser, sessionCookie } from "./fixtures.ts";
+import { makeTeam, makeUser, sessionCookie, testAdmin } from "./fixtures.ts";
 
 export const ORIGIN = "http://localhost";
 
@@ -60,9 +60,9 @@ export async function makeCallers() {
     participant: await makeUser("participant", team.id),
   };
   const tokens = {
-    admin: (await createApiToken(users.admin.id, "test")).token,
-    judge: (await createApiToken(users.judge.id, "test")).token,
-    participant: (await createApiToken(users.participant.id, "test")).token,
+    admin: (await createApiToken(testAdmin, users.admin.id, "test")).token,
+    judge: (await createApiToken(testAdmin, users.judge.id, "test")).token,
+    participant: (await createApiToken(testAdmin, users.participant.id, "test")).token,
   };
   return { team, users, tokens, cookie: (role: keyof typeof users) => sessionCookie(users[role].id) };
 }

@@ -6,8 +6,9 @@ import { hashPassword } from "../../app/modules/auth/password.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { startSession } from "../../app/modules/auth/sessions.server.ts";
 import { getEnv } from "../../app/infrastructure/env.server.ts";
-import type { Actor } from "../../app/modules/audit/audit.server.ts";
+import { systemActor, type UserActor } from "../../app/modules/audit/audit.server.ts";
 import type { Role } from "../../app/modules/auth/access.ts";
+import type { Caller } from "../../app/glue/caller.server.ts";
 import { sessionCookieName, sessionSetCookie } from "../../app/glue/session.server.ts";
 
 let counter = 0;
@@ -61,6 +62,19 @@ export async function sessionCookie(userId: number, options: { production?: bool
 }
 
 /** A user as the audit trail names them when they act (as through a browser session from this machine). */
-export function actorFor(userId: number, name = `user ${userId}`, role: Role = "judge"): Actor & { id: number } {
+export function actorFor(userId: number, name = `user ${userId}`, role: Role = "judge"): UserActor {
   return { id: userId, name, role, via: "session", sessionId: null, tokenId: null, ip: "127.0.0.1" };
 }
+
+/** A signed-in caller as the glue sees them (a browser session). */
+export function callerOf(user: { id: number; name: string; role: Role; teamId: number | null }): Caller {
+  return { id: user.id, name: user.name, role: user.role, teamId: user.teamId, teamName: null, sessionId: null, tokenId: null };
+}
+
+/** A caller as the actor of their change (the session they came with; this machine's address). */
+export function asActor(caller: Caller): UserActor {
+  return { id: caller.id, name: caller.name, role: caller.role, via: caller.tokenId ? "token" : "session", sessionId: caller.sessionId, tokenId: caller.tokenId, ip: "127.0.0.1" };
+}
+
+/** The actor of a test's set-up changes (the audit trail names it "test"). */
+export const testAdmin = systemActor("test");

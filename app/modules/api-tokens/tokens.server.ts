@@ -8,6 +8,7 @@ import { createHash, randomInt } from "node:crypto";
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import { apiTokens, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { findSessionUser, type SessionUser } from "../auth/login.server.ts";
 import { messages } from "../messages.ts";
 import { DashboardError } from "../teams/teams.server.ts";
@@ -34,19 +35,30 @@ export interface CreatedApiToken {
   token: string;
 }
 
-export async function createApiToken(userId: number, name: string): Promise<CreatedApiToken> {
-  if (!(await findSessionUser(userId))) throw new DashboardError(messages.dashboard.userNotFound, 404, "userId");
+export async function createApiToken(actor: Actor, userId: number, name: string): Promise<CreatedApiToken> {
+  const user = await findSessionUser(userId);
+  if (!user) throw new DashboardError(messages.dashboard.userNotFound, 404, "userId");
   const token = generateToken();
-  const [row] = await getDb()
-    .insert(apiTokens)
-    .values({ userId, name, tokenHash: hashToken(token), prefix: token.slice(0, DISPLAY_LENGTH) })
-    .returning({ id: apiTokens.id });
+  const prefix = token.slice(0, DISPLAY_LENGTH);
+  const row = await getDb().transaction(async (tx) => {
+    const [created] = await tx.insert(apiTokens).values({ userId, name, tokenHash: hashToken(token), prefix }).returning({ id: apiTokens.id });
+    await recordAudit(tx, actor, { kind: "token.created", userId, teamId: user.teamId, subjectId: created.id, after: { name, prefix, role: user.role } });
+    return created;
+  });
   return { id: row.id, token };
 }
 
-/** Revoking is permanent; revoking twice is harmless. */
-export async function revokeApiToken(id: number): Promise<void> {
-  const [row] = await getDb().update(apiTokens).set({ revokedAt: new Date() }).where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt))).returning({ id: apiTokens.id });
+/** Revoking is permanent; revoking twice is harmless (and recorded once). */
+export async function revokeApiToken(actor: Actor, id: number): Promise<void> {
+  const row = await getDb().transaction(async (tx) => {
+    const [revoked] = await tx
+      .update(apiTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt)))
+      .returning({ id: apiTokens.id, userId: apiTokens.userId, name: apiTokens.name, prefix: apiTokens.prefix });
+    if (revoked) await recordAudit(tx, actor, { kind: "token.revoked", userId: revoked.userId, subjectId: id, before: { name: revoked.name, prefix: revoked.prefix } });
+    return revoked;
+  });
   if (row) return;
   const [exists] = await getDb().select({ id: apiTokens.id }).from(apiTokens).where(eq(apiTokens.id, id));
   if (!exists) throw new DashboardError(messages.apiTokens.notFound, 404);

@@ -155,13 +155,12 @@ export async function endSessionByToken(token: string): Promise<void> {
   if (rows.length > 0) forgetRecentUsers();
 }
 
-/** Ends one session of this user (an admin's action); false when there was none. */
-export async function endSession(userId: number, sessionId: number): Promise<boolean> {
-  const rows = await getDb()
+/** Ends one session of this user (an admin's action, in its transaction: the caller forgets the remembered callers after commit); false when there was none. */
+export async function endSession(userId: number, sessionId: number, db: Executor = getDb()): Promise<boolean> {
+  const rows = await db
     .delete(sessions)
     .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
     .returning({ id: sessions.id });
-  if (rows.length > 0) forgetRecentUsers();
   return rows.length > 0;
 }
 

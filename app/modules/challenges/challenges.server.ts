@@ -11,8 +11,9 @@ import { getLogger } from "../../infrastructure/logger.server.ts";
 import { enqueue } from "../../infrastructure/queue.server.ts";
 import { deleteObject } from "../../infrastructure/s3.server.ts";
 import { messages } from "../messages.ts";
-import type { RubricLine } from "../scoring/rubric.ts";
+import { formatRubric, type RubricLine } from "../scoring/rubric.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { DashboardError } from "../teams/teams.server.ts";
 import type { ChallengeFormValues } from "./schema.ts";
 
@@ -77,7 +78,7 @@ export interface StoredAttachment {
   size: number;
 }
 
-export async function createChallenge(input: ChallengeInput, attachment: StoredAttachment | null) {
+export async function createChallenge(actor: Actor, input: ChallengeInput, attachment: StoredAttachment | null) {
   return getDb().transaction(async (tx) => {
     const [row] = await tx
       .insert(challenges)
@@ -87,10 +88,26 @@ export async function createChallenge(input: ChallengeInput, attachment: StoredA
         attachmentName: attachment?.name ?? null,
         attachmentType: attachment?.contentType ?? null,
       })
-      .returning({ id: challenges.id });
+      .returning({ id: challenges.id, ...auditedColumns });
     if (input.rubric) await replaceRubric(tx, row.id, input.rubric);
-    return row;
+    await recordAudit(tx, actor, { kind: "challenge.created", subjectId: row.id, after: audited(row) });
+    return { id: row.id };
   });
+}
+
+/** What a challenge's audit record keeps of it (its texts are long and change no standing: not kept). */
+const auditedColumns = {
+  title: challenges.title,
+  points: challenges.points,
+  category: challenges.category,
+  wave: challenges.wave,
+  difficulty: challenges.difficulty,
+  status: challenges.status,
+  attachmentName: challenges.attachmentName,
+};
+
+function audited(row: { title: string; points: number; category: string; wave: number | null; difficulty: string | null; status: string; attachmentName: string | null }) {
+  return { title: row.title, points: row.points, category: row.category, wave: row.wave, difficulty: row.difficulty, status: row.status, attachment: row.attachmentName };
 }
 
 /** A challenge's rubric criteria, in order (empty: scored with a single score box). */
@@ -106,20 +123,25 @@ export async function getRubric(challengeId: number, db: Queryable = getDb()) {
  * Sets a challenge's rubric. Unchanged, nothing is touched; changed, the criteria are replaced, and with them
  * the judges' criterion scores (their submission scores stay: a judge who scores again uses the new rubric).
  */
-async function replaceRubric(tx: Queryable, challengeId: number, rubric: RubricLine[]) {
+async function replaceRubric(tx: Queryable, challengeId: number, rubric: RubricLine[]): Promise<boolean> {
   const current = await getRubric(challengeId, tx);
   const same =
     current.length === rubric.length &&
     current.every((criterion, index) => criterion.name === rubric[index].name && criterion.weight === rubric[index].weight && criterion.maxPoints === rubric[index].maxPoints);
-  if (same) return;
+  if (same) return false;
   await tx.delete(challengeCriteria).where(eq(challengeCriteria.challengeId, challengeId));
   if (rubric.length) await tx.insert(challengeCriteria).values(rubric.map((criterion, position) => ({ challengeId, position, ...criterion })));
+  return true;
 }
 
-/** Many challenges at once (a bulk import): one statement, so all are created or none. */
-export async function createChallenges(inputs: ChallengeInput[]) {
+/** Many challenges at once (a bulk import): one statement, so all are created or none, and one audit record. */
+export async function createChallenges(actor: Actor, inputs: ChallengeInput[], fileName: string) {
   if (!inputs.length) return [];
-  return getDb().insert(challenges).values(inputs.map(values)).returning({ id: challenges.id, title: challenges.title });
+  return getDb().transaction(async (tx) => {
+    const created = await tx.insert(challenges).values(inputs.map(values)).returning({ id: challenges.id, title: challenges.title });
+    await recordAudit(tx, actor, { kind: "import.challenges", after: { file: fileName, created: created.length, challengeIds: created.map((row) => row.id) } });
+    return created;
+  });
 }
 
 /**
@@ -127,16 +149,16 @@ export async function createChallenges(inputs: ChallengeInput[]) {
  * points or category change, every team with a submission to it is recomputed (solved flags and
  * category points depend on them).
  */
-export async function updateChallenge(id: number, input: ChallengeInput, attachment: StoredAttachment | null, removeAttachment = false) {
+export async function updateChallenge(actor: Actor, id: number, input: ChallengeInput, attachment: StoredAttachment | null, removeAttachment = false) {
   const { oldKey, teams } = await getDb().transaction(async (tx) => {
     const [before] = await tx
-      .select({ points: challenges.points, category: challenges.category, attachmentKey: challenges.attachmentKey })
+      .select({ ...auditedColumns, attachmentKey: challenges.attachmentKey })
       .from(challenges)
       .where(eq(challenges.id, id))
       .for("update");
     if (!before) throw new DashboardError(m.challengeNotFound, 404);
     const replaceFile = Boolean(attachment) || removeAttachment;
-    await tx
+    const [after] = await tx
       .update(challenges)
       .set({
         ...values(input),
@@ -144,8 +166,10 @@ export async function updateChallenge(id: number, input: ChallengeInput, attachm
           ? { attachmentKey: attachment?.key ?? null, attachmentName: attachment?.name ?? null, attachmentType: attachment?.contentType ?? null }
           : {}),
       })
-      .where(eq(challenges.id, id));
-    if (input.rubric) await replaceRubric(tx, id, input.rubric);
+      .where(eq(challenges.id, id))
+      .returning(auditedColumns);
+    const rubricChanged = input.rubric ? await replaceRubric(tx, id, input.rubric) : false;
+    await recordAudit(tx, actor, { kind: "challenge.updated", subjectId: id, before: audited(before), after: { ...audited(after), ...(rubricChanged ? { rubric: formatRubric(input.rubric!) } : {}) } });
     let teams: number[] = [];
     if (before.points !== input.points || before.category !== input.category) {
       const rows = await tx.selectDistinct({ teamId: submissions.teamId }).from(submissions).where(eq(submissions.challengeId, id));
@@ -158,34 +182,40 @@ export async function updateChallenge(id: number, input: ChallengeInput, attachm
   for (const teamId of teams) await requestStandingsRecompute(teamId);
 }
 
-export async function deleteChallenge(id: number) {
+export async function deleteChallenge(actor: Actor, id: number) {
   const key = await getDb().transaction(async (tx) => {
-    const [row] = await tx.select({ attachmentKey: challenges.attachmentKey }).from(challenges).where(eq(challenges.id, id)).for("update");
+    const [row] = await tx.select({ ...auditedColumns, attachmentKey: challenges.attachmentKey }).from(challenges).where(eq(challenges.id, id)).for("update");
     if (!row) throw new DashboardError(m.challengeNotFound, 404);
     const [subs] = await tx.select({ n: count() }).from(submissions).where(eq(submissions.challengeId, id));
     if (subs.n > 0) throw new DashboardError(m.challengeHasSubmissions, 409);
     await tx.delete(challenges).where(eq(challenges.id, id));
+    await recordAudit(tx, actor, { kind: "challenge.deleted", subjectId: id, before: audited(row) });
     return row.attachmentKey;
   });
   if (key) await cleanupObject(key);
 }
 
 /** Clicking the status toggles active/inactive. Returns the new status. */
-export async function toggleChallengeStatus(id: number) {
-  const [row] = await getDb()
-    .update(challenges)
-    .set({ status: sql`case when ${challenges.status} = 'active' then 'inactive'::challenge_status else 'active'::challenge_status end` })
-    .where(eq(challenges.id, id))
-    .returning({ title: challenges.title, status: challenges.status });
-  if (!row) throw new DashboardError(m.challengeNotFound, 404);
-  return row;
+export async function toggleChallengeStatus(actor: Actor, id: number) {
+  return changeStatus(actor, id, (current) => (current === "active" ? "inactive" : "active"));
 }
 
-/** Sets the status outright (the API's PATCH …/status): idempotent, unlike the screen's toggle. */
-export async function setChallengeStatus(id: number, status: "active" | "inactive") {
-  const [row] = await getDb().update(challenges).set({ status }).where(eq(challenges.id, id)).returning({ id: challenges.id, title: challenges.title, status: challenges.status });
-  if (!row) throw new DashboardError(m.challengeNotFound, 404);
-  return row;
+/** Sets the status outright (the API's PATCH …/status): idempotent, unlike the screen's toggle (no change, no record). */
+export async function setChallengeStatus(actor: Actor, id: number, status: "active" | "inactive") {
+  return changeStatus(actor, id, () => status);
+}
+
+async function changeStatus(actor: Actor, id: number, next: (current: "active" | "inactive") => "active" | "inactive") {
+  return getDb().transaction(async (tx) => {
+    const [row] = await tx.select({ title: challenges.title, status: challenges.status }).from(challenges).where(eq(challenges.id, id)).for("update");
+    if (!row) throw new DashboardError(m.challengeNotFound, 404);
+    const status = next(row.status);
+    if (status !== row.status) {
+      await tx.update(challenges).set({ status }).where(eq(challenges.id, id));
+      await recordAudit(tx, actor, { kind: "challenge.status", subjectId: id, before: { title: row.title, status: row.status }, after: { title: row.title, status } });
+    }
+    return { id, title: row.title, status };
+  });
 }
 
 export async function challengeAttachment(id: number) {

@@ -9,6 +9,7 @@ import { inArray, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { hashPassword } from "../auth/password.server.ts";
 import type { Role } from "../auth/access.ts";
 import { messages } from "../messages.ts";
@@ -102,7 +103,7 @@ class ImportRefused extends Error {
   }
 }
 
-export async function importAccounts(text: string): Promise<AccountsImportResult> {
+export async function importAccounts(actor: Actor, text: string): Promise<AccountsImportResult> {
   const before = await checkAccounts(text, getDb());
   if (refused(before.check)) return { ok: false, check: before.check };
 
@@ -118,18 +119,24 @@ export async function importAccounts(text: string): Promise<AccountsImportResult
       const { check } = await checkAccounts(text, tx);
       if (refused(check)) throw new ImportRefused(check);
       const teamIds = new Map<string, number>();
+      const teamsCreated: string[] = [];
       for (const team of new Set(before.valid.flatMap(({ value }) => (value.team ? [value.team] : [])))) {
         const key = nameKey(team);
-        if (!teamIds.has(key)) teamIds.set(key, (await teamNamed(tx, team)).id);
+        if (teamIds.has(key)) continue;
+        const found = await teamNamed(tx, team);
+        teamIds.set(key, found.id);
+        if (found.created) teamsCreated.push(found.name);
       }
-      await tx.insert(users).values(
+      const inserted = await tx.insert(users).values(
         before.valid.map(({ value }, index) => ({
           ...nameColumns(value.name),
           role: value.role,
           teamId: value.team ? (teamIds.get(nameKey(value.team)) ?? null) : null,
           passwordHash: hashes[index],
         })),
-      );
+      ).returning({ id: users.id, name: users.name, role: users.role, teamId: users.teamId });
+      // The import is one change, one record: who came in, as what, in which team (never a password).
+      await recordAudit(tx, actor, { kind: "import.accounts", after: { created: inserted.length, teamsCreated, users: inserted } });
       for (const teamId of new Set(teamIds.values())) {
         await markStandingsStale(tx, teamId);
         touchedTeams.add(teamId);

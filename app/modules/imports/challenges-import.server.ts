@@ -5,6 +5,7 @@
  * the challenge's edit page afterwards.
  */
 import { createChallenges } from "../challenges/challenges.server.ts";
+import type { Actor } from "../audit/audit.server.ts";
 import { ChallengeCreateSchema } from "../challenges/schema.ts";
 import { readCsv, readJsonList, type FileRead } from "./read-file.server.ts";
 import { validateRows, type ImportIssue } from "./rows.ts";
@@ -45,9 +46,9 @@ export function previewChallengesImport(text: string, fileName: string): Challen
   return checkChallenges(text, fileName).check;
 }
 
-export async function importChallenges(text: string, fileName: string): Promise<ChallengesImportResult> {
+export async function importChallenges(actor: Actor, text: string, fileName: string): Promise<ChallengesImportResult> {
   const { check, valid } = checkChallenges(text, fileName);
   if (check.fileError || check.issues.length) return { ok: false, check };
-  const created = await createChallenges(valid.map(({ value }) => value));
+  const created = await createChallenges(actor, valid.map(({ value }) => value), fileName);
   return { ok: true, created: created.length };
 }

@@ -6,6 +6,7 @@
 import { eq } from "drizzle-orm";
 import { eventSettings } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 
@@ -23,11 +24,17 @@ export async function getJudgingSettings(): Promise<JudgingSettings> {
   return { judgesPerSubmission: row?.judgesPerSubmission ?? null, blind: row?.blind ?? false };
 }
 
-export async function updateJudgingSettings(settings: JudgingSettings): Promise<void> {
-  const rows = await getDb()
-    .update(eventSettings)
-    .set({ judgesPerSubmission: settings.judgesPerSubmission, blindJudging: settings.blind })
-    .where(eq(eventSettings.id, 1))
-    .returning({ id: eventSettings.id });
-  if (rows.length === 0) throw new DomainError(messages.judging.needsFinal, { status: 400 });
+export async function updateJudgingSettings(actor: Actor, settings: JudgingSettings): Promise<void> {
+  await getDb().transaction(async (tx) => {
+    const [before] = await tx
+      .select({ judgesPerSubmission: eventSettings.judgesPerSubmission, blind: eventSettings.blindJudging })
+      .from(eventSettings)
+      .where(eq(eventSettings.id, 1))
+      .for("update");
+    if (!before) throw new DomainError(messages.judging.needsFinal, { status: 400 });
+    await tx.update(eventSettings).set({ judgesPerSubmission: settings.judgesPerSubmission, blindJudging: settings.blind }).where(eq(eventSettings.id, 1));
+    if (before.judgesPerSubmission !== settings.judgesPerSubmission || before.blind !== settings.blind) {
+      await recordAudit(tx, actor, { kind: "event.judging", before, after: { ...settings } });
+    }
+  });
 }

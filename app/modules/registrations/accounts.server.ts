@@ -9,6 +9,7 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Transaction } from "../../../db/client.ts";
 import { registrations, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { recordAudits, type Actor, type AuditEntry } from "../audit/audit.server.ts";
 import { hashPassword } from "../auth/password.server.ts";
 import { nameColumns, nameKey, withoutInvisibleCharacters } from "../names/names.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
@@ -86,7 +87,7 @@ export async function teamNamed(tx: Transaction, name: string): Promise<{ id: nu
 // an import) take turns, so name choices never collide.
 export const ACCOUNTS_LOCK = 6_006_001;
 
-export async function createAccountsFromRegistrations(ids: number[]): Promise<AccountsResult> {
+export async function createAccountsFromRegistrations(actor: Actor, ids: number[]): Promise<AccountsResult> {
   const wanted = [...new Set(ids)];
   if (!wanted.length) return { created: [], skipped: 0 };
   // Hashing is the slow part (argon2): do it before the transaction holds any lock.
@@ -103,6 +104,7 @@ export async function createAccountsFromRegistrations(ids: number[]): Promise<Ac
       .orderBy(registrations.id)
       .for("update");
     const accounts: CreatedAccount[] = [];
+    const audits: AuditEntry[] = [];
     for (const [index, registration] of rows.entries()) {
       const team = registration.hasTeam && registration.teamName?.trim() ? await teamNamed(tx, registration.teamName.trim()) : null;
       const userName = await uniqueUserName(tx, baseUserName(registration.name, registration.lastName, registration.email));
@@ -111,6 +113,8 @@ export async function createAccountsFromRegistrations(ids: number[]): Promise<Ac
         .values({ ...nameColumns(userName), passwordHash: hashes[index], role: "participant", teamId: team?.id ?? null })
         .returning({ id: users.id });
       await tx.update(registrations).set({ userId: user.id }).where(eq(registrations.id, registration.id));
+      if (team?.created) audits.push({ kind: "team.created", teamId: team.id, subjectId: team.id, after: { name: team.name, registrationId: registration.id } });
+      audits.push({ kind: "user.created", userId: user.id, teamId: team?.id ?? null, subjectId: user.id, after: { name: userName, role: "participant", teamId: team?.id ?? null, registrationId: registration.id } });
       if (team) {
         // A new member (and maybe a new team) changes the team's row on the board.
         await markStandingsStale(tx, team.id);
@@ -126,6 +130,7 @@ export async function createAccountsFromRegistrations(ids: number[]): Promise<Ac
         teamCreated: team?.created ?? false,
       });
     }
+    await recordAudits(tx, actor, audits);
     return accounts;
   });
   for (const teamId of touchedTeams) await requestStandingsRecompute(teamId);

@@ -85,11 +85,11 @@ export async function scoreSubmission(command: ScoreCommand) {
     }
 
     const comment = command.comment?.trim() || null;
-    const { mine, scores, previous } = await upsertScoreAndReadAll(tx, { submissionId: row.id, judgeId: command.judge.id, scoreCenti, comment });
+    const at = command.at ?? new Date();
+    const { mine, scores, previous } = await upsertScoreAndReadAll(tx, { submissionId: row.id, judgeId: command.judge.id, scoreCenti, comment, at: command.at });
     // The judge's criterion scores are replaced with these (none without a rubric).
     await tx.delete(criterionScoresTable).where(eq(criterionScoresTable.submissionScoreId, mine));
     if (given) await tx.insert(criterionScoresTable).values([...given].map(([criterionId, centi]) => ({ submissionScoreId: mine, criterionId, scoreCenti: centi })));
-    const at = command.at ?? new Date();
     const judged = applyJudging(row, { scoreCenti: meanCenti(scores), verdict: command.verdict, at });
     // Independent writes, sent together (one round trip; their order does not matter). The judge's claim on
     // it ends: they are done with it. The audit record says what the judge's score and the submission were.
@@ -147,13 +147,15 @@ function criterionScores(rubric: readonly Criterion[], typed: Record<string, str
  */
 async function upsertScoreAndReadAll(
   tx: Queryable,
-  score: { submissionId: number; judgeId: number; scoreCenti: number; comment: string | null },
+  score: { submissionId: number; judgeId: number; scoreCenti: number; comment: string | null; at?: Date },
 ): Promise<{ mine: number; scores: number[]; previous: { scoreCenti: number; comment: string | null } | null }> {
+  // The transaction's time, as a default column would have it; the demo seed's story gives its own.
+  const when = score.at ? sql`${score.at.toISOString()}::timestamptz` : sql`now()`;
   const rows = await tx.execute<{ id: number; score_centi: number; comment: string | null; role: "mine" | "other" | "previous" }>(sql`
     with upserted as (
-      insert into ${submissionScores} (submission_id, judge_id, score_centi, comment)
-      values (${score.submissionId}, ${score.judgeId}, ${score.scoreCenti}, ${score.comment})
-      on conflict (submission_id, judge_id) do update set score_centi = excluded.score_centi, comment = excluded.comment, updated_at = now()
+      insert into ${submissionScores} (submission_id, judge_id, score_centi, comment, created_at, updated_at)
+      values (${score.submissionId}, ${score.judgeId}, ${score.scoreCenti}, ${score.comment}, ${when}, ${when})
+      on conflict (submission_id, judge_id) do update set score_centi = excluded.score_centi, comment = excluded.comment, updated_at = excluded.updated_at
       returning id, score_centi
     )
     select id, score_centi, null as comment, 'mine' as role from upserted

@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { eventSettings, gates, meals } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { DEFAULT_TIME_ZONE } from "./zoned-time.ts";
 
 /** The event's time zone (docs/domain.md: an event setting, Africa/Algiers by default). */
@@ -28,24 +29,41 @@ export async function readEventSettings() {
   };
 }
 
-export async function updateGate(number: number, values: { title: string; description: string; opensAt: Date }) {
-  await getDb()
-    .insert(gates)
-    .values({ number, ...values })
-    .onConflictDoUpdate({ target: gates.number, set: values });
+/** Sets a gate's title, description and opening instant; a change is audited (an unchanged save is not). */
+export async function updateGate(actor: Actor, number: number, values: { title: string; description: string; opensAt: Date }) {
+  await getDb().transaction(async (tx) => {
+    const [before] = await tx.select({ title: gates.title, description: gates.description, opensAt: gates.opensAt }).from(gates).where(eq(gates.number, number)).for("update");
+    await tx
+      .insert(gates)
+      .values({ number, ...values })
+      .onConflictDoUpdate({ target: gates.number, set: values });
+    const same = before && before.title === values.title && before.description === values.description && before.opensAt.getTime() === values.opensAt.getTime();
+    if (!same) await recordAudit(tx, actor, { kind: "gate.changed", subjectId: number, before: before ? { gate: number, ...before } : null, after: { gate: number, ...values } });
+  });
 }
 
-export async function updateFinalAt(finalAt: Date) {
-  await getDb().insert(eventSettings).values({ id: 1, finalAt }).onConflictDoUpdate({ target: eventSettings.id, set: { finalAt } });
+export async function updateFinalAt(actor: Actor, finalAt: Date) {
+  await getDb().transaction(async (tx) => {
+    const [before] = await tx.select({ finalAt: eventSettings.finalAt }).from(eventSettings).where(eq(eventSettings.id, 1)).for("update");
+    await tx.insert(eventSettings).values({ id: 1, finalAt }).onConflictDoUpdate({ target: eventSettings.id, set: { finalAt } });
+    if (before?.finalAt.getTime() !== finalAt.getTime()) await recordAudit(tx, actor, { kind: "event.final", before: before ?? null, after: { finalAt } });
+  });
 }
 
 /**
  * Sets when submissions close; null closes them at the final countdown's instant. False when the event
  * has no settings yet (the final countdown is set first).
  */
-export async function updateSubmissionsCloseAt(submissionsCloseAt: Date | null): Promise<boolean> {
-  const rows = await getDb().update(eventSettings).set({ submissionsCloseAt }).where(eq(eventSettings.id, 1)).returning({ id: eventSettings.id });
-  return rows.length > 0;
+export async function updateSubmissionsCloseAt(actor: Actor, submissionsCloseAt: Date | null): Promise<boolean> {
+  return getDb().transaction(async (tx) => {
+    const [before] = await tx.select({ submissionsCloseAt: eventSettings.submissionsCloseAt }).from(eventSettings).where(eq(eventSettings.id, 1)).for("update");
+    if (!before) return false;
+    await tx.update(eventSettings).set({ submissionsCloseAt }).where(eq(eventSettings.id, 1));
+    if (before.submissionsCloseAt?.getTime() !== submissionsCloseAt?.getTime()) {
+      await recordAudit(tx, actor, { kind: "event.submissions-close", before, after: { submissionsCloseAt } });
+    }
+    return true;
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { eventSettings } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { getRedis } from "../../infrastructure/redis.server.ts";
 import { broadcastStandingsRefresh } from "../realtime/broadcast.server.ts";
 import { lockBoardExclusive } from "./locks.ts";
@@ -11,7 +12,7 @@ import { bumpVersion, snapshotKeys } from "./snapshot.server.ts";
  * Freezes the public scoreboard at the live standings as they are now: participants keep seeing
  * this board (and get no live updates of other teams) until unfreeze.
  */
-export async function setScoreboardFrozen(frozen: boolean) {
+export async function setScoreboardFrozen(actor: Actor, frozen: boolean) {
   // Make sure the snapshot exists before taking the lock (a cold read may rebuild it).
   await readLiveSnapshot();
   await getDb().transaction(async (tx) => {
@@ -19,6 +20,8 @@ export async function setScoreboardFrozen(frozen: boolean) {
     await lockBoardExclusive(tx);
     const live = (await readLiveSnapshot()).board;
     const now = new Date();
+    const [before] = await tx.select({ frozen: eventSettings.scoreboardFrozen, frozenAt: eventSettings.frozenAt }).from(eventSettings).where(eq(eventSettings.id, 1));
+    await recordAudit(tx, actor, { kind: frozen ? "scoreboard.frozen" : "scoreboard.unfrozen", before: before ?? null, after: { frozen, frozenAt: frozen ? now : null } });
     await tx
       .update(eventSettings)
       .set(frozen ? { scoreboardFrozen: true, frozenAt: now, frozenBoard: live } : { scoreboardFrozen: false, frozenAt: null, frozenBoard: null })

@@ -17,6 +17,7 @@ import { challengeGateJoin, hiddenFromParticipants, maySeeChallenge } from "../c
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { broadcastJudgingChanged } from "../realtime/broadcast.server.ts";
+import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 
 export type SubmissionErrorCode =
@@ -128,7 +129,8 @@ const SUBMISSION_LOCK = 4244;
  * hear of it live (their queue and backlog).
  */
 export async function saveSubmission(input: {
-  userId: number;
+  /** The member sending it: credited with it, and named by its audit record. */
+  actor: Actor & { id: number };
   teamId: number | null;
   challengeId: number;
   text: string | null | undefined;
@@ -149,7 +151,7 @@ export async function saveSubmission(input: {
       await tx.execute(sql`select pg_advisory_xact_lock(${SUBMISSION_LOCK}, ${teamId})`);
       await assertCanSubmit({ teamId, challengeId: input.challengeId, now: input.now, begunAt: input.begunAt }, tx);
       const [existing] = await tx
-        .select({ id: submissions.id })
+        .select({ id: submissions.id, ...auditedColumns })
         .from(submissions)
         .where(and(eq(submissions.teamId, teamId), eq(submissions.challengeId, input.challengeId)))
         .for("update")
@@ -162,13 +164,23 @@ export async function saveSubmission(input: {
       const textFields = text ? { text } : {};
       const [row] = await tx
         .insert(submissions)
-        .values({ teamId, challengeId: input.challengeId, userId: input.userId, text, ...fileFields, status: "pending" })
+        .values({ teamId, challengeId: input.challengeId, userId: input.actor.id, text, ...fileFields, status: "pending" })
         .onConflictDoUpdate({
           target: [submissions.teamId, submissions.challengeId],
-          set: { userId: input.userId, status: "pending", updatedAt: sql`now()`, revisedAt: sql`now()`, ...textFields, ...fileFields },
+          set: { userId: input.actor.id, status: "pending", updatedAt: sql`now()`, revisedAt: sql`now()`, ...textFields, ...fileFields },
         })
-        .returning({ id: submissions.id });
-      await markStandingsStale(tx, teamId);
+        .returning({ id: submissions.id, ...auditedColumns });
+      await Promise.all([
+        markStandingsStale(tx, teamId),
+        recordAudit(tx, input.actor, {
+          kind: existing ? "submission.updated" : "submission.created",
+          teamId,
+          userId: input.actor.id,
+          subjectId: row.id,
+          before: existing ? audited(existing) : null,
+          after: audited(row),
+        }),
+      ]);
       return { submissionId: row.id, created: !existing };
     });
   } catch (error) {
@@ -179,6 +191,20 @@ export async function saveSubmission(input: {
   if (!result.created) await dropOldVersionFiles(result.submissionId);
   broadcastJudgingChanged();
   return result;
+}
+
+/** What a submission's audit record keeps of it: never the text itself, its length. */
+const auditedColumns = {
+  challengeId: submissions.challengeId,
+  status: submissions.status,
+  fileKey: submissions.fileKey,
+  fileName: submissions.fileName,
+  fileSize: submissions.fileSize,
+  textLength: sql<number | null>`char_length(${submissions.text})`,
+};
+
+function audited(row: { challengeId: number; status: string; fileKey: string | null; fileName: string | null; fileSize: number | null; textLength: number | null }) {
+  return { challengeId: row.challengeId, status: row.status, fileKey: row.fileKey, fileName: row.fileName, fileSize: row.fileSize, textLength: row.textLength === null ? null : Number(row.textLength) };
 }
 
 /**

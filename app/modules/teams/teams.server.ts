@@ -7,6 +7,7 @@
 import { asc, count, eq, sql } from "drizzle-orm";
 import { submissions, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { NAME_CONSTRAINTS, nameColumns } from "../names/names.ts";
@@ -68,12 +69,13 @@ function nameTaken(error: unknown): never {
   throw error;
 }
 
-export async function createTeam(name: string) {
+export async function createTeam(actor: Actor, name: string) {
   const team = await getDb()
     .transaction(async (tx) => {
       const [row] = await tx.insert(teams).values(nameColumns(name)).returning({ id: teams.id, name: teams.name });
       // A new team appears on the board (with 0 points) once its standings are computed.
       await markStandingsStale(tx, row.id);
+      await recordAudit(tx, actor, { kind: "team.created", teamId: row.id, subjectId: row.id, after: { name: row.name } });
       return row;
     })
     .catch(nameTaken);
@@ -81,12 +83,14 @@ export async function createTeam(name: string) {
   return team;
 }
 
-export async function renameTeam(id: number, name: string) {
+export async function renameTeam(actor: Actor, id: number, name: string) {
   const team = await getDb()
     .transaction(async (tx) => {
+      const [before] = await tx.select({ name: teams.name }).from(teams).where(eq(teams.id, id)).for("update");
+      if (!before) throw new DashboardError(m.teamNotFound, 404);
       const [row] = await tx.update(teams).set(nameColumns(name)).where(eq(teams.id, id)).returning({ id: teams.id, name: teams.name });
-      if (!row) throw new DashboardError(m.teamNotFound, 404);
       await markStandingsStale(tx, id);
+      if (before.name !== row.name) await recordAudit(tx, actor, { kind: "team.renamed", teamId: id, subjectId: id, before, after: { name: row.name } });
       return row;
     })
     .catch(nameTaken);
@@ -98,9 +102,9 @@ export async function renameTeam(id: number, name: string) {
  * Refused while the team has submissions (its history and points) or members (they would be left
  * without a team: move them first). Otherwise it leaves the board in the same transaction.
  */
-export async function deleteTeam(id: number) {
+export async function deleteTeam(actor: Actor, id: number) {
   await getDb().transaction(async (tx) => {
-    const [team] = await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, id)).for("update");
+    const [team] = await tx.select({ id: teams.id, name: teams.name }).from(teams).where(eq(teams.id, id)).for("update");
     if (!team) throw new DashboardError(m.teamNotFound, 404);
     const [[subs], [members]] = await Promise.all([
       tx.select({ n: count() }).from(submissions).where(eq(submissions.teamId, id)),
@@ -110,5 +114,6 @@ export async function deleteTeam(id: number) {
     if (members.n > 0) throw new DashboardError(m.teamHasMembers(members.n), 409);
     await removeTeamFromStandings(tx, id);
     await tx.delete(teams).where(eq(teams.id, id));
+    await recordAudit(tx, actor, { kind: "team.deleted", teamId: id, subjectId: id, before: { name: team.name } });
   });
 }

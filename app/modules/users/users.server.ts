@@ -8,6 +8,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { recordAudit, type Actor, type UserActor } from "../audit/audit.server.ts";
 import { hashPassword } from "../auth/password.server.ts";
 import { forgetRecentUsers } from "../auth/recent-users.server.ts";
 import { endSession, endSessionsOf, listSessionsOf } from "../auth/sessions.server.ts";
@@ -49,24 +50,26 @@ async function afterCommit(teamIds: Array<number | null | undefined>) {
   for (const teamId of new Set(teamIds)) if (teamId) await requestStandingsRecompute(teamId);
 }
 
-export async function createUser(input: Omit<UserFormValues, "id">) {
+export async function createUser(actor: Actor, input: Omit<UserFormValues, "id">) {
   const teamId = input.role === "participant" ? (input.teamId ?? null) : null;
   const passwordHash = await hashPassword(input.password ?? "");
   const user = await getDb()
     .transaction(async (tx) => {
-      const [row] = await tx.insert(users).values({ ...nameColumns(input.name), role: input.role, teamId, passwordHash }).returning({ id: users.id });
+      const [row] = await tx.insert(users).values({ ...nameColumns(input.name), role: input.role, teamId, passwordHash }).returning({ id: users.id, ...auditedColumns });
       if (teamId) await markStandingsStale(tx, teamId);
-      return row;
+      await recordAudit(tx, actor, { kind: "user.created", userId: row.id, teamId, subjectId: row.id, after: audited(row) });
+      return { id: row.id };
     })
     .catch(translate);
   await afterCommit([teamId]);
   return user;
 }
 
-/** Who makes a change: an admin, and the session they make it from (kept when they change their own password). */
-export interface Actor {
-  id: number;
-  sessionId: number | null;
+/** What a user's audit record keeps: never the password or its hash (a change of password is a flag). */
+const auditedColumns = { name: users.name, role: users.role, teamId: users.teamId };
+
+function audited(row: { name: string; role: string; teamId: number | null }) {
+  return { name: row.name, role: row.role, teamId: row.teamId };
 }
 
 /**
@@ -75,21 +78,34 @@ export interface Actor {
  * longer is, or by someone who may no longer know the password. An admin changing their own password
  * keeps the session they changed it from.
  */
-export async function updateUser(actor: Actor, input: UserFormValues & { id: number }) {
+export async function updateUser(actor: UserActor, input: UserFormValues & { id: number }) {
   if (input.id === actor.id && input.role !== "admin") throw new DashboardError(m.cannotDemoteSelf, 409, "role");
   const teamId = input.role === "participant" ? (input.teamId ?? null) : null;
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const touched = await getDb()
     .transaction(async (tx) => {
-      const [before] = await tx.select({ teamId: users.teamId, role: users.role }).from(users).where(eq(users.id, input.id)).for("update");
+      const [before] = await tx.select(auditedColumns).from(users).where(eq(users.id, input.id)).for("update");
       if (!before) throw new DashboardError(m.userNotFound, 404);
+      let sessionsEnded = 0;
       if (before.role !== input.role || before.teamId !== teamId || passwordHash) {
-        await endSessionsOf(tx, input.id, input.id === actor.id ? actor.sessionId : null);
+        sessionsEnded = await endSessionsOf(tx, input.id, input.id === actor.id ? actor.sessionId : null);
       }
-      await tx
+      const [after] = await tx
         .update(users)
         .set({ ...nameColumns(input.name), role: input.role, teamId, ...(passwordHash ? { passwordHash } : {}) })
-        .where(eq(users.id, input.id));
+        .where(eq(users.id, input.id))
+        .returning(auditedColumns);
+      const changed = before.name !== after.name || before.role !== after.role || before.teamId !== after.teamId || passwordHash;
+      if (changed) {
+        await recordAudit(tx, actor, {
+          kind: "user.updated",
+          userId: input.id,
+          teamId: after.teamId ?? before.teamId,
+          subjectId: input.id,
+          before: audited(before),
+          after: { ...audited(after), ...(passwordHash ? { passwordChanged: true } : {}), ...(sessionsEnded ? { sessionsEnded } : {}) },
+        });
+      }
       const stale = before.teamId === teamId ? [] : [before.teamId, teamId];
       for (const id of stale) if (id) await markStandingsStale(tx, id);
       return stale;
@@ -103,9 +119,10 @@ export async function updateUser(actor: Actor, input: UserFormValues & { id: num
 export async function deleteUser(actor: Actor, id: number) {
   if (id === actor.id) throw new DashboardError(m.cannotDeleteSelf, 409);
   const teamId = await getDb().transaction(async (tx) => {
-    const [row] = await tx.delete(users).where(eq(users.id, id)).returning({ teamId: users.teamId });
+    const [row] = await tx.delete(users).where(eq(users.id, id)).returning(auditedColumns);
     if (!row) throw new DashboardError(m.userNotFound, 404);
     if (row.teamId) await markStandingsStale(tx, row.teamId);
+    await recordAudit(tx, actor, { kind: "user.deleted", userId: id, teamId: row.teamId, subjectId: id, before: audited(row) });
     return row.teamId;
   });
   // Their sessions went with them (cascade): forget them here at once, the other processes at the notice.
@@ -124,16 +141,24 @@ export async function listUserSessions(userId: number) {
   return listSessionsOf(userId);
 }
 
-/** Ends every session of the user (every web process refuses them within a second). */
-export async function endUserSessions(userId: number): Promise<number> {
+/** Ends every session of the user (every web process refuses them within a second); audited when any ended. */
+export async function endUserSessions(actor: Actor, userId: number): Promise<number> {
   await requireUserRow(userId);
-  const ended = await endSessionsOf(getDb(), userId);
+  const ended = await getDb().transaction(async (tx) => {
+    const count = await endSessionsOf(tx, userId);
+    if (count > 0) await recordAudit(tx, actor, { kind: "session.ended", userId, after: { sessionsEnded: count } });
+    return count;
+  });
   if (ended > 0) forgetRecentUsers();
   return ended;
 }
 
 /** Ends one session of the user; 404 when the user or that session of theirs is gone. */
-export async function endUserSession(userId: number, sessionId: number): Promise<void> {
+export async function endUserSession(actor: Actor, userId: number, sessionId: number): Promise<void> {
   await requireUserRow(userId);
-  if (!(await endSession(userId, sessionId))) throw new DashboardError(m.sessionNotFound, 404);
+  await getDb().transaction(async (tx) => {
+    if (!(await endSession(userId, sessionId, tx))) throw new DashboardError(m.sessionNotFound, 404);
+    await recordAudit(tx, actor, { kind: "session.ended", userId, subjectId: sessionId, after: { sessionsEnded: 1 } });
+  });
+  forgetRecentUsers();
 }

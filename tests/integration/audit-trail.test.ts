@@ -1,0 +1,284 @@
+/**
+ * The audit trail's writing side (docs/domain.md "Audit trail"): every kind of change leaves exactly one
+ * record, written by the change's own transaction (the same Postgres transaction id), naming who did it
+ * and how; a refused change leaves none; no record carries a password; and the database refuses to
+ * rewrite a record.
+ */
+import { eq, gt, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { auditLog, challenges, gates, registrations, submissionScores, submissions, teams, users } from "../../db/schema.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { auditKindList, type AuditKind } from "../../app/modules/audit/kinds.ts";
+import { createApiToken, revokeApiToken } from "../../app/modules/api-tokens/tokens.server.ts";
+import { createChallenge, deleteChallenge, setChallengeStatus, toggleChallengeStatus, updateChallenge } from "../../app/modules/challenges/challenges.server.ts";
+import { importChallenges } from "../../app/modules/imports/challenges-import.server.ts";
+import { importAccounts } from "../../app/modules/imports/accounts-import.server.ts";
+import { updateJudgingSettings } from "../../app/modules/judging/settings.server.ts";
+import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
+import { updateFinalAt, updateGate, updateSubmissionsCloseAt } from "../../app/modules/settings/settings.server.ts";
+import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
+import { saveSubmission } from "../../app/modules/submissions/submit.server.ts";
+import { createTeam, deleteTeam, renameTeam } from "../../app/modules/teams/teams.server.ts";
+import { createUser, deleteUser, endUserSession, endUserSessions, updateUser } from "../../app/modules/users/users.server.ts";
+import { startSession } from "../../app/modules/auth/sessions.server.ts";
+import { createAccountsFromRegistrations } from "../../app/modules/registrations/accounts.server.ts";
+import * as scoreRoute from "../../app/routes/api.v1.submissions.$id.score.tsx";
+import { actorFor, ensureEventSettings, makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
+import { apiRequest, call } from "../support/api.ts";
+
+const admin = actorFor(0, "Audit Admin", "admin");
+const covered = new Set<AuditKind>();
+
+async function lastId(): Promise<number> {
+  const [row] = await getDb().select({ id: sql<string>`coalesce(max(${auditLog.id}), 0)` }).from(auditLog);
+  return Number(row.id);
+}
+
+/** Runs a change and returns the records it left (and the change's own result). */
+async function recordsOf<T>(change: () => Promise<T>) {
+  const since = await lastId();
+  const result = await change();
+  const records = await getDb().select().from(auditLog).where(gt(auditLog.id, since)).orderBy(auditLog.id);
+  for (const record of records) covered.add(record.kind as AuditKind);
+  return { result, records };
+}
+
+/** Exactly one record, of this kind. */
+async function oneRecord<T>(kind: AuditKind, change: () => Promise<T>) {
+  const { result, records } = await recordsOf(change);
+  expect(records.map((record) => record.kind)).toEqual([kind]);
+  return { result, record: records[0] };
+}
+
+async function noRecord(change: () => Promise<unknown>) {
+  const since = await lastId();
+  await change().catch(() => undefined);
+  expect(await getDb().select().from(auditLog).where(gt(auditLog.id, since))).toEqual([]);
+}
+
+/** The Postgres transaction that wrote a row (its xmin). */
+async function writerOf(table: string, id: number): Promise<string> {
+  const [row] = await getDb().execute<{ xmin: string }>(sql`select xmin::text as xmin from ${sql.identifier(table)} where id = ${id}`);
+  return row.xmin;
+}
+
+let adminUser: { id: number; name: string };
+
+beforeAll(async () => {
+  await ensureEventSettings();
+  // Gate 1 is open (the submissions here go to wave-1 challenges).
+  await getDb().insert(gates).values({ number: 1, title: "One", description: "d", opensAt: new Date(Date.now() - 3_600_000) }).onConflictDoNothing();
+  const row = await makeUser("admin");
+  adminUser = row;
+  Object.assign(admin, { id: row.id, name: row.name });
+});
+
+describe("the audit trail is append-only", () => {
+  it("refuses UPDATE, DELETE and TRUNCATE of its records, whoever asks", async () => {
+    const team = await makeTeam();
+    await oneRecord("team.renamed", () => renameTeam(admin, team.id, `${team.name} renamed`));
+    const [record] = await getDb().select().from(auditLog).orderBy(sql`${auditLog.id} desc`).limit(1);
+    const refusal = { cause: { message: expect.stringMatching(/^audit_log is append-only/) } };
+    await expect(getDb().update(auditLog).set({ kind: "team.created" }).where(eq(auditLog.id, record.id))).rejects.toMatchObject(refusal);
+    await expect(getDb().delete(auditLog).where(eq(auditLog.id, record.id))).rejects.toMatchObject(refusal);
+    await expect(getDb().execute(sql`truncate ${auditLog}`)).rejects.toMatchObject(refusal);
+    const [still] = await getDb().select().from(auditLog).where(eq(auditLog.id, record.id));
+    expect(still).toEqual(record);
+  });
+});
+
+describe("scores", () => {
+  it("a first score and a changed one: who, before → after, comment, in the scoring transaction", async () => {
+    const team = await makeTeam();
+    const member = await makeUser("participant", team.id);
+    const judge = await makeUser("judge");
+    const challenge = await makeChallenge({ points: 100, wave: 1 });
+    const { result: saved } = await oneRecord("submission.created", () =>
+      saveSubmission({ actor: actorFor(member.id, member.name, "participant"), teamId: team.id, challengeId: challenge.id, text: "our answer", file: null }),
+    );
+    const judgeActor = actorFor(judge.id, judge.name, "judge");
+
+    const { record: given } = await oneRecord("score.given", () => scoreSubmission({ submissionId: saved.submissionId, judge: judgeActor, score: "80", comment: "solid" }));
+    expect(given).toMatchObject({ actorId: judge.id, actorName: judge.name, actorRole: "judge", via: "session", ip: "127.0.0.1", teamId: team.id, subjectId: saved.submissionId });
+    expect(given.before).toMatchObject({ score: null, submissionScore: null, status: "pending" });
+    expect(given.after).toMatchObject({ challenge: challenge.title, score: 80, comment: "solid", submissionScore: 80, status: "reviewed" });
+
+    const { record: changed } = await oneRecord("score.changed", () => scoreSubmission({ submissionId: saved.submissionId, judge: judgeActor, score: "65", comment: "on reflection" }));
+    expect(changed.before).toMatchObject({ score: 80, comment: "solid", submissionScore: 80 });
+    expect(changed.after).toMatchObject({ score: 65, comment: "on reflection", submissionScore: 65 });
+    // Written by the transaction that wrote the score: no score exists without its record.
+    const [score] = await getDb().select({ id: submissionScores.id }).from(submissionScores).where(eq(submissionScores.submissionId, saved.submissionId));
+    expect(await writerOf("audit_log", changed.id)).toBe(await writerOf("submission_scores", score.id));
+
+    // A second judge: the mean moves, the record says so.
+    const second = await makeUser("judge");
+    const { record: other } = await oneRecord("score.given", () => scoreSubmission({ submissionId: saved.submissionId, judge: actorFor(second.id, second.name), score: "35", verdict: "rejected" }));
+    expect(other.before).toMatchObject({ score: null, submissionScore: 65, status: "reviewed" });
+    expect(other.after).toMatchObject({ score: 35, submissionScore: 50, status: "rejected" });
+
+    // Refused scores leave nothing.
+    await noRecord(() => scoreSubmission({ submissionId: saved.submissionId, judge: judgeActor, score: "101" }));
+    await noRecord(() => scoreSubmission({ submissionId: saved.submissionId, judge: judgeActor, score: "10", seenRevision: new Date(0) }));
+    await noRecord(() => scoreSubmission({ submissionId: 2_000_000_000, judge: judgeActor, score: "10" }));
+  });
+
+  it("through the API with a token: the record names the token and the address", async () => {
+    const team = await makeTeam();
+    const member = await makeUser("participant", team.id);
+    const judge = await makeUser("judge");
+    const challenge = await makeChallenge({ points: 50, wave: 1 });
+    const { submissionId } = await saveSubmission({ actor: actorFor(member.id, member.name, "participant"), teamId: team.id, challengeId: challenge.id, text: "x", file: null });
+    const { result: token } = await oneRecord("token.created", () => createApiToken(admin, judge.id, "judge's laptop"));
+    const request = apiRequest("PUT", `/submissions/${submissionId}/score`, { token: token.token, json: { score: "40" }, headers: { "x-gatekeeper-client-ip": "::ffff:203.0.113.9" } });
+    const { result: response, record } = await oneRecord("score.given", () => call(scoreRoute, request, { id: String(submissionId) }));
+    expect(response.status).toBe(200);
+    expect(record).toMatchObject({ actorId: judge.id, via: "token", tokenId: token.id, sessionId: null, ip: "203.0.113.9" });
+  });
+});
+
+describe("submissions", () => {
+  it("an update records who, the file and the text length before and after, never the text", async () => {
+    const team = await makeTeam();
+    const [a, b] = [await makeUser("participant", team.id), await makeUser("participant", team.id)];
+    const challenge = await makeChallenge({ wave: 1 });
+    await oneRecord("submission.created", () => saveSubmission({ actor: actorFor(a.id, a.name, "participant"), teamId: team.id, challengeId: challenge.id, text: "first secret answer", file: null }));
+    const { record } = await oneRecord("submission.updated", () =>
+      saveSubmission({ actor: actorFor(b.id, b.name, "participant"), teamId: team.id, challengeId: challenge.id, text: "second", file: { key: "submissions/k", name: "r.pdf", type: "application/pdf", size: 1234 } }),
+    );
+    expect(record).toMatchObject({ actorId: b.id, teamId: team.id, userId: b.id });
+    expect(record.before).toMatchObject({ textLength: 19, fileKey: null, fileSize: null });
+    expect(record.after).toMatchObject({ textLength: 6, fileKey: "submissions/k", fileName: "r.pdf", fileSize: 1234, status: "pending" });
+    expect(JSON.stringify(record)).not.toContain("secret");
+    const [row] = await getDb().select({ id: submissions.id }).from(submissions).where(eq(submissions.challengeId, challenge.id));
+    expect(await writerOf("audit_log", record.id)).toBe(await writerOf("submissions", row.id));
+    // Refused (empty, or a gate that is closed): nothing.
+    await noRecord(() => saveSubmission({ actor: actorFor(a.id, a.name, "participant"), teamId: team.id, challengeId: challenge.id, text: "  ", file: null }));
+  });
+});
+
+describe("challenges", () => {
+  it("create, edit (points), status both ways, delete, import", async () => {
+    const input = { title: "Audit me", description: "d", points: 100, category: "CS" as const, wave: 2 };
+    const { result: created, record } = await oneRecord("challenge.created", () => createChallenge(admin, input, null));
+    expect(record.after).toMatchObject({ title: "Audit me", points: 100, category: "CS", wave: 2, status: "active" });
+    const { record: edited } = await oneRecord("challenge.updated", () => updateChallenge(admin, created.id, { ...input, points: 150 }, null));
+    expect(edited).toMatchObject({ subjectId: created.id, before: { points: 100 }, after: { points: 150 } });
+    const { record: off } = await oneRecord("challenge.status", () => toggleChallengeStatus(admin, created.id));
+    expect(off).toMatchObject({ before: { status: "active" }, after: { status: "inactive" } });
+    await oneRecord("challenge.status", () => setChallengeStatus(admin, created.id, "active"));
+    // Setting the status it already has changes nothing: no record.
+    await noRecord(() => setChallengeStatus(admin, created.id, "active"));
+    await oneRecord("challenge.deleted", () => deleteChallenge(admin, created.id));
+    await noRecord(() => deleteChallenge(admin, created.id));
+
+    const { record: imported } = await oneRecord("import.challenges", () => importChallenges(admin, "title,description,points,category,wave\nImported one,d,10,AI,1\nImported two,d,20,PS,1\n", "c.csv"));
+    expect(imported.after).toMatchObject({ file: "c.csv", created: 2 });
+    // A refused import (a bad row) creates nothing and records nothing.
+    await noRecord(() => importChallenges(admin, "title,description,points,category,wave\nBad,d,-1,AI,1\n", "c.csv"));
+  });
+
+  it("a challenge with submissions cannot be deleted: no record", async () => {
+    const team = await makeTeam();
+    const member = await makeUser("participant", team.id);
+    const challenge = await makeChallenge({ wave: 1 });
+    await saveSubmission({ actor: actorFor(member.id, member.name, "participant"), teamId: team.id, challengeId: challenge.id, text: "x", file: null });
+    await noRecord(() => deleteChallenge(admin, challenge.id));
+    expect(await getDb().select({ id: challenges.id }).from(challenges).where(eq(challenges.id, challenge.id))).toHaveLength(1);
+  });
+});
+
+describe("the event's settings", () => {
+  it("a gate, the final countdown, submissions close, judging, the freeze both ways; an unchanged save records nothing", async () => {
+    const opensAt = new Date("2030-01-01T10:00:00Z");
+    await recordsOf(() => updateGate(admin, 3, { title: "Three", description: "d", opensAt }));
+    const { record: gate } = await oneRecord("gate.changed", () => updateGate(admin, 3, { title: "Three", description: "d", opensAt: new Date("2030-01-01T11:00:00Z") }));
+    expect(gate).toMatchObject({ subjectId: 3, before: { gate: 3, opensAt: "2030-01-01T10:00:00.000Z" }, after: { gate: 3, opensAt: "2030-01-01T11:00:00.000Z" } });
+    await noRecord(() => updateGate(admin, 3, { title: "Three", description: "d", opensAt: new Date("2030-01-01T11:00:00Z") }));
+
+    const finalAt = new Date("2031-05-05T12:00:00Z");
+    const { record: final } = await oneRecord("event.final", () => updateFinalAt(admin, finalAt));
+    expect(final.after).toEqual({ finalAt: finalAt.toISOString() });
+    await noRecord(() => updateFinalAt(admin, finalAt));
+    await oneRecord("event.submissions-close", () => updateSubmissionsCloseAt(admin, new Date("2031-05-05T11:00:00Z")));
+    await oneRecord("event.submissions-close", () => updateSubmissionsCloseAt(admin, null));
+    const { record: judging } = await oneRecord("event.judging", () => updateJudgingSettings(admin, { judgesPerSubmission: 2, blind: true }));
+    expect(judging).toMatchObject({ before: { judgesPerSubmission: null, blind: false }, after: { judgesPerSubmission: 2, blind: true } });
+    await oneRecord("event.judging", () => updateJudgingSettings(admin, { judgesPerSubmission: null, blind: false }));
+
+    await oneRecord("scoreboard.frozen", () => setScoreboardFrozen(admin, true));
+    await oneRecord("scoreboard.unfrozen", () => setScoreboardFrozen(admin, false));
+  });
+});
+
+describe("teams, users, sessions, tokens, imports", () => {
+  it("teams: created, renamed, deleted; a taken name or a team with members records nothing", async () => {
+    const { result: team } = await oneRecord("team.created", () => createTeam(admin, `Audit Team ${process.pid}`));
+    await noRecord(() => createTeam(admin, `audit team ${process.pid}`));
+    const { record } = await oneRecord("team.renamed", () => renameTeam(admin, team.id, `Audit Team ${process.pid} II`));
+    expect(record).toMatchObject({ teamId: team.id, before: { name: `Audit Team ${process.pid}` }, after: { name: `Audit Team ${process.pid} II` } });
+    await makeUser("participant", team.id);
+    await noRecord(() => deleteTeam(admin, team.id));
+    const empty = await makeTeam();
+    await oneRecord("team.deleted", () => deleteTeam(admin, empty.id));
+  });
+
+  it("users: created, changed (a new password is a flag, never the password or its hash), deleted", async () => {
+    const team = await makeTeam();
+    const { result: user } = await oneRecord("user.created", () => createUser(admin, { name: `audited-${process.pid}`, role: "participant", teamId: team.id, password: "a-first-password" }));
+    await startSession(user.id, { ip: "10.0.0.1", userAgent: "test" });
+    const { record } = await oneRecord("user.updated", () => updateUser(admin, { id: user.id, name: `audited-${process.pid}`, role: "participant", teamId: team.id, password: "a-second-password" }));
+    expect(record).toMatchObject({ userId: user.id, teamId: team.id, after: { passwordChanged: true, sessionsEnded: 1 } });
+    const [hash] = await getDb().select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id));
+    const text = JSON.stringify(await getDb().select().from(auditLog).where(eq(auditLog.userId, user.id)));
+    for (const secret of ["a-first-password", "a-second-password", hash.hash, "$argon2"]) expect(text).not.toContain(secret);
+    // Saving the same values changes nothing: no record.
+    await noRecord(() => updateUser(admin, { id: user.id, name: `audited-${process.pid}`, role: "participant", teamId: team.id }));
+    await noRecord(() => updateUser(admin, { id: admin.id, name: adminUser.name, role: "judge" }));
+    await oneRecord("user.deleted", () => deleteUser(admin, user.id));
+    await noRecord(() => deleteUser(admin, user.id));
+  });
+
+  it("sessions ended by an admin: all of a user's, or one", async () => {
+    const user = await makeUser("participant");
+    await startSession(user.id, { ip: null, userAgent: null });
+    const { record } = await oneRecord("session.ended", () => endUserSessions(admin, user.id));
+    expect(record).toMatchObject({ userId: user.id, after: { sessionsEnded: 1 } });
+    await noRecord(() => endUserSessions(admin, user.id));
+    await startSession(user.id, { ip: null, userAgent: null });
+    const [{ id: sessionId }] = await getDb().execute<{ id: number }>(sql`select id from sessions where user_id = ${user.id}`);
+    await oneRecord("session.ended", () => endUserSession(admin, user.id, Number(sessionId)));
+    await noRecord(() => endUserSession(admin, user.id, Number(sessionId)));
+  });
+
+  it("tokens: created and revoked once; the token itself is never recorded", async () => {
+    const user = await makeUser("judge");
+    const { result: token, record } = await oneRecord("token.created", () => createApiToken(admin, user.id, "scoreboard screen"));
+    expect(JSON.stringify(record)).not.toContain(token.token);
+    await oneRecord("token.revoked", () => revokeApiToken(admin, token.id));
+    await noRecord(() => revokeApiToken(admin, token.id));
+  });
+
+  it("an accounts import is one record; accounts made from registrations are one record each", async () => {
+    const name = `imported-${process.pid}`;
+    const { record } = await oneRecord("import.accounts", () => importAccounts(admin, `name,role,team,password\n${name},participant,Imported Team ${process.pid},long-enough-pass\n`));
+    expect(record.after).toMatchObject({ created: 1, teamsCreated: [`Imported Team ${process.pid}`] });
+    expect(JSON.stringify(record)).not.toContain("long-enough-pass");
+    await noRecord(() => importAccounts(admin, `name,role,team,password\n${name},participant,,long-enough-pass\n`));
+
+    const [{ id }] = await getDb()
+      .insert(registrations)
+      .values({ name: "Lina", lastName: "Haddad", email: `lina-${process.pid}@example.org`, phone: "0555000000", nationalId: "1", skill: "AI", tshirtSize: "M", hasTeam: true, teamName: `Registered ${process.pid}` })
+      .returning({ id: registrations.id });
+    const { records } = await recordsOf(() => createAccountsFromRegistrations(admin, [Number(id)]));
+    expect(records.map((row) => row.kind)).toEqual(["team.created", "user.created"]);
+    const [team] = await getDb().select({ id: teams.id }).from(teams).where(eq(teams.name, `Registered ${process.pid}`));
+    expect(records[1]).toMatchObject({ teamId: team.id, after: { registrationId: Number(id) } });
+  });
+});
+
+describe("coverage", () => {
+  it("every kind of record but awards (tests/integration/awards.test.ts) was made above", () => {
+    const missing = auditKindList.filter((kind) => !kind.startsWith("award.") && !covered.has(kind));
+    expect(missing).toEqual([]);
+  });
+});
