@@ -49,12 +49,14 @@ export interface StoredTeamStanding {
   version: number;
 }
 
-export const roleEnum = pgEnum("role", ["admin", "judge", "participant"]);
+// A mentor sees and answers the teams' threads (questions, mentor calls, needs), nothing else of the dashboard.
+export const roleEnum = pgEnum("role", ["admin", "judge", "participant", "mentor"]);
 export const categoryEnum = pgEnum("category", ["AI", "CS", "PS", "GD"]);
 export const difficultyEnum = pgEnum("difficulty", ["Easy", "Medium", "Hard"]);
 export const challengeStatusEnum = pgEnum("challenge_status", ["active", "inactive"]);
 export const submissionStatusEnum = pgEnum("submission_status", ["pending", "approved", "rejected", "reviewed"]);
-export const requestKindEnum = pgEnum("request_kind", ["mentor", "needs"]);
+export const requestKindEnum = pgEnum("request_kind", ["mentor", "needs", "question"]);
+export const requestStatusEnum = pgEnum("request_status", ["open", "claimed", "answered", "closed"]);
 export const tshirtSizeEnum = pgEnum("tshirt_size", ["S", "M", "L", "XL", "XXL"]);
 
 export const teams = pgTable(
@@ -359,9 +361,11 @@ export const announcements = pgTable(
     title: text("title").notNull(),
     content: text("content").notNull(),
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    // An answer to a challenge question published to every team: the challenge page links it.
+    challengeId: integer("challenge_id").references(() => challenges.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
-  (t) => [index("announcements_created_at_idx").on(sql`${t.createdAt} desc`)],
+  (t) => [index("announcements_created_at_idx").on(sql`${t.createdAt} desc`), index("announcements_challenge_idx").on(t.challengeId)],
 );
 
 export const notifications = pgTable(
@@ -375,7 +379,11 @@ export const notifications = pgTable(
   (t) => [index("notifications_created_at_idx").on(sql`${t.createdAt} desc`)],
 );
 
-/** Call-a-mentor and Needs share one table with a kind. */
+/**
+ * A team's thread with the organisers: a mentor call, a need, or a question about a challenge. `message` is
+ * the team's first message; later ones (both sides) are `request_messages`. Status: open → claimed (by an
+ * organiser) → answered → closed.
+ */
 export const requests = pgTable(
   "requests",
   {
@@ -384,9 +392,35 @@ export const requests = pgTable(
     message: text("message").notNull(),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     teamId: integer("team_id").references(() => teams.id, { onDelete: "set null" }),
+    // A question's challenge.
+    challengeId: integer("challenge_id").references(() => challenges.id, { onDelete: "set null" }),
+    status: requestStatusEnum("status").notNull().default("open"),
+    claimedBy: integer("claimed_by").references(() => users.id, { onDelete: "set null" }),
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("requests_kind_created_at_idx").on(t.kind, sql`${t.createdAt} desc`),
+    index("requests_status_created_at_idx").on(t.status, t.createdAt),
+    index("requests_team_idx").on(t.teamId),
+  ],
+);
+
+/** A message of a thread after its first: the team's (from_team) or an organiser's reply. Plain text. */
+export const requestMessages = pgTable(
+  "request_messages",
+  {
+    id: serial("id").primaryKey(),
+    requestId: integer("request_id")
+      .notNull()
+      .references(() => requests.id, { onDelete: "cascade" }),
+    authorId: integer("author_id").references(() => users.id, { onDelete: "set null" }),
+    fromTeam: boolean("from_team").notNull(),
+    body: text("body").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("requests_kind_created_at_idx").on(t.kind, sql`${t.createdAt} desc`)],
+  (t) => [index("request_messages_request_idx").on(t.requestId, t.id)],
 );
 
 export const registrations = pgTable(
@@ -433,6 +467,8 @@ export const eventSettings = pgTable(
     judgesPerSubmission: smallint("judges_per_submission"),
     // Judges see no team or member names until an admin turns this off (publishes the results).
     blindJudging: boolean("blind_judging").notNull().default(false),
+    // The gates whose judging feedback (criterion scores, judges' comments, the mean) teams may read.
+    feedbackGates: smallint("feedback_gates").array().notNull().default(sql`'{}'::smallint[]`),
     scoreboardFrozen: boolean("scoreboard_frozen").notNull().default(false),
     frozenAt: timestamp("frozen_at", { withTimezone: true }),
     // The public board as it stood when frozen: what participants see until unfreeze. Stored
@@ -588,6 +624,7 @@ export type Standing = typeof standings.$inferSelect;
 export type Announcement = typeof announcements.$inferSelect;
 export type Notification = typeof notifications.$inferSelect;
 export type Request = typeof requests.$inferSelect;
+export type RequestMessage = typeof requestMessages.$inferSelect;
 export type Registration = typeof registrations.$inferSelect;
 export type EventSettings = typeof eventSettings.$inferSelect;
 export type Gate = typeof gates.$inferSelect;

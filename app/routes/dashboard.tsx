@@ -5,24 +5,28 @@ import { useState, type ReactNode } from "react";
 import { DashboardError } from "~/components/dashboard/error-boundary";
 import { RouteErrorPage } from "~/components/status-page";
 import { requireLayout } from "~/glue/auth.server";
+import { canOpen, type Role } from "~/modules/auth/access";
 import { judgeBacklogTotal } from "~/modules/judging/queue.server";
 
 export const meta: MetaFunction = () => [{ title: "Gatekeeper Dashboard" }];
 
-/** The dashboard layout admits admins and judges; each page below narrows it further. */
+/** The dashboard layout admits admins, judges and mentors; each page below narrows it further. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireLayout(request, "/dashboard");
   // What is left for this user to score, beside the Judging link (live: the workspace re-reads it).
-  return { user: { name: user.name, role: user.role }, backlog: await judgeBacklogTotal(user.id) };
+  const backlog = canOpen(user.role, "/dashboard/judge") ? await judgeBacklogTotal(user.id) : 0;
+  return { user: { name: user.name, role: user.role }, backlog };
 }
 
-const adminLinks = [
+/** Every page of the sidebar; a user sees those the page-roles table lets their role open. */
+const dashboardLinks = [
   { to: "/dashboard", label: "home", end: true },
   { to: "/dashboard/teams", label: "Teams" },
   { to: "/dashboard/users", label: "Users" },
   { to: "/dashboard/usersrank", label: "Users Rank" },
   { to: "/dashboard/mentors", label: "Mentors Calls" },
   { to: "/dashboard/needs", label: "Users Needs" },
+  { to: "/dashboard/questions", label: "Questions" },
   { to: "/dashboard/allchallenges", label: "All challanges" },
   { to: "/dashboard/challenges", label: "Add Challenges" },
   { to: "/dashboard/getAllChallenges", label: "All Challenges" },
@@ -36,10 +40,6 @@ const adminLinks = [
   { to: "/dashboard/tokens", label: "API tokens" },
   { to: "/dashboard/import", label: "Import" },
 ];
-const judgeLinks = [
-  { to: "/dashboard/judge", label: "Judging", counted: true },
-  { to: "/dashboard/submissions", label: "Submissions" },
-];
 
 export default function DashboardLayout() {
   const { user, backlog } = useLoaderData<typeof loader>();
@@ -50,8 +50,8 @@ export default function DashboardLayout() {
   );
 }
 
-function DashboardShell({ user, backlog: loaded, children }: { user: { name: string; role: string }; backlog: number; children: ReactNode }) {
-  const links = user.role === "admin" ? adminLinks : judgeLinks;
+function DashboardShell({ user, backlog: loaded, children }: { user: { name: string; role: Role }; backlog: number; children: ReactNode }) {
+  const links = dashboardLinks.filter((link) => canOpen(user.role, link.to));
   // The count follows submissions and other judges' scores on every dashboard page: re-read on each judging
   // event (at most every 2 s), the newest figure shown. A failed read keeps the last one.
   const [fresh, setFresh] = useState<{ backlog: number; for: number } | null>(null);

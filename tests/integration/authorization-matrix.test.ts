@@ -18,13 +18,15 @@ type Role = WorldRole;
 type Outcome = "allowed" | "login" | "403" | "404";
 type Row = Record<Role, Outcome>;
 
-const everyone: Row = { visitor: "allowed", participant: "allowed", outsider: "allowed", judge: "allowed", admin: "allowed" };
-const signedIn: Row = { visitor: "login", participant: "allowed", outsider: "allowed", judge: "allowed", admin: "allowed" };
-const staff: Row = { visitor: "login", participant: "403", outsider: "403", judge: "allowed", admin: "allowed" };
-const ownTeamOrStaff: Row = { visitor: "login", participant: "allowed", outsider: "404", judge: "allowed", admin: "allowed" };
-const nobody: Row = { visitor: "404", participant: "404", outsider: "404", judge: "404", admin: "404" };
-/** Submitting needs a team: staff have none (docs/domain.md), so they are refused. */
-const submitter: Row = { visitor: "login", participant: "allowed", outsider: "allowed", judge: "403", admin: "403" };
+const everyone: Row = { visitor: "allowed", participant: "allowed", outsider: "allowed", judge: "allowed", admin: "allowed", mentor: "allowed" };
+const signedIn: Row = { visitor: "login", participant: "allowed", outsider: "allowed", judge: "allowed", admin: "allowed", mentor: "allowed" };
+/** A team's files: its own members, judges and admins; a mentor reads no team's work. */
+const ownTeamOrStaff: Row = { visitor: "login", participant: "allowed", outsider: "404", judge: "allowed", admin: "allowed", mentor: "404" };
+const nobody: Row = { visitor: "404", participant: "404", outsider: "404", judge: "404", admin: "404", mentor: "404" };
+/** Submitting needs a team: staff and mentors have none (docs/domain.md), so they are refused. */
+const submitter: Row = { visitor: "login", participant: "allowed", outsider: "allowed", judge: "403", admin: "403", mentor: "403" };
+/** What only admins and judges read (a gate not yet open): participants and mentors are told it does not exist. */
+const staffOnly404: Row = { visitor: "login", participant: "404", outsider: "404", judge: "allowed", admin: "allowed", mentor: "404" };
 
 /**
  * "page": what the page-roles table (app/modules/auth/access.ts) says for the route's URL, the one
@@ -43,7 +45,7 @@ interface Case {
 function rowFor(allowed: readonly AppRole[] | "public"): Row {
   if (allowed === "public") return everyone;
   const as = (role: AppRole): Outcome => (allowed.includes(role) ? "allowed" : "403");
-  return { visitor: "login", participant: as("participant"), outsider: as("participant"), judge: as("judge"), admin: as("admin") };
+  return { visitor: "login", participant: as("participant"), outsider: as("participant"), judge: as("judge"), admin: as("admin"), mentor: as("mentor") };
 }
 
 function expectedRow(expected: Expected, url: string): Row {
@@ -84,8 +86,8 @@ const matrix: Record<string, Case[]> = {
       name: "a challenge of a closed gate",
       params: (w) => ({ id: String(w.closedChallenge) }),
       // Participants cannot see it yet; staff can read it. Nobody can submit to it.
-      loader: { visitor: "login", participant: "404", outsider: "404", judge: "allowed", admin: "allowed" },
-      action: { visitor: "login", participant: "403", outsider: "403", judge: "403", admin: "403" },
+      loader: staffOnly404,
+      action: { visitor: "login", participant: "403", outsider: "403", judge: "403", admin: "403", mentor: "403" },
     },
   ],
   "routes/_app.status": [{ loader: "page" }],
@@ -97,7 +99,7 @@ const matrix: Record<string, Case[]> = {
     {
       name: "a challenge of a closed gate",
       params: (w) => ({ id: String(w.closedChallenge) }),
-      loader: { visitor: "login", participant: "404", outsider: "404", judge: "allowed", admin: "allowed" },
+      loader: staffOnly404,
     },
   ],
   "routes/submissions.$id.file": [{ params: (w) => ({ id: String(w.submissionWithFile) }), loader: ownTeamOrStaff }],
@@ -107,7 +109,7 @@ const matrix: Record<string, Case[]> = {
   "routes/dashboard._index": [{ loader: "page", action: "page" }],
   "routes/dashboard.$": [{ params: () => ({ "*": "nowhere" }), loader: { layout: "/dashboard" } }],
   // The dashboard's own not-found page: 404 to staff, the usual refusal to everyone else.
-  "routes/dashboard.404": [{ loader: { ...staff, judge: "404", admin: "404" } }],
+  "routes/dashboard.404": [{ loader: { visitor: "login", participant: "403", outsider: "403", judge: "404", admin: "404", mentor: "404" } }],
   "routes/dashboard.submissions": [{ loader: "page", action: "page" }],
   "routes/dashboard.judge": [{ loader: "page", action: "page" }],
   "routes/dashboard.backlog": [{ loader: "page" }],

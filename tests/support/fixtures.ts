@@ -22,7 +22,7 @@ export async function makeTeam(name = unique("team")) {
   return team;
 }
 
-export async function makeUser(role: "admin" | "judge" | "participant", teamId: number | null = null, name = unique(role)) {
+export async function makeUser(role: Role, teamId: number | null = null, name = unique(role)) {
   sharedHash ??= hashPassword("fixture-password");
   const [user] = await getDb().insert(users).values({ ...nameColumns(name), role, teamId, passwordHash: await sharedHash }).returning();
   return user;

@@ -10,7 +10,7 @@ import { getDb } from "../../app/infrastructure/db.server.ts";
 import { newObjectKey, uploadStream } from "../../app/infrastructure/s3.server.ts";
 import { makeChallenge, makeTeam, makeUser, sessionCookie } from "./fixtures.ts";
 
-export const worldRoles = ["visitor", "participant", "outsider", "judge", "admin"] as const;
+export const worldRoles = ["visitor", "participant", "outsider", "judge", "admin", "mentor"] as const;
 export type WorldRole = (typeof worldRoles)[number];
 
 export interface RouteWorld {
@@ -41,6 +41,7 @@ export async function createRouteWorld(): Promise<RouteWorld> {
     outsider: await makeUser("participant", teamB.id),
     judge: await makeUser("judge"),
     admin: await makeUser("admin"),
+    mentor: await makeUser("mentor"),
   };
   const cookies: RouteWorld["cookies"] = {};
   for (const [role, user] of Object.entries(users)) cookies[role as WorldRole] = await sessionCookie(user.id);

@@ -176,7 +176,7 @@ export const ScoreResultSchema = z
 export const NotificationOutSchema = z.object({ id, message: z.string(), timestamp: instant }).meta({ id: "Notification" });
 
 export const RequestOutSchema = z
-  .object({ id, kind: z.enum(["mentor", "needs"]), message: z.string(), team: z.string().nullable(), user: z.string().nullable(), createdAt: instant })
+  .object({ id, kind: z.enum(["mentor", "needs", "question"]), message: z.string(), team: z.string().nullable(), user: z.string().nullable(), createdAt: instant })
   .meta({ id: "Request", description: "A mentor call or a need" });
 
 export const TeamStandingSchema = z

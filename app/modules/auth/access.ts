@@ -1,7 +1,7 @@
 /**
  * Who may open which page: pure rules shared by the route guards, the login redirect and tests.
  */
-export const roles = ["admin", "judge", "participant"] as const;
+export const roles = ["admin", "judge", "participant", "mentor"] as const;
 export type Role = (typeof roles)[number];
 
 /** Where each role lands after login when no usable `redirectTo` was given. */
@@ -13,8 +13,16 @@ export function roleHome(role: Role): string {
       return "/dashboard/judge";
     case "participant":
       return "/welcome";
+    case "mentor":
+      return "/dashboard/questions";
   }
 }
+
+/**
+ * Who reads every team's submissions and every challenge, opened or not: admins and judges. A list, never
+ * "not a participant": a role added later (a mentor) reads nothing of other teams until it is listed here.
+ */
+export const STAFF_READERS: readonly Role[] = ["admin", "judge"];
 
 /**
  * Who may open which page: the one table of page roles (the JSON API's are in its operations catalogue).
@@ -33,6 +41,8 @@ export const pageRoles: ReadonlyArray<{ path: string; exact?: true; roles: reado
   { path: "/dashboard/submissions", roles: ["admin", "judge"] },
   { path: "/dashboard/judge", exact: true, roles: ["admin", "judge"] },
   { path: "/dashboard/backlog", exact: true, roles: ["admin", "judge"] },
+  // Mentors see and answer the teams' threads, and nothing else of the dashboard.
+  { path: "/dashboard/questions", roles: ["admin", "mentor"] },
   { path: "/dashboard", roles: ["admin"] },
   { path: "/", roles },
 ];
@@ -61,7 +71,7 @@ export function rolesUnder(folder: string): readonly Role[] {
 
 /** A team's submissions, scores and files: its own members, judges and admins (docs/domain.md). */
 export function mayReadTeam(viewer: { role: Role; teamId: number | null }, teamId: number): boolean {
-  return viewer.role !== "participant" || (viewer.teamId !== null && viewer.teamId === teamId);
+  return STAFF_READERS.includes(viewer.role) || (viewer.teamId !== null && viewer.teamId === teamId);
 }
 
 export function canOpen(role: Role, pathname: string): boolean {

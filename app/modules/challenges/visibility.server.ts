@@ -9,7 +9,7 @@
  */
 import { and, eq, lte, sql, type SQL } from "drizzle-orm";
 import { challenges, gates } from "../../../db/schema.ts";
-import type { Role } from "../auth/access.ts";
+import { STAFF_READERS, type Role } from "../auth/access.ts";
 
 export function isGateOpen(opensAt: Date, now: Date): boolean {
   return opensAt.getTime() <= now.getTime();
@@ -32,15 +32,15 @@ export function hiddenFromParticipants(challenge: ChallengeGate, now: Date): Hid
 }
 
 export function maySeeChallenge(viewer: { role: Role }, challenge: ChallengeGate, now: Date): boolean {
-  return viewer.role !== "participant" || hiddenFromParticipants(challenge, now) === null;
+  return STAFF_READERS.includes(viewer.role) || hiddenFromParticipants(challenge, now) === null;
 }
 
 /**
  * The same rule in SQL, for a query over `challenges` joined to `gates` on the challenge's wave
- * (`challengeGateJoin`): what a participant may see; true for staff.
+ * (`challengeGateJoin`): what a participant (or a mentor) may see; true for staff.
  */
 export function visibleChallengeSql(viewer: { role: Role }, now: Date): SQL {
-  if (viewer.role !== "participant") return sql`true`;
+  if (STAFF_READERS.includes(viewer.role)) return sql`true`;
   return and(eq(challenges.status, "active"), lte(gates.opensAt, now)) as SQL;
 }
 

@@ -6,8 +6,8 @@ import type { AnnouncementEvent, NotificationEvent, RequestEvent, ServerToClient
 /** The emitter, typed with our event catalogue: an event name or payload off the catalogue fails the build. */
 const getEmitter = () => getAnyEmitter<ServerToClientEvents>();
 
-/** Everyone with a socket (visitors have none): participants, judges and admins. */
-const everyone = [rooms.participants, rooms.judges, rooms.admins];
+/** Everyone with a socket (visitors have none): participants, judges, admins and mentors. */
+const everyone = [rooms.participants, rooms.judges, rooms.admins, rooms.mentors];
 
 export function broadcastAnnouncement(announcement: AnnouncementEvent) {
   // The original platform sent both events for the same moment; clients count one (docs/domain.md).

@@ -27,7 +27,7 @@ export interface NotificationEvent {
 
 export interface RequestEvent {
   id: number;
-  kind: "mentor" | "needs";
+  kind: "mentor" | "needs" | "question";
   message: string;
   team: string | null;
   user: string | null;

@@ -12,7 +12,7 @@ import { getEnv } from "../../infrastructure/env.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { enqueue } from "../../infrastructure/queue.server.ts";
 import { deleteObject } from "../../infrastructure/s3.server.ts";
-import { mayReadTeam } from "../auth/access.ts";
+import { mayReadTeam, type Role } from "../auth/access.ts";
 import { challengeGateJoin, hiddenFromParticipants, maySeeChallenge } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
@@ -251,7 +251,7 @@ async function keepVersion(tx: Queryable, submissionId: number) {
 }
 
 export interface Viewer {
-  role: "admin" | "judge" | "participant";
+  role: Role;
   teamId: number | null;
 }
 

@@ -6,9 +6,9 @@ import { nameField } from "../names/names.ts";
 
 const m = messages.dashboard;
 
-export const userRoles = ["admin", "judge", "participant"] as const;
-/** The labels the original platform used (Admin, participant), plus Judge. */
-export const roleLabels: Record<(typeof userRoles)[number], string> = { admin: "Admin", judge: "Judge", participant: "participant" };
+export const userRoles = ["admin", "judge", "participant", "mentor"] as const;
+/** The labels the original platform used (Admin, participant), plus Judge and Mentor. */
+export const roleLabels: Record<(typeof userRoles)[number], string> = { admin: "Admin", judge: "Judge", participant: "participant", mentor: "Mentor" };
 
 export const userFields = {
   name: nameField(60),
