@@ -27,9 +27,12 @@ describe("who opens what", () => {
     expect(rolesForPath("/dashboard/exports/standings.csv")).toEqual(["admin"]);
     expect(rolesForPath("/")).toBe("public");
     expect(rolesForPath("/docs/api")).toBe("public");
-    expect(rolesForPath("/login/x")).toEqual(["admin", "judge", "participant"]);
-    expect(rolesUnder("/dashboard")).toEqual(["admin", "judge"]);
-    expect(rolesUnder("/")).toEqual(["admin", "judge", "participant"]);
+    expect(rolesForPath("/login/x")).toEqual(["admin", "judge", "participant", "mentor"]);
+    expect(rolesUnder("/dashboard")).toEqual(["admin", "judge", "mentor"]);
+    expect(rolesUnder("/")).toEqual(["admin", "judge", "participant", "mentor"]);
+    // A mentor opens the questions and nothing else of the dashboard.
+    expect(canOpen("mentor", "/dashboard/questions")).toBe(true);
+    for (const page of ["/dashboard", "/dashboard/submissions", "/dashboard/judge", "/dashboard/teams", "/dashboard/audit"]) expect(canOpen("mentor", page)).toBe(false);
   });
 
   it("honours a redirectTo only when the role may open it", () => {
