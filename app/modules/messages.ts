@@ -238,6 +238,27 @@ export const messages = {
     // File storage did not answer: nothing was saved, the form keeps what was typed.
     storageUnavailable: "The file could not be stored right now. Please try again in a moment.",
   },
+  threads: {
+    notFound: "This thread does not exist.",
+    closed: "This thread is closed: nothing more can be written in it.",
+    someoneElse: "another organiser",
+    claimedByAnother: (name: string) => `${name} is already answering this thread.`,
+    notAQuestion: "Only a question about a challenge can be published as an announcement.",
+    claimed: "Thread claimed: the other organisers see it is yours.",
+    answered: "Reply sent: the team sees it now.",
+    teamReplied: "Message sent: the organisers see it now.",
+    closedNow: "Thread closed.",
+    published: "Answer published as an announcement to every team.",
+    asked: "Question sent: an organiser will answer it here.",
+    replyRequired: "Write a message first.",
+    replyTooLong: "At most 4,000 characters.",
+    questionTooLong: "At most 2,000 characters.",
+    noTeam: "Only a team's member can ask about a challenge.",
+    challengeNotFound: "This challenge is not open to your team.",
+    replyNotification: (body: string) => `An organiser answered: ${body.length > 160 ? `${body.slice(0, 157)}...` : body}`,
+    statusLabels: { open: "Open", claimed: "Claimed", answered: "Answered", closed: "Closed" },
+    kindLabels: { mentor: "Mentor call", needs: "Need", question: "Question" },
+  },
 } as const;
 
 function formatWait(seconds: number): string {

@@ -20,7 +20,21 @@ export function broadcastNotification(notification: NotificationEvent) {
 }
 
 export function broadcastRequest(request: RequestEvent) {
-  getEmitter().to(rooms.admins).emit("request:new", request);
+  getEmitter().to([rooms.admins, rooms.mentors]).emit("request:new", request);
+}
+
+/**
+ * A thread moved (opened, claimed, answered, answered back, closed): the organisers' queue re-reads, and so
+ * do the team's pages. No payload beyond its id: who sees what is the loader's business.
+ */
+export function broadcastThreadChanged(thread: { id: number; teamId: number | null }) {
+  const to = [rooms.admins, rooms.mentors, ...(thread.teamId === null ? [] : [rooms.team(thread.teamId)])];
+  getEmitter().to(to).emit("thread:changed", { id: thread.id });
+}
+
+/** An organiser's reply, to the team's members only, through the notification popup every screen has. */
+export function broadcastThreadReply(teamId: number, notification: NotificationEvent) {
+  getEmitter().to(rooms.team(teamId)).except([rooms.admins, rooms.judges, rooms.mentors]).emit("notification", notification);
 }
 
 /**

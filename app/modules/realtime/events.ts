@@ -49,6 +49,8 @@ export interface ServerToClientEvents {
   announcement: (announcement: AnnouncementEvent) => void;
   notification: (notification: NotificationEvent) => void;
   "request:new": (request: RequestEvent) => void;
+  /** Organisers and the thread's team: a thread moved; re-read the queue or the team's threads. */
+  "thread:changed": (thread: { id: number }) => void;
   /** Judges and admins: a submission was sent or updated, or a score saved; re-read the judging queue. */
   "judging:changed": () => void;
 }

@@ -1,15 +1,23 @@
 import { desc, eq } from "drizzle-orm";
 import { requests, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
-import { broadcastRequest } from "../realtime/broadcast.server.ts";
+import { broadcastRequest, broadcastThreadChanged } from "../realtime/broadcast.server.ts";
 import type { RequestEvent } from "../realtime/events.ts";
 
 
 export type RequestKind = "mentor" | "needs";
 
-/** A mentor call or a need, from a signed-in user; admins see it live. */
-export async function createRequest(kind: RequestKind, message: string, from: { userId: number; userName: string; teamId: number | null; teamName: string | null }) {
-  const [row] = await getDb().insert(requests).values({ kind, message, userId: from.userId, teamId: from.teamId }).returning();
+/**
+ * A mentor call, a need or a question (with its challenge), from a signed-in user: a new open thread
+ * (threads.server.ts) that admins and mentors see live.
+ */
+export async function createRequest(
+  kind: RequestKind | "question",
+  message: string,
+  from: { userId: number; userName: string; teamId: number | null; teamName: string | null },
+  challengeId: number | null = null,
+) {
+  const [row] = await getDb().insert(requests).values({ kind, message, userId: from.userId, teamId: from.teamId, challengeId }).returning();
   const event: RequestEvent = {
     id: row.id,
     kind,
@@ -19,6 +27,7 @@ export async function createRequest(kind: RequestKind, message: string, from: { 
     createdAt: row.createdAt.toISOString(),
   };
   broadcastRequest(event);
+  broadcastThreadChanged({ id: row.id, teamId: from.teamId });
   return event;
 }
 

@@ -1,0 +1,217 @@
+/**
+ * Threads between a team and the organisers (docs/domain.md "Questions and requests"): a mentor call, a
+ * need or a question about a challenge is a thread with a status, open → claimed (by whom) → answered →
+ * closed. Organisers (admins and mentors) claim one so that no two answer it by accident; a reply reaches
+ * the team at once; the team answers back until it is closed. A team reads its own threads only.
+ */
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { challenges, gates, requestMessages, requests, teams, users } from "../../../db/schema.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import type { UserActor } from "../audit/audit.server.ts";
+import type { Role } from "../auth/access.ts";
+import { challengeGateJoin, visibleChallengeSql } from "../challenges/visibility.server.ts";
+import { DomainError } from "../errors.ts";
+import { messages } from "../messages.ts";
+import { broadcastThreadChanged, broadcastThreadReply } from "../realtime/broadcast.server.ts";
+import { createRequest } from "./requests.server.ts";
+
+const m = messages.threads;
+
+export const threadKinds = ["mentor", "needs", "question"] as const;
+export type ThreadKind = (typeof threadKinds)[number];
+export const threadStatuses = ["open", "claimed", "answered", "closed"] as const;
+export type ThreadStatus = (typeof threadStatuses)[number];
+
+/** The statuses an organiser still has to act on: the queue. */
+export const WAITING: readonly ThreadStatus[] = ["open", "claimed"];
+
+export class ThreadError extends DomainError {}
+
+export interface ThreadFilter {
+  kind?: ThreadKind;
+  gate?: number;
+  challengeId?: number;
+  /** "waiting" (open or claimed, the default), or one status. */
+  status?: ThreadStatus | "waiting";
+}
+
+const claimer = sql<string | null>`(select ${users.name} from ${users} where ${users.id} = ${requests.claimedBy})`;
+
+const listColumns = {
+  id: requests.id,
+  kind: requests.kind,
+  status: requests.status,
+  message: requests.message,
+  teamId: requests.teamId,
+  team: teams.name,
+  challengeId: requests.challengeId,
+  challenge: challenges.title,
+  gate: challenges.wave,
+  claimedBy: requests.claimedBy,
+  claimedByName: claimer,
+  createdAt: requests.createdAt,
+  updatedAt: requests.updatedAt,
+  replies: sql<number>`(select count(*)::int from ${requestMessages} where ${requestMessages.requestId} = ${requests.id})`,
+};
+
+/** The organisers' queue: oldest first, filtered by kind, gate and challenge, waiting ones by default. */
+export async function listThreads(filter: ThreadFilter = {}, limit = 200) {
+  const status = filter.status ?? "waiting";
+  const conditions: SQL[] = [status === "waiting" ? inArray(requests.status, [...WAITING]) : eq(requests.status, status)];
+  if (filter.kind) conditions.push(eq(requests.kind, filter.kind));
+  if (filter.challengeId) conditions.push(eq(requests.challengeId, filter.challengeId));
+  if (filter.gate) conditions.push(eq(challenges.wave, filter.gate));
+  return getDb()
+    .select(listColumns)
+    .from(requests)
+    .leftJoin(teams, eq(teams.id, requests.teamId))
+    .leftJoin(challenges, eq(challenges.id, requests.challengeId))
+    .where(and(...conditions))
+    .orderBy(status === "waiting" ? asc(requests.createdAt) : desc(requests.updatedAt), asc(requests.id))
+    .limit(limit);
+}
+
+/** A team's threads, newest activity first. */
+export async function teamThreads(teamId: number) {
+  return getDb()
+    .select(listColumns)
+    .from(requests)
+    .leftJoin(teams, eq(teams.id, requests.teamId))
+    .leftJoin(challenges, eq(challenges.id, requests.challengeId))
+    .where(eq(requests.teamId, teamId))
+    .orderBy(desc(requests.updatedAt), desc(requests.id))
+    .limit(100);
+}
+
+/** How many of the team's threads an organiser has answered and the team has not taken up (the nav's badge). */
+export async function answeredThreadCount(teamId: number): Promise<number> {
+  const [row] = await getDb()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(requests)
+    .where(and(eq(requests.teamId, teamId), eq(requests.status, "answered")));
+  return row?.n ?? 0;
+}
+
+/**
+ * One thread with its messages, for an organiser (`teamId` undefined) or for a team (only its own: another
+ * team's thread is "not found", never "forbidden", so ids reveal nothing).
+ */
+export async function getThread(id: number, viewer: { teamId?: number | null }) {
+  const [thread] = await getDb()
+    .select(listColumns)
+    .from(requests)
+    .leftJoin(teams, eq(teams.id, requests.teamId))
+    .leftJoin(challenges, eq(challenges.id, requests.challengeId))
+    .where(eq(requests.id, id));
+  if (!thread) return null;
+  if (viewer.teamId !== undefined && (viewer.teamId === null || thread.teamId !== viewer.teamId)) return null;
+  const replies = await getDb()
+    .select({ id: requestMessages.id, fromTeam: requestMessages.fromTeam, body: requestMessages.body, author: users.name, createdAt: requestMessages.createdAt })
+    .from(requestMessages)
+    .leftJoin(users, eq(users.id, requestMessages.authorId))
+    .where(eq(requestMessages.requestId, id))
+    .orderBy(asc(requestMessages.id));
+  return { ...thread, replies };
+}
+
+async function lockThread(tx: Parameters<Parameters<ReturnType<typeof getDb>["transaction"]>[0]>[0], id: number) {
+  const [row] = await tx
+    .select({ id: requests.id, status: requests.status, teamId: requests.teamId, kind: requests.kind, claimedBy: requests.claimedBy, claimedByName: claimer })
+    .from(requests)
+    .where(eq(requests.id, id))
+    .for("update", { of: requests });
+  if (!row) throw new ThreadError(m.notFound, { status: 404 });
+  return row;
+}
+
+function refuseIfTakenByAnother(row: { claimedBy: number | null; claimedByName: string | null; status: ThreadStatus }, actor: UserActor) {
+  if (row.status === "closed") throw new ThreadError(m.closed, { status: 409 });
+  if (row.claimedBy !== null && row.claimedBy !== actor.id && row.status !== "answered") {
+    throw new ThreadError(m.claimedByAnother(row.claimedByName ?? m.someoneElse), { status: 409 });
+  }
+}
+
+/**
+ * An organiser takes a thread: the others see it is theirs. Refused (409) when another organiser holds it
+ * (and has not answered yet) or it is closed; taking one already yours changes nothing.
+ */
+export async function claimThread(actor: UserActor, id: number) {
+  const teamId = await getDb().transaction(async (tx) => {
+    const row = await lockThread(tx, id);
+    refuseIfTakenByAnother(row, actor);
+    if (row.claimedBy === actor.id && row.status === "claimed") return row.teamId;
+    await tx
+      .update(requests)
+      .set({ claimedBy: actor.id, claimedAt: new Date(), status: row.status === "answered" ? "answered" : "claimed" })
+      .where(eq(requests.id, id));
+    return row.teamId;
+  });
+  broadcastThreadChanged({ id, teamId });
+}
+
+/**
+ * An organiser's reply: it claims the thread for them if nobody holds it, is refused if another organiser
+ * does, and marks the thread answered. The team hears of it at once (its notification popup).
+ */
+export async function answerThread(actor: UserActor, id: number, body: string) {
+  const teamId = await getDb().transaction(async (tx) => {
+    const row = await lockThread(tx, id);
+    refuseIfTakenByAnother(row, actor);
+    await tx.insert(requestMessages).values({ requestId: id, authorId: actor.id, fromTeam: false, body });
+    await tx.update(requests).set({ status: "answered", claimedBy: actor.id, claimedAt: row.claimedBy === actor.id ? undefined : new Date() }).where(eq(requests.id, id));
+    return row.teamId;
+  });
+  broadcastThreadChanged({ id, teamId });
+  if (teamId !== null) broadcastThreadReply(teamId, { message: m.replyNotification(body), timestamp: new Date().toISOString() });
+}
+
+/** The team answers back (any member), until the thread is closed; the thread waits for its organiser again. */
+export async function teamReply(member: { id: number; teamId: number | null }, id: number, body: string) {
+  await getDb().transaction(async (tx) => {
+    const row = await lockThread(tx, id);
+    if (member.teamId === null || row.teamId !== member.teamId) throw new ThreadError(m.notFound, { status: 404 });
+    if (row.status === "closed") throw new ThreadError(m.closed, { status: 409 });
+    await tx.insert(requestMessages).values({ requestId: id, authorId: member.id, fromTeam: true, body });
+    await tx.update(requests).set({ status: row.claimedBy === null ? "open" : "claimed" }).where(eq(requests.id, id));
+  });
+  broadcastThreadChanged({ id, teamId: member.teamId });
+}
+
+/** An organiser closes a thread: the team sees it closed and can no longer write in it. */
+export async function closeThread(actor: UserActor, id: number) {
+  const teamId = await getDb().transaction(async (tx) => {
+    const row = await lockThread(tx, id);
+    if (row.status === "closed") return row.teamId;
+    refuseIfTakenByAnother(row, actor);
+    await tx.update(requests).set({ status: "closed", claimedBy: row.claimedBy ?? actor.id }).where(eq(requests.id, id));
+    return row.teamId;
+  });
+  broadcastThreadChanged({ id, teamId });
+}
+
+/**
+ * A team member's question about a challenge they can see (an active challenge of an opened gate): a new
+ * thread of kind "question", which organisers see at once. Returns its id.
+ */
+export async function askQuestion(member: { id: number; name: string; role: Role; teamId: number | null; teamName: string | null }, challengeId: number, message: string) {
+  if (member.teamId === null) throw new ThreadError(m.noTeam, { status: 403 });
+  const [challenge] = await getDb()
+    .select({ id: challenges.id, title: challenges.title })
+    .from(challenges)
+    .innerJoin(gates, challengeGateJoin)
+    .where(and(eq(challenges.id, challengeId), visibleChallengeSql({ role: "participant" }, new Date())));
+  if (!challenge) throw new ThreadError(m.challengeNotFound, { status: 404 });
+  const event = await createRequest("question", message, { userId: member.id, userName: member.name, teamId: member.teamId, teamName: member.teamName }, challenge.id);
+  return event.id;
+}
+
+/** The challenge a question is about and its text, to publish its answer (404 if not a question). */
+export async function questionOf(id: number) {
+  const [row] = await getDb()
+    .select({ kind: requests.kind, challengeId: requests.challengeId, challenge: challenges.title, message: requests.message })
+    .from(requests)
+    .leftJoin(challenges, eq(challenges.id, requests.challengeId))
+    .where(eq(requests.id, id));
+  if (!row || row.kind !== "question" || row.challengeId === null) throw new ThreadError(m.notAQuestion, { status: 404 });
+  return { challengeId: row.challengeId, challenge: row.challenge ?? "", message: row.message };
+}
