@@ -33,6 +33,8 @@ export const pageRoles: ReadonlyArray<{ path: string; exact?: true; roles: reado
   { path: "/dashboard/submissions", roles: ["admin", "judge"] },
   { path: "/dashboard/judge", exact: true, roles: ["admin", "judge"] },
   { path: "/dashboard/backlog", exact: true, roles: ["admin", "judge"] },
+  // Points given by hand move the board: admins only, whoever else the dashboard may one day admit.
+  { path: "/dashboard/awards", exact: true, roles: ["admin"] },
   { path: "/dashboard", roles: ["admin"] },
   { path: "/", roles },
 ];
