@@ -87,8 +87,9 @@ function AwardForm({ teams }: { teams: LoaderData["teams"] }) {
     <section className="card" aria-labelledby="award-form-heading">
       <h2 id="award-form-heading">Give an award</h2>
       <p className="muted">
-        Points count in the team&apos;s total (and in the category, if you pick one) as soon as the board is recomputed; a negative number is a penalty.
-        Members see the award and its reason on their status page.
+        Up to 2 decimals, at most {MAX_AWARD_POINTS.toLocaleString("en-US")} either way; a negative number is a penalty. The points count in the
+        team&apos;s total, and in the category if you pick one, within a second. The team&apos;s members see the award and its reason on their status
+        page.
       </p>
       <Form method="post" {...getFormProps(form)} className="form">
         <div className="dash-grid">
@@ -101,7 +102,7 @@ function AwardForm({ teams }: { teams: LoaderData["teams"] }) {
             ))}
           </SelectField>
           <Field
-            label={`Points (−${MAX_AWARD_POINTS.toLocaleString("en-US")} to ${MAX_AWARD_POINTS.toLocaleString("en-US")}, not 0)`}
+            label="Points"
             // Text, not a number input: a browser's number input refuses a typed "-" or drops what it cannot read.
             inputProps={{ ...getInputProps(fields.points, { type: "text" }), inputMode: "decimal", placeholder: "25 or -10.5", autoComplete: "off" }}
             errors={fields.points.errors}
@@ -166,17 +167,23 @@ export default function Awards() {
                   const points = formatSignedPoints(award.points);
                   return (
                     <tr key={award.id} data-award-id={award.id} className={award.revokedAt ? "award-row--revoked" : undefined}>
-                      <td className="nowrap">
+                      <td className="nowrap" data-label="When">
                         <time dateTime={award.createdAt}>{formatDayTime(award.createdAt, timeZone)}</time>
                       </td>
-                      <td dir="auto">{award.teamName}</td>
-                      <td className={`num nowrap ${award.points > 0 ? "award-points--plus" : "award-points--minus"}`}>{points}</td>
-                      <td>{award.category ?? <span className="muted">total only</span>}</td>
-                      <td dir="auto" className="award-reason">
+                      <td dir="auto" data-label="Team">
+                        {award.teamName}
+                      </td>
+                      <td className="num nowrap" data-label="Points">
+                        <span className={award.points > 0 ? "award-points--plus" : "award-points--minus"}>{points}</span>
+                      </td>
+                      <td data-label="Category">{award.category ?? <span className="muted">total only</span>}</td>
+                      <td dir="auto" className="award-reason" data-label="Reason">
                         {award.reason}
                       </td>
-                      <td dir="auto">{award.givenBy ?? <span className="muted">deleted user</span>}</td>
-                      <td>
+                      <td dir="auto" data-label="Given by">
+                        {award.givenBy ?? <span className="muted">deleted user</span>}
+                      </td>
+                      <td className="award-status" data-label="Status">
                         {award.revokedAt ? (
                           <span className="muted">
                             revoked <time dateTime={award.revokedAt}>{formatDayTime(award.revokedAt, timeZone)}</time>

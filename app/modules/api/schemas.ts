@@ -167,7 +167,7 @@ export const SubmitResultSchema = z
 
 export const CategoryScoresSchema = z
   .object({ AI: z.array(points), CS: z.array(points), PS: z.array(points), GD: z.array(points) })
-  .meta({ id: "CategoryScores", description: "One score per scored submission, by category; each sum is the team's category points" });
+  .meta({ id: "CategoryScores", description: "One score per scored submission, by category; each sum, plus the team's awards in that category (GET /teams/{id}/awards), is the team's category points" });
 
 export const AwardOutSchema = z
   .object({
