@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { AnnouncementSchema } from "../modules/announcements/schema";
+import { AwardFormSchema, AwardRevokeSchema } from "../modules/awards/schema";
 import { safeFileName } from "../modules/form-fields";
 import { LoginSchema } from "../modules/auth/login-schema";
 import { ChallengeFormSchema, ChallengeIdSchema } from "../modules/challenges/schema";
@@ -43,9 +44,10 @@ const forms: Record<string, z.ZodObject> = {
   DashboardVideosSchema,
   WelcomeVideosSchema,
   CreateAccountsSchema,
+  AwardFormSchema,
 };
 // Hidden fields only (ids of rows to delete): a refusal is a 400 page, never a field message.
-const technical: Record<string, z.ZodObject> = { TeamDeleteSchema, UserDeleteSchema, ChallengeIdSchema, MealRemoveSchema };
+const technical: Record<string, z.ZodObject> = { TeamDeleteSchema, UserDeleteSchema, ChallengeIdSchema, MealRemoveSchema, AwardRevokeSchema };
 
 describe("form schemas under random and hostile input", () => {
   for (const [name, schema] of Object.entries({ ...forms, ...technical })) {

@@ -192,6 +192,23 @@ export const messages = {
     invalidFields: "Some fields are invalid.",
     invalidId: "The id in the path must be a positive whole number.",
   },
+  // Manual awards (Dashboard → Awards).
+  awards: {
+    teamRequired: "Choose a team",
+    teamNotFound: "This team no longer exists",
+    pointsRequired: "Please enter the points",
+    pointsNotANumber: "The points must be a number, like 25 or -10.5",
+    decimals: "Use at most 2 decimals",
+    pointsZero: "An award of 0 points changes nothing: give a positive or a negative number",
+    pointsRange: (max: string) => `At most ${max} points either way`,
+    categoryInvalid: "Choose AI, CS, PS, GD, or no category",
+    reasonRequired: "Please give a reason",
+    reasonTooLong: (max: number) => `The reason is too long (${max} characters at most)`,
+    notFound: "This award no longer exists",
+    alreadyRevoked: "This award was already revoked",
+    given: "Award given",
+    revoked: "Award revoked",
+  },
   apiTokens: {
     userRequired: "Choose a user",
     nameRequired: "Name is required",

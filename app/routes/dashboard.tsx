@@ -22,6 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const dashboardLinks = [
   { to: "/dashboard", label: "home", end: true },
   { to: "/dashboard/teams", label: "Teams" },
+  { to: "/dashboard/awards", label: "Awards" },
   { to: "/dashboard/users", label: "Users" },
   { to: "/dashboard/usersrank", label: "Users Rank" },
   { to: "/dashboard/mentors", label: "Mentors Calls" },

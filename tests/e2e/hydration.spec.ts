@@ -10,6 +10,7 @@ import { logins, signedInPage } from "./support/login.ts";
 const pages = [
   "/dashboard",
   "/dashboard/teams",
+  "/dashboard/awards",
   "/dashboard/users",
   "/dashboard/usersrank",
   "/dashboard/mentors",

@@ -115,6 +115,7 @@ const matrix: Record<string, Case[]> = {
   "routes/dashboard.backlog": [{ loader: "page" }],
   "routes/dashboard.judges": [{ loader: "page", action: "page" }],
   "routes/dashboard.teams": [{ loader: "page", action: "page" }],
+  "routes/dashboard.awards": [{ loader: "page", action: "page" }],
   "routes/dashboard.users": [{ loader: "page", action: "page" }],
   "routes/dashboard.usersrank": [{ loader: "page" }],
   "routes/dashboard.mentors": [{ loader: "page" }],

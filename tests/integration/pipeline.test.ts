@@ -5,6 +5,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { standings, standingsOutbox } from "../../db/schema.ts";
+import { giveAward, revokeAward } from "../../app/modules/awards/awards.server.ts";
 import { createAnnouncement } from "../../app/modules/announcements/announcements.server.ts";
 import { sendNotification } from "../../app/modules/notifications/notifications.server.ts";
 import { createRequest } from "../../app/modules/requests/requests.server.ts";
@@ -75,6 +76,32 @@ describe("event pipeline", () => {
     expect(row).toMatchObject({ totalCenti: 10050, csCenti: 10050, solvedCount: 1 });
     const snapshot = await readSnapshot(getRedis());
     expect(snapshot.board[0]).toMatchObject({ id: leader.id, totalScore: 100.5, rank: 1 });
+  });
+
+  it("carries an award and its revoke through the same job to teams:update, total and category", async () => {
+    const team = await makeTeam();
+    const member = await makeUser("participant", team.id);
+    await rebuildStandings();
+    const memberSocket = await socketFor(web1, member.id);
+    const adminSocket = await socketFor(web2, admin.id);
+    const actor = actorFor(admin.id, admin.name, "admin");
+
+    const given = Promise.all([
+      nextEvent(memberSocket, "teams:update", (standing) => standing.id === team.id),
+      nextEvent(adminSocket, "teams:update", (standing) => standing.id === team.id),
+    ]);
+    const award = await giveAward(actor, { teamId: team.id, points: "42.5", category: "GD", reason: "Best poster" });
+    const [[mine], [admins]] = await given;
+    expect(mine).toEqual(admins);
+    expect(mine).toMatchObject({ totalScore: 42.5, solvedCount: 0, reachedAt: award.createdAt.toISOString() });
+    expect(mine.categories).toEqual({ AI: 0, CS: 0, PS: 0, GD: 42.5 });
+
+    const revoked = nextEvent(memberSocket, "teams:update", (standing) => standing.id === team.id);
+    await revokeAward(actor, award.id);
+    const [[back]] = await Promise.all([revoked]);
+    expect(back).toMatchObject({ totalScore: 0, categories: { AI: 0, CS: 0, PS: 0, GD: 0 } });
+    await waitForEmptyOutbox();
+    await expectStandingsMatchRebuild();
   });
 
   it("averages two judges and replaces a judge's own earlier score", async () => {

@@ -1,13 +1,15 @@
 /**
- * Property: whatever judges do, in whatever order the standings jobs run (even at once), the
+ * Property: whatever judges and admins do (scores, verdicts, updates, awards given and revoked), in
+ * whatever order the standings jobs run (even at once), the
  * incrementally maintained standings, ranks, users' statistics and Redis snapshot equal a full
- * rebuild from submissions and scores. Rebuilds running alongside jobs must neither deadlock nor
+ * rebuild from submissions, scores and awards. Rebuilds running alongside jobs must neither deadlock nor
  * leave stale rows.
  */
 import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { standings, standingsOutbox, submissions, userStatistics } from "../../db/schema.ts";
+import { AwardError, giveAward, revokeAward } from "../../app/modules/awards/awards.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { markStandingsStale } from "../../app/modules/standings/outbox.server.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
@@ -38,6 +40,15 @@ const command = fc.oneof(
     verdict: fc.option(fc.constantFrom("reviewed" as const, "approved" as const, "rejected" as const), { nil: undefined }),
   }),
   fc.record({ type: fc.constant("update" as const), team: fc.nat(TEAMS - 1), challenge: fc.nat(CHALLENGES.length - 1), member: fc.nat(1) }),
+  // An admin's award: positive or negative hundredths, with or without a category.
+  fc.record({
+    type: fc.constant("award" as const),
+    team: fc.nat(TEAMS - 1),
+    centi: fc.integer({ min: -50_000, max: 50_000 }).filter((centi) => centi !== 0),
+    category: fc.option(fc.constantFrom("AI" as const, "CS" as const, "PS" as const, "GD" as const), { nil: undefined }),
+  }),
+  // Revoking one of the awards given so far (a second revoke of the same one is refused and changes nothing).
+  fc.record({ type: fc.constant("revoke" as const), pick: fc.nat() }),
   fc.record({ type: fc.constant("process" as const), order: fc.array(fc.nat(TEAMS - 1), { maxLength: TEAMS }), together: fc.boolean() }),
   // A full rebuild (an operator's `standings:rebuild`, or a reader after a Redis flush) while jobs run.
   fc.record({ type: fc.constant("rebuild" as const), order: fc.array(fc.nat(TEAMS - 1), { maxLength: TEAMS }) }),
@@ -72,6 +83,7 @@ describe("incremental standings", () => {
   it("always agree with a full rebuild", async () => {
     await ensureEventSettings();
     const judges = [await makeUser("judge"), await makeUser("judge")];
+    const admin = await makeUser("admin");
     const challengeRows: Awaited<ReturnType<typeof makeChallenge>>[] = [];
     for (const spec of CHALLENGES) challengeRows.push(await makeChallenge(spec));
 
@@ -93,6 +105,7 @@ describe("incremental standings", () => {
             .returning();
           return row;
         };
+        const given: number[] = [];
         for (const team of teamRows) {
           await getDb().transaction((tx) => markStandingsStale(tx, team.id));
         }
@@ -113,6 +126,19 @@ describe("incremental standings", () => {
                 .where(and(eq(submissions.teamId, teamRows[step.team].id), eq(submissions.challengeId, challengeRows[step.challenge].id)))
                 .returning();
               if (row) await markStandingsStale(tx, row.teamId);
+            });
+          } else if (step.type === "award") {
+            const award = await giveAward(actorFor(admin.id, admin.name, "admin"), {
+              teamId: teamRows[step.team].id,
+              points: (step.centi / 100).toFixed(2),
+              category: step.category,
+              reason: "property",
+            });
+            given.push(award.id);
+          } else if (step.type === "revoke") {
+            if (given.length === 0) continue;
+            await revokeAward(actorFor(admin.id, admin.name, "admin"), given[step.pick % given.length]).catch((error: unknown) => {
+              if (!(error instanceof AwardError && error.status === 409)) throw error;
             });
           } else if (step.type === "rebuild") {
             await Promise.all([rebuildStandings(), runPending(step.order.map((index) => teamRows[index].id), true)]);

@@ -14,6 +14,11 @@ export function formatPoints(points: number): string {
   return pointsFormat.format(Number.isFinite(points) ? points : 0);
 }
 
+/** An award's points with their sign: +25, -10.5 (a penalty). */
+export function formatSignedPoints(points: number): string {
+  return points > 0 ? `+${formatPoints(points)}` : formatPoints(points);
+}
+
 function twelveHour(hours24: number, minutes: number): string {
   const period = hours24 < 12 ? "AM" : "PM";
   const hours = hours24 % 12 === 0 ? 12 : hours24 % 12;

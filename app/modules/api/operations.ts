@@ -19,6 +19,7 @@ import { UserCreateSchema, UserEditSchema } from "../users/schema.ts";
 import { DashboardVideosSchema } from "../videos/schema.ts";
 import {
   AnnouncementOutSchema,
+  AwardOutSchema,
   CategoryScoresSchema,
   ChallengeListItemSchema,
   ChallengeOutSchema,
@@ -268,6 +269,20 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       tag: "submissions",
       path: teamPath,
       responses: { 200: { description: "Scores per category", schema: CategoryScoresSchema } },
+      errors: [404],
+    },
+  },
+  "/teams/{id}/awards": {
+    get: {
+      summary: "A team's awards",
+      description:
+        "The awards an organiser gave the team (Dashboard → Awards) that count in its standing, newest first: points (negative for a penalty), category (null: the total only), reason. Revoked awards are not listed.",
+      access: everyone,
+      ownTeamOnly: true,
+      originalCalls: [],
+      tag: "teams",
+      path: teamPath,
+      responses: { 200: { description: "Awards, newest first", schema: z.array(AwardOutSchema) } },
       errors: [404],
     },
   },

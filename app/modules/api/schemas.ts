@@ -167,7 +167,17 @@ export const SubmitResultSchema = z
 
 export const CategoryScoresSchema = z
   .object({ AI: z.array(points), CS: z.array(points), PS: z.array(points), GD: z.array(points) })
-  .meta({ id: "CategoryScores", description: "One score per scored submission, by category; each sum is the team's category points" });
+  .meta({ id: "CategoryScores", description: "One score per scored submission, by category; each sum, plus the team's awards in that category (GET /teams/{id}/awards), is the team's category points" });
+
+export const AwardOutSchema = z
+  .object({
+    id,
+    points: z.number().meta({ description: "Points, up to 2 decimals; negative for a penalty" }),
+    category: z.enum(["AI", "CS", "PS", "GD"]).nullable().meta({ description: "The category it counts in besides the total; null: the total only" }),
+    reason: z.string(),
+    createdAt: instant,
+  })
+  .meta({ id: "Award", description: "An award an organiser gave the team, counting in its standing (revoked ones are not listed)" });
 
 export const ScoreResultSchema = z
   .object({ submissionId: id, teamId: id, score: points.nullable(), status: submissionStatus })

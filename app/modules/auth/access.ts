@@ -43,6 +43,8 @@ export const pageRoles: ReadonlyArray<{ path: string; exact?: true; roles: reado
   { path: "/dashboard/backlog", exact: true, roles: ["admin", "judge"] },
   // Mentors see and answer the teams' threads, and nothing else of the dashboard.
   { path: "/dashboard/questions", roles: ["admin", "mentor"] },
+  // Points given by hand move the board: admins only, whoever else the dashboard may one day admit.
+  { path: "/dashboard/awards", exact: true, roles: ["admin"] },
   { path: "/dashboard", roles: ["admin"] },
   { path: "/", roles },
 ];

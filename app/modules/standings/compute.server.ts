@@ -1,8 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
-import { challenges, submissions, teams, users } from "../../../db/schema.ts";
+import { awards, challenges, submissions, teams, users } from "../../../db/schema.ts";
+import { awardTotalsOf, type AwardTotals, type CountedAward } from "../awards/rules.ts";
 import { fromCenti, totalsOf, type ScoredSubmission, type Totals } from "../scoring/rules.ts";
 import type { TeamStanding } from "../realtime/events.ts";
+import { reachedAt } from "./ranking.ts";
 
 /** The columns every standings computation reads, joined once (no N+1). */
 const scoredColumns = {
@@ -44,6 +46,25 @@ export async function allScoredSubmissions(tx: Queryable): Promise<ScoredRow[]> 
   return tx.select(scoredColumns).from(submissions).innerJoin(challenges, eq(challenges.id, submissions.challengeId));
 }
 
+/** The columns an award's count reads (revoked ones included: their revoke is a change of the total). */
+const awardColumns = {
+  teamId: awards.teamId,
+  pointsCenti: awards.pointsCenti,
+  category: awards.category,
+  createdAt: awards.createdAt,
+  revokedAt: awards.revokedAt,
+};
+
+export type AwardRow = CountedAward & { teamId: number };
+
+export async function awardsOfTeam(tx: Queryable, teamId: number): Promise<AwardRow[]> {
+  return tx.select(awardColumns).from(awards).where(eq(awards.teamId, teamId));
+}
+
+export async function allAwards(tx: Queryable): Promise<AwardRow[]> {
+  return tx.select(awardColumns).from(awards);
+}
+
 /** Everyone whose statistics a change to this team can move: its members and the users credited. */
 export async function usersAffectedByTeam(tx: Queryable, teamId: number): Promise<number[]> {
   const rows = await tx.execute<{ id: number }>(sql`select id from (${affectedUserIds(teamId)}) affected(id)`);
@@ -72,9 +93,20 @@ function pointColumns(totals: Totals) {
   };
 }
 
-/** A team's totals, its "reached at" (last scoring time, else when the team was created). */
-export function teamStandingValues(totals: Totals, createdAt: Date) {
-  return { ...pointColumns(totals), solvedCount: totals.solvedCount, totalReachedAt: totals.lastScoredAt ?? createdAt };
+/**
+ * A team's standing: its submissions' points plus its awards' (team points: an award counts in the total and
+ * in its category, never in a solved count), and when it reached that total (app/modules/standings/ranking.ts).
+ */
+export function teamStandingValues(totals: Totals, awarded: AwardTotals, createdAt: Date) {
+  return {
+    aiCenti: totals.categories.AI + awarded.categories.AI,
+    csCenti: totals.categories.CS + awarded.categories.CS,
+    psCenti: totals.categories.PS + awarded.categories.PS,
+    gdCenti: totals.categories.GD + awarded.categories.GD,
+    totalCenti: totals.totalCenti + awarded.totalCenti,
+    solvedCount: totals.solvedCount,
+    totalReachedAt: reachedAt({ lastScoreChange: totals.lastScoredAt, lastAwardChange: awarded.lastChangedAt, createdAt }),
+  };
 }
 
 export function userStatisticsValues(totals: Totals) {
@@ -104,7 +136,7 @@ export function toTeamStanding(
   };
 }
 
-export { totalsOf };
+export { awardTotalsOf, totalsOf };
 
 export async function teamNameAndCreation(tx: Queryable, teamId: number) {
   const [team] = await tx.select({ id: teams.id, name: teams.name, createdAt: teams.createdAt }).from(teams).where(eq(teams.id, teamId));

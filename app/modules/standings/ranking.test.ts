@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { TeamStanding } from "../realtime/events";
-import { compareRank, compareStandings, rankAll, rankOrderMember, rankOrderScore, teamIdOfRankMember, type RankKey } from "./ranking";
+import { compareRank, compareStandings, rankAll, rankOrderMember, rankOrderScore, reachedAt, teamIdOfRankMember, type RankKey } from "./ranking";
 
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
 
@@ -57,5 +57,14 @@ describe("the ranking order", () => {
       expect(teamIdOfRankMember(rankOrderMember({ teamId, reachedAt: at(0) }))).toBe(teamId);
       expect(teamIdOfRankMember(rankOrderMember({ teamId, reachedAt: new Date(Date.UTC(2999, 11, 31)) }))).toBe(teamId);
     }
+  });
+
+  it("reaches a total at the latest score or award change, else at the team's creation", () => {
+    const createdAt = at(0);
+    expect(reachedAt({ lastScoreChange: null, lastAwardChange: null, createdAt })).toEqual(createdAt);
+    expect(reachedAt({ lastScoreChange: at(5), lastAwardChange: null, createdAt })).toEqual(at(5));
+    expect(reachedAt({ lastScoreChange: null, lastAwardChange: at(7), createdAt })).toEqual(at(7));
+    expect(reachedAt({ lastScoreChange: at(5), lastAwardChange: at(7), createdAt })).toEqual(at(7));
+    expect(reachedAt({ lastScoreChange: at(9), lastAwardChange: at(7), createdAt })).toEqual(at(9));
   });
 });

@@ -1,7 +1,11 @@
 /**
- * The ranking order, in one place (docs/domain.md "Standings"): total points descending; equal totals go
- * to the team that reached its total first; then the lower team id, so the order is total and stable.
- * The reached-at time counts to the millisecond (what a JavaScript Date holds).
+ * The ranking order, in one place (docs/domain.md "Scoring and standings"): total points descending; equal
+ * totals go to the team that reached its total first; then the lower team id, so the order is total and
+ * stable. The reached-at time counts to the millisecond (what a JavaScript Date holds).
+ *
+ * A team reached its total at its latest change of counted points (`reachedAt`): a judge's action that
+ * changed what one of its submissions counts, or an award given or revoked (an award moves the total as a
+ * judge's score does); a team with neither reached its total (0) when it was created.
  *
  * The order is written here three ways, side by side, and nowhere else:
  * - `compareRank` (and `compareStandings` on the shape the browser holds): the rebuild's ranks and the
@@ -26,6 +30,17 @@ export interface RankKey {
   totalCenti: number;
   /** When the team reached that total. */
   reachedAt: Date;
+}
+
+/**
+ * When a team reached its total: the latest of its last score change (`submissions.scored_at`, which moves
+ * only when the points a submission counts change) and its last award change (given or revoked); with
+ * neither, when the team was created. Derived from Postgres alone, so the job and the rebuild agree.
+ */
+export function reachedAt(changes: { lastScoreChange: Date | null; lastAwardChange: Date | null; createdAt: Date }): Date {
+  const { lastScoreChange, lastAwardChange, createdAt } = changes;
+  if (lastScoreChange && lastAwardChange) return lastAwardChange > lastScoreChange ? lastAwardChange : lastScoreChange;
+  return lastScoreChange ?? lastAwardChange ?? createdAt;
 }
 
 /** Total descending; then who reached it first; then the lower id. */

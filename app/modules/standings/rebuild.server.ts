@@ -1,7 +1,7 @@
 /**
  * The full rebuild (`npm run standings:rebuild`, and the check the property test compares the
  * incremental writer against): every team's standing, rank and history point, and every user's
- * statistics, recomputed from submissions and scores alone.
+ * statistics, recomputed from submissions, scores and awards alone (awards count for teams, not users).
  */
 import { and, eq } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
@@ -10,7 +10,7 @@ import { getDb } from "../../infrastructure/db.server.ts";
 import { getRedis } from "../../infrastructure/redis.server.ts";
 import { broadcastStandingsRefresh } from "../realtime/broadcast.server.ts";
 import type { TeamStanding } from "../realtime/events.ts";
-import { allScoredSubmissions, groupBy, teamStandingValues, toTeamStanding, totalsOf, userStatisticsValues } from "./compute.server.ts";
+import { allAwards, allScoredSubmissions, awardTotalsOf, groupBy, teamStandingValues, toTeamStanding, totalsOf, userStatisticsValues } from "./compute.server.ts";
 import { lockBoardExclusive } from "./locks.ts";
 import { nextStandingsVersion } from "./outbox.server.ts";
 import { rankAll } from "./ranking.ts";
@@ -20,15 +20,17 @@ export type ComputedStanding = ReturnType<typeof teamStandingValues> & { teamId:
 
 /** The standings as a from-scratch computation says they must be (no writes). */
 export async function computeAllStandings(tx: Queryable) {
-  const [teamRows, scored, userRows] = await Promise.all([
+  const [teamRows, scored, awarded, userRows] = await Promise.all([
     tx.select({ id: teams.id, name: teams.name, createdAt: teams.createdAt }).from(teams),
     allScoredSubmissions(tx),
+    allAwards(tx),
     tx.select({ id: users.id }).from(users),
   ]);
   const byTeam = groupBy(scored, (row) => row.teamId);
+  const awardsByTeam = groupBy(awarded, (row) => row.teamId);
   const ranked = rankAll(
     teamRows.map((team) => {
-      const values = teamStandingValues(totalsOf(byTeam.get(team.id) ?? []), team.createdAt);
+      const values = teamStandingValues(totalsOf(byTeam.get(team.id) ?? []), awardTotalsOf(awardsByTeam.get(team.id) ?? []), team.createdAt);
       return { ...values, teamId: team.id, name: team.name, totalCenti: values.totalCenti, reachedAt: values.totalReachedAt };
     }),
   ).map(({ reachedAt: _reachedAt, ...row }) => row satisfies ComputedStanding);

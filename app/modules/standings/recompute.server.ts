@@ -1,5 +1,6 @@
 /**
- * The incremental standings writer: recompute one team from Postgres, keep its history and its
+ * The incremental standings writer: recompute one team from Postgres (its submissions' points and its
+ * awards), keep its history and its
  * users' statistics, place it in the Redis order (O(log n), no other team touched), then publish
  * `teams:update`. Idempotent: running it twice changes nothing.
  */
@@ -11,6 +12,8 @@ import { getRedis } from "../../infrastructure/redis.server.ts";
 import { broadcastTeamStanding } from "../realtime/broadcast.server.ts";
 import type { TeamStanding } from "../realtime/events.ts";
 import {
+  awardsOfTeam,
+  awardTotalsOf,
   groupBy,
   scoredSubmissionsOfTeam,
   scoredSubmissionsOfUsersAffectedByTeam,
@@ -50,9 +53,10 @@ export async function recomputeTeamStanding(teamId: number): Promise<RecomputeRe
     const [pending] = await tx.select({ version: standingsOutbox.version }).from(standingsOutbox).where(eq(standingsOutbox.teamId, teamId));
     if (!pending) return { status: "skipped" };
     // Read after the outbox version: anything committed before that version is in these rows.
-    const [team, teamRows, userIds, userRows, previousRows, freeze, version] = await Promise.all([
+    const [team, teamRows, teamAwards, userIds, userRows, previousRows, freeze, version] = await Promise.all([
       teamNameAndCreation(tx, teamId),
       scoredSubmissionsOfTeam(tx, teamId),
+      awardsOfTeam(tx, teamId),
       usersAffectedByTeam(tx, teamId),
       scoredSubmissionsOfUsersAffectedByTeam(tx, teamId),
       tx.select({ totalCenti: standings.totalCenti }).from(standings).where(eq(standings.teamId, teamId)),
@@ -68,7 +72,8 @@ export async function recomputeTeamStanding(teamId: number): Promise<RecomputeRe
       return { status: "removed" };
     }
 
-    const values = teamStandingValues(totalsOf(teamRows), team.createdAt);
+    // Awards are team points: in the team's standing, never in its users' statistics.
+    const values = teamStandingValues(totalsOf(teamRows), awardTotalsOf(teamAwards), team.createdAt);
     const [previous] = previousRows;
     const standing = toTeamStanding(team, { ...values, rank: 0 }, version);
     // Mirror to Redis before commit, under the team lock (snapshots of one team are written in
