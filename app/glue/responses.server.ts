@@ -8,3 +8,8 @@ import { messages } from "../modules/messages.ts";
 export function badRequest() {
   return data({ message: messages.errors.badRequest }, { status: 400 });
 }
+
+/** A row that does not exist, or that this caller may not know exists: the route's not-found page. */
+export function notFound() {
+  return new Response("Not found", { status: 404 });
+}

@@ -1,17 +1,23 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { HomeContent } from "~/components/participant/home-content";
+import { TeamThreads } from "~/components/participant/team-threads";
 import { RouteErrorPage } from "~/components/status-page";
 import { TitleBar } from "~/components/ui/title-bar";
 import { loadHomeContent } from "~/modules/participant/home.server";
+import { teamThreads } from "~/modules/requests/threads.server";
 import { handleHomeAction } from "~/glue/home-forms.server";
 import { requirePage } from "~/glue/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Home · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requirePage(request);
-  return { content: await loadHomeContent() };
+  const user = await requirePage(request);
+  const [content, threads] = await Promise.all([loadHomeContent(), user.teamId === null ? [] : teamThreads(user.teamId)]);
+  return {
+    content,
+    threads: threads.map((thread) => ({ id: thread.id, kind: thread.kind, status: thread.status, message: thread.message, challenge: thread.challenge, updatedAt: thread.updatedAt.toISOString() })),
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -20,11 +26,12 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Home() {
-  const { content } = useLoaderData<typeof loader>();
+  const { content, threads } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <main className="page participant-page">
       <TitleBar title="Welcome to the Gates" />
+      <TeamThreads threads={threads} timeZone={content.timeZone} />
       <HomeContent content={content} actionData={actionData} />
     </main>
   );

@@ -3,12 +3,14 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { categoryLabel } from "~/components/participant/category";
+import { ChallengeQuestions } from "~/components/participant/challenge-questions";
 import { formatDayTime } from "~/components/realtime/format";
 import { LoadErrorPage } from "~/components/status-page";
 import { showAppToast } from "~/components/toaster";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { Message } from "~/components/ui/message";
 import { TitleBar } from "~/components/ui/title-bar";
+import { challengeAnswers } from "~/modules/announcements/announcements.server";
 import { messages } from "~/modules/messages";
 import { getChallengeForSubmission } from "~/modules/participant/board.server";
 import { getSubmissionsWindow } from "~/modules/settings/settings.server";
@@ -41,7 +43,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     { challengeId },
   );
   if (!found) throw new Response("Not found", { status: 404 });
-  return { ...found, canSubmit: user.teamId !== null, maxBytes: submissionMaxBytes(), submissions: deadline };
+  const answers = await challengeAnswers(challengeId);
+  return { ...found, canSubmit: user.teamId !== null, maxBytes: submissionMaxBytes(), submissions: deadline, answers };
 }
 
 /** The form without JavaScript: a plain multipart post (the enhanced form posts to ./upload for progress). */
@@ -64,7 +67,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 type Upload = { state: "idle" } | { state: "uploading"; percent: number };
 
 export default function SubmissionPage() {
-  const { challenge, submission, canSubmit, maxBytes, submissions: deadline } = useLoaderData<typeof loader>();
+  const { challenge, submission, canSubmit, maxBytes, submissions: deadline, answers } = useLoaderData<typeof loader>();
   const closesAt = deadline.closesAt ? formatDayTime(deadline.closesAt, deadline.timeZone) : null;
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -261,6 +264,7 @@ export default function SubmissionPage() {
           )}
         </section>
       </div>
+      <ChallengeQuestions challengeId={challenge.id} answers={answers} canAsk={canSubmit} timeZone={deadline.timeZone} />
     </main>
   );
 }

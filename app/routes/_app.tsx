@@ -1,16 +1,20 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Outlet, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
+import { useThrottledEvent } from "~/components/realtime/revalidate-on";
 import { TopNav } from "~/components/layout/top-nav";
 import { RouteErrorPage } from "~/components/status-page";
 import styles from "~/styles/participant.css";
 import { requireLayout } from "~/glue/auth.server";
+import { answeredThreadCount } from "~/modules/requests/threads.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 /** The participant screens' layout: every signed-in role may open them (docs/domain.md). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireLayout(request, "/");
-  return { user: { name: user.name, role: user.role, teamName: user.teamName } };
+  // The team's threads an organiser answered: a badge on Home (teams only: no query for anyone else).
+  const answered = user.teamId === null ? 0 : await answeredThreadCount(user.teamId);
+  return { user: { name: user.name, role: user.role, teamName: user.teamName, answered }, hasTeam: user.teamId !== null };
 }
 
 /** The submission page says "Loading..." while it loads (the gate board has its own animation). */
@@ -26,8 +30,11 @@ function useOpeningChallenge(): boolean {
 }
 
 export default function AppLayout() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user, hasTeam } = useLoaderData<typeof loader>();
   const openingChallenge = useOpeningChallenge();
+  const { revalidate } = useRevalidator();
+  // A thread of the team moved (an organiser claimed, answered or closed it): the badge and the page follow.
+  useThrottledEvent("thread:changed", revalidate, 1000, hasTeam);
   return (
     <div className="app-shell">
       <TopNav user={user} />

@@ -25,6 +25,7 @@ const ownTeamOrStaff: Row = { visitor: "login", participant: "allowed", outsider
 const nobody: Row = { visitor: "404", participant: "404", outsider: "404", judge: "404", admin: "404", mentor: "404" };
 /** Submitting needs a team: staff and mentors have none (docs/domain.md), so they are refused. */
 const submitter: Row = { visitor: "login", participant: "allowed", outsider: "allowed", judge: "403", admin: "403", mentor: "403" };
+const ownTeamOnly: Row = { visitor: "login", participant: "allowed", outsider: "404", judge: "404", admin: "404", mentor: "404" };
 /** What only admins and judges read (a gate not yet open): participants and mentors are told it does not exist. */
 const staffOnly404: Row = { visitor: "login", participant: "404", outsider: "404", judge: "allowed", admin: "allowed", mentor: "404" };
 
@@ -90,6 +91,13 @@ const matrix: Record<string, Case[]> = {
       action: { visitor: "login", participant: "403", outsider: "403", judge: "403", admin: "403", mentor: "403" },
     },
   ],
+  "routes/_app.submition_.$id.question": [
+    // The form is read first (an empty one is a 400 for everyone); who may ask about what: tests/integration/threads.test.ts.
+    { name: "an open challenge", params: (w) => ({ id: String(w.openChallenge) }), loader: signedIn, action: signedIn },
+    { name: "a challenge of a closed gate", params: (w) => ({ id: String(w.closedChallenge) }), loader: staffOnly404, action: signedIn },
+  ],
+  // A team's own thread: another team, staff and mentors (who have no team) are told it does not exist.
+  "routes/_app.threads.$id": [{ params: (w) => ({ id: String(w.threadOfA) }), loader: ownTeamOnly, action: ownTeamOnly }],
   "routes/_app.status": [{ loader: "page" }],
   "routes/_app.scoreboard": [{ loader: "page" }],
   "routes/_app.announcement": [{ loader: "page", action: "page" }],
@@ -119,6 +127,8 @@ const matrix: Record<string, Case[]> = {
   "routes/dashboard.users": [{ loader: "page", action: "page" }],
   "routes/dashboard.usersrank": [{ loader: "page" }],
   "routes/dashboard.mentors": [{ loader: "page" }],
+  "routes/dashboard.questions": [{ loader: "page", action: "page" }],
+  "routes/dashboard.questions_.$id": [{ params: (w) => ({ id: String(w.threadOfA) }), loader: "page", action: "page" }],
   "routes/dashboard.needs": [{ loader: "page" }],
   "routes/dashboard.allchallenges": [{ loader: "page", action: "page" }],
   "routes/dashboard.challenges": [{ loader: "page", action: "page" }],

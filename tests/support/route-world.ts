@@ -5,7 +5,7 @@
  */
 import { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
-import { challenges, gates, submissions } from "../../db/schema.ts";
+import { challenges, gates, requests, submissions } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { newObjectKey, uploadStream } from "../../app/infrastructure/s3.server.ts";
 import { makeChallenge, makeTeam, makeUser, sessionCookie } from "./fixtures.ts";
@@ -21,6 +21,8 @@ export interface RouteWorld {
   openChallenge: number;
   closedChallenge: number;
   submissionWithFile: number;
+  /** A question of team A (the participant's team) about the open challenge. */
+  threadOfA: number;
 }
 
 async function stored(prefix: "attachments" | "submissions", body: string) {
@@ -54,6 +56,10 @@ export async function createRouteWorld(): Promise<RouteWorld> {
     .insert(submissions)
     .values({ teamId: teamA.id, challengeId: open.id, userId: users.participant.id, text: "ours", fileKey: await stored("submissions", "secret"), fileName: "ours.txt" })
     .returning();
+  const [thread] = await getDb()
+    .insert(requests)
+    .values({ kind: "question", message: "Is an external API allowed?", userId: users.participant.id, teamId: teamA.id, challengeId: open.id })
+    .returning({ id: requests.id });
   const freshCookie = async (role: WorldRole) => (role === "visitor" ? undefined : sessionCookie(users[role].id));
-  return { cookies, freshCookie, openChallenge: open.id, closedChallenge: closed.id, submissionWithFile: submission.id };
+  return { cookies, freshCookie, openChallenge: open.id, closedChallenge: closed.id, submissionWithFile: submission.id, threadOfA: thread.id };
 }

@@ -5,6 +5,8 @@ import { useUnreadAnnouncements } from "~/components/realtime/unread-announcemen
 /** Who the bar is for: a signed-in user (any role) or a visitor (null). */
 export interface TopNavUser {
   name: string;
+  /** The team's threads an organiser answered (a badge on Home). */
+  answered?: number;
 }
 
 /** Home is /home once someone is signed in, / for a visitor. */
@@ -52,6 +54,7 @@ export function TopNav({ user }: { user: TopNavUser | null }) {
               <NavLink to={link.to} end prefetch={link.to === "/announcement" || !user ? "none" : "intent"}>
                 {link.label}
                 {link.to === "/announcement" && unread > 0 ? <UnreadBadge count={unread} /> : null}
+                {link.to === "/home" && user?.answered ? <UnreadBadge count={user.answered} label="answered" /> : null}
               </NavLink>
             </li>
           ))}
@@ -126,11 +129,11 @@ export function FullScreenToggle() {
 }
 
 /** The unread-announcement count; screen readers hear "3 unread" as part of the link. */
-function UnreadBadge({ count }: { count: number }) {
+function UnreadBadge({ count, label = "unread" }: { count: number; label?: string }) {
   return (
     <span className="badge">
       <span aria-hidden="true">{count > 99 ? "99+" : count}</span>
-      <span className="visually-hidden">{`${count} unread`}</span>
+      <span className="visually-hidden">{`${count} ${label}`}</span>
     </span>
   );
 }

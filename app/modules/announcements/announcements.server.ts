@@ -11,12 +11,18 @@ function toEvent(row: typeof announcements.$inferSelect): AnnouncementEvent {
   return { id: row.id, title: row.title, content: row.content, createdAt: row.createdAt.toISOString() };
 }
 
-/** Stores the announcement (history), then tells every browser. */
-export async function createAnnouncement(input: z.infer<typeof AnnouncementSchema>, authorId: number) {
+/** Stores the announcement (history), then tells every browser. `challengeId`: a question's answer, linked from that challenge's page. */
+export async function createAnnouncement(input: z.infer<typeof AnnouncementSchema> & { challengeId?: number | null }, authorId: number) {
   const [row] = await getDb().insert(announcements).values({ ...input, createdBy: authorId }).returning();
   const event = toEvent(row);
   broadcastAnnouncement(event);
   return event;
+}
+
+/** The answers published for a challenge (its page links them), newest first. */
+export async function challengeAnswers(challengeId: number): Promise<AnnouncementEvent[]> {
+  const rows = await getDb().select().from(announcements).where(eq(announcements.challengeId, challengeId)).orderBy(desc(announcements.createdAt), desc(announcements.id)).limit(50);
+  return rows.map(toEvent);
 }
 
 export async function listAnnouncements(limit = 200): Promise<AnnouncementEvent[]> {

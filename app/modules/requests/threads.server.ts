@@ -71,6 +71,15 @@ export async function listThreads(filter: ThreadFilter = {}, limit = 200) {
     .limit(limit);
 }
 
+/** The challenges teams asked about (the queue's challenge filter). */
+export async function questionChallenges() {
+  return getDb()
+    .selectDistinct({ id: challenges.id, title: challenges.title, wave: challenges.wave })
+    .from(requests)
+    .innerJoin(challenges, eq(challenges.id, requests.challengeId))
+    .orderBy(asc(challenges.title), asc(challenges.id));
+}
+
 /** A team's threads, newest activity first. */
 export async function teamThreads(teamId: number) {
   return getDb()
@@ -81,6 +90,13 @@ export async function teamThreads(teamId: number) {
     .where(eq(requests.teamId, teamId))
     .orderBy(desc(requests.updatedAt), desc(requests.id))
     .limit(100);
+}
+
+/** Whether the thread is this team's (a team member's action asks first: another team's thread is not found). */
+export async function isTeamThread(id: number, teamId: number | null): Promise<boolean> {
+  if (teamId === null) return false;
+  const [row] = await getDb().select({ id: requests.id }).from(requests).where(and(eq(requests.id, id), eq(requests.teamId, teamId)));
+  return Boolean(row);
 }
 
 /** How many of the team's threads an organiser has answered and the team has not taken up (the nav's badge). */

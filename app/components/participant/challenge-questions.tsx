@@ -1,0 +1,42 @@
+import { Form, Link } from "@remix-run/react";
+import { formatDayTime } from "~/components/realtime/format";
+import { ActionButton } from "~/components/ui/action-button";
+import type { AnnouncementEvent } from "~/modules/realtime/events";
+
+/**
+ * Under a challenge: the answers organisers published about it (announcements), and a question form that
+ * posts to /submition/:id/question (a page of its own without JavaScript, so a refusal keeps the text).
+ */
+export function ChallengeQuestions({ challengeId, answers, canAsk, timeZone }: { challengeId: number; answers: AnnouncementEvent[]; canAsk: boolean; timeZone: string }) {
+  return (
+    <section className="card challenge-questions" aria-labelledby="challenge-questions-heading">
+      <h2 id="challenge-questions-heading">Questions about this challenge</h2>
+      {answers.length > 0 ? (
+        <ul className="challenge-answers">
+          {answers.map((answer) => (
+            <li key={answer.id}>
+              <Link to={`/announcement#announcement-${answer.id}`}>{answer.title}</Link>{" "}
+              <span className="muted">
+                <time dateTime={answer.createdAt}>{formatDayTime(answer.createdAt, timeZone)}</time>
+              </span>
+              <p dir="auto" className="challenge-answers__content">
+                {answer.content}
+              </p>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">No answers published yet.</p>
+      )}
+      {canAsk ? (
+        <Form method="post" action={`/submition/${challengeId}/question`} className="form">
+          <label htmlFor="challenge-question">Ask the organisers (only your team sees the answer, unless they publish it)</label>
+          <textarea id="challenge-question" name="message" rows={3} maxLength={2000} required dir="auto" />
+          <ActionButton type="submit" variant="subtle">
+            Ask
+          </ActionButton>
+        </Form>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { RouteErrorPage } from "~/components/status-page";
+import { ActionButton, ActionLink } from "~/components/ui/action-button";
+import { TextareaField } from "~/components/ui/field";
+import { Message } from "~/components/ui/message";
+import { TitleBar } from "~/components/ui/title-bar";
+import { parseRowId } from "~/modules/ids";
+import { messages } from "~/modules/messages";
+import { getChallengeForSubmission } from "~/modules/participant/board.server";
+import { QuestionSchema } from "~/modules/requests/schema";
+import { askQuestion } from "~/modules/requests/threads.server";
+import { requirePage } from "~/glue/auth.server";
+import { formFailure } from "~/glue/failures.server";
+import { notFound } from "~/glue/responses.server";
+import { redirectWithToast } from "~/glue/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Ask a question · Gatekeeper" }];
+
+function challengeIdOf(param: string | undefined): number {
+  const id = parseRowId(param);
+  if (!id) throw notFound();
+  return id;
+}
+
+/** A question about a challenge the viewer can see; its page's form posts here (and lands here without JavaScript when refused). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requirePage(request);
+  const found = await getChallengeForSubmission(challengeIdOf(params.id), user);
+  if (!found) throw notFound();
+  return { challenge: { id: found.challenge.id, title: found.challenge.title }, canAsk: user.teamId !== null };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requirePage(request);
+  const challengeId = challengeIdOf(params.id);
+  const submission = parseWithZod(await request.formData(), { schema: QuestionSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  let threadId: number;
+  try {
+    threadId = await askQuestion(user, challengeId, submission.value.message);
+  } catch (error) {
+    const failed = formFailure(submission, error, { log: "question not saved", fallback: messages.errors.server });
+    return data(failed.result, failed.init);
+  }
+  return redirectWithToast(`/threads/${threadId}`, { type: "success", title: messages.threads.asked });
+}
+
+export default function AskQuestion() {
+  const { challenge, canAsk } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "ask-question",
+    lastResult,
+    constraint: getZodConstraint(QuestionSchema),
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: QuestionSchema }),
+  });
+  return (
+    <main className="page participant-page">
+      <TitleBar title="Ask a question" />
+      <section className="card stack thread-page">
+        <p>
+          About <strong dir="auto">{challenge.title}</strong>. Only your team sees the answer, unless the organisers publish it for everyone.
+        </p>
+        {canAsk ? (
+          <Form method="post" {...getFormProps(form)} className="form">
+            <TextareaField label="Your question" textareaProps={{ ...getTextareaProps(fields.message), rows: 4, maxLength: 2000, dir: "auto" }} errors={fields.message.errors} />
+            <div className="message-slot" id={form.errorId} aria-live="polite">
+              {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
+            </div>
+            <ActionButton type="submit" disabled={navigation.state === "submitting"}>
+              Ask
+            </ActionButton>
+          </Form>
+        ) : (
+          <Message tone="error">{messages.threads.noTeam}</Message>
+        )}
+        <ActionLink to={`/submition/${challenge.id}`} variant="subtle">
+          Back to the challenge
+        </ActionLink>
+      </section>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorPage />;
+}

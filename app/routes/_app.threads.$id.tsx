@@ -1,0 +1,142 @@
+import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { formatDayTime } from "~/components/realtime/format";
+import { useRevalidateOn } from "~/components/realtime/revalidate-on";
+import { RouteErrorPage } from "~/components/status-page";
+import { ActionButton, ActionLink } from "~/components/ui/action-button";
+import { TextareaField } from "~/components/ui/field";
+import { Message } from "~/components/ui/message";
+import { TitleBar } from "~/components/ui/title-bar";
+import { parseRowId } from "~/modules/ids";
+import { messages } from "~/modules/messages";
+import { ReplySchema } from "~/modules/requests/schema";
+import { getThread, isTeamThread, teamReply } from "~/modules/requests/threads.server";
+import { getEventTimeZone } from "~/modules/settings/settings.server";
+import { requirePage } from "~/glue/auth.server";
+import { formFailure } from "~/glue/failures.server";
+import { notFound } from "~/glue/responses.server";
+import { redirectWithToast } from "~/glue/toast.server";
+
+const m = messages.threads;
+
+export const meta: MetaFunction = () => [{ title: "Your thread · Gatekeeper" }];
+
+function threadIdOf(param: string | undefined): number {
+  const id = parseRowId(param);
+  if (!id) throw notFound();
+  return id;
+}
+
+/** A team's own thread (another team's is not found): its messages, its status, and the team's reply. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requirePage(request);
+  const thread = await getThread(threadIdOf(params.id), { teamId: user.teamId });
+  if (!thread) throw notFound();
+  return {
+    thread: {
+      id: thread.id,
+      kind: thread.kind,
+      status: thread.status,
+      message: thread.message,
+      challenge: thread.challenge,
+      challengeId: thread.challengeId,
+      claimedByName: thread.claimedByName,
+      createdAt: thread.createdAt.toISOString(),
+      replies: thread.replies.map((reply) => ({ id: reply.id, fromTeam: reply.fromTeam, body: reply.body, author: reply.author, createdAt: reply.createdAt.toISOString() })),
+    },
+    timeZone: await getEventTimeZone(),
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requirePage(request);
+  const id = threadIdOf(params.id);
+  if (!(await isTeamThread(id, user.teamId))) throw notFound();
+  const submission = parseWithZod(await request.formData(), { schema: ReplySchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  try {
+    await teamReply(user, id, submission.value.body);
+  } catch (error) {
+    const failed = formFailure(submission, error, { log: "team reply failed", fallback: messages.errors.server });
+    return data(failed.result, failed.init);
+  }
+  return redirectWithToast(`/threads/${id}`, { type: "success", title: m.teamReplied });
+}
+
+export default function TeamThread() {
+  const { thread, timeZone } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const location = useLocation();
+  // An organiser's claim, reply or close shows here at once.
+  useRevalidateOn("thread:changed", 1000);
+  const [form, fields] = useForm({
+    id: `thread-${thread.id}-${location.key}`,
+    lastResult,
+    constraint: getZodConstraint(ReplySchema),
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ReplySchema }),
+  });
+  return (
+    <main className="page participant-page">
+      <TitleBar title={`${m.kindLabels[thread.kind]}${thread.challenge ? `: ${thread.challenge}` : ""}`} />
+      <section className="card stack thread-page">
+        <p className="thread-meta" role="status" data-testid="thread-status">
+          <strong>{m.statusLabels[thread.status]}</strong>
+          {thread.status === "claimed" && thread.claimedByName ? <span> · {thread.claimedByName} is on it</span> : null}
+        </p>
+        <ol className="thread-messages" aria-label="Messages">
+          <li className="thread-message thread-message--team">
+            <p className="thread-message__who">
+              Your team · <time dateTime={thread.createdAt}>{formatDayTime(thread.createdAt, timeZone)}</time>
+            </p>
+            <p dir="auto" className="thread-message__body">
+              {thread.message}
+            </p>
+          </li>
+          {thread.replies.map((reply) => (
+            <li key={reply.id} className={`thread-message ${reply.fromTeam ? "thread-message--team" : "thread-message--staff"}`}>
+              <p className="thread-message__who">
+                {reply.fromTeam ? `${reply.author ?? "Your team"}` : `${reply.author ?? "An organiser"} (organiser)`} ·{" "}
+                <time dateTime={reply.createdAt}>{formatDayTime(reply.createdAt, timeZone)}</time>
+              </p>
+              <p dir="auto" className="thread-message__body">
+                {reply.body}
+              </p>
+            </li>
+          ))}
+        </ol>
+        {thread.status === "closed" ? (
+          <p className="muted">{m.closed}</p>
+        ) : (
+          <Form method="post" {...getFormProps(form)} className="form">
+            <TextareaField label="Answer back" textareaProps={{ ...getTextareaProps(fields.body), rows: 3, maxLength: 4000, dir: "auto" }} errors={fields.body.errors} />
+            <div className="message-slot" id={form.errorId} aria-live="polite">
+              {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
+            </div>
+            <ActionButton type="submit" disabled={navigation.state === "submitting"}>
+              Send
+            </ActionButton>
+          </Form>
+        )}
+        <div className="row-actions">
+          <ActionLink to="/home" variant="subtle">
+            Your threads
+          </ActionLink>
+          {thread.challengeId ? (
+            <ActionLink to={`/submition/${thread.challengeId}`} variant="subtle">
+              The challenge
+            </ActionLink>
+          ) : null}
+        </div>
+      </section>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteErrorPage />;
+}
