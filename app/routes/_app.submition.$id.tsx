@@ -3,6 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { categoryLabel } from "~/components/participant/category";
+import { SubmissionFeedbackCard } from "~/components/participant/submission-feedback";
 import { formatDayTime } from "~/components/realtime/format";
 import { LoadErrorPage } from "~/components/status-page";
 import { showAppToast } from "~/components/toaster";
@@ -260,6 +261,8 @@ export default function SubmissionPage() {
             </Form>
           )}
         </section>
+        {/* Null until an admin publishes the feedback of this challenge's gate: nothing of it is in the page's data before. */}
+        {submission?.feedback ? <SubmissionFeedbackCard feedback={submission.feedback} /> : null}
       </div>
     </main>
   );
