@@ -29,6 +29,10 @@ export const messages = {
     needsFinal: "Set the final countdown first: judging settings are saved with the event's settings.",
     saved: "Judging settings saved",
     assignmentsSaved: "Assignment saved",
+    feedbackSaved: (gates: readonly number[]) =>
+      gates.length === 0 ? "Judging feedback is published for no gate" : `Judging feedback published for ${gates.length === 1 ? "gate" : "gates"} ${gates.join(", ")}`,
+    // The settings form's line of what is published now (the only confirmation without JavaScript).
+    feedbackPublished: (gates: readonly number[]) => (gates.length === 0 ? "Published now: no gate." : `Published now: ${gates.length === 1 ? "gate" : "gates"} ${gates.join(", ")}.`),
     notAJudge: "This user is not a judge",
   },
   rubric: {
@@ -79,6 +83,13 @@ export const messages = {
     noFile: "No file available",
     textTooLong: "The text is too long (20000 characters at most)",
     videosRequired: "Please provide at least one video URL.",
+    // Judging feedback on the team's submission, once its gate's is published (docs/domain.md "Feedback to teams").
+    feedbackTitle: "Judging feedback",
+    feedbackJudge: (number: number) => `Judge ${number}`,
+    feedbackNotScored: "Not scored yet",
+    feedbackRejected: "Rejected: this submission counts 0 points.",
+    feedbackNoComment: "No comment.",
+    feedbackEarlierVersion: "Given to an earlier version of your answer; it counts until this judge scores the new one.",
   },
   // Validation failures no form names itself (form-errors.ts).
   validation: {

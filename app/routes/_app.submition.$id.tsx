@@ -4,6 +4,7 @@ import { Form, useActionData, useLoaderData, useLocation, useNavigation, useReva
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { categoryLabel } from "~/components/participant/category";
 import { ChallengeQuestions } from "~/components/participant/challenge-questions";
+import { SubmissionFeedbackCard } from "~/components/participant/submission-feedback";
 import { formatDayTime } from "~/components/realtime/format";
 import { LoadErrorPage } from "~/components/status-page";
 import { showAppToast } from "~/components/toaster";
@@ -263,6 +264,8 @@ export default function SubmissionPage() {
             </Form>
           )}
         </section>
+        {/* Null until an admin publishes the feedback of this challenge's gate: nothing of it is in the page's data before. */}
+        {submission?.feedback ? <SubmissionFeedbackCard feedback={submission.feedback} /> : null}
       </div>
       <ChallengeQuestions challengeId={challenge.id} answers={answers} canAsk={canSubmit} timeZone={deadline.timeZone} />
     </main>

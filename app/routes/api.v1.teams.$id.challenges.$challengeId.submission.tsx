@@ -1,5 +1,5 @@
 import { ApiError } from "~/modules/api/errors";
-import { OwnSubmissionSchema } from "~/modules/api/schemas";
+import { OwnSubmissionSchema, ownSubmissionOut } from "~/modules/api/schemas";
 import { messages } from "~/modules/messages";
 import { getChallengeForSubmission } from "~/modules/participant/board.server";
 import { apiResource, pathId, respond } from "~/glue/api.server";
@@ -13,7 +13,8 @@ const resource = apiResource("/teams/{id}/challenges/{challengeId}/submission", 
     // The submission page's read, for this team: participants see only challenges they may open.
     const found = await getChallengeForSubmission(pathId(params.challengeId), { role: user.role, teamId });
     if (!found?.submission) throw new ApiError("not_found", messages.api.notFound);
-    return respond(OwnSubmissionSchema, found.submission);
+    // With the judging feedback once its gate's is published (app/modules/judging/feedback.server.ts).
+    return respond(OwnSubmissionSchema, ownSubmissionOut(found.submission));
   },
 });
 export const loader = resource.loader;

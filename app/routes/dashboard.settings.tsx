@@ -12,7 +12,8 @@ import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchem
 import { addMeal, readEventSettings, removeMeal, updateFinalAt, updateGate, updateSubmissionsCloseAt } from "~/modules/settings/settings.server";
 import { utcToZonedLocal, zonedLocalToUtc } from "~/modules/settings/zoned-time";
 import { isScoreboardFrozen, setScoreboardFrozen } from "~/modules/standings/freeze.server";
-import { JudgingSettingsSchema } from "~/modules/judging/schema";
+import { getFeedbackGates, updateFeedbackGates } from "~/modules/judging/feedback.server";
+import { FEEDBACK_GATE_NUMBERS, FeedbackGatesSchema, JudgingSettingsSchema } from "~/modules/judging/schema";
 import { getJudgingSettings, updateJudgingSettings } from "~/modules/judging/settings.server";
 import { dashboardFormFailure } from "~/glue/failures.server";
 import styles from "~/styles/dashboard.css";
@@ -27,7 +28,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
-  const [frozen, settings, judging] = await Promise.all([isScoreboardFrozen(), readEventSettings(), getJudgingSettings()]);
+  const [frozen, settings, judging, feedbackGates] = await Promise.all([isScoreboardFrozen(), readEventSettings(), getJudgingSettings(), getFeedbackGates()]);
   const zone = settings.timeZone;
   return {
     frozen,
@@ -41,10 +42,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     }),
     meals: settings.meals.map((meal) => ({ id: meal.id, label: meal.label, at: meal.at.toISOString() })),
     judging,
+    feedbackGates,
   };
 }
 
-type Intent = "gate" | "final" | "submissions-close" | "meal-add" | "judging";
+type Intent = "gate" | "final" | "submissions-close" | "meal-add" | "judging" | "feedback";
 type ActionResult = { intent: Intent; number?: number; result: SubmissionResult<string[]> };
 
 const settingsUrl = "/dashboard/settings";
@@ -102,6 +104,18 @@ export async function action({ request }: ActionFunctionArgs) {
       return data<ActionResult>({ intent, result: failed.result }, failed.init);
     }
     return redirectWithToast(settingsUrl, { type: "success", title: messages.judging.saved });
+  }
+  if (intent === "feedback") {
+    const submission = parseWithZod(formData, { schema: FeedbackGatesSchema });
+    if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
+    let published: number[];
+    try {
+      published = await updateFeedbackGates(actor, submission.value.gates ?? []);
+    } catch (error) {
+      const failed = dashboardFormFailure(submission, error, { log: "feedback gates not saved" });
+      return data<ActionResult>({ intent, result: failed.result }, failed.init);
+    }
+    return redirectWithToast(settingsUrl, { type: "success", title: messages.judging.feedbackSaved(published) });
   }
   if (intent === "meal-add") {
     const submission = parseWithZod(formData, { schema: MealAddSchema });
@@ -256,6 +270,39 @@ function JudgingForm({ judging }: { judging: LoaderData["judging"] }) {
   );
 }
 
+function FeedbackForm({ gates }: { gates: number[] }) {
+  const result = useResultFor("feedback");
+  const [form, fields] = useSchemaForm("feedback", FeedbackGatesSchema, result?.result);
+  const saving = useSubmittingIntent("feedback");
+  const errors = [...(form.errors ?? []), ...(fields.gates.errors ?? [])];
+  return (
+    <Form method="post" {...getFormProps(form)} className="form">
+      <input type="hidden" name="intent" value="feedback" />
+      <p id={`${form.id}-help`} className="muted">
+        Teams of a published gate read, on their own submission, their score per rubric criterion, each judge&apos;s score and comment (as
+        &ldquo;Judge 1&rdquo;, &ldquo;Judge 2&rdquo;…, never a name) and their mean. Untick a gate to withdraw it.
+      </p>
+      <p className="feedback-gates__now">{messages.judging.feedbackPublished(gates)}</p>
+      <fieldset className="feedback-gates" aria-describedby={`${form.id}-help`}>
+        <legend className="field__label">Publish feedback for</legend>
+        {FEEDBACK_GATE_NUMBERS.map((gate) => (
+          <label key={gate} className="checkbox">
+            <input type="checkbox" name={fields.gates.name} value={gate} defaultChecked={gates.includes(gate)} /> publish feedback for gate {gate}
+          </label>
+        ))}
+      </fieldset>
+      {errors.length ? (
+        <p className="error-list__item" role="alert">
+          {errors.join(" ")}
+        </p>
+      ) : null}
+      <ActionButton type="submit" disabled={saving}>
+        {saving ? "Saving..." : "Save judging feedback"}
+      </ActionButton>
+    </Form>
+  );
+}
+
 function Meals({ meals, timeZone }: { meals: LoaderData["meals"]; timeZone: string }) {
   const result = useResultFor("meal-add");
   const [form, fields] = useSchemaForm("meal-add", MealAddSchema, result?.result);
@@ -298,7 +345,7 @@ function Meals({ meals, timeZone }: { meals: LoaderData["meals"]; timeZone: stri
 }
 
 export default function Settings() {
-  const { frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone, judging } = useLoaderData<typeof loader>();
+  const { frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone, judging, feedbackGates } = useLoaderData<typeof loader>();
   const freezing = useSubmittingIntent(frozen ? "unfreeze" : "freeze");
   return (
     <section aria-labelledby="settings-title" className="stack dash-page">
@@ -329,6 +376,10 @@ export default function Settings() {
       <section className="card" aria-labelledby="judging-title">
         <h2 id="judging-title">Judging</h2>
         <JudgingForm judging={judging} />
+      </section>
+      <section className="card" aria-labelledby="feedback-title">
+        <h2 id="feedback-title">Judging feedback</h2>
+        <FeedbackForm gates={feedbackGates} />
       </section>
       <section aria-labelledby="gates-title" className="stack">
         <h2 id="gates-title">Gates</h2>

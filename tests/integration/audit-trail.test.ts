@@ -13,6 +13,7 @@ import { createApiToken, revokeApiToken } from "../../app/modules/api-tokens/tok
 import { createChallenge, deleteChallenge, setChallengeStatus, toggleChallengeStatus, updateChallenge } from "../../app/modules/challenges/challenges.server.ts";
 import { importChallenges } from "../../app/modules/imports/challenges-import.server.ts";
 import { importAccounts } from "../../app/modules/imports/accounts-import.server.ts";
+import { updateFeedbackGates } from "../../app/modules/judging/feedback.server.ts";
 import { updateJudgingSettings } from "../../app/modules/judging/settings.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { updateFinalAt, updateGate, updateSubmissionsCloseAt } from "../../app/modules/settings/settings.server.ts";
@@ -188,7 +189,7 @@ describe("challenges", () => {
 });
 
 describe("the event's settings", () => {
-  it("a gate, the final countdown, submissions close, judging, the freeze both ways; an unchanged save records nothing", async () => {
+  it("a gate, the final countdown, submissions close, judging, feedback, the freeze both ways; an unchanged save records nothing", async () => {
     const opensAt = new Date("2030-01-01T10:00:00Z");
     await recordsOf(() => updateGate(admin, 3, { title: "Three", description: "d", opensAt }));
     const { record: gate } = await oneRecord("gate.changed", () => updateGate(admin, 3, { title: "Three", description: "d", opensAt: new Date("2030-01-01T11:00:00Z") }));
@@ -204,6 +205,11 @@ describe("the event's settings", () => {
     const { record: judging } = await oneRecord("event.judging", () => updateJudgingSettings(admin, { judgesPerSubmission: 2, blind: true }));
     expect(judging).toMatchObject({ before: { judgesPerSubmission: null, blind: false }, after: { judgesPerSubmission: 2, blind: true } });
     await oneRecord("event.judging", () => updateJudgingSettings(admin, { judgesPerSubmission: null, blind: false }));
+    const { record: feedback } = await oneRecord("event.feedback", () => updateFeedbackGates(admin, [2, 1]));
+    expect(feedback).toMatchObject({ before: { gates: [] }, after: { gates: [1, 2] } });
+    await noRecord(() => updateFeedbackGates(admin, [1, 2]));
+    const { record: withdrawn } = await oneRecord("event.feedback", () => updateFeedbackGates(admin, []));
+    expect(withdrawn).toMatchObject({ before: { gates: [1, 2] }, after: { gates: [] } });
 
     await oneRecord("scoreboard.frozen", () => setScoreboardFrozen(admin, true));
     await oneRecord("scoreboard.unfrozen", () => setScoreboardFrozen(admin, false));

@@ -5,6 +5,8 @@
  */
 import { z } from "zod";
 import type { SessionUser } from "../auth/login.server.ts";
+import { messages } from "../messages.ts";
+import type { OwnSubmission } from "../participant/board.server.ts";
 import { fromCenti } from "../scoring/rules.ts";
 import { userRoles } from "../users/schema.ts";
 
@@ -157,9 +159,60 @@ export const SubmissionOutSchema = z
   })
   .meta({ id: "Submission", description: "A submission as the judging table shows it" });
 
+export const FeedbackSchema = z
+  .object({
+    score: points.nullable().meta({ description: "The submission's score (the judges' mean); null until scored" }),
+    points: z.number().int().meta({ description: "The challenge's points" }),
+    rejected: z.boolean().meta({ description: "Rejected by a judge: counts 0" }),
+    criteria: z
+      .array(z.object({ name: z.string(), maxPoints: z.number().int(), score: points.nullable().meta({ description: "The judges' mean on this criterion" }) }))
+      .meta({ description: "The rubric, in order; empty without one" }),
+    judges: z
+      .array(
+        z.object({
+          judge: z.string().meta({ description: '"Judge 1", "Judge 2"…, in the order the scores were given: never who' }),
+          score: points,
+          comment: z.string().nullable(),
+          earlierVersion: z.boolean().meta({ description: "Given to an earlier version of the answer; counts until re-scored" }),
+        }),
+      ),
+  })
+  .meta({ id: "Feedback", description: "Judging feedback, once an admin publishes the challenge's gate's" });
+
 export const OwnSubmissionSchema = z
-  .object({ id, text: z.string().nullable(), fileName: z.string().nullable(), hasFile: z.boolean(), status: z.string().meta({ description: "pending, approved, rejected or reviewed" }) })
+  .object({
+    id,
+    text: z.string().nullable(),
+    fileName: z.string().nullable(),
+    hasFile: z.boolean(),
+    status: z.string().meta({ description: "pending, approved, rejected or reviewed" }),
+    feedback: FeedbackSchema.nullable().meta({ description: "Null until an admin publishes the feedback of the challenge's gate" }),
+  })
   .meta({ id: "OwnSubmission" });
+
+/** A team's submission with its feedback in points (stored in hundredths, decision 003). */
+export function ownSubmissionOut(submission: OwnSubmission): z.input<typeof OwnSubmissionSchema> {
+  const { feedback } = submission;
+  return {
+    ...submission,
+    feedback: feedback && {
+      score: feedback.meanCenti === null ? null : fromCenti(feedback.meanCenti),
+      points: feedback.points,
+      rejected: feedback.rejected,
+      criteria: feedback.criteria.map((criterion) => ({
+        name: criterion.name,
+        maxPoints: criterion.maxPoints,
+        score: criterion.meanCenti === null ? null : fromCenti(criterion.meanCenti),
+      })),
+      judges: feedback.judges.map((judge) => ({
+        judge: messages.participant.feedbackJudge(judge.number),
+        score: fromCenti(judge.scoreCenti),
+        comment: judge.comment,
+        earlierVersion: judge.earlierVersion,
+      })),
+    },
+  };
+}
 
 export const SubmitResultSchema = z
   .object({ submissionId: id, created: z.boolean(), message: z.string() })

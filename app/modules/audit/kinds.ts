@@ -16,6 +16,7 @@ export const auditKinds = {
   "event.final": "Final countdown changed",
   "event.submissions-close": "Submissions close changed",
   "event.judging": "Judging settings changed",
+  "event.feedback": "Judging feedback published or withdrawn",
   "scoreboard.frozen": "Scoreboard frozen",
   "scoreboard.unfrozen": "Scoreboard unfrozen",
   "team.created": "Team created",

@@ -51,3 +51,11 @@ export const JudgingSettingsSchema = z.object({
   judgesPerSubmission: z.union([z.literal("every"), z.coerce.number().int().min(1).max(20)], { error: messages.judging.judgesPerSubmission }),
   blind: z.literal("on").optional(),
 });
+
+/** The gates whose judging feedback an admin may publish (app/modules/judging/feedback.server.ts). */
+export const FEEDBACK_GATE_NUMBERS = [1, 2, 3, 4, 5] as const;
+
+/** The settings page's feedback form: the gates whose judging feedback teams may read (none ticked: none). */
+export const FeedbackGatesSchema = z.object({
+  gates: z.array(z.coerce.number().int().min(1).max(5)).max(FEEDBACK_GATE_NUMBERS.length).optional(),
+});

@@ -4,6 +4,7 @@ import { challenges, gates, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import type { Role } from "../auth/access.ts";
 import { challengeGateJoin, isGateOpen, maySeeChallenge, visibleChallengeSql } from "../challenges/visibility.server.ts";
+import { readFeedback, type SubmissionFeedback } from "../judging/feedback.server.ts";
 import { isSolved } from "../scoring/rules.ts";
 import { getSubmissionsWindow } from "../settings/settings.server.ts";
 
@@ -101,11 +102,13 @@ export interface OwnSubmission {
   fileName: string | null;
   hasFile: boolean;
   status: string;
+  /** The judging feedback, once the challenge's gate's is published (app/modules/judging/feedback.server.ts); else null. */
+  feedback: SubmissionFeedback | null;
 }
 
 /**
  * A challenge in a gate, if the viewer may see it (app/modules/challenges/visibility.server.ts); null
- * otherwise (the route answers 404). Also the team's submission.
+ * otherwise (the route answers 404). Also the team's submission, with its judging feedback once published.
  */
 export async function getChallengeForSubmission(
   challengeId: number,
@@ -121,6 +124,7 @@ export async function getChallengeForSubmission(
       category: challenges.category,
       hints: challenges.hints,
       wave: challenges.wave,
+      points: challenges.points,
       status: challenges.status,
       attachmentKey: challenges.attachmentKey,
       attachmentName: challenges.attachmentName,
@@ -130,6 +134,8 @@ export async function getChallengeForSubmission(
       submissionFileName: submissions.fileName,
       submissionFileKey: submissions.fileKey,
       submissionStatus: submissions.status,
+      submissionScoreCenti: submissions.scoreCenti,
+      submissionRejected: submissions.rejected,
     })
     .from(challenges)
     .innerJoin(gates, challengeGateJoin)
@@ -140,6 +146,17 @@ export async function getChallengeForSubmission(
     .where(eq(challenges.id, challengeId))
     .limit(1);
   if (!row || row.wave === null || !maySeeChallenge(viewer, row, now)) return null;
+  const feedback =
+    row.submissionId === null
+      ? null
+      : await readFeedback({
+          submissionId: row.submissionId,
+          challengeId: row.id,
+          wave: row.wave,
+          points: row.points,
+          scoreCenti: row.submissionScoreCenti,
+          rejected: row.submissionRejected ?? false,
+        });
   return {
     challenge: {
       id: row.id,
@@ -160,6 +177,7 @@ export async function getChallengeForSubmission(
             fileName: row.submissionFileName,
             hasFile: Boolean(row.submissionFileKey),
             status: row.submissionStatus ?? "pending",
+            feedback,
           },
   };
 }
