@@ -38,13 +38,12 @@ function challengeIdOf(param: string | undefined): number {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   const challengeId = challengeIdOf(params.id);
-  const [found, deadline] = await loadOrFail(
-    () => Promise.all([getChallengeForSubmission(challengeId, user), getSubmissionsWindow()]),
+  const [found, deadline, answers] = await loadOrFail(
+    () => Promise.all([getChallengeForSubmission(challengeId, user), getSubmissionsWindow(), challengeAnswers(challengeId)]),
     text.challengeLoadFailed,
     { challengeId },
   );
   if (!found) throw new Response("Not found", { status: 404 });
-  const answers = await challengeAnswers(challengeId);
   return { ...found, canSubmit: user.teamId !== null, maxBytes: submissionMaxBytes(), submissions: deadline, answers };
 }
 
