@@ -10,6 +10,7 @@ const MINUTE = 60 * 1000;
 export const demoLogins = {
   admin: { name: "admin", password: "admin-demo-2026" },
   judge: { name: "judge", password: "judge-demo-2026" },
+  mentor: { name: "mentor", password: "mentor-demo-2026" },
   participantPassword: "player-demo-2026",
 } as const;
 

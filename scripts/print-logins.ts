@@ -8,6 +8,7 @@ Gatekeeper is running at ${url}
 Demo logins
   admin        ${demoLogins.admin.name} / ${demoLogins.admin.password}
   judge        ${demoLogins.judge.name} / ${demoLogins.judge.password}
+  mentor       ${demoLogins.mentor.name} / ${demoLogins.mentor.password}
   participants ${participants.map((p) => p.name).join(", ")}
                password for each: ${demoLogins.participantPassword}
 

@@ -15,6 +15,7 @@ import { recordAudit, systemActor } from "../app/modules/audit/audit.server.ts";
 import { scoreSubmission } from "../app/modules/scoring/scoring.server.ts";
 import { getRubric } from "../app/modules/challenges/challenges.server.ts";
 import { createDb, type Database } from "../db/client.ts";
+import type { Role } from "../db/schema.ts";
 import {
   demoChallenges,
   demoFinalAt,
@@ -45,7 +46,7 @@ function demoAttachmentBody(type: string): Buffer {
   );
 }
 
-async function upsertUser(db: Database, name: string, password: string, role: "admin" | "judge" | "participant", teamId: number | null) {
+async function upsertUser(db: Database, name: string, password: string, role: Role, teamId: number | null) {
   const [existing] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.name}) = lower(${name})`);
   if (existing) return existing.id;
   const [created] = await db
@@ -89,6 +90,7 @@ export async function seedDemoEvent(db: Database, options: { now?: Date; resetCl
   }
   await upsertUser(db, demoLogins.admin.name, demoLogins.admin.password, "admin", null);
   await upsertUser(db, demoLogins.judge.name, demoLogins.judge.password, "judge", null);
+  await upsertUser(db, demoLogins.mentor.name, demoLogins.mentor.password, "mentor", null);
   for (const participant of demoParticipants()) {
     await upsertUser(db, participant.name, participant.password, "participant", teamIds.get(participant.team) ?? null);
   }

@@ -23,7 +23,7 @@ describe("demo seed", () => {
     try {
       await seedDemoEvent(handle.db, { now });
       const first = await counts();
-      expect(first).toEqual({ users: 2 + 12, teams: 4, challenges: 10, gates: 5, meals: 8 });
+      expect(first).toEqual({ users: 3 + 12, teams: 4, challenges: 10, gates: 5, meals: 8 });
       await seedDemoEvent(handle.db, { now });
       expect(await counts()).toEqual(first);
     } finally {
@@ -51,6 +51,7 @@ describe("demo seed", () => {
     // The printed demo logins work.
     expect(await verifyLogin(demoLogins.admin.name, demoLogins.admin.password)).toMatchObject({ role: "admin" });
     expect(await verifyLogin(demoLogins.judge.name, demoLogins.judge.password)).toMatchObject({ role: "judge" });
+    expect(await verifyLogin(demoLogins.mentor.name, demoLogins.mentor.password)).toMatchObject({ role: "mentor" });
     expect(await verifyLogin("phoenix1", demoLogins.participantPassword)).toMatchObject({ role: "participant", teamName: "Phoenix" });
   });
 });
