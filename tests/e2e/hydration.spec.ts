@@ -15,6 +15,7 @@ const pages = [
   "/dashboard/usersrank",
   "/dashboard/mentors",
   "/dashboard/needs",
+  "/dashboard/questions",
   "/dashboard/allchallenges",
   "/dashboard/challenges",
   "/dashboard/getAllChallenges",

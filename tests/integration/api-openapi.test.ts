@@ -140,7 +140,8 @@ describe("every documented call admits exactly its roles", () => {
       expect(anonymous.status, "without a token or cookie").toBe(401);
       expect(anonymous.body.code).toBe("unauthenticated");
 
-      for (const role of ["admin", "judge", "participant"] as const) {
+      // A mentor is admitted to no API call: the role answers threads on its dashboard page only.
+      for (const role of ["admin", "judge", "participant", "mentor"] as const) {
         const { status, body } = await invoke(apiPath, method, callers.team.id, callers.tokens[role]);
         if (operation.access.includes(role)) {
           expect(status === 403 && roleRefusals.includes(body.message ?? ""), `${role} must be admitted (got ${status} ${body.message})`).toBe(false);

@@ -58,11 +58,13 @@ export async function makeCallers() {
     admin: await makeUser("admin"),
     judge: await makeUser("judge"),
     participant: await makeUser("participant", team.id),
+    mentor: await makeUser("mentor"),
   };
   const tokens = {
     admin: (await createApiToken(testAdmin, users.admin.id, "test")).token,
     judge: (await createApiToken(testAdmin, users.judge.id, "test")).token,
     participant: (await createApiToken(testAdmin, users.participant.id, "test")).token,
+    mentor: (await createApiToken(testAdmin, users.mentor.id, "test")).token,
   };
   return { team, users, tokens, cookie: (role: keyof typeof users) => sessionCookie(users[role].id) };
 }
