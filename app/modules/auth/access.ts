@@ -33,6 +33,9 @@ export const pageRoles: ReadonlyArray<{ path: string; exact?: true; roles: reado
   { path: "/dashboard/submissions", roles: ["admin", "judge"] },
   { path: "/dashboard/judge", exact: true, roles: ["admin", "judge"] },
   { path: "/dashboard/backlog", exact: true, roles: ["admin", "judge"] },
+  // The audit trail and its CSV: admins only (a judge's own scores are in the judge workspace; docs/domain.md).
+  { path: "/dashboard/audit", exact: true, roles: ["admin"] },
+  { path: "/dashboard/exports/audit.csv", exact: true, roles: ["admin"] },
   { path: "/dashboard", roles: ["admin"] },
   { path: "/", roles },
 ];
