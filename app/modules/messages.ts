@@ -167,6 +167,41 @@ export const messages = {
     // The original platform showed this text on both the users and the teams pages.
     loadFailed: (message: string) => `Error loading teams: ${message}`,
   },
+  // The audit trail's page, CSV and API (docs/domain.md "Audit trail").
+  audit: {
+    teamInvalid: "Choose a team from the list",
+    userInvalid: "Choose a user from the list",
+    kindInvalid: "Choose a kind of change from the list",
+    timeInvalid: "Enter a date and time, e.g. 2026-11-24T09:30 (the event's time zone) or 2026-11-24T08:30:00Z",
+    timeImpossible: "This date or time does not exist (for example 30 February or 25:00)",
+    timeSkipped: "This time does not exist in the event's time zone (the clocks skip it)",
+    rangeReversed: "To must not be before From",
+    cursorInvalid: "This page link is damaged: start again from the newest records",
+    bothCursors: "Ask for older or for newer records, not both",
+    limitInvalid: "The limit is a whole number from 1 to 200",
+    filtersInvalid: "Some filters are invalid: nothing was read.",
+    loadFailed: (message: string) => `The audit trail could not be loaded: ${message}`,
+    none: "No record matches these filters.",
+    noOlder: "No older record matches these filters.",
+    // What a record is about, by the first word of its kind ("score.given" → a submission).
+    subjects: {
+      score: "Submission",
+      submission: "Submission",
+      challenge: "Challenge",
+      gate: "Gate",
+      event: "Event settings",
+      scoreboard: "Scoreboard",
+      team: "Team",
+      user: "User",
+      session: "Session",
+      token: "API token",
+      import: "Import",
+      award: "Award",
+    } as Record<string, string>,
+    deletedTeam: (id: number) => `Team #${id} (deleted)`,
+    deletedUser: (id: number) => `User #${id} (deleted)`,
+    via: { session: "session", token: "API token", system: "system" } as Record<string, string>,
+  },
   // Public registration.
   registration: {
     // The original platform's (verbatim).

@@ -135,6 +135,9 @@ export default function Teams() {
                         <Link to={`?edit=${team.id}`} aria-label={`Edit ${team.name}`}>
                           edit
                         </Link>
+                        <Link to={`/dashboard/audit?team=${team.id}`} aria-label={`History of ${team.name}`}>
+                          history
+                        </Link>
                         <Form method="post" action="/dashboard/teams" onSubmit={confirmSubmit(`Delete ${team.name}?`)}>
                           <input type="hidden" name="id" value={team.id} />
                           <button type="submit" name="intent" value="delete" className="link-button link-button--danger" aria-label={`Delete ${team.name}`} disabled={deleting === String(team.id)}>

@@ -36,6 +36,7 @@ const dashboardLinks = [
   { to: "/dashboard/submissions", label: "Submissions" },
   { to: "/dashboard/notifications", label: "Notifications" },
   { to: "/dashboard/settings", label: "Settings" },
+  { to: "/dashboard/audit", label: "Audit trail" },
   { to: "/dashboard/registrations", label: "Registrations" },
   { to: "/dashboard/queues", label: "Queues", external: true },
   { to: "/dashboard/tokens", label: "API tokens" },

@@ -300,6 +300,9 @@ export default function Users() {
                       <Link to={`?edit=${user.id}`} aria-label={`Edit ${user.name}`}>
                         edit
                       </Link>
+                      <Link to={`/dashboard/audit?user=${user.id}`} aria-label={`History of ${user.name}`}>
+                        history
+                      </Link>
                       {user.id === me ? (
                         <span className="muted">(you)</span>
                       ) : (

@@ -27,14 +27,15 @@ const pages = [
   "/dashboard/registrations",
   "/dashboard/tokens",
   "/dashboard/import",
+  "/dashboard/audit",
 ];
 
 test.describe("dashboard pages hydrate without an error", () => {
   test.describe.configure({ mode: "parallel" });
 
   test("the list covers every dashboard page in the page-roles table", () => {
-    // Data, not pages: the sidebar's count.
-    const resources = ["/dashboard/backlog"];
+    // Data, not pages: the sidebar's count, the audit trail's CSV.
+    const resources = ["/dashboard/backlog", "/dashboard/exports/audit.csv"];
     const declared = pageRoles.map((entry) => entry.path).filter((path) => path.startsWith("/dashboard/") && !resources.includes(path));
     for (const path of declared) expect(pages, path).toContain(path);
   });

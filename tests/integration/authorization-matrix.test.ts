@@ -140,6 +140,9 @@ const matrix: Record<string, Case[]> = {
   "routes/dashboard.registrations.export": [{ loader: "page" }],
   "routes/dashboard.exports.standings[.csv]": [{ loader: "page" }],
   "routes/dashboard.exports.users-rank[.csv]": [{ loader: "page" }],
+  // Admins only, judges too are refused (a judge's own scores are in the workspace).
+  "routes/dashboard.audit": [{ loader: "page" }],
+  "routes/dashboard.exports.audit[.csv]": [{ loader: "page" }],
   "routes/dashboard.tokens": [{ loader: "page", action: "page" }],
   "routes/dashboard.import": [{ loader: "page", action: "page" }],
   "routes/docs.api": [{ loader: "page" }],

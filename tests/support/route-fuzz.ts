@@ -24,6 +24,7 @@ const fieldNames = [
   "verdict", "submissionId", "number", "opensAt", "finalAt", "submissionsCloseAt", "label", "at", "video1", "video2", "ids", "lastName",
   "email", "phone", "hasTeam", "teamName", "nationalId", "skill", "linkedin", "portfolio", "major", "university",
   "tshirtSize", "website", "q", "userId", "status", "challengeId", "kind", "video", "edit", "view", "sort", "dir", "gate", "mine", "reason",
+  "team", "user", "from", "to", "before", "after", "limit",
 ];
 const intents = ["save", "delete", "videos", "announcement", "mentor", "needs", "gate", "final", "submissions-close", "meal-add", "meal-remove", "freeze", "unfreeze", "toggle", "create-accounts", "seen", "give", "revoke"];
 

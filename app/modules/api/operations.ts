@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { rowId } from "../ids.ts";
 import { AnnouncementSchema } from "../announcements/schema.ts";
+import { AuditQuerySchema } from "../audit/schema.ts";
 import type { Role } from "../auth/access.ts";
 import { ApiLoginSchema } from "../auth/login-schema.ts";
 import { ChallengeCreateSchema, ChallengeStatusSchema } from "../challenges/schema.ts";
@@ -20,6 +21,7 @@ import { DashboardVideosSchema } from "../videos/schema.ts";
 import {
   AnnouncementOutSchema,
   AwardOutSchema,
+  AuditPageOutSchema,
   CategoryScoresSchema,
   ChallengeListItemSchema,
   ChallengeOutSchema,
@@ -460,6 +462,19 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
         200: { description: "The board in rank order", schema: ScoreboardSchema, headers: { ETag: "Strong validator of this body" } },
         304: { description: "Not modified since the ETag sent" },
       },
+    },
+  },
+  "/audit": {
+    get: {
+      summary: "The audit trail, newest first, a page at a time",
+      description:
+        "Who changed what, when, from where, before and after (docs/domain.md, Audit trail): the dashboard's audit page as JSON, with the same filters. `user` matches the records the user made and those about them. Times: an ISO 8601 instant, or a wall-clock time in the event's time zone; `to` includes the minute (or second) it names. Page with the cursors of the answer: `before=<older>` for the next page, `after=<newer>` for the page just newer. An invalid filter is a 400 naming the field.",
+      access: admin,
+      originalCalls: [],
+      tag: "audit",
+      query: AuditQuerySchema,
+      responses: { 200: { description: "A page of records and the cursors of its neighbours", schema: AuditPageOutSchema } },
+      errors: [400],
     },
   },
   "/openapi.json": {

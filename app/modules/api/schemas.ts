@@ -261,3 +261,43 @@ export const ScoreboardSchema = z
     teams: z.array(TeamStandingSchema),
   })
   .meta({ id: "Scoreboard" });
+
+const auditValues = z
+  .record(z.string(), z.unknown())
+  .nullable()
+  .meta({ description: "The fields the record keeps, as they were (before) or became (after); null for a row created (before) or deleted (after)" });
+
+export const AuditRecordOutSchema = z
+  .object({
+    id,
+    at: instant.meta({ description: "When the change was committed (server time), to the millisecond" }),
+    kind: z.string().meta({ description: "What changed, e.g. score.changed (the list: the page's kind filter, or the OpenAPI parameter kind)" }),
+    kindLabel: z.string(),
+    actor: z.object({
+      id: id.nullable().meta({ description: "null for the system (the seed, scripts)" }),
+      name: z.string().nullable().meta({ description: "Their name when they acted" }),
+      role: z.enum(userRoles).nullable(),
+      via: z.enum(["session", "token", "system"]),
+      sessionId: id.nullable(),
+      tokenId: id.nullable(),
+      ip: z.string().nullable(),
+    }),
+    team: z.object({ id, name: z.string().nullable().meta({ description: "Its current name; null once deleted" }) }).nullable(),
+    user: z
+      .object({ id, name: z.string().nullable().meta({ description: "Their current name; null once deleted" }) })
+      .nullable()
+      .meta({ description: "The user the change is about, if one (not the actor)" }),
+    subjectId: z.number().int().nullable().meta({ description: "The row changed (a submission's, challenge's… id, as the kind says)" }),
+    subject: z.string().meta({ description: "The row changed, in words: Submission #42" }),
+    before: auditValues,
+    after: auditValues,
+  })
+  .meta({ id: "AuditRecord", description: "One change of the audit trail (docs/domain.md)" });
+
+export const AuditPageOutSchema = z
+  .object({
+    records: z.array(AuditRecordOutSchema).meta({ description: "Newest first" }),
+    older: z.string().nullable().meta({ description: "Pass as `before` for the next (older) page; null at the oldest" }),
+    newer: z.string().nullable().meta({ description: "Pass as `after` for the page just newer; null on the newest page" }),
+  })
+  .meta({ id: "AuditPage" });

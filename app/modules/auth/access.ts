@@ -45,6 +45,9 @@ export const pageRoles: ReadonlyArray<{ path: string; exact?: true; roles: reado
   { path: "/dashboard/questions", roles: ["admin", "mentor"] },
   // Points given by hand move the board: admins only, whoever else the dashboard may one day admit.
   { path: "/dashboard/awards", exact: true, roles: ["admin"] },
+  // The audit trail and its CSV: admins only (a judge's own scores are in the judge workspace; docs/domain.md).
+  { path: "/dashboard/audit", exact: true, roles: ["admin"] },
+  { path: "/dashboard/exports/audit.csv", exact: true, roles: ["admin"] },
   { path: "/dashboard", roles: ["admin"] },
   { path: "/", roles },
 ];

@@ -44,3 +44,43 @@ export function csvResponse(body: string, filename: string): Response {
 export function csvDataUrl(csv: string): string {
   return `data:text/csv;charset=utf-8;base64,${Buffer.from(csv, "utf8").toString("base64")}`;
 }
+
+/** Rows of a CSV without its header or byte-order mark: a chunk of a streamed file (csvStreamResponse). */
+export function csvRows(rows: CsvCell[][]): string {
+  return rows.length ? stringify(rows.map((row) => row.map(safeCell)), { record_delimiter: "windows" }) : "";
+}
+
+/** The byte-order mark and the header: the first chunk of a streamed CSV. */
+export function csvHead(header: string[]): string {
+  return BOM + csvRows([header]);
+}
+
+/**
+ * A download written while it is read: each chunk is encoded and sent as it comes, so a file of a million
+ * rows never sits in memory. A client that goes away stops the reading (the generator is returned).
+ */
+export function csvStreamResponse(chunks: AsyncIterable<string>, filename: string): Response {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await iterator.next();
+        if (done) controller.close();
+        else controller.enqueue(encoder.encode(value));
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

@@ -1,0 +1,170 @@
+/**
+ * How a record of the audit trail reads (docs/domain.md "Audit trail"), the same on the page, in the CSV
+ * and in the API's `subject`: when (the event's time zone, to the second), what the change is about, and
+ * its before and after as "field old → new", the fields that changed apart from those that did not.
+ */
+import { messages } from "../messages.ts";
+import { auditKinds, isAuditKind } from "./kinds.ts";
+import type { AuditRecordRow } from "./read.server.ts";
+
+const m = messages.audit;
+
+const MAX_VALUE_LENGTH = 500;
+
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+function timeFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = timeFormats.get(timeZone);
+  if (!format) {
+    const options: Intl.DateTimeFormatOptions = {
+      weekday: "short",
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    };
+    try {
+      format = new Intl.DateTimeFormat("en-GB", { ...options, timeZone });
+    } catch {
+      // An unknown zone name in the settings must not break the page.
+      format = new Intl.DateTimeFormat("en-GB", { ...options, timeZone: "UTC" });
+    }
+    timeFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/**
+ * "Tue 24 Nov 2026, 10:25:07 AM" in the event's zone: the dashboard's day and 12-hour clock, with seconds
+ * (built from Intl's parts, so every ICU version writes the same characters).
+ */
+export function auditTimeText(instant: Date, timeZone: string): string {
+  const parts = timeFormat(timeZone).formatToParts(instant);
+  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? "";
+  const hours24 = Number(get("hour")) % 24;
+  const hours = hours24 % 12 === 0 ? 12 : hours24 % 12;
+  return `${get("weekday")} ${get("day")} ${get("month")} ${get("year")}, ${hours}:${get("minute")}:${get("second")} ${hours24 < 12 ? "AM" : "PM"}`;
+}
+
+export function kindLabel(kind: string): string {
+  return isAuditKind(kind) ? auditKinds[kind] : kind;
+}
+
+/** "submissionScore" → "submission score". */
+export function fieldLabel(key: string): string {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .toLowerCase();
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const numberFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+
+/** A stored value as a reader takes it: "—" for none, yes/no, numbers with up to 2 decimals, instants in the event's zone. */
+export function valueText(value: unknown, timeZone: string): string {
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "number") return numberFormat.format(value);
+  if (typeof value === "string") {
+    if (ISO_INSTANT.test(value) && !Number.isNaN(Date.parse(value))) return auditTimeText(new Date(value), timeZone);
+    return value.length > MAX_VALUE_LENGTH ? `${value.slice(0, MAX_VALUE_LENGTH)}…` : value;
+  }
+  if (Array.isArray(value)) return value.map((item) => valueText(item, timeZone)).join(", ");
+  if (typeof value === "object") {
+    return Object.entries(value as Record<string, unknown>)
+      .map(([key, item]) => `${fieldLabel(key)} ${valueText(item, timeZone)}`)
+      .join(", ");
+  }
+  return String(value);
+}
+
+export interface AuditChange {
+  field: string;
+  label: string;
+  before: string;
+  after: string;
+}
+
+export interface AuditDescription {
+  /** "Submission #42": what kind of row changed, and which. */
+  subject: string;
+  /** Its title or name as the record gives it ("Cipher"), if any. */
+  title: string | null;
+  /** created: no before; deleted: no after; changed: both. */
+  mode: "created" | "deleted" | "changed";
+  /** The fields whose value changed (for created and deleted records: every field). */
+  changed: AuditChange[];
+  /** The fields the record carries whose value stayed the same. */
+  unchanged: AuditChange[];
+}
+
+type Values = Record<string, unknown> | null;
+
+const TITLE_KEYS = ["challenge", "title", "name", "team"];
+
+function titleOf(before: Values, after: Values): string | null {
+  for (const values of [after, before]) {
+    for (const key of TITLE_KEYS) {
+      const value = values?.[key];
+      if (typeof value === "string" && value.trim()) return value;
+    }
+  }
+  return null;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+export function describeRecord(record: { kind: string; subjectId: number | null; before: Values; after: Values }, timeZone: string): AuditDescription {
+  const noun = m.subjects[record.kind.split(".")[0]] ?? kindLabel(record.kind);
+  const subject = record.subjectId === null ? noun : `${noun} #${record.subjectId}`;
+  const { before, after } = record;
+  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  const change = (key: string): AuditChange => ({
+    field: key,
+    label: fieldLabel(key),
+    before: valueText(before?.[key], timeZone),
+    after: valueText(after?.[key], timeZone),
+  });
+  const mode = before && after ? "changed" : after ? "created" : before ? "deleted" : "changed";
+  const changed = keys.filter((key) => mode !== "changed" || !same(before?.[key], after?.[key])).map(change);
+  const unchanged = mode === "changed" ? keys.filter((key) => same(before?.[key], after?.[key])).map(change) : [];
+  return { subject, title: titleOf(before, after), mode, changed, unchanged };
+}
+
+/** The change in one line: "score 80 → 65; status pending → reviewed" (the CSV's "changes" column). */
+export function changesText(description: AuditDescription): string {
+  return description.changed
+    .map((item) =>
+      description.mode === "created" ? `${item.label} ${item.after}` : description.mode === "deleted" ? `${item.label} ${item.before} (removed)` : `${item.label} ${item.before} → ${item.after}`,
+    )
+    .join("; ");
+}
+
+export function viaText(actor: { via: string; tokenId: number | null }): string {
+  const via = m.via[actor.via] ?? actor.via;
+  return actor.via === "token" && actor.tokenId !== null ? `${via} #${actor.tokenId}` : via;
+}
+
+/** A record as the page shows it: every text made on the server, in the event's zone. */
+export function presentRecord(record: AuditRecordRow, timeZone: string) {
+  const description = describeRecord(record, timeZone);
+  return {
+    id: record.id,
+    at: record.at.toISOString(),
+    atText: auditTimeText(record.at, timeZone),
+    kind: record.kind,
+    kindLabel: kindLabel(record.kind),
+    actor: { id: record.actor.id, name: record.actor.name ?? "—", role: record.actor.role, via: viaText(record.actor), ip: record.actor.ip },
+    team: record.team ? { id: record.team.id, name: record.team.name ?? m.deletedTeam(record.team.id) } : null,
+    user: record.user ? { id: record.user.id, name: record.user.name ?? m.deletedUser(record.user.id) } : null,
+    ...description,
+  };
+}
+
+export type AuditRecordView = ReturnType<typeof presentRecord>;
