@@ -10,13 +10,38 @@ const booleanFromString = z
   .enum(["true", "false", "1", "0"])
   .transform((value) => value === "true" || value === "1");
 
+/**
+ * What Express's "trust proxy" gets. Never `true`: Express would then take the leftmost X-Forwarded-For
+ * entry, which the client writes, and anyone could choose the address their login attempts and audit
+ * records are counted under. "true" means one proxy in front (ours: the address it saw is the last entry);
+ * a number, that many proxies; otherwise the proxies' addresses or subnets ("loopback, 10.0.0.0/8").
+ */
+export function trustedProxies(value: string): false | number | string[] | undefined {
+  const text = value.trim();
+  if (text === "" || text === "false" || text === "0") return false;
+  if (text === "true") return 1;
+  if (/^[1-9]$/.test(text)) return Number(text);
+  if (/^\d+$/.test(text)) return undefined;
+  const list = text.split(",").map((entry) => entry.trim()).filter(Boolean);
+  if (list.length === 0 || list.some((entry) => !/^[0-9a-fA-F:.\/]+$|^(loopback|linklocal|uniquelocal)$/.test(entry))) return undefined;
+  return list;
+}
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     APP_ORIGIN: z.url().optional(),
-    // Behind a load balancer: trust X-Forwarded-For for the client address (login throttling).
-    TRUST_PROXY: booleanFromString.default(false),
+    // Behind reverse proxies: which X-Forwarded-For entries to believe for the client address (login
+    // throttling, sessions, the audit trail). See `trustedProxies`.
+    TRUST_PROXY: z
+      .string()
+      .default("false")
+      .transform((value, ctx) => {
+        const trusted = trustedProxies(value);
+        if (trusted === undefined) ctx.addIssue({ code: "custom", message: "false, true, a number of proxies (1-9), or addresses/subnets separated by commas" });
+        return trusted ?? false;
+      }),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     DATABASE_URL: z
       .url()
