@@ -308,6 +308,8 @@ export const messages = {
     claimedByAnother: (name: string) => `${name} is already answering this thread.`,
     notAQuestion: "Only a question about a challenge can be published as an announcement.",
     claimed: "Thread claimed: the other organisers see it is yours.",
+    released: "Thread released: it is back in the queue for anyone to take.",
+    adminTakeOver: (name: string) => `${name} holds this thread. As an admin you may take it over, answer or close it.`,
     answered: "Reply sent: the team sees it now.",
     teamReplied: "Message sent: the organisers see it now.",
     closedNow: "Thread closed.",

@@ -43,9 +43,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       message: thread.message,
       challenge: thread.challenge,
       challengeId: thread.challengeId,
-      claimedByName: thread.claimedByName,
+      // Organisers' names are logins: a team reads "an organiser", never whom to guess a password for.
+      claimed: thread.claimedBy !== null,
       createdAt: thread.createdAt.toISOString(),
-      replies: thread.replies.map((reply) => ({ id: reply.id, fromTeam: reply.fromTeam, body: reply.body, author: reply.author, createdAt: reply.createdAt.toISOString() })),
+      replies: thread.replies.map((reply) => ({ id: reply.id, fromTeam: reply.fromTeam, body: reply.body, author: reply.fromTeam ? reply.author : null, createdAt: reply.createdAt.toISOString() })),
     },
     timeZone: await getEventTimeZone(),
   };
@@ -86,7 +87,7 @@ export default function TeamThread() {
       <section className="card stack thread-page">
         <p className="thread-meta" role="status" data-testid="thread-status">
           <strong>{m.statusLabels[thread.status]}</strong>
-          {thread.status === "claimed" && thread.claimedByName ? <span> · {thread.claimedByName} is on it</span> : null}
+          {thread.status === "claimed" && thread.claimed ? <span> · an organiser is on it</span> : null}
         </p>
         <ol className="thread-messages" aria-label="Messages">
           <li className="thread-message thread-message--team">
@@ -100,7 +101,7 @@ export default function TeamThread() {
           {thread.replies.map((reply) => (
             <li key={reply.id} className={`thread-message ${reply.fromTeam ? "thread-message--team" : "thread-message--staff"}`}>
               <p className="thread-message__who">
-                {reply.fromTeam ? `${reply.author ?? "Your team"}` : `${reply.author ?? "An organiser"} (organiser)`} ·{" "}
+                {reply.fromTeam ? `${reply.author ?? "Your team"}` : "An organiser"} ·{" "}
                 <time dateTime={reply.createdAt}>{formatDayTime(reply.createdAt, timeZone)}</time>
               </p>
               <p dir="auto" className="thread-message__body">

@@ -6,7 +6,7 @@ import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { ActionLink } from "~/components/ui/action-button";
 import { messages } from "~/modules/messages";
 import { ThreadFilterSchema } from "~/modules/requests/schema";
-import { claimThread, listThreads, questionChallenges } from "~/modules/requests/threads.server";
+import { claimThread, listThreads, QUEUE_LIMIT, questionChallenges } from "~/modules/requests/threads.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { parseRowId } from "~/modules/ids";
 import styles from "~/styles/dashboard.css";
@@ -35,6 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     me: user.id,
     filter,
+    more: threads.length >= QUEUE_LIMIT,
     threads: threads.map((thread) => ({ ...thread, createdAt: thread.createdAt.toISOString(), updatedAt: thread.updatedAt.toISOString() })),
     challenges: challenges.map((challenge) => ({ id: challenge.id, title: challenge.title, wave: challenge.wave })),
     timeZone,
@@ -57,7 +58,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Questions() {
-  const { me, filter, threads, challenges, timeZone } = useLoaderData<typeof loader>();
+  const { me, filter, threads, challenges, timeZone, more } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   // Another organiser's claim or a team's message re-reads the queue (at most every 2 s).
   useRevalidateOn("thread:changed");
@@ -114,6 +115,7 @@ export default function Questions() {
           Filter
         </button>
       </Form>
+      {more ? <p role="status">The oldest {threads.length} are listed: filter by kind, gate or challenge to reach the others.</p> : null}
       {threads.length === 0 ? (
         <p>Nothing waiting here.</p>
       ) : (

@@ -14,7 +14,7 @@ import { createAnnouncement } from "~/modules/announcements/announcements.server
 import { parseRowId } from "~/modules/ids";
 import { messages } from "~/modules/messages";
 import { PublishAnswerSchema, ReplySchema } from "~/modules/requests/schema";
-import { answerThread, claimThread, closeThread, getThread, questionOf } from "~/modules/requests/threads.server";
+import { answerThread, claimThread, closeThread, getThread, questionOf, releaseThread } from "~/modules/requests/threads.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import styles from "~/styles/dashboard.css";
 import { requirePageActor } from "~/glue/actor.server";
@@ -42,6 +42,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!thread) throw notFound();
   return {
     me: user.id,
+    // Publishing speaks to every team: an admin's announcement.
+    canPublish: user.role === "admin",
+    isAdmin: user.role === "admin",
     thread: {
       ...thread,
       createdAt: thread.createdAt.toISOString(),
@@ -58,16 +61,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const here = `/dashboard/questions/${id}`;
   const formData = await request.formData();
   const intent = formData.get("intent");
-  if (intent === "claim" || intent === "close") {
+  if (intent === "claim" || intent === "close" || intent === "release") {
     try {
       if (intent === "claim") await claimThread(actor, id);
+      else if (intent === "release") await releaseThread(actor, id);
       else await closeThread(actor, id);
     } catch (error) {
       return dashboardToastFailure(here, error, `thread ${intent} failed`);
     }
-    return redirectWithToast(here, { type: "success", title: intent === "claim" ? m.claimed : m.closedNow });
+    return redirectWithToast(here, { type: "success", title: intent === "claim" ? m.claimed : intent === "release" ? m.released : m.closedNow });
   }
   if (intent === "publish") {
+    if (actor.role !== "admin") throw data({ message: messages.errors.forbidden, home: actor.role }, { status: 403 });
     const submission = parseWithZod(formData, { schema: PublishAnswerSchema });
     if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400 });
     try {
@@ -147,7 +152,7 @@ function PublishForm({ thread }: { thread: LoaderData["thread"] }) {
 }
 
 export default function Thread() {
-  const { me, thread, timeZone } = useLoaderData<typeof loader>();
+  const { me, thread, timeZone, canPublish, isAdmin } = useLoaderData<typeof loader>();
   const location = useLocation();
   useRevalidateOn("thread:changed");
   const mine = thread.claimedBy === me;
@@ -187,14 +192,21 @@ export default function Thread() {
       </ol>
       {thread.status === "closed" ? (
         <p className="muted">This thread is closed.</p>
-      ) : takenByAnother ? (
+      ) : takenByAnother && !isAdmin ? (
         <Message tone="error">{m.claimedByAnother(thread.claimedByName ?? m.someoneElse)}</Message>
       ) : (
         <div className="card stack">
+          {takenByAnother ? <Message tone="error">{m.adminTakeOver(thread.claimedByName ?? m.someoneElse)}</Message> : null}
           {!mine ? (
             <Form method="post">
               <ActionButton type="submit" name="intent" value="claim" variant="subtle">
-                Claim it (the others see it is yours)
+                {takenByAnother ? "Take it over" : "Claim it (the others see it is yours)"}
+              </ActionButton>
+            </Form>
+          ) : thread.status === "claimed" ? (
+            <Form method="post">
+              <ActionButton type="submit" name="intent" value="release" variant="subtle">
+                Release it (back to the queue)
               </ActionButton>
             </Form>
           ) : null}
@@ -206,7 +218,7 @@ export default function Thread() {
           </Form>
         </div>
       )}
-      {thread.kind === "question" && thread.challengeId !== null ? <PublishForm key={`publish-${location.key}`} thread={thread} /> : null}
+      {canPublish && thread.kind === "question" && thread.challengeId !== null ? <PublishForm key={`publish-${location.key}`} thread={thread} /> : null}
     </section>
   );
 }

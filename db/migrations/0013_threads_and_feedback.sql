@@ -25,4 +25,7 @@ ALTER TABLE "requests" ADD CONSTRAINT "requests_challenge_id_challenges_id_fk" F
 ALTER TABLE "requests" ADD CONSTRAINT "requests_claimed_by_users_id_fk" FOREIGN KEY ("claimed_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "announcements_challenge_idx" ON "announcements" USING btree ("challenge_id");--> statement-breakpoint
 CREATE INDEX "requests_status_created_at_idx" ON "requests" USING btree ("status","created_at");--> statement-breakpoint
-CREATE INDEX "requests_team_idx" ON "requests" USING btree ("team_id");
+CREATE INDEX "requests_team_idx" ON "requests" USING btree ("team_id");--> statement-breakpoint
+-- Mentor calls and needs sent before threads existed were handled outside the platform: they start closed,
+-- so the organisers' queue holds only what still waits for an answer.
+UPDATE "requests" SET "status" = 'closed';

@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { announcements, gates } from "../../db/schema.ts";
+import { announcements, gates, users } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { challengeAnswers, createAnnouncement } from "../../app/modules/announcements/announcements.server.ts";
 import { mayReadTeam, canOpen } from "../../app/modules/auth/access.ts";
@@ -22,6 +22,7 @@ import {
   isTeamThread,
   listThreads,
   questionOf,
+  releaseThread,
   teamReply,
   teamThreads,
 } from "../../app/modules/requests/threads.server.ts";
@@ -89,6 +90,43 @@ describe("a question's thread", () => {
     expect(await getThread(id, {})).toMatchObject({ status: "answered", claimedBy: a.id });
     await claimThread(actorFor(b.id, b.name, "mentor"), id);
     expect(await getThread(id, {})).toMatchObject({ status: "answered", claimedBy: b.id });
+  });
+
+  it("two organisers claiming at once: one claim, one refusal naming the other", async () => {
+    const { caller } = await member();
+    const challenge = await makeChallenge({ wave: 1 });
+    const [a, b] = [await makeUser("mentor"), await makeUser("mentor")];
+    const id = await askQuestion(caller, challenge.id, "at once?");
+    const outcomes = await Promise.allSettled([claimThread(actorFor(a.id, a.name, "mentor"), id), claimThread(actorFor(b.id, b.name, "mentor"), id)]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const holder = (await getThread(id, {}))!.claimedBy;
+    const refused = outcomes.find((outcome) => outcome.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ status: 409, message: m.claimedByAnother(holder === a.id ? a.name : b.name) });
+  });
+
+  it("nobody's claim locks a thread: an admin takes it over, the holder releases it, a claim by a former organiser holds nothing", async () => {
+    const { caller } = await member();
+    const challenge = await makeChallenge({ wave: 1 });
+    const [mentorUser, admin, other] = [await makeUser("mentor"), await makeUser("admin"), await makeUser("mentor")];
+    const mentorActor = actorFor(mentorUser.id, mentorUser.name, "mentor");
+    const id = await askQuestion(caller, challenge.id, "locked?");
+    await claimThread(mentorActor, id);
+    await answerThread(actorFor(admin.id, admin.name, "admin"), id, "An admin answers a claimed thread.");
+    expect(await getThread(id, {})).toMatchObject({ status: "answered", claimedBy: admin.id });
+
+    const second = await askQuestion(caller, challenge.id, "released?");
+    await claimThread(mentorActor, second);
+    await releaseThread(mentorActor, second);
+    expect(await getThread(second, {})).toMatchObject({ status: "open", claimedBy: null });
+    await claimThread(actorFor(other.id, other.name, "mentor"), second);
+    await expect(releaseThread(mentorActor, second)).rejects.toMatchObject({ status: 409 });
+
+    // The mentor is made a participant: their claims hold nothing any more.
+    const third = await askQuestion(caller, challenge.id, "orphaned?");
+    await claimThread(mentorActor, third);
+    await getDb().update(users).set({ role: "participant" }).where(eq(users.id, mentorUser.id));
+    await answerThread(actorFor(other.id, other.name, "mentor"), third, "Taken over.");
+    expect(await getThread(third, {})).toMatchObject({ status: "answered", claimedBy: other.id });
   });
 
   it("a team reads and writes only its own threads", async () => {

@@ -52,7 +52,8 @@ function clearSaved() {
  * submission. Screen readers hear it through a live region when it arrives.
  */
 export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { timeZone?: string }) {
-  const [notification, setNotification] = useState<NotificationEvent | null>(null);
+  // A reply to the team's thread shows under its own title and is not kept: the thread keeps it.
+  const [notification, setNotification] = useState<(NotificationEvent & { threadId?: number }) | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const { pathname } = useLocation();
   const muted = isDashboardPath(pathname);
@@ -77,6 +78,13 @@ export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { time
     void playChime();
   });
 
+  useSocketEvent("thread:reply", (incoming) => {
+    setNotification(incoming);
+    if (mutedRef.current) return;
+    setAnnouncement(`Reply from the organisers: ${incoming.message}`);
+    void playChime();
+  });
+
   // Another tab dismissed it (or a new one was saved there): follow.
   useEffect(() => {
     const onStorage = (event: StorageEvent) => {
@@ -87,8 +95,9 @@ export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { time
   }, []);
 
   const dismiss = () => {
-    clearSaved();
-    setNotification(null);
+    // Closing a reply leaves the organisers' notification as it was (kept until closed itself).
+    if (notification?.threadId === undefined) clearSaved();
+    setNotification(notification?.threadId === undefined ? null : readSaved());
     setAnnouncement("");
   };
 
@@ -113,7 +122,7 @@ export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { time
           <header className="notification-popup__header">
             <h2 id={titleId} className="notification-popup__title">
               <BellIcon />
-              Notification from the organisers
+              {notification.threadId === undefined ? "Notification from the organisers" : "Reply from the organisers"}
             </h2>
             {time ? (
               <time className="notification-popup__time" dateTime={notification.timestamp}>
@@ -123,6 +132,12 @@ export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { time
           </header>
           <p id={messageId} className="notification-popup__message">
             {notification.message}
+            {notification.threadId === undefined ? null : (
+              <>
+                {" "}
+                <a href={`/threads/${notification.threadId}`}>Open the thread</a>
+              </>
+            )}
           </p>
           <button type="button" className="action-button action-button--subtle notification-popup__close" onClick={dismiss}>
             Close

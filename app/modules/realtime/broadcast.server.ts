@@ -1,7 +1,7 @@
 import { getEmitter as getAnyEmitter } from "../../infrastructure/emitter.server.ts";
 import { LIVE_WHILE_FROZEN, ownUpdateWhileFrozen } from "../standings/frozen-view.ts";
 import { roomOfRole, rooms } from "./rooms.ts";
-import type { AnnouncementEvent, NotificationEvent, RequestEvent, ServerToClientEvents, TeamStanding } from "./events.ts";
+import type { AnnouncementEvent, NotificationEvent, RequestEvent, ServerToClientEvents, TeamStanding, ThreadReplyEvent } from "./events.ts";
 
 /** The emitter, typed with our event catalogue: an event name or payload off the catalogue fails the build. */
 const getEmitter = () => getAnyEmitter<ServerToClientEvents>();
@@ -32,9 +32,12 @@ export function broadcastThreadChanged(thread: { id: number; teamId: number | nu
   getEmitter().to(to).emit("thread:changed", { id: thread.id });
 }
 
-/** An organiser's reply, to the team's members only, through the notification popup every screen has. */
-export function broadcastThreadReply(teamId: number, notification: NotificationEvent) {
-  getEmitter().to(rooms.team(teamId)).except([rooms.admins, rooms.judges, rooms.mentors]).emit("notification", notification);
+/**
+ * An organiser's reply, to the team's members only, shown by the popup every screen has under its own title
+ * (it never replaces the organisers' notification, which the popup keeps until closed).
+ */
+export function broadcastThreadReply(teamId: number, reply: ThreadReplyEvent) {
+  getEmitter().to(rooms.team(teamId)).except([rooms.admins, rooms.judges, rooms.mentors]).emit("thread:reply", reply);
 }
 
 /**

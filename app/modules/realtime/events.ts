@@ -25,6 +25,10 @@ export interface NotificationEvent {
   timestamp: string;
 }
 
+export interface ThreadReplyEvent extends NotificationEvent {
+  threadId: number;
+}
+
 export interface RequestEvent {
   id: number;
   kind: "mentor" | "needs" | "question";
@@ -51,6 +55,8 @@ export interface ServerToClientEvents {
   "request:new": (request: RequestEvent) => void;
   /** Organisers and the thread's team: a thread moved; re-read the queue or the team's threads. */
   "thread:changed": (thread: { id: number }) => void;
+  /** The thread's team: an organiser answered (the popup shows it apart from the organisers' notification). */
+  "thread:reply": (reply: ThreadReplyEvent) => void;
   /** Judges and admins: a submission was sent or updated, or a score saved; re-read the judging queue. */
   "judging:changed": () => void;
 }

@@ -54,8 +54,11 @@ const listColumns = {
   replies: sql<number>`(select count(*)::int from ${requestMessages} where ${requestMessages.requestId} = ${requests.id})`,
 };
 
+/** The most threads a queue page lists (the page says when there are more: filter to reach them). */
+export const QUEUE_LIMIT = 200;
+
 /** The organisers' queue: oldest first, filtered by kind, gate and challenge, waiting ones by default. */
-export async function listThreads(filter: ThreadFilter = {}, limit = 200) {
+export async function listThreads(filter: ThreadFilter = {}, limit = QUEUE_LIMIT) {
   const status = filter.status ?? "waiting";
   const conditions: SQL[] = [status === "waiting" ? inArray(requests.status, [...WAITING]) : eq(requests.status, status)];
   if (filter.kind) conditions.push(eq(requests.kind, filter.kind));
@@ -130,9 +133,20 @@ export async function getThread(id: number, viewer: { teamId?: number | null }) 
   return { ...thread, replies };
 }
 
+/** Who may organise threads: a claim held by someone no longer in these roles holds nothing. */
+export const ORGANISERS: readonly Role[] = ["admin", "mentor"];
+
 async function lockThread(tx: Parameters<Parameters<ReturnType<typeof getDb>["transaction"]>[0]>[0], id: number) {
   const [row] = await tx
-    .select({ id: requests.id, status: requests.status, teamId: requests.teamId, kind: requests.kind, claimedBy: requests.claimedBy, claimedByName: claimer })
+    .select({
+      id: requests.id,
+      status: requests.status,
+      teamId: requests.teamId,
+      kind: requests.kind,
+      claimedBy: requests.claimedBy,
+      claimedByName: claimer,
+      claimerRole: sql<Role | null>`(select ${users.role} from ${users} where ${users.id} = ${requests.claimedBy})`,
+    })
     .from(requests)
     .where(eq(requests.id, id))
     .for("update", { of: requests });
@@ -140,11 +154,27 @@ async function lockThread(tx: Parameters<Parameters<ReturnType<typeof getDb>["tr
   return row;
 }
 
-function refuseIfTakenByAnother(row: { claimedBy: number | null; claimedByName: string | null; status: ThreadStatus }, actor: UserActor) {
+/**
+ * Refuses an organiser's action on a thread another organiser holds (claimed, not yet answered). An admin
+ * may take any thread over (a mentor who claims and leaves must not lock it), and a claim by someone who is
+ * no longer an organiser holds nothing.
+ */
+function refuseIfTakenByAnother(row: { claimedBy: number | null; claimedByName: string | null; claimerRole: Role | null; status: ThreadStatus }, actor: UserActor) {
   if (row.status === "closed") throw new ThreadError(m.closed, { status: 409 });
-  if (row.claimedBy !== null && row.claimedBy !== actor.id && row.status !== "answered") {
-    throw new ThreadError(m.claimedByAnother(row.claimedByName ?? m.someoneElse), { status: 409 });
-  }
+  const held = row.claimedBy !== null && row.claimedBy !== actor.id && row.status === "claimed" && row.claimerRole !== null && ORGANISERS.includes(row.claimerRole);
+  if (held && actor.role !== "admin") throw new ThreadError(m.claimedByAnother(row.claimedByName ?? m.someoneElse), { status: 409 });
+}
+
+/** The organiser holding a claimed thread (or an admin) lets it go: open again, for anyone to take. */
+export async function releaseThread(actor: UserActor, id: number) {
+  const teamId = await getDb().transaction(async (tx) => {
+    const row = await lockThread(tx, id);
+    if (row.status !== "claimed") return row.teamId;
+    refuseIfTakenByAnother(row, actor);
+    await tx.update(requests).set({ status: "open", claimedBy: null, claimedAt: null }).where(eq(requests.id, id));
+    return row.teamId;
+  });
+  broadcastThreadChanged({ id, teamId });
 }
 
 /**
@@ -178,7 +208,7 @@ export async function answerThread(actor: UserActor, id: number, body: string) {
     return row.teamId;
   });
   broadcastThreadChanged({ id, teamId });
-  if (teamId !== null) broadcastThreadReply(teamId, { message: m.replyNotification(body), timestamp: new Date().toISOString() });
+  if (teamId !== null) broadcastThreadReply(teamId, { threadId: id, message: m.replyNotification(body), timestamp: new Date().toISOString() });
 }
 
 /** The team answers back (any member), until the thread is closed; the thread waits for its organiser again. */
@@ -188,7 +218,9 @@ export async function teamReply(member: { id: number; teamId: number | null }, i
     if (member.teamId === null || row.teamId !== member.teamId) throw new ThreadError(m.notFound, { status: 404 });
     if (row.status === "closed") throw new ThreadError(m.closed, { status: 409 });
     await tx.insert(requestMessages).values({ requestId: id, authorId: member.id, fromTeam: true, body });
-    await tx.update(requests).set({ status: row.claimedBy === null ? "open" : "claimed" }).where(eq(requests.id, id));
+    // Back to whoever holds it, if they still organise; otherwise open for anyone.
+    const held = row.claimedBy !== null && row.claimerRole !== null && ORGANISERS.includes(row.claimerRole);
+    await tx.update(requests).set(held ? { status: "claimed" } : { status: "open", claimedBy: null, claimedAt: null }).where(eq(requests.id, id));
   });
   broadcastThreadChanged({ id, teamId: member.teamId });
 }
