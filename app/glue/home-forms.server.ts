@@ -5,6 +5,7 @@
  */
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "@remix-run/node";
+import type { UserActor } from "../modules/audit/audit.server.ts";
 import type { SessionUser } from "../modules/auth/login.server.ts";
 import { messages } from "../modules/messages.ts";
 import { createRequest } from "../modules/requests/requests.server.ts";
@@ -15,8 +16,8 @@ import { formFailure } from "./failures.server.ts";
 import { redirectWithToast } from "./toast.server.ts";
 
 /** The action of a page carrying the home forms: `intent` says which form was sent. */
-export async function handleHomeAction(formData: FormData, user: SessionUser, returnTo: string) {
-  if (formData.get("intent") === "videos") return handleVideosAction(formData, user, returnTo);
+export async function handleHomeAction(formData: FormData, user: SessionUser, returnTo: string, actor: UserActor) {
+  if (formData.get("intent") === "videos") return handleVideosAction(formData, user, returnTo, actor);
   const intent: "mentor" | "needs" = formData.get("intent") === "needs" ? "needs" : "mentor";
   const submission = parseWithZod(formData, { schema: RequestSchema });
   if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400 });
@@ -36,19 +37,19 @@ export async function handleHomeAction(formData: FormData, user: SessionUser, re
 }
 
 /** On /welcome an admin may save the two home videos; any other role is refused (403). */
-async function handleVideosAction(formData: FormData, user: SessionUser, returnTo: string) {
+async function handleVideosAction(formData: FormData, user: SessionUser, returnTo: string, actor: UserActor) {
   if (user.role !== "admin") throw data({ message: messages.errors.forbidden, home: user.role }, { status: 403 });
-  return handleVideosForm(formData, WelcomeVideosSchema, returnTo);
+  return handleVideosForm(formData, WelcomeVideosSchema, returnTo, actor);
 }
 
 /**
  * The videos form's action, shared by the dashboard home and /welcome.
  */
-export async function handleVideosForm(formData: FormData, schema: VideosSchemaType, returnTo: string) {
+export async function handleVideosForm(formData: FormData, schema: VideosSchemaType, returnTo: string, actor: UserActor) {
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") return data({ intent: "videos" as const, result: submission.reply() }, { status: 400 });
   try {
-    await updateVideos(submission.value);
+    await updateVideos(actor, submission.value);
   } catch (error) {
     const failed = formFailure(submission, error, { log: "videos not saved", fallback: messages.videos.failed });
     return data({ intent: "videos" as const, result: failed.result }, failed.init);

@@ -23,7 +23,7 @@ export function trustedProxies(value: string): false | number | string[] | undef
   if (/^[1-9]$/.test(text)) return Number(text);
   if (/^\d+$/.test(text)) return undefined;
   const list = text.split(",").map((entry) => entry.trim()).filter(Boolean);
-  if (list.length === 0 || list.some((entry) => !/^[0-9a-fA-F:.\/]+$|^(loopback|linklocal|uniquelocal)$/.test(entry))) return undefined;
+  if (list.length === 0 || list.some((entry) => !/^[0-9a-fA-F:./]+$|^(loopback|linklocal|uniquelocal)$/.test(entry))) return undefined;
   return list;
 }
 

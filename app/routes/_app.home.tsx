@@ -7,6 +7,7 @@ import { TitleBar } from "~/components/ui/title-bar";
 import { loadHomeContent } from "~/modules/participant/home.server";
 import { teamThreads } from "~/modules/requests/threads.server";
 import { handleHomeAction } from "~/glue/home-forms.server";
+import { actorOf } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Home · Gatekeeper" }];
@@ -22,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requirePage(request);
-  return handleHomeAction(await request.formData(), user, "/home");
+  return handleHomeAction(await request.formData(), user, "/home", actorOf(user, request));
 }
 
 export default function Home() {

@@ -8,6 +8,7 @@ import { Scene } from "~/components/ui/scene";
 import { TitleBar } from "~/components/ui/title-bar";
 import { loadHomeContent } from "~/modules/participant/home.server";
 import { handleHomeAction } from "~/glue/home-forms.server";
+import { actorOf } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Welcome · Gatekeeper" }];
@@ -19,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requirePage(request);
-  return handleHomeAction(await request.formData(), user, "/welcome");
+  return handleHomeAction(await request.formData(), user, "/welcome", actorOf(user, request));
 }
 
 export default function Welcome() {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { createAnnouncement, listAnnouncements } from "~/modules/announcements/announcements.server";
 import { AnnouncementSchema } from "~/modules/announcements/schema";
 import { AnnouncementOutSchema } from "~/modules/api/schemas";
+import { actorOf } from "~/glue/actor.server";
 import { apiResource, readBody, respond } from "~/glue/api.server";
 
 // Not public: apiResource authenticates the caller (401 without a session or token) and applies this
@@ -12,7 +13,7 @@ const resource = apiResource("/announcements", {
     return respond(z.array(AnnouncementOutSchema), await listAnnouncements());
   },
   POST: async ({ request, caller: admin }) => {
-    const announcement = await createAnnouncement(await readBody(request, AnnouncementSchema), admin.id);
+    const announcement = await createAnnouncement(actorOf(admin, request), await readBody(request, AnnouncementSchema));
     return respond(AnnouncementOutSchema, announcement, { status: 201 });
   },
 });

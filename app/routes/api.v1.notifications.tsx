@@ -1,6 +1,7 @@
 import { NotificationOutSchema } from "~/modules/api/schemas";
 import { sendNotification } from "~/modules/notifications/notifications.server";
 import { NotificationSchema } from "~/modules/notifications/schema";
+import { actorOf } from "~/glue/actor.server";
 import { apiResource, readBody, respond } from "~/glue/api.server";
 
 // Not public: apiResource authenticates the caller (401 without a session or token) and applies this
@@ -9,7 +10,7 @@ import { apiResource, readBody, respond } from "~/glue/api.server";
 const resource = apiResource("/notifications", {
   POST: async ({ request, caller: admin }) => {
     const { message } = await readBody(request, NotificationSchema);
-    return respond(NotificationOutSchema, await sendNotification(message, admin.id), { status: 201 });
+    return respond(NotificationOutSchema, await sendNotification(actorOf(admin, request), message), { status: 201 });
   },
 });
 export const loader = resource.loader;

@@ -1,6 +1,7 @@
 import { VideosOutSchema } from "~/modules/api/schemas";
 import { DashboardVideosSchema } from "~/modules/videos/schema";
 import { getVideos, updateVideos } from "~/modules/videos/videos.server";
+import { actorOf } from "~/glue/actor.server";
 import { apiResource, readBody, respond } from "~/glue/api.server";
 
 // Not public: apiResource authenticates the caller (401 without a session or token) and applies this
@@ -10,8 +11,8 @@ const resource = apiResource("/videos", {
   GET: async () => {
     return respond(VideosOutSchema, await getVideos());
   },
-  PUT: async ({ request }) => {
-    await updateVideos(await readBody(request, DashboardVideosSchema));
+  PUT: async ({ request, caller }) => {
+    await updateVideos(actorOf(caller, request), await readBody(request, DashboardVideosSchema));
     return respond(VideosOutSchema, await getVideos());
   },
 });

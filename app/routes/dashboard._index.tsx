@@ -13,6 +13,7 @@ import { messages } from "~/modules/messages";
 import { DashboardVideosSchema } from "~/modules/videos/schema";
 import { getVideos } from "~/modules/videos/videos.server";
 import { handleVideosForm } from "~/glue/home-forms.server";
+import { actorOf } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardFormFailure } from "~/glue/failures.server";
 import { redirectWithToast } from "~/glue/toast.server";
@@ -27,11 +28,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requirePage(request);
   const formData = await request.formData();
-  if (formData.get("intent") === "videos") return handleVideosForm(formData, DashboardVideosSchema, "/dashboard");
+  if (formData.get("intent") === "videos") return handleVideosForm(formData, DashboardVideosSchema, "/dashboard", actorOf(admin, request));
   const submission = parseWithZod(formData, { schema: AnnouncementSchema });
   if (submission.status !== "success") return data({ intent: "announcement" as const, result: submission.reply() }, { status: 400 });
   try {
-    await createAnnouncement(submission.value, admin.id);
+    await createAnnouncement(actorOf(admin, request), submission.value);
   } catch (error) {
     const failed = dashboardFormFailure(submission, error, { log: "announcement failed", fallback: messages.announcements.failed });
     return data({ intent: "announcement" as const, result: failed.result }, failed.init);

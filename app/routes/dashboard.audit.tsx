@@ -11,6 +11,7 @@ import { auditKinds } from "~/modules/audit/kinds";
 import { presentRecord, type AuditRecordView } from "~/modules/audit/present";
 import { auditFilterChoices, auditPage } from "~/modules/audit/read.server";
 import { auditQuerySchema } from "~/modules/audit/schema";
+import type { Role } from "~/modules/auth/access";
 import { messages } from "~/modules/messages";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { roleLabels } from "~/modules/users/schema";
@@ -62,11 +63,13 @@ function pageHref(values: LoaderData["values"], cursor?: { before?: string; afte
   return query ? `${path}?${query}` : path;
 }
 
+/** Every role has its group (a user missing from the list would drop the user filter on the next submit). */
 const roleGroups = [
   { role: "admin", label: "Admins" },
   { role: "judge", label: "Judges" },
+  { role: "mentor", label: "Mentors" },
   { role: "participant", label: "Participants" },
-] as const;
+] as const satisfies ReadonlyArray<{ role: Role; label: string }>;
 
 function Filters({ choices, values, errors }: Pick<LoaderData, "choices" | "values" | "errors">) {
   const teamListed = !values.team || choices.teams.some((team) => String(team.id) === values.team);

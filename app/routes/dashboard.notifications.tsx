@@ -12,6 +12,7 @@ import { messages } from "~/modules/messages";
 import { lastNotification, sendNotification } from "~/modules/notifications/notifications.server";
 import { NotificationSchema } from "~/modules/notifications/schema";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
+import { actorOf } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardFailureOf } from "~/glue/failures.server";
 
@@ -27,7 +28,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: NotificationSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), outcome: null }, { status: 400 });
   try {
-    await sendNotification(submission.value.message, admin.id);
+    await sendNotification(actorOf(admin, request), submission.value.message);
   } catch (error) {
     // The page says "failed" in red whatever the cause; the status and the log tell which.
     const failed = dashboardFailureOf(error, "notification failed");

@@ -77,7 +77,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400 });
     try {
       const question = await questionOf(id);
-      await createAnnouncement({ ...submission.value, challengeId: question.challengeId }, actor.id);
+      await createAnnouncement(actor, { ...submission.value, challengeId: question.challengeId });
     } catch (error) {
       const failed = dashboardFormFailure(submission, error, { log: "answer not published" });
       return data({ intent, result: failed.result }, failed.init);

@@ -122,13 +122,13 @@ export async function action({ request }: ActionFunctionArgs) {
     if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
     const at = toUtc(submission.value.at);
     if (!at) return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { at: [m.instantImpossible] } }) }, { status: 400 });
-    await addMeal(submission.value.label, at);
+    await addMeal(actor, submission.value.label, at);
     return redirectWithToast(settingsUrl, { type: "success", title: m.mealAdded });
   }
   if (intent === "meal-remove") {
     const parsed = MealRemoveSchema.safeParse(Object.fromEntries(formData));
     if (!parsed.success) throw badRequest();
-    await removeMeal(parsed.data.id);
+    await removeMeal(actor, parsed.data.id);
     return redirectWithToast(settingsUrl, { type: "success", title: m.mealRemoved });
   }
   throw badRequest();

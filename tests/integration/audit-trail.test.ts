@@ -9,6 +9,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { auditLog, challenges, gates, registrations, submissionScores, submissions, teams, users } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { auditKindList, type AuditKind } from "../../app/modules/audit/kinds.ts";
+import { DomainError } from "../../app/modules/errors.ts";
+import { createAnnouncement } from "../../app/modules/announcements/announcements.server.ts";
+import { sendNotification } from "../../app/modules/notifications/notifications.server.ts";
+import { updateVideos } from "../../app/modules/videos/videos.server.ts";
+import { addMeal, removeMeal } from "../../app/modules/settings/settings.server.ts";
 import { createApiToken, revokeApiToken } from "../../app/modules/api-tokens/tokens.server.ts";
 import { createChallenge, deleteChallenge, setChallengeStatus, toggleChallengeStatus, updateChallenge } from "../../app/modules/challenges/challenges.server.ts";
 import { importChallenges } from "../../app/modules/imports/challenges-import.server.ts";
@@ -51,9 +56,14 @@ async function oneRecord<T>(kind: AuditKind, change: () => Promise<T>) {
   return { result, record: records[0] };
 }
 
-async function noRecord(change: () => Promise<unknown>) {
+/**
+ * A change that leaves no record: refused by a rule (a DomainError, never any other failure: a change that
+ * broke for another reason proves nothing), or, with `unchanged`, accepted with nothing to change.
+ */
+async function noRecord(change: () => Promise<unknown>, outcome: "refused" | "unchanged" = "refused") {
   const since = await lastId();
-  await change().catch(() => undefined);
+  if (outcome === "refused") await expect(change()).rejects.toBeInstanceOf(DomainError);
+  else await change();
   expect(await getDb().select().from(auditLog).where(gt(auditLog.id, since))).toEqual([]);
 }
 
@@ -111,6 +121,9 @@ describe("scores", () => {
     const [score] = await getDb().select({ id: submissionScores.id }).from(submissionScores).where(eq(submissionScores.submissionId, saved.submissionId));
     expect(await writerOf("audit_log", changed.id)).toBe(await writerOf("submission_scores", score.id));
 
+    // Saving the very same score again changes nothing: no record.
+    await noRecord(() => scoreSubmission({ submissionId: saved.submissionId, judge: judgeActor, score: "65", comment: "on reflection" }), "unchanged");
+
     // A second judge: the mean moves, the record says so.
     const second = await makeUser("judge");
     const { record: other } = await oneRecord("score.given", () => scoreSubmission({ submissionId: saved.submissionId, judge: actorFor(second.id, second.name), score: "35", verdict: "rejected" }));
@@ -164,18 +177,21 @@ describe("challenges", () => {
     expect(record.after).toMatchObject({ title: "Audit me", points: 100, category: "CS", wave: 2, status: "active" });
     const { record: edited } = await oneRecord("challenge.updated", () => updateChallenge(admin, created.id, { ...input, points: 150 }, null));
     expect(edited).toMatchObject({ subjectId: created.id, before: { points: 100 }, after: { points: 150 } });
+    await noRecord(() => updateChallenge(admin, created.id, { ...input, points: 150 }, null), "unchanged");
+    const { record: texts } = await oneRecord("challenge.updated", () => updateChallenge(admin, created.id, { ...input, points: 150, description: "clearer" }, null));
+    expect(texts.after).toMatchObject({ descriptionChanged: true });
     const { record: off } = await oneRecord("challenge.status", () => toggleChallengeStatus(admin, created.id));
     expect(off).toMatchObject({ before: { status: "active" }, after: { status: "inactive" } });
     await oneRecord("challenge.status", () => setChallengeStatus(admin, created.id, "active"));
     // Setting the status it already has changes nothing: no record.
-    await noRecord(() => setChallengeStatus(admin, created.id, "active"));
+    await noRecord(() => setChallengeStatus(admin, created.id, "active"), "unchanged");
     await oneRecord("challenge.deleted", () => deleteChallenge(admin, created.id));
     await noRecord(() => deleteChallenge(admin, created.id));
 
     const { record: imported } = await oneRecord("import.challenges", () => importChallenges(admin, "title,description,points,category,wave\nImported one,d,10,AI,1\nImported two,d,20,PS,1\n", "c.csv"));
     expect(imported.after).toMatchObject({ file: "c.csv", created: 2 });
     // A refused import (a bad row) creates nothing and records nothing.
-    await noRecord(() => importChallenges(admin, "title,description,points,category,wave\nBad,d,-1,AI,1\n", "c.csv"));
+    await noRecord(() => importChallenges(admin, "title,description,points,category,wave\nBad,d,-1,AI,1\n", "c.csv"), "unchanged");
   });
 
   it("a challenge with submissions cannot be deleted: no record", async () => {
@@ -194,12 +210,12 @@ describe("the event's settings", () => {
     await recordsOf(() => updateGate(admin, 3, { title: "Three", description: "d", opensAt }));
     const { record: gate } = await oneRecord("gate.changed", () => updateGate(admin, 3, { title: "Three", description: "d", opensAt: new Date("2030-01-01T11:00:00Z") }));
     expect(gate).toMatchObject({ subjectId: 3, before: { gate: 3, opensAt: "2030-01-01T10:00:00.000Z" }, after: { gate: 3, opensAt: "2030-01-01T11:00:00.000Z" } });
-    await noRecord(() => updateGate(admin, 3, { title: "Three", description: "d", opensAt: new Date("2030-01-01T11:00:00Z") }));
+    await noRecord(() => updateGate(admin, 3, { title: "Three", description: "d", opensAt: new Date("2030-01-01T11:00:00Z") }), "unchanged");
 
     const finalAt = new Date("2031-05-05T12:00:00Z");
     const { record: final } = await oneRecord("event.final", () => updateFinalAt(admin, finalAt));
     expect(final.after).toEqual({ finalAt: finalAt.toISOString() });
-    await noRecord(() => updateFinalAt(admin, finalAt));
+    await noRecord(() => updateFinalAt(admin, finalAt), "unchanged");
     await oneRecord("event.submissions-close", () => updateSubmissionsCloseAt(admin, new Date("2031-05-05T11:00:00Z")));
     await oneRecord("event.submissions-close", () => updateSubmissionsCloseAt(admin, null));
     const { record: judging } = await oneRecord("event.judging", () => updateJudgingSettings(admin, { judgesPerSubmission: 2, blind: true }));
@@ -207,12 +223,13 @@ describe("the event's settings", () => {
     await oneRecord("event.judging", () => updateJudgingSettings(admin, { judgesPerSubmission: null, blind: false }));
     const { record: feedback } = await oneRecord("event.feedback", () => updateFeedbackGates(admin, [2, 1]));
     expect(feedback).toMatchObject({ before: { gates: [] }, after: { gates: [1, 2] } });
-    await noRecord(() => updateFeedbackGates(admin, [1, 2]));
+    await noRecord(() => updateFeedbackGates(admin, [1, 2]), "unchanged");
     const { record: withdrawn } = await oneRecord("event.feedback", () => updateFeedbackGates(admin, []));
     expect(withdrawn).toMatchObject({ before: { gates: [1, 2] }, after: { gates: [] } });
 
     await oneRecord("scoreboard.frozen", () => setScoreboardFrozen(admin, true));
     await oneRecord("scoreboard.unfrozen", () => setScoreboardFrozen(admin, false));
+    await noRecord(() => setScoreboardFrozen(admin, false), "unchanged");
   });
 });
 
@@ -238,7 +255,7 @@ describe("teams, users, sessions, tokens, imports", () => {
     const text = JSON.stringify(await getDb().select().from(auditLog).where(eq(auditLog.userId, user.id)));
     for (const secret of ["a-first-password", "a-second-password", hash.hash, "$argon2"]) expect(text).not.toContain(secret);
     // Saving the same values changes nothing: no record.
-    await noRecord(() => updateUser(admin, { id: user.id, name: `audited-${process.pid}`, role: "participant", teamId: team.id }));
+    await noRecord(() => updateUser(admin, { id: user.id, name: `audited-${process.pid}`, role: "participant", teamId: team.id }), "unchanged");
     await noRecord(() => updateUser(admin, { id: admin.id, name: adminUser.name, role: "judge" }));
     await oneRecord("user.deleted", () => deleteUser(admin, user.id));
     await noRecord(() => deleteUser(admin, user.id));
@@ -249,7 +266,7 @@ describe("teams, users, sessions, tokens, imports", () => {
     await startSession(user.id, { ip: null, userAgent: null });
     const { record } = await oneRecord("session.ended", () => endUserSessions(admin, user.id));
     expect(record).toMatchObject({ userId: user.id, after: { sessionsEnded: 1 } });
-    await noRecord(() => endUserSessions(admin, user.id));
+    await noRecord(() => endUserSessions(admin, user.id), "unchanged");
     await startSession(user.id, { ip: null, userAgent: null });
     const [{ id: sessionId }] = await getDb().execute<{ id: number }>(sql`select id from sessions where user_id = ${user.id}`);
     await oneRecord("session.ended", () => endUserSession(admin, user.id, Number(sessionId)));
@@ -261,7 +278,7 @@ describe("teams, users, sessions, tokens, imports", () => {
     const { result: token, record } = await oneRecord("token.created", () => createApiToken(admin, user.id, "scoreboard screen"));
     expect(JSON.stringify(record)).not.toContain(token.token);
     await oneRecord("token.revoked", () => revokeApiToken(admin, token.id));
-    await noRecord(() => revokeApiToken(admin, token.id));
+    await noRecord(() => revokeApiToken(admin, token.id), "unchanged");
   });
 
   it("an accounts import is one record; accounts made from registrations are one record each", async () => {
@@ -269,7 +286,7 @@ describe("teams, users, sessions, tokens, imports", () => {
     const { record } = await oneRecord("import.accounts", () => importAccounts(admin, `name,role,team,password\n${name},participant,Imported Team ${process.pid},long-enough-pass\n`));
     expect(record.after).toMatchObject({ created: 1, teamsCreated: [`Imported Team ${process.pid}`] });
     expect(JSON.stringify(record)).not.toContain("long-enough-pass");
-    await noRecord(() => importAccounts(admin, `name,role,team,password\n${name},participant,,long-enough-pass\n`));
+    await noRecord(() => importAccounts(admin, `name,role,team,password\n${name},participant,,long-enough-pass\n`), "unchanged");
 
     const [{ id }] = await getDb()
       .insert(registrations)
@@ -279,6 +296,20 @@ describe("teams, users, sessions, tokens, imports", () => {
     expect(records.map((row) => row.kind)).toEqual(["team.created", "user.created"]);
     const [team] = await getDb().select({ id: teams.id }).from(teams).where(eq(teams.name, `Registered ${process.pid}`));
     expect(records[1]).toMatchObject({ teamId: team.id, after: { registrationId: Number(id) } });
+  });
+});
+
+describe("what every team reads", () => {
+  it("announcements, notifications, the home videos and the meals", async () => {
+    const { record: posted } = await oneRecord("announcement.created", () => createAnnouncement(admin, { title: "Gate 3 opens early", content: "At 17:00." }));
+    expect(posted.after).toMatchObject({ title: "Gate 3 opens early", content: "At 17:00." });
+    await oneRecord("notification.sent", () => sendNotification(admin, "Dinner is served"));
+    await oneRecord("videos.changed", () => updateVideos(admin, { video1: `https://videos.example/${process.pid}` }));
+    await noRecord(() => updateVideos(admin, { video1: `https://videos.example/${process.pid}` }), "unchanged");
+    await oneRecord("meal.added", () => addMeal(admin, "Breakfast", new Date("2031-05-05T07:00:00Z")));
+    const [{ id: mealId }] = await getDb().execute<{ id: number }>(sql`select id from meals where label = 'Breakfast' order by id desc limit 1`);
+    await oneRecord("meal.removed", () => removeMeal(admin, Number(mealId)));
+    await noRecord(() => removeMeal(admin, Number(mealId)), "unchanged");
   });
 });
 

@@ -71,13 +71,13 @@ describe("settings storage", () => {
     const [gate] = await getDb().select().from(gates).where(eq(gates.number, 1));
     expect(gate.opensAt.toISOString()).toBe("2025-04-24T18:00:00.000Z");
 
-    await updateVideos({ video2: "https://new/2" });
+    await updateVideos(testAdmin, { video2: "https://new/2" });
     expect(await getHomeSettings()).toEqual({ videos: ["https://old/1", "https://new/2"], timeZone: "Africa/Algiers" });
 
-    await addMeal("Dinner", new Date("2025-04-24T19:00:00Z"));
+    await addMeal(testAdmin, "Dinner", new Date("2025-04-24T19:00:00Z"));
     const [meal] = (await readEventSettings()).meals;
     expect(meal.label).toBe("Dinner");
-    await removeMeal(meal.id);
+    await removeMeal(testAdmin, meal.id);
     expect((await readEventSettings()).meals).toHaveLength(0);
   });
 });

@@ -138,13 +138,13 @@ describe("event pipeline", () => {
     const playerRequests = collect(playerSocket, "request:new");
 
     const announced = Promise.all([nextEvent(playerSocket, "new_announcement"), nextEvent(adminSocket, "new_announcement"), nextEvent(playerSocket, "announcement")]);
-    await createAnnouncement({ title: "Gate 4 opens early", content: "Be ready at 17:00." }, admin.id);
+    await createAnnouncement(actorFor(admin.id, admin.name, "admin"), { title: "Gate 4 opens early", content: "Be ready at 17:00." });
     const [[a1], [a2]] = await announced;
     expect(a1).toMatchObject({ title: "Gate 4 opens early", content: "Be ready at 17:00." });
     expect(a2).toEqual(a1);
 
     const notified = Promise.all([nextEvent(playerSocket, "notification"), nextEvent(adminSocket, "notification")]);
-    await sendNotification("Dinner is served", admin.id);
+    await sendNotification(actorFor(admin.id, admin.name, "admin"), "Dinner is served");
     const [[n1], [n2]] = await notified;
     expect(n1.message).toBe("Dinner is served");
     expect(new Date(n1.timestamp).getTime()).toBeGreaterThan(Date.now() - 60_000);

@@ -173,7 +173,7 @@ describe("a question's thread", () => {
     const id = await askQuestion(caller, challenge.id, "Can we use Python 3.12?");
     const question = await questionOf(id);
     expect(question).toMatchObject({ challengeId: challenge.id });
-    await createAnnouncement({ title: "Python versions", content: "Any Python 3 is fine.", challengeId: question.challengeId }, admin.id);
+    await createAnnouncement(actorFor(admin.id, admin.name, "admin"), { title: "Python versions", content: "Any Python 3 is fine.", challengeId: question.challengeId });
     expect((await challengeAnswers(challenge.id)).map((row) => row.title)).toEqual(["Python versions"]);
     const [row] = await getDb().select().from(announcements).where(eq(announcements.challengeId, challenge.id));
     expect(row.createdBy).toBe(admin.id);

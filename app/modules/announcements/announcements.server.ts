@@ -2,6 +2,7 @@ import { and, count, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import type { z } from "zod";
 import { announcements, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { broadcastAnnouncement } from "../realtime/broadcast.server.ts";
 import type { AnnouncementEvent } from "../realtime/events.ts";
 import { type AnnouncementSchema } from "./schema.ts";
@@ -12,8 +13,12 @@ function toEvent(row: typeof announcements.$inferSelect): AnnouncementEvent {
 }
 
 /** Stores the announcement (history), then tells every browser. `challengeId`: a question's answer, linked from that challenge's page. */
-export async function createAnnouncement(input: z.infer<typeof AnnouncementSchema> & { challengeId?: number | null }, authorId: number) {
-  const [row] = await getDb().insert(announcements).values({ ...input, createdBy: authorId }).returning();
+export async function createAnnouncement(actor: Actor & { id: number }, input: z.infer<typeof AnnouncementSchema> & { challengeId?: number | null }) {
+  const row = await getDb().transaction(async (tx) => {
+    const [created] = await tx.insert(announcements).values({ ...input, createdBy: actor.id }).returning();
+    await recordAudit(tx, actor, { kind: "announcement.created", subjectId: created.id, after: { title: created.title, content: created.content, challengeId: created.challengeId } });
+    return created;
+  });
   const event = toEvent(row);
   broadcastAnnouncement(event);
   return event;

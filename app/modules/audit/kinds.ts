@@ -32,6 +32,11 @@ export const auditKinds = {
   "import.challenges": "Challenges imported",
   "award.given": "Award given",
   "award.revoked": "Award revoked",
+  "announcement.created": "Announcement posted",
+  "notification.sent": "Notification sent",
+  "videos.changed": "Home videos changed",
+  "meal.added": "Meal added",
+  "meal.removed": "Meal removed",
 } as const;
 
 export type AuditKind = keyof typeof auditKinds;

@@ -111,7 +111,9 @@ export interface AuditQuery {
 function instantOf(value: string, timeZone: string, end: boolean): Date | null {
   if (isInstantText(value)) {
     const instant = new Date(value);
-    return end ? new Date(instant.getTime() + 1) : instant;
+    if (!end) return instant;
+    // As for a wall-clock time: an instant to the second includes that whole second; one to the millisecond, that millisecond.
+    return new Date(instant.getTime() + (/\.\d+/.test(value) ? 1 : 1000));
   }
   const start = zonedLocalToUtc(value, timeZone);
   if (!start || !end) return start;

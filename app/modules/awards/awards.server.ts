@@ -5,7 +5,7 @@
  * standings stale and writes the audit record; the standings job is asked for after commit, as for a
  * judge's score (decision 005), so the board, the chart and the live update follow the same path.
  */
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { awards, teams, users, type Category } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
@@ -54,7 +54,8 @@ export async function giveAward(actor: Actor, input: AwardInput) {
     if (!team) throw new AwardError(m.teamNotFound, 404, "teamId");
     const [row] = await tx
       .insert(awards)
-      .values({ teamId, pointsCenti, category: category ?? null, reason, givenBy: actor.id })
+      // The web process's clock, as a judge's score time (scoring.server.ts): the tie-break compares the two.
+      .values({ teamId, pointsCenti, category: category ?? null, reason, givenBy: actor.id, createdAt: new Date() })
       .returning({ id: awards.id, teamId: awards.teamId, createdAt: awards.createdAt });
     await Promise.all([
       markStandingsStale(tx, teamId),
@@ -83,10 +84,10 @@ export async function revokeAward(actor: Actor, awardId: number) {
       .for("update", { of: awards });
     if (!row) throw new AwardError(m.notFound, 404);
     if (row.revokedAt) throw new AwardError(m.alreadyRevoked, 409);
-    // The transaction's time, as the audit record's (and the award's own created_at).
+    // The web process's clock, as a judge's score time and the award's own created_at (the tie-break compares them).
     const [revoked] = await tx
       .update(awards)
-      .set({ revokedAt: sql`now()`, revokedBy: actor.id })
+      .set({ revokedAt: new Date(), revokedBy: actor.id })
       .where(and(eq(awards.id, row.id), isNull(awards.revokedAt)))
       .returning({ revokedAt: awards.revokedAt });
     const shown = { team: row.teamName, points: fromCenti(row.pointsCenti), category: row.category, reason: row.reason };

@@ -152,12 +152,13 @@ export async function createChallenges(actor: Actor, inputs: ChallengeInput[], f
 export async function updateChallenge(actor: Actor, id: number, input: ChallengeInput, attachment: StoredAttachment | null, removeAttachment = false) {
   const { oldKey, teams } = await getDb().transaction(async (tx) => {
     const [before] = await tx
-      .select({ ...auditedColumns, attachmentKey: challenges.attachmentKey })
+      .select({ ...auditedColumns, attachmentKey: challenges.attachmentKey, description: challenges.description, hints: challenges.hints })
       .from(challenges)
       .where(eq(challenges.id, id))
       .for("update");
     if (!before) throw new DashboardError(m.challengeNotFound, 404);
     const replaceFile = Boolean(attachment) || removeAttachment;
+    const previousRubric = input.rubric ? formatRubric(await getRubric(id, tx)) : "";
     const [after] = await tx
       .update(challenges)
       .set({
@@ -169,7 +170,21 @@ export async function updateChallenge(actor: Actor, id: number, input: Challenge
       .where(eq(challenges.id, id))
       .returning(auditedColumns);
     const rubricChanged = input.rubric ? await replaceRubric(tx, id, input.rubric) : false;
-    await recordAudit(tx, actor, { kind: "challenge.updated", subjectId: id, before: audited(before), after: { ...audited(after), ...(rubricChanged ? { rubric: formatRubric(input.rubric!) } : {}) } });
+    // The texts teams read are long: the record says that they changed, not what they say. A save that
+    // changes nothing is not recorded.
+    const texts = {
+      ...(before.description !== input.description ? { descriptionChanged: true } : {}),
+      ...(before.hints !== (input.hints || null) ? { hintsChanged: true } : {}),
+    };
+    const fieldsChanged = JSON.stringify(audited(before)) !== JSON.stringify(audited(after));
+    if (fieldsChanged || rubricChanged || replaceFile || Object.keys(texts).length > 0) {
+      await recordAudit(tx, actor, {
+        kind: "challenge.updated",
+        subjectId: id,
+        before: { ...audited(before), ...(rubricChanged ? { rubric: previousRubric } : {}) },
+        after: { ...audited(after), ...texts, ...(rubricChanged ? { rubric: formatRubric(input.rubric!) } : {}) },
+      });
+    }
     let teams: number[] = [];
     if (before.points !== input.points || before.category !== input.category) {
       const rows = await tx.selectDistinct({ teamId: submissions.teamId }).from(submissions).where(eq(submissions.challengeId, id));

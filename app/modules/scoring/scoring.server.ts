@@ -87,17 +87,34 @@ export async function scoreSubmission(command: ScoreCommand) {
     const comment = command.comment?.trim() || null;
     const at = command.at ?? new Date();
     const { mine, scores, previous } = await upsertScoreAndReadAll(tx, { submissionId: row.id, judgeId: command.judge.id, scoreCenti, comment, at: command.at });
-    // The judge's criterion scores are replaced with these (none without a rubric).
-    await tx.delete(criterionScoresTable).where(eq(criterionScoresTable.submissionScoreId, mine));
+    // The judge's criterion scores are replaced with these (none without a rubric); the old ones go to the
+    // audit record (teams read them once feedback is published).
+    const replaced = await tx
+      .delete(criterionScoresTable)
+      .where(eq(criterionScoresTable.submissionScoreId, mine))
+      .returning({ criterionId: criterionScoresTable.criterionId, scoreCenti: criterionScoresTable.scoreCenti });
+    const namesOf = (scores: Iterable<[number, number]>) => {
+      const byId = new Map(scores);
+      return Object.fromEntries(rubric.filter((criterion) => byId.has(criterion.id)).map((criterion) => [criterion.name, fromCenti(byId.get(criterion.id)!)]));
+    };
+    const criteriaBefore = replaced.length ? namesOf(replaced.map((row): [number, number] => [row.criterionId, row.scoreCenti])) : undefined;
+    const criteriaAfter = given ? namesOf(given) : undefined;
     if (given) await tx.insert(criterionScoresTable).values([...given].map(([criterionId, centi]) => ({ submissionScoreId: mine, criterionId, scoreCenti: centi })));
     const judged = applyJudging(row, { scoreCenti: meanCenti(scores), verdict: command.verdict, at });
     // Independent writes, sent together (one round trip; their order does not matter). The judge's claim on
     // it ends: they are done with it. The audit record says what the judge's score and the submission were.
+    // Saving the very score again (same score, criteria, comment and status) changes nothing: no record.
+    const unchanged =
+      previous !== null &&
+      previous.scoreCenti === scoreCenti &&
+      previous.comment === comment &&
+      judged.status === row.status &&
+      JSON.stringify(criteriaBefore ?? {}) === JSON.stringify(criteriaAfter ?? {});
     await Promise.all([
       tx.update(submissions).set(judged).where(eq(submissions.id, row.id)),
       markStandingsStale(tx, row.teamId),
       endClaimOn(tx, command.judge.id, row.id),
-      recordAudit(tx, command.judge, {
+      unchanged ? null : recordAudit(tx, command.judge, {
         kind: previous ? "score.changed" : "score.given",
         teamId: row.teamId,
         subjectId: row.id,
@@ -106,6 +123,7 @@ export async function scoreSubmission(command: ScoreCommand) {
           challenge: row.challengeTitle,
           score: previous ? fromCenti(previous.scoreCenti) : null,
           comment: previous?.comment ?? null,
+          ...(criteriaBefore ? { criteria: criteriaBefore } : {}),
           submissionScore: row.scoreCenti === null ? null : fromCenti(row.scoreCenti),
           status: row.status,
         },
@@ -113,7 +131,7 @@ export async function scoreSubmission(command: ScoreCommand) {
           challenge: row.challengeTitle,
           score: fromCenti(scoreCenti),
           comment,
-          ...(given ? { criteria: Object.fromEntries(rubric.map((criterion) => [criterion.name, fromCenti(given.get(criterion.id)!)])) } : {}),
+          ...(criteriaAfter ? { criteria: criteriaAfter } : {}),
           submissionScore: judged.scoreCenti === null ? null : fromCenti(judged.scoreCenti),
           status: judged.status,
         },

@@ -100,10 +100,16 @@ export async function getSubmissionsWindow(now = new Date()): Promise<Submission
   return { closesAt: at.toISOString(), fromFinal: !row.closeAt, open: now.getTime() < at.getTime(), timeZone: row.timeZone };
 }
 
-export async function addMeal(label: string, at: Date) {
-  await getDb().insert(meals).values({ label, at });
+export async function addMeal(actor: Actor, label: string, at: Date) {
+  await getDb().transaction(async (tx) => {
+    const [meal] = await tx.insert(meals).values({ label, at }).returning({ id: meals.id });
+    await recordAudit(tx, actor, { kind: "meal.added", subjectId: meal.id, after: { label, at } });
+  });
 }
 
-export async function removeMeal(id: number) {
-  await getDb().delete(meals).where(eq(meals.id, id));
+export async function removeMeal(actor: Actor, id: number) {
+  await getDb().transaction(async (tx) => {
+    const [meal] = await tx.delete(meals).where(eq(meals.id, id)).returning({ label: meals.label, at: meals.at });
+    if (meal) await recordAudit(tx, actor, { kind: "meal.removed", subjectId: id, before: meal });
+  });
 }

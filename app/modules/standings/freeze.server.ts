@@ -21,7 +21,8 @@ export async function setScoreboardFrozen(actor: Actor, frozen: boolean) {
     const live = (await readLiveSnapshot()).board;
     const now = new Date();
     const [before] = await tx.select({ frozen: eventSettings.scoreboardFrozen, frozenAt: eventSettings.frozenAt }).from(eventSettings).where(eq(eventSettings.id, 1));
-    await recordAudit(tx, actor, { kind: frozen ? "scoreboard.frozen" : "scoreboard.unfrozen", before: before ?? null, after: { frozen, frozenAt: frozen ? now : null } });
+    // Freezing again takes a new snapshot (a change); unfreezing a live board changes nothing.
+    if (frozen || before?.frozen) await recordAudit(tx, actor, { kind: frozen ? "scoreboard.frozen" : "scoreboard.unfrozen", before: before ?? null, after: { frozen, frozenAt: frozen ? now : null } });
     await tx
       .update(eventSettings)
       .set(frozen ? { scoreboardFrozen: true, frozenAt: now, frozenBoard: live } : { scoreboardFrozen: false, frozenAt: null, frozenBoard: null })

@@ -5,13 +5,14 @@
  * standings stale in the same transaction, so the board picks up a new or renamed team.
  */
 import { asc, count, eq, sql } from "drizzle-orm";
-import { submissions, teams, users } from "../../../db/schema.ts";
+import { submissions, teams, users, awards } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { NAME_CONSTRAINTS, nameColumns } from "../names/names.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { fromCenti } from "../scoring/rules.ts";
 import { removeTeamFromStandings } from "../standings/recompute.server.ts";
 
 const m = messages.dashboard;
@@ -112,8 +113,15 @@ export async function deleteTeam(actor: Actor, id: number) {
     ]);
     if (subs.n > 0) throw new DashboardError(m.teamHasSubmissions, 409);
     if (members.n > 0) throw new DashboardError(m.teamHasMembers(members.n), 409);
+    // Its awards go with it (cascade): the record keeps them.
+    const gone = await tx.select({ id: awards.id, pointsCenti: awards.pointsCenti, category: awards.category, reason: awards.reason, revokedAt: awards.revokedAt }).from(awards).where(eq(awards.teamId, id));
     await removeTeamFromStandings(tx, id);
     await tx.delete(teams).where(eq(teams.id, id));
-    await recordAudit(tx, actor, { kind: "team.deleted", teamId: id, subjectId: id, before: { name: team.name } });
+    await recordAudit(tx, actor, {
+      kind: "team.deleted",
+      teamId: id,
+      subjectId: id,
+      before: { name: team.name, ...(gone.length ? { awards: gone.map((award) => ({ id: award.id, points: fromCenti(award.pointsCenti), category: award.category, reason: award.reason, revoked: award.revokedAt !== null })) } : {}) },
+    });
   });
 }

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { eventSettings } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { recordAudit, type Actor } from "../audit/audit.server.ts";
 
 /** The home page videos and the event's time zone (for the meal card's clock). */
 export async function getHomeSettings(): Promise<{ videos: string[]; timeZone: string }> {
@@ -26,11 +27,16 @@ export async function getFinalAt(): Promise<string | null> {
 }
 
 /** Saves the home videos that were given; an empty one keeps the stored URL. */
-export async function updateVideos(input: { video1?: string; video2?: string }) {
+export async function updateVideos(actor: Actor, input: { video1?: string; video2?: string }) {
   const set: { video1?: string; video2?: string } = {};
   if (input.video1) set.video1 = input.video1;
   if (input.video2) set.video2 = input.video2;
   if (Object.keys(set).length === 0) return;
-  const [row] = await getDb().update(eventSettings).set(set).where(eq(eventSettings.id, 1)).returning({ id: eventSettings.id });
-  if (!row) throw new Error("event settings missing");
+  await getDb().transaction(async (tx) => {
+    const [before] = await tx.select({ video1: eventSettings.video1, video2: eventSettings.video2 }).from(eventSettings).where(eq(eventSettings.id, 1)).for("update");
+    if (!before) throw new Error("event settings missing");
+    await tx.update(eventSettings).set(set).where(eq(eventSettings.id, 1));
+    const after = { ...before, ...set };
+    if (after.video1 !== before.video1 || after.video2 !== before.video2) await recordAudit(tx, actor, { kind: "videos.changed", before, after });
+  });
 }
