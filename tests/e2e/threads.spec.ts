@@ -86,6 +86,8 @@ test.describe("questions and requests", () => {
       await expect(popup).toContainText("An organiser answered: Yes: any public API");
       await expect(member.getByTestId("thread-status")).toContainText("Answered");
       await expect(member.getByRole("list", { name: "Messages" })).toContainText("Yes: any public API, keys not included.");
+      // The nav's Home link carries the count of answered threads, live.
+      await expect(member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /^Home\s*1 answered$/ })).toBeVisible();
       expect((await axe(member).include("main").analyze()).violations).toEqual([]);
 
       // Published for everyone by an admin (a mentor answers; only admins speak to every team): an

@@ -4,6 +4,7 @@
  * change, so a change never exists without its record and a failed change leaves none. The table is
  * append-only (the database refuses updates and deletes, migration 0012).
  */
+import { sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { auditLog } from "../../../db/schema.ts";
 import type { Role } from "../auth/access.ts";
@@ -61,9 +62,18 @@ function scrub(value: AuditValue | null | undefined): AuditValue | null {
   return out;
 }
 
-/** Writes one record in `tx`, the transaction of the change it records. */
+/**
+ * Writes one record in `tx`, the transaction of the change it records. One plain statement (not the query
+ * builder, whose 50 µs of CPU a record is paid on the scoring path): its text never varies, so every
+ * connection prepares it once.
+ */
 export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry): Promise<void> {
-  await tx.insert(auditLog).values(auditRow(actor, entry));
+  const row = auditRow(actor, entry);
+  await tx.execute(sql`
+    insert into ${auditLog} (at, kind, actor_id, actor_name, actor_role, via, session_id, token_id, ip, team_id, user_id, subject_id, before, after)
+    values (coalesce(${row.at?.toISOString() ?? null}::timestamptz, now()), ${row.kind}, ${row.actorId}, ${row.actorName}, ${row.actorRole}, ${row.via},
+      ${row.sessionId}, ${row.tokenId}, ${row.ip}, ${row.teamId}, ${row.userId}, ${row.subjectId},
+      ${row.before === null ? null : JSON.stringify(row.before)}::jsonb, ${row.after === null ? null : JSON.stringify(row.after)}::jsonb)`);
 }
 
 /** Several records in one statement (an import, a bulk change): each is one change. */
@@ -76,7 +86,7 @@ export async function recordAudits(tx: Queryable, actor: Actor, entries: readonl
 
 function auditRow(actor: Actor, entry: AuditEntry) {
   return {
-    ...(entry.at ? { at: entry.at } : {}),
+    at: entry.at,
     kind: entry.kind,
     actorId: actor.id,
     actorName: actor.name,
