@@ -197,7 +197,9 @@ test.describe("admin dashboard", () => {
     await expect(page).toHaveURL(/sort=team/);
     const challenges = await columnTexts(page, 2);
     expect(challenges.length).toBeGreaterThan(0);
-    expect(challenges.every((cell) => /Runes of Order|Oracle's First Sight/.test(cell))).toBe(true);
+    // Gate 1's challenges as they are now (other tests add their own to the shared event).
+    const gateOne = (await sql<Array<{ title: string }>>`select title from challenges where wave = 1`).map((row) => row.title);
+    expect(challenges.every((cell) => gateOne.some((title) => cell.includes(title)))).toBe(true);
     expect((await columnTexts(page, 4)).every((status) => status === "reviewed")).toBe(true);
 
   });
