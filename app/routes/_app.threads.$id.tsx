@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { formatDayTime } from "~/components/realtime/format";
+import { ThreadMessages } from "~/components/thread-messages";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { RouteErrorPage } from "~/components/status-page";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
@@ -89,27 +89,13 @@ export default function TeamThread() {
           <strong>{m.statusLabels[thread.status]}</strong>
           {thread.status === "claimed" && thread.claimed ? <span> · an organiser is on it</span> : null}
         </p>
-        <ol className="thread-messages" aria-label="Messages">
-          <li className="thread-message thread-message--team">
-            <p className="thread-message__who">
-              Your team · <time dateTime={thread.createdAt}>{formatDayTime(thread.createdAt, timeZone)}</time>
-            </p>
-            <p dir="auto" className="thread-message__body">
-              {thread.message}
-            </p>
-          </li>
-          {thread.replies.map((reply) => (
-            <li key={reply.id} className={`thread-message ${reply.fromTeam ? "thread-message--team" : "thread-message--staff"}`}>
-              <p className="thread-message__who">
-                {reply.fromTeam ? `${reply.author ?? "Your team"}` : "An organiser"} ·{" "}
-                <time dateTime={reply.createdAt}>{formatDayTime(reply.createdAt, timeZone)}</time>
-              </p>
-              <p dir="auto" className="thread-message__body">
-                {reply.body}
-              </p>
-            </li>
-          ))}
-        </ol>
+        <ThreadMessages
+          timeZone={timeZone}
+          messages={[
+            { key: "first", fromTeam: true, who: "Your team", body: thread.message, createdAt: thread.createdAt },
+            ...thread.replies.map((reply) => ({ key: reply.id, fromTeam: reply.fromTeam, who: reply.fromTeam ? (reply.author ?? "Your team") : "An organiser", body: reply.body, createdAt: reply.createdAt })),
+          ]}
+        />
         {thread.status === "closed" ? (
           <p className="muted">{m.closed}</p>
         ) : (

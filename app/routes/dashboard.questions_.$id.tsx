@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
-import { formatDayTime } from "~/components/realtime/format";
+import { ThreadMessages } from "~/components/thread-messages";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { useFormErrorToast } from "~/components/toaster";
 import { ActionButton } from "~/components/ui/action-button";
@@ -170,26 +170,13 @@ export default function Thread() {
         {thread.claimedByName ? <span> · {mine ? "claimed by you" : `claimed by ${thread.claimedByName}`}</span> : null}
         {thread.challenge ? <span> · about “{thread.challenge}”{thread.gate ? ` (gate ${thread.gate})` : ""}</span> : null}
       </p>
-      <ol className="thread-messages" aria-label="Messages">
-        <li className="thread-message thread-message--team">
-          <p className="thread-message__who">
-            {thread.team ?? "Team"} · <time dateTime={thread.createdAt}>{formatDayTime(thread.createdAt, timeZone)}</time>
-          </p>
-          <p dir="auto" className="thread-message__body">
-            {thread.message}
-          </p>
-        </li>
-        {thread.replies.map((reply) => (
-          <li key={reply.id} className={`thread-message ${reply.fromTeam ? "thread-message--team" : "thread-message--staff"}`}>
-            <p className="thread-message__who">
-              {reply.fromTeam ? (thread.team ?? "Team") : (reply.author ?? "an organiser")} · <time dateTime={reply.createdAt}>{formatDayTime(reply.createdAt, timeZone)}</time>
-            </p>
-            <p dir="auto" className="thread-message__body">
-              {reply.body}
-            </p>
-          </li>
-        ))}
-      </ol>
+      <ThreadMessages
+        timeZone={timeZone}
+        messages={[
+          { key: "first", fromTeam: true, who: thread.team ?? "Team", body: thread.message, createdAt: thread.createdAt },
+          ...thread.replies.map((reply) => ({ key: reply.id, fromTeam: reply.fromTeam, who: reply.fromTeam ? (thread.team ?? "Team") : (reply.author ?? "an organiser"), body: reply.body, createdAt: reply.createdAt })),
+        ]}
+      />
       {thread.status === "closed" ? (
         <p className="muted">This thread is closed.</p>
       ) : takenByAnother && !isAdmin ? (
