@@ -145,13 +145,18 @@ export default function Questions() {
                   <td dir="auto" data-label="Challenge">
                     {thread.challenge ? `${thread.challenge}${thread.gate ? ` (gate ${thread.gate})` : ""}` : "—"}
                   </td>
+                  {/* One child a cell: on a phone each cell is a label and its value side by side. */}
                   <td dir="auto" className="submission-text" data-label="Message">
-                    {thread.message.length > 200 ? `${thread.message.slice(0, 197)}...` : thread.message}
-                    {thread.replies > 0 ? <span className="muted"> · {thread.replies} more</span> : null}
+                    <span>
+                      {thread.message.length > 200 ? `${thread.message.slice(0, 197)}...` : thread.message}
+                      {thread.replies > 0 ? <span className="muted"> · {thread.replies} more</span> : null}
+                    </span>
                   </td>
                   <td data-label="Status" className="thread-status">
-                    {m.statusLabels[thread.status]}
-                    {thread.claimedByName ? <span className="muted"> by {thread.claimedBy === me ? "you" : thread.claimedByName}</span> : null}
+                    <span>
+                      {m.statusLabels[thread.status]}
+                      {thread.claimedByName ? <span className="muted"> by {thread.claimedBy === me ? "you" : thread.claimedByName}</span> : null}
+                    </span>
                   </td>
                   <td data-label="Actions">
                     <div className="row-actions">
