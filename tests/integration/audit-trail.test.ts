@@ -130,6 +130,10 @@ describe("scores", () => {
     expect(other.before).toMatchObject({ score: null, submissionScore: 65, status: "reviewed" });
     expect(other.after).toMatchObject({ score: 35, submissionScore: 50, status: "rejected" });
 
+    // A comment a JSON body can carry but jsonb cannot store (a lone surrogate) does not fail the score.
+    const { record: odd } = await oneRecord("score.changed", () => scoreSubmission({ submissionId: saved.submissionId, judge: actorFor(second.id, second.name), score: "35", verdict: "rejected", comment: "odd \ud800" }));
+    expect(odd.after).toMatchObject({ comment: "odd \ufffd" });
+
     // Refused scores leave nothing.
     await noRecord(() => scoreSubmission({ submissionId: saved.submissionId, judge: judgeActor, score: "101" }));
     await noRecord(() => scoreSubmission({ submissionId: saved.submissionId, judge: judgeActor, score: "10", seenRevision: new Date(0) }));

@@ -52,14 +52,30 @@ export interface AuditEntry {
 /** Never a password or its hash in a record, whatever a caller hands over. */
 const SECRET_KEYS = new Set(["password", "passwordHash", "password_hash", "token", "tokenHash", "token_hash"]);
 
-function scrub(value: AuditValue | null | undefined): AuditValue | null {
+/** A UTF-16 half of a pair standing alone: JSON can spell it, Postgres's jsonb refuses it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * What a record keeps of a value: no secret field, dates as ISO text, and text jsonb accepts. A JSON body
+ * (the API) can carry a lone surrogate ("\ud800") that a text column stores as U+FFFD but jsonb refuses,
+ * which would fail the change itself; here it becomes U+FFFD too.
+ */
+export function scrub(value: AuditValue | null | undefined): AuditValue | null {
   if (!value) return null;
   const out: AuditValue = {};
   for (const [key, item] of Object.entries(value)) {
     if (SECRET_KEYS.has(key) || item === undefined) continue;
-    out[key] = item instanceof Date ? item.toISOString() : item;
+    out[key] = storable(item);
   }
   return out;
+}
+
+function storable(item: unknown): unknown {
+  if (item instanceof Date) return item.toISOString();
+  if (typeof item === "string") return item.replace(LONE_SURROGATE, "\uFFFD");
+  if (Array.isArray(item)) return item.map(storable);
+  if (item !== null && typeof item === "object") return Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, storable(inner)]));
+  return item;
 }
 
 /**
