@@ -81,7 +81,8 @@ test.describe("questions and requests", () => {
       // Her reply reaches the team at once: the notification popup, and the thread itself.
       await sara.getByLabel(/^Your reply/).fill("Yes: any public API, keys not included.");
       await sara.getByRole("button", { name: "Send reply" }).click();
-      await expect(sara.getByText("Reply sent: the team sees it now.")).toBeVisible();
+      // Her page shows it answered (the toast may be taken by the re-read her own reply's event starts).
+      await expect(sara.getByTestId("thread-status")).toContainText("Answered");
       const popup = member.getByRole("region", { name: /Reply from the organisers/ });
       await expect(popup).toContainText("An organiser answered: Yes: any public API");
       await expect(member.getByTestId("thread-status")).toContainText("Answered");
@@ -96,7 +97,8 @@ test.describe("questions and requests", () => {
       await admin.reload();
       await admin.getByLabel("Title").fill(`External APIs (${team.name})`);
       await admin.getByRole("button", { name: "Publish as an announcement" }).click();
-      await expect(admin.getByText("Answer published as an announcement to every team.")).toBeVisible();
+      const title = `External APIs (${team.name})`;
+      await expect.poll(async () => (await sql`select 1 from announcements where title = ${title} and challenge_id = ${challenge.id}`).length).toBe(1);
       const otherMember = await signedInPage(browser, other.member);
       await otherMember.goto(`/submition/${challenge.id}`);
       const answers = otherMember.getByRole("region", { name: "Questions about this challenge" });
