@@ -5,6 +5,7 @@ import { TopNav } from "~/components/layout/top-nav";
 import { RouteErrorPage } from "~/components/status-page";
 import styles from "~/styles/participant.css";
 import { requireLayout } from "~/glue/auth.server";
+import { getLogger } from "~/infrastructure/logger.server";
 import { answeredThreadCount } from "~/modules/requests/threads.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -13,7 +14,14 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireLayout(request, "/");
   // The team's threads an organiser answered: a badge on Home (teams only: no query for anyone else).
-  const answered = user.teamId === null ? 0 : await answeredThreadCount(user.teamId);
+  // A badge, not the page: if Postgres cannot answer, the page still renders (the scoreboard reads Redis).
+  const answered =
+    user.teamId === null
+      ? 0
+      : await answeredThreadCount(user.teamId).catch((error: unknown) => {
+          getLogger().warn({ err: error }, "answered threads not counted");
+          return 0;
+        });
   return { user: { name: user.name, role: user.role, teamName: user.teamName, answered }, hasTeam: user.teamId !== null };
 }
 
