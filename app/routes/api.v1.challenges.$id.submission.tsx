@@ -6,7 +6,7 @@ import { handleSubmissionPost } from "~/glue/submission-upload.server";
 import { requestBegunAt } from "~/glue/request-time.server";
 import { apiResource, isMultipart, pathId, respond } from "~/glue/api.server";
 
-// Not public: apiResource authenticates the caller (401 without a session or token) and applies this
+// Callers must sign in: apiResource authenticates the caller (401 without a session or token) and applies this
 // operation's roles from the catalogue (403) before the handler runs (app/glue/api.server.ts,
 // app/modules/api/operations.ts); tests/integration/api-openapi.test.ts calls it as a visitor and as each role.
 /** The submission form's own handler: rules checked before the body is read, the file streamed. */

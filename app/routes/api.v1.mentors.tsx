@@ -4,7 +4,7 @@ import { createRequest, listRequests } from "~/modules/requests/requests.server"
 import { RequestSchema } from "~/modules/requests/schema";
 import { apiResource, readBody, respond } from "~/glue/api.server";
 
-// Not public: apiResource authenticates the caller (401 without a session or token) and applies this
+// Callers must sign in: apiResource authenticates the caller (401 without a session or token) and applies this
 // operation's roles from the catalogue (403) before the handler runs (app/glue/api.server.ts,
 // app/modules/api/operations.ts); tests/integration/api-openapi.test.ts calls it as a visitor and as each role.
 const resource = apiResource("/mentors", {

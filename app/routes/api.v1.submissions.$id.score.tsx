@@ -4,7 +4,7 @@ import { scoreSubmission } from "~/modules/scoring/scoring.server";
 import { actorOf } from "~/glue/actor.server";
 import { apiResource, pathId, readBody, respond } from "~/glue/api.server";
 
-// Not public: apiResource authenticates the caller (401 without a session or token) and applies this
+// Callers must sign in: apiResource authenticates the caller (401 without a session or token) and applies this
 // operation's roles from the catalogue (403) before the handler runs (app/glue/api.server.ts,
 // app/modules/api/operations.ts); tests/integration/api-openapi.test.ts calls it as a visitor and as each role.
 /** The caller scores as themselves: the judge is never taken from the body (docs/domain.md). */

@@ -6,7 +6,7 @@ import { blindList, hidesNames } from "~/modules/judging/blind.server";
 import { getJudgingSettings } from "~/modules/judging/settings.server";
 import { apiResource, respond } from "~/glue/api.server";
 
-// Not public: apiResource authenticates the caller (401 without a session or token) and applies this
+// Callers must sign in: apiResource authenticates the caller (401 without a session or token) and applies this
 // operation's roles from the catalogue (403) before the handler runs (app/glue/api.server.ts,
 // app/modules/api/operations.ts); tests/integration/api-openapi.test.ts calls it as a visitor and as each role.
 /** The judging table: same sort and filters as /dashboard/submissions (?sort=&dir=&gate=&category=&status=&mine=unscored). */

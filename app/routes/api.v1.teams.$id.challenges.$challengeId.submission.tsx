@@ -4,7 +4,7 @@ import { messages } from "~/modules/messages";
 import { getChallengeForSubmission } from "~/modules/participant/board.server";
 import { apiResource, pathId, respond } from "~/glue/api.server";
 
-// Not public: apiResource authenticates the caller (401 without a session or token) and applies this
+// Callers must sign in: apiResource authenticates the caller (401 without a session or token) and applies this
 // operation's roles from the catalogue (403) before the handler runs (app/glue/api.server.ts,
 // app/modules/api/operations.ts); tests/integration/api-openapi.test.ts calls it as a visitor and as each role.
 const resource = apiResource("/teams/{id}/challenges/{challengeId}/submission", {

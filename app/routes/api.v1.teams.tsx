@@ -5,7 +5,7 @@ import { createTeam, listTeams } from "~/modules/teams/teams.server";
 import { actorOf } from "~/glue/actor.server";
 import { apiResource, readBody, respond } from "~/glue/api.server";
 
-// Not public: apiResource authenticates the caller (401 without a session or token) and applies this
+// Callers must sign in: apiResource authenticates the caller (401 without a session or token) and applies this
 // operation's roles from the catalogue (403) before the handler runs (app/glue/api.server.ts,
 // app/modules/api/operations.ts); tests/integration/api-openapi.test.ts calls it as a visitor and as each role.
 const resource = apiResource("/teams", {

@@ -10,11 +10,10 @@ import { useFormErrorToast } from "~/components/toaster";
 import { ActionButton } from "~/components/ui/action-button";
 import { Field, TextareaField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
-import { createAnnouncement } from "~/modules/announcements/announcements.server";
 import { parseRowId } from "~/modules/ids";
 import { messages } from "~/modules/messages";
 import { PublishAnswerSchema, ReplySchema } from "~/modules/requests/schema";
-import { answerThread, claimThread, closeThread, getThread, questionOf, releaseThread } from "~/modules/requests/threads.server";
+import { answerThread, claimThread, closeThread, getThread, mayOverrule, publishAnswer, releaseThread } from "~/modules/requests/threads.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import styles from "~/styles/dashboard.css";
 import { requirePageActor } from "~/glue/actor.server";
@@ -43,8 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     me: user.id,
     // Publishing speaks to every team: an admin's announcement.
-    canPublish: user.role === "admin",
-    isAdmin: user.role === "admin",
+    canOverrule: mayOverrule(user.role),
     thread: {
       ...thread,
       createdAt: thread.createdAt.toISOString(),
@@ -72,12 +70,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithToast(here, { type: "success", title: intent === "claim" ? m.claimed : intent === "release" ? m.released : m.closedNow });
   }
   if (intent === "publish") {
-    if (actor.role !== "admin") throw data({ message: messages.errors.forbidden, home: actor.role }, { status: 403 });
     const submission = parseWithZod(formData, { schema: PublishAnswerSchema });
     if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400 });
     try {
-      const question = await questionOf(id);
-      await createAnnouncement(actor, { ...submission.value, challengeId: question.challengeId });
+      await publishAnswer(actor, id, submission.value);
     } catch (error) {
       const failed = dashboardFormFailure(submission, error, { log: "answer not published" });
       return data({ intent, result: failed.result }, failed.init);
@@ -152,7 +148,7 @@ function PublishForm({ thread }: { thread: LoaderData["thread"] }) {
 }
 
 export default function Thread() {
-  const { me, thread, timeZone, canPublish, isAdmin } = useLoaderData<typeof loader>();
+  const { me, thread, timeZone, canOverrule } = useLoaderData<typeof loader>();
   const location = useLocation();
   useRevalidateOn("thread:changed");
   const mine = thread.claimedBy === me;
@@ -179,7 +175,7 @@ export default function Thread() {
       />
       {thread.status === "closed" ? (
         <p className="muted">This thread is closed.</p>
-      ) : takenByAnother && !isAdmin ? (
+      ) : takenByAnother && !canOverrule ? (
         <Message tone="error">{m.claimedByAnother(thread.claimedByName ?? m.someoneElse)}</Message>
       ) : (
         <div className="card stack">
@@ -205,7 +201,7 @@ export default function Thread() {
           </Form>
         </div>
       )}
-      {canPublish && thread.kind === "question" && thread.challengeId !== null ? <PublishForm key={`publish-${location.key}`} thread={thread} /> : null}
+      {canOverrule && thread.kind === "question" && thread.challengeId !== null ? <PublishForm key={`publish-${location.key}`} thread={thread} /> : null}
     </section>
   );
 }

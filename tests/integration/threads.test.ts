@@ -21,6 +21,7 @@ import {
   getThread,
   isTeamThread,
   listThreads,
+  publishAnswer,
   questionOf,
   releaseThread,
   teamReply,
@@ -177,6 +178,11 @@ describe("a question's thread", () => {
     expect((await challengeAnswers(challenge.id)).map((row) => row.title)).toEqual(["Python versions"]);
     const [row] = await getDb().select().from(announcements).where(eq(announcements.challengeId, challenge.id));
     expect(row.createdBy).toBe(admin.id);
+    // Through the module that owns the rule: an admin publishes, a mentor is refused.
+    const mentor = await makeUser("mentor");
+    await expect(publishAnswer(actorFor(mentor.id, mentor.name, "mentor"), id, { title: "Mine", content: "x" })).rejects.toMatchObject({ status: 403 });
+    await publishAnswer(actorFor(admin.id, admin.name, "admin"), id, { title: "Python 3.12", content: "Yes." });
+    expect((await challengeAnswers(challenge.id)).map((row) => row.title)).toEqual(["Python 3.12", "Python versions"]);
     // A mentor call is not a question: nothing to publish.
     const call = await createRequest("needs", "chargers", { userId: caller.id, userName: caller.name, teamId: caller.teamId, teamName: caller.teamName });
     await expect(questionOf(call.id)).rejects.toMatchObject({ status: 404 });

@@ -6,6 +6,7 @@
  */
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { challenges, gates, requestMessages, requests, teams, users } from "../../../db/schema.ts";
+import type { Transaction } from "../../../db/client.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import type { UserActor } from "../audit/audit.server.ts";
 import type { Role } from "../auth/access.ts";
@@ -13,6 +14,7 @@ import { challengeGateJoin, visibleChallengeSql } from "../challenges/visibility
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { broadcastThreadChanged, broadcastThreadReply } from "../realtime/broadcast.server.ts";
+import { createAnnouncement } from "../announcements/announcements.server.ts";
 import { createRequest } from "./requests.server.ts";
 
 const m = messages.threads;
@@ -136,7 +138,12 @@ export async function getThread(id: number, viewer: { teamId?: number | null }) 
 /** Who may organise threads: a claim held by someone no longer in these roles holds nothing. */
 export const ORGANISERS: readonly Role[] = ["admin", "mentor"];
 
-async function lockThread(tx: Parameters<Parameters<ReturnType<typeof getDb>["transaction"]>[0]>[0], id: number) {
+/** An admin may take over a thread another organiser holds, and speak to every team (publish an answer). */
+export function mayOverrule(role: Role): boolean {
+  return role === "admin";
+}
+
+async function lockThread(tx: Transaction, id: number) {
   const [row] = await tx
     .select({
       id: requests.id,
@@ -162,7 +169,7 @@ async function lockThread(tx: Parameters<Parameters<ReturnType<typeof getDb>["tr
 function refuseIfTakenByAnother(row: { claimedBy: number | null; claimedByName: string | null; claimerRole: Role | null; status: ThreadStatus }, actor: UserActor) {
   if (row.status === "closed") throw new ThreadError(m.closed, { status: 409 });
   const held = row.claimedBy !== null && row.claimedBy !== actor.id && row.status === "claimed" && row.claimerRole !== null && ORGANISERS.includes(row.claimerRole);
-  if (held && actor.role !== "admin") throw new ThreadError(m.claimedByAnother(row.claimedByName ?? m.someoneElse), { status: 409 });
+  if (held && !mayOverrule(actor.role)) throw new ThreadError(m.claimedByAnother(row.claimedByName ?? m.someoneElse), { status: 409 });
 }
 
 /** The organiser holding a claimed thread (or an admin) lets it go: open again, for anyone to take. */
@@ -251,6 +258,16 @@ export async function askQuestion(member: { id: number; name: string; role: Role
   if (!challenge) throw new ThreadError(m.challengeNotFound, { status: 404 });
   const event = await createRequest("question", message, { userId: member.id, userName: member.name, teamId: member.teamId, teamName: member.teamName }, challenge.id);
   return event.id;
+}
+
+/**
+ * An admin publishes a question's answer to every team: an announcement with the question's challenge, which
+ * that challenge's page lists. A mentor answers the team only (403).
+ */
+export async function publishAnswer(actor: UserActor, id: number, answer: { title: string; content: string }) {
+  if (!mayOverrule(actor.role)) throw new ThreadError(messages.errors.forbidden, { status: 403 });
+  const question = await questionOf(id);
+  return createAnnouncement(actor, { ...answer, challengeId: question.challengeId });
 }
 
 /** The challenge a question is about and its text, to publish its answer (404 if not a question). */
