@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { formatDayTime } from "~/components/realtime/format";
 import { ActionButton } from "~/components/ui/action-button";
+import { TextareaField } from "~/components/ui/field";
 import type { AnnouncementEvent } from "~/modules/realtime/events";
 
 /**
@@ -30,8 +31,10 @@ export function ChallengeQuestions({ challengeId, answers, canAsk, timeZone }: {
       )}
       {canAsk ? (
         <Form method="post" action={`/submition/${challengeId}/question`} className="form">
-          <label htmlFor="challenge-question">Ask the organisers (only your team sees the answer, unless they publish it)</label>
-          <textarea id="challenge-question" name="message" rows={3} maxLength={2000} required dir="auto" />
+          <TextareaField
+            label="Ask the organisers (only your team sees the answer, unless they publish it)"
+            textareaProps={{ id: "challenge-question", name: "message", rows: 3, maxLength: 2000, required: true, dir: "auto" }}
+          />
           <ActionButton type="submit" variant="subtle">
             Ask
           </ActionButton>
