@@ -32,9 +32,13 @@ import { closeS3, pingStorage } from "./app/infrastructure/s3.server.ts";
 import { scoreboardFeedHandler } from "./app/glue/scoreboard-feed.server.ts";
 import { INLINE_FILE_PATH } from "./app/modules/submissions/inline-file.server.ts";
 import { withUnavailablePages } from "./app/glue/unavailable.server.ts";
+import { routePatterns } from "./app/glue/route-pattern.server.ts";
+import { gaugeOnScrape, getMetrics, serveMetrics } from "./app/infrastructure/metrics.server.ts";
+import { poolStats } from "./app/infrastructure/db.server.ts";
 
 const env = getEnv();
 const log = getLogger().child({ process: "web", pid: process.pid });
+const metrics = getMetrics("web");
 const root = path.dirname(fileURLToPath(import.meta.url));
 const buildPath = path.join(root, "build", "index.js");
 
@@ -52,6 +56,23 @@ let build = await importBuild();
 const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", env.TRUST_PROXY);
+
+// Every request's duration by route pattern (never by raw path: one series per route, whatever ids a
+// client invents), method and status; a request whose client left first counts with status "aborted".
+let routeOf = routePatterns(build);
+app.use((req, res, next) => {
+  const started = process.hrtime.bigint();
+  let done = false;
+  const observe = (aborted: boolean) => {
+    if (done) return;
+    done = true;
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    metrics.httpDuration().observe({ route: routeOf(req.path), method: req.method, status: aborted ? "aborted" : String(res.statusCode) }, seconds);
+  };
+  res.once("finish", () => observe(false));
+  res.once("close", () => observe(!res.writableFinished));
+  next();
+});
 // The scoreboard feed that big screens and scripts poll, first and on its own (decision 011): the
 // middleware below costs more than the feed itself (0.37 → 0.20 ms of CPU a poll). It sets its own
 // headers, compresses its own answers and logs its own failures; other methods go on to the Remix route.
@@ -138,6 +159,11 @@ app.get("/healthz", (_req, res) => {
   res.json({ status: "ok" });
 });
 
+// Prometheus scrapes (docs/operations.md): 404 unless METRICS_TOKEN is set, 401 without it as a bearer token.
+app.get("/metrics", (req, res, next) => {
+  serveMetrics(req, res).catch(next);
+});
+
 /** Why a check failed, in the driver's words: drizzle's own message only repeats the query. */
 function failureReason(error: unknown): string {
   const cause = (error as { cause?: unknown }).cause;
@@ -190,13 +216,14 @@ app.use(boundedBodies({ deadlineMs: env.WEB_BODY_DEADLINE_MS }));
 
 // Pages and actions in arrival order, a few at a time (decision 013). Uploads stream for as long as the
 // file takes and wait on S3, not on this CPU: they go straight through.
-app.use(
-  admissionQueue({
-    maxActive: env.WEB_MAX_ACTIVE_REQUESTS,
-    maxHoldMs: 5_000,
-    bypass: (req) => bodyRule(req.method, req.path, req.get("content-type")).kind === "stream",
-  }),
-);
+const admission = admissionQueue({
+  maxActive: env.WEB_MAX_ACTIVE_REQUESTS,
+  maxHoldMs: 5_000,
+  bypass: (req) => bodyRule(req.method, req.path, req.get("content-type")).kind === "stream",
+});
+app.use(admission);
+gaugeOnScrape("gatekeeper_admission_waiting_requests", "Requests waiting for their turn in this web process's admission queue", () => admission.stats().waiting);
+gaugeOnScrape("gatekeeper_admission_active_requests", "Requests this web process is serving (at most WEB_MAX_ACTIVE_REQUESTS)", () => admission.stats().active);
 
 // `npm run dev` re-imports the build after each rebuild (see the watcher below), so there the handler
 // takes a function. Anywhere else it takes the build itself: given a function, Remix re-derives the
@@ -215,6 +242,9 @@ const httpServer = createServer(app);
 httpServer.headersTimeout = 10_000;
 httpServer.requestTimeout = 15 * 60_000;
 const realtime = attachRealtime(httpServer);
+gaugeOnScrape("gatekeeper_socketio_connections", "Socket.IO clients connected to this web process", () => realtime.io.engine.clientsCount);
+gaugeOnScrape("gatekeeper_db_pool_in_use", "Postgres connections of this process's pool busy with a statement or a transaction", () => poolStats().inUse);
+gaugeOnScrape("gatekeeper_db_pool_waiting", "Statements and transactions of this process waiting for a Postgres connection", () => poolStats().waiting);
 
 httpServer.listen(env.PORT, () => {
   const address = httpServer.address();
@@ -230,6 +260,7 @@ if (devReload) {
     clearTimeout(reloadTimer);
     reloadTimer = setTimeout(async () => {
       build = await importBuild(`?t=${Date.now()}`);
+      routeOf = routePatterns(build);
       await broadcastDevReady(build);
     }, 100);
   });

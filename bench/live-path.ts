@@ -3,7 +3,12 @@
  * outbox, a BullMQ job on one of the worker processes, Redis pub/sub, to `teams:update` on every
  * socket.io client, connected across several real web processes (server.ts).
  *
- *   npm run bench:live [-- --smoke] [--clients N] [--webs N] [--workers N] [--scores N] [--rate PER_S] [--runs N] [--shards N]
+ *   npm run bench:live [-- --smoke] [--clients N] [--webs N] [--workers N] [--scores N] [--rate PER_S] [--runs N] [--shards N] [--versus DIR]
+ *
+ * --versus DIR: another checkout of this repository (a git worktree at another commit, built): every other
+ * web process runs from it, and scores alternate between the two versions' webs, so a change's cost on the
+ * scoring request is measured side by side, under the same load at the same moments ("POST p50" this
+ * checkout, "versus" the other), instead of in two runs minutes apart.
  *
  * The span measured, per (score, client): from just before the judge's POST is sent to the moment
  * that client's socket delivers the update carrying that score. Every score targets a different
@@ -12,6 +17,7 @@
  * (bench/lib/socket-shard.ts), so that one client process's event loop does not inflate the delays.
  */
 import { fork, type ChildProcess } from "node:child_process";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { once } from "node:events";
 import { sql } from "drizzle-orm";
@@ -23,7 +29,7 @@ import { createBenchWorld, summarise } from "./lib/env.ts";
 import { waitForStandingsDrained } from "./lib/exactness.ts";
 import { jobTimeline, type Stage } from "./lib/job-timeline.ts";
 import { acrossRuns, BenchFailure, benchArgs, numberOption, report, showFigure, targetVerdict } from "./lib/report.ts";
-import { BENCH_PORT_BASE, sleep, startWebs, startWorkers, stopChildren } from "./lib/servers.ts";
+import { BENCH_PORT_BASE, REPO_ROOT, sleep, startWebs, startWorkers, stopChildren } from "./lib/servers.ts";
 import { cookiesFor, seedWorld } from "./lib/world.ts";
 
 const args = benchArgs({
@@ -33,6 +39,7 @@ const args = benchArgs({
   scores: { type: "string" },
   rate: { type: "string" },
   shards: { type: "string" },
+  versus: { type: "string" },
 });
 const profile = args.smoke
   ? { clients: 40, webs: 2, workers: 2, scores: 20, rate: 40, runs: 1, shards: 1 }
@@ -107,12 +114,15 @@ try {
   const judgeCookie = (await cookiesFor([seeded.judgeIds[0]])).get(seeded.judgeIds[0])!;
   const viewerCookies = await cookiesFor(seeded.participants.slice(0, config.clients).map((user) => user.id));
 
-  const [webs] = await Promise.all([startWebs(world.env, config.webs, BENCH_PORT_BASE + 10), startWorkers(world.env, config.workers)]);
+  const versus = args.versus ? path.resolve(args.versus) : null;
+  if (versus && config.webs % 2 !== 0) throw new Error("--versus needs an even number of webs (half run each version)");
+  const rootOf = (index: number) => (versus && index % 2 === 1 ? versus : REPO_ROOT);
+  const [webs] = await Promise.all([startWebs(world.env, config.webs, BENCH_PORT_BASE + 10, rootOf), startWorkers(world.env, config.workers)]);
   const cookies = [...viewerCookies.values()];
   shards = await startShards(config.shards, cookies, webs.map((web) => web.url));
 
   const runs: Array<
-    ReturnType<typeof summarise> & { missing: number; failedPosts: number; postP50Ms: number; stages: Stage & { jobs: number; fanOutP50Ms: number } }
+    ReturnType<typeof summarise> & { missing: number; failedPosts: number; postP50Ms: number; versusPostP50Ms: number | null; stages: Stage & { jobs: number; fanOutP50Ms: number } }
   > = [];
   // Run -1 warms up (JIT, pools, Remix route modules) on a few teams and is not recorded.
   for (let run = -1; run < config.runs; run++) {
@@ -126,6 +136,7 @@ try {
     // Absolute times (timeOrigin + now): the shards stamp deliveries on the same clock.
     const sentAt = new Map<number, number>();
     const postTimes: number[] = [];
+    const versusPostTimes: number[] = [];
     const failures: string[] = [];
     const posts: Array<Promise<void>> = [];
     const intervalMs = 1000 / config.ratePerSecond;
@@ -135,7 +146,9 @@ try {
       // Steady rate: each score at its slot, however long the previous POST takes.
       const wait = start + index * intervalMs - performance.now();
       if (wait > 0) await sleep(wait);
-      const web = webs[index % webs.length];
+      const webIndex = index % webs.length;
+      const web = webs[webIndex];
+      const times = rootOf(webIndex) === REPO_ROOT ? postTimes : versusPostTimes;
       const sent = performance.timeOrigin + performance.now();
       sentAt.set(target.teamId, sent);
       posts.push(
@@ -147,7 +160,7 @@ try {
         }).then(
           async (response) => {
             await response.arrayBuffer();
-            postTimes.push(performance.timeOrigin + performance.now() - sent);
+            times.push(performance.timeOrigin + performance.now() - sent);
             if (response.status !== 302) {
               failures.push(`HTTP ${response.status}`);
               sentAt.delete(target.teamId); // never saved: no client can be missing it
@@ -178,7 +191,7 @@ try {
     const lastDeliveries = await collectDeliveries(shards);
     const fanOut = lastDeliveries.flatMap(({ teams, at }) => teams.flatMap((team, index) => (timeline.jobEndAt.has(team) ? [at[index] - timeline.jobEndAt.get(team)!] : [])));
     const { jobEndAt: _jobEndAt, ...stages } = timeline;
-    runs.push({ ...stats, missing: expected - delays.length, failedPosts: failures.length, postP50Ms: summarise(postTimes).p50, stages: { ...stages, fanOutP50Ms: summarise(fanOut).p50 } });
+    runs.push({ ...stats, missing: expected - delays.length, failedPosts: failures.length, postP50Ms: summarise(postTimes).p50, versusPostP50Ms: versus ? summarise(versusPostTimes).p50 : null, stages: { ...stages, fanOutP50Ms: summarise(fanOut).p50 } });
     console.info(`run ${run + 1}/${config.runs}: p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms, missing ${expected - delays.length}`);
   }
 
@@ -202,6 +215,12 @@ try {
         p99: showFigure(p99),
         max: showFigure(max),
         "POST p50": showFigure(acrossRuns(runs.map((run) => run.postP50Ms))),
+        ...(versus
+          ? {
+              "versus POST p50": showFigure(acrossRuns(runs.map((run) => run.versusPostP50Ms!))),
+              "this − versus": showFigure(acrossRuns(runs.map((run) => run.postP50Ms - run.versusPostP50Ms!))),
+            }
+          : {}),
         // Medians of each stage (BullMQ timestamps, ms resolution): where the p50 goes.
         "→enqueued": showFigure(acrossRuns(runs.map((run) => run.stages.requestToEnqueueMs)), 0),
         "queue wait": showFigure(acrossRuns(runs.map((run) => run.stages.queueWaitMs)), 0),
@@ -213,7 +232,7 @@ try {
         "p99 ≤ 100": targetVerdict(p99.median <= TARGET.p99Ms),
       },
     ],
-    { config, target: TARGET, runs, summary: { p50, p99, max, missing, failedPosts } },
+    { config: { ...config, versus }, target: TARGET, runs, summary: { p50, p99, max, missing, failedPosts } },
     args.out,
   );
   if (missing > 0 || failedPosts > 0) throw new BenchFailure(`${missing} updates of saved scores missing, ${failedPosts} score POSTs failed`);

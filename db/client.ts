@@ -11,6 +11,61 @@ export interface DbHandle {
   db: Database;
   sql: postgres.Sql;
   close: () => Promise<void>;
+  /** The pool's load now: drizzle's statements and transactions in flight against its size (metrics). */
+  poolStats: () => PoolStats;
+}
+
+export interface PoolStats {
+  max: number;
+  /** Statements and transactions of this pool started and not yet settled. */
+  inFlight: number;
+  /** Connections busy: a transaction holds one; single statements share them up to `max`. */
+  inUse: number;
+  /** What is in flight beyond the pool's size: waiting for a connection (postgres.js queues it). */
+  waiting: number;
+}
+
+/**
+ * The client drizzle is given, counting what is in flight: a statement from when it is sent (postgres.js
+ * runs a query when it is awaited) until it settles, a transaction for its whole callback. postgres.js keeps
+ * its connection queues to itself; this is the load they carry.
+ */
+function counting(sql: postgres.Sql, counter: { inFlight: number }): postgres.Sql {
+  const settle = () => {
+    counter.inFlight--;
+  };
+  return new Proxy(sql, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (property === "begin") {
+        return (...args: unknown[]) => {
+          counter.inFlight++;
+          return (value as (...args: unknown[]) => Promise<unknown>).apply(target, args).finally(settle);
+        };
+      }
+      if (property === "unsafe") {
+        return (...args: unknown[]) => {
+          const query = (value as (...args: unknown[]) => PromiseLike<unknown>).apply(target, args);
+          const then = query.then;
+          let sent = false;
+          // The first `then` sends it (postgres.js's own behaviour): count it once, settle it once.
+          Object.defineProperty(query, "then", {
+            configurable: true,
+            value(onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) {
+              if (!sent) {
+                sent = true;
+                counter.inFlight++;
+                then.call(query, settle, settle);
+              }
+              return then.call(query, onFulfilled, onRejected);
+            },
+          });
+          return query;
+        };
+      }
+      return value;
+    },
+  });
 }
 
 export function createDb(url: string, options: { max?: number } = {}): DbHandle {
@@ -26,6 +81,13 @@ export function createDb(url: string, options: { max?: number } = {}): DbHandle 
     // short, capped wait cannot hammer a server that is down.
     backoff: (retries: number) => Math.min(0.1 * 2 ** retries, 1),
   });
-  const db = drizzle(sql, { schema });
-  return { db, sql, close: () => sql.end({ timeout: 5 }) };
+  const counter = { inFlight: 0 };
+  const db = drizzle(counting(sql, counter), { schema });
+  const max = options.max ?? 10;
+  return {
+    db,
+    sql,
+    close: () => sql.end({ timeout: 5 }),
+    poolStats: () => ({ max, inFlight: counter.inFlight, inUse: Math.min(counter.inFlight, max), waiting: Math.max(0, counter.inFlight - max) }),
+  };
 }

@@ -5,13 +5,14 @@
 import { hostname } from "node:os";
 import { Worker, type Processor } from "bullmq";
 import { queues, type QueueKey } from "../app/infrastructure/queues.ts";
-import { sweepStaleStandings } from "../app/modules/standings/outbox.server.ts";
+import { outboxBacklog, sweepStaleStandings } from "../app/modules/standings/outbox.server.ts";
 import { readLiveSnapshot } from "../app/modules/standings/scoreboard.server.ts";
-import { closeDb } from "../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../app/infrastructure/emitter.server.ts";
 import { getEnv } from "../app/infrastructure/env.server.ts";
 import { getLogger } from "../app/infrastructure/logger.server.ts";
-import { bullPrefix, closeQueues } from "../app/infrastructure/queue.server.ts";
+import { gaugeOnScrape, getMetrics, startMetricsServer } from "../app/infrastructure/metrics.server.ts";
+import { bullPrefix, closeQueues, getQueue } from "../app/infrastructure/queue.server.ts";
+import { closeDb, poolStats } from "../app/infrastructure/db.server.ts";
 import { closeRedis, createRedis } from "../app/infrastructure/redis.server.ts";
 import { closeS3 } from "../app/infrastructure/s3.server.ts";
 import { processStandings } from "./processors/standings.ts";
@@ -35,10 +36,22 @@ export function startWorkers(): Worker[] {
       concurrency: env.WORKER_CONCURRENCY,
       name: env.WORKER_NAME ?? `${hostname()}:${process.pid}`,
     });
-    worker.on("completed", (job) => log.debug({ queue: job.queueName, jobId: job.id }, "job completed"));
-    worker.on("failed", (job, error) =>
-      log.warn({ queue: job?.queueName, jobId: job?.id, attempts: job?.attemptsMade, err: error }, "job failed"),
-    );
+    const metrics = getMetrics();
+    // A job's wait: from when it could first run (created, plus any delay or backoff) to a worker taking it.
+    worker.on("active", (job) => {
+      if (job.processedOn) metrics.jobWait().observe({ queue: job.queueName }, Math.max(0, job.processedOn - job.timestamp - (job.delay ?? 0)) / 1000);
+    });
+    const ran = (job: { queueName: string; processedOn?: number }, outcome: "completed" | "failed") => {
+      if (job.processedOn) metrics.jobDuration().observe({ queue: job.queueName, outcome }, Math.max(0, Date.now() - job.processedOn) / 1000);
+    };
+    worker.on("completed", (job) => {
+      ran(job, "completed");
+      log.debug({ queue: job.queueName, jobId: job.id }, "job completed");
+    });
+    worker.on("failed", (job, error) => {
+      if (job) ran(job, "failed");
+      log.warn({ queue: job?.queueName, jobId: job?.id, attempts: job?.attemptsMade, err: error }, "job failed");
+    });
     // While Redis is down every reconnect attempt fails: say so once every 10 s, not 10 times a second.
     let lastErrorLog = 0;
     worker.on("error", (error) => {
@@ -50,8 +63,30 @@ export function startWorkers(): Worker[] {
   });
 }
 
+/** The series only workers report (docs/operations.md): queues by state, the standings outbox, the pool. */
+function workerGauges() {
+  const STATES = ["waiting", "active", "delayed", "failed"] as const;
+  gaugeOnScrape(
+    "gatekeeper_queue_jobs",
+    "Jobs in each queue by state (the same figures from every worker: read one, e.g. max by queue and state)",
+    async () => {
+      const counts = await Promise.all((Object.keys(processors) as QueueKey[]).map(async (key) => [key, await getQueue(key).getJobCounts(...STATES)] as const));
+      return counts.flatMap(([key, byState]) => STATES.map((state): [Record<"queue" | "state", string>, number] => [{ queue: queues[key].name, state }, byState[state] ?? 0]));
+    },
+    ["queue", "state"],
+  );
+  gaugeOnScrape("gatekeeper_standings_outbox_teams", "Teams whose standings are marked stale and not yet recomputed", async () => (await outboxBacklog()).teams);
+  gaugeOnScrape("gatekeeper_standings_outbox_oldest_seconds", "How long the oldest stale team has waited for its recompute", async () => (await outboxBacklog()).oldestSeconds);
+  gaugeOnScrape("gatekeeper_db_pool_in_use", "Postgres connections of this process's pool busy with a statement or a transaction", () => poolStats().inUse);
+  gaugeOnScrape("gatekeeper_db_pool_waiting", "Statements and transactions of this process waiting for a Postgres connection", () => poolStats().waiting);
+}
+
 async function main() {
   const log = getLogger().child({ process: "worker", pid: process.pid });
+  getMetrics("worker");
+  const env = getEnv();
+  const metricsServer = env.METRICS_TOKEN ? await startMetricsServer(env.WORKER_METRICS_PORT) : null;
+  if (metricsServer) workerGauges();
   const workers = startWorkers();
 
   // Start-up and then every few seconds: catch up on any team whose job never reached the queue.
@@ -80,6 +115,7 @@ async function main() {
     }, 30_000).unref();
     // close() waits for the jobs in hand; anything not finished is picked up by another worker.
     clearInterval(sweepTimer);
+    metricsServer?.close();
     await Promise.all(workers.map((worker) => worker.close()));
     await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis(), closeDb()]);
     closeS3();

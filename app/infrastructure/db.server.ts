@@ -1,4 +1,4 @@
-import { createDb, type DbHandle } from "../../db/client.ts";
+import { createDb, type DbHandle, type PoolStats } from "../../db/client.ts";
 import { getEnv } from "./env.server.ts";
 
 // One pool per process, kept on globalThis so that dev rebuilds do not open a new pool each time.
@@ -21,4 +21,9 @@ export async function closeDb() {
   const handle = globalForDb.__gatekeeperDb;
   globalForDb.__gatekeeperDb = undefined;
   await handle?.close();
+}
+
+/** The process's pool load (metrics); zeros before the first query opened it. */
+export function poolStats(): PoolStats {
+  return globalForDb.__gatekeeperDb?.poolStats() ?? { max: getEnv().DATABASE_POOL_MAX, inFlight: 0, inUse: 0, waiting: 0 };
 }

@@ -1,5 +1,6 @@
 import { Emitter } from "@socket.io/redis-emitter";
 import { getLogger } from "./logger.server.ts";
+import { getMetrics } from "./metrics.server.ts";
 import { createRedis, redisKey } from "./redis.server.ts";
 
 /**
@@ -33,9 +34,32 @@ export function getEmitter<Events extends EventsMap = { [event: string]: (...arg
           return 0;
         }),
     };
-    globalForEmitter.__gatekeeperEmitter = new Emitter<EventsMap>(publisher, { key: socketKey() });
+    globalForEmitter.__gatekeeperEmitter = countingEmits(new Emitter<EventsMap>(publisher, { key: socketKey() }));
   }
   return globalForEmitter.__gatekeeperEmitter as unknown as Emitter<Events>;
+}
+
+/**
+ * The emitter, and every broadcast operator it hands out (`to`, `except`…), counting each `emit` by event
+ * name in gatekeeper_live_events_emitted_total.
+ */
+function countingEmits<T extends object>(target: T): T {
+  return new Proxy(target, {
+    get(object, property) {
+      const value: unknown = Reflect.get(object, property, object);
+      if (typeof value !== "function") return value;
+      if (property === "emit") {
+        return (event: string, ...args: unknown[]) => {
+          getMetrics().eventsEmitted().inc({ event });
+          return (value as (...args: unknown[]) => unknown).call(object, event, ...args);
+        };
+      }
+      return (...args: unknown[]) => {
+        const result = (value as (...args: unknown[]) => unknown).apply(object, args);
+        return result !== null && typeof result === "object" ? countingEmits(result) : result;
+      };
+    },
+  });
 }
 
 export async function closeEmitter() {

@@ -44,4 +44,21 @@ describe("configuration", () => {
     };
     expect(parseEnv({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32), ...services }).SESSION_SECRET).toHaveLength(32);
   });
+
+  it("serves metrics only with a token, and a long one in production", () => {
+    expect(parseEnv({}).METRICS_TOKEN).toBeUndefined();
+    expect(() => parseEnv({ METRICS_TOKEN: "short" })).toThrowError(/METRICS_TOKEN/);
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: "x".repeat(32),
+      DATABASE_URL: "postgres://db/gk",
+      REDIS_URL: "redis://cache:6379",
+      S3_ENDPOINT: "https://s3.example.org",
+      S3_ACCESS_KEY_ID: "key",
+      S3_SECRET_ACCESS_KEY: "secret",
+    };
+    expect(() => parseEnv({ ...production, METRICS_TOKEN: "y".repeat(20) })).toThrowError(/METRICS_TOKEN.*at least 32/s);
+    expect(parseEnv({ ...production, METRICS_TOKEN: "y".repeat(32) }).METRICS_TOKEN).toHaveLength(32);
+    expect(parseEnv({ WORKER_METRICS_PORT: "9500" }).WORKER_METRICS_PORT).toBe(9500);
+  });
 });

@@ -78,6 +78,11 @@ const EnvSchema = z
     WORKER_NAME: z.string().min(1).max(100).optional(),
     // Submission upload limit in bytes (200 MB). Lowered only by the e2e server to keep CI fast.
     SUBMISSION_MAX_BYTES: z.coerce.number().int().min(1).default(209_715_200),
+    // Prometheus metrics (docs/operations.md): served only to a scraper that sends this bearer token;
+    // unset, /metrics answers 404 and workers open no metrics port.
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (e.g. openssl rand -hex 24)").optional(),
+    // The port a worker serves its metrics on (each worker process its own when several share a host).
+    WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).default(9464),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== "production") return;
@@ -87,6 +92,9 @@ const EnvSchema = z
         path: ["SESSION_SECRET"],
         message: "production needs your own secret of at least 32 characters (e.g. openssl rand -hex 32)",
       });
+    }
+    if (env.METRICS_TOKEN !== undefined && env.METRICS_TOKEN.length < 32) {
+      ctx.addIssue({ code: "custom", path: ["METRICS_TOKEN"], message: "production needs a metrics token of at least 32 characters (e.g. openssl rand -hex 24)" });
     }
   });
 

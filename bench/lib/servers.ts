@@ -54,11 +54,15 @@ export interface WebProcess {
   child: ChildProcess;
 }
 
-/** Starts server.ts on `port` and resolves once /healthz answers. */
-export async function startWeb(env: Record<string, string>, port: number): Promise<WebProcess> {
-  ensureBuild();
+/**
+ * Starts server.ts on `port` and resolves once /healthz answers. `root`: the checkout it runs from (another
+ * one, built, to compare two versions side by side in one run: bench:live --versus).
+ */
+export async function startWeb(env: Record<string, string>, port: number, root = REPO_ROOT): Promise<WebProcess> {
+  if (root === REPO_ROOT) ensureBuild();
+  else if (!existsSync(path.join(root, "build", "index.js"))) throw new Error(`${root} has no build/: run npm run build there first`);
   const child = spawn(process.execPath, nodeArgs("server.ts"), {
-    cwd: REPO_ROOT,
+    cwd: root,
     env: processEnv({ ...env, PORT: String(port) }),
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -79,8 +83,9 @@ export async function startWeb(env: Record<string, string>, port: number): Promi
   throw new Error(`server.ts on ${port} did not answer /healthz within 90 s`);
 }
 
-export async function startWebs(env: Record<string, string>, count: number, firstPort: number): Promise<WebProcess[]> {
-  return Promise.all(Array.from({ length: count }, (_, index) => startWeb(env, firstPort + index)));
+/** `rootOf(i)`: the checkout web i runs from (this one unless told). */
+export async function startWebs(env: Record<string, string>, count: number, firstPort: number, rootOf: (index: number) => string = () => REPO_ROOT): Promise<WebProcess[]> {
+  return Promise.all(Array.from({ length: count }, (_, index) => startWeb(env, firstPort + index, rootOf(index))));
 }
 
 /** Starts a worker process; resolves when it says it started (its only info line at start). */

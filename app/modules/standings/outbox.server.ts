@@ -52,3 +52,11 @@ export async function sweepStaleStandings(olderThanMs = 2000): Promise<number> {
   for (const { teamId } of rows) await enqueue("standings", { teamId });
   return rows.length;
 }
+
+/** The standings still to recompute: teams marked stale, and how long the oldest has waited (metrics). */
+export async function outboxBacklog(): Promise<{ teams: number; oldestSeconds: number }> {
+  const [row] = await getDb().execute<{ teams: number; oldest_seconds: number | null }>(sql`
+    select count(*)::int as teams, extract(epoch from now() - min(${standingsOutbox.requestedAt}))::float8 as oldest_seconds
+    from ${standingsOutbox}`);
+  return { teams: Number(row?.teams ?? 0), oldestSeconds: Number(row?.oldest_seconds ?? 0) };
+}

@@ -8,6 +8,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { eventSettings, standings, standingsHistory, standingsOutbox, userStatistics } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { getMetrics } from "../../infrastructure/metrics.server.ts";
 import { getRedis } from "../../infrastructure/redis.server.ts";
 import { broadcastTeamStanding } from "../realtime/broadcast.server.ts";
 import type { TeamStanding } from "../realtime/events.ts";
@@ -44,13 +45,17 @@ export type RecomputeResult = { status: "skipped" } | { status: "removed" } | { 
 export async function recomputeTeamStanding(teamId: number): Promise<RecomputeResult> {
   // Outside the transaction: the rebuild takes the board lock exclusive, which our shared one would block.
   await ensureSnapshotReady();
-  let broadcast: { team: TeamStanding; frozen: boolean; frozenRank: number | null } | null = null;
+  type Publish = { team: TeamStanding; frozen: boolean; frozenRank: number | null; requestedAt: Date };
+  let broadcast = null as Publish | null;
   const result = await getDb().transaction(async (tx): Promise<RecomputeResult> => {
     // The shared board lock before any write: a rebuild holds it exclusive and then rewrites every row, so a
     // job that wrote first and waited for the lock afterwards would deadlock with it. Its Redis writes below
     // also happen under it (a rebuild cannot overwrite them with older data).
     await lockTeamThenBoardShared(tx, teamId);
-    const [pending] = await tx.select({ version: standingsOutbox.version }).from(standingsOutbox).where(eq(standingsOutbox.teamId, teamId));
+    const [pending] = await tx
+      .select({ version: standingsOutbox.version, requestedAt: standingsOutbox.requestedAt })
+      .from(standingsOutbox)
+      .where(eq(standingsOutbox.teamId, teamId));
     if (!pending) return { status: "skipped" };
     // Read after the outbox version: anything committed before that version is in these rows.
     const [team, teamRows, teamAwards, userIds, userRows, previousRows, freeze, version] = await Promise.all([
@@ -88,13 +93,15 @@ export async function recomputeTeamStanding(teamId: number): Promise<RecomputeRe
       tx.delete(standingsOutbox).where(and(eq(standingsOutbox.teamId, teamId), eq(standingsOutbox.version, pending.version))),
     ]);
     standing.rank = rank;
-    broadcast = { team: standing, ...freeze };
+    broadcast = { team: standing, ...freeze, requestedAt: pending.requestedAt };
     return { status: "updated", team: standing };
   });
   // Published after commit: a browser that re-reads on this hint sees the committed standings.
   if (broadcast) {
-    const { team, frozen, frozenRank } = broadcast;
+    const { team, frozen, frozenRank, requestedAt } = broadcast;
     broadcastTeamStanding(team, { frozen, frozenRank });
+    // The live path's lag: from the change's transaction (it marked the team stale) to this publish.
+    getMetrics().liveLag().observe(Math.max(0, Date.now() - requestedAt.getTime()) / 1000);
   }
   return result;
 }
