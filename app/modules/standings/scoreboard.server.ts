@@ -5,7 +5,8 @@
 import { createHash } from "node:crypto";
 import type { TeamStanding } from "../realtime/events.ts";
 import { getRedis } from "../../infrastructure/redis.server.ts";
-import { boardForViewer, type Viewer, type ViewedBoard } from "./frozen-view.ts";
+import { categoryLeaders, type CategoryLeaders } from "./category-leaders.ts";
+import { boardForViewer, categoryLeadersForViewer, type Viewer, type ViewedBoard } from "./frozen-view.ts";
 import { isSnapshotReady, readSnapshotCached, type Snapshot } from "./snapshot.server.ts";
 import { rebuildStandings } from "./rebuild.server.ts";
 
@@ -94,6 +95,23 @@ export async function getScoreboardFeed(viewer: Viewer): Promise<{ body: string;
   const body = `{"teams":${json},"frozen":${board.frozen},"ownTeamId":${JSON.stringify(board.ownTeamId)}}`;
   // The tag has a fixed length (27 characters), so the parts after it cannot run into each other.
   return { body, etag: `"${tag}-${board.frozen ? "f" : "l"}-${board.ownTeamId ?? "n"}"` };
+}
+
+/** The category places of a frozen board, ranked once per snapshot version (every frozen participant shares them). */
+const frozenLeaders = new WeakMap<readonly TeamStanding[], CategoryLeaders>();
+
+function rankFrozenBoard(board: readonly TeamStanding[]): CategoryLeaders {
+  let leaders = frozenLeaders.get(board);
+  if (leaders === undefined) {
+    leaders = categoryLeaders(board);
+    frozenLeaders.set(board, leaders);
+  }
+  return leaders;
+}
+
+/** The category top 3 a viewer's scoreboard starts from (app/modules/standings/frozen-view.ts): null when the page ranks its live board itself. */
+export async function getCategoryLeaders(viewer: Viewer): Promise<CategoryLeaders | null> {
+  return categoryLeadersForViewer(await readLiveSnapshot(), viewer, rankFrozenBoard);
 }
 
 /** A team's own standing (live points) and the rank the viewer may see (frozen for participants). */
