@@ -113,10 +113,3 @@ function rankFrozenBoard(board: readonly TeamStanding[]): CategoryLeaders {
 export async function getCategoryLeaders(viewer: Viewer): Promise<CategoryLeaders | null> {
   return categoryLeadersForViewer(await readLiveSnapshot(), viewer, rankFrozenBoard);
 }
-
-/** A team's own standing (live points) and the rank the viewer may see (frozen for participants). */
-export async function getTeamStanding(viewer: Viewer): Promise<{ team: TeamStanding | null; frozen: boolean }> {
-  if (viewer.teamId === null) return { team: null, frozen: false };
-  const board = await getScoreboard(viewer);
-  return { team: board.teams.find((team) => team.id === viewer.teamId) ?? null, frozen: board.frozen };
-}
