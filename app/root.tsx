@@ -4,6 +4,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } f
 import { useEffect, type ReactNode } from "react";
 import { NotificationPopup } from "~/components/realtime/notification-popup";
 import { SocketProvider } from "~/components/realtime/socket-provider";
+import { useClearedTeamRank } from "~/components/realtime/team-rank-storage";
 import { UnreadAnnouncementsProvider } from "~/components/realtime/unread-announcements";
 import { AppToaster } from "~/components/toaster";
 import { RouteErrorPage } from "~/components/status-page";
@@ -37,6 +38,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const user = rootData?.user ?? null;
   const nonce = useNonce();
+  // localStorage `teamRank` is the signed-in team's (kept by the pages that show it): gone once signed out.
+  useClearedTeamRank(Boolean(user));
   // A marker that the page's scripts run: tests wait for it (and it costs the page nothing).
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";

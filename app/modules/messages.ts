@@ -66,6 +66,8 @@ export const messages = {
     challengeLoadFailed: "The challenge could not be loaded. Please try again.",
     // The original platform's, verbatim.
     scoreboardLoadFailed: "Error loading teams",
+    // The original platform's, verbatim: /status could not read the team's points again (the page keeps what it showed).
+    scoresFetchFailed: "Failed to fetch submission scores",
     noTeam: "You need a team to submit.",
     challengeNotFound: "This challenge does not exist.",
     challengeInactive: "This challenge is not active.",

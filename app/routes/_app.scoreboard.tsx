@@ -2,20 +2,22 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { SocialLinks } from "~/components/participant/social-links";
+import { CategoryLeadersPanel } from "~/components/realtime/category-leaders";
 import { formatPoints } from "~/components/realtime/format";
 import { LiveIndicator } from "~/components/realtime/live-indicator";
+import { useLiveStandings } from "~/components/realtime/live-standings";
 import { isMedalPlace, Medal } from "~/components/realtime/medal";
 import { ScoreChart } from "~/components/realtime/score-chart";
-import { useSocketEvent } from "~/components/realtime/socket-provider";
 import { LoadErrorPage } from "~/components/status-page";
 import { TitleBar } from "~/components/ui/title-bar";
 import { messages } from "~/modules/messages";
-import { applyTeamUpdate, type TeamStanding } from "~/modules/realtime/events";
+import type { TeamStanding } from "~/modules/realtime/events";
 import { socialLinks } from "~/modules/settings/social-links";
+import { leadersOfBoard } from "~/modules/standings/category-leaders";
 import { CHART_TEAMS, chartTeamIds, extendChart, followsTeams } from "~/modules/standings/chart";
 import { chartCutFor } from "~/modules/standings/frozen-view";
 import { getScoreChart } from "~/modules/standings/history.server";
-import { getScoreboardJson } from "~/modules/standings/scoreboard.server";
+import { getCategoryLeaders, getScoreboardJson } from "~/modules/standings/scoreboard.server";
 import { requirePage } from "~/glue/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Scoreboard · Gatekeeper" }];
@@ -26,8 +28,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = { id: user.id, role: user.role, teamId: user.teamId };
   // Live or frozen for this viewer: the frozen-board rule (app/modules/standings/frozen-view.ts).
   const { leaders, live, ...board } = await getScoreboardJson(viewer, CHART_TEAMS);
-  const { chart, timeZone } = await getScoreChart({ teams: leaders, frozenFor: chartCutFor(viewer, board.frozen) });
-  return { ...board, liveForViewer: live, chart, timeZone };
+  const [{ chart, timeZone }, categoryLeaders] = await Promise.all([
+    getScoreChart({ teams: leaders, frozenFor: chartCutFor(viewer, board.frozen) }),
+    // The category top 3: a frozen participant's places at the freeze; null for a live board (ranked on the page).
+    live ? null : getCategoryLeaders(viewer),
+  ]);
+  return { ...board, liveForViewer: live, chart, timeZone, categoryLeaders };
 }
 
 type Category = keyof TeamStanding["categories"];
@@ -42,20 +48,16 @@ const categories: ReadonlyArray<{ key: Category; title: string | null }> = [
 
 const FLASH_MS = 1600;
 
-const parseTeams = (json: string) => JSON.parse(json) as TeamStanding[];
-
 export default function Scoreboard() {
   const data = useLoaderData<typeof loader>();
   const { revalidate } = useRevalidator();
 
-  // Live state starts from the loader and re-syncs whenever the loader runs again
-  // (reconnect, standings:refresh, navigation): events are hints, the loader is the truth.
-  const [teams, setTeams] = useState<TeamStanding[]>(() => parseTeams(data.teamsJson));
+  // The chart starts from the loader and re-syncs whenever the loader runs again, as the board does
+  // (useLiveStandings): events are hints, the loader is the truth.
   const [chart, setChart] = useState(data.chart);
   const [source, setSource] = useState(data);
   if (source !== data) {
     setSource(data);
-    setTeams(parseTeams(data.teamsJson));
     setChart(data.chart);
   }
 
@@ -83,35 +85,21 @@ export default function Scoreboard() {
 
   const [ownNews, setOwnNews] = useState("");
 
-  // A team entering or leaving the top 10 needs its history: the loader reads the chart again.
-  useEffect(() => {
-    if (data.liveForViewer && !followsTeams(chart, chartTeamIds(teams))) revalidate();
-  }, [data.liveForViewer, chart, teams, revalidate]);
-
-  useSocketEvent("teams:update", (update) => {
-    setChart((current) => (data.liveForViewer || update.id === data.ownTeamId ? extendChart(current, update, Date.now()) : current));
-    if (data.liveForViewer) {
-      setTeams((current) => applyTeamUpdate(current, update));
-    } else if (update.id === data.ownTeamId) {
-      // Frozen: the team still sees its own points, in its frozen place.
-      setTeams((current) =>
-        current.map((team) =>
-          team.id === update.id
-            ? { ...team, totalScore: update.totalScore, categories: update.categories, solvedCount: update.solvedCount }
-            : team,
-        ),
-      );
-    } else {
-      return;
-    }
+  // The board, live as the freeze allows this viewer (one rule for every page that holds it).
+  const teams = useLiveStandings(data, (update: TeamStanding) => {
+    setChart((current) => extendChart(current, update, Date.now()));
     flash(update.id);
     if (update.id === data.ownTeamId) {
       const rank = data.liveForViewer ? ` Rank ${update.rank}.` : "";
       setOwnNews(`Your team now has ${formatPoints(update.totalScore)} points.${rank}`);
     }
   });
+  const categoryLeaders = leadersOfBoard(teams, data.categoryLeaders, data.ownTeamId);
 
-  useSocketEvent("standings:refresh", () => revalidate());
+  // A team entering or leaving the top 10 needs its history: the loader reads the chart again.
+  useEffect(() => {
+    if (data.liveForViewer && !followsTeams(chart, chartTeamIds(teams))) revalidate();
+  }, [data.liveForViewer, chart, teams, revalidate]);
 
   return (
     <main className="page scoreboard" aria-labelledby="scoreboard-title">
@@ -134,6 +122,7 @@ export default function Scoreboard() {
         <LiveIndicator />
       </div>
 
+      <div className="scoreboard__boards">
       <div className="table-wrap scoreboard__wrap">
         <table className="table scoreboard__table">
           <caption>
@@ -211,6 +200,9 @@ export default function Scoreboard() {
             )}
           </tbody>
         </table>
+      </div>
+
+      <CategoryLeadersPanel leaders={categoryLeaders} ownTeamId={data.ownTeamId} frozen={data.frozen && !data.liveForViewer} />
       </div>
 
       <ScoreChart

@@ -1,68 +1,108 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ClientLoaderFunctionArgs } from "@remix-run/react";
 import { useLoaderData } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { formatPoints, formatSignedPoints } from "~/components/realtime/format";
+import { useLiveStandings } from "~/components/realtime/live-standings";
+import { isServerAnswer, withRetries } from "~/components/refetch";
 import { RouteErrorPage } from "~/components/status-page";
+import { showAppToast } from "~/components/toaster";
 import { TitleBar } from "~/components/ui/title-bar";
+import { messages } from "~/modules/messages";
 import { getStatus } from "~/modules/participant/status.server";
+import { useOptionalUser } from "~/root";
 import { requirePage } from "~/glue/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Status · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePage(request);
-  // Frozen: the rank is the frozen one, the team's own points stay live (docs/domain.md). Only the
-  // viewer's own team's awards, those that count.
-  const { team, frozen, awards } = await getStatus({ id: user.id, role: user.role, teamId: user.teamId });
+  // The board the viewer sees (frozen: the frozen ranks, the team's own points live; docs/domain.md), kept
+  // live on the page; only the viewer's own team's awards, those that count.
+  const { board, awards } = await getStatus({ id: user.id, role: user.role, teamId: user.teamId });
   return {
-    userName: user.name,
-    teamName: user.teamName,
-    frozen,
-    standing: team ? { rank: team.rank, categories: team.categories, total: team.totalScore } : null,
+    frozen: board.frozen,
+    liveForViewer: board.live,
+    ownTeamId: board.ownTeamId,
+    teamsJson: board.teamsJson,
     awards: awards.map((award) => ({ id: award.id, points: award.points, category: award.category, reason: award.reason })),
+    scoresFailed: false,
   };
+}
+
+/** What the page holds when the team's points could not be read again: nothing new (the page keeps what it showed). */
+const scoresUnavailable = { frozen: false, liveForViewer: false, ownTeamId: null, teamsJson: "[]", awards: [], scoresFailed: true } as const;
+
+/**
+ * Reading the page again in the browser (a navigation, a reconnect, the board frozen or unfrozen) retries a
+ * failed read 3 times (app/components/refetch.ts); if it still fails, the page stays, says so in a toast and
+ * keeps the figures it showed. A redirect or a 4xx is the server's answer and is followed. The first load is
+ * the server's render (no `hydrate`).
+ */
+export async function clientLoader({ serverLoader, request }: ClientLoaderFunctionArgs) {
+  try {
+    return await withRetries(() => serverLoader<typeof loader>(), { signal: request.signal });
+  } catch (error) {
+    if (isServerAnswer(error) || request.signal.aborted) throw error;
+    console.error("status: the team's points could not be read", error);
+    return scoresUnavailable;
+  }
 }
 
 const order = ["CS", "AI", "PS", "GD"] as const;
 
 export default function Status() {
-  const { userName, teamName, frozen, standing, awards } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof clientLoader>();
+  const user = useOptionalUser();
+  // The last data that could be read: a failed re-read keeps the page as it was.
+  const [shown, setShown] = useState(data);
+  if (shown !== data && !data.scoresFailed) setShown(data);
+  const teams = useLiveStandings(shown);
+  const team = shown.ownTeamId === null ? undefined : teams.find((entry) => entry.id === shown.ownTeamId);
+  const unknown = shown.scoresFailed;
+
+  useEffect(() => {
+    if (data.scoresFailed) showAppToast({ id: "status-scores-failed", type: "error", title: messages.participant.scoresFetchFailed });
+  }, [data]);
+
+  const points = (value: number | undefined) => (unknown ? "—" : formatPoints(value ?? 0));
   return (
     <main className="page page--narrow participant-page">
       <TitleBar title="Status" />
       <section className="card status-card" aria-label="Your team">
         <p className="status-card__rank">
           <span className="muted">Rank</span>
-          <strong>{standing && standing.rank > 0 ? `#${standing.rank}` : "—"}</strong>
+          <strong>{team && team.rank > 0 ? `#${team.rank}` : "—"}</strong>
         </p>
-        {frozen ? <p className="muted text-center">The scoreboard is frozen: the rank is the frozen one.</p> : null}
+        {shown.frozen ? <p className="muted text-center">The scoreboard is frozen: the rank is the frozen one.</p> : null}
         <dl className="status-card__facts">
           <div>
             <dt>User</dt>
-            <dd>{userName}</dd>
+            <dd>{user?.name}</dd>
           </div>
           <div>
             <dt>Team</dt>
-            <dd>{teamName ?? "No team"}</dd>
+            <dd>{user?.teamName ?? "No team"}</dd>
           </div>
           {order.map((category) => (
             <div key={category}>
               <dt>{category}</dt>
-              <dd>{formatPoints(standing?.categories[category] ?? 0)}</dd>
+              <dd>{points(team?.categories[category])}</dd>
             </div>
           ))}
           <div className="status-card__total">
             <dt>Total points</dt>
-            <dd>{formatPoints(standing?.total ?? 0)}</dd>
+            <dd>{points(team?.totalScore)}</dd>
           </div>
         </dl>
-        {awards.length ? (
+        {shown.awards.length ? (
           <section className="status-awards" aria-labelledby="status-awards-title">
             <h2 id="status-awards-title" className="status-awards__title">
               Awards
             </h2>
             <p className="muted status-awards__note">Given by the organisers; already in the points above.</p>
             <ul className="status-awards__list">
-              {awards.map((award) => (
+              {shown.awards.map((award) => (
                 <li key={award.id} className="status-award">
                   <strong className={`status-award__points ${award.points > 0 ? "status-award__points--plus" : "status-award__points--minus"}`}>
                     {formatSignedPoints(award.points)}

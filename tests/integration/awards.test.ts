@@ -168,7 +168,10 @@ describe("awards in the standings", () => {
       expect(adminBoard.teams.find((team) => team.id === theirs.id)?.totalScore).toBe(40);
 
       const status = await getStatus({ id: me.id, role: "participant", teamId: mine.id });
-      expect(status.team?.totalScore).toBe(15);
+      const statusBoard = JSON.parse(status.board.teamsJson) as Array<{ id: number; totalScore: number }>;
+      expect(status.board).toMatchObject({ frozen: true, live: false, ownTeamId: mine.id });
+      expect(statusBoard.find((team) => team.id === mine.id)?.totalScore).toBe(15);
+      expect(statusBoard.find((team) => team.id === theirs.id)?.totalScore).toBe(0);
       expect(status.awards.map((award) => [award.points, award.category, award.reason])).toEqual([[15, "AI", "Bug report"]]);
     } finally {
       await setScoreboardFrozen(testAdmin, false);

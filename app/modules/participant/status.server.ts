@@ -1,12 +1,16 @@
-/** What /status shows: the team's standing (app/modules/standings/frozen-view.ts decides which) and its awards. */
-import { teamAwards, type TeamAward } from "../awards/awards.server.ts";
-import { getTeamStanding, type Viewer } from "../standings/scoreboard.server.ts";
+/** What /status shows: the team's standing in the board the viewer sees (app/modules/standings/frozen-view.ts decides which) and its awards. */
+import { teamAwards } from "../awards/awards.server.ts";
+import { getScoreboardJson, type Viewer } from "../standings/scoreboard.server.ts";
 
 /**
- * The viewer's own team only: its standing (live points; while frozen, the frozen rank) and the awards that
- * count for it (not revoked), newest first. A user without a team sees neither.
+ * The board the viewer sees, as the scoreboard page gets it (one JSON string; the live one is shared by every
+ * viewer), so that the page keeps the team's rank live as other teams move: a rank is a place among the
+ * others. Only what the scoreboard already shows this viewer; while frozen, the frozen board with the team's
+ * own points live. And the awards that count for the viewer's own team (not revoked), newest first. A user
+ * without a team gets neither (an empty board).
  */
 export async function getStatus(viewer: Viewer) {
-  const [{ team, frozen }, awards] = await Promise.all([getTeamStanding(viewer), viewer.teamId === null ? ([] as TeamAward[]) : teamAwards(viewer.teamId)]);
-  return { team, frozen, awards };
+  if (viewer.teamId === null) return { board: { frozen: false, live: true, ownTeamId: null, teamsJson: "[]" }, awards: [] };
+  const [{ frozen, live, ownTeamId, teamsJson }, awards] = await Promise.all([getScoreboardJson(viewer), teamAwards(viewer.teamId)]);
+  return { board: { frozen, live, ownTeamId, teamsJson }, awards };
 }

@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { TeamStanding } from "../realtime/events";
-import { boardForViewer, chartCutFor, ownUpdateWhileFrozen, seesLiveBoard, UNRANKED } from "./frozen-view";
+import { categoryLeaders } from "./category-leaders";
+import {
+  applyUpdateForViewer,
+  boardForViewer,
+  categoryLeadersForViewer,
+  chartCutFor,
+  ownUpdateWhileFrozen,
+  seesLiveBoard,
+  seesUpdate,
+  UNRANKED,
+} from "./frozen-view";
 import type { Snapshot } from "./snapshot.server";
 
 const team = (id: number, totalScore: number, rank: number): TeamStanding => ({
@@ -57,5 +67,66 @@ describe("what a viewer sees of a frozen board", () => {
     expect(ownUpdateWhileFrozen(team(3, 500, 1), null).rank).toBe(UNRANKED);
     expect(chartCutFor({ id: 9, role: "participant", teamId: 2 }, true)).toEqual({ ownTeamId: 2 });
     expect(chartCutFor({ id: 9, role: "judge", teamId: null }, true)).toBeNull();
+  });
+});
+
+describe("a live update on the board a page holds", () => {
+  const liveView = { live: true, ownTeamId: 2 };
+  const frozenView = { live: false, ownTeamId: 2 };
+  const update = (id: number, totalScore: number, version: number, rank = 1): TeamStanding => ({ ...team(id, totalScore, rank), version });
+
+  it("re-sorts a live board: a team that overtakes another moves that one down, though only its own update came", () => {
+    const board = [team(1, 300, 1), team(2, 200, 2), team(4, 100, 3)];
+    const next = applyUpdateForViewer(board, update(4, 250, 2, 2), liveView);
+    expect(next.map((t) => [t.id, t.rank])).toEqual([
+      [1, 1],
+      [4, 2],
+      [2, 3],
+    ]);
+    expect(seesUpdate(update(4, 250, 2), liveView)).toBe(true);
+  });
+
+  it("keeps a frozen participant's board as it stood: another team's update changes nothing", () => {
+    const board = boardForViewer(snapshot, { id: 9, role: "participant", teamId: 2 }).teams;
+    expect(seesUpdate(update(1, 900, 2), frozenView)).toBe(false);
+    expect(applyUpdateForViewer(board, update(1, 900, 2), frozenView)).toBe(board);
+  });
+
+  it("gives a frozen participant their own team's new points in its frozen place, never a new rank", () => {
+    const board = boardForViewer(snapshot, { id: 9, role: "participant", teamId: 2 }).teams;
+    const next = applyUpdateForViewer(board, { ...update(2, 700, 5, 1), categories: { AI: 0, CS: 700, PS: 0, GD: 0 }, solvedCount: 3 }, frozenView);
+    expect(next.map((t) => [t.id, t.rank, t.totalScore])).toEqual([
+      [1, 1, 300],
+      [2, 2, 700],
+    ]);
+    expect(next[1]).toMatchObject({ categories: { CS: 700 }, solvedCount: 3, version: 5 });
+  });
+
+  it("adds a frozen participant's team that was not on the board last, unranked", () => {
+    const next = applyUpdateForViewer([team(1, 300, 1)], update(2, 50, 1, 7), frozenView);
+    expect(next.map((t) => [t.id, t.rank])).toEqual([
+      [1, 1],
+      [2, UNRANKED],
+    ]);
+  });
+
+  it("ignores an update older than what the board holds, live or frozen", () => {
+    const board = [team(1, 300, 1), { ...team(2, 200, 2), version: 4 }];
+    expect(applyUpdateForViewer(board, update(2, 999, 3), liveView)).toBe(board);
+    expect(applyUpdateForViewer(board, update(2, 999, 3), frozenView)).toBe(board);
+  });
+});
+
+describe("the category top 3 a viewer starts from", () => {
+  it("is the page's to rank on a live board (null), and the places at the freeze for a frozen participant", () => {
+    expect(categoryLeadersForViewer(snapshot, { id: 9, role: "judge", teamId: null })).toBeNull();
+    expect(categoryLeadersForViewer({ ...snapshot, frozen: false }, { id: 9, role: "participant", teamId: 2 })).toBeNull();
+    // Team 2 has 400 AI points live but 200 at the freeze: its frozen place is second, behind team 1.
+    const frozen = categoryLeadersForViewer(snapshot, { id: 9, role: "participant", teamId: 2 });
+    expect(frozen).toEqual(categoryLeaders(frozenAt));
+    expect(frozen?.AI.map((leader) => [leader.id, leader.place, leader.points])).toEqual([
+      [1, 1, 300],
+      [2, 2, 200],
+    ]);
   });
 });

@@ -7,10 +7,12 @@
  * - Frozen: admins and judges still see live standings. A participant sees the frozen board, except
  *   their own team's points, which stay live, shown at the team's frozen rank; a team created after the
  *   freeze is listed last, unranked (rank 0), never with its live rank. Other teams' live updates do not
- *   reach participants, and their chart lines stop at the freeze.
+ *   reach participants, and their chart lines stop at the freeze. The category top 3 keeps the places
+ *   of the freeze, the team's own entry showing its live points.
  */
 import type { Role } from "../auth/access.ts";
-import type { TeamStanding } from "../realtime/events.ts";
+import { applyTeamUpdate, type TeamStanding } from "../realtime/events.ts";
+import { categoryLeaders, type CategoryLeaders } from "./category-leaders.ts";
 
 /** The rank of a team that joined after the freeze: not on the frozen board, so it has none to show. */
 export const UNRANKED = 0;
@@ -70,4 +72,46 @@ export function ownUpdateWhileFrozen(team: TeamStanding, frozenRank: number | nu
  */
 export function chartCutFor(viewer: Viewer, frozen: boolean): { ownTeamId: number | null } | null {
   return seesLiveBoard(viewer.role, frozen) ? null : { ownTeamId: viewer.teamId };
+}
+
+/** What a page holding a viewer's board knows of the viewer: whether their board is live, and their team. */
+export interface BoardView {
+  live: boolean;
+  ownTeamId: number | null;
+}
+
+/** Whether a live update concerns this viewer's board: every team's on a live board, else only their own team's. */
+export function seesUpdate(update: TeamStanding, view: BoardView): boolean {
+  return view.live || update.id === view.ownTeamId;
+}
+
+/**
+ * One live update applied to the board a viewer's page holds (the scoreboard, /status): a live board takes
+ * it and re-sorts (`applyTeamUpdate`); a frozen participant's board takes only their own team's new points,
+ * solved count and version, in its frozen place (a team not on the board joins it last, unranked). The very
+ * board given comes back when nothing changes for this viewer (another team's update while frozen, or one
+ * older than what the board holds).
+ */
+export function applyUpdateForViewer(board: TeamStanding[], update: TeamStanding, view: BoardView): TeamStanding[] {
+  if (!seesUpdate(update, view)) return board;
+  if (view.live) return applyTeamUpdate(board, update);
+  const current = board.find((team) => team.id === update.id);
+  if (!current) return [...board, { ...update, rank: UNRANKED }];
+  if (current.version > update.version) return board;
+  const { totalScore, categories, solvedCount, version } = update;
+  return board.map((team) => (team === current ? { ...team, totalScore, categories, solvedCount, version } : team));
+}
+
+/**
+ * The category places a viewer's page starts from: null for whoever sees the live board (the page ranks the
+ * board it holds, as it moves); for a frozen participant, the places on the board as it stood at the freeze
+ * (the page shows the team's own live points in them: `leadersOfBoard`). `rank` lets a caller cache the ranking.
+ */
+export function categoryLeadersForViewer(
+  state: FreezeState,
+  viewer: Viewer,
+  rank: (board: readonly TeamStanding[]) => CategoryLeaders = categoryLeaders,
+): CategoryLeaders | null {
+  if (seesLiveBoard(viewer.role, state.frozen)) return null;
+  return rank(state.frozenBoard ?? []);
 }

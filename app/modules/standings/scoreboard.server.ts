@@ -5,7 +5,8 @@
 import { createHash } from "node:crypto";
 import type { TeamStanding } from "../realtime/events.ts";
 import { getRedis } from "../../infrastructure/redis.server.ts";
-import { boardForViewer, type Viewer, type ViewedBoard } from "./frozen-view.ts";
+import { categoryLeaders, type CategoryLeaders } from "./category-leaders.ts";
+import { boardForViewer, categoryLeadersForViewer, type Viewer, type ViewedBoard } from "./frozen-view.ts";
 import { isSnapshotReady, readSnapshotCached, type Snapshot } from "./snapshot.server.ts";
 import { rebuildStandings } from "./rebuild.server.ts";
 
@@ -96,9 +97,19 @@ export async function getScoreboardFeed(viewer: Viewer): Promise<{ body: string;
   return { body, etag: `"${tag}-${board.frozen ? "f" : "l"}-${board.ownTeamId ?? "n"}"` };
 }
 
-/** A team's own standing (live points) and the rank the viewer may see (frozen for participants). */
-export async function getTeamStanding(viewer: Viewer): Promise<{ team: TeamStanding | null; frozen: boolean }> {
-  if (viewer.teamId === null) return { team: null, frozen: false };
-  const board = await getScoreboard(viewer);
-  return { team: board.teams.find((team) => team.id === viewer.teamId) ?? null, frozen: board.frozen };
+/** The category places of a frozen board, ranked once per snapshot version (every frozen participant shares them). */
+const frozenLeaders = new WeakMap<readonly TeamStanding[], CategoryLeaders>();
+
+function rankFrozenBoard(board: readonly TeamStanding[]): CategoryLeaders {
+  let leaders = frozenLeaders.get(board);
+  if (leaders === undefined) {
+    leaders = categoryLeaders(board);
+    frozenLeaders.set(board, leaders);
+  }
+  return leaders;
+}
+
+/** The category top 3 a viewer's scoreboard starts from (app/modules/standings/frozen-view.ts): null when the page ranks its live board itself. */
+export async function getCategoryLeaders(viewer: Viewer): Promise<CategoryLeaders | null> {
+  return categoryLeadersForViewer(await readLiveSnapshot(), viewer, rankFrozenBoard);
 }

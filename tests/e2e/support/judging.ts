@@ -19,6 +19,8 @@ export async function freshChallengeToJudge(
     rubric?: Array<{ name: string; weight: number; maxPoints: number }>;
     /** The answers' texts, in order (default "Answer number N"). */
     texts?: string[];
+    /** The challenge's points (default 10). */
+    points?: number;
   } = {},
 ) {
   const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
@@ -28,7 +30,7 @@ export async function freshChallengeToJudge(
   const title = `Judged in a row ${stamp}`;
   const [challenge] = await sql<Array<{ id: number }>>`
     insert into challenges (title, description, points, category, wave, hints)
-    values (${title}, 'Give each answer 0 to 10.', 10, ${options.category ?? "PS"}, 2, 'Correctness first.') returning id`;
+    values (${title}, 'Give each answer 0 to 10.', ${options.points ?? 10}, ${options.category ?? "PS"}, 2, 'Correctness first.') returning id`;
   for (const [position, criterion] of (options.rubric ?? []).entries()) {
     await sql`insert into challenge_criteria (challenge_id, position, name, weight, max_points)
       values (${challenge.id}, ${position}, ${criterion.name}, ${criterion.weight}, ${criterion.maxPoints})`;
@@ -50,7 +52,7 @@ export async function freshChallengeToJudge(
     teams.push(team.name);
     members.push(member.name);
   }
-  return { challengeId: challenge.id, stamp, title, judge: { name: judge.name, password: logins.judge.password }, teams, latecomer: { name: members[count], password: logins.participant.password }, latecomerTeam: teams[count] };
+  return { challengeId: challenge.id, stamp, title, judge: { name: judge.name, password: logins.judge.password }, teams, members, latecomer: { name: members[count], password: logins.participant.password }, latecomerTeam: teams[count] };
 }
 
 
