@@ -6,6 +6,7 @@ import { NotificationPopup } from "~/components/realtime/notification-popup";
 import { SocketProvider } from "~/components/realtime/socket-provider";
 import { UnreadAnnouncementsProvider } from "~/components/realtime/unread-announcements";
 import { AppToaster } from "~/components/toaster";
+import { FlashNotice, useLayoutShowsFlash } from "~/components/flash-notice";
 import { RouteErrorPage } from "~/components/status-page";
 import styles from "~/styles/app.css";
 import { countUnreadAnnouncements } from "~/modules/announcements/announcements.server";
@@ -37,6 +38,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const user = rootData?.user ?? null;
   const nonce = useNonce();
+  const layoutShowsFlash = useLayoutShowsFlash();
   // A marker that the page's scripts run: tests wait for it (and it costs the page nothing).
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
@@ -51,6 +53,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
+        {/* Without JavaScript the flashed message is in the page; a layout with a bar shows it below its bar. */}
+        {layoutShowsFlash ? null : <FlashNotice />}
         {/* Signed-in users only: visitors get no socket (docs/domain.md). */}
         <SocketProvider enabled={Boolean(user)} identity={user?.id ?? null}>
           <UnreadAnnouncementsProvider serverCount={user ? (rootData?.unreadAnnouncements ?? 0) : 0} syncKey={rootData}>
