@@ -7,6 +7,7 @@ import { SocketProvider } from "~/components/realtime/socket-provider";
 import { useClearedTeamRank } from "~/components/realtime/team-rank-storage";
 import { UnreadAnnouncementsProvider } from "~/components/realtime/unread-announcements";
 import { AppToaster } from "~/components/toaster";
+import { FlashNotice, useLayoutShowsFlash } from "~/components/flash-notice";
 import { RouteErrorPage } from "~/components/status-page";
 import styles from "~/styles/app.css";
 import { countUnreadAnnouncements } from "~/modules/announcements/announcements.server";
@@ -40,6 +41,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   // localStorage `teamRank` is the signed-in team's (kept by the pages that show it): gone once signed out.
   useClearedTeamRank(Boolean(user));
+  const layoutShowsFlash = useLayoutShowsFlash();
   // A marker that the page's scripts run: tests wait for it (and it costs the page nothing).
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
@@ -54,6 +56,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
+        {/* Without JavaScript the flashed message is in the page; a layout with a bar shows it below its bar. */}
+        {layoutShowsFlash ? null : <FlashNotice />}
         {/* Signed-in users only: visitors get no socket (docs/domain.md). */}
         <SocketProvider enabled={Boolean(user)} identity={user?.id ?? null}>
           <UnreadAnnouncementsProvider serverCount={user ? (rootData?.unreadAnnouncements ?? 0) : 0} syncKey={rootData}>

@@ -34,6 +34,15 @@ export function demoGates(now: Date) {
   ];
 }
 
+/**
+ * The two home videos: a YouTube link (played as YouTube's embed) and a small file of our own, stored in S3
+ * and played from our own origin (scripts/seed-assets/README.md says how it was made).
+ */
+export const demoVideos = {
+  youtube: "https://www.youtube.com/watch?v=aqz-KE-bpKQ",
+  file: { path: "seed-assets/demo-video.webm", type: "video/webm" },
+} as const;
+
 export function demoFinalAt(now: Date) {
   return new Date(now.getTime() + 30 * HOUR);
 }

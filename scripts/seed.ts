@@ -2,6 +2,7 @@
  * `npm run db:seed` (scripts/, not db/: the seed uses the app's modules, and db/ imports nothing from app/): creates the demo event. Seeding twice duplicates nothing (every row is keyed
  * by a natural key); `--reset-clock` moves gates, final timer and meals relative to now again.
  */
+import { readFileSync } from "node:fs";
 import { Readable } from "node:stream";
 import { crc32, deflateSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
@@ -14,6 +15,7 @@ import { rebuildStandings } from "../app/modules/standings/rebuild.server.ts";
 import { recordAudit, systemActor } from "../app/modules/audit/audit.server.ts";
 import { scoreSubmission } from "../app/modules/scoring/scoring.server.ts";
 import { getRubric } from "../app/modules/challenges/challenges.server.ts";
+import { storeVideoFile } from "../app/modules/videos/files.server.ts";
 import { createDb, type Database } from "../db/client.ts";
 import type { Role } from "../db/schema.ts";
 import {
@@ -24,6 +26,7 @@ import {
   demoMeals,
   demoParticipants,
   demoTeams,
+  demoVideos,
 } from "./demo-event.ts";
 import { challengeCriteria, challenges, eventSettings, gates, meals, submissions, submissionVersions, teams, users } from "../db/schema.ts";
 
@@ -44,6 +47,15 @@ function demoAttachmentBody(type: string): Buffer {
       `4 0 obj<</Length ${stream.length}>>stream\n${stream}\nendstream endobj\n` +
       `5 0 obj<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n`,
   );
+}
+
+/** The home videos, once: an event whose videos were set (by an admin, or an earlier seed) keeps them. */
+async function seedDemoVideos(db: Database) {
+  const [settings] = await db.select({ video1: eventSettings.video1, video2: eventSettings.video2 }).from(eventSettings).where(eq(eventSettings.id, 1));
+  if (!settings || settings.video1 || settings.video2) return;
+  const file = readFileSync(fileURLToPath(new URL(demoVideos.file.path, import.meta.url)));
+  const video2 = await storeVideoFile(file, demoVideos.file.type);
+  await db.update(eventSettings).set({ video1: demoVideos.youtube, video2 }).where(eq(eventSettings.id, 1));
 }
 
 async function upsertUser(db: Database, name: string, password: string, role: Role, teamId: number | null) {
@@ -78,6 +90,7 @@ export async function seedDemoEvent(db: Database, options: { now?: Date; resetCl
     await db.update(eventSettings).set({ finalAt: demoFinalAt(now) }).where(eq(eventSettings.id, 1));
     await db.delete(meals);
   }
+  await seedDemoVideos(db);
   const [{ mealCount }] = await db.select({ mealCount: sql<number>`count(*)::int` }).from(meals);
   if (mealCount === 0) await db.insert(meals).values(demoMeals(now));
 

@@ -1,4 +1,5 @@
-import { useEffect } from "react";
+import { useLocation } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { Toaster, toast as showToast } from "sonner";
 
 export interface ClientToast {
@@ -8,7 +9,7 @@ export interface ClientToast {
   description?: string;
 }
 
-/** Default 4 s, success 2 s, error 4 s; at most 20 on screen; top centre. */
+/** Default 4 s, success 2 s, error 4 s; at most 20 on screen; top centre, below the page's bar. */
 const durations = { message: 4000, success: 2000, error: 4000 } as const;
 
 export function showAppToast(toast: Omit<ClientToast, "id"> & { id?: string }) {
@@ -29,7 +30,47 @@ export function useFormErrorToast(lastResult: { error?: Record<string, string[] 
   }, [lastResult, message]);
 }
 
+/** Spread on a page's bar (its navigation): toasts stay below it. */
+export const toastsBelow = { "data-toasts-below": "" } as const;
+
+/** Sonner's own gaps from the top of the screen (wide, then phone widths), kept below the bar. */
+const GAP = { wide: 24, phone: 16 };
+
+/**
+ * Where the bar at the top of the screen ends (0 when there is none, it has scrolled away, or it is a side
+ * column clear of the centre, as the dashboard's on a wide screen): the participant bar is sticky, the
+ * dashboard's links on a phone scroll with the page, and the small-screen menu opens and closes.
+ */
+function useBarBottom(): number {
+  const [bottom, setBottom] = useState(0);
+  const { pathname } = useLocation();
+  useEffect(() => {
+    const bar = document.querySelector("[data-toasts-below]");
+    if (!bar) {
+      setBottom(0);
+      return;
+    }
+    const measure = () => {
+      const box = bar.getBoundingClientRect();
+      const centre = window.innerWidth / 2;
+      setBottom(box.left < centre && box.right > centre ? Math.max(0, Math.ceil(box.bottom)) : 0);
+    };
+    measure();
+    const resized = new ResizeObserver(measure);
+    resized.observe(bar);
+    window.addEventListener("resize", measure);
+    window.addEventListener("scroll", measure, { passive: true });
+    return () => {
+      resized.disconnect();
+      window.removeEventListener("resize", measure);
+      window.removeEventListener("scroll", measure);
+    };
+  }, [pathname]);
+  return bottom;
+}
+
 export function AppToaster({ toast }: { toast: ClientToast | null }) {
+  const barBottom = useBarBottom();
   useEffect(() => {
     // Deferred a tick so the Toaster has mounted when a toast arrives with the first render.
     if (toast) setTimeout(() => showAppToast(toast), 0);
@@ -37,6 +78,8 @@ export function AppToaster({ toast }: { toast: ClientToast | null }) {
   return (
     <Toaster
       position="top-center"
+      offset={{ top: barBottom + GAP.wide }}
+      mobileOffset={{ top: barBottom + GAP.phone }}
       visibleToasts={20}
       richColors
       theme="dark"

@@ -32,8 +32,8 @@ export async function handleHomeAction(formData: FormData, user: SessionUser, re
     const failed = formFailure(submission, error, { log: `${intent} request not saved`, fallback: messages.participant.requestFailed });
     return data({ intent, result: failed.result }, failed.init);
   }
-  // `?sent=` also tells a browser without JavaScript (no toast there) that it worked.
-  return redirectWithToast(`${returnTo}?sent=${intent}`, { type: "success", title: messages.participant.requestSent });
+  // Without JavaScript the page shows the toast's words below its bar (app/components/flash-notice.tsx).
+  return redirectWithToast(returnTo, { type: "success", title: messages.participant.requestSent });
 }
 
 /** On /welcome an admin may save the two home videos; any other role is refused (403). */

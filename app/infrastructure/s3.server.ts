@@ -167,6 +167,48 @@ export async function openObject(key: string): Promise<{ body: Readable; length:
   return { body: object.Body, length: object.ContentLength };
 }
 
+export type ObjectPart =
+  | { found: false }
+  /** The range starts past the end of the object (HTTP 416); `size` is the object's. */
+  | { found: true; satisfiable: false; size: number | undefined }
+  | {
+      found: true;
+      satisfiable: true;
+      body: Readable;
+      length: number | undefined;
+      /** Set when a range was answered (HTTP 206): `bytes first-last/size`. */
+      contentRange: string | undefined;
+      contentType: string | undefined;
+    };
+
+const statusOf = (error: unknown) => (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+
+/**
+ * An object's body, or the part of it an HTTP `Range` names (`bytes=first-` or `bytes=first-last`, the
+ * forms a media player asks for), for answers the server itself streams (a video seeks with them).
+ */
+export async function openObjectPart(key: string, range: { first: number; last?: number } | null): Promise<ObjectPart> {
+  const Range = range ? `bytes=${range.first}-${range.last ?? ""}` : undefined;
+  try {
+    const object = await getS3().send(new GetObjectCommand({ Bucket: getEnv().S3_BUCKET, Key: key, Range }));
+    if (!(object.Body instanceof Readable)) throw new Error("object body is not a Node stream");
+    return {
+      found: true,
+      satisfiable: true,
+      body: object.Body,
+      length: object.ContentLength,
+      contentRange: range ? object.ContentRange : undefined,
+      contentType: object.ContentType,
+    };
+  } catch (error) {
+    const status = statusOf(error);
+    if (status === 404) return { found: false };
+    if (status !== 416) throw error;
+    const head = await getS3().send(new HeadObjectCommand({ Bucket: getEnv().S3_BUCKET, Key: key }));
+    return { found: true, satisfiable: false, size: head.ContentLength };
+  }
+}
+
 export async function deleteObject(key: string): Promise<void> {
   await getS3().send(new DeleteObjectCommand({ Bucket: getEnv().S3_BUCKET, Key: key }));
 }
@@ -176,8 +218,7 @@ export async function objectExists(key: string): Promise<boolean> {
     await getS3().send(new HeadObjectCommand({ Bucket: getEnv().S3_BUCKET, Key: key }));
     return true;
   } catch (error) {
-    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    if (status === 404) return false;
+    if (statusOf(error) === 404) return false;
     throw error;
   }
 }

@@ -1,7 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { Outlet, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
-import { useThrottledEvent } from "~/components/realtime/revalidate-on";
+import { Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useIdleRevalidate, useThrottledEvent } from "~/components/realtime/revalidate-on";
 import { TopNav } from "~/components/layout/top-nav";
+import { FlashNotice, type FlashNoticeHandle } from "~/components/flash-notice";
 import { RouteErrorPage } from "~/components/status-page";
 import styles from "~/styles/participant.css";
 import { requireLayout } from "~/glue/auth.server";
@@ -9,6 +10,9 @@ import { getLogger } from "~/infrastructure/logger.server";
 import { answeredThreadCount } from "~/modules/requests/threads.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+/** The flashed message (without JavaScript) sits below the bar. */
+export const handle: FlashNoticeHandle = { flashNotice: true };
 
 /** The participant screens' layout: every signed-in role may open them (docs/domain.md). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -40,12 +44,13 @@ function useOpeningChallenge(): boolean {
 export default function AppLayout() {
   const { user, hasTeam } = useLoaderData<typeof loader>();
   const openingChallenge = useOpeningChallenge();
-  const { revalidate } = useRevalidator();
+  const revalidate = useIdleRevalidate();
   // A thread of the team moved (an organiser claimed, answered or closed it): the badge and the page follow.
   useThrottledEvent("thread:changed", revalidate, 1000, hasTeam);
   return (
     <div className="app-shell">
       <TopNav user={user} />
+      <FlashNotice />
       {openingChallenge ? (
         <main className="page participant-page page-loading">
           <p role="status" className="page-loading__text">

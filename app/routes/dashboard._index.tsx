@@ -10,7 +10,7 @@ import { createAnnouncement } from "~/modules/announcements/announcements.server
 import { AnnouncementSchema } from "~/modules/announcements/schema";
 import { dashboardCounts } from "~/modules/dashboard/counts.server";
 import { messages } from "~/modules/messages";
-import { DashboardVideosSchema } from "~/modules/videos/schema";
+import { DashboardVideosSchema, OWN_VIDEO_PATH } from "~/modules/videos/schema";
 import { getVideos } from "~/modules/videos/videos.server";
 import { handleVideosForm } from "~/glue/home-forms.server";
 import { actorOf } from "~/glue/actor.server";
@@ -21,7 +21,9 @@ import { redirectWithToast } from "~/glue/toast.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
   const [counts, videos] = await Promise.all([dashboardCounts(), getVideos()]);
-  return { counts, videos: { video1: videos.video1 ?? "", video2: videos.video2 ?? "" } };
+  // A video of our own is stored as a path (/media/…): the form's URL inputs get it as a full URL.
+  const shown = (url: string | null) => (url && OWN_VIDEO_PATH.test(url) ? new URL(url, request.url).href : (url ?? ""));
+  return { counts, videos: { video1: shown(videos.video1), video2: shown(videos.video2) } };
 }
 
 /** Two forms post here: `intent` says which (the videos form and Send Announcement). */

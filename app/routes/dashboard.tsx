@@ -3,12 +3,17 @@ import { Form, NavLink, Outlet, useLoaderData, useRouteLoaderData } from "@remix
 import { useThrottledEvent } from "~/components/realtime/revalidate-on";
 import { useState, type ReactNode } from "react";
 import { DashboardError } from "~/components/dashboard/error-boundary";
+import { FlashNotice, type FlashNoticeHandle } from "~/components/flash-notice";
+import { toastsBelow } from "~/components/toaster";
 import { RouteErrorPage } from "~/components/status-page";
 import { requireLayout } from "~/glue/auth.server";
 import { canOpen, type Role } from "~/modules/auth/access";
 import { judgeBacklogTotal } from "~/modules/judging/queue.server";
 
 export const meta: MetaFunction = () => [{ title: "Gatekeeper Dashboard" }];
+
+/** The flashed message (without JavaScript) opens the page's main area. */
+export const handle: FlashNoticeHandle = { flashNotice: true };
 
 /** The dashboard layout admits admins, judges and mentors; each page below narrows it further. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -69,7 +74,8 @@ function DashboardShell({ user, backlog: loaded, children }: { user: { name: str
   const backlog = fresh && fresh.for === loaded ? fresh.backlog : loaded;
   return (
     <div className="dashboard">
-      <aside className="dashboard__sidebar">
+      {/* Above the page on a phone: toasts stay below it there (beside it on a wide screen). */}
+      <aside className="dashboard__sidebar" {...toastsBelow}>
         <p className="dashboard__brand">Gatekeeper Dashboard</p>
         <nav aria-label="Dashboard">
           <ul>
@@ -99,7 +105,10 @@ function DashboardShell({ user, backlog: loaded, children }: { user: { name: str
           </button>
         </Form>
       </aside>
-      <main className="dashboard__main">{children}</main>
+      <main className="dashboard__main">
+        <FlashNotice />
+        {children}
+      </main>
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import type { FormEvent } from "react";
 import { Statue } from "~/components/art/statue";
 import { TopNav } from "~/components/layout/top-nav";
 import { RouteErrorPage } from "~/components/status-page";
@@ -14,7 +15,7 @@ import { TitleBar } from "~/components/ui/title-bar";
 import { messages } from "~/modules/messages";
 import { register } from "~/modules/registrations/registrations.server";
 import { useOptionalUser } from "~/root";
-import { HONEYPOT_FIELD, isMissing, RegistrationSchema, TSHIRT_SIZES } from "~/modules/registrations/schema";
+import { DIGITS_INPUT_PATTERN, hasNonDigits, HONEYPOT_FIELD, isMissing, RegistrationSchema, TSHIRT_SIZES } from "~/modules/registrations/schema";
 import styles from "~/styles/register.css";
 import { clientIp } from "~/glue/request.server";
 import { formFailure } from "~/glue/failures.server";
@@ -122,6 +123,18 @@ function RegistrationForm() {
     ...getInputProps(field, { type: "text" }),
     ...extra,
   });
+  // Numbers only (spaces and dashes between them are dropped): without JavaScript the browser holds the
+  // form back (pattern, with the message as its title); with it, a letter is refused as it is typed.
+  const digits = (field: FieldMetadata<string | undefined>, type: "tel" | "text", autoComplete: string) => ({
+    ...getInputProps(field, { type }),
+    inputMode: "numeric" as const,
+    pattern: DIGITS_INPUT_PATTERN,
+    title: m.digitsOnly,
+    autoComplete,
+    onInput: (event: FormEvent<HTMLInputElement>) => {
+      if (hasNonDigits(event.currentTarget.value)) form.validate({ name: field.name });
+    },
+  });
 
   return (
     <section className="card register__card">
@@ -142,7 +155,7 @@ function RegistrationForm() {
           />
           <Field
             label="Phone Number"
-            inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), inputMode: "numeric", autoComplete: "tel" }}
+            inputProps={digits(fields.phone, "tel", "tel")}
             errors={errorsOf(fields.phone)}
           />
           <SelectField label="Do you have a team?" selectProps={getSelectProps(fields.hasTeam)} errors={errorsOf(fields.hasTeam)}>
@@ -157,7 +170,7 @@ function RegistrationForm() {
           />
           <Field
             label="National Identification Number"
-            inputProps={text(fields.nationalId, { inputMode: "numeric", autoComplete: "off" })}
+            inputProps={digits(fields.nationalId, "text", "off")}
             errors={errorsOf(fields.nationalId)}
           />
           <Field label="Your Skill" inputProps={text(fields.skill)} errors={errorsOf(fields.skill)} />

@@ -3,6 +3,7 @@
  * "fresh-event" project runs these before any other e2e test starts (playwright.config.ts).
  */
 import { expect, test } from "@playwright/test";
+import { demoVideos } from "../../scripts/demo-event.ts";
 import { logins, signedInPage } from "./support/login.ts";
 import { budgetSteps } from "./support/budget.ts";
 
@@ -40,5 +41,23 @@ test.describe("a fresh event", () => {
     await expect(participant.getByText(/No announcements yet/)).toHaveCount(0);
     await participant.context().close();
     await admin.context().close();
+  });
+
+  test("the demo's two home videos: YouTube's player, and our own file, which plays", async ({ browser }) => {
+    const page = await signedInPage(browser, { name: "griffin3", password: logins.participant.password });
+    await page.goto("/home");
+    const youtubeId = new URL(demoVideos.youtube).searchParams.get("v");
+    await expect(page.locator("iframe[title='Event video 1']")).toHaveAttribute("src", `https://www.youtube-nocookie.com/embed/${youtubeId}?autoplay=1&mute=1&controls=1`);
+    const video = page.locator("video[aria-label='Event video 2']");
+    const src = await video.getAttribute("src");
+    expect(src).toMatch(/^\/media\/[0-9a-f-]{36}$/);
+    const file = await page.request.get(src!);
+    expect(file.status()).toBe(200);
+    expect(file.headers()["content-type"]).toBe("video/webm");
+    // The browser reads it as a video (its length known), and it plays from the overlay's button.
+    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.duration)).toBeGreaterThan(3);
+    await page.getByRole("button", { name: "Play Event video 2" }).click();
+    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(0);
+    await page.context().close();
   });
 });

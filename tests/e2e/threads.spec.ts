@@ -1,33 +1,19 @@
 import { expect, test } from "@playwright/test";
 import postgres from "postgres";
-import { nameColumns } from "../../app/modules/names/names.ts";
 import { demoLogins } from "../../scripts/demo-event.ts";
 import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
 import { axe } from "./support/axe.ts";
 import { budgetSteps } from "./support/budget.ts";
 import { logins, signedInPage } from "./support/login.ts";
+import { freshTeam as freshTeamOf, openedChallenge } from "./support/teams.ts";
 
 const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
 test.afterAll(async () => {
   await sql.end({ timeout: 5 });
 });
 
-/** A team of its own with one member (the demo participants' password): its threads are its own. */
-async function freshTeam(prefix: string) {
-  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  const team = nameColumns(`${prefix} ${stamp}`);
-  const member = nameColumns(`${prefix.toLowerCase()}.${stamp}`);
-  const [row] = await sql<Array<{ id: number }>>`insert into teams (name, name_key) values (${team.name}, ${team.nameKey}) returning id`;
-  await sql`insert into users (name, name_key, role, password_hash, team_id)
-    select ${member.name}, ${member.nameKey}, 'participant', password_hash, ${row.id} from users where name = ${logins.participant.name}`;
-  return { id: row.id, name: team.name, member: { name: member.name, password: logins.participant.password } };
-}
-
-/** A challenge of an opened gate (the demo's gate 1). */
-async function openChallenge() {
-  const [row] = await sql<Array<{ id: number; title: string }>>`select id, title from challenges where wave = 1 and status = 'active' order by id limit 1`;
-  return row;
-}
+const freshTeam = (prefix: string) => freshTeamOf(sql, prefix);
+const openChallenge = () => openedChallenge(sql);
 
 const mentor = demoLogins.mentor;
 
@@ -125,7 +111,7 @@ test.describe("questions and requests", () => {
       const needs = member.getByRole("region", { name: "Needs" });
       await needs.getByLabel("Message").fill(need);
       await needs.getByRole("button", { name: "Send" }).click();
-      await expect(member).toHaveURL(/\/home\?sent=needs/);
+      await expect(member.getByRole("status").filter({ hasText: "Request sent successfully, please wait!" })).toBeVisible();
       const item = member.getByRole("region", { name: "Your questions and requests" }).getByRole("listitem").filter({ hasText: need });
       await expect(item).toContainText("Open");
       await item.getByRole("link").click();

@@ -112,6 +112,8 @@ const matrix: Record<string, Case[]> = {
   ],
   "routes/submissions.$id.file": [{ params: (w) => ({ id: String(w.submissionWithFile) }), loader: ownTeamOrStaff }],
   "routes/submissions.$id.inline": [{ params: (w) => ({ id: String(w.submissionWithFile) }), loader: ownTeamOrStaff }],
+  // A stored home video: the home page shows it to every signed-in role.
+  "routes/media.$id": [{ params: (w) => ({ id: w.homeVideo }), loader: "page" }],
   "routes/submition.$id.upload": [{ params: (w) => ({ id: String(w.openChallenge) }), loader: nobody, action: submitter }],
   "routes/dashboard": [{ loader: { layout: "/dashboard" } }],
   "routes/dashboard._index": [{ loader: "page", action: "page" }],

@@ -2,7 +2,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { messages } from "../../app/modules/messages.ts";
-import { CreateAccountsSchema, isMissing, LIMITS, RegistrationSchema } from "../../app/modules/registrations/schema.ts";
+import { CreateAccountsSchema, DIGITS_INPUT_PATTERN, hasNonDigits, isMissing, LIMITS, RegistrationSchema } from "../../app/modules/registrations/schema.ts";
 
 const m = messages.registration;
 
@@ -70,6 +70,16 @@ describe("registration schema", () => {
     expect(ok.status).toBe("success");
     if (ok.status === "success") expect([ok.value.phone, ok.value.nationalId]).toEqual(["0555123456", "10987654"]);
     expect(isMissing(errorsOf({ phone: "+213" }).phone ?? undefined)).toBe(false);
+  });
+
+  it("refuses in the browser what the server refuses: the inputs' pattern and the as-you-type check agree with it", () => {
+    // The browser reads a pattern as ^(?:pattern)$ with the v flag.
+    const pattern = new RegExp(`^(?:${DIGITS_INPUT_PATTERN})$`, "v");
+    for (const value of ["0555123456", "0555 12-34-56", "+213555", "05five", "12.34", "١٢٣", "0555\tabc"]) {
+      const serverTakes = parse({ phone: value }).status === "success";
+      expect(pattern.test(value), value).toBe(serverTakes);
+      expect(hasNonDigits(value), value).toBe(!serverTakes);
+    }
   });
 
   it("checks the email format", () => {

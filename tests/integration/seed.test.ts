@@ -1,7 +1,7 @@
 import { count, eq, isNotNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../db/client.ts";
-import { demoLogins } from "../../scripts/demo-event.ts";
+import { demoLogins, demoVideos } from "../../scripts/demo-event.ts";
 import { challenges, gates, meals, teams, users, eventSettings } from "../../db/schema.ts";
 import { seedDemoEvent } from "../../scripts/seed.ts";
 import { verifyLogin } from "../../app/modules/auth/login.server.ts";
@@ -24,8 +24,14 @@ describe("demo seed", () => {
       await seedDemoEvent(handle.db, { now });
       const first = await counts();
       expect(first).toEqual({ users: 3 + 12, teams: 4, challenges: 10, gates: 5, meals: 8 });
+      const [videos] = await getDb().select({ video1: eventSettings.video1, video2: eventSettings.video2 }).from(eventSettings);
       await seedDemoEvent(handle.db, { now });
       expect(await counts()).toEqual(first);
+      // The home videos: a YouTube link and a file of ours, in S3; a second seed keeps them (no new upload).
+      expect(videos.video1).toBe(demoVideos.youtube);
+      expect(videos.video2).toMatch(/^\/media\/[0-9a-f-]{36}$/);
+      expect(await objectExists(`videos/${videos.video2!.split("/").pop()}`)).toBe(true);
+      expect(await getDb().select({ video1: eventSettings.video1, video2: eventSettings.video2 }).from(eventSettings)).toEqual([videos]);
     } finally {
       await handle.close();
     }

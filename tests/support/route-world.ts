@@ -8,6 +8,7 @@ import { eq } from "drizzle-orm";
 import { challenges, gates, requests, submissions } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { newObjectKey, uploadStream } from "../../app/infrastructure/s3.server.ts";
+import { storeVideoFile } from "../../app/modules/videos/files.server.ts";
 import { makeChallenge, makeTeam, makeUser, sessionCookie } from "./fixtures.ts";
 
 export const worldRoles = ["visitor", "participant", "outsider", "judge", "admin", "mentor"] as const;
@@ -23,6 +24,8 @@ export interface RouteWorld {
   submissionWithFile: number;
   /** A question of team A (the participant's team) about the open challenge. */
   threadOfA: number;
+  /** The id of a stored home video (`/media/<id>`). */
+  homeVideo: string;
 }
 
 async function stored(prefix: "attachments" | "submissions", body: string) {
@@ -61,5 +64,6 @@ export async function createRouteWorld(): Promise<RouteWorld> {
     .values({ kind: "question", message: "Is an external API allowed?", userId: users.participant.id, teamId: teamA.id, challengeId: open.id })
     .returning({ id: requests.id });
   const freshCookie = async (role: WorldRole) => (role === "visitor" ? undefined : sessionCookie(users[role].id));
-  return { cookies, freshCookie, openChallenge: open.id, closedChallenge: closed.id, submissionWithFile: submission.id, threadOfA: thread.id };
+  const homeVideo = (await storeVideoFile(Buffer.from("\x1a\x45\xdf\xa3"), "video/webm")).split("/").pop()!;
+  return { cookies, freshCookie, openChallenge: open.id, closedChallenge: closed.id, submissionWithFile: submission.id, threadOfA: thread.id, homeVideo };
 }

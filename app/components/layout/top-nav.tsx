@@ -1,6 +1,7 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useUnreadAnnouncements } from "~/components/realtime/unread-announcements";
+import { toastsBelow } from "~/components/toaster";
 
 /** Who the bar is for: a signed-in user (any role) or a visitor (null). */
 export interface TopNavUser {
@@ -33,7 +34,7 @@ export function TopNav({ user }: { user: TopNavUser | null }) {
   // Close the small-screen menu after each navigation.
   useEffect(() => setMenuOpen(false), [location.pathname]);
   return (
-    <header className="topnav">
+    <header className="topnav" {...toastsBelow}>
       {/* Small screens: a checkbox toggles the menu, so it works without JavaScript too. */}
       <input
         type="checkbox"

@@ -1,6 +1,6 @@
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { formatDayTime } from "~/components/realtime/format";
 import { showAppToast } from "~/components/toaster";
@@ -75,8 +75,6 @@ function SaveVideosForm({ actionData }: { actionData: HomeActionData }) {
 
 function RequestForm({ intent, title, actionData }: { intent: "mentor" | "needs"; title: string; actionData: HomeActionData }) {
   const navigation = useNavigation();
-  const [searchParams] = useSearchParams();
-  const sent = searchParams.get("sent") === intent && !actionData;
   const lastResult = actionData?.intent === intent ? actionData.result : undefined;
   const [form, fields] = useForm({
     id: intent,
@@ -101,7 +99,6 @@ function RequestForm({ intent, title, actionData }: { intent: "mentor" | "needs"
           errors={fields.message.errors}
         />
         {form.errors?.length ? <Message tone="error">{form.errors.join(" ")}</Message> : null}
-        {sent ? <Message tone="correct">{messages.participant.requestSent}</Message> : null}
         <ActionButton type="submit" disabled={sending}>
           {sending ? "Sending..." : "Send"}
         </ActionButton>

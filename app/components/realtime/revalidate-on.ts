@@ -1,5 +1,5 @@
-import { useRevalidator } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useNavigation, useRevalidator } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { ServerEventName } from "~/modules/realtime/events";
 import { useSocketEvent } from "./socket-provider";
 
@@ -31,8 +31,27 @@ export function useThrottledEvent(event: ServerEventName, act: () => void, inter
   });
 }
 
+/**
+ * Re-reads the page's data, but never in the middle of a navigation (a form's post and the page it leads
+ * to): the re-read would abort that page's loads, and what they carry only once, the toast flashed by the
+ * post (app/glue/toast.server.ts), would be lost. The re-read waits for the navigation to end instead; the
+ * event a user's own post raises (a team's own mentor call) arrives exactly then.
+ */
+export function useIdleRevalidate(): () => void {
+  const { revalidate } = useRevalidator();
+  const busy = useNavigation().state !== "idle";
+  const busyNow = useRef(busy);
+  busyNow.current = busy;
+  const [waiting, setWaiting] = useState(false);
+  useEffect(() => {
+    if (!waiting || busy) return;
+    setWaiting(false);
+    revalidate();
+  }, [waiting, busy, revalidate]);
+  return useCallback(() => (busyNow.current ? setWaiting(true) : revalidate()), [revalidate]);
+}
+
 /** Re-reads the page's data when `event` arrives, at most once per `intervalMs` (see useThrottledEvent). */
 export function useRevalidateOn(event: ServerEventName, intervalMs = 2000): void {
-  const { revalidate } = useRevalidator();
-  useThrottledEvent(event, revalidate, intervalMs);
+  useThrottledEvent(event, useIdleRevalidate(), intervalMs);
 }

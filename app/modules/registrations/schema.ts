@@ -22,10 +22,22 @@ export const HONEYPOT_FIELD = "website";
 const required = (max: number) =>
   text({ error: m.required }).trim().min(1, m.required).max(max, m.tooLong(max));
 
+/**
+ * The phone and national ID fields take numbers only. People paste them with spaces or dashes
+ * ("0555 12-34-56"): those are dropped, the digits kept. The browser refuses anything else before it is
+ * sent (the inputs' `pattern`, the same rule), the server refuses it again.
+ */
+export const DIGITS_INPUT_PATTERN = "[0-9\\s\\-]+";
+const SEPARATORS = /[\s-]/g;
+
+/** True when a typed phone or national ID holds something besides digits, spaces and dashes. */
+export function hasNonDigits(value: string): boolean {
+  return /\D/.test(value.replace(SEPARATORS, ""));
+}
+
 const digits = (max: number) =>
   text({ error: m.required })
-    // People paste numbers with spaces or dashes ("0555 12-34-56"): drop them, keep the digits.
-    .transform((value) => value.replace(/[\s-]/g, ""))
+    .transform((value) => value.replace(SEPARATORS, ""))
     .pipe(text().min(1, m.required).max(max, m.tooLong(max)).regex(/^\d+$/, m.digitsOnly));
 
 const optional = (max: number) => text().trim().max(max, m.tooLong(max)).optional();

@@ -2,10 +2,16 @@ import { z } from "zod";
 import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 
+/**
+ * A video file we store ourselves (the demo event's, uploaded by the seed) plays from this path of our
+ * own origin (routes/media.$id.tsx); a home video is such a path or any http(s) URL.
+ */
+export const OWN_VIDEO_PATH = /^\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
 const videoUrl = text()
   .trim()
   .max(2000, messages.dashboard.tooLong)
-  .refine((value) => /^https?:\/\/\S+$/i.test(value), messages.dashboard.urlInvalid)
+  .refine((value) => /^https?:\/\/\S+$/i.test(value) || OWN_VIDEO_PATH.test(value), messages.dashboard.urlInvalid)
   .optional();
 
 /** At least one URL; values trimmed; empty ones are not sent (they keep the stored value). */
