@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useRevalidator } from "@remix-run/react";
+import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { SocialLinks } from "~/components/participant/social-links";
 import { formatPoints } from "~/components/realtime/format";
@@ -10,7 +10,7 @@ import { useSocketEvent } from "~/components/realtime/socket-provider";
 import { LoadErrorPage } from "~/components/status-page";
 import { TitleBar } from "~/components/ui/title-bar";
 import { messages } from "~/modules/messages";
-import { applyTeamUpdate, type TeamStanding } from "~/modules/realtime/events";
+import { applyTeamUpdateIn, type TeamStanding } from "~/modules/realtime/events";
 import { socialLinks } from "~/modules/settings/social-links";
 import { CHART_TEAMS, chartTeamIds, extendChart, followsTeams } from "~/modules/standings/chart";
 import { chartCutFor } from "~/modules/standings/frozen-view";
@@ -24,8 +24,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   // The teams come as one JSON string shared by every viewer of the live board (decoded below).
   const viewer = { id: user.id, role: user.role, teamId: user.teamId };
-  // Live or frozen for this viewer: the frozen-board rule (app/modules/standings/frozen-view.ts).
-  const { leaders, live, ...board } = await getScoreboardJson(viewer, CHART_TEAMS);
+  // Live or frozen for this viewer: the frozen-board rule (app/modules/standings/frozen-view.ts); of every
+  // team, or of the division `?division=` names (app/modules/standings/divisions.ts).
+  const { leaders, live, ...board } = await getScoreboardJson(viewer, CHART_TEAMS, new URL(request.url).searchParams.get("division"));
   const { chart, timeZone } = await getScoreChart({ teams: leaders, frozenFor: chartCutFor(viewer, board.frozen) });
   return { ...board, liveForViewer: live, chart, timeZone };
 }
@@ -90,8 +91,11 @@ export default function Scoreboard() {
 
   useSocketEvent("teams:update", (update) => {
     setChart((current) => (data.liveForViewer || update.id === data.ownTeamId ? extendChart(current, update, Date.now()) : current));
+    // On a division's board, a team of another division changes nothing here (one that left it leaves the board).
+    const onThisBoard = data.division === null || update.division === data.division;
     if (data.liveForViewer) {
-      setTeams((current) => applyTeamUpdate(current, update));
+      setTeams((current) => applyTeamUpdateIn(current, update, data.division));
+      if (!onThisBoard) return;
     } else if (update.id === data.ownTeamId) {
       // Frozen: the team still sees its own points, in its frozen place.
       setTeams((current) =>
@@ -106,7 +110,8 @@ export default function Scoreboard() {
     }
     flash(update.id);
     if (update.id === data.ownTeamId) {
-      const rank = data.liveForViewer ? ` Rank ${update.rank}.` : "";
+      // The update's rank is the overall one: a division's board says its points only.
+      const rank = data.liveForViewer && data.division === null ? ` Rank ${update.rank}.` : "";
       setOwnNews(`Your team now has ${formatPoints(update.totalScore)} points.${rank}`);
     }
   });
@@ -134,10 +139,12 @@ export default function Scoreboard() {
         <LiveIndicator />
       </div>
 
+      <DivisionFilter divisions={data.divisions} division={data.division} unknown={data.unknown} />
+
       <div className="table-wrap scoreboard__wrap">
         <table className="table scoreboard__table">
           <caption>
-            Teams ranked by total points{data.frozen && !data.liveForViewer ? " (frozen)" : ""}
+            {data.division === null ? "Teams" : `${data.division}: teams`} ranked by total points{data.frozen && !data.liveForViewer ? " (frozen)" : ""}
           </caption>
           <thead>
             <tr>
@@ -162,7 +169,7 @@ export default function Scoreboard() {
             {teams.length === 0 ? (
               <tr>
                 <td colSpan={4 + categories.length} className="scoreboard__empty">
-                  No teams on the board yet.
+                  {data.division === null ? "No teams on the board yet." : `No team in ${data.division} yet.`}
                 </td>
               </tr>
             ) : (
@@ -224,6 +231,42 @@ export default function Scoreboard() {
         {ownNews}
       </div>
     </main>
+  );
+}
+
+/**
+ * The division filter (docs/domain.md "Divisions"): plain links (`?division=`), so it works without
+ * JavaScript; with it, Remix moves between boards without a reload and the socket stays open. Names are
+ * shown as text (React escapes them) and put in the address encoded.
+ */
+function DivisionFilter({ divisions, division, unknown }: { divisions: string[]; division: string | null; unknown: string | null }) {
+  if (!divisions.length && unknown === null) return null;
+  return (
+    <>
+      {unknown !== null ? (
+        <p className="scoreboard__division-note" role="note">
+          {messages.divisions.notOnBoard(unknown)}
+        </p>
+      ) : null}
+      {divisions.length ? (
+        <nav className="scoreboard__divisions" aria-label="Divisions">
+          <ul className="scoreboard__division-list">
+            {[null, ...divisions].map((name) => (
+              <li key={name ?? ""}>
+                <Link
+                  to={name === null ? "/scoreboard" : `/scoreboard?${new URLSearchParams({ division: name })}`}
+                  className="scoreboard__division"
+                  aria-current={name === division ? "page" : undefined}
+                  preventScrollReset
+                >
+                  {name ?? messages.divisions.allTeams}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
+    </>
   );
 }
 
