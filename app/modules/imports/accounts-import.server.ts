@@ -85,7 +85,7 @@ async function checkAccounts(text: string, db: Queryable): Promise<{ check: Acco
     const first = firstRowOf.get(key);
     if (!key) continue;
     if (first === undefined) firstRowOf.set(key, row);
-    else addIssue(issues, row, `name: ${messages.dashboard.userNameTaken}`);
+    else addIssue(issues, row, `name: ${messages.imports.duplicateInFile(first)}`);
   }
   const taken = await takenNames(db, [...firstRowOf.keys()]);
   for (const { row, value } of valid) if (taken.has(nameKey(value.name))) addIssue(issues, row, `name: ${messages.dashboard.userNameTaken}`);
