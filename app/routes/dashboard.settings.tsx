@@ -9,7 +9,7 @@ import { ActionButton } from "~/components/ui/action-button";
 import { Field, TextareaField } from "~/components/ui/field";
 import { messages } from "~/modules/messages";
 import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "~/modules/settings/schema";
-import { DIVISION_NAME_MAX, DivisionsFormSchema, MAX_DIVISIONS } from "~/modules/divisions/schema";
+import { DIVISION_NAME_MAX, divisionList, DivisionsFormSchema, MAX_DIVISIONS } from "~/modules/divisions/schema";
 import { readDivisions, updateDivisions } from "~/modules/divisions/divisions.server";
 import { readTeamSizeCap, updateTeamSizeCap } from "~/modules/teams/team-size.server";
 import { addMeal, readEventSettings, removeMeal, updateFinalAt, updateGate, updateSubmissionsCloseAt } from "~/modules/settings/settings.server";
@@ -143,13 +143,14 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "divisions") {
     const submission = parseWithZod(formData, { schema: DivisionsFormSchema });
     if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
+    const names = divisionList(submission.value.divisions);
     try {
-      await updateDivisions(actor, submission.value.divisions);
+      await updateDivisions(actor, names);
     } catch (error) {
       const failed = dashboardFormFailure(submission, error, { log: "divisions not saved", fieldOf: (refusal) => (refusal ? "divisions" : undefined) });
       return data<ActionResult>({ intent, result: failed.result }, failed.init);
     }
-    return redirectWithToast(settingsUrl, { type: "success", title: messages.divisions.saved(submission.value.divisions) });
+    return redirectWithToast(settingsUrl, { type: "success", title: messages.divisions.saved(names) });
   }
   if (intent === "meal-add") {
     const submission = parseWithZod(formData, { schema: MealAddSchema });

@@ -50,15 +50,24 @@ export function parseDivisionList(typed: string | undefined): { names: string[] 
   return errors.length ? { errors } : { names };
 }
 
-/** The Settings page's divisions form: the whole list, one a line (empty: no divisions). */
+/**
+ * The Settings page's divisions form: the whole list, one a line (empty: no divisions). It checks; the list
+ * itself is `divisionList` of what it accepted (no transform here: conform reads the schema's constraints).
+ */
 export const DivisionsFormSchema = z
   // Not `text()`, which strips control characters: a public name with one is refused, not quietly changed.
   .object({ divisions: z.string().max(4000, messages.dashboard.tooLong).optional() })
   .superRefine((value, ctx) => {
     const parsed = parseDivisionList(value.divisions);
     if ("errors" in parsed) for (const message of parsed.errors) ctx.addIssue({ code: "custom", path: ["divisions"], message });
-  })
-  .transform((value) => ({ divisions: (parseDivisionList(value.divisions) as { names: string[] }).names }));
+  });
+
+/** The names of a list DivisionsFormSchema accepted. */
+export function divisionList(typed: string | undefined): string[] {
+  const parsed = parseDivisionList(typed);
+  if ("errors" in parsed) throw new Error(`an unchecked list of divisions: ${parsed.errors.join("; ")}`);
+  return parsed.names;
+}
 
 /**
  * A team's division as a form, the API or a file gives it: a name of the event's list (checked against the
