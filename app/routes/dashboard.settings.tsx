@@ -461,7 +461,11 @@ export default function Settings() {
       </section>
       <section className="card" aria-labelledby="teams-settings-title">
         <h2 id="teams-settings-title">Teams</h2>
+        <h3 id="team-size-title">Team size</h3>
         <TeamSizeForm teamSizeCap={teamSizeCap} />
+        <h3 id="divisions-title" className="settings__subheading">
+          Divisions
+        </h3>
         <DivisionsForm divisions={divisions} />
       </section>
       <section className="card" aria-labelledby="feedback-title">
