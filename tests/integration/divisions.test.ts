@@ -5,6 +5,7 @@
  * division is on the overall board only.
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { getZodConstraint } from "@conform-to/zod/v4";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -14,6 +15,9 @@ import { getRedis } from "../../app/infrastructure/redis.server.ts";
 import { ScoreboardSchema, TeamOutSchema, TeamRefSchema } from "../../app/modules/api/schemas.ts";
 import { giveAward } from "../../app/modules/awards/awards.server.ts";
 import { readDivisions, updateDivisions } from "../../app/modules/divisions/divisions.server.ts";
+import { DivisionsFormSchema } from "../../app/modules/divisions/schema.ts";
+import { TeamSizeCapSchema } from "../../app/modules/settings/schema.ts";
+import { TeamFormSchema } from "../../app/modules/teams/schema.ts";
 import { messages } from "../../app/modules/messages.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
@@ -43,6 +47,12 @@ async function postForm(action: (args: ActionFunctionArgs) => Promise<unknown>, 
   const request = new Request(`http://localhost${path}`, { method: "POST", headers: { Cookie: await sessionCookie(userId), Origin: "http://localhost" }, body: new URLSearchParams(form) });
   return (await action({ request, params: {}, context: {} })) as unknown as Response & { data: { error?: Record<string, string[]>; result?: { error: Record<string, string[]> } }; init: { status: number } };
 }
+
+describe("the forms", () => {
+  it("give conform their constraints (the pages render them; a transform in a schema broke the Settings page)", () => {
+    for (const schema of [DivisionsFormSchema, TeamFormSchema, TeamSizeCapSchema]) expect(() => getZodConstraint(schema)).not.toThrow();
+  });
+});
 
 describe("the event's list", () => {
   it("is kept in Postgres and in the standings snapshot (the board reads no Postgres)", async () => {

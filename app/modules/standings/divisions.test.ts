@@ -3,18 +3,10 @@ import type { TeamStanding } from "../realtime/events";
 import { divisionBoard, divisionFreezeState } from "./divisions";
 import { boardForViewer, UNRANKED } from "./frozen-view";
 import { rankStandings } from "./ranking";
+import { standingOf } from "./standing.fixture";
 
-const team = (id: number, totalScore: number, division: string | null, reachedAt = "2026-01-01T10:00:00.000Z", rank = 0): TeamStanding => ({
-  id,
-  name: `T${id}`,
-  totalScore,
-  categories: { AI: totalScore, CS: 0, PS: 0, GD: 0 },
-  solvedCount: 0,
-  rank,
-  reachedAt,
-  version: 1,
-  division,
-});
+const team = (id: number, totalScore: number, division: string | null, reachedAt = "2026-01-01T10:00:00.000Z"): TeamStanding =>
+  standingOf({ id, totalScore, division, reachedAt });
 
 const ranks = (board: readonly TeamStanding[]) => board.map((t) => [t.id, t.rank]);
 
