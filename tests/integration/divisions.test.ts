@@ -6,10 +6,10 @@
  */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { getZodConstraint } from "@conform-to/zod/v4";
-import { eq } from "drizzle-orm";
+import { desc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { teams } from "../../db/schema.ts";
+import { auditLog, teams } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { getRedis } from "../../app/infrastructure/redis.server.ts";
 import { ScoreboardSchema, TeamOutSchema, TeamRefSchema } from "../../app/modules/api/schemas.ts";
@@ -19,6 +19,7 @@ import { DivisionsFormSchema } from "../../app/modules/divisions/schema.ts";
 import { TeamSizeCapSchema } from "../../app/modules/settings/schema.ts";
 import { TeamFormSchema } from "../../app/modules/teams/schema.ts";
 import { messages } from "../../app/modules/messages.ts";
+import { importAccounts, previewAccountsImport } from "../../app/modules/imports/accounts-import.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
 import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
@@ -132,6 +133,40 @@ describe("a team's division", () => {
     expect(await send(divisionRoute, "DELETE", path, admin, params)).toMatchObject({ status: 200, body: { division: null } });
     expect((await send(divisionRoute, "PUT", "/teams/999999/division", { ...admin, json: { division: "Open" } }, { id: "999999" })).status).toBe(404);
     expect((await send(divisionRoute, "PUT", path, { token: callers.tokens.participant, json: { division: "Open" } }, params)).status).toBe(403);
+  });
+});
+
+describe("a team's division in the bulk import", () => {
+  it("the `division` column puts the row's team in a division of the list (any case); an unknown one, a staff row with one, or two for a team are refused by row", async () => {
+    const stamp = `${process.pid}-${Date.now()}`;
+    const existing = await makeTeam(`Kestrels ${stamp}`);
+    const header = "name,role,team,password,division";
+    const refused = await previewAccountsImport(
+      [header, `k1-${stamp},participant,Kestrels ${stamp},,Pro`, `j-${stamp},judge,,,Open`, `n1-${stamp},participant,Newts ${stamp},,open`, `n2-${stamp},participant,Newts ${stamp},,Student`].join("\n"),
+    );
+    expect(refused.issues).toEqual([
+      { row: 2, messages: [`division: ${dm.unknown(["Student", "Open"])}`] },
+      { row: 3, messages: [`division: ${dm.staff}`] },
+      { row: 5, messages: [`division: ${dm.conflict(`Newts ${stamp}`, "Open", 4)}`] },
+    ]);
+
+    const file = [header, `k1-${stamp},participant,KESTRELS ${stamp},,student`, `n1-${stamp},participant,Newts ${stamp},,Open`, `n2-${stamp},participant,Newts ${stamp},,`].join("\n");
+    const preview = await previewAccountsImport(file);
+    expect(preview.issues).toEqual([]);
+    expect(preview.rows.map((row) => row.division)).toEqual(["Student", "Open", null]);
+    const done = await importAccounts(testAdmin, file);
+    expect(done.ok).toBe(true);
+    const rows = await getDb().select({ name: teams.name, division: teams.division }).from(teams).where(inArray(teams.name, [existing.name, `Newts ${stamp}`]));
+    expect(Object.fromEntries(rows.map((row) => [row.name, row.division]))).toEqual({ [existing.name]: "Student", [`Newts ${stamp}`]: "Open" });
+    const [record] = await getDb().select().from(auditLog).where(eq(auditLog.kind, "import.accounts")).orderBy(desc(auditLog.id)).limit(1);
+    expect((record.after as { divisionsSet: unknown[] }).divisionsSet).toEqual(
+      expect.arrayContaining([
+        { teamId: existing.id, team: existing.name, before: null, after: "Student" },
+        expect.objectContaining({ team: `Newts ${stamp}`, before: null, after: "Open" }),
+      ]),
+    );
+    // Out again: the boards below count their own teams only.
+    for (const row of await getDb().select({ id: teams.id }).from(teams).where(inArray(teams.name, [existing.name, `Newts ${stamp}`]))) await setTeamDivision(testAdmin, row.id, null);
   });
 });
 
