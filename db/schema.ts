@@ -47,6 +47,11 @@ export interface StoredTeamStanding {
   reachedAt: string;
   /** Grows with every recompute of the team: a client keeps the newest of two updates. */
   version: number;
+  /**
+   * The team's division (one of the event's `divisions`), or null: a team without one is on the overall
+   * board only (docs/domain.md "Divisions"). Boards frozen before divisions existed lack it (read as null).
+   */
+  division: string | null;
 }
 
 // A mentor sees and answers the teams' threads (questions, mentor calls, needs), nothing else of the dashboard.
@@ -66,6 +71,9 @@ export const teams = pgTable(
     name: text("name").notNull(),
     // Two names with one key are the same name (app/modules/names/names.ts): case and look-alikes ignored.
     nameKey: text("name_key").notNull(),
+    // One of event_settings.divisions, as spelt there, or null (the overall board only). The teams module
+    // checks it against the list under a lock on the settings row (docs/domain.md "Divisions").
+    division: text("division"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -474,10 +482,16 @@ export const eventSettings = pgTable(
     // The public board as it stood when frozen: what participants see until unfreeze. Stored
     // apart from the live standings (as DOMjudge keeps public and jury views apart).
     frozenBoard: jsonb("frozen_board").$type<StoredTeamStanding[]>(),
+    // The event's divisions (brackets such as "Student" and "Open"), in the order the scoreboard's filter
+    // lists them; empty: no divisions, one board (docs/domain.md "Divisions").
+    divisions: text("divisions").array().notNull().default(sql`'{}'::text[]`),
+    // The most members a team may have; lowering it keeps the members a team has (docs/domain.md "Teams").
+    teamSizeCap: smallint("team_size_cap").notNull().default(5),
     updatedAt: updatedAt(),
   },
   (t) => [
     check("event_settings_single_row", sql`${t.id} = 1`),
+    check("event_settings_team_size_cap", sql`${t.teamSizeCap} between 1 and 100`),
     check("event_settings_judges_per_submission", sql`${t.judgesPerSubmission} is null or ${t.judgesPerSubmission} between 1 and 20`),
   ],
 );

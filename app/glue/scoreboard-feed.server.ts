@@ -19,6 +19,8 @@ import { matchesIfNoneMatch } from "./http-cache.server.ts";
 
 export interface FeedRequest {
   ifNoneMatch: string | null;
+  /** `?division=`: one division's board (docs/domain.md "Divisions"); null or absent: every team. */
+  division?: string | null;
   /** The client accepts a gzip body (and the caller does not compress answers itself). */
   gzip?: boolean;
 }
@@ -46,7 +48,7 @@ const gzip = promisify(zlib.gzip);
 
 /** The board as `user` may see it, for this request (ETag, gzip). */
 export async function answerScoreboardFeed(user: SessionUser, request: FeedRequest): Promise<FeedAnswer> {
-  const { body, etag: identityEtag } = await getScoreboardFeed({ id: user.id, role: user.role, teamId: user.teamId });
+  const { body, etag: identityEtag } = await getScoreboardFeed({ id: user.id, role: user.role, teamId: user.teamId }, request.division ?? null);
   // A strong ETag names one representation: the gzip one has its own.
   const etag = request.gzip ? `${identityEtag.slice(0, -1)}-gzip"` : identityEtag;
   // private: it depends on the caller (frozen or live, own team); no-cache: revalidate every time.
@@ -71,6 +73,8 @@ export function scoreboardFeedHandler(headers: Record<string, string>) {
       const user = await requireFeedCaller({ authorization: req.get("authorization") ?? null, cookie: req.get("cookie") ?? null });
       const answer = await answerScoreboardFeed(user, {
         ifNoneMatch: req.get("if-none-match") ?? null,
+        // The first `division` of the query, as the route module reads it (never Express's parsed objects).
+        division: new URL(req.originalUrl, "http://feed.invalid").searchParams.get("division"),
         gzip: req.acceptsEncodings("gzip", "identity") === "gzip",
       });
       res.status(answer.status).set(answer.headers);

@@ -303,6 +303,40 @@ export const messages = {
     // File storage did not answer: nothing was saved, the form keeps what was typed.
     storageUnavailable: "The file could not be stored right now. Please try again in a moment.",
   },
+  // Divisions (docs/domain.md "Divisions"): the event's list (Settings), a team's one (Teams, API, import), the boards.
+  divisions: {
+    label: "Division",
+    none: "No division",
+    allTeams: "All teams",
+    invisible: "A division's name cannot contain invisible or control characters (zero-width spaces, direction marks and the like)",
+    nameTooLong: (max: number) => `A division's name has at most ${max} characters`,
+    // The Settings list: a problem on one line.
+    onLine: (line: number, message: string) => `Line ${line}: ${message}`,
+    duplicate: (name: string, other: string) => `"${name}" is the same division as "${other}" (case and letters that look alike count as one)`,
+    tooMany: (max: number) => `At most ${max} divisions`,
+    inUse: (name: string, teams: number) =>
+      `${teams === 1 ? "1 team is" : `${teams} teams are`} in ${name}: move ${teams === 1 ? "it" : "them"} to another division on the Teams page before removing it`,
+    needsFinal: "Set the final countdown first: divisions are saved with the event's settings.",
+    saved: (names: readonly string[]) => (names.length === 0 ? "Divisions saved: none, one board for every team" : `Divisions saved: ${names.join(", ")}`),
+    unknown: (names: readonly string[]) =>
+      names.length === 0 ? "The event has no divisions: add them in Settings first" : `Choose a division from the event's list: ${names.join(", ")}`,
+    required: "Give the division's name (to take the team out of its division, DELETE it)",
+    // The scoreboard's ?division= names none of the event's (a stale or mistyped link).
+    notOnBoard: (name: string) => `There is no division called "${name}": showing every team.`,
+    // Bulk import.
+    staff: "Admins and judges have no team: leave the division empty",
+    conflict: (team: string, division: string | null, row: number) => `Row ${row} puts ${team} in ${division ?? "no division"}`,
+  },
+  // The team size cap (docs/domain.md "Teams"): refused in the dashboard, the API, the import and accounts from registrations alike.
+  teamSize: {
+    full: (team: string, cap: number) =>
+      `${team} is full: a team has at most ${cap} ${cap === 1 ? "member" : "members"} (Settings → Team size). Choose another team.`,
+    capInvalid: "The team size cap is a whole number from 1 to 100",
+    needsFinal: "Set the final countdown first: the team size cap is saved with the event's settings.",
+    saved: (cap: number) => `Team size cap saved: at most ${cap} ${cap === 1 ? "member" : "members"} a team`,
+    // The registration form's label (the original platform's words at the default of 5).
+    registrationLabel: (cap: number) => `Team Name (Team must have a maximum of ${cap} members)`,
+  },
   threads: {
     notFound: "This thread does not exist.",
     closed: "This thread is closed: nothing more can be written in it.",

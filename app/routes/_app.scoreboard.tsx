@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useRevalidator } from "@remix-run/react";
+import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { SocialLinks } from "~/components/participant/social-links";
 import { CategoryLeadersPanel } from "~/components/realtime/category-leaders";
@@ -26,12 +26,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   // The teams come as one JSON string shared by every viewer of the live board (decoded below).
   const viewer = { id: user.id, role: user.role, teamId: user.teamId };
-  // Live or frozen for this viewer: the frozen-board rule (app/modules/standings/frozen-view.ts).
-  const { leaders, live, ...board } = await getScoreboardJson(viewer, CHART_TEAMS);
+  // Live or frozen for this viewer: the frozen-board rule (app/modules/standings/frozen-view.ts); of every
+  // team, or of the division `?division=` names (app/modules/standings/divisions.ts).
+  const { leaders, live, ...board } = await getScoreboardJson(viewer, CHART_TEAMS, new URL(request.url).searchParams.get("division"));
   const [{ chart, timeZone }, categoryLeaders] = await Promise.all([
     getScoreChart({ teams: leaders, frozenFor: chartCutFor(viewer, board.frozen) }),
-    // The category top 3: a frozen participant's places at the freeze; null for a live board (ranked on the page).
-    live ? null : getCategoryLeaders(viewer),
+    // The category top 3 of this board: a frozen participant's places at the freeze; null for a live board
+    // (ranked on the page).
+    live ? null : getCategoryLeaders(viewer, board.division),
   ]);
   return { ...board, liveForViewer: live, chart, timeZone, categoryLeaders };
 }
@@ -90,7 +92,8 @@ export default function Scoreboard() {
     setChart((current) => extendChart(current, update, Date.now()));
     flash(update.id);
     if (update.id === data.ownTeamId) {
-      const rank = data.liveForViewer ? ` Rank ${update.rank}.` : "";
+      // The update's rank is the overall one: a division's board says its points only.
+      const rank = data.liveForViewer && data.division === null ? ` Rank ${update.rank}.` : "";
       setOwnNews(`Your team now has ${formatPoints(update.totalScore)} points.${rank}`);
     }
   });
@@ -122,11 +125,13 @@ export default function Scoreboard() {
         <LiveIndicator />
       </div>
 
+      <DivisionFilter divisions={data.divisions} division={data.division} unknown={data.unknown} />
+
       <div className="scoreboard__boards">
       <div className="table-wrap scoreboard__wrap">
         <table className="table scoreboard__table">
           <caption>
-            Teams ranked by total points{data.frozen && !data.liveForViewer ? " (frozen)" : ""}
+            {data.division === null ? "Teams" : `${data.division}: teams`} ranked by total points{data.frozen && !data.liveForViewer ? " (frozen)" : ""}
           </caption>
           <thead>
             <tr>
@@ -151,7 +156,7 @@ export default function Scoreboard() {
             {teams.length === 0 ? (
               <tr>
                 <td colSpan={4 + categories.length} className="scoreboard__empty">
-                  No teams on the board yet.
+                  {data.division === null ? "No teams on the board yet." : `No team in ${data.division} yet.`}
                 </td>
               </tr>
             ) : (
@@ -216,6 +221,42 @@ export default function Scoreboard() {
         {ownNews}
       </div>
     </main>
+  );
+}
+
+/**
+ * The division filter (docs/domain.md "Divisions"): plain links (`?division=`), so it works without
+ * JavaScript; with it, Remix moves between boards without a reload and the socket stays open. Names are
+ * shown as text (React escapes them) and put in the address encoded.
+ */
+function DivisionFilter({ divisions, division, unknown }: { divisions: string[]; division: string | null; unknown: string | null }) {
+  if (!divisions.length && unknown === null) return null;
+  return (
+    <>
+      {unknown !== null ? (
+        <p className="scoreboard__division-note" role="note">
+          {messages.divisions.notOnBoard(unknown)}
+        </p>
+      ) : null}
+      {divisions.length ? (
+        <nav className="scoreboard__divisions" aria-label="Divisions">
+          <ul className="scoreboard__division-list">
+            {[null, ...divisions].map((name) => (
+              <li key={name ?? ""}>
+                <Link
+                  to={name === null ? "/scoreboard" : `/scoreboard?${new URLSearchParams({ division: name })}`}
+                  className="scoreboard__division"
+                  aria-current={name === division ? "page" : undefined}
+                  preventScrollReset
+                >
+                  {name ?? messages.divisions.allTeams}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
+    </>
   );
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TeamOutSchema, TeamRefSchema } from "~/modules/api/schemas";
-import { TeamNameSchema } from "~/modules/teams/schema";
+import { TeamCreateSchema } from "~/modules/teams/schema";
 import { createTeam, listTeams } from "~/modules/teams/teams.server";
 import { actorOf } from "~/glue/actor.server";
 import { apiResource, readBody, respond } from "~/glue/api.server";
@@ -13,8 +13,8 @@ const resource = apiResource("/teams", {
     return respond(z.array(TeamOutSchema), await listTeams());
   },
   POST: async ({ request, caller }) => {
-    const { name } = await readBody(request, TeamNameSchema);
-    return respond(TeamRefSchema, await createTeam(actorOf(caller, request), name), { status: 201 });
+    const { name, division } = await readBody(request, TeamCreateSchema);
+    return respond(TeamRefSchema, await createTeam(actorOf(caller, request), name, division ?? null), { status: 201 });
   },
 });
 export const loader = resource.loader;

@@ -221,6 +221,7 @@ const accountColumns: Array<Column<AccountsCheck["rows"][number]>> = [
       </>
     ),
   },
+  { label: "Division", cell: (row) => row.division ?? "—" },
   { label: "Password", cell: (row) => (row.passwordGiven ? "from the file" : "generated") },
 ];
 
@@ -325,7 +326,7 @@ export default function Import() {
       <UploadForm
         kind="accounts"
         title="Teams and users (CSV)"
-        columns={`Columns: ${[...ACCOUNT_COLUMNS.required, ...ACCOUNT_COLUMNS.optional].join(", ")}. A participant needs a team (an existing one, any case, or a new one); admins and judges have none. An empty password is generated.`}
+        columns={`Columns: ${[...ACCOUNT_COLUMNS.required, ...ACCOUNT_COLUMNS.optional].join(", ")}. A participant needs a team (an existing one, any case, or a new one); admins and judges have none. An empty password is generated. A division (one of the event's, Settings) puts the participant's team in it; empty keeps the team's. A team takes no more members than the team size cap.`}
         example={accountExample}
         accept=".csv,text/csv"
       />

@@ -50,7 +50,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: CreateAccountsSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), accounts: null }, { status: 400 });
   try {
-    const { created, skipped } = await createAccountsFromRegistrations(actor, submission.value.ids);
+    const { created, refused, skipped } = await createAccountsFromRegistrations(actor, submission.value.ids);
     return data(
       {
         result: submission.reply({ resetForm: true }),
@@ -64,6 +64,7 @@ export async function action({ request }: ActionFunctionArgs) {
             teamName,
             teamCreated,
           })),
+          refused,
           skipped,
           csv: created.length ? accountsCsvDataUrl(created) : null,
           fileName: csvFileName("accounts"),
@@ -242,6 +243,17 @@ function CreatedAccounts({ accounts }: { accounts: Accounts }) {
           {accounts.skipped === 1 ? "1 selected registration already had" : `${accounts.skipped} selected registrations already had`} an
           account and was left as it was.
         </p>
+      ) : null}
+      {accounts.refused.length ? (
+        <ul className="list-reset stack" aria-label="Registrations left without an account">
+          {accounts.refused.map((refusal) => (
+            <li key={refusal.registrationId}>
+              <Message tone="error">
+                {refusal.fullName}: {refusal.message}
+              </Message>
+            </li>
+          ))}
+        </ul>
       ) : null}
       {accounts.created.length ? (
         <>

@@ -8,7 +8,10 @@ import { formatDayTime } from "~/components/realtime/format";
 import { ActionButton } from "~/components/ui/action-button";
 import { Field, TextareaField } from "~/components/ui/field";
 import { messages } from "~/modules/messages";
-import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, SubmissionsCloseSchema } from "~/modules/settings/schema";
+import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "~/modules/settings/schema";
+import { DIVISION_NAME_MAX, divisionList, DivisionsFormSchema, MAX_DIVISIONS } from "~/modules/divisions/schema";
+import { readDivisions, updateDivisions } from "~/modules/divisions/divisions.server";
+import { readTeamSizeCap, updateTeamSizeCap } from "~/modules/teams/team-size.server";
 import { addMeal, readEventSettings, removeMeal, updateFinalAt, updateGate, updateSubmissionsCloseAt } from "~/modules/settings/settings.server";
 import { utcToZonedLocal, zonedLocalToUtc } from "~/modules/settings/zoned-time";
 import { isScoreboardFrozen, setScoreboardFrozen } from "~/modules/standings/freeze.server";
@@ -28,7 +31,14 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
-  const [frozen, settings, judging, feedbackGates] = await Promise.all([isScoreboardFrozen(), readEventSettings(), getJudgingSettings(), getFeedbackGates()]);
+  const [frozen, settings, judging, feedbackGates, divisions, teamSizeCap] = await Promise.all([
+    isScoreboardFrozen(),
+    readEventSettings(),
+    getJudgingSettings(),
+    getFeedbackGates(),
+    readDivisions(),
+    readTeamSizeCap(),
+  ]);
   const zone = settings.timeZone;
   return {
     frozen,
@@ -43,10 +53,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     meals: settings.meals.map((meal) => ({ id: meal.id, label: meal.label, at: meal.at.toISOString() })),
     judging,
     feedbackGates,
+    divisions,
+    teamSizeCap,
   };
 }
 
-type Intent = "gate" | "final" | "submissions-close" | "meal-add" | "judging" | "feedback";
+type Intent = "gate" | "final" | "submissions-close" | "meal-add" | "judging" | "feedback" | "team-cap" | "divisions";
 type ActionResult = { intent: Intent; number?: number; result: SubmissionResult<string[]> };
 
 const settingsUrl = "/dashboard/settings";
@@ -116,6 +128,29 @@ export async function action({ request }: ActionFunctionArgs) {
       return data<ActionResult>({ intent, result: failed.result }, failed.init);
     }
     return redirectWithToast(settingsUrl, { type: "success", title: messages.judging.feedbackSaved(published) });
+  }
+  if (intent === "team-cap") {
+    const submission = parseWithZod(formData, { schema: TeamSizeCapSchema });
+    if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
+    try {
+      await updateTeamSizeCap(actor, submission.value.teamSizeCap);
+    } catch (error) {
+      const failed = dashboardFormFailure(submission, error, { log: "team size cap not saved", fieldOf: () => "teamSizeCap" });
+      return data<ActionResult>({ intent, result: failed.result }, failed.init);
+    }
+    return redirectWithToast(settingsUrl, { type: "success", title: messages.teamSize.saved(submission.value.teamSizeCap) });
+  }
+  if (intent === "divisions") {
+    const submission = parseWithZod(formData, { schema: DivisionsFormSchema });
+    if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
+    const names = divisionList(submission.value.divisions);
+    try {
+      await updateDivisions(actor, names);
+    } catch (error) {
+      const failed = dashboardFormFailure(submission, error, { log: "divisions not saved", fieldOf: (refusal) => (refusal ? "divisions" : undefined) });
+      return data<ActionResult>({ intent, result: failed.result }, failed.init);
+    }
+    return redirectWithToast(settingsUrl, { type: "success", title: messages.divisions.saved(names) });
   }
   if (intent === "meal-add") {
     const submission = parseWithZod(formData, { schema: MealAddSchema });
@@ -303,6 +338,53 @@ function FeedbackForm({ gates }: { gates: number[] }) {
   );
 }
 
+function TeamSizeForm({ teamSizeCap }: { teamSizeCap: number }) {
+  const result = useResultFor("team-cap");
+  const [form, fields] = useSchemaForm("team-cap", TeamSizeCapSchema, result?.result, { teamSizeCap: String(teamSizeCap) });
+  const saving = useSubmittingIntent("team-cap");
+  return (
+    <Form method="post" {...getFormProps(form)} className="form">
+      <input type="hidden" name="intent" value="team-cap" />
+      <p id={`${form.id}-help`} className="muted">
+        No one joins a team that has this many members, from the Users page, the API, the import or accounts made from registrations. Lowering
+        it keeps the members a team already has; such a team takes no one new until it is below the cap.
+      </p>
+      <Field
+        label="Most members a team may have"
+        inputProps={{ ...getInputProps(fields.teamSizeCap, { type: "number" }), min: 1, max: 100, step: 1, "aria-describedby": `${form.id}-help` }}
+        errors={fields.teamSizeCap.errors}
+      />
+      <ActionButton type="submit" disabled={saving}>
+        {saving ? "Saving..." : "Save the team size cap"}
+      </ActionButton>
+    </Form>
+  );
+}
+
+function DivisionsForm({ divisions }: { divisions: string[] }) {
+  const result = useResultFor("divisions");
+  const [form, fields] = useSchemaForm("divisions", DivisionsFormSchema, result?.result, { divisions: divisions.join("\n") });
+  const saving = useSubmittingIntent("divisions");
+  return (
+    <Form method="post" {...getFormProps(form)} className="form">
+      <input type="hidden" name="intent" value="divisions" />
+      <p id={`${form.id}-help`} className="muted">
+        One division a line (for example Student, then Open), in the order the scoreboard lists them; at most {MAX_DIVISIONS}, {DIVISION_NAME_MAX}{" "}
+        characters each. Each division has its own ranking and medals on the scoreboard; put teams in them on the Teams page. A division that
+        teams are in cannot be removed: move them first. Empty: no divisions, one board.
+      </p>
+      <TextareaField
+        label="Divisions"
+        textareaProps={{ ...getTextareaProps(fields.divisions), rows: 4, "aria-describedby": `${form.id}-help` }}
+        errors={fields.divisions.errors}
+      />
+      <ActionButton type="submit" disabled={saving}>
+        {saving ? "Saving..." : "Save divisions"}
+      </ActionButton>
+    </Form>
+  );
+}
+
 function Meals({ meals, timeZone }: { meals: LoaderData["meals"]; timeZone: string }) {
   const result = useResultFor("meal-add");
   const [form, fields] = useSchemaForm("meal-add", MealAddSchema, result?.result);
@@ -345,7 +427,7 @@ function Meals({ meals, timeZone }: { meals: LoaderData["meals"]; timeZone: stri
 }
 
 export default function Settings() {
-  const { frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone, judging, feedbackGates } = useLoaderData<typeof loader>();
+  const { frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone, judging, feedbackGates, divisions, teamSizeCap } = useLoaderData<typeof loader>();
   const freezing = useSubmittingIntent(frozen ? "unfreeze" : "freeze");
   return (
     <section aria-labelledby="settings-title" className="stack dash-page">
@@ -376,6 +458,15 @@ export default function Settings() {
       <section className="card" aria-labelledby="judging-title">
         <h2 id="judging-title">Judging</h2>
         <JudgingForm judging={judging} />
+      </section>
+      <section className="card" aria-labelledby="teams-settings-title">
+        <h2 id="teams-settings-title">Teams</h2>
+        <h3 id="team-size-title">Team size</h3>
+        <TeamSizeForm teamSizeCap={teamSizeCap} />
+        <h3 id="divisions-title" className="settings__subheading">
+          Divisions
+        </h3>
+        <DivisionsForm divisions={divisions} />
       </section>
       <section className="card" aria-labelledby="feedback-title">
         <h2 id="feedback-title">Judging feedback</h2>

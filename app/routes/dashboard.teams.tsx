@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
@@ -6,11 +6,13 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } 
 import { useFormErrorToast } from "~/components/toaster";
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
-import { Field } from "~/components/ui/field";
+import { Field, SelectField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
 import { messages } from "~/modules/messages";
 import { TeamDeleteSchema, TeamFormSchema } from "~/modules/teams/schema";
-import { createTeam, deleteTeam, getTeam, listTeams, renameTeam } from "~/modules/teams/teams.server";
+import { readDivisions } from "~/modules/divisions/divisions.server";
+import { readTeamSizeCap } from "~/modules/teams/team-size.server";
+import { createTeam, deleteTeam, getTeam, listTeams, updateTeam } from "~/modules/teams/teams.server";
 import styles from "~/styles/dashboard.css";
 import { requirePageActor } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
@@ -21,6 +23,7 @@ import { confirmSubmit } from "~/components/ui/confirm-submit";
 import { parseRowId } from "~/modules/ids";
 
 const m = messages.dashboard;
+const dm = messages.divisions;
 
 /** The one dashboard error boundary (routes/dashboard.tsx) says this when the list fails to load. */
 export const handle: DashboardHandle = { loadFailed: messages.dashboard.loadFailed };
@@ -30,8 +33,8 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
   const editId = parseRowId(new URL(request.url).searchParams.get("edit"));
-  const [teams, editing] = await Promise.all([listTeams(), editId ? getTeam(editId) : null]);
-  return { teams, editing };
+  const [teams, editing, divisions, cap] = await Promise.all([listTeams(), editId ? getTeam(editId) : null, readDivisions(), readTeamSizeCap()]);
+  return { teams, editing, divisions, cap };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -51,11 +54,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: TeamFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { id, name } = submission.value;
+  // The select sends "" for "No division"; a form without it (the event has no divisions) keeps the team's.
+  const division = formData.has("division") ? (submission.value.division ?? null) : undefined;
   try {
-    if (id) await renameTeam(actor, id, name);
-    else await createTeam(actor, name);
+    if (id) await updateTeam(actor, id, { name, division });
+    else await createTeam(actor, name, division ?? null);
   } catch (error) {
-    const failed = dashboardFormFailure(submission, error, { log: "team change failed" });
+    const failed = dashboardFormFailure(submission, error, { log: "team change failed", fieldOf: (refusal) => (refusal?.field === "division" ? "division" : undefined) });
     return data(failed.result, failed.init);
   }
   return redirectWithToast("/dashboard/teams", { type: "success", title: id ? m.teamEdited : m.teamAdded });
@@ -63,14 +68,14 @@ export async function action({ request }: ActionFunctionArgs) {
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
-function TeamForm({ editing }: { editing: LoaderData["editing"] }) {
+function TeamForm({ editing, divisions }: { editing: LoaderData["editing"]; divisions: LoaderData["divisions"] }) {
   const lastResult = useActionData<typeof action>();
   useFormErrorToast(lastResult);
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: editing ? `team-edit-${editing.id}` : "team-new",
     lastResult,
-    defaultValue: editing ? { id: String(editing.id), name: editing.name } : undefined,
+    defaultValue: editing ? { id: String(editing.id), name: editing.name, division: editing.division ?? "" } : undefined,
     constraint: getZodConstraint(TeamFormSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
@@ -83,6 +88,16 @@ function TeamForm({ editing }: { editing: LoaderData["editing"] }) {
       <Form method="post" {...getFormProps(form)} className="form">
         {editing ? <input {...getInputProps(fields.id, { type: "hidden" })} key={fields.id.key} /> : null}
         <Field label="Name" inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off" }} errors={fields.name.errors} />
+        {divisions.length || editing?.division ? (
+          <SelectField label={dm.label} selectProps={{ ...getSelectProps(fields.division), required: false }} errors={fields.division.errors}>
+            <option value="">{dm.none}</option>
+            {divisions.map((division) => (
+              <option key={division} value={division}>
+                {division}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
         <div className="message-slot" id={form.errorId} aria-live="polite">
           {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
         </div>
@@ -102,7 +117,7 @@ function TeamForm({ editing }: { editing: LoaderData["editing"] }) {
 }
 
 export default function Teams() {
-  const { teams, editing } = useLoaderData<typeof loader>();
+  const { teams, editing, divisions, cap } = useLoaderData<typeof loader>();
   const location = useLocation();
   const navigation = useNavigation();
   const deleting = navigation.state === "submitting" && navigation.formData?.get("intent") === "delete" ? navigation.formData.get("id") : null;
@@ -110,9 +125,12 @@ export default function Teams() {
     <section aria-labelledby="teams-title" className="stack dash-page">
       <h1 id="teams-title">Teams</h1>
       {/* Remounted on every navigation: a saved form starts empty again. */}
-      <TeamForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} />
+      <TeamForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} divisions={divisions} />
       <section className="card" aria-labelledby="team-list-heading">
         <h2 id="team-list-heading">Team List</h2>
+        <p className="muted">
+          A team has at most {cap} {cap === 1 ? "member" : "members"} (Settings → Teams).
+        </p>
         {teams.length === 0 ? (
           <p>No teams yet.</p>
         ) : (
@@ -122,6 +140,7 @@ export default function Teams() {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Number of Members</th>
+                  <th scope="col">{dm.label}</th>
                   <th scope="col">Actions</th>
                 </tr>
               </thead>
@@ -129,7 +148,11 @@ export default function Teams() {
                 {teams.map((team) => (
                   <tr key={team.id} data-team-id={team.id}>
                     <td dir="auto">{team.name}</td>
-                    <td className="num">{team.members}</td>
+                    <td className="num">
+                      {team.members}
+                      {team.members >= cap ? <span className="muted"> (full)</span> : null}
+                    </td>
+                    <td dir="auto">{team.division ?? <span className="muted">—</span>}</td>
                     <td>
                       <div className="row-actions">
                         <Link to={`?edit=${team.id}`} aria-label={`Edit ${team.name}`}>

@@ -14,6 +14,7 @@ import { Scene } from "~/components/ui/scene";
 import { TitleBar } from "~/components/ui/title-bar";
 import { messages } from "~/modules/messages";
 import { register } from "~/modules/registrations/registrations.server";
+import { DEFAULT_TEAM_SIZE_CAP, teamSizeCapToShow } from "~/modules/teams/team-size.server";
 import { useOptionalUser } from "~/root";
 import { DIGITS_INPUT_PATTERN, hasNonDigits, HONEYPOT_FIELD, isMissing, RegistrationSchema, TSHIRT_SIZES } from "~/modules/registrations/schema";
 import styles from "~/styles/register.css";
@@ -27,7 +28,11 @@ export const meta: MetaFunction = () => [{ title: "Register · Gatekeeper" }];
 
 // Public route: visitors register for the event. `?registered` shows the thank-you card.
 export async function loader({ request }: LoaderFunctionArgs) {
-  return { done: new URL(request.url).searchParams.has("registered") };
+  const done = new URL(request.url).searchParams.has("registered");
+  // The team size cap, for the team name's label. Registering makes no team or member (accounts made from
+  // registrations do, under the cap): the form still opens when the settings cannot be read.
+  const teamSizeCap = done ? DEFAULT_TEAM_SIZE_CAP : await teamSizeCapToShow();
+  return { done, teamSizeCap };
 }
 
 // Public route: the registration form posts here; rate-limited per IP and guarded by a honeypot.
@@ -57,7 +62,7 @@ function errorsOf(field: FieldMetadata<string | undefined>): ListOfErrors {
 }
 
 export default function RegisterPage() {
-  const { done } = useLoaderData<typeof loader>();
+  const { done, teamSizeCap } = useLoaderData<typeof loader>();
   const saving = useSaving();
   const user = useOptionalUser();
   return (
@@ -72,7 +77,7 @@ export default function RegisterPage() {
         <div className="register__character" aria-hidden="true">
           <Statue className="register__statue" />
         </div>
-        {done ? <ThankYou /> : <RegistrationForm />}
+        {done ? <ThankYou /> : <RegistrationForm teamSizeCap={teamSizeCap} />}
       </main>
       {/* A full-screen indicator while saving (with JavaScript; without it the browser shows its own). */}
       {saving ? (
@@ -105,7 +110,7 @@ function useSaving() {
   return navigation.state !== "idle" && navigation.formMethod === "POST" && navigation.formAction === "/register";
 }
 
-function RegistrationForm() {
+function RegistrationForm({ teamSizeCap }: { teamSizeCap: number }) {
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     id: "register",
@@ -164,7 +169,7 @@ function RegistrationForm() {
             <option value="no">No</option>
           </SelectField>
           <Field
-            label="Team Name (Team must have a maximum of 5 members)"
+            label={messages.teamSize.registrationLabel(teamSizeCap)}
             inputProps={text(fields.teamName, { autoComplete: "off" })}
             errors={errorsOf(fields.teamName)}
           />

@@ -32,7 +32,7 @@ describe("teams", () => {
     expect(team.name).toBe("Kraken");
 
     const list = z.array(TeamOutSchema).parse((await send(teamsRoute, "GET", "/teams", admin)).body);
-    expect(list.find((row) => row.id === team.id)).toEqual({ id: team.id, name: "Kraken", members: 0, submissions: 0 });
+    expect(list.find((row) => row.id === team.id)).toEqual({ id: team.id, name: "Kraken", division: null, members: 0, submissions: 0 });
 
     const renamed = await send(teamRoute, "PATCH", `/teams/${team.id}`, { ...admin, json: { name: "Kraken II" } }, { id: String(team.id) });
     expect(renamed).toMatchObject({ status: 200, body: { id: team.id, name: "Kraken II" } });

@@ -24,7 +24,9 @@ import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { updateFinalAt, updateGate, updateSubmissionsCloseAt } from "../../app/modules/settings/settings.server.ts";
 import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
 import { saveSubmission } from "../../app/modules/submissions/submit.server.ts";
-import { createTeam, deleteTeam, renameTeam } from "../../app/modules/teams/teams.server.ts";
+import { createTeam, deleteTeam, renameTeam, setTeamDivision, updateTeam } from "../../app/modules/teams/teams.server.ts";
+import { updateTeamSizeCap } from "../../app/modules/teams/team-size.server.ts";
+import { updateDivisions } from "../../app/modules/divisions/divisions.server.ts";
 import { createUser, deleteUser, endUserSession, endUserSessions, updateUser } from "../../app/modules/users/users.server.ts";
 import { startSession } from "../../app/modules/auth/sessions.server.ts";
 import { createAccountsFromRegistrations } from "../../app/modules/registrations/accounts.server.ts";
@@ -231,6 +233,14 @@ describe("the event's settings", () => {
     const { record: withdrawn } = await oneRecord("event.feedback", () => updateFeedbackGates(admin, []));
     expect(withdrawn).toMatchObject({ before: { gates: [1, 2] }, after: { gates: [] } });
 
+    const { record: cap } = await oneRecord("event.team-cap", () => updateTeamSizeCap(admin, 4));
+    expect(cap).toMatchObject({ before: { teamSizeCap: 5 }, after: { teamSizeCap: 4 } });
+    await noRecord(() => updateTeamSizeCap(admin, 4), "unchanged");
+    await oneRecord("event.team-cap", () => updateTeamSizeCap(admin, 5));
+    const { record: divisions } = await oneRecord("event.divisions", () => updateDivisions(admin, ["Student", "Open"]));
+    expect(divisions).toMatchObject({ before: { divisions: [] }, after: { divisions: ["Student", "Open"] } });
+    await noRecord(() => updateDivisions(admin, ["Student", "Open"]), "unchanged");
+
     await oneRecord("scoreboard.frozen", () => setScoreboardFrozen(admin, true));
     await oneRecord("scoreboard.unfrozen", () => setScoreboardFrozen(admin, false));
     await noRecord(() => setScoreboardFrozen(admin, false), "unchanged");
@@ -247,6 +257,22 @@ describe("teams, users, sessions, tokens, imports", () => {
     await noRecord(() => deleteTeam(admin, team.id));
     const empty = await makeTeam();
     await oneRecord("team.deleted", () => deleteTeam(admin, empty.id));
+  });
+
+  it("a team's division: set, changed with a rename (a record each), left; an unknown one, or removing a division in use, records nothing", async () => {
+    await recordsOf(() => updateDivisions(admin, ["Student", "Open"]));
+    const team = await makeTeam();
+    const { record } = await oneRecord("team.division", () => setTeamDivision(admin, team.id, "open"));
+    expect(record).toMatchObject({ teamId: team.id, subjectId: team.id, before: { division: null }, after: { division: "Open" } });
+    await noRecord(() => setTeamDivision(admin, team.id, "Open"), "unchanged");
+    await noRecord(() => setTeamDivision(admin, team.id, "Nowhere"));
+    await noRecord(() => updateDivisions(admin, ["Student"]));
+    const { records } = await recordsOf(() => updateTeam(admin, team.id, { name: `${team.name} moved`, division: "Student" }));
+    expect(records.map((row) => [row.kind, row.after])).toEqual([
+      ["team.renamed", { name: `${team.name} moved` }],
+      ["team.division", { division: "Student" }],
+    ]);
+    await oneRecord("team.division", () => setTeamDivision(admin, team.id, null));
   });
 
   it("users: created, changed (a new password is a flag, never the password or its hash), deleted", async () => {

@@ -11,7 +11,8 @@ import { importChallenges, previewChallengesImport } from "../../app/modules/imp
 import { messages } from "../../app/modules/messages.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { action, loader } from "../../app/routes/dashboard.import.tsx";
-import { makeTeam, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
+import { updateTeamSizeCap } from "../../app/modules/teams/team-size.server.ts";
+import { ensureEventSettings, makeTeam, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
 
 
 const m = messages.imports;
@@ -53,6 +54,9 @@ describe("importing teams and users", () => {
   // 201 argon2 hashes: seconds on a quiet machine, more on a busy CI runner.
   it("200 users with one bad row: the preview names the row, the import writes nothing; fixed, all are written", { timeout: 120_000 }, async () => {
     await makeTeam("Existing Falcons");
+    // Teams of 10 here (the team size cap's own tests: tests/integration/team-size.test.ts).
+    await ensureEventSettings();
+    await updateTeamSizeCap(testAdmin, 10);
     const admin = await makeUser("admin");
     const cookie = await sessionCookie(admin.id);
     const before = await usersCount();

@@ -13,6 +13,8 @@ import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
 import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { getScoreboard } from "../../app/modules/standings/scoreboard.server.ts";
+import { updateDivisions } from "../../app/modules/divisions/divisions.server.ts";
+import { setTeamDivision } from "../../app/modules/teams/teams.server.ts";
 import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
 import { lockTeam } from "../../app/modules/standings/locks.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
@@ -102,6 +104,37 @@ describe("event pipeline", () => {
     expect(back).toMatchObject({ totalScore: 0, categories: { AI: 0, CS: 0, PS: 0, GD: 0 } });
     await waitForEmptyOutbox();
     await expectStandingsMatchRebuild();
+  });
+
+  it("carries a team's division in its teams:update: a move between divisions and a score on a division's team reach the boards live", async () => {
+    const actor = actorFor(admin.id, admin.name, "admin");
+    await updateDivisions(actor, ["Student", "Open"]);
+    const team = await makeTeam();
+    const member = await makeUser("participant", team.id);
+    const challenge = await makeChallenge({ points: 100, category: "AI" });
+    const submission = await makeSubmission(team.id, challenge.id, member.id);
+    const onlooker = await makeUser("participant", (await makeTeam()).id);
+    await rebuildStandings();
+    const watcher = await socketFor(web1, onlooker.id);
+
+    const moved = nextEvent(watcher, "teams:update", (standing) => standing.id === team.id && standing.division === "Student");
+    await setTeamDivision(actor, team.id, "student");
+    const [[inStudent]] = await Promise.all([moved]);
+    expect(inStudent).toMatchObject({ id: team.id, division: "Student", totalScore: 0 });
+
+    const scored = nextEvent(watcher, "teams:update", (standing) => standing.id === team.id && standing.totalScore === 80);
+    await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "80" });
+    const [[after]] = await Promise.all([scored]);
+    expect(after).toMatchObject({ division: "Student", version: expect.any(Number) });
+    expect(after.version).toBeGreaterThan(inStudent.version);
+
+    const left = nextEvent(watcher, "teams:update", (standing) => standing.id === team.id && standing.division === null);
+    await setTeamDivision(actor, team.id, null);
+    await left;
+    await waitForEmptyOutbox();
+    await expectStandingsMatchRebuild();
+    // The Student board no longer lists it.
+    expect((await getScoreboard({ id: admin.id, role: "admin", teamId: null }, "Student")).teams.map((row) => row.id)).not.toContain(team.id);
   });
 
   it("averages two judges and replaces a judge's own earlier score", async () => {

@@ -99,7 +99,7 @@ describe("createAccountsFromRegistrations", () => {
     const first = await createAccountsFromRegistrations(testAdmin, [r.id, r.id]);
     expect(first.created).toHaveLength(1);
     const again = await createAccountsFromRegistrations(testAdmin, [r.id, 999_999]);
-    expect(again).toEqual({ created: [], skipped: 2 });
+    expect(again).toEqual({ created: [], refused: [], skipped: 2 });
     const [row] = await getDb().select().from(registrations).where(eq(registrations.id, r.id));
     expect(row.userId).not.toBeNull();
     const named = await getDb().select().from(users).where(sql`lower(${users.name}) like 'once.only%'`);

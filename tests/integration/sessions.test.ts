@@ -34,6 +34,7 @@ const standingOf = (team: { id: number; name: string }): TeamStanding => ({
   rank: 1,
   reachedAt: new Date().toISOString(),
   version: 1,
+  division: null,
 });
 
 const route = (id: string) => loadRouteModule(routeManifest.find((candidate) => candidate.id === id)!);

@@ -64,7 +64,7 @@ async function expectMatchesRebuild() {
   const expected = await computeAllStandings(db);
   const byTeam = (a: { teamId: number }, b: { teamId: number }) => a.teamId - b.teamId;
   const stored = (await db.select().from(standings)).map(({ updatedAt: _u, ...row }) => row).sort(byTeam);
-  expect(stored).toEqual(expected.standings.map(({ name: _name, rank: _rank, ...row }) => row).sort(byTeam));
+  expect(stored).toEqual(expected.standings.map(({ name: _name, rank: _rank, division: _division, ...row }) => row).sort(byTeam));
   const storedStats = (await db.select().from(userStatistics)).map(({ updatedAt: _u, ...row }) => row);
   const byUser = new Map(storedStats.map((row) => [row.userId, row]));
   for (const row of expected.userStats) {

@@ -21,10 +21,10 @@ export async function expectStandingsMatchRebuild() {
   const expected = (await computeAllStandings(getDb())).standings;
   const stored = (await getDb().select().from(standings)).map(({ updatedAt: _updatedAt, ...row }) => row);
   const byTeam = (a: { teamId: number }, b: { teamId: number }) => a.teamId - b.teamId;
-  expect(stored.sort(byTeam)).toEqual(expected.map(({ name: _name, rank: _rank, ...row }) => row).sort(byTeam));
+  expect(stored.sort(byTeam)).toEqual(expected.map(({ name: _name, rank: _rank, division: _division, ...row }) => row).sort(byTeam));
   const snapshot = await readSnapshot(getRedis());
-  expect(snapshot.board.map((team) => [team.id, team.rank, Math.round(team.totalScore * 100)])).toEqual(
-    expected.map((row) => [row.teamId, row.rank, row.totalCenti]),
+  expect(snapshot.board.map((team) => [team.id, team.rank, Math.round(team.totalScore * 100), team.division])).toEqual(
+    expected.map((row) => [row.teamId, row.rank, row.totalCenti, row.division]),
   );
   return expected;
 }

@@ -11,6 +11,8 @@ export interface BoardSource {
   /** Whether every team's points are live for this viewer (otherwise only their own team's). */
   liveForViewer: boolean;
   ownTeamId: number | null;
+  /** The division whose board the page shows (`?division=`); absent or null: every team's. */
+  division?: string | null;
 }
 
 const parseTeams = (json: string) => JSON.parse(json) as TeamStanding[];
@@ -20,7 +22,8 @@ const parseTeams = (json: string) => JSON.parse(json) as TeamStanding[];
  * (what a viewer's board takes is the frozen-board rule's, `applyUpdateForViewer`). It starts from the
  * loader's board and re-syncs whenever the loader runs again (reconnect, `standings:refresh` on a freeze,
  * unfreeze or rebuild, navigation): events are hints, the loader is the truth. The signed-in team's rank is
- * kept in localStorage `teamRank` as it moves. `onUpdate` hears each update this viewer's board takes.
+ * kept in localStorage `teamRank` as it moves (the overall rank: on a division's board, the rank there is
+ * not the team's rank). `onUpdate` hears each update this viewer's board takes.
  */
 export function useLiveStandings(source: BoardSource, onUpdate?: (update: TeamStanding) => void): TeamStanding[] {
   const { revalidate } = useRevalidator();
@@ -33,14 +36,17 @@ export function useLiveStandings(source: BoardSource, onUpdate?: (update: TeamSt
   }
 
   useSocketEvent("teams:update", (update) => {
-    const view = { live: source.liveForViewer, ownTeamId: source.ownTeamId };
+    const division = source.division ?? null;
+    const view = { live: source.liveForViewer, ownTeamId: source.ownTeamId, division };
     if (!seesUpdate(update, view)) return;
     setTeams((current) => applyUpdateForViewer(current, update, view));
-    onUpdate?.(update);
+    // A team of another division changes nothing the page shows (one that left this board just leaves it).
+    if (division === null || update.division === division) onUpdate?.(update);
   });
 
   useSocketEvent("standings:refresh", () => revalidate());
 
-  useStoredTeamRank(source.ownTeamId === null ? undefined : teams.find((team) => team.id === source.ownTeamId)?.rank);
+  const overall = (source.division ?? null) === null;
+  useStoredTeamRank(source.ownTeamId === null || !overall ? undefined : teams.find((team) => team.id === source.ownTeamId)?.rank);
   return teams;
 }

@@ -15,7 +15,7 @@ import { NotificationSchema } from "../notifications/schema.ts";
 import { RequestSchema } from "../requests/schema.ts";
 import { ScoreFormSchema } from "../scoring/score-input.ts";
 import { SubmissionFormSchema, SubmissionListQuerySchema } from "../submissions/schema.ts";
-import { TeamNameSchema } from "../teams/schema.ts";
+import { TeamCreateSchema, TeamDivisionSchema, TeamNameSchema } from "../teams/schema.ts";
 import { UserCreateSchema, UserEditSchema } from "../users/schema.ts";
 import { DashboardVideosSchema } from "../videos/schema.ts";
 import {
@@ -151,7 +151,8 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     get: { summary: "Every user", access: admin, originalCalls: ["GET /users"], tag: "users", responses: { 200: { description: "Users", schema: z.array(UserOutSchema) } } },
     post: {
       summary: "Create a user",
-      description: "A participant needs a team; admins and judges have none. Names are unique without regard to case.",
+      description:
+        "A participant needs a team; admins and judges have none. Names are unique without regard to case. A team at the team size cap (Settings) takes no one more: 409 with the message.",
       access: admin,
       originalCalls: ["POST /users"],
       tag: "users",
@@ -163,7 +164,8 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
   "/users/{id}": {
     patch: {
       summary: "Edit a user",
-      description: "The user form's fields: name and role are required; a missing password keeps the current one. An admin cannot demote themselves.",
+      description:
+        "The user form's fields: name and role are required; a missing password keeps the current one. An admin cannot demote themselves. Moving a user to a team at the team size cap is refused (409); a member stays in their team when the cap is lowered.",
       access: admin,
       originalCalls: ["PATCH /users/{id}"],
       tag: "users",
@@ -217,13 +219,14 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     },
   },
   "/teams": {
-    get: { summary: "Every team, with member and submission counts", access: admin, originalCalls: ["GET /teams"], tag: "teams", responses: { 200: { description: "Teams", schema: z.array(TeamOutSchema) } } },
+    get: { summary: "Every team, with its division and member and submission counts", access: admin, originalCalls: ["GET /teams"], tag: "teams", responses: { 200: { description: "Teams", schema: z.array(TeamOutSchema) } } },
     post: {
       summary: "Create a team",
+      description: "`division`, if given, must be one of the event's divisions (any case); left out: none.",
       access: admin,
       originalCalls: ["POST /teams"],
       tag: "teams",
-      body: { json: TeamNameSchema },
+      body: { json: TeamCreateSchema },
       responses: { 201: { description: "Created", schema: TeamRefSchema } },
       errors: [400, 409],
     },
@@ -231,6 +234,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
   "/teams/{id}": {
     patch: {
       summary: "Rename a team",
+      description: "Its division is kept: PUT or DELETE /teams/{id}/division changes it.",
       access: admin,
       originalCalls: ["PATCH /teams/{id}"],
       tag: "teams",
@@ -248,6 +252,30 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       path: idPath,
       responses: { 204: { description: "Deleted" } },
       errors: [404, 409],
+    },
+  },
+  "/teams/{id}/division": {
+    put: {
+      summary: "Put a team in a division",
+      description:
+        "One of the event's divisions (Settings; matched without regard to case or look-alike letters). The team's standing is recomputed: it leaves its old division's board and joins this one's, live.",
+      access: admin,
+      originalCalls: [],
+      tag: "teams",
+      path: idPath,
+      body: { json: TeamDivisionSchema },
+      responses: { 200: { description: "Saved", schema: TeamRefSchema } },
+      errors: [400, 404],
+    },
+    delete: {
+      summary: "Take a team out of its division",
+      description: "It stays on the overall board only.",
+      access: admin,
+      originalCalls: [],
+      tag: "teams",
+      path: idPath,
+      responses: { 200: { description: "Saved", schema: TeamRefSchema } },
+      errors: [404],
     },
   },
   "/teams/{id}/submissions": {
@@ -453,15 +481,19 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     get: {
       summary: "The standings snapshot",
       description:
-        "Read from the standings snapshot, never computed per request. While frozen, participants get the frozen board (their own team's points live); admins and judges get live standings. Send If-None-Match with the last ETag: 304 when nothing changed.",
+        "Read from the standings snapshot, never computed per request. While frozen, participants get the frozen board (their own team's points live); admins and judges get live standings. `division` gives one division's board: its teams only, ranked 1..n among themselves by the same rule (the frozen board's division as it stood at the freeze). Send If-None-Match with the last ETag: 304 when nothing changed.",
       access: everyone,
       recentCaller: true,
       originalCalls: [],
       tag: "standings",
+      query: z.object({
+        division: z.string().optional().meta({ description: "One of the event's `divisions` (any case); an unknown one is a 400" }),
+      }),
       responses: {
         200: { description: "The board in rank order", schema: ScoreboardSchema, headers: { ETag: "Strong validator of this body" } },
         304: { description: "Not modified since the ETag sent" },
       },
+      errors: [400],
     },
   },
   "/audit": {

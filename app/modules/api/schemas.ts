@@ -54,11 +54,13 @@ export const SessionOutSchema = z
   .object({ id, createdAt: instant, lastUsedAt: instant, ip: z.string().nullable(), userAgent: z.string().nullable() })
   .meta({ id: "Session", description: "A live sign-in session (the token itself is never shown)" });
 
+const teamDivision = z.string().nullable().meta({ description: "One of the event's divisions, or null: on the overall board only" });
+
 export const TeamOutSchema = z
-  .object({ id, name: z.string(), members: z.number().int(), submissions: z.number().int() })
+  .object({ id, name: z.string(), division: teamDivision, members: z.number().int(), submissions: z.number().int() })
   .meta({ id: "Team" });
 
-export const TeamRefSchema = z.object({ id, name: z.string() }).meta({ id: "TeamRef" });
+export const TeamRefSchema = z.object({ id, name: z.string(), division: teamDivision }).meta({ id: "TeamRef" });
 
 export const ChallengeListItemSchema = z
   .object({
@@ -251,14 +253,17 @@ export const TeamStandingSchema = z
     categories: z.object({ AI: points, CS: points, PS: points, GD: points }),
     solvedCount: z.number().int(),
     reachedAt: instant.meta({ description: "When the team reached its total: ties go to the earlier" }),
+    division: teamDivision,
   })
-  .meta({ id: "TeamStanding" });
+  .meta({ id: "TeamStanding", description: "On a division's board, `rank` is the team's place within the division" });
 
 export const ScoreboardSchema = z
   .object({
     frozen: z.boolean().meta({ description: "Frozen: participants see the board as it stood, except their own team's live points" }),
     ownTeamId: id.nullable(),
     teams: z.array(TeamStandingSchema),
+    division: z.string().nullable().meta({ description: "The division whose board this is (ranks 1..n within it); null: every team" }),
+    divisions: z.array(z.string()).meta({ description: "The event's divisions, in the order the scoreboard's filter lists them" }),
   })
   .meta({ id: "Scoreboard" });
 

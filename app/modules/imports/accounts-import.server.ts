@@ -1,20 +1,25 @@
 /**
- * Teams and users from a CSV file (decision 009): `name, role, team, password` (team for
- * participants; password optional, generated when empty). A preview checks every row with the user
- * form's rules and against the database; the import checks again and writes every row in one
- * transaction, or nothing. Generated passwords are returned once, like accounts from registrations
+ * Teams and users from a CSV file (decision 009): `name, role, team, password, division` (team for
+ * participants; password optional, generated when empty; division optional, the team's). A preview checks
+ * every row with the user form's rules and against the database (names, the event's divisions, room in each
+ * team under the team size cap); the import checks again and writes every row in one transaction, or
+ * nothing: one refused row refuses the file. Generated passwords are returned once, like accounts from registrations
  * (decision 006): hashed before the transaction, never stored or logged in clear.
  */
-import { inArray, sql } from "drizzle-orm";
-import type { Queryable } from "../../../db/client.ts";
+import { eq, inArray, sql } from "drizzle-orm";
+import type { Queryable, Transaction } from "../../../db/client.ts";
 import { teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { hashPassword } from "../auth/password.server.ts";
 import type { Role } from "../auth/access.ts";
+import { divisionOnList, readDivisions } from "../divisions/divisions.server.ts";
+import { divisionNamed } from "../divisions/schema.ts";
+import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { ACCOUNTS_LOCK, generatePassword, teamNamed } from "../registrations/accounts.server.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { admitMembers, fitsInTeam, memberCounts, readTeamSizeCap } from "../teams/team-size.server.ts";
 import { isUniqueViolation } from "../teams/teams.server.ts";
 import { NAME_CONSTRAINTS, nameColumns, nameKey } from "../names/names.ts";
 import { readCsv } from "./read-file.server.ts";
@@ -28,6 +33,8 @@ export interface AccountPreviewRow {
   team: string | null;
   /** No team of that name (any case) exists yet: the import creates it. */
   newTeam: boolean;
+  /** The division the row puts its team in, as the event's list spells it; null: the team's stays. */
+  division: string | null;
   passwordGiven: boolean;
 }
 
@@ -55,13 +62,17 @@ async function takenNames(db: Queryable, keys: string[]): Promise<Set<string>> {
   return new Set(rows.map((row) => row.key));
 }
 
-async function knownTeams(db: Queryable, keys: string[]): Promise<Set<string>> {
-  if (!keys.length) return new Set();
-  const rows = await db.select({ key: teams.nameKey }).from(teams).where(inArray(teams.nameKey, keys));
-  return new Set(rows.map((row) => row.key));
+async function knownTeams(db: Queryable, keys: string[]): Promise<Map<string, { id: number; name: string }>> {
+  if (!keys.length) return new Map();
+  const rows = await db.select({ id: teams.id, name: teams.name, key: teams.nameKey }).from(teams).where(inArray(teams.nameKey, keys));
+  return new Map(rows.map((row) => [row.key, { id: row.id, name: row.name }]));
 }
 
-/** Every row checked: the form's rules, names unique in the file and not taken in the database. */
+/**
+ * Every row checked: the form's rules, names unique in the file and not taken in the database, a division
+ * of the event's list (one per team across the file), and room in each team under the team size cap (rows
+ * past it, in file order, are refused with the cap's message).
+ */
 async function checkAccounts(text: string, db: Queryable): Promise<{ check: AccountsCheck; valid: Array<{ row: number; value: AccountRowValues }> }> {
   const read = readCsv(text, ACCOUNT_COLUMNS, MAX_IMPORT_ROWS);
   if (!read.ok) return { check: { fileError: read.error, issues: [], rows: [] }, valid: [] };
@@ -79,13 +90,45 @@ async function checkAccounts(text: string, db: Queryable): Promise<{ check: Acco
   const taken = await takenNames(db, [...firstRowOf.keys()]);
   for (const { row, value } of valid) if (taken.has(nameKey(value.name))) addIssue(issues, row, `name: ${messages.dashboard.userNameTaken}`);
 
-  const existingTeams = await knownTeams(db, [...new Set(valid.flatMap(({ value }) => (value.team ? [nameKey(value.team)] : [])))]);
+  const teamKeys = [...new Set(valid.flatMap(({ value }) => (value.team ? [nameKey(value.team)] : [])))];
+  const [existingTeams, divisions, cap] = await Promise.all([knownTeams(db, teamKeys), readDivisions(db), readTeamSizeCap(db)]);
+  const members = await memberCounts(db, [...existingTeams.values()].map((team) => team.id));
+
+  // A team's division: the first row that names one; a later row naming another is refused.
+  const divisionOf = new Map<string, { division: string; row: number }>();
+  const rowDivision = new Map<number, string>();
+  for (const { row, value } of valid) {
+    if (!value.division || !value.team) continue;
+    const division = divisionNamed(divisions, value.division);
+    if (division === null) {
+      addIssue(issues, row, `division: ${messages.divisions.unknown(divisions)}`);
+      continue;
+    }
+    const key = nameKey(value.team);
+    const first = divisionOf.get(key);
+    if (first && first.division !== division) addIssue(issues, row, `division: ${messages.divisions.conflict(value.team, first.division, first.row)}`);
+    else if (!first) divisionOf.set(key, { division, row });
+    rowDivision.set(row, division);
+  }
+
+  // Room in each team, row by row in file order (the rule: app/modules/teams/team-size.server.ts).
+  const joining = new Map<string, number>();
+  for (const { row, value } of valid) {
+    if (!value.team) continue;
+    const key = nameKey(value.team);
+    const existing = existingTeams.get(key);
+    const already = (existing ? (members.get(existing.id) ?? 0) : 0) + (joining.get(key) ?? 0);
+    if (!fitsInTeam(already, 1, cap)) addIssue(issues, row, `team: ${messages.teamSize.full(existing?.name ?? value.team, cap)}`);
+    joining.set(key, (joining.get(key) ?? 0) + 1);
+  }
+
   const rows = valid.map(({ row, value }) => ({
     row,
     name: value.name,
     role: value.role,
     team: value.team ?? null,
     newTeam: Boolean(value.team && !existingTeams.has(nameKey(value.team))),
+    division: rowDivision.get(row) ?? null,
     passwordGiven: Boolean(value.password),
   }));
   return { check: { fileError: null, issues, rows }, valid };
@@ -95,6 +138,19 @@ const refused = (check: AccountsCheck) => Boolean(check.fileError || check.issue
 
 export async function previewAccountsImport(text: string): Promise<AccountsCheck> {
   return (await checkAccounts(text, getDb())).check;
+}
+
+/** Puts teams in the divisions the file names (checked against the event's list under its lock); returns what moved. */
+async function setDivisions(tx: Transaction, wanted: Map<number, string>): Promise<Array<{ teamId: number; team: string; before: string | null; after: string }>> {
+  const moved: Array<{ teamId: number; team: string; before: string | null; after: string }> = [];
+  for (const [teamId, typed] of wanted) {
+    const division = await divisionOnList(tx, typed);
+    const [before] = await tx.select({ name: teams.name, division: teams.division }).from(teams).where(eq(teams.id, teamId));
+    if (!before || before.division === division || division === null) continue;
+    await tx.update(teams).set({ division }).where(eq(teams.id, teamId));
+    moved.push({ teamId, team: before.name, before: before.division, after: division });
+  }
+  return moved;
 }
 
 class ImportRefused extends Error {
@@ -120,13 +176,25 @@ export async function importAccounts(actor: Actor, text: string): Promise<Accoun
       if (refused(check)) throw new ImportRefused(check);
       const teamIds = new Map<string, number>();
       const teamsCreated: string[] = [];
-      for (const team of new Set(before.valid.flatMap(({ value }) => (value.team ? [value.team] : [])))) {
-        const key = nameKey(team);
-        if (teamIds.has(key)) continue;
-        const found = await teamNamed(tx, team);
-        teamIds.set(key, found.id);
-        if (found.created) teamsCreated.push(found.name);
+      const joining = new Map<number, number>();
+      const divisionWanted = new Map<number, string>();
+      const divisionOfRow = new Map(check.rows.map((preview) => [preview.row, preview.division]));
+      for (const { row, value } of before.valid) {
+        if (!value.team) continue;
+        const key = nameKey(value.team);
+        let teamId = teamIds.get(key);
+        if (teamId === undefined) {
+          const found = await teamNamed(tx, value.team);
+          teamIds.set(key, (teamId = found.id));
+          if (found.created) teamsCreated.push(found.name);
+        }
+        joining.set(teamId, (joining.get(teamId) ?? 0) + 1);
+        const division = divisionOfRow.get(row);
+        if (division) divisionWanted.set(teamId, division);
       }
+      // The one rule of the cap, authoritative under each team's lock (the Users page takes no import lock).
+      for (const [teamId, adding] of joining) await admitMembers(tx, teamId, adding, "team");
+      const divisionsSet = await setDivisions(tx, divisionWanted);
       const inserted = await tx.insert(users).values(
         before.valid.map(({ value }, index) => ({
           ...nameColumns(value.name),
@@ -135,8 +203,9 @@ export async function importAccounts(actor: Actor, text: string): Promise<Accoun
           passwordHash: hashes[index],
         })),
       ).returning({ id: users.id, name: users.name, role: users.role, teamId: users.teamId });
-      // The import is one change, one record: who came in, as what, in which team (never a password).
-      await recordAudit(tx, actor, { kind: "import.accounts", after: { created: inserted.length, teamsCreated, users: inserted } });
+      // The import is one change, one record: who came in, as what, in which team (never a password), and
+      // the divisions it moved teams to.
+      await recordAudit(tx, actor, { kind: "import.accounts", after: { created: inserted.length, teamsCreated, users: inserted, ...(divisionsSet.length ? { divisionsSet } : {}) } });
       for (const teamId of new Set(teamIds.values())) {
         await markStandingsStale(tx, teamId);
         touchedTeams.add(teamId);
@@ -144,6 +213,12 @@ export async function importAccounts(actor: Actor, text: string): Promise<Accoun
     });
   } catch (error) {
     if (error instanceof ImportRefused) return { ok: false, check: error.check };
+    // A member added on the Users page, or a division removed, between the check and the import: checked
+    // again now that it is committed, so the rows it refuses say so; the refusal itself if none does.
+    if (error instanceof DomainError) {
+      const { check } = await checkAccounts(text, getDb());
+      return { ok: false, check: refused(check) ? check : { ...check, fileError: error.message } };
+    }
     // A user created by someone else between the check and the insert (no lock on the Users page).
     if (NAME_CONSTRAINTS.users.some((constraint) => isUniqueViolation(error, constraint))) return { ok: false, check: { ...before.check, fileError: messages.dashboard.userNameTaken } };
     throw error;

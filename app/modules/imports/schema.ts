@@ -1,5 +1,6 @@
 import { z } from "zod";
 import "../form-fields.ts";
+import { divisionField } from "../divisions/schema.ts";
 import { TeamNameSchema } from "../teams/schema.ts";
 import { userFields, userRoles, userRules } from "../users/schema.ts";
 import { messages } from "../messages.ts";
@@ -11,13 +12,13 @@ export const MAX_IMPORT_FILE_BYTES = 2_000_000;
 export const importKinds = ["accounts", "challenges"] as const;
 export type ImportKind = (typeof importKinds)[number];
 
-export const ACCOUNT_COLUMNS = { required: ["name", "role"], optional: ["team", "password"] } as const;
+export const ACCOUNT_COLUMNS = { required: ["name", "role"], optional: ["team", "password", "division"] } as const;
 export const CHALLENGE_COLUMNS = { required: ["title", "description", "points", "category"], optional: ["difficulty", "hints", "wave"] } as const;
 
 /**
  * One row of a teams-and-users file: the user form's rules, with the team given by name (an existing
  * team, any case, or a new one) and the password optional (one is generated). Roles may be written
- * as the screens label them ("Admin", "participant").
+ * as the screens label them ("Admin", "participant"). A participant's row may name the team's division.
  */
 export const AccountRowSchema = z
   .object({
@@ -29,10 +30,13 @@ export const AccountRowSchema = z
     ),
     password: userFields.password,
     team: TeamNameSchema.shape.name.optional(),
+    // The team's division (one of the event's list, checked against it by the import); empty: the team's stays.
+    division: divisionField,
   })
   .superRefine(userRules({ passwordRequired: false, teamField: "team" }))
   .superRefine((value, ctx) => {
     if (value.role !== "participant" && value.team) ctx.addIssue({ code: "custom", path: ["team"], message: messages.imports.staffTeam });
+    if (value.role !== "participant" && value.division) ctx.addIssue({ code: "custom", path: ["division"], message: messages.divisions.staff });
   });
 
 export type AccountRowValues = z.infer<typeof AccountRowSchema>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { applyTeamUpdate, type TeamStanding } from "./events";
+import { applyTeamUpdate, applyTeamUpdateIn, type TeamStanding } from "./events";
 
-const team = (id: number, totalScore: number, reachedAt: string, rank = 0, version = 1): TeamStanding => ({
+const team = (id: number, totalScore: number, reachedAt: string, rank = 0, version = 1, division: string | null = null): TeamStanding => ({
   id,
   version,
   name: `T${id}`,
@@ -10,6 +10,7 @@ const team = (id: number, totalScore: number, reachedAt: string, rank = 0, versi
   solvedCount: 0,
   rank,
   reachedAt,
+  division,
 });
 
 describe("applying a live update to the board", () => {
@@ -42,5 +43,44 @@ describe("applying a live update to the board", () => {
 
   it("adds a team it has not seen", () => {
     expect(applyTeamUpdate([], team(7, 10, "2026-01-01T10:00:00Z")).map((t) => [t.id, t.rank])).toEqual([[7, 1]]);
+  });
+});
+
+describe("applying a live update to a division's board", () => {
+  const at = "2026-01-01T10:00:00Z";
+  // The Student board holds teams 1 and 3 (ranks 1 and 2 among themselves); team 2 is in Open.
+  const board = [team(1, 300, at, 1, 1, "Student"), team(3, 100, at, 2, 1, "Student")];
+
+  it("places a team of the division among the division's teams only, ranked 1..n", () => {
+    const next = applyTeamUpdateIn(board, team(3, 400, "2026-01-01T11:00:00Z", 1, 2, "Student"), "Student");
+    expect(next.map((t) => [t.id, t.rank])).toEqual([
+      [3, 1],
+      [1, 2],
+    ]);
+  });
+
+  it("ignores a team of another division, or of none", () => {
+    expect(applyTeamUpdateIn(board, team(2, 900, at, 1, 2, "Open"), "Student")).toBe(board);
+    expect(applyTeamUpdateIn(board, team(4, 900, at, 1, 2, null), "Student")).toBe(board);
+  });
+
+  it("adds a team that joined the division, and drops one that left it (the teams below move up)", () => {
+    const joined = applyTeamUpdateIn(board, team(2, 200, at, 2, 2, "Student"), "Student");
+    expect(joined.map((t) => [t.id, t.rank])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
+    const left = applyTeamUpdateIn(joined, team(1, 300, at, 1, 3, "Open"), "Student");
+    expect(left.map((t) => [t.id, t.rank])).toEqual([
+      [2, 1],
+      [3, 2],
+    ]);
+    // An older update of a team that since left changes nothing.
+    expect(applyTeamUpdateIn(board, team(1, 300, at, 1, 0, "Open"), "Student")).toBe(board);
+  });
+
+  it("on the overall board (no division) is the plain update", () => {
+    expect(applyTeamUpdateIn(board, team(2, 200, at, 0, 2, "Open"), null).map((t) => t.id)).toEqual([1, 2, 3]);
   });
 });

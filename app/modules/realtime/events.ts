@@ -3,7 +3,7 @@
  * One definition of names and payloads for the emitters (web and worker) and the browser.
  */
 import type { StoredTeamStanding } from "../../../db/schema.ts";
-import { compareStandings } from "../standings/ranking.ts";
+import { rankStandings } from "../standings/ranking.ts";
 
 /**
  * A team's standing as the scoreboard shows it; points are numbers with up to 2 decimals. The same
@@ -67,6 +67,17 @@ export type ServerEventName = keyof ServerToClientEvents;
 export function applyTeamUpdate(board: TeamStanding[], update: TeamStanding): TeamStanding[] {
   const current = board.find((team) => team.id === update.id);
   if (current && current.version > update.version) return board;
-  const next = board.filter((team) => team.id !== update.id).concat(update).sort(compareStandings);
-  return next.map((team, index) => (team.rank === index + 1 ? team : { ...team, rank: index + 1 }));
+  return rankStandings(board.filter((team) => team.id !== update.id).concat(update));
+}
+
+/**
+ * The same on a division's board (`division` null: the overall board): a team of the division is placed as
+ * above, among the division's teams only; a team that left it (its update names another division, or none)
+ * leaves the board and the teams below move up; any other team's update changes nothing.
+ */
+export function applyTeamUpdateIn(board: TeamStanding[], update: TeamStanding, division: string | null): TeamStanding[] {
+  if (division === null || update.division === division) return applyTeamUpdate(board, update);
+  const current = board.find((team) => team.id === update.id);
+  if (!current || current.version > update.version) return board;
+  return rankStandings(board.filter((team) => team.id !== update.id));
 }

@@ -1,7 +1,8 @@
 /**
  * Turning registrations into participant accounts (beyond the original platform; decision 006), so organisers can
  * hand out logins. Each selected registration without an account gets a participant user, on the team
- * named in the registration (an existing team matched without regard to case, or a new one). The
+ * named in the registration (an existing team matched without regard to case, or a new one) while that team
+ * has room under the team size cap (a full team's registrations are listed back, left as they were). The
  * generated passwords are returned once, to be shown and downloaded once; only their hashes are stored.
  */
 import { randomInt } from "node:crypto";
@@ -13,6 +14,7 @@ import { recordAudits, type Actor, type AuditEntry } from "../audit/audit.server
 import { hashPassword } from "../auth/password.server.ts";
 import { nameColumns, nameKey, withoutInvisibleCharacters } from "../names/names.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { admitMembers, TeamFullError } from "../teams/team-size.server.ts";
 
 export interface CreatedAccount {
   registrationId: number;
@@ -25,8 +27,18 @@ export interface CreatedAccount {
   teamCreated: boolean;
 }
 
+/** A registration left without an account: its team has no room under the team size cap. */
+export interface RefusedRegistration {
+  registrationId: number;
+  fullName: string;
+  teamName: string;
+  message: string;
+}
+
 export interface AccountsResult {
   created: CreatedAccount[];
+  /** Selected registrations whose team is full: no account, the registration stays as it was. */
+  refused: RefusedRegistration[];
   /** Selected registrations that already had an account (or no longer exist). */
   skipped: number;
 }
@@ -89,12 +101,13 @@ export const ACCOUNTS_LOCK = 6_006_001;
 
 export async function createAccountsFromRegistrations(actor: Actor, ids: number[]): Promise<AccountsResult> {
   const wanted = [...new Set(ids)];
-  if (!wanted.length) return { created: [], skipped: 0 };
+  if (!wanted.length) return { created: [], refused: [], skipped: 0 };
   // Hashing is the slow part (argon2): do it before the transaction holds any lock.
   const passwords = wanted.map(() => generatePassword());
   const hashes = await Promise.all(passwords.map((password) => hashPassword(password)));
 
   const touchedTeams = new Set<number>();
+  const refused: RefusedRegistration[] = [];
   const created = await getDb().transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ACCOUNTS_LOCK})`);
     const rows = await tx
@@ -107,6 +120,16 @@ export async function createAccountsFromRegistrations(actor: Actor, ids: number[
     const audits: AuditEntry[] = [];
     for (const [index, registration] of rows.entries()) {
       const team = registration.hasTeam && registration.teamName?.trim() ? await teamNamed(tx, registration.teamName.trim()) : null;
+      if (team) {
+        // The team size cap (app/modules/teams/team-size.server.ts): a full team leaves this one without an account.
+        try {
+          await admitMembers(tx, team.id);
+        } catch (error) {
+          if (!(error instanceof TeamFullError)) throw error;
+          refused.push({ registrationId: registration.id, fullName: `${registration.name} ${registration.lastName}`, teamName: team.name, message: error.message });
+          continue;
+        }
+      }
       const userName = await uniqueUserName(tx, baseUserName(registration.name, registration.lastName, registration.email));
       const [user] = await tx
         .insert(users)
@@ -134,5 +157,5 @@ export async function createAccountsFromRegistrations(actor: Actor, ids: number[
     return accounts;
   });
   for (const teamId of touchedTeams) await requestStandingsRecompute(teamId);
-  return { created, skipped: wanted.length - created.length };
+  return { created, refused, skipped: wanted.length - created.length - refused.length };
 }

@@ -37,3 +37,9 @@ export const MealAddSchema = z.object({
 });
 
 export const MealRemoveSchema = z.object({ intent: z.literal("meal-remove"), id: rowId() });
+
+/** The team size cap (Settings → Teams): 1 to 100 members a team (app/modules/teams/team-size.server.ts). */
+export const TeamSizeCapSchema = z.object({
+  intent: z.literal("team-cap"),
+  teamSizeCap: z.coerce.number({ error: messages.teamSize.capInvalid }).int(messages.teamSize.capInvalid).min(1, messages.teamSize.capInvalid).max(100, messages.teamSize.capInvalid),
+});

@@ -120,7 +120,7 @@ export function userStatisticsValues(totals: Totals) {
 }
 
 export function toTeamStanding(
-  team: { id: number; name: string },
+  team: { id: number; name: string; division: string | null },
   row: ReturnType<typeof teamStandingValues> & { rank: number },
   version: number,
 ): TeamStanding {
@@ -133,12 +133,13 @@ export function toTeamStanding(
     solvedCount: row.solvedCount,
     rank: row.rank,
     reachedAt: row.totalReachedAt.toISOString(),
+    division: team.division,
   };
 }
 
 export { awardTotalsOf, totalsOf };
 
 export async function teamNameAndCreation(tx: Queryable, teamId: number) {
-  const [team] = await tx.select({ id: teams.id, name: teams.name, createdAt: teams.createdAt }).from(teams).where(eq(teams.id, teamId));
+  const [team] = await tx.select({ id: teams.id, name: teams.name, division: teams.division, createdAt: teams.createdAt }).from(teams).where(eq(teams.id, teamId));
   return team ?? null;
 }

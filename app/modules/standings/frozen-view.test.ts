@@ -22,11 +22,12 @@ const team = (id: number, totalScore: number, rank: number): TeamStanding => ({
   rank,
   reachedAt: "2026-01-01T10:00:00Z",
   version: 1,
+  division: null,
 });
 
 const frozenAt = [team(1, 300, 1), team(2, 200, 2)];
 const live = [team(3, 500, 1), team(2, 400, 2), team(1, 300, 3)];
-const snapshot: Snapshot = { ready: true, frozen: true, board: live, frozenBoard: frozenAt };
+const snapshot: Snapshot = { ready: true, frozen: true, board: live, frozenBoard: frozenAt, divisions: [] };
 
 describe("what a viewer sees of a frozen board", () => {
   it("shows staff the live board", () => {

@@ -11,7 +11,7 @@
  *   of the freeze, the team's own entry showing its live points.
  */
 import type { Role } from "../auth/access.ts";
-import { applyTeamUpdate, type TeamStanding } from "../realtime/events.ts";
+import { applyTeamUpdateIn, type TeamStanding } from "../realtime/events.ts";
 import { categoryLeaders, type CategoryLeaders } from "./category-leaders.ts";
 
 /** The rank of a team that joined after the freeze: not on the frozen board, so it has none to show. */
@@ -78,6 +78,8 @@ export function chartCutFor(viewer: Viewer, frozen: boolean): { ownTeamId: numbe
 export interface BoardView {
   live: boolean;
   ownTeamId: number | null;
+  /** The division whose board this is (app/modules/standings/divisions.ts); absent or null: every team's. */
+  division?: string | null;
 }
 
 /** Whether a live update concerns this viewer's board: every team's on a live board, else only their own team's. */
@@ -87,16 +89,18 @@ export function seesUpdate(update: TeamStanding, view: BoardView): boolean {
 
 /**
  * One live update applied to the board a viewer's page holds (the scoreboard, /status): a live board takes
- * it and re-sorts (`applyTeamUpdate`); a frozen participant's board takes only their own team's new points,
+ * it and re-sorts (`applyTeamUpdateIn`: a division's board only its division's teams); a frozen participant's board takes only their own team's new points,
  * solved count and version, in its frozen place (a team not on the board joins it last, unranked). The very
  * board given comes back when nothing changes for this viewer (another team's update while frozen, or one
  * older than what the board holds).
  */
 export function applyUpdateForViewer(board: TeamStanding[], update: TeamStanding, view: BoardView): TeamStanding[] {
   if (!seesUpdate(update, view)) return board;
-  if (view.live) return applyTeamUpdate(board, update);
+  const division = view.division ?? null;
+  if (view.live) return applyTeamUpdateIn(board, update, division);
   const current = board.find((team) => team.id === update.id);
-  if (!current) return [...board, { ...update, rank: UNRANKED }];
+  // A team that joined after the freeze, last and unranked: on its own division's board or the overall one.
+  if (!current) return division === null || update.division === division ? [...board, { ...update, rank: UNRANKED }] : board;
   if (current.version > update.version) return board;
   const { totalScore, categories, solvedCount, version } = update;
   return board.map((team) => (team === current ? { ...team, totalScore, categories, solvedCount, version } : team));

@@ -14,7 +14,7 @@ const key = fc.record({
 const keys = fc.uniqueArray(key, { selector: (row) => row.teamId, maxLength: 40 });
 
 function standingOf(row: RankKey): TeamStanding {
-  return { id: row.teamId, name: `t${row.teamId}`, totalScore: row.totalCenti / 100, categories: { AI: 0, CS: 0, PS: 0, GD: 0 }, solvedCount: 0, rank: 0, reachedAt: row.reachedAt.toISOString(), version: 1 };
+  return { id: row.teamId, name: `t${row.teamId}`, totalScore: row.totalCenti / 100, categories: { AI: 0, CS: 0, PS: 0, GD: 0 }, solvedCount: 0, rank: 0, reachedAt: row.reachedAt.toISOString(), version: 1, division: null };
 }
 
 /** The order Redis gives a sorted set read highest first: score descending, then member bytes descending. */

@@ -8,8 +8,8 @@
  * judge's score does); a team with neither reached its total (0) when it was created.
  *
  * The order is written here three ways, side by side, and nowhere else:
- * - `compareRank` (and `compareStandings` on the shape the browser holds): the rebuild's ranks and the
- *   live board's re-sort in the browser;
+ * - `compareRank` (and `compareStandings` / `rankStandings` on the shape the browser holds): the rebuild's
+ *   ranks, the live board's re-sort in the browser, and every division's board (./divisions.ts);
  * - `rankOrderMember` / `rankOrderScore`: the Redis sorted set the scoreboard reads, whose position is
  *   the rank;
  * - `rankOrderBy`: SQL, for what Postgres lists in that order (the standings export).
@@ -56,6 +56,15 @@ export function rankAll<T extends RankKey>(rows: readonly T[]): Array<T & { rank
 /** The same order on the standings the browser holds (points with two decimals, reached-at as ISO text). */
 export function compareStandings(a: TeamStanding, b: TeamStanding): number {
   return compareRank(rankKeyOf(a), rankKeyOf(b));
+}
+
+/**
+ * Ranks 1..n of standings the browser holds, in the ranking order: the live board after an update, and a
+ * division's board (some of the teams, ranked among themselves by this same rule). A team whose rank is
+ * already right keeps its object.
+ */
+export function rankStandings(teams: readonly TeamStanding[]): TeamStanding[] {
+  return [...teams].sort(compareStandings).map((team, index) => (team.rank === index + 1 ? team : { ...team, rank: index + 1 }));
 }
 
 export function rankKeyOf(team: TeamStanding): RankKey {

@@ -16,12 +16,12 @@ import { nextStandingsVersion } from "./outbox.server.ts";
 import { rankAll } from "./ranking.ts";
 import { writeWholeSnapshot } from "./snapshot.server.ts";
 
-export type ComputedStanding = ReturnType<typeof teamStandingValues> & { teamId: number; name: string; rank: number };
+export type ComputedStanding = ReturnType<typeof teamStandingValues> & { teamId: number; name: string; division: string | null; rank: number };
 
 /** The standings as a from-scratch computation says they must be (no writes). */
 export async function computeAllStandings(tx: Queryable) {
   const [teamRows, scored, awarded, userRows] = await Promise.all([
-    tx.select({ id: teams.id, name: teams.name, createdAt: teams.createdAt }).from(teams),
+    tx.select({ id: teams.id, name: teams.name, division: teams.division, createdAt: teams.createdAt }).from(teams),
     allScoredSubmissions(tx),
     allAwards(tx),
     tx.select({ id: users.id }).from(users),
@@ -31,7 +31,7 @@ export async function computeAllStandings(tx: Queryable) {
   const ranked = rankAll(
     teamRows.map((team) => {
       const values = teamStandingValues(totalsOf(byTeam.get(team.id) ?? []), awardTotalsOf(awardsByTeam.get(team.id) ?? []), team.createdAt);
-      return { ...values, teamId: team.id, name: team.name, totalCenti: values.totalCenti, reachedAt: values.totalReachedAt };
+      return { ...values, teamId: team.id, name: team.name, division: team.division, totalCenti: values.totalCenti, reachedAt: values.totalReachedAt };
     }),
   ).map(({ reachedAt: _reachedAt, ...row }) => row satisfies ComputedStanding);
   const byUser = groupBy(scored, (row) => row.userId);
@@ -40,7 +40,7 @@ export async function computeAllStandings(tx: Queryable) {
 }
 
 export function toBoard(rows: readonly ComputedStanding[], version: number): TeamStanding[] {
-  return rows.map((row) => toTeamStanding({ id: row.teamId, name: row.name }, row, version));
+  return rows.map((row) => toTeamStanding({ id: row.teamId, name: row.name, division: row.division }, row, version));
 }
 
 /** Rewrites the derived tables and the Redis snapshot from Postgres; clients re-read the board. */
@@ -53,7 +53,7 @@ export async function rebuildStandings(): Promise<{ teams: number; users: number
 
     await tx.delete(standings);
     for (const chunk of chunks(computed.standings, 1000)) {
-      await tx.insert(standings).values(chunk.map(({ name: _name, rank: _rank, ...row }) => row));
+      await tx.insert(standings).values(chunk.map(({ name: _name, division: _division, rank: _rank, ...row }) => row));
     }
     const changed = computed.standings.filter((row) => previous.get(row.teamId) !== row.totalCenti);
     for (const chunk of chunks(changed, 1000)) {
@@ -76,13 +76,13 @@ export async function rebuildStandings(): Promise<{ teams: number; users: number
   return outcome;
 }
 
-/** The freeze flag and, while frozen, the board participants see. */
+/** The freeze flag and, while frozen, the board participants see; the event's divisions. */
 export async function readFreeze(tx: Queryable) {
   const [settings] = await tx
-    .select({ frozen: eventSettings.scoreboardFrozen, frozenBoard: eventSettings.frozenBoard })
+    .select({ frozen: eventSettings.scoreboardFrozen, frozenBoard: eventSettings.frozenBoard, divisions: eventSettings.divisions })
     .from(eventSettings)
     .where(eq(eventSettings.id, 1));
-  return { frozen: settings?.frozen ?? false, frozenBoard: settings?.frozen ? (settings.frozenBoard ?? []) : null };
+  return { frozen: settings?.frozen ?? false, frozenBoard: settings?.frozen ? (settings.frozenBoard ?? []) : null, divisions: settings?.divisions ?? [] };
 }
 
 function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {

@@ -6,7 +6,8 @@
  *                                       ranking order: total, then reached-at and id in the member)
  *   <prefix>:standings:members  HASH    teamId → its current member in the ZSET
  *   <prefix>:standings:teams    HASH    teamId → TeamStanding JSON without the rank
- *   <prefix>:standings:meta     HASH    ready = 1, frozen = 0 | 1
+ *   <prefix>:standings:meta     HASH    ready = 1, frozen = 0 | 1, divisions = the event's divisions
+ *                                       (JSON list), so the division boards need no Postgres either
  *   <prefix>:standings:frozen   STRING  the frozen public board (TeamStanding[] JSON) while frozen
  *   <prefix>:standings:version  STRING  changes with every write above (in the same script or MULTI),
  *                                       so a reader can tell in one tiny GET that its copy is current
@@ -79,6 +80,25 @@ export function bumpVersion(pipeline: ChainableCommander) {
   pipeline.incr(snapshotKeys.version());
 }
 
+/** Stores the event's divisions with the snapshot and marks it changed (the divisions setting, in its transaction). */
+export async function writeSnapshotDivisions(redis: Redis, divisions: readonly string[]) {
+  const multi = redis.multi();
+  multi.hset(snapshotKeys.meta(), "divisions", JSON.stringify(divisions));
+  bumpVersion(multi);
+  await execOrThrow(multi);
+}
+
+/** The divisions a snapshot's meta holds: none when it has none (written before divisions existed) or they are unreadable. */
+function divisionsOf(json: string | undefined): string[] {
+  if (!json) return [];
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed.filter((name): name is string => typeof name === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
 function stored(team: Omit<TeamStanding, "rank"> & { rank?: number }): string {
   const { rank: _rank, ...rest } = team;
   return JSON.stringify(rest satisfies StoredTeam);
@@ -107,13 +127,13 @@ function writeTeam(pipeline: ChainableCommander, team: TeamStanding) {
 export async function writeWholeSnapshot(
   redis: Redis,
   board: readonly TeamStanding[],
-  freeze: { frozen: boolean; frozenBoard: readonly TeamStanding[] | null },
+  settings: { frozen: boolean; frozenBoard: readonly TeamStanding[] | null; divisions: readonly string[] },
 ) {
   const multi = redis.multi();
   multi.del(snapshotKeys.order(), snapshotKeys.members(), snapshotKeys.teams(), snapshotKeys.frozen());
   for (const team of board) writeTeam(multi, team);
-  if (freeze.frozen && freeze.frozenBoard) multi.set(snapshotKeys.frozen(), JSON.stringify(freeze.frozenBoard));
-  multi.hset(snapshotKeys.meta(), { ready: "1", frozen: freeze.frozen ? "1" : "0" });
+  if (settings.frozen && settings.frozenBoard) multi.set(snapshotKeys.frozen(), JSON.stringify(settings.frozenBoard));
+  multi.hset(snapshotKeys.meta(), { ready: "1", frozen: settings.frozen ? "1" : "0", divisions: JSON.stringify(settings.divisions) });
   multi.set(snapshotKeys.version(), freshVersion());
   await execOrThrow(multi);
 }
@@ -135,6 +155,8 @@ export interface Snapshot {
   frozen: boolean;
   board: TeamStanding[];
   frozenBoard: TeamStanding[] | null;
+  /** The event's divisions, in the filter's order (docs/domain.md "Divisions"). */
+  divisions: string[];
 }
 
 /** One round trip: the live board in rank order, the freeze flag and the frozen board. */
@@ -169,6 +191,7 @@ async function readVersionedSnapshot(redis: Redis): Promise<{ version: string | 
       frozen: meta.frozen === "1",
       board,
       frozenBoard: frozenJson ? (JSON.parse(frozenJson) as TeamStanding[]) : null,
+      divisions: divisionsOf(meta.divisions),
     },
   };
 }

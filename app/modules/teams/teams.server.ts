@@ -1,5 +1,5 @@
 /**
- * Teams: create, rename, delete. A team's name is unique without regard to case or look-alike
+ * Teams: create, rename, move to a division, delete. A team's name is unique without regard to case or look-alike
  * characters (app/modules/names/names.ts; the database's unique index on the name's key says so, and
  * its violation becomes a clear message). Every change marks the team's
  * standings stale in the same transaction, so the board picks up a new or renamed team.
@@ -8,6 +8,7 @@ import { asc, count, eq, sql } from "drizzle-orm";
 import { submissions, teams, users, awards } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
+import { divisionOnList } from "../divisions/divisions.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { NAME_CONSTRAINTS, nameColumns } from "../names/names.ts";
@@ -35,6 +36,7 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 export interface TeamRow {
   id: number;
   name: string;
+  division: string | null;
   members: number;
   submissions: number;
 }
@@ -51,6 +53,7 @@ export async function listTeams(): Promise<TeamRow[]> {
     .select({
       id: teams.id,
       name: teams.name,
+      division: teams.division,
       members: sql<number>`coalesce(${memberCounts.n}, 0)::int`,
       submissions: sql<number>`coalesce(${submissionCounts.n}, 0)::int`,
     })
@@ -61,7 +64,7 @@ export async function listTeams(): Promise<TeamRow[]> {
 }
 
 export async function getTeam(id: number) {
-  const [team] = await getDb().select({ id: teams.id, name: teams.name }).from(teams).where(eq(teams.id, id));
+  const [team] = await getDb().select({ id: teams.id, name: teams.name, division: teams.division }).from(teams).where(eq(teams.id, id));
   return team ?? null;
 }
 
@@ -70,13 +73,45 @@ function nameTaken(error: unknown): never {
   throw error;
 }
 
-export async function createTeam(actor: Actor, name: string) {
+const savedColumns = { id: teams.id, name: teams.name, division: teams.division };
+
+/** A new team, in a division of the event's list or none (app/modules/divisions/divisions.server.ts checks it). */
+export async function createTeam(actor: Actor, name: string, division: string | null = null) {
   const team = await getDb()
     .transaction(async (tx) => {
-      const [row] = await tx.insert(teams).values(nameColumns(name)).returning({ id: teams.id, name: teams.name });
+      const onList = await divisionOnList(tx, division);
+      const [row] = await tx.insert(teams).values({ ...nameColumns(name), division: onList }).returning(savedColumns);
       // A new team appears on the board (with 0 points) once its standings are computed.
       await markStandingsStale(tx, row.id);
-      await recordAudit(tx, actor, { kind: "team.created", teamId: row.id, subjectId: row.id, after: { name: row.name } });
+      await recordAudit(tx, actor, { kind: "team.created", teamId: row.id, subjectId: row.id, after: { name: row.name, ...(row.division ? { division: row.division } : {}) } });
+      return row;
+    })
+    .catch(nameTaken);
+  await requestStandingsRecompute(team.id);
+  return team;
+}
+
+/**
+ * Renames a team and/or moves it to another division (null: none), in one transaction; what is left out is
+ * kept. Each change leaves its own record (`team.renamed`, `team.division`); a save that changes nothing
+ * leaves none. The team's standing is recomputed, so every board (overall and division) follows live.
+ */
+export async function updateTeam(actor: Actor, id: number, changes: { name?: string; division?: string | null }) {
+  const team = await getDb()
+    .transaction(async (tx) => {
+      const [before] = await tx.select({ name: teams.name, division: teams.division }).from(teams).where(eq(teams.id, id)).for("update");
+      if (!before) throw new DashboardError(m.teamNotFound, 404);
+      const division = changes.division === undefined ? before.division : await divisionOnList(tx, changes.division);
+      const [row] = await tx
+        .update(teams)
+        .set({ ...(changes.name === undefined ? {} : nameColumns(changes.name)), division })
+        .where(eq(teams.id, id))
+        .returning(savedColumns);
+      await markStandingsStale(tx, id);
+      if (before.name !== row.name) await recordAudit(tx, actor, { kind: "team.renamed", teamId: id, subjectId: id, before: { name: before.name }, after: { name: row.name } });
+      if (before.division !== row.division) {
+        await recordAudit(tx, actor, { kind: "team.division", teamId: id, subjectId: id, before: { division: before.division }, after: { division: row.division } });
+      }
       return row;
     })
     .catch(nameTaken);
@@ -85,18 +120,12 @@ export async function createTeam(actor: Actor, name: string) {
 }
 
 export async function renameTeam(actor: Actor, id: number, name: string) {
-  const team = await getDb()
-    .transaction(async (tx) => {
-      const [before] = await tx.select({ name: teams.name }).from(teams).where(eq(teams.id, id)).for("update");
-      if (!before) throw new DashboardError(m.teamNotFound, 404);
-      const [row] = await tx.update(teams).set(nameColumns(name)).where(eq(teams.id, id)).returning({ id: teams.id, name: teams.name });
-      await markStandingsStale(tx, id);
-      if (before.name !== row.name) await recordAudit(tx, actor, { kind: "team.renamed", teamId: id, subjectId: id, before, after: { name: row.name } });
-      return row;
-    })
-    .catch(nameTaken);
-  await requestStandingsRecompute(team.id);
-  return team;
+  return updateTeam(actor, id, { name });
+}
+
+/** Puts the team in a division of the event's list, or in none (null: the overall board only). */
+export async function setTeamDivision(actor: Actor, id: number, division: string | null) {
+  return updateTeam(actor, id, { division });
 }
 
 /**

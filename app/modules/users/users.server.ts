@@ -2,6 +2,7 @@
  * Users: create, edit, delete. Names are logins, unique without regard to case. Moving a
  * participant between teams marks both teams' standings stale (membership changes the board).
  * Deleting a user keeps their team's submissions (the foreign key sets submissions.user_id null).
+ * A user joins a team only while it has room under the team size cap (app/modules/teams/team-size.server.ts).
  * A change to who a user is (role, team, password) ends their sign-in sessions in the same
  * transaction (docs/decisions/015-server-side-sessions.md); deleting them ends them by cascade.
  */
@@ -14,6 +15,7 @@ import { forgetRecentUsers } from "../auth/recent-users.server.ts";
 import { endSession, endSessionsOf, listSessionsOf } from "../auth/sessions.server.ts";
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { admitMembers } from "../teams/team-size.server.ts";
 import { DashboardError, isUniqueViolation } from "../teams/teams.server.ts";
 import { NAME_CONSTRAINTS, nameColumns } from "../names/names.ts";
 import type { UserFormValues } from "./schema.ts";
@@ -55,6 +57,8 @@ export async function createUser(actor: Actor, input: Omit<UserFormValues, "id">
   const passwordHash = await hashPassword(input.password ?? "");
   const user = await getDb()
     .transaction(async (tx) => {
+      // The team size cap (app/modules/teams/team-size.server.ts): the team's row stays locked until commit.
+      if (teamId) await admitMembers(tx, teamId);
       const [row] = await tx.insert(users).values({ ...nameColumns(input.name), role: input.role, teamId, passwordHash }).returning({ id: users.id, ...auditedColumns });
       if (teamId) await markStandingsStale(tx, teamId);
       await recordAudit(tx, actor, { kind: "user.created", userId: row.id, teamId, subjectId: row.id, after: audited(row) });
@@ -86,6 +90,8 @@ export async function updateUser(actor: UserActor, input: UserFormValues & { id:
     .transaction(async (tx) => {
       const [before] = await tx.select(auditedColumns).from(users).where(eq(users.id, input.id)).for("update");
       if (!before) throw new DashboardError(m.userNotFound, 404);
+      // Joining a team takes a place under the cap; staying in one keeps it, even over a lowered cap.
+      if (teamId && teamId !== before.teamId) await admitMembers(tx, teamId);
       let sessionsEnded = 0;
       if (before.role !== input.role || before.teamId !== teamId || passwordHash) {
         sessionsEnded = await endSessionsOf(tx, input.id, input.id === actor.id ? actor.sessionId : null);
