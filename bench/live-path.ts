@@ -124,6 +124,8 @@ try {
   const runs: Array<
     ReturnType<typeof summarise> & { missing: number; failedPosts: number; postP50Ms: number; versusPostP50Ms: number | null; stages: Stage & { jobs: number; fanOutP50Ms: number } }
   > = [];
+  // Every recorded POST of each version (--versus): the difference of their medians over all runs.
+  const allPosts = { this: [] as number[], versus: [] as number[] };
   // Run -1 warms up (JIT, pools, Remix route modules) on a few teams and is not recorded.
   for (let run = -1; run < config.runs; run++) {
     const scored = run < 0 ? targets.slice(0, Math.min(20, targets.length)) : targets;
@@ -191,6 +193,8 @@ try {
     const lastDeliveries = await collectDeliveries(shards);
     const fanOut = lastDeliveries.flatMap(({ teams, at }) => teams.flatMap((team, index) => (timeline.jobEndAt.has(team) ? [at[index] - timeline.jobEndAt.get(team)!] : [])));
     const { jobEndAt: _jobEndAt, ...stages } = timeline;
+    allPosts.this.push(...postTimes);
+    allPosts.versus.push(...versusPostTimes);
     runs.push({ ...stats, missing: expected - delays.length, failedPosts: failures.length, postP50Ms: summarise(postTimes).p50, versusPostP50Ms: versus ? summarise(versusPostTimes).p50 : null, stages: { ...stages, fanOutP50Ms: summarise(fanOut).p50 } });
     console.info(`run ${run + 1}/${config.runs}: p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms, missing ${expected - delays.length}`);
   }
@@ -219,6 +223,8 @@ try {
           ? {
               "versus POST p50": showFigure(acrossRuns(runs.map((run) => run.versusPostP50Ms!))),
               "this − versus": showFigure(acrossRuns(runs.map((run) => run.postP50Ms - run.versusPostP50Ms!))),
+              // Pooled: every POST of the runs, per version (a steadier figure than the runs' own medians).
+              "this − versus, all POSTs": (summarise(allPosts.this).p50 - summarise(allPosts.versus).p50).toFixed(2),
             }
           : {}),
         // Medians of each stage (BullMQ timestamps, ms resolution): where the p50 goes.
