@@ -13,6 +13,7 @@ const team = (id: number, categories: Partial<TeamStanding["categories"]>, reach
     rank: 0,
     reachedAt,
     version: 1,
+    division: null,
   };
 };
 

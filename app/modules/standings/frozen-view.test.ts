@@ -116,6 +116,24 @@ describe("a live update on the board a page holds", () => {
     expect(applyUpdateForViewer(board, update(2, 999, 3), liveView)).toBe(board);
     expect(applyUpdateForViewer(board, update(2, 999, 3), frozenView)).toBe(board);
   });
+
+  it("on a division's board: another division's team changes nothing, a team that left it leaves, and ranks stay the division's", () => {
+    const student = (id: number, totalScore: number, rank: number) => ({ ...team(id, totalScore, rank), division: "Student" });
+    const board = [student(1, 300, 1), student(2, 200, 2)];
+    const view = { ...liveView, division: "Student" };
+    expect(applyUpdateForViewer(board, { ...update(7, 900, 2), division: "Open" }, view)).toBe(board);
+    const joined = applyUpdateForViewer(board, { ...update(5, 250, 2, 9), division: "Student" }, view);
+    expect(joined.map((t) => [t.id, t.rank])).toEqual([
+      [1, 1],
+      [5, 2],
+      [2, 3],
+    ]);
+    const left = applyUpdateForViewer(board, { ...update(1, 300, 2), division: "Open" }, view);
+    expect(left.map((t) => [t.id, t.rank])).toEqual([[2, 1]]);
+    // Frozen: a team of another division never joins this board, even the participant's own.
+    const frozen = applyUpdateForViewer(board, { ...update(9, 50, 1), division: "Open" }, { live: false, ownTeamId: 9, division: "Student" });
+    expect(frozen).toBe(board);
+  });
 });
 
 describe("the category top 3 a viewer starts from", () => {
