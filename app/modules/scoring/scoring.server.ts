@@ -9,7 +9,7 @@ import { challenges, criterionScores as criterionScoresTable, submissionScores, 
 import { getDb } from "../../infrastructure/db.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
-import { recordAudit, type Actor } from "../audit/audit.server.ts";
+import { executeAudited, type Actor } from "../audit/audit.server.ts";
 import { getRubric } from "../challenges/challenges.server.ts";
 import { endClaimOn } from "../judging/claims.server.ts";
 import { broadcastJudgingChanged } from "../realtime/broadcast.server.ts";
@@ -110,11 +110,12 @@ export async function scoreSubmission(command: ScoreCommand) {
       previous.comment === comment &&
       judged.status === row.status &&
       JSON.stringify(criteriaBefore ?? {}) === JSON.stringify(criteriaAfter ?? {});
+    const updateSubmission = tx.update(submissions).set(judged).where(eq(submissions.id, row.id));
     await Promise.all([
-      tx.update(submissions).set(judged).where(eq(submissions.id, row.id)),
       markStandingsStale(tx, row.teamId),
       endClaimOn(tx, command.judge.id, row.id),
-      unchanged ? null : recordAudit(tx, command.judge, {
+      // The record rides on the submission's update: one statement (audit.server.ts, executeAudited).
+      unchanged ? updateSubmission : executeAudited(tx, command.judge, {
         kind: previous ? "score.changed" : "score.given",
         teamId: row.teamId,
         subjectId: row.id,
@@ -135,7 +136,7 @@ export async function scoreSubmission(command: ScoreCommand) {
           submissionScore: judged.scoreCenti === null ? null : fromCenti(judged.scoreCenti),
           status: judged.status,
         },
-      }),
+      }, updateSubmission.getSQL()),
     ]);
     return { submissionId: row.id, teamId: row.teamId, scoreCenti: judged.scoreCenti, status: judged.status };
   });
