@@ -81,7 +81,7 @@ const EnvSchema = z
     // Prometheus metrics (docs/operations.md): served only to a scraper that sends this bearer token;
     // unset, /metrics answers 404 and workers open no metrics port.
     METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (e.g. openssl rand -hex 24)").optional(),
-    // The port a worker serves its metrics on (each worker process its own when several share a host).
+    // The port a worker serves its metrics on; several workers on one host take the next free ones.
     WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).default(9464),
   })
   .superRefine((env, ctx) => {

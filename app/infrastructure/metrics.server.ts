@@ -153,11 +153,27 @@ export async function serveMetrics(req: IncomingMessage, res: ServerResponse): P
   res.writeHead(200, { "Content-Type": register.contentType }).end(body);
 }
 
+/** How many ports after WORKER_METRICS_PORT a worker tries when that one is taken (several on one host). */
+export const WORKER_METRICS_PORT_SPAN = 16;
+
 /**
- * A worker's metrics server on its own port (only /metrics). Resolves once listening; a port already taken
- * is logged and the worker runs on without metrics (a second worker on one host needs its own port).
+ * A worker's metrics server (only /metrics). Several workers on one host: each takes the first free port
+ * from `firstPort` on (at most WORKER_METRICS_PORT_SPAN of them; the log says which). Resolves with the
+ * server, or null (logged) when none is free: the worker runs on without metrics.
  */
-export async function startMetricsServer(port: number): Promise<Server | null> {
+export async function startMetricsServer(firstPort: number): Promise<Server | null> {
+  for (let port = firstPort; port < firstPort + WORKER_METRICS_PORT_SPAN && port <= 65535; port++) {
+    const server = await listenForMetrics(port);
+    if (server) {
+      getLogger().info({ port }, "worker metrics on /metrics");
+      return server;
+    }
+  }
+  getLogger().warn({ firstPort, span: WORKER_METRICS_PORT_SPAN }, "worker metrics not served: no free port (set WORKER_METRICS_PORT)");
+  return null;
+}
+
+function listenForMetrics(port: number): Promise<Server | null> {
   const server = createServer((req, res) => {
     if (new URL(req.url ?? "/", "http://x").pathname !== "/metrics" || req.method !== "GET") {
       res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("Not found");
@@ -169,10 +185,7 @@ export async function startMetricsServer(port: number): Promise<Server | null> {
     });
   });
   return new Promise((resolve) => {
-    server.once("error", (error) => {
-      getLogger().warn({ err: error, port }, "worker metrics not served: port unavailable (set WORKER_METRICS_PORT per worker)");
-      resolve(null);
-    });
+    server.once("error", () => resolve(null));
     server.listen(port, () => resolve(server));
   });
 }

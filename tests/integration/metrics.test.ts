@@ -10,7 +10,7 @@ import { actorFor, ensureEventSettings, makeChallenge, makeSubmission, makeTeam,
 import { FIXTURE_PASSWORD } from "../drills/support/event.ts";
 import { login } from "../drills/support/http.ts";
 import { freePort } from "../support/free-port.ts";
-import { connectSocket, nextEvent, startWebServer, startWorker, stopAll, type TestSocket } from "../support/processes.ts";
+import { connectSocket, nextEvent, startProcess, startWebServer, startWorker, stopAll, type TestSocket } from "../support/processes.ts";
 import { waitForEmptyOutbox } from "../support/standings.ts";
 
 const TOKEN = "metrics-test-token-0123456789abcdef0123";
@@ -115,5 +115,18 @@ describe("metrics", () => {
     expect(valueOf(text, "gatekeeper_db_pool_in_use")).not.toBeNull();
     // A worker's series are its own: no web figures in its scrape.
     expect(text).not.toContain("gatekeeper_http_request_duration_seconds");
+  });
+  it("a second worker on the same host takes the next free port, with series of its own", async () => {
+    const firstPort = Number(new URL(workerUrl).port);
+    const { match } = await startProcess("workers/index.ts", /"port":(\d+)[^\n]*"msg":"worker metrics on \/metrics"/, {
+      METRICS_TOKEN: TOKEN,
+      WORKER_METRICS_PORT: String(firstPort),
+    });
+    const port = Number(match[1]);
+    expect(port).toBeGreaterThan(firstPort);
+    const [first, second] = await Promise.all([scrape(workerUrl), scrape(`http://127.0.0.1:${port}`)].map(async (answer) => (await answer).text()));
+    const instanceOf = (text: string) => /instance_name="([^"]+)"/.exec(text)?.[1];
+    expect(instanceOf(second)).toBeDefined();
+    expect(instanceOf(second)).not.toBe(instanceOf(first));
   });
 });
