@@ -2,6 +2,7 @@
  * Prometheus metrics from the real processes (docs/operations.md): a web process (server.ts, the built app)
  * and a worker, each scraped as Prometheus would, with and without the bearer token.
  */
+import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
@@ -104,8 +105,11 @@ describe("metrics", () => {
     await update;
     await waitForEmptyOutbox();
 
+    // A job counts once BullMQ marks it completed, just after its processor published the update.
+    const completedJobs = async () =>
+      valueOf(await (await scrape(workerUrl)).text(), "gatekeeper_job_duration_seconds_count", { queue: "standings", outcome: "completed", process_type: "worker" }) ?? 0;
+    await expect.poll(completedJobs, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     const text = await (await scrape(workerUrl)).text();
-    expect(valueOf(text, "gatekeeper_job_duration_seconds_count", { queue: "standings", outcome: "completed", process_type: "worker" })).toBeGreaterThanOrEqual(1);
     expect(valueOf(text, "gatekeeper_job_queue_wait_seconds_count", { queue: "standings" })).toBeGreaterThanOrEqual(1);
     expect(valueOf(text, "gatekeeper_standings_publish_lag_seconds_count")).toBeGreaterThanOrEqual(1);
     expect(valueOf(text, "gatekeeper_live_events_emitted_total", { event: "teams:update" })).toBeGreaterThanOrEqual(1);
@@ -116,6 +120,17 @@ describe("metrics", () => {
     // A worker's series are its own: no web figures in its scrape.
     expect(text).not.toContain("gatekeeper_http_request_duration_seconds");
   });
+  it("the Grafana dashboard in the repository names only series the processes serve", async () => {
+    const dashboard = JSON.parse(await readFile(new URL("../../deploy/grafana/gatekeeper-dashboard.json", import.meta.url), "utf8")) as {
+      panels: Array<{ targets: Array<{ expr: string }> }>;
+    };
+    const named = new Set(dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => target.expr.replace(/by \([^)]*\)/g, "").match(/\b(?:gatekeeper|process|nodejs)_[a-z0-9_]+/g) ?? [])));
+    expect(named.size).toBeGreaterThan(10);
+    const served = (await (await scrape(web)).text()) + (await (await scrape(workerUrl)).text());
+    const missing = [...named].filter((name) => !served.includes(`\n${name}{`) && !served.includes(`\n${name} `));
+    expect(missing).toEqual([]);
+  });
+
   it("a second worker on the same host takes the next free port, with series of its own", async () => {
     const firstPort = Number(new URL(workerUrl).port);
     const { match } = await startProcess("workers/index.ts", /"port":(\d+)[^\n]*"msg":"worker metrics on \/metrics"/, {
