@@ -9,7 +9,8 @@
  *   npm run drills -- s3-outage          only the drills whose file matches (vitest filters)
  *
  * Each drill breaks a service instance of its own (Postgres cluster, Redis, s3rver on free ports) and
- * runs the app's real web and worker processes, so the shared services stay untouched.
+ * runs the app's real web and worker processes, so the shared services stay untouched; the web-tier drill
+ * runs them behind nginx (installed first if missing: scripts/lib/ensure.sh).
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -29,6 +30,9 @@ function run(command: string, commandArgs: string[], env: NodeJS.ProcessEnv = pr
 }
 
 if (run(process.execPath, ["--import", "tsx", "scripts/services.ts", "start"]) !== 0) process.exit(1);
+// The web-tier drill runs Debian's nginx in front of the web processes: installed here if missing (as root).
+// Without it that drill fails, saying so; the others still run.
+run("bash", ["-c", "source scripts/lib/ensure.sh && ensure_nginx"]);
 // Always a fresh build: the drills run the production web process, which serves it.
 console.log("==> build");
 if (run("npm", ["run", "-s", "build"], { ...process.env, NODE_ENV: "production" }) !== 0) process.exit(1);
