@@ -6,7 +6,8 @@
  *   npm run drills                       all drills, full; updates docs/RELIABILITY.md
  *   npm run drills -- --fast             the fast versions `npm test` runs
  *   npm run drills -- --no-write         print the table only
- *   npm run drills -- s3-outage          only the drills whose file matches (vitest filters)
+ *   npm run drills -- s3-outage          only the drills whose file matches (vitest filters); their rows of
+ *                                        the table replace theirs, the other drills' rows stay
  *
  * Each drill breaks a service instance of its own (Postgres cluster, Redis, s3rver on free ports) and
  * runs the app's real web and worker processes, so the shared services stay untouched; the web-tier drill
@@ -16,7 +17,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "./lib/local-services.ts";
-import { DRILL_RESULTS_DIR, readDrillRecord, renderDrillResults, writeResultsInto, type DrillOutcome } from "./lib/drill-results.ts";
+import { DRILL_RESULTS_DIR, mergeDrillResults, readDrillRecord, readResultsFrom, renderDrillResults, writeResultsInto, type DrillOutcome } from "./lib/drill-results.ts";
 
 const args = process.argv.slice(2);
 const fast = args.includes("--fast");
@@ -64,7 +65,8 @@ const block = renderDrillResults(outcomes, new Date(startedAt));
 console.log(`\n${block}\n`);
 if (write && outcomes.length > 0) {
   const doc = path.join(REPO_ROOT, "docs", "RELIABILITY.md");
-  writeResultsInto(doc, block);
+  // Some drills only: theirs replace their rows, the others' stay from the last full run.
+  writeResultsInto(doc, filters.length > 0 ? mergeDrillResults(readResultsFrom(doc), outcomes, new Date(startedAt)) : block);
   console.log(`written to ${path.relative(REPO_ROOT, doc)} (Drills, last result)`);
 }
 process.exit(status);

@@ -403,6 +403,8 @@ describe("drill: the web tier behind nginx", () => {
     const duringKill = pageStream(proxy, reloaders);
     await sleep(300);
     const killedAt = Date.now();
+    // Watched from now on, while the drill goes on.
+    const moved = waitFor(() => onVictim.every((client) => client.connected && client.reconnects.length > reconnectsBefore.get(client)!), 15_000, killedAt);
     await victim.stop("SIGKILL");
     // While its browsers are away: a score for every team watched from there, and an announcement.
     const missedTeams = [...new Set(onVictim.map((client) => userOf.get(client)!.team.id))];
@@ -414,7 +416,7 @@ describe("drill: the web tier behind nginx", () => {
     );
     scoresSaved += missedScores.filter((result) => result.status === 302).length;
     const missedAnnouncement = await postFormFrom(nextAddress(), `${proxy}/dashboard?index`, admin, { title: "Drill 2", content: "While a process was down" });
-    const movedMs = await waitFor(() => onVictim.every((client) => client.connected && client.reconnects.length > reconnectsBefore.get(client)!), 15_000, killedAt);
+    const movedMs = await moved;
     await duringKill.stop();
     const survivorSockets = await survivor.sockets();
     await waitForEmptyOutbox(20_000);
@@ -458,8 +460,9 @@ describe("drill: the web tier behind nginx", () => {
     expect(victimBackMs).not.toBeNull();
 
     // --- (e) A rolling restart: each process in turn told to stop (SIGTERM) while pages load through the proxy.
-    const restarts: Array<{ name: string; exitMs: number; backMs: number | null; startMs: number; takenBackMs: number | null; upload: string; pages: string; retried: number }> = [];
-    const order = fullDrills ? [...webs, ...webs] : [survivor];
+    const restarts: Array<{ name: string; moved: number; exitMs: number; backMs: number | null; startMs: number; takenBackMs: number | null; upload: string; pages: string; retried: number }> = [];
+    // Each time the process holding every browser (they all moved to the survivor, then move at each stop).
+    const order = fullDrills ? [survivor, victim, survivor, victim] : [survivor];
     let allPages = { total: 0, failed: 0 };
     for (const web of order) {
       // A participant whose requests the proxy sends to this process uploads a file through it.
@@ -476,13 +479,10 @@ describe("drill: the web tier behind nginx", () => {
       ]);
       await waitFor(() => sentBytes >= 1 * MiB, 10_000);
       const termAt = Date.now();
+      const back = waitFor(() => clients.every((client) => client.connected) && leaving.every((client) => client.reconnects.length > reconnects.get(client)!), 15_000, termAt);
       const exitMs = await web.stop("SIGTERM");
       const uploaded = await uploading;
-      const backMs = await waitFor(
-        () => clients.every((client) => client.connected) && leaving.every((client) => client.reconnects.length > reconnects.get(client)!),
-        15_000,
-        termAt,
-      );
+      const backMs = await back;
       const startMs = await web.start();
       const takenBackMs = await takenBack(web);
       await pages.stop();
@@ -495,6 +495,7 @@ describe("drill: the web tier behind nginx", () => {
       allPages = { total: allPages.total + pages.total, failed: allPages.failed + pages.failed };
       restarts.push({
         name: web.name,
+        moved: leaving.length,
         exitMs,
         backMs,
         startMs,
@@ -511,7 +512,7 @@ describe("drill: the web tier behind nginx", () => {
     const submissionsAfter = await countRows(submissions);
     for (const restart of restarts) {
       observations.push(
-        `SIGTERM to ${restart.name}: exited after ${restart.exitMs} ms, its in-flight upload ${restart.upload}; every browser connected again after ${restart.backMs ?? "> 15000"} ms; restarted in ${restart.startMs} ms and taken back by the proxy ${restart.takenBackMs ?? "> 15000"} ms later; pages meanwhile: ${restart.pages}; requests tried on ${restart.name} first and answered by the other: ${restart.retried}`,
+        `SIGTERM to ${restart.name}: exited after ${restart.exitMs} ms, its in-flight upload ${restart.upload}; its ${restart.moved} browsers connected to the other after ${restart.backMs ?? "> 15000"} ms; restarted in ${restart.startMs} ms and taken back by the proxy ${restart.takenBackMs ?? "> 15000"} ms later; pages meanwhile: ${restart.pages}; requests tried on ${restart.name} first and answered by the other: ${restart.retried}`,
       );
     }
     observations.push(`pages through the proxy during the restart${order.length > 1 ? "s" : ""}: ${allPages.total} loads, ${allPages.failed} failed`);
@@ -543,6 +544,7 @@ describe("drill: the web tier behind nginx", () => {
 
     for (const restart of restarts) {
       expect(restart.upload, "the in-flight upload finished").toMatch(/^HTTP 200/);
+      expect(restart.moved, `browsers on ${restart.name} when it was stopped`).toBeGreaterThan(0);
       expect(restart.backMs, `browsers back after SIGTERM to ${restart.name}`).not.toBeNull();
       expect(restart.backMs!).toBeLessThan(MOVED_LIMIT_MS);
     }
