@@ -180,8 +180,12 @@ function rawExchange(port: number, head: string, body: { chunk: Buffer; count: n
     let answer = "";
     let sentBytes = 0;
     let timer: NodeJS.Timeout | undefined;
+    let finished = false;
     const done = () => {
+      if (finished) return;
+      finished = true;
       clearInterval(timer);
+      clearTimeout(limit);
       socket.destroy();
       const status = /^HTTP\/1\.1 (\d+)/.exec(answer)?.[1];
       resolve({ status: status ? Number(status) : null, text: answer.slice(answer.indexOf("\r\n\r\n") + 4), ms: Date.now() - started, sentBytes });
@@ -205,7 +209,7 @@ function rawExchange(port: number, head: string, body: { chunk: Buffer; count: n
     });
     socket.on("error", () => {});
     socket.on("close", done);
-    setTimeout(done, limitMs);
+    const limit = setTimeout(done, limitMs);
   });
 }
 
