@@ -6,16 +6,18 @@
  *   npm run drills                       all drills, full; updates docs/RELIABILITY.md
  *   npm run drills -- --fast             the fast versions `npm test` runs
  *   npm run drills -- --no-write         print the table only
- *   npm run drills -- s3-outage          only the drills whose file matches (vitest filters)
+ *   npm run drills -- s3-outage          only the drills whose file matches (vitest filters); their rows of
+ *                                        the table replace theirs, the other drills' rows stay
  *
  * Each drill breaks a service instance of its own (Postgres cluster, Redis, s3rver on free ports) and
- * runs the app's real web and worker processes, so the shared services stay untouched.
+ * runs the app's real web and worker processes, so the shared services stay untouched; the web-tier drill
+ * runs them behind nginx (installed first if missing: scripts/lib/ensure.sh).
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "./lib/local-services.ts";
-import { DRILL_RESULTS_DIR, readDrillRecord, renderDrillResults, writeResultsInto, type DrillOutcome } from "./lib/drill-results.ts";
+import { DRILL_RESULTS_DIR, mergeDrillResults, readDrillRecord, readResultsFrom, renderDrillResults, writeResultsInto, type DrillOutcome } from "./lib/drill-results.ts";
 
 const args = process.argv.slice(2);
 const fast = args.includes("--fast");
@@ -29,6 +31,9 @@ function run(command: string, commandArgs: string[], env: NodeJS.ProcessEnv = pr
 }
 
 if (run(process.execPath, ["--import", "tsx", "scripts/services.ts", "start"]) !== 0) process.exit(1);
+// The web-tier drill runs Debian's nginx in front of the web processes: installed here if missing (as root).
+// Without it that drill fails, saying so; the others still run.
+run("bash", ["-c", "source scripts/lib/ensure.sh && ensure_nginx"]);
 // Always a fresh build: the drills run the production web process, which serves it.
 console.log("==> build");
 if (run("npm", ["run", "-s", "build"], { ...process.env, NODE_ENV: "production" }) !== 0) process.exit(1);
@@ -60,7 +65,8 @@ const block = renderDrillResults(outcomes, new Date(startedAt));
 console.log(`\n${block}\n`);
 if (write && outcomes.length > 0) {
   const doc = path.join(REPO_ROOT, "docs", "RELIABILITY.md");
-  writeResultsInto(doc, block);
+  // Some drills only: theirs replace their rows, the others' stay from the last full run.
+  writeResultsInto(doc, filters.length > 0 ? mergeDrillResults(readResultsFrom(doc), outcomes, new Date(startedAt)) : block);
   console.log(`written to ${path.relative(REPO_ROOT, doc)} (Drills, last result)`);
 }
 process.exit(status);

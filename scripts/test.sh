@@ -36,6 +36,7 @@ build_quietly() { npm run -s build >/dev/null; }
 
 stage "install" ensure_node_modules
 stage "chromium" ensure_chromium
+stage "nginx" ensure_nginx
 stage "services" node --import tsx scripts/services.ts start
 stage "typecheck" npm run -s typecheck
 stage "lint" npm run -s lint

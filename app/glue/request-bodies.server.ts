@@ -50,16 +50,38 @@ export function bodyRule(method: string, path: string, contentType: string | und
 const BODY = Symbol("gatekeeper.body");
 type WithBody = ExpressRequest & { [BODY]?: Buffer };
 
+/** How long a refused request's connection stays open after the answer, for the client to read it. */
+export const LINGER_MS = 2_000;
+
+/**
+ * The connection of a refused request closes after the answer without reading the rest of the body, but
+ * not at once: the answer goes out with a FIN, and the socket is destroyed LINGER_MS later (or when the
+ * client closes first). Destroyed at once with body bytes still arriving, it answers them with a TCP
+ * reset, which can overtake the answer: a proxy still sending the body (nginx streams it) then reports
+ * a 502 instead of this 413 or 408 (the web-tier drill found it). Meanwhile the sender is held back by
+ * TCP's flow control, or its bytes dropped, never kept.
+ */
+function closeAfterAnswer(req: ExpressRequest) {
+  const socket = req.socket as ExpressRequest["socket"] & { destroySoon?: () => void };
+  // Node ends a `Connection: close` answer with socket.destroySoon(): a FIN, then at once a destroy.
+  socket.destroySoon = () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once("close", () => clearTimeout(timer));
+  };
+}
+
 function refuse(req: ExpressRequest, res: ExpressResponse, status: 408 | 413, maxBytes: number) {
   const text = status === 413 ? messages.errors.bodyTooLarge(maxBytes) : messages.errors.bodyTooSlow;
   // The rest of the body is never read: the connection closes after the answer.
   res.setHeader("Connection", "close");
+  closeAfterAnswer(req);
   if (req.path.startsWith("/api/")) {
     res.status(status).json(new ApiError(status === 413 ? "payload_too_large" : "request_timeout", text).body);
   } else {
     res.status(status).type("text/plain").send(text);
   }
-  res.once("finish", () => req.destroy());
 }
 
 /**

@@ -96,6 +96,77 @@ export function renderDrillResults(outcomes: DrillOutcome[], ranAt: Date): strin
   return lines.join("\n");
 }
 
+interface ParsedBlock {
+  header: string[];
+  /** "name on date (mode, result)", one per drill run alone since the header's run. */
+  alone: Map<string, string>;
+  tableHead: string[];
+  rows: Map<string, string>;
+  sections: Map<string, string[]>;
+}
+
+const ALONE = "Run alone since: ";
+
+function parseBlock(block: string): ParsedBlock {
+  const parsed: ParsedBlock = { header: [], alone: new Map(), tableHead: [], rows: new Map(), sections: new Map() };
+  let section: string[] | undefined;
+  for (const line of block.trim().split("\n")) {
+    const heading = /^\*\*([\w-]+)\*\*$/.exec(line);
+    if (heading) {
+      section = [];
+      parsed.sections.set(heading[1], section);
+    } else if (section) {
+      section.push(line);
+    } else if (line.startsWith(ALONE)) {
+      for (const entry of line.slice(ALONE.length).replace(/\.$/, "").split("; ")) parsed.alone.set(entry.split(" ")[0], entry);
+    } else if (line.startsWith("|")) {
+      const name = line.split("|")[1].trim();
+      if (parsed.tableHead.length < 2) parsed.tableHead.push(line);
+      else parsed.rows.set(name, line);
+    } else if (line.trim() !== "" && parsed.tableHead.length === 0) {
+      parsed.header.push(line);
+    }
+  }
+  return parsed;
+}
+
+/**
+ * The block after a run of some drills only (`npm run drills -- NAME`): their rows and notes replace
+ * theirs in `previous` (or are added), every other drill's stay as the last full run left them, and a
+ * line under the full run's summary says which drills ran alone since, when.
+ */
+export function mergeDrillResults(previous: string, outcomes: DrillOutcome[], ranAt: Date): string {
+  const old = parseBlock(previous);
+  const fresh = parseBlock(renderDrillResults(outcomes, ranAt));
+  const when = ranAt.toISOString().slice(0, 16).replace("T", " ");
+  for (const outcome of outcomes) {
+    const mode = outcome.record?.mode ?? "no figures";
+    old.alone.set(outcome.drill, `${outcome.drill} on ${when} UTC (${mode}, ${outcome.passed ? "passed" : "FAILED"})`);
+    const row = fresh.rows.get(outcome.drill);
+    if (row) old.rows.set(outcome.drill, row);
+    const section = fresh.sections.get(outcome.drill);
+    if (section) old.sections.set(outcome.drill, section);
+    else old.sections.delete(outcome.drill);
+  }
+  const lines = [
+    ...(old.header.length > 0 ? old.header : fresh.header),
+    `${ALONE}${[...old.alone.values()].join("; ")}.`,
+    "",
+    ...(old.tableHead.length === 2 ? old.tableHead : fresh.tableHead),
+    ...old.rows.values(),
+  ];
+  for (const [name, section] of old.sections) lines.push("", `**${name}**`, ...section);
+  return lines.join("\n").replace(/\n{3,}/g, "\n\n");
+}
+
+/** The block between the markers in `file` (empty if none). */
+export function readResultsFrom(file: string): string {
+  const text = fs.readFileSync(file, "utf8");
+  const begin = text.indexOf(RESULTS_BEGIN);
+  const end = text.indexOf(RESULTS_END);
+  return begin < 0 || end < begin ? "" : text.slice(begin + RESULTS_BEGIN.length, end);
+}
+
 export const RESULTS_BEGIN = "<!-- drills:results:begin (written by npm run drills) -->";
 export const RESULTS_END = "<!-- drills:results:end -->";
 

@@ -1,4 +1,4 @@
-# Shared by quickstart.sh and test.sh: install what the project needs, once, on a fresh machine.
+# Shared by quickstart.sh, test.sh and drills.ts: install what the project needs, once, on a fresh machine.
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null 2>&1; then sudo "$@"; else return 1; fi
@@ -26,6 +26,23 @@ ensure_chromium() {
   echo "==> installing Debian's chromium-headless-shell for the browser tests"
   if ! apt_install chromium-headless-shell; then
     echo "error: $browser is missing and could not be installed (apt-get install chromium-headless-shell needs root)." >&2
+    return 1
+  fi
+}
+
+# Debian's nginx for the web-tier drill (tests/drills/web-tier-scale-out.test.ts: the proxy of
+# docker-compose.yml in front of two web processes), or whatever NGINX_PATH names. Only the binary is used:
+# the drill runs its own nginx, on its own configuration and port.
+ensure_nginx() {
+  if [ -n "${NGINX_PATH:-}" ]; then
+    if [ -x "$NGINX_PATH" ]; then return 0; fi
+    echo "error: NGINX_PATH=$NGINX_PATH is not an executable." >&2
+    return 1
+  fi
+  if [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1; then return 0; fi
+  echo "==> installing Debian's nginx for the web-tier drill"
+  if ! apt_install nginx; then
+    echo "error: nginx is missing and could not be installed (apt-get install nginx needs root); the web-tier drill needs it." >&2
     return 1
   fi
 }

@@ -10,11 +10,11 @@
  *   API, about 30 a second (a flood of requests is another attack: this one is about their size).
  */
 import { readFileSync } from "node:fs";
-import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { startWebServer, stopAll } from "../support/processes.ts";
 import { FIXTURE_PASSWORD, seedDrillEvent } from "./support/event.ts";
-import { get, login } from "./support/http.ts";
+import { answers, oversizedBodies, pageLoads as loads, percentile, slowBodies } from "./support/hostile-clients.ts";
+import { login } from "./support/http.ts";
 import { fullDrills, recordDrill } from "./support/report.ts";
 
 const SLOW_CONNECTIONS = 40;
@@ -25,117 +25,12 @@ const MEMORY_LIMIT_MB = 10;
 
 afterAll(() => stopAll());
 
+/** `SAMPLES` loads of /gates, two at a time (a participant's browser). */
+const pageLoads = (web: string, cookie: string) => loads(web, cookie, SAMPLES);
+
 function rssMb(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
   return kb / 1024;
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
-
-/** `SAMPLES` loads of /gates, two at a time (a participant's browser): each one's time in ms. */
-async function pageLoads(web: string, cookie: string): Promise<{ ms: number[]; failed: number }> {
-  const ms: number[] = [];
-  let failed = 0;
-  let next = 0;
-  const lane = async () => {
-    while (next++ < SAMPLES) {
-      const page = await get(`${web}/gates`, cookie).catch(() => null);
-      if (page?.status === 200) ms.push(page.ms);
-      else failed++;
-    }
-  };
-  await Promise.all([lane(), lane()]);
-  return { ms, failed };
-}
-
-/** Keeps `count` slow POSTs open until stopped; counts how the server ended them. */
-function slowBodies(port: number, count: number) {
-  let running = true;
-  const endings = new Map<string, number>();
-  const sockets = new Set<net.Socket>();
-  const open = () => {
-    if (!running) return;
-    const socket = net.connect(port, "127.0.0.1");
-    sockets.add(socket);
-    let answer = "";
-    let timer: NodeJS.Timeout | undefined;
-    socket.on("connect", () => {
-      socket.write(`POST /login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 200\r\n\r\n`);
-      timer = setInterval(() => socket.write("a"), 2_000);
-    });
-    socket.on("data", (data) => (answer += data.toString()));
-    socket.on("error", () => {});
-    socket.on("close", () => {
-      clearInterval(timer);
-      sockets.delete(socket);
-      const status = /^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? "closed";
-      endings.set(status, (endings.get(status) ?? 0) + 1);
-      open();
-    });
-  };
-  for (let i = 0; i < count; i++) open();
-  return {
-    endings,
-    stop() {
-      running = false;
-      for (const socket of sockets) socket.destroy();
-    },
-  };
-}
-
-/** Oversized bodies until stopped, each sender one every 200 ms: declared 50 MB forms and 4 MB chunked JSON. */
-function oversizedBodies(web: string, rounds = Infinity) {
-  const pace = () => new Promise((resolve) => setTimeout(resolve, 200));
-  let running = true;
-  const statuses = new Map<number | string, number>();
-  const count = (status: number | string) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
-  const declared = async () => {
-    for (let sent = 0; running && sent < rounds; sent++) {
-      const status = await new Promise<number | string>((resolve) => {
-        const { port } = new URL(web);
-        const socket = net.connect(Number(port), "127.0.0.1", () =>
-          socket.write(`POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 52428800\r\n\r\n`),
-        );
-        let answer = "";
-        // A server that waits for the 50 MB (as before bodies were bounded) is given up on after 5 s.
-        socket.setTimeout(5_000, () => socket.destroy());
-        socket.on("data", (data) => (answer += data.toString()));
-        socket.on("error", () => {});
-        socket.on("close", () => resolve(Number(/^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 0) || "no answer"));
-      });
-      count(status);
-      await pace();
-    }
-  };
-  const streamed = async () => {
-    const chunk = new Uint8Array(64 * 1024).fill(0x61);
-    for (let sent = 0; running && sent < rounds; sent++) {
-      const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          for (let i = 0; i < 64; i++) controller.enqueue(chunk);
-          controller.close();
-        },
-      });
-      const status = await fetch(`${web}/api/v1/announcements`, { method: "POST", headers: { "Content-Type": "application/json" }, body, duplex: "half", signal: AbortSignal.timeout(5_000) } as RequestInit)
-        .then((response) => response.status)
-        .catch(() => "reset");
-      count(status);
-      await pace();
-    }
-  };
-  const senders = rounds === Infinity ? 3 : 1;
-  const work = Promise.all([...Array.from({ length: senders }, declared), ...Array.from({ length: senders }, streamed)]);
-  return {
-    statuses,
-    /** Ends the attack (a bounded one once its rounds are done). */
-    async stop() {
-      if (rounds === Infinity) running = false;
-      await work;
-    },
-  };
 }
 
 describe("drill: hostile bodies", () => {
@@ -179,14 +74,14 @@ describe("drill: hostile bodies", () => {
 
     const p99 = { quiet: percentile(quiet.ms, 99), slow: percentile(underSlow.ms, 99), oversized: percentile(underOversized.ms, 99) };
     const p50 = { quiet: percentile(quiet.ms, 50), slow: percentile(underSlow.ms, 50), oversized: percentile(underOversized.ms, 50) };
-    const oversizedAnswers = [...oversized.statuses].map(([status, n]) => `${n} × ${status}`).join(", ");
+    const oversizedAnswers = answers(oversized.statuses);
     recordDrill({
       drill: "hostile-bodies",
       fault: `${SLOW_CONNECTIONS} connections sending a form one byte every 2 s; then 50 MB declared forms and 4 MB chunked API bodies back to back`,
       faults: 2,
       observations: [
         `page loads (/gates, ${SAMPLES} each, two at a time): p50/p99 ${p50.quiet}/${p99.quiet} ms quiet, ${p50.slow}/${p99.slow} ms under slow bodies, ${p50.oversized}/${p99.oversized} ms under oversized bodies; failed: ${quiet.failed + underSlow.failed + underOversized.failed}`,
-        `slow bodies ended by the server: ${[...slow.endings].map(([status, n]) => `${n} × ${status}`).join(", ") || "none within the window"}`,
+        `slow bodies ended by the server: ${answers(slow.endings) || "none within the window"}`,
         `oversized bodies answered: ${oversizedAnswers}`,
         `web process memory (RSS) during ${fullDrills ? 20 : 5} s windows of both attacks alone: ${windows.join("; ")}`,
         `one declared 50 MB form, one 4 MB chunked API body and one slow body alone: ${rssBefore.toFixed(1)} → ${rssAfter.toFixed(1)} MB`,

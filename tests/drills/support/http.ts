@@ -98,9 +98,14 @@ export function postMultipart(url: string, cookie: string, parts: Part[]): Promi
         for await (const chunk of stream) {
           if (request.destroyed || settled) return;
           if (!request.write(chunk)) {
-            await new Promise((resume) => {
-              request.once("drain", resume);
-              request.once("close", resume);
+            await new Promise<void>((resume) => {
+              const done = () => {
+                request.off("drain", done);
+                request.off("close", done);
+                resume();
+              };
+              request.once("drain", done);
+              request.once("close", done);
             });
           }
         }
@@ -115,4 +120,38 @@ export function postMultipart(url: string, cookie: string, parts: Part[]): Promi
 /** The signs of a leaked stack trace or internal error text in a page. */
 export function leaksInternals(body: string): boolean {
   return /\bat [\w.<>]+ \(|node_modules|\.ts:\d+|ECONNREFUSED|Failed query|postgres:\/\//.test(body);
+}
+
+/**
+ * A request from a chosen client address on the loopback network (127.0.0.2, 127.0.0.3, …): several
+ * "clients" behind the proxy, each with an address of its own, as the proxy and the app see it.
+ */
+export function requestFrom(
+  localAddress: string,
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<PageResult & { location?: string }> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: options.method ?? "GET", headers: options.headers, localAddress, timeout: 15_000 }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (body += chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body, ms: Date.now() - started, location: response.headers.location }));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.on("timeout", () => request.destroy(new Error("timeout")));
+    request.end(options.body);
+  });
+}
+
+/** A form post from a chosen client address (see `requestFrom`), as a browser on that page sends it. */
+export function postFormFrom(localAddress: string, url: string, cookie: string | undefined, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  const body = new URLSearchParams(fields).toString();
+  return requestFrom(localAddress, url, {
+    method: "POST",
+    body,
+    headers: { ...(cookie ? { cookie } : {}), origin: new URL(url).origin, "content-type": "application/x-www-form-urlencoded", "content-length": String(Buffer.byteLength(body)), ...headers },
+  });
 }

@@ -1,11 +1,20 @@
 /**
  * A signed-in browser on the scoreboard: the page's data first, then its live connection as the app's
  * SocketProvider opens it (reconnecting by itself, 1 s to 5 s between attempts). Like the page, it
- * re-reads the board after a reconnect and on `standings:refresh`. It records what a drill needs:
- * drops, reconnects, the newest standing of every team, and when each probe notification arrived.
+ * re-reads the board after a reconnect and on `standings:refresh`; like the layout, it re-reads the
+ * unread-announcement count then too, and counts each `new_announcement` in between. It records what a
+ * drill needs: drops, reconnects, the newest standing of every team, the unread count, and when each
+ * probe notification arrived.
  */
 import { io, type Socket } from "socket.io-client";
 import type { ServerToClientEvents, TeamStanding } from "../../../app/modules/realtime/events.ts";
+
+export interface LiveClientOptions {
+  /** ["websocket"] by default (what the browser opens first); ["polling"]: a network that blocks WebSockets. */
+  transports?: Array<"websocket" | "polling">;
+  /** What the root loader's unread-announcement count is for this user (app code, same Postgres). */
+  readUnread?: () => Promise<number>;
+}
 
 export class LiveClient {
   readonly drops: number[] = [];
@@ -15,6 +24,10 @@ export class LiveClient {
   readonly probes = new Map<string, number>();
   refreshes = 0;
   resyncs = 0;
+  /** The unread-announcement count the page shows (when `readUnread` was given). */
+  unread = 0;
+  /** Announcements received live, by id. */
+  readonly announcements = new Set<number>();
   private readonly socket: Socket<ServerToClientEvents>;
 
   private constructor(
@@ -22,9 +35,10 @@ export class LiveClient {
     url: string,
     cookie: string,
     private readonly readBoard: () => Promise<TeamStanding[]>,
+    private readonly options: LiveClientOptions,
   ) {
     this.socket = io(url, {
-      transports: ["websocket"],
+      transports: options.transports ?? ["websocket"],
       extraHeaders: { cookie },
       forceNew: true,
       reconnection: true,
@@ -49,14 +63,18 @@ export class LiveClient {
       this.refreshes++;
       void this.reread();
     });
+    this.socket.on("new_announcement", ({ id }) => {
+      this.announcements.add(id);
+      this.unread++;
+    });
     this.socket.on("notification", ({ message }) => {
       if (!this.probes.has(message)) this.probes.set(message, Date.now());
     });
   }
 
   /** `readBoard` is what the scoreboard page's loader returns for this user (app code, same Redis and Postgres). */
-  static async connect(label: string, url: string, cookie: string, readBoard: () => Promise<TeamStanding[]>): Promise<LiveClient> {
-    const client = new LiveClient(label, url, cookie, readBoard);
+  static async connect(label: string, url: string, cookie: string, readBoard: () => Promise<TeamStanding[]>, options: LiveClientOptions = {}): Promise<LiveClient> {
+    const client = new LiveClient(label, url, cookie, readBoard, options);
     await new Promise<void>((resolve, reject) => {
       client.socket.once("connect", () => resolve());
       client.socket.once("connect_error", reject);
@@ -71,8 +89,10 @@ export class LiveClient {
   /** What the page's revalidation does. A failed read (Redis still down) waits for the next hint, as a page would. */
   reread(): Promise<void> {
     this.rereads = this.rereads.then(async () => {
-      const teams = await this.readBoard().catch(() => []);
+      const [teams, unread] = await Promise.all([this.readBoard().catch(() => []), this.options.readUnread?.().catch(() => undefined)]);
       for (const team of teams) this.keep(team);
+      // The loader's count replaces whatever was counted live (UnreadAnnouncementsProvider).
+      if (unread !== undefined) this.unread = unread;
     });
     return this.rereads;
   }
@@ -84,6 +104,11 @@ export class LiveClient {
 
   get connected(): boolean {
     return this.socket.connected;
+  }
+
+  /** "websocket" or "polling" while connected. */
+  get transport(): string | undefined {
+    return this.socket.io.engine?.transport?.name;
   }
 
   /** When the first probe sent at or after `since` arrived, or undefined. */
