@@ -259,6 +259,12 @@ describe("drill: the web tier behind nginx", () => {
     expect(elsewhere.status, "another client is not throttled").toBe(302);
     expect(newest?.ip).toBe("127.0.0.3");
 
+    // --- Metrics: served by each process to the scraper, never through the proxy (token or not).
+    const throughProxy = await fetch(`${proxy}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const direct = await fetch(`http://${webs[0].address}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(throughProxy.status, "/metrics through the proxy").toBe(404);
+    expect(direct.status, "/metrics on the process itself").toBe(200);
+
     // --- Browsers through the proxy; each one's web process read from the processes' own socket gauges.
     const [judge, admin] = await Promise.all([login(proxy, event.judges[0].name, FIXTURE_PASSWORD), login(proxy, event.admin.name, FIXTURE_PASSWORD)]);
     const home = new Map<LiveClient, WebProcess>();
