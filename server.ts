@@ -32,7 +32,7 @@ import { closeS3, pingStorage } from "./app/infrastructure/s3.server.ts";
 import { scoreboardFeedHandler } from "./app/glue/scoreboard-feed.server.ts";
 import { INLINE_FILE_PATH } from "./app/modules/submissions/inline-file.server.ts";
 import { withUnavailablePages } from "./app/glue/unavailable.server.ts";
-import { routePatterns } from "./app/glue/route-pattern.server.ts";
+import { methodLabel, routePatterns, statusLabel } from "./app/glue/route-pattern.server.ts";
 import { gaugeOnScrape, getMetrics, serveMetrics } from "./app/infrastructure/metrics.server.ts";
 import { poolStats } from "./app/infrastructure/db.server.ts";
 
@@ -57,17 +57,20 @@ const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", env.TRUST_PROXY);
 
-// Every request's duration by route pattern (never by raw path: one series per route, whatever ids a
-// client invents), method and status; a request whose client left first counts with status "aborted".
+// Every request's duration by route pattern (never by raw path), method and status class, each label from a
+// small fixed set (app/glue/route-pattern.server.ts); a request whose client left first counts as "aborted".
 let routeOf = routePatterns(build);
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
+  // Mounted handlers (static files, the queue dashboard) rewrite req.url while they run: keep the path.
+  const pathname = req.path;
   let done = false;
   const observe = (aborted: boolean) => {
     if (done) return;
     done = true;
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    metrics.httpDuration().observe({ route: routeOf(req.path), method: req.method, status: aborted ? "aborted" : String(res.statusCode) }, seconds);
+    const route = routeOf(pathname, res.locals.viaRemix === true);
+    metrics.httpDuration().observe({ route, method: methodLabel(req.method), status: statusLabel(res.statusCode, aborted) }, seconds);
   };
   res.once("finish", () => observe(false));
   res.once("close", () => observe(!res.writableFinished));
@@ -161,6 +164,9 @@ app.get("/healthz", (_req, res) => {
 
 // Prometheus scrapes (docs/operations.md): 404 unless METRICS_TOKEN is set, 401 without it as a bearer token.
 app.get("/metrics", (req, res, next) => {
+  // Exactly this path: Express would also take /METRICS and /metrics/ here, which a proxy blocking only
+  // "/metrics" would let through (deploy/nginx blocks every spelling too).
+  if (req.path !== "/metrics") return next();
   serveMetrics(req, res).catch(next);
 });
 
@@ -234,7 +240,10 @@ const remix = createRequestHandler({
   getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string, receivedAt: res.locals.receivedAt as number }),
   mode: env.NODE_ENV === "production" ? "production" : "development",
 });
-app.all("*", (req, res, next) => remix(withReadBody(req), res, next));
+app.all("*", (req, res, next) => {
+  res.locals.viaRemix = true;
+  return remix(withReadBody(req), res, next);
+});
 
 const httpServer = createServer(app);
 // A client gets 10 s to send its headers (slowloris) and 15 minutes for a whole request: a 200 MB

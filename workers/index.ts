@@ -37,9 +37,10 @@ export function startWorkers(): Worker[] {
       name: env.WORKER_NAME ?? `${hostname()}:${process.pid}`,
     });
     const metrics = getMetrics();
-    // A job's wait: from when it could first run (created, plus any delay or backoff) to a worker taking it.
+    // A job's wait: from when it could first run (created, plus any delay) to a worker first taking it. A
+    // retry's wait would count the earlier attempts' run and backoff: not observed.
     worker.on("active", (job) => {
-      if (job.processedOn) metrics.jobWait().observe({ queue: job.queueName }, Math.max(0, job.processedOn - job.timestamp - (job.delay ?? 0)) / 1000);
+      if (job.processedOn && job.attemptsMade === 0) metrics.jobWait().observe({ queue: job.queueName }, Math.max(0, job.processedOn - job.timestamp - (job.delay ?? 0)) / 1000);
     });
     const ran = (job: { queueName: string; processedOn?: number }, outcome: "completed" | "failed") => {
       if (job.processedOn) metrics.jobDuration().observe({ queue: job.queueName, outcome }, Math.max(0, Date.now() - job.processedOn) / 1000);

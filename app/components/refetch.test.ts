@@ -57,7 +57,9 @@ describe("reading a page's data again", () => {
     expect(read).toHaveBeenCalledTimes(1);
   });
 
-  it("waits 0.3 s, 0.6 s and 1.2 s between tries", () => {
-    expect([0, 1, 2].map(refetchDelayMs)).toEqual([300, 600, 1200]);
+  it("waits about 0.3 s, 0.6 s and 1.2 s between tries, spread at random so browsers do not retry together", () => {
+    expect([0, 1, 2].map((retry) => refetchDelayMs(retry, () => 0.5))).toEqual([300, 600, 1200]);
+    expect([0, 1, 2].map((retry) => refetchDelayMs(retry, () => 0))).toEqual([225, 450, 900]);
+    expect([0, 1, 2].map((retry) => refetchDelayMs(retry, () => 0.999))).toEqual([375, 750, 1499]);
   });
 });

@@ -7,8 +7,12 @@ import { isRouteErrorResponse } from "@remix-run/react";
  */
 export const REFETCH_RETRIES = 3;
 
-/** 0.3 s, 0.6 s, 1.2 s: about 2 s in all before the page says the read failed. */
-export const refetchDelayMs = (retry: number) => 300 * 2 ** retry;
+/**
+ * About 0.3 s, 0.6 s, 1.2 s (about 2 s in all before the page says the read failed), each spread by up to
+ * half its length at random: after a freeze every browser re-reads at once, and when that read fails they
+ * must not all retry in the same instant, while the service struggles.
+ */
+export const refetchDelayMs = (retry: number, random: () => number = Math.random) => Math.round(300 * 2 ** retry * (0.75 + random() / 2));
 
 /**
  * The server's answer rather than a failure to read: a redirect (signed out: to the login page) or a 4xx

@@ -1,7 +1,12 @@
 /**
- * The route pattern a request path belongs to ("/submition/:id", not "/submition/42"): the label of the
- * request-duration metric, so a metric has one series per route, not one per id an attacker can invent.
- * Matched against the Remix build's own route table with React Router's matcher, as Remix matches.
+ * The labels of the request-duration metric (docs/operations.md), each from a small, fixed set, so that no
+ * client can grow the metrics registry however it varies its requests:
+ *
+ * - route: the Remix route's pattern ("/submition/:id", never "/submition/42"), matched against the build's
+ *   own route table with React Router's matcher, as Remix matches; a fixed name for what is answered before
+ *   Remix (the scoreboard feed, probes, metrics, assets, the queue dashboard, public files).
+ * - method: GET, HEAD or POST, anything else "other" (Node accepts 34 methods, every one a new series).
+ * - status: its class ("2xx" … "5xx"), or "aborted" when the client left first.
  */
 import { matchRoutes } from "@remix-run/react";
 import type { ServerBuild } from "@remix-run/node";
@@ -25,23 +30,60 @@ function routeTree(build: ServerBuild): RouteObject[] {
   return (childrenOf.get(undefined) ?? []).map(toObject);
 }
 
-/** Paths served outside Remix, by prefix, and their labels. */
-const OUTSIDE_REMIX: ReadonlyArray<[prefix: string, label: string]> = [
+/** Answered outside Remix, by exact path. */
+const FIXED: ReadonlyMap<string, string> = new Map([
+  ["/api/v1/scoreboard", "/api/v1/scoreboard (feed)"],
+  ["/healthz", "/healthz"],
+  ["/readyz", "/readyz"],
+  ["/metrics", "/metrics"],
+]);
+
+/** Answered outside Remix, by prefix. */
+const PREFIXES: ReadonlyArray<[prefix: string, label: string]> = [
   ["/build/", "/build/*"],
   ["/dashboard/queues", "/dashboard/queues/*"],
 ];
 
-/** A function from a request path to its route label, for one build. */
-export function routePatterns(build: ServerBuild): (pathname: string) => string {
+/** Paths whose pattern is remembered: the pages people open, over and over; a miss costs one match (~0.1 ms). */
+const REMEMBERED = 2000;
+
+/**
+ * A function from a request's path (its original path: mounted handlers rewrite `req.path`) and whether
+ * Remix answered it to its route label, for one build.
+ */
+export function routePatterns(build: ServerBuild): (pathname: string, viaRemix: boolean) => string {
   const tree = routeTree(build);
-  return (pathname) => {
-    for (const [prefix, label] of OUTSIDE_REMIX) if (pathname.startsWith(prefix)) return label;
+  const remembered = new Map<string, string>();
+  const patternOf = (pathname: string): string => {
+    const known = remembered.get(pathname);
+    if (known !== undefined) return known;
     const matches = matchRoutes(tree, pathname);
-    if (!matches) return "unmatched";
     const pattern = matches
-      .map((match) => match.route.path)
-      .filter((path): path is string => Boolean(path))
-      .join("/");
-    return `/${pattern}`;
+      ? `/${matches
+          .map((match) => match.route.path)
+          .filter((path): path is string => Boolean(path))
+          .join("/")}`
+      : "unmatched";
+    // Oldest first out (a Map keeps insertion order): the set stays bounded whatever paths arrive.
+    if (remembered.size >= REMEMBERED) remembered.delete(remembered.keys().next().value!);
+    remembered.set(pathname, pattern);
+    return pattern;
   };
+  return (pathname, viaRemix) => {
+    if (viaRemix) return patternOf(pathname);
+    const fixed = FIXED.get(pathname);
+    if (fixed !== undefined) return fixed;
+    for (const [prefix, label] of PREFIXES) if (pathname.startsWith(prefix)) return label;
+    return "public file";
+  };
+}
+
+const METHODS = new Set(["GET", "HEAD", "POST"]);
+
+export function methodLabel(method: string): string {
+  return METHODS.has(method) ? method : "other";
+}
+
+export function statusLabel(status: number, aborted: boolean): string {
+  return aborted ? "aborted" : `${Math.floor(status / 100)}xx`;
 }

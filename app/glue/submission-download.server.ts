@@ -1,4 +1,5 @@
-import { createReadableStreamFromReadable, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { storedBodyResponse } from "./stored-body.server.ts";
 import { openObject, presignDownload } from "../infrastructure/s3.server.ts";
 import type { Role } from "../modules/auth/access.ts";
 import { anonymousFileName, hidesNames } from "../modules/judging/blind.server.ts";
@@ -9,7 +10,7 @@ import { getJudgingSettings } from "../modules/judging/settings.server.ts";
  * attachment under its name. A judge while judging is blind gets the bytes from our own server instead,
  * named `file.<extension>`: storage would name the file in its own headers (the upload's metadata).
  */
-export async function submissionFileResponse(file: { key: string; name: string }, viewer: { role: Role }): Promise<Response> {
+export async function submissionFileResponse(request: Request, file: { key: string; name: string }, viewer: { role: Role }): Promise<Response> {
   if (!hidesNames(await getJudgingSettings(), viewer.role)) {
     return redirect(await presignDownload(file.key, file.name), { headers: { "Cache-Control": "no-store" } });
   }
@@ -20,5 +21,5 @@ export async function submissionFileResponse(file: { key: string; name: string }
     "Cache-Control": "private, no-store",
   });
   if (object.length !== undefined) headers.set("Content-Length", String(object.length));
-  return new Response(createReadableStreamFromReadable(object.body), { headers });
+  return storedBodyResponse(request, object.body, { headers });
 }

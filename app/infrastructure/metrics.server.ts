@@ -1,8 +1,8 @@
 /**
  * Prometheus metrics (docs/operations.md says what each one means and when to act on it). One registry per
  * process; the web processes serve it at /metrics on their own port, each worker on WORKER_METRICS_PORT.
- * Every series carries `process_type` (web or worker) and `instance_name` (the worker's WORKER_NAME or
- * host:pid), so several processes of each kind never collide even when a scraper relabels them.
+ * Every series carries `process_type` (web or worker) and `instance_name` (a worker's WORKER_NAME, else the
+ * host name, and the pid), so several processes of each kind never collide even when a scraper relabels them.
  *
  * Only a scraper holding METRICS_TOKEN reads them; without a token set the endpoint does not exist.
  */
@@ -22,7 +22,9 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 
 function createMetrics(processType: ProcessType) {
   const register = new Registry();
-  register.setDefaultLabels({ process_type: processType, instance_name: getEnv().WORKER_NAME ?? `${hostname()}:${process.pid}` });
+  // Always with the pid: replicas sharing a WORKER_NAME (or a host name) stay apart.
+  const name = processType === "worker" ? (getEnv().WORKER_NAME ?? hostname()) : hostname();
+  register.setDefaultLabels({ process_type: processType, instance_name: `${name}:${process.pid}` });
   // Process CPU, resident memory, heap, event-loop lag (nodejs_eventloop_lag_*), open handles.
   collectDefaultMetrics({ register, eventLoopMonitoringPrecision: 20 });
   const registers = [register];
@@ -66,7 +68,7 @@ function createMetrics(processType: ProcessType) {
       () =>
         new Histogram({
           name: "gatekeeper_job_queue_wait_seconds",
-          help: "Time a job waited in its queue before a worker took it, by queue",
+          help: "Time a job waited in its queue before a worker first took it (its delay excluded), by queue",
           labelNames: ["queue"] as const,
           buckets: DURATION_BUCKETS,
           registers,
@@ -76,7 +78,7 @@ function createMetrics(processType: ProcessType) {
       () =>
         new Histogram({
           name: "gatekeeper_standings_publish_lag_seconds",
-          help: "Live path lag: from the transaction that changed a team's points (a score, an award) to its teams:update being published",
+          help: "Live path lag: from the latest transaction that changed a team's points (a score, an award) to its teams:update being published",
           buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
           registers,
         }),

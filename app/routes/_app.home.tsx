@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requirePage(request);
-  return handleHomeAction(await request.formData(), user, "/home", actorOf(user, request));
+  return handleHomeAction(await request.formData(), user, "/home", actorOf(user, request), new URL(request.url).origin);
 }
 
 export default function Home() {

@@ -20,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requirePage(request);
-  return handleHomeAction(await request.formData(), user, "/welcome", actorOf(user, request));
+  return handleHomeAction(await request.formData(), user, "/welcome", actorOf(user, request), new URL(request.url).origin);
 }
 
 export default function Welcome() {

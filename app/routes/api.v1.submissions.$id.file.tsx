@@ -8,11 +8,11 @@ import { submissionFileResponse } from "~/glue/submission-download.server";
 // operation's roles from the catalogue (403) before the handler runs (app/glue/api.server.ts,
 // app/modules/api/operations.ts); tests/integration/api-openapi.test.ts calls it as a visitor and as each role.
 const resource = apiResource("/submissions/{id}/file", {
-  GET: async ({ params, caller: user }) => {
+  GET: async ({ request, params, caller: user }) => {
     // Another team's file answers like a missing one, as on the screens.
     const file = await findDownloadableSubmissionFile(pathId(params.id), user);
     if (!file) throw new ApiError("not_found", messages.api.notFound);
-    return submissionFileResponse(file, user);
+    return submissionFileResponse(request, file, user);
   },
 });
 export const loader = resource.loader;

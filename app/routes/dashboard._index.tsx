@@ -30,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requirePage(request);
   const formData = await request.formData();
-  if (formData.get("intent") === "videos") return handleVideosForm(formData, DashboardVideosSchema, "/dashboard", actorOf(admin, request));
+  if (formData.get("intent") === "videos") return handleVideosForm(formData, DashboardVideosSchema, "/dashboard", actorOf(admin, request), new URL(request.url).origin);
   const submission = parseWithZod(formData, { schema: AnnouncementSchema });
   if (submission.status !== "success") return data({ intent: "announcement" as const, result: submission.reply() }, { status: 400 });
   try {

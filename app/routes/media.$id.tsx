@@ -1,5 +1,6 @@
-import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requirePage } from "~/glue/auth.server";
+import { storedBodyResponse } from "~/glue/stored-body.server";
 import { openVideoFile } from "~/modules/videos/files.server";
 
 /**
@@ -23,5 +24,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   headers.set("Content-Type", video.type);
   if (video.length !== undefined) headers.set("Content-Length", String(video.length));
   if (video.contentRange) headers.set("Content-Range", video.contentRange);
-  return new Response(createReadableStreamFromReadable(video.body), { status: video.contentRange ? 206 : 200, headers });
+  return storedBodyResponse(request, video.body, { status: video.contentRange ? 206 : 200, headers });
 }

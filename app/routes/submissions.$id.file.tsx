@@ -14,5 +14,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const file = id && versionId !== null ? await findDownloadableSubmissionFile(id, user, versionId) : null;
   // Another team's file answers like a missing one: its existence is not theirs to learn.
   if (!file) throw new Response("Not found", { status: 404 });
-  return submissionFileResponse(file, user);
+  return submissionFileResponse(request, file, user);
 }

@@ -1,5 +1,6 @@
-import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requirePage } from "~/glue/auth.server";
+import { storedBodyResponse } from "~/glue/stored-body.server";
 import { parseRowId } from "~/modules/ids";
 import { anonymousFileName, hidesNames } from "~/modules/judging/blind.server";
 import { getJudgingSettings } from "~/modules/judging/settings.server";
@@ -17,5 +18,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!file.inline) throw new Response("This file cannot be shown in the page: download it instead.", { status: 415 });
   // A judge while judging is blind is not told the file's name (app/modules/judging/blind.server.ts).
   const name = hidesNames(await getJudgingSettings(), user.role) ? anonymousFileName(file.name) : file.name;
-  return new Response(createReadableStreamFromReadable(file.body), { headers: inlineFileHeaders({ ...file, name }) });
+  return storedBodyResponse(request, file.body, { headers: inlineFileHeaders({ ...file, name }) });
 }

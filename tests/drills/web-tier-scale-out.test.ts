@@ -263,6 +263,11 @@ describe("drill: the web tier behind nginx", () => {
     const throughProxy = await fetch(`${proxy}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     const direct = await fetch(`http://${webs[0].address}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(throughProxy.status, "/metrics through the proxy").toBe(404);
+    for (const spelling of ["/METRICS", "/metrics/", "/Metrics/x"]) {
+      const other = await fetch(`${proxy}${spelling}`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      expect(other.status, `${spelling} through the proxy`).toBe(404);
+      expect(await other.text(), spelling).not.toContain("gatekeeper_");
+    }
     expect(direct.status, "/metrics on the process itself").toBe(200);
 
     // --- Browsers through the proxy; each one's web process read from the processes' own socket gauges.

@@ -8,6 +8,16 @@ import { messages } from "../messages.ts";
  */
 export const OWN_VIDEO_PATH = /^\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
+/** A URL of one of our own videos on this site (`origin`) as the path it is stored by; null for any other. */
+export function ownVideoPath(url: string, origin: string): string | null {
+  try {
+    const parsed = new URL(url, origin);
+    return parsed.origin === new URL(origin).origin && OWN_VIDEO_PATH.test(parsed.pathname) && !parsed.search && !parsed.hash ? parsed.pathname : null;
+  } catch {
+    return null;
+  }
+}
+
 const videoUrl = text()
   .trim()
   .max(2000, messages.dashboard.tooLong)
