@@ -28,7 +28,7 @@ import { databaseUrlFor } from "../tests/setup/databases.ts";
 import { createBenchWorld, summarise } from "./lib/env.ts";
 import { checkStandingsExact, waitForStandingsDrained } from "./lib/exactness.ts";
 import { BenchFailure, benchArgs, numberOption, report, targetVerdict } from "./lib/report.ts";
-import { BENCH_PORT_BASE, REPO_ROOT, sleep, startWeb, startWorker, stopChildren, type WebProcess } from "./lib/servers.ts";
+import { BENCH_PORT_BASE, REPO_ROOT, sleep, startWeb, startWorker, stopChild, stopChildren, type WebProcess } from "./lib/servers.ts";
 import { soakSvg } from "./lib/soak-plot.ts";
 import { cookiesFor, deleteStoredSubmissionFiles, seedWorld } from "./lib/world.ts";
 
@@ -104,18 +104,6 @@ const webUrl = (index: number) => {
   const webs = upWebs();
   return webs[index % webs.length].web!.url;
 };
-
-function stopChild(child: ChildProcess, ms = 10_000): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
-}
 
 // ---------------------------------------------------------------- metrics
 
@@ -303,11 +291,12 @@ function connectClient(client: SocketClient): Promise<void> {
   });
 }
 
-async function clientLife(client: SocketClient, running: () => boolean) {
+async function clientLife(client: SocketClient, endAt: number) {
   await connectClient(client);
-  while (running()) {
-    await sleep(between(config.socketLifeMs));
-    if (!running()) break;
+  while (performance.now() < endAt) {
+    // Connected for a while (the run's end cuts the wait short).
+    await sleep(Math.min(between(config.socketLifeMs), endAt - performance.now()));
+    if (performance.now() >= endAt) break;
     // A planned drop (a laptop closed, a train tunnel): away for a while, then back.
     const socket = client.socket;
     client.socket = null;
@@ -426,7 +415,7 @@ try {
     await sleep(runMs * config.workerRestartAt);
     const worker = procs.find((proc) => proc.label === "worker2")!;
     let began = performance.now();
-    await stopChild(worker.child);
+    await stopChild(worker.child, 10_000);
     const child = await startWorker(envFor("worker2"));
     Object.assign(worker, { child, pid: child.pid!, restartedAtS: elapsedS() });
     restarts.push({ label: "worker2", atS: +elapsedS().toFixed(1), tookMs: Math.round(performance.now() - began) });
@@ -437,7 +426,7 @@ try {
     // Traffic moves to web1 first (a load balancer taking web2 out), then web2 drains and stops.
     web.down = true;
     await sleep(2000);
-    await stopChild(web.child);
+    await stopChild(web.child, 10_000);
     const restarted = await startWeb(envFor("web2"), web.web!.port);
     Object.assign(web, { web: restarted, child: restarted.child, pid: restarted.pid, restartedAtS: elapsedS(), down: false });
     restarts.push({ label: "web2", atS: +elapsedS().toFixed(1), tookMs: Math.round(performance.now() - began) });
@@ -468,7 +457,7 @@ try {
     adminLoop(),
     restartLoop(),
     samplerLoop(),
-    ...clients.map((client) => clientLife(client, running)),
+    ...clients.map((client) => clientLife(client, endAt)),
   ]);
   clearInterval(refresher);
   const loadSeconds = elapsedS();
@@ -482,12 +471,16 @@ try {
   const serverBoard = ((await (await fetch(`${webUrl(0)}/api/v1/scoreboard`, { headers: { cookie: clients[0].cookie } })).json()) as { teams: TeamStanding[] }).teams;
   const boardKey = (board: TeamStanding[]) => JSON.stringify(board.map((team) => [team.id, team.rank, team.totalScore, team.solvedCount]));
   const boardsDiffering = clients.filter((client) => !client.socket?.connected || boardKey(client.board) !== boardKey(serverBoard)).length;
+  // Growth is read under load (up to the last sample taken during it); the checkpoint's sample, once the load
+  // stopped and the processes idled, is shown beside it ("idle after").
+  const loadEndS = samples[samples.length - 1].atS;
   samples.push(await takeSample(sampler, world.database, world.env.REDIS_PREFIX, clients));
   await deleteStoredSubmissionFiles();
 
   // ------------------------------------------------------------ the table
-  const thirdS = loadSeconds / 3;
-  const endS = samples[samples.length - 1].atS;
+  const thirdS = loadEndS / 3;
+  const endS = loadEndS;
+  const idle = samples[samples.length - 1];
   /** The median of a series' samples in [from, to] (heap used swings with every GC: one sample is noise). */
   const medianIn = (read: (sample: Sample) => number | null | undefined, from: number, to: number) => {
     const values = samples.filter((sample) => sample.atS >= from && sample.atS <= to).flatMap((sample) => {
@@ -496,7 +489,7 @@ try {
     });
     return values.length ? summarise(values).p50 : NaN;
   };
-  const windowS = Math.max(config.sampleEveryMs / 1000, Math.min(30, loadSeconds / 20));
+  const windowS = Math.max(config.sampleEveryMs / 1000, Math.min(30, loadEndS / 20));
   const rows: Array<Record<string, unknown>> = [];
   const verdicts: Array<{ series: string; growthMb: number; limitMb: number; met: boolean }> = [];
   const addRow = (series: string, read: (sample: Sample) => number | null | undefined, digits: number, fromS = thirdS, limitMb?: number) => {
@@ -510,6 +503,7 @@ try {
       "at end": +end.toFixed(digits),
       growth: +(end - start).toFixed(digits),
       "growth/h": +perHour.toFixed(digits),
+      "idle after": +(read(idle) ?? NaN).toFixed(digits),
     };
     if (limitMb !== undefined) {
       const met = end - start <= limitMb;
@@ -520,7 +514,7 @@ try {
   };
   for (const proc of procs) {
     // A restarted process is measured from a sixth of the run after its restart (its own warm-up).
-    const fromS = proc.restartedAtS === null ? thirdS : Math.min(endS - windowS * 2, proc.restartedAtS + loadSeconds / 6);
+    const fromS = proc.restartedAtS === null ? thirdS : Math.min(endS - windowS * 2, proc.restartedAtS + loadEndS / 6);
     const label = `${proc.label}${proc.restartedAtS === null ? "" : " (restarted)"}`;
     addRow(`${label} RSS MB`, (sample) => sample.processes[proc.label]?.rssMb, 1, fromS, config.target.rssGrowthMb);
     addRow(`${label} heap used MB`, (sample) => sample.processes[proc.label]?.heapUsedMb, 1, fromS, config.target.heapGrowthMb);
@@ -584,6 +578,9 @@ try {
   }
   await stopChildren();
   await sampler.end({ timeout: 5 });
+  // The run's keys go with its database: the shared Redis does not fill up run after run.
+  const redis = getRedis();
+  for await (const keys of redis.scanStream({ match: `${world.env.REDIS_PREFIX}:*`, count: 500 }) as AsyncIterable<string[]>) if (keys.length) await redis.unlink(...keys);
   await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis(), closeDb()]);
   await world.drop();
 }

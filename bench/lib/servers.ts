@@ -115,23 +115,22 @@ export function startWorkers(env: Record<string, string>, count: number): Promis
   return Promise.all(Array.from({ length: count }, () => startWorker(env)));
 }
 
-/** SIGTERM lets each process close its pools; anything still alive after `ms` is killed. */
+/** SIGTERM lets the process close its pools; if it is still alive after `ms` it is killed. */
+export function stopChild(child: ChildProcess, ms = 5000): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** Stops every process started here (stopChild, all at once). */
 export async function stopChildren(ms = 5000) {
-  const running = [...children];
-  await Promise.all(
-    running.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          const timer = setTimeout(() => child.kill("SIGKILL"), ms);
-          child.once("exit", () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          child.kill("SIGTERM");
-        }),
-    ),
-  );
+  await Promise.all([...children].map((child) => stopChild(child, ms)));
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
