@@ -13,7 +13,7 @@
  *
  *   npm run soak [-- --minutes N] [--smoke]
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { sql } from "drizzle-orm";
@@ -27,7 +27,7 @@ import { applyTeamUpdate, type ServerToClientEvents, type TeamStanding } from ".
 import { databaseUrlFor } from "../tests/setup/databases.ts";
 import { createBenchWorld, summarise } from "./lib/env.ts";
 import { checkStandingsExact, waitForStandingsDrained } from "./lib/exactness.ts";
-import { BenchFailure, benchArgs, numberOption, report, targetVerdict } from "./lib/report.ts";
+import { BenchFailure, benchArgs, numberOption, report, RESULTS_DIR, targetVerdict } from "./lib/report.ts";
 import { BENCH_PORT_BASE, REPO_ROOT, sleep, startWeb, startWorker, stopChild, stopChildren, type WebProcess } from "./lib/servers.ts";
 import { soakSvg } from "./lib/soak-plot.ts";
 import { cookiesFor, deleteStoredSubmissionFiles, seedWorld } from "./lib/world.ts";
@@ -540,9 +540,14 @@ try {
       `standings ${exactness.exact ? "exact" : "INEXACT"}; client boards equal to the server's: ${clients.length - boardsDiffering}/${clients.length}; ` +
       `growth targets (heap used — not after GC — ≤ ${config.target.heapGrowthMb} MB, RSS ≤ ${config.target.rssGrowthMb} MB, from a third of the run to its end): ${growthMet ? "met" : "MISSED"}`,
     rows,
-    { config, sent, restarts, errors: errors.slice(0, 20), exactness, drainMs, boardsDiffering, verdicts, heapMeasure: "nodejs_heap_size_used_bytes (heap used at the scrape, not after a forced GC)", samples },
+    { config, sent, restarts, errors: errors.slice(0, 20), exactness, drainMs, boardsDiffering, verdicts, heapMeasure: "nodejs_heap_size_used_bytes (heap used at the scrape, not after a forced GC)" },
     args.out,
   );
+  // The samples go after the summary, one a line and rounded (a 30-minute run takes 360 of them).
+  const written = args.out ?? path.join(RESULTS_DIR, args.smoke ? "soak.smoke.tmp" : "soak.json");
+  const round = (_key: string, value: unknown) => (typeof value === "number" && !Number.isInteger(value) ? Math.round(value * 100) / 100 : value);
+  const lines = samples.map((sample) => `    ${JSON.stringify(sample, round)}`).join(",\n");
+  writeFileSync(written, readFileSync(written, "utf8").replace(/\n}\n$/, `,\n  "samples": [\n${lines}\n  ]\n}\n`));
 
   if (!args.smoke) {
     const minutes = (sample: Sample) => sample.atS / 60;
