@@ -76,8 +76,14 @@ function workerGauges() {
     },
     ["queue", "state"],
   );
-  gaugeOnScrape("gatekeeper_standings_outbox_teams", "Teams whose standings are marked stale and not yet recomputed", async () => (await outboxBacklog()).teams);
-  gaugeOnScrape("gatekeeper_standings_outbox_oldest_seconds", "How long the oldest stale team has waited for its recompute", async () => (await outboxBacklog()).oldestSeconds);
+  // Both outbox gauges from one read per scrape (they are collected together, within a second).
+  let backlog: { at: number; read: ReturnType<typeof outboxBacklog> } | null = null;
+  const readBacklog = () => {
+    if (!backlog || Date.now() - backlog.at > 1000) backlog = { at: Date.now(), read: outboxBacklog() };
+    return backlog.read;
+  };
+  gaugeOnScrape("gatekeeper_standings_outbox_teams", "Teams whose standings are marked stale and not yet recomputed", async () => (await readBacklog()).teams);
+  gaugeOnScrape("gatekeeper_standings_outbox_oldest_seconds", "How long the oldest stale team has waited for its recompute", async () => (await readBacklog()).oldestSeconds);
   gaugeOnScrape("gatekeeper_db_pool_in_use", "Postgres connections of this process's pool busy with a statement or a transaction", () => poolStats().inUse);
   gaugeOnScrape("gatekeeper_db_pool_waiting", "Statements and transactions of this process waiting for a Postgres connection", () => poolStats().waiting);
 }
