@@ -10,7 +10,7 @@ import { AppToaster } from "~/components/toaster";
 import { FlashNotice, useLayoutShowsFlash } from "~/components/flash-notice";
 import { RouteErrorPage } from "~/components/status-page";
 import styles from "~/styles/app.css";
-import { countUnreadAnnouncements } from "~/modules/announcements/announcements.server";
+import { badgesFor } from "~/glue/viewer-badges.server";
 import { getOptionalUser } from "~/glue/auth.server";
 import { useNonce } from "~/hooks/nonce";
 import { getToast } from "~/glue/toast.server";
@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [caller, { toast, headers }] = await Promise.all([getOptionalUser(request), getToast(request)]);
   // What the pages show of the caller; the session's id stays on the server.
   const user = caller ? { id: caller.id, name: caller.name, role: caller.role, teamId: caller.teamId, teamName: caller.teamName } : null;
-  const unreadAnnouncements = user ? await countUnreadAnnouncements(user.id) : 0;
+  const unreadAnnouncements = user ? (await badgesFor(request, user)).unreadAnnouncements : 0;
   return data({ user, toast, unreadAnnouncements }, { headers: headers ?? undefined });
 }
 

@@ -3,8 +3,14 @@
  * participant pages, 1,000 teams, closed-loop load from this process (autocannon) against a real
  * web process (server.ts) on loopback, each request as one of many signed-in participants.
  *
- *   npm run bench:pages [-- --smoke] [--teams N] [--connections N] [--duration S] [--runs N] [--only NAME]
+ *   npm run bench:pages [-- --smoke] [--teams N] [--connections N] [--duration S] [--runs N] [--only NAME] [--path P] [--versus DIR]
+ *
+ * --versus DIR: another checkout of this repository (a git worktree at another commit, built, with its own
+ * node_modules when the dependencies differ): a second web process runs from it on the same world, and each
+ * run loads this checkout's web then DIR's (in alternating order), so both meet the machine as it is at the
+ * same moments: the CPU per request of each, and their ratio per run.
  */
+import path from "node:path";
 import { closeDb } from "../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../app/infrastructure/emitter.server.ts";
 import { closeQueues } from "../app/infrastructure/queue.server.ts";
@@ -27,12 +33,26 @@ export const ENDPOINTS: ReadonlyArray<{ name: string; path: string; scoreboard?:
   { name: "API scoreboard feed (200, whole board)", path: "/api/v1/scoreboard", scoreboard: true },
   // `*` matches whatever the current ETag is: the answer a poller holding the latest board gets.
   { name: "API scoreboard feed (304, unchanged)", path: "/api/v1/scoreboard", scoreboard: true, headers: { "If-None-Match": "*" }, expectStatus: 304 },
+  // The participant pages of an event day (docs/PERFORMANCE.md, "Pages"); `{challenge}`: a challenge of gate 3.
   { name: "/gates", path: "/gates" },
   { name: "/gate/3", path: "/gate/3" },
+  { name: "/submition/:id", path: "/submition/{challenge}" },
   { name: "/status", path: "/status" },
+  { name: "/announcement", path: "/announcement" },
+  { name: "/home", path: "/home" },
+  { name: "/timer", path: "/timer" },
 ];
 
-const args = benchArgs({ teams: { type: "string" }, connections: { type: "string" }, duration: { type: "string" }, only: { type: "string" } });
+const args = benchArgs({
+  teams: { type: "string" },
+  connections: { type: "string" },
+  duration: { type: "string" },
+  only: { type: "string" },
+  // --path /x: measure that one path instead (a page being profiled, say).
+  path: { type: "string" },
+  versus: { type: "string" },
+});
+const versusRoot = args.versus ? path.resolve(args.versus) : null;
 const profile = args.smoke ? { teams: 100, connections: 10, duration: 1, runs: 1 } : { teams: 1000, connections: 100, duration: 10, runs: 3 };
 const config = {
   teams: numberOption(args.teams, profile.teams),
@@ -47,37 +67,47 @@ try {
   const seeded = await seedWorld({ teams: config.teams, membersPerTeam: 3, challenges: 20, judges: 2, submissionsPerTeam: 10 });
   const cookies = [...(await cookiesFor(seeded.participants.slice(0, 1000).map((user) => user.id))).values()];
   const web = await startWeb(world.env, BENCH_PORT_BASE + 20);
+  const versusWeb = versusRoot ? await startWeb(world.env, BENCH_PORT_BASE + 21, versusRoot) : null;
 
   const rows: Array<Record<string, unknown>> = [];
   const details: Array<Record<string, unknown>> = [];
   let failures = 0;
   // --only <text>: just the endpoints whose name contains it (to profile one).
-  for (const endpoint of ENDPOINTS.filter((entry) => !args.only || entry.name.includes(args.only))) {
-    const url = `${web.url}${endpoint.path}`;
+  const chosen = args.path ? [{ name: args.path, path: args.path }] : ENDPOINTS.filter((entry) => !args.only || entry.name.includes(args.only));
+  const challenge = seeded.challenges.find((entry) => entry.wave === 3) ?? seeded.challenges[0]!;
+  for (const endpoint of chosen) {
+    const pathOf = endpoint.path.replace("{challenge}", String(challenge.id));
+    const load = (target: typeof web, durationSeconds: number, record: boolean) =>
+      runLoad({
+        url: `${target.url}${pathOf}`,
+        cookies,
+        headers: endpoint.headers,
+        expectStatus: endpoint.expectStatus,
+        connections: config.connections,
+        durationSeconds,
+        ...(record ? { database: world.database, pid: target.pid } : {}),
+      });
     // Warm-up (JIT, pools, route modules), not recorded; the smoke only proves each endpoint answers.
-    if (!args.smoke) await runLoad({ url, cookies, headers: endpoint.headers, connections: config.connections, durationSeconds: 3 });
+    if (!args.smoke) {
+      await load(web, 3, false);
+      if (versusWeb) await load(versusWeb, 3, false);
+    }
     const runs: LoadResult[] = [];
+    const versusRuns: LoadResult[] = [];
     for (let run = 0; run < config.runs; run++) {
-      runs.push(
-        await runLoad({
-          url,
-          cookies,
-          headers: endpoint.headers,
-          expectStatus: endpoint.expectStatus,
-          connections: config.connections,
-          durationSeconds: config.durationSeconds,
-          database: world.database,
-          pid: web.pid,
-        }),
-      );
+      if (versusWeb && run % 2 === 1) versusRuns.push(await load(versusWeb, config.durationSeconds, true));
+      runs.push(await load(web, config.durationSeconds, true));
+      if (versusWeb && run % 2 === 0) versusRuns.push(await load(versusWeb, config.durationSeconds, true));
     }
     const rps = acrossRuns(runs.map((run) => run.requestsPerSecond));
     const p50 = acrossRuns(runs.map((run) => run.p50Ms));
     const p99 = acrossRuns(runs.map((run) => run.p99Ms));
     const pg = acrossRuns(runs.map((run) => run.pgPerRequest ?? NaN));
     const cpu = acrossRuns(runs.map((run) => run.cpuMsPerRequest ?? NaN));
-    const bad = runs.reduce((sum, run) => sum + run.errors + run.unexpected, 0);
+    const bad = [...runs, ...versusRuns].reduce((sum, run) => sum + run.errors + run.unexpected, 0);
     failures += bad;
+    const versusCpu = acrossRuns(versusRuns.map((run) => run.cpuMsPerRequest ?? NaN));
+    const cpuRatio = acrossRuns(runs.map((run, index) => (run.cpuMsPerRequest ?? NaN) / (versusRuns[index]?.cpuMsPerRequest ?? NaN)));
     rows.push({
       endpoint: endpoint.name,
       "req/s": showFigure(rps, 0),
@@ -85,17 +115,24 @@ try {
       "p99 ms": showFigure(p99),
       "web CPU ms/req": showFigure(cpu, 2),
       "pg tx/req": Number.isFinite(pg.median) ? pg.median.toFixed(2) : "n/a",
+      ...(versusWeb
+        ? {
+            "versus CPU ms/req": showFigure(versusCpu, 2),
+            "this / versus CPU": showFigure(cpuRatio, 2),
+            "versus pg tx/req": acrossRuns(versusRuns.map((run) => run.pgPerRequest ?? NaN)).median.toFixed(2),
+          }
+        : {}),
       errors: bad,
       "p99 ≤ 50": targetVerdict(p99.median <= TARGET_P99_MS),
     });
-    details.push({ ...endpoint, runs, rps, p50, p99, pgPerRequest: pg, cpuMsPerRequest: cpu });
+    details.push({ ...endpoint, path: pathOf, runs, rps, p50, p99, pgPerRequest: pg, cpuMsPerRequest: cpu, ...(versusWeb ? { versusRuns, versusCpuMsPerRequest: versusCpu, cpuRatio } : {}) });
   }
   report(
     "pages",
     args.smoke,
     `3. Pages under load: ${config.teams} teams, ${config.connections} connections, ${config.durationSeconds} s per run (median over ${config.runs} run(s), range in brackets)`,
     rows,
-    { config, target: { p99Ms: TARGET_P99_MS, connections: 100 }, endpoints: details },
+    { config: { ...config, versus: versusRoot }, target: { p99Ms: TARGET_P99_MS, connections: 100 }, endpoints: details },
     args.out,
   );
   if (failures > 0) throw new BenchFailure(`${failures} failed requests`);

@@ -11,16 +11,18 @@ import { messages } from "~/modules/messages";
 import type { AnnouncementEvent } from "~/modules/realtime/events";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { requirePage } from "~/glue/auth.server";
+import { eventVersionsFor } from "~/glue/viewer-badges.server";
 
 export const meta: MetaFunction = () => [{ title: "Announcements · Gatekeeper" }];
 
 /** Opening the page resets the user's unread count on the server (docs/domain.md). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePage(request);
+  const versions = await eventVersionsFor(request, user);
   const [announcements, timeZone] = await Promise.all([
-    markAnnouncementsSeen(user.id).then(() => listAnnouncements()),
+    markAnnouncementsSeen(user.id).then(() => listAnnouncements(200, versions)),
     // docs/domain.md: instants are shown in the event's zone (an event setting).
-    getEventTimeZone(),
+    getEventTimeZone(versions),
   ]);
   return { announcements, timeZone };
 }

@@ -11,6 +11,7 @@ import { TitleBar } from "~/components/ui/title-bar";
 import { messages } from "~/modules/messages";
 import { getGateBoard } from "~/modules/participant/board.server";
 import { requirePage } from "~/glue/auth.server";
+import { eventVersionsFor } from "~/glue/viewer-badges.server";
 import { loadOrFail } from "~/glue/load.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -21,8 +22,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   const wave = Number(params.wave);
   const now = new Date();
+  const versions = await eventVersionsFor(request, user);
   const board = /^[1-5]$/.test(params.wave ?? "")
-    ? await loadOrFail(() => getGateBoard(wave, user.teamId, now), messages.participant.gateLoadFailed, { wave })
+    ? await loadOrFail(() => getGateBoard(wave, user.teamId, now, versions), messages.participant.gateLoadFailed, { wave })
     : null;
   if (!board) throw new Response("Not found", { status: 404 });
   return { board, serverNow: now.toISOString() };

@@ -7,13 +7,14 @@ import { ActionLink } from "~/components/ui/action-button";
 import { TitleBar } from "~/components/ui/title-bar";
 import { listGates } from "~/modules/gates/gates.server";
 import { requirePage } from "~/glue/auth.server";
+import { eventVersionsFor } from "~/glue/viewer-badges.server";
 
 export const meta: MetaFunction = () => [{ title: "Gates · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requirePage(request);
+  const user = await requirePage(request);
   const now = new Date();
-  return { gates: await listGates(now), serverNow: now.toISOString() };
+  return { gates: await listGates(now, await eventVersionsFor(request, user)), serverNow: now.toISOString() };
 }
 
 export default function Gates() {

@@ -9,12 +9,14 @@ import { teamThreads } from "~/modules/requests/threads.server";
 import { handleHomeAction } from "~/glue/home-forms.server";
 import { actorOf } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
+import { eventVersionsFor } from "~/glue/viewer-badges.server";
 
 export const meta: MetaFunction = () => [{ title: "Home · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePage(request);
-  const [content, threads] = await Promise.all([loadHomeContent(), user.teamId === null ? [] : teamThreads(user.teamId)]);
+  const versions = await eventVersionsFor(request, user);
+  const [content, threads] = await Promise.all([loadHomeContent(new Date(), versions), user.teamId === null ? [] : teamThreads(user.teamId)]);
   return {
     content,
     threads: threads.map((thread) => ({ id: thread.id, kind: thread.kind, status: thread.status, message: thread.message, challenge: thread.challenge, updatedAt: thread.updatedAt.toISOString() })),

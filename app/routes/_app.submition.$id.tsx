@@ -18,6 +18,7 @@ import { getSubmissionsWindow } from "~/modules/settings/settings.server";
 import { submissionMaxBytes } from "~/modules/submissions/submit.server";
 import { handleSubmissionPost } from "~/glue/submission-upload.server";
 import { requirePage } from "~/glue/auth.server";
+import { eventVersionsFor } from "~/glue/viewer-badges.server";
 import { requestBegunAt } from "~/glue/request-time.server";
 import { loadOrFail } from "~/glue/load.server";
 import { redirectWithToast } from "~/glue/toast.server";
@@ -38,8 +39,9 @@ function challengeIdOf(param: string | undefined): number {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   const challengeId = challengeIdOf(params.id);
+  const versions = await eventVersionsFor(request, user);
   const [found, deadline, answers] = await loadOrFail(
-    () => Promise.all([getChallengeForSubmission(challengeId, user), getSubmissionsWindow(), challengeAnswers(challengeId)]),
+    () => Promise.all([getChallengeForSubmission(challengeId, user), getSubmissionsWindow(new Date(), versions), challengeAnswers(challengeId, versions)]),
     text.challengeLoadFailed,
     { challengeId },
   );

@@ -6,13 +6,14 @@ import { Scene } from "~/components/ui/scene";
 import { TitleBar } from "~/components/ui/title-bar";
 import { getFinalAt } from "~/modules/videos/videos.server";
 import { requirePage } from "~/glue/auth.server";
+import { eventVersionsFor } from "~/glue/viewer-badges.server";
 
 export const meta: MetaFunction = () => [{ title: "Timer · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requirePage(request);
+  const user = await requirePage(request);
   const now = new Date();
-  return { finalAt: (await getFinalAt()) ?? now.toISOString(), serverNow: now.toISOString() };
+  return { finalAt: (await getFinalAt(await eventVersionsFor(request, user))) ?? now.toISOString(), serverNow: now.toISOString() };
 }
 
 export default function Timer() {

@@ -7,7 +7,7 @@ import { RouteErrorPage } from "~/components/status-page";
 import styles from "~/styles/participant.css";
 import { requireLayout } from "~/glue/auth.server";
 import { getLogger } from "~/infrastructure/logger.server";
-import { answeredThreadCount } from "~/modules/requests/threads.server";
+import { badgesFor } from "~/glue/viewer-badges.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const answered =
     user.teamId === null
       ? 0
-      : await answeredThreadCount(user.teamId).catch((error: unknown) => {
+      : await badgesFor(request, user).then((badges) => badges.answeredThreads).catch((error: unknown) => {
           getLogger().warn({ err: error }, "answered threads not counted");
           return 0;
         });

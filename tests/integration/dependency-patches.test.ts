@@ -2,6 +2,10 @@
  * Each patch in patches/ is in effect (patch-package applies them at install and fails the install when
  * one does not apply): a behaviour only the patched code has, observed from outside.
  */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createStaticHandler, matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
+import { createStaticRouter } from "react-router-dom/server.js";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../db/client.ts";
 import { teams } from "../../db/schema.ts";
@@ -36,5 +40,28 @@ describe("dependency patches", () => {
     } finally {
       await handle.close();
     }
+  });
+
+  // The three route-matching patches (docs/decisions/012-prepared-statements.md, "Route matching").
+  it("@remix-run/router: a route array's ranked branches are kept (a route added to the same array later is not seen)", () => {
+    const routes: AgnosticRouteObject[] = [{ id: "a", path: "/a" }];
+    expect(matchRoutes(routes, "/a")?.[0]?.route.id).toBe("a");
+    routes.push({ id: "b", path: "/b" });
+    // Unpatched, every call flattens and ranks the array again and finds /b.
+    expect(matchRoutes(routes, "/b")).toBeNull();
+    // A new array (a new build) is matched afresh.
+    expect(matchRoutes([...routes], "/b")?.[0]?.route.id).toBe("b");
+  });
+
+  it("react-router-dom: the static router converts one route array once (same data routes on every render)", async () => {
+    const routes = [{ id: "root", path: "/", loader: () => null }];
+    const context = await createStaticHandler(routes).query(new Request("http://x/"));
+    if (context instanceof Response) throw new Error("unexpected response");
+    expect(createStaticRouter(routes, context).routes).toBe(createStaticRouter(routes, context).routes);
+  });
+
+  it("@remix-run/react: RemixServer builds the server route tree once per build", () => {
+    const source = readFileSync(createRequire(import.meta.url).resolve("@remix-run/react/dist/server.js"), "utf8");
+    expect(source).toContain("serverRoutesFor(manifest.routes, routeModules");
   });
 });

@@ -1,8 +1,9 @@
-import { and, count, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, lt, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { announcements, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
+import { sharedReadBy, type EventVersions } from "../event-data/shared.server.ts";
 import { broadcastAnnouncement } from "../realtime/broadcast.server.ts";
 import type { AnnouncementEvent } from "../realtime/events.ts";
 import { type AnnouncementSchema } from "./schema.ts";
@@ -25,24 +26,36 @@ export async function createAnnouncement(actor: Actor & { id: number }, input: z
 }
 
 /** The answers published for a challenge (its page links them), newest first. */
-export async function challengeAnswers(challengeId: number): Promise<AnnouncementEvent[]> {
-  const rows = await getDb().select().from(announcements).where(eq(announcements.challengeId, challengeId)).orderBy(desc(announcements.createdAt), desc(announcements.id)).limit(50);
-  return rows.map(toEvent);
+const answersOf = sharedReadBy(["announcements"], async (challengeId: number) =>
+  (await getDb().select().from(announcements).where(eq(announcements.challengeId, challengeId)).orderBy(desc(announcements.createdAt), desc(announcements.id)).limit(50)).map(toEvent),
+);
+
+export async function challengeAnswers(challengeId: number, versions: EventVersions | null = null): Promise<AnnouncementEvent[]> {
+  return (await answersOf(challengeId, versions)).map((event) => ({ ...event }));
 }
 
-export async function listAnnouncements(limit = 200): Promise<AnnouncementEvent[]> {
-  const rows = await getDb().select().from(announcements).orderBy(desc(announcements.createdAt), desc(announcements.id)).limit(limit);
-  return rows.map(toEvent);
+/** The newest announcements, read once per version when given the request's (app/modules/event-data/shared.server.ts). */
+const newestAnnouncements = sharedReadBy(["announcements"], async (limit: number) =>
+  (await getDb().select().from(announcements).orderBy(desc(announcements.createdAt), desc(announcements.id)).limit(limit)).map(toEvent),
+  8,
+);
+
+export async function listAnnouncements(limit = 200, versions: EventVersions | null = null): Promise<AnnouncementEvent[]> {
+  return (await newestAnnouncements(limit, versions)).map((event) => ({ ...event }));
 }
 
-/** Announcements newer than the user's last visit to /announcement (kept on the server). */
-export async function countUnreadAnnouncements(userId: number): Promise<number> {
-  const [row] = await getDb()
+/** Announcements newer than the user's last visit to /announcement (kept on the server), as a scalar subquery. */
+export function unreadAnnouncementsSql(userId: number | Placeholder): SQL<number> {
+  return sql<number>`(${getDb()
     .select({ n: count() })
     .from(announcements)
     .innerJoin(users, eq(users.id, userId))
-    .where(or(isNull(users.announcementsSeenAt), gt(announcements.createdAt, users.announcementsSeenAt)));
-  return row?.n ?? 0;
+    .where(or(isNull(users.announcementsSeenAt), gt(announcements.createdAt, users.announcementsSeenAt)))})`;
+}
+
+export async function countUnreadAnnouncements(userId: number): Promise<number> {
+  const [row] = await getDb().execute<{ n: number }>(sql`select ${unreadAnnouncementsSql(userId)}::int as n`);
+  return Number(row?.n ?? 0);
 }
 
 /** Opening /announcement resets the unread count. */

@@ -1,9 +1,11 @@
 /** What the participant screens read: each function queries only what its screen shows. */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { challenges, gates, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import type { Role } from "../auth/access.ts";
-import { challengeGateJoin, isGateOpen, maySeeChallenge, visibleChallengeSql } from "../challenges/visibility.server.ts";
+import { challengeGateJoin, hiddenFromParticipants, isGateOpen, maySeeChallenge } from "../challenges/visibility.server.ts";
+import { sharedReadBy, type EventVersions } from "../event-data/shared.server.ts";
+import { gateRows } from "../gates/gates.server.ts";
 import { readFeedback, type SubmissionFeedback } from "../judging/feedback.server.ts";
 import { isSolved } from "../scoring/rules.ts";
 import { getSubmissionsWindow } from "../settings/settings.server.ts";
@@ -34,10 +36,21 @@ export interface GateBoard {
   submissions: { closesAt: string | null; open: boolean; timeZone: string };
 }
 
-/** A gate and, once it is open, its active challenges with the team's solved flags (one query). */
-export async function getGateBoard(wave: number, teamId: number | null, now = new Date()): Promise<GateBoard | null> {
-  const db = getDb();
-  const [[gate], deadline] = await Promise.all([db.select().from(gates).where(eq(gates.number, wave)).limit(1), getSubmissionsWindow(now)]);
+/**
+ * A gate's challenges as stored (every status, by id), read once per version of the challenges when given
+ * the request's (app/modules/event-data/shared.server.ts); who may see which is decided per request.
+ */
+const challengesOfWave = sharedReadBy(["challenges"], (wave: number) =>
+  getDb()
+    .select({ id: challenges.id, title: challenges.title, category: challenges.category, points: challenges.points, difficulty: challenges.difficulty, status: challenges.status })
+    .from(challenges)
+    .where(eq(challenges.wave, wave))
+    .orderBy(asc(challenges.id)),
+);
+
+/** A gate and, once it is open, its active challenges with the team's solved flags (one query: the team's). */
+export async function getGateBoard(wave: number, teamId: number | null, now = new Date(), versions: EventVersions | null = null): Promise<GateBoard | null> {
+  const [gate, deadline] = await Promise.all([gateRows(versions).then((rows) => rows.find((row) => row.number === wave)), getSubmissionsWindow(now, versions)]);
   if (!gate) return null;
   const submissionsState = { closesAt: deadline.closesAt, open: deadline.open, timeZone: deadline.timeZone };
   const header: GateHeader = {
@@ -48,34 +61,28 @@ export async function getGateBoard(wave: number, teamId: number | null, now = ne
     open: isGateOpen(gate.opensAt, now),
   };
   if (!header.open) return { gate: header, challenges: null, solvedPercent: 0, submissions: submissionsState };
-  const rows = await db
-    .select({
-      id: challenges.id,
-      title: challenges.title,
-      category: challenges.category,
-      points: challenges.points,
-      difficulty: challenges.difficulty,
-      rejected: submissions.rejected,
-      scoreCenti: submissions.scoreCenti,
-    })
-    .from(challenges)
-    .innerJoin(gates, challengeGateJoin)
-    .leftJoin(
-      submissions,
-      and(eq(submissions.challengeId, challenges.id), teamId === null ? sql`false` : eq(submissions.teamId, teamId)),
-    )
-    // The board is what a participant sees, whoever looks at it.
-    .where(and(eq(challenges.wave, wave), visibleChallengeSql({ role: "participant" }, now)))
-    .orderBy(asc(challenges.id));
-  const cards = rows.map((row) => ({
-    id: row.id,
-    title: row.title,
-    category: row.category,
-    points: row.points,
-    difficulty: row.difficulty,
-    // No submission: the left join gives nulls, and a null score is never solved.
-    solved: isSolved({ rejected: row.rejected ?? false, scoreCenti: row.scoreCenti, points: row.points }),
-  }));
+  // The board is what a participant sees, whoever looks at it (the same rule as visibleChallengeSql).
+  const visible = (await challengesOfWave(wave, versions)).filter((row) => hiddenFromParticipants({ status: row.status, opensAt: gate.opensAt }, now) === null);
+  const results =
+    teamId === null || visible.length === 0
+      ? []
+      : await getDb()
+          .select({ challengeId: submissions.challengeId, rejected: submissions.rejected, scoreCenti: submissions.scoreCenti })
+          .from(submissions)
+          .where(and(eq(submissions.teamId, teamId), inArray(submissions.challengeId, visible.map((row) => row.id))));
+  const byChallenge = new Map(results.map((row) => [row.challengeId, row]));
+  const cards = visible.map((row) => {
+    const submission = byChallenge.get(row.id);
+    return {
+      id: row.id,
+      title: row.title,
+      category: row.category,
+      points: row.points,
+      difficulty: row.difficulty,
+      // No submission is never solved.
+      solved: submission ? isSolved({ rejected: submission.rejected, scoreCenti: submission.scoreCenti, points: row.points }) : false,
+    };
+  });
   const solved = cards.filter((card) => card.solved).length;
   return {
     gate: header,

@@ -4,7 +4,7 @@
  * closed. Organisers (admins and mentors) claim one so that no two answer it by accident; a reply reaches
  * the team at once; the team answers back until it is closed. A team reads its own threads only.
  */
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { challenges, gates, requestMessages, requests, teams, users } from "../../../db/schema.ts";
 import type { Transaction } from "../../../db/client.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
@@ -104,13 +104,17 @@ export async function isTeamThread(id: number, teamId: number | null): Promise<b
   return Boolean(row);
 }
 
-/** How many of the team's threads an organiser has answered and the team has not taken up (the nav's badge). */
-export async function answeredThreadCount(teamId: number): Promise<number> {
-  const [row] = await getDb()
+/** How many of the team's threads an organiser has answered and the team has not taken up (the nav's badge), as a scalar subquery. */
+export function answeredThreadsSql(teamId: number | Placeholder): SQL<number> {
+  return sql<number>`(${getDb()
     .select({ n: sql<number>`count(*)::int` })
     .from(requests)
-    .where(and(eq(requests.teamId, teamId), eq(requests.status, "answered")));
-  return row?.n ?? 0;
+    .where(and(eq(requests.teamId, teamId), eq(requests.status, "answered")))})`;
+}
+
+export async function answeredThreadCount(teamId: number): Promise<number> {
+  const [row] = await getDb().execute<{ n: number }>(sql`select ${answeredThreadsSql(teamId)}::int as n`);
+  return Number(row?.n ?? 0);
 }
 
 /**

@@ -2,12 +2,22 @@ import { asc, eq } from "drizzle-orm";
 import { eventSettings, gates, meals } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
+import { sharedRead, type EventVersions } from "../event-data/shared.server.ts";
 import { DEFAULT_TIME_ZONE } from "./zoned-time.ts";
 
+/**
+ * The event's settings row (null before the final countdown is first set), read once per version when given
+ * the request's (app/modules/event-data/shared.server.ts): what the participant pages show of it. Rules that
+ * depend on it (submissions closing) are enforced in SQL by the writes themselves.
+ */
+export const eventSettingsRow = sharedRead(["event_settings"], async () => {
+  const [row] = await getDb().select().from(eventSettings).where(eq(eventSettings.id, 1)).limit(1);
+  return row ?? null;
+});
+
 /** The event's time zone (docs/domain.md: an event setting, Africa/Algiers by default). */
-export async function getEventTimeZone(): Promise<string> {
-  const [row] = await getDb().select({ timeZone: eventSettings.timeZone }).from(eventSettings).where(eq(eventSettings.id, 1)).limit(1);
-  return row?.timeZone ?? DEFAULT_TIME_ZONE;
+export async function getEventTimeZone(versions: EventVersions | null = null): Promise<string> {
+  return (await eventSettingsRow(versions))?.timeZone ?? DEFAULT_TIME_ZONE;
 }
 
 /** Everything the settings page edits. */
@@ -89,15 +99,11 @@ export interface SubmissionsWindow {
  * The "submissions close" setting, else the final countdown's instant. The rule itself is enforced by
  * assertCanSubmit (app/modules/submissions/submit.server.ts), with the same fallback.
  */
-export async function getSubmissionsWindow(now = new Date()): Promise<SubmissionsWindow> {
-  const [row] = await getDb()
-    .select({ finalAt: eventSettings.finalAt, closeAt: eventSettings.submissionsCloseAt, timeZone: eventSettings.timeZone })
-    .from(eventSettings)
-    .where(eq(eventSettings.id, 1))
-    .limit(1);
+export async function getSubmissionsWindow(now = new Date(), versions: EventVersions | null = null): Promise<SubmissionsWindow> {
+  const row = await eventSettingsRow(versions);
   if (!row) return { closesAt: null, fromFinal: true, open: true, timeZone: DEFAULT_TIME_ZONE };
-  const at = submissionsCloseOf({ finalAt: row.finalAt, submissionsCloseAt: row.closeAt });
-  return { closesAt: at.toISOString(), fromFinal: !row.closeAt, open: now.getTime() < at.getTime(), timeZone: row.timeZone };
+  const at = submissionsCloseOf(row);
+  return { closesAt: at.toISOString(), fromFinal: !row.submissionsCloseAt, open: now.getTime() < at.getTime(), timeZone: row.timeZone };
 }
 
 export async function addMeal(actor: Actor, label: string, at: Date) {

@@ -2,27 +2,25 @@ import { eq } from "drizzle-orm";
 import { eventSettings } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
+import type { EventVersions } from "../event-data/shared.server.ts";
+import { eventSettingsRow } from "../settings/settings.server.ts";
 
 /** The home page videos and the event's time zone (for the meal card's clock). */
-export async function getHomeSettings(): Promise<{ videos: string[]; timeZone: string }> {
-  const [row] = await getDb()
-    .select({ video1: eventSettings.video1, video2: eventSettings.video2, timeZone: eventSettings.timeZone })
-    .from(eventSettings)
-    .where(eq(eventSettings.id, 1))
-    .limit(1);
+export async function getHomeSettings(versions: EventVersions | null = null): Promise<{ videos: string[]; timeZone: string }> {
+  const row = await eventSettingsRow(versions);
   const videos = [row?.video1, row?.video2].filter((url): url is string => Boolean(url?.trim()));
   return { videos, timeZone: row?.timeZone ?? "Africa/Algiers" };
 }
 
 /** The two home videos as stored (the original platform's GET /videos: video1, video2). */
 export async function getVideos(): Promise<{ video1: string | null; video2: string | null }> {
-  const [row] = await getDb().select({ video1: eventSettings.video1, video2: eventSettings.video2 }).from(eventSettings).where(eq(eventSettings.id, 1)).limit(1);
+  const row = await eventSettingsRow(null);
   return { video1: row?.video1 ?? null, video2: row?.video2 ?? null };
 }
 
 /** The final countdown's target, or null before settings exist. */
-export async function getFinalAt(): Promise<string | null> {
-  const [row] = await getDb().select({ finalAt: eventSettings.finalAt }).from(eventSettings).where(eq(eventSettings.id, 1)).limit(1);
+export async function getFinalAt(versions: EventVersions | null = null): Promise<string | null> {
+  const row = await eventSettingsRow(versions);
   return row ? row.finalAt.toISOString() : null;
 }
 
