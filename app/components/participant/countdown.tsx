@@ -1,4 +1,3 @@
-import { useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { serverClockOffset } from "~/components/participant/server-clock";
 
@@ -20,12 +19,11 @@ export function formatCountdown(ms: number): string {
 export function useCountdown(target: string, serverNow: string, onZero?: () => void): number {
   const targetMs = Date.parse(target);
   const serverMs = Date.parse(serverNow);
-  const { key: locationKey } = useLocation();
   const [left, setLeft] = useState(() => Math.max(0, targetMs - serverMs));
   const onZeroRef = useRef(onZero);
   onZeroRef.current = onZero;
   useEffect(() => {
-    const offset = serverClockOffset(serverNow, locationKey);
+    const offset = serverClockOffset(serverNow);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const tick = () => {
       const remaining = Math.max(0, targetMs - (Date.now() + offset));
@@ -40,7 +38,7 @@ export function useCountdown(target: string, serverNow: string, onZero?: () => v
     tick();
     return () => clearTimeout(timer);
     // serverNow moves with every load of the page's data: a fresh offset each time.
-  }, [targetMs, serverNow, locationKey]);
+  }, [targetMs, serverNow]);
   return left;
 }
 

@@ -8,29 +8,28 @@
  * the monotonic clock; they are turned into this browser's Date clock through the current difference
  * of the two, so a browser whose Date is off (or overridden) stays consistent with itself.
  *
- * Which exchange: the document's (the navigation entry) while the page still shows the location it was
- * loaded at (React Router's location key "default"), or the newest `<path>.data` read (Remix's single
- * fetch: a client-side navigation or a revalidation), whichever is newer. An entry that ended more than
- * FRESH_MS ago is taken for another visit's (the browser's timing buffer may be full) and not used.
- * Without a usable entry, the moment the page uses the data stands in for the answer's arrival: later
- * than the truth, so the page follows the server a little late, never early.
+ * Which exchange: the newest of the document's (the navigation entry, when the document was this path)
+ * and this path's `.data` reads (Remix's single fetch: a client-side navigation or a revalidation). An
+ * entry that ended more than FRESH_MS ago is taken for another visit's (the browser's timing buffer may
+ * be full) and not used. Without a usable entry, the moment the page uses the data stands in for the
+ * answer's arrival: later than the truth, so the page follows the server a little late, never early.
  */
 
-const FRESH_MS = 3_000;
+const FRESH_MS = 10_000;
 
 function dataPathOf(pathname: string): string {
   const trimmed = pathname.replace(/\/$/, "");
   return `${trimmed || "/_root"}.data`;
 }
 
-function exchangeMidpoint(locationKey: string): number | null {
+function exchangeMidpoint(): number | null {
   if (typeof performance === "undefined" || typeof performance.getEntriesByType !== "function") return null;
-  const candidates: PerformanceResourceTiming[] = [];
-  if (locationKey === "default") candidates.push(...(performance.getEntriesByType("navigation") as PerformanceResourceTiming[]));
-  const dataPath = dataPathOf(window.location.pathname);
-  for (const entry of performance.getEntriesByType("resource") as PerformanceResourceTiming[]) {
-    if (new URL(entry.name, window.location.href).pathname === dataPath) candidates.push(entry);
-  }
+  const path = window.location.pathname;
+  const pathOf = (entry: PerformanceEntry) => new URL(entry.name, window.location.href).pathname;
+  const candidates = [
+    ...(performance.getEntriesByType("navigation") as PerformanceResourceTiming[]).filter((entry) => pathOf(entry) === path),
+    ...(performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((entry) => pathOf(entry) === dataPathOf(path)),
+  ];
   const newest = candidates.reduce<PerformanceResourceTiming | null>((best, entry) => (!best || entry.startTime > best.startTime ? entry : best), null);
   // Cached or cross-origin answers report zeros.
   if (!newest || !(newest.requestStart > 0) || !(newest.responseStart >= newest.requestStart)) return null;
@@ -41,9 +40,8 @@ function exchangeMidpoint(locationKey: string): number | null {
 
 /**
  * Milliseconds to add to this browser's `Date.now()` to read the server's clock, given the `serverNow`
- * (ISO string) of the data on screen and the location's key (`useLocation().key`). Call it once the
- * data is rendered (in an effect).
+ * (ISO string) of the data on screen. Call it once the data is rendered (in an effect).
  */
-export function serverClockOffset(serverNow: string, locationKey: string): number {
-  return Date.parse(serverNow) - (exchangeMidpoint(locationKey) ?? Date.now());
+export function serverClockOffset(serverNow: string): number {
+  return Date.parse(serverNow) - (exchangeMidpoint() ?? Date.now());
 }
