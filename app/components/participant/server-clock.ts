@@ -35,7 +35,9 @@ function exchangeMidpoint(): number | null {
   if (!newest || !(newest.requestStart > 0) || !(newest.responseStart >= newest.requestStart)) return null;
   if (performance.now() - newest.responseEnd > FRESH_MS) return null;
   const midpoint = (newest.requestStart + newest.responseStart) / 2;
-  return Date.now() - (performance.now() - midpoint);
+  const at = Date.now() - (performance.now() - midpoint);
+  // A faked performance clock (a test's) can make it meaningless: then it is not used.
+  return Number.isFinite(at) && at <= Date.now() ? at : null;
 }
 
 /**
@@ -43,5 +45,6 @@ function exchangeMidpoint(): number | null {
  * (ISO string) of the data on screen. Call it once the data is rendered (in an effect).
  */
 export function serverClockOffset(serverNow: string): number {
-  return Date.parse(serverNow) - (exchangeMidpoint() ?? Date.now());
+  const offset = Date.parse(serverNow) - (exchangeMidpoint() ?? Date.now());
+  return Number.isFinite(offset) ? offset : 0;
 }
