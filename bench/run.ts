@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (the six benchmarks at full size, one after another so they do not disturb each
+ * `npm run bench` (the seven benchmarks at full size, one after another so they do not disturb each
  * other) and `npm run bench:smoke` (each at a size that takes seconds: it proves they still run and
  * that the standings end exact, and never judges timing). Exits non-zero if any benchmark fails.
  *
