@@ -123,6 +123,8 @@ async function timed(step: string, url: string, cookie: string, check: (status: 
 
 /** A gate page (HTML or data) with its challenges listed: the seeded titles are "Challenge N". */
 const showsChallenges = (body: string) => /Challenge \d+/.test(body);
+/** A gate page (HTML) shown open in any way: its challenges, or anything but the sealed card. */
+const showsOpen = (body: string) => showsChallenges(body) || !body.includes("This gate is still sealed");
 
 const world = await createBenchWorld("stampede");
 try {
@@ -187,7 +189,7 @@ try {
           const response = await fetch(`${webs[probes.sent % webs.length].url}/gate/${config.gate}`, { headers: { cookie: probeCookie } });
           const body = await response.text();
           const receivedAt = Date.now();
-          const open = showsChallenges(body);
+          const open = showsOpen(body);
           if (response.status !== 200) errors.push({ step: "probe before T", why: `status ${response.status}` });
           else if (open && receivedAt < opensAt) errors.push({ step: "probe before T", why: `gate served open ${opensAt - receivedAt} ms before its instant` });
           else if (receivedAt < opensAt) probes.closedBeforeT++;
