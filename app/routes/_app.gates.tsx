@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useRevalidator } from "@remix-run/react";
-import { Countdown } from "~/components/participant/countdown";
+import { useLoaderData } from "@remix-run/react";
+import { CountdownDigits, useCountdown } from "~/components/participant/countdown";
 import { GateArt } from "~/components/participant/gate-art";
 import { RouteErrorPage } from "~/components/status-page";
 import { ActionLink } from "~/components/ui/action-button";
@@ -19,32 +19,46 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Gates() {
   const { gates, serverNow } = useLoaderData<typeof loader>();
-  const { revalidate } = useRevalidator();
   return (
     <main className="page participant-page">
       <TitleBar title="Enter a Gate" />
       <ul className="gate-grid list-reset">
         {gates.map((gate) => (
-          <li key={gate.number} className={`card gate-card gate-card--${gate.number}${gate.open ? " gate-card--open" : ""}`}>
-            <GateArt gate={gate.number} className="gate-card__art" />
-            <h2 className="gate-card__title">{gate.title}</h2>
-            {gate.open ? (
-              <>
-                <p>{gate.description}</p>
-                <ActionLink to={`/gate/${gate.number}`} aria-label={`Next: ${gate.title}`}>
-                  Next
-                </ActionLink>
-              </>
-            ) : (
-              <p className="gate-card__countdown">
-                {/* At zero the page re-reads its data: the server decides, and the gate opens in place. */}
-                <Countdown target={gate.opensAt} serverNow={serverNow} onZero={revalidate} label={`${gate.title} opens in`} />
-              </p>
-            )}
-          </li>
+          <GateCard key={gate.number} gate={gate} serverNow={serverNow} />
         ))}
       </ul>
     </main>
+  );
+}
+
+type GateItem = ReturnType<typeof useLoaderData<typeof loader>>["gates"][number];
+
+/**
+ * A closed gate's card counts down on the server's clock and turns into the open card by itself at the
+ * server's instant (no reload: 500 waiting pages do not all ask at once). Its link still goes to the
+ * server, which decides at load (docs/domain.md "Gates"). Without JavaScript the countdown stays as
+ * rendered, and a reload shows the gate open.
+ */
+function GateCard({ gate, serverNow }: { gate: GateItem; serverNow: string }) {
+  const left = useCountdown(gate.opensAt, serverNow);
+  const open = gate.open || left === 0;
+  return (
+    <li className={`card gate-card gate-card--${gate.number}${open ? " gate-card--open" : ""}`}>
+      <GateArt gate={gate.number} className="gate-card__art" />
+      <h2 className="gate-card__title">{gate.title}</h2>
+      {open ? (
+        <>
+          <p>{gate.description}</p>
+          <ActionLink to={`/gate/${gate.number}`} aria-label={`Next: ${gate.title}`}>
+            Next
+          </ActionLink>
+        </>
+      ) : (
+        <p className="gate-card__countdown">
+          <CountdownDigits left={left} target={gate.opensAt} label={`${gate.title} opens in`} />
+        </p>
+      )}
+    </li>
   );
 }
 

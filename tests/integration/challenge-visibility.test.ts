@@ -4,13 +4,16 @@
  * instant a gate opens too; and the screens built on them show and hide the same challenges.
  */
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { challenges, gates } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { challengeGateJoin, maySeeChallenge, visibleChallengeSql } from "../../app/modules/challenges/visibility.server.ts";
 import { getChallengeForSubmission, getGateBoard } from "../../app/modules/participant/board.server.ts";
 import { assertCanSubmit, findDownloadableAttachment } from "../../app/modules/submissions/submit.server.ts";
-import { ensureEventSettings, makeTeam } from "../support/fixtures.ts";
+import * as gatesRoute from "../../app/routes/_app.gates.tsx";
+import * as gateRoute from "../../app/routes/_app.gate.$wave.tsx";
+import * as challengeRoute from "../../app/routes/_app.submition.$id.tsx";
+import { ensureEventSettings, makeChallenge, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
 
 const NOW = new Date("2026-05-01T12:00:00.000Z");
 const roles = ["admin", "judge", "participant"] as const;
@@ -59,5 +62,36 @@ describe("challenge visibility", () => {
     }
     await db.update(gates).set({ opensAt: new Date(NOW.getTime() + 1) }).where(eq(gates.number, 2));
     expect(await getGateBoard(2, team.id, NOW)).toMatchObject({ gate: { open: false }, challenges: null });
+  });
+
+  it("the pages' loaders serve a gate as closed a few milliseconds before its instant, on the server's clock, and open from it", async () => {
+    await ensureEventSettings();
+    const db = getDb();
+    const team = await makeTeam();
+    const user = await makeUser("participant", team.id);
+    const cookie = await sessionCookie(user.id);
+    const opensAt = new Date(Date.now() + 60_000);
+    await db.delete(gates);
+    await db.insert(gates).values({ number: 4, title: "Gate 4", description: "d", opensAt });
+    const challenge = await makeChallenge({ wave: 4 });
+    const request = (path: string) => new Request(`http://localhost${path}`, { headers: { Cookie: cookie } });
+    const load = async () => {
+      const list = (await gatesRoute.loader({ request: request("/gates"), params: {}, context: {} })) as Awaited<ReturnType<typeof gatesRoute.loader>>;
+      const board = (await gateRoute.loader({ request: request("/gate/4"), params: { wave: "4" }, context: {} })) as Awaited<ReturnType<typeof gateRoute.loader>>;
+      const page = await challengeRoute.loader({ request: request(`/submition/${challenge.id}`), params: { id: String(challenge.id) }, context: {} }).then(
+        () => 200,
+        (response: Response) => response.status,
+      );
+      return { listed: list.gates[0].open, board: board.board.challenges?.map((card) => card.id) ?? null, page };
+    };
+    // Only Date is faked: the server's clock reads 5 ms before the instant, then the instant itself.
+    vi.useFakeTimers({ toFake: ["Date"], now: opensAt.getTime() - 5 });
+    try {
+      expect(await load()).toEqual({ listed: false, board: null, page: 404 });
+      vi.setSystemTime(opensAt);
+      expect(await load()).toEqual({ listed: true, board: [challenge.id], page: 200 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
