@@ -21,8 +21,8 @@ import { matchesIfNoneMatch } from "./http-cache.server.ts";
 
 export interface FeedRequest {
   ifNoneMatch: string | null;
-  /** The query (`division`, `limit`, `offset`: docs/API.md); a bad value is a 400. */
-  query: URLSearchParams;
+  /** The query string (`?division=&limit=&offset=`: docs/API.md; "" for none); a bad value is a 400. */
+  search: string;
   /** The client accepts a gzip body (and the caller does not compress answers itself). */
   gzip?: boolean;
 }
@@ -51,9 +51,25 @@ const gzip = promisify(zlib.gzip);
 /** A shared head's gzip, made once (per board version and stretch: the key is the module's shared stretch). */
 const gzipHeads = new WeakMap<object, GzipHead>();
 
+/** Queries parsed so far (pollers repeat theirs): the same answer for the same string, without a URL or schema per poll. */
+const parsedQueries = new Map<string, FeedQuery>();
+const PARSED_QUERIES_MAX = 1000;
+type FeedQuery = ReturnType<typeof feedQuerySchema.parse>;
+
+function parseQuery(search: string): FeedQuery {
+  let query = parsedQueries.get(search);
+  if (query === undefined) {
+    // A bad query throws (400) and is not kept.
+    query = parseFields(feedQuerySchema, feedQueryFields(new URLSearchParams(search)));
+    if (parsedQueries.size >= PARSED_QUERIES_MAX) parsedQueries.clear();
+    parsedQueries.set(search, query);
+  }
+  return query;
+}
+
 /** The board as `user` may see it, for this request (ETag, gzip). */
 export async function answerScoreboardFeed(user: SessionUser, request: FeedRequest): Promise<FeedAnswer> {
-  const { division, limit, offset } = parseFields(feedQuerySchema, feedQueryFields(request.query));
+  const { division, limit, offset } = parseQuery(request.search);
   const feed = await getScoreboardFeed({ id: user.id, role: user.role, teamId: user.teamId }, division ?? null, { limit, offset });
   // A strong ETag names one representation: the gzip one has its own.
   const etag = request.gzip ? `${feed.etag.slice(0, -1)}-gzip"` : feed.etag;
@@ -70,6 +86,11 @@ export async function answerScoreboardFeed(user: SessionUser, request: FeedReque
   return { status: 200, headers, body: gzipWithTail(head, feed.tail) };
 }
 
+function searchOf(url: string): string {
+  const at = url.indexOf("?");
+  return at < 0 ? "" : url.slice(at);
+}
+
 /**
  * The feed for Express (GET and HEAD; Express answers HEAD with a GET handler's headers), with
  * `headers` added to every answer (server.ts's security headers: this runs ahead of helmet). A Remix
@@ -83,8 +104,8 @@ export function scoreboardFeedHandler(headers: Record<string, string>) {
       const user = await requireFeedCaller({ authorization: req.get("authorization") ?? null, cookie: req.get("cookie") ?? null });
       const answer = await answerScoreboardFeed(user, {
         ifNoneMatch: req.get("if-none-match") ?? null,
-        // The query as the route module reads it (never Express's parsed objects).
-        query: new URL(req.originalUrl, "http://feed.invalid").searchParams,
+        // The query string as the route module reads it (never Express's parsed objects).
+        search: searchOf(req.originalUrl),
         gzip: req.acceptsEncodings("gzip", "identity") === "gzip",
       });
       res.status(answer.status).set(answer.headers);

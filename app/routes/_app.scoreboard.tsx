@@ -149,6 +149,7 @@ export default function Scoreboard() {
       <DivisionFilter divisions={data.divisions} division={data.division} unknown={data.unknown} />
 
       <div className="scoreboard__boards">
+      <div className="scoreboard__main">
       <div className="table-wrap scoreboard__wrap">
         <table className="table scoreboard__table">
           <caption>
@@ -191,6 +192,7 @@ export default function Scoreboard() {
         </table>
       </div>
       {data.window ? <BoardPages window={data.window} division={data.division} /> : null}
+      </div>
 
       <CategoryLeadersPanel leaders={categoryLeaders} ownTeamId={data.ownTeamId} frozen={data.frozen && !data.liveForViewer} />
       </div>

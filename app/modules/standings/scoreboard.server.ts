@@ -225,6 +225,20 @@ export interface FeedBody {
   shared: object | null;
 }
 
+/** Tails hashed so far: a poller's tail is the same until the standings or their own figures change. */
+const tailTags = new Map<string, string>();
+const TAIL_TAGS_MAX = 20_000;
+
+function tagOfTail(tail: string): string {
+  let tag = tailTags.get(tail);
+  if (tag === undefined) {
+    tag = createHash("sha1").update(tail).digest("base64url").slice(0, 16);
+    if (tailTags.size >= TAIL_TAGS_MAX) tailTags.clear();
+    tailTags.set(tail, tag);
+  }
+  return tag;
+}
+
 /**
  * The API's scoreboard (a `Scoreboard` as JSON) for a viewer, overall or of one division (`typedDivision`, as
  * the query gave it; one the event does not have is refused, 400), whole or a stretch of it (`range`), with a
@@ -249,7 +263,7 @@ export async function getScoreboardFeed(viewer: Viewer, typedDivision: string | 
   const head = `{"teams":${json}`;
   // The teams' tag has a fixed length (27 characters) and the tail is hashed apart, so no parts run together.
   const teamsTag = tag ?? createHash("sha1").update(json).digest("base64url");
-  const tailTag = createHash("sha1").update(tail).digest("base64url").slice(0, 16);
+  const tailTag = tagOfTail(tail);
   return { head, tail, etag: `"${teamsTag}-${tailTag}"`, shared: shared ? shown.base : null };
 }
 
