@@ -3,7 +3,7 @@
  * participant pages, 1,000 teams, closed-loop load from this process (autocannon) against a real
  * web process (server.ts) on loopback, each request as one of many signed-in participants.
  *
- *   npm run bench:pages [-- --smoke] [--teams N] [--connections N] [--duration S] [--runs N] [--only NAME] [--render N] [--root DIR]
+ *   npm run bench:pages [-- --smoke] [--teams N] [--connections N] [--duration S] [--runs N] [--only NAME] [--render N] [--root DIR] [--page-connections N]
  *
  * --render N: N navigations of headless Chromium to /scoreboard (fresh cache each), as a participant whose
  * team is mid-board: when its rows were in the DOM, load, LCP, and the bytes over the wire (5 unless told;
@@ -54,6 +54,7 @@ const args = benchArgs({
   only: { type: "string" },
   render: { type: "string" },
   root: { type: "string" },
+  "page-connections": { type: "string" },
 });
 const profile = args.smoke ? { teams: 100, connections: 10, duration: 1, runs: 1, render: 0 } : { teams: 1000, connections: 100, duration: 10, runs: 3, render: 5 };
 const config = {
@@ -63,6 +64,7 @@ const config = {
   runs: numberOption(args.runs, profile.runs),
   render: numberOption(args.render, profile.render),
   root: args.root ? path.resolve(args.root) : null,
+  pageConnections: args["page-connections"] ? numberOption(args["page-connections"], 10) : null,
 };
 const TARGET_P99_MS = 50;
 
@@ -98,7 +100,10 @@ try {
   for (const endpoint of ENDPOINTS.filter((entry) => !only || only.some((text) => entry.name.includes(text)))) {
     const url = `${web.url}${endpoint.path}`;
     // Warm-up (JIT, pools, route modules), not recorded; the smoke only proves each endpoint answers.
-    if (!args.smoke) await runLoad({ url, cookies, headers: endpoint.headers, connections: config.connections, durationSeconds: 3 });
+    // --page-connections N: fewer connections for the Remix pages (on a busy machine a 100-connection closed loop
+    // of big pages answers nothing within a run); the API feed keeps --connections.
+    const connections = endpoint.path.startsWith("/api/") ? config.connections : (config.pageConnections ?? config.connections);
+    if (!args.smoke) await runLoad({ url, cookies, headers: endpoint.headers, connections, durationSeconds: 3 });
     const runs: LoadResult[] = [];
     for (let run = 0; run < config.runs; run++) {
       runs.push(
@@ -107,7 +112,7 @@ try {
           cookies,
           headers: endpoint.headers,
           expectStatus: endpoint.expectStatus,
-          connections: config.connections,
+          connections,
           durationSeconds: config.durationSeconds,
           database: world.database,
           pid: web.pid,
@@ -123,6 +128,7 @@ try {
     failures += bad;
     rows.push({
       endpoint: endpoint.name,
+      conns: connections,
       "req/s": showFigure(rps, 0),
       "p50 ms": showFigure(p50),
       "p99 ms": showFigure(p99),

@@ -48,7 +48,8 @@ export async function measureRender(options: { url: string; cookie: string; rowS
         if (event.type === "Document" && documentId === null) documentId = event.requestId;
       });
       cdp.on("Network.loadingFinished", (event) => bytes.set(event.requestId, event.encodedDataLength));
-      await page.goto(options.url, { waitUntil: "load" });
+      // Generous: the whole 10,000-team board (main before this change) took longer than 30 s on a busy machine.
+      await page.goto(options.url, { waitUntil: "load", timeout: 180_000 });
       // LCP settles on the next frame after load.
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
       const timing = await page.evaluate(() => {

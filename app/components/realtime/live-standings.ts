@@ -1,9 +1,10 @@
 import { useRevalidator } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import type { TeamStanding } from "~/modules/realtime/events";
 import { refreshHeld, windowMayChange } from "~/modules/standings/board-window";
 import type { CategoryLeaders } from "~/modules/standings/category-leaders";
 import { applyUpdateForViewer, seesUpdate } from "~/modules/standings/frozen-view";
+import { useIdleRevalidate, useThrottled } from "./revalidate-on";
 import { useSocketEvent } from "./socket-provider";
 import { useStoredTeamRank } from "./team-rank-storage";
 
@@ -52,7 +53,8 @@ export function useLiveStandings(source: BoardSource, onUpdate?: (update: TeamSt
     setSynced(source);
     setTeams(parseTeams(source));
   }
-  const refresh = useThrottled(revalidate, WINDOW_REFRESH_MS);
+  // Never in the middle of a navigation (another page, a post): useIdleRevalidate waits for it to end.
+  const refresh = useThrottled(useIdleRevalidate(), WINDOW_REFRESH_MS);
 
   useSocketEvent("teams:update", (update) => {
     const division = source.division ?? null;
@@ -74,25 +76,3 @@ export function useLiveStandings(source: BoardSource, onUpdate?: (update: TeamSt
   return teams;
 }
 
-/** `run` now if it has not run for `ms`, else once when `ms` has passed since it last ran; never twice in `ms`. */
-function useThrottled(run: () => void, ms: number): () => void {
-  const last = useRef(0);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const latest = useRef(run);
-  latest.current = run;
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-  return () => {
-    if (timer.current) return;
-    const wait = Math.max(0, last.current + ms - Date.now());
-    timer.current = setTimeout(() => {
-      timer.current = null;
-      last.current = Date.now();
-      latest.current();
-    }, wait);
-  };
-}
