@@ -11,16 +11,18 @@ import zlib from "node:zlib";
 import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { watchCallerChanges } from "../modules/auth/caller-changes.server.ts";
 import { getScoreboardFeed } from "../modules/standings/scoreboard.server.ts";
+import { feedQueryFields, feedQuerySchema } from "../modules/standings/feed-query.ts";
+import { gzipHead, gzipWithTail, type GzipHead } from "../infrastructure/gzip-splice.server.ts";
 import type { SessionUser } from "../modules/auth/login.server.ts";
 import { apiOperations, type ApiOperation } from "../modules/api/operations.ts";
 import { requireOperationCaller, type CallerHeaders } from "./api-auth.server.ts";
-import { errorResponse } from "./api.server.ts";
+import { errorResponse, parseFields } from "./api.server.ts";
 import { matchesIfNoneMatch } from "./http-cache.server.ts";
 
 export interface FeedRequest {
   ifNoneMatch: string | null;
-  /** `?division=`: one division's board (docs/domain.md "Divisions"); null or absent: every team. */
-  division?: string | null;
+  /** The query string (`?division=&limit=&offset=`: docs/API.md; "" for none); a bad value is a 400. */
+  search: string;
   /** The client accepts a gzip body (and the caller does not compress answers itself). */
   gzip?: boolean;
 }
@@ -46,18 +48,47 @@ const feedOperation = apiOperations["/scoreboard"].get as ApiOperation;
 
 const gzip = promisify(zlib.gzip);
 
+/** A shared head's gzip, made once (per board version and stretch: the key is the module's shared stretch). */
+const gzipHeads = new WeakMap<object, GzipHead>();
+
+/** Queries parsed so far (pollers repeat theirs): the same answer for the same string, without a URL or schema per poll. */
+const parsedQueries = new Map<string, FeedQuery>();
+const PARSED_QUERIES_MAX = 1000;
+type FeedQuery = ReturnType<typeof feedQuerySchema.parse>;
+
+function parseQuery(search: string): FeedQuery {
+  let query = parsedQueries.get(search);
+  if (query === undefined) {
+    // A bad query throws (400) and is not kept.
+    query = parseFields(feedQuerySchema, feedQueryFields(new URLSearchParams(search)));
+    if (parsedQueries.size >= PARSED_QUERIES_MAX) parsedQueries.clear();
+    parsedQueries.set(search, query);
+  }
+  return query;
+}
+
 /** The board as `user` may see it, for this request (ETag, gzip). */
 export async function answerScoreboardFeed(user: SessionUser, request: FeedRequest): Promise<FeedAnswer> {
-  const { body, etag: identityEtag } = await getScoreboardFeed({ id: user.id, role: user.role, teamId: user.teamId }, request.division ?? null);
+  const { division, limit, offset } = parseQuery(request.search);
+  const feed = await getScoreboardFeed({ id: user.id, role: user.role, teamId: user.teamId }, division ?? null, { limit, offset });
   // A strong ETag names one representation: the gzip one has its own.
-  const etag = request.gzip ? `${identityEtag.slice(0, -1)}-gzip"` : identityEtag;
+  const etag = request.gzip ? `${feed.etag.slice(0, -1)}-gzip"` : feed.etag;
   // private: it depends on the caller (frozen or live, own team); no-cache: revalidate every time.
   const headers: Record<string, string> = { "Cache-Control": "private, no-cache", Vary: "Authorization, Cookie, Accept-Encoding", ETag: etag };
   if (matchesIfNoneMatch(request.ifNoneMatch, etag)) return { status: 304, headers, body: null };
   headers["Content-Type"] = "application/json; charset=utf-8";
-  if (!request.gzip) return { status: 200, headers, body };
+  if (!request.gzip) return { status: 200, headers, body: feed.head + feed.tail };
   headers["Content-Encoding"] = "gzip";
-  return { status: 200, headers, body: await gzip(body) };
+  if (feed.shared === null) return { status: 200, headers, body: await gzip(feed.head + feed.tail) };
+  // The shared head is compressed once; the viewer's tail is added to it as it is (decision 011).
+  let head = gzipHeads.get(feed.shared);
+  if (!head) gzipHeads.set(feed.shared, (head = gzipHead(feed.head)));
+  return { status: 200, headers, body: gzipWithTail(head, feed.tail) };
+}
+
+function searchOf(url: string): string {
+  const at = url.indexOf("?");
+  return at < 0 ? "" : url.slice(at);
 }
 
 /**
@@ -73,8 +104,8 @@ export function scoreboardFeedHandler(headers: Record<string, string>) {
       const user = await requireFeedCaller({ authorization: req.get("authorization") ?? null, cookie: req.get("cookie") ?? null });
       const answer = await answerScoreboardFeed(user, {
         ifNoneMatch: req.get("if-none-match") ?? null,
-        // The first `division` of the query, as the route module reads it (never Express's parsed objects).
-        division: new URL(req.originalUrl, "http://feed.invalid").searchParams.get("division"),
+        // The query string as the route module reads it (never Express's parsed objects).
+        search: searchOf(req.originalUrl),
         gzip: req.acceptsEncodings("gzip", "identity") === "gzip",
       });
       res.status(answer.status).set(answer.headers);

@@ -304,6 +304,10 @@ export const messages = {
     storageUnavailable: "The file could not be stored right now. Please try again in a moment.",
   },
   // Divisions (docs/domain.md "Divisions"): the event's list (Settings), a team's one (Teams, API, import), the boards.
+  scoreboardFeed: {
+    limitInvalid: (max: number) => `limit is a whole number from 1 to ${max}`,
+    offsetInvalid: (max: number) => `offset is a whole number from 0 to ${max}`,
+  },
   divisions: {
     label: "Division",
     none: "No division",

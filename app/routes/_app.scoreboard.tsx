@@ -17,23 +17,26 @@ import { leadersOfBoard } from "~/modules/standings/category-leaders";
 import { CHART_TEAMS, chartTeamIds, extendChart, followsTeams } from "~/modules/standings/chart";
 import { chartCutFor } from "~/modules/standings/frozen-view";
 import { getScoreChart } from "~/modules/standings/history.server";
-import { getCategoryLeaders, getScoreboardJson } from "~/modules/standings/scoreboard.server";
+import { boardPageOf } from "~/modules/standings/feed-query";
+import { getCategoryLeaders, getScoreboardJson, type BoardPage } from "~/modules/standings/scoreboard.server";
 import { requirePage } from "~/glue/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Scoreboard · Gatekeeper" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePage(request);
-  // The teams come as one JSON string shared by every viewer of the live board (decoded below).
+  // The teams come as one JSON string shared by every viewer of the same page of the live board (decoded below).
   const viewer = { id: user.id, role: user.role, teamId: user.teamId };
+  const query = new URL(request.url).searchParams;
   // Live or frozen for this viewer: the frozen-board rule (app/modules/standings/frozen-view.ts); of every
-  // team, or of the division `?division=` names (app/modules/standings/divisions.ts).
-  const { leaders, live, ...board } = await getScoreboardJson(viewer, CHART_TEAMS, new URL(request.url).searchParams.get("division"));
+  // team, or of the division `?division=` names (app/modules/standings/divisions.ts); a big board a page
+  // (`?page=`) at a time, the viewer's own team always shown (app/modules/standings/board-window.ts).
+  const { leaders, live, boardLeaders, ...board } = await getScoreboardJson(viewer, CHART_TEAMS, query.get("division"), boardPageOf(query.get("page")));
   const [{ chart, timeZone }, categoryLeaders] = await Promise.all([
     getScoreChart({ teams: leaders, frozenFor: chartCutFor(viewer, board.frozen) }),
-    // The category top 3 of this board: a frozen participant's places at the freeze; null for a live board
-    // (ranked on the page).
-    live ? null : getCategoryLeaders(viewer, board.division),
+    // The category top 3 of this board: ranked once per version by the server for a page of a big board; a
+    // frozen participant's places at the freeze; null for a whole live board (ranked on the page).
+    boardLeaders ?? (live ? null : getCategoryLeaders(viewer, board.division)),
   ]);
   return { ...board, liveForViewer: live, chart, timeZone, categoryLeaders };
 }
@@ -99,10 +102,28 @@ export default function Scoreboard() {
   });
   const categoryLeaders = leadersOfBoard(teams, data.categoryLeaders, data.ownTeamId);
 
-  // A team entering or leaving the top 10 needs its history: the loader reads the chart again.
+  // A team entering or leaving the top 10 needs its history: the loader reads the chart again. (A page of a
+  // big board is read again whenever an update may move it: useLiveStandings.)
+  const windowed = data.window !== null;
   useEffect(() => {
-    if (data.liveForViewer && !followsTeams(chart, chartTeamIds(teams))) revalidate();
-  }, [data.liveForViewer, chart, teams, revalidate]);
+    if (data.liveForViewer && !windowed && !followsTeams(chart, chartTeamIds(teams))) revalidate();
+  }, [data.liveForViewer, windowed, chart, teams, revalidate]);
+
+  // A page of a big board: its rows, then the own team's neighbourhood when the team is on another page.
+  const aroundCount = data.window ? data.around.length : 0;
+  const pageRows = aroundCount ? teams.slice(0, teams.length - aroundCount) : teams;
+  const aroundRows = aroundCount ? teams.slice(teams.length - aroundCount) : [];
+  const ownAbove = data.window !== null && data.window.ownPage !== null && data.window.ownPage < data.window.page;
+  const row = (team: TeamStanding) => (
+    <BoardRow key={team.id} team={team} own={team.id === data.ownTeamId} flashing={flashing.has(team.id)} />
+  );
+  const gap = (where: string) => (
+    <tr className="scoreboard__gap" key={`gap-${where}`}>
+      <td colSpan={4 + categories.length}>
+        <span aria-hidden="true">⋯</span> <span className="visually-hidden">Your team, on another page:</span>
+      </td>
+    </tr>
+  );
 
   return (
     <main className="page scoreboard" aria-labelledby="scoreboard-title">
@@ -128,6 +149,7 @@ export default function Scoreboard() {
       <DivisionFilter divisions={data.divisions} division={data.division} unknown={data.unknown} />
 
       <div className="scoreboard__boards">
+      <div className="scoreboard__main">
       <div className="table-wrap scoreboard__wrap">
         <table className="table scoreboard__table">
           <caption>
@@ -160,51 +182,16 @@ export default function Scoreboard() {
                 </td>
               </tr>
             ) : (
-              teams.map((team) => {
-                const own = team.id === data.ownTeamId;
-                return (
-                  <tr
-                    key={team.id}
-                    className={[
-                      "scoreboard__row",
-                      own ? "scoreboard__row--own" : null,
-                      isMedalPlace(team.rank) ? `scoreboard__row--podium scoreboard__row--place-${team.rank}` : null,
-                      flashing.has(team.id) ? "scoreboard__row--updated" : null,
-                    ]
-                      .filter(Boolean)
-                      .join(" ")}
-                  >
-                    <td className="scoreboard__rank">
-                      {isMedalPlace(team.rank) ? (
-                        <Medal place={team.rank} />
-                      ) : (
-                        <span className="scoreboard__position">{team.rank > 0 ? team.rank : "—"}</span>
-                      )}
-                    </td>
-                    <th scope="row" className="scoreboard__team">
-                      <span className="scoreboard__name">{team.name}</span>
-                      {own ? <span className="scoreboard__you"> (your team)</span> : null}
-                      <span className="scoreboard__breakdown">
-                        {categories.map((category) => (
-                          <span key={category.key}>
-                            {category.key} {formatPoints(team.categories[category.key])}
-                          </span>
-                        ))}
-                      </span>
-                    </th>
-                    {categories.map((category) => (
-                      <td key={category.key} className="num scoreboard__cat">
-                        {formatPoints(team.categories[category.key])}
-                      </td>
-                    ))}
-                    <td className="num">{team.solvedCount}</td>
-                    <td className="num scoreboard__total">{formatPoints(team.totalScore)}</td>
-                  </tr>
-                );
-              })
+              <>
+                {ownAbove ? [...aroundRows.map(row), gap("above")] : null}
+                {pageRows.map(row)}
+                {!ownAbove && aroundRows.length ? [gap("below"), ...aroundRows.map(row)] : null}
+              </>
             )}
           </tbody>
         </table>
+      </div>
+      {data.window ? <BoardPages window={data.window} division={data.division} /> : null}
       </div>
 
       <CategoryLeadersPanel leaders={categoryLeaders} ownTeamId={data.ownTeamId} frozen={data.frozen && !data.liveForViewer} />
@@ -221,6 +208,90 @@ export default function Scoreboard() {
         {ownNews}
       </div>
     </main>
+  );
+}
+
+/** One team's row: medal or rank, name (and "your team"), the categories, solved, total. */
+function BoardRow({ team, own, flashing }: { team: TeamStanding; own: boolean; flashing: boolean }) {
+  return (
+    <tr
+      className={[
+        "scoreboard__row",
+        own ? "scoreboard__row--own" : null,
+        isMedalPlace(team.rank) ? `scoreboard__row--podium scoreboard__row--place-${team.rank}` : null,
+        flashing ? "scoreboard__row--updated" : null,
+      ]
+        .filter(Boolean)
+        .join(" ")}
+    >
+      <td className="scoreboard__rank">
+        {isMedalPlace(team.rank) ? <Medal place={team.rank} /> : <span className="scoreboard__position">{team.rank > 0 ? team.rank : "—"}</span>}
+      </td>
+      <th scope="row" className="scoreboard__team">
+        <span className="scoreboard__name">{team.name}</span>
+        {own ? <span className="scoreboard__you"> (your team)</span> : null}
+        <span className="scoreboard__breakdown">
+          {categories.map((category) => (
+            <span key={category.key}>
+              {category.key} {formatPoints(team.categories[category.key])}
+            </span>
+          ))}
+        </span>
+      </th>
+      {categories.map((category) => (
+        <td key={category.key} className="num scoreboard__cat">
+          {formatPoints(team.categories[category.key])}
+        </td>
+      ))}
+      <td className="num">{team.solvedCount}</td>
+      <td className="num scoreboard__total">{formatPoints(team.totalScore)}</td>
+    </tr>
+  );
+}
+
+const count = new Intl.NumberFormat("en");
+
+/**
+ * A big board's pages (`?page=`, with the division kept): plain links, so they work without JavaScript; with
+ * it, Remix moves between pages without a reload and the socket stays open.
+ */
+function BoardPages({ window, division }: { window: BoardPage; division: string | null }) {
+  const href = (page: number) => `/scoreboard?${new URLSearchParams({ ...(division === null ? {} : { division }), ...(page > 1 ? { page: String(page) } : {}) })}`;
+  const last = Math.min(window.offset + window.limit, window.total);
+  const links: Array<{ label: string; page: number; rel?: string }> = [
+    { label: "First", page: 1 },
+    { label: "Previous", page: window.page - 1, rel: "prev" },
+    { label: "Next", page: window.page + 1, rel: "next" },
+    { label: "Last", page: window.pages },
+  ];
+  return (
+    <nav className="scoreboard__pages" aria-label="Scoreboard pages">
+      <p className="scoreboard__range">
+        Teams {count.format(window.offset + 1)}–{count.format(last)} of {count.format(window.total)} · page {window.page} of {window.pages}
+      </p>
+      <ul className="scoreboard__page-list">
+        {links.map((link) =>
+          link.page < 1 || link.page > window.pages || link.page === window.page ? (
+            <li key={link.label}>
+              <span className="scoreboard__page scoreboard__page--off">{link.label}</span>
+            </li>
+          ) : (
+            <li key={link.label}>
+              <Link to={href(link.page)} className="scoreboard__page" rel={link.rel}>
+                {link.label}
+              </Link>
+            </li>
+          ),
+        )}
+        {window.ownPage !== null && window.ownPage !== window.page ? (
+          <li>
+            <Link to={href(window.ownPage)} className="scoreboard__page scoreboard__page--own">
+              Your team&apos;s page ({window.ownPage})
+            </Link>
+          </li>
+        ) : null}
+      </ul>
+    </nav>
   );
 }
 

@@ -12,7 +12,7 @@ import { answerScoreboardFeed } from "~/glue/scoreboard-feed.server";
  */
 const resource = apiResource("/scoreboard", {
   GET: async ({ request, caller }) => {
-    const answer = await answerScoreboardFeed(caller, { ifNoneMatch: request.headers.get("If-None-Match"), division: new URL(request.url).searchParams.get("division") });
+    const answer = await answerScoreboardFeed(caller, { ifNoneMatch: request.headers.get("If-None-Match"), search: new URL(request.url).search });
     // Not asked for gzip (the compression middleware does that for Remix answers): a string or nothing.
     return new Response(answer.body === null ? null : String(answer.body), { status: answer.status, headers: answer.headers });
   },

@@ -1,7 +1,10 @@
 import { useRevalidator } from "@remix-run/react";
 import { useState } from "react";
 import type { TeamStanding } from "~/modules/realtime/events";
+import { refreshHeld, windowMayChange } from "~/modules/standings/board-window";
+import type { CategoryLeaders } from "~/modules/standings/category-leaders";
 import { applyUpdateForViewer, seesUpdate } from "~/modules/standings/frozen-view";
+import { useIdleRevalidate, useThrottled } from "./revalidate-on";
 import { useSocketEvent } from "./socket-provider";
 import { useStoredTeamRank } from "./team-rank-storage";
 
@@ -13,9 +16,21 @@ export interface BoardSource {
   ownTeamId: number | null;
   /** The division whose board the page shows (`?division=`); absent or null: every team's. */
   division?: string | null;
+  /** A big board's page (/scoreboard): which rows `teamsJson` holds; absent or null: the whole board. */
+  window?: { offset: number; limit: number } | null;
+  /** With `window`: the own team's neighbourhood when it is not on the page (held after the page's rows). */
+  around?: readonly TeamStanding[];
+  /** With `window`: the category top 3 the page shows (it cannot rank a board it does not hold). */
+  categoryLeaders?: CategoryLeaders | null;
 }
 
-const parseTeams = (json: string) => JSON.parse(json) as TeamStanding[];
+/** A page of a big board is read again at most this often while updates touch it (docs/PERFORMANCE.md). */
+export const WINDOW_REFRESH_MS = 3000;
+
+const parseTeams = (source: BoardSource) => {
+  const teams = JSON.parse(source.teamsJson) as TeamStanding[];
+  return source.window && source.around?.length ? [...teams, ...source.around] : teams;
+};
 
 /**
  * The board a page holds for its viewer, live: the one place the scoreboard and /status take `teams:update`
@@ -24,22 +39,32 @@ const parseTeams = (json: string) => JSON.parse(json) as TeamStanding[];
  * unfreeze or rebuild, navigation): events are hints, the loader is the truth. The signed-in team's rank is
  * kept in localStorage `teamRank` as it moves (the overall rank: on a division's board, the rank there is
  * not the team's rank). `onUpdate` hears each update this viewer's board takes.
+ *
+ * A big board's page (`window`) holds its rows and then the own team's neighbourhood (`around`): a held team's
+ * new figures show at once, in its row; when an update may move the page's rows or ranks (board-window.ts),
+ * the loader is read again, at most once every `WINDOW_REFRESH_MS`.
  */
 export function useLiveStandings(source: BoardSource, onUpdate?: (update: TeamStanding) => void): TeamStanding[] {
   const { revalidate } = useRevalidator();
-  const [teams, setTeams] = useState<TeamStanding[]>(() => parseTeams(source.teamsJson));
+  const [teams, setTeams] = useState<TeamStanding[]>(() => parseTeams(source));
   const [synced, setSynced] = useState(source);
   if (synced !== source) {
     // Adjusting state during render (not in an effect), so the page never shows the older board.
     setSynced(source);
-    setTeams(parseTeams(source.teamsJson));
+    setTeams(parseTeams(source));
   }
+  // Never in the middle of a navigation (another page, a post): useIdleRevalidate waits for it to end.
+  const refresh = useThrottled(useIdleRevalidate(), WINDOW_REFRESH_MS);
 
   useSocketEvent("teams:update", (update) => {
     const division = source.division ?? null;
     const view = { live: source.liveForViewer, ownTeamId: source.ownTeamId, division };
     if (!seesUpdate(update, view)) return;
-    setTeams((current) => applyUpdateForViewer(current, update, view));
+    if (source.window) {
+      setTeams((current) => refreshHeld(current, update));
+      const held = { ...source.window, division, aroundCount: source.around?.length ?? 0 };
+      if (view.live && windowMayChange(update, teams, held, source.categoryLeaders ?? null)) refresh();
+    } else setTeams((current) => applyUpdateForViewer(current, update, view));
     // A team of another division changes nothing the page shows (one that left this board just leaves it).
     if (division === null || update.division === division) onUpdate?.(update);
   });
@@ -50,3 +75,4 @@ export function useLiveStandings(source: BoardSource, onUpdate?: (update: TeamSt
   useStoredTeamRank(source.ownTeamId === null || !overall ? undefined : teams.find((team) => team.id === source.ownTeamId)?.rank);
   return teams;
 }
+

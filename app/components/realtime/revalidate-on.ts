@@ -4,10 +4,11 @@ import type { ServerEventName } from "~/modules/realtime/events";
 import { useSocketEvent } from "./socket-provider";
 
 /**
- * Runs `act` when `event` arrives, at most once per `intervalMs`: a burst of events (a gate opening, many
- * teams submitting) costs one run at its start and one at its end, not one each.
+ * `act`, throttled: the function returned runs it at most once per `intervalMs` (now if it has not run for
+ * that long, else once when the interval is over), so a burst of calls costs one run at its start and one
+ * at its end, not one each.
  */
-export function useThrottledEvent(event: ServerEventName, act: () => void, intervalMs = 2000, enabled = true): void {
+export function useThrottled(act: () => void, intervalMs = 2000): () => void {
   const last = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const latest = useRef(act);
@@ -20,14 +21,25 @@ export function useThrottledEvent(event: ServerEventName, act: () => void, inter
     },
     [],
   );
-  useSocketEvent(event, () => {
-    if (!enabled || timer.current) return;
+  return useCallback(() => {
+    if (timer.current) return;
     const wait = Math.max(0, last.current + intervalMs - Date.now());
     timer.current = setTimeout(() => {
       timer.current = null;
       last.current = Date.now();
       latest.current();
     }, wait);
+  }, [intervalMs]);
+}
+
+/**
+ * Runs `act` when `event` arrives, at most once per `intervalMs` (a gate opening, many teams submitting:
+ * `useThrottled`).
+ */
+export function useThrottledEvent(event: ServerEventName, act: () => void, intervalMs = 2000, enabled = true): void {
+  const run = useThrottled(act, intervalMs);
+  useSocketEvent(event, () => {
+    if (enabled) run();
   });
 }
 

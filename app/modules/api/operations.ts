@@ -14,6 +14,7 @@ import { ChallengeCreateSchema, ChallengeStatusSchema } from "../challenges/sche
 import { NotificationSchema } from "../notifications/schema.ts";
 import { RequestSchema } from "../requests/schema.ts";
 import { ScoreFormSchema } from "../scoring/score-input.ts";
+import { feedQuerySchema } from "../standings/feed-query.ts";
 import { SubmissionFormSchema, SubmissionListQuerySchema } from "../submissions/schema.ts";
 import { TeamCreateSchema, TeamDivisionSchema, TeamNameSchema } from "../teams/schema.ts";
 import { UserCreateSchema, UserEditSchema } from "../users/schema.ts";
@@ -481,16 +482,14 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     get: {
       summary: "The standings snapshot",
       description:
-        "Read from the standings snapshot, never computed per request. While frozen, participants get the frozen board (their own team's points live); admins and judges get live standings. `division` gives one division's board: its teams only, ranked 1..n among themselves by the same rule (the frozen board's division as it stood at the freeze). Send If-None-Match with the last ETag: 304 when nothing changed.",
+        "Read from the standings snapshot, never computed per request. While frozen, participants get the frozen board (their own team's points live); admins and judges get live standings. `division` gives one division's board: its teams only, ranked 1..n among themselves by the same rule (the frozen board's division as it stood at the freeze). `limit` and `offset` give a stretch of the board (a big screen's top N: `limit=10`), each stretch with its own ETag. Send If-None-Match with the last ETag: 304 when nothing changed.",
       access: everyone,
       recentCaller: true,
       originalCalls: [],
       tag: "standings",
-      query: z.object({
-        division: z.string().optional().meta({ description: "One of the event's `divisions` (any case); an unknown one is a 400" }),
-      }),
+      query: feedQuerySchema,
       responses: {
-        200: { description: "The board in rank order", schema: ScoreboardSchema, headers: { ETag: "Strong validator of this body" } },
+        200: { description: "The board in rank order (`limit`/`offset`: that stretch of it, with `total`, `offset` and `limit`)", schema: ScoreboardSchema, headers: { ETag: "Strong validator of this body" } },
         304: { description: "Not modified since the ETag sent" },
       },
       errors: [400],

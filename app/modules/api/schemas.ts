@@ -264,6 +264,9 @@ export const ScoreboardSchema = z
     teams: z.array(TeamStandingSchema),
     division: z.string().nullable().meta({ description: "The division whose board this is (ranks 1..n within it); null: every team" }),
     divisions: z.array(z.string()).meta({ description: "The event's divisions, in the order the scoreboard's filter lists them" }),
+    total: z.number().int().optional().meta({ description: "Asked with `limit` or `offset` only: how many teams the whole board has" }),
+    offset: z.number().int().optional().meta({ description: "Asked with `limit` or `offset` only: the position of the first team given (0: the top)" }),
+    limit: z.number().int().nullable().optional().meta({ description: "Asked with `limit` or `offset` only: the `limit` asked (null: to the end)" }),
   })
   .meta({ id: "Scoreboard" });
 

@@ -119,3 +119,63 @@ export function categoryLeadersForViewer(
   if (seesLiveBoard(viewer.role, state.frozen)) return null;
   return rank(state.frozenBoard ?? []);
 }
+
+/** A stretch of a board: the teams at positions `offset` to `offset + limit - 1` (0-based; `limit` null: to the end). */
+export interface BoardRange {
+  offset: number;
+  limit: number | null;
+}
+
+/** How a caller reads a shared board: a stretch of it (a caller may keep one per board), and a team's position (-1: absent). */
+export interface BoardReader {
+  slice(board: readonly TeamStanding[], range: BoardRange): readonly TeamStanding[];
+  positionOf(board: readonly TeamStanding[], teamId: number): number;
+}
+
+export const plainReader: BoardReader = {
+  slice: (board, { offset, limit }) => board.slice(offset, limit === null ? undefined : offset + limit),
+  positionOf: (board, teamId) => board.findIndex((team) => team.id === teamId),
+};
+
+export interface ViewedWindow {
+  /** `boardForViewer(state, viewer).teams` in `range`, made without the whole board. */
+  teams: readonly TeamStanding[];
+  /** The stretch of the shared board the window starts from: `teams === base` when none of the viewer's own (live) figures is in it. */
+  base: readonly TeamStanding[];
+  /** How many teams the viewer's whole board has. */
+  total: number;
+  /** The viewer's own team as their board shows it (live points; a frozen participant's at the frozen rank), and its position on that board; null without one on it. */
+  own: { team: TeamStanding; position: number } | null;
+  frozen: boolean;
+  ownTeamId: number | null;
+  live: boolean;
+}
+
+/**
+ * A stretch of the board this viewer sees (the same teams as `boardForViewer(...).teams.slice(...)`), read
+ * from the shared boards: the live board's stretch for whoever sees it live, else the frozen board's with
+ * the viewer's own team's live figures put in (or added last, unranked). Everything but the own team comes
+ * from `reader`, so a caller that keeps stretches per board version shares them between viewers.
+ */
+export function windowForViewer(state: FreezeState, viewer: Viewer, range: BoardRange, reader: BoardReader = plainReader): ViewedWindow {
+  const ownTeamId = viewer.teamId;
+  const livePosition = ownTeamId === null ? -1 : reader.positionOf(state.board, ownTeamId);
+  const liveOwn = livePosition < 0 ? undefined : state.board[livePosition];
+  if (seesLiveBoard(viewer.role, state.frozen)) {
+    const base = reader.slice(state.board, range);
+    const own = liveOwn ? { team: liveOwn, position: livePosition } : null;
+    return { teams: base, base, total: state.board.length, own, frozen: state.frozen, ownTeamId, live: true };
+  }
+  const frozenBoard = state.frozenBoard ?? [];
+  const base = reader.slice(frozenBoard, range);
+  const frozenPosition = liveOwn ? reader.positionOf(frozenBoard, liveOwn.id) : -1;
+  const position = !liveOwn ? -1 : frozenPosition >= 0 ? frozenPosition : frozenBoard.length;
+  const ownTeam = liveOwn ? { ...liveOwn, rank: frozenPosition >= 0 ? frozenBoard[frozenPosition].rank : UNRANKED } : null;
+  const total = frozenBoard.length + (liveOwn && frozenPosition < 0 ? 1 : 0);
+  const end = range.limit === null ? Infinity : range.offset + range.limit;
+  let teams = base;
+  if (ownTeam && position >= range.offset && position < end) {
+    teams = frozenPosition >= 0 ? base.map((team) => (team.id === ownTeam.id ? ownTeam : team)) : [...base, ownTeam];
+  }
+  return { teams, base, total, own: ownTeam ? { team: ownTeam, position } : null, frozen: true, ownTeamId, live: false };
+}

@@ -205,9 +205,31 @@ async function readVersionedSnapshot(redis: Redis): Promise<{ version: string | 
 const copies = new Map<string, { version: string; snapshot: Snapshot }>();
 const fullReads = new Map<string, Promise<{ version: string | null; snapshot: Snapshot }>>();
 
+/**
+ * The snapshot's version, read for every reader that arrived before the read was sent: readers in the same
+ * turn of the event loop (a burst of polls) share one GET, sent on the next turn. Never a read sent before a
+ * reader arrived, so a change committed before a request is seen by it, as with a GET of its own.
+ */
+const versionReads = new Map<string, Promise<string | null>>();
+
+function readVersion(redis: Redis, key: string): Promise<string | null> {
+  let read = versionReads.get(key);
+  if (!read) {
+    read = new Promise<string | null>((resolve, reject) => {
+      setImmediate(() => {
+        // Sent now: whoever arrives from here on waits for a read of their own.
+        versionReads.delete(key);
+        redis.get(key).then(resolve, reject);
+      });
+    });
+    versionReads.set(key, read);
+  }
+  return read;
+}
+
 export async function readSnapshotCached(redis: Redis): Promise<Snapshot> {
   const key = snapshotKeys.version();
-  const version = await redis.get(key);
+  const version = await readVersion(redis, key);
   const copy = copies.get(key);
   if (copy && version !== null && copy.version === version) return copy.snapshot;
   // Concurrent readers that find the copy stale share one full read.

@@ -1,0 +1,118 @@
+/**
+ * /scoreboard above WHOLE_BOARD_MAX teams: a page at a time, the viewer's own team always shown, live. The
+ * shared e2e event is small (its board is shown whole, as every other spec expects), so this file seeds a
+ * big event of its own (the benchmarks' world: a database and a Redis prefix of its own) and starts its own
+ * web process and worker on it, from the same production build.
+ */
+import { expect, test, type Browser } from "@playwright/test";
+import postgres from "postgres";
+import { createBenchWorld } from "../../bench/lib/env.ts";
+import { startWeb, startWorker, stopChildren, type WebProcess } from "../../bench/lib/servers.ts";
+import { cookiesFor, seedWorld, type World } from "../../bench/lib/world.ts";
+import { closeDb } from "../../app/infrastructure/db.server.ts";
+import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
+import { closeQueues } from "../../app/infrastructure/queue.server.ts";
+import { closeRedis } from "../../app/infrastructure/redis.server.ts";
+
+const PORT = Number(process.env.E2E_PORT ?? 3105) + 40;
+const TEAMS = 260;
+
+test.describe.configure({ mode: "serial" });
+// Seeding 260 teams and starting a web process and a worker of its own, on a machine shared with other runs.
+test.describe.configure({ timeout: 120_000 });
+
+let world: Awaited<ReturnType<typeof createBenchWorld>>;
+let seeded: World;
+let web: WebProcess;
+let sql: postgres.Sql;
+const savedEnv = { ...process.env };
+
+test.beforeAll(async () => {
+  world = await createBenchWorld("e2e_pages");
+  seeded = await seedWorld({ teams: TEAMS, membersPerTeam: 1, challenges: 8, judges: 1, submissionsPerTeam: 2 });
+  web = await startWeb(world.env, PORT);
+  await startWorker(world.env);
+  sql = postgres(world.env.DATABASE_URL, { max: 1, onnotice: () => {} });
+});
+
+test.afterAll(async () => {
+  await stopChildren();
+  await Promise.allSettled([sql?.end(), closeQueues(), closeEmitter(), closeRedis(), closeDb()]);
+  await world?.drop();
+  process.env = savedEnv;
+});
+
+/** The team at a rank (from the feed, as a judge sees it) and its participant's page. */
+async function teamAtRank(rank: number) {
+  const judge = seeded.judgeIds[0];
+  const cookie = (await cookiesFor([judge])).get(judge)!;
+  const board = (await (await fetch(`${web.url}/api/v1/scoreboard?offset=${rank - 1}&limit=1`, { headers: { Cookie: cookie } })).json()) as { teams: Array<{ id: number; name: string }> };
+  const team = board.teams[0];
+  const member = seeded.participants.find((participant) => participant.teamId === team.id)!;
+  return { ...team, cookie: (await cookiesFor([member.id])).get(member.id)!, judgeCookie: cookie };
+}
+
+async function pageAs(browser: Browser, cookie: string, javaScriptEnabled = true) {
+  const context = await browser.newContext({ javaScriptEnabled, extraHTTPHeaders: { Cookie: cookie } });
+  return context.newPage();
+}
+
+test("without JavaScript: 100 teams a page, the own team under the first page, the pages linked", async ({ browser }) => {
+  const own = await teamAtRank(150);
+  const page = await pageAs(browser, own.cookie, false);
+  await page.goto(`${web.url}/scoreboard`);
+  const rows = page.locator(".scoreboard__row");
+  // 100 of the page and the own team with two teams either side.
+  await expect(rows).toHaveCount(105);
+  await expect(page.getByText(`Teams 1–100 of ${TEAMS} · page 1 of 3`)).toBeVisible();
+  const ownRow = page.getByRole("row", { name: new RegExp(`${own.name} \\(your team\\)`) });
+  await expect(ownRow.locator(".scoreboard__position")).toHaveText("150");
+
+  await page.getByRole("link", { name: "Next" }).click();
+  await expect(page).toHaveURL(/page=2/);
+  await expect(page.getByText(`Teams 101–200 of ${TEAMS} · page 2 of 3`)).toBeVisible();
+  await expect(rows).toHaveCount(100);
+  await expect(rows.first().locator(".scoreboard__position")).toHaveText("101");
+  await expect(ownRow).toHaveCount(1);
+  await page.getByRole("link", { name: "Last" }).click();
+  await expect(page.getByText(`Teams 201–${TEAMS} of ${TEAMS} · page 3 of 3`)).toBeVisible();
+  // The own team, on a page before this one, is shown above it with its neighbours (148 to 152), then the page.
+  await expect(rows.first().locator(".scoreboard__position")).toHaveText("148");
+  await expect(ownRow.locator(".scoreboard__position")).toHaveText("150");
+  await expect(rows.nth(5).locator(".scoreboard__position")).toHaveText("201");
+  await page.getByRole("link", { name: /Your team's page \(2\)/ }).click();
+  await expect(page.getByText(`Teams 101–200 of ${TEAMS}`)).toBeVisible();
+  await page.context().close();
+});
+
+test("live: a score that lifts the own team onto the first page moves it there without a reload", async ({ browser }) => {
+  const own = await teamAtRank(101);
+  const page = await pageAs(browser, own.cookie);
+  await page.goto(`${web.url}/scoreboard`);
+  const ownRow = page.getByRole("row", { name: new RegExp(`${own.name} \\(your team\\)`) });
+  await expect(ownRow.locator(".scoreboard__position")).toHaveText("101");
+  await expect(page.locator(".scoreboard__gap")).toHaveCount(1);
+  await page.evaluate(() => ((window as unknown as { marker: string }).marker = "same page"));
+  // The socket is connected: the update will reach the page.
+  await expect(page.locator(".live-indicator--on")).toBeVisible();
+
+  // A judge raises every submission of the team to full marks.
+  const submissions = await sql<Array<{ id: number }>>`select id from submissions where team_id = ${own.id}`;
+  for (const { id } of submissions) {
+    const answer = await fetch(`${web.url}/api/v1/submissions/${id}/score`, {
+      method: "PUT",
+      headers: { Cookie: own.judgeCookie, Origin: web.url, "Content-Type": "application/json" },
+      body: JSON.stringify({ score: 100, comment: "full marks" }),
+    });
+    expect(answer.status).toBe(200);
+  }
+  // Within the page's re-read (at most 3 s after the update): among the first 100, no gap, 100 rows.
+  await expect(page.locator(".scoreboard__gap")).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.locator(".scoreboard__row")).toHaveCount(100);
+  await expect(ownRow).toHaveCount(1);
+  const position = ownRow.locator(".scoreboard__position");
+  // Its new rank: a number up to 100, or a medal (no number).
+  if (await position.count()) expect(Number(await position.textContent())).toBeLessThanOrEqual(100);
+  expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same page");
+  await page.context().close();
+});
