@@ -66,8 +66,7 @@ const config = {
 };
 const TARGET = { p99Ms: 100, p50Ms: 20, ratioToFloor: 1.5 };
 const withFloor = args.floor !== "off";
-/** Floor values: far above any the app's scores reach (POINTS × 100), so a shard can never take one for the other. */
-const FLOOR_CENTI_BASE = 10_000_000;
+
 /** The one challenge's points: values up to points × 100 hundredths stay distinct across runs. */
 const POINTS = 1000;
 
@@ -235,10 +234,11 @@ try {
   }
 
   /** One floor round: the publisher emits an update per target at the rate; the delays from each publish. */
-  // The app's update as its clients received it (JSON bytes), from the first app round: the floor sends the same size.
+  // The app's update as its clients received it (JSON bytes), from the latest app round: the floor sends the same size.
   let appPayloadBytes = 0;
   async function floorRound(run: number, scored: typeof targets) {
-    const teams: Array<[number, number]> = scored.map((target, index) => [target.teamId, FLOOR_CENTI_BASE + (run + 1) * targets.length + index]);
+    // Values of their own, past every app run's (1 + (run + 1) × teams + index) yet of the same few digits.
+    const teams: Array<[number, number]> = scored.map((target, index) => [target.teamId, 1 + (config.runs + run + 2) * targets.length + index]);
     for (const shard of shards) shard.send({ type: "expect", values: teams });
     await sleep(200);
     const reply = nextMessage<{ type: string; sentAt: number[] }>(publisher!);
@@ -279,7 +279,7 @@ try {
     const appWindow = cpuWindow(pids);
     const app = await appRound(run, scored);
     const appLoad = appWindow.end();
-    appPayloadBytes ||= app.payloadBytes;
+    appPayloadBytes = app.payloadBytes || appPayloadBytes;
     if (!floorFirst) await measureFloor();
     if (run < 0) continue;
     const stats = summarise(app.delays);

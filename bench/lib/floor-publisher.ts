@@ -31,7 +31,7 @@ function standing(teamId: number, centi: number, index: number, bytes?: number):
   const total = centi / 100;
   const team: TeamStanding = {
     id: teamId,
-    version: 100_000 + centi,
+    version: centi,
     name: `Team ${teamId}`,
     totalScore: total,
     categories: { AI: total, CS: 0, PS: 0, GD: 0 },
