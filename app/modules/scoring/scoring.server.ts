@@ -88,11 +88,15 @@ export async function scoreSubmission(command: ScoreCommand) {
     const at = command.at ?? new Date();
     const { mine, scores, previous } = await upsertScoreAndReadAll(tx, { submissionId: row.id, judgeId: command.judge.id, scoreCenti, comment, at: command.at });
     // The judge's criterion scores are replaced with these (none without a rubric); the old ones go to the
-    // audit record (teams read them once feedback is published).
-    const replaced = await tx
-      .delete(criterionScoresTable)
-      .where(eq(criterionScoresTable.submissionScoreId, mine))
-      .returning({ criterionId: criterionScoresTable.criterionId, scoreCenti: criterionScoresTable.scoreCenti });
+    // audit record (teams read them once feedback is published). A challenge without a rubric has no
+    // criterion scores to replace (they go with their criteria, and the rubric cannot change under this
+    // score): no statement, one round trip less on every plain score.
+    const replaced = rubric.length
+      ? await tx
+          .delete(criterionScoresTable)
+          .where(eq(criterionScoresTable.submissionScoreId, mine))
+          .returning({ criterionId: criterionScoresTable.criterionId, scoreCenti: criterionScoresTable.scoreCenti })
+      : [];
     const namesOf = (scores: Iterable<[number, number]>) => {
       const byId = new Map(scores);
       return Object.fromEntries(rubric.filter((criterion) => byId.has(criterion.id)).map((criterion) => [criterion.name, fromCenti(byId.get(criterion.id)!)]));
