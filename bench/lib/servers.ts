@@ -68,11 +68,16 @@ export async function startWeb(env: Record<string, string>, port: number, root =
   });
   children.add(child);
   child.on("exit", () => children.delete(child));
+  return answering(child, port, "server.ts");
+}
+
+/** Resolves once the process on `port` answers /healthz; fails if it exits first or takes over 90 s. */
+async function answering(child: ChildProcess, port: number, name: string): Promise<WebProcess> {
   const url = `http://127.0.0.1:${port}`;
   // Generous: on a machine busy with other work, tsx compiling server.ts can take a while.
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server.ts on ${port} exited (${child.exitCode})`);
+    if (child.exitCode !== null) throw new Error(`${name} on ${port} exited (${child.exitCode})`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) return { url, port, pid: child.pid!, child };
     } catch {
@@ -80,7 +85,7 @@ export async function startWeb(env: Record<string, string>, port: number, root =
     }
     await sleep(100);
   }
-  throw new Error(`server.ts on ${port} did not answer /healthz within 90 s`);
+  throw new Error(`${name} on ${port} did not answer /healthz within 90 s`);
 }
 
 /**
@@ -95,18 +100,7 @@ export async function startFloorWeb(env: Record<string, string>, port: number, k
   });
   children.add(child);
   child.on("exit", () => children.delete(child));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`floor web on ${port} exited (${child.exitCode})`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return { url, port, pid: child.pid!, child };
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`floor web on ${port} did not answer /healthz within 90 s`);
+  return answering(child, port, "floor web");
 }
 
 /** The live-path floor's publisher (bench/lib/floor-publisher.ts), a child over IPC. */
