@@ -132,6 +132,7 @@ async function awaitDeliveries(shards: ChildProcess[], startedAt: ReadonlyMap<nu
 const world = await createBenchWorld("live");
 let shards: ChildProcess[] = [];
 const loadBefore = loadAverage1m();
+const startedAt = new Date();
 try {
   // Enough teams that each score of a run has its own; enough members that each client is a user.
   const seeded = await seedWorld({
@@ -405,7 +406,7 @@ try {
       "",
       `${config.clients} clients on ${config.webs} webs, ${config.workers} workers, ${targets.length} scores a round at ${config.ratePerSecond}/s, ${config.runs} runs` +
         `${withFloor ? " (each a floor round and an app round, back to back, order alternating)" : ""}; payload ${bytes}; missing ${missing + floorMissing}, failed POSTs ${failedPosts}.`,
-      `Conditions: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}; load average (1 min) ${loadBefore} before, ${cell(conditions.loadDuring, 2)} during;` +
+      `Conditions: ${startedAt.toISOString().slice(0, 16).replace("T", " ")}–${new Date().toISOString().slice(11, 16)} UTC, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}; load average (1 min) ${loadBefore} before, ${cell(conditions.loadDuring, 2)} during;` +
         ` CPUs busy ${cell(conditions.busyPct, 0)} % (the bench's processes ${cell(conditions.benchPct, 0)} %, everything else incl. Postgres and Redis ${cell(conditions.otherPct, 0)} %); load generator: ${conditions.loadGenerator}.`,
     ].join("\n"),
   );
