@@ -3,7 +3,15 @@
  * outbox, a BullMQ job on one of the worker processes, Redis pub/sub, to `teams:update` on every
  * socket.io client, connected across several real web processes (server.ts).
  *
- *   npm run bench:live [-- --smoke] [--clients N] [--webs N] [--workers N] [--scores N] [--rate PER_S] [--runs N] [--shards N] [--versus DIR]
+ *   npm run bench:live [-- --smoke] [--clients N] [--webs N] [--workers N] [--scores N] [--rate PER_S] [--runs N] [--shards N] [--versus DIR] [--floor off]
+ *
+ * The floor (on unless --floor off): the same shape with no application, in the same run. As many "web
+ * processes" (bench/lib/floor-web.ts: Socket.IO and the Redis adapter on a bare HTTP server), the same
+ * clients in the same shard processes (each shard holds its app sockets and its floor sockets), and one
+ * publisher (bench/lib/floor-publisher.ts: the worker's emitter, nothing else) emitting `teams:update` of
+ * the same size at the same rate. Its span: from just before the publish to each client's delivery. Each
+ * run has a floor round and an app round, back to back, their order alternating, so both meet the same
+ * machine; the ratio app / floor is taken per run, then its median and range over the runs.
  *
  * --versus DIR: another checkout of this repository (a git worktree at another commit, built): every other
  * web process runs from it, and scores alternate between the two versions' webs, so a change's cost on the
@@ -20,6 +28,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { once } from "node:events";
+import os from "node:os";
 import { sql } from "drizzle-orm";
 import { closeDb, getDb } from "../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../app/infrastructure/emitter.server.ts";
@@ -29,7 +38,8 @@ import { createBenchWorld, summarise } from "./lib/env.ts";
 import { waitForStandingsDrained } from "./lib/exactness.ts";
 import { jobTimeline, type Stage } from "./lib/job-timeline.ts";
 import { acrossRuns, BenchFailure, benchArgs, numberOption, report, showFigure, targetVerdict } from "./lib/report.ts";
-import { BENCH_PORT_BASE, REPO_ROOT, sleep, startWebs, startWorkers, stopChildren } from "./lib/servers.ts";
+import { cpuWindow, loadAverage1m } from "./lib/machine-load.ts";
+import { BENCH_PORT_BASE, REPO_ROOT, sleep, startFloorPublisher, startFloorWeb, startWebs, startWorkers, stopChildren } from "./lib/servers.ts";
 import { cookiesFor, seedWorld } from "./lib/world.ts";
 
 const args = benchArgs({
@@ -40,6 +50,7 @@ const args = benchArgs({
   rate: { type: "string" },
   shards: { type: "string" },
   versus: { type: "string" },
+  floor: { type: "string" },
 });
 const profile = args.smoke
   ? { clients: 40, webs: 2, workers: 2, scores: 20, rate: 40, runs: 1, shards: 1 }
@@ -53,17 +64,26 @@ const config = {
   runs: numberOption(args.runs, profile.runs),
   shards: numberOption(args.shards, profile.shards),
 };
-const TARGET = { p99Ms: 100, p50Ms: 20 };
+const TARGET = { p99Ms: 100, p50Ms: 20, ratioToFloor: 1.5 };
+const withFloor = args.floor !== "off";
+
 /** The one challenge's points: values up to points × 100 hundredths stay distinct across runs. */
 const POINTS = 1000;
 
 /** The shard's next message; a shard that exits first (a socket refused, a crash) fails the run instead of hanging it. */
 async function nextMessage<T>(child: ChildProcess): Promise<T> {
-  const exited = once(child, "exit").then(([code]) => {
-    throw new Error(`a socket shard exited (code ${code}) before it answered`);
+  // Both listeners go once either fires: a run collects hundreds of times from each shard.
+  const done = new AbortController();
+  const exited = once(child, "exit", { signal: done.signal }).then(([code]) => {
+    throw new Error(`a child process exited (code ${code}) before it answered`);
   });
-  const [message] = (await Promise.race([once(child, "message"), exited])) as [T];
-  return message;
+  exited.catch(() => {});
+  try {
+    const [message] = (await Promise.race([once(child, "message", { signal: done.signal }), exited])) as [T];
+    return message;
+  } finally {
+    done.abort();
+  }
 }
 
 /** Client processes (bench/lib/socket-shard.ts), each with an equal share of the sockets. */
@@ -82,19 +102,37 @@ async function startShards(count: number, cookies: string[], urls: string[]): Pr
   );
 }
 
+type Deliveries = { type: string; teams: number[]; at: number[]; payloadBytes: number };
+
 /** Every shard's deliveries so far in the current run. */
 function collectDeliveries(children: ChildProcess[]) {
   return Promise.all(
     children.map(async (child) => {
-      const reply = nextMessage<{ type: string; teams: number[]; at: number[] }>(child);
+      const reply = nextMessage<Deliveries>(child);
       child.send({ type: "collect" });
       return reply;
     }),
   );
 }
 
+/** Waits until every expected delivery has arrived (or 30 s): the delays, from `startedAt` of each team. */
+async function awaitDeliveries(shards: ChildProcess[], startedAt: ReadonlyMap<number, number>, clients: number) {
+  const expected = startedAt.size * clients;
+  let delays: number[] = [];
+  let payloadBytes = 0;
+  for (const deadline = performance.now() + 30_000; ; await sleep(250)) {
+    const deliveries = await collectDeliveries(shards);
+    delays = deliveries.flatMap(({ teams, at }) => teams.flatMap((team, index) => (startedAt.has(team) ? [at[index] - startedAt.get(team)!] : [])));
+    payloadBytes = Math.max(...deliveries.map((delivery) => delivery.payloadBytes));
+    if (delays.length >= expected || performance.now() > deadline) break;
+  }
+  return { delays, expected, payloadBytes };
+}
+
 const world = await createBenchWorld("live");
 let shards: ChildProcess[] = [];
+const loadBefore = loadAverage1m();
+const startedAt = new Date();
 try {
   // Enough teams that each score of a run has its own; enough members that each client is a user.
   const seeded = await seedWorld({
@@ -117,18 +155,32 @@ try {
   const versus = args.versus ? path.resolve(args.versus) : null;
   if (versus && config.webs % 2 !== 0) throw new Error("--versus needs an even number of webs (half run each version)");
   const rootOf = (index: number) => (versus && index % 2 === 1 ? versus : REPO_ROOT);
-  const [webs] = await Promise.all([startWebs(world.env, config.webs, BENCH_PORT_BASE + 10, rootOf), startWorkers(world.env, config.workers)]);
+  // The floor's adapter key has the app's shape (`<prefix>:socket.io`) under a prefix of its own: neither hears the other.
+  const floorKey = `${world.env.REDIS_PREFIX}_floor:socket.io`;
+  const [webs, workers, floorWebs] = await Promise.all([
+    startWebs(world.env, config.webs, BENCH_PORT_BASE + 10, rootOf),
+    startWorkers(world.env, config.workers),
+    withFloor ? Promise.all(Array.from({ length: config.webs }, (_, index) => startFloorWeb(world.env, BENCH_PORT_BASE + 30 + index, floorKey))) : [],
+  ]);
+  const publisher = withFloor ? startFloorPublisher(world.env) : null;
   const cookies = [...viewerCookies.values()];
   shards = await startShards(config.shards, cookies, webs.map((web) => web.url));
+  if (withFloor) {
+    // The same clients' second sockets, on the floor's webs (which read no cookie), shard by shard as above.
+    await Promise.all(
+      shards.map(async (shard, index) => {
+        const offset = index % floorWebs.length;
+        const urls = floorWebs.map((web) => web.url);
+        shard.send({ type: "connect", urls: [...urls.slice(offset), ...urls.slice(0, offset)], cookies: cookies.filter((_, i) => i % shards.length === index) });
+        const reply = await nextMessage<{ type: string }>(shard);
+        if (reply.type !== "connected") throw new Error(`socket shard ${index} did not connect to the floor`);
+      }),
+    );
+  }
+  const pids = () => [...webs, ...floorWebs].map((web) => web.pid).concat([...workers, ...shards, ...(publisher ? [publisher] : [])].map((child) => child.pid!));
 
-  const runs: Array<
-    ReturnType<typeof summarise> & { missing: number; failedPosts: number; postP50Ms: number; versusPostP50Ms: number | null; stages: Stage & { jobs: number; fanOutP50Ms: number } }
-  > = [];
-  // Every recorded POST of each version (--versus): the difference of their medians over all runs.
-  const allPosts = { this: [] as number[], versus: [] as number[] };
-  // Run -1 warms up (JIT, pools, Remix route modules) on a few teams and is not recorded.
-  for (let run = -1; run < config.runs; run++) {
-    const scored = run < 0 ? targets.slice(0, Math.min(20, targets.length)) : targets;
+  /** One app round: every target scored through the judge's POST at the rate; the delays from each POST's start. */
+  async function appRound(run: number, scored: typeof targets) {
     // A value of its own per (run, team): 1 + (run + 1) × teams + index hundredths.
     const centiOf = (index: number) => 1 + (run + 1) * targets.length + index;
     const expectations: Array<[number, number]> = scored.map((target, index) => [target.teamId, centiOf(index)]);
@@ -178,25 +230,90 @@ try {
     await Promise.all(posts);
     // Every saved score must reach every client: wait for the workers, then for the last deliveries.
     await waitForStandingsDrained(120_000);
-    const expected = sentAt.size * cookies.length;
-    let delays: number[] = [];
-    for (const deadline = performance.now() + 30_000; ; await sleep(250)) {
-      const deliveries = await collectDeliveries(shards);
-      delays = deliveries.flatMap(({ teams, at }) => teams.flatMap((team, index) => (sentAt.has(team) ? [at[index] - sentAt.get(team)!] : [])));
-      if (delays.length >= expected || performance.now() > deadline) break;
-    }
-    const stats = summarise(delays);
+    const { delays, expected, payloadBytes } = await awaitDeliveries(shards, sentAt, cookies.length);
+    return { delays, expected, payloadBytes, sentAt, postTimes, versusPostTimes, failures, runStartedAt };
+  }
+
+  /** One floor round: the publisher emits an update per target at the rate; the delays from each publish. */
+  // The app's update as its clients received it (JSON bytes), from the latest app round: the floor sends the same size.
+  let appPayloadBytes = 0;
+  async function floorRound(run: number, scored: typeof targets) {
+    // Values of their own, past every app run's (1 + (run + 1) × teams + index) yet of the same few digits.
+    const teams: Array<[number, number]> = scored.map((target, index) => [target.teamId, 1 + (config.runs + run + 2) * targets.length + index]);
+    for (const shard of shards) shard.send({ type: "expect", values: teams });
+    await sleep(200);
+    const reply = nextMessage<{ type: string; sentAt: number[] }>(publisher!);
+    publisher!.send({ type: "publish", key: floorKey, teams, ratePerSecond: config.ratePerSecond, payloadBytes: appPayloadBytes || undefined });
+    const { sentAt: sent } = await reply;
+    const sentAt = new Map(teams.map(([teamId], index) => [teamId, sent[index]]));
+    return { ...(await awaitDeliveries(shards, sentAt, cookies.length)), sentAt };
+  }
+
+  type RunFigures = ReturnType<typeof summarise> & {
+    missing: number;
+    failedPosts: number;
+    postP50Ms: number;
+    versusPostP50Ms: number | null;
+    payloadBytes: number;
+    stages: Stage & { jobs: number; fanOutP50Ms: number; fanOutP99Ms: number };
+    floor: (ReturnType<typeof summarise> & { missing: number; payloadBytes: number }) | null;
+    ratio: { p50: number; p99: number } | null;
+    order: string;
+    load: { app: ReturnType<ReturnType<typeof cpuWindow>["end"]>; floor: ReturnType<ReturnType<typeof cpuWindow>["end"]> | null };
+  };
+  const runs: RunFigures[] = [];
+  // Every recorded POST of each version (--versus): the difference of their medians over all runs.
+  const allPosts = { this: [] as number[], versus: [] as number[] };
+  // Run -1 warms up (JIT, pools, Remix route modules, the floor's processes) on a few teams and is not recorded.
+  for (let run = -1; run < config.runs; run++) {
+    const scored = run < 0 ? targets.slice(0, Math.min(20, targets.length)) : targets;
+    // Floor first in even runs, the app first in odd ones: neither always meets the machine as the other left it.
+    const floorFirst = run % 2 === 0;
+    let floor: (Awaited<ReturnType<typeof floorRound>> & { load: ReturnType<ReturnType<typeof cpuWindow>["end"]> }) | null = null;
+    const measureFloor = async () => {
+      if (!withFloor) return;
+      const window = cpuWindow(pids);
+      const result = await floorRound(run, scored);
+      floor = { ...result, load: window.end() };
+    };
+    if (floorFirst) await measureFloor();
+    const appWindow = cpuWindow(pids);
+    const app = await appRound(run, scored);
+    const appLoad = appWindow.end();
+    appPayloadBytes = app.payloadBytes || appPayloadBytes;
+    if (!floorFirst) await measureFloor();
     if (run < 0) continue;
-    if (failures.length > 0) console.warn(`score POSTs failed: ${[...new Set(failures)].join(", ")}`);
-    const timeline = await jobTimeline(sentAt, runStartedAt - 1000);
+    const stats = summarise(app.delays);
+    if (app.failures.length > 0) console.warn(`score POSTs failed: ${[...new Set(app.failures)].join(", ")}`);
+    const timeline = await jobTimeline(app.sentAt, app.runStartedAt - 1000);
     // Job finished (event published) → each client has it: Redis pub/sub, the web processes, the sockets.
     const lastDeliveries = await collectDeliveries(shards);
-    const fanOut = lastDeliveries.flatMap(({ teams, at }) => teams.flatMap((team, index) => (timeline.jobEndAt.has(team) ? [at[index] - timeline.jobEndAt.get(team)!] : [])));
+    const fanOut = summarise(
+      lastDeliveries.flatMap(({ teams, at }) => teams.flatMap((team, index) => (timeline.jobEndAt.has(team) ? [at[index] - timeline.jobEndAt.get(team)!] : []))),
+    );
     const { jobEndAt: _jobEndAt, ...stages } = timeline;
-    allPosts.this.push(...postTimes);
-    allPosts.versus.push(...versusPostTimes);
-    runs.push({ ...stats, missing: expected - delays.length, failedPosts: failures.length, postP50Ms: summarise(postTimes).p50, versusPostP50Ms: versus ? summarise(versusPostTimes).p50 : null, stages: { ...stages, fanOutP50Ms: summarise(fanOut).p50 } });
-    console.info(`run ${run + 1}/${config.runs}: p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms, missing ${expected - delays.length}`);
+    allPosts.this.push(...app.postTimes);
+    allPosts.versus.push(...app.versusPostTimes);
+    const floorFigures = floor as (Awaited<ReturnType<typeof floorRound>> & { load: ReturnType<ReturnType<typeof cpuWindow>["end"]> }) | null;
+    const floorStats = floorFigures ? { ...summarise(floorFigures.delays), missing: floorFigures.expected - floorFigures.delays.length, payloadBytes: floorFigures.payloadBytes } : null;
+    runs.push({
+      ...stats,
+      missing: app.expected - app.delays.length,
+      failedPosts: app.failures.length,
+      postP50Ms: summarise(app.postTimes).p50,
+      versusPostP50Ms: versus ? summarise(app.versusPostTimes).p50 : null,
+      payloadBytes: app.payloadBytes,
+      stages: { ...stages, fanOutP50Ms: fanOut.p50, fanOutP99Ms: fanOut.p99 },
+      floor: floorStats,
+      ratio: floorStats ? { p50: stats.p50 / floorStats.p50, p99: stats.p99 / floorStats.p99 } : null,
+      order: floorFigures ? (floorFirst ? "floor, app" : "app, floor") : "app",
+      load: { app: appLoad, floor: floorFigures?.load ?? null },
+    });
+    console.info(
+      `run ${run + 1}/${config.runs}: app p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms, missing ${app.expected - app.delays.length}` +
+        (floorStats ? `; floor p50 ${floorStats.p50.toFixed(1)} ms, p99 ${floorStats.p99.toFixed(1)} ms, missing ${floorStats.missing}; ratio p50 ${(stats.p50 / floorStats.p50).toFixed(2)}, p99 ${(stats.p99 / floorStats.p99).toFixed(2)}` : "") +
+        `; load ${appLoad.loadAverage1m}, CPUs busy ${appLoad.busyPct} % (bench ${appLoad.benchPct} %, other ${appLoad.otherPct} %)`,
+    );
   }
 
   const p50 = acrossRuns(runs.map((run) => run.p50));
@@ -204,6 +321,21 @@ try {
   const max = acrossRuns(runs.map((run) => run.max));
   const missing = runs.reduce((sum, run) => sum + run.missing, 0);
   const failedPosts = runs.reduce((sum, run) => sum + run.failedPosts, 0);
+  const floorMissing = runs.reduce((sum, run) => sum + (run.floor?.missing ?? 0), 0);
+  const floorP50 = withFloor ? acrossRuns(runs.map((run) => run.floor!.p50)) : null;
+  const floorP99 = withFloor ? acrossRuns(runs.map((run) => run.floor!.p99)) : null;
+  const ratioP50 = withFloor ? acrossRuns(runs.map((run) => run.ratio!.p50)) : null;
+  const ratioP99 = withFloor ? acrossRuns(runs.map((run) => run.ratio!.p99)) : null;
+  const loads = runs.flatMap((run) => [run.load.app, ...(run.load.floor ? [run.load.floor] : [])]);
+  const conditions = {
+    loadBefore,
+    loadDuring: acrossRuns(loads.map((load) => load.loadAverage1m)),
+    busyPct: acrossRuns(loads.map((load) => load.busyPct)),
+    benchPct: acrossRuns(loads.map((load) => load.benchPct)),
+    otherPct: acrossRuns(loads.map((load) => load.otherPct)),
+    // Where the load generator ran: the judge's POSTs from this process, the clients in the shard processes.
+    loadGenerator: `this machine: the judge's POSTs from the bench process, the ${config.clients} clients in ${config.shards} shard process(es)`,
+  };
   report(
     "live-path",
     args.smoke,
@@ -218,6 +350,14 @@ try {
         p50: showFigure(p50),
         p99: showFigure(p99),
         max: showFigure(max),
+        ...(withFloor
+          ? {
+              "floor p50": showFigure(floorP50!),
+              "floor p99": showFigure(floorP99!),
+              "p50 ÷ floor": showFigure(ratioP50!, 2),
+              "p99 ÷ floor": showFigure(ratioP99!, 2),
+            }
+          : {}),
         "POST p50": showFigure(acrossRuns(runs.map((run) => run.postP50Ms))),
         ...(versus
           ? {
@@ -231,17 +371,46 @@ try {
         "→enqueued": showFigure(acrossRuns(runs.map((run) => run.stages.requestToEnqueueMs)), 0),
         "queue wait": showFigure(acrossRuns(runs.map((run) => run.stages.queueWaitMs)), 0),
         job: showFigure(acrossRuns(runs.map((run) => run.stages.jobMs)), 0),
-        "job→client": showFigure(acrossRuns(runs.map((run) => run.stages.fanOutP50Ms)), 0),
-        missing,
+        "job→client p50": showFigure(acrossRuns(runs.map((run) => run.stages.fanOutP50Ms)), 0),
+        "job→client p99": showFigure(acrossRuns(runs.map((run) => run.stages.fanOutP99Ms)), 0),
+        missing: missing + floorMissing,
         "failed POSTs": failedPosts,
         "p50 ≤ 20": targetVerdict(p50.median <= TARGET.p50Ms),
         "p99 ≤ 100": targetVerdict(p99.median <= TARGET.p99Ms),
+        ...(withFloor
+          ? { "÷ floor ≤ 1.5": targetVerdict(ratioP50!.median <= TARGET.ratioToFloor && ratioP99!.median <= TARGET.ratioToFloor) }
+          : {}),
       },
     ],
-    { config: { ...config, versus }, target: TARGET, runs, summary: { p50, p99, max, missing, failedPosts } },
+    {
+      config: { ...config, versus, floor: withFloor },
+      target: TARGET,
+      conditions,
+      runs,
+      summary: { p50, p99, max, missing, failedPosts, floor: withFloor ? { p50: floorP50, p99: floorP99, missing: floorMissing } : null, ratio: withFloor ? { p50: ratioP50, p99: ratioP99 } : null },
+    },
     args.out,
   );
-  if (missing > 0 || failedPosts > 0) throw new BenchFailure(`${missing} updates of saved scores missing, ${failedPosts} score POSTs failed`);
+  // The same figures as rows to paste into docs/PERFORMANCE.md, with the run's conditions.
+  const cell = (figure: ReturnType<typeof acrossRuns>, digits = 1) => showFigure(figure, digits);
+  const bytes = `${Math.max(...runs.map((run) => run.payloadBytes))} B app / ${Math.max(...runs.map((run) => run.floor?.payloadBytes ?? 0))} B floor`;
+  console.info(
+    [
+      "",
+      "| | p50 | p99 | max |",
+      "|---|---|---|---|",
+      ...(withFloor ? [`| floor: publish → client | ${cell(floorP50!)} ms | ${cell(floorP99!)} ms | ${cell(acrossRuns(runs.map((run) => run.floor!.max)))} ms |`] : []),
+      `| app: judge's POST → client | ${cell(p50)} ms | ${cell(p99)} ms | ${cell(max)} ms |`,
+      `| app: job end → client | ${cell(acrossRuns(runs.map((run) => run.stages.fanOutP50Ms)), 0)} ms | ${cell(acrossRuns(runs.map((run) => run.stages.fanOutP99Ms)), 0)} ms | |`,
+      ...(withFloor ? [`| **app ÷ floor** (per run) | **${cell(ratioP50!, 2)}** | **${cell(ratioP99!, 2)}** | |`] : []),
+      "",
+      `${config.clients} clients on ${config.webs} webs, ${config.workers} workers, ${targets.length} scores a round at ${config.ratePerSecond}/s, ${config.runs} runs` +
+        `${withFloor ? " (each a floor round and an app round, back to back, order alternating)" : ""}; payload ${bytes}; missing ${missing + floorMissing}, failed POSTs ${failedPosts}.`,
+      `Conditions: ${startedAt.toISOString().slice(0, 16).replace("T", " ")}–${new Date().toISOString().slice(11, 16)} UTC, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}; load average (1 min) ${loadBefore} before, ${cell(conditions.loadDuring, 2)} during;` +
+        ` CPUs busy ${cell(conditions.busyPct, 0)} % (the bench's processes ${cell(conditions.benchPct, 0)} %, everything else incl. Postgres and Redis ${cell(conditions.otherPct, 0)} %); load generator: ${conditions.loadGenerator}.`,
+    ].join("\n"),
+  );
+  if (missing > 0 || failedPosts > 0 || floorMissing > 0) throw new BenchFailure(`${missing} updates of saved scores missing, ${failedPosts} score POSTs failed, ${floorMissing} floor updates missing`);
 } finally {
   for (const shard of shards) shard.disconnect();
   await stopChildren();

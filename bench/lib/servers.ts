@@ -2,7 +2,7 @@
  * The real processes a benchmark runs against: the built web server (server.ts, NODE_ENV=production)
  * and BullMQ workers (workers/index.ts), each a child `node --import tsx` (one PID to measure and signal).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -68,11 +68,16 @@ export async function startWeb(env: Record<string, string>, port: number, root =
   });
   children.add(child);
   child.on("exit", () => children.delete(child));
+  return answering(child, port, "server.ts");
+}
+
+/** Resolves once the process on `port` answers /healthz; fails if it exits first or takes over 90 s. */
+async function answering(child: ChildProcess, port: number, name: string): Promise<WebProcess> {
   const url = `http://127.0.0.1:${port}`;
   // Generous: on a machine busy with other work, tsx compiling server.ts can take a while.
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server.ts on ${port} exited (${child.exitCode})`);
+    if (child.exitCode !== null) throw new Error(`${name} on ${port} exited (${child.exitCode})`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) return { url, port, pid: child.pid!, child };
     } catch {
@@ -80,7 +85,30 @@ export async function startWeb(env: Record<string, string>, port: number, root =
     }
     await sleep(100);
   }
-  throw new Error(`server.ts on ${port} did not answer /healthz within 90 s`);
+  throw new Error(`${name} on ${port} did not answer /healthz within 90 s`);
+}
+
+/**
+ * The live-path floor's "web process" (bench/lib/floor-web.ts: Socket.IO and the Redis adapter, no
+ * application) on `port`, with the adapter's `key`; resolves once it answers /healthz.
+ */
+export async function startFloorWeb(env: Record<string, string>, port: number, key: string): Promise<WebProcess> {
+  const child = spawn(process.execPath, nodeArgs("bench/lib/floor-web.ts"), {
+    cwd: REPO_ROOT,
+    env: processEnv({ ...env, PORT: String(port), FLOOR_KEY: key }),
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  return answering(child, port, "floor web");
+}
+
+/** The live-path floor's publisher (bench/lib/floor-publisher.ts), a child over IPC. */
+export function startFloorPublisher(env: Record<string, string>): ChildProcess {
+  const child = fork(path.join(REPO_ROOT, "bench/lib/floor-publisher.ts"), [], { cwd: REPO_ROOT, execArgv: nodeArgs("").slice(0, -1), env: processEnv(env) });
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  return child;
 }
 
 /** `rootOf(i)`: the checkout web i runs from (this one unless told). */

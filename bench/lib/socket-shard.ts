@@ -3,9 +3,9 @@
  * client process's event loop (1,000 sockets, 10,000 messages a second) adds its own queueing to the
  * delays measured. Talks to the benchmark over IPC:
  *
- *   → { type: "connect", urls, cookies }           ← { type: "connected" }
+ *   → { type: "connect", urls, cookies }           ← { type: "connected" }   (again: another set of sockets, kept beside the first)
  *   → { type: "expect", values: [teamId, centi][] } (a run starts: the update each team must carry)
- *   → { type: "collect" }                           ← { type: "deliveries", teams, at } (parallel arrays)
+ *   → { type: "collect" }                           ← { type: "deliveries", teams, at, payloadBytes } (parallel arrays)
  *
  * Times are absolute (performance.timeOrigin + now, in ms): comparable across processes of one machine.
  */
@@ -22,6 +22,8 @@ const sockets: Array<Socket<ServerToClientEvents>> = [];
 let expected = new Map<number, number>();
 // Per socket, the teams whose expected update it has seen (and when).
 let seen: Array<Map<number, number>> = [];
+// The size of an expected update as received (its JSON), the largest this run: the floor's payload must match the app's.
+let payloadBytes = 0;
 
 function connect(url: string, cookie: string, index: number): Promise<void> {
   const socket: Socket<ServerToClientEvents> = io(url, { transports: ["websocket"], extraHeaders: { cookie }, reconnection: false, forceNew: true });
@@ -31,6 +33,7 @@ function connect(url: string, cookie: string, index: number): Promise<void> {
     if (expected.get(team.id) !== Math.round(team.totalScore * 100)) return;
     const mine = seen[index];
     if (!mine.has(team.id)) mine.set(team.id, at);
+    if (payloadBytes === 0) payloadBytes = JSON.stringify(team).length;
   });
   return new Promise((resolve, reject) => {
     socket.once("connect", () => resolve());
@@ -40,14 +43,18 @@ function connect(url: string, cookie: string, index: number): Promise<void> {
 
 process.on("message", async (message: Message) => {
   if (message.type === "connect") {
-    seen = message.cookies.map(() => new Map());
+    const first = sockets.length;
+    seen.push(...message.cookies.map(() => new Map<number, number>()));
     for (let index = 0; index < message.cookies.length; index += 50) {
-      await Promise.all(message.cookies.slice(index, index + 50).map((cookie, offset) => connect(message.urls[(index + offset) % message.urls.length], cookie, index + offset)));
+      await Promise.all(
+        message.cookies.slice(index, index + 50).map((cookie, offset) => connect(message.urls[(index + offset) % message.urls.length], cookie, first + index + offset)),
+      );
     }
     process.send!({ type: "connected" });
   } else if (message.type === "expect") {
     expected = new Map(message.values);
     seen = sockets.map(() => new Map());
+    payloadBytes = 0;
   } else if (message.type === "collect") {
     const teams: number[] = [];
     const at: number[] = [];
@@ -57,7 +64,7 @@ process.on("message", async (message: Message) => {
         at.push(time);
       }
     }
-    process.send!({ type: "deliveries", teams, at });
+    process.send!({ type: "deliveries", teams, at, payloadBytes });
   }
 });
 

@@ -49,31 +49,15 @@ export interface ScoreCommand {
 
 export async function scoreSubmission(command: ScoreCommand) {
   const outcome = await getDb().transaction(async (tx) => {
-    // Row lock: two judges scoring at once compute the mean one after the other.
-    const [row] = await tx
-      .select({
-        id: submissions.id,
-        teamId: submissions.teamId,
-        status: submissions.status,
-        rejected: submissions.rejected,
-        scoreCenti: submissions.scoreCenti,
-        scoredAt: submissions.scoredAt,
-        revisedAt: submissions.revisedAt,
-        challengeId: submissions.challengeId,
-        challengeTitle: challenges.title,
-        points: challenges.points,
-      })
-      .from(submissions)
-      .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
-      .where(eq(submissions.id, command.submissionId))
-      .for("update", { of: submissions });
+    // Row lock: two judges scoring at once compute the mean one after the other. The challenge's row shared in
+    // the same statement: its rubric and points cannot change under this score (an edit locks it for update),
+    // and the points read here are those of the version locked.
+    const row = await lockSubmissionAndChallenge(tx, command.submissionId);
     if (!row) throw new ScoringError(messages.scoring.submissionNotFound, undefined, 404);
     if (command.seenRevision && command.seenRevision.getTime() !== row.revisedAt.getTime()) {
       throw new ScoringError(messages.scoring.changedWhileScoring, undefined, 409);
     }
 
-    // The rubric cannot change under this score (an edit of the challenge locks its row for update).
-    await tx.execute(sql`select 1 from ${challenges} where ${challenges.id} = ${row.challengeId} for share`);
     const rubric = await getRubric(row.challengeId, tx);
     const given = rubric.length ? criterionScores(rubric, command.criteria) : null;
     let scoreCenti: number;
@@ -88,11 +72,15 @@ export async function scoreSubmission(command: ScoreCommand) {
     const at = command.at ?? new Date();
     const { mine, scores, previous } = await upsertScoreAndReadAll(tx, { submissionId: row.id, judgeId: command.judge.id, scoreCenti, comment, at: command.at });
     // The judge's criterion scores are replaced with these (none without a rubric); the old ones go to the
-    // audit record (teams read them once feedback is published).
-    const replaced = await tx
-      .delete(criterionScoresTable)
-      .where(eq(criterionScoresTable.submissionScoreId, mine))
-      .returning({ criterionId: criterionScoresTable.criterionId, scoreCenti: criterionScoresTable.scoreCenti });
+    // audit record (teams read them once feedback is published). A challenge without a rubric has no
+    // criterion scores to replace (they go with their criteria, and the rubric cannot change under this
+    // score): no statement, one round trip less on every plain score.
+    const replaced = rubric.length
+      ? await tx
+          .delete(criterionScoresTable)
+          .where(eq(criterionScoresTable.submissionScoreId, mine))
+          .returning({ criterionId: criterionScoresTable.criterionId, scoreCenti: criterionScoresTable.scoreCenti })
+      : [];
     const namesOf = (scores: Iterable<[number, number]>) => {
       const byId = new Map(scores);
       return Object.fromEntries(rubric.filter((criterion) => byId.has(criterion.id)).map((criterion) => [criterion.name, fromCenti(byId.get(criterion.id)!)]));
@@ -143,6 +131,44 @@ export async function scoreSubmission(command: ScoreCommand) {
   await requestStandingsRecompute(outcome.teamId);
   broadcastJudgingChanged();
   return outcome;
+}
+
+/**
+ * The submission locked for update and its challenge for share, in one statement (one round trip: drizzle's
+ * builder takes a single locking strength), mapped as drizzle's select maps the same columns.
+ */
+async function lockSubmissionAndChallenge(tx: Queryable, submissionId: number) {
+  const [found] = await tx.execute<{
+    id: number;
+    team_id: number;
+    status: (typeof submissions.$inferSelect)["status"];
+    rejected: boolean;
+    score_centi: number | null;
+    scored_at: string | null;
+    revised_at: string;
+    challenge_id: number;
+    challenge_title: string;
+    points: number;
+  }>(sql`
+    select ${submissions.id} as id, ${submissions.teamId} as team_id, ${submissions.status} as status, ${submissions.rejected} as rejected,
+      ${submissions.scoreCenti} as score_centi, ${submissions.scoredAt} as scored_at, ${submissions.revisedAt} as revised_at,
+      ${submissions.challengeId} as challenge_id, ${challenges.title} as challenge_title, ${challenges.points} as points
+    from ${submissions} inner join ${challenges} on ${challenges.id} = ${submissions.challengeId}
+    where ${submissions.id} = ${submissionId}
+    for update of ${submissions} for share of ${challenges}`);
+  if (!found) return null;
+  return {
+    id: Number(found.id),
+    teamId: Number(found.team_id),
+    status: found.status,
+    rejected: found.rejected,
+    scoreCenti: found.score_centi === null ? null : Number(found.score_centi),
+    scoredAt: found.scored_at === null ? null : (submissions.scoredAt.mapFromDriverValue(found.scored_at) as Date),
+    revisedAt: submissions.revisedAt.mapFromDriverValue(found.revised_at) as Date,
+    challengeId: Number(found.challenge_id),
+    challengeTitle: found.challenge_title,
+    points: Number(found.points),
+  };
 }
 
 /** Each criterion's score as typed, checked against its maximum; the first bad one is refused on its own input. */

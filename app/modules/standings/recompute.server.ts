@@ -29,7 +29,7 @@ import {
 import { lockBoardShared, lockTeam, lockTeamThenBoardShared } from "./locks.ts";
 import { nextStandingsVersion } from "./outbox.server.ts";
 import { ensureSnapshotReady } from "./scoreboard.server.ts";
-import { placeTeam, removeTeamFromSnapshot } from "./snapshot.server.ts";
+import { placeTeam, removeTeamFromSnapshot, SnapshotNotReadyError } from "./snapshot.server.ts";
 
 export type RecomputeResult = { status: "skipped" } | { status: "removed" } | { status: "updated"; team: TeamStanding };
 
@@ -43,8 +43,22 @@ export type RecomputeResult = { status: "skipped" } | { status: "removed" } | { 
  * the reads together lost an update in the kill -9 test).
  */
 export async function recomputeTeamStanding(teamId: number): Promise<RecomputeResult> {
-  // Outside the transaction: the rebuild takes the board lock exclusive, which our shared one would block.
-  await ensureSnapshotReady();
+  try {
+    return await recomputeOnce(teamId);
+  } catch (error) {
+    if (!(error instanceof SnapshotNotReadyError)) throw error;
+    // Redis lost the snapshot: the placement refused and the transaction rolled back. Rebuild it outside any
+    // transaction (the rebuild takes the board lock exclusive, which our shared one would block), then again.
+    await ensureSnapshotReady();
+    return recomputeOnce(teamId);
+  }
+}
+
+/**
+ * The recompute itself. The snapshot's readiness is checked by the placement's own script (not by a round trip
+ * to Redis before the transaction): a job on a ready snapshot, nearly every one, waits for one round trip less.
+ */
+async function recomputeOnce(teamId: number): Promise<RecomputeResult> {
   type Publish = { team: TeamStanding; frozen: boolean; frozenRank: number | null; requestedAt: Date };
   let broadcast = null as Publish | null;
   const result = await getDb().transaction(async (tx): Promise<RecomputeResult> => {

@@ -32,7 +32,10 @@ export const snapshotKeys = {
 type StoredTeam = Omit<TeamStanding, "rank">;
 
 // Atomic: swap the team's member in the order, store its data, move the version, return its 0-based rank.
+// Refused when the snapshot is not ready (Redis lost it): a team placed into an empty order would get a rank
+// counted among the few teams placed since. The check is part of the write, so nothing can empty Redis between.
 const PLACE_SCRIPT = `
+if redis.call('HGET', KEYS[5], 'ready') ~= '1' then return redis.error_reply('GK_SNAPSHOT_NOT_READY') end
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old and old ~= ARGV[2] then redis.call('ZREM', KEYS[1], old) end
 redis.call('ZADD', KEYS[1], ARGV[4], ARGV[2])
@@ -52,14 +55,14 @@ return 1
 `;
 
 type WithScripts = Redis & {
-  gkPlaceTeam(order: string, members: string, teams: string, version: string, teamId: string, member: string, json: string, total: string): Promise<number>;
+  gkPlaceTeam(order: string, members: string, teams: string, version: string, meta: string, teamId: string, member: string, json: string, total: string): Promise<number>;
   gkRemoveTeam(order: string, members: string, teams: string, version: string, teamId: string): Promise<number>;
 };
 
 function withScripts(redis: Redis): WithScripts {
   const scripted = redis as WithScripts;
   if (typeof scripted.gkPlaceTeam !== "function") {
-    redis.defineCommand("gkPlaceTeam", { numberOfKeys: 4, lua: PLACE_SCRIPT });
+    redis.defineCommand("gkPlaceTeam", { numberOfKeys: 5, lua: PLACE_SCRIPT });
     redis.defineCommand("gkRemoveTeam", { numberOfKeys: 4, lua: REMOVE_SCRIPT });
   }
   return scripted;
@@ -104,11 +107,30 @@ function stored(team: Omit<TeamStanding, "rank"> & { rank?: number }): string {
   return JSON.stringify(rest satisfies StoredTeam);
 }
 
-/** Places one team and returns its rank (1 = first). */
+/** placeTeam found no ready snapshot (Redis lost it): rebuild it, then place the team again. */
+export class SnapshotNotReadyError extends Error {
+  constructor() {
+    super("the standings snapshot in Redis is not ready: it must be rebuilt first");
+  }
+}
+
+/** Places one team and returns its rank (1 = first); throws SnapshotNotReadyError, writing nothing, if the snapshot is not ready. */
 export async function placeTeam(redis: Redis, team: StoredTeam, totalCenti: number): Promise<number> {
   const key = { teamId: team.id, totalCenti, reachedAt: new Date(team.reachedAt) };
-  const zeroBased = await withScripts(redis).gkPlaceTeam(...writeKeys(), String(team.id), rankOrderMember(key), stored(team), String(rankOrderScore(key)));
-  return Number(zeroBased) + 1;
+  try {
+    const zeroBased = await withScripts(redis).gkPlaceTeam(
+      ...writeKeys(),
+      snapshotKeys.meta(),
+      String(team.id),
+      rankOrderMember(key),
+      stored(team),
+      String(rankOrderScore(key)),
+    );
+    return Number(zeroBased) + 1;
+  } catch (error) {
+    if (error instanceof Error && error.message.includes("GK_SNAPSHOT_NOT_READY")) throw new SnapshotNotReadyError();
+    throw error;
+  }
 }
 
 export async function removeTeamFromSnapshot(redis: Redis, teamId: number) {
