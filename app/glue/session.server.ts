@@ -38,11 +38,23 @@ function getSessionStorage() {
   return storage;
 }
 
+/**
+ * Cookie headers already read: what a header says is a pure function of it (and of the secret, fixed for
+ * the process's life), and each request asks several times (root, layout and page loaders). Bounded.
+ */
+const readHeaders = new Map<string, string | null>();
+const MAX_READ_HEADERS = 10_000;
+
 /** The session token in a Cookie header, if it holds a well-signed one. */
 export async function readSessionToken(cookieHeader: string | null | undefined): Promise<string | null> {
   if (!cookieHeader) return null;
+  const known = readHeaders.get(cookieHeader);
+  if (known !== undefined) return known;
   const sid = (await getSessionStorage().getSession(cookieHeader)).get("sid");
-  return typeof sid === "string" && /^[A-Za-z0-9_-]{43}$/.test(sid) ? sid : null;
+  const token = typeof sid === "string" && /^[A-Za-z0-9_-]{43}$/.test(sid) ? sid : null;
+  if (readHeaders.size >= MAX_READ_HEADERS) readHeaders.clear();
+  readHeaders.set(cookieHeader, token);
+  return token;
 }
 
 /** The Set-Cookie value that gives the browser this session token. */

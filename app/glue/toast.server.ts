@@ -13,13 +13,14 @@ export type Toast = z.infer<typeof ToastSchema>;
 export type ToastInput = z.input<typeof ToastSchema>;
 
 const flashKey = "toast";
+const TOAST_COOKIE = "__gk_toast";
 let storage: ReturnType<typeof createToastStorage> | undefined;
 
 function createToastStorage() {
   const env = getEnv();
   return createCookieSessionStorage({
     cookie: {
-      name: "__gk_toast",
+      name: TOAST_COOKIE,
       httpOnly: true,
       sameSite: "lax",
       path: "/",
@@ -49,7 +50,10 @@ export async function redirectWithToast(url: string, toast: ToastInput, init?: R
 
 /** The pending toast, if any, and the header that clears it. */
 export async function getToast(request: Request): Promise<{ toast: Toast | null; headers: Headers | null }> {
-  const session = await getToastStorage().getSession(request.headers.get("Cookie"));
+  const cookie = request.headers.get("Cookie");
+  // Most requests carry no toast: no cookie to parse or verify.
+  if (!cookie?.includes(`${TOAST_COOKIE}=`)) return { toast: null, headers: null };
+  const session = await getToastStorage().getSession(cookie);
   const parsed = ToastSchema.safeParse(session.get(flashKey));
   if (!parsed.success) return { toast: null, headers: null };
   return {
