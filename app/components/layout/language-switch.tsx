@@ -1,0 +1,21 @@
+import { Form, useLocation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { languageNames, type Language } from "~/modules/i18n/i18n";
+
+/**
+ * English ⇄ العربية: a form POST to /language, which remembers the choice in a cookie and sends the user
+ * back here, so it works without JavaScript and the next server-rendered page is already in that language.
+ */
+export function LanguageSwitch({ className }: { className?: string }) {
+  const { t, i18n } = useTranslation();
+  const location = useLocation();
+  const other: Language = i18n.language === "ar" ? "en" : "ar";
+  return (
+    <Form method="post" action="/language" className={["language-switch", className].filter(Boolean).join(" ")}>
+      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+      <button type="submit" name="lang" value={other} className="language-switch__button" lang={other} title={t("nav.language")}>
+        {languageNames[other]}
+      </button>
+    </Form>
+  );
+}
