@@ -7,8 +7,10 @@ import { ActionLink } from "~/components/ui/action-button";
 import { TitleBar } from "~/components/ui/title-bar";
 import { listGates } from "~/modules/gates/gates.server";
 import { requirePage } from "~/glue/auth.server";
+import { pageTitle } from "~/modules/i18n/i18n";
+import { useTranslation } from "react-i18next";
 
-export const meta: MetaFunction = () => [{ title: "Gates · Gatekeeper" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.gates") }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
@@ -19,9 +21,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function Gates() {
   const { gates, serverNow } = useLoaderData<typeof loader>();
   const { revalidate } = useRevalidator();
+  const { t } = useTranslation();
   return (
     <main className="page participant-page">
-      <TitleBar title="Enter a Gate" />
+      <TitleBar title={t("gates.title")} />
       <ul className="gate-grid list-reset">
         {gates.map((gate) => (
           <li key={gate.number} className={`card gate-card gate-card--${gate.number}${gate.open ? " gate-card--open" : ""}`}>
@@ -30,14 +33,14 @@ export default function Gates() {
             {gate.open ? (
               <>
                 <p>{gate.description}</p>
-                <ActionLink to={`/gate/${gate.number}`} aria-label={`Next: ${gate.title}`}>
-                  Next
+                <ActionLink to={`/gate/${gate.number}`} aria-label={t("common.nextTo", { name: gate.title })}>
+                  {t("common.next")}
                 </ActionLink>
               </>
             ) : (
               <p className="gate-card__countdown">
                 {/* At zero the page re-reads its data: the server decides, and the gate opens in place. */}
-                <Countdown target={gate.opensAt} serverNow={serverNow} onZero={revalidate} label={`${gate.title} opens in`} />
+                <Countdown target={gate.opensAt} serverNow={serverNow} onZero={revalidate} label={t("gates.opensIn", { name: gate.title })} />
               </p>
             )}
           </li>
