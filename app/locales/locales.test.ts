@@ -71,7 +71,10 @@ describe("translation files", () => {
   });
 
   it("hold every key the code uses", () => {
-    const missing = [...called, ...literals].filter((key) => namespaces.includes(key.split(".")[0]) && !enKeys.has(key));
+    // Keys passed to t(), and keys in tables (three parts and more: "dashboard.nav.teams"); a two-part
+    // literal may be something else ("challenge.created" is a live event's name).
+    const tabled = [...literals].filter((key) => key.split(".").length >= 3);
+    const missing = [...called, ...tabled].filter((key) => namespaces.includes(key.split(".")[0]) && !enKeys.has(key));
     expect([...new Set(missing)]).toEqual([]);
   });
 
