@@ -105,7 +105,7 @@ function RequestForm({ intent, title, actionData }: { intent: "mentor" | "needs"
         <TextareaField
           label={t("home.message")}
           textareaProps={{ ...getTextareaProps(fields.message), rows: 3 }}
-          errors={fields.message.errors?.map(serverMessage)}
+          errors={fields.message.errors}
         />
         {form.errors?.length ? <Message tone="error">{form.errors.map(serverMessage).join(" ")}</Message> : null}
         <ActionButton type="submit" disabled={sending}>
