@@ -3,7 +3,7 @@ import { ActionLink } from "~/components/ui/action-button";
 import { Message } from "~/components/ui/message";
 import { TitleBar } from "~/components/ui/title-bar";
 import { roleHome, type Role } from "~/modules/auth/access";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 
 /** A full page for 403 / 404 / 500 with a way back; never a stack trace. */
 export function StatusPage({ status, title, message, home = "/" }: {
@@ -12,7 +12,7 @@ export function StatusPage({ status, title, message, home = "/" }: {
   message: string;
   home?: string;
 }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   return (
     <main className="status-page" aria-labelledby="status-title">
       <p className="status-page__code" aria-hidden="true">
@@ -31,7 +31,7 @@ export function StatusPage({ status, title, message, home = "/" }: {
 
 /** Maps a thrown response or error to the right status page. */
 export function RouteErrorPage() {
-  const { t } = useTranslation();
+  const { t } = useT();
   const error = useRouteError();
   if (isRouteErrorResponse(error)) {
     const payload = (error.data ?? {}) as { message?: string; home?: Role };
@@ -64,7 +64,7 @@ function loadErrorMessage(error: unknown, fallback: string): string {
  * text) under its title, with a way to try again. A 403 or 404 keeps its usual status page.
  */
 export function LoadErrorPage({ title, text, className }: { title: string; text?: (message: string) => string; className?: string }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const error = useRouteError();
   const location = useLocation();
   if (isRouteErrorResponse(error) && error.status < 500) return <RouteErrorPage />;

@@ -18,7 +18,9 @@ describe("the request's language", () => {
     expect(acceptedLanguage("fr-FR,fr;q=0.9,ar;q=0.5,en;q=0.4")).toBe("ar");
     expect(acceptedLanguage("fr-FR,en;q=0.6,ar;q=0.5")).toBe("en");
     expect(acceptedLanguage("en-US,en;q=0.9")).toBe("en");
-    expect(acceptedLanguage("fr")).toBeNull();
+    expect(acceptedLanguage("fr, ar-DZ;q=0.5")).toBe("ar");
+    expect(acceptedLanguage("AR")).toBe("ar");
+    expect(acceptedLanguage("arn, fr")).toBe("en");
   });
 
   it("is English without either", () => {

@@ -4,10 +4,12 @@
  * operations per request: no parsing library is set up, nothing is cached per user.
  */
 import Negotiator from "negotiator";
-import { getEnv } from "~/infrastructure/env.server";
-import { DEFAULT_LANGUAGE, isLanguage, LANGUAGE_COOKIE, languages, type Language } from "~/modules/i18n/i18n";
+import { getEnv } from "../infrastructure/env.server.ts";
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGE_COOKIE, languages, type Language } from "../modules/i18n/i18n.ts";
 
 const COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)${LANGUAGE_COOKIE}=([^;]*)`);
+/** "ar" or "ar-…" as one of the header's ranges. */
+const ARABIC_RANGE = /(?:^|,)\s*ar(?:-[^,;]*)?\s*(?:[;,]|$)/i;
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 /** The language chosen with the switch, if the cookie holds one we speak. */
@@ -20,6 +22,8 @@ export function cookieLanguage(cookieHeader: string | null): Language | null {
 /** The best of our languages for an Accept-Language header (q-values honoured), or null. */
 export function acceptedLanguage(acceptLanguage: string | null): Language | null {
   if (!acceptLanguage) return null;
+  // Most browsers ask for no Arabic at all: then there is nothing to weigh (English or the default).
+  if (!ARABIC_RANGE.test(acceptLanguage)) return DEFAULT_LANGUAGE;
   const best = new Negotiator({ headers: { "accept-language": acceptLanguage } }).language([...languages]);
   return isLanguage(best) ? best : null;
 }

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { messageKeys } from "~/modules/i18n/server-messages";
 import ar from "./ar.json";
 import en from "./en.json";
 
@@ -36,8 +37,14 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/**
+ * "messages.*" is Arabic only: the Arabic of app/modules/messages.ts's fixed texts, whose English stays in
+ * messages.ts (app/modules/i18n/server-messages.ts). It is checked against messages.ts below.
+ */
+const SERVER_MESSAGES = "messages.";
 const enFlat = flatten(en);
-const arFlat = flatten(ar);
+const arAll = flatten(ar);
+const arFlat = new Map([...arAll].filter(([key]) => !key.startsWith(SERVER_MESSAGES)));
 const enKeys = baseKeys(enFlat);
 const arKeys = baseKeys(arFlat);
 const code = sourceFiles(APP).map((file) => readFileSync(file, "utf8")).join("\n");
@@ -68,6 +75,14 @@ describe("translation files", () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it("give every fixed English text of messages.ts its Arabic, and nothing else (Arabic texts stay as they are)", () => {
+    const arabic = /[\u0600-\u06ff]/;
+    const expected = [...messageKeys].filter(([text]) => !arabic.test(text)).map(([, key]) => key).sort();
+    const present = [...arAll.keys()].filter((key) => key.startsWith(SERVER_MESSAGES)).sort();
+    expect(present).toEqual(expected);
+    expect(en).not.toHaveProperty("messages");
   });
 
   it("hold every key the code uses", () => {

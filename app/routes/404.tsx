@@ -4,7 +4,7 @@ import { TopNav } from "~/components/layout/top-nav";
 import { StatusPage } from "~/components/status-page";
 import { roleHome } from "~/modules/auth/access";
 import { pageTitle } from "~/modules/i18n/i18n";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 import { useOptionalUser } from "~/root";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.notFound") }];
@@ -17,7 +17,7 @@ export async function loader() {
 /** A public page: it carries the public layout's bar, for visitors and signed-in users alike. */
 export default function NotFound() {
   const user = useOptionalUser();
-  const { t } = useTranslation();
+  const { t } = useT();
   return (
     <div className="app-shell">
       <TopNav user={user} />

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useFormats } from "~/components/realtime/format";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 import { pageTitle } from "~/modules/i18n/i18n";
 import { useSocketEvent } from "~/components/realtime/socket-provider";
 import { useUnreadAnnouncements } from "~/components/realtime/unread-announcements";
@@ -37,7 +37,7 @@ export default function Announcements() {
   const { announcements, timeZone } = useLoaderData<typeof loader>();
   const { reset } = useUnreadAnnouncements();
   const seen = useFetcher<typeof action>();
-  const { t } = useTranslation();
+  const { t } = useT();
   const format = useFormats();
 
   const [items, setItems] = useState<AnnouncementEvent[]>(announcements);

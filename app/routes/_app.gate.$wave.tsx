@@ -3,7 +3,7 @@ import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { categoryLabel, difficultyLabel } from "~/components/participant/category";
 import { Countdown } from "~/components/participant/countdown";
 import { useFormats } from "~/components/realtime/format";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 import { pageTitle } from "~/modules/i18n/i18n";
 import { GateArt } from "~/components/participant/gate-art";
 import { LoadErrorPage } from "~/components/status-page";
@@ -37,7 +37,7 @@ export default function GateBoard() {
   const { board, serverNow } = useLoaderData<typeof loader>();
   const { revalidate } = useRevalidator();
   const { gate, challenges, solvedPercent, submissions } = board;
-  const { t } = useTranslation();
+  const { t } = useT();
   const format = useFormats();
   return (
     <main className={`page participant-page gate-board gate-board--${gate.number}`}>
@@ -136,6 +136,6 @@ export default function GateBoard() {
 
 /** The gate page shows "Error: {message}" when it cannot load; a 404 stays the 404 page. */
 export function ErrorBoundary() {
-  const { t } = useTranslation();
+  const { t } = useT();
   return <LoadErrorPage title={t("gate.errorTitle")} className="gate-board" />;
 }

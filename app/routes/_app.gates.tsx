@@ -8,7 +8,7 @@ import { TitleBar } from "~/components/ui/title-bar";
 import { listGates } from "~/modules/gates/gates.server";
 import { requirePage } from "~/glue/auth.server";
 import { pageTitle } from "~/modules/i18n/i18n";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.gates") }];
 
@@ -21,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function Gates() {
   const { gates, serverNow } = useLoaderData<typeof loader>();
   const { revalidate } = useRevalidator();
-  const { t } = useTranslation();
+  const { t } = useT();
   return (
     <main className="page participant-page">
       <TitleBar title={t("gates.title")} />

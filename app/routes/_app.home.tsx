@@ -10,7 +10,7 @@ import { handleHomeAction } from "~/glue/home-forms.server";
 import { actorOf } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { pageTitle } from "~/modules/i18n/i18n";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.home") }];
 
@@ -31,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Home() {
   const { content, threads } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const { t } = useTranslation();
+  const { t } = useT();
   return (
     <main className="page participant-page">
       <TitleBar title={t("home.title")} />

@@ -7,7 +7,7 @@ import { Scene } from "~/components/ui/scene";
 import { TitleBar } from "~/components/ui/title-bar";
 import { requirePage } from "~/glue/auth.server";
 import { pageTitle } from "~/modules/i18n/i18n";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.ready") }];
 
@@ -18,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Notification() {
   const [leaving, setLeaving] = useState(false);
-  const { t } = useTranslation();
+  const { t } = useT();
   return (
     <Scene statue="left" fadeToDark={leaving} className="participant-scene">
       <main className={`page page--centered participant-page${leaving ? " is-leaving" : ""}`}>

@@ -4,7 +4,8 @@ import { useEffect, useRef, useState } from "react";
 import { SocialLinks } from "~/components/participant/social-links";
 import { CategoryLeadersPanel } from "~/components/realtime/category-leaders";
 import { useFormats } from "~/components/realtime/format";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans } from "react-i18next";
+import { useT } from "~/components/i18n";
 import { pageTitle } from "~/modules/i18n/i18n";
 import { LiveIndicator } from "~/components/realtime/live-indicator";
 import { useLiveStandings } from "~/components/realtime/live-standings";
@@ -54,7 +55,7 @@ const FLASH_MS = 1600;
 export default function Scoreboard() {
   const data = useLoaderData<typeof loader>();
   const { revalidate } = useRevalidator();
-  const { t } = useTranslation();
+  const { t } = useT();
   const format = useFormats();
 
   // The chart starts from the loader and re-syncs whenever the loader runs again, as the board does
@@ -244,7 +245,7 @@ export default function Scoreboard() {
  * shown as text (React escapes them) and put in the address encoded.
  */
 function DivisionFilter({ divisions, division, unknown }: { divisions: string[]; division: string | null; unknown: string | null }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   if (!divisions.length && unknown === null) return null;
   return (
     <>
@@ -277,6 +278,6 @@ function DivisionFilter({ divisions, division, unknown }: { divisions: string[];
 
 /** "Error loading teams" when the board cannot be read; role errors keep their own page. */
 export function ErrorBoundary() {
-  const { t } = useTranslation();
+  const { t } = useT();
   return <LoadErrorPage title={t("scoreboard.title")} className="scoreboard" text={() => t("scoreboard.loadFailed")} />;
 }

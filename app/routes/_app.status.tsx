@@ -3,7 +3,7 @@ import type { ClientLoaderFunctionArgs } from "@remix-run/react";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useFormats } from "~/components/realtime/format";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 import { pageTitle } from "~/modules/i18n/i18n";
 import { useLiveStandings } from "~/components/realtime/live-standings";
 import { isServerAnswer, withRetries } from "~/components/refetch";
@@ -61,7 +61,7 @@ export default function Status() {
   const teams = useLiveStandings(shown);
   const team = shown.ownTeamId === null ? undefined : teams.find((entry) => entry.id === shown.ownTeamId);
   const unknown = shown.scoresFailed;
-  const { t } = useTranslation();
+  const { t } = useT();
   const format = useFormats();
 
   useEffect(() => {

@@ -7,7 +7,8 @@ import { ChallengeQuestions } from "~/components/participant/challenge-questions
 import { SubmissionFeedbackCard } from "~/components/participant/submission-feedback";
 import { useFormats } from "~/components/realtime/format";
 import { useServerMessage } from "~/components/server-message";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans } from "react-i18next";
+import { useT } from "~/components/i18n";
 import { pageTitle } from "~/modules/i18n/i18n";
 import { LoadErrorPage } from "~/components/status-page";
 import { showAppToast } from "~/components/toaster";
@@ -79,7 +80,7 @@ type Upload = { state: "idle" } | { state: "uploading"; percent: number };
 
 export default function SubmissionPage() {
   const { challenge, submission, canSubmit, maxBytes, submissions: deadline, answers } = useLoaderData<typeof loader>();
-  const { t } = useTranslation();
+  const { t } = useT();
   const format = useFormats();
   const serverMessage = useServerMessage();
   const closesAt = deadline.closesAt ? format.dayTime(deadline.closesAt, deadline.timeZone) : null;
@@ -298,6 +299,6 @@ export default function SubmissionPage() {
 
 /** A challenge that fails to load shows "Error:" with the message; a 404 stays the 404 page. */
 export function ErrorBoundary() {
-  const { t } = useTranslation();
+  const { t } = useT();
   return <LoadErrorPage title={t("meta.challengeTitle")} className="submission-page" />;
 }

@@ -7,7 +7,7 @@ import { TitleBar } from "~/components/ui/title-bar";
 import { getFinalAt } from "~/modules/videos/videos.server";
 import { requirePage } from "~/glue/auth.server";
 import { pageTitle } from "~/modules/i18n/i18n";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.timer") }];
 
@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Timer() {
   const { finalAt, serverNow } = useLoaderData<typeof loader>();
-  const { t } = useTranslation();
+  const { t } = useT();
   return (
     <Scene statue="left" className="participant-scene">
       <main className="page page--centered participant-page">

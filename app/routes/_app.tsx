@@ -8,7 +8,7 @@ import styles from "~/styles/participant.css";
 import { requireLayout } from "~/glue/auth.server";
 import { getLogger } from "~/infrastructure/logger.server";
 import { answeredThreadCount } from "~/modules/requests/threads.server";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -44,7 +44,7 @@ function useOpeningChallenge(): boolean {
 
 export default function AppLayout() {
   const { user, hasTeam } = useLoaderData<typeof loader>();
-  const { t } = useTranslation();
+  const { t } = useT();
   const openingChallenge = useOpeningChallenge();
   const revalidate = useIdleRevalidate();
   // A thread of the team moved (an organiser claimed, answered or closed it): the badge and the page follow.

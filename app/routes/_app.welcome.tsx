@@ -11,7 +11,8 @@ import { handleHomeAction } from "~/glue/home-forms.server";
 import { actorOf } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { pageTitle } from "~/modules/i18n/i18n";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans } from "react-i18next";
+import { useT } from "~/components/i18n";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.welcome") }];
 
@@ -29,7 +30,7 @@ export default function Welcome() {
   const { name, content, canSaveVideos } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [leaving, setLeaving] = useState(false);
-  const { t } = useTranslation();
+  const { t } = useT();
   return (
     // The backdrop switches after 4 s (CSS; at once under reduced motion).
     <Scene statue="right" className="participant-scene welcome-scene">

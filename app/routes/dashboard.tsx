@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useThrottledEvent } from "~/components/realtime/revalidate-on";
 import { useState, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 import { LanguageSwitch } from "~/components/layout/language-switch";
 import { pageTitle } from "~/modules/i18n/i18n";
 import { DashboardError } from "~/components/dashboard/error-boundary";
@@ -61,7 +61,7 @@ export default function DashboardLayout() {
 }
 
 function DashboardShell({ user, backlog: loaded, children }: { user: { name: string; role: Role }; backlog: number; children: ReactNode }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const links = dashboardLinks.filter((link) => canOpen(user.role, link.to));
   // The count follows submissions and other judges' scores on every dashboard page: re-read on each judging
   // event (at most every 2 s), the newest figure shown. A failed read keeps the last one.

@@ -1,5 +1,5 @@
 import { Form, useLocation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 import { languageNames, type Language } from "~/modules/i18n/i18n";
 
 /**
@@ -7,9 +7,9 @@ import { languageNames, type Language } from "~/modules/i18n/i18n";
  * back here, so it works without JavaScript and the next server-rendered page is already in that language.
  */
 export function LanguageSwitch({ className }: { className?: string }) {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useT();
   const location = useLocation();
-  const other: Language = i18n.language === "ar" ? "en" : "ar";
+  const other: Language = language === "ar" ? "en" : "ar";
   return (
     <Form method="post" action="/language" className={["language-switch", className].filter(Boolean).join(" ")}>
       <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />

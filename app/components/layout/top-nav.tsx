@@ -1,6 +1,6 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 import { LanguageSwitch } from "~/components/layout/language-switch";
 import { useUnreadAnnouncements } from "~/components/realtime/unread-announcements";
 import { toastsBelow } from "~/components/toaster";
@@ -30,7 +30,7 @@ function navLinks(signedIn: boolean) {
  * A visitor's links lead to /login first (the guards remember where they were going).
  */
 export function TopNav({ user }: { user: TopNavUser | null }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const { count: unread } = useUnreadAnnouncements();
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -83,7 +83,7 @@ export function TopNav({ user }: { user: TopNavUser | null }) {
  * so it works without JavaScript and no link on another site can log anyone out) and lands on /.
  */
 function AuthIcon({ signedIn }: { signedIn: boolean }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   if (!signedIn) {
     return (
       <Link to="/login" className="icon-button" aria-label={t("nav.login")} title={t("nav.login")}>
@@ -106,7 +106,7 @@ function AuthIcon({ signedIn }: { signedIn: boolean }) {
 
 /** Enter or leave full screen. Rendered only once JavaScript runs (it cannot work without). */
 export function FullScreenToggle() {
-  const { t } = useTranslation();
+  const { t } = useT();
   const [supported, setSupported] = useState(false);
   const [full, setFull] = useState(false);
   useEffect(() => {

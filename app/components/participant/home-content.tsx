@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useFormats } from "~/components/realtime/format";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 import { useServerMessage } from "~/components/server-message";
 import { showAppToast } from "~/components/toaster";
 import { ActionButton } from "~/components/ui/action-button";
@@ -33,7 +33,7 @@ export function HomeContent({
   actionData: HomeActionData;
   canSaveVideos?: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const format = useFormats();
   return (
     <div className="home-content">
@@ -71,7 +71,7 @@ export function HomeContent({
 
 /** Admins only (docs/domain.md): replace one or both home videos; an empty field keeps the stored URL. */
 function SaveVideosForm({ actionData }: { actionData: HomeActionData }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   return (
     <section className="card" aria-labelledby="videos-form-heading">
       <h2 id="videos-form-heading">{t("home.homeVideos")}</h2>
@@ -81,7 +81,7 @@ function SaveVideosForm({ actionData }: { actionData: HomeActionData }) {
 }
 
 function RequestForm({ intent, title, actionData }: { intent: "mentor" | "needs"; title: string; actionData: HomeActionData }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const serverMessage = useServerMessage();
   const navigation = useNavigation();
   const lastResult = actionData?.intent === intent ? actionData.result : undefined;
@@ -118,7 +118,7 @@ function RequestForm({ intent, title, actionData }: { intent: "mentor" | "needs"
 
 /** A YouTube link as an embed (autoplay, muted, controls); any other URL as a <video> with a play overlay. */
 export function VideoPlayer({ url, title }: { url: string; title: string }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const embed = youtubeEmbedUrl(url);
   const video = useRef<HTMLVideoElement>(null);
   const [playing, setPlaying] = useState(false);

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 import { useFormats } from "~/components/realtime/format";
 
 /** A thread's status and kind, named in the page's language. */
@@ -22,7 +22,7 @@ export interface TeamThreadRow {
 
 /** The team's questions and requests with their status (live: the page re-reads on each change). */
 export function TeamThreads({ threads, timeZone }: { threads: TeamThreadRow[]; timeZone: string }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const format = useFormats();
   if (threads.length === 0) return null;
   return (

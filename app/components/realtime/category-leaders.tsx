@@ -1,7 +1,7 @@
 import { categoryLabel } from "~/components/participant/category";
 import type { CategoryLeaders } from "~/modules/standings/category-leaders";
 import { categories } from "~/modules/scoring/rules";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 import { useFormats } from "./format";
 import { isMedalPlace, Medal } from "./medal";
 
@@ -11,7 +11,7 @@ import { isMedalPlace, Medal } from "./medal";
  * the freeze lets its viewer see (`leadersOfBoard`).
  */
 export function CategoryLeadersPanel({ leaders, ownTeamId, frozen }: { leaders: CategoryLeaders; ownTeamId: number | null; frozen: boolean }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const format = useFormats();
   return (
     <section className="category-leaders" aria-labelledby="category-leaders-title">

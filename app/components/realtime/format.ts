@@ -5,8 +5,8 @@
  */
 
 import { useMemo } from "react";
-import { useTranslation } from "react-i18next";
-import { intlLocale, isLanguage, type Language } from "~/modules/i18n/i18n";
+import { useT } from "~/components/i18n";
+import { intlLocale, type Language } from "~/modules/i18n/i18n";
 
 /** docs/domain.md: the event's default zone (an event setting; instants are stored in UTC). */
 export const DEFAULT_EVENT_TIME_ZONE = "Africa/Algiers";
@@ -67,8 +67,7 @@ export function formatDayTime(iso: string, timeZone: string = DEFAULT_EVENT_TIME
 
 /** The formats above in the page's language (the root loader's, through react-i18next). */
 export function useFormats() {
-  const { i18n } = useTranslation();
-  const language: Language = isLanguage(i18n.language) ? i18n.language : "en";
+  const { language } = useT();
   return useMemo(
     () => ({
       language,

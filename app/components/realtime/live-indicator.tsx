@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 import { useEffect, useState } from "react";
 import { useSocketStatus } from "./socket-provider";
 
@@ -13,7 +13,7 @@ export function LiveIndicator({ className }: { className?: string }) {
     if (status === "connected") setConnectedOnce(true);
   }, [status]);
 
-  const { t } = useTranslation();
+  const { t } = useT();
   if (!connectedOnce && status !== "connected") return null;
   const live = status === "connected";
   return (

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 import { themeArt } from "~/components/art/theme-art";
 
 export type MedalPlace = 1 | 2 | 3;
@@ -15,7 +15,7 @@ export function isMedalPlace(rank: number): rank is MedalPlace {
 
 /** A podium medal image (the top 3 carry medal images); original art in public/theme/. */
 export function Medal({ place, className }: { place: MedalPlace; className?: string }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const medal = medals[place];
   return (
     <img

@@ -2,7 +2,7 @@ import { useLocation } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import type { NotificationEvent } from "~/modules/realtime/events";
 import { playChime, unlockAudioOnFirstGesture } from "./chime";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 import { DEFAULT_EVENT_TIME_ZONE, useFormats } from "./format";
 import { useSocketEvent } from "./socket-provider";
 
@@ -53,7 +53,7 @@ function clearSaved() {
  * submission. Screen readers hear it through a live region when it arrives.
  */
 export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { timeZone?: string }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const format = useFormats();
   // A reply to the team's thread shows under its own title and is not kept: the thread keeps it.
   const [notification, setNotification] = useState<(NotificationEvent & { threadId?: number }) | null>(null);

@@ -1,5 +1,5 @@
 import { CHART_HEIGHT, CHART_WIDTH, chartGeometry, type ScoreChart as ScoreChartData } from "~/modules/standings/chart";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/components/i18n";
 import { useFormats } from "./format";
 
 /**
@@ -21,7 +21,7 @@ export function ScoreChart({ chart, timeZone, ownTeamId, frozenNote }: {
   /** Set when a participant sees other teams stopped at the freeze. */
   frozenNote?: string;
 }) {
-  const { t } = useTranslation();
+  const { t } = useT();
   const format = useFormats();
   const { maxPoints, paths } = chartGeometry(chart);
   const start = new Date(chart.from).toISOString();

@@ -7,8 +7,8 @@
  * words of the event's terms.
  */
 import { createInstance, type i18n as I18n, type TFunction } from "i18next";
-import ar from "~/locales/ar.json";
-import en from "~/locales/en.json";
+import ar from "../../locales/ar.json";
+import en from "../../locales/en.json";
 
 export const languages = ["en", "ar"] as const;
 export type Language = (typeof languages)[number];
@@ -46,9 +46,31 @@ function instanceFor(language: Language, translation: Record<string, unknown>): 
 
 export const i18nInstances: Record<Language, I18n> = { en: instanceFor("en", en), ar: instanceFor("ar", ar) };
 
-/** The fixed `t` of a language: for the server's texts (messages, validation, API errors). */
+/**
+ * A language's `t`, made once. A text without values (most of a page's) is looked up once and then read
+ * from a map: i18next's own lookup copies its options on every call (a few microseconds each), which a
+ * page rendering dozens of texts per request would pay every time. The map holds at most one entry per
+ * key of the file. Texts with values (`{{name}}`, plurals) go to i18next each time.
+ */
+function cachedT(instance: I18n): TFunction {
+  const texts = new Map<string, string>();
+  const t = (key: string, options?: Record<string, unknown>) => {
+    if (options !== undefined) return instance.t(key, options);
+    let text = texts.get(key);
+    if (text === undefined) {
+      text = String(instance.t(key));
+      texts.set(key, text);
+    }
+    return text;
+  };
+  return t as unknown as TFunction;
+}
+
+const fixedTs: Record<Language, TFunction> = { en: cachedT(i18nInstances.en), ar: cachedT(i18nInstances.ar) };
+
+/** The fixed `t` of a language, for the server and the browser alike (components use `useT`). */
 export function tFor(language: Language): TFunction {
-  return i18nInstances[language].t;
+  return fixedTs[language];
 }
 
 /** The root loader's language, as a route's `meta` sees it (its `matches`). */

@@ -5,8 +5,8 @@
  * server sent through `translateMessage`, which finds its path by its English text (a map built once).
  * Messages built from values (a count, a name) stay English until they move to the translation files.
  */
-import { messages } from "~/modules/messages";
-import { i18nInstances, type Language } from "./i18n";
+import { messages } from "../messages.ts";
+import { i18nInstances, type Language } from "./i18n.ts";
 
 function collect(tree: Record<string, unknown>, prefix: string, into: Map<string, string>): Map<string, string> {
   for (const [key, value] of Object.entries(tree)) {
