@@ -14,6 +14,9 @@ import { badgesFor } from "~/glue/viewer-badges.server";
 import { getOptionalUser } from "~/glue/auth.server";
 import { useNonce } from "~/hooks/nonce";
 import { getToast } from "~/glue/toast.server";
+import { languageOf } from "~/glue/language.server";
+import { DEFAULT_LANGUAGE, directionOf, i18nInstances } from "~/modules/i18n/i18n";
+import { I18nextProvider } from "react-i18next";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -28,7 +31,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // What the pages show of the caller; the session's id stays on the server.
   const user = caller ? { id: caller.id, name: caller.name, role: caller.role, teamId: caller.teamId, teamName: caller.teamName } : null;
   const unreadAnnouncements = user ? (await badgesFor(request, user)).unreadAnnouncements : 0;
-  return data({ user, toast, unreadAnnouncements }, { headers: headers ?? undefined });
+  // The language every page of this document speaks (cookie, else Accept-Language): decision 025.
+  const lang = languageOf(request);
+  return data({ user, toast, unreadAnnouncements, lang }, { headers: headers ?? undefined });
 }
 
 export function useOptionalUser() {
@@ -38,6 +43,8 @@ export function useOptionalUser() {
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const user = rootData?.user ?? null;
+  // The server renders in the loader's language and the browser hydrates with the same one (no flash).
+  const lang = rootData?.lang ?? DEFAULT_LANGUAGE;
   const nonce = useNonce();
   // localStorage `teamRank` is the signed-in team's (kept by the pages that show it): gone once signed out.
   useClearedTeamRank(Boolean(user));
@@ -47,7 +54,7 @@ export function Layout({ children }: { children: ReactNode }) {
     document.documentElement.dataset.hydrated = "true";
   }, []);
   return (
-    <html lang="en" dir="ltr">
+    <html lang={lang} dir={directionOf(lang)}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -56,6 +63,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
+        <I18nextProvider i18n={i18nInstances[lang]}>
         {/* Without JavaScript the flashed message is in the page; a layout with a bar shows it below its bar. */}
         {layoutShowsFlash ? null : <FlashNotice />}
         {/* Signed-in users only: visitors get no socket (docs/domain.md). */}
@@ -66,6 +74,7 @@ export function Layout({ children }: { children: ReactNode }) {
           </UnreadAnnouncementsProvider>
         </SocketProvider>
         <AppToaster toast={rootData?.toast ?? null} />
+        </I18nextProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -1,3 +1,4 @@
+import { useServerMessage } from "~/components/server-message";
 import { useMatches, useRouteLoaderData } from "@remix-run/react";
 import type { ClientToast } from "~/components/toaster";
 
@@ -20,17 +21,18 @@ function useFlashedToast(): ClientToast | null {
  */
 export function FlashNotice() {
   const toast = useFlashedToast();
+  const serverMessage = useServerMessage();
   if (!toast) return null;
   return (
     <noscript>
       <div role={toast.type === "error" ? "alert" : "status"} className={`flash-notice flash-notice--${toast.type}`}>
         {/* Some are Arabic (the dashboard's): each line takes its own direction, as the toast does. */}
         <p className="flash-notice__title" dir="auto">
-          {toast.title}
+          {serverMessage(toast.title)}
         </p>
         {toast.description ? (
           <p className="flash-notice__description" dir="auto">
-            {toast.description}
+            {serverMessage(toast.description)}
           </p>
         ) : null}
       </div>

@@ -3,7 +3,7 @@ import { ActionLink } from "~/components/ui/action-button";
 import { Message } from "~/components/ui/message";
 import { TitleBar } from "~/components/ui/title-bar";
 import { roleHome, type Role } from "~/modules/auth/access";
-import { messages } from "~/modules/messages";
+import { useT } from "~/components/i18n";
 
 /** A full page for 403 / 404 / 500 with a way back; never a stack trace. */
 export function StatusPage({ status, title, message, home = "/" }: {
@@ -12,6 +12,7 @@ export function StatusPage({ status, title, message, home = "/" }: {
   message: string;
   home?: string;
 }) {
+  const { t } = useT();
   return (
     <main className="status-page" aria-labelledby="status-title">
       <p className="status-page__code" aria-hidden="true">
@@ -22,7 +23,7 @@ export function StatusPage({ status, title, message, home = "/" }: {
       </h1>
       <p className="status-page__message">{message}</p>
       <Link className="action-button" to={home}>
-        Back to safety
+        {t("errors.backToSafety")}
       </Link>
     </main>
   );
@@ -30,31 +31,32 @@ export function StatusPage({ status, title, message, home = "/" }: {
 
 /** Maps a thrown response or error to the right status page. */
 export function RouteErrorPage() {
+  const { t } = useT();
   const error = useRouteError();
   if (isRouteErrorResponse(error)) {
     const payload = (error.data ?? {}) as { message?: string; home?: Role };
     const home = payload.home ? roleHome(payload.home) : "/";
     if (error.status === 403)
       return (
-        <StatusPage status={403} title={messages.errors.forbiddenTitle} message={payload.message ?? messages.errors.forbidden} home={home} />
+        <StatusPage status={403} title={t("errors.forbiddenTitle")} message={payload.message ?? t("errors.forbidden")} home={home} />
       );
     if (error.status === 404)
-      return <StatusPage status={404} title={messages.errors.notFoundTitle} message={messages.errors.notFound} home={home} />;
+      return <StatusPage status={404} title={t("errors.notFoundTitle")} message={t("errors.notFound")} home={home} />;
     // 400, and a body no form sends (415), too large (413) or too slow (408): what was wrong, in words.
     if (error.status === 400 || error.status === 408 || error.status === 413 || error.status === 415)
-      return <StatusPage status={error.status} title={messages.errors.badRequestTitle} message={payload.message ?? messages.errors.badRequest} home={home} />;
+      return <StatusPage status={error.status} title={t("errors.badRequestTitle")} message={payload.message ?? t("errors.badRequest")} home={home} />;
     if (error.status === 503)
-      return <StatusPage status={503} title={messages.errors.serverTitle} message={messages.errors.unavailable} home={home} />;
-    return <StatusPage status={error.status} title={messages.errors.serverTitle} message={payload.message ?? messages.errors.server} />;
+      return <StatusPage status={503} title={t("errors.serverTitle")} message={t("errors.unavailable")} home={home} />;
+    return <StatusPage status={error.status} title={t("errors.serverTitle")} message={payload.message ?? t("errors.server")} />;
   }
-  return <StatusPage status={500} title={messages.errors.serverTitle} message={messages.errors.server} />;
+  return <StatusPage status={500} title={t("errors.serverTitle")} message={t("errors.server")} />;
 }
 
 /** The message a failed load carries: a thrown `data({ message })`, an Error's message, or a generic text. */
-function loadErrorMessage(error: unknown): string {
-  if (isRouteErrorResponse(error)) return (error.data as { message?: string } | null)?.message ?? (error.statusText || messages.errors.server);
+function loadErrorMessage(error: unknown, fallback: string): string {
+  if (isRouteErrorResponse(error)) return (error.data as { message?: string } | null)?.message ?? (error.statusText || fallback);
   if (error instanceof Error && error.message) return error.message;
-  return messages.errors.server;
+  return fallback;
 }
 
 /**
@@ -62,17 +64,18 @@ function loadErrorMessage(error: unknown): string {
  * text) under its title, with a way to try again. A 403 or 404 keeps its usual status page.
  */
 export function LoadErrorPage({ title, text, className }: { title: string; text?: (message: string) => string; className?: string }) {
+  const { t } = useT();
   const error = useRouteError();
   const location = useLocation();
   if (isRouteErrorResponse(error) && error.status < 500) return <RouteErrorPage />;
-  const message = loadErrorMessage(error);
+  const message = loadErrorMessage(error, t("errors.server"));
   return (
     <main className={["page participant-page", className].filter(Boolean).join(" ")} aria-labelledby="load-error-title">
       <TitleBar title={title} id="load-error-title" />
-      <Message tone="error">{text ? text(message) : `${messages.participant.errorPrefix}${message}`}</Message>
+      <Message tone="error">{text ? text(message) : t("participant.errorPrefix", { message })}</Message>
       <p className="text-center">
         <ActionLink to={`${location.pathname}${location.search}`} reloadDocument variant="subtle">
-          Try again
+          {t("errors.tryAgain")}
         </ActionLink>
       </p>
     </main>

@@ -1,6 +1,8 @@
 import { useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Toaster, toast as showToast } from "sonner";
+import { isLanguage } from "~/modules/i18n/i18n";
+import { translateMessage } from "~/modules/i18n/server-messages";
 
 export interface ClientToast {
   id: string;
@@ -12,11 +14,19 @@ export interface ClientToast {
 /** Default 4 s, success 2 s, error 4 s; at most 20 on screen; top centre, below the page's bar. */
 const durations = { message: 4000, success: 2000, error: 4000 } as const;
 
+/**
+ * Shows a toast (in the browser only). A server message (app/modules/messages.ts) is shown in the page's
+ * language, read from <html lang>: every toast passes here, whoever raised it.
+ */
 export function showAppToast(toast: Omit<ClientToast, "id"> & { id?: string }) {
-  const options = { id: toast.id, description: toast.description, duration: durations[toast.type] };
-  if (toast.type === "success") showToast.success(toast.title, options);
-  else if (toast.type === "error") showToast.error(toast.title, options);
-  else showToast(toast.title, options);
+  const lang = document.documentElement.lang;
+  const language = isLanguage(lang) ? lang : "en";
+  const title = translateMessage(toast.title, language);
+  const description = toast.description === undefined ? undefined : translateMessage(toast.description, language);
+  const options = { id: toast.id, description, duration: durations[toast.type] };
+  if (toast.type === "success") showToast.success(title, options);
+  else if (toast.type === "error") showToast.error(title, options);
+  else showToast(title, options);
 }
 
 /**

@@ -7,6 +7,10 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
 import { ApiError, codeForStatus, validationError } from "../modules/api/errors.ts";
 import { messages } from "../modules/messages.ts";
+import type { ApiErrorBody } from "../modules/api/errors.ts";
+import type { Language } from "../modules/i18n/i18n.ts";
+import { translateMessage } from "../modules/i18n/server-messages.ts";
+import { acceptedLanguage } from "./language.server.ts";
 import { FORM_MAX_BYTES, mediaType, UnreadableBodyError } from "./request-bodies.server.ts";
 import { DomainError } from "../modules/errors.ts";
 import { API_BASE, apiOperations, type ApiOperation, type HttpMethod } from "../modules/api/operations.ts";
@@ -46,9 +50,22 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError("internal", messages.errors.server);
 }
 
-export function errorResponse(error: unknown): Response {
+/**
+ * The JSON error. Its `message` (and field messages) follow the caller's Accept-Language (English or
+ * Arabic, decision 025); the `code` never changes: scripts read that.
+ */
+export function errorResponse(error: unknown, acceptLanguage: string | null = null): Response {
   const apiError = toApiError(error);
-  return Response.json(apiError.body, { status: apiError.status, headers: { ...NO_STORE, ...apiError.headers } });
+  const language = acceptedLanguage(acceptLanguage) ?? "en";
+  const headers = { ...NO_STORE, ...apiError.headers, "Content-Language": language, Vary: "Accept-Language" };
+  return Response.json(language === "en" ? apiError.body : translatedBody(apiError.body, language), { status: apiError.status, headers });
+}
+
+function translatedBody(body: ApiErrorBody, language: Language): ApiErrorBody {
+  const fieldErrors = body.fieldErrors
+    ? Object.fromEntries(Object.entries(body.fieldErrors).map(([field, list]) => [field, list.map((text) => translateMessage(text, language))]))
+    : undefined;
+  return { ...body, message: translateMessage(body.message, language), ...(fieldErrors ? { fieldErrors } : {}) };
 }
 
 /** The catalogue's entry for a path and method; a route serving an operation the catalogue lacks fails as it loads. */
@@ -72,7 +89,7 @@ function dispatcher(allow: string, route: (method: ApiMethod) => ApiHandler | un
       await rejectCrossSiteRequest(args.request);
       return await handler(args);
     } catch (error) {
-      return errorResponse(error);
+      return errorResponse(error, args.request.headers.get("Accept-Language"));
     }
   };
   return { loader: dispatch, action: dispatch };

@@ -113,7 +113,7 @@ export function scoreboardFeedHandler(headers: Record<string, string>) {
       else res.send(answer.body);
     } catch (error) {
       // The route's own error answer (401 with WWW-Authenticate, 503 when a service is unreachable, 500).
-      const response = errorResponse(error);
+      const response = errorResponse(error, req.get("accept-language") ?? null);
       res.status(response.status).set(Object.fromEntries(response.headers)).send(await response.text());
     }
   };

@@ -1,19 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { formatDayTime } from "~/components/realtime/format";
+import { useFormats } from "~/components/realtime/format";
+import { useT } from "~/components/i18n";
+import { pageTitle } from "~/modules/i18n/i18n";
 import { useSocketEvent } from "~/components/realtime/socket-provider";
 import { useUnreadAnnouncements } from "~/components/realtime/unread-announcements";
 import { RouteErrorPage } from "~/components/status-page";
 import { TitleBar } from "~/components/ui/title-bar";
 import { listAnnouncements, markAnnouncementsSeen } from "~/modules/announcements/announcements.server";
-import { messages } from "~/modules/messages";
 import type { AnnouncementEvent } from "~/modules/realtime/events";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { requirePage } from "~/glue/auth.server";
 import { eventVersionsFor } from "~/glue/viewer-badges.server";
 
-export const meta: MetaFunction = () => [{ title: "Announcements · Gatekeeper" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.announcements") }];
 
 /** Opening the page resets the user's unread count on the server (docs/domain.md). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -38,6 +39,8 @@ export default function Announcements() {
   const { announcements, timeZone } = useLoaderData<typeof loader>();
   const { reset } = useUnreadAnnouncements();
   const seen = useFetcher<typeof action>();
+  const { t } = useT();
+  const format = useFormats();
 
   const [items, setItems] = useState<AnnouncementEvent[]>(announcements);
   const [liveIds, setLiveIds] = useState<ReadonlySet<number>>(() => new Set());
@@ -57,16 +60,16 @@ export default function Announcements() {
   useSocketEvent("new_announcement", (announcement) => {
     setItems((current) => (current.some((item) => item.id === announcement.id) ? current : [announcement, ...current]));
     setLiveIds((current) => new Set(current).add(announcement.id));
-    setNews(`New announcement: ${announcement.title}`);
+    setNews(t("announcements.new", { title: announcement.title }));
     reset();
     seen.submit(null, { method: "post" });
   });
 
   return (
     <main className="page announcements" aria-labelledby="announcements-title">
-      <TitleBar title="Announcements" id="announcements-title" />
+      <TitleBar title={t("announcements.title")} id="announcements-title" />
       {items.length === 0 ? (
-        <p className="announcements__empty card">{messages.participant.noAnnouncements}</p>
+        <p className="announcements__empty card">{t("announcements.none")}</p>
       ) : (
         <ul className="announcements__list list-reset">
           {items.map((item) => (
@@ -76,15 +79,17 @@ export default function Announcements() {
                 aria-labelledby={`announcement-${item.id}`}
               >
                 <header className="announcement__header">
-                  <h2 id={`announcement-${item.id}`} className="announcement__title">
+                  <h2 id={`announcement-${item.id}`} className="announcement__title" dir="auto">
                     {item.title}
-                    {liveIds.has(item.id) ? <span className="announcement__tag">New</span> : null}
+                    {liveIds.has(item.id) ? <span className="announcement__tag">{t("announcements.newTag")}</span> : null}
                   </h2>
                   <time className="announcement__time" dateTime={item.createdAt}>
-                    {formatDayTime(item.createdAt, timeZone)}
+                    {format.dayTime(item.createdAt, timeZone)}
                   </time>
                 </header>
-                <p className="announcement__content">{item.content}</p>
+                <p className="announcement__content" dir="auto">
+                  {item.content}
+                </p>
               </article>
             </li>
           ))}

@@ -1,8 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRevalidator } from "@remix-run/react";
-import { categoryLabel } from "~/components/participant/category";
+import { categoryLabel, difficultyLabel } from "~/components/participant/category";
 import { Countdown } from "~/components/participant/countdown";
-import { formatDayTime } from "~/components/realtime/format";
+import { useFormats } from "~/components/realtime/format";
+import { useT } from "~/components/i18n";
+import { pageTitle } from "~/modules/i18n/i18n";
 import { GateArt } from "~/components/participant/gate-art";
 import { LoadErrorPage } from "~/components/status-page";
 import { ActionLink } from "~/components/ui/action-button";
@@ -14,8 +16,8 @@ import { requirePage } from "~/glue/auth.server";
 import { eventVersionsFor } from "~/glue/viewer-badges.server";
 import { loadOrFail } from "~/glue/load.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `${data?.board.gate.title ?? "Gate"} · Gatekeeper` },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  { title: data ? pageTitle(matches, "meta.gate", { name: data.board.gate.title }) : pageTitle(matches, "meta.gateUnknown") },
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -37,6 +39,8 @@ export default function GateBoard() {
   const { board, serverNow } = useLoaderData<typeof loader>();
   const { revalidate } = useRevalidator();
   const { gate, challenges, solvedPercent, submissions } = board;
+  const { t } = useT();
+  const format = useFormats();
   return (
     <main className={`page participant-page gate-board gate-board--${gate.number}`}>
       {challenges ? (
@@ -48,20 +52,20 @@ export default function GateBoard() {
             style={{ ["--gate-loading" as string]: `${loadingMs(gate.number)}ms` }}
           >
             <GateArt gate={gate.number} className="gate-loader__art" />
-            <span className="gate-loader__text">Loading...</span>
+            <span className="gate-loader__text">{t("common.loading")}</span>
           </div>
           <noscript dangerouslySetInnerHTML={{ __html: "<style>.gate-loader{display:none}</style>" }} />
         </>
       ) : null}
       <div className="gate-board__bar">
         <ActionLink to="/gates" variant="subtle">
-          Back
+          {t("common.back")}
         </ActionLink>
       </div>
       <TitleBar title={gate.title} />
       {challenges && !submissions.open && submissions.closesAt ? (
         <Message tone="error" className="submissions-closed">
-          {messages.participant.submissionsClosedAt(formatDayTime(submissions.closesAt, submissions.timeZone))}
+          {t("participant.submissionsClosedAt", { when: format.dayTime(submissions.closesAt, submissions.timeZone) })}
         </Message>
       ) : null}
       {challenges ? (
@@ -69,10 +73,10 @@ export default function GateBoard() {
           <figure className="gate-progress">
             <GateArt gate={gate.number} className="gate-progress__art" />
             <div className="gate-progress__cover" style={{ width: `${100 - solvedPercent}%` }} aria-hidden="true" />
-            <figcaption>{`${solvedPercent}% of this gate solved`}</figcaption>
+            <figcaption>{t("gate.solvedPercent", { percent: solvedPercent })}</figcaption>
           </figure>
           {challenges.length === 0 ? (
-            <p className="lead text-center">No challenges in this gate yet.</p>
+            <p className="lead text-center">{t("gate.noChallenges")}</p>
           ) : (
             <ul className="challenge-grid list-reset">
               {challenges.map((challenge, index) => {
@@ -88,28 +92,30 @@ export default function GateBoard() {
                       .filter(Boolean)
                       .join(" ")}
                   >
-                    <h2 className="challenge-card__title">{challenge.title}</h2>
+                    <h2 className="challenge-card__title">
+                      <bdi>{challenge.title}</bdi>
+                    </h2>
                     <dl className="challenge-card__facts">
                       <div>
-                        <dt>Category</dt>
-                        <dd>{categoryLabel(challenge.category)}</dd>
+                        <dt>{t("challenge.category")}</dt>
+                        <dd>{categoryLabel(challenge.category, t)}</dd>
                       </div>
                       <div>
-                        <dt>Points</dt>
-                        <dd>{challenge.points}</dd>
+                        <dt>{t("challenge.points")}</dt>
+                        <dd className="ltr">{format.points(challenge.points)}</dd>
                       </div>
                       <div>
-                        <dt>Difficulty</dt>
-                        <dd>{challenge.difficulty ?? "—"}</dd>
+                        <dt>{t("challenge.difficulty")}</dt>
+                        <dd>{difficultyLabel(challenge.difficulty, t)}</dd>
                       </div>
                       <div>
-                        <dt>Solved</dt>
-                        <dd>{challenge.solved ? "Yes" : "No"}</dd>
+                        <dt>{t("challenge.solved")}</dt>
+                        <dd>{challenge.solved ? t("common.yes") : t("common.no")}</dd>
                       </div>
                     </dl>
-                    <p className="challenge-card__status">{challenge.solved ? "you got greater then 65%" : "do your best"}</p>
-                    <ActionLink to={`/submition/${challenge.id}`} aria-label={`Next: ${challenge.title}`}>
-                      Next
+                    <p className="challenge-card__status">{challenge.solved ? t("gate.solvedNote") : t("gate.unsolvedNote")}</p>
+                    <ActionLink to={`/submition/${challenge.id}`} aria-label={t("common.nextTo", { name: challenge.title })}>
+                      {t("common.next")}
                     </ActionLink>
                   </li>
                 );
@@ -120,9 +126,9 @@ export default function GateBoard() {
       ) : (
         <section className="card gate-closed" aria-labelledby="gate-closed-heading">
           <GateArt gate={gate.number} className="gate-closed__art" />
-          <h2 id="gate-closed-heading">This gate is still sealed</h2>
+          <h2 id="gate-closed-heading">{t("gate.sealed")}</h2>
           <p className="gate-closed__countdown">
-            <Countdown target={gate.opensAt} serverNow={serverNow} onZero={revalidate} label="Opens in" />
+            <Countdown target={gate.opensAt} serverNow={serverNow} onZero={revalidate} label={t("gate.opensIn")} />
           </p>
         </section>
       )}
@@ -132,5 +138,6 @@ export default function GateBoard() {
 
 /** The gate page shows "Error: {message}" when it cannot load; a 404 stays the 404 page. */
 export function ErrorBoundary() {
-  return <LoadErrorPage title="Gate" className="gate-board" />;
+  const { t } = useT();
+  return <LoadErrorPage title={t("gate.errorTitle")} className="gate-board" />;
 }

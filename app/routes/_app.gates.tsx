@@ -8,8 +8,10 @@ import { TitleBar } from "~/components/ui/title-bar";
 import { listGates } from "~/modules/gates/gates.server";
 import { requirePage } from "~/glue/auth.server";
 import { eventVersionsFor } from "~/glue/viewer-badges.server";
+import { pageTitle } from "~/modules/i18n/i18n";
+import { useT } from "~/components/i18n";
 
-export const meta: MetaFunction = () => [{ title: "Gates · Gatekeeper" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.gates") }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePage(request);
@@ -19,9 +21,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Gates() {
   const { gates, serverNow } = useLoaderData<typeof loader>();
+  const { t } = useT();
   return (
     <main className="page participant-page">
-      <TitleBar title="Enter a Gate" />
+      <TitleBar title={t("gates.title")} />
       <ul className="gate-grid list-reset">
         {gates.map((gate) => (
           <GateCard key={gate.number} gate={gate} serverNow={serverNow} />
@@ -42,6 +45,7 @@ type GateItem = ReturnType<typeof useLoaderData<typeof loader>>["gates"][number]
 function GateCard({ gate, serverNow }: { gate: GateItem; serverNow: string }) {
   const left = useCountdown(gate.opensAt, serverNow);
   const open = gate.open || left === 0;
+  const { t } = useT();
   return (
     <li className={`card gate-card gate-card--${gate.number}${open ? " gate-card--open" : ""}`}>
       <GateArt gate={gate.number} className="gate-card__art" />
@@ -49,13 +53,13 @@ function GateCard({ gate, serverNow }: { gate: GateItem; serverNow: string }) {
       {open ? (
         <>
           <p>{gate.description}</p>
-          <ActionLink to={`/gate/${gate.number}`} aria-label={`Next: ${gate.title}`}>
-            Next
+          <ActionLink to={`/gate/${gate.number}`} aria-label={t("common.nextTo", { name: gate.title })}>
+            {t("common.next")}
           </ActionLink>
         </>
       ) : (
         <p className="gate-card__countdown">
-          <CountdownDigits left={left} target={gate.opensAt} label={`${gate.title} opens in`} />
+          <CountdownDigits left={left} target={gate.opensAt} label={t("gates.opensIn", { name: gate.title })} />
         </p>
       )}
     </li>

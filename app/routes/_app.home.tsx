@@ -10,8 +10,10 @@ import { handleHomeAction } from "~/glue/home-forms.server";
 import { actorOf } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { eventVersionsFor } from "~/glue/viewer-badges.server";
+import { pageTitle } from "~/modules/i18n/i18n";
+import { useT } from "~/components/i18n";
 
-export const meta: MetaFunction = () => [{ title: "Home · Gatekeeper" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.home") }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePage(request);
@@ -31,9 +33,10 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Home() {
   const { content, threads } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const { t } = useT();
   return (
     <main className="page participant-page">
-      <TitleBar title="Welcome to the Gates" />
+      <TitleBar title={t("home.title")} />
       <TeamThreads threads={threads} timeZone={content.timeZone} />
       <HomeContent content={content} actionData={actionData} />
     </main>

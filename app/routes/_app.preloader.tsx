@@ -8,8 +8,10 @@ import { Scene } from "~/components/ui/scene";
 import { TitleBar } from "~/components/ui/title-bar";
 import { safeRedirectPath } from "~/modules/auth/access";
 import { requirePage } from "~/glue/auth.server";
+import { useT } from "~/components/i18n";
+import { pageTitle } from "~/modules/i18n/i18n";
 
-export const meta: MetaFunction = () => [{ title: "Loading · Gatekeeper" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.loading") }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
@@ -57,6 +59,7 @@ function escapeAttribute(value: string): string {
 }
 
 export default function Preloader() {
+  const { t } = useT();
   const { next } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
   // A participant who already chose to go somewhere (the logout button, a link) is not pulled back to
@@ -90,11 +93,11 @@ export default function Preloader() {
     <Scene statue="left" className="participant-scene">
       <main className="page page--centered participant-page preloader">
         <noscript dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="1;url=${escapeAttribute(next)}">` }} />
-        <TitleBar title="Awakening" />
-        <progress className="preloader__bar" max={100} value={percent} aria-label="Loading" />
+        <TitleBar title={t("preloader.title")} />
+        <progress className="preloader__bar" max={100} value={percent} aria-label={t("common.loading")} />
         <p className="preloader__percent" aria-hidden="true">{`${percent}%`}</p>
         <p>
-          <a href={next}>Continue</a>
+          <a href={next}>{t("preloader.continue")}</a>
         </p>
       </main>
     </Scene>

@@ -3,14 +3,16 @@ import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { SocialLinks } from "~/components/participant/social-links";
 import { CategoryLeadersPanel } from "~/components/realtime/category-leaders";
-import { formatPoints } from "~/components/realtime/format";
+import { useFormats } from "~/components/realtime/format";
+import { Trans } from "react-i18next";
+import { useT } from "~/components/i18n";
+import { pageTitle } from "~/modules/i18n/i18n";
 import { LiveIndicator } from "~/components/realtime/live-indicator";
 import { useLiveStandings } from "~/components/realtime/live-standings";
 import { isMedalPlace, Medal } from "~/components/realtime/medal";
 import { ScoreChart } from "~/components/realtime/score-chart";
 import { LoadErrorPage } from "~/components/status-page";
 import { TitleBar } from "~/components/ui/title-bar";
-import { messages } from "~/modules/messages";
 import type { TeamStanding } from "~/modules/realtime/events";
 import { socialLinks } from "~/modules/settings/social-links";
 import { leadersOfBoard } from "~/modules/standings/category-leaders";
@@ -21,7 +23,7 @@ import { boardPageOf } from "~/modules/standings/feed-query";
 import { getCategoryLeaders, getScoreboardJson, type BoardPage } from "~/modules/standings/scoreboard.server";
 import { requirePage } from "~/glue/auth.server";
 
-export const meta: MetaFunction = () => [{ title: "Scoreboard · Gatekeeper" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.scoreboard") }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePage(request);
@@ -46,9 +48,9 @@ type Category = keyof TeamStanding["categories"];
 /** Order AI, CS, PS, GD; labels as docs/domain.md names the categories (AI as it is). */
 const categories: ReadonlyArray<{ key: Category; title: string | null }> = [
   { key: "AI", title: null },
-  { key: "CS", title: "Cyber Security" },
-  { key: "PS", title: "Problem Solving" },
-  { key: "GD", title: "Design" },
+  { key: "CS", title: "challenge.categories.CS" },
+  { key: "PS", title: "challenge.categories.PS" },
+  { key: "GD", title: "challenge.categories.GD" },
 ];
 
 const FLASH_MS = 1600;
@@ -56,6 +58,8 @@ const FLASH_MS = 1600;
 export default function Scoreboard() {
   const data = useLoaderData<typeof loader>();
   const { revalidate } = useRevalidator();
+  const { t } = useT();
+  const format = useFormats();
 
   // The chart starts from the loader and re-syncs whenever the loader runs again, as the board does
   // (useLiveStandings): events are hints, the loader is the truth.
@@ -96,8 +100,12 @@ export default function Scoreboard() {
     flash(update.id);
     if (update.id === data.ownTeamId) {
       // The update's rank is the overall one: a division's board says its points only.
-      const rank = data.liveForViewer && data.division === null ? ` Rank ${update.rank}.` : "";
-      setOwnNews(`Your team now has ${formatPoints(update.totalScore)} points.${rank}`);
+      const points = format.points(update.totalScore);
+      setOwnNews(
+        data.liveForViewer && data.division === null
+          ? t("scoreboard.ownNewsRank", { points, rank: update.rank })
+          : t("scoreboard.ownNews", { points }),
+      );
     }
   });
   const categoryLeaders = leadersOfBoard(teams, data.categoryLeaders, data.ownTeamId);
@@ -120,25 +128,23 @@ export default function Scoreboard() {
   const gap = (where: string) => (
     <tr className="scoreboard__gap" key={`gap-${where}`}>
       <td colSpan={4 + categories.length}>
-        <span aria-hidden="true">⋯</span> <span className="visually-hidden">Your team, on another page:</span>
+        <span aria-hidden="true">⋯</span> <span className="visually-hidden">{t("scoreboard.ownElsewhere")}</span>
       </td>
     </tr>
   );
 
   return (
     <main className="page scoreboard" aria-labelledby="scoreboard-title">
-      <TitleBar title="Scoreboard" id="scoreboard-title" />
+      <TitleBar title={t("scoreboard.title")} id="scoreboard-title" />
       <div className="scoreboard__thanks">
-        <p>Thank you to every team, mentor and judge who made this event possible. Follow the event and share your story:</p>
+        <p>{t("scoreboard.thanks")}</p>
         <SocialLinks links={socialLinks} />
       </div>
 
       {data.frozen ? (
         <p className="scoreboard__frozen" role="note">
-          <strong>Scoreboard frozen.</strong>{" "}
-          {data.liveForViewer
-            ? "Participants see the standings as they were at the freeze; you see live standings."
-            : "Other teams stay as they stood at the freeze until the organisers lift it. Your own points stay live."}
+          <strong>{t("scoreboard.frozen")}</strong>{" "}
+          {data.liveForViewer ? t("scoreboard.frozenStaff") : t("scoreboard.frozenTeam")}
         </p>
       ) : null}
 
@@ -153,24 +159,29 @@ export default function Scoreboard() {
       <div className="table-wrap scoreboard__wrap">
         <table className="table scoreboard__table">
           <caption>
-            {data.division === null ? "Teams" : `${data.division}: teams`} ranked by total points{data.frozen && !data.liveForViewer ? " (frozen)" : ""}
+            {data.division === null ? (
+              t("scoreboard.caption")
+            ) : (
+              <Trans i18nKey="scoreboard.captionDivision" values={{ division: data.division }} components={{ name: <bdi /> }} />
+            )}
+            {data.frozen && !data.liveForViewer ? t("scoreboard.frozenSuffix") : ""}
           </caption>
           <thead>
             <tr>
               <th scope="col" className="scoreboard__rank-col">
-                Rank
+                {t("scoreboard.rank")}
               </th>
-              <th scope="col">Team</th>
+              <th scope="col">{t("scoreboard.team")}</th>
               {categories.map((category) => (
                 <th key={category.key} scope="col" className="num scoreboard__cat">
-                  {category.title ? <abbr title={category.title}>{category.key}</abbr> : category.key}
+                  {category.title ? <abbr title={t(category.title)}>{category.key}</abbr> : category.key}
                 </th>
               ))}
               <th scope="col" className="num">
-                Solved
+                {t("scoreboard.solved")}
               </th>
               <th scope="col" className="num">
-                Total
+                {t("scoreboard.total")}
               </th>
             </tr>
           </thead>
@@ -178,7 +189,11 @@ export default function Scoreboard() {
             {teams.length === 0 ? (
               <tr>
                 <td colSpan={4 + categories.length} className="scoreboard__empty">
-                  {data.division === null ? "No teams on the board yet." : `No team in ${data.division} yet.`}
+                  {data.division === null ? (
+                    t("scoreboard.empty")
+                  ) : (
+                    <Trans i18nKey="scoreboard.emptyDivision" values={{ division: data.division }} components={{ name: <bdi /> }} />
+                  )}
                 </td>
               </tr>
             ) : (
@@ -201,7 +216,7 @@ export default function Scoreboard() {
         chart={chart}
         timeZone={data.timeZone}
         ownTeamId={data.ownTeamId}
-        frozenNote={data.liveForViewer ? undefined : "Other teams' lines stop at the freeze; your own team's keeps moving."}
+        frozenNote={data.liveForViewer ? undefined : t("scoreboard.chartFrozen")}
       />
 
       <div className="visually-hidden" aria-live="polite" aria-atomic="true">
@@ -213,6 +228,8 @@ export default function Scoreboard() {
 
 /** One team's row: medal or rank, name (and "your team"), the categories, solved, total. */
 function BoardRow({ team, own, flashing }: { team: TeamStanding; own: boolean; flashing: boolean }) {
+  const { t } = useT();
+  const format = useFormats();
   return (
     <tr
       className={[
@@ -225,49 +242,55 @@ function BoardRow({ team, own, flashing }: { team: TeamStanding; own: boolean; f
         .join(" ")}
     >
       <td className="scoreboard__rank">
-        {isMedalPlace(team.rank) ? <Medal place={team.rank} /> : <span className="scoreboard__position">{team.rank > 0 ? team.rank : "—"}</span>}
+        {isMedalPlace(team.rank) ? <Medal place={team.rank} /> : <span className="scoreboard__position ltr">{team.rank > 0 ? team.rank : "—"}</span>}
       </td>
       <th scope="row" className="scoreboard__team">
-        <span className="scoreboard__name">{team.name}</span>
-        {own ? <span className="scoreboard__you"> (your team)</span> : null}
+        <bdi className="scoreboard__name">{team.name}</bdi>
+        {own ? <span className="scoreboard__you"> {t("scoreboard.yourTeam")}</span> : null}
         <span className="scoreboard__breakdown">
           {categories.map((category) => (
             <span key={category.key}>
-              {category.key} {formatPoints(team.categories[category.key])}
+              {category.key} <span className="ltr">{format.points(team.categories[category.key])}</span>
             </span>
           ))}
         </span>
       </th>
       {categories.map((category) => (
         <td key={category.key} className="num scoreboard__cat">
-          {formatPoints(team.categories[category.key])}
+          {format.points(team.categories[category.key])}
         </td>
       ))}
       <td className="num">{team.solvedCount}</td>
-      <td className="num scoreboard__total">{formatPoints(team.totalScore)}</td>
+      <td className="num scoreboard__total">{format.points(team.totalScore)}</td>
     </tr>
   );
 }
-
-const count = new Intl.NumberFormat("en");
 
 /**
  * A big board's pages (`?page=`, with the division kept): plain links, so they work without JavaScript; with
  * it, Remix moves between pages without a reload and the socket stays open.
  */
 function BoardPages({ window, division }: { window: BoardPage; division: string | null }) {
+  const { t } = useT();
+  const format = useFormats();
   const href = (page: number) => `/scoreboard?${new URLSearchParams({ ...(division === null ? {} : { division }), ...(page > 1 ? { page: String(page) } : {}) })}`;
   const last = Math.min(window.offset + window.limit, window.total);
   const links: Array<{ label: string; page: number; rel?: string }> = [
-    { label: "First", page: 1 },
-    { label: "Previous", page: window.page - 1, rel: "prev" },
-    { label: "Next", page: window.page + 1, rel: "next" },
-    { label: "Last", page: window.pages },
+    { label: t("scoreboard.pages.first"), page: 1 },
+    { label: t("scoreboard.pages.previous"), page: window.page - 1, rel: "prev" },
+    { label: t("scoreboard.pages.next"), page: window.page + 1, rel: "next" },
+    { label: t("scoreboard.pages.last"), page: window.pages },
   ];
   return (
-    <nav className="scoreboard__pages" aria-label="Scoreboard pages">
+    <nav className="scoreboard__pages" aria-label={t("scoreboard.pages.label")}>
       <p className="scoreboard__range">
-        Teams {count.format(window.offset + 1)}–{count.format(last)} of {count.format(window.total)} · page {window.page} of {window.pages}
+        {t("scoreboard.pages.range", {
+          from: format.number(window.offset + 1),
+          to: format.number(last),
+          total: format.number(window.total),
+          page: format.number(window.page),
+          pages: format.number(window.pages),
+        })}
       </p>
       <ul className="scoreboard__page-list">
         {links.map((link) =>
@@ -286,7 +309,7 @@ function BoardPages({ window, division }: { window: BoardPage; division: string 
         {window.ownPage !== null && window.ownPage !== window.page ? (
           <li>
             <Link to={href(window.ownPage)} className="scoreboard__page scoreboard__page--own">
-              Your team&apos;s page ({window.ownPage})
+              {t("scoreboard.pages.own", { page: format.number(window.ownPage) })}
             </Link>
           </li>
         ) : null}
@@ -301,16 +324,17 @@ function BoardPages({ window, division }: { window: BoardPage; division: string 
  * shown as text (React escapes them) and put in the address encoded.
  */
 function DivisionFilter({ divisions, division, unknown }: { divisions: string[]; division: string | null; unknown: string | null }) {
+  const { t } = useT();
   if (!divisions.length && unknown === null) return null;
   return (
     <>
       {unknown !== null ? (
         <p className="scoreboard__division-note" role="note">
-          {messages.divisions.notOnBoard(unknown)}
+          <Trans i18nKey="scoreboard.notOnBoard" values={{ division: unknown }} components={{ name: <bdi /> }} />
         </p>
       ) : null}
       {divisions.length ? (
-        <nav className="scoreboard__divisions" aria-label="Divisions">
+        <nav className="scoreboard__divisions" aria-label={t("scoreboard.divisions")}>
           <ul className="scoreboard__division-list">
             {[null, ...divisions].map((name) => (
               <li key={name ?? ""}>
@@ -320,7 +344,7 @@ function DivisionFilter({ divisions, division, unknown }: { divisions: string[];
                   aria-current={name === division ? "page" : undefined}
                   preventScrollReset
                 >
-                  {name ?? messages.divisions.allTeams}
+                  {name === null ? t("scoreboard.allTeams") : <bdi>{name}</bdi>}
                 </Link>
               </li>
             ))}
@@ -333,5 +357,6 @@ function DivisionFilter({ divisions, division, unknown }: { divisions: string[];
 
 /** "Error loading teams" when the board cannot be read; role errors keep their own page. */
 export function ErrorBoundary() {
-  return <LoadErrorPage title="Scoreboard" className="scoreboard" text={() => messages.participant.scoreboardLoadFailed} />;
+  const { t } = useT();
+  return <LoadErrorPage title={t("scoreboard.title")} className="scoreboard" text={() => t("scoreboard.loadFailed")} />;
 }

@@ -2,18 +2,19 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ClientLoaderFunctionArgs } from "@remix-run/react";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { formatPoints, formatSignedPoints } from "~/components/realtime/format";
+import { useFormats } from "~/components/realtime/format";
+import { useT } from "~/components/i18n";
+import { pageTitle } from "~/modules/i18n/i18n";
 import { useLiveStandings } from "~/components/realtime/live-standings";
 import { isServerAnswer, withRetries } from "~/components/refetch";
 import { RouteErrorPage } from "~/components/status-page";
 import { showAppToast } from "~/components/toaster";
 import { TitleBar } from "~/components/ui/title-bar";
-import { messages } from "~/modules/messages";
 import { getStatus } from "~/modules/participant/status.server";
 import { useOptionalUser } from "~/root";
 import { requirePage } from "~/glue/auth.server";
 
-export const meta: MetaFunction = () => [{ title: "Status · Gatekeeper" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.status") }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePage(request);
@@ -60,52 +61,56 @@ export default function Status() {
   const teams = useLiveStandings(shown);
   const team = shown.ownTeamId === null ? undefined : teams.find((entry) => entry.id === shown.ownTeamId);
   const unknown = shown.scoresFailed;
+  const { t } = useT();
+  const format = useFormats();
 
   useEffect(() => {
-    if (data.scoresFailed) showAppToast({ id: "status-scores-failed", type: "error", title: messages.participant.scoresFetchFailed });
-  }, [data]);
+    if (data.scoresFailed) showAppToast({ id: "status-scores-failed", type: "error", title: t("status.scoresFetchFailed") });
+  }, [data, t]);
 
-  const points = (value: number | undefined) => (unknown ? "—" : formatPoints(value ?? 0));
+  const points = (value: number | undefined) => (unknown ? "—" : format.points(value ?? 0));
   return (
     <main className="page page--narrow participant-page">
-      <TitleBar title="Status" />
-      <section className="card status-card" aria-label="Your team">
+      <TitleBar title={t("status.title")} />
+      <section className="card status-card" aria-label={t("status.yourTeam")}>
         <p className="status-card__rank">
-          <span className="muted">Rank</span>
-          <strong>{team && team.rank > 0 ? `#${team.rank}` : "—"}</strong>
+          <span className="muted">{t("scoreboard.rank")}</span>
+          <strong className="ltr">{team && team.rank > 0 ? `#${team.rank}` : "—"}</strong>
         </p>
-        {shown.frozen ? <p className="muted text-center">The scoreboard is frozen: the rank is the frozen one.</p> : null}
+        {shown.frozen ? <p className="muted text-center">{t("status.frozen")}</p> : null}
         <dl className="status-card__facts">
           <div>
-            <dt>User</dt>
-            <dd>{user?.name}</dd>
+            <dt>{t("status.user")}</dt>
+            <dd>
+              <bdi>{user?.name}</bdi>
+            </dd>
           </div>
           <div>
-            <dt>Team</dt>
-            <dd>{user?.teamName ?? "No team"}</dd>
+            <dt>{t("scoreboard.team")}</dt>
+            <dd>{user?.teamName ? <bdi>{user.teamName}</bdi> : t("status.noTeam")}</dd>
           </div>
           {order.map((category) => (
             <div key={category}>
               <dt>{category}</dt>
-              <dd>{points(team?.categories[category])}</dd>
+              <dd className="ltr">{points(team?.categories[category])}</dd>
             </div>
           ))}
           <div className="status-card__total">
-            <dt>Total points</dt>
-            <dd>{points(team?.totalScore)}</dd>
+            <dt>{t("status.totalPoints")}</dt>
+            <dd className="ltr">{points(team?.totalScore)}</dd>
           </div>
         </dl>
         {shown.awards.length ? (
           <section className="status-awards" aria-labelledby="status-awards-title">
             <h2 id="status-awards-title" className="status-awards__title">
-              Awards
+              {t("status.awards")}
             </h2>
-            <p className="muted status-awards__note">Given by the organisers; already in the points above.</p>
+            <p className="muted status-awards__note">{t("status.awardsNote")}</p>
             <ul className="status-awards__list">
               {shown.awards.map((award) => (
                 <li key={award.id} className="status-award">
                   <strong className={`status-award__points ${award.points > 0 ? "status-award__points--plus" : "status-award__points--minus"}`}>
-                    {formatSignedPoints(award.points)}
+                    <span className="ltr">{format.signedPoints(award.points)}</span>
                   </strong>
                   <span className="status-award__reason" dir="auto">
                     {award.reason}

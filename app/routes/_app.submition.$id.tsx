@@ -5,7 +5,11 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { categoryLabel } from "~/components/participant/category";
 import { ChallengeQuestions } from "~/components/participant/challenge-questions";
 import { SubmissionFeedbackCard } from "~/components/participant/submission-feedback";
-import { formatDayTime } from "~/components/realtime/format";
+import { useFormats } from "~/components/realtime/format";
+import { useServerMessage } from "~/components/server-message";
+import { Trans } from "react-i18next";
+import { useT } from "~/components/i18n";
+import { pageTitle } from "~/modules/i18n/i18n";
 import { LoadErrorPage } from "~/components/status-page";
 import { showAppToast } from "~/components/toaster";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
@@ -24,11 +28,19 @@ import { loadOrFail } from "~/glue/load.server";
 import { redirectWithToast } from "~/glue/toast.server";
 import { parseRowId } from "~/modules/ids";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `${data?.challenge.title ?? "Challenge"} · Gatekeeper` },
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
+  { title: data ? pageTitle(matches, "meta.gate", { name: data.challenge.title }) : pageTitle(matches, "meta.challenge") },
 ];
 
 const text = messages.participant;
+
+/** A submission's status in the page's language (English: as stored). */
+const submissionStatusKeys: Record<string, string> = {
+  pending: "submission.statuses.pending",
+  approved: "submission.statuses.approved",
+  rejected: "submission.statuses.rejected",
+  reviewed: "submission.statuses.reviewed",
+};
 
 function challengeIdOf(param: string | undefined): number {
   const id = parseRowId(param);
@@ -70,7 +82,10 @@ type Upload = { state: "idle" } | { state: "uploading"; percent: number };
 
 export default function SubmissionPage() {
   const { challenge, submission, canSubmit, maxBytes, submissions: deadline, answers } = useLoaderData<typeof loader>();
-  const closesAt = deadline.closesAt ? formatDayTime(deadline.closesAt, deadline.timeZone) : null;
+  const { t } = useT();
+  const format = useFormats();
+  const serverMessage = useServerMessage();
+  const closesAt = deadline.closesAt ? format.dayTime(deadline.closesAt, deadline.timeZone) : null;
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const location = useLocation();
@@ -86,12 +101,12 @@ export default function SubmissionPage() {
   const showBanner = succeeded || new URLSearchParams(location.search).has("submitted");
 
   useEffect(() => {
-    if (actionData?.error) showAppToast({ type: "error", title: `${text.errorPrefix}${actionData.error}` });
-  }, [actionData]);
+    if (actionData?.error) showAppToast({ type: "error", title: t("participant.errorPrefix", { message: serverMessage(actionData.error) }) });
+  }, [actionData, t, serverMessage]);
 
   function onFileChange(event: React.ChangeEvent<HTMLInputElement>) {
     const file = event.currentTarget.files?.[0];
-    setFileError(file && file.size > maxBytes ? text.fileTooLarge : null);
+    setFileError(file && file.size > maxBytes ? t("submission.fileTooLarge") : null);
   }
 
   /** With JavaScript: the same multipart form, sent with XMLHttpRequest so the upload shows its progress. */
@@ -109,99 +124,109 @@ export default function SubmissionPage() {
       setUpload({ state: "idle" });
       const body = request.response as { ok?: boolean; message?: string } | null;
       if (request.status === 200 && body?.ok) {
-        showAppToast({ type: "success", title: body.message ?? text.created });
+        showAppToast({ type: "success", title: body.message ? serverMessage(body.message) : t("submission.created") });
         setSucceeded(true);
         setFileError(null);
         setFormKey((key) => key + 1);
         revalidate();
       } else if (body?.message) {
-        showAppToast({ type: "error", title: `${text.errorPrefix}${body.message}` });
+        showAppToast({ type: "error", title: t("participant.errorPrefix", { message: serverMessage(body.message) }) });
       } else {
-        showAppToast({ type: "error", title: text.submitFailed });
+        showAppToast({ type: "error", title: t("submission.failed") });
       }
     };
     request.onerror = () => {
       setUpload({ state: "idle" });
-      showAppToast({ type: "error", title: text.submitFailed });
+      showAppToast({ type: "error", title: t("submission.failed") });
     };
     setSucceeded(false);
     setUpload({ state: "uploading", percent: 0 });
     request.send(new FormData(form));
   }
 
-  const buttonLabel = exists ? (pending ? "updateiing..." : "update") : pending ? "SUBMITTING..." : "SUBMIT";
+  const buttonLabel = exists ? (pending ? t("submission.updating") : t("submission.update")) : pending ? t("submission.submitting") : t("submission.submit");
   const isGD = challenge.category === "GD";
 
   return (
     <main className="page participant-page submission-page">
       <div className="gate-board__bar">
         <ActionLink to={`/gate/${challenge.wave}`} variant="subtle">
-          Back
+          {t("common.back")}
         </ActionLink>
       </div>
-      <TitleBar title={challenge.title} />
+      <TitleBar title={<bdi>{challenge.title}</bdi>} />
       {showBanner ? (
         <Message tone="correct" className="submission-banner">
-          {text.submitted}
+          {t("submission.submitted")}
         </Message>
       ) : null}
       <div className="submission-layout">
         <section className="card stack" aria-labelledby="challenge-script">
-          <p className="muted">{categoryLabel(challenge.category)}</p>
-          <h2 id="challenge-script">Challenge Script</h2>
-          <p className="submission-page__prose">{challenge.description}</p>
+          <p className="muted">{categoryLabel(challenge.category, t)}</p>
+          <h2 id="challenge-script">{t("submission.script")}</h2>
+          <p className="submission-page__prose" dir="auto">
+            {challenge.description}
+          </p>
           {challenge.hints ? (
             <>
-              <h2>{isGD ? "Judging Criteria" : "Challenge Hints"}</h2>
-              <p className="submission-page__prose">{challenge.hints}</p>
+              <h2>{isGD ? t("submission.criteria") : t("submission.hints")}</h2>
+              <p className="submission-page__prose" dir="auto">
+                {challenge.hints}
+              </p>
             </>
           ) : null}
-          <h2>Requirement File</h2>
+          <h2>{t("submission.requirementFile")}</h2>
           {challenge.hasAttachment ? (
             <p>
               <a href={`/challenge/${challenge.id}/attachment`} download>
-                {`Download ${challenge.attachmentName ?? "the requirement file"}`}
+                {challenge.attachmentName ? (
+                  <Trans i18nKey="submission.download" values={{ name: challenge.attachmentName }} components={{ name: <bdi /> }} />
+                ) : (
+                  t("submission.downloadRequirement")
+                )}
               </a>
             </p>
           ) : (
-            <p className="message--error no-file">{text.noFile}</p>
+            <p className="message--error no-file">{t("submission.noFile")}</p>
           )}
         </section>
 
         <section className="card stack" aria-labelledby="your-submission">
-          <h2 id="your-submission">Your submission</h2>
+          <h2 id="your-submission">{t("submission.yours")}</h2>
           {submission ? (
             <dl className="own-submission">
               <div>
-                <dt>Status</dt>
-                <dd className={`status status--${submission.status}`}>{submission.status}</dd>
+                <dt>{t("status.title")}</dt>
+                <dd className={`status status--${submission.status}`}>{t(submissionStatusKeys[submission.status] ?? "submission.statuses.pending")}</dd>
               </div>
               {submission.text ? (
                 <div>
-                  <dt>Text</dt>
-                  <dd className="submission-page__prose">{submission.text}</dd>
+                  <dt>{t("submission.text")}</dt>
+                  <dd className="submission-page__prose" dir="auto">
+                    {submission.text}
+                  </dd>
                 </div>
               ) : null}
               {submission.hasFile ? (
                 <div>
-                  <dt>File</dt>
+                  <dt>{t("submission.file")}</dt>
                   <dd>
                     <a href={`/submissions/${submission.id}/file`} download>
-                      {submission.fileName ?? "Download the file"}
+                      {submission.fileName ? <bdi>{submission.fileName}</bdi> : t("submission.downloadFile")}
                     </a>
                   </dd>
                 </div>
               ) : null}
             </dl>
           ) : (
-            <p className="muted">Nothing sent yet.</p>
+            <p className="muted">{t("submission.nothingYet")}</p>
           )}
           {!deadline.open && closesAt ? (
             <Message tone="error" className="submissions-closed">
-              {text.submissionsClosedAt(closesAt)}
+              {t("participant.submissionsClosedAt", { when: closesAt })}
             </Message>
           ) : !canSubmit ? (
-            <p className="message message--error">{text.noTeam}</p>
+            <p className="message message--error">{t("submission.noTeam")}</p>
           ) : (
             <Form
               key={formKey}
@@ -215,20 +240,21 @@ export default function SubmissionPage() {
               {/* The text goes first in the multipart body: if the file is cut at the limit, the text still comes back. */}
               <div className="field">
                 <label className="field__label" htmlFor="submission-text">
-                  Text
+                  {t("submission.text")}
                 </label>
                 <textarea
                   id="submission-text"
                   name="text"
                   className="field__input field__input--textarea"
-                  placeholder="SUBMIT A TEXT IF IT NEEDED"
+                  placeholder={t("submission.textPlaceholder")}
+                  dir="auto"
                   defaultValue={actionData?.text ?? ""}
                   maxLength={20000}
                 />
               </div>
               <div className="field">
                 <label className="field__label" htmlFor="submission-file">
-                  Attach a file
+                  {t("submission.attach")}
                 </label>
                 <input
                   id="submission-file"
@@ -249,19 +275,19 @@ export default function SubmissionPage() {
               </div>
               {actionData?.error ? (
                 <Message tone="error" id="submission-error">
-                  {`${text.errorPrefix}${actionData.error}`}
+                  {t("participant.errorPrefix", { message: serverMessage(actionData.error) })}
                 </Message>
               ) : null}
               {upload.state === "uploading" ? (
                 <div className="upload-progress">
-                  <progress max={100} value={upload.percent} aria-label="Upload progress" />
+                  <progress max={100} value={upload.percent} aria-label={t("submission.progress")} />
                   <span aria-hidden="true">{`${upload.percent}%`}</span>
                 </div>
               ) : null}
               <ActionButton type="submit" disabled={pending || Boolean(fileError)}>
                 {buttonLabel}
               </ActionButton>
-              {closesAt ? <p className="muted">{text.submissionsCloseAt(closesAt)}</p> : null}
+              {closesAt ? <p className="muted">{t("submission.closesAt", { when: closesAt })}</p> : null}
             </Form>
           )}
         </section>
@@ -275,5 +301,6 @@ export default function SubmissionPage() {
 
 /** A challenge that fails to load shows "Error:" with the message; a 404 stays the 404 page. */
 export function ErrorBoundary() {
-  return <LoadErrorPage title="Challenge" className="submission-page" />;
+  const { t } = useT();
+  return <LoadErrorPage title={t("meta.challengeTitle")} className="submission-page" />;
 }

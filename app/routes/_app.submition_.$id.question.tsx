@@ -17,8 +17,12 @@ import { requirePage } from "~/glue/auth.server";
 import { formFailure } from "~/glue/failures.server";
 import { notFound } from "~/glue/responses.server";
 import { redirectWithToast } from "~/glue/toast.server";
+import { useT } from "~/components/i18n";
+import { Trans } from "react-i18next";
+import { useServerMessage } from "~/components/server-message";
+import { pageTitle } from "~/modules/i18n/i18n";
 
-export const meta: MetaFunction = () => [{ title: "Ask a question · Gatekeeper" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.ask") }];
 
 function challengeIdOf(param: string | undefined): number {
   const id = parseRowId(param);
@@ -53,6 +57,8 @@ export default function AskQuestion() {
   const { challenge, canAsk } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   const [form, fields] = useForm({
     id: "ask-question",
     lastResult,
@@ -62,26 +68,26 @@ export default function AskQuestion() {
   });
   return (
     <main className="page participant-page">
-      <TitleBar title="Ask a question" />
+      <TitleBar title={t("ask.title")} />
       <section className="card stack thread-page">
         <p>
-          About <strong dir="auto">{challenge.title}</strong>. Only your team sees the answer, unless the organisers publish it for everyone.
+          <Trans i18nKey="ask.about" values={{ title: challenge.title }} components={{ title: <strong dir="auto" /> }} />
         </p>
         {canAsk ? (
           <Form method="post" {...getFormProps(form)} className="form">
-            <TextareaField label="Your question" textareaProps={{ ...getTextareaProps(fields.message), rows: 4, maxLength: 2000, dir: "auto" }} errors={fields.message.errors} />
+            <TextareaField label={t("ask.question")} textareaProps={{ ...getTextareaProps(fields.message), rows: 4, maxLength: 2000, dir: "auto" }} errors={fields.message.errors} />
             <div className="message-slot" id={form.errorId} aria-live="polite">
-              {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
+              {form.errors?.[0] ? <Message tone="error">{serverMessage(form.errors[0])}</Message> : null}
             </div>
             <ActionButton type="submit" disabled={navigation.state === "submitting"}>
-              Ask
+              {t("questions.submit")}
             </ActionButton>
           </Form>
         ) : (
-          <Message tone="error">{messages.threads.noTeam}</Message>
+          <Message tone="error">{t("ask.noTeam")}</Message>
         )}
         <ActionLink to={`/submition/${challenge.id}`} variant="subtle">
-          Back to the challenge
+          {t("ask.back")}
         </ActionLink>
       </section>
     </main>

@@ -19,10 +19,14 @@ import { requirePage } from "~/glue/auth.server";
 import { formFailure } from "~/glue/failures.server";
 import { notFound } from "~/glue/responses.server";
 import { redirectWithToast } from "~/glue/toast.server";
+import { useT } from "~/components/i18n";
+import { useServerMessage } from "~/components/server-message";
+import { threadKindKeys, threadStatusKeys } from "~/components/participant/team-threads";
+import { pageTitle } from "~/modules/i18n/i18n";
 
 const m = messages.threads;
 
-export const meta: MetaFunction = () => [{ title: "Your thread · Gatekeeper" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.thread") }];
 
 function threadIdOf(param: string | undefined): number {
   const id = parseRowId(param);
@@ -74,6 +78,8 @@ export default function TeamThread() {
   const location = useLocation();
   // An organiser's claim, reply or close shows here at once.
   useRevalidateOn("thread:changed", 1000);
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   const [form, fields] = useForm({
     id: `thread-${thread.id}-${location.key}`,
     lastResult,
@@ -83,39 +89,50 @@ export default function TeamThread() {
   });
   return (
     <main className="page participant-page">
-      <TitleBar title={`${m.kindLabels[thread.kind]}${thread.challenge ? `: ${thread.challenge}` : ""}`} />
+      <TitleBar
+        title={
+          <>
+            {t(threadKindKeys[thread.kind])}
+            {thread.challenge ? (
+              <>
+                : <bdi>{thread.challenge}</bdi>
+              </>
+            ) : null}
+          </>
+        }
+      />
       <section className="card stack thread-page">
         <p className="thread-meta" role="status" data-testid="thread-status">
-          <strong>{m.statusLabels[thread.status]}</strong>
-          {thread.status === "claimed" && thread.claimed ? <span> · an organiser is on it</span> : null}
+          <strong>{t(threadStatusKeys[thread.status])}</strong>
+          {thread.status === "claimed" && thread.claimed ? <span> · {t("thread.onIt")}</span> : null}
         </p>
         <ThreadMessages
           timeZone={timeZone}
           messages={[
-            { key: "first", fromTeam: true, who: "Your team", body: thread.message, createdAt: thread.createdAt },
-            ...thread.replies.map((reply) => ({ key: reply.id, fromTeam: reply.fromTeam, who: reply.fromTeam ? (reply.author ?? "Your team") : "An organiser", body: reply.body, createdAt: reply.createdAt })),
+            { key: "first", fromTeam: true, who: t("thread.yourTeam"), body: thread.message, createdAt: thread.createdAt },
+            ...thread.replies.map((reply) => ({ key: reply.id, fromTeam: reply.fromTeam, who: reply.fromTeam ? (reply.author ?? t("thread.yourTeam")) : t("thread.anOrganiser"), body: reply.body, createdAt: reply.createdAt })),
           ]}
         />
         {thread.status === "closed" ? (
-          <p className="muted">{m.closed}</p>
+          <p className="muted">{t("thread.closed")}</p>
         ) : (
           <Form method="post" {...getFormProps(form)} className="form">
-            <TextareaField label="Answer back" textareaProps={{ ...getTextareaProps(fields.body), rows: 3, maxLength: 4000, dir: "auto" }} errors={fields.body.errors} />
+            <TextareaField label={t("thread.answerBack")} textareaProps={{ ...getTextareaProps(fields.body), rows: 3, maxLength: 4000, dir: "auto" }} errors={fields.body.errors} />
             <div className="message-slot" id={form.errorId} aria-live="polite">
-              {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
+              {form.errors?.[0] ? <Message tone="error">{serverMessage(form.errors[0])}</Message> : null}
             </div>
             <ActionButton type="submit" disabled={navigation.state === "submitting"}>
-              Send
+              {t("common.send")}
             </ActionButton>
           </Form>
         )}
         <div className="row-actions">
           <ActionLink to="/home" variant="subtle">
-            Your threads
+            {t("thread.yours")}
           </ActionLink>
           {thread.challengeId ? (
             <ActionLink to={`/submition/${thread.challengeId}`} variant="subtle">
-              The challenge
+              {t("thread.challenge")}
             </ActionLink>
           ) : null}
         </div>

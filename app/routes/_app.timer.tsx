@@ -7,8 +7,10 @@ import { TitleBar } from "~/components/ui/title-bar";
 import { getFinalAt } from "~/modules/videos/videos.server";
 import { requirePage } from "~/glue/auth.server";
 import { eventVersionsFor } from "~/glue/viewer-badges.server";
+import { pageTitle } from "~/modules/i18n/i18n";
+import { useT } from "~/components/i18n";
 
-export const meta: MetaFunction = () => [{ title: "Timer · Gatekeeper" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.timer") }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePage(request);
@@ -18,12 +20,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Timer() {
   const { finalAt, serverNow } = useLoaderData<typeof loader>();
+  const { t } = useT();
   return (
     <Scene statue="left" className="participant-scene">
       <main className="page page--centered participant-page">
-        <TitleBar title="THE FINAL OF GATES" />
+        <TitleBar title={t("timer.title")} />
         <p className="final-timer">
-          <Countdown target={finalAt} serverNow={serverNow} label="Time left until the final" />
+          <Countdown target={finalAt} serverNow={serverNow} label={t("timer.left")} />
         </p>
       </main>
     </Scene>

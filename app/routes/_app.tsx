@@ -8,6 +8,7 @@ import styles from "~/styles/participant.css";
 import { requireLayout } from "~/glue/auth.server";
 import { getLogger } from "~/infrastructure/logger.server";
 import { badgesFor } from "~/glue/viewer-badges.server";
+import { useT } from "~/components/i18n";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -43,6 +44,7 @@ function useOpeningChallenge(): boolean {
 
 export default function AppLayout() {
   const { user, hasTeam } = useLoaderData<typeof loader>();
+  const { t } = useT();
   const openingChallenge = useOpeningChallenge();
   const revalidate = useIdleRevalidate();
   // A thread of the team moved (an organiser claimed, answered or closed it): the badge and the page follow.
@@ -54,7 +56,7 @@ export default function AppLayout() {
       {openingChallenge ? (
         <main className="page participant-page page-loading">
           <p role="status" className="page-loading__text">
-            Loading...
+            {t("common.loading")}
           </p>
         </main>
       ) : (

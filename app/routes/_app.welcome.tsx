@@ -10,8 +10,11 @@ import { loadHomeContent } from "~/modules/participant/home.server";
 import { handleHomeAction } from "~/glue/home-forms.server";
 import { actorOf } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
+import { pageTitle } from "~/modules/i18n/i18n";
+import { Trans } from "react-i18next";
+import { useT } from "~/components/i18n";
 
-export const meta: MetaFunction = () => [{ title: "Welcome · Gatekeeper" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.welcome") }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePage(request);
@@ -27,18 +30,19 @@ export default function Welcome() {
   const { name, content, canSaveVideos } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [leaving, setLeaving] = useState(false);
+  const { t } = useT();
   return (
     // The backdrop switches after 4 s (CSS; at once under reduced motion).
     <Scene statue="right" className="participant-scene welcome-scene">
       <main className={`page participant-page welcome${leaving ? " is-leaving" : ""}`}>
         <section className="welcome__greeting card" aria-labelledby="welcome-title">
-          <TitleBar id="welcome-title" title={`Welcome, ${name}`} />
-          <p className="lead">The system is activated… choose your character in the team.</p>
+          <TitleBar id="welcome-title" title={<Trans i18nKey="welcome.greeting" values={{ name }} components={{ name: <bdi /> }} />} />
+          <p className="lead">{t("welcome.lead")}</p>
           <DelayedLink to="/notification" onLeave={() => setLeaving(true)}>
-            Next
+            {t("common.next")}
           </DelayedLink>
         </section>
-        <h2 className="welcome__event-title">Welcome to the Gates</h2>
+        <h2 className="welcome__event-title">{t("home.title")}</h2>
         <HomeContent content={content} actionData={actionData} canSaveVideos={canSaveVideos} />
       </main>
     </Scene>

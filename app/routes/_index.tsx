@@ -7,15 +7,15 @@ import { Scene } from "~/components/ui/scene";
 import { TitleBar } from "~/components/ui/title-bar";
 import { useOptionalUser } from "~/root";
 
-export const meta: MetaFunction = () => [{ title: "Gatekeeper" }];
+import { useT } from "~/components/i18n";
+import { pageTitle } from "~/modules/i18n/i18n";
+
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.intro") }];
 
 /** Reveal after 500 ms, leave for /login 800 ms after the press. */
 const REVEAL_DELAY_MS = 500;
 const LEAVE_DELAY_MS = 800;
 
-/** The original platform's intro, word for word. */
-const INTRO_TEXT =
-  "you had a second awaking from now you can level up your strength intelligence, but !! are you brave enough to do it ?";
 
 /** Waiting, revealed after 500 ms, leaving after the button press. */
 type Phase = "waiting" | "revealed" | "leaving";
@@ -35,6 +35,7 @@ export default function Intro() {
   const user = useOptionalUser();
   const [phase, setPhase] = useState<Phase>("waiting");
   const leaveTimer = useRef<number | undefined>(undefined);
+  const { t } = useT();
 
   useEffect(() => {
     // The content's fade-and-rise runs from CSS alone (so it shows without JavaScript);
@@ -70,10 +71,11 @@ export default function Intro() {
       <TopNav user={user} />
       <main className="intro" aria-labelledby="intro-title" data-phase={phase}>
         <section className={phase === "leaving" ? "card intro__content intro__content--leaving" : "card intro__content"}>
-          <TitleBar id="intro-title" title="Are you brave enough!!" warning />
-          <p className="intro__text">{INTRO_TEXT}</p>
+          <TitleBar id="intro-title" title={t("intro.title")} warning />
+          {/* The original platform's intro, word for word in English. */}
+          <p className="intro__text">{t("intro.text")}</p>
           <ActionLink to="/login" prefetch="intent" className="intro__button" onClick={handleEnter}>
-            Yes i’m
+            {t("intro.enter")}
           </ActionLink>
         </section>
       </main>

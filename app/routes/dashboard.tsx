@@ -2,6 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useThrottledEvent } from "~/components/realtime/revalidate-on";
 import { useState, type ReactNode } from "react";
+import { useT } from "~/components/i18n";
+import { LanguageSwitch } from "~/components/layout/language-switch";
+import { pageTitle } from "~/modules/i18n/i18n";
 import { DashboardError } from "~/components/dashboard/error-boundary";
 import { FlashNotice, type FlashNoticeHandle } from "~/components/flash-notice";
 import { toastsBelow } from "~/components/toaster";
@@ -10,7 +13,7 @@ import { requireLayout } from "~/glue/auth.server";
 import { canOpen, type Role } from "~/modules/auth/access";
 import { judgeBacklogTotal } from "~/modules/judging/queue.server";
 
-export const meta: MetaFunction = () => [{ title: "Gatekeeper Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "dashboard.title") }];
 
 /** The flashed message (without JavaScript) opens the page's main area. */
 export const handle: FlashNoticeHandle = { flashNotice: true };
@@ -25,27 +28,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** Every page of the sidebar; a user sees those the page-roles table lets their role open. */
 const dashboardLinks = [
-  { to: "/dashboard", label: "home", end: true },
-  { to: "/dashboard/teams", label: "Teams" },
-  { to: "/dashboard/awards", label: "Awards" },
-  { to: "/dashboard/users", label: "Users" },
-  { to: "/dashboard/usersrank", label: "Users Rank" },
-  { to: "/dashboard/mentors", label: "Mentors Calls" },
-  { to: "/dashboard/needs", label: "Users Needs" },
-  { to: "/dashboard/questions", label: "Questions" },
-  { to: "/dashboard/allchallenges", label: "All challanges" },
-  { to: "/dashboard/challenges", label: "Add Challenges" },
-  { to: "/dashboard/getAllChallenges", label: "All Challenges" },
-  { to: "/dashboard/judge", label: "Judging", counted: true },
-  { to: "/dashboard/judges", label: "Judges" },
-  { to: "/dashboard/submissions", label: "Submissions" },
-  { to: "/dashboard/notifications", label: "Notifications" },
-  { to: "/dashboard/settings", label: "Settings" },
-  { to: "/dashboard/audit", label: "Audit trail" },
-  { to: "/dashboard/registrations", label: "Registrations" },
-  { to: "/dashboard/queues", label: "Queues", external: true },
-  { to: "/dashboard/tokens", label: "API tokens" },
-  { to: "/dashboard/import", label: "Import" },
+  { to: "/dashboard", label: "dashboard.nav.home", end: true },
+  { to: "/dashboard/teams", label: "dashboard.nav.teams" },
+  { to: "/dashboard/awards", label: "dashboard.nav.awards" },
+  { to: "/dashboard/users", label: "dashboard.nav.users" },
+  { to: "/dashboard/usersrank", label: "dashboard.nav.usersRank" },
+  { to: "/dashboard/mentors", label: "dashboard.nav.mentors" },
+  { to: "/dashboard/needs", label: "dashboard.nav.needs" },
+  { to: "/dashboard/questions", label: "dashboard.nav.questions" },
+  { to: "/dashboard/allchallenges", label: "dashboard.nav.allchallenges" },
+  { to: "/dashboard/challenges", label: "dashboard.nav.addChallenges" },
+  { to: "/dashboard/getAllChallenges", label: "dashboard.nav.getAllChallenges" },
+  { to: "/dashboard/judge", label: "dashboard.nav.judge", counted: true },
+  { to: "/dashboard/judges", label: "dashboard.nav.judges" },
+  { to: "/dashboard/submissions", label: "dashboard.nav.submissions" },
+  { to: "/dashboard/notifications", label: "dashboard.nav.notifications" },
+  { to: "/dashboard/settings", label: "dashboard.nav.settings" },
+  { to: "/dashboard/audit", label: "dashboard.nav.audit" },
+  { to: "/dashboard/registrations", label: "dashboard.nav.registrations" },
+  { to: "/dashboard/queues", label: "dashboard.nav.queues", external: true },
+  { to: "/dashboard/tokens", label: "dashboard.nav.tokens" },
+  { to: "/dashboard/import", label: "dashboard.nav.import" },
 ];
 
 export default function DashboardLayout() {
@@ -58,6 +61,7 @@ export default function DashboardLayout() {
 }
 
 function DashboardShell({ user, backlog: loaded, children }: { user: { name: string; role: Role }; backlog: number; children: ReactNode }) {
+  const { t } = useT();
   const links = dashboardLinks.filter((link) => canOpen(user.role, link.to));
   // The count follows submissions and other judges' scores on every dashboard page: re-read on each judging
   // event (at most every 2 s), the newest figure shown. A failed read keeps the last one.
@@ -76,21 +80,21 @@ function DashboardShell({ user, backlog: loaded, children }: { user: { name: str
     <div className="dashboard">
       {/* Above the page on a phone: toasts stay below it there (beside it on a wide screen). */}
       <aside className="dashboard__sidebar" {...toastsBelow}>
-        <p className="dashboard__brand">Gatekeeper Dashboard</p>
-        <nav aria-label="Dashboard">
+        <p className="dashboard__brand">{t("dashboard.title")}</p>
+        <nav aria-label={t("dashboard.navLabel")}>
           <ul>
             {links.map((link) => (
               <li key={link.to}>
                 {"external" in link ? (
                   // Served by Express (bull-board), not by Remix: a full page load.
-                  <a href={link.to}>{link.label}</a>
+                  <a href={link.to}>{t(link.label)}</a>
                 ) : (
                   <NavLink to={link.to} end={"end" in link}>
-                    {link.label}
+                    {t(link.label)}
                     {"counted" in link ? (
                       <span className="dashboard__count">
                         <span aria-hidden="true">{backlog}</span>
-                        <span className="visually-hidden">, {backlog} left to score</span>
+                        <span className="visually-hidden">{t("dashboard.leftToScore", { count: backlog })}</span>
                       </span>
                     ) : null}
                   </NavLink>
@@ -99,9 +103,10 @@ function DashboardShell({ user, backlog: loaded, children }: { user: { name: str
             ))}
           </ul>
         </nav>
+        <LanguageSwitch className="dashboard__language" />
         <Form method="post" action="/logout">
           <button type="submit" className="link-button">
-            Logout ({user.name})
+            {t("dashboard.logout")} (<bdi>{user.name}</bdi>)
           </button>
         </Form>
       </aside>

@@ -5,6 +5,10 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { FullScreenToggle } from "~/components/layout/top-nav";
+import { LanguageSwitch } from "~/components/layout/language-switch";
+import { useT } from "~/components/i18n";
+import { useServerMessage } from "~/components/server-message";
+import { pageTitle } from "~/modules/i18n/i18n";
 import { ActionButton } from "~/components/ui/action-button";
 import { Field } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
@@ -23,7 +27,7 @@ import {
 import { getLogger } from "~/infrastructure/logger.server";
 import { isServiceUnreachable } from "~/glue/unavailable.server";
 
-export const meta: MetaFunction = () => [{ title: "Login · Gatekeeper" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.login") }];
 
 // Public route: the sign-in page. A signed-in user is sent on to where they were going.
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -93,24 +97,27 @@ export default function LoginPage() {
   const fieldMessage = fields.username.errors?.[0] ?? fields.password.errors?.[0];
   const message = useTransientMessage(form.errors?.[0] ?? fieldMessage, `${attempts}:${JSON.stringify(lastResult ?? null)}`);
   const pending = navigation.state === "submitting" && navigation.formAction?.startsWith("/login");
+  const { t } = useT();
+  const serverMessage = useServerMessage();
 
   return (
     <Scene statue="left">
       <main className="login" aria-labelledby="login-title">
-        <Link to="/" className="back-arrow" aria-label="Back to the intro">
+        <Link to="/" className="back-arrow" aria-label={t("login.backToIntro")}>
           <svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">
             <path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
           </svg>
         </Link>
         {/* The full-screen toggle is on every public page; the back arrow stands for the bar here. */}
         <div className="corner-tools">
+          <LanguageSwitch />
           <FullScreenToggle />
         </div>
         <section className="card login__card">
           <div id="login-title">
-            <TitleBar title="LOGIN" />
+            <TitleBar title={t("login.title")} />
           </div>
-          <p className="login__hint">Use the username and password given to you in the chat server.</p>
+          <p className="login__hint">{t("login.hint")}</p>
           <Form
             method="post"
             {...getFormProps(form)}
@@ -119,7 +126,7 @@ export default function LoginPage() {
           >
             <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
             <Field
-              label="Username"
+              label={t("login.username")}
               inputProps={{
                 ...getInputProps(fields.username, { type: "text" }),
                 autoComplete: "username",
@@ -129,7 +136,7 @@ export default function LoginPage() {
               errors={fields.username.errors?.length ? [""] : undefined}
             />
             <Field
-              label="Password"
+              label={t("login.password")}
               inputProps={{
                 ...getInputProps(fields.password, { type: "password" }),
                 autoComplete: "current-password",
@@ -138,10 +145,10 @@ export default function LoginPage() {
               errors={fields.password.errors?.length ? [""] : undefined}
             />
             <div className="login__message" aria-live="polite">
-              {message ? <Message tone="error" id={form.errorId}>{message}</Message> : null}
+              {message ? <Message tone="error" id={form.errorId}>{serverMessage(message)}</Message> : null}
             </div>
             <ActionButton type="submit" disabled={pending}>
-              {pending ? "Logging in..." : "Login"}
+              {pending ? t("login.pending") : t("login.submit")}
             </ActionButton>
           </Form>
         </section>

@@ -24,7 +24,11 @@ import { formFailure } from "~/glue/failures.server";
 const m = messages.registration;
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-export const meta: MetaFunction = () => [{ title: "Register · Gatekeeper" }];
+import { useT } from "~/components/i18n";
+import { useServerMessage } from "~/components/server-message";
+import { pageTitle } from "~/modules/i18n/i18n";
+
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.register") }];
 
 // Public route: visitors register for the event. `?registered` shows the thank-you card.
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -65,11 +69,12 @@ export default function RegisterPage() {
   const { done, teamSizeCap } = useLoaderData<typeof loader>();
   const saving = useSaving();
   const user = useOptionalUser();
+  const { t } = useT();
   return (
     <Scene statue="none" className="register-scene">
       <TopNav user={user} />
       <main className="register" aria-labelledby="register-title">
-        <Link to="/" className="back-arrow" aria-label="Back to the intro">
+        <Link to="/" className="back-arrow" aria-label={t("login.backToIntro")}>
           <svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">
             <path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
           </svg>
@@ -83,7 +88,7 @@ export default function RegisterPage() {
       {saving ? (
         <div className="register-saving" role="status">
           <span className="register-saving__spinner" aria-hidden="true" />
-          <span>Saving...</span>
+          <span>{t("register.saving")}</span>
         </div>
       ) : null}
     </Scene>
@@ -91,12 +96,13 @@ export default function RegisterPage() {
 }
 
 function ThankYou() {
+  const { t } = useT();
   return (
     <section className="card register__card register__card--thanks">
-      <TitleBar title={m.thankYouTitle} id="register-title" />
-      <Message tone="correct">{m.thankYou}</Message>
+      <TitleBar title={t("register.thankYouTitle")} id="register-title" />
+      <Message tone="correct">{t("register.thankYou")}</Message>
       <ActionLink to="/" variant="subtle" className="register__home">
-        Back to the intro
+        {t("login.backToIntro")}
       </ActionLink>
     </section>
   );
@@ -121,6 +127,8 @@ function RegistrationForm({ teamSizeCap }: { teamSizeCap: number }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RegistrationSchema }),
   });
   const saving = useSaving();
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   const anyMissing = REQUIRED.some((name) => isMissing(fields[name].errors));
   const message = anyMissing ? m.required : form.errors?.[0];
 
@@ -134,7 +142,7 @@ function RegistrationForm({ teamSizeCap }: { teamSizeCap: number }) {
     ...getInputProps(field, { type }),
     inputMode: "numeric" as const,
     pattern: DIGITS_INPUT_PATTERN,
-    title: m.digitsOnly,
+    title: serverMessage(m.digitsOnly),
     autoComplete,
     onInput: (event: FormEvent<HTMLInputElement>) => {
       if (hasNonDigits(event.currentTarget.value)) form.validate({ name: field.name });
@@ -143,60 +151,60 @@ function RegistrationForm({ teamSizeCap }: { teamSizeCap: number }) {
 
   return (
     <section className="card register__card">
-      <TitleBar title="Register" id="register-title" />
-      <p className="register__intro">Register using your personal information below. Make sure all details are accurate.</p>
+      <TitleBar title={t("register.title")} id="register-title" />
+      <p className="register__intro">{t("register.intro")}</p>
       <Form method="post" action="/register" {...getFormProps(form)} className="form register__form">
         <div className="register__grid">
-          <Field label="Name" inputProps={text(fields.name, { autoComplete: "given-name" })} errors={errorsOf(fields.name)} />
+          <Field label={t("register.name")} inputProps={text(fields.name, { autoComplete: "given-name" })} errors={errorsOf(fields.name)} />
           <Field
-            label="Last Name"
+            label={t("register.lastName")}
             inputProps={text(fields.lastName, { autoComplete: "family-name" })}
             errors={errorsOf(fields.lastName)}
           />
           <Field
-            label="Email"
+            label={t("register.email")}
             inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
             errors={errorsOf(fields.email)}
           />
           <Field
-            label="Phone Number"
+            label={t("register.phone")}
             inputProps={digits(fields.phone, "tel", "tel")}
             errors={errorsOf(fields.phone)}
           />
-          <SelectField label="Do you have a team?" selectProps={getSelectProps(fields.hasTeam)} errors={errorsOf(fields.hasTeam)}>
-            <option value="">Choose…</option>
-            <option value="yes">Yes</option>
-            <option value="no">No</option>
+          <SelectField label={t("register.hasTeam")} selectProps={getSelectProps(fields.hasTeam)} errors={errorsOf(fields.hasTeam)}>
+            <option value="">{t("register.choose")}</option>
+            <option value="yes">{t("common.yes")}</option>
+            <option value="no">{t("common.no")}</option>
           </SelectField>
           <Field
-            label={messages.teamSize.registrationLabel(teamSizeCap)}
+            label={t("register.teamName", { cap: teamSizeCap })}
             inputProps={text(fields.teamName, { autoComplete: "off" })}
             errors={errorsOf(fields.teamName)}
           />
           <Field
-            label="National Identification Number"
+            label={t("register.nationalId")}
             inputProps={digits(fields.nationalId, "text", "off")}
             errors={errorsOf(fields.nationalId)}
           />
-          <Field label="Your Skill" inputProps={text(fields.skill)} errors={errorsOf(fields.skill)} />
+          <Field label={t("register.skill")} inputProps={text(fields.skill)} errors={errorsOf(fields.skill)} />
           <Field
-            label="LinkedIn"
+            label={t("register.linkedin")}
             inputProps={{ ...getInputProps(fields.linkedin, { type: "url" }), autoComplete: "url" }}
             errors={errorsOf(fields.linkedin)}
           />
           <Field
-            label="Portfolio / Github link"
+            label={t("register.portfolio")}
             inputProps={getInputProps(fields.portfolio, { type: "url" })}
             errors={errorsOf(fields.portfolio)}
           />
-          <Field label="Your Major" inputProps={text(fields.major)} errors={errorsOf(fields.major)} />
+          <Field label={t("register.major")} inputProps={text(fields.major)} errors={errorsOf(fields.major)} />
           <Field
-            label="University Name (if you are a student)"
+            label={t("register.university")}
             inputProps={text(fields.university, { autoComplete: "organization" })}
             errors={errorsOf(fields.university)}
           />
-          <SelectField label="T-Shirt Size" selectProps={getSelectProps(fields.tshirtSize)} errors={errorsOf(fields.tshirtSize)}>
-            <option value="">Choose…</option>
+          <SelectField label={t("register.tshirt")} selectProps={getSelectProps(fields.tshirtSize)} errors={errorsOf(fields.tshirtSize)}>
+            <option value="">{t("register.choose")}</option>
             {TSHIRT_SIZES.map((size) => (
               <option key={size} value={size}>
                 {size}
@@ -206,18 +214,18 @@ function RegistrationForm({ teamSizeCap }: { teamSizeCap: number }) {
         </div>
         {/* The honeypot: hidden from people (and assistive technology); naive bots fill it in. */}
         <div className="register__trap" aria-hidden="true">
-          <label htmlFor={`register-${HONEYPOT_FIELD}`}>Leave this field empty</label>
+          <label htmlFor={`register-${HONEYPOT_FIELD}`}>{t("register.trap")}</label>
           <input id={`register-${HONEYPOT_FIELD}`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
         </div>
         <div className="message-slot" aria-live="polite">
           {message ? (
             <Message tone="error" id={form.errorId}>
-              {message}
+              {serverMessage(message)}
             </Message>
           ) : null}
         </div>
         <ActionButton type="submit" disabled={saving} className="register__submit">
-          Submit!
+          {t("register.submit")}
         </ActionButton>
       </Form>
     </section>

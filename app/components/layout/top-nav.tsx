@@ -1,5 +1,7 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { useT } from "~/components/i18n";
+import { LanguageSwitch } from "~/components/layout/language-switch";
 import { useUnreadAnnouncements } from "~/components/realtime/unread-announcements";
 import { toastsBelow } from "~/components/toaster";
 
@@ -13,12 +15,12 @@ export interface TopNavUser {
 /** Home is /home once someone is signed in, / for a visitor. */
 function navLinks(signedIn: boolean) {
   return [
-    { to: signedIn ? "/home" : "/", label: "Home" },
-    { to: "/gates", label: "Gates" },
-    { to: "/status", label: "Status" },
-    { to: "/scoreboard", label: "Scoreboard" },
-    { to: "/announcement", label: "Announcement" },
-    { to: "/timer", label: "Timer" },
+    { to: signedIn ? "/home" : "/", label: "nav.home" },
+    { to: "/gates", label: "nav.gates" },
+    { to: "/status", label: "nav.status" },
+    { to: "/scoreboard", label: "nav.scoreboard" },
+    { to: "/announcement", label: "nav.announcement" },
+    { to: "/timer", label: "nav.timer" },
   ];
 }
 
@@ -28,6 +30,7 @@ function navLinks(signedIn: boolean) {
  * A visitor's links lead to /login first (the guards remember where they were going).
  */
 export function TopNav({ user }: { user: TopNavUser | null }) {
+  const { t } = useT();
   const { count: unread } = useUnreadAnnouncements();
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -40,30 +43,35 @@ export function TopNav({ user }: { user: TopNavUser | null }) {
         type="checkbox"
         id="topnav-toggle"
         className="topnav__toggle visually-hidden"
-        aria-label="Menu"
+        aria-label={t("nav.menu")}
         checked={menuOpen}
         onChange={(event) => setMenuOpen(event.currentTarget.checked)}
       />
       <label htmlFor="topnav-toggle" className="topnav__menu-button">
-        <span aria-hidden="true">☰</span> Menu
+        <span aria-hidden="true">☰</span> {t("nav.menu")}
       </label>
-      <nav aria-label="Main" className="topnav__nav">
+      <nav aria-label={t("nav.main")} className="topnav__nav">
         <ul className="topnav__links">
           {navLinks(user !== null).map((link) => (
             <li key={link.label}>
               {/* No prefetch for /announcement: its loader marks everything read, a hover must not. */}
               <NavLink to={link.to} end prefetch={link.to === "/announcement" || !user ? "none" : "intent"}>
-                {link.label}
-                {link.to === "/announcement" && unread > 0 ? <UnreadBadge count={unread} /> : null}
-                {link.to === "/home" && user?.answered ? <UnreadBadge count={user.answered} label="answered" /> : null}
+                {t(link.label)}
+                {link.to === "/announcement" && unread > 0 ? <UnreadBadge count={unread} label={t("nav.unread", { count: unread })} /> : null}
+                {link.to === "/home" && user?.answered ? <UnreadBadge count={user.answered} label={t("nav.answered", { count: user.answered })} /> : null}
               </NavLink>
             </li>
           ))}
         </ul>
       </nav>
       <div className="topnav__user">
+        <LanguageSwitch />
         <FullScreenToggle />
-        {user ? <span className="topnav__name">{user.name}</span> : null}
+        {user ? (
+          <bdi className="topnav__name" dir="auto">
+            {user.name}
+          </bdi>
+        ) : null}
         <AuthIcon signedIn={user !== null} />
       </div>
     </header>
@@ -75,9 +83,10 @@ export function TopNav({ user }: { user: TopNavUser | null }) {
  * so it works without JavaScript and no link on another site can log anyone out) and lands on /.
  */
 function AuthIcon({ signedIn }: { signedIn: boolean }) {
+  const { t } = useT();
   if (!signedIn) {
     return (
-      <Link to="/login" className="icon-button" aria-label="Login" title="Login">
+      <Link to="/login" className="icon-button" aria-label={t("nav.login")} title={t("nav.login")}>
         <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
           <path d="M14 4h5v16h-5M3 12h11M10 8l4 4-4 4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
         </svg>
@@ -86,7 +95,7 @@ function AuthIcon({ signedIn }: { signedIn: boolean }) {
   }
   return (
     <Form method="post" action="/logout" className="topnav__logout">
-      <button type="submit" className="icon-button" aria-label="Logout" title="Logout">
+      <button type="submit" className="icon-button" aria-label={t("nav.logout")} title={t("nav.logout")}>
         <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
           <path d="M10 4H5v16h5M10 12h11M17 8l4 4-4 4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
         </svg>
@@ -97,6 +106,7 @@ function AuthIcon({ signedIn }: { signedIn: boolean }) {
 
 /** Enter or leave full screen. Rendered only once JavaScript runs (it cannot work without). */
 export function FullScreenToggle() {
+  const { t } = useT();
   const [supported, setSupported] = useState(false);
   const [full, setFull] = useState(false);
   useEffect(() => {
@@ -111,8 +121,8 @@ export function FullScreenToggle() {
       type="button"
       className="icon-button fullscreen-toggle"
       aria-pressed={full}
-      aria-label={full ? "Exit full screen" : "Enter full screen"}
-      title={full ? "Exit full screen" : "Enter full screen"}
+      aria-label={full ? t("nav.exitFullScreen") : t("nav.enterFullScreen")}
+      title={full ? t("nav.exitFullScreen") : t("nav.enterFullScreen")}
       onClick={() => {
         if (document.fullscreenElement) void document.exitFullscreen();
         else void document.documentElement.requestFullscreen().catch(() => {});
@@ -130,11 +140,11 @@ export function FullScreenToggle() {
 }
 
 /** The unread-announcement count; screen readers hear "3 unread" as part of the link. */
-function UnreadBadge({ count, label = "unread" }: { count: number; label?: string }) {
+function UnreadBadge({ count, label }: { count: number; label: string }) {
   return (
     <span className="badge">
       <span aria-hidden="true">{count > 99 ? "99+" : count}</span>
-      <span className="visually-hidden">{`${count} ${label}`}</span>
+      <span className="visually-hidden">{label}</span>
     </span>
   );
 }

@@ -1,5 +1,6 @@
 import { Form, Link } from "@remix-run/react";
-import { formatDayTime } from "~/components/realtime/format";
+import { useFormats } from "~/components/realtime/format";
+import { useT } from "~/components/i18n";
 import { ActionButton } from "~/components/ui/action-button";
 import { TextareaField } from "~/components/ui/field";
 import type { AnnouncementEvent } from "~/modules/realtime/events";
@@ -9,16 +10,20 @@ import type { AnnouncementEvent } from "~/modules/realtime/events";
  * posts to /submition/:id/question (a page of its own without JavaScript, so a refusal keeps the text).
  */
 export function ChallengeQuestions({ challengeId, answers, canAsk, timeZone }: { challengeId: number; answers: AnnouncementEvent[]; canAsk: boolean; timeZone: string }) {
+  const { t } = useT();
+  const format = useFormats();
   return (
     <section className="card challenge-questions" aria-labelledby="challenge-questions-heading">
-      <h2 id="challenge-questions-heading">Questions about this challenge</h2>
+      <h2 id="challenge-questions-heading">{t("questions.title")}</h2>
       {answers.length > 0 ? (
         <ul className="challenge-answers">
           {answers.map((answer) => (
             <li key={answer.id}>
-              <Link to={`/announcement#announcement-${answer.id}`}>{answer.title}</Link>{" "}
+              <Link to={`/announcement#announcement-${answer.id}`}>
+                <bdi>{answer.title}</bdi>
+              </Link>{" "}
               <span className="muted">
-                <time dateTime={answer.createdAt}>{formatDayTime(answer.createdAt, timeZone)}</time>
+                <time dateTime={answer.createdAt}>{format.dayTime(answer.createdAt, timeZone)}</time>
               </span>
               <p dir="auto" className="challenge-answers__content">
                 {answer.content}
@@ -27,16 +32,16 @@ export function ChallengeQuestions({ challengeId, answers, canAsk, timeZone }: {
           ))}
         </ul>
       ) : (
-        <p className="muted">No answers published yet.</p>
+        <p className="muted">{t("questions.none")}</p>
       )}
       {canAsk ? (
         <Form method="post" action={`/submition/${challengeId}/question`} className="form">
           <TextareaField
-            label="Ask the organisers (only your team sees the answer, unless they publish it)"
+            label={t("questions.ask")}
             textareaProps={{ id: "challenge-question", name: "message", rows: 3, maxLength: 2000, required: true, dir: "auto" }}
           />
           <ActionButton type="submit" variant="subtle">
-            Ask
+            {t("questions.submit")}
           </ActionButton>
         </Form>
       ) : null}

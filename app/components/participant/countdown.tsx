@@ -47,7 +47,7 @@ export function CountdownDigits({ left, target, label, className }: { left: numb
   return (
     <span className={["countdown", className].filter(Boolean).join(" ")}>
       <span className="visually-hidden">{label} </span>
-      <time role="timer" aria-live="off" dateTime={target} className="countdown__digits">
+      <time role="timer" aria-live="off" dateTime={target} className="countdown__digits" dir="ltr">
         {formatCountdown(left)}
       </time>
     </span>

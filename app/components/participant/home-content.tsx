@@ -2,7 +2,9 @@ import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { formatDayTime } from "~/components/realtime/format";
+import { useFormats } from "~/components/realtime/format";
+import { useT } from "~/components/i18n";
+import { useServerMessage } from "~/components/server-message";
 import { showAppToast } from "~/components/toaster";
 import { ActionButton } from "~/components/ui/action-button";
 import { TextareaField } from "~/components/ui/field";
@@ -31,33 +33,37 @@ export function HomeContent({
   actionData: HomeActionData;
   canSaveVideos?: boolean;
 }) {
+  const { t } = useT();
+  const format = useFormats();
   return (
     <div className="home-content">
       {canSaveVideos ? <SaveVideosForm actionData={actionData} /> : null}
       {content.videos.length ? (
         <section aria-labelledby="videos-heading" className="home-videos">
           <h2 id="videos-heading" className="visually-hidden">
-            Videos
+            {t("home.videos")}
           </h2>
           {content.videos.map((url, index) => (
-            <VideoPlayer key={url + index} url={url} title={`Event video ${index + 1}`} />
+            <VideoPlayer key={url + index} url={url} title={t("home.eventVideo", { number: index + 1 })} />
           ))}
         </section>
       ) : null}
       <div className="home-grid">
         <section className="card meal-card" aria-labelledby="meal-heading">
-          <h2 id="meal-heading">Next meal</h2>
+          <h2 id="meal-heading">{t("home.nextMeal")}</h2>
           {content.meal ? (
             <p className="meal-card__next">
-              <strong>{content.meal.label}</strong>{" "}
-              <time dateTime={content.meal.at}>{formatDayTime(content.meal.at, content.timeZone)}</time>
+              <strong>
+                <bdi>{content.meal.label}</bdi>
+              </strong>{" "}
+              <time dateTime={content.meal.at}>{format.dayTime(content.meal.at, content.timeZone)}</time>
             </p>
           ) : (
-            <p className="muted">{messages.participant.noMeal}</p>
+            <p className="muted">{t("home.noMeal")}</p>
           )}
         </section>
-        <RequestForm intent="mentor" title="Call a mentor" actionData={actionData} />
-        <RequestForm intent="needs" title="Needs" actionData={actionData} />
+        <RequestForm intent="mentor" title={t("home.callMentor")} actionData={actionData} />
+        <RequestForm intent="needs" title={t("home.needs")} actionData={actionData} />
       </div>
     </div>
   );
@@ -65,15 +71,18 @@ export function HomeContent({
 
 /** Admins only (docs/domain.md): replace one or both home videos; an empty field keeps the stored URL. */
 function SaveVideosForm({ actionData }: { actionData: HomeActionData }) {
+  const { t } = useT();
   return (
     <section className="card" aria-labelledby="videos-form-heading">
-      <h2 id="videos-form-heading">Home videos</h2>
+      <h2 id="videos-form-heading">{t("home.homeVideos")}</h2>
       <VideosForm schema={WelcomeVideosSchema} lastResult={actionData?.intent === "videos" ? actionData.result : undefined} />
     </section>
   );
 }
 
 function RequestForm({ intent, title, actionData }: { intent: "mentor" | "needs"; title: string; actionData: HomeActionData }) {
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   const navigation = useNavigation();
   const lastResult = actionData?.intent === intent ? actionData.result : undefined;
   const [form, fields] = useForm({
@@ -86,21 +95,21 @@ function RequestForm({ intent, title, actionData }: { intent: "mentor" | "needs"
   const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const failed = form.errors?.includes(messages.participant.requestFailed);
   useEffect(() => {
-    if (failed) showAppToast({ type: "error", title: messages.participant.requestFailed });
-  }, [failed, lastResult]);
+    if (failed) showAppToast({ type: "error", title: serverMessage(messages.participant.requestFailed) });
+  }, [failed, lastResult, serverMessage]);
   return (
     <section className="card" aria-labelledby={`${intent}-heading`}>
       <h2 id={`${intent}-heading`}>{title}</h2>
       <Form method="post" {...getFormProps(form)} className="form">
         <input type="hidden" name="intent" value={intent} />
         <TextareaField
-          label="Message"
+          label={t("home.message")}
           textareaProps={{ ...getTextareaProps(fields.message), rows: 3 }}
           errors={fields.message.errors}
         />
-        {form.errors?.length ? <Message tone="error">{form.errors.join(" ")}</Message> : null}
+        {form.errors?.length ? <Message tone="error">{form.errors.map(serverMessage).join(" ")}</Message> : null}
         <ActionButton type="submit" disabled={sending}>
-          {sending ? "Sending..." : "Send"}
+          {sending ? t("common.sending") : t("common.send")}
         </ActionButton>
       </Form>
     </section>
@@ -109,6 +118,7 @@ function RequestForm({ intent, title, actionData }: { intent: "mentor" | "needs"
 
 /** A YouTube link as an embed (autoplay, muted, controls); any other URL as a <video> with a play overlay. */
 export function VideoPlayer({ url, title }: { url: string; title: string }) {
+  const { t } = useT();
   const embed = youtubeEmbedUrl(url);
   const video = useRef<HTMLVideoElement>(null);
   const [playing, setPlaying] = useState(false);
@@ -137,7 +147,7 @@ export function VideoPlayer({ url, title }: { url: string; title: string }) {
         onEnded={() => setPlaying(false)}
       />
       {playing ? null : (
-        <button type="button" className="video-frame__play" onClick={() => void video.current?.play()} aria-label={`Play ${title}`}>
+        <button type="button" className="video-frame__play" onClick={() => void video.current?.play()} aria-label={t("home.play", { title })}>
           <svg viewBox="0 0 64 64" aria-hidden="true" focusable="false">
             <circle cx="32" cy="32" r="30" fill="rgba(6,10,28,0.7)" stroke="currentColor" strokeWidth="3" />
             <path d="M26 20 L46 32 L26 44 Z" fill="currentColor" />

@@ -1,9 +1,6 @@
-import { formatPoints } from "~/components/realtime/format";
+import { useT } from "~/components/i18n";
+import { useFormats } from "~/components/realtime/format";
 import type { SubmissionFeedback } from "~/modules/judging/feedback.server";
-import { messages } from "~/modules/messages";
-
-const text = messages.participant;
-const points = (centi: number) => formatPoints(centi / 100);
 
 /**
  * The judging feedback on the team's own submission, once an admin publishes its gate's (docs/domain.md
@@ -12,34 +9,38 @@ const points = (centi: number) => formatPoints(centi / 100);
  */
 export function SubmissionFeedbackCard({ feedback }: { feedback: SubmissionFeedback }) {
   const scored = feedback.meanCenti !== null;
+  const { t } = useT();
+  const format = useFormats();
+  const formatPoints = format.points;
+  const points = (centi: number) => format.points(centi / 100);
   return (
     <section className="card stack feedback" aria-labelledby="feedback-title">
-      <h2 id="feedback-title">{text.feedbackTitle}</h2>
+      <h2 id="feedback-title">{t("feedback.title")}</h2>
       {feedback.rejected ? (
         // Not an alert: it is what the page says, not news that just happened.
-        <p className="message message--error feedback__rejected">{text.feedbackRejected}</p>
+        <p className="message message--error feedback__rejected">{t("feedback.rejected")}</p>
       ) : null}
       {!scored ? (
-        feedback.rejected ? null : <p className="feedback__unscored muted">{text.feedbackNotScored}</p>
+        feedback.rejected ? null : <p className="feedback__unscored muted">{t("feedback.notScored")}</p>
       ) : (
         <p className="feedback__score">
-          <span className="feedback__label">{feedback.rejected ? "Judges' mean" : "Score"}</span>
+          <span className="feedback__label">{feedback.rejected ? t("feedback.judgesMean") : t("feedback.score")}</span>
           <strong className="feedback__value">{points(feedback.meanCenti!)}</strong>
           <span className="muted">{` / ${formatPoints(feedback.points)}`}</span>
           <span className="muted feedback__count">
-            {feedback.judges.length === 1 ? "from 1 judge" : `the mean of ${feedback.judges.length} judges`}
+            {t("feedback.judgeCount", { count: feedback.judges.length })}
           </span>
         </p>
       )}
       {scored && feedback.criteria.length > 0 ? (
         <div className="table-wrap">
           <table className="table feedback__criteria">
-            <caption>Per criterion (the judges&apos; mean)</caption>
+            <caption>{t("feedback.perCriterion")}</caption>
             <thead>
               <tr>
-                <th scope="col">Criterion</th>
+                <th scope="col">{t("feedback.criterion")}</th>
                 <th scope="col" className="num">
-                  Score
+                  {t("feedback.score")}
                 </th>
               </tr>
             </thead>
@@ -60,11 +61,11 @@ export function SubmissionFeedbackCard({ feedback }: { feedback: SubmissionFeedb
         </div>
       ) : null}
       {feedback.judges.length > 0 ? (
-        <ol className="list-reset feedback__judges" aria-label="Judges' comments">
+        <ol className="list-reset feedback__judges" aria-label={t("feedback.comments")}>
           {feedback.judges.map((judge) => (
             <li key={judge.number} className="feedback__judge">
               <div className="feedback__judge-head">
-                <h3>{text.feedbackJudge(judge.number)}</h3>
+                <h3>{t("feedback.judge", { number: judge.number })}</h3>
                 <span className="nowrap">
                   <strong>{points(judge.scoreCenti)}</strong>
                   <span className="muted">{` / ${formatPoints(feedback.points)}`}</span>
@@ -75,9 +76,9 @@ export function SubmissionFeedbackCard({ feedback }: { feedback: SubmissionFeedb
                   {judge.comment}
                 </p>
               ) : (
-                <p className="muted feedback__comment">{text.feedbackNoComment}</p>
+                <p className="muted feedback__comment">{t("feedback.noComment")}</p>
               )}
-              {judge.earlierVersion ? <p className="muted feedback__note">{text.feedbackEarlierVersion}</p> : null}
+              {judge.earlierVersion ? <p className="muted feedback__note">{t("feedback.earlierVersion")}</p> : null}
             </li>
           ))}
         </ol>

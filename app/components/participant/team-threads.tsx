@@ -1,13 +1,20 @@
 import { Link } from "@remix-run/react";
-import { formatDayTime } from "~/components/realtime/format";
-import { messages } from "~/modules/messages";
+import { useT } from "~/components/i18n";
+import { useFormats } from "~/components/realtime/format";
 
-const m = messages.threads;
+/** A thread's status and kind, named in the page's language. */
+export const threadStatusKeys = {
+  open: "threads.status.open",
+  claimed: "threads.status.claimed",
+  answered: "threads.status.answered",
+  closed: "threads.status.closed",
+} as const;
+export const threadKindKeys = { mentor: "threads.kind.mentor", needs: "threads.kind.needs", question: "threads.kind.question" } as const;
 
 export interface TeamThreadRow {
   id: number;
-  kind: keyof typeof m.kindLabels;
-  status: keyof typeof m.statusLabels;
+  kind: keyof typeof threadKindKeys;
+  status: keyof typeof threadStatusKeys;
   message: string;
   challenge: string | null;
   updatedAt: string;
@@ -15,23 +22,30 @@ export interface TeamThreadRow {
 
 /** The team's questions and requests with their status (live: the page re-reads on each change). */
 export function TeamThreads({ threads, timeZone }: { threads: TeamThreadRow[]; timeZone: string }) {
+  const { t } = useT();
+  const format = useFormats();
   if (threads.length === 0) return null;
   return (
     <section className="card team-threads" aria-labelledby="team-threads-heading">
-      <h2 id="team-threads-heading">Your questions and requests</h2>
+      <h2 id="team-threads-heading">{t("threads.yours")}</h2>
       <ul className="team-threads__list">
         {threads.map((thread) => (
           <li key={thread.id} data-thread-id={thread.id}>
             <Link to={`/threads/${thread.id}`}>
-              <span className={`thread-badge thread-badge--${thread.status}`}>{m.statusLabels[thread.status]}</span>{" "}
-              <span>{m.kindLabels[thread.kind]}</span>
-              {thread.challenge ? <span dir="auto"> · {thread.challenge}</span> : null}
+              <span className={`thread-badge thread-badge--${thread.status}`}>{t(threadStatusKeys[thread.status])}</span>{" "}
+              <span>{t(threadKindKeys[thread.kind])}</span>
+              {thread.challenge ? (
+                <>
+                  {" · "}
+                  <bdi>{thread.challenge}</bdi>
+                </>
+              ) : null}
             </Link>
             <p dir="auto" className="team-threads__message">
               {thread.message.length > 140 ? `${thread.message.slice(0, 137)}...` : thread.message}
             </p>
             <p className="muted">
-              <time dateTime={thread.updatedAt}>{formatDayTime(thread.updatedAt, timeZone)}</time>
+              <time dateTime={thread.updatedAt}>{format.dayTime(thread.updatedAt, timeZone)}</time>
             </p>
           </li>
         ))}

@@ -1,7 +1,8 @@
 import { categoryLabel } from "~/components/participant/category";
 import type { CategoryLeaders } from "~/modules/standings/category-leaders";
 import { categories } from "~/modules/scoring/rules";
-import { formatPoints } from "./format";
+import { useT } from "~/components/i18n";
+import { useFormats } from "./format";
 import { isMedalPlace, Medal } from "./medal";
 
 /**
@@ -10,22 +11,25 @@ import { isMedalPlace, Medal } from "./medal";
  * the freeze lets its viewer see (`leadersOfBoard`).
  */
 export function CategoryLeadersPanel({ leaders, ownTeamId, frozen }: { leaders: CategoryLeaders; ownTeamId: number | null; frozen: boolean }) {
+  const { t } = useT();
+  const format = useFormats();
   return (
     <section className="category-leaders" aria-labelledby="category-leaders-title">
       <h2 id="category-leaders-title" className="category-leaders__title">
-        Top 3 by category{frozen ? " (frozen)" : ""}
+        {t("leaders.title")}
+        {frozen ? t("scoreboard.frozenSuffix") : ""}
       </h2>
       <div className="category-leaders__grid">
         {categories.map((category) => {
-          const label = categoryLabel(category);
+          const label = categoryLabel(category, t);
           return (
-            <section key={category} className="category-leaders__card" aria-label={`Top 3 in ${label}`}>
+            <section key={category} className="category-leaders__card" aria-label={t("leaders.top3In", { category: label })}>
               <h3 className="category-leaders__category">
                 <span className="category-leaders__key">{category}</span>
                 {label !== category ? <span className="category-leaders__label">{label}</span> : null}
               </h3>
               {leaders[category].length === 0 ? (
-                <p className="category-leaders__empty">No points yet.</p>
+                <p className="category-leaders__empty">{t("leaders.noPoints")}</p>
               ) : (
                 <ol className="category-leaders__list">
                   {leaders[category].map((leader) => {
@@ -37,12 +41,12 @@ export function CategoryLeadersPanel({ leaders, ownTeamId, frozen }: { leaders: 
                           .filter(Boolean)
                           .join(" ")}
                       >
-                        <span className="category-leaders__place">{isMedalPlace(leader.place) ? <Medal place={leader.place} /> : leader.place}</span>
+                        <span className="category-leaders__place ltr">{isMedalPlace(leader.place) ? <Medal place={leader.place} /> : leader.place}</span>
                         <span className="category-leaders__team">
-                          <span className="category-leaders__team-name">{leader.name}</span>
-                          {own ? <span className="scoreboard__you"> (your team)</span> : null}
+                          <bdi className="category-leaders__team-name">{leader.name}</bdi>
+                          {own ? <span className="scoreboard__you"> {t("scoreboard.yourTeam")}</span> : null}
                         </span>
-                        <span className="category-leaders__points">{formatPoints(leader.points)}</span>
+                        <span className="category-leaders__points">{format.points(leader.points)}</span>
                       </li>
                     );
                   })}

@@ -4,19 +4,32 @@
  * put a narrow no-break space before AM/PM, older ones a plain space, which breaks hydration.
  */
 
+import { useMemo } from "react";
+import { useT } from "~/components/i18n";
+import { intlLocale, type Language } from "~/modules/i18n/i18n";
+
 /** docs/domain.md: the event's default zone (an event setting; instants are stored in UTC). */
 export const DEFAULT_EVENT_TIME_ZONE = "Africa/Algiers";
 
-const pointsFormat = new Intl.NumberFormat("en-US", { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+const pointsFormats: Record<Language, Intl.NumberFormat> = {
+  en: new Intl.NumberFormat(intlLocale("en"), { minimumFractionDigits: 0, maximumFractionDigits: 2 }),
+  ar: new Intl.NumberFormat(intlLocale("ar"), { minimumFractionDigits: 0, maximumFractionDigits: 2 }),
+};
 
-/** Points have up to 2 decimals: 12, 12.5, 12.25, 1,234.75 (no trailing zeros). */
-export function formatPoints(points: number): string {
-  return pointsFormat.format(Number.isFinite(points) ? points : 0);
+/** Points have up to 2 decimals: 12, 12.5, 12.25, 1,234.75 (no trailing zeros); in Arabic 12,5 and 1.234,75 (ar-DZ). */
+export function formatPoints(points: number, language: Language = "en"): string {
+  return pointsFormats[language].format(Number.isFinite(points) ? points : 0);
 }
 
 /** An award's points with their sign: +25, -10.5 (a penalty). */
-export function formatSignedPoints(points: number): string {
-  return points > 0 ? `+${formatPoints(points)}` : formatPoints(points);
+export function formatSignedPoints(points: number, language: Language = "en"): string {
+  return points > 0 ? `+${formatPoints(points, language)}` : formatPoints(points, language);
+}
+
+/** Arabic (Algeria) writes the time on a 24-hour clock: 15:07. */
+function clockText(hours24: number, minutes: number, language: Language): string {
+  if (language === "ar") return `${String(hours24).padStart(2, "0")}:${String(minutes).padStart(2, "0")}`;
+  return twelveHour(hours24, minutes);
 }
 
 function twelveHour(hours24: number, minutes: number): string {
@@ -34,20 +47,38 @@ function validDate(iso: string): Date | null {
  * "3:07 PM". Without a zone it uses the browser's own clock: only ever for text rendered in the
  * browser alone, never for server-rendered text (the server's zone differs).
  */
-export function formatClockTime(iso: string, timeZone?: string): string {
+export function formatClockTime(iso: string, timeZone?: string, language: Language = "en"): string {
   const date = validDate(iso);
   if (!date) return "";
-  if (!timeZone) return twelveHour(date.getHours(), date.getMinutes());
-  const parts = zonedParts(date, timeZone);
-  return twelveHour(parts.hour, parts.minute);
+  if (!timeZone) return clockText(date.getHours(), date.getMinutes(), language);
+  const parts = zonedParts(date, timeZone, language);
+  return clockText(parts.hour, parts.minute, language);
 }
 
 /** "Fri 25 Apr, 3:07 PM" in the given zone (day, hour and minute on a 12-hour clock). */
-export function formatDayTime(iso: string, timeZone: string = DEFAULT_EVENT_TIME_ZONE): string {
+export function formatDayTime(iso: string, timeZone: string = DEFAULT_EVENT_TIME_ZONE, language: Language = "en"): string {
   const date = validDate(iso);
   if (!date) return "";
-  const parts = zonedParts(date, timeZone);
+  const parts = zonedParts(date, timeZone, language);
+  // Arabic: "الثلاثاء 24 نوفمبر، 15:07" (ar-DZ's day and month names, Latin digits).
+  if (language === "ar") return `${parts.weekday} ${parts.day} ${parts.month}، ${clockText(parts.hour, parts.minute, language)}`;
   return `${parts.weekday} ${parts.day} ${parts.month}, ${twelveHour(parts.hour, parts.minute)}`;
+}
+
+/** The formats above in the page's language (the root loader's, through react-i18next). */
+export function useFormats() {
+  const { language } = useT();
+  return useMemo(
+    () => ({
+      language,
+      points: (points: number) => formatPoints(points, language),
+      signedPoints: (points: number) => formatSignedPoints(points, language),
+      clockTime: (iso: string, timeZone?: string) => formatClockTime(iso, timeZone, language),
+      dayTime: (iso: string, timeZone?: string) => formatDayTime(iso, timeZone, language),
+      number: (value: number) => formatPoints(value, language),
+    }),
+    [language],
+  );
 }
 
 interface ZonedParts {
@@ -60,8 +91,9 @@ interface ZonedParts {
 
 const zonedFormats = new Map<string, Intl.DateTimeFormat>();
 
-function zonedParts(date: Date, timeZone: string): ZonedParts {
-  let format = zonedFormats.get(timeZone);
+function zonedParts(date: Date, timeZone: string, language: Language = "en"): ZonedParts {
+  const cacheKey = `${language} ${timeZone}`;
+  let format = zonedFormats.get(cacheKey);
   if (!format) {
     const options: Intl.DateTimeFormatOptions = {
       weekday: "short",
@@ -72,12 +104,12 @@ function zonedParts(date: Date, timeZone: string): ZonedParts {
       hourCycle: "h23",
     };
     try {
-      format = new Intl.DateTimeFormat("en-GB", { ...options, timeZone });
+      format = new Intl.DateTimeFormat(language === "ar" ? intlLocale("ar") : "en-GB", { ...options, timeZone });
     } catch {
       // An unknown zone name in the settings must not break the page.
-      format = new Intl.DateTimeFormat("en-GB", { ...options, timeZone: "UTC" });
+      format = new Intl.DateTimeFormat(language === "ar" ? intlLocale("ar") : "en-GB", { ...options, timeZone: "UTC" });
     }
-    zonedFormats.set(timeZone, format);
+    zonedFormats.set(cacheKey, format);
   }
   const parts = format.formatToParts(date);
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? "";

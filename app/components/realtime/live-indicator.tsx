@@ -1,3 +1,4 @@
+import { useT } from "~/components/i18n";
 import { useEffect, useState } from "react";
 import { useSocketStatus } from "./socket-provider";
 
@@ -12,12 +13,13 @@ export function LiveIndicator({ className }: { className?: string }) {
     if (status === "connected") setConnectedOnce(true);
   }, [status]);
 
+  const { t } = useT();
   if (!connectedOnce && status !== "connected") return null;
   const live = status === "connected";
   return (
     <span className={["live-indicator", live ? "live-indicator--on" : "live-indicator--off", className].filter(Boolean).join(" ")}>
       <span className="live-indicator__dot" aria-hidden="true" />
-      {live ? "Live" : "Reconnecting…"}
+      {live ? t("live.on") : t("live.reconnecting")}
     </span>
   );
 }

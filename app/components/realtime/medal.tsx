@@ -1,11 +1,12 @@
+import { useT } from "~/components/i18n";
 import { themeArt } from "~/components/art/theme-art";
 
 export type MedalPlace = 1 | 2 | 3;
 
-const medals: Record<MedalPlace, { name: string; ordinal: string }> = {
-  1: { name: "Gold", ordinal: "1st" },
-  2: { name: "Silver", ordinal: "2nd" },
-  3: { name: "Bronze", ordinal: "3rd" },
+const medals: Record<MedalPlace, { name: string; alt: string }> = {
+  1: { name: "gold", alt: "medal.gold" },
+  2: { name: "silver", alt: "medal.silver" },
+  3: { name: "bronze", alt: "medal.bronze" },
 };
 
 export function isMedalPlace(rank: number): rank is MedalPlace {
@@ -14,14 +15,15 @@ export function isMedalPlace(rank: number): rank is MedalPlace {
 
 /** A podium medal image (the top 3 carry medal images); original art in public/theme/. */
 export function Medal({ place, className }: { place: MedalPlace; className?: string }) {
+  const { t } = useT();
   const medal = medals[place];
   return (
     <img
-      className={["medal", `medal--${medal.name.toLowerCase()}`, className].filter(Boolean).join(" ")}
+      className={["medal", `medal--${medal.name}`, className].filter(Boolean).join(" ")}
       src={themeArt.medal(place)}
       width={36}
       height={43}
-      alt={`${medal.ordinal} place, ${medal.name.toLowerCase()} medal`}
+      alt={t(medal.alt)}
     />
   );
 }

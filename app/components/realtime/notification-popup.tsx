@@ -2,7 +2,8 @@ import { useLocation } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import type { NotificationEvent } from "~/modules/realtime/events";
 import { playChime, unlockAudioOnFirstGesture } from "./chime";
-import { DEFAULT_EVENT_TIME_ZONE, formatClockTime } from "./format";
+import { useT } from "~/components/i18n";
+import { DEFAULT_EVENT_TIME_ZONE, useFormats } from "./format";
 import { useSocketEvent } from "./socket-provider";
 
 /** The original platform's localStorage keys. */
@@ -52,6 +53,8 @@ function clearSaved() {
  * submission. Screen readers hear it through a live region when it arrives.
  */
 export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { timeZone?: string }) {
+  const { t } = useT();
+  const format = useFormats();
   // A reply to the team's thread shows under its own title and is not kept: the thread keeps it.
   const [notification, setNotification] = useState<(NotificationEvent & { threadId?: number }) | null>(null);
   const [announcement, setAnnouncement] = useState("");
@@ -74,14 +77,14 @@ export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { time
     save(incoming);
     setNotification(incoming);
     if (mutedRef.current) return;
-    setAnnouncement(`New notification: ${incoming.message}`);
+    setAnnouncement(t("popup.newNotification", { message: incoming.message }));
     void playChime();
   });
 
   useSocketEvent("thread:reply", (incoming) => {
     setNotification(incoming);
     if (mutedRef.current) return;
-    setAnnouncement(`Reply from the organisers: ${incoming.message}`);
+    setAnnouncement(t("popup.newReply", { message: incoming.message }));
     void playChime();
   });
 
@@ -101,7 +104,7 @@ export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { time
     setAnnouncement("");
   };
 
-  const time = notification?.timestamp ? formatClockTime(notification.timestamp, timeZone) : "";
+  const time = notification?.timestamp ? format.clockTime(notification.timestamp, timeZone) : "";
 
   return (
     <>
@@ -122,7 +125,7 @@ export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { time
           <header className="notification-popup__header">
             <h2 id={titleId} className="notification-popup__title">
               <BellIcon />
-              {notification.threadId === undefined ? "Notification from the organisers" : "Reply from the organisers"}
+              {notification.threadId === undefined ? t("popup.notificationTitle") : t("popup.replyTitle")}
             </h2>
             {time ? (
               <time className="notification-popup__time" dateTime={notification.timestamp}>
@@ -130,17 +133,17 @@ export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { time
               </time>
             ) : null}
           </header>
-          <p id={messageId} className="notification-popup__message">
+          <p id={messageId} className="notification-popup__message" dir="auto">
             {notification.message}
             {notification.threadId === undefined ? null : (
               <>
                 {" "}
-                <a href={`/threads/${notification.threadId}`}>Open the thread</a>
+                <a href={`/threads/${notification.threadId}`}>{t("popup.openThread")}</a>
               </>
             )}
           </p>
           <button type="button" className="action-button action-button--subtle notification-popup__close" onClick={dismiss}>
-            Close
+            {t("common.close")}
           </button>
         </section>
       ) : null}

@@ -1,5 +1,6 @@
 import { CHART_HEIGHT, CHART_WIDTH, chartGeometry, type ScoreChart as ScoreChartData } from "~/modules/standings/chart";
-import { formatClockTime, formatPoints } from "./format";
+import { useT } from "~/components/i18n";
+import { useFormats } from "./format";
 
 /**
  * Ten hues far apart on the wheel, light enough for the night background (contrast ≥ 3:1 against it);
@@ -20,6 +21,8 @@ export function ScoreChart({ chart, timeZone, ownTeamId, frozenNote }: {
   /** Set when a participant sees other teams stopped at the freeze. */
   frozenNote?: string;
 }) {
+  const { t } = useT();
+  const format = useFormats();
   const { maxPoints, paths } = chartGeometry(chart);
   const start = new Date(chart.from).toISOString();
   const end = new Date(chart.until).toISOString();
@@ -27,22 +30,22 @@ export function ScoreChart({ chart, timeZone, ownTeamId, frozenNote }: {
   return (
     <figure className="score-chart card" aria-labelledby="score-chart-title">
       <figcaption id="score-chart-title" className="score-chart__title">
-        Points over time · top {chart.series.length || 10}
+        {t("chart.title", { count: chart.series.length || 10 })}
       </figcaption>
       {chart.series.length === 0 ? (
-        <p className="score-chart__empty muted">The chart starts once teams are on the board.</p>
+        <p className="score-chart__empty muted">{t("chart.empty")}</p>
       ) : (
         <>
           <div className="score-chart__plot">
-            <span className="score-chart__y score-chart__y--max">{formatPoints(maxPoints)}</span>
-            <span className="score-chart__y score-chart__y--mid">{formatPoints(maxPoints / 2)}</span>
+            <span className="score-chart__y score-chart__y--max">{format.points(maxPoints)}</span>
+            <span className="score-chart__y score-chart__y--mid">{format.points(maxPoints / 2)}</span>
             <span className="score-chart__y score-chart__y--zero">0</span>
             <svg
               className="score-chart__svg"
               viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`}
               preserveAspectRatio="none"
               role="img"
-              aria-label={`Points of the top ${chart.series.length} teams from ${formatClockTime(start, timeZone)} to ${formatClockTime(end, timeZone)}; the table lists their current points.`}
+              aria-label={t("chart.label", { count: chart.series.length, from: format.clockTime(start, timeZone), to: format.clockTime(end, timeZone) })}
             >
               <g className="score-chart__grid" aria-hidden="true">
                 {[0, 0.25, 0.5, 0.75, 1].map((share) => (
@@ -60,16 +63,16 @@ export function ScoreChart({ chart, timeZone, ownTeamId, frozenNote }: {
               ))}
             </svg>
             <div className="score-chart__x" aria-hidden="true">
-              <time dateTime={start}>{formatClockTime(start, timeZone)}</time>
-              <time dateTime={middle}>{formatClockTime(middle, timeZone)}</time>
-              <time dateTime={end}>{formatClockTime(end, timeZone)}</time>
+              <time dateTime={start}>{format.clockTime(start, timeZone)}</time>
+              <time dateTime={middle}>{format.clockTime(middle, timeZone)}</time>
+              <time dateTime={end}>{format.clockTime(end, timeZone)}</time>
             </div>
           </div>
           <ol className="score-chart__legend list-reset">
             {chart.series.map((series, index) => (
               <li key={series.teamId} className={series.teamId === ownTeamId ? "score-chart__key score-chart__key--own" : "score-chart__key"}>
                 <span className="score-chart__swatch" style={{ background: LINE_COLOURS[index % LINE_COLOURS.length] }} aria-hidden="true" />
-                <span className="score-chart__name">{series.name}</span>
+                <bdi className="score-chart__name">{series.name}</bdi>
               </li>
             ))}
           </ol>

@@ -6,6 +6,7 @@ import {
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from "react";
+import { useServerMessage } from "~/components/server-message";
 
 /** Errors as conform hands them over; empty strings mark a field invalid without a visible text. */
 export type ListOfErrors = Array<string | null | undefined> | null | undefined;
@@ -20,12 +21,14 @@ export type FieldSelectProps = SelectHTMLAttributes<HTMLSelectElement> & WithKey
 /** The list of messages under a field. Renders nothing when there is nothing to say. */
 export function ErrorList({ id, errors }: { id?: string; errors?: ListOfErrors }) {
   const visible = visibleErrors(errors);
+  // The server's (and the schema's) messages are English: shown in the page's language.
+  const serverMessage = useServerMessage();
   if (!visible.length) return null;
   return (
     <ul id={id} className="error-list">
       {visible.map((error) => (
         <li key={error} className="error-list__item">
-          {error}
+          {serverMessage(error)}
         </li>
       ))}
     </ul>

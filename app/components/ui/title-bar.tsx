@@ -1,3 +1,5 @@
+import type { ReactNode } from "react";
+
 /**
  * The glowing "system window" heading used at the top of screens.
  * `warning` adds a warning triangle before the text; it is decorative, the words carry the meaning.
@@ -8,7 +10,7 @@ export function TitleBar({
   id,
   className,
 }: {
-  title: string;
+  title: ReactNode;
   warning?: boolean;
   /** Lets a page point aria-labelledby at the heading. */
   id?: string;

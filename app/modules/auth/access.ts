@@ -35,6 +35,7 @@ export const pageRoles: ReadonlyArray<{ path: string; exact?: true; roles: reado
   { path: "/", exact: true, roles: "public" },
   { path: "/login", exact: true, roles: "public" },
   { path: "/logout", exact: true, roles: "public" },
+  { path: "/language", exact: true, roles: "public" },
   { path: "/register", exact: true, roles: "public" },
   { path: "/404", exact: true, roles: "public" },
   { path: "/docs/api", exact: true, roles: "public" },
