@@ -1,6 +1,6 @@
 /**
  * GET /api/v1/scoreboard, the board big screens and scripts poll (decision 011). server.ts answers it
- * straight from Express, ahead of Remix, with `scoreboardFeedHandler`; the route module answers it with
+ * straight from Node's request listener, ahead of Express and Remix, with `scoreboardFeedListener`; the route module answers it with
  * `requireFeedCaller` and `answerScoreboardFeed` too (other methods, and tests that call the module). Either way: the caller
  * from a token or the session cookie (remembered, see below), the board from the Redis snapshot (one
  * string per version), a strong ETag and a 304 while it is unchanged. No Postgres on the hot path: the
@@ -8,7 +8,8 @@
  */
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import Negotiator from "negotiator";
 import { watchCallerChanges } from "../modules/auth/caller-changes.server.ts";
 import { getScoreboardFeed } from "../modules/standings/scoreboard.server.ts";
 import { feedQueryFields, feedQuerySchema } from "../modules/standings/feed-query.ts";
@@ -91,30 +92,49 @@ function searchOf(url: string): string {
   return at < 0 ? "" : url.slice(at);
 }
 
+/** Whether `url` (a request's path and query) is the feed's: exactly /api/v1/scoreboard. */
+export function isScoreboardFeedUrl(url: string | undefined): boolean {
+  if (!url?.startsWith(FEED_PATH)) return false;
+  return url.length === FEED_PATH.length || url[FEED_PATH.length] === "?";
+}
+const FEED_PATH = "/api/v1/scoreboard";
+
+function headerOf(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return typeof value === "string" ? value : (value?.[0] ?? null);
+}
+
+function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer | null) {
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  if (body === null) return void res.end();
+  res.setHeader("Content-Length", typeof body === "string" ? Buffer.byteLength(body) : body.length);
+  // HEAD: the GET's headers, no body.
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
 /**
- * The feed for Express (GET and HEAD; Express answers HEAD with a GET handler's headers), with
- * `headers` added to every answer (server.ts's security headers: this runs ahead of helmet). A Remix
- * request costs 3–6 ms of CPU here (a Request built from Node's, route matching, loaders); this costs
- * a fraction of one (docs/PERFORMANCE.md, "Scoreboard and pages").
+ * The feed for GET and HEAD, as a plain Node request listener (server.ts calls it ahead of Express, for
+ * this path only), with `headers` added to every answer (server.ts's security headers). A Remix request
+ * costs 3–6 ms of CPU (a Request built from Node's, route matching, loaders), Express's own setup and
+ * router a tenth of a millisecond; this costs a fraction of that (docs/PERFORMANCE.md, "Scoreboard and pages").
  */
-export function scoreboardFeedHandler(headers: Record<string, string>) {
-  return async (req: ExpressRequest, res: ExpressResponse): Promise<void> => {
-    res.set(headers);
+export function scoreboardFeedListener(headers: Record<string, string>) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
-      const user = await requireFeedCaller({ authorization: req.get("authorization") ?? null, cookie: req.get("cookie") ?? null });
+      const user = await requireFeedCaller({ authorization: headerOf(req, "authorization"), cookie: headerOf(req, "cookie") });
       const answer = await answerScoreboardFeed(user, {
-        ifNoneMatch: req.get("if-none-match") ?? null,
-        // The query string as the route module reads it (never Express's parsed objects).
-        search: searchOf(req.originalUrl),
-        gzip: req.acceptsEncodings("gzip", "identity") === "gzip",
+        ifNoneMatch: headerOf(req, "if-none-match"),
+        // The query string as the route module reads it.
+        search: searchOf(req.url ?? ""),
+        // As Express's acceptsEncodings("gzip", "identity") decides (the same negotiator).
+        gzip: new Negotiator(req).encoding(["gzip", "identity"]) === "gzip",
       });
-      res.status(answer.status).set(answer.headers);
-      if (answer.body === null) res.end();
-      else res.send(answer.body);
+      send(req, res, answer.status, { ...headers, ...answer.headers }, answer.body);
     } catch (error) {
       // The route's own error answer (401 with WWW-Authenticate, 503 when a service is unreachable, 500).
-      const response = errorResponse(error, req.get("accept-language") ?? null);
-      res.status(response.status).set(Object.fromEntries(response.headers)).send(await response.text());
+      const response = errorResponse(error, headerOf(req, "accept-language"));
+      send(req, res, response.status, { ...headers, ...Object.fromEntries(response.headers) }, Buffer.from(await response.text()));
     }
   };
 }

@@ -1,8 +1,7 @@
 /** The scoreboard feed (ETag/304, freeze per role) and the event calls: announcements, notifications, videos, requests. */
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
-import express from "express";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AnnouncementOutSchema, NotificationOutSchema, RequestOutSchema, ScoreboardSchema, VideosOutSchema } from "../../app/modules/api/schemas.ts";
@@ -16,7 +15,7 @@ import { recomputeTeamStanding } from "../../app/modules/standings/recompute.ser
 import { users } from "../../db/schema.ts";
 import * as scoreboard from "../../app/routes/api.v1.scoreboard.tsx";
 import { getDb } from "../../app/infrastructure/db.server.ts";
-import { scoreboardFeedHandler } from "../../app/glue/scoreboard-feed.server.ts";
+import { scoreboardFeedListener } from "../../app/glue/scoreboard-feed.server.ts";
 import * as announcements from "../../app/routes/api.v1.announcements.tsx";
 import * as notifications from "../../app/routes/api.v1.notifications.tsx";
 import * as videos from "../../app/routes/api.v1.videos.tsx";
@@ -101,12 +100,11 @@ describe("GET /api/v1/scoreboard", () => {
 });
 
 describe("the scoreboard feed in front of Remix (server.ts)", () => {
-  /** The Express handler server.ts mounts, on a port of its own. */
+  /** The listener server.ts puts ahead of Express, on a port of its own. */
   async function feedServer() {
-    const app = express();
-    app.get("/api/v1/scoreboard", scoreboardFeedHandler({ "X-Content-Type-Options": "nosniff" }));
+    const listener = scoreboardFeedListener({ "X-Content-Type-Options": "nosniff" });
     const server = await new Promise<Server>((resolve) => {
-      const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+      const listening = createServer((req, res) => void listener(req, res)).listen(0, "127.0.0.1", () => resolve(listening));
     });
     const { port } = server.address() as AddressInfo;
     return { url: `http://127.0.0.1:${port}/api/v1/scoreboard`, close: () => new Promise((resolve) => server.close(resolve)) };

@@ -4,9 +4,8 @@
  * always shown. Stretches and pages are kept per board version and shared between viewers: a change is on
  * the next request, and no viewer gets another's own team.
  */
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScoreboardSchema } from "../../app/modules/api/schemas.ts";
 import { createApiToken } from "../../app/modules/api-tokens/tokens.server.ts";
@@ -17,7 +16,7 @@ import { recomputeTeamStanding } from "../../app/modules/standings/recompute.ser
 import { BOARD_PAGE_SIZE, OWN_NEIGHBOURS, WHOLE_BOARD_MAX } from "../../app/modules/standings/scoreboard.server.ts";
 import type { TeamStanding } from "../../app/modules/realtime/events.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
-import { scoreboardFeedHandler } from "../../app/glue/scoreboard-feed.server.ts";
+import { scoreboardFeedListener } from "../../app/glue/scoreboard-feed.server.ts";
 import * as scoreboard from "../../app/routes/api.v1.scoreboard.tsx";
 import { loader as scoreboardPage } from "../../app/routes/_app.scoreboard.tsx";
 import { actorFor, ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
@@ -154,10 +153,9 @@ describe("GET /api/v1/scoreboard?limit=&offset=", () => {
   });
 
   it("in front of Remix: gzip of a stretch unpacks to the route's bytes, each viewer their own tail", async () => {
-    const app = express();
-    app.get("/api/v1/scoreboard", scoreboardFeedHandler({}));
+    const listener = scoreboardFeedListener({});
     const server = await new Promise<Server>((resolve) => {
-      const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+      const listening = createServer((req, res) => void listener(req, res)).listen(0, "127.0.0.1", () => resolve(listening));
     });
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/scoreboard?limit=5`;
