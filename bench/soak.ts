@@ -105,6 +105,11 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * ite
 
 const timings: number[] = [];
 const errors: Array<{ page: string; status: number | string; atS: number }> = [];
+/** Records a failed request (the first 30 printed as they happen: a busy machine's timeouts read differently from a 500). */
+function failed(error: { page: string; status: number | string; atS: number }) {
+  errors.push(error);
+  if (errors.length <= 30) console.warn(`error at ${(error.atS / 60).toFixed(1)} min: ${error.page}: ${error.status}`);
+}
 let startedAt = performance.now();
 const elapsedS = () => (performance.now() - startedAt) / 1000;
 
@@ -116,10 +121,10 @@ async function timed(page: string, url: string, init: RequestInit, ok: (response
     const response = await fetch(url, { redirect: "manual", ...init });
     await response.arrayBuffer();
     timings.push(performance.now() - started);
-    if (!ok(response)) errors.push({ page, status: response.status, atS: elapsedS() });
+    if (!ok(response)) failed({ page, status: response.status, atS: elapsedS() });
     return response;
   } catch (error) {
-    errors.push({ page, status: error instanceof Error ? error.message : String(error), atS: elapsedS() });
+    failed({ page, status: error instanceof Error ? error.message : String(error), atS: elapsedS() });
     return null;
   } finally {
     inFlight--;
@@ -234,10 +239,9 @@ let sampleCount = 0;
 async function takeSample(sampler: postgres.Sql, database: string, prefix: string, clients: SocketClient[]): Promise<Sample> {
   const atS = elapsedS();
   const gc = sampleCount++ % config.gcEverySamples === 0;
-  const [{ byPid, workerSeries }, afterGc] = await Promise.all([
-    scrapeAll(),
-    Promise.all(procs.map((proc) => (gc && !proc.down ? heapAfterGcMb(`${proc.label}:${proc.pid}`, proc.inspectPort) : Promise.resolve(null)))),
-  ]);
+  const { byPid, workerSeries } = await scrapeAll();
+  // After the scrape, not during it: a forced full GC pauses the process (its lag p99 shows it).
+  const afterGc = await Promise.all(procs.map((proc) => (gc && !proc.down ? heapAfterGcMb(`${proc.label}:${proc.pid}`, proc.inspectPort) : Promise.resolve(null))));
   const processes: Sample["processes"] = {};
   for (const [index, proc] of procs.entries()) {
     const series = byPid.get(proc.pid);
@@ -252,7 +256,10 @@ async function takeSample(sampler: postgres.Sql, database: string, prefix: strin
           handles: one(series, "nodejs_active_handles_total"),
           sockets: one(series, "gatekeeper_socketio_connections"),
         }
-      : null;
+      : // Its /metrics did not answer in time (a busy machine): the heap after GC may still have been read.
+        afterGc[index] === null
+        ? null
+        : { pid: proc.pid, rssMb: null, heapUsedMb: null, heapTotalMb: null, heapAfterGcMb: afterGc[index], lagP99Ms: null, handles: null, sockets: null };
   }
   const queues: Record<string, number> = {};
   for (const entry of workerSeries) if (entry.name === "gatekeeper_queue_jobs") queues[`${entry.labels.queue} ${entry.labels.state}`] = entry.value;
@@ -391,7 +398,7 @@ function connectClient(client: SocketClient): Promise<void> {
       Promise.all([readBoard(), readUnread()]).then(
         () => resolve(),
         (error: unknown) => {
-          errors.push({ page: "GET /api/v1/scoreboard, /timer (socket client)", status: String(error), atS: elapsedS() });
+          failed({ page: "GET /api/v1/scoreboard, /timer (socket client)", status: String(error), atS: elapsedS() });
           resolve();
         },
       );
@@ -801,7 +808,8 @@ try {
   const gcWindowS = Math.max(windowS, (config.sampleEveryMs / 1000) * config.gcEverySamples * 2);
   const rows: Array<Record<string, unknown>> = [];
   const verdicts: Array<{ series: string; growthMb: number; limitMb: number; met: boolean }> = [];
-  const scale = config.projection.participants / (participants.length + socketUsers.length + signers.length);
+  // Per participant who acts (submits, loads pages): the socket clients and signers only read.
+  const scale = config.projection.participants / participants.length;
   const addRow = (
     series: string,
     read: (sample: Sample) => number | null | undefined,
