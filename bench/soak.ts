@@ -236,9 +236,9 @@ async function scrapeAll(): Promise<{ byPid: Map<number, Series[]>; workerSeries
 const GROWING_TABLES = ["audit_log", "standings_history", "submissions", "submission_versions", "submission_scores", "sessions", "announcements", "notifications", "users"] as const;
 
 let sampleCount = 0;
-async function takeSample(sampler: postgres.Sql, database: string, prefix: string, clients: SocketClient[]): Promise<Sample> {
+async function takeSample(sampler: postgres.Sql, database: string, prefix: string, clients: SocketClient[], forceGc = false): Promise<Sample> {
   const atS = elapsedS();
-  const gc = sampleCount++ % config.gcEverySamples === 0;
+  const gc = sampleCount++ % config.gcEverySamples === 0 || forceGc;
   const { byPid, workerSeries } = await scrapeAll();
   // After the scrape, not during it: a forced full GC pauses the process (its lag p99 shows it).
   const afterGc = await Promise.all(procs.map((proc) => (gc && !proc.down ? heapAfterGcMb(`${proc.label}:${proc.pid}`, proc.inspectPort) : Promise.resolve(null))));
@@ -321,6 +321,8 @@ interface SocketClient {
   /** The unread-announcement count as the page keeps it: the root loader's, plus one per `new_announcement`. */
   unread: number;
   connects: number;
+  /** Its board and unread count read since its last connect (a checkpoint compares only then). */
+  ready: boolean;
   /** Set by the run's end: no more planned drops. */
   settled: boolean;
 }
@@ -349,6 +351,7 @@ function connectClient(client: SocketClient): Promise<void> {
   const socket: Socket<ServerToClientEvents> = io(url, { transports: ["websocket"], extraHeaders: { cookie: client.cookie }, reconnection: false, forceNew: true });
   client.socket = socket;
   client.connects++;
+  client.ready = false;
   let pending: TeamStanding[] | null = [];
   const readBoard = async () => {
     pending ??= [];
@@ -396,7 +399,10 @@ function connectClient(client: SocketClient): Promise<void> {
   return new Promise((resolve, reject) => {
     socket.once("connect", () => {
       Promise.all([readBoard(), readUnread()]).then(
-        () => resolve(),
+        () => {
+          client.ready = true;
+          resolve();
+        },
         (error: unknown) => {
           failed({ page: "GET /api/v1/scoreboard, /timer (socket client)", status: String(error), atS: elapsedS() });
           resolve();
@@ -412,6 +418,8 @@ function connectClient(client: SocketClient): Promise<void> {
 
 /** Set during a checkpoint: every loop waits at its next step (requests in flight finish). */
 let paused = false;
+/** Set while a process restarts: a checkpoint waits for it. */
+let restarting = false;
 async function unpaused() {
   while (paused) await sleep(100);
 }
@@ -643,6 +651,7 @@ try {
   const restartLoop = async () => {
     await sleep(runMs * config.workerRestartAt);
     await unpaused();
+    restarting = true;
     const worker = procs.find((proc) => proc.label === "worker2")!;
     let began = performance.now();
     worker.down = true;
@@ -651,9 +660,11 @@ try {
     const child = await startWorker(envFor("worker2"), inspect(3));
     Object.assign(worker, { child, pid: child.pid!, restartedAtS: elapsedS(), down: false });
     restarts.push({ label: "worker2", atS: +elapsedS().toFixed(1), tookMs: Math.round(performance.now() - began) });
+    restarting = false;
 
     await sleep(Math.max(0, startedAt + runMs * config.webRestartAt - performance.now()));
     await unpaused();
+    restarting = true;
     const web = procs.find((proc) => proc.label === "web2")!;
     began = performance.now();
     // Traffic moves to web1 first (a load balancer taking web2 out), then web2 drains and stops.
@@ -664,6 +675,7 @@ try {
     const restarted = await startWeb(envFor("web2"), web.web!.port, REPO_ROOT, inspect(1));
     Object.assign(web, { web: restarted, child: restarted.child, pid: restarted.pid, restartedAtS: elapsedS(), down: false });
     restarts.push({ label: "web2", atS: +elapsedS().toFixed(1), tookMs: Math.round(performance.now() - began) });
+    restarting = false;
   };
 
   const samplerLoop = async () => {
@@ -707,6 +719,8 @@ try {
   const boardKey = (board: TeamStanding[]) => JSON.stringify(board.map((team) => [team.id, team.rank, team.totalScore, team.solvedCount]));
   /** The load pauses, every client is connected again, the workers drain; then the server's truth against everyone's. */
   const checkpoint = async (final: boolean): Promise<Checkpoint> => {
+    // Not while a process restarts: the clients it drops would be compared mid-reconnect.
+    while (restarting) await sleep(100);
     const began = performance.now();
     paused = true;
     for (const deadline = Date.now() + 30_000; inFlight > 0 && Date.now() < deadline; ) await sleep(50);
@@ -715,7 +729,7 @@ try {
       for (const client of clients) client.settled = true;
       await Promise.all(clients.filter((client) => !client.socket?.connected).map((client) => connectClient(client).catch(() => {})));
     }
-    for (const deadline = Date.now() + 30_000; clients.some((client) => !client.socket?.connected) && Date.now() < deadline; ) await sleep(100);
+    for (const deadline = Date.now() + 30_000; clients.some((client) => !client.socket?.connected || !client.ready) && Date.now() < deadline; ) await sleep(100);
     const drainMs = await waitForStandingsDrained(60_000);
     const cleanup = getQueue("storageCleanup");
     for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(100)) {
@@ -764,7 +778,7 @@ try {
 
   for (let index = 0; index < config.sockets; index++) {
     const user = socketUsers[index];
-    clients.push({ index, userId: user.id, cookie: cookies.get(user.id)!, socket: null, board: [], view: { live: true, ownTeamId: null }, unread: 0, connects: 0, settled: false });
+    clients.push({ index, userId: user.id, cookie: cookies.get(user.id)!, socket: null, board: [], view: { live: true, ownTeamId: null }, unread: 0, connects: 0, ready: false, settled: false });
   }
   const refresher = setInterval(() => void refreshSubmissions().catch(() => {}), 2000);
   await Promise.all([
@@ -786,7 +800,7 @@ try {
   const final = await checkpoint(true);
   // Idle: the pools settle; then each process's connections must be back within its pool (+1: the web's LISTEN).
   await sleep(5000);
-  samples.push(await takeSample(sampler, world.database, world.env.REDIS_PREFIX, clients));
+  samples.push(await takeSample(sampler, world.database, world.env.REDIS_PREFIX, clients, true));
   const poolMax = getEnv().DATABASE_POOL_MAX;
   const idleConnections = samples[samples.length - 1].postgres.connections;
   const overPool = procs.filter((proc) => (idleConnections[proc.label] ?? 0) > poolMax + 1).map((proc) => `${proc.label} ${idleConnections[proc.label]}`);
