@@ -124,7 +124,9 @@ async function timed(page: string, url: string, init: RequestInit, ok: (response
     if (!ok(response)) failed({ page, status: response.status, atS: elapsedS() });
     return response;
   } catch (error) {
-    failed({ page, status: error instanceof Error ? error.message : String(error), atS: elapsedS() });
+    // undici's "fetch failed" says why in its cause (a connect timeout, a reset…).
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    failed({ page, status: `${error instanceof Error ? error.message : String(error)}${cause ? ` (${cause.code ?? cause.message})` : ""}`, atS: elapsedS() });
     return null;
   } finally {
     inFlight--;
