@@ -1,18 +1,25 @@
 /**
  * Soak: a compressed event day for many minutes against 2 web processes and 2 workers, watching that
  * nothing grows that should not (docs/RELIABILITY.md "Soak"). Participants load pages and submit (some
- * with a small file), judges score, an admin posts announcements and notifications, a few dozen socket
- * clients connect, drop and reconnect (each keeping its board from the feed plus `teams:update`), and in
- * the middle a worker and then a web process are restarted. Every 5 s it samples each process's metrics
- * (RSS, heap used, event-loop lag p99, handles, sockets), Postgres (connections, largest tables), Redis
- * (memory, this run's keys by prefix) and the queues.
+ * with a small file), a few sign in through /login and out through /logout again and again, judges score,
+ * an admin posts announcements and notifications, imports accounts, exports CSVs, opens a gate, freezes
+ * and unfreezes the scoreboard; a few dozen socket clients connect, drop and reconnect (each keeping its
+ * board from the feed plus `teams:update`, and its unread-announcement count from the root loader plus
+ * `new_announcement`), and in the middle a worker and then a web process are restarted. Every 5 s it
+ * samples each process's metrics (RSS, heap used, heap after a forced GC every third sample, event-loop
+ * lag p99, handles, sockets), Postgres (connections, largest tables, rows of the tables that grow by
+ * design), Redis (memory, this run's keys by prefix), the queues and the run's S3 bucket.
  *
- * At the end: 0 request errors, standings exact, every client's board equal to the server's — else it
- * exits non-zero. The growth targets (heap ≤ 5 MB, RSS ≤ 20 MB from a third of the run to its end) are
- * printed as met/MISSED without failing the run yet.
+ * Checkpoints (every 5 minutes, and at the end): the load pauses, every client is connected again, the
+ * workers drain, and the standings must be exact, every client's board and unread count equal to the
+ * server's, no object orphaned either way, no Redis key pattern without an expiry that is not bounded by
+ * design. At the end, each process's Postgres connections must be back within its pool. A full run also
+ * fails when a process's heap after GC grew more than 5 MB or its RSS more than 20 MB from a third of the
+ * run (minute 10 of 30) to its end.
  *
  *   npm run soak [-- --minutes N] [--smoke]
  */
+import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
@@ -22,25 +29,34 @@ import { io, type Socket } from "socket.io-client";
 import { closeDb, getDb } from "../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../app/infrastructure/emitter.server.ts";
 import { closeQueues } from "../app/infrastructure/queue.server.ts";
+import { getEnv, resetEnvForTests } from "../app/infrastructure/env.server.ts";
+import { getQueue } from "../app/infrastructure/queue.server.ts";
 import { closeRedis, getRedis } from "../app/infrastructure/redis.server.ts";
-import { applyTeamUpdate, type ServerToClientEvents, type TeamStanding } from "../app/modules/realtime/events.ts";
+import { countUnreadAnnouncements } from "../app/modules/announcements/announcements.server.ts";
+import { hashPassword } from "../app/modules/auth/password.server.ts";
+import type { ServerToClientEvents, TeamStanding } from "../app/modules/realtime/events.ts";
+import { applyUpdateForViewer, type BoardView } from "../app/modules/standings/frozen-view.ts";
 import { databaseUrlFor } from "../tests/setup/databases.ts";
 import { createBenchWorld, summarise } from "./lib/env.ts";
 import { checkStandingsExact, waitForStandingsDrained } from "./lib/exactness.ts";
 import { BenchFailure, benchArgs, numberOption, report, RESULTS_DIR, targetVerdict } from "./lib/report.ts";
 import { BENCH_PORT_BASE, REPO_ROOT, sleep, startWeb, startWorker, stopChild, stopChildren, type WebProcess } from "./lib/servers.ts";
 import { soakSvg } from "./lib/soak-plot.ts";
-import { cookiesFor, deleteStoredSubmissionFiles, seedWorld } from "./lib/world.ts";
+import { checkRedisExpiries, checkStorage, closeAllInspectors, closeInspector, createBucket, dropBucket, heapAfterGcMb, listBucket, type RedisTtlCheck, type StorageCheck } from "./lib/soak-probes.ts";
+import { cookiesFor, seedWorld } from "./lib/world.ts";
 
 const args = benchArgs({ minutes: { type: "string" } });
 const profile = args.smoke
-  ? { minutes: 1, participants: 15, judges: 2, sockets: 10, adminEveryMs: 6000, socketLifeMs: [5000, 15_000] as const }
-  : { minutes: 30, participants: 60, judges: 5, sockets: 40, adminEveryMs: 20_000, socketLifeMs: [20_000, 120_000] as const };
+  ? { minutes: 1.5, participants: 15, judges: 2, sockets: 10, signers: 2, adminEveryMs: 6000, socketLifeMs: [5000, 15_000] as const, checkpointEveryMs: 40_000 }
+  : { minutes: 30, participants: 60, judges: 5, sockets: 40, signers: 5, adminEveryMs: 20_000, socketLifeMs: [20_000, 120_000] as const, checkpointEveryMs: 5 * 60_000 };
 const config = {
   minutes: numberOption(args.minutes, profile.minutes),
   participants: profile.participants,
   judges: profile.judges,
   sockets: profile.sockets,
+  /** Participants who sign in through /login, browse a little and sign out through /logout, over and over. */
+  signers: profile.signers,
+  signerSessionMs: [5000, 20_000] as const,
   teamSize: 5,
   challenges: 20,
   sampleEveryMs: 5000,
@@ -53,15 +69,35 @@ const config = {
   /** When (fraction of the run) the worker, then the web process, are restarted. */
   workerRestartAt: 0.4,
   webRestartAt: 0.5,
+  /** The admin's one-off actions (fraction of the run): kept clear of the checkpoints (every sixth of a full run). */
+  adminActions: [
+    { at: 0.05, action: "import" },
+    { at: 0.12, action: "export" },
+    { at: 0.25, action: "open gate 5" },
+    { at: 0.37, action: "freeze" },
+    { at: 0.45, action: "unfreeze" },
+    { at: 0.6, action: "export" },
+    { at: 0.7, action: "import" },
+  ] as const,
+  /** Checkpoints during the run (and one at its end). */
+  checkpointEveryMs: profile.checkpointEveryMs,
+  /** A forced GC (heap after GC) on every third sample: every 15 s per process. */
+  gcEverySamples: 3,
   /** The growth targets, from a third of the run to its end (the issue: minute 10 to 30 of 30). */
   target: { heapGrowthMb: 5, rssGrowthMb: 20 },
+  /** The event the by-design growth is projected to: 48 hours, 500 participants. */
+  projection: { hours: 48, participants: 500 },
 };
 const runMs = config.minutes * 60_000;
 const MB = 1024 * 1024;
 const METRICS_TOKEN = "soak-metrics-token-0123456789abcdef0123";
 const WEB_PORT = BENCH_PORT_BASE + 50;
-const WORKER_METRICS_PORT = BENCH_PORT_BASE + 70;
+const WORKER_METRICS_PORT = Number(process.env.WORKER_METRICS_PORT ?? BENCH_PORT_BASE + 70);
+/** Each process's inspector (heap after GC): web1, web2, worker1, worker2. */
+const INSPECT_PORT = BENCH_PORT_BASE + 80;
+const PASSWORD = "soak-password-0123456789";
 
+const countBy = (items: readonly string[]) => items.reduce<Record<string, number>>((counts, item) => ({ ...counts, [item]: (counts[item] ?? 0) + 1 }), {});
 const between = ([low, high]: readonly [number, number]) => low + Math.random() * (high - low);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
 
@@ -69,18 +105,31 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * ite
 
 const timings: number[] = [];
 const errors: Array<{ page: string; status: number | string; atS: number }> = [];
+/** Records a failed request (the first 30 printed as they happen: a busy machine's timeouts read differently from a 500). */
+function failed(error: { page: string; status: number | string; atS: number }) {
+  errors.push(error);
+  if (errors.length <= 30) console.warn(`error at ${(error.atS / 60).toFixed(1)} min: ${error.page}: ${error.status}`);
+}
 let startedAt = performance.now();
 const elapsedS = () => (performance.now() - startedAt) / 1000;
 
-async function timed(page: string, url: string, init: RequestInit, ok: (response: Response) => boolean) {
+let inFlight = 0;
+async function timed(page: string, url: string, init: RequestInit, ok: (response: Response) => boolean): Promise<Response | null> {
   const started = performance.now();
+  inFlight++;
   try {
     const response = await fetch(url, { redirect: "manual", ...init });
     await response.arrayBuffer();
     timings.push(performance.now() - started);
-    if (!ok(response)) errors.push({ page, status: response.status, atS: elapsedS() });
+    if (!ok(response)) failed({ page, status: response.status, atS: elapsedS() });
+    return response;
   } catch (error) {
-    errors.push({ page, status: error instanceof Error ? error.message : String(error), atS: elapsedS() });
+    // undici's "fetch failed" says why in its cause (a connect timeout, a reset…).
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    failed({ page, status: `${error instanceof Error ? error.message : String(error)}${cause ? ` (${cause.code ?? cause.message})` : ""}`, atS: elapsedS() });
+    return null;
+  } finally {
+    inFlight--;
   }
 }
 const isPage = (response: Response) => response.status === 200;
@@ -97,6 +146,8 @@ interface Proc {
   /** Not to be sent requests or sockets (being restarted). */
   down: boolean;
   restartedAtS: number | null;
+  /** Its `--inspect` port (the heap after GC). */
+  inspectPort: number;
 }
 const procs: Proc[] = [];
 const upWebs = () => procs.filter((proc) => proc.kind === "web" && !proc.down);
@@ -143,6 +194,8 @@ interface ProcessSample {
   rssMb: number | null;
   heapUsedMb: number | null;
   heapTotalMb: number | null;
+  /** V8 heap used right after a forced full GC (every `gcEverySamples`th sample; null between). */
+  heapAfterGcMb: number | null;
   lagP99Ms: number | null;
   handles: number | null;
   sockets: number | null;
@@ -152,7 +205,8 @@ interface Sample {
   atS: number;
   processes: Record<string, ProcessSample | null>;
   /** Connections to the run's database by process (each child's DATABASE_URL names it: application_name); "bench" is this script's own pool. */
-  postgres: { connections: Record<string, number>; tablesMb: Record<string, number> };
+  postgres: { connections: Record<string, number>; tablesMb: Record<string, number>; rows: Record<string, number> };
+  s3: { objects: number; mb: number } | null;
   redis: { usedMemoryMb: number; runKeys: number; keysByPrefix: Record<string, number> };
   queues: Record<string, number>;
   requests: number;
@@ -180,11 +234,18 @@ async function scrapeAll(): Promise<{ byPid: Map<number, Series[]>; workerSeries
   return { byPid, workerSeries };
 }
 
-async function takeSample(sampler: postgres.Sql, database: string, prefix: string, clients: SocketClient[]): Promise<Sample> {
+/** The tables that grow with the event by design: their rows, for the per-hour figures and the 48-hour projection. */
+const GROWING_TABLES = ["audit_log", "standings_history", "submissions", "submission_versions", "submission_scores", "sessions", "announcements", "notifications", "users"] as const;
+
+let sampleCount = 0;
+async function takeSample(sampler: postgres.Sql, database: string, prefix: string, clients: SocketClient[], forceGc = false): Promise<Sample> {
   const atS = elapsedS();
+  const gc = sampleCount++ % config.gcEverySamples === 0 || forceGc;
   const { byPid, workerSeries } = await scrapeAll();
+  // After the scrape, not during it: a forced full GC pauses the process (its lag p99 shows it).
+  const afterGc = await Promise.all(procs.map((proc) => (gc && !proc.down ? heapAfterGcMb(`${proc.label}:${proc.pid}`, proc.inspectPort) : Promise.resolve(null))));
   const processes: Sample["processes"] = {};
-  for (const proc of procs) {
+  for (const [index, proc] of procs.entries()) {
     const series = byPid.get(proc.pid);
     processes[proc.label] = series
       ? {
@@ -192,11 +253,15 @@ async function takeSample(sampler: postgres.Sql, database: string, prefix: strin
           rssMb: (one(series, "process_resident_memory_bytes") ?? NaN) / MB,
           heapUsedMb: (one(series, "nodejs_heap_size_used_bytes") ?? NaN) / MB,
           heapTotalMb: (one(series, "nodejs_heap_size_total_bytes") ?? NaN) / MB,
+          heapAfterGcMb: afterGc[index],
           lagP99Ms: (one(series, "nodejs_eventloop_lag_p99_seconds") ?? NaN) * 1000,
           handles: one(series, "nodejs_active_handles_total"),
           sockets: one(series, "gatekeeper_socketio_connections"),
         }
-      : null;
+      : // Its /metrics did not answer in time (a busy machine): the heap after GC may still have been read.
+        afterGc[index] === null
+        ? null
+        : { pid: proc.pid, rssMb: null, heapUsedMb: null, heapTotalMb: null, heapAfterGcMb: afterGc[index], lagP99Ms: null, handles: null, sockets: null };
   }
   const queues: Record<string, number> = {};
   for (const entry of workerSeries) if (entry.name === "gatekeeper_queue_jobs") queues[`${entry.labels.queue} ${entry.labels.state}`] = entry.value;
@@ -207,6 +272,12 @@ async function takeSample(sampler: postgres.Sql, database: string, prefix: strin
   const connections = Object.fromEntries(connectionRows.map((row) => [row.name.replace(/^soak-/, ""), row.connections]));
   const tables = await sampler<{ name: string; bytes: string }[]>`
     select relname as name, pg_total_relation_size(relid)::text as bytes from pg_stat_user_tables order by pg_total_relation_size(relid) desc limit 6`;
+  const [counts] = await sampler.unsafe<Array<Record<string, number>>>(
+    `select ${GROWING_TABLES.map((table) => `(select count(*)::int from ${table}) as ${table}`).join(", ")}`,
+  );
+  const s3 = await listBucket()
+    .then((objects) => ({ objects: objects.length, mb: objects.reduce((sum, object) => sum + object.size, 0) / MB }))
+    .catch(() => null);
 
   const redis = getRedis();
   const info = await redis.info("memory");
@@ -228,7 +299,8 @@ async function takeSample(sampler: postgres.Sql, database: string, prefix: strin
   return {
     atS,
     processes,
-    postgres: { connections, tablesMb: Object.fromEntries(tables.map((table) => [table.name, Number(table.bytes) / MB])) },
+    postgres: { connections, tablesMb: Object.fromEntries(tables.map((table) => [table.name, Number(table.bytes) / MB])), rows: { ...counts } },
+    s3,
     redis: { usedMemoryMb: usedMemory / MB, runKeys, keysByPrefix },
     queues,
     requests: timings.length,
@@ -242,33 +314,82 @@ async function takeSample(sampler: postgres.Sql, database: string, prefix: strin
 
 interface SocketClient {
   index: number;
+  userId: number;
   cookie: string;
   socket: Socket<ServerToClientEvents> | null;
   board: TeamStanding[];
+  /** Whose board it is, from the feed: live, or frozen with the viewer's own team live (app/modules/standings/frozen-view.ts). */
+  view: BoardView;
+  /** The unread-announcement count as the page keeps it: the root loader's, plus one per `new_announcement`. */
+  unread: number;
   connects: number;
+  /** Its board and unread count read since its last connect (a checkpoint compares only then). */
+  ready: boolean;
   /** Set by the run's end: no more planned drops. */
   settled: boolean;
 }
 
-/** What a browser does: open the socket, read the board, apply every `teams:update` after it (the newest version wins). */
+/** The board as the scoreboard feed gives it to a viewer, and whose it is. */
+async function readFeed(url: string, cookie: string): Promise<{ teams: TeamStanding[]; view: BoardView }> {
+  const response = await fetch(`${url}/api/v1/scoreboard`, { headers: { cookie } });
+  if (response.status !== 200) throw new Error(`scoreboard feed answered ${response.status}`);
+  const feed = (await response.json()) as { teams: TeamStanding[]; frozen: boolean; ownTeamId: number | null };
+  return { teams: feed.teams, view: { live: !feed.frozen, ownTeamId: feed.ownTeamId } };
+}
+
+/** The unread-announcement count a page shows (the badge's screen-reader text, "12 unread"; none: 0). */
+async function readUnreadBadge(url: string, cookie: string): Promise<number> {
+  const response = await fetch(`${url}/timer`, { headers: { cookie } });
+  if (response.status !== 200) throw new Error(`/timer answered ${response.status}`);
+  return Number(/>(\d+) unread</.exec(await response.text())?.[1] ?? 0);
+}
+
+/**
+ * What a browser does: open the socket, read the board, apply every `teams:update` after it as the page
+ * does (the frozen-board rule for this viewer, the newest version wins).
+ */
 function connectClient(client: SocketClient): Promise<void> {
   const url = webUrl(client.index + client.connects);
   const socket: Socket<ServerToClientEvents> = io(url, { transports: ["websocket"], extraHeaders: { cookie: client.cookie }, reconnection: false, forceNew: true });
   client.socket = socket;
   client.connects++;
+  client.ready = false;
   let pending: TeamStanding[] | null = [];
   const readBoard = async () => {
     pending ??= [];
-    const response = await fetch(`${url}/api/v1/scoreboard`, { headers: { cookie: client.cookie } });
-    if (response.status !== 200) throw new Error(`scoreboard feed answered ${response.status}`);
-    let board = ((await response.json()) as { teams: TeamStanding[] }).teams;
-    for (const update of pending) board = applyTeamUpdate(board, update);
+    const feed = await readFeed(url, client.cookie);
+    let board = feed.teams;
+    for (const update of pending) board = applyUpdateForViewer(board, update, feed.view);
     pending = null;
     client.board = board;
+    client.view = feed.view;
   };
+  // The unread count: read from a page as its load does; an announcement arriving during the read may or
+  // may not be in it, so the read is repeated until none arrives while it runs.
+  let reading = false;
+  let arrivedDuringRead = 0;
+  const readUnread = async () => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      reading = true;
+      arrivedDuringRead = 0;
+      const count = await readUnreadBadge(url, client.cookie);
+      if (arrivedDuringRead === 0) {
+        client.unread = count;
+        reading = false;
+        return;
+      }
+    }
+    reading = false;
+    throw new Error("announcements kept arriving during the unread count's read");
+  };
+  socket.on("new_announcement", () => {
+    if (socket !== client.socket) return;
+    if (reading) arrivedDuringRead++;
+    else client.unread++;
+  });
   socket.on("teams:update", (team) => {
     if (pending) pending.push(team);
-    else client.board = applyTeamUpdate(client.board, team);
+    else client.board = applyUpdateForViewer(client.board, team, client.view);
   });
   socket.on("standings:refresh", () => void readBoard().catch(() => {}));
   socket.on("resync", () => void readBoard().catch(() => {}));
@@ -279,10 +400,16 @@ function connectClient(client: SocketClient): Promise<void> {
   });
   return new Promise((resolve, reject) => {
     socket.once("connect", () => {
-      readBoard().then(resolve, (error: unknown) => {
-        errors.push({ page: "GET /api/v1/scoreboard (socket client)", status: String(error), atS: elapsedS() });
-        resolve();
-      });
+      Promise.all([readBoard(), readUnread()]).then(
+        () => {
+          client.ready = true;
+          resolve();
+        },
+        (error: unknown) => {
+          failed({ page: "GET /api/v1/scoreboard, /timer (socket client)", status: String(error), atS: elapsedS() });
+          resolve();
+        },
+      );
     });
     socket.once("connect_error", (error) => {
       if (client.settled) return reject(error);
@@ -291,11 +418,20 @@ function connectClient(client: SocketClient): Promise<void> {
   });
 }
 
+/** Set during a checkpoint: every loop waits at its next step (requests in flight finish). */
+let paused = false;
+/** Set while a process restarts: a checkpoint waits for it. */
+let restarting = false;
+async function unpaused() {
+  while (paused) await sleep(100);
+}
+
 async function clientLife(client: SocketClient, endAt: number) {
   await connectClient(client);
   while (performance.now() < endAt) {
     // Connected for a while (the run's end cuts the wait short).
     await sleep(Math.min(between(config.socketLifeMs), endAt - performance.now()));
+    await unpaused();
     if (performance.now() >= endAt) break;
     // A planned drop (a laptop closed, a train tunnel): away for a while, then back.
     const socket = client.socket;
@@ -309,27 +445,54 @@ async function clientLife(client: SocketClient, endAt: number) {
 // ---------------------------------------------------------------- the run
 
 const world = await createBenchWorld("soak");
+// The run's own bucket: every object in it is the run's, so the orphan check can list it whole.
+const bucket = `gk-soak-${randomBytes(4).toString("hex")}`;
+process.env.S3_BUCKET = bucket;
+resetEnvForTests();
 const clients: SocketClient[] = [];
 const sampler = postgres(databaseUrlFor(world.database), { max: 1, onnotice: () => {} });
+let bucketCreated = false;
 try {
-  const childEnv = { ...world.env, METRICS_TOKEN, WORKER_METRICS_PORT: String(WORKER_METRICS_PORT) };
+  await createBucket(bucket);
+  bucketCreated = true;
+  const childEnv = { ...world.env, METRICS_TOKEN, WORKER_METRICS_PORT: String(WORKER_METRICS_PORT), S3_BUCKET: bucket };
   /** Each process's own env: its Postgres connections carry its name (pg_stat_activity.application_name). */
   const envFor = (label: string) => {
     const url = new URL(world.env.DATABASE_URL);
     url.searchParams.set("application_name", `soak-${label}`);
     return { ...childEnv, DATABASE_URL: url.toString() };
   };
-  const teams = Math.ceil(config.participants / config.teamSize);
+  const inspect = (index: number) => [`--inspect=127.0.0.1:${INSPECT_PORT + index}`];
+  // Page loaders, socket clients and those who sign in and out are different people: a page load of
+  // /announcement resets its user's unread count, which a socket client of the same user would not see.
+  const people = config.participants + config.sockets + config.signers;
+  const teams = Math.ceil(people / config.teamSize);
   const seeded = await seedWorld({ teams, membersPerTeam: config.teamSize, challenges: config.challenges, judges: config.judges, submissionsPerTeam: 3 });
   const participants = seeded.participants.slice(0, config.participants);
-  const cookies = await cookiesFor([...participants.map((user) => user.id), ...seeded.judgeIds, seeded.adminId]);
+  const socketUsers = seeded.participants.slice(config.participants, config.participants + config.sockets);
+  const signers = seeded.participants.slice(config.participants + config.sockets, people);
+  const cookies = await cookiesFor([...participants.map((user) => user.id), ...socketUsers.map((user) => user.id), ...seeded.judgeIds, seeded.adminId]);
+  // The signers have a real password (the seed's users cannot log in); gate 5 opens during the run; the
+  // event's clock is UTC (the gate form takes a local time).
+  const db = getDb();
+  const passwordHash = await hashPassword(PASSWORD);
+  const signerNames = (
+    await db.execute<{ name: string }>(sql`update users set password_hash = ${passwordHash} where id in ${sql.raw(`(${signers.map((user) => user.id).join(",") || "0"})`)} returning name`)
+  ).map((row) => row.name);
+  await db.execute(sql`update gates set opens_at = now() + interval '1 day' where number = 5`);
+  await db.execute(sql`update event_settings set time_zone = 'UTC'`);
+  const openWaves = new Set([1, 2, 3, 4]);
 
   const [webs, workers] = await Promise.all([
-    Promise.all([0, 1].map((index) => startWeb(envFor(`web${index + 1}`), WEB_PORT + index))),
-    Promise.all([0, 1].map((index) => startWorker(envFor(`worker${index + 1}`)))),
+    Promise.all([0, 1].map((index) => startWeb(envFor(`web${index + 1}`), WEB_PORT + index, REPO_ROOT, inspect(index)))),
+    Promise.all([0, 1].map((index) => startWorker(envFor(`worker${index + 1}`), inspect(2 + index)))),
   ]);
-  webs.forEach((web, index) => procs.push({ label: `web${index + 1}`, kind: "web", pid: web.pid, child: web.child, web, down: false, restartedAtS: null }));
-  workers.forEach((child, index) => procs.push({ label: `worker${index + 1}`, kind: "worker", pid: child.pid!, child, down: false, restartedAtS: null }));
+  webs.forEach((web, index) =>
+    procs.push({ label: `web${index + 1}`, kind: "web", pid: web.pid, child: web.child, web, down: false, restartedAtS: null, inspectPort: INSPECT_PORT + index }),
+  );
+  workers.forEach((child, index) =>
+    procs.push({ label: `worker${index + 1}`, kind: "worker", pid: child.pid!, child, down: false, restartedAtS: null, inspectPort: INSPECT_PORT + 2 + index }),
+  );
 
   let submissionIds: Array<{ id: number; points: number }> = [];
   const refreshSubmissions = async () => {
@@ -343,14 +506,16 @@ try {
   startedAt = performance.now();
   const endAt = startedAt + runMs;
   const running = () => performance.now() < endAt;
-  const sent = { pages: 0, submissions: 0, files: 0, scores: 0, announcements: 0, notifications: 0 };
+  const sent = { pages: 0, submissions: 0, files: 0, scores: 0, announcements: 0, notifications: 0, signIns: 0, signOuts: 0, wrongPasswords: 0, imports: 0, exports: 0 };
   const restarts: Array<{ label: string; atS: number; tookMs: number }> = [];
+  const adminDone: Array<{ action: string; atS: number }> = [];
 
   const participantLoop = async (index: number) => {
     const cookie = cookies.get(participants[index].id)!;
     await sleep(Math.random() * config.participantThinkMs[1]);
     while (running()) {
-      const challenge = pick(seeded.challenges);
+      await unpaused();
+      const challenge = pick(seeded.challenges.filter((candidate) => openWaves.has(candidate.wave)));
       const base = webUrl(index);
       if (Math.random() < 0.12) {
         const form = new FormData();
@@ -370,10 +535,41 @@ try {
     }
   };
 
+  /** Sign in through the login form, browse a little, sign out through /logout; now and then a wrong password first. */
+  const signerLoop = async (index: number) => {
+    await sleep(Math.random() * 3000);
+    for (let turn = 0; running(); turn++) {
+      await unpaused();
+      // Any web process will do (the session is the cookie's, checked against Postgres): a restarted one is skipped.
+      const base = () => webUrl(index + turn);
+      const form = (password: string) => new URLSearchParams({ username: signerNames[index], password, redirectTo: "/home" });
+      const formHeaders = { "content-type": "application/x-www-form-urlencoded" };
+      if (index === 0 && turn % 6 === 5) {
+        sent.wrongPasswords++;
+        await timed("POST /login (wrong password)", `${base()}/login`, { method: "POST", headers: formHeaders, body: form("not-the-password") }, (response) => response.status === 401);
+      }
+      sent.signIns++;
+      const signedIn = await timed("POST /login", `${base()}/login`, { method: "POST", headers: formHeaders, body: form(PASSWORD) }, isRedirect);
+      const cookie = signedIn?.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+      if (!cookie) continue;
+      const until = performance.now() + between(config.signerSessionMs);
+      while (running() && performance.now() < until) {
+        await timed("GET /home (signed in)", `${base()}/home`, { headers: { cookie } }, isPage);
+        await sleep(between(config.participantThinkMs));
+      }
+      sent.signOuts++;
+      await timed("POST /logout", `${base()}/logout`, { method: "POST", headers: { cookie } }, isRedirect);
+      // The session is over: the old cookie leads to the login page.
+      await timed("GET /home (after logout)", `${base()}/home`, { headers: { cookie } }, (response) => response.status === 302 && (response.headers.get("location") ?? "").includes("/login"));
+      await sleep(between([1000, 3000]));
+    }
+  };
+
   const judgeLoop = async (index: number) => {
     const cookie = cookies.get(seeded.judgeIds[index])!;
     await sleep(Math.random() * config.judgeThinkMs[1]);
     while (running()) {
+      await unpaused();
       const base = webUrl(index);
       await timed("/dashboard/submissions", `${base}/dashboard/submissions?mine=unscored&gate=${1 + Math.floor(Math.random() * 5)}`, { headers: { cookie } }, isPage);
       const submission = pick(submissionIds);
@@ -393,43 +589,95 @@ try {
     }
   };
 
+  const adminCookie = cookies.get(seeded.adminId)!;
+  const adminHeaders = { cookie: adminCookie, "content-type": "application/x-www-form-urlencoded" };
   const adminLoop = async () => {
-    const cookie = cookies.get(seeded.adminId)!;
-    const headers = { cookie, "content-type": "application/x-www-form-urlencoded" };
     for (let turn = 0; running(); turn++) {
       await sleep(config.adminEveryMs / 2);
+      await unpaused();
       if (!running()) break;
       const base = webUrl(turn);
       if (turn % 2 === 0) {
         sent.announcements++;
-        await timed("POST /dashboard (announcement)", `${base}/dashboard?index`, { method: "POST", headers, body: new URLSearchParams({ title: `Update ${turn}`, content: "Lunch is served in hall B." }) }, isRedirect);
+        await timed("POST /dashboard (announcement)", `${base}/dashboard?index`, { method: "POST", headers: adminHeaders, body: new URLSearchParams({ title: `Update ${turn}`, content: "Lunch is served in hall B." }) }, isRedirect);
       } else {
         sent.notifications++;
-        await timed("POST /dashboard/notifications", `${base}/dashboard/notifications`, { method: "POST", headers, body: new URLSearchParams({ message: `Gate check ${turn}` }) }, isPage);
+        await timed("POST /dashboard/notifications", `${base}/dashboard/notifications`, { method: "POST", headers: adminHeaders, body: new URLSearchParams({ message: `Gate check ${turn}` }) }, isPage);
       }
+    }
+  };
+
+  /** The admin's one-off actions of the day, through the dashboard's own forms and links. */
+  let imports = 0;
+  const adminAction = async (action: (typeof config.adminActions)[number]["action"]) => {
+    const base = webUrl(adminDone.length);
+    if (action === "import") {
+      // The dashboard's bulk import: a new team of three, passwords chosen (argon2-hashed on the way in).
+      imports++;
+      sent.imports++;
+      const csv = ["team,name,role,password", ...[1, 2, 3].map((member) => `Imported ${imports},imported${imports}_${member},participant,${PASSWORD}`)].join("\n");
+      const form = new FormData();
+      form.set("kind", "accounts");
+      form.set("intent", "import");
+      form.set("file", new Blob([csv], { type: "text/csv" }), `accounts-${imports}.csv`);
+      await timed("POST /dashboard/import (accounts)", `${base}/dashboard/import`, { method: "POST", headers: { cookie: adminCookie }, body: form }, isPage);
+    } else if (action === "export") {
+      sent.exports += 2;
+      await timed("GET /dashboard/exports/standings.csv", `${base}/dashboard/exports/standings.csv`, { headers: { cookie: adminCookie } }, isPage);
+      await timed("GET /dashboard/exports/audit.csv", `${base}/dashboard/exports/audit.csv`, { headers: { cookie: adminCookie } }, isPage);
+    } else if (action === "open gate 5") {
+      // Opens now: the form's local time (the event's clock is UTC here), to the minute.
+      const opensAt = new Date().toISOString().slice(0, 16);
+      await timed(
+        "POST /dashboard/settings (gate)",
+        `${base}/dashboard/settings`,
+        { method: "POST", headers: adminHeaders, body: new URLSearchParams({ intent: "gate", number: "5", title: "Gate 5", description: "The gate number 5", opensAt }) },
+        isRedirect,
+      );
+      openWaves.add(5);
+    } else {
+      await timed(`POST /dashboard/settings (${action})`, `${base}/dashboard/settings`, { method: "POST", headers: adminHeaders, body: new URLSearchParams({ intent: action }) }, isRedirect);
+    }
+    adminDone.push({ action, atS: +elapsedS().toFixed(1) });
+  };
+  const adminDayLoop = async () => {
+    for (const { at, action } of config.adminActions) {
+      await sleep(Math.max(0, startedAt + runMs * at - performance.now()));
+      await unpaused();
+      if (!running()) break;
+      await adminAction(action);
     }
   };
 
   /** Mid-run: a worker stops (SIGTERM) and a new one starts; later a web process does, on its port. */
   const restartLoop = async () => {
     await sleep(runMs * config.workerRestartAt);
+    await unpaused();
+    restarting = true;
     const worker = procs.find((proc) => proc.label === "worker2")!;
     let began = performance.now();
+    worker.down = true;
+    closeInspector(`${worker.label}:${worker.pid}`);
     await stopChild(worker.child, 10_000);
-    const child = await startWorker(envFor("worker2"));
-    Object.assign(worker, { child, pid: child.pid!, restartedAtS: elapsedS() });
+    const child = await startWorker(envFor("worker2"), inspect(3));
+    Object.assign(worker, { child, pid: child.pid!, restartedAtS: elapsedS(), down: false });
     restarts.push({ label: "worker2", atS: +elapsedS().toFixed(1), tookMs: Math.round(performance.now() - began) });
+    restarting = false;
 
     await sleep(Math.max(0, startedAt + runMs * config.webRestartAt - performance.now()));
+    await unpaused();
+    restarting = true;
     const web = procs.find((proc) => proc.label === "web2")!;
     began = performance.now();
     // Traffic moves to web1 first (a load balancer taking web2 out), then web2 drains and stops.
     web.down = true;
     await sleep(2000);
+    closeInspector(`${web.label}:${web.pid}`);
     await stopChild(web.child, 10_000);
-    const restarted = await startWeb(envFor("web2"), web.web!.port);
+    const restarted = await startWeb(envFor("web2"), web.web!.port, REPO_ROOT, inspect(1));
     Object.assign(web, { web: restarted, child: restarted.child, pid: restarted.pid, restartedAtS: elapsedS(), down: false });
     restarts.push({ label: "web2", atS: +elapsedS().toFixed(1), tookMs: Math.round(performance.now() - began) });
+    restarting = false;
   };
 
   const samplerLoop = async () => {
@@ -440,42 +688,124 @@ try {
       });
       if (sample) {
         samples.push(sample);
-        const line = procs.map((proc) => `${proc.label} ${sample.processes[proc.label]?.rssMb?.toFixed(0) ?? "-"}/${sample.processes[proc.label]?.heapUsedMb?.toFixed(0) ?? "-"}`).join("  ");
-        console.info(`${(sample.atS / 60).toFixed(1)} min  RSS/heap MB: ${line}  pg ${Object.values(sample.postgres.connections).reduce((sum, count) => sum + count, 0)}  keys ${sample.redis.runKeys}  sockets ${sample.socketsConnected}  requests ${sample.requests}  errors ${sample.errors}`);
+        const line = procs
+          .map((proc) => {
+            const process = sample.processes[proc.label];
+            return `${proc.label} ${process?.rssMb?.toFixed(0) ?? "-"}/${process?.heapUsedMb?.toFixed(0) ?? "-"}${process?.heapAfterGcMb ? `/${process.heapAfterGcMb.toFixed(1)}` : ""}`;
+          })
+          .join("  ");
+        console.info(
+          `${(sample.atS / 60).toFixed(1)} min  RSS/heap/after GC MB: ${line}  pg ${Object.values(sample.postgres.connections).reduce((sum, count) => sum + count, 0)}  keys ${sample.redis.runKeys}  s3 ${sample.s3?.objects ?? "-"}  sockets ${sample.socketsConnected}  requests ${sample.requests}  errors ${sample.errors}`,
+        );
       }
       await sleep(Math.max(0, config.sampleEveryMs - ((performance.now() - startedAt) % config.sampleEveryMs)));
     }
   };
 
+  // ------------------------------------------------------------ checkpoints
+  interface Checkpoint {
+    atS: number;
+    pauseMs: number;
+    drainMs: number;
+    exact: boolean;
+    mismatches: unknown[];
+    boardsDiffering: number;
+    unreadDiffering: number;
+    unreadExample: unknown;
+    clientsConnected: number;
+    storage: StorageCheck;
+    redisExpiry: RedisTtlCheck;
+    frozen: boolean;
+  }
+  const checkpoints: Checkpoint[] = [];
+  const boardKey = (board: TeamStanding[]) => JSON.stringify(board.map((team) => [team.id, team.rank, team.totalScore, team.solvedCount]));
+  /** The load pauses, every client is connected again, the workers drain; then the server's truth against everyone's. */
+  const checkpoint = async (final: boolean): Promise<Checkpoint> => {
+    // Not while a process restarts: the clients it drops would be compared mid-reconnect.
+    while (restarting) await sleep(100);
+    const began = performance.now();
+    paused = true;
+    for (const deadline = Date.now() + 30_000; inFlight > 0 && Date.now() < deadline; ) await sleep(50);
+    // Clients away (a planned drop) come back by themselves within seconds; at the end they come back now.
+    if (final) {
+      for (const client of clients) client.settled = true;
+      await Promise.all(clients.filter((client) => !client.socket?.connected).map((client) => connectClient(client).catch(() => {})));
+    }
+    for (const deadline = Date.now() + 30_000; clients.some((client) => !client.socket?.connected || !client.ready) && Date.now() < deadline; ) await sleep(100);
+    const drainMs = await waitForStandingsDrained(60_000);
+    const cleanup = getQueue("storageCleanup");
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(100)) {
+      const counts = await cleanup.getJobCounts("waiting", "active", "delayed", "prioritized");
+      if (Object.values(counts).every((count) => count === 0)) break;
+    }
+    await sleep(1500); // the last updates in flight reach the sockets
+    const exactness = await checkStandingsExact();
+    // Each client against the board the server gives its viewer (a frozen board differs by viewer).
+    const serverBoards = await Promise.all(clients.map((client) => readFeed(webUrl(client.index), client.cookie)));
+    const connected = clients.filter((client) => client.socket?.connected);
+    const boardsDiffering = clients.filter((client, index) => !client.socket?.connected || boardKey(client.board) !== boardKey(serverBoards[index].teams)).length;
+    const unread = await Promise.all(clients.map(async (client) => ({ index: client.index, client: client.unread, server: await countUnreadAnnouncements(client.userId) })));
+    const unreadWrong = unread.filter((entry) => entry.client !== entry.server);
+    const [{ frozen }] = await getDb().execute<{ frozen: boolean }>(sql`select scoreboard_frozen as frozen from event_settings where id = 1`).catch(() => [{ frozen: false }]);
+    const result: Checkpoint = {
+      atS: +elapsedS().toFixed(1),
+      pauseMs: 0,
+      drainMs: Math.round(drainMs),
+      exact: exactness.exact,
+      mismatches: exactness.mismatches.slice(0, 3),
+      boardsDiffering,
+      unreadDiffering: unreadWrong.length,
+      unreadExample: unreadWrong[0] ?? null,
+      clientsConnected: connected.length,
+      storage: await checkStorage(),
+      redisExpiry: await checkRedisExpiries(world.env.REDIS_PREFIX),
+      frozen,
+    };
+    result.pauseMs = Math.round(performance.now() - began);
+    checkpoints.push(result);
+    console.info(
+      `checkpoint at ${(result.atS / 60).toFixed(1)} min: standings ${result.exact ? "exact" : "INEXACT"}, boards ${clients.length - boardsDiffering}/${clients.length}, unread ${clients.length - unreadWrong.length}/${clients.length}, ` +
+        `s3 ${result.storage.objects} objects (${result.storage.orphanObjects.length} orphaned, ${result.storage.missingObjects.length} missing), redis patterns without expiry ${JSON.stringify(result.redisExpiry.withoutExpiry)}, paused ${result.pauseMs} ms`,
+    );
+    paused = false;
+    return result;
+  };
+  const checkpointLoop = async () => {
+    for (let at = config.checkpointEveryMs; at < runMs - 10_000; at += config.checkpointEveryMs) {
+      await sleep(Math.max(0, startedAt + at - performance.now()));
+      if (!running()) break;
+      await checkpoint(false);
+    }
+  };
+
   for (let index = 0; index < config.sockets; index++) {
-    clients.push({ index, cookie: cookies.get(participants[index % participants.length].id)!, socket: null, board: [], connects: 0, settled: false });
+    const user = socketUsers[index];
+    clients.push({ index, userId: user.id, cookie: cookies.get(user.id)!, socket: null, board: [], view: { live: true, ownTeamId: null }, unread: 0, connects: 0, ready: false, settled: false });
   }
   const refresher = setInterval(() => void refreshSubmissions().catch(() => {}), 2000);
   await Promise.all([
     ...participants.map((_, index) => participantLoop(index)),
+    ...signers.map((_, index) => signerLoop(index)),
     ...seeded.judgeIds.map((_, index) => judgeLoop(index)),
     adminLoop(),
+    adminDayLoop(),
     restartLoop(),
     samplerLoop(),
+    checkpointLoop(),
     ...clients.map((client) => clientLife(client, endAt)),
   ]);
   clearInterval(refresher);
   const loadSeconds = elapsedS();
 
-  // Checkpoint at the end: every client connected again, the workers caught up, boards compared.
-  for (const client of clients) client.settled = true;
-  await Promise.all(clients.filter((client) => !client.socket?.connected).map((client) => connectClient(client).catch(() => {})));
-  const drainMs = await waitForStandingsDrained(60_000);
-  await sleep(1500); // the last updates in flight reach the sockets
-  const exactness = await checkStandingsExact();
-  const serverBoard = ((await (await fetch(`${webUrl(0)}/api/v1/scoreboard`, { headers: { cookie: clients[0].cookie } })).json()) as { teams: TeamStanding[] }).teams;
-  const boardKey = (board: TeamStanding[]) => JSON.stringify(board.map((team) => [team.id, team.rank, team.totalScore, team.solvedCount]));
-  const boardsDiffering = clients.filter((client) => !client.socket?.connected || boardKey(client.board) !== boardKey(serverBoard)).length;
-  // Growth is read under load (up to the last sample taken during it); the checkpoint's sample, once the load
-  // stopped and the processes idled, is shown beside it ("idle after").
+  // The last checkpoint, at the end: every client connected again (those away included).
   const loadEndS = samples[samples.length - 1].atS;
-  samples.push(await takeSample(sampler, world.database, world.env.REDIS_PREFIX, clients));
-  await deleteStoredSubmissionFiles();
+  const final = await checkpoint(true);
+  // Idle: the pools settle; then each process's connections must be back within its pool (+1: the web's LISTEN).
+  await sleep(5000);
+  samples.push(await takeSample(sampler, world.database, world.env.REDIS_PREFIX, clients, true));
+  const poolMax = getEnv().DATABASE_POOL_MAX;
+  const idleConnections = samples[samples.length - 1].postgres.connections;
+  const overPool = procs.filter((proc) => (idleConnections[proc.label] ?? 0) > poolMax + 1).map((proc) => `${proc.label} ${idleConnections[proc.label]}`);
 
   // ------------------------------------------------------------ the table
   const thirdS = loadEndS / 3;
@@ -490,11 +820,22 @@ try {
     return values.length ? summarise(values).p50 : NaN;
   };
   const windowS = Math.max(config.sampleEveryMs / 1000, Math.min(30, loadEndS / 20));
+  // The heap after GC is read every third sample: its window holds at least two readings.
+  const gcWindowS = Math.max(windowS, (config.sampleEveryMs / 1000) * config.gcEverySamples * 2);
   const rows: Array<Record<string, unknown>> = [];
   const verdicts: Array<{ series: string; growthMb: number; limitMb: number; met: boolean }> = [];
-  const addRow = (series: string, read: (sample: Sample) => number | null | undefined, digits: number, fromS = thirdS, limitMb?: number) => {
-    const start = medianIn(read, fromS, fromS + windowS);
-    const end = medianIn(read, endS - windowS, endS);
+  // Per participant who acts (submits, loads pages): the socket clients and signers only read.
+  const scale = config.projection.participants / participants.length;
+  const addRow = (
+    series: string,
+    read: (sample: Sample) => number | null | undefined,
+    digits: number,
+    options: { fromS?: number; limitMb?: number; window?: number; byDesign?: boolean } = {},
+  ) => {
+    const fromS = options.fromS ?? thirdS;
+    const window = options.window ?? windowS;
+    const start = medianIn(read, fromS, fromS + window);
+    const end = medianIn(read, endS - window, endS);
     const perHour = ((end - start) / Math.max(1, endS - fromS)) * 3600;
     const row: Record<string, unknown> = {
       series,
@@ -505,25 +846,32 @@ try {
       "growth/h": +perHour.toFixed(digits),
       "idle after": +(read(idle) ?? NaN).toFixed(digits),
     };
-    if (limitMb !== undefined) {
-      const met = end - start <= limitMb;
-      verdicts.push({ series, growthMb: end - start, limitMb, met });
-      row.target = `≤ ${limitMb} MB: ${targetVerdict(met)}`;
+    if (options.limitMb !== undefined) {
+      const met = end - start <= options.limitMb;
+      verdicts.push({ series, growthMb: end - start, limitMb: options.limitMb, met });
+      row.target = `≤ ${options.limitMb} MB: ${targetVerdict(met)}`;
     }
+    // What grows by design: where it would be after 48 hours of an event of 500 participants, the growth
+    // per hour taken as proportional to the participants (this run's load per participant).
+    if (options.byDesign) row["48 h × 500 participants"] = +(end + perHour * config.projection.hours * scale).toFixed(digits);
     rows.push(row);
   };
   for (const proc of procs) {
     // A restarted process is measured from a sixth of the run after its restart (its own warm-up).
-    const fromS = proc.restartedAtS === null ? thirdS : Math.min(endS - windowS * 2, proc.restartedAtS + loadEndS / 6);
+    const fromS = proc.restartedAtS === null ? thirdS : Math.min(endS - gcWindowS * 2, proc.restartedAtS + loadEndS / 6);
     const label = `${proc.label}${proc.restartedAtS === null ? "" : " (restarted)"}`;
-    addRow(`${label} RSS MB`, (sample) => sample.processes[proc.label]?.rssMb, 1, fromS, config.target.rssGrowthMb);
-    addRow(`${label} heap used MB`, (sample) => sample.processes[proc.label]?.heapUsedMb, 1, fromS, config.target.heapGrowthMb);
-    addRow(`${label} event-loop lag p99 ms`, (sample) => sample.processes[proc.label]?.lagP99Ms, 1, fromS);
-    addRow(`${label} active handles`, (sample) => sample.processes[proc.label]?.handles, 0, fromS);
-    if (proc.kind === "web") addRow(`${label} socket connections`, (sample) => sample.processes[proc.label]?.sockets, 0, fromS);
+    addRow(`${label} RSS MB`, (sample) => sample.processes[proc.label]?.rssMb, 1, { fromS, limitMb: config.target.rssGrowthMb });
+    addRow(`${label} heap after GC MB`, (sample) => sample.processes[proc.label]?.heapAfterGcMb, 1, { fromS, limitMb: config.target.heapGrowthMb, window: gcWindowS });
+    addRow(`${label} heap used MB (at scrape)`, (sample) => sample.processes[proc.label]?.heapUsedMb, 1, { fromS });
+    addRow(`${label} event-loop lag p99 ms`, (sample) => sample.processes[proc.label]?.lagP99Ms, 1, { fromS });
+    addRow(`${label} active handles`, (sample) => sample.processes[proc.label]?.handles, 0, { fromS });
+    if (proc.kind === "web") addRow(`${label} socket connections`, (sample) => sample.processes[proc.label]?.sockets, 0, { fromS });
   }
   for (const name of [...procs.map((proc) => proc.label), "bench"]) addRow(`postgres connections ${name}`, (sample) => sample.postgres.connections[name] ?? 0, 0);
-  for (const table of Object.keys(samples[samples.length - 1].postgres.tablesMb)) addRow(`postgres table ${table} MB`, (sample) => sample.postgres.tablesMb[table], 2);
+  for (const table of Object.keys(samples[samples.length - 1].postgres.tablesMb)) addRow(`postgres table ${table} MB`, (sample) => sample.postgres.tablesMb[table], 2, { byDesign: true });
+  for (const table of GROWING_TABLES) addRow(`postgres rows ${table}`, (sample) => sample.postgres.rows[table], 0, { byDesign: true });
+  addRow("s3 objects", (sample) => sample.s3?.objects, 0, { byDesign: true });
+  addRow("s3 MB", (sample) => sample.s3?.mb, 2, { byDesign: true });
   addRow("redis used_memory MB (whole instance)", (sample) => sample.redis.usedMemoryMb, 1);
   addRow("redis keys (this run's prefix)", (sample) => sample.redis.runKeys, 0);
   for (const group of Object.keys(samples[samples.length - 1].redis.keysByPrefix).sort()) addRow(`redis keys ${group}`, (sample) => sample.redis.keysByPrefix[group] ?? 0, 0);
@@ -531,16 +879,21 @@ try {
 
   const all = summarise(timings);
   const growthMet = verdicts.every((verdict) => verdict.met);
+  const checkpointsPassed = checkpoints.filter(
+    (point) => point.exact && point.boardsDiffering === 0 && point.unreadDiffering === 0 && !point.storage.orphanObjects.length && !point.storage.missingObjects.length && !point.redisExpiry.unbounded.length,
+  ).length;
   report(
     "soak",
     args.smoke,
-    `Soak: ${(loadSeconds / 60).toFixed(1)} min, 2 web + 2 worker processes, ${participants.length} participants, ${config.judges} judges, an admin, ${config.sockets} socket clients ` +
+    `Soak: ${(loadSeconds / 60).toFixed(1)} min, 2 web + 2 worker processes, ${participants.length} participants, ${signers.length} signing in and out, ${config.judges} judges, an admin, ${config.sockets} socket clients ` +
       `(${clients.reduce((sum, client) => sum + client.connects - 1, 0)} reconnects); restarts ${restarts.map((restart) => `${restart.label} at ${(restart.atS / 60).toFixed(1)} min`).join(", ") || "none"}; ` +
+      `admin: ${adminDone.map((done) => `${done.action} at ${(done.atS / 60).toFixed(1)} min`).join(", ")}; ` +
       `${all.count} requests (p50 ${all.p50.toFixed(0)} ms, p99 ${all.p99.toFixed(0)} ms), errors ${targetVerdict(errors.length === 0)} (${errors.length}); ` +
-      `standings ${exactness.exact ? "exact" : "INEXACT"}; client boards equal to the server's: ${clients.length - boardsDiffering}/${clients.length}; ` +
-      `growth targets (heap used — not after GC — ≤ ${config.target.heapGrowthMb} MB, RSS ≤ ${config.target.rssGrowthMb} MB, from a third of the run to its end): ${growthMet ? "met" : "MISSED"}`,
+      `checkpoints passed ${checkpointsPassed}/${checkpoints.length} (standings exact, boards and unread counts equal, no orphaned object, Redis keys bounded); ` +
+      `Postgres connections back within the pool (${poolMax} + 1): ${targetVerdict(overPool.length === 0)}; ` +
+      `growth targets (heap after GC ≤ ${config.target.heapGrowthMb} MB, RSS ≤ ${config.target.rssGrowthMb} MB, from a third of the run to its end): ${targetVerdict(growthMet)}`,
     rows,
-    { config, sent, restarts, errors: errors.slice(0, 20), exactness, drainMs, boardsDiffering, verdicts, heapMeasure: "nodejs_heap_size_used_bytes (heap used at the scrape, not after a forced GC)" },
+    { config, sent, restarts, adminDone, errorsByPage: countBy(errors.map((error) => `${error.page}: ${error.status}`)), errors: errors.slice(0, 20), checkpoints, overPool, poolMax, verdicts, heapMeasure: "heapAfterGcMb: V8 heap used right after HeapProfiler.collectGarbage (DevTools protocol, every 15 s)" },
     args.out,
   );
   // The samples go after the summary, one a line and rounded (a 30-minute run takes 360 of them).
@@ -555,37 +908,44 @@ try {
       title,
       series: procs.map((proc) => ({
         name: proc.label,
-        points: samples.map((sample): [number, number | null] => {
+        points: samples.flatMap((sample): Array<[number, number | null]> => {
           const process = sample.processes[proc.label];
           const value = process ? read(process) : null;
-          return [minutes(sample), value !== null && Number.isFinite(value) ? value : null];
+          // Heap after GC is read on every third sample: the others are skipped, not gaps.
+          if (process && value === null && read === afterGc) return [];
+          return [[minutes(sample), value !== null && Number.isFinite(value) ? value : null]];
         }),
       })),
     });
+    const afterGc = (process: ProcessSample) => process.heapAfterGcMb;
     const file = path.join(REPO_ROOT, "docs", "soak.svg");
     writeFileSync(
       file,
       soakSvg(
-        [panel("RSS (MB) per process", (process) => process.rssMb), panel("V8 heap used (MB) per process, at each scrape (not after GC)", (process) => process.heapUsedMb)],
-        `npm run soak -- --minutes ${config.minutes}, ${new Date().toISOString().slice(0, 10)}: restarts ${restarts.map((restart) => `${restart.label} at ${(restart.atS / 60).toFixed(1)} min`).join(", ")}`,
+        [panel("RSS (MB) per process", (process) => process.rssMb), panel("V8 heap after a forced full GC (MB) per process", afterGc)],
+        `npm run soak -- --minutes ${config.minutes}, ${new Date().toISOString().slice(0, 10)}: restarts ${restarts.map((restart) => `${restart.label} at ${(restart.atS / 60).toFixed(1)} min`).join(", ")}; checkpoints every ${config.checkpointEveryMs / 60_000} min`,
       ),
     );
     console.info(`plot: ${path.relative(process.cwd(), file)}`);
   }
 
   if (errors.length > 0) throw new BenchFailure(`${errors.length} failed requests, e.g. ${JSON.stringify(errors.slice(0, 3))}`);
-  if (!exactness.exact) throw new BenchFailure(`standings inexact: ${JSON.stringify(exactness.mismatches)}`);
-  if (boardsDiffering > 0) throw new BenchFailure(`${boardsDiffering} socket clients' boards differ from the server's`);
+  if (checkpointsPassed < checkpoints.length) throw new BenchFailure(`checkpoints failed: ${JSON.stringify(checkpoints.filter((point) => !point.exact || point.boardsDiffering || point.unreadDiffering || point.storage.orphanObjects.length || point.storage.missingObjects.length || point.redisExpiry.unbounded.length))}`);
+  if (final.clientsConnected < clients.length) throw new BenchFailure(`${clients.length - final.clientsConnected} socket clients did not reconnect`);
+  if (overPool.length > 0) throw new BenchFailure(`Postgres connections above the pool once idle: ${overPool.join(", ")}`);
+  if (!args.smoke && !growthMet) throw new BenchFailure(`growth targets missed: ${JSON.stringify(verdicts.filter((verdict) => !verdict.met))}`);
 } finally {
   for (const client of clients) {
     client.settled = true;
     client.socket?.disconnect();
   }
+  closeAllInspectors();
   await stopChildren();
   await sampler.end({ timeout: 5 });
-  // The run's keys go with its database: the shared Redis does not fill up run after run.
+  // The run's keys go with its database, its bucket with them: the shared services do not fill up run after run.
   const redis = getRedis();
   for await (const keys of redis.scanStream({ match: `${world.env.REDIS_PREFIX}:*`, count: 500 }) as AsyncIterable<string[]>) if (keys.length) await redis.unlink(...keys);
+  if (bucketCreated) await dropBucket().catch((error: unknown) => console.warn(`bucket ${bucket} not removed: ${String(error)}`));
   await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis(), closeDb()]);
   await world.drop();
 }

@@ -30,9 +30,9 @@ export function ensureBuild() {
  * BENCH_CPU_PROF=<dir>: every web and worker process writes a V8 CPU profile there when it stops
  * (open it in Chrome DevTools or speedscope) — how the fixes in docs/PERFORMANCE.md were found.
  */
-function nodeArgs(file: string): string[] {
+function nodeArgs(file: string, flags: readonly string[] = []): string[] {
   const profileDir = process.env.BENCH_CPU_PROF;
-  return [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), "--import", "tsx", file];
+  return [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), ...flags, "--import", "tsx", file];
 }
 
 function processEnv(env: Record<string, string>): NodeJS.ProcessEnv {
@@ -56,12 +56,13 @@ export interface WebProcess {
 
 /**
  * Starts server.ts on `port` and resolves once /healthz answers. `root`: the checkout it runs from (another
- * one, built, to compare two versions side by side in one run: bench:live --versus).
+ * one, built, to compare two versions side by side in one run: bench:live --versus). `flags`: node's own
+ * (the soak's `--inspect=127.0.0.1:<port>`, to read the heap after a GC).
  */
-export async function startWeb(env: Record<string, string>, port: number, root = REPO_ROOT): Promise<WebProcess> {
+export async function startWeb(env: Record<string, string>, port: number, root = REPO_ROOT, flags: readonly string[] = []): Promise<WebProcess> {
   if (root === REPO_ROOT) ensureBuild();
   else if (!existsSync(path.join(root, "build", "index.js"))) throw new Error(`${root} has no build/: run npm run build there first`);
-  const child = spawn(process.execPath, nodeArgs("server.ts"), {
+  const child = spawn(process.execPath, nodeArgs("server.ts", flags), {
     cwd: root,
     env: processEnv({ ...env, PORT: String(port) }),
     stdio: ["ignore", "ignore", "inherit"],
@@ -116,9 +117,9 @@ export async function startWebs(env: Record<string, string>, count: number, firs
   return Promise.all(Array.from({ length: count }, (_, index) => startWeb(env, firstPort + index, rootOf(index))));
 }
 
-/** Starts a worker process; resolves when it says it started (its only info line at start). */
-export function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, nodeArgs("workers/index.ts"), {
+/** Starts a worker process; resolves when it says it started (its only info line at start). `flags`: as startWeb's. */
+export function startWorker(env: Record<string, string>, flags: readonly string[] = []): Promise<ChildProcess> {
+  const child = spawn(process.execPath, nodeArgs("workers/index.ts", flags), {
     cwd: REPO_ROOT,
     env: processEnv({ LOG_LEVEL: "info", ...env }),
     stdio: ["ignore", "pipe", "inherit"],
