@@ -26,11 +26,11 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => [{ title: "Gatekeeper" }];
 
 // Public route: every visitor gets the document; pages below it guard themselves.
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const [caller, { toast, headers }] = await Promise.all([getOptionalUser(request), getToast(request)]);
   // What the pages show of the caller; the session's id stays on the server.
   const user = caller ? { id: caller.id, name: caller.name, role: caller.role, teamId: caller.teamId, teamName: caller.teamName } : null;
-  const unreadAnnouncements = user ? (await badgesFor(request, user)).unreadAnnouncements : 0;
+  const unreadAnnouncements = user ? (await badgesFor(context, user)).unreadAnnouncements : 0;
   // The language every page of this document speaks (cookie, else Accept-Language): decision 025.
   const lang = languageOf(request);
   return data({ user, toast, unreadAnnouncements, lang }, { headers: headers ?? undefined });

@@ -17,9 +17,9 @@ import { eventVersionsFor } from "~/glue/viewer-badges.server";
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.announcements") }];
 
 /** Opening the page resets the user's unread count on the server (docs/domain.md). */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
-  const versions = await eventVersionsFor(request, user);
+  const versions = await eventVersionsFor(context, user);
   const [announcements, timeZone] = await Promise.all([
     markAnnouncementsSeen(user.id).then(() => listAnnouncements(200, versions)),
     // docs/domain.md: instants are shown in the event's zone (an event setting).

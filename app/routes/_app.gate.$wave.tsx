@@ -20,11 +20,11 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
   { title: data ? pageTitle(matches, "meta.gate", { name: data.board.gate.title }) : pageTitle(matches, "meta.gateUnknown") },
 ];
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   const wave = Number(params.wave);
   const now = new Date();
-  const versions = await eventVersionsFor(request, user);
+  const versions = await eventVersionsFor(context, user);
   const board = /^[1-5]$/.test(params.wave ?? "")
     ? await loadOrFail(() => getGateBoard(wave, user.teamId, now, versions), messages.participant.gateLoadFailed, { wave })
     : null;

@@ -13,10 +13,10 @@ import { useT } from "~/components/i18n";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.gates") }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   const now = new Date();
-  return { gates: await listGates(now, await eventVersionsFor(request, user)), serverNow: now.toISOString() };
+  return { gates: await listGates(now, await eventVersionsFor(context, user)), serverNow: now.toISOString() };
 }
 
 export default function Gates() {

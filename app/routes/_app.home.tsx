@@ -15,9 +15,9 @@ import { useT } from "~/components/i18n";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.home") }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
-  const versions = await eventVersionsFor(request, user);
+  const versions = await eventVersionsFor(context, user);
   const [content, threads] = await Promise.all([loadHomeContent(new Date(), versions), user.teamId === null ? [] : teamThreads(user.teamId)]);
   return {
     content,

@@ -48,10 +48,10 @@ function challengeIdOf(param: string | undefined): number {
   return id;
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   const challengeId = challengeIdOf(params.id);
-  const versions = await eventVersionsFor(request, user);
+  const versions = await eventVersionsFor(context, user);
   const [found, deadline, answers] = await loadOrFail(
     () => Promise.all([getChallengeForSubmission(challengeId, user), getSubmissionsWindow(new Date(), versions), challengeAnswers(challengeId, versions)]),
     text.challengeLoadFailed,

@@ -12,10 +12,10 @@ import { useT } from "~/components/i18n";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.timer") }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   const now = new Date();
-  return { finalAt: (await getFinalAt(await eventVersionsFor(request, user))) ?? now.toISOString(), serverNow: now.toISOString() };
+  return { finalAt: (await getFinalAt(await eventVersionsFor(context, user))) ?? now.toISOString(), serverNow: now.toISOString() };
 }
 
 export default function Timer() {

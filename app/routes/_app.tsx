@@ -16,14 +16,14 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const handle: FlashNoticeHandle = { flashNotice: true };
 
 /** The participant screens' layout: every signed-in role may open them (docs/domain.md). */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireLayout(request, "/");
   // The team's threads an organiser answered: a badge on Home (teams only: no query for anyone else).
   // A badge, not the page: if Postgres cannot answer, the page still renders (the scoreboard reads Redis).
   const answered =
     user.teamId === null
       ? 0
-      : await badgesFor(request, user).then((badges) => badges.answeredThreads).catch((error: unknown) => {
+      : await badgesFor(context, user).then((badges) => badges.answeredThreads).catch((error: unknown) => {
           getLogger().warn({ err: error }, "answered threads not counted");
           return 0;
         });
