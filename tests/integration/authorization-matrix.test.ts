@@ -65,6 +65,8 @@ const matrix: Record<string, Case[]> = {
   "routes/_index": [{}],
   "routes/login": [{ loader: "page", action: "page" }],
   "routes/logout": [{ loader: "page", action: "page" }],
+  // The language switch: anyone sets their own cookie (and a GET only goes home).
+  "routes/language": [{ loader: everyone, action: everyone }],
   "routes/register": [{ loader: "page", action: "page" }],
   // The not-found page answers 404 to everyone, by design.
   "routes/404": [{ loader: nobody }],
