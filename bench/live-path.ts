@@ -160,7 +160,9 @@ try {
   const [webs, workers, floorWebs] = await Promise.all([
     startWebs(world.env, config.webs, BENCH_PORT_BASE + 10, rootOf),
     startWorkers(world.env, config.workers),
-    withFloor ? Promise.all(Array.from({ length: config.webs }, (_, index) => startFloorWeb(world.env, BENCH_PORT_BASE + 30 + index, floorKey))) : [],
+    // Ports of their own: the smoke runs three benchmarks at once (uploads' web is on +30, stampede's on +70);
+    // not +90: 4190 is on fetch's list of blocked ports.
+    withFloor ? Promise.all(Array.from({ length: config.webs }, (_, index) => startFloorWeb(world.env, BENCH_PORT_BASE + 94 + index, floorKey))) : [],
   ]);
   const publisher = withFloor ? startFloorPublisher(world.env) : null;
   const cookies = [...viewerCookies.values()];
