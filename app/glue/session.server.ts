@@ -44,6 +44,7 @@ function getSessionStorage() {
  */
 const readHeaders = new Map<string, string | null>();
 const MAX_READ_HEADERS = 10_000;
+const MAX_KEPT_HEADER_LENGTH = 512;
 
 /** The session token in a Cookie header, if it holds a well-signed one. */
 export async function readSessionToken(cookieHeader: string | null | undefined): Promise<string | null> {
@@ -52,6 +53,8 @@ export async function readSessionToken(cookieHeader: string | null | undefined):
   if (known !== undefined) return known;
   const sid = (await getSessionStorage().getSession(cookieHeader)).get("sid");
   const token = typeof sid === "string" && /^[A-Za-z0-9_-]{43}$/.test(sid) ? sid : null;
+  // Only headers of an ordinary size are kept: 10,000 crafted 16 KB headers must not cost 160 MB.
+  if (cookieHeader.length > MAX_KEPT_HEADER_LENGTH) return token;
   if (readHeaders.size >= MAX_READ_HEADERS) readHeaders.clear();
   readHeaders.set(cookieHeader, token);
   return token;
