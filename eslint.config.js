@@ -64,4 +64,15 @@ export default tseslint.config(
     },
   },
   ...layerBlocks(),
+  {
+    // A list as `in ($1, …, $n)` is a new prepared statement per length on every pooled connection: the
+    // soak saw the heap creep (db/any-of.ts). Lists go as one array parameter.
+    files: ["app/**/*.{ts,tsx}", "workers/**/*.ts", "server.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: "ImportSpecifier[imported.name=/^(inArray|notInArray)$/]", message: "Use anyOf (db/any-of.ts): one statement text whatever the list's length." },
+      ],
+    },
+  },
 );

@@ -276,6 +276,13 @@ const httpServer = createServer(listener);
 // upload at 250 KB/s. Form bodies have their own, shorter deadline (request-bodies.server.ts).
 httpServer.headersTimeout = 10_000;
 httpServer.requestTimeout = 15 * 60_000;
+// An idle keep-alive connection is closed after 65 s, not Node's 5 s. When the process stalls (a peak on
+// 2 cores, a long GC), its timers run before it reads the sockets: a request sent on an idle connection
+// during the stall met the connection's close on resuming, and a client that does not retry (scripts,
+// big screens, the soak) got ECONNRESET (tests/integration/render-stall.test.ts). Clients close their
+// idle connections first (undici: the server's hint less 1 s; browsers within 60 s); nginx here opens an
+// upstream connection per request.
+httpServer.keepAliveTimeout = 65_000;
 const realtime = attachRealtime(httpServer);
 gaugeOnScrape("gatekeeper_socketio_connections", "Socket.IO clients connected to this web process", () => realtime.io.engine.clientsCount);
 gaugeOnScrape("gatekeeper_db_pool_in_use", "Postgres connections of this process's pool busy with a statement or a transaction", () => poolStats().inUse);

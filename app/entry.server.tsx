@@ -9,7 +9,16 @@ import { renderToPipeableStream } from "react-dom/server";
 import { getLogger } from "~/infrastructure/logger.server";
 import { NonceProvider } from "~/hooks/nonce";
 
-const ABORT_DELAY = 5_000;
+/**
+ * No page defers data: by the time React renders, every loader's data is in hand, so a render cannot wait
+ * on anything and always finishes. Remix's usual 5 s abort then only ever fired when the process itself had
+ * been stalled (2 cores shared by everything at a peak, a long GC): the timer's phase runs before React's
+ * queued work, so a render that was about to finish was thrown away and the user got a 500 (the soak saw
+ * it, docs/RELIABILITY.md "Soak"). A render now stops when the client has gone, and only a render still
+ * unfinished after RENDER_SAFETY_MS (a deferred promise that never settles, should one be added) is cut,
+ * answering 503.
+ */
+const RENDER_SAFETY_MS = 30_000;
 
 export default function handleRequest(
   request: Request,
@@ -24,6 +33,7 @@ export default function handleRequest(
   // about a tenth of a busy web process's CPU (docs/PERFORMANCE.md, "Pages").
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    let cutBySafety = false;
     const chunks: Buffer[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -31,7 +41,8 @@ export default function handleRequest(
         done();
       },
       final(done) {
-        clearTimeout(abortTimer);
+        clearTimeout(safetyTimer);
+        request.signal.removeEventListener("abort", onClientGone);
         responseHeaders.set("Content-Type", "text/html");
         resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
         done();
@@ -39,7 +50,7 @@ export default function handleRequest(
     });
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <RemixServer context={remixContext} url={request.url} abortDelay={RENDER_SAFETY_MS} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
@@ -50,17 +61,23 @@ export default function handleRequest(
           pipe(sink);
         },
         onShellError(error: unknown) {
-          clearTimeout(abortTimer);
+          clearTimeout(safetyTimer);
+          request.signal.removeEventListener("abort", onClientGone);
           reject(error);
         },
         onError(error: unknown) {
-          responseStatusCode = 500;
-          // Errors in the shell reject above and are logged by Remix's handleError.
-          if (shellRendered) getLogger().error({ err: error }, "render failed");
+          responseStatusCode = cutBySafety ? 503 : 500;
+          // Errors in the shell reject above and are logged by Remix's handleError; a client that left is not a fault.
+          if (shellRendered && !request.signal.aborted) getLogger().error({ err: error }, "render failed");
         },
       },
     );
-    const abortTimer = setTimeout(abort, ABORT_DELAY);
+    const onClientGone = () => abort();
+    request.signal.addEventListener("abort", onClientGone, { once: true });
+    const safetyTimer = setTimeout(() => {
+      cutBySafety = true;
+      abort();
+    }, RENDER_SAFETY_MS);
   });
 }
 

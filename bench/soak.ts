@@ -17,10 +17,12 @@
  * fails when a process's heap after GC grew more than 5 MB or its RSS more than 20 MB from a third of the
  * run (minute 10 of 30) to its end.
  *
- *   npm run soak [-- --minutes N] [--smoke]
+ * The web processes' logs go to bench/results/soak-web1.log.tmp and soak-web2.log.tmp (a 500's cause is there).
+ *
+ *   npm run soak [-- --minutes N] [--smoke] [--heap-snapshots DIR]
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { sql } from "drizzle-orm";
@@ -42,10 +44,13 @@ import { checkStandingsExact, waitForStandingsDrained } from "./lib/exactness.ts
 import { BenchFailure, benchArgs, numberOption, report, RESULTS_DIR, targetVerdict } from "./lib/report.ts";
 import { BENCH_PORT_BASE, REPO_ROOT, sleep, startWeb, startWorker, stopChild, stopChildren, type WebProcess } from "./lib/servers.ts";
 import { soakSvg } from "./lib/soak-plot.ts";
-import { checkRedisExpiries, checkStorage, closeAllInspectors, closeInspector, createBucket, dropBucket, heapAfterGcMb, listBucket, type RedisTtlCheck, type StorageCheck } from "./lib/soak-probes.ts";
+import { checkRedisExpiries, checkStorage, closeAllInspectors, closeInspector, createBucket, dropBucket, heapAfterGcMb, listBucket, type RedisTtlCheck, type StorageCheck, writeHeapSnapshot } from "./lib/soak-probes.ts";
 import { cookiesFor, seedWorld } from "./lib/world.ts";
 
-const args = benchArgs({ minutes: { type: "string" } });
+const args = benchArgs({ minutes: { type: "string" }, "heap-snapshots": { type: "string" } });
+/** `--heap-snapshots DIR`: a V8 heap snapshot of web1 at each checkpoint, to compare (bench/lib/heap-diff.ts). */
+const SNAPSHOT_DIR = args["heap-snapshots"];
+if (SNAPSHOT_DIR) mkdirSync(SNAPSHOT_DIR, { recursive: true });
 const profile = args.smoke
   ? { minutes: 1.5, participants: 15, judges: 2, sockets: 10, signers: 2, adminEveryMs: 6000, socketLifeMs: [5000, 15_000] as const, checkpointEveryMs: 40_000 }
   : { minutes: 30, participants: 60, judges: 5, sockets: 40, signers: 5, adminEveryMs: 20_000, socketLifeMs: [20_000, 120_000] as const, checkpointEveryMs: 5 * 60_000 };
@@ -463,6 +468,8 @@ try {
     return { ...childEnv, DATABASE_URL: url.toString() };
   };
   const inspect = (index: number) => [`--inspect=127.0.0.1:${INSPECT_PORT + index}`];
+  const webLog = (index: number) => path.join(RESULTS_DIR, `soak-web${index + 1}.log.tmp`);
+  for (const index of [0, 1]) writeFileSync(webLog(index), "");
   // Page loaders, socket clients and those who sign in and out are different people: a page load of
   // /announcement resets its user's unread count, which a socket client of the same user would not see.
   const people = config.participants + config.sockets + config.signers;
@@ -484,7 +491,7 @@ try {
   const openWaves = new Set([1, 2, 3, 4]);
 
   const [webs, workers] = await Promise.all([
-    Promise.all([0, 1].map((index) => startWeb(envFor(`web${index + 1}`), WEB_PORT + index, REPO_ROOT, inspect(index)))),
+    Promise.all([0, 1].map((index) => startWeb(envFor(`web${index + 1}`), WEB_PORT + index, REPO_ROOT, inspect(index), webLog(index)))),
     Promise.all([0, 1].map((index) => startWorker(envFor(`worker${index + 1}`), inspect(2 + index)))),
   ]);
   webs.forEach((web, index) =>
@@ -674,7 +681,7 @@ try {
     await sleep(2000);
     closeInspector(`${web.label}:${web.pid}`);
     await stopChild(web.child, 10_000);
-    const restarted = await startWeb(envFor("web2"), web.web!.port, REPO_ROOT, inspect(1));
+    const restarted = await startWeb(envFor("web2"), web.web!.port, REPO_ROOT, inspect(1), webLog(1));
     Object.assign(web, { web: restarted, child: restarted.child, pid: restarted.pid, restartedAtS: elapsedS(), down: false });
     restarts.push({ label: "web2", atS: +elapsedS().toFixed(1), tookMs: Math.round(performance.now() - began) });
     restarting = false;
@@ -761,6 +768,11 @@ try {
       redisExpiry: await checkRedisExpiries(world.env.REDIS_PREFIX),
       frozen,
     };
+    if (SNAPSHOT_DIR) {
+      const web1 = procs.find((proc) => proc.label === "web1")!;
+      await heapAfterGcMb(`${web1.label}:${web1.pid}`, web1.inspectPort);
+      await writeHeapSnapshot(`${web1.label}:${web1.pid}`, web1.inspectPort, path.join(SNAPSHOT_DIR, `web1-${(result.atS / 60).toFixed(1)}min.heapsnapshot`));
+    }
     result.pauseMs = Math.round(performance.now() - began);
     checkpoints.push(result);
     console.info(

@@ -3,7 +3,7 @@
  * and BullMQ workers (workers/index.ts), each a child `node --import tsx` (one PID to measure and signal).
  */
 import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { productionServiceEnv } from "../../scripts/lib/local-services.ts";
@@ -59,14 +59,17 @@ export interface WebProcess {
  * one, built, to compare two versions side by side in one run: bench:live --versus). `flags`: node's own
  * (the soak's `--inspect=127.0.0.1:<port>`, to read the heap after a GC).
  */
-export async function startWeb(env: Record<string, string>, port: number, root = REPO_ROOT, flags: readonly string[] = []): Promise<WebProcess> {
+export async function startWeb(env: Record<string, string>, port: number, root = REPO_ROOT, flags: readonly string[] = [], logFile?: string): Promise<WebProcess> {
   if (root === REPO_ROOT) ensureBuild();
   else if (!existsSync(path.join(root, "build", "index.js"))) throw new Error(`${root} has no build/: run npm run build there first`);
+  // Its log (pino's JSON lines on stdout) is dropped unless a file is named (the soak keeps it, appended across restarts).
+  const log = logFile ? openSync(logFile, "a") : "ignore";
   const child = spawn(process.execPath, nodeArgs("server.ts", flags), {
     cwd: root,
     env: processEnv({ ...env, PORT: String(port) }),
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", log, "inherit"],
   });
+  if (typeof log === "number") closeSync(log);
   children.add(child);
   child.on("exit", () => children.delete(child));
   return answering(child, port, "server.ts");

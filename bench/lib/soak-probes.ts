@@ -11,6 +11,7 @@
  * Node 20 has a WebSocket client behind `--experimental-websocket` (the soak's npm script passes it;
  * Node 22 has it by default).
  */
+import { createWriteStream, type WriteStream } from "node:fs";
 import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { sql } from "drizzle-orm";
 import { getDb } from "../../app/infrastructure/db.server.ts";
@@ -24,11 +25,14 @@ import { getS3 } from "../../app/infrastructure/s3.server.ts";
 class InspectorSession {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  /** Called with each event the process sends (a heap snapshot arrives as `HeapProfiler.addHeapSnapshotChunk` events). */
+  onEvent: ((method: string, params: unknown) => void) | null = null;
   closed = false;
 
   private constructor(private readonly socket: WebSocket) {
     socket.addEventListener("message", (event) => {
-      const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string } };
+      const message = JSON.parse(String(event.data)) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string } };
+      if (message.method) this.onEvent?.(message.method, message.params);
       const waiter = message.id === undefined ? undefined : this.pending.get(message.id);
       if (!waiter) return;
       this.pending.delete(message.id!);
@@ -54,7 +58,7 @@ class InspectorSession {
     return new InspectorSession(socket);
   }
 
-  send<T>(method: string, timeoutMs = 15_000): Promise<T> {
+  send<T>(method: string, timeoutMs = 15_000, params?: object): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -71,7 +75,7 @@ class InspectorSession {
           reject(error);
         },
       });
-      this.socket.send(JSON.stringify({ id, method }));
+      this.socket.send(JSON.stringify({ id, method, params }));
     });
   }
 
@@ -99,6 +103,34 @@ export async function heapAfterGcMb(key: string, port: number): Promise<number |
     return usage.usedSize / (1024 * 1024);
   } catch {
     return null;
+  }
+}
+
+/**
+ * Writes a V8 heap snapshot of the process to `file` (`--heap-snapshots`: two of them, compared in DevTools'
+ * Memory tab or by bench/lib/heap-diff.ts, show what a creeping heap holds). The process pauses while it is
+ * taken (seconds for a 70 MB heap), so the soak takes them only when asked, during a checkpoint's pause.
+ */
+export async function writeHeapSnapshot(key: string, port: number, file: string): Promise<boolean> {
+  let out: WriteStream | null = null;
+  try {
+    let session = sessions.get(key);
+    if (!session || session.closed) {
+      session = await InspectorSession.open(port);
+      sessions.set(key, session);
+    }
+    const stream = (out = createWriteStream(file));
+    session.onEvent = (method, params) => {
+      if (method === "HeapProfiler.addHeapSnapshotChunk") stream.write((params as { chunk: string }).chunk);
+    };
+    await session.send("HeapProfiler.takeHeapSnapshot", 120_000, { reportProgress: false, captureNumericValue: false });
+    session.onEvent = null;
+    await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    return true;
+  } catch (error) {
+    console.warn(`heap snapshot of ${key} failed: ${String(error)}`);
+    out?.destroy();
+    return false;
   }
 }
 

@@ -7,7 +7,8 @@
  * process (migration 0006), which forget what they remembered of it.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, gt, inArray, lte, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, lte, ne, or, sql } from "drizzle-orm";
+import { anyOf } from "../../../db/any-of.ts";
 import { sessions, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getEnv } from "../../infrastructure/env.server.ts";
@@ -115,7 +116,7 @@ export async function findLiveSessions(tokenHashes: string[], limits = sessionLi
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(teams, eq(teams.id, users.teamId))
-    .where(and(inArray(sessions.tokenHash, tokenHashes), liveAt(limits, now)));
+    .where(and(anyOf(sessions.tokenHash, tokenHashes), liveAt(limits, now)));
   return rows.map(toLive);
 }
 
@@ -136,7 +137,7 @@ export async function touchSessions(tokenHashes: string[], limits = sessionLimit
   const rows = await getDb()
     .update(sessions)
     .set({ lastUsedAt: new Date(now) })
-    .where(and(inArray(sessions.tokenHash, tokenHashes), liveAt(limits, now)))
+    .where(and(anyOf(sessions.tokenHash, tokenHashes), liveAt(limits, now)))
     .returning({ tokenHash: sessions.tokenHash });
   return new Set(rows.map((row) => row.tokenHash));
 }

@@ -7,8 +7,9 @@
  * (`divisionOnList`), and the list is changed under an update lock on it, so a team can never be put in a
  * division that is being removed, nor a division removed while a team is being put in it.
  */
-import { count, eq, inArray } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import type { Queryable, Transaction } from "../../../db/client.ts";
+import { anyOf } from "../../../db/any-of.ts";
 import { eventSettings, teams } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getRedis } from "../../infrastructure/redis.server.ts";
@@ -58,7 +59,7 @@ export async function updateDivisions(actor: Actor, names: readonly string[]): P
       const used = await tx
         .select({ division: teams.division, n: count() })
         .from(teams)
-        .where(inArray(teams.division, removed))
+        .where(anyOf(teams.division, removed))
         .groupBy(teams.division);
       const [first] = used;
       if (first) throw new DomainError(m.inUse(first.division ?? "", first.n), { status: 409, field: "divisions" });

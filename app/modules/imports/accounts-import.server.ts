@@ -6,8 +6,9 @@
  * nothing: one refused row refuses the file. Generated passwords are returned once, like accounts from registrations
  * (decision 006): hashed before the transaction, never stored or logged in clear.
  */
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Queryable, Transaction } from "../../../db/client.ts";
+import { anyOf } from "../../../db/any-of.ts";
 import { teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
@@ -58,13 +59,13 @@ export type AccountsImportResult = { ok: true; accounts: ImportedAccount[] } | {
 /** The name keys (app/modules/names/names.ts) among `keys` that a user already has. */
 async function takenNames(db: Queryable, keys: string[]): Promise<Set<string>> {
   if (!keys.length) return new Set();
-  const rows = await db.select({ key: users.nameKey }).from(users).where(inArray(users.nameKey, keys));
+  const rows = await db.select({ key: users.nameKey }).from(users).where(anyOf(users.nameKey, keys));
   return new Set(rows.map((row) => row.key));
 }
 
 async function knownTeams(db: Queryable, keys: string[]): Promise<Map<string, { id: number; name: string }>> {
   if (!keys.length) return new Map();
-  const rows = await db.select({ id: teams.id, name: teams.name, key: teams.nameKey }).from(teams).where(inArray(teams.nameKey, keys));
+  const rows = await db.select({ id: teams.id, name: teams.name, key: teams.nameKey }).from(teams).where(anyOf(teams.nameKey, keys));
   return new Map(rows.map((row) => [row.key, { id: row.id, name: row.name }]));
 }
 

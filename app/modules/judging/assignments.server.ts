@@ -3,8 +3,9 @@
  * submission; with gates, only those gates; with categories, only those categories; with both, those
  * categories within those gates. The queue applies it (app/modules/judging/queue.server.ts).
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
+import { anyOf } from "../../../db/any-of.ts";
 import { judgeAssignments, users, type Category } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { DomainError } from "../errors.ts";
@@ -46,7 +47,7 @@ export async function setAssignment(judgeId: number, assignment: Assignment): Pr
     const [judge] = await tx
       .select({ id: users.id })
       .from(users)
-      .where(and(eq(users.id, judgeId), inArray(users.role, ["judge", "admin"])))
+      .where(and(eq(users.id, judgeId), anyOf(users.role, ["judge", "admin"])))
       .for("update");
     if (!judge) throw new DomainError(messages.judging.notAJudge, { status: 404 });
     await tx.delete(judgeAssignments).where(eq(judgeAssignments.judgeId, judgeId));

@@ -6,7 +6,8 @@
  * and the submission's score (the mean). Before that, or for another gate, nothing of it leaves the server:
  * `readFeedback` is the one place that decides, and it answers null.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { anyOf } from "../../../db/any-of.ts";
 import { challengeCriteria, criterionScores, eventSettings, submissionScores, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
@@ -113,11 +114,11 @@ export async function readFeedback(subject: FeedbackSubject): Promise<Submission
           .from(criterionScores)
           .where(
             and(
-              inArray(
+              anyOf(
                 criterionScores.submissionScoreId,
                 scores.map((score) => score.id),
               ),
-              inArray(
+              anyOf(
                 criterionScores.criterionId,
                 criteria.map((criterion) => criterion.id),
               ),

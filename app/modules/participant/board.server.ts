@@ -1,5 +1,6 @@
 /** What the participant screens read: each function queries only what its screen shows. */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { anyOf } from "../../../db/any-of.ts";
 import { challenges, gates, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import type { Role } from "../auth/access.ts";
@@ -69,7 +70,7 @@ export async function getGateBoard(wave: number, teamId: number | null, now = ne
       : await getDb()
           .select({ challengeId: submissions.challengeId, rejected: submissions.rejected, scoreCenti: submissions.scoreCenti })
           .from(submissions)
-          .where(and(eq(submissions.teamId, teamId), inArray(submissions.challengeId, visible.map((row) => row.id))));
+          .where(and(eq(submissions.teamId, teamId), anyOf(submissions.challengeId, visible.map((row) => row.id))));
   const byChallenge = new Map(results.map((row) => [row.challengeId, row]));
   const cards = visible.map((row) => {
     const submission = byChallenge.get(row.id);

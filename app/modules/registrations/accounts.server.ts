@@ -6,8 +6,9 @@
  * generated passwords are returned once, to be shown and downloaded once; only their hashes are stored.
  */
 import { randomInt } from "node:crypto";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Transaction } from "../../../db/client.ts";
+import { anyOf } from "../../../db/any-of.ts";
 import { registrations, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudits, type Actor, type AuditEntry } from "../audit/audit.server.ts";
@@ -75,7 +76,7 @@ export function baseUserName(name: string, lastName: string, email: string): str
 async function uniqueUserName(tx: Transaction, base: string): Promise<string> {
   for (let from = 1; ; from += 50) {
     const candidates = Array.from({ length: 50 }, (_, index) => (from + index === 1 ? base : `${base}${from + index}`));
-    const taken = await tx.select({ key: users.nameKey }).from(users).where(inArray(users.nameKey, candidates.map(nameKey)));
+    const taken = await tx.select({ key: users.nameKey }).from(users).where(anyOf(users.nameKey, candidates.map(nameKey)));
     const keys = new Set(taken.map((row) => row.key));
     const free = candidates.find((candidate) => !keys.has(nameKey(candidate)));
     if (free) return free;
@@ -113,7 +114,7 @@ export async function createAccountsFromRegistrations(actor: Actor, ids: number[
     const rows = await tx
       .select()
       .from(registrations)
-      .where(and(inArray(registrations.id, wanted), isNull(registrations.userId)))
+      .where(and(anyOf(registrations.id, wanted), isNull(registrations.userId)))
       .orderBy(registrations.id)
       .for("update");
     const accounts: CreatedAccount[] = [];

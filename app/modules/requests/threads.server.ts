@@ -4,7 +4,8 @@
  * closed. Organisers (admins and mentors) claim one so that no two answer it by accident; a reply reaches
  * the team at once; the team answers back until it is closed. A team reads its own threads only.
  */
-import { and, asc, desc, eq, inArray, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { anyOf } from "../../../db/any-of.ts";
 import { challenges, gates, requestMessages, requests, teams, users } from "../../../db/schema.ts";
 import type { Transaction } from "../../../db/client.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
@@ -62,7 +63,7 @@ export const QUEUE_LIMIT = 200;
 /** The organisers' queue: oldest first, filtered by kind, gate and challenge, waiting ones by default. */
 export async function listThreads(filter: ThreadFilter = {}, limit = QUEUE_LIMIT) {
   const status = filter.status ?? "waiting";
-  const conditions: SQL[] = [status === "waiting" ? inArray(requests.status, [...WAITING]) : eq(requests.status, status)];
+  const conditions: SQL[] = [status === "waiting" ? anyOf(requests.status, [...WAITING]) : eq(requests.status, status)];
   if (filter.kind) conditions.push(eq(requests.kind, filter.kind));
   if (filter.challengeId) conditions.push(eq(requests.challengeId, filter.challengeId));
   if (filter.gate) conditions.push(eq(challenges.wave, filter.gate));

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { anyOf } from "../../../db/any-of.ts";
 import { challengeCriteria, challenges, submissionScores, submissions, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { type SubmissionListQuery, type submissionSortKeys } from "./schema.ts";
@@ -99,7 +100,7 @@ export async function listSubmissionsSorted(options: SubmissionListOptions = {})
         })
         .from(submissionScores)
         .leftJoin(judges, eq(judges.id, submissionScores.judgeId))
-        .where(inArray(submissionScores.submissionId, ids))
+        .where(anyOf(submissionScores.submissionId, ids))
         .orderBy(submissionScores.createdAt)
     : [];
   const byId = new Map<number, JudgeScoreView[]>();

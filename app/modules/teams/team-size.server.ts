@@ -11,8 +11,9 @@
  *
  * Lowering the cap keeps the members a team has; it only stops new ones while the team is at or over it.
  */
-import { count, eq, inArray } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import type { Queryable, Transaction } from "../../../db/client.ts";
+import { anyOf } from "../../../db/any-of.ts";
 import { eventSettings, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
@@ -58,7 +59,7 @@ export async function teamSizeCapToShow(): Promise<number> {
 export async function memberCounts(db: Queryable, teamIds: number[]): Promise<Map<number, number>> {
   const counts = new Map<number, number>(teamIds.map((id) => [id, 0]));
   if (!teamIds.length) return counts;
-  const rows = await db.select({ teamId: users.teamId, n: count() }).from(users).where(inArray(users.teamId, teamIds)).groupBy(users.teamId);
+  const rows = await db.select({ teamId: users.teamId, n: count() }).from(users).where(anyOf(users.teamId, teamIds)).groupBy(users.teamId);
   for (const row of rows) if (row.teamId !== null) counts.set(row.teamId, row.n);
   return counts;
 }
