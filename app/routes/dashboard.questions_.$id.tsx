@@ -159,7 +159,6 @@ export default function Thread() {
   const { me, thread, timeZone, canOverrule } = useLoaderData<typeof loader>();
   const location = useLocation();
   const { t } = useT();
-  const serverMessage = useServerMessage();
   useRevalidateOn("thread:changed");
   const mine = thread.claimedBy === me;
   const takenByAnother = thread.claimedBy !== null && !mine && thread.status === "claimed";
