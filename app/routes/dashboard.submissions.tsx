@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
@@ -7,7 +7,6 @@ import { useFormats } from "~/components/realtime/format";
 import { useT } from "~/components/i18n";
 import { useServerMessage } from "~/components/server-message";
 import { categoryLabel } from "~/components/participant/category";
-import { pageTitle } from "~/modules/i18n/i18n";
 import { ActionButton } from "~/components/ui/action-button";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { messages } from "~/modules/messages";
@@ -25,8 +24,6 @@ import { formFailure } from "~/glue/failures.server";
 import { redirectWithToast } from "~/glue/toast.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "submissionsPage.title") }];
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const judge = await requirePage(request);
   const query = readSubmissionListQuery(new URL(request.url).searchParams);
