@@ -145,10 +145,10 @@ export default function Questions() {
                     <time dateTime={thread.createdAt}>{format.dayTime(thread.createdAt, timeZone)}</time>
                   </td>
                   <td data-label={t("questionsPage.column.kind")}>{t(threadKindKeys[thread.kind])}</td>
-                  <td dir="auto" data-label={t("questionsPage.column.team")}>
+                  <td data-label={t("questionsPage.column.team")}>
                     {thread.team ? <bdi>{thread.team}</bdi> : "—"}
                   </td>
-                  <td dir="auto" data-label={t("questionsPage.column.challenge")}>
+                  <td data-label={t("questionsPage.column.challenge")}>
                     {thread.challenge ? (
                       <>
                         <bdi>{thread.challenge}</bdi>

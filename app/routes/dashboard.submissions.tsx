@@ -247,8 +247,10 @@ export default function Submissions() {
             <tbody>
               {rows.map((row) => (
                 <tr key={row.id} className={`status-${row.status}`} data-submission-id={row.id}>
-                  <td dir="auto">{row.team}</td>
-                  <td dir="auto">{row.user ?? t("submissionsPage.deletedUser")}</td>
+                  <td>
+                    <bdi>{row.team}</bdi>
+                  </td>
+                  <td>{row.user ? <bdi>{row.user}</bdi> : t("submissionsPage.deletedUser")}</td>
                   <td>
                     <bdi>{row.challenge}</bdi> <span className="muted">{t("submissionsPage.challengeMeta", { category: row.category, points: row.points })}</span>
                   </td>

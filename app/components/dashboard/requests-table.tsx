@@ -52,8 +52,8 @@ export function RequestsPage({
             <tbody aria-live="polite">
               {all.map((row) => (
                 <tr key={row.id} data-request-id={row.id}>
-                  <td dir="auto">{row.team ?? "—"}</td>
-                  <td dir="auto">{row.user ?? t("dashboardMisc.deletedUser")}</td>
+                  <td>{row.team ? <bdi>{row.team}</bdi> : "—"}</td>
+                  <td>{row.user ? <bdi>{row.user}</bdi> : t("dashboardMisc.deletedUser")}</td>
                   <td dir="auto" className="submission-text">
                     {row.message}
                   </td>
