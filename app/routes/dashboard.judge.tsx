@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import type { DashboardHandle } from "~/components/dashboard/error-boundary";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { useFormats } from "~/components/realtime/format";
 import { useT } from "~/components/i18n";
@@ -35,7 +36,8 @@ import styles from "~/styles/judge.css";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "judgeWorkspace.title") }];
 
-export const handle = { loadFailed: "The judging workspace could not be loaded." };
+/** The one dashboard error boundary (routes/dashboard.tsx) says this when the workspace fails to load. */
+export const handle: DashboardHandle = { loadFailed: () => "The judging workspace could not be loaded." };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const judge = await requirePage(request);
