@@ -137,7 +137,7 @@ function PublishForm({ thread }: { thread: LoaderData["thread"] }) {
     lastResult,
     constraint: getZodConstraint(PublishAnswerSchema),
     shouldValidate: "onSubmit",
-    defaultValue: { title: t("questionsPage.publishDefaultTitle", { challenge: thread.challenge ?? t("questionsPage.challenge") }), content: `Q: ${thread.message}\n\nA: ${lastReply?.body ?? ""}` },
+    defaultValue: { title: t("questionsPage.publishDefaultTitle", { challenge: thread.challenge ?? t("questionsPage.challenge") }), content: t("questionsPage.publishDefaultContent", { question: thread.message, answer: lastReply?.body ?? "" }) },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: PublishAnswerSchema }),
   });
   return (
