@@ -150,10 +150,10 @@ export default function Questions() {
                   </td>
                   <td data-label={t("questionsPage.column.challenge")}>
                     {thread.challenge ? (
-                      <>
+                      <span>
                         <bdi>{thread.challenge}</bdi>
                         {thread.gate ? t("questionsPage.inGate", { gate: thread.gate }) : ""}
-                      </>
+                      </span>
                     ) : (
                       "—"
                     )}
