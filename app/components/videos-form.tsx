@@ -4,6 +4,8 @@ import { Form, useNavigation } from "@remix-run/react";
 import { ActionButton } from "~/components/ui/action-button";
 import { Field } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
+import { useT } from "~/components/i18n";
+import { useServerMessage } from "~/components/server-message";
 import type { VideosSchemaType } from "~/modules/videos/schema";
 
 /**
@@ -22,6 +24,8 @@ export function VideosForm({
   action?: string;
 }) {
   const navigation = useNavigation();
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   const [form, fields] = useForm({
     id: "videos",
     lastResult,
@@ -35,13 +39,13 @@ export function VideosForm({
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="form">
       <input type="hidden" name="intent" value="videos" />
-      <Field label="Video 1 URL" inputProps={getInputProps(fields.video1, { type: "url" })} errors={fields.video1.errors} />
-      <Field label="Video 2 URL" inputProps={getInputProps(fields.video2, { type: "url" })} errors={fields.video2.errors} />
+      <Field label={t("dashboardHome.video1")} inputProps={{ ...getInputProps(fields.video1, { type: "url" }), dir: "ltr" }} errors={fields.video1.errors} />
+      <Field label={t("dashboardHome.video2")} inputProps={{ ...getInputProps(fields.video2, { type: "url" }), dir: "ltr" }} errors={fields.video2.errors} />
       <div className="message-slot" id={form.errorId} aria-live="polite">
-        {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
+        {form.errors?.[0] ? <Message tone="error">{serverMessage(form.errors[0])}</Message> : null}
       </div>
       <ActionButton type="submit" disabled={saving}>
-        {saving ? "Saving..." : "Save Videos"}
+        {saving ? t("dashboardHome.saving") : t("dashboardHome.saveVideos")}
       </ActionButton>
     </Form>
   );

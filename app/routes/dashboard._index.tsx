@@ -4,6 +4,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ActionButton } from "~/components/ui/action-button";
+import { useT } from "~/components/i18n";
+import { useServerMessage } from "~/components/server-message";
 import { Field, TextareaField } from "~/components/ui/field";
 import { VideosForm } from "~/components/videos-form";
 import { createAnnouncement } from "~/modules/announcements/announcements.server";
@@ -49,6 +51,8 @@ function useResultFor(intent: "announcement" | "videos") {
 }
 
 function AnnouncementForm() {
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   const lastResult = useResultFor("announcement");
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -61,18 +65,18 @@ function AnnouncementForm() {
   const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "announcement";
   return (
     <section className="card" aria-labelledby="send-announcement-heading">
-      <h2 id="send-announcement-heading">Send Announcement</h2>
+      <h2 id="send-announcement-heading">{t("dashboardHome.sendAnnouncement")}</h2>
       <Form method="post" action="/dashboard?index" {...getFormProps(form)} className="form">
         <input type="hidden" name="intent" value="announcement" />
-        <Field label="Title" inputProps={getInputProps(fields.title, { type: "text" })} errors={fields.title.errors} />
-        <TextareaField label="Content" textareaProps={{ ...getTextareaProps(fields.content), rows: 4 }} errors={fields.content.errors} />
+        <Field label={t("dashboardHome.announcementTitle")} inputProps={{ ...getInputProps(fields.title, { type: "text" }), dir: "auto" }} errors={fields.title.errors} />
+        <TextareaField label={t("dashboardHome.announcementContent")} textareaProps={{ ...getTextareaProps(fields.content), rows: 4, dir: "auto" }} errors={fields.content.errors} />
         {form.errors ? (
           <p className="message message--error" role="alert">
-            {form.errors[0]}
+            {serverMessage(form.errors[0])}
           </p>
         ) : null}
         <ActionButton type="submit" disabled={sending}>
-          {sending ? "Sending..." : "Send Announcement"}
+          {sending ? t("common.sending") : t("dashboardHome.sendAnnouncement")}
         </ActionButton>
       </Form>
     </section>
@@ -82,24 +86,25 @@ function AnnouncementForm() {
 export default function DashboardHome() {
   const { counts, videos } = useLoaderData<typeof loader>();
   const videosResult = useResultFor("videos");
+  const { t } = useT();
   const cards = [
-    { label: "Users", value: counts.users },
-    { label: "Challenges", value: counts.challenges },
-    { label: "Submissions", value: counts.submissions },
+    { key: "users", label: t("dashboardHome.users"), value: counts.users },
+    { key: "challenges", label: t("dashboardHome.challenges"), value: counts.challenges },
+    { key: "submissions", label: t("dashboardHome.submissions"), value: counts.submissions },
   ];
   return (
     <section aria-labelledby="dashboard-home-title" className="stack">
-      <h1 id="dashboard-home-title">Dashboard</h1>
+      <h1 id="dashboard-home-title">{t("dashboardHome.heading")}</h1>
       <ul className="stat-cards">
         {cards.map((card) => (
-          <li key={card.label} className="card stat-card">
+          <li key={card.key} className="card stat-card">
             <span className="stat-card__value">{card.value}</span>
             <span className="stat-card__label">{card.label}</span>
           </li>
         ))}
       </ul>
       <section className="card" aria-labelledby="videos-heading">
-        <h2 id="videos-heading">Edit the home page videos</h2>
+        <h2 id="videos-heading">{t("dashboardHome.videosHeading")}</h2>
         <VideosForm schema={DashboardVideosSchema} lastResult={videosResult} defaultValue={videos} action="/dashboard?index" />
       </section>
       <AnnouncementForm />

@@ -3,8 +3,15 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import type { DashboardHandle } from "~/components/dashboard/error-boundary";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
-import { formatDayTime, formatPoints } from "~/components/realtime/format";
+import { useFormats } from "~/components/realtime/format";
+import { useT } from "~/components/i18n";
+import { useServerMessage } from "~/components/server-message";
+import { categoryLabel } from "~/components/participant/category";
+import { Trans } from "react-i18next";
+import type { TFunction } from "i18next";
+import { intlLocale, pageTitle, type Language } from "~/modules/i18n/i18n";
 import { ActionButton } from "~/components/ui/action-button";
 import { actorOf } from "~/glue/actor.server";
 import { formFailure } from "~/glue/failures.server";
@@ -18,7 +25,6 @@ import { getJudgingSettings } from "~/modules/judging/settings.server";
 import { blindRows, hidesNames } from "~/modules/judging/blind.server";
 import { blindSubmission, neighbours, submissionForJudge } from "~/modules/judging/workspace.server";
 import { badRequest } from "~/glue/responses.server";
-import { categoryLabels } from "~/modules/challenges/schema";
 import { messages } from "~/modules/messages";
 import { rubricScoreCenti } from "~/modules/scoring/rubric";
 import { SOLVE_THRESHOLD_PERCENT } from "~/modules/scoring/rules";
@@ -28,9 +34,10 @@ import { KEPT_VERSION_FILES } from "~/modules/submissions/submit.server";
 import styles from "~/styles/judge.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-export const meta: MetaFunction = () => [{ title: "Judging · Gatekeeper Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "judgeWorkspace.title") }];
 
-export const handle = { loadFailed: "The judging workspace could not be loaded." };
+/** The one dashboard error boundary (routes/dashboard.tsx) says this when the workspace fails to load. */
+export const handle: DashboardHandle = { loadFailed: () => "The judging workspace could not be loaded." };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const judge = await requirePage(request);
@@ -119,17 +126,47 @@ const isFiltered = (query: WorkspaceQuery) => query.gate !== undefined || query.
 
 const SCORE_INPUT = "judge-score";
 
-function formatSize(bytes: number | null): string {
-  if (bytes === null) return "size unknown";
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const byteFormats: Record<Language, Intl.NumberFormat> = {
+  en: new Intl.NumberFormat(intlLocale("en"), { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }),
+  ar: new Intl.NumberFormat(intlLocale("ar"), { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }),
+};
+
+function formatSize(bytes: number | null, t: TFunction, language: Language): string {
+  if (bytes === null) return t("judgeWorkspace.size.unknown");
+  if (bytes < 1024) return t("judgeWorkspace.size.bytes", { size: bytes });
+  if (bytes < 1024 * 1024) return t("judgeWorkspace.size.kilobytes", { size: byteFormats[language].format(bytes / 1024) });
+  return t("judgeWorkspace.size.megabytes", { size: byteFormats[language].format(bytes / 1024 / 1024) });
 }
 
-const at = (date: Date, timeZone: string) => formatDayTime(date.toISOString(), timeZone);
+/** A submission's status in the page's language (English: as stored). */
+const statusKeys = {
+  pending: "submission.statuses.pending",
+  approved: "submission.statuses.approved",
+  rejected: "submission.statuses.rejected",
+  reviewed: "submission.statuses.reviewed",
+} as const;
+
+/** What each shortcut does (the keys themselves are physical: app/hooks/use-judge-shortcuts.ts). */
+const shortcutKeys: Record<(typeof judgeShortcuts)[number]["code"], string> = {
+  Enter: "judgeWorkspace.shortcut.enter",
+  KeyS: "judgeWorkspace.shortcut.skip",
+  KeyB: "judgeWorkspace.shortcut.back",
+  KeyF: "judgeWorkspace.shortcut.file",
+  KeyE: "judgeWorkspace.shortcut.score",
+  Escape: "judgeWorkspace.shortcut.escape",
+};
+
+/** A day and time in the event's zone, in the page's language. */
+function useAt() {
+  const format = useFormats();
+  return (date: Date, timeZone: string) => format.dayTime(date.toISOString(), timeZone);
+}
 
 export default function JudgeWorkspace() {
   const loaded = useLoaderData<typeof loader>();
+  const { t } = useT();
+  const format = useFormats();
+  const serverMessage = useServerMessage();
   const { query, current, next, previous } = loaded;
   const hrefFor = (id: number | null) => (id === null ? null : workspaceHref({ ...filtersOf(query), s: id }));
   const fileHref = current?.file ? (current.file.view.kind === "image" || current.file.view.kind === "pdf" ? inlineHref(current.id) : `/submissions/${current.id}/file`) : null;
@@ -142,25 +179,29 @@ export default function JudgeWorkspace() {
   return (
     <section aria-labelledby="judge-title" className="judge">
       <header className="judge__head">
-        <h1 id="judge-title">Judging</h1>
+        <h1 id="judge-title">{t("judgeWorkspace.heading")}</h1>
         <BacklogCounts data={loaded} />
         <QueueFilters query={query} challenges={loaded.challengeChoices} />
       </header>
       {loaded.saved ? (
         <p className="judge__saved" role="status">
-          Score saved: {formatPoints(loaded.saved.scoreCenti / 100)} for {loaded.saved.team} on {loaded.saved.challenge}.
+          <Trans
+            i18nKey="judgeWorkspace.saved"
+            values={{ score: format.points(loaded.saved.scoreCenti / 100), team: loaded.saved.team, challenge: loaded.saved.challenge }}
+            components={{ score: <bdi dir="ltr" />, team: <bdi />, challenge: <bdi /> }}
+          />
         </p>
       ) : null}
-      {loaded.missing ? <p role="alert">{messages.scoring.submissionNotFound}.</p> : null}
+      {loaded.missing ? <p role="alert">{serverMessage(messages.scoring.submissionNotFound)}.</p> : null}
       {claimLost ? (
         <p role="alert" className="judge__changed">
-          Your hold on this submission lapsed: another judge may be scoring it. Your score still counts if you save it.
+          {t("judgeWorkspace.claimLost")}
         </p>
       ) : null}
       {current ? (
         <div className="judge__grid">
           <Work current={current} timeZone={loaded.timeZone} blind={loaded.blind} keptVersionFiles={loaded.keptVersionFiles} />
-          <aside className="judge__side" aria-label="Score and queue">
+          <aside className="judge__side" aria-label={t("judgeWorkspace.sideLabel")}>
             <ScorePanel
               current={current}
               next={next}
@@ -168,18 +209,16 @@ export default function JudgeWorkspace() {
               timeZone={loaded.timeZone}
               formAction={workspaceHref({ ...filtersOf(query), s: current.id })}
             />
-            <nav className="judge__moves" aria-label="Queue moves">
-              {hrefFor(previous) ? <Link to={hrefFor(previous)!}>← Previous (B)</Link> : <span className="muted">← Previous</span>}
-              {skipHref ? <Link to={skipHref}>Skip (S) →</Link> : <span className="muted">Skip →</span>}
+            <nav className="judge__moves" aria-label={t("judgeWorkspace.movesLabel")}>
+              {hrefFor(previous) ? <Link to={hrefFor(previous)!}>{t("judgeWorkspace.previousKey")}</Link> : <span className="muted">{t("judgeWorkspace.previous")}</span>}
+              {skipHref ? <Link to={skipHref}>{t("judgeWorkspace.skipKey")}</Link> : <span className="muted">{t("judgeWorkspace.skip")}</span>}
             </nav>
             <Shortcuts />
             <QueueList data={loaded} />
           </aside>
         </div>
       ) : (
-        <p className="judge__empty card">
-          {isFiltered(query) ? "Nothing left to score with these filters." : "Nothing left to score: every submission has your score."}
-        </p>
+        <p className="judge__empty card">{isFiltered(query) ? t("judgeWorkspace.emptyFiltered") : t("judgeWorkspace.empty")}</p>
       )}
       <History data={loaded} />
     </section>
@@ -216,24 +255,27 @@ const inlineHref = (submissionId: number, versionId?: number) => `/submissions/$
 const downloadHref = (submissionId: number, versionId?: number) => `/submissions/${submissionId}/file${versionId ? `?version=${versionId}` : ""}`;
 
 function BacklogCounts({ data: { backlog, query } }: { data: LoaderData }) {
-  const chip = (label: string, count: number, to: Partial<WorkspaceQuery>, active: boolean) => (
-    <li key={label}>
+  const { t } = useT();
+  const chip = (key: string, label: string, count: number, to: Partial<WorkspaceQuery>, active: boolean) => (
+    <li key={key}>
       <Link to={workspaceHref(to)} className={`judge__chip${active ? " judge__chip--active" : ""}`} aria-current={active ? "true" : undefined}>
         {label} <strong>{count}</strong>
       </Link>
     </li>
   );
   return (
-    <div className="judge__backlog" aria-label="Left to score">
+    <div className="judge__backlog" aria-label={t("judgeWorkspace.backlogLabel")}>
       <p className="judge__total">
-        <strong data-testid="backlog-total">{backlog.total}</strong> left to score
+        <Trans i18nKey="judgeWorkspace.total" values={{ total: backlog.total }} components={{ total: <strong data-testid="backlog-total" /> }} />
       </p>
-      <ul className="judge__chips" aria-label="Left to score per gate">
-        {([1, 2, 3, 4, 5] as const).map((gate) => chip(`Gate ${gate}`, backlog.byGate[gate], { gate, category: query.category }, query.gate === gate))}
+      <ul className="judge__chips" aria-label={t("judgeWorkspace.perGate")}>
+        {([1, 2, 3, 4, 5] as const).map((gate) =>
+          chip(`gate-${gate}`, t("judgeWorkspace.gate", { gate }), backlog.byGate[gate], { gate, category: query.category }, query.gate === gate),
+        )}
       </ul>
-      <ul className="judge__chips" aria-label="Left to score per category">
+      <ul className="judge__chips" aria-label={t("judgeWorkspace.perCategory")}>
         {(["AI", "CS", "PS", "GD"] as const).map((category) =>
-          chip(categoryLabels[category], backlog.byCategory[category], { gate: query.gate, category }, query.category === category),
+          chip(category, categoryLabel(category, t), backlog.byCategory[category], { gate: query.gate, category }, query.category === category),
         )}
       </ul>
     </div>
@@ -241,80 +283,92 @@ function BacklogCounts({ data: { backlog, query } }: { data: LoaderData }) {
 }
 
 function QueueFilters({ query, challenges }: { query: WorkspaceQuery; challenges: LoaderData["challengeChoices"] }) {
+  const { t } = useT();
   return (
-    <Form method="get" className="judge__filters" aria-label="Filter the queue">
+    <Form method="get" className="judge__filters" aria-label={t("judgeWorkspace.filterLabel")}>
       <label>
-        Gate{" "}
+        {t("judgeWorkspace.gateLabel")}{" "}
         <select name="gate" defaultValue={query.gate ?? ""} className="field__input field__input--select">
-          <option value="">All gates</option>
+          <option value="">{t("judgeWorkspace.allGates")}</option>
           {[1, 2, 3, 4, 5].map((gate) => (
             <option key={gate} value={gate}>
-              Gate {gate}
+              {t("judgeWorkspace.gate", { gate })}
             </option>
           ))}
         </select>
       </label>
       <label>
-        Category{" "}
+        {t("judgeWorkspace.categoryLabel")}{" "}
         <select name="category" defaultValue={query.category ?? ""} className="field__input field__input--select">
-          <option value="">All categories</option>
+          <option value="">{t("judgeWorkspace.allCategories")}</option>
           {(["AI", "CS", "PS", "GD"] as const).map((category) => (
             <option key={category} value={category}>
-              {categoryLabels[category]}
+              {categoryLabel(category, t)}
             </option>
           ))}
         </select>
       </label>
       <label>
-        Challenge{" "}
+        {t("judgeWorkspace.challengeLabel")}{" "}
         <select name="challenge" defaultValue={query.challenge ?? ""} className="field__input field__input--select">
-          <option value="">All challenges</option>
+          <option value="">{t("judgeWorkspace.allChallenges")}</option>
           {challenges.map((challenge) => (
             <option key={challenge.id} value={challenge.id}>
-              G{challenge.wave ?? "—"} · {challenge.title}
+              {t("judgeWorkspace.gateShort", { gate: challenge.wave ?? "—" })} · {challenge.title}
             </option>
           ))}
         </select>
       </label>
       <ActionButton type="submit" variant="subtle">
-        Filter
+        {t("judgeWorkspace.filter")}
       </ActionButton>
-      {isFiltered(query) ? <Link to="/dashboard/judge">Clear</Link> : null}
+      {isFiltered(query) ? <Link to="/dashboard/judge">{t("judgeWorkspace.clear")}</Link> : null}
     </Form>
   );
 }
 
 function Work({ current, timeZone, blind, keptVersionFiles }: { current: Current; timeZone: string; blind: boolean; keptVersionFiles: number }) {
+  const { t, language } = useT();
+  const format = useFormats();
+  const at = useAt();
   const { challenge } = current;
   const changed = current.mine !== null && current.mine.scoredAt.getTime() < current.revisedAt.getTime();
+  const sender = blind ? t("judgeWorkspace.aTeamMember") : (current.user ?? t("judgeWorkspace.aDeletedUser"));
   return (
     <article className="judge__work card" aria-labelledby="work-title">
       <p className="judge__meta">
-        Gate {challenge.wave ?? "—"} · {categoryLabels[challenge.category]} · {challenge.points} points
+        {t("judgeWorkspace.meta", { gate: challenge.wave ?? "—", category: categoryLabel(challenge.category, t), points: challenge.points })}
       </p>
       <h2 id="work-title">
-        <span dir="auto">{current.team}</span> — <span dir="auto">{challenge.title}</span>
+        <bdi>{current.team}</bdi> — <bdi>{challenge.title}</bdi>
       </h2>
       <p className="muted">
-        {blind ? "Blind judging: names are hidden until the results are published. " : null}
-        Sent by <span dir="auto">{blind ? "a team member" : (current.user ?? "a deleted user")}</span>, last changed <time dateTime={current.revisedAt.toISOString()}>{at(current.revisedAt, timeZone)}</time>
-        {current.versions.length > 0 ? ` (version ${current.versions.length + 1})` : ""} · status {current.status} · scored by {current.judgesScored}{" "}
-        {current.judgesScored === 1 ? "judge" : "judges"}
+        {blind ? t("judgeWorkspace.blindNote") : null}
+        <Trans
+          i18nKey="judgeWorkspace.sentBy"
+          values={{ who: sender, when: at(current.revisedAt, timeZone) }}
+          components={{ who: <bdi />, when: <time dateTime={current.revisedAt.toISOString()} /> }}
+        />
+        {current.versions.length > 0 ? t("judgeWorkspace.version", { number: current.versions.length + 1 }) : ""}
+        {t("judgeWorkspace.statusScored", { status: t(statusKeys[current.status]), count: current.judgesScored })}
       </p>
       {changed ? (
         <p className="judge__changed" role="note">
-          Changed since your score: you gave {formatPoints(current.mine!.scoreCenti / 100)} on {at(current.mine!.scoredAt, timeZone)}.{" "}
-          <a href="#versions">See the earlier version</a>.
+          <Trans
+            i18nKey="judgeWorkspace.changed"
+            values={{ score: format.points(current.mine!.scoreCenti / 100), when: at(current.mine!.scoredAt, timeZone) }}
+            components={{ score: <bdi dir="ltr" />, link: <a href="#versions" /> }}
+          />
         </p>
       ) : null}
       <section aria-labelledby="challenge-title" className="judge__challenge">
-        <h3 id="challenge-title">The challenge</h3>
+        <h3 id="challenge-title">{t("judgeWorkspace.challengeHeading")}</h3>
         <p className="judge__prose" dir="auto">
           {challenge.description}
         </p>
         {challenge.hints ? (
           <>
-            <h4>{challenge.category === "GD" ? "Judging Criteria" : "Hints"}</h4>
+            <h4>{challenge.category === "GD" ? t("submission.criteria") : t("judgeWorkspace.hints")}</h4>
             <p className="judge__prose" dir="auto">
               {challenge.hints}
             </p>
@@ -322,25 +376,32 @@ function Work({ current, timeZone, blind, keptVersionFiles }: { current: Current
         ) : null}
       </section>
       <section aria-labelledby="answer-title" className="judge__answer">
-        <h3 id="answer-title">The team's answer</h3>
+        <h3 id="answer-title">{t("judgeWorkspace.answerHeading")}</h3>
         {current.text ? (
           <p className="judge__prose judge__text" dir="auto">
             {current.text}
           </p>
         ) : (
-          <p className="muted">No text.</p>
+          <p className="muted">{t("judgeWorkspace.noText")}</p>
         )}
-        {current.file ? <FileView submissionId={current.id} file={current.file} /> : <p className="muted">No file.</p>}
+        {current.file ? <FileView submissionId={current.id} file={current.file} /> : <p className="muted">{t("judgeWorkspace.noFile")}</p>}
       </section>
       {current.versions.length > 0 ? (
         <details id="versions" className="judge__versions" open={changed}>
-          <summary>Earlier versions ({current.versions.length})</summary>
+          <summary>{t("judgeWorkspace.earlierVersions", { number: current.versions.length })}</summary>
           <ol>
             {current.versions.map((version) => (
               <li key={version.id}>
                 <p className="muted">
-                  Sent <time dateTime={version.submittedAt.toISOString()}>{at(version.submittedAt, timeZone)}</time> by{" "}
-                  <span dir="auto">{blind ? "a team member" : (version.user ?? "a deleted user")}</span>, replaced {at(version.replacedAt, timeZone)}
+                  <Trans
+                    i18nKey="judgeWorkspace.versionSent"
+                    values={{
+                      when: at(version.submittedAt, timeZone),
+                      who: blind ? t("judgeWorkspace.aTeamMember") : (version.user ?? t("judgeWorkspace.aDeletedUser")),
+                      replaced: at(version.replacedAt, timeZone),
+                    }}
+                    components={{ when: <time dateTime={version.submittedAt.toISOString()} />, who: <bdi /> }}
+                  />
                 </p>
                 {version.text ? (
                   <p className="judge__prose judge__text" dir="auto">
@@ -348,11 +409,15 @@ function Work({ current, timeZone, blind, keptVersionFiles }: { current: Current
                   </p>
                 ) : null}
                 {version.file ? (
-                  <a href={downloadHref(current.id, version.id)} dir="auto">
-                    Download {version.file.name} ({formatSize(version.file.size)})
+                  <a href={downloadHref(current.id, version.id)}>
+                    <Trans
+                      i18nKey="judgeWorkspace.download"
+                      values={{ name: version.file.name, details: formatSize(version.file.size, t, language) }}
+                      components={{ name: <bdi /> }}
+                    />
                   </a>
                 ) : version.fileDropped ? (
-                  <p className="muted">Its file is no longer kept (the {keptVersionFiles} latest versions keep theirs).</p>
+                  <p className="muted">{t("judgeWorkspace.fileDropped", { kept: keptVersionFiles })}</p>
                 ) : null}
               </li>
             ))}
@@ -364,10 +429,14 @@ function Work({ current, timeZone, blind, keptVersionFiles }: { current: Current
 }
 
 function FileView({ submissionId, file }: { submissionId: number; file: NonNullable<Current["file"]> }) {
+  const { t, language } = useT();
   const download = (
-    <a href={downloadHref(submissionId)} className="judge__download" dir="auto">
-      Download {file.name} ({file.type ? `${file.type}, ` : ""}
-      {formatSize(file.size)})
+    <a href={downloadHref(submissionId)} className="judge__download">
+      <Trans
+        i18nKey="judgeWorkspace.download"
+        values={{ name: file.name, details: file.type ? `${file.type}, ${formatSize(file.size, t, language)}` : formatSize(file.size, t, language) }}
+        components={{ name: <bdi /> }}
+      />
     </a>
   );
   switch (file.view.kind) {
@@ -375,7 +444,7 @@ function FileView({ submissionId, file }: { submissionId: number; file: NonNulla
       return (
         <figure className="judge__file">
           <a href={inlineHref(submissionId)} target="_blank" rel="noopener noreferrer">
-            <img src={inlineHref(submissionId)} alt={`The submitted image ${file.name}`} className="judge__image" />
+            <img src={inlineHref(submissionId)} alt={t("judgeWorkspace.imageAlt", { name: file.name })} className="judge__image" />
           </a>
           <figcaption>{download}</figcaption>
         </figure>
@@ -383,10 +452,10 @@ function FileView({ submissionId, file }: { submissionId: number; file: NonNulla
     case "pdf":
       return (
         <figure className="judge__file">
-          <iframe src={inlineHref(submissionId)} title={`The submitted PDF ${file.name}`} className="judge__pdf" />
+          <iframe src={inlineHref(submissionId)} title={t("judgeWorkspace.pdfTitle", { name: file.name })} className="judge__pdf" />
           <figcaption>
             <a href={inlineHref(submissionId)} target="_blank" rel="noopener noreferrer">
-              Open the PDF in a new tab
+              {t("judgeWorkspace.openPdf")}
             </a>{" "}
             · {download}
           </figcaption>
@@ -395,12 +464,12 @@ function FileView({ submissionId, file }: { submissionId: number; file: NonNulla
     case "text":
       return (
         <figure className="judge__file">
-          <pre className="judge__code" dir="ltr" tabIndex={0} aria-label={`The submitted file ${file.name}`}>
+          <pre className="judge__code" dir="ltr" tabIndex={0} aria-label={t("judgeWorkspace.fileLabel", { name: file.name })}>
             <code>{file.text?.content}</code>
           </pre>
           <figcaption>
-            {file.text?.reordering ? "It holds characters that reorder text, shown as ⟨U+…⟩. " : ""}
-            {file.text?.truncated ? "The first 64 KB are shown. " : ""}
+            {file.text?.reordering ? t("judgeWorkspace.reordering") : ""}
+            {file.text?.truncated ? t("judgeWorkspace.truncated") : ""}
             {download}
           </figcaption>
         </figure>
@@ -408,14 +477,17 @@ function FileView({ submissionId, file }: { submissionId: number; file: NonNulla
     default:
       return (
         <p className="judge__file">
-          {download}{" "}
-          <span className="muted">{file.previewFailed ? "(the preview could not be read from storage)" : "(this type is not shown in the page)"}</span>
+          {download} <span className="muted">{file.previewFailed ? t("judgeWorkspace.previewFailed") : t("judgeWorkspace.notShown")}</span>
         </p>
       );
   }
 }
 
 function ScorePanel({ current, next, inQueue, timeZone, formAction }: { current: Current; next: number | null; inQueue: boolean; timeZone: string; formAction: string }) {
+  const { t } = useT();
+  const format = useFormats();
+  const at = useAt();
+  const serverMessage = useServerMessage();
   const answer = useActionData<typeof action>();
   const result = answer && "renewed" in answer ? undefined : answer;
   const navigation = useNavigation();
@@ -440,7 +512,7 @@ function ScorePanel({ current, next, inQueue, timeZone, formAction }: { current:
   const mine = current.mine;
   return (
     <Form method="post" action={formAction} className="judge__score card" aria-labelledby="score-title" key={current.id}>
-      <h2 id="score-title">Your score</h2>
+      <h2 id="score-title">{t("judgeWorkspace.scoreHeading")}</h2>
       <input type="hidden" name="submissionId" value={current.id} />
       <input type="hidden" name="revision" value={current.revisedAt.toISOString()} />
       {current.rubric.length ? (
@@ -448,7 +520,7 @@ function ScorePanel({ current, next, inQueue, timeZone, formAction }: { current:
       ) : (
         <>
           <label htmlFor={SCORE_INPUT} className="field__label">
-            Score (0 to {points})
+            {t("judgeWorkspace.scoreRange", { points })}
           </label>
           <input
             id={SCORE_INPUT}
@@ -460,92 +532,91 @@ function ScorePanel({ current, next, inQueue, timeZone, formAction }: { current:
             step="0.01"
             required
             autoFocus
+            dir="ltr"
             defaultValue={typed("score") ?? (mine ? String(mine.scoreCenti / 100) : "")}
             aria-invalid={scoreError ? true : undefined}
             aria-describedby={`${SCORE_INPUT}-range${scoreError ? ` ${SCORE_INPUT}-error` : ""}`}
             className="field__input judge__score-input"
           />
           <p id={`${SCORE_INPUT}-range`} className="muted judge__range">
-            {points} points; solved from {formatPoints(solvedAt)} ({SOLVE_THRESHOLD_PERCENT} %). The submission counts the mean of its judges&apos;
-            scores.
+            {t("judgeWorkspace.rangeNote", { points, solvedAt: format.points(solvedAt), percent: SOLVE_THRESHOLD_PERCENT })}
           </p>
         </>
       )}
       {scoreError ? (
         <p id={`${SCORE_INPUT}-error`} className="error-list__item" role="alert">
-          {scoreError}
+          {serverMessage(scoreError)}
         </p>
       ) : null}
       <label htmlFor="judge-comment" className="field__label">
-        Comment (optional)
+        {t("judgeWorkspace.comment")}
       </label>
-      <input id="judge-comment" name="comment" type="text" maxLength={2000} defaultValue={typed("comment") ?? mine?.comment ?? ""} className="field__input" />
+      <input id="judge-comment" name="comment" type="text" dir="auto" maxLength={2000} defaultValue={typed("comment") ?? mine?.comment ?? ""} className="field__input" />
       <label htmlFor="judge-verdict" className="field__label">
-        Status
+        {t("judgeWorkspace.status")}
       </label>
       <select id="judge-verdict" name="verdict" defaultValue={typed("verdict") ?? ""} className="field__input field__input--select">
-        <option value="">{current.status === "pending" ? "Mark reviewed (the default)" : `Keep ${current.status}`}</option>
-        <option value="approved">Approve</option>
-        <option value="rejected">Reject (counts 0)</option>
-        <option value="reviewed">Mark reviewed</option>
+        <option value="">{current.status === "pending" ? t("judgeWorkspace.verdict.byDefault") : t("judgeWorkspace.verdict.keep", { status: t(statusKeys[current.status]) })}</option>
+        <option value="approved">{t("judgeWorkspace.verdict.approve")}</option>
+        <option value="rejected">{t("judgeWorkspace.verdict.reject")}</option>
+        <option value="reviewed">{t("judgeWorkspace.verdict.review")}</option>
       </select>
       {formError ? (
         <p className="error-list__item" role="alert">
-          {formError}
+          {serverMessage(formError)}
         </p>
       ) : null}
       <ActionButton type="submit" disabled={sending}>
-        {sending ? "Saving..." : next !== null || !inQueue ? "Save and next (Enter)" : "Save (Enter)"}
+        {sending ? t("judgeWorkspace.saving") : next !== null || !inQueue ? t("judgeWorkspace.saveNext") : t("judgeWorkspace.save")}
       </ActionButton>
-      {mine ? (
-        <p className="muted">
-          Your score: {formatPoints(mine.scoreCenti / 100)}, {at(mine.scoredAt, timeZone)}.
-        </p>
-      ) : null}
+      {mine ? <p className="muted">{t("judgeWorkspace.yourScore", { score: format.points(mine.scoreCenti / 100), when: at(mine.scoredAt, timeZone) })}</p> : null}
     </Form>
   );
 }
 
 function Shortcuts() {
+  const { t } = useT();
   return (
     <details className="judge__shortcuts" open>
-      <summary>Keyboard shortcuts</summary>
+      <summary>{t("judgeWorkspace.shortcuts")}</summary>
       <dl>
         {judgeShortcuts.map((shortcut) => (
           <div key={shortcut.code}>
             <dt>
               <kbd>{shortcut.key}</kbd>
             </dt>
-            <dd>{shortcut.does}</dd>
+            <dd>{t(shortcutKeys[shortcut.code])}</dd>
           </div>
         ))}
       </dl>
-      <p className="muted">Letters work everywhere but in the comment, whatever the keyboard layout.</p>
+      <p className="muted">{t("judgeWorkspace.lettersNote")}</p>
     </details>
   );
 }
 
 function QueueList({ data: { queue, current, query, backlog } }: { data: LoaderData }) {
+  const { t } = useT();
   const shown = queue.length;
   return (
     <section aria-labelledby="queue-title" className="judge__queue">
       <h2 id="queue-title">
-        Queue <span className="muted">({shown < backlog.total && !isFiltered(query) ? `${shown} of ${backlog.total}` : shown})</span>
+        {t("judgeWorkspace.queue")}{" "}
+        <span className="muted">({shown < backlog.total && !isFiltered(query) ? t("judgeWorkspace.queueOf", { shown, total: backlog.total }) : shown})</span>
       </h2>
       {queue.length === 0 ? (
-        <p className="muted">Empty.</p>
+        <p className="muted">{t("judgeWorkspace.queueEmpty")}</p>
       ) : (
         <ol className="judge__queue-list">
           {queue.map((item) => (
             <li key={item.id} className={item.id === current?.id ? "judge__queue-item judge__queue-item--current" : "judge__queue-item"}>
               <Link to={workspaceHref({ ...filtersOf(query), s: item.id })} aria-current={item.id === current?.id ? "page" : undefined}>
-                <span dir="auto">{item.team}</span> — <span dir="auto">{item.challenge}</span>
+                <bdi>{item.team}</bdi> — <bdi>{item.challenge}</bdi>
               </Link>
               <span className="muted">
                 {" "}
-                G{item.wave ?? "—"} · {item.category}
+                {t("judgeWorkspace.gateShort", { gate: item.wave ?? "—" })} · {item.category}
               </span>
-              {item.changedSinceScore ? <span className="judge__badge">changed since your score</span> : null}
+              {item.changedSinceScore ? <span className="judge__badge">{t("judgeWorkspace.changedBadge")}</span> : null}
             </li>
           ))}
         </ol>
@@ -555,21 +626,24 @@ function QueueList({ data: { queue, current, query, backlog } }: { data: LoaderD
 }
 
 function History({ data: { history, timeZone, query } }: { data: LoaderData }) {
+  const { t } = useT();
+  const format = useFormats();
+  const at = useAt();
   return (
     <section aria-labelledby="history-title" className="judge__history card">
-      <h2 id="history-title">Your scores</h2>
+      <h2 id="history-title">{t("judgeWorkspace.history")}</h2>
       {history.length === 0 ? (
-        <p className="muted">You have not scored anything yet.</p>
+        <p className="muted">{t("judgeWorkspace.historyEmpty")}</p>
       ) : (
         <div className="table-wrap">
           <table className="table">
             <thead>
               <tr>
-                <th scope="col">When</th>
-                <th scope="col">Team</th>
-                <th scope="col">Challenge</th>
-                <th scope="col">Score</th>
-                <th scope="col">Comment</th>
+                <th scope="col">{t("judgeWorkspace.column.when")}</th>
+                <th scope="col">{t("judgeWorkspace.column.team")}</th>
+                <th scope="col">{t("judgeWorkspace.column.challenge")}</th>
+                <th scope="col">{t("judgeWorkspace.column.score")}</th>
+                <th scope="col">{t("judgeWorkspace.column.comment")}</th>
               </tr>
             </thead>
             <tbody>
@@ -579,11 +653,11 @@ function History({ data: { history, timeZone, query } }: { data: LoaderData }) {
                     <time dateTime={entry.scoredAt.toISOString()}>{at(entry.scoredAt, timeZone)}</time>
                   </td>
                   <td dir="auto">{entry.team}</td>
-                  <td>
+                  <td dir="auto">
                     <Link to={workspaceHref({ ...filtersOf(query), s: entry.submissionId })}>{entry.challenge}</Link>
                   </td>
-                  <td className="num">
-                    {formatPoints(entry.scoreCenti / 100)} / {entry.points}
+                  <td className="num" dir="ltr">
+                    {format.points(entry.scoreCenti / 100)} / {entry.points}
                   </td>
                   <td className="judge__prose" dir="auto">
                     {entry.comment ?? ""}
@@ -611,6 +685,9 @@ function RubricInputs({
   errors: Record<string, string[] | null | undefined> | undefined;
   typed: (criterionId: number) => string | undefined;
 }) {
+  const { t } = useT();
+  const format = useFormats();
+  const serverMessage = useServerMessage();
   const initial = (id: number) => typed(id) ?? (current.mine?.criteria[id] !== undefined ? String(current.mine.criteria[id] / 100) : "");
   const [values, setValues] = useState<Record<number, string>>(() => Object.fromEntries(current.rubric.map((criterion) => [criterion.id, initial(criterion.id)])));
   const given = new Map<number, number>();
@@ -621,14 +698,18 @@ function RubricInputs({
   const total = given.size === current.rubric.length ? rubricScoreCenti(current.challenge.points, current.rubric, given) / 100 : null;
   return (
     <fieldset className="judge__rubric">
-      <legend>Rubric: a score for each criterion</legend>
+      <legend>{t("judgeWorkspace.rubric")}</legend>
       {current.rubric.map((criterion, index) => {
         const id = index === 0 ? SCORE_INPUT : `criterion-${criterion.id}`;
         const error = errors?.[`criteria.${criterion.id}`]?.[0];
         return (
           <div key={criterion.id} className="judge__criterion">
             <label htmlFor={id} className="field__label">
-              {criterion.name} (0 to {criterion.maxPoints}, weight {criterion.weight})
+              <Trans
+                i18nKey="judgeWorkspace.criterion"
+                values={{ name: criterion.name, max: criterion.maxPoints, weight: criterion.weight }}
+                components={{ name: <bdi /> }}
+              />
             </label>
             <input
               id={id}
@@ -640,6 +721,7 @@ function RubricInputs({
               step="0.01"
               required
               autoFocus={index === 0}
+              dir="ltr"
               defaultValue={initial(criterion.id)}
               onInput={(event) => {
                 const value = event.currentTarget.value;
@@ -651,7 +733,7 @@ function RubricInputs({
             />
             {error ? (
               <p id={`${id}-error`} className="error-list__item" role="alert">
-                {error}
+                {serverMessage(error)}
               </p>
             ) : null}
           </div>
@@ -659,8 +741,8 @@ function RubricInputs({
       })}
       <p className="judge__range" aria-live="polite">
         {total === null
-          ? `Score: the weighted share of ${current.challenge.points} points, once every criterion has a score.`
-          : `Score: ${formatPoints(total)} of ${current.challenge.points}.`}
+          ? t("judgeWorkspace.rubricPending", { points: current.challenge.points })
+          : t("judgeWorkspace.rubricTotal", { score: format.points(total), points: current.challenge.points })}
       </p>
     </fieldset>
   );

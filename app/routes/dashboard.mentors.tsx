@@ -2,6 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
 import { RequestsPage } from "~/components/dashboard/requests-table";
+import { useT } from "~/components/i18n";
 import { listRequests } from "~/modules/requests/requests.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import styles from "~/styles/dashboard.css";
@@ -11,7 +12,6 @@ import { requirePage } from "~/glue/auth.server";
 export const handle: DashboardHandle = { loadFailed: () => "Failed to load mentors" };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
   const [rows, timeZone] = await Promise.all([listRequests("mentor"), getEventTimeZone()]);
@@ -20,5 +20,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function MentorsCalls() {
   const { rows, timeZone } = useLoaderData<typeof loader>();
-  return <RequestsPage kind="mentor" title="Mentors Calls" empty="No mentor calls yet." rows={rows} timeZone={timeZone} />;
+  const { t } = useT();
+  return <RequestsPage kind="mentor" title={t("dashboardMisc.mentors")} empty={t("dashboardMisc.noMentors")} rows={rows} timeZone={timeZone} />;
 }

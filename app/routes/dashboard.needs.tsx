@@ -2,6 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
 import { RequestsPage } from "~/components/dashboard/requests-table";
+import { useT } from "~/components/i18n";
 import { listRequests } from "~/modules/requests/requests.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import styles from "~/styles/dashboard.css";
@@ -11,7 +12,6 @@ import { requirePage } from "~/glue/auth.server";
 export const handle: DashboardHandle = { loadFailed: () => "Failed to load needs" };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
   const [rows, timeZone] = await Promise.all([listRequests("needs"), getEventTimeZone()]);
@@ -20,5 +20,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function UsersNeeds() {
   const { rows, timeZone } = useLoaderData<typeof loader>();
-  return <RequestsPage kind="needs" title="Users Needs" empty="No needs yet." rows={rows} timeZone={timeZone} />;
+  const { t } = useT();
+  return <RequestsPage kind="needs" title={t("dashboardMisc.needs")} empty={t("dashboardMisc.noNeeds")} rows={rows} timeZone={timeZone} />;
 }

@@ -4,7 +4,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { formatDayTime } from "~/components/realtime/format";
+import { useFormats } from "~/components/realtime/format";
+import { useT } from "~/components/i18n";
+import { useServerMessage } from "~/components/server-message";
 import { ActionButton } from "~/components/ui/action-button";
 import { TextareaField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
@@ -15,7 +17,6 @@ import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { actorOf } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardFailureOf } from "~/glue/failures.server";
-
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
@@ -54,6 +55,9 @@ export default function Notifications() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const outcome = useOutcome(actionData);
+  const { t } = useT();
+  const format = useFormats();
+  const serverMessage = useServerMessage();
   const [form, fields] = useForm({
     id: "notification",
     lastResult: actionData?.result,
@@ -64,32 +68,32 @@ export default function Notifications() {
   const sending = navigation.state === "submitting";
   return (
     <section aria-labelledby="notifications-title" className="stack">
-      <h1 id="notifications-title">Notifications</h1>
+      <h1 id="notifications-title">{t("notificationsPage.heading")}</h1>
       <div className="grid-2">
         <section className="card" aria-labelledby="send-title">
-          <h2 id="send-title">Send a notification</h2>
+          <h2 id="send-title">{t("notificationsPage.send")}</h2>
           <Form method="post" {...getFormProps(form)} className="form">
-            <TextareaField label="Message" textareaProps={{ ...getTextareaProps(fields.message), rows: 4 }} errors={fields.message.errors} />
+            <TextareaField label={t("notificationsPage.message")} textareaProps={{ ...getTextareaProps(fields.message), rows: 4, dir: "auto" }} errors={fields.message.errors} />
             <div className="message-slot" aria-live="polite">
-              {outcome === "sent" ? <Message tone="correct">{messages.notifications.sent}</Message> : null}
-              {outcome === "failed" ? <Message tone="error">{messages.notifications.failed}</Message> : null}
+              {outcome === "sent" ? <Message tone="correct">{serverMessage(messages.notifications.sent)}</Message> : null}
+              {outcome === "failed" ? <Message tone="error">{serverMessage(messages.notifications.failed)}</Message> : null}
             </div>
             <ActionButton type="submit" disabled={sending}>
-              {sending ? "Sending..." : "Send"}
+              {sending ? t("common.sending") : t("common.send")}
             </ActionButton>
           </Form>
         </section>
         <section className="card" aria-labelledby="last-title">
-          <h2 id="last-title">Last Notification sent</h2>
+          <h2 id="last-title">{t("notificationsPage.last")}</h2>
           {last ? (
             <>
-              <p>{last.message}</p>
+              <p dir="auto">{last.message}</p>
               <p className="muted">
-                <time dateTime={last.timestamp}>{formatDayTime(last.timestamp, timeZone)}</time>
+                <time dateTime={last.timestamp}>{format.dayTime(last.timestamp, timeZone)}</time>
               </p>
             </>
           ) : (
-            <p className="muted">No notification sent yet.</p>
+            <p className="muted">{t("notificationsPage.none")}</p>
           )}
         </section>
       </div>

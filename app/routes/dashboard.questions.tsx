@@ -1,7 +1,11 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
-import { formatDayTime } from "~/components/realtime/format";
+import { useFormats } from "~/components/realtime/format";
+import { useT } from "~/components/i18n";
+import { threadKindKeys, threadStatusKeys } from "~/components/participant/team-threads";
+import { pageTitle } from "~/modules/i18n/i18n";
+import { Trans } from "react-i18next";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { ActionLink } from "~/components/ui/action-button";
 import { messages } from "~/modules/messages";
@@ -20,7 +24,7 @@ const m = messages.threads;
 
 export const handle: DashboardHandle = { loadFailed: messages.dashboard.loadFailed };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-export const meta: MetaFunction = () => [{ title: "Questions · Gatekeeper Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "questionsPage.title") }];
 
 /** The organisers' queue (admins and mentors): teams' questions, mentor calls and needs, oldest first. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -62,37 +66,39 @@ export default function Questions() {
   const navigation = useNavigation();
   // Another organiser's claim or a team's message re-reads the queue (at most every 2 s).
   useRevalidateOn("thread:changed");
+  const { t } = useT();
+  const format = useFormats();
   const claiming = navigation.state === "submitting" ? navigation.formData?.get("id") : null;
   return (
     <section aria-labelledby="questions-title" className="stack dash-page">
-      <h1 id="questions-title">Questions and requests</h1>
-      <Form method="get" className="card dash-filters" aria-label="Filter the threads">
+      <h1 id="questions-title">{t("questionsPage.heading")}</h1>
+      <Form method="get" className="card dash-filters" aria-label={t("questionsPage.filterLabel")}>
         <label>
-          Kind{" "}
+          {t("questionsPage.kind")}{" "}
           <select name="kind" defaultValue={filter.kind ?? ""}>
-            <option value="">All</option>
-            {(Object.entries(m.kindLabels) as Array<[keyof typeof m.kindLabels, string]>).map(([value, label]) => (
+            <option value="">{t("questionsPage.all")}</option>
+            {(Object.keys(threadKindKeys) as Array<keyof typeof threadKindKeys>).map((value) => (
               <option key={value} value={value}>
-                {label}
+                {t(threadKindKeys[value])}
               </option>
             ))}
           </select>
         </label>
         <label>
-          Gate{" "}
+          {t("questionsPage.gate")}{" "}
           <select name="gate" defaultValue={filter.gate ?? ""}>
-            <option value="">All</option>
+            <option value="">{t("questionsPage.all")}</option>
             {[1, 2, 3, 4, 5].map((gate) => (
               <option key={gate} value={gate}>
-                Gate {gate}
+                {t("questionsPage.gateNumber", { gate })}
               </option>
             ))}
           </select>
         </label>
         <label>
-          Challenge{" "}
+          {t("questionsPage.challenge")}{" "}
           <select name="challenge" defaultValue={filter.challenge ?? ""}>
-            <option value="">All</option>
+            <option value="">{t("questionsPage.all")}</option>
             {challenges.map((challenge) => (
               <option key={challenge.id} value={challenge.id}>
                 {challenge.title}
@@ -101,75 +107,90 @@ export default function Questions() {
           </select>
         </label>
         <label>
-          Status{" "}
+          {t("questionsPage.status")}{" "}
           <select name="status" defaultValue={filter.status ?? "waiting"}>
-            <option value="waiting">Waiting (open or claimed)</option>
-            {(Object.entries(m.statusLabels) as Array<[keyof typeof m.statusLabels, string]>).map(([value, label]) => (
+            <option value="waiting">{t("questionsPage.waiting")}</option>
+            {(Object.keys(threadStatusKeys) as Array<keyof typeof threadStatusKeys>).map((value) => (
               <option key={value} value={value}>
-                {label}
+                {t(threadStatusKeys[value])}
               </option>
             ))}
           </select>
         </label>
         <button type="submit" className="action-button action-button--subtle">
-          Filter
+          {t("questionsPage.filter")}
         </button>
       </Form>
-      {more ? <p role="status">The oldest {threads.length} are listed: filter by kind, gate or challenge to reach the others.</p> : null}
+      {more ? <p role="status">{t("questionsPage.more", { shown: threads.length })}</p> : null}
       {threads.length === 0 ? (
-        <p>Nothing waiting here.</p>
+        <p>{t("questionsPage.empty")}</p>
       ) : (
         <div className="table-wrap">
           <table className="table thread-table">
             <thead>
               <tr>
-                <th scope="col">Asked</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Team</th>
-                <th scope="col">Challenge</th>
-                <th scope="col">Message</th>
-                <th scope="col">Status</th>
-                <th scope="col">Actions</th>
+                <th scope="col">{t("questionsPage.column.asked")}</th>
+                <th scope="col">{t("questionsPage.column.kind")}</th>
+                <th scope="col">{t("questionsPage.column.team")}</th>
+                <th scope="col">{t("questionsPage.column.challenge")}</th>
+                <th scope="col">{t("questionsPage.column.message")}</th>
+                <th scope="col">{t("questionsPage.column.status")}</th>
+                <th scope="col">{t("questionsPage.column.actions")}</th>
               </tr>
             </thead>
             <tbody>
               {threads.map((thread) => (
                 <tr key={thread.id} data-thread-id={thread.id}>
-                  <td className="nowrap" data-label="Asked">
-                    <time dateTime={thread.createdAt}>{formatDayTime(thread.createdAt, timeZone)}</time>
+                  <td className="nowrap" data-label={t("questionsPage.column.asked")}>
+                    <time dateTime={thread.createdAt}>{format.dayTime(thread.createdAt, timeZone)}</time>
                   </td>
-                  <td data-label="Kind">{m.kindLabels[thread.kind]}</td>
-                  <td dir="auto" data-label="Team">
-                    {thread.team ?? "—"}
+                  <td data-label={t("questionsPage.column.kind")}>{t(threadKindKeys[thread.kind])}</td>
+                  <td data-label={t("questionsPage.column.team")}>
+                    {thread.team ? <bdi>{thread.team}</bdi> : "—"}
                   </td>
-                  <td dir="auto" data-label="Challenge">
-                    {thread.challenge ? `${thread.challenge}${thread.gate ? ` (gate ${thread.gate})` : ""}` : "—"}
+                  <td data-label={t("questionsPage.column.challenge")}>
+                    {thread.challenge ? (
+                      <span>
+                        <bdi>{thread.challenge}</bdi>
+                        {thread.gate ? t("questionsPage.inGate", { gate: thread.gate }) : ""}
+                      </span>
+                    ) : (
+                      "—"
+                    )}
                   </td>
                   {/* One child a cell: on a phone each cell is a label and its value side by side. */}
-                  <td dir="auto" className="submission-text" data-label="Message">
+                  <td dir="auto" className="submission-text" data-label={t("questionsPage.column.message")}>
                     <span>
                       {thread.message.length > 200 ? `${thread.message.slice(0, 197)}...` : thread.message}
-                      {thread.replies > 0 ? <span className="muted"> · {thread.replies} more</span> : null}
+                      {thread.replies > 0 ? <span className="muted">{t("questionsPage.moreReplies", { count: thread.replies })}</span> : null}
                     </span>
                   </td>
-                  <td data-label="Status" className="thread-status">
+                  <td data-label={t("questionsPage.column.status")} className="thread-status">
                     <span>
-                      {m.statusLabels[thread.status]}
-                      {thread.claimedByName ? <span className="muted"> by {thread.claimedBy === me ? "you" : thread.claimedByName}</span> : null}
+                      {t(threadStatusKeys[thread.status])}
+                      {thread.claimedByName ? (
+                        <span className="muted">
+                          {thread.claimedBy === me ? (
+                            t("questionsPage.byYou")
+                          ) : (
+                            <Trans i18nKey="questionsPage.byName" values={{ name: thread.claimedByName }} components={{ name: <bdi /> }} />
+                          )}
+                        </span>
+                      ) : null}
                     </span>
                   </td>
-                  <td data-label="Actions">
+                  <td data-label={t("questionsPage.column.actions")}>
                     <div className="row-actions">
                       {thread.status === "open" ? (
                         <Form method="post">
                           <input type="hidden" name="id" value={thread.id} />
                           <button type="submit" name="intent" value="claim" className="action-button" disabled={claiming === String(thread.id)}>
-                            Claim
+                            {t("questionsPage.claim")}
                           </button>
                         </Form>
                       ) : null}
                       <ActionLink to={`/dashboard/questions/${thread.id}`} variant="subtle">
-                        Open
+                        {t("questionsPage.open")}
                       </ActionLink>
                     </div>
                   </td>

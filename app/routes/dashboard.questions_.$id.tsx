@@ -5,6 +5,11 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
 import { ThreadMessages } from "~/components/thread-messages";
+import { useT } from "~/components/i18n";
+import { useServerMessage } from "~/components/server-message";
+import { threadKindKeys, threadStatusKeys } from "~/components/participant/team-threads";
+import { pageTitle } from "~/modules/i18n/i18n";
+import { Trans } from "react-i18next";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { useFormErrorToast } from "~/components/toaster";
 import { ActionButton } from "~/components/ui/action-button";
@@ -26,7 +31,7 @@ const m = messages.threads;
 
 export const handle: DashboardHandle = { loadFailed: messages.dashboard.loadFailed };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-export const meta: MetaFunction = () => [{ title: "Thread · Gatekeeper Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "questionsPage.threadTitle") }];
 
 function threadId(param: string | undefined): number {
   const id = parseRowId(param);
@@ -94,6 +99,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function ReplyForm() {
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.intent === "reply" ? actionData.result : undefined;
   useFormErrorToast(lastResult);
@@ -108,18 +115,19 @@ function ReplyForm() {
   const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "reply";
   return (
     <Form method="post" {...getFormProps(form)} className="form">
-      <TextareaField label="Your reply (the team sees it at once)" textareaProps={{ ...getTextareaProps(fields.body), rows: 4, maxLength: 4000 }} errors={fields.body.errors} />
+      <TextareaField label={t("questionsPage.reply")} textareaProps={{ ...getTextareaProps(fields.body), rows: 4, maxLength: 4000, dir: "auto" }} errors={fields.body.errors} />
       <div className="message-slot" id={form.errorId} aria-live="polite">
-        {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
+        {form.errors?.[0] ? <Message tone="error">{serverMessage(form.errors[0])}</Message> : null}
       </div>
       <ActionButton type="submit" name="intent" value="reply" disabled={sending}>
-        {sending ? "Sending..." : "Send reply"}
+        {sending ? t("common.sending") : t("questionsPage.sendReply")}
       </ActionButton>
     </Form>
   );
 }
 
 function PublishForm({ thread }: { thread: LoaderData["thread"] }) {
+  const { t } = useT();
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.intent === "publish" ? actionData.result : undefined;
   useFormErrorToast(lastResult);
@@ -129,18 +137,18 @@ function PublishForm({ thread }: { thread: LoaderData["thread"] }) {
     lastResult,
     constraint: getZodConstraint(PublishAnswerSchema),
     shouldValidate: "onSubmit",
-    defaultValue: { title: `${thread.challenge ?? "Challenge"}: a question answered`, content: `Q: ${thread.message}\n\nA: ${lastReply?.body ?? ""}` },
+    defaultValue: { title: t("questionsPage.publishDefaultTitle", { challenge: thread.challenge ?? t("questionsPage.challenge") }), content: t("questionsPage.publishDefaultContent", { question: thread.message, answer: lastReply?.body ?? "" }) },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: PublishAnswerSchema }),
   });
   return (
     <section className="card" aria-labelledby="publish-heading">
-      <h2 id="publish-heading">Publish the answer to every team</h2>
-      <p className="muted">An announcement for everyone, linked from the challenge&apos;s page, so the same question is not asked again. Edit it first: the team&apos;s wording is theirs.</p>
+      <h2 id="publish-heading">{t("questionsPage.publishHeading")}</h2>
+      <p className="muted">{t("questionsPage.publishNote")}</p>
       <Form method="post" {...getFormProps(form)} className="form">
-        <Field label="Title" inputProps={{ ...getInputProps(fields.title, { type: "text" }), maxLength: 200 }} errors={fields.title.errors} />
-        <TextareaField label="Content" textareaProps={{ ...getTextareaProps(fields.content), rows: 5, maxLength: 5000 }} errors={fields.content.errors} />
+        <Field label={t("questionsPage.publishTitle")} inputProps={{ ...getInputProps(fields.title, { type: "text" }), maxLength: 200, dir: "auto" }} errors={fields.title.errors} />
+        <TextareaField label={t("questionsPage.publishContent")} textareaProps={{ ...getTextareaProps(fields.content), rows: 5, maxLength: 5000, dir: "auto" }} errors={fields.content.errors} />
         <ActionButton type="submit" name="intent" value="publish" variant="subtle">
-          Publish as an announcement
+          {t("questionsPage.publish")}
         </ActionButton>
       </Form>
     </section>
@@ -150,31 +158,47 @@ function PublishForm({ thread }: { thread: LoaderData["thread"] }) {
 export default function Thread() {
   const { me, thread, timeZone, canOverrule } = useLoaderData<typeof loader>();
   const location = useLocation();
+  const { t } = useT();
   useRevalidateOn("thread:changed");
   const mine = thread.claimedBy === me;
   const takenByAnother = thread.claimedBy !== null && !mine && thread.status === "claimed";
   return (
     <section aria-labelledby="thread-title" className="stack dash-page">
       <p>
-        <Link to="/dashboard/questions">← Questions and requests</Link>
+        <Link to="/dashboard/questions">{t("questionsPage.backToList")}</Link>
       </p>
       <h1 id="thread-title">
-        {m.kindLabels[thread.kind]} from {thread.team ?? "a deleted team"}
+        <Trans
+          i18nKey="questionsPage.threadHeading"
+          values={{ kind: t(threadKindKeys[thread.kind]), team: thread.team ?? t("questionsPage.deletedTeam") }}
+          components={{ team: <bdi /> }}
+        />
       </h1>
       <p className="thread-meta" data-testid="thread-status">
-        <strong>{m.statusLabels[thread.status]}</strong>
-        {thread.claimedByName ? <span> · {mine ? "claimed by you" : `claimed by ${thread.claimedByName}`}</span> : null}
-        {thread.challenge ? <span> · about “{thread.challenge}”{thread.gate ? ` (gate ${thread.gate})` : ""}</span> : null}
+        <strong>{t(threadStatusKeys[thread.status])}</strong>
+        {thread.claimedByName ? (
+          <span>
+            {" · "}
+            {mine ? t("questionsPage.claimedByYou") : <Trans i18nKey="questionsPage.claimedBy" values={{ name: thread.claimedByName }} components={{ name: <bdi /> }} />}
+          </span>
+        ) : null}
+        {thread.challenge ? (
+          <span>
+            {" · "}
+            <Trans i18nKey="questionsPage.about" values={{ challenge: thread.challenge }} components={{ challenge: <bdi /> }} />
+            {thread.gate ? t("questionsPage.inGate", { gate: thread.gate }) : ""}
+          </span>
+        ) : null}
       </p>
       <ThreadMessages
         timeZone={timeZone}
         messages={[
-          { key: "first", fromTeam: true, who: thread.team ?? "Team", body: thread.message, createdAt: thread.createdAt },
-          ...thread.replies.map((reply) => ({ key: reply.id, fromTeam: reply.fromTeam, who: reply.fromTeam ? (thread.team ?? "Team") : (reply.author ?? "an organiser"), body: reply.body, createdAt: reply.createdAt })),
+          { key: "first", fromTeam: true, who: thread.team ?? t("questionsPage.team"), body: thread.message, createdAt: thread.createdAt },
+          ...thread.replies.map((reply) => ({ key: reply.id, fromTeam: reply.fromTeam, who: reply.fromTeam ? (thread.team ?? t("questionsPage.team")) : (reply.author ?? t("questionsPage.anOrganiser")), body: reply.body, createdAt: reply.createdAt })),
         ]}
       />
       {thread.status === "closed" ? (
-        <p className="muted">This thread is closed.</p>
+        <p className="muted">{t("questionsPage.closed")}</p>
       ) : takenByAnother && !canOverrule ? (
         <Message tone="error">{m.claimedByAnother(thread.claimedByName ?? m.someoneElse)}</Message>
       ) : (
@@ -183,20 +207,20 @@ export default function Thread() {
           {!mine ? (
             <Form method="post">
               <ActionButton type="submit" name="intent" value="claim" variant="subtle">
-                {takenByAnother ? "Take it over" : "Claim it (the others see it is yours)"}
+                {takenByAnother ? t("questionsPage.takeOver") : t("questionsPage.claimIt")}
               </ActionButton>
             </Form>
           ) : thread.status === "claimed" ? (
             <Form method="post">
               <ActionButton type="submit" name="intent" value="release" variant="subtle">
-                Release it (back to the queue)
+                {t("questionsPage.release")}
               </ActionButton>
             </Form>
           ) : null}
           <ReplyForm key={location.key} />
           <Form method="post">
             <ActionButton type="submit" name="intent" value="close" variant="subtle">
-              Close the thread
+              {t("questionsPage.closeThread")}
             </ActionButton>
           </Form>
         </div>

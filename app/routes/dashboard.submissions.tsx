@@ -3,7 +3,10 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@rem
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { formatDayTime } from "~/components/realtime/format";
+import { useFormats } from "~/components/realtime/format";
+import { useT } from "~/components/i18n";
+import { useServerMessage } from "~/components/server-message";
+import { categoryLabel } from "~/components/participant/category";
 import { ActionButton } from "~/components/ui/action-button";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { messages } from "~/modules/messages";
@@ -21,7 +24,6 @@ import { formFailure } from "~/glue/failures.server";
 import { redirectWithToast } from "~/glue/toast.server";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const judge = await requirePage(request);
   const query = readSubmissionListQuery(new URL(request.url).searchParams);
@@ -54,7 +56,23 @@ export async function action({ request }: ActionFunctionArgs) {
 
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 
+/** A submission's status in the page's language (English: as stored). */
+const statusKeys = {
+  pending: "submission.statuses.pending",
+  approved: "submission.statuses.approved",
+  rejected: "submission.statuses.rejected",
+  reviewed: "submission.statuses.reviewed",
+} as const;
+
+const verdictKeys = {
+  approved: "submissionsPage.verdict.approve",
+  rejected: "submissionsPage.verdict.reject",
+  reviewed: "submissionsPage.verdict.review",
+} as const;
+
 function ScoreForm({ row, judgeId }: { row: Row; judgeId: number }) {
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   const fetcher = useFetcher<typeof action>();
   const hydrated = useHydrated();
   // Without JavaScript the form posts as a page: its refusal comes back as the page's action data.
@@ -74,9 +92,9 @@ function ScoreForm({ row, judgeId }: { row: Row; judgeId: number }) {
   const error = errors?.score?.[0] ?? errors?.submissionId?.[0];
   const inputId = `score-${row.id}`;
   return (
-    <fetcher.Form method="post" className="score-form" aria-label={`Score ${row.team} on ${row.challenge}`}>
+    <fetcher.Form method="post" className="score-form" aria-label={t("submissionsPage.scoreFormLabel", { team: row.team, challenge: row.challenge })}>
       <input type="hidden" name="submissionId" value={row.id} />
-      <label htmlFor={inputId}>Score (0 to {row.points})</label>
+      <label htmlFor={inputId}>{t("submissionsPage.scoreRange", { points: row.points })}</label>
       <input
         ref={inputRef}
         id={inputId}
@@ -88,26 +106,31 @@ function ScoreForm({ row, judgeId }: { row: Row; judgeId: number }) {
         step="0.01"
         value={value}
         onChange={(event) => setValue(event.target.value)}
+        dir="ltr"
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${inputId}-error` : undefined}
         className="field__input"
       />
-      <label htmlFor={`comment-${row.id}`}>Comment</label>
-      <input id={`comment-${row.id}`} name="comment" type="text" defaultValue={mine?.comment ?? ""} className="field__input" maxLength={2000} />
-      <label htmlFor={`verdict-${row.id}`}>Status</label>
+      <label htmlFor={`comment-${row.id}`}>{t("submissionsPage.comment")}</label>
+      <input id={`comment-${row.id}`} name="comment" type="text" dir="auto" defaultValue={mine?.comment ?? ""} className="field__input" maxLength={2000} />
+      <label htmlFor={`verdict-${row.id}`}>{t("submissionsPage.status")}</label>
       <select id={`verdict-${row.id}`} name="verdict" defaultValue="" className="field__input field__input--select">
         {verdictChoices(row.status).map((choice) => (
           <option key={choice.value} value={choice.value}>
-            {choice.label}
+            {choice.value === ""
+              ? row.status === "pending"
+                ? t("submissionsPage.verdict.byDefault")
+                : t("submissionsPage.verdict.keep", { status: t(statusKeys[row.status]) })
+              : t(verdictKeys[choice.value])}
           </option>
         ))}
       </select>
       {/* Disabled while empty or sending — only once JavaScript can enable it again. */}
       <ActionButton type="submit" disabled={hydrated && (sending || value.trim() === "")}>
-        {sending ? "Sending..." : "Send"}
+        {sending ? t("common.sending") : t("common.send")}
       </ActionButton>
       <p id={`${inputId}-error`} className="error-list__item" role={error ? "alert" : undefined}>
-        {error ?? ""}
+        {error ? serverMessage(error) : ""}
       </p>
     </fetcher.Form>
   );
@@ -116,11 +139,11 @@ function ScoreForm({ row, judgeId }: { row: Row; judgeId: number }) {
 type Query = ReturnType<typeof useLoaderData<typeof loader>>["query"];
 
 const sortColumns: Array<{ key: SubmissionSortKey; label: string }> = [
-  { key: "team", label: "Team" },
-  { key: "user", label: "User" },
-  { key: "challenge", label: "Challenge" },
-  { key: "date", label: "Date" },
-  { key: "status", label: "Status" },
+  { key: "team", label: "submissionsPage.column.team" },
+  { key: "user", label: "submissionsPage.column.user" },
+  { key: "challenge", label: "submissionsPage.column.challenge" },
+  { key: "date", label: "submissionsPage.column.date" },
+  { key: "status", label: "submissionsPage.column.status" },
 ];
 
 /** A header that sorts by its column (a plain link: works without JavaScript); again reverses it. */
@@ -142,113 +165,125 @@ function SortHeader({ column, label, query }: { column: SubmissionSortKey; label
 }
 
 function Filters({ query }: { query: Query }) {
+  const { t } = useT();
   return (
-    <Form method="get" className="dash-filters card" aria-label="Filter submissions">
+    <Form method="get" className="dash-filters card" aria-label={t("submissionsPage.filterLabel")}>
       <input type="hidden" name="sort" value={query.sort} />
       <input type="hidden" name="dir" value={query.dir} />
       <div className="field">
         <label className="field__label" htmlFor="filter-gate">
-          Gate
+          {t("submissionsPage.gate")}
         </label>
         <select id="filter-gate" name="gate" defaultValue={query.gate ?? ""} className="field__input field__input--select">
-          <option value="">All gates</option>
+          <option value="">{t("submissionsPage.allGates")}</option>
           {[1, 2, 3, 4, 5].map((gate) => (
             <option key={gate} value={gate}>
-              Gate {gate}
+              {t("submissionsPage.gateNumber", { gate })}
             </option>
           ))}
         </select>
       </div>
       <div className="field">
         <label className="field__label" htmlFor="filter-category">
-          Category
+          {t("submissionsPage.category")}
         </label>
         <select id="filter-category" name="category" defaultValue={query.category ?? ""} className="field__input field__input--select">
-          <option value="">All categories</option>
-          <option value="AI">AI</option>
-          <option value="CS">Cyber Security</option>
-          <option value="PS">Problem Solving</option>
-          <option value="GD">Design</option>
+          <option value="">{t("submissionsPage.allCategories")}</option>
+          {(["AI", "CS", "PS", "GD"] as const).map((category) => (
+            <option key={category} value={category}>
+              {categoryLabel(category, t)}
+            </option>
+          ))}
         </select>
       </div>
       <div className="field">
         <label className="field__label" htmlFor="filter-status">
-          With status
+          {t("submissionsPage.withStatus")}
         </label>
         <select id="filter-status" name="status" defaultValue={query.status ?? ""} className="field__input field__input--select">
-          <option value="">Any status</option>
-          <option value="pending">pending</option>
-          <option value="approved">approved</option>
-          <option value="rejected">rejected</option>
-          <option value="reviewed">reviewed</option>
+          <option value="">{t("submissionsPage.anyStatus")}</option>
+          {(["pending", "approved", "rejected", "reviewed"] as const).map((status) => (
+            <option key={status} value={status}>
+              {t(statusKeys[status])}
+            </option>
+          ))}
         </select>
       </div>
       <label className="checkbox">
-        <input type="checkbox" name="mine" value="unscored" defaultChecked={query.mine === "unscored"} /> Not yet scored by me
+        <input type="checkbox" name="mine" value="unscored" defaultChecked={query.mine === "unscored"} /> {t("submissionsPage.notScoredByMe")}
       </label>
       <ActionButton type="submit" variant="subtle">
-        Filter
+        {t("submissionsPage.filter")}
       </ActionButton>
-      <Link to="/dashboard/submissions">Clear</Link>
+      <Link to="/dashboard/submissions">{t("submissionsPage.clear")}</Link>
     </Form>
   );
 }
 
 export default function Submissions() {
   const { rows, judgeId, query, timeZone } = useLoaderData<typeof loader>();
+  const { t } = useT();
+  const format = useFormats();
   return (
     <section aria-labelledby="submissions-title" className="stack dash-submissions">
-      <h1 id="submissions-title">Submissions</h1>
+      <h1 id="submissions-title">{t("submissionsPage.heading")}</h1>
       <Filters query={query} />
       {rows.length === 0 ? (
-        <p>{Object.keys(query).some((key) => !["sort", "dir"].includes(key) && query[key as keyof Query] !== undefined) ? "No submissions match these filters." : "No submissions yet."}</p>
+        <p>{Object.keys(query).some((key) => !["sort", "dir"].includes(key) && query[key as keyof Query] !== undefined) ? t("submissionsPage.noneFiltered") : t("submissionsPage.none")}</p>
       ) : (
         <div className="table-wrap">
           <table className="table">
             <thead>
               <tr>
                 {sortColumns.map((column) => (
-                  <SortHeader key={column.key} column={column.key} label={column.label} query={query} />
+                  <SortHeader key={column.key} column={column.key} label={t(column.label)} query={query} />
                 ))}
-                <th scope="col">Submission</th>
-                <SortHeader column="points" label="Total points" query={query} />
-                <th scope="col">Judges</th>
-                <th scope="col">Your score</th>
+                <th scope="col">{t("submissionsPage.column.submission")}</th>
+                <SortHeader column="points" label={t("submissionsPage.column.points")} query={query} />
+                <th scope="col">{t("submissionsPage.column.judges")}</th>
+                <th scope="col">{t("submissionsPage.column.yourScore")}</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((row) => (
                 <tr key={row.id} className={`status-${row.status}`} data-submission-id={row.id}>
-                  <td dir="auto">{row.team}</td>
-                  <td dir="auto">{row.user ?? "deleted user"}</td>
                   <td>
-                    {row.challenge} <span className="muted">({row.category}, {row.points} pts)</span>
+                    <bdi>{row.team}</bdi>
+                  </td>
+                  <td>{row.user ? <bdi>{row.user}</bdi> : t("submissionsPage.deletedUser")}</td>
+                  <td>
+                    <bdi>{row.challenge}</bdi> <span className="muted">{t("submissionsPage.challengeMeta", { category: row.category, points: row.points })}</span>
                   </td>
                   <td>
-                    <time dateTime={row.createdAt}>{formatDayTime(row.createdAt, timeZone)}</time>
+                    <time dateTime={row.createdAt}>{format.dayTime(row.createdAt, timeZone)}</time>
                   </td>
                   <td>
-                    <span className={`status-${row.status}`}>{row.status}</span>
+                    <span className={`status-${row.status}`}>{t(statusKeys[row.status])}</span>
                   </td>
                   <td className="submission-text">
                     {row.text ? <span dir="auto">{row.text}</span> : null}
                     {row.fileName ? (
-                      <a href={`/submissions/${row.id}/file`} dir="auto">
-                        File: {row.fileName}
+                      <a href={`/submissions/${row.id}/file`}>
+                        {t("submissionsPage.file")} <bdi>{row.fileName}</bdi>
                       </a>
                     ) : null}
                     {!row.text && !row.fileName ? "—" : null}
                   </td>
-                  <td className="num">{row.scoreCenti === null ? "—" : (row.scoreCenti / 100).toFixed(2)}</td>
+                  <td className="num" dir="ltr">{row.scoreCenti === null ? "—" : (row.scoreCenti / 100).toFixed(2)}</td>
                   <td>
                     {row.judgeScores.length === 0 ? (
-                      <span className="muted">not scored</span>
+                      <span className="muted">{t("submissionsPage.notScored")}</span>
                     ) : (
                       <ul className="judge-scores">
                         {row.judgeScores.map((score) => (
                           <li key={`${score.judgeId}-${score.judge}`}>
-                            {score.judge}: {score.score}
-                            {score.comment ? ` — ${score.comment}` : ""}
+                            <bdi>{score.judge}</bdi>: <bdi dir="ltr">{score.score}</bdi>
+                            {score.comment ? (
+                              <>
+                                {" — "}
+                                <bdi>{score.comment}</bdi>
+                              </>
+                            ) : null}
                           </li>
                         ))}
                       </ul>
@@ -257,7 +292,7 @@ export default function Submissions() {
                   <td>
                     {row.hasRubric ? (
                       <p className="muted">
-                        Scored per criterion: <Link to={`/dashboard/judge?s=${row.id}`}>open it in Judging</Link>
+                        {t("submissionsPage.perCriterion")} <Link to={`/dashboard/judge?s=${row.id}`}>{t("submissionsPage.openInJudging")}</Link>
                       </p>
                     ) : (
                       <ScoreForm row={row} judgeId={judgeId} />

@@ -11,7 +11,7 @@ import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
 import { axe } from "./support/axe.ts";
 import { budgetSteps } from "./support/budget.ts";
 import { freshChallengeToJudge } from "./support/judging.ts";
-import { signIn } from "./support/login.ts";
+import { logins, signIn } from "./support/login.ts";
 import { freshTeam, openedChallenge } from "./support/teams.ts";
 
 const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
@@ -201,4 +201,53 @@ test.describe("Arabic", () => {
     await shoot(judge, "judge");
     await judge.context().close();
   });
+});
+
+test("the dashboard's judging, submissions, questions, notifications, home, mentor calls, needs and 404 in Arabic", async ({ browser }) => {
+  // Steps: two sign-ins, nine pages and nine axe analyses, the setup.
+  budgetSteps(24);
+  // A rubric challenge with two answers: the workspace with its criteria.
+  const event = await freshChallengeToJudge(sql, 2, { rubric: [{ name: "Clarity", weight: 1, maxPoints: 5 }, { name: "Depth", weight: 2, maxPoints: 10 }] });
+  const judge = await arabicPage(browser, event.judge);
+  await judge.goto(`/dashboard/judge?challenge=${event.challengeId}`);
+  await expectArabic(judge);
+  await expect(judge.getByRole("heading", { level: 1, name: "التحكيم" })).toBeVisible();
+  await expect(judge.getByRole("heading", { name: "علامتك" })).toBeVisible();
+  await expect(judge.getByText("اختصارات لوحة المفاتيح")).toBeVisible();
+  // Team names keep their own direction inside the Arabic heading.
+  await expect(judge.getByRole("heading", { level: 2, name: /—/ }).locator("bdi").first()).toContainText(event.teams[0]);
+  await expectAccessible(judge);
+  await shoot(judge, "dash-judge");
+
+  await judge.goto("/dashboard/submissions");
+  await expect(judge.getByRole("heading", { level: 1, name: "التسليمات" })).toBeVisible();
+  await expect(judge.getByRole("columnheader", { name: /مجموع النقاط/ })).toBeVisible();
+  await expectAccessible(judge);
+  await shoot(judge, "dash-submissions");
+  await judge.context().close();
+
+  // A team's question, so the queue and a thread have something to show.
+  const team = await freshTeam(sql, "Arabic");
+  const challenge = await openedChallenge(sql);
+  const [thread] = await sql<Array<{ id: number }>>`
+    insert into requests (kind, message, team_id, challenge_id, user_id)
+    select 'question', 'هل يُسمح باستعمال مكتبة خارجية؟', ${team.id}, ${challenge.id}, id from users where name = ${team.member.name} returning id`;
+  const admin = await arabicPage(browser, logins.admin);
+  const screens: Array<[string, string, string]> = [
+    ["/dashboard", "لوحة التحكم", "dash-home"],
+    ["/dashboard/notifications", "الإشعارات", "dash-notifications"],
+    [`/dashboard/questions?challenge=${challenge.id}`, "الأسئلة والطلبات", "dash-questions"],
+    [`/dashboard/questions/${thread.id}`, `سؤال من ${team.name}`, "dash-thread"],
+    ["/dashboard/mentors", "طلبات المرشدين", "dash-mentors"],
+    ["/dashboard/needs", "احتياجات المستخدمين", "dash-needs"],
+    ["/dashboard/no-such-page", "تائه بين البوابات", "dash-404"],
+  ];
+  for (const [path, heading, name] of screens) {
+    await admin.goto(path);
+    await expectArabic(admin);
+    await expect(admin.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, name);
+  }
+  await admin.context().close();
 });

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
-import { formatDayTime } from "~/components/realtime/format";
+import { useFormats } from "~/components/realtime/format";
+import { useT } from "~/components/i18n";
 import { useSocketEvent } from "~/components/realtime/socket-provider";
 import type { RequestEvent } from "~/modules/realtime/events";
 
@@ -20,6 +21,8 @@ export function RequestsPage({
   rows: RequestEvent[];
   timeZone: string;
 }) {
+  const { t } = useT();
+  const format = useFormats();
   const [live, setLive] = useState<RequestEvent[]>([]);
   // A re-read (navigation, revalidation) already holds what arrived live.
   useEffect(() => setLive([]), [rows]);
@@ -40,22 +43,22 @@ export function RequestsPage({
           <table className="table">
             <thead>
               <tr>
-                <th scope="col">Team</th>
-                <th scope="col">User</th>
-                <th scope="col">Message</th>
-                <th scope="col">Date</th>
+                <th scope="col">{t("dashboardMisc.column.team")}</th>
+                <th scope="col">{t("dashboardMisc.column.user")}</th>
+                <th scope="col">{t("dashboardMisc.column.message")}</th>
+                <th scope="col">{t("dashboardMisc.column.date")}</th>
               </tr>
             </thead>
             <tbody aria-live="polite">
               {all.map((row) => (
                 <tr key={row.id} data-request-id={row.id}>
-                  <td dir="auto">{row.team ?? "—"}</td>
-                  <td dir="auto">{row.user ?? "deleted user"}</td>
+                  <td>{row.team ? <bdi>{row.team}</bdi> : "—"}</td>
+                  <td>{row.user ? <bdi>{row.user}</bdi> : t("dashboardMisc.deletedUser")}</td>
                   <td dir="auto" className="submission-text">
                     {row.message}
                   </td>
                   <td className="nowrap">
-                    <time dateTime={row.createdAt}>{formatDayTime(row.createdAt, timeZone)}</time>
+                    <time dateTime={row.createdAt}>{format.dayTime(row.createdAt, timeZone)}</time>
                   </td>
                 </tr>
               ))}
