@@ -4,6 +4,7 @@
  * its before and after as "field old → new", the fields that changed apart from those that did not.
  */
 import { messages } from "../messages.ts";
+import type { Language } from "../i18n/i18n.ts";
 import { auditKinds, isAuditKind } from "./kinds.ts";
 import type { AuditRecordRow } from "./read.server.ts";
 
@@ -13,8 +14,9 @@ const MAX_VALUE_LENGTH = 500;
 
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
 
-function timeFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = timeFormats.get(timeZone);
+function timeFormat(timeZone: string, language: Language): Intl.DateTimeFormat {
+  const cacheKey = `${language} ${timeZone}`;
+  let format = timeFormats.get(cacheKey);
   if (!format) {
     const options: Intl.DateTimeFormatOptions = {
       weekday: "short",
@@ -26,25 +28,31 @@ function timeFormat(timeZone: string): Intl.DateTimeFormat {
       second: "2-digit",
       hourCycle: "h23",
     };
+    // Arabic words, Latin digits (intlLocale in app/modules/i18n/i18n.ts).
+    const locale = language === "ar" ? "ar-DZ-u-nu-latn" : "en-GB";
     try {
-      format = new Intl.DateTimeFormat("en-GB", { ...options, timeZone });
+      format = new Intl.DateTimeFormat(locale, { ...options, timeZone });
     } catch {
       // An unknown zone name in the settings must not break the page.
-      format = new Intl.DateTimeFormat("en-GB", { ...options, timeZone: "UTC" });
+      format = new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" });
     }
-    timeFormats.set(timeZone, format);
+    timeFormats.set(cacheKey, format);
   }
   return format;
 }
 
 /**
  * "Tue 24 Nov 2026, 10:25:07 AM" in the event's zone: the dashboard's day and 12-hour clock, with seconds
- * (built from Intl's parts, so every ICU version writes the same characters).
+ * (built from Intl's parts, so every ICU version writes the same characters). In Arabic (the audit page's
+ * other language, docs/decisions/025-english-and-arabic.md) a 24-hour clock: "الثلاثاء 24 نوفمبر 2026، 10:25:07".
  */
-export function auditTimeText(instant: Date, timeZone: string): string {
-  const parts = timeFormat(timeZone).formatToParts(instant);
+export function auditTimeText(instant: Date, timeZone: string, language: Language = "en"): string {
+  const parts = timeFormat(timeZone, language).formatToParts(instant);
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? "";
   const hours24 = Number(get("hour")) % 24;
+  if (language === "ar") {
+    return `${get("weekday")} ${get("day")} ${get("month")} ${get("year")}، ${String(hours24).padStart(2, "0")}:${get("minute")}:${get("second")}`;
+  }
   const hours = hours24 % 12 === 0 ? 12 : hours24 % 12;
   return `${get("weekday")} ${get("day")} ${get("month")} ${get("year")}, ${hours}:${get("minute")}:${get("second")} ${hours24 < 12 ? "AM" : "PM"}`;
 }
@@ -160,9 +168,19 @@ export function presentRecord(record: AuditRecordRow, timeZone: string) {
     atText: auditTimeText(record.at, timeZone),
     kind: record.kind,
     kindLabel: kindLabel(record.kind),
-    actor: { id: record.actor.id, name: record.actor.name ?? "—", role: record.actor.role, via: viaText(record.actor), ip: record.actor.ip },
-    team: record.team ? { id: record.team.id, name: record.team.name ?? m.deletedTeam(record.team.id) } : null,
-    user: record.user ? { id: record.user.id, name: record.user.name ?? m.deletedUser(record.user.id) } : null,
+    subjectId: record.subjectId,
+    actor: {
+      id: record.actor.id,
+      name: record.actor.name ?? "—",
+      role: record.actor.role,
+      via: viaText(record.actor),
+      // The parts of `via`, for the page to say it in its language.
+      viaKind: record.actor.via,
+      tokenId: record.actor.tokenId,
+      ip: record.actor.ip,
+    },
+    team: record.team ? { id: record.team.id, name: record.team.name ?? m.deletedTeam(record.team.id), deleted: record.team.name === null } : null,
+    user: record.user ? { id: record.user.id, name: record.user.name ?? m.deletedUser(record.user.id), deleted: record.user.name === null } : null,
     ...description,
   };
 }
