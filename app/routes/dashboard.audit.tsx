@@ -318,7 +318,8 @@ export default function AuditTrail() {
       {invalid ? (
         <Message tone="error">{serverMessage(m.filtersInvalid)}</Message>
       ) : (
-        <section className="card stack" aria-labelledby="audit-records-heading">
+        // Not a landmark itself: the table's scrolling region below carries the heading's name (one region per name).
+        <section className="card stack">
           <div className="audit-heading">
             <h2 id="audit-records-heading">{t("auditPage.records")}</h2>
             <a href={pageHref(values, undefined, "/dashboard/exports/audit.csv")} download>
