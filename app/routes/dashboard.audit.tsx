@@ -7,11 +7,12 @@ import { ActionButton } from "~/components/ui/action-button";
 import { Field, SelectField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
 import { requirePage } from "~/glue/auth.server";
+import { languageOf } from "~/glue/language.server";
 import { useT } from "~/components/i18n";
 import { useServerMessage } from "~/components/server-message";
 import { auditKinds, isAuditKind, type AuditKind } from "~/modules/audit/kinds";
-import { pageTitle } from "~/modules/i18n/i18n";
-import { auditTimeText, presentRecord, type AuditRecordView } from "~/modules/audit/present";
+import { pageTitle, tFor } from "~/modules/i18n/i18n";
+import { presentRecord, type AuditRecordView } from "~/modules/audit/present";
 import { auditFilterChoices, auditPage } from "~/modules/audit/read.server";
 import { auditQuerySchema } from "~/modules/audit/schema";
 import type { Role } from "~/modules/auth/access";
@@ -41,16 +42,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const { filter, position, limit } = submission.value;
   const page = await auditPage(filter, position, limit);
+  // The values' words (yes/no, instants) in the reader's language; the CSV and the API keep English.
+  const words = valueWords(request);
   return {
     timeZone,
     choices,
     values,
     errors: {} as Record<string, string[]>,
-    records: page.records.map((record) => presentRecord(record, timeZone)),
+    records: page.records.map((record) => presentRecord(record, timeZone, words)),
     older: page.older,
     newer: page.newer,
     paged: position !== null,
   };
+}
+
+function valueWords(request: Request) {
+  const language = languageOf(request);
+  const t = tFor(language);
+  return { language, yes: t("auditPage.yes"), no: t("auditPage.no") };
 }
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
@@ -173,15 +182,75 @@ function Filters({ choices, values, errors }: Pick<LoaderData, "choices" | "valu
   );
 }
 
+/**
+ * The fields the records carry, in the page's language (the English is app/modules/audit/present.ts's
+ * fieldLabel of the stored key); a field not listed shows as stored.
+ */
+const fieldKeys: Record<string, string> = {
+  name: "auditPage.fields.name",
+  title: "auditPage.fields.title",
+  team: "auditPage.fields.team",
+  teamId: "auditPage.fields.teamId",
+  points: "auditPage.fields.points",
+  reason: "auditPage.fields.reason",
+  category: "auditPage.fields.category",
+  revokedAt: "auditPage.fields.revokedAt",
+  revoked: "auditPage.fields.revoked",
+  division: "auditPage.fields.division",
+  divisions: "auditPage.fields.divisions",
+  divisionsSet: "auditPage.fields.divisionsSet",
+  prefix: "auditPage.fields.prefix",
+  role: "auditPage.fields.role",
+  wave: "auditPage.fields.wave",
+  difficulty: "auditPage.fields.difficulty",
+  status: "auditPage.fields.status",
+  attachment: "auditPage.fields.attachment",
+  challenge: "auditPage.fields.challenge",
+  challengeId: "auditPage.fields.challengeId",
+  challengeIds: "auditPage.fields.challengeIds",
+  fileKey: "auditPage.fields.fileKey",
+  fileName: "auditPage.fields.fileName",
+  fileSize: "auditPage.fields.fileSize",
+  textLength: "auditPage.fields.textLength",
+  score: "auditPage.fields.score",
+  comment: "auditPage.fields.comment",
+  criteria: "auditPage.fields.criteria",
+  submissionScore: "auditPage.fields.submissionScore",
+  gate: "auditPage.fields.gate",
+  gates: "auditPage.fields.gates",
+  description: "auditPage.fields.description",
+  opensAt: "auditPage.fields.opensAt",
+  finalAt: "auditPage.fields.finalAt",
+  submissionsCloseAt: "auditPage.fields.submissionsCloseAt",
+  judgesPerSubmission: "auditPage.fields.judgesPerSubmission",
+  blind: "auditPage.fields.blind",
+  teamSizeCap: "auditPage.fields.teamSizeCap",
+  frozen: "auditPage.fields.frozen",
+  frozenAt: "auditPage.fields.frozenAt",
+  sessionsEnded: "auditPage.fields.sessionsEnded",
+  message: "auditPage.fields.message",
+  content: "auditPage.fields.content",
+  label: "auditPage.fields.label",
+  at: "auditPage.fields.at",
+  created: "auditPage.fields.created",
+  teamsCreated: "auditPage.fields.teamsCreated",
+  users: "auditPage.fields.users",
+  file: "auditPage.fields.file",
+  awards: "auditPage.fields.awards",
+  video1: "auditPage.fields.video1",
+  video2: "auditPage.fields.video2",
+};
+
 function Changes({ record }: { record: AuditRecordView }) {
   const { t } = useT();
+  const label = (change: AuditRecordView["changed"][number]) => (fieldKeys[change.field] ? t(fieldKeys[change.field]) : change.label);
   if (record.changed.length === 0 && record.unchanged.length === 0) return <span className="audit-muted">—</span>;
   return (
     <>
       <ul className="audit-changes">
         {record.changed.map((change) => (
           <li key={change.field}>
-            <span className="audit-changes__field">{change.label}</span>{" "}
+            <span className="audit-changes__field">{label(change)}</span>{" "}
             {record.mode === "created" ? (
               <ins dir="auto">{change.after}</ins>
             ) : record.mode === "deleted" ? (
@@ -205,7 +274,7 @@ function Changes({ record }: { record: AuditRecordView }) {
           <ul className="audit-changes">
             {record.unchanged.map((change) => (
               <li key={change.field}>
-                <span className="audit-changes__field">{change.label}</span> <span dir="auto">{change.after}</span>
+                <span className="audit-changes__field">{label(change)}</span> <span dir="auto">{change.after}</span>
               </li>
             ))}
           </ul>
@@ -228,8 +297,8 @@ function viaText(actor: AuditRecordView["actor"], serverMessage: (text: string) 
   return actor.viaKind === "token" && actor.tokenId !== null ? `${via} #${actor.tokenId}` : via;
 }
 
-function Records({ records, timeZone }: { records: AuditRecordView[]; timeZone: string }) {
-  const { t, language } = useT();
+function Records({ records }: { records: AuditRecordView[] }) {
+  const { t } = useT();
   const serverMessage = useServerMessage();
   return (
     <div className="table-wrap" role="region" aria-labelledby="audit-records-heading" tabIndex={0}>
@@ -248,7 +317,7 @@ function Records({ records, timeZone }: { records: AuditRecordView[]; timeZone: 
           {records.map((record) => (
             <tr key={record.id} data-audit-id={record.id}>
               <td className="audit-when">
-                <time dateTime={record.at}>{language === "en" ? record.atText : auditTimeText(new Date(record.at), timeZone, language)}</time>
+                <time dateTime={record.at}>{record.atText}</time>
               </td>
               <td>{isAuditKind(record.kind) ? t(kindKeys[record.kind]) : record.kindLabel}</td>
               <td>
@@ -326,7 +395,7 @@ export default function AuditTrail() {
               {t("auditPage.downloadCsv")}
             </a>
           </div>
-          {records.length === 0 ? <p>{serverMessage(paged ? m.noOlder : m.none)}</p> : <Records records={records} timeZone={timeZone} />}
+          {records.length === 0 ? <p>{serverMessage(paged ? m.noOlder : m.none)}</p> : <Records records={records} />}
           <nav aria-label={t("auditPage.pagesLabel")} className="audit-pager">
             {paged ? <Link to={pageHref(values)}>{t("auditPage.newest")}</Link> : null}
             {newer ? (

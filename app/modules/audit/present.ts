@@ -72,19 +72,31 @@ export function fieldLabel(key: string): string {
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const numberFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
 
+/**
+ * The words of a value in the page's language: the audit page passes its own (from the translation files,
+ * docs/decisions/025-english-and-arabic.md); the CSV and the API keep English.
+ */
+export interface ValueWords {
+  language: Language;
+  yes: string;
+  no: string;
+}
+
+const englishWords: ValueWords = { language: "en", yes: "yes", no: "no" };
+
 /** A stored value as a reader takes it: "—" for none, yes/no, numbers with up to 2 decimals, instants in the event's zone. */
-export function valueText(value: unknown, timeZone: string): string {
+export function valueText(value: unknown, timeZone: string, words: ValueWords = englishWords): string {
   if (value === null || value === undefined) return "—";
-  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "boolean") return value ? words.yes : words.no;
   if (typeof value === "number") return numberFormat.format(value);
   if (typeof value === "string") {
-    if (ISO_INSTANT.test(value) && !Number.isNaN(Date.parse(value))) return auditTimeText(new Date(value), timeZone);
+    if (ISO_INSTANT.test(value) && !Number.isNaN(Date.parse(value))) return auditTimeText(new Date(value), timeZone, words.language);
     return value.length > MAX_VALUE_LENGTH ? `${value.slice(0, MAX_VALUE_LENGTH)}…` : value;
   }
-  if (Array.isArray(value)) return value.map((item) => valueText(item, timeZone)).join(", ");
+  if (Array.isArray(value)) return value.map((item) => valueText(item, timeZone, words)).join(", ");
   if (typeof value === "object") {
     return Object.entries(value as Record<string, unknown>)
-      .map(([key, item]) => `${fieldLabel(key)} ${valueText(item, timeZone)}`)
+      .map(([key, item]) => `${fieldLabel(key)} ${valueText(item, timeZone, words)}`)
       .join(", ");
   }
   return String(value);
@@ -128,7 +140,11 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
-export function describeRecord(record: { kind: string; subjectId: number | null; before: Values; after: Values }, timeZone: string): AuditDescription {
+export function describeRecord(
+  record: { kind: string; subjectId: number | null; before: Values; after: Values },
+  timeZone: string,
+  words: ValueWords = englishWords,
+): AuditDescription {
   const noun = m.subjects[record.kind.split(".")[0]] ?? kindLabel(record.kind);
   const subject = record.subjectId === null ? noun : `${noun} #${record.subjectId}`;
   const { before, after } = record;
@@ -136,8 +152,8 @@ export function describeRecord(record: { kind: string; subjectId: number | null;
   const change = (key: string): AuditChange => ({
     field: key,
     label: fieldLabel(key),
-    before: valueText(before?.[key], timeZone),
-    after: valueText(after?.[key], timeZone),
+    before: valueText(before?.[key], timeZone, words),
+    after: valueText(after?.[key], timeZone, words),
   });
   const mode = before && after ? "changed" : after ? "created" : before ? "deleted" : "changed";
   const changed = keys.filter((key) => mode !== "changed" || !same(before?.[key], after?.[key])).map(change);
@@ -160,12 +176,12 @@ export function viaText(actor: { via: string; tokenId: number | null }): string 
 }
 
 /** A record as the page shows it: every text made on the server, in the event's zone. */
-export function presentRecord(record: AuditRecordRow, timeZone: string) {
-  const description = describeRecord(record, timeZone);
+export function presentRecord(record: AuditRecordRow, timeZone: string, words: ValueWords = englishWords) {
+  const description = describeRecord(record, timeZone, words);
   return {
     id: record.id,
     at: record.at.toISOString(),
-    atText: auditTimeText(record.at, timeZone),
+    atText: auditTimeText(record.at, timeZone, words.language),
     kind: record.kind,
     kindLabel: kindLabel(record.kind),
     subjectId: record.subjectId,
