@@ -121,7 +121,7 @@ function AwardForm({ teams }: { teams: LoaderData["teams"] }) {
         </div>
         <TextareaField
           label={t("awardsPage.reason")}
-          textareaProps={{ ...getTextareaProps(fields.reason), rows: 2, maxLength: REASON_MAX_LENGTH }}
+          textareaProps={{ ...getTextareaProps(fields.reason), rows: 2, maxLength: REASON_MAX_LENGTH, dir: "auto" }}
           errors={fields.reason.errors}
         />
         <div className="message-slot" id={form.errorId} aria-live="polite">

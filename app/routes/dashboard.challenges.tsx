@@ -97,8 +97,8 @@ function ChallengeForm({ editing }: { editing: Editing }) {
   return (
     <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="form card">
       {editing ? <input {...getInputProps(fields.id, { type: "hidden" })} key={fields.id.key} /> : null}
-      <Field label={t("challengesPage.titleField")} inputProps={getInputProps(fields.title, { type: "text" })} errors={fields.title.errors} />
-      <TextareaField label={t("challengesPage.description")} textareaProps={{ ...getTextareaProps(fields.description), rows: 5 }} errors={fields.description.errors} />
+      <Field label={t("challengesPage.titleField")} inputProps={{ ...getInputProps(fields.title, { type: "text" }), dir: "auto" }} errors={fields.title.errors} />
+      <TextareaField label={t("challengesPage.description")} textareaProps={{ ...getTextareaProps(fields.description), rows: 5, dir: "auto" }} errors={fields.description.errors} />
       <div className="dash-grid">
         <Field label={t("challengesPage.points")} inputProps={{ ...getInputProps(fields.points, { type: "number" }), min: 1, step: 1, inputMode: "numeric" }} errors={fields.points.errors} />
         <SelectField label={t("challengesPage.category")} selectProps={getSelectProps(fields.category)} errors={fields.category.errors}>
@@ -126,7 +126,7 @@ function ChallengeForm({ editing }: { editing: Editing }) {
           ))}
         </SelectField>
       </div>
-      <TextareaField label={t("challengesPage.hints")} textareaProps={{ ...getTextareaProps(fields.hints), rows: 3 }} errors={fields.hints.errors} />
+      <TextareaField label={t("challengesPage.hints")} textareaProps={{ ...getTextareaProps(fields.hints), rows: 3, dir: "auto" }} errors={fields.hints.errors} />
       <TextareaField
         label={
           <>

@@ -99,7 +99,7 @@ function TeamForm({ editing, divisions }: { editing: LoaderData["editing"]; divi
       </h2>
       <Form method="post" {...getFormProps(form)} className="form">
         {editing ? <input {...getInputProps(fields.id, { type: "hidden" })} key={fields.id.key} /> : null}
-        <Field label={t("teamsPage.name")} inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off" }} errors={fields.name.errors} />
+        <Field label={t("teamsPage.name")} inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off", dir: "auto" }} errors={fields.name.errors} />
         {divisions.length || editing?.division ? (
           <SelectField label={serverMessage(dm.label)} selectProps={{ ...getSelectProps(fields.division), required: false }} errors={fields.division.errors}>
             <option value="">{serverMessage(dm.none)}</option>

@@ -107,7 +107,7 @@ function CreateTokenForm({ users }: { users: LoaderData["users"] }) {
           </SelectField>
           <Field
             label={t("tokensPage.nameField")}
-            inputProps={{ ...getInputProps(fields.name, { type: "text" }), placeholder: t("tokensPage.namePlaceholder"), autoComplete: "off" }} errors={fields.name.errors} />
+            inputProps={{ ...getInputProps(fields.name, { type: "text" }), placeholder: t("tokensPage.namePlaceholder"), autoComplete: "off", dir: "auto" }} errors={fields.name.errors} />
         </div>
         <div className="message-slot" id={form.errorId} aria-live="polite">
           {form.errors?.[0] ? <Message tone="error">{serverMessage(form.errors[0])}</Message> : null}
