@@ -138,7 +138,7 @@ function JudgeCell({ judge }: { judge: Judge }) {
     .join(" · ");
   return (
     <th scope="row" className="calibration__judge">
-      <bdi>{judge.name}</bdi>
+      <span dir="auto">{judge.name}</span>
       {judge.role === "admin" ? <span className="muted"> {t("judgesPage.admin")}</span> : null}
       <br />
       <span className="muted">{scope ? t("judgesPage.scores", { scope }) : t("judgesPage.scoresEverything")}</span>
