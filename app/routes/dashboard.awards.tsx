@@ -107,7 +107,15 @@ function AwardForm({ teams }: { teams: LoaderData["teams"] }) {
           <Field
             label={t("awardsPage.points")}
             // Text, not a number input: a browser's number input refuses a typed "-" or drops what it cannot read.
-            inputProps={{ ...getInputProps(fields.points, { type: "text" }), inputMode: "decimal", placeholder: t("awardsPage.pointsPlaceholder"), autoComplete: "off" }}
+            // Left to right in Arabic too, as numbers are written; the Arabic placeholder is digits only ("25 / -10.5"), as
+            // an Arabic word before "-10.5" would carry the number to its side (the sign behind it).
+            inputProps={{
+              ...getInputProps(fields.points, { type: "text" }),
+              inputMode: "decimal",
+              placeholder: t("awardsPage.pointsPlaceholder"),
+              autoComplete: "off",
+              dir: "ltr",
+            }}
             errors={fields.points.errors}
           />
           <SelectField label={t("awardsPage.categoryOptional")} selectProps={{ ...getSelectProps(fields.category), required: false }} errors={fields.category.errors}>
