@@ -201,6 +201,86 @@ test.describe("Arabic", () => {
     await shoot(judge, "judge");
     await judge.context().close();
   });
+
+  test("an admin in Arabic: awards, audit trail, judges, challenges, API tokens and teams, right to left", async ({ browser }) => {
+    // Steps: a sign-in; the awards page, a give, a revoke; the audit trail; the judges; the add and edit
+    // challenge forms; the token page, a create, a revoke; the teams; the two challenge lists; an axe each.
+    budgetSteps(30);
+    const team = await freshTeam(sql, "Arabic");
+    const challenge = await openedChallenge(sql);
+    const admin = await arabicPage(browser, logins.admin);
+    admin.on("dialog", (dialog) => void dialog.accept());
+
+    await admin.goto("/dashboard/awards");
+    await expectArabic(admin);
+    await expect(admin.getByRole("heading", { name: "المكافآت", level: 1 })).toBeVisible();
+    await admin.getByLabel("الفريق", { exact: true }).selectOption({ label: team.name });
+    await admin.getByLabel("النقاط").fill("-2.5");
+    await admin.getByLabel(/^الفئة/).selectOption("CS");
+    await admin.getByLabel(/^السبب/).fill("تأخّر في التسليم");
+    await admin.getByRole("button", { name: "منح المكافأة" }).click();
+    await expect(admin.getByText("تمّ منح المكافأة")).toBeVisible();
+    const awardRow = admin.locator("tr", { hasText: team.name });
+    await expect(awardRow).toContainText("سارية");
+    // The signed points keep their order (-2,5: ar-DZ writes a decimal comma, after a left-to-right mark) inside the Arabic row.
+    await expect(awardRow.locator("[dir=ltr]")).toHaveText(/^\u200e?-2,5$/);
+    await expectAccessible(admin);
+    await shoot(admin, "dashboard-awards");
+    await awardRow.getByRole("button", { name: /^إلغاء/ }).click();
+    await expect(admin.getByText("تمّ إلغاء المكافأة")).toBeVisible();
+    await expect(awardRow).toContainText("أُلغيت");
+
+    await admin.goto(`/dashboard/audit?team=${team.id}`);
+    await expect(admin.getByRole("heading", { name: "سجل التدقيق", level: 1 })).toBeVisible();
+    await expect(admin.getByRole("cell", { name: "إلغاء مكافأة" })).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, "dashboard-audit");
+
+    await admin.goto("/dashboard/judges");
+    await expect(admin.getByRole("heading", { name: "الحكّام", level: 1 })).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, "dashboard-judges");
+
+    await admin.goto("/dashboard/challenges");
+    await expect(admin.getByRole("heading", { name: "إضافة تحديات", level: 1 })).toBeVisible();
+    await expect(admin.getByRole("button", { name: "إضافة التحدي" })).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, "dashboard-challenges");
+    await admin.goto(`/dashboard/challenges?edit=${challenge.id}`);
+    await expect(admin.getByRole("heading", { name: `تعديل التحدي: ${challenge.title}`, level: 1 })).toBeVisible();
+    await shoot(admin, "dashboard-challenge-edit");
+
+    await admin.goto("/dashboard/tokens");
+    await expect(admin.getByRole("heading", { name: "رموز API", level: 1 })).toBeVisible();
+    await admin.getByLabel("المستخدم").selectOption({ label: `${team.member.name} (مشارك)` });
+    await admin.getByLabel(/^الاسم/).fill("arabic-check");
+    await admin.getByRole("button", { name: "إنشاء الرمز" }).click();
+    await expect(admin.getByText("تمّ إنشاء الرمز: انسخه الآن، فلن يُعرض مجددًا.")).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, "dashboard-tokens");
+    const tokenRow = admin.locator("tr", { hasText: "arabic-check" });
+    await tokenRow.getByRole("button", { name: /^إلغاء/ }).click();
+    await expect(admin.getByText("تمّ إلغاء الرمز")).toBeVisible();
+    await expect(tokenRow).toContainText("أُلغي");
+
+    await admin.goto("/dashboard/teams");
+    await expect(admin.getByRole("heading", { name: "الفرق", level: 1 })).toBeVisible();
+    await expect(admin.getByRole("columnheader", { name: "عدد الأعضاء" })).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, "dashboard-teams");
+
+    await admin.goto("/dashboard/allchallenges");
+    await expect(admin.getByRole("heading", { name: "كل التحديات", level: 1 })).toBeVisible();
+    await expect(admin.getByRole("button", { name: new RegExp(`${challenge.title}.*انقر`) })).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, "dashboard-allchallenges");
+
+    await admin.goto("/dashboard/getAllChallenges");
+    await expect(admin.getByRole("heading", { name: "قائمة التحديات", level: 1 })).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, "dashboard-getallchallenges");
+    await admin.context().close();
+  });
 });
 
 test("the dashboard's judging, submissions, questions, notifications, home, mentor calls, needs and 404 in Arabic", async ({ browser }) => {
