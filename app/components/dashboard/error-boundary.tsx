@@ -29,7 +29,7 @@ export function DashboardError() {
   const message = error instanceof Error && error.message ? error.message : t("errors.server");
   return (
     <p role="alert" className="message message--error">
-      {typeof loadFailed === "function" ? loadFailed(message, t) : typeof loadFailed === "string" ? serverMessage(loadFailed) : t("errors.server")}
+      {typeof loadFailed === "function" ? serverMessage(loadFailed(message, t)) : typeof loadFailed === "string" ? serverMessage(loadFailed) : t("errors.server")}
     </p>
   );
 }
