@@ -110,7 +110,23 @@ export async function action({ request }: ActionFunctionArgs) {
 const accountExample = "team,name,role,password\nPhoenix,amina,participant,\nPhoenix,yacine,participant,a-chosen-password\n,judge.lina,judge,";
 const challengeExample = 'title,description,points,category,difficulty,hints,wave\n"Cipher","Decode the message",100,CS,Medium,"Think Caesar",1';
 
-function UploadForm({ kind, title, columns, example, accept }: { kind: ImportKind; title: string; columns: string; example: string; accept: string }) {
+function UploadForm({
+  kind,
+  title,
+  columnsLabel,
+  columns,
+  rules,
+  example,
+  accept,
+}: {
+  kind: ImportKind;
+  title: string;
+  columnsLabel: string;
+  columns: readonly string[];
+  rules: string;
+  example: string;
+  accept: string;
+}) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("kind") === kind;
   const { t } = useT();
@@ -118,7 +134,7 @@ function UploadForm({ kind, title, columns, example, accept }: { kind: ImportKin
     <section className="card stack" aria-labelledby={`import-${kind}-heading`}>
       <h2 id={`import-${kind}-heading`}>{title}</h2>
       <p>
-        {columns} {t("importPage.upload.rules", { max: MAX_IMPORT_ROWS })}
+        {columnsLabel} <bdi dir="ltr">{columns.join(", ")}</bdi>. {rules} {t("importPage.upload.rules", { max: MAX_IMPORT_ROWS })}
       </p>
       <details>
         <summary>{t("importPage.upload.example")}</summary>
@@ -208,7 +224,7 @@ function RowsTable<Row extends { row: number }>({ caption, columns, rows }: { ca
           <tr key={row.row}>
             <td>{row.row}</td>
             {columns.map((column) => (
-              <td key={column.label} className={column.className} dir="auto">
+              <td key={column.label} className={column.className}>
                 {column.cell(row)}
               </td>
             ))}
@@ -230,23 +246,23 @@ const roleKeys: Record<string, string> = {
 };
 
 const accountColumns = (t: T): Array<Column<AccountsCheck["rows"][number]>> => [
-  { label: t("importPage.name"), cell: (row) => row.name },
+  { label: t("importPage.name"), cell: (row) => <bdi>{row.name}</bdi> },
   { label: t("importPage.role"), cell: (row) => (roleKeys[row.role] ? t(roleKeys[row.role]!) : row.role) },
   {
     label: t("importPage.team"),
     cell: (row) => (
       <>
-        {row.team ?? "—"}
+        {row.team ? <bdi>{row.team}</bdi> : "—"}
         {row.newTeam ? <span className="muted"> ({t("importPage.newTeam")})</span> : null}
       </>
     ),
   },
-  { label: t("importPage.preview.division"), cell: (row) => row.division ?? "—" },
+  { label: t("importPage.preview.division"), cell: (row) => (row.division ? <bdi>{row.division}</bdi> : "—") },
   { label: t("importPage.password"), cell: (row) => (row.passwordGiven ? t("importPage.fromFile") : t("importPage.preview.generated")) },
 ];
 
 const challengeColumns = (t: T): Array<Column<ChallengesCheck["rows"][number]>> => [
-  { label: t("importPage.preview.challengeTitle"), cell: (row) => row.title },
+  { label: t("importPage.preview.challengeTitle"), cell: (row) => <bdi>{row.title}</bdi> },
   { label: t("importPage.preview.category"), cell: (row) => row.category },
   { label: t("importPage.preview.points"), cell: (row) => row.points, className: "num" },
   { label: t("importPage.preview.wave"), cell: (row) => row.wave ?? t("importPage.preview.draft") },
@@ -329,9 +345,11 @@ function DonePanel({ done }: { done: Done }) {
           <tbody>
             {done.accounts.map((account) => (
               <tr key={account.name}>
-                <td dir="auto">{account.name}</td>
+                <td>
+                  <bdi>{account.name}</bdi>
+                </td>
                 <td>{roleKeys[account.role] ? t(roleKeys[account.role]!) : account.role}</td>
-                <td dir="auto">{account.team ?? "—"}</td>
+                <td>{account.team ? <bdi>{account.team}</bdi> : "—"}</td>
                 <td>{account.generatedPassword ? <bdi dir="ltr" className="secret-value">{account.generatedPassword}</bdi> : <span className="muted">{t("importPage.fromFile")}</span>}</td>
               </tr>
             ))}
@@ -358,14 +376,18 @@ export default function Import() {
       <UploadForm
         kind="accounts"
         title={t("importPage.accounts.title")}
-        columns={t("importPage.accounts.columns", { columns: [...ACCOUNT_COLUMNS.required, ...ACCOUNT_COLUMNS.optional].join(", ") })}
+        columnsLabel={t("importPage.accounts.columnsLabel")}
+        columns={[...ACCOUNT_COLUMNS.required, ...ACCOUNT_COLUMNS.optional]}
+        rules={t("importPage.accounts.rules")}
         example={accountExample}
         accept=".csv,text/csv"
       />
       <UploadForm
         kind="challenges"
         title={t("importPage.challenges.title")}
-        columns={t("importPage.challenges.columns", { columns: [...CHALLENGE_COLUMNS.required, ...CHALLENGE_COLUMNS.optional].join(", ") })}
+        columnsLabel={t("importPage.challenges.columnsLabel")}
+        columns={[...CHALLENGE_COLUMNS.required, ...CHALLENGE_COLUMNS.optional]}
+        rules={t("importPage.challenges.rules")}
         example={challengeExample}
         accept=".csv,.json,text/csv,application/json"
       />

@@ -136,7 +136,7 @@ export default function Registrations() {
               <label className="field__label" htmlFor="registrations-q">
                 {t("registrationsPage.list.searchLabel")}
               </label>
-              <input id="registrations-q" name="q" type="search" defaultValue={q} className="field__input" />
+              <input id="registrations-q" name="q" type="search" defaultValue={q} className="field__input" dir="auto" />
             </div>
             <ActionButton type="submit" variant="subtle">
               {t("registrationsPage.list.search")}

@@ -215,8 +215,8 @@ function GateForm({ gate }: { gate: LoaderData["gates"][number] }) {
       <h3 id={`${form.id}-heading`}>{t("settingsPage.gate.heading", { number: gate.number })}</h3>
       <input type="hidden" name="intent" value="gate" />
       <input type="hidden" name="number" value={gate.number} />
-      <Field label={t("settingsPage.gate.titleLabel")} inputProps={getInputProps(fields.title, { type: "text" })} errors={fields.title.errors} />
-      <TextareaField label={t("settingsPage.gate.description")} textareaProps={{ ...getTextareaProps(fields.description), rows: 2 }} errors={fields.description.errors} />
+      <Field label={t("settingsPage.gate.titleLabel")} inputProps={{ ...getInputProps(fields.title, { type: "text" }), dir: "auto" }} errors={fields.title.errors} />
+      <TextareaField label={t("settingsPage.gate.description")} textareaProps={{ ...getTextareaProps(fields.description), rows: 2, dir: "auto" }} errors={fields.description.errors} />
       <Field label={t("settingsPage.gate.opensAt")} inputProps={getInputProps(fields.opensAt, { type: "datetime-local" })} errors={fields.opensAt.errors} />
       <ActionButton type="submit" disabled={saving}>
         {saving ? t("settingsPage.saving") : t("settingsPage.gate.save", { number: gate.number })}
@@ -382,7 +382,7 @@ function DivisionsForm({ divisions }: { divisions: string[] }) {
       </p>
       <TextareaField
         label={t("settingsPage.divisions.label")}
-        textareaProps={{ ...getTextareaProps(fields.divisions), rows: 4, "aria-describedby": `${form.id}-help` }}
+        textareaProps={{ ...getTextareaProps(fields.divisions), rows: 4, dir: "auto", "aria-describedby": `${form.id}-help` }}
         errors={fields.divisions.errors}
       />
       <ActionButton type="submit" disabled={saving}>
@@ -426,7 +426,7 @@ function Meals({ meals, timeZone }: { meals: LoaderData["meals"]; timeZone: stri
         <div className="meal-row">
           <Field
             label={t("settingsPage.meals.meal")}
-            inputProps={{ ...getInputProps(fields.label, { type: "text" }), placeholder: t("settingsPage.meals.placeholder") }} errors={fields.label.errors} />
+            inputProps={{ ...getInputProps(fields.label, { type: "text" }), dir: "auto", placeholder: t("settingsPage.meals.placeholder") }} errors={fields.label.errors} />
           <Field label={t("settingsPage.meals.servedAt")} inputProps={getInputProps(fields.at, { type: "datetime-local" })} errors={fields.at.errors} />
           <ActionButton type="submit" disabled={saving}>
             {saving ? t("settingsPage.meals.adding") : t("settingsPage.meals.add")}

@@ -147,7 +147,7 @@ function UserForm({ editing, teams }: { editing: LoaderData["editing"]; teams: L
         {editing ? <input {...getInputProps(fields.id, { type: "hidden" })} key={fields.id.key} /> : null}
         {/* Wide columns: the team select shows its longest choice, "No team (Admin, Judge)", uncut. */}
         <div className="dash-grid dash-grid--wide">
-          <Field label={t("usersPage.name")} inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off" }} errors={fields.name.errors} />
+          <Field label={t("usersPage.name")} inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off", dir: "auto" }} errors={fields.name.errors} />
           <Field
             label={editing ? t("usersPage.form.passwordKeep") : t("usersPage.password")}
             inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "new-password", required: !editing }}
@@ -274,11 +274,13 @@ function UserDetails({ user, mySession }: { user: NonNullable<LoaderData["viewin
       </h2>
       <dl className="dash-detail">
         <dt>{t("usersPage.name")}</dt>
-        <dd dir="auto">{user.name}</dd>
+        <dd>
+          <bdi>{user.name}</bdi>
+        </dd>
         <dt>{t("usersPage.role")}</dt>
         <dd>{t(roleKeys[user.role])}</dd>
         <dt>{t("usersPage.team")}</dt>
-        <dd dir="auto">{user.team ?? "—"}</dd>
+        <dd>{user.team ? <bdi>{user.team}</bdi> : "—"}</dd>
         <dt>{t("usersPage.details.created")}</dt>
         <dd>{formats.dayTime(user.createdAt)}</dd>
       </dl>
@@ -317,9 +319,11 @@ export default function Users() {
             <tbody>
               {users.map((user) => (
                 <tr key={user.id} data-user-id={user.id}>
-                  <td dir="auto">{user.name}</td>
+                  <td>
+                    <bdi>{user.name}</bdi>
+                  </td>
                   <td>{t(roleKeys[user.role])}</td>
-                  <td dir="auto">{user.team ?? "—"}</td>
+                  <td>{user.team ? <bdi>{user.team}</bdi> : "—"}</td>
                   <td>{user.sessions === 0 ? <span className="muted">{t("usersPage.list.none")}</span> : t("usersPage.list.sessions", { count: user.sessions })}</td>
                   <td>
                     <div className="row-actions">

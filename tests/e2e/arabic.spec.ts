@@ -11,7 +11,7 @@ import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
 import { axe } from "./support/axe.ts";
 import { budgetSteps } from "./support/budget.ts";
 import { freshChallengeToJudge } from "./support/judging.ts";
-import { signIn } from "./support/login.ts";
+import { logins, signIn } from "./support/login.ts";
 import { freshTeam, openedChallenge } from "./support/teams.ts";
 
 const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
@@ -201,4 +201,37 @@ test.describe("Arabic", () => {
     await shoot(judge, "judge");
     await judge.context().close();
   });
+});
+
+test("an admin in Arabic: settings, import (with a preview), users (with a user's sessions), registrations, users rank", async ({ browser }) => {
+  const admin = await arabicPage(browser, logins.admin);
+  const [me] = await sql<Array<{ id: number }>>`select id from users where name = ${logins.admin.name}`;
+  const screens = [
+    { path: "/dashboard/settings", heading: "الإعدادات", shot: "admin-settings" },
+    { path: "/dashboard/import", heading: "الاستيراد", shot: "admin-import" },
+    { path: `/dashboard/users?view=${me!.id}`, heading: "المستخدمون", shot: "admin-users" },
+    { path: "/dashboard/registrations", heading: "التسجيلات", shot: "admin-registrations" },
+    { path: "/dashboard/usersrank", heading: "ترتيب المستخدمين", shot: "admin-usersrank" },
+  ];
+  for (const screen of screens) {
+    await admin.goto(screen.path);
+    await expectArabic(admin);
+    await expect(admin.getByRole("heading", { level: 1, name: screen.heading })).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, screen.shot);
+  }
+  // The import's preview reads the file and writes nothing: its table and its errors in Arabic.
+  await admin.goto("/dashboard/import");
+  const accounts = admin.getByRole("region", { name: "الفرق والمستخدمون (CSV)" });
+  await accounts.getByLabel("الملف").setInputFiles({
+    name: "accounts.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("team,name,role,password\nPhoenix,amina-ar-preview,participant,\n,judge-ar-preview,judge,\n"),
+  });
+  await accounts.getByRole("button", { name: "معاينة" }).click();
+  await expect(admin.getByRole("heading", { level: 2, name: /^معاينة: accounts\.csv/ })).toBeVisible();
+  await expect(admin.getByRole("button", { name: "استيراد حسابين" })).toBeVisible();
+  await expectAccessible(admin);
+  await shoot(admin, "admin-import-preview");
+  await admin.context().close();
 });
