@@ -134,7 +134,11 @@ function UploadForm({
     <section className="card stack" aria-labelledby={`import-${kind}-heading`}>
       <h2 id={`import-${kind}-heading`}>{title}</h2>
       <p>
-        {columnsLabel} <bdi dir="ltr">{columns.join(", ")}</bdi>. {rules} {t("importPage.upload.rules", { max: MAX_IMPORT_ROWS })}
+        {columnsLabel}{" "}
+        <bdi dir="ltr" className="import-columns">
+          {columns.join(", ")}
+        </bdi>
+        . {rules} {t("importPage.upload.rules", { max: MAX_IMPORT_ROWS })}
       </p>
       <details>
         <summary>{t("importPage.upload.example")}</summary>
