@@ -204,6 +204,8 @@ test.describe("Arabic", () => {
 });
 
 test("an admin in Arabic: settings, import (with a preview), users (with a user's sessions), registrations, users rank", async ({ browser }) => {
+  // Sign-in 1; five screens × (load, axe, shots) 15; the import's preview (load, read, axe, shots) 4.
+  budgetSteps(20);
   const admin = await arabicPage(browser, logins.admin);
   const [me] = await sql<Array<{ id: number }>>`select id from users where name = ${logins.admin.name}`;
   const screens = [
