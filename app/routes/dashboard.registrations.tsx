@@ -149,9 +149,10 @@ export default function Registrations() {
         </div>
 
         <Form method="post" {...getFormProps(form)} className="stack">
-          <div className="table-wrap">
+          {/* Focusable: once every row has its account, nothing in it is (a scrolling table must be reachable). */}
+          <div className="table-wrap" role="region" aria-labelledby="registrations-caption" tabIndex={0}>
             <table className="table">
-              <caption className="visually-hidden">
+              <caption id="registrations-caption" className="visually-hidden">
                 {q ? t("registrationsPage.list.captionMatching", { q, number: rows.length }) : t("registrationsPage.list.captionAll", { number: rows.length })}
               </caption>
               <thead>
@@ -258,7 +259,10 @@ function CreatedAccounts({ accounts }: { accounts: Accounts }) {
   const serverMessage = useServerMessage();
   return (
     <section className="card stack" aria-labelledby="created-accounts-title">
-      <h2 id="created-accounts-title">{m.accountsCreated(accounts.created.length)}</h2>
+      {/* Built from a count, this message stays English for now (decision 025): isolated, it reads in order in Arabic too. */}
+      <h2 id="created-accounts-title">
+        <bdi>{m.accountsCreated(accounts.created.length)}</bdi>
+      </h2>
       {accounts.skipped ? (
         <p className="muted">
           {t("registrationsPage.created.skipped", { count: accounts.skipped })}
@@ -280,9 +284,11 @@ function CreatedAccounts({ accounts }: { accounts: Accounts }) {
           <p className="registrations__warning">
             {t("registrationsPage.created.warning")}
           </p>
-          <div className="table-wrap">
+          <div className="table-wrap" role="region" aria-labelledby="created-accounts-caption" tabIndex={0}>
             <table className="table">
-              <caption className="visually-hidden">{t("registrationsPage.created.caption")}</caption>
+              <caption id="created-accounts-caption" className="visually-hidden">
+                {t("registrationsPage.created.caption")}
+              </caption>
               <thead>
                 <tr>
                   <th scope="col">{t("registrationsPage.name")}</th>

@@ -325,7 +325,10 @@ function FeedbackForm({ gates }: { gates: number[] }) {
       <p id={`${form.id}-help`} className="muted">
         {t("settingsPage.feedback.help")}
       </p>
-      <p className="feedback-gates__now">{messages.judging.feedbackPublished(gates)}</p>
+      {/* Built from values, this message stays English for now (decision 025): isolated, it reads in order in Arabic too. */}
+      <p className="feedback-gates__now">
+        <bdi>{messages.judging.feedbackPublished(gates)}</bdi>
+      </p>
       <fieldset className="feedback-gates" aria-describedby={`${form.id}-help`}>
         <legend className="field__label">{t("settingsPage.feedback.legend")}</legend>
         {FEEDBACK_GATE_NUMBERS.map((gate) => (

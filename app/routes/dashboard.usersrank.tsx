@@ -35,12 +35,15 @@ export default function UsersRank() {
           {t("usersRankPage.downloadStandings")}
         </a>
       </p>
+      {/* The table's frame is focusable: nothing in the table is, and on a phone it scrolls. */}
       {users.length === 0 ? (
         <p>{t("usersRankPage.empty")}</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" role="region" aria-labelledby="users-rank-caption" tabIndex={0}>
           <table className="table">
-            <caption className="visually-hidden">{t("usersRankPage.caption")}</caption>
+            <caption id="users-rank-caption" className="visually-hidden">
+              {t("usersRankPage.caption")}
+            </caption>
             <thead>
               <tr>
                 <th scope="col">#</th>

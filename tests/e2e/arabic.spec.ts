@@ -204,8 +204,9 @@ test.describe("Arabic", () => {
 });
 
 test("an admin in Arabic: settings, import (with a preview), users (with a user's sessions), registrations, users rank", async ({ browser }) => {
-  // Sign-in 1; five screens × (load, axe, shots) 15; the import's preview (load, read, axe, shots) 4.
-  budgetSteps(20);
+  // Sign-in 1; five screens × (load, axe, shots) 15; the import's preview (load, read, axe, shots) 4;
+  // accounts from a registration (load, create with its hashing, axe, shots) 4.
+  budgetSteps(24);
   const admin = await arabicPage(browser, logins.admin);
   const [me] = await sql<Array<{ id: number }>>`select id from users where name = ${logins.admin.name}`;
   const screens = [
@@ -235,5 +236,16 @@ test("an admin in Arabic: settings, import (with a preview), users (with a user'
   await expect(admin.getByRole("button", { name: "استيراد حسابين" })).toBeVisible();
   await expectAccessible(admin);
   await shoot(admin, "admin-import-preview");
+  // Accounts made from a registration: the one-time passwords' table, a Latin name beside an Arabic team.
+  const stamp = Date.now();
+  await sql`insert into registrations (name, last_name, email, phone, national_id, skill, tshirt_size, has_team, team_name)
+            values ('Yasmine', ${`Arabi${stamp}`}, ${`arabi-${stamp}@e2e.example`}, '0555', '1234', 'تصميم', 'M', true, ${`الصقور ${stamp}`})`;
+  await admin.goto(`/dashboard/registrations?q=arabi${stamp}`);
+  await admin.getByLabel(`تحديد Yasmine Arabi${stamp}`).check();
+  await admin.getByRole("button", { name: "إنشاء حسابات للمحدَّد" }).click();
+  const created = admin.getByRole("table", { name: "الحسابات الجديدة وكلمات مرورها" });
+  await expect(created).toContainText(`الصقور ${stamp} (فريق جديد)`);
+  await expectAccessible(admin);
+  await shoot(admin, "admin-registrations-created");
   await admin.context().close();
 });
