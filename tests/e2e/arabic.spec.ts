@@ -331,3 +331,50 @@ test("the dashboard's judging, submissions, questions, notifications, home, ment
   }
   await admin.context().close();
 });
+
+test("an admin in Arabic: settings, import (with a preview), users (with a user's sessions), registrations, users rank", async ({ browser }) => {
+  // Sign-in 1; five screens × (load, axe, shots) 15; the import's preview (load, read, axe, shots) 4;
+  // accounts from a registration (load, create with its hashing, axe, shots) 4.
+  budgetSteps(24);
+  const admin = await arabicPage(browser, logins.admin);
+  const [me] = await sql<Array<{ id: number }>>`select id from users where name = ${logins.admin.name}`;
+  const screens = [
+    { path: "/dashboard/settings", heading: "الإعدادات", shot: "admin-settings" },
+    { path: "/dashboard/import", heading: "الاستيراد", shot: "admin-import" },
+    { path: `/dashboard/users?view=${me!.id}`, heading: "المستخدمون", shot: "admin-users" },
+    { path: "/dashboard/registrations", heading: "التسجيلات", shot: "admin-registrations" },
+    { path: "/dashboard/usersrank", heading: "ترتيب المستخدمين", shot: "admin-usersrank" },
+  ];
+  for (const screen of screens) {
+    await admin.goto(screen.path);
+    await expectArabic(admin);
+    await expect(admin.getByRole("heading", { level: 1, name: screen.heading })).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, screen.shot);
+  }
+  // The import's preview reads the file and writes nothing: its table and its errors in Arabic.
+  await admin.goto("/dashboard/import");
+  const accounts = admin.getByRole("region", { name: "الفرق والمستخدمون (CSV)" });
+  await accounts.getByLabel("الملف").setInputFiles({
+    name: "accounts.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("team,name,role,password\nPhoenix,amina-ar-preview,participant,\n,judge-ar-preview,judge,\n"),
+  });
+  await accounts.getByRole("button", { name: "معاينة" }).click();
+  await expect(admin.getByRole("heading", { level: 2, name: /^معاينة: accounts\.csv/ })).toBeVisible();
+  await expect(admin.getByRole("button", { name: "استيراد حسابين" })).toBeVisible();
+  await expectAccessible(admin);
+  await shoot(admin, "admin-import-preview");
+  // Accounts made from a registration: the one-time passwords' table, a Latin name beside an Arabic team.
+  const stamp = Date.now();
+  await sql`insert into registrations (name, last_name, email, phone, national_id, skill, tshirt_size, has_team, team_name)
+            values ('Yasmine', ${`Arabi${stamp}`}, ${`arabi-${stamp}@e2e.example`}, '0555', '1234', 'تصميم', 'M', true, ${`الصقور ${stamp}`})`;
+  await admin.goto(`/dashboard/registrations?q=arabi${stamp}`);
+  await admin.getByLabel(`تحديد Yasmine Arabi${stamp}`).check();
+  await admin.getByRole("button", { name: "إنشاء حسابات للمحدَّد" }).click();
+  const created = admin.getByRole("table", { name: "الحسابات الجديدة وكلمات مرورها" });
+  await expect(created).toContainText(`الصقور ${stamp} (فريق جديد)`);
+  await expectAccessible(admin);
+  await shoot(admin, "admin-registrations-created");
+  await admin.context().close();
+});
