@@ -10,7 +10,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import postgres from "postgres";
 import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
-import { accessibilityViolations, arabicPage, expectArabic, shoot } from "./support/arabic.ts";
+import { accessibilityViolations, arabicPage, expectArabic, SHOTS, shoot } from "./support/arabic.ts";
 import { freshChallengeToJudge } from "./support/judging.ts";
 import { logins } from "./support/login.ts";
 import { freshTeam, openedChallenge } from "./support/teams.ts";
@@ -208,6 +208,8 @@ test.describe("Arabic screens: no English left", () => {
   for (const [group, screens] of Object.entries(SCREENS)) {
     for (const screen of screens) {
       test(`${group}: ${screen.name}`, async ({ browser }) => {
+        // Full-page screenshots at two widths of a long page take their time.
+        if (SHOTS) test.slow();
         const f = await setUp();
         const who = { nobody: null, participant: f.team.member, admin: logins.admin, judge: f.judging.judge }[screen.who];
         const page = await arabicPage(browser, who);
