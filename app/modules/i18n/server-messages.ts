@@ -15,7 +15,7 @@
  */
 import { englishForm, isTemplate, PLACEHOLDER, type MessageTemplate, type NestedMessage, type TemplateSpec } from "../message-template.ts";
 import { messages } from "../messages.ts";
-import { i18nInstances, type Language } from "./i18n.ts";
+import { i18nInstances, tFor, type Language } from "./i18n.ts";
 
 /** A template's English form as a pattern: where its placeholders are, and what each may hold. */
 interface Reader {
@@ -115,9 +115,9 @@ function translateTemplated(text: string, language: Language, only?: MessageTemp
     }
     // The English of that count must be the form that matched: "1 members" is not ours.
     if (englishForm(reader.spec.english, count) !== reader.spec.english[reader.form]) continue;
-    const options = count === undefined ? values : { ...values, count };
-    if (!instance.exists(reader.key, options)) return undefined;
-    return instance.t(reader.key, options);
+    const translated = instance.t(reader.key, count === undefined ? values : { ...values, count });
+    // i18next answers a key it does not hold with the key itself.
+    return translated === reader.key ? undefined : translated;
   }
   return undefined;
 }
@@ -126,7 +126,10 @@ function translateTemplated(text: string, language: Language, only?: MessageTemp
 export function translateMessage(text: string, language: Language): string {
   if (language === "en") return text;
   const key = messageKeys.get(text);
-  const instance = i18nInstances[language];
-  if (key !== undefined) return instance.exists(key) ? instance.t(key) : text;
+  if (key !== undefined) {
+    // The language's fixed `t` reads a text without values from its map after the first time.
+    const translated = tFor(language)(key);
+    return translated === key ? text : translated;
+  }
   return translateTemplated(text, language) ?? text;
 }
