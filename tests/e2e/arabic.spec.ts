@@ -3,55 +3,19 @@
  * right to left from the first server-rendered page, the participant's journey and the judge's in Arabic,
  * axe on each. ARABIC_SCREENSHOTS=<folder> also saves every screen at 1366 and 390 px to look at.
  */
-import { mkdir } from "node:fs/promises";
-import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import postgres from "postgres";
 import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
-import { axe } from "./support/axe.ts";
+import { arabicPage, expectAccessible, expectArabic, SHOTS, shoot } from "./support/arabic.ts";
 import { budgetSteps } from "./support/budget.ts";
 import { freshChallengeToJudge } from "./support/judging.ts";
-import { logins, signIn } from "./support/login.ts";
+import { logins } from "./support/login.ts";
 import { freshTeam, openedChallenge } from "./support/teams.ts";
 
 const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
 test.afterAll(async () => {
   await sql.end({ timeout: 5 });
 });
-
-const SHOTS = process.env.ARABIC_SCREENSHOTS;
-
-/** A signed-in browser whose language is Arabic (the cookie the switch sets). */
-async function arabicPage(browser: Browser, who: { name: string; password: string }, viewport = { width: 1366, height: 900 }) {
-  const context = await browser.newContext({ reducedMotion: "reduce", viewport });
-  const page = await context.newPage();
-  await signIn(page, who);
-  const baseURL = test.info().project.use.baseURL!;
-  await context.addCookies([{ name: "lang", value: "ar", url: baseURL }]);
-  return page;
-}
-
-async function expectArabic(page: Page) {
-  await expect(page.locator("html")).toHaveAttribute("lang", "ar");
-  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
-}
-
-async function expectAccessible(page: Page) {
-  const { violations } = await axe(page).analyze();
-  expect(violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
-/** The screen at 1366 and at 390 px (a phone), when asked for. */
-async function shoot(page: Page, name: string) {
-  if (!SHOTS) return;
-  await mkdir(SHOTS, { recursive: true });
-  const wide = page.viewportSize() ?? { width: 1366, height: 900 };
-  for (const viewport of [wide, { width: 390, height: 844 }]) {
-    await page.setViewportSize(viewport);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${viewport.width}.png`), fullPage: true });
-  }
-  await page.setViewportSize(wide);
-}
 
 test.describe("Arabic", () => {
   test("the browser's Accept-Language picks Arabic from the first page, and the switch goes back to English without JavaScript", async ({ browser }) => {
