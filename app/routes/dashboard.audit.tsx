@@ -247,22 +247,23 @@ function Changes({ record }: { record: AuditRecordView }) {
   if (record.changed.length === 0 && record.unchanged.length === 0) return <span className="audit-muted">—</span>;
   return (
     <>
+      {/* Values as they were recorded (data-recorded): the trail's evidence, shown as stored in either language. */}
       <ul className="audit-changes">
         {record.changed.map((change) => (
           <li key={change.field}>
             <span className="audit-changes__field">{label(change)}</span>{" "}
             {record.mode === "created" ? (
-              <ins dir="auto">{change.after}</ins>
+              <ins dir="auto" data-recorded>{change.after}</ins>
             ) : record.mode === "deleted" ? (
-              <del dir="auto">{change.before}</del>
+              <del dir="auto" data-recorded>{change.before}</del>
             ) : (
               <>
-                <span className="audit-changes__old" dir="auto">
+                <span className="audit-changes__old" dir="auto" data-recorded>
                   {change.before}
                 </span>
                 <span aria-hidden="true">{t("auditPage.arrow")}</span>
                 <span className="visually-hidden"> {t("auditPage.changedTo")} </span>
-                <ins dir="auto">{change.after}</ins>
+                <ins dir="auto" data-recorded>{change.after}</ins>
               </>
             )}
           </li>
@@ -274,7 +275,7 @@ function Changes({ record }: { record: AuditRecordView }) {
           <ul className="audit-changes">
             {record.unchanged.map((change) => (
               <li key={change.field}>
-                <span className="audit-changes__field">{label(change)}</span> <span dir="auto">{change.after}</span>
+                <span className="audit-changes__field">{label(change)}</span> <span dir="auto" data-recorded>{change.after}</span>
               </li>
             ))}
           </ul>

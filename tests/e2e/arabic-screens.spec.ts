@@ -28,7 +28,9 @@ const ALLOWED = [
   "CSV", "JSON", "API", "PDF", "MB", "KB", // formats and units, written so in Arabic too
   "Discord", "Instagram", "LinkedIn", "GitHub", // the event's pages elsewhere, by their own names (scoreboard, registration)
   "XXL", // a T-shirt size (S to XXL), written so everywhere
-  "alt", // the toasts' shortcut as the keyboard's key is printed (Sonner's "alt+T" in the region's name)
+  "alt", "Enter", // keys as they are printed on the keyboard (the toasts' "alt+T", the judge's "Save and next (Enter)")
+  "jpg", "png", "pdf", "docx", // file types as their names end (the attachment's accepted files)
+  "wave", // the challenges file's column (import), named so in both languages: CSV and JSON headers do not change
 ];
 
 /** What the screens are checked on: made once, by SQL, for this file. */
@@ -146,11 +148,12 @@ async function contentOf(): Promise<string[]> {
  * The screen's visible texts: its text nodes and the attributes people see or hear (placeholder, title,
  * aria-label, alt, a button's value), leaving out what is not the interface's own words: <bdi> (a name),
  * what is written left to right on purpose ([dir=ltr]: codes, countdowns, URLs), code, kbd, pre, <time>,
- * and anything marked data-user-content.
+ * anything marked data-user-content, and the audit trail's values as recorded ([data-recorded]: its
+ * evidence, shown as stored in either language).
  */
 async function visibleTexts(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const SKIP = "bdi, [dir=ltr], code, kbd, pre, samp, time, script, style, noscript, template, textarea, [data-user-content]";
+    const SKIP = "bdi, [dir=ltr], code, kbd, pre, samp, time, script, style, noscript, template, textarea, [data-user-content], [data-recorded]";
     const shown = (element: Element) => {
       // An <option> shows through its <select>.
       const box = element.closest("select") ?? element;
