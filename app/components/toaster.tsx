@@ -1,6 +1,7 @@
 import { useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Toaster, toast as showToast } from "sonner";
+import { useT } from "~/components/i18n";
 import { isLanguage } from "~/modules/i18n/i18n";
 import { translateMessage } from "~/modules/i18n/server-messages";
 
@@ -81,6 +82,7 @@ function useBarBottom(): number {
 
 export function AppToaster({ toast }: { toast: ClientToast | null }) {
   const barBottom = useBarBottom();
+  const { t } = useT();
   useEffect(() => {
     // Deferred a tick so the Toaster has mounted when a toast arrives with the first render.
     if (toast) setTimeout(() => showAppToast(toast), 0);
@@ -94,6 +96,7 @@ export function AppToaster({ toast }: { toast: ClientToast | null }) {
       richColors
       theme="dark"
       dir="auto"
+      containerAriaLabel={t("common.toasts")}
       toastOptions={{ duration: durations.message }}
     />
   );

@@ -75,6 +75,15 @@ describe("bounded request bodies", () => {
     expect(JSON.parse(answer.body)).toEqual({ code: "payload_too_large", message: messages.errors.bodyTooLarge(FORM_MAX_BYTES) });
   });
 
+  it("answers in the asked language: the API by Accept-Language, a page by the lang cookie (decision 025)", async () => {
+    const tooLarge = { "Content-Type": "application/json", "Content-Length": 10_000_000 };
+    const api = await raw(post("/api/v1/announcements", { ...tooLarge, "Accept-Language": "ar" }));
+    expect(api.status).toBe(413);
+    expect(JSON.parse(api.body)).toEqual({ code: "payload_too_large", message: "الطلب أكبر من 256 KB، وهو أقصى ما يقبله هذا النموذج أو هذا الاستدعاء. لم يُحفظ شيء." });
+    const page = await raw(post("/login", { ...tooLarge, "Content-Type": "application/x-www-form-urlencoded", Cookie: "lang=ar" }));
+    expect(page.body).toContain("الطلب أكبر من 256 KB");
+  });
+
   it("times out a body that trickles in (408), and meanwhile serves others although only one request is served at a time", async () => {
     const slow = Array.from({ length: 5 }, () =>
       raw(post("/login", { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": 100 }), ["u", "s", "e", "r", "n", "a", "m", "e"], 200),

@@ -17,6 +17,9 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { ApiError } from "../modules/api/errors.ts";
 import { MAX_IMPORT_FILE_BYTES } from "../modules/imports/schema.ts";
 import { messages } from "../modules/messages.ts";
+import { DEFAULT_LANGUAGE } from "../modules/i18n/i18n.ts";
+import { translateMessage } from "../modules/i18n/server-messages.ts";
+import { acceptedLanguage, cookieLanguage } from "./language.server.ts";
 
 /** Every form of the site and every JSON call but the import fits in far less. */
 export const FORM_MAX_BYTES = 256 * 1024;
@@ -73,11 +76,18 @@ function closeAfterAnswer(req: ExpressRequest) {
 }
 
 function refuse(req: ExpressRequest, res: ExpressResponse, status: 408 | 413, maxBytes: number) {
-  const text = status === 413 ? messages.errors.bodyTooLarge(maxBytes) : messages.errors.bodyTooSlow;
+  const english = status === 413 ? messages.errors.bodyTooLarge(maxBytes) : messages.errors.bodyTooSlow;
   // The rest of the body is never read: the connection closes after the answer.
   res.setHeader("Connection", "close");
   closeAfterAnswer(req);
-  if (req.path.startsWith("/api/")) {
+  // In the caller's language (decision 025): the API by Accept-Language, as its other errors; a page by the cookie first.
+  const api = req.path.startsWith("/api/");
+  const accepted = acceptedLanguage(req.get("accept-language") ?? null);
+  const language = (api ? accepted : (cookieLanguage(req.get("cookie") ?? null) ?? accepted)) ?? DEFAULT_LANGUAGE;
+  const text = translateMessage(english, language);
+  res.setHeader("Content-Language", language);
+  res.setHeader("Vary", api ? "Accept-Language" : "Cookie, Accept-Language");
+  if (api) {
     res.status(status).json(new ApiError(status === 413 ? "payload_too_large" : "request_timeout", text).body);
   } else {
     res.status(status).type("text/plain").send(text);

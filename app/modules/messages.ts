@@ -1,23 +1,38 @@
 /**
  * Every user-facing message in one place. The original platform's texts are kept verbatim, its
- * Arabic dashboard toasts included; the rest are ours, short and plain.
+ * Arabic dashboard toasts included; the rest are ours, short and plain. A message built from values is a
+ * `template` (app/modules/message-template.ts): its English here, its Arabic in app/locales/ar.json.
  */
+import { template } from "./message-template.ts";
+
 /** Shared by the registration form and every other over-long field. */
-const tooLong = (max: number) => `Too long (${max} characters at most)`;
+const tooLong = template("Too long ({{count}} characters at most)", (count: number) => ({ count }));
+
+/** How long to wait (formatWait): read back and translated inside the messages that hold it. */
+const waitSeconds = template("{{count}} seconds", (count: number) => ({ count }));
+const waitMinutes = template({ one: "1 minute", other: "{{count}} minutes" }, (count: number) => ({ count }));
+const wait = [waitSeconds, waitMinutes];
+// What a value stands for when it has none (a challenge's status, a team without a division, a thread nobody holds).
+const challengeStatus = { active: "active", inactive: "inactive" };
+const noDivision = "no division";
+const someoneElse = "another organiser";
 
 export const messages = {
+  // How long to wait, inside the messages that say it (formatWait).
+  wait: { seconds: waitSeconds, minutes: waitMinutes },
   login: {
     emptyFields: "Please fill all fields",
     invalidCredentials: "Invalid username or password",
     generic: "Something went wrong",
-    throttled: (retryAfterSeconds: number) =>
-      `Too many failed attempts. Try again in ${formatWait(retryAfterSeconds)}.`,
+    throttled: template("Too many failed attempts. Try again in {{wait}}.", (retryAfterSeconds: number) => ({ wait: formatWait(retryAfterSeconds) }), {
+      nested: { wait },
+    }),
   },
   scoring: {
     required: "Please enter a score",
     notANumber: "The score must be a number",
     decimals: "Use at most 2 decimals",
-    range: (points: number) => `The score must be between 0 and ${points}`,
+    range: template("The score must be between 0 and {{points}}", (points: number) => ({ points })),
     commentTooLong: "The comment is too long (2000 characters at most)",
     submissionNotFound: "This submission no longer exists",
     saved: "Score saved",
@@ -29,16 +44,26 @@ export const messages = {
     needsFinal: "Set the final countdown first: judging settings are saved with the event's settings.",
     saved: "Judging settings saved",
     assignmentsSaved: "Assignment saved",
-    feedbackSaved: (gates: readonly number[]) =>
-      gates.length === 0 ? "Judging feedback is published for no gate" : `Judging feedback published for ${gates.length === 1 ? "gate" : "gates"} ${gates.join(", ")}`,
+    feedbackSaved: template(
+      { zero: "Judging feedback is published for no gate", one: "Judging feedback published for gate {{gates}}", other: "Judging feedback published for gates {{gates}}" },
+      (gates: readonly number[]) => ({ gates }),
+      { countOf: "gates" },
+    ),
     // The settings form's line of what is published now (the only confirmation without JavaScript).
-    feedbackPublished: (gates: readonly number[]) => (gates.length === 0 ? "Published now: no gate." : `Published now: ${gates.length === 1 ? "gate" : "gates"} ${gates.join(", ")}.`),
+    feedbackPublished: template(
+      { zero: "Published now: no gate.", one: "Published now: gate {{gates}}.", other: "Published now: gates {{gates}}." },
+      (gates: readonly number[]) => ({ gates }),
+      { countOf: "gates" },
+    ),
     notAJudge: "This user is not a judge",
   },
   rubric: {
     tooMany: "A rubric has at most 20 criteria",
-    badLine: (line: number) => `Rubric line ${line}: write "name | weight | maximum", e.g. "Clarity | 2 | 10" (weight 1 to 100, maximum 1 to 1000)`,
-    duplicate: (name: string) => `The rubric names "${name}" twice`,
+    badLine: template(
+      'Rubric line {{line}}: write "name | weight | maximum", e.g. "Clarity | 2 | 10" (weight 1 to 100, maximum 1 to 1000)',
+      (line: number) => ({ line }),
+    ),
+    duplicate: template('The rubric names "{{name}}" twice', (name: string) => ({ name })),
   },
   announcements: {
     created: "Announcement created successfully!",
@@ -74,8 +99,8 @@ export const messages = {
     challengeNoGate: "This challenge is not in a gate yet.",
     gateClosed: "This gate has not opened yet.",
     submissionsClosed: "Submissions are closed: the event stopped taking answers. What your team sent is still being judged.",
-    submissionsCloseAt: (when: string) => `Submissions close at ${when}.`,
-    submissionsClosedAt: (when: string) => `Submissions closed at ${when}. What your team sent is still being judged.`,
+    submissionsCloseAt: template("Submissions close at {{when}}.", (when: string) => ({ when })),
+    submissionsClosedAt: template("Submissions closed at {{when}}. What your team sent is still being judged.", (when: string) => ({ when })),
     requestSent: "Request sent successfully, please wait!",
     requestFailed: "Failed to send mentor request",
     required: "This field is required",
@@ -87,7 +112,7 @@ export const messages = {
     videosRequired: "Please provide at least one video URL.",
     // Judging feedback on the team's submission, once its gate's is published (docs/domain.md "Feedback to teams").
     feedbackTitle: "Judging feedback",
-    feedbackJudge: (number: number) => `Judge ${number}`,
+    feedbackJudge: template("Judge {{number}}", (number: number) => ({ number })),
     feedbackNotScored: "Not scored yet",
     feedbackRejected: "Rejected: this submission counts 0 points.",
     feedbackNoComment: "No comment.",
@@ -109,7 +134,7 @@ export const messages = {
   // Dashboard pages.
   dashboard: {
     unexpected: "⚠️ حدث خطأ غير متوقع",
-    warn: (message: string) => `⚠️ ${message}`,
+    warn: template("⚠️ {{message}}", (message: string) => ({ message }), { nested: { message: "any" } }),
     nameRequired: "Name is required",
     tooLong: "This is too long",
     teamAdded: "تمت إضافة الفريق بنجاح",
@@ -119,8 +144,10 @@ export const messages = {
       "A team with this name already exists, or with one that looks the same (names ignore case, and letters that look alike, such as 0 and O or Latin and Cyrillic a, count as one)",
     teamNotFound: "This team no longer exists",
     teamHasSubmissions: "This team has submissions and cannot be deleted",
-    teamHasMembers: (members: number) =>
-      `This team still has ${members} member${members === 1 ? "" : "s"}: move or delete them first`,
+    teamHasMembers: template(
+      { one: "This team still has {{count}} member: move or delete them first", other: "This team still has {{count}} members: move or delete them first" },
+      (members: number) => ({ count: members }),
+    ),
     userAdded: "تمت إضافة المستخدم بنجاح",
     userEdited: "تم تعديل المستخدم بنجاح",
     userDeleted: "تم حذف المستخدم بنجاح",
@@ -130,7 +157,10 @@ export const messages = {
     userNotFound: "This user no longer exists",
     sessionNotFound: "This session has already ended",
     sessionEnded: "The session has ended: that browser is signed out",
-    sessionsEnded: (n: number) => (n === 1 ? "1 session ended: that browser is signed out" : `${n} sessions ended: those browsers are signed out`),
+    sessionsEnded: template(
+      { one: "1 session ended: that browser is signed out", other: "{{count}} sessions ended: those browsers are signed out" },
+      (n: number) => ({ count: n }),
+    ),
     passwordRequired: "Password is required",
     passwordTooShort: "The password needs at least 8 characters",
     roleRequired: "Role is required",
@@ -152,7 +182,10 @@ export const messages = {
     attachmentContent: "The attachment's content does not match its extension",
     attachmentTooLarge: "The attachment is larger than 20 MB",
     attachmentReselect: "Please choose the attachment again",
-    statusChanged: (title: string, status: string) => `${title} is now ${status}`,
+    statusChanged: template("{{title}} is now {{status}}", (title: string, status: string) => ({ title, status }), {
+      choices: { status: Object.values(challengeStatus) },
+    }),
+    challengeStatus,
     noAttachment: "This challenge has no attachment",
     videosRequired: "Please fill at least one video URL to update.",
     urlInvalid: "Please enter a full URL (https://...)",
@@ -160,14 +193,14 @@ export const messages = {
     instantRequired: "Please enter a date and time",
     instantImpossible: "This date or time does not exist (for example 30 February or 25:00)",
     labelRequired: "Label is required",
-    gateSaved: (number: number) => `Gate ${number} saved`,
+    gateSaved: template("Gate {{number}} saved", (number: number) => ({ number })),
     finalSaved: "Final countdown saved",
     submissionsCloseSaved: "Submissions close saved",
     submissionsCloseNeedsFinal: "Set the final countdown first: submissions close at it unless you give another time.",
     mealAdded: "Meal added",
     mealRemoved: "Meal removed",
     // The original platform showed this text on both the users and the teams pages.
-    loadFailed: (message: string) => `Error loading teams: ${message}`,
+    loadFailed: template("Error loading teams: {{message}}", (message: string) => ({ message }), { nested: { message: "any" } }),
   },
   // The audit trail's page, CSV and API (docs/domain.md "Audit trail").
   audit: {
@@ -182,7 +215,7 @@ export const messages = {
     bothCursors: "Ask for older or for newer records, not both",
     limitInvalid: "The limit is a whole number from 1 to 200",
     filtersInvalid: "Some filters are invalid: nothing was read.",
-    loadFailed: (message: string) => `The audit trail could not be loaded: ${message}`,
+    loadFailed: template("The audit trail could not be loaded: {{message}}", (message: string) => ({ message }), { nested: { message: "any" } }),
     none: "No record matches these filters.",
     noOlder: "No older record matches these filters.",
     // What a record is about, by the first word of its kind ("score.given" → a submission).
@@ -200,8 +233,8 @@ export const messages = {
       import: "Import",
       award: "Award",
     } as Record<string, string>,
-    deletedTeam: (id: number) => `Team #${id} (deleted)`,
-    deletedUser: (id: number) => `User #${id} (deleted)`,
+    deletedTeam: template("Team #{{id}} (deleted)", (id: number) => ({ id })),
+    deletedUser: template("User #{{id}} (deleted)", (id: number) => ({ id })),
     via: { session: "session", token: "API token", system: "system" } as Record<string, string>,
   },
   // Public registration.
@@ -218,11 +251,14 @@ export const messages = {
     tshirtSize: "Choose S, M, L, XL or XXL",
     tooLong,
     duplicateEmail: "This email is already registered. One registration per person.",
-    rateLimited: (retryAfterSeconds: number) =>
-      `Too many registrations from your network. Try again in ${formatWait(retryAfterSeconds)}.`,
+    rateLimited: template(
+      "Too many registrations from your network. Try again in {{wait}}.",
+      (retryAfterSeconds: number) => ({ wait: formatWait(retryAfterSeconds) }),
+      { nested: { wait } },
+    ),
     noneSelected: "Select at least one registration",
-    tooManySelected: (max: number) => `Select at most ${max} registrations at a time`,
-    accountsCreated: (count: number) => (count === 1 ? "1 account created" : `${count} accounts created`),
+    tooManySelected: template("Select at most {{count}} registrations at a time", (max: number) => ({ count: max })),
+    accountsCreated: template({ one: "1 account created", other: "{{count}} accounts created" }, (count: number) => ({ count })),
     accountsFailed: "The accounts could not be created. Nothing was changed; please try again.",
   },
   // HTTP API: the `message` of its JSON errors.
@@ -234,9 +270,9 @@ export const messages = {
     foreignOrigin: "This request comes from another site and was refused. Scripts should use an API token.",
     missingOrigin: "A change made with the session cookie must come from this site (Origin header). Scripts should use an API token.",
     notFound: "Nothing here: see /api/v1/openapi.json for the calls.",
-    methodNotAllowed: (allowed: string) => `This path accepts ${allowed} only.`,
+    methodNotAllowed: template("This path accepts {{allowed}} only.", (allowed: string) => ({ allowed })),
     invalidJson: "The body is not valid JSON.",
-    unsupportedMediaType: (expected: string) => `Send the body as ${expected}.`,
+    unsupportedMediaType: template("Send the body as {{expected}}.", (expected: string) => ({ expected })),
     invalidFields: "Some fields are invalid.",
     invalidId: "The id in the path must be a positive whole number.",
   },
@@ -248,10 +284,10 @@ export const messages = {
     pointsNotANumber: "The points must be a number, like 25 or -10.5",
     decimals: "Use at most 2 decimals",
     pointsZero: "An award of 0 points changes nothing: give a positive or a negative number",
-    pointsRange: (max: string) => `At most ${max} points either way`,
+    pointsRange: template("At most {{max}} points either way", (max: string) => ({ max })),
     categoryInvalid: "Choose AI, CS, PS, GD, or no category",
     reasonRequired: "Please give a reason",
-    reasonTooLong: (max: number) => `The reason is too long (${max} characters at most)`,
+    reasonTooLong: template("The reason is too long ({{count}} characters at most)", (max: number) => ({ count: max })),
     notFound: "This award no longer exists",
     alreadyRevoked: "This award was already revoked",
     given: "Award given",
@@ -267,22 +303,35 @@ export const messages = {
   // Bulk import.
   imports: {
     fileRequired: "Choose a file",
-    fileTooLarge: (maxBytes: number) => `The file is larger than ${Math.round(maxBytes / 1_000_000)} MB`,
-    unreadableCsv: (reason: string) => `The file could not be read as CSV: ${reason}`,
-    unreadableJson: (reason: string) => `The file could not be read as JSON: ${reason}`,
+    fileTooLarge: template("The file is larger than {{megabytes}} MB", (maxBytes: number) => ({ megabytes: Math.round(maxBytes / 1_000_000) })),
+    unreadableCsv: template("The file could not be read as CSV: {{reason}}", (reason: string) => ({ reason })),
+    unreadableJson: template("The file could not be read as JSON: {{reason}}", (reason: string) => ({ reason })),
     jsonShape: "The JSON file must hold a list of challenges (or { \"challenges\": [...] })",
     notAnObject: "This item is not an object",
-    missingColumns: (missing: string[]) => `The file needs the column${missing.length === 1 ? "" : "s"} ${missing.join(", ")}`,
-    unknownColumns: (unknown: string[], known: string[]) => `Unknown column${unknown.length === 1 ? "" : "s"} ${unknown.join(", ")} (known: ${known.join(", ")})`,
+    missingColumns: template(
+      { one: "The file needs the column {{columns}}", other: "The file needs the columns {{columns}}" },
+      (missing: string[]) => ({ columns: missing }),
+      { countOf: "columns" },
+    ),
+    unknownColumns: template(
+      { one: "Unknown column {{columns}} (known: {{known}})", other: "Unknown columns {{columns}} (known: {{known}})" },
+      (unknown: string[], known: string[]) => ({ columns: unknown, known }),
+      { countOf: "columns" },
+    ),
     empty: "The file has no rows",
-    tooManyRows: (max: number) => `At most ${max} rows per file: split it`,
-    duplicateInFile: (row: number) => `The same name is also on row ${row}`,
+    tooManyRows: template("At most {{count}} rows per file: split it", (max: number) => ({ count: max })),
+    duplicateInFile: template("The same name is also on row {{row}}", (row: number) => ({ row })),
     staffTeam: "Admins and judges have no team: leave it empty",
     roleInvalid: "The role must be admin, judge or participant",
-    rowsInvalid: (count: number) =>
-      `${count === 1 ? "1 row has" : `${count} rows have`} errors: nothing was imported. Fix the file and preview it again.`,
-    accountsImported: (count: number) => (count === 1 ? "1 account imported" : `${count} accounts imported`),
-    challengesImported: (count: number) => (count === 1 ? "1 challenge imported" : `${count} challenges imported`),
+    rowsInvalid: template(
+      {
+        one: "1 row has errors: nothing was imported. Fix the file and preview it again.",
+        other: "{{count}} rows have errors: nothing was imported. Fix the file and preview it again.",
+      },
+      (count: number) => ({ count }),
+    ),
+    accountsImported: template({ one: "1 account imported", other: "{{count}} accounts imported" }, (count: number) => ({ count })),
+    challengesImported: template({ one: "1 challenge imported", other: "{{count}} challenges imported" }, (count: number) => ({ count })),
     failed: "The import failed and nothing was written. Please try again.",
   },
   errors: {
@@ -294,7 +343,10 @@ export const messages = {
     server: "An unexpected error happened. Please try again in a moment.",
     unavailable: "The service is briefly unavailable. Please try again in a few seconds.",
     crossSite: "This request came from another site and was refused. Please use the form on this site.",
-    bodyTooLarge: (maxBytes: number) => `The request is larger than ${Math.round(maxBytes / 1024)} KB, the most this form or call accepts. Nothing was saved.`,
+    bodyTooLarge: template(
+      "The request is larger than {{kilobytes}} KB, the most this form or call accepts. Nothing was saved.",
+      (maxBytes: number) => ({ kilobytes: Math.round(maxBytes / 1024) }),
+    ),
     bodyTooSlow: "The request's body did not arrive in time. Nothing was saved; please try again.",
     formContentType: "This page takes its form as a browser sends it (application/x-www-form-urlencoded or multipart/form-data). Nothing was saved.",
     formUnreadable: "The form's body could not be read (a malformed multipart body?). Nothing was saved; send it again from the page.",
@@ -305,51 +357,81 @@ export const messages = {
   },
   // Divisions (docs/domain.md "Divisions"): the event's list (Settings), a team's one (Teams, API, import), the boards.
   scoreboardFeed: {
-    limitInvalid: (max: number) => `limit is a whole number from 1 to ${max}`,
-    offsetInvalid: (max: number) => `offset is a whole number from 0 to ${max}`,
+    limitInvalid: template("limit is a whole number from 1 to {{max}}", (max: number) => ({ max })),
+    offsetInvalid: template("offset is a whole number from 0 to {{max}}", (max: number) => ({ max })),
   },
   divisions: {
     label: "Division",
     none: "No division",
     allTeams: "All teams",
     invisible: "A division's name cannot contain invisible or control characters (zero-width spaces, direction marks and the like)",
-    nameTooLong: (max: number) => `A division's name has at most ${max} characters`,
+    nameTooLong: template("A division's name has at most {{count}} characters", (max: number) => ({ count: max })),
     // The Settings list: a problem on one line.
-    onLine: (line: number, message: string) => `Line ${line}: ${message}`,
-    duplicate: (name: string, other: string) => `"${name}" is the same division as "${other}" (case and letters that look alike count as one)`,
-    tooMany: (max: number) => `At most ${max} divisions`,
-    inUse: (name: string, teams: number) =>
-      `${teams === 1 ? "1 team is" : `${teams} teams are`} in ${name}: move ${teams === 1 ? "it" : "them"} to another division on the Teams page before removing it`,
+    onLine: template("Line {{line}}: {{message}}", (line: number, message: string) => ({ line, message }), { nested: { message: "any" } }),
+    duplicate: template(
+      '"{{name}}" is the same division as "{{other}}" (case and letters that look alike count as one)',
+      (name: string, other: string) => ({ name, other }),
+    ),
+    tooMany: template("At most {{count}} divisions", (max: number) => ({ count: max })),
+    inUse: template(
+      {
+        one: "1 team is in {{name}}: move it to another division on the Teams page before removing it",
+        other: "{{count}} teams are in {{name}}: move them to another division on the Teams page before removing it",
+      },
+      (name: string, teams: number) => ({ name, count: teams }),
+    ),
     needsFinal: "Set the final countdown first: divisions are saved with the event's settings.",
-    saved: (names: readonly string[]) => (names.length === 0 ? "Divisions saved: none, one board for every team" : `Divisions saved: ${names.join(", ")}`),
-    unknown: (names: readonly string[]) =>
-      names.length === 0 ? "The event has no divisions: add them in Settings first" : `Choose a division from the event's list: ${names.join(", ")}`,
+    saved: template(
+      { zero: "Divisions saved: none, one board for every team", other: "Divisions saved: {{names}}" },
+      (names: readonly string[]) => ({ names }),
+      { countOf: "names" },
+    ),
+    unknown: template(
+      { zero: "The event has no divisions: add them in Settings first", other: "Choose a division from the event's list: {{names}}" },
+      (names: readonly string[]) => ({ names }),
+      { countOf: "names" },
+    ),
     required: "Give the division's name (to take the team out of its division, DELETE it)",
     // The scoreboard's ?division= names none of the event's (a stale or mistyped link).
-    notOnBoard: (name: string) => `There is no division called "${name}": showing every team.`,
+    notOnBoard: template('There is no division called "{{name}}": showing every team.', (name: string) => ({ name })),
     // Bulk import.
     staff: "Admins and judges have no team: leave the division empty",
-    conflict: (team: string, division: string | null, row: number) => `Row ${row} puts ${team} in ${division ?? "no division"}`,
+    conflict: template(
+      "Row {{row}} puts {{team}} in {{division}}",
+      (team: string, division: string | null, row: number) => ({ row, team, division: division ?? noDivision }),
+      { nested: { division: [noDivision] } },
+    ),
+    noDivision,
   },
   // The team size cap (docs/domain.md "Teams"): refused in the dashboard, the API, the import and accounts from registrations alike.
   teamSize: {
-    full: (team: string, cap: number) =>
-      `${team} is full: a team has at most ${cap} ${cap === 1 ? "member" : "members"} (Settings → Team size). Choose another team.`,
+    full: template(
+      {
+        one: "{{team}} is full: a team has at most {{count}} member (Settings → Team size). Choose another team.",
+        other: "{{team}} is full: a team has at most {{count}} members (Settings → Team size). Choose another team.",
+      },
+      (team: string, cap: number) => ({ team, count: cap }),
+    ),
     capInvalid: "The team size cap is a whole number from 1 to 100",
     needsFinal: "Set the final countdown first: the team size cap is saved with the event's settings.",
-    saved: (cap: number) => `Team size cap saved: at most ${cap} ${cap === 1 ? "member" : "members"} a team`,
+    saved: template(
+      { one: "Team size cap saved: at most {{count}} member a team", other: "Team size cap saved: at most {{count}} members a team" },
+      (cap: number) => ({ count: cap }),
+    ),
     // The registration form's label (the original platform's words at the default of 5).
-    registrationLabel: (cap: number) => `Team Name (Team must have a maximum of ${cap} members)`,
+    registrationLabel: template("Team Name (Team must have a maximum of {{count}} members)", (cap: number) => ({ count: cap })),
   },
   threads: {
     notFound: "This thread does not exist.",
     closed: "This thread is closed: nothing more can be written in it.",
-    someoneElse: "another organiser",
-    claimedByAnother: (name: string) => `${name} is already answering this thread.`,
+    someoneElse,
+    claimedByAnother: template("{{name}} is already answering this thread.", (name: string) => ({ name }), { nested: { name: [someoneElse] } }),
     notAQuestion: "Only a question about a challenge can be published as an announcement.",
     claimed: "Thread claimed: the other organisers see it is yours.",
     released: "Thread released: it is back in the queue for anyone to take.",
-    adminTakeOver: (name: string) => `${name} holds this thread. As an admin you may take it over, answer or close it.`,
+    adminTakeOver: template("{{name}} holds this thread. As an admin you may take it over, answer or close it.", (name: string) => ({ name }), {
+      nested: { name: [someoneElse] },
+    }),
     answered: "Reply sent: the team sees it now.",
     teamReplied: "Message sent: the organisers see it now.",
     closedNow: "Thread closed.",
@@ -360,14 +442,12 @@ export const messages = {
     questionTooLong: "At most 2,000 characters.",
     noTeam: "Only a team's member can ask about a challenge.",
     challengeNotFound: "This challenge is not open to your team.",
-    replyNotification: (body: string) => `An organiser answered: ${body.length > 160 ? `${body.slice(0, 157)}...` : body}`,
+    replyNotification: template("An organiser answered: {{body}}", (body: string) => ({ body: body.length > 160 ? `${body.slice(0, 157)}...` : body })),
     statusLabels: { open: "Open", claimed: "Claimed", answered: "Answered", closed: "Closed" },
     kindLabels: { mentor: "Mentor call", needs: "Need", question: "Question" },
   },
 } as const;
 
 function formatWait(seconds: number): string {
-  if (seconds < 60) return `${Math.max(1, Math.ceil(seconds))} seconds`;
-  const minutes = Math.ceil(seconds / 60);
-  return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+  return seconds < 60 ? waitSeconds(Math.max(1, Math.ceil(seconds))) : waitMinutes(Math.ceil(seconds / 60));
 }

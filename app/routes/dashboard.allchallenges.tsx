@@ -1,8 +1,10 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatPoints } from "~/components/realtime/format";
+import { useFormats } from "~/components/realtime/format";
+import { useT } from "~/components/i18n";
+import { categoryLabel } from "~/components/participant/category";
 import { listChallenges, toggleChallengeStatus } from "~/modules/challenges/challenges.server";
-import { categoryLabels, ChallengeIdSchema } from "~/modules/challenges/schema";
+import { ChallengeIdSchema } from "~/modules/challenges/schema";
 import { messages } from "~/modules/messages";
 import styles from "~/styles/dashboard.css";
 import { requirePageActor } from "~/glue/actor.server";
@@ -33,25 +35,31 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+/** A challenge's status in the page's language. */
+const statusKeys: Record<string, string> = { active: "allChallengesPage.active", inactive: "allChallengesPage.inactive" };
+
 export default function ChallengeStatusTable() {
   const { challenges } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const toggling = navigation.state !== "idle" ? navigation.formData?.get("id") : null;
+  const { t } = useT();
+  const format = useFormats();
+  const statusText = (status: string) => (statusKeys[status] ? t(statusKeys[status]) : status);
   return (
     <section aria-labelledby="challenge-status-title" className="stack dash-page">
-      <h1 id="challenge-status-title">All challanges</h1>
+      <h1 id="challenge-status-title">{t("allChallengesPage.heading")}</h1>
       {challenges.length === 0 ? (
-        <p>No challenges yet.</p>
+        <p>{t("allChallengesPage.none")}</p>
       ) : (
         <div className="table-wrap">
           <table className="table">
             <thead>
               <tr>
-                <th scope="col">title</th>
-                <th scope="col">Points</th>
-                <th scope="col">Category</th>
-                <th scope="col">Gate</th>
-                <th scope="col">Status</th>
+                <th scope="col">{t("allChallengesPage.title")}</th>
+                <th scope="col">{t("allChallengesPage.points")}</th>
+                <th scope="col">{t("allChallengesPage.category")}</th>
+                <th scope="col">{t("allChallengesPage.gate")}</th>
+                <th scope="col">{t("allChallengesPage.status")}</th>
               </tr>
             </thead>
             <tbody>
@@ -59,20 +67,25 @@ export default function ChallengeStatusTable() {
                 const pending = toggling === String(challenge.id);
                 return (
                   <tr key={challenge.id} data-challenge-id={challenge.id}>
-                    <td dir="auto">{challenge.title}</td>
-                    <td className="num">{formatPoints(challenge.points)}</td>
-                    <td>{categoryLabels[challenge.category]}</td>
-                    <td>{challenge.wave ?? "draft"}</td>
+                    <td>
+                      <bdi>{challenge.title}</bdi>
+                    </td>
+                    <td className="num">{format.points(challenge.points)}</td>
+                    <td>{categoryLabel(challenge.category, t)}</td>
+                    <td>{challenge.wave ?? t("allChallengesPage.draft")}</td>
                     <td>
                       <Form method="post">
                         <input type="hidden" name="id" value={challenge.id} />
                         <button
                           type="submit"
                           className={`status-toggle status-toggle--${challenge.status}`}
-                          aria-label={`${challenge.title}: ${challenge.status}. Click to make it ${challenge.status === "active" ? "inactive" : "active"}`}
+                          aria-label={t(challenge.status === "active" ? "allChallengesPage.toggleToInactive" : "allChallengesPage.toggleToActive", {
+                            title: challenge.title,
+                            status: statusText(challenge.status),
+                          })}
                           disabled={pending}
                         >
-                          {pending ? "..." : challenge.status}
+                          {pending ? "..." : statusText(challenge.status)}
                         </button>
                       </Form>
                     </td>

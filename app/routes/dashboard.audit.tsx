@@ -7,20 +7,23 @@ import { ActionButton } from "~/components/ui/action-button";
 import { Field, SelectField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
 import { requirePage } from "~/glue/auth.server";
-import { auditKinds } from "~/modules/audit/kinds";
+import { languageOf } from "~/glue/language.server";
+import { useT } from "~/components/i18n";
+import { useServerMessage } from "~/components/server-message";
+import { auditKinds, isAuditKind, type AuditKind } from "~/modules/audit/kinds";
+import { pageTitle, tFor } from "~/modules/i18n/i18n";
 import { presentRecord, type AuditRecordView } from "~/modules/audit/present";
 import { auditFilterChoices, auditPage } from "~/modules/audit/read.server";
 import { auditQuerySchema } from "~/modules/audit/schema";
 import type { Role } from "~/modules/auth/access";
 import { messages } from "~/modules/messages";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
-import { roleLabels } from "~/modules/users/schema";
 import styles from "~/styles/dashboard.css";
 
 const m = messages.audit;
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-export const meta: MetaFunction = () => [{ title: "Audit trail · Gatekeeper Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "auditPage.title") }];
 export const handle: DashboardHandle = { loadFailed: m.loadFailed };
 
 /** The filter fields as typed (kept in the form, carried by the page links and the CSV link). */
@@ -39,16 +42,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   const { filter, position, limit } = submission.value;
   const page = await auditPage(filter, position, limit);
+  // The values' words (yes/no, instants) in the reader's language; the CSV and the API keep English.
+  const words = valueWords(request);
   return {
     timeZone,
     choices,
     values,
     errors: {} as Record<string, string[]>,
-    records: page.records.map((record) => presentRecord(record, timeZone)),
+    records: page.records.map((record) => presentRecord(record, timeZone, words)),
     older: page.older,
     newer: page.newer,
     paged: position !== null,
   };
+}
+
+function valueWords(request: Request) {
+  const language = languageOf(request);
+  const t = tFor(language);
+  return { language, yes: t("auditPage.yes"), no: t("auditPage.no") };
 }
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
@@ -65,32 +76,81 @@ function pageHref(values: LoaderData["values"], cursor?: { before?: string; afte
 
 /** Every role has its group (a user missing from the list would drop the user filter on the next submit). */
 const roleGroups = [
-  { role: "admin", label: "Admins" },
-  { role: "judge", label: "Judges" },
-  { role: "mentor", label: "Mentors" },
-  { role: "participant", label: "Participants" },
+  { role: "admin", label: "auditPage.roleGroups.admin" },
+  { role: "judge", label: "auditPage.roleGroups.judge" },
+  { role: "mentor", label: "auditPage.roleGroups.mentor" },
+  { role: "participant", label: "auditPage.roleGroups.participant" },
 ] as const satisfies ReadonlyArray<{ role: Role; label: string }>;
+
+/** A role beside a name. */
+const roleKeys: Record<Role, string> = {
+  admin: "auditPage.roles.admin",
+  judge: "auditPage.roles.judge",
+  mentor: "auditPage.roles.mentor",
+  participant: "auditPage.roles.participant",
+};
+
+/** Each kind of change in the page's language (the English is auditKinds', app/modules/audit/kinds.ts). */
+const kindKeys: Record<AuditKind, string> = {
+  "score.given": "auditPage.kinds.scoreGiven",
+  "score.changed": "auditPage.kinds.scoreChanged",
+  "submission.created": "auditPage.kinds.submissionCreated",
+  "submission.updated": "auditPage.kinds.submissionUpdated",
+  "challenge.created": "auditPage.kinds.challengeCreated",
+  "challenge.updated": "auditPage.kinds.challengeUpdated",
+  "challenge.status": "auditPage.kinds.challengeStatus",
+  "challenge.deleted": "auditPage.kinds.challengeDeleted",
+  "gate.changed": "auditPage.kinds.gateChanged",
+  "event.final": "auditPage.kinds.eventFinal",
+  "event.submissions-close": "auditPage.kinds.eventSubmissionsClose",
+  "event.judging": "auditPage.kinds.eventJudging",
+  "event.feedback": "auditPage.kinds.eventFeedback",
+  "event.divisions": "auditPage.kinds.eventDivisions",
+  "event.team-cap": "auditPage.kinds.eventTeamCap",
+  "scoreboard.frozen": "auditPage.kinds.scoreboardFrozen",
+  "scoreboard.unfrozen": "auditPage.kinds.scoreboardUnfrozen",
+  "team.created": "auditPage.kinds.teamCreated",
+  "team.renamed": "auditPage.kinds.teamRenamed",
+  "team.division": "auditPage.kinds.teamDivision",
+  "team.deleted": "auditPage.kinds.teamDeleted",
+  "user.created": "auditPage.kinds.userCreated",
+  "user.updated": "auditPage.kinds.userUpdated",
+  "user.deleted": "auditPage.kinds.userDeleted",
+  "session.ended": "auditPage.kinds.sessionEnded",
+  "token.created": "auditPage.kinds.tokenCreated",
+  "token.revoked": "auditPage.kinds.tokenRevoked",
+  "import.accounts": "auditPage.kinds.importAccounts",
+  "import.challenges": "auditPage.kinds.importChallenges",
+  "award.given": "auditPage.kinds.awardGiven",
+  "award.revoked": "auditPage.kinds.awardRevoked",
+  "announcement.created": "auditPage.kinds.announcementCreated",
+  "notification.sent": "auditPage.kinds.notificationSent",
+  "videos.changed": "auditPage.kinds.videosChanged",
+  "meal.added": "auditPage.kinds.mealAdded",
+  "meal.removed": "auditPage.kinds.mealRemoved",
+};
 
 function Filters({ choices, values, errors }: Pick<LoaderData, "choices" | "values" | "errors">) {
   const teamListed = !values.team || choices.teams.some((team) => String(team.id) === values.team);
   const userListed = !values.user || choices.users.some((user) => String(user.id) === values.user);
+  const { t } = useT();
   return (
-    <Form method="get" className="dash-filters card audit-filters" aria-label="Filter the audit trail">
-      <SelectField label="Team" selectProps={{ id: "audit-team", name: "team", defaultValue: values.team }} errors={errors.team}>
-        <option value="">All teams</option>
+    <Form method="get" className="dash-filters card audit-filters" aria-label={t("auditPage.filterLabel")}>
+      <SelectField label={t("auditPage.team")} selectProps={{ id: "audit-team", name: "team", defaultValue: values.team }} errors={errors.team}>
+        <option value="">{t("auditPage.allTeams")}</option>
         {/* A deleted team's id (from a link) stays chosen. */}
-        {teamListed ? null : <option value={values.team}>Team #{values.team}</option>}
+        {teamListed ? null : <option value={values.team}>{t("auditPage.teamNumber", { id: values.team })}</option>}
         {choices.teams.map((team) => (
           <option key={team.id} value={team.id}>
             {team.name}
           </option>
         ))}
       </SelectField>
-      <SelectField label="User (acting or concerned)" selectProps={{ id: "audit-user", name: "user", defaultValue: values.user }} errors={errors.user}>
-        <option value="">All users</option>
-        {userListed ? null : <option value={values.user}>User #{values.user}</option>}
+      <SelectField label={t("auditPage.user")} selectProps={{ id: "audit-user", name: "user", defaultValue: values.user }} errors={errors.user}>
+        <option value="">{t("auditPage.allUsers")}</option>
+        {userListed ? null : <option value={values.user}>{t("auditPage.userNumber", { id: values.user })}</option>}
         {roleGroups.map((group) => (
-          <optgroup key={group.role} label={group.label}>
+          <optgroup key={group.role} label={t(group.label)}>
             {choices.users
               .filter((user) => user.role === group.role)
               .map((user) => (
@@ -101,47 +161,109 @@ function Filters({ choices, values, errors }: Pick<LoaderData, "choices" | "valu
           </optgroup>
         ))}
       </SelectField>
-      <SelectField label="Kind of change" selectProps={{ id: "audit-kind", name: "kind", defaultValue: values.kind }} errors={errors.kind}>
-        <option value="">Every change</option>
-        {Object.entries(auditKinds).map(([kind, label]) => (
+      <SelectField label={t("auditPage.kind")} selectProps={{ id: "audit-kind", name: "kind", defaultValue: values.kind }} errors={errors.kind}>
+        <option value="">{t("auditPage.everyChange")}</option>
+        {Object.keys(auditKinds).map((kind) => (
           <option key={kind} value={kind}>
-            {label}
+            {t(kindKeys[kind as AuditKind])}
           </option>
         ))}
       </SelectField>
-      <Field label="From" inputProps={{ id: "audit-from", name: "from", type: "datetime-local", step: 1, defaultValue: values.from }} errors={errors.from} />
-      <Field label="To (included)" inputProps={{ id: "audit-to", name: "to", type: "datetime-local", step: 1, defaultValue: values.to }} errors={errors.to} />
+      <Field label={t("auditPage.from")} inputProps={{ id: "audit-from", name: "from", type: "datetime-local", step: 1, defaultValue: values.from }} errors={errors.from} />
+      <Field label={t("auditPage.to")} inputProps={{ id: "audit-to", name: "to", type: "datetime-local", step: 1, defaultValue: values.to }} errors={errors.to} />
       {values.limit ? <input type="hidden" name="limit" value={values.limit} /> : null}
       <div className="dash-form-actions audit-filters__actions">
         <ActionButton type="submit" variant="subtle">
-          Filter
+          {t("auditPage.filter")}
         </ActionButton>
-        <Link to="/dashboard/audit">Clear</Link>
+        <Link to="/dashboard/audit">{t("auditPage.clear")}</Link>
       </div>
     </Form>
   );
 }
 
+/**
+ * The fields the records carry, in the page's language (the English is app/modules/audit/present.ts's
+ * fieldLabel of the stored key); a field not listed shows as stored.
+ */
+const fieldKeys: Record<string, string> = {
+  name: "auditPage.fields.name",
+  title: "auditPage.fields.title",
+  team: "auditPage.fields.team",
+  teamId: "auditPage.fields.teamId",
+  points: "auditPage.fields.points",
+  reason: "auditPage.fields.reason",
+  category: "auditPage.fields.category",
+  revokedAt: "auditPage.fields.revokedAt",
+  revoked: "auditPage.fields.revoked",
+  division: "auditPage.fields.division",
+  divisions: "auditPage.fields.divisions",
+  divisionsSet: "auditPage.fields.divisionsSet",
+  prefix: "auditPage.fields.prefix",
+  role: "auditPage.fields.role",
+  wave: "auditPage.fields.wave",
+  difficulty: "auditPage.fields.difficulty",
+  status: "auditPage.fields.status",
+  attachment: "auditPage.fields.attachment",
+  challenge: "auditPage.fields.challenge",
+  challengeId: "auditPage.fields.challengeId",
+  challengeIds: "auditPage.fields.challengeIds",
+  fileKey: "auditPage.fields.fileKey",
+  fileName: "auditPage.fields.fileName",
+  fileSize: "auditPage.fields.fileSize",
+  textLength: "auditPage.fields.textLength",
+  score: "auditPage.fields.score",
+  comment: "auditPage.fields.comment",
+  criteria: "auditPage.fields.criteria",
+  submissionScore: "auditPage.fields.submissionScore",
+  gate: "auditPage.fields.gate",
+  gates: "auditPage.fields.gates",
+  description: "auditPage.fields.description",
+  opensAt: "auditPage.fields.opensAt",
+  finalAt: "auditPage.fields.finalAt",
+  submissionsCloseAt: "auditPage.fields.submissionsCloseAt",
+  judgesPerSubmission: "auditPage.fields.judgesPerSubmission",
+  blind: "auditPage.fields.blind",
+  teamSizeCap: "auditPage.fields.teamSizeCap",
+  frozen: "auditPage.fields.frozen",
+  frozenAt: "auditPage.fields.frozenAt",
+  sessionsEnded: "auditPage.fields.sessionsEnded",
+  message: "auditPage.fields.message",
+  content: "auditPage.fields.content",
+  label: "auditPage.fields.label",
+  at: "auditPage.fields.at",
+  created: "auditPage.fields.created",
+  teamsCreated: "auditPage.fields.teamsCreated",
+  users: "auditPage.fields.users",
+  file: "auditPage.fields.file",
+  awards: "auditPage.fields.awards",
+  video1: "auditPage.fields.video1",
+  video2: "auditPage.fields.video2",
+};
+
 function Changes({ record }: { record: AuditRecordView }) {
+  const { t } = useT();
+  const label = (change: AuditRecordView["changed"][number]) => (fieldKeys[change.field] ? t(fieldKeys[change.field]) : change.label);
   if (record.changed.length === 0 && record.unchanged.length === 0) return <span className="audit-muted">—</span>;
   return (
     <>
+      {/* Values as they were recorded (data-recorded): the trail's evidence, shown as stored in either language. */}
       <ul className="audit-changes">
         {record.changed.map((change) => (
           <li key={change.field}>
-            <span className="audit-changes__field">{change.label}</span>{" "}
+            <span className="audit-changes__field">{label(change)}</span>{" "}
             {record.mode === "created" ? (
-              <ins dir="auto">{change.after}</ins>
+              <ins dir="auto" data-recorded>{change.after}</ins>
             ) : record.mode === "deleted" ? (
-              <del dir="auto">{change.before}</del>
+              <del dir="auto" data-recorded>{change.before}</del>
             ) : (
               <>
-                <span className="audit-changes__old" dir="auto">
+                <span className="audit-changes__old" dir="auto" data-recorded>
                   {change.before}
                 </span>
-                <span aria-hidden="true"> → </span>
-                <span className="visually-hidden"> changed to </span>
-                <ins dir="auto">{change.after}</ins>
+                <span aria-hidden="true">{t("auditPage.arrow")}</span>
+                <span className="visually-hidden"> {t("auditPage.changedTo")} </span>
+                <ins dir="auto" data-recorded>{change.after}</ins>
               </>
             )}
           </li>
@@ -149,11 +271,11 @@ function Changes({ record }: { record: AuditRecordView }) {
       </ul>
       {record.unchanged.length ? (
         <details className="audit-unchanged">
-          <summary>{record.unchanged.length} unchanged</summary>
+          <summary>{t("auditPage.unchanged", { count: record.unchanged.length })}</summary>
           <ul className="audit-changes">
             {record.unchanged.map((change) => (
               <li key={change.field}>
-                <span className="audit-changes__field">{change.label}</span> <span dir="auto">{change.after}</span>
+                <span className="audit-changes__field">{label(change)}</span> <span dir="auto" data-recorded>{change.after}</span>
               </li>
             ))}
           </ul>
@@ -163,18 +285,33 @@ function Changes({ record }: { record: AuditRecordView }) {
   );
 }
 
+/** What a record is about ("Submission #42"), in the page's language. */
+function subjectText(record: AuditRecordView, t: ReturnType<typeof useT>["t"], serverMessage: (text: string) => string): string {
+  const english = m.subjects[record.kind.split(".")[0]];
+  const noun = english ? serverMessage(english) : isAuditKind(record.kind) ? t(kindKeys[record.kind]) : record.kind;
+  return record.subjectId === null ? noun : t("auditPage.subjectNumber", { noun, id: record.subjectId });
+}
+
+/** How the change came: "session", "API token #3", "system". */
+function viaText(actor: AuditRecordView["actor"], serverMessage: (text: string) => string): string {
+  const via = serverMessage(m.via[actor.viaKind] ?? actor.viaKind);
+  return actor.viaKind === "token" && actor.tokenId !== null ? `${via} #${actor.tokenId}` : via;
+}
+
 function Records({ records }: { records: AuditRecordView[] }) {
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   return (
     <div className="table-wrap" role="region" aria-labelledby="audit-records-heading" tabIndex={0}>
       <table className="table audit-table">
         <thead>
           <tr>
-            <th scope="col">When</th>
-            <th scope="col">Change</th>
-            <th scope="col">Who</th>
-            <th scope="col">Team</th>
-            <th scope="col">What</th>
-            <th scope="col">Before → after</th>
+            <th scope="col">{t("auditPage.when")}</th>
+            <th scope="col">{t("auditPage.change")}</th>
+            <th scope="col">{t("auditPage.who")}</th>
+            <th scope="col">{t("auditPage.team")}</th>
+            <th scope="col">{t("auditPage.what")}</th>
+            <th scope="col">{t("auditPage.beforeAfter")}</th>
           </tr>
         </thead>
         <tbody>
@@ -183,30 +320,36 @@ function Records({ records }: { records: AuditRecordView[] }) {
               <td className="audit-when">
                 <time dateTime={record.at}>{record.atText}</time>
               </td>
-              <td>{record.kindLabel}</td>
+              <td>{isAuditKind(record.kind) ? t(kindKeys[record.kind]) : record.kindLabel}</td>
               <td>
                 {record.actor.id !== null ? (
-                  <Link to={`?user=${record.actor.id}`} dir="auto" title="This user's history">
-                    {record.actor.name}
+                  <Link to={`?user=${record.actor.id}`} title={t("auditPage.userHistory")}>
+                    <bdi>{record.actor.name}</bdi>
                   </Link>
                 ) : (
-                  <span dir="auto">{record.actor.name}</span>
+                  <bdi>{record.actor.name}</bdi>
                 )}
                 <span className="audit-meta">
-                  {[record.actor.role ? roleLabels[record.actor.role] : null, `via ${record.actor.via}`, record.actor.ip].filter(Boolean).join(" · ")}
+                  {[
+                    record.actor.role ? t(roleKeys[record.actor.role]) : null,
+                    t("auditPage.via", { via: viaText(record.actor, serverMessage) }),
+                    record.actor.ip,
+                  ]
+                    .filter(Boolean)
+                    .join(" · ")}
                 </span>
               </td>
               <td>
                 {record.team ? (
-                  <Link to={`?team=${record.team.id}`} dir="auto" title="This team's history">
-                    {record.team.name}
+                  <Link to={`?team=${record.team.id}`} title={t("auditPage.teamHistory")}>
+                    {record.team.deleted ? t("auditPage.deletedTeam", { id: record.team.id }) : <bdi>{record.team.name}</bdi>}
                   </Link>
                 ) : (
                   <span className="audit-muted">—</span>
                 )}
               </td>
               <td>
-                {record.subject}
+                {subjectText(record, t, serverMessage)}
                 {record.title ? (
                   <span className="audit-meta" dir="auto">
                     {record.title}
@@ -214,9 +357,9 @@ function Records({ records }: { records: AuditRecordView[] }) {
                 ) : null}
                 {record.user ? (
                   <span className="audit-meta">
-                    about{" "}
-                    <Link to={`?user=${record.user.id}`} dir="auto">
-                      {record.user.name}
+                    {t("auditPage.about")}{" "}
+                    <Link to={`?user=${record.user.id}`}>
+                      {record.user.deleted ? t("auditPage.deletedUser", { id: record.user.id }) : <bdi>{record.user.name}</bdi>}
                     </Link>
                   </span>
                 ) : null}
@@ -235,35 +378,35 @@ function Records({ records }: { records: AuditRecordView[] }) {
 export default function AuditTrail() {
   const { timeZone, choices, values, errors, records, older, newer, paged } = useLoaderData<typeof loader>();
   const invalid = Object.keys(errors).length > 0;
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   return (
     <section aria-labelledby="audit-title" className="stack dash-page audit-page">
-      <h1 id="audit-title">Audit trail</h1>
-      <p>
-        Who changed what teams see or are ranked by, newest first. Times are the event&apos;s ({timeZone}), to the second. The records cannot be edited or
-        deleted.
-      </p>
+      <h1 id="audit-title">{t("auditPage.heading")}</h1>
+      <p>{t("auditPage.intro", { zone: timeZone })}</p>
       <Filters choices={choices} values={values} errors={errors} />
       {invalid ? (
-        <Message tone="error">{m.filtersInvalid}</Message>
+        <Message tone="error">{serverMessage(m.filtersInvalid)}</Message>
       ) : (
-        <section className="card stack" aria-labelledby="audit-records-heading">
+        // Not a landmark itself: the table's scrolling region below carries the heading's name (one region per name).
+        <section className="card stack">
           <div className="audit-heading">
-            <h2 id="audit-records-heading">Records</h2>
+            <h2 id="audit-records-heading">{t("auditPage.records")}</h2>
             <a href={pageHref(values, undefined, "/dashboard/exports/audit.csv")} download>
-              Download CSV (these filters, every page)
+              {t("auditPage.downloadCsv")}
             </a>
           </div>
-          {records.length === 0 ? <p>{paged ? m.noOlder : m.none}</p> : <Records records={records} />}
-          <nav aria-label="Audit trail pages" className="audit-pager">
-            {paged ? <Link to={pageHref(values)}>« Newest</Link> : null}
+          {records.length === 0 ? <p>{serverMessage(paged ? m.noOlder : m.none)}</p> : <Records records={records} />}
+          <nav aria-label={t("auditPage.pagesLabel")} className="audit-pager">
+            {paged ? <Link to={pageHref(values)}>{t("auditPage.newest")}</Link> : null}
             {newer ? (
               <Link to={pageHref(values, { after: newer })} rel="prev">
-                ‹ Newer
+                {t("auditPage.newer")}
               </Link>
             ) : null}
             {older ? (
               <Link to={pageHref(values, { before: older })} rel="next">
-                Older ›
+                {t("auditPage.older")}
               </Link>
             ) : null}
           </nav>

@@ -5,7 +5,11 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useFormErrorToast } from "~/components/toaster";
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
-import { formatDayTime, formatSignedPoints } from "~/components/realtime/format";
+import { useFormats } from "~/components/realtime/format";
+import { useT } from "~/components/i18n";
+import { categoryLabel } from "~/components/participant/category";
+import { useServerMessage } from "~/components/server-message";
+import { pageTitle } from "~/modules/i18n/i18n";
 import { ActionButton } from "~/components/ui/action-button";
 import { confirmSubmit } from "~/components/ui/confirm-submit";
 import { Field, SelectField, TextareaField } from "~/components/ui/field";
@@ -13,7 +17,7 @@ import { Message } from "~/components/ui/message";
 import { giveAward, listAwards, revokeAward } from "~/modules/awards/awards.server";
 import { AwardFormSchema, AwardRevokeSchema, REASON_MAX_LENGTH } from "~/modules/awards/schema";
 import { MAX_AWARD_POINTS } from "~/modules/awards/rules";
-import { categories, categoryLabels } from "~/modules/challenges/schema";
+import { categories } from "~/modules/challenges/schema";
 import { messages } from "~/modules/messages";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { listTeams } from "~/modules/teams/teams.server";
@@ -30,7 +34,7 @@ const m = messages.awards;
 export const handle: DashboardHandle = { loadFailed: messages.dashboard.loadFailed };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-export const meta: MetaFunction = () => [{ title: "Awards · Gatekeeper Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "awardsPage.title") }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
@@ -83,18 +87,17 @@ function AwardForm({ teams }: { teams: LoaderData["teams"] }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: AwardFormSchema }),
   });
   const giving = navigation.state === "submitting" && navigation.formData?.get("intent") === "give";
+  const { t } = useT();
+  const format = useFormats();
+  const serverMessage = useServerMessage();
   return (
     <section className="card" aria-labelledby="award-form-heading">
-      <h2 id="award-form-heading">Give an award</h2>
-      <p className="muted">
-        Up to 2 decimals, at most {MAX_AWARD_POINTS.toLocaleString("en-US")} either way; a negative number is a penalty. The points count in the
-        team&apos;s total, and in the category if you pick one, within a second. The team&apos;s members see the award and its reason on their status
-        page.
-      </p>
+      <h2 id="award-form-heading">{t("awardsPage.giveHeading")}</h2>
+      <p className="muted">{t("awardsPage.giveHint", { max: format.number(MAX_AWARD_POINTS) })}</p>
       <Form method="post" {...getFormProps(form)} className="form">
         <div className="dash-grid">
-          <SelectField label="Team" selectProps={getSelectProps(fields.teamId)} errors={fields.teamId.errors}>
-            <option value="">Choose a team</option>
+          <SelectField label={t("awardsPage.team")} selectProps={getSelectProps(fields.teamId)} errors={fields.teamId.errors}>
+            <option value="">{t("awardsPage.chooseTeam")}</option>
             {teams.map((team) => (
               <option key={team.id} value={team.id}>
                 {team.name}
@@ -102,30 +105,38 @@ function AwardForm({ teams }: { teams: LoaderData["teams"] }) {
             ))}
           </SelectField>
           <Field
-            label="Points"
+            label={t("awardsPage.points")}
             // Text, not a number input: a browser's number input refuses a typed "-" or drops what it cannot read.
-            inputProps={{ ...getInputProps(fields.points, { type: "text" }), inputMode: "decimal", placeholder: "25 or -10.5", autoComplete: "off" }}
+            // Left to right in Arabic too, as numbers are written; the Arabic placeholder is digits only ("25 / -10.5"), as
+            // an Arabic word before "-10.5" would carry the number to its side (the sign behind it).
+            inputProps={{
+              ...getInputProps(fields.points, { type: "text" }),
+              inputMode: "decimal",
+              placeholder: t("awardsPage.pointsPlaceholder"),
+              autoComplete: "off",
+              dir: "ltr",
+            }}
             errors={fields.points.errors}
           />
-          <SelectField label="Category (optional)" selectProps={{ ...getSelectProps(fields.category), required: false }} errors={fields.category.errors}>
-            <option value="">None: the total only</option>
+          <SelectField label={t("awardsPage.categoryOptional")} selectProps={{ ...getSelectProps(fields.category), required: false }} errors={fields.category.errors}>
+            <option value="">{t("awardsPage.noCategory")}</option>
             {categories.map((category) => (
               <option key={category} value={category}>
-                {category === "AI" ? "AI" : `${categoryLabels[category]} (${category})`}
+                {category === "AI" ? "AI" : `${categoryLabel(category, t)} (${category})`}
               </option>
             ))}
           </SelectField>
         </div>
         <TextareaField
-          label="Reason (shown to the team)"
-          textareaProps={{ ...getTextareaProps(fields.reason), rows: 2, maxLength: REASON_MAX_LENGTH }}
+          label={t("awardsPage.reason")}
+          textareaProps={{ ...getTextareaProps(fields.reason), rows: 2, maxLength: REASON_MAX_LENGTH, dir: "auto" }}
           errors={fields.reason.errors}
         />
         <div className="message-slot" id={form.errorId} aria-live="polite">
-          {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
+          {form.errors?.[0] ? <Message tone="error">{serverMessage(form.errors[0])}</Message> : null}
         </div>
         <ActionButton type="submit" name="intent" value="give" disabled={giving}>
-          {giving ? "Giving..." : "Give award"}
+          {giving ? t("awardsPage.giving") : t("awardsPage.give")}
         </ActionButton>
       </Form>
     </section>
@@ -137,72 +148,81 @@ export default function Awards() {
   const location = useLocation();
   const navigation = useNavigation();
   const revoking = navigation.state === "submitting" && navigation.formData?.get("intent") === "revoke" ? navigation.formData.get("id") : null;
+  const { t } = useT();
+  const format = useFormats();
   return (
     <section aria-labelledby="awards-title" className="stack dash-page">
-      <h1 id="awards-title">Awards</h1>
+      <h1 id="awards-title">{t("awardsPage.heading")}</h1>
       {/* Remounted on every navigation: a given award leaves the form empty again. */}
       <AwardForm key={location.key} teams={teams} />
       <section className="card" aria-labelledby="award-list-heading">
-        <h2 id="award-list-heading">Awards given</h2>
+        <h2 id="award-list-heading">{t("awardsPage.listHeading")}</h2>
         {awards.length === 0 ? (
-          <p>No awards yet.</p>
+          <p>{t("awardsPage.none")}</p>
         ) : (
           <div className="table-wrap">
             <table className="table award-table">
               <thead>
                 <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Team</th>
+                  <th scope="col">{t("awardsPage.when")}</th>
+                  <th scope="col">{t("awardsPage.team")}</th>
                   <th scope="col" className="num">
-                    Points
+                    {t("awardsPage.points")}
                   </th>
-                  <th scope="col">Category</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col">Given by</th>
-                  <th scope="col">Status</th>
+                  <th scope="col">{t("awardsPage.category")}</th>
+                  <th scope="col">{t("awardsPage.reasonColumn")}</th>
+                  <th scope="col">{t("awardsPage.givenBy")}</th>
+                  <th scope="col">{t("awardsPage.status")}</th>
                 </tr>
               </thead>
               <tbody>
                 {awards.map((award) => {
-                  const points = formatSignedPoints(award.points);
+                  const points = format.signedPoints(award.points);
                   return (
                     <tr key={award.id} data-award-id={award.id} className={award.revokedAt ? "award-row--revoked" : undefined}>
-                      <td className="nowrap" data-label="When">
-                        <time dateTime={award.createdAt}>{formatDayTime(award.createdAt, timeZone)}</time>
+                      <td className="nowrap" data-label={t("awardsPage.when")}>
+                        <time dateTime={award.createdAt}>{format.dayTime(award.createdAt, timeZone)}</time>
                       </td>
-                      <td dir="auto" data-label="Team">
-                        {award.teamName}
+                      <td data-label={t("awardsPage.team")}>
+                        <bdi>{award.teamName}</bdi>
                       </td>
-                      <td className="num nowrap" data-label="Points">
-                        <span className={award.points > 0 ? "award-points--plus" : "award-points--minus"}>{points}</span>
+                      <td className="num nowrap" data-label={t("awardsPage.points")}>
+                        <span className={award.points > 0 ? "award-points--plus" : "award-points--minus"} dir="ltr">
+                          {points}
+                        </span>
                       </td>
-                      <td data-label="Category">{award.category ?? <span className="muted">total only</span>}</td>
-                      <td dir="auto" className="award-reason" data-label="Reason">
+                      <td data-label={t("awardsPage.category")}>{award.category ?? <span className="muted">{t("awardsPage.totalOnly")}</span>}</td>
+                      <td dir="auto" className="award-reason" data-label={t("awardsPage.reasonColumn")}>
                         {award.reason}
                       </td>
-                      <td dir="auto" data-label="Given by">
-                        {award.givenBy ?? <span className="muted">deleted user</span>}
+                      <td data-label={t("awardsPage.givenBy")}>
+                        {award.givenBy ? <bdi>{award.givenBy}</bdi> : <span className="muted">{t("awardsPage.deletedUser")}</span>}
                       </td>
-                      <td className="award-status" data-label="Status">
+                      <td className="award-status" data-label={t("awardsPage.status")}>
                         {award.revokedAt ? (
                           <span className="muted">
-                            revoked <time dateTime={award.revokedAt}>{formatDayTime(award.revokedAt, timeZone)}</time>
-                            {award.revokedBy ? ` by ${award.revokedBy}` : null}
+                            {t("awardsPage.revoked")} <time dateTime={award.revokedAt}>{format.dayTime(award.revokedAt, timeZone)}</time>
+                            {award.revokedBy ? (
+                              <>
+                                {" "}
+                                {t("awardsPage.revokedBy")} <bdi>{award.revokedBy}</bdi>
+                              </>
+                            ) : null}
                           </span>
                         ) : (
                           <div className="row-actions">
-                            <span className="award-status--active">active</span>
-                            <Form method="post" onSubmit={confirmSubmit(`Revoke the award of ${points} to ${award.teamName}? The points leave its total.`)}>
+                            <span className="award-status--active">{t("awardsPage.active")}</span>
+                            <Form method="post" onSubmit={confirmSubmit(t("awardsPage.revokeConfirm", { points, team: award.teamName }))}>
                               <input type="hidden" name="id" value={award.id} />
                               <button
                                 type="submit"
                                 name="intent"
                                 value="revoke"
                                 className="link-button link-button--danger"
-                                aria-label={`Revoke ${points} to ${award.teamName}`}
+                                aria-label={t("awardsPage.revokeLabel", { points, team: award.teamName })}
                                 disabled={revoking === String(award.id)}
                               >
-                                {revoking === String(award.id) ? "Revoking..." : "Revoke"}
+                                {revoking === String(award.id) ? t("awardsPage.revoking") : t("awardsPage.revoke")}
                               </button>
                             </Form>
                           </div>

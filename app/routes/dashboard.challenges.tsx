@@ -4,12 +4,15 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@rem
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useFormErrorToast } from "~/components/toaster";
+import { useT } from "~/components/i18n";
+import { categoryLabel, difficultyLabel } from "~/components/participant/category";
+import { useServerMessage } from "~/components/server-message";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
 import { cleanupObject, createChallenge, getChallenge, getRubric, updateChallenge } from "~/modules/challenges/challenges.server";
 import { formatRubric } from "~/modules/scoring/rubric";
-import { attachmentAccept, categories, categoryLabels, ChallengeFormSchema, difficulties } from "~/modules/challenges/schema";
+import { attachmentAccept, categories, ChallengeFormSchema, difficulties } from "~/modules/challenges/schema";
 import { parseChallengeForm } from "~/glue/challenge-form.server";
 import { messages } from "~/modules/messages";
 import styles from "~/styles/dashboard.css";
@@ -89,44 +92,47 @@ function ChallengeForm({ editing }: { editing: Editing }) {
   const saving = navigation.state === "submitting";
   const attachmentId = `${form.id}-attachment`;
   const attachmentErrors = fields.attachment?.errors;
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   return (
     <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="form card">
       {editing ? <input {...getInputProps(fields.id, { type: "hidden" })} key={fields.id.key} /> : null}
-      <Field label="Title" inputProps={getInputProps(fields.title, { type: "text" })} errors={fields.title.errors} />
-      <TextareaField label="Description" textareaProps={{ ...getTextareaProps(fields.description), rows: 5 }} errors={fields.description.errors} />
+      <Field label={t("challengesPage.titleField")} inputProps={{ ...getInputProps(fields.title, { type: "text" }), dir: "auto" }} errors={fields.title.errors} />
+      <TextareaField label={t("challengesPage.description")} textareaProps={{ ...getTextareaProps(fields.description), rows: 5, dir: "auto" }} errors={fields.description.errors} />
       <div className="dash-grid">
-        <Field label="Points" inputProps={{ ...getInputProps(fields.points, { type: "number" }), min: 1, step: 1, inputMode: "numeric" }} errors={fields.points.errors} />
-        <SelectField label="Category" selectProps={getSelectProps(fields.category)} errors={fields.category.errors}>
-          <option value="">Choose a category</option>
+        <Field label={t("challengesPage.points")} inputProps={{ ...getInputProps(fields.points, { type: "number" }), min: 1, step: 1, inputMode: "numeric" }} errors={fields.points.errors} />
+        <SelectField label={t("challengesPage.category")} selectProps={getSelectProps(fields.category)} errors={fields.category.errors}>
+          <option value="">{t("challengesPage.chooseCategory")}</option>
           {categories.map((category) => (
             <option key={category} value={category}>
-              {categoryLabels[category]}
+              {categoryLabel(category, t)}
             </option>
           ))}
         </SelectField>
-        <SelectField label="Wave" selectProps={getSelectProps(fields.wave)} errors={fields.wave.errors}>
-          <option value="">None (draft)</option>
+        <SelectField label={t("challengesPage.wave")} selectProps={getSelectProps(fields.wave)} errors={fields.wave.errors}>
+          <option value="">{t("challengesPage.noWave")}</option>
           {[1, 2, 3, 4, 5].map((wave) => (
             <option key={wave} value={wave}>
-              Gate {wave}
+              {t("challengesPage.gate", { wave })}
             </option>
           ))}
         </SelectField>
-        <SelectField label="Difficulty" selectProps={getSelectProps(fields.difficulty)} errors={fields.difficulty.errors}>
-          <option value="">Not set</option>
+        <SelectField label={t("challengesPage.difficulty")} selectProps={getSelectProps(fields.difficulty)} errors={fields.difficulty.errors}>
+          <option value="">{t("challengesPage.notSet")}</option>
           {difficulties.map((difficulty) => (
             <option key={difficulty} value={difficulty}>
-              {difficulty}
+              {difficultyLabel(difficulty, t)}
             </option>
           ))}
         </SelectField>
       </div>
-      <TextareaField label="Hints" textareaProps={{ ...getTextareaProps(fields.hints), rows: 3 }} errors={fields.hints.errors} />
+      <TextareaField label={t("challengesPage.hints")} textareaProps={{ ...getTextareaProps(fields.hints), rows: 3, dir: "auto" }} errors={fields.hints.errors} />
       <TextareaField
         label={
           <>
-            Rubric (optional): one criterion a line, <code>name | weight | maximum</code>, e.g. <code>Clarity | 2 | 10</code>. Judges then
-            mark each criterion; empty, they give one mark.
+            {t("challengesPage.rubricIntro")} <code dir="ltr">name | weight | maximum</code>
+            {t("challengesPage.rubricExample")} <code dir="ltr">Clarity | 2 | 10</code>
+            {t("challengesPage.rubricOutro")}
           </>
         }
         textareaProps={{ ...getTextareaProps(fields.rubric), rows: 4, dir: "auto" }}
@@ -134,19 +140,19 @@ function ChallengeForm({ editing }: { editing: Editing }) {
       />
       {editing?.attachmentName ? (
         <p>
-          Current attachment:{" "}
-          <a href={`/dashboard/challenges/${editing.id}/attachment`} dir="auto">
-            {editing.attachmentName}
+          {t("challengesPage.currentAttachment")}{" "}
+          <a href={`/dashboard/challenges/${editing.id}/attachment`}>
+            <bdi>{editing.attachmentName}</bdi>
           </a>{" "}
           <label className="checkbox">
-            <input type="checkbox" name={fields.removeAttachment.name} value="on" /> Remove it
+            <input type="checkbox" name={fields.removeAttachment.name} value="on" /> {t("challengesPage.removeAttachment")}
           </label>
         </p>
       ) : null}
       {/* Last on purpose: the text fields arrive before the file in the multipart body. */}
       <div className="field">
         <label className="field__label" htmlFor={attachmentId}>
-          {editing?.attachmentName ? "Replace the attachment (.jpg, .png, .pdf, .docx, 20 MB max)" : "Attachment (.jpg, .png, .pdf, .docx, 20 MB max)"}
+          {editing?.attachmentName ? t("challengesPage.replaceAttachment") : t("challengesPage.attachment")}
         </label>
         <input
           id={attachmentId}
@@ -162,15 +168,15 @@ function ChallengeForm({ editing }: { editing: Editing }) {
         </div>
       </div>
       <div className="message-slot" id={form.errorId} aria-live="polite">
-        {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
+        {form.errors?.[0] ? <Message tone="error">{serverMessage(form.errors[0])}</Message> : null}
       </div>
       <div className="dash-form-actions">
         <ActionButton type="submit" disabled={saving}>
-          {saving ? "Saving..." : editing ? "Save changes" : "Add Challenge"}
+          {saving ? t("challengesPage.saving") : editing ? t("challengesPage.saveChanges") : t("challengesPage.add")}
         </ActionButton>
         {editing ? (
           <ActionLink to="/dashboard/getAllChallenges" variant="subtle">
-            Cancel
+            {t("challengesPage.cancel")}
           </ActionLink>
         ) : null}
       </div>
@@ -181,9 +187,18 @@ function ChallengeForm({ editing }: { editing: Editing }) {
 export default function AddChallenge() {
   const { editing } = useLoaderData<typeof loader>();
   const location = useLocation();
+  const { t } = useT();
   return (
     <section aria-labelledby="challenge-form-title" className="stack dash-page">
-      <h1 id="challenge-form-title">{editing ? `Edit challenge: ${editing.title}` : "Add Challenges"}</h1>
+      <h1 id="challenge-form-title">
+        {editing ? (
+          <>
+            {t("challengesPage.editHeading")} <bdi>{editing.title}</bdi>
+          </>
+        ) : (
+          t("challengesPage.heading")
+        )}
+      </h1>
       <ChallengeForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} />
     </section>
   );

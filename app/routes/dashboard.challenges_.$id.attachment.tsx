@@ -3,6 +3,8 @@ import { redirect } from "@remix-run/node";
 import { challengeAttachment } from "~/modules/challenges/challenges.server";
 import { messages } from "~/modules/messages";
 import { requirePage } from "~/glue/auth.server";
+import { languageOf } from "~/glue/language.server";
+import { translateMessage } from "~/modules/i18n/server-messages";
 import { presignDownload } from "~/infrastructure/s3.server";
 import { parseRowId } from "~/modules/ids";
 
@@ -11,6 +13,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requirePage(request);
   const id = parseRowId(params.id);
   const file = id ? await challengeAttachment(id) : null;
-  if (!file) throw new Response(messages.dashboard.noAttachment, { status: 404 });
+  if (!file) {
+    // A plain answer to a download link, in the reader's language (docs/decisions/025-english-and-arabic.md).
+    const language = languageOf(request);
+    throw new Response(translateMessage(messages.dashboard.noAttachment, language), {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Content-Language": language, Vary: "Cookie, Accept-Language" },
+    });
+  }
   return redirect(await presignDownload(file.key, file.name), { headers: { "Cache-Control": "no-store" } });
 }

@@ -1,8 +1,10 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { useT } from "~/components/i18n";
+import { categoryLabel } from "~/components/participant/category";
 import { ActionLink } from "~/components/ui/action-button";
 import { deleteChallenge, listChallenges } from "~/modules/challenges/challenges.server";
-import { categoryLabels, ChallengeIdSchema } from "~/modules/challenges/schema";
+import { ChallengeIdSchema } from "~/modules/challenges/schema";
 import { messages } from "~/modules/messages";
 import styles from "~/styles/dashboard.css";
 import { requirePageActor } from "~/glue/actor.server";
@@ -37,59 +39,65 @@ export default function AllChallengesList() {
   const { challenges } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const deleting = navigation.state === "submitting" ? navigation.formData?.get("id") : null;
+  const { t } = useT();
   return (
     <section aria-labelledby="challenge-list-title" className="stack dash-page">
-      <h1 id="challenge-list-title">All Challenges</h1>
+      <h1 id="challenge-list-title">{t("allChallengesPage.listHeading")}</h1>
       <p>
-        <ActionLink to="/dashboard/challenges">Add a challenge</ActionLink>
+        <ActionLink to="/dashboard/challenges">{t("allChallengesPage.add")}</ActionLink>
       </p>
       {challenges.length === 0 ? (
-        <p>No challenges yet.</p>
+        <p>{t("allChallengesPage.none")}</p>
       ) : (
         <div className="table-wrap">
           <table className="table">
             <thead>
               <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Category</th>
-                <th scope="col">Wave</th>
-                <th scope="col">Actions</th>
+                <th scope="col">{t("allChallengesPage.titleColumn")}</th>
+                <th scope="col">{t("allChallengesPage.category")}</th>
+                <th scope="col">{t("allChallengesPage.wave")}</th>
+                <th scope="col">{t("allChallengesPage.actions")}</th>
               </tr>
             </thead>
             <tbody>
               {challenges.map((challenge) => (
                 <tr key={challenge.id} data-challenge-id={challenge.id}>
-                  <td dir="auto">
-                    {challenge.title}
+                  <td>
+                    <bdi>{challenge.title}</bdi>
                     {challenge.attachmentName ? (
                       <>
                         {" "}
-                        <a href={`/dashboard/challenges/${challenge.id}/attachment`} className="muted" aria-label={`Download the attachment of ${challenge.title}`}>
-                          (attachment)
+                        <a href={`/dashboard/challenges/${challenge.id}/attachment`} className="muted" aria-label={t("allChallengesPage.attachmentLabel", { title: challenge.title })}>
+                          {t("allChallengesPage.attachment")}
                         </a>
                       </>
                     ) : null}
                   </td>
-                  <td>{categoryLabels[challenge.category]}</td>
-                  <td>{challenge.wave ?? "draft"}</td>
+                  <td>{categoryLabel(challenge.category, t)}</td>
+                  <td>{challenge.wave ?? t("allChallengesPage.draft")}</td>
                   <td>
                     <div className="row-actions">
-                      <Link to={`/dashboard/challenges?edit=${challenge.id}`} aria-label={`Edit ${challenge.title}`}>
-                        edit
+                      <Link to={`/dashboard/challenges?edit=${challenge.id}`} aria-label={t("allChallengesPage.editLabel", { title: challenge.title })}>
+                        {t("allChallengesPage.edit")}
                       </Link>
                       {/* Always offered: a challenge with submissions is refused by the server, which says why. */}
                       <Form
                         method="post"
-                        onSubmit={confirmSubmit(`Delete ${challenge.title}?`)}
+                        onSubmit={confirmSubmit(t("allChallengesPage.deleteConfirm", { title: challenge.title }))}
                       >
                         <input type="hidden" name="id" value={challenge.id} />
-                        <button type="submit" className="link-button link-button--danger" aria-label={`Delete ${challenge.title}`} disabled={deleting === String(challenge.id)}>
-                          {deleting === String(challenge.id) ? "deleting..." : "delete"}
+                        <button
+                          type="submit"
+                          className="link-button link-button--danger"
+                          aria-label={t("allChallengesPage.deleteLabel", { title: challenge.title })}
+                          disabled={deleting === String(challenge.id)}
+                        >
+                          {deleting === String(challenge.id) ? t("allChallengesPage.deleting") : t("allChallengesPage.delete")}
                         </button>
                       </Form>
                       {challenge.submissions > 0 ? (
                         <span className="muted">
-                          ({challenge.submissions} submission{challenge.submissions === 1 ? "" : "s"})
+                          {t("allChallengesPage.submissions", { count: challenge.submissions })}
                         </span>
                       ) : null}
                     </div>

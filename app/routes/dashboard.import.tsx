@@ -7,11 +7,15 @@ import {
 } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { useT } from "~/components/i18n";
+import { difficultyLabel } from "~/components/participant/category";
+import { useServerMessage } from "~/components/server-message";
 import { ActionButton } from "~/components/ui/action-button";
 import { Message } from "~/components/ui/message";
 import { importAccounts, previewAccountsImport, type AccountsCheck } from "~/modules/imports/accounts-import.server";
 import { importChallenges, previewChallengesImport, type ChallengesCheck } from "~/modules/imports/challenges-import.server";
 import { ACCOUNT_COLUMNS, CHALLENGE_COLUMNS, ImportFormSchema, MAX_IMPORT_FILE_BYTES, MAX_IMPORT_ROWS, type ImportKind } from "~/modules/imports/schema";
+import { pageTitle } from "~/modules/i18n/i18n";
 import { messages } from "~/modules/messages";
 import { csvDataUrl, csvFileName, toCsv } from "~/modules/exports/csv-format.server";
 import styles from "~/styles/dashboard.css";
@@ -25,7 +29,7 @@ import { MultipartError, receiveMultipart } from "~/glue/multipart.server";
 const m = messages.imports;
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-export const meta: MetaFunction = () => [{ title: "Import · Gatekeeper Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "importPage.pageTitle") }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
@@ -106,18 +110,41 @@ export async function action({ request }: ActionFunctionArgs) {
 const accountExample = "team,name,role,password\nPhoenix,amina,participant,\nPhoenix,yacine,participant,a-chosen-password\n,judge.lina,judge,";
 const challengeExample = 'title,description,points,category,difficulty,hints,wave\n"Cipher","Decode the message",100,CS,Medium,"Think Caesar",1';
 
-function UploadForm({ kind, title, columns, example, accept }: { kind: ImportKind; title: string; columns: string; example: string; accept: string }) {
+function UploadForm({
+  kind,
+  title,
+  columnsLabel,
+  columns,
+  rules,
+  example,
+  accept,
+}: {
+  kind: ImportKind;
+  title: string;
+  columnsLabel: string;
+  columns: readonly string[];
+  rules: string;
+  example: string;
+  accept: string;
+}) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("kind") === kind;
+  const { t } = useT();
   return (
     <section className="card stack" aria-labelledby={`import-${kind}-heading`}>
       <h2 id={`import-${kind}-heading`}>{title}</h2>
       <p>
-        {columns} At most {MAX_IMPORT_ROWS} rows. Nothing is written until you have seen the preview, and nothing at all if any row has an error.
+        {columnsLabel}{" "}
+        <bdi dir="ltr" className="import-columns">
+          {columns.join(", ")}
+        </bdi>
+        . {rules} {t("importPage.upload.rules", { max: MAX_IMPORT_ROWS })}
       </p>
       <details>
-        <summary>Example</summary>
-        <pre className="import-example">{example}</pre>
+        <summary>{t("importPage.upload.example")}</summary>
+        <pre className="import-example" dir="ltr">
+          {example}
+        </pre>
       </details>
       <Form method="post" encType="multipart/form-data" className="form">
         <input type="hidden" name="kind" value={kind} />
@@ -125,12 +152,12 @@ function UploadForm({ kind, title, columns, example, accept }: { kind: ImportKin
         <input type="hidden" name="intent" value="preview" />
         <div className="field">
           <label className="field__label" htmlFor={`import-${kind}-file`}>
-            File
+            {t("importPage.upload.file")}
           </label>
           <input id={`import-${kind}-file`} name="file" type="file" accept={accept} required className="field__input" />
         </div>
         <ActionButton type="submit" disabled={busy}>
-          {busy ? "Reading..." : "Preview"}
+          {busy ? t("importPage.upload.reading") : t("importPage.upload.preview")}
         </ActionButton>
       </Form>
     </section>
@@ -138,28 +165,38 @@ function UploadForm({ kind, title, columns, example, accept }: { kind: ImportKin
 }
 
 function Issues({ check }: { check: Check }) {
-  if (check.fileError) return <Message tone="error">{messages.dashboard.warn(check.fileError)}</Message>;
+  const { t } = useT();
+  const serverMessage = useServerMessage();
+  if (check.fileError) return <Message tone="error">{messages.dashboard.warn(serverMessage(check.fileError))}</Message>;
   if (!check.issues.length) return null;
   return (
     <>
-      <Message tone="error">{m.rowsInvalid(check.issues.length)}</Message>
-      <div className="table-wrap">
+      {/* Messages built from values stay English for now (decision 025): isolated, they read in order in Arabic too. */}
+      <Message tone="error">
+        <bdi>{m.rowsInvalid(check.issues.length)}</bdi>
+      </Message>
+      {/* Focusable, as the tables below: nothing in them is, and on a phone they scroll. */}
+      <div className="table-wrap" role="region" aria-labelledby="import-errors-caption" tabIndex={0}>
         <table className="table import-errors">
-          <caption className="visually-hidden">Rows with errors</caption>
+          <caption id="import-errors-caption" className="visually-hidden">
+            {t("importPage.issues.caption")}
+          </caption>
           <thead>
             <tr>
-              <th scope="col">Row</th>
-              <th scope="col">Problems</th>
+              <th scope="col">{t("importPage.row")}</th>
+              <th scope="col">{t("importPage.issues.problems")}</th>
             </tr>
           </thead>
           <tbody>
             {check.issues.map((issue) => (
               <tr key={issue.row} data-row={issue.row}>
-                <td>Row {issue.row}</td>
+                <td>{t("importPage.issues.row", { row: issue.row })}</td>
                 <td>
                   <ul className="list-reset">
                     {issue.messages.map((message) => (
-                      <li key={message}>{message}</li>
+                      <li key={message}>
+                        <bdi>{serverMessage(message)}</bdi>
+                      </li>
                     ))}
                   </ul>
                 </td>
@@ -180,12 +217,15 @@ interface Column<Row> {
 
 /** The rows a preview read, one column per field it will write. */
 function RowsTable<Row extends { row: number }>({ caption, columns, rows }: { caption: string; columns: Array<Column<Row>>; rows: Row[] }) {
+  const { t } = useT();
   return (
     <table className="table">
-      <caption className="visually-hidden">{caption}</caption>
+      <caption id="import-rows-caption" className="visually-hidden">
+        {caption}
+      </caption>
       <thead>
         <tr>
-          <th scope="col">Row</th>
+          <th scope="col">{t("importPage.row")}</th>
           {columns.map((column) => (
             <th key={column.label} scope="col">
               {column.label}
@@ -198,7 +238,7 @@ function RowsTable<Row extends { row: number }>({ caption, columns, rows }: { ca
           <tr key={row.row}>
             <td>{row.row}</td>
             {columns.map((column) => (
-              <td key={column.label} className={column.className} dir="auto">
+              <td key={column.label} className={column.className}>
                 {column.cell(row)}
               </td>
             ))}
@@ -209,35 +249,46 @@ function RowsTable<Row extends { row: number }>({ caption, columns, rows }: { ca
   );
 }
 
-const accountColumns: Array<Column<AccountsCheck["rows"][number]>> = [
-  { label: "Name", cell: (row) => row.name },
-  { label: "Role", cell: (row) => row.role },
+type T = ReturnType<typeof useT>["t"];
+
+/** Each role's name on the screen (the English is roleLabels' in app/modules/users/schema.ts). */
+const roleKeys: Record<string, string> = {
+  admin: "usersPage.roles.admin",
+  judge: "usersPage.roles.judge",
+  participant: "usersPage.roles.participant",
+  mentor: "usersPage.roles.mentor",
+};
+
+const accountColumns = (t: T): Array<Column<AccountsCheck["rows"][number]>> => [
+  { label: t("importPage.name"), cell: (row) => <bdi>{row.name}</bdi> },
+  { label: t("importPage.role"), cell: (row) => (roleKeys[row.role] ? t(roleKeys[row.role]!) : row.role) },
   {
-    label: "Team",
+    label: t("importPage.team"),
     cell: (row) => (
       <>
-        {row.team ?? "—"}
-        {row.newTeam ? <span className="muted"> (new team)</span> : null}
+        {row.team ? <bdi>{row.team}</bdi> : "—"}
+        {row.newTeam ? <span className="muted"> ({t("importPage.newTeam")})</span> : null}
       </>
     ),
   },
-  { label: "Division", cell: (row) => row.division ?? "—" },
-  { label: "Password", cell: (row) => (row.passwordGiven ? "from the file" : "generated") },
+  { label: t("importPage.preview.division"), cell: (row) => (row.division ? <bdi>{row.division}</bdi> : "—") },
+  { label: t("importPage.password"), cell: (row) => (row.passwordGiven ? t("importPage.fromFile") : t("importPage.preview.generated")) },
 ];
 
-const challengeColumns: Array<Column<ChallengesCheck["rows"][number]>> = [
-  { label: "Title", cell: (row) => row.title },
-  { label: "Category", cell: (row) => row.category },
-  { label: "Points", cell: (row) => row.points, className: "num" },
-  { label: "Wave", cell: (row) => row.wave ?? "draft" },
-  { label: "Difficulty", cell: (row) => row.difficulty ?? "—" },
+const challengeColumns = (t: T): Array<Column<ChallengesCheck["rows"][number]>> => [
+  { label: t("importPage.preview.challengeTitle"), cell: (row) => <bdi>{row.title}</bdi> },
+  { label: t("importPage.preview.category"), cell: (row) => row.category },
+  { label: t("importPage.preview.points"), cell: (row) => row.points, className: "num" },
+  { label: t("importPage.preview.wave"), cell: (row) => row.wave ?? t("importPage.preview.draft") },
+  { label: t("importPage.preview.difficulty"), cell: (row) => difficultyLabel(row.difficulty, t) },
 ];
 
 function PreviewRows({ preview }: { preview: Preview }) {
+  const { t } = useT();
   return preview.kind === "accounts" ? (
-    <RowsTable caption="Accounts to import" columns={accountColumns} rows={(preview.check as AccountsCheck).rows} />
+    <RowsTable caption={t("importPage.preview.accountsCaption")} columns={accountColumns(t)} rows={(preview.check as AccountsCheck).rows} />
   ) : (
-    <RowsTable caption="Challenges to import" columns={challengeColumns} rows={(preview.check as ChallengesCheck).rows} />
+    <RowsTable caption={t("importPage.preview.challengesCaption")} columns={challengeColumns(t)} rows={(preview.check as ChallengesCheck).rows} />
   );
 }
 
@@ -246,21 +297,34 @@ function PreviewPanel({ preview }: { preview: Preview }) {
   const importing = navigation.state === "submitting" && navigation.formData?.get("intent") === "import";
   const ready = !preview.check.fileError && !preview.check.issues.length;
   const count = preview.check.rows.length;
-  const noun = preview.kind === "accounts" ? "account" : "challenge";
+  const { t } = useT();
   return (
     <section className="card stack" aria-labelledby="import-preview-heading">
       <h2 id="import-preview-heading">
-        Preview{preview.fileName ? `: ${preview.fileName}` : ""}
+        {t("importPage.preview.title")}
+        {preview.fileName ? (
+          <>
+            : <bdi>{preview.fileName}</bdi>
+          </>
+        ) : null}
       </h2>
       <Issues check={preview.check} />
-      {count ? <div className="table-wrap"><PreviewRows preview={preview} /></div> : null}
+      {count ? (
+        <div className="table-wrap" role="region" aria-labelledby="import-rows-caption" tabIndex={0}>
+          <PreviewRows preview={preview} />
+        </div>
+      ) : null}
       {ready ? (
         <Form method="post" className="form">
           <input type="hidden" name="kind" value={preview.kind} />
           <input type="hidden" name="fileName" value={preview.fileName} />
           <textarea name="content" defaultValue={preview.content} hidden readOnly />
           <ActionButton type="submit" name="intent" value="import" disabled={importing}>
-            {importing ? "Importing..." : `Import ${count} ${noun}${count === 1 ? "" : "s"}`}
+            {importing
+              ? t("importPage.preview.importing")
+              : preview.kind === "accounts"
+                ? t("importPage.preview.importAccounts", { count })
+                : t("importPage.preview.importChallenges", { count })}
           </ActionButton>
         </Form>
       ) : null}
@@ -269,12 +333,15 @@ function PreviewPanel({ preview }: { preview: Preview }) {
 }
 
 function DonePanel({ done }: { done: Done }) {
+  const { t } = useT();
   if (done.kind === "challenges") {
     return (
       <section className="card stack" aria-labelledby="import-done-heading">
-        <h2 id="import-done-heading">{m.challengesImported(done.created)}</h2>
+        <h2 id="import-done-heading">
+          <bdi>{m.challengesImported(done.created)}</bdi>
+        </h2>
         <p>
-          <Link to="/dashboard/getAllChallenges">See all challenges</Link> (attachments are added on each challenge&apos;s edit page).
+          <Link to="/dashboard/getAllChallenges">{t("importPage.done.seeAll")}</Link> {t("importPage.done.attachments")}
         </p>
       </section>
     );
@@ -282,26 +349,32 @@ function DonePanel({ done }: { done: Done }) {
   const generated = done.accounts.some((account) => account.generatedPassword);
   return (
     <section className="card stack" aria-labelledby="import-done-heading">
-      <h2 id="import-done-heading">{m.accountsImported(done.accounts.length)}</h2>
-      {generated ? <p className="import-warning">The generated passwords are shown only this once and are not stored anywhere. Download or copy them now.</p> : null}
-      <div className="table-wrap">
+      <h2 id="import-done-heading">
+        <bdi>{m.accountsImported(done.accounts.length)}</bdi>
+      </h2>
+      {generated ? <p className="import-warning">{t("importPage.done.warning")}</p> : null}
+      <div className="table-wrap" role="region" aria-labelledby="import-done-caption" tabIndex={0}>
         <table className="table">
-          <caption className="visually-hidden">Imported accounts</caption>
+          <caption id="import-done-caption" className="visually-hidden">
+            {t("importPage.done.caption")}
+          </caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Team</th>
-              <th scope="col">Password</th>
+              <th scope="col">{t("importPage.name")}</th>
+              <th scope="col">{t("importPage.role")}</th>
+              <th scope="col">{t("importPage.team")}</th>
+              <th scope="col">{t("importPage.password")}</th>
             </tr>
           </thead>
           <tbody>
             {done.accounts.map((account) => (
               <tr key={account.name}>
-                <td dir="auto">{account.name}</td>
-                <td>{account.role}</td>
-                <td dir="auto">{account.team ?? "—"}</td>
-                <td>{account.generatedPassword ? <span className="secret-value">{account.generatedPassword}</span> : <span className="muted">from the file</span>}</td>
+                <td>
+                  <bdi>{account.name}</bdi>
+                </td>
+                <td>{roleKeys[account.role] ? t(roleKeys[account.role]!) : account.role}</td>
+                <td>{account.team ? <bdi>{account.team}</bdi> : "—"}</td>
+                <td>{account.generatedPassword ? <bdi dir="ltr" className="secret-value">{account.generatedPassword}</bdi> : <span className="muted">{t("importPage.fromFile")}</span>}</td>
               </tr>
             ))}
           </tbody>
@@ -309,7 +382,7 @@ function DonePanel({ done }: { done: Done }) {
       </div>
       {done.csv ? (
         <a href={done.csv} download={done.csvName} className="action-button">
-          Download generated logins (CSV)
+          {t("importPage.done.download")}
         </a>
       ) : null}
     </section>
@@ -318,22 +391,27 @@ function DonePanel({ done }: { done: Done }) {
 
 export default function Import() {
   const result = useActionData<typeof action>();
+  const { t } = useT();
   return (
     <section aria-labelledby="import-title" className="stack dash-page">
-      <h1 id="import-title">Import</h1>
+      <h1 id="import-title">{t("importPage.title")}</h1>
       {result?.step === "preview" ? <PreviewPanel preview={result} /> : null}
       {result?.step === "done" ? <DonePanel done={result} /> : null}
       <UploadForm
         kind="accounts"
-        title="Teams and users (CSV)"
-        columns={`Columns: ${[...ACCOUNT_COLUMNS.required, ...ACCOUNT_COLUMNS.optional].join(", ")}. A participant needs a team (an existing one, any case, or a new one); admins and judges have none. An empty password is generated. A division (one of the event's, Settings) puts the participant's team in it; empty keeps the team's. A team takes no more members than the team size cap.`}
+        title={t("importPage.accounts.title")}
+        columnsLabel={t("importPage.accounts.columnsLabel")}
+        columns={[...ACCOUNT_COLUMNS.required, ...ACCOUNT_COLUMNS.optional]}
+        rules={t("importPage.accounts.rules")}
         example={accountExample}
         accept=".csv,text/csv"
       />
       <UploadForm
         kind="challenges"
-        title="Challenges (CSV or JSON)"
-        columns={`Columns (or JSON fields): ${[...CHALLENGE_COLUMNS.required, ...CHALLENGE_COLUMNS.optional].join(", ")}. No wave makes a draft; new challenges are active.`}
+        title={t("importPage.challenges.title")}
+        columnsLabel={t("importPage.challenges.columnsLabel")}
+        columns={[...CHALLENGE_COLUMNS.required, ...CHALLENGE_COLUMNS.optional]}
+        rules={t("importPage.challenges.rules")}
         example={challengeExample}
         accept=".csv,.json,text/csv,application/json"
       />

@@ -37,7 +37,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "judgeWorkspace.title") }];
 
 /** The one dashboard error boundary (routes/dashboard.tsx) says this when the workspace fails to load. */
-export const handle: DashboardHandle = { loadFailed: () => "The judging workspace could not be loaded." };
+export const handle: DashboardHandle = { loadFailed: (_message, t) => t("judgeWorkspace.loadFailed") };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const judge = await requirePage(request);

@@ -2,20 +2,24 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useT } from "~/components/i18n";
+import type { DashboardHandle } from "~/components/dashboard/error-boundary";
+import { categoryLabel } from "~/components/participant/category";
+import { useServerMessage } from "~/components/server-message";
 import { ActionButton } from "~/components/ui/action-button";
+import { pageTitle } from "~/modules/i18n/i18n";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardFormFailure } from "~/glue/failures.server";
 import { redirectWithToast } from "~/glue/toast.server";
 import { AssignmentSchema, listAssignments, setAssignment } from "~/modules/judging/assignments.server";
-import { categoryLabels } from "~/modules/challenges/schema";
 import { messages } from "~/modules/messages";
 import { judgeCalibration, OUTLIER_MIN_DIFFERENCE, OUTLIER_MIN_SHARED } from "~/modules/judging/calibration.server";
 import styles from "~/styles/dashboard.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-export const meta: MetaFunction = () => [{ title: "Judges · Gatekeeper Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "judgesPage.title") }];
 
-export const handle = { loadFailed: "The judges' calibration could not be loaded." };
+export const handle: DashboardHandle = { loadFailed: (_message, t) => t("judgesPage.loadFailed") };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
@@ -51,49 +55,44 @@ const signed = (value: number | null) => (value === null ? "—" : value > 0 ? `
 export default function Judges() {
   const { judges, rule } = useLoaderData<typeof loader>();
   const compared = judges.some((judge) => judge.shared > 0);
+  const { t } = useT();
   return (
     <section aria-labelledby="judges-title" className="stack dash-page">
-      <h1 id="judges-title">Judges</h1>
+      <h1 id="judges-title">{t("judgesPage.heading")}</h1>
+      <p>{t("judgesPage.intro")}</p>
       <p>
-        Each judge against the other judges on the same submissions, in percentage points (pp) of each challenge&apos;s points: a negative difference is
-        harsher than the others, a positive one more generous; the spread is the standard deviation of those differences.
-      </p>
-      <p>
-        <strong>
-          A judge is an outlier when they share at least {rule.minShared} submissions with other judges and differ from them by {rule.minDifference}{" "}
-          percentage points or more on average.
-        </strong>
+        <strong>{t("judgesPage.outlierRule", { minShared: rule.minShared, minDifference: rule.minDifference })}</strong>
       </p>
       {judges.length === 0 ? (
-        <p className="card">No judges yet: give a user the judge role on the Users page, and their scores are compared here.</p>
+        <p className="card">{t("judgesPage.none")}</p>
       ) : (
         <>
-          {compared ? null : <p className="muted">No submission has been scored by two judges yet, so there is nothing to compare.</p>}
+          {compared ? null : <p className="muted">{t("judgesPage.nothingCompared")}</p>}
           {/* Scrolls sideways on a phone: focusable, so a keyboard scrolls it too. */}
           <div className="table-wrap" role="region" aria-labelledby="judges-caption" tabIndex={0}>
             <table className="table calibration">
               <caption id="judges-caption" className="visually-hidden">
-                Judges, the largest difference from the other judges first
+                {t("judgesPage.caption")}
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">Judge</th>
+                  <th scope="col">{t("judgesPage.judge")}</th>
                   <th scope="col" className="num">
-                    Scored
+                    {t("judgesPage.scored")}
                   </th>
                   <th scope="col" className="num">
-                    Mean score (%)
+                    {t("judgesPage.meanScore")}
                   </th>
                   <th scope="col" className="num">
-                    Shared
+                    {t("judgesPage.shared")}
                   </th>
                   <th scope="col" className="num">
-                    Mean difference (pp)
+                    {t("judgesPage.meanDifference")}
                   </th>
                   <th scope="col" className="num">
-                    Spread (pp)
+                    {t("judgesPage.spread")}
                   </th>
-                  <th scope="col">Calibration</th>
+                  <th scope="col">{t("judgesPage.calibration")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -103,7 +102,9 @@ export default function Judges() {
                     <td className="num">{judge.scored}</td>
                     <td className="num">{decimal(judge.meanPercent)}</td>
                     <td className="num">{judge.shared}</td>
-                    <td className="num">{signed(judge.meanDifference)}</td>
+                    <td className="num">
+                      <span dir="ltr">{signed(judge.meanDifference)}</span>
+                    </td>
                     <td className="num">{decimal(judge.spread)}</td>
                     <td>
                       <Verdict judge={judge} minShared={rule.minShared} />
@@ -114,11 +115,8 @@ export default function Judges() {
             </table>
           </div>
           <section aria-labelledby="assignments-title" className="stack">
-            <h2 id="assignments-title">Assignments</h2>
-            <p>
-              A judge with gates or categories ticked is handed only those submissions (with both, those categories within those gates); with none,
-              every submission.
-            </p>
+            <h2 id="assignments-title">{t("judgesPage.assignments")}</h2>
+            <p>{t("judgesPage.assignmentsHint")}</p>
             <div className="dash-grid">
               {judges.map((judge) => (
                 <AssignmentForm key={judge.id} judge={judge} />
@@ -134,13 +132,16 @@ export default function Judges() {
 /** The judge's own cell (the row's header): their name, and what they are assigned to score. */
 function JudgeCell({ judge }: { judge: Judge }) {
   const { waves, categories } = judge.assignment;
-  const scope = [waves.length ? `gates ${waves.join(", ")}` : null, categories.length ? categories.join(", ") : null].filter(Boolean).join(" · ");
+  const { t } = useT();
+  const scope = [waves.length ? t("judgesPage.scopeGates", { gates: waves.join(", ") }) : null, categories.length ? categories.join(", ") : null]
+    .filter(Boolean)
+    .join(" · ");
   return (
     <th scope="row" className="calibration__judge">
       <span dir="auto">{judge.name}</span>
-      {judge.role === "admin" ? <span className="muted"> (admin)</span> : null}
+      {judge.role === "admin" ? <span className="muted"> {t("judgesPage.admin")}</span> : null}
       <br />
-      <span className="muted">{scope ? `Scores ${scope}` : "Scores everything"}</span>
+      <span className="muted">{scope ? t("judgesPage.scores", { scope }) : t("judgesPage.scoresEverything")}</span>
     </th>
   );
 }
@@ -151,12 +152,16 @@ function AssignmentForm({ judge }: { judge: Judge }) {
   const answer = useActionData<typeof action>();
   const mine = answer?.initialValue?.judgeId === String(judge.id) ? answer : undefined;
   const error = mine && "error" in mine ? Object.values(mine.error ?? {}).flat()[0] : undefined;
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   return (
-    <Form method="post" className="assignment card" aria-label={`Assignment of ${judge.name}`}>
+    <Form method="post" className="assignment card" aria-label={t("judgesPage.assignmentOf", { name: judge.name })}>
       <input type="hidden" name="judgeId" value={judge.id} />
-      <h3 dir="auto">{judge.name}</h3>
+      <h3>
+        <bdi>{judge.name}</bdi>
+      </h3>
       <fieldset>
-        <legend>Gates</legend>
+        <legend>{t("judgesPage.gates")}</legend>
         {[1, 2, 3, 4, 5].map((wave) => (
           <label key={wave} className="checkbox">
             <input type="checkbox" name="waves" value={wave} defaultChecked={judge.assignment.waves.includes(wave)} /> {wave}
@@ -164,31 +169,32 @@ function AssignmentForm({ judge }: { judge: Judge }) {
         ))}
       </fieldset>
       <fieldset>
-        <legend>Categories</legend>
+        <legend>{t("judgesPage.categories")}</legend>
         {(["AI", "CS", "PS", "GD"] as const).map((category) => (
           <label key={category} className="checkbox">
             <input type="checkbox" name="categories" value={category} defaultChecked={judge.assignment.categories.includes(category)} />{" "}
-            {categoryLabels[category]}
+            {categoryLabel(category, t)}
           </label>
         ))}
       </fieldset>
       {error ? (
         <p className="error-list__item" role="alert">
-          {error}
+          {serverMessage(error)}
         </p>
       ) : null}
       <ActionButton type="submit" variant="subtle">
-        Save {judge.name}&apos;s assignment
+        {t("judgesPage.save", { name: judge.name })}
       </ActionButton>
     </Form>
   );
 }
 
 function Verdict({ judge, minShared }: { judge: Judge; minShared: number }) {
+  const { t } = useT();
   if (judge.outlier) {
-    return <strong className="calibration__outlier">Outlier: {judge.meanDifference! < 0 ? "harsher" : "more generous"}</strong>;
+    return <strong className="calibration__outlier">{judge.meanDifference! < 0 ? t("judgesPage.outlierHarsher") : t("judgesPage.outlierGenerous")}</strong>;
   }
-  if (judge.shared === 0) return <span className="muted">Nothing shared</span>;
-  if (judge.shared < minShared) return <span className="muted">Too few shared</span>;
-  return <span className="muted">In line</span>;
+  if (judge.shared === 0) return <span className="muted">{t("judgesPage.nothingShared")}</span>;
+  if (judge.shared < minShared) return <span className="muted">{t("judgesPage.tooFewShared")}</span>;
+  return <span className="muted">{t("judgesPage.inLine")}</span>;
 }

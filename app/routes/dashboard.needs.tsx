@@ -9,7 +9,7 @@ import styles from "~/styles/dashboard.css";
 import { requirePage } from "~/glue/auth.server";
 
 /** The one dashboard error boundary (routes/dashboard.tsx) says this when the list fails to load. */
-export const handle: DashboardHandle = { loadFailed: () => "Failed to load needs" };
+export const handle: DashboardHandle = { loadFailed: (_message, t) => t("dashboardMisc.needsLoadFailed") };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request }: LoaderFunctionArgs) {

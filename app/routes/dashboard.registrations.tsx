@@ -3,10 +3,13 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import type { ChangeEvent } from "react";
+import { useMemo, type ChangeEvent } from "react";
+import { useT } from "~/components/i18n";
+import { useServerMessage } from "~/components/server-message";
 import { ActionButton } from "~/components/ui/action-button";
 import { Message } from "~/components/ui/message";
 import { useHydrated } from "~/hooks/use-hydrated";
+import { intlLocale, pageTitle, type Language } from "~/modules/i18n/i18n";
 import { messages } from "~/modules/messages";
 import { createAccountsFromRegistrations } from "~/modules/registrations/accounts.server";
 import { csvFileName } from "~/modules/exports/csv-format.server";
@@ -22,7 +25,7 @@ import { dashboardFormFailure } from "~/glue/failures.server";
 const m = messages.registration;
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-export const meta: MetaFunction = () => [{ title: "Registrations · Gatekeeper Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "registrationsPage.pageTitle") }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
@@ -79,8 +82,14 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
-const timeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+/** The registration's day (and, in its title, its time) in UTC; Arabic with Latin digits (decision 025). */
+function dateFormatsOf(language: Language) {
+  const locale = language === "en" ? "en-GB" : intlLocale(language);
+  return {
+    date: new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }),
+    time: new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }),
+  };
+}
 
 export default function Registrations() {
   const { q, counts, rows } = useLoaderData<typeof loader>();
@@ -96,71 +105,75 @@ export default function Registrations() {
   const exportHref = `/dashboard/registrations/export${q ? `?${new URLSearchParams({ q })}` : ""}`;
   const error = form.errors?.[0] ?? fields.ids.errors?.[0];
   const selectable = rows.some((row) => !row.userName);
+  const { t, language } = useT();
+  const serverMessage = useServerMessage();
+  const formats = useMemo(() => dateFormatsOf(language), [language]);
 
   return (
     <section aria-labelledby="registrations-title" className="stack">
-      <h1 id="registrations-title">Registrations</h1>
+      <h1 id="registrations-title">{t("registrationsPage.title")}</h1>
 
       {actionData?.accounts ? <CreatedAccounts accounts={actionData.accounts} /> : null}
 
       <section className="card" aria-labelledby="registrations-counts-title">
-        <h2 id="registrations-counts-title">Counts</h2>
+        <h2 id="registrations-counts-title">{t("registrationsPage.counts.title")}</h2>
         <dl className="registrations__counts">
-          <Count label="Registrations" value={counts.total} />
-          <Count label="With a team" value={counts.withTeam} />
-          <Count label="Without a team" value={counts.withoutTeam} />
-          <Count label="With an account" value={counts.withAccount} />
+          <Count label={t("registrationsPage.counts.total")} value={counts.total} />
+          <Count label={t("registrationsPage.counts.withTeam")} value={counts.withTeam} />
+          <Count label={t("registrationsPage.counts.withoutTeam")} value={counts.withoutTeam} />
+          <Count label={t("registrationsPage.counts.withAccount")} value={counts.withAccount} />
           {TSHIRT_SIZES.map((size) => (
-            <Count key={size} label={`T-shirt ${size}`} value={counts.bySize[size]} />
+            <Count key={size} label={t("registrationsPage.counts.tshirt", { size })} value={counts.bySize[size]} />
           ))}
         </dl>
       </section>
 
       <section className="card stack" aria-labelledby="registrations-list-title">
-        <h2 id="registrations-list-title">Registrations List</h2>
+        <h2 id="registrations-list-title">{t("registrationsPage.list.title")}</h2>
         <div className="registrations__toolbar">
           <Form method="get" className="registrations__search" role="search">
             <div className="field">
               <label className="field__label" htmlFor="registrations-q">
-                Search (name, email, team, skill)
+                {t("registrationsPage.list.searchLabel")}
               </label>
-              <input id="registrations-q" name="q" type="search" defaultValue={q} className="field__input" />
+              <input id="registrations-q" name="q" type="search" defaultValue={q} className="field__input" dir="auto" />
             </div>
             <ActionButton type="submit" variant="subtle">
-              Search
+              {t("registrationsPage.list.search")}
             </ActionButton>
           </Form>
           {/* A plain link: the file is a download, not a page for the client router. */}
           <a href={exportHref} className="action-button action-button--subtle" download>
-            Export CSV
+            {t("registrationsPage.list.export")}
           </a>
         </div>
 
         <Form method="post" {...getFormProps(form)} className="stack">
-          <div className="table-wrap">
+          {/* Focusable: once every row has its account, nothing in it is (a scrolling table must be reachable). */}
+          <div className="table-wrap" role="region" aria-labelledby="registrations-caption" tabIndex={0}>
             <table className="table">
-              <caption className="visually-hidden">
-                {q ? `Registrations matching "${q}"` : "All registrations"}, {rows.length} shown
+              <caption id="registrations-caption" className="visually-hidden">
+                {q ? t("registrationsPage.list.captionMatching", { q, number: rows.length }) : t("registrationsPage.list.captionAll", { number: rows.length })}
               </caption>
               <thead>
                 <tr>
                   <th scope="col">
-                    {selectable ? <SelectAll /> : "Select"}
+                    {selectable ? <SelectAll /> : t("registrationsPage.list.select")}
                   </th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Team</th>
-                  <th scope="col">Skill</th>
-                  <th scope="col">T-Shirt</th>
-                  <th scope="col">Registered</th>
-                  <th scope="col">Account</th>
+                  <th scope="col">{t("registrationsPage.name")}</th>
+                  <th scope="col">{t("registrationsPage.email")}</th>
+                  <th scope="col">{t("registrationsPage.team")}</th>
+                  <th scope="col">{t("registrationsPage.list.skill")}</th>
+                  <th scope="col">{t("registrationsPage.list.tshirt")}</th>
+                  <th scope="col">{t("registrationsPage.list.registered")}</th>
+                  <th scope="col">{t("registrationsPage.list.account")}</th>
                 </tr>
               </thead>
               <tbody>
                 {rows.length === 0 ? (
                   <tr>
                     <td colSpan={8} className="muted">
-                      {q ? "No registration matches this search." : "No registrations yet."}
+                      {q ? t("registrationsPage.list.noMatch") : t("registrationsPage.list.noneYet")}
                     </td>
                   </tr>
                 ) : (
@@ -173,21 +186,27 @@ export default function Registrations() {
                             name={fields.ids.name}
                             value={row.id}
                             className="registrations__select"
-                            aria-label={`Select ${row.name}`}
+                            aria-label={t("registrationsPage.list.selectOne", { name: row.name })}
                           />
                         )}
                       </td>
-                      <td>{row.name}</td>
-                      <td>{row.email}</td>
-                      <td>{row.teamName ?? <span className="muted">none</span>}</td>
-                      <td>{row.skill}</td>
+                      <td>
+                        <bdi>{row.name}</bdi>
+                      </td>
+                      <td>
+                        <bdi dir="ltr">{row.email}</bdi>
+                      </td>
+                      <td>{row.teamName ? <bdi>{row.teamName}</bdi> : <span className="muted">{t("registrationsPage.none")}</span>}</td>
+                      <td>
+                        <bdi>{row.skill}</bdi>
+                      </td>
                       <td>{row.tshirtSize}</td>
                       <td className="nowrap">
-                        <time dateTime={row.createdAt} title={`${timeFormat.format(new Date(row.createdAt))} UTC`}>
-                          {dateFormat.format(new Date(row.createdAt))}
+                        <time dateTime={row.createdAt} title={`${formats.time.format(new Date(row.createdAt))} UTC`}>
+                          {formats.date.format(new Date(row.createdAt))}
                         </time>
                       </td>
-                      <td>{row.userName ?? <span className="muted">none</span>}</td>
+                      <td>{row.userName ? <bdi>{row.userName}</bdi> : <span className="muted">{t("registrationsPage.none")}</span>}</td>
                     </tr>
                   ))
                 )}
@@ -197,12 +216,12 @@ export default function Registrations() {
           <div className="message-slot" aria-live="polite">
             {error ? (
               <Message tone="error" id={form.errorId}>
-                {error}
+                {serverMessage(error)}
               </Message>
             ) : null}
           </div>
           <ActionButton type="submit" disabled={creating} className="registrations__create">
-            {creating ? "Creating accounts..." : "Create accounts for selected"}
+            {creating ? t("registrationsPage.list.creating") : t("registrationsPage.list.create")}
           </ActionButton>
         </Form>
       </section>
@@ -213,13 +232,14 @@ export default function Registrations() {
 /** "Select all" needs JavaScript, so it appears only once the page is hydrated (plain "Select" before). */
 function SelectAll() {
   const hydrated = useHydrated();
-  if (!hydrated) return <>Select</>;
+  const { t } = useT();
+  if (!hydrated) return <>{t("registrationsPage.list.select")}</>;
   const toggle = (event: ChangeEvent<HTMLInputElement>) => {
     for (const box of event.currentTarget.form?.querySelectorAll<HTMLInputElement>("input.registrations__select") ?? []) {
       box.checked = event.currentTarget.checked;
     }
   };
-  return <input type="checkbox" className="registrations__select-all" aria-label="Select all shown" onChange={toggle} />;
+  return <input type="checkbox" className="registrations__select-all" aria-label={t("registrationsPage.list.selectAll")} onChange={toggle} />;
 }
 
 function Count({ label, value }: { label: string; value: number }) {
@@ -235,21 +255,25 @@ type Accounts = NonNullable<NonNullable<ReturnType<typeof useActionData<typeof a
 
 /** Shown once, right after creation: the passwords exist nowhere else. */
 function CreatedAccounts({ accounts }: { accounts: Accounts }) {
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   return (
     <section className="card stack" aria-labelledby="created-accounts-title">
-      <h2 id="created-accounts-title">{m.accountsCreated(accounts.created.length)}</h2>
+      {/* Built from a count, this message stays English for now (decision 025): isolated, it reads in order in Arabic too. */}
+      <h2 id="created-accounts-title">
+        <bdi>{m.accountsCreated(accounts.created.length)}</bdi>
+      </h2>
       {accounts.skipped ? (
         <p className="muted">
-          {accounts.skipped === 1 ? "1 selected registration already had" : `${accounts.skipped} selected registrations already had`} an
-          account and was left as it was.
+          {t("registrationsPage.created.skipped", { count: accounts.skipped })}
         </p>
       ) : null}
       {accounts.refused.length ? (
-        <ul className="list-reset stack" aria-label="Registrations left without an account">
+        <ul className="list-reset stack" aria-label={t("registrationsPage.created.refused")}>
           {accounts.refused.map((refusal) => (
             <li key={refusal.registrationId}>
               <Message tone="error">
-                {refusal.fullName}: {refusal.message}
+                <bdi>{refusal.fullName}</bdi>: {serverMessage(refusal.message)}
               </Message>
             </li>
           ))}
@@ -258,30 +282,40 @@ function CreatedAccounts({ accounts }: { accounts: Accounts }) {
       {accounts.created.length ? (
         <>
           <p className="registrations__warning">
-            These passwords are shown only this once and are not stored anywhere. Download or copy them now.
+            {t("registrationsPage.created.warning")}
           </p>
-          <div className="table-wrap">
+          <div className="table-wrap" role="region" aria-labelledby="created-accounts-caption" tabIndex={0}>
             <table className="table">
-              <caption className="visually-hidden">New accounts and their passwords</caption>
+              <caption id="created-accounts-caption" className="visually-hidden">
+                {t("registrationsPage.created.caption")}
+              </caption>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Username</th>
-                  <th scope="col">Password</th>
-                  <th scope="col">Team</th>
+                  <th scope="col">{t("registrationsPage.name")}</th>
+                  <th scope="col">{t("registrationsPage.email")}</th>
+                  <th scope="col">{t("registrationsPage.created.userName")}</th>
+                  <th scope="col">{t("registrationsPage.created.password")}</th>
+                  <th scope="col">{t("registrationsPage.team")}</th>
                 </tr>
               </thead>
               <tbody>
                 {accounts.created.map((account) => (
                   <tr key={account.registrationId}>
-                    <td>{account.fullName}</td>
-                    <td>{account.email}</td>
-                    <td>{account.userName}</td>
-                    <td className="registrations__password">{account.password}</td>
                     <td>
-                      {account.teamName ?? <span className="muted">none</span>}
-                      {account.teamCreated ? <span className="muted"> (new team)</span> : null}
+                      <bdi>{account.fullName}</bdi>
+                    </td>
+                    <td>
+                      <bdi dir="ltr">{account.email}</bdi>
+                    </td>
+                    <td>
+                      <bdi>{account.userName}</bdi>
+                    </td>
+                    <td className="registrations__password">
+                      <bdi dir="ltr">{account.password}</bdi>
+                    </td>
+                    <td>
+                      {account.teamName ? <bdi>{account.teamName}</bdi> : <span className="muted">{t("registrationsPage.none")}</span>}
+                      {account.teamCreated ? <span className="muted"> ({t("registrationsPage.created.newTeam")})</span> : null}
                     </td>
                   </tr>
                 ))}
@@ -290,7 +324,7 @@ function CreatedAccounts({ accounts }: { accounts: Accounts }) {
           </div>
           {accounts.csv ? (
             <a href={accounts.csv} download={accounts.fileName} className="action-button registrations__download">
-              Download logins (CSV)
+              {t("registrationsPage.created.download")}
             </a>
           ) : null}
         </>

@@ -4,7 +4,9 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@rem
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
-import { formatDayTime } from "~/components/realtime/format";
+import { useT } from "~/components/i18n";
+import { useFormats } from "~/components/realtime/format";
+import { useServerMessage } from "~/components/server-message";
 import { ActionButton } from "~/components/ui/action-button";
 import { Field, TextareaField } from "~/components/ui/field";
 import { messages } from "~/modules/messages";
@@ -207,16 +209,17 @@ function GateForm({ gate }: { gate: LoaderData["gates"][number] }) {
     opensAt: gate.opensAt,
   });
   const saving = useSubmittingIntent("gate", gate.number);
+  const { t } = useT();
   return (
     <Form method="post" {...getFormProps(form)} className="form card" aria-labelledby={`${form.id}-heading`}>
-      <h3 id={`${form.id}-heading`}>Gate {gate.number}</h3>
+      <h3 id={`${form.id}-heading`}>{t("settingsPage.gate.heading", { number: gate.number })}</h3>
       <input type="hidden" name="intent" value="gate" />
       <input type="hidden" name="number" value={gate.number} />
-      <Field label="Title" inputProps={getInputProps(fields.title, { type: "text" })} errors={fields.title.errors} />
-      <TextareaField label="Description" textareaProps={{ ...getTextareaProps(fields.description), rows: 2 }} errors={fields.description.errors} />
-      <Field label="Opens at" inputProps={getInputProps(fields.opensAt, { type: "datetime-local" })} errors={fields.opensAt.errors} />
+      <Field label={t("settingsPage.gate.titleLabel")} inputProps={{ ...getInputProps(fields.title, { type: "text" }), dir: "auto" }} errors={fields.title.errors} />
+      <TextareaField label={t("settingsPage.gate.description")} textareaProps={{ ...getTextareaProps(fields.description), rows: 2, dir: "auto" }} errors={fields.description.errors} />
+      <Field label={t("settingsPage.gate.opensAt")} inputProps={getInputProps(fields.opensAt, { type: "datetime-local" })} errors={fields.opensAt.errors} />
       <ActionButton type="submit" disabled={saving}>
-        {saving ? "Saving..." : `Save gate ${gate.number}`}
+        {saving ? t("settingsPage.saving") : t("settingsPage.gate.save", { number: gate.number })}
       </ActionButton>
     </Form>
   );
@@ -226,12 +229,13 @@ function FinalForm({ finalAt }: { finalAt: string }) {
   const result = useResultFor("final");
   const [form, fields] = useSchemaForm("final", FinalSettingsSchema, result?.result, { finalAt });
   const saving = useSubmittingIntent("final");
+  const { t } = useT();
   return (
     <Form method="post" {...getFormProps(form)} className="form">
       <input type="hidden" name="intent" value="final" />
-      <Field label="Final countdown ends at" inputProps={getInputProps(fields.finalAt, { type: "datetime-local" })} errors={fields.finalAt.errors} />
+      <Field label={t("settingsPage.final.label")} inputProps={getInputProps(fields.finalAt, { type: "datetime-local" })} errors={fields.finalAt.errors} />
       <ActionButton type="submit" disabled={saving}>
-        {saving ? "Saving..." : "Save the final countdown"}
+        {saving ? t("settingsPage.saving") : t("settingsPage.final.save")}
       </ActionButton>
     </Form>
   );
@@ -241,20 +245,24 @@ function SubmissionsCloseForm({ submissionsCloseAt, closesAt, timeZone }: { subm
   const result = useResultFor("submissions-close");
   const [form, fields] = useSchemaForm("submissions-close", SubmissionsCloseSchema, result?.result, { submissionsCloseAt });
   const saving = useSubmittingIntent("submissions-close");
+  const { t } = useT();
+  const formats = useFormats();
   return (
     <Form method="post" {...getFormProps(form)} className="form">
       <input type="hidden" name="intent" value="submissions-close" />
       <p className="muted">
-        {closesAt ? `${submissionsCloseAt ? "Teams" : "Following the final countdown, teams"} can send answers until ${formatDayTime(closesAt, timeZone)}. ` : null}
-        An upload begun before then is accepted when it completes. Judges and admins can score after it. Leave the field empty to close at the final countdown.
+        {closesAt
+          ? `${submissionsCloseAt ? t("settingsPage.close.until", { time: formats.dayTime(closesAt, timeZone) }) : t("settingsPage.close.untilAfterFinal", { time: formats.dayTime(closesAt, timeZone) })} `
+          : null}
+        {t("settingsPage.close.help")}
       </p>
       <Field
-        label="Submissions close at"
+        label={t("settingsPage.close.label")}
         inputProps={getInputProps(fields.submissionsCloseAt, { type: "datetime-local" })}
         errors={fields.submissionsCloseAt.errors}
       />
       <ActionButton type="submit" disabled={saving}>
-        {saving ? "Saving..." : "Save submissions close"}
+        {saving ? t("settingsPage.saving") : t("settingsPage.close.save")}
       </ActionButton>
     </Form>
   );
@@ -268,12 +276,13 @@ function JudgingForm({ judging }: { judging: LoaderData["judging"] }) {
   });
   const saving = useSubmittingIntent("judging");
   const selectId = `${form.id}-judges`;
+  const { t } = useT();
   return (
     <Form method="post" {...getFormProps(form)} className="form">
       <input type="hidden" name="intent" value="judging" />
       <div className="field">
         <label className="field__label" htmlFor={selectId}>
-          Judges per submission
+          {t("settingsPage.judging.perSubmission")}
         </label>
         <select
           id={selectId}
@@ -282,24 +291,22 @@ function JudgingForm({ judging }: { judging: LoaderData["judging"] }) {
           className="field__input field__input--select"
           aria-describedby={`${selectId}-help`}
         >
-          <option value="every">Every judge scores every submission (the mean counts)</option>
+          <option value="every">{t("settingsPage.judging.every")}</option>
           {[1, 2, 3, 4, 5].map((count) => (
             <option key={count} value={count}>
-              {count} {count === 1 ? "judge" : "judges"} each (then it leaves every queue)
+              {t("settingsPage.judging.each", { count })}
             </option>
           ))}
         </select>
         <p id={`${selectId}-help`} className="muted">
-          With a number, no more judges are handed a submission at once than it still needs; a judge keeps a submission for 5 minutes
-          while working on it.
+          {t("settingsPage.judging.help")}
         </p>
       </div>
       <label className="checkbox">
-        <input type="checkbox" name={fields.blind.name} value="on" defaultChecked={fields.blind.initialValue === "on"} /> Blind judging: judges see no
-        team or member names (turn it off to publish them)
+        <input type="checkbox" name={fields.blind.name} value="on" defaultChecked={fields.blind.initialValue === "on"} /> {t("settingsPage.judging.blind")}
       </label>
       <ActionButton type="submit" disabled={saving}>
-        {saving ? "Saving..." : "Save judging settings"}
+        {saving ? t("settingsPage.saving") : t("settingsPage.judging.save")}
       </ActionButton>
     </Form>
   );
@@ -309,20 +316,24 @@ function FeedbackForm({ gates }: { gates: number[] }) {
   const result = useResultFor("feedback");
   const [form, fields] = useSchemaForm("feedback", FeedbackGatesSchema, result?.result);
   const saving = useSubmittingIntent("feedback");
-  const errors = [...(form.errors ?? []), ...(fields.gates.errors ?? [])];
+  const { t } = useT();
+  const serverMessage = useServerMessage();
+  const errors = [...(form.errors ?? []), ...(fields.gates.errors ?? [])].map(serverMessage);
   return (
     <Form method="post" {...getFormProps(form)} className="form">
       <input type="hidden" name="intent" value="feedback" />
       <p id={`${form.id}-help`} className="muted">
-        Teams of a published gate read, on their own submission, their score per rubric criterion, each judge&apos;s score and comment (as
-        &ldquo;Judge 1&rdquo;, &ldquo;Judge 2&rdquo;…, never a name) and their mean. Untick a gate to withdraw it.
+        {t("settingsPage.feedback.help")}
       </p>
-      <p className="feedback-gates__now">{messages.judging.feedbackPublished(gates)}</p>
+      {/* Built from values, this message stays English for now (decision 025): isolated, it reads in order in Arabic too. */}
+      <p className="feedback-gates__now">
+        <bdi>{messages.judging.feedbackPublished(gates)}</bdi>
+      </p>
       <fieldset className="feedback-gates" aria-describedby={`${form.id}-help`}>
-        <legend className="field__label">Publish feedback for</legend>
+        <legend className="field__label">{t("settingsPage.feedback.legend")}</legend>
         {FEEDBACK_GATE_NUMBERS.map((gate) => (
           <label key={gate} className="checkbox">
-            <input type="checkbox" name={fields.gates.name} value={gate} defaultChecked={gates.includes(gate)} /> publish feedback for gate {gate}
+            <input type="checkbox" name={fields.gates.name} value={gate} defaultChecked={gates.includes(gate)} /> {t("settingsPage.feedback.gate", { gate })}
           </label>
         ))}
       </fieldset>
@@ -332,7 +343,7 @@ function FeedbackForm({ gates }: { gates: number[] }) {
         </p>
       ) : null}
       <ActionButton type="submit" disabled={saving}>
-        {saving ? "Saving..." : "Save judging feedback"}
+        {saving ? t("settingsPage.saving") : t("settingsPage.feedback.save")}
       </ActionButton>
     </Form>
   );
@@ -342,20 +353,20 @@ function TeamSizeForm({ teamSizeCap }: { teamSizeCap: number }) {
   const result = useResultFor("team-cap");
   const [form, fields] = useSchemaForm("team-cap", TeamSizeCapSchema, result?.result, { teamSizeCap: String(teamSizeCap) });
   const saving = useSubmittingIntent("team-cap");
+  const { t } = useT();
   return (
     <Form method="post" {...getFormProps(form)} className="form">
       <input type="hidden" name="intent" value="team-cap" />
       <p id={`${form.id}-help`} className="muted">
-        No one joins a team that has this many members, from the Users page, the API, the import or accounts made from registrations. Lowering
-        it keeps the members a team already has; such a team takes no one new until it is below the cap.
+        {t("settingsPage.teamSize.help")}
       </p>
       <Field
-        label="Most members a team may have"
+        label={t("settingsPage.teamSize.label")}
         inputProps={{ ...getInputProps(fields.teamSizeCap, { type: "number" }), min: 1, max: 100, step: 1, "aria-describedby": `${form.id}-help` }}
         errors={fields.teamSizeCap.errors}
       />
       <ActionButton type="submit" disabled={saving}>
-        {saving ? "Saving..." : "Save the team size cap"}
+        {saving ? t("settingsPage.saving") : t("settingsPage.teamSize.save")}
       </ActionButton>
     </Form>
   );
@@ -365,21 +376,20 @@ function DivisionsForm({ divisions }: { divisions: string[] }) {
   const result = useResultFor("divisions");
   const [form, fields] = useSchemaForm("divisions", DivisionsFormSchema, result?.result, { divisions: divisions.join("\n") });
   const saving = useSubmittingIntent("divisions");
+  const { t } = useT();
   return (
     <Form method="post" {...getFormProps(form)} className="form">
       <input type="hidden" name="intent" value="divisions" />
       <p id={`${form.id}-help`} className="muted">
-        One division a line (for example Student, then Open), in the order the scoreboard lists them; at most {MAX_DIVISIONS}, {DIVISION_NAME_MAX}{" "}
-        characters each. Each division has its own ranking and medals on the scoreboard; put teams in them on the Teams page. A division that
-        teams are in cannot be removed: move them first. Empty: no divisions, one board.
+        {t("settingsPage.divisions.help", { max: MAX_DIVISIONS, length: DIVISION_NAME_MAX })}
       </p>
       <TextareaField
-        label="Divisions"
-        textareaProps={{ ...getTextareaProps(fields.divisions), rows: 4, "aria-describedby": `${form.id}-help` }}
+        label={t("settingsPage.divisions.label")}
+        textareaProps={{ ...getTextareaProps(fields.divisions), rows: 4, dir: "auto", "aria-describedby": `${form.id}-help` }}
         errors={fields.divisions.errors}
       />
       <ActionButton type="submit" disabled={saving}>
-        {saving ? "Saving..." : "Save divisions"}
+        {saving ? t("settingsPage.saving") : t("settingsPage.divisions.save")}
       </ActionButton>
     </Form>
   );
@@ -389,23 +399,25 @@ function Meals({ meals, timeZone }: { meals: LoaderData["meals"]; timeZone: stri
   const result = useResultFor("meal-add");
   const [form, fields] = useSchemaForm("meal-add", MealAddSchema, result?.result);
   const saving = useSubmittingIntent("meal-add");
+  const { t } = useT();
+  const formats = useFormats();
   return (
     <>
       {meals.length === 0 ? (
-        <p>No meals scheduled.</p>
+        <p>{t("settingsPage.meals.none")}</p>
       ) : (
         <ul className="list-reset stack">
           {meals.map((meal) => (
             <li key={meal.id} className="cluster">
               <span dir="auto">{meal.label}</span>
               <time dateTime={meal.at} className="muted">
-                {formatDayTime(meal.at, timeZone)}
+                {formats.dayTime(meal.at, timeZone)}
               </time>
               <Form method="post">
                 <input type="hidden" name="intent" value="meal-remove" />
                 <input type="hidden" name="id" value={meal.id} />
-                <button type="submit" className="link-button link-button--danger" aria-label={`Remove ${meal.label}`}>
-                  remove
+                <button type="submit" className="link-button link-button--danger" aria-label={t("settingsPage.meals.removeLabel", { label: meal.label })}>
+                  {t("settingsPage.meals.remove")}
                 </button>
               </Form>
             </li>
@@ -415,10 +427,12 @@ function Meals({ meals, timeZone }: { meals: LoaderData["meals"]; timeZone: stri
       <Form method="post" {...getFormProps(form)} className="form">
         <input type="hidden" name="intent" value="meal-add" />
         <div className="meal-row">
-          <Field label="Meal" inputProps={{ ...getInputProps(fields.label, { type: "text" }), placeholder: "Dinner" }} errors={fields.label.errors} />
-          <Field label="Served at" inputProps={getInputProps(fields.at, { type: "datetime-local" })} errors={fields.at.errors} />
+          <Field
+            label={t("settingsPage.meals.meal")}
+            inputProps={{ ...getInputProps(fields.label, { type: "text" }), dir: "auto", placeholder: t("settingsPage.meals.placeholder") }} errors={fields.label.errors} />
+          <Field label={t("settingsPage.meals.servedAt")} inputProps={getInputProps(fields.at, { type: "datetime-local" })} errors={fields.at.errors} />
           <ActionButton type="submit" disabled={saving}>
-            {saving ? "Adding..." : "Add meal"}
+            {saving ? t("settingsPage.meals.adding") : t("settingsPage.meals.add")}
           </ActionButton>
         </div>
       </Form>
@@ -429,51 +443,52 @@ function Meals({ meals, timeZone }: { meals: LoaderData["meals"]; timeZone: stri
 export default function Settings() {
   const { frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone, judging, feedbackGates, divisions, teamSizeCap } = useLoaderData<typeof loader>();
   const freezing = useSubmittingIntent(frozen ? "unfreeze" : "freeze");
+  const { t } = useT();
   return (
     <section aria-labelledby="settings-title" className="stack dash-page">
-      <h1 id="settings-title">Settings</h1>
-      <p className="muted">Dates and times are in the event&apos;s time zone: {timeZone}.</p>
+      <h1 id="settings-title">{t("settingsPage.title")}</h1>
+      <p className="muted">
+        {t("settingsPage.timeZone")} <bdi>{timeZone}</bdi>.
+      </p>
       <section className="card" aria-labelledby="freeze-title">
-        <h2 id="freeze-title">Scoreboard freeze</h2>
+        <h2 id="freeze-title">{t("settingsPage.freeze.title")}</h2>
         <p>
-          {frozen
-            ? "Frozen: participants see the standings as they were when you froze them and get no live updates of other teams. Admins and judges see live standings."
-            : "Live: everyone sees the standings as they change."}
+          {frozen ? t("settingsPage.freeze.frozen") : t("settingsPage.freeze.live")}
         </p>
         <Form method="post">
           <input type="hidden" name="intent" value={frozen ? "unfreeze" : "freeze"} />
           <ActionButton type="submit" variant={frozen ? "primary" : "danger"} disabled={freezing}>
-            {frozen ? "Unfreeze the scoreboard" : "Freeze the scoreboard"}
+            {frozen ? t("settingsPage.freeze.unfreeze") : t("settingsPage.freeze.freeze")}
           </ActionButton>
         </Form>
       </section>
       <section className="card" aria-labelledby="final-title">
-        <h2 id="final-title">Final countdown</h2>
+        <h2 id="final-title">{t("settingsPage.final.title")}</h2>
         <FinalForm finalAt={finalAt} />
       </section>
       <section className="card" aria-labelledby="submissions-close-title">
-        <h2 id="submissions-close-title">Submissions close</h2>
+        <h2 id="submissions-close-title">{t("settingsPage.close.title")}</h2>
         <SubmissionsCloseForm submissionsCloseAt={submissionsCloseAt} closesAt={closesAt} timeZone={timeZone} />
       </section>
       <section className="card" aria-labelledby="judging-title">
-        <h2 id="judging-title">Judging</h2>
+        <h2 id="judging-title">{t("settingsPage.judging.title")}</h2>
         <JudgingForm judging={judging} />
       </section>
       <section className="card" aria-labelledby="teams-settings-title">
-        <h2 id="teams-settings-title">Teams</h2>
-        <h3 id="team-size-title">Team size</h3>
+        <h2 id="teams-settings-title">{t("settingsPage.teams.title")}</h2>
+        <h3 id="team-size-title">{t("settingsPage.teamSize.title")}</h3>
         <TeamSizeForm teamSizeCap={teamSizeCap} />
         <h3 id="divisions-title" className="settings__subheading">
-          Divisions
+          {t("settingsPage.divisions.title")}
         </h3>
         <DivisionsForm divisions={divisions} />
       </section>
       <section className="card" aria-labelledby="feedback-title">
-        <h2 id="feedback-title">Judging feedback</h2>
+        <h2 id="feedback-title">{t("settingsPage.feedback.title")}</h2>
         <FeedbackForm gates={feedbackGates} />
       </section>
       <section aria-labelledby="gates-title" className="stack">
-        <h2 id="gates-title">Gates</h2>
+        <h2 id="gates-title">{t("settingsPage.gates.title")}</h2>
         <div className="dash-grid dash-grid--wide">
           {gates.map((gate) => (
             <GateForm key={gate.number} gate={gate} />
@@ -481,7 +496,7 @@ export default function Settings() {
         </div>
       </section>
       <section className="card" aria-labelledby="meals-title">
-        <h2 id="meals-title">Meal schedule</h2>
+        <h2 id="meals-title">{t("settingsPage.meals.title")}</h2>
         <Meals meals={meals} timeZone={timeZone} />
       </section>
     </section>

@@ -5,6 +5,8 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useFormErrorToast } from "~/components/toaster";
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
+import { useT } from "~/components/i18n";
+import { useServerMessage } from "~/components/server-message";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { Field, SelectField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
@@ -82,15 +84,25 @@ function TeamForm({ editing, divisions }: { editing: LoaderData["editing"]; divi
     onValidate: ({ formData }) => parseWithZod(formData, { schema: TeamFormSchema }),
   });
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   return (
     <section className="card" aria-labelledby="team-form-heading">
-      <h2 id="team-form-heading">{editing ? `Edit team: ${editing.name}` : "Add a team"}</h2>
+      <h2 id="team-form-heading">
+        {editing ? (
+          <>
+            {t("teamsPage.editHeading")} <bdi>{editing.name}</bdi>
+          </>
+        ) : (
+          t("teamsPage.addHeading")
+        )}
+      </h2>
       <Form method="post" {...getFormProps(form)} className="form">
         {editing ? <input {...getInputProps(fields.id, { type: "hidden" })} key={fields.id.key} /> : null}
-        <Field label="Name" inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off" }} errors={fields.name.errors} />
+        <Field label={t("teamsPage.name")} inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off", dir: "auto" }} errors={fields.name.errors} />
         {divisions.length || editing?.division ? (
-          <SelectField label={dm.label} selectProps={{ ...getSelectProps(fields.division), required: false }} errors={fields.division.errors}>
-            <option value="">{dm.none}</option>
+          <SelectField label={serverMessage(dm.label)} selectProps={{ ...getSelectProps(fields.division), required: false }} errors={fields.division.errors}>
+            <option value="">{serverMessage(dm.none)}</option>
             {divisions.map((division) => (
               <option key={division} value={division}>
                 {division}
@@ -99,15 +111,15 @@ function TeamForm({ editing, divisions }: { editing: LoaderData["editing"]; divi
           </SelectField>
         ) : null}
         <div className="message-slot" id={form.errorId} aria-live="polite">
-          {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
+          {form.errors?.[0] ? <Message tone="error">{serverMessage(form.errors[0])}</Message> : null}
         </div>
         <div className="dash-form-actions">
           <ActionButton type="submit" name="intent" value="save" disabled={saving}>
-            {saving ? "Saving..." : editing ? "Save changes" : "Add team"}
+            {saving ? t("teamsPage.saving") : editing ? t("teamsPage.saveChanges") : t("teamsPage.add")}
           </ActionButton>
           {editing ? (
             <ActionLink to="/dashboard/teams" variant="subtle">
-              Cancel
+              {t("teamsPage.cancel")}
             </ActionLink>
           ) : null}
         </div>
@@ -121,50 +133,59 @@ export default function Teams() {
   const location = useLocation();
   const navigation = useNavigation();
   const deleting = navigation.state === "submitting" && navigation.formData?.get("intent") === "delete" ? navigation.formData.get("id") : null;
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   return (
     <section aria-labelledby="teams-title" className="stack dash-page">
-      <h1 id="teams-title">Teams</h1>
+      <h1 id="teams-title">{t("teamsPage.heading")}</h1>
       {/* Remounted on every navigation: a saved form starts empty again. */}
       <TeamForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} divisions={divisions} />
       <section className="card" aria-labelledby="team-list-heading">
-        <h2 id="team-list-heading">Team List</h2>
-        <p className="muted">
-          A team has at most {cap} {cap === 1 ? "member" : "members"} (Settings → Teams).
-        </p>
+        <h2 id="team-list-heading">{t("teamsPage.listHeading")}</h2>
+        <p className="muted">{t("teamsPage.cap", { count: cap })}</p>
         {teams.length === 0 ? (
-          <p>No teams yet.</p>
+          <p>{t("teamsPage.none")}</p>
         ) : (
           <div className="table-wrap">
             <table className="table">
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Number of Members</th>
-                  <th scope="col">{dm.label}</th>
-                  <th scope="col">Actions</th>
+                  <th scope="col">{t("teamsPage.name")}</th>
+                  <th scope="col">{t("teamsPage.members")}</th>
+                  <th scope="col">{serverMessage(dm.label)}</th>
+                  <th scope="col">{t("teamsPage.actions")}</th>
                 </tr>
               </thead>
               <tbody>
                 {teams.map((team) => (
                   <tr key={team.id} data-team-id={team.id}>
-                    <td dir="auto">{team.name}</td>
+                    <td>
+                      <bdi>{team.name}</bdi>
+                    </td>
                     <td className="num">
                       {team.members}
-                      {team.members >= cap ? <span className="muted"> (full)</span> : null}
+                      {team.members >= cap ? <span className="muted"> {t("teamsPage.full")}</span> : null}
                     </td>
-                    <td dir="auto">{team.division ?? <span className="muted">—</span>}</td>
+                    <td>{team.division ? <bdi>{team.division}</bdi> : <span className="muted">—</span>}</td>
                     <td>
                       <div className="row-actions">
-                        <Link to={`?edit=${team.id}`} aria-label={`Edit ${team.name}`}>
-                          edit
+                        <Link to={`?edit=${team.id}`} aria-label={t("teamsPage.editLabel", { name: team.name })}>
+                          {t("teamsPage.edit")}
                         </Link>
-                        <Link to={`/dashboard/audit?team=${team.id}`} aria-label={`History of ${team.name}`}>
-                          history
+                        <Link to={`/dashboard/audit?team=${team.id}`} aria-label={t("teamsPage.historyLabel", { name: team.name })}>
+                          {t("teamsPage.history")}
                         </Link>
-                        <Form method="post" action="/dashboard/teams" onSubmit={confirmSubmit(`Delete ${team.name}?`)}>
+                        <Form method="post" action="/dashboard/teams" onSubmit={confirmSubmit(t("teamsPage.deleteConfirm", { name: team.name }))}>
                           <input type="hidden" name="id" value={team.id} />
-                          <button type="submit" name="intent" value="delete" className="link-button link-button--danger" aria-label={`Delete ${team.name}`} disabled={deleting === String(team.id)}>
-                            {deleting === String(team.id) ? "deleting..." : "delete"}
+                          <button
+                            type="submit"
+                            name="intent"
+                            value="delete"
+                            className="link-button link-button--danger"
+                            aria-label={t("teamsPage.deleteLabel", { name: team.name })}
+                            disabled={deleting === String(team.id)}
+                          >
+                            {deleting === String(team.id) ? t("teamsPage.deleting") : t("teamsPage.delete")}
                           </button>
                         </Form>
                       </div>

@@ -3,14 +3,17 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatDayTime } from "~/components/realtime/format";
+import { useFormats } from "~/components/realtime/format";
+import { useT } from "~/components/i18n";
+import { useServerMessage } from "~/components/server-message";
+import { pageTitle } from "~/modules/i18n/i18n";
+import type { Role } from "~/modules/auth/access";
 import { ActionButton } from "~/components/ui/action-button";
 import { Field, SelectField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
 import { ApiTokenCreateSchema, ApiTokenRevokeSchema } from "~/modules/api-tokens/schema";
 import { createApiToken, listApiTokens, revokeApiToken } from "~/modules/api-tokens/tokens.server";
 import { messages } from "~/modules/messages";
-import { roleLabels } from "~/modules/users/schema";
 import { listUsers } from "~/modules/users/users.server";
 import styles from "~/styles/dashboard.css";
 import { requirePageActor } from "~/glue/actor.server";
@@ -22,7 +25,15 @@ import { confirmSubmit } from "~/components/ui/confirm-submit";
 const m = messages.apiTokens;
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
-export const meta: MetaFunction = () => [{ title: "API tokens · Gatekeeper Dashboard" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "tokensPage.title") }];
+
+/** A role beside a user's name. */
+const roleKeys: Record<Role, string> = {
+  admin: "tokensPage.roles.admin",
+  judge: "tokensPage.roles.judge",
+  mentor: "tokensPage.roles.mentor",
+  participant: "tokensPage.roles.participant",
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
@@ -78,27 +89,31 @@ function CreateTokenForm({ users }: { users: LoaderData["users"] }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ApiTokenCreateSchema }),
   });
   const creating = navigation.state === "submitting" && navigation.formData?.get("intent") === "create";
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   return (
     <section className="card" aria-labelledby="token-form-heading">
-      <h2 id="token-form-heading">New token</h2>
-      <p className="muted">A token acts as its user, with that user&apos;s role: a judge&apos;s token can score, a participant&apos;s can submit for their team.</p>
+      <h2 id="token-form-heading">{t("tokensPage.newToken")}</h2>
+      <p className="muted">{t("tokensPage.newTokenHint")}</p>
       <Form method="post" {...getFormProps(form)} className="form">
         <div className="dash-grid">
-          <SelectField label="User" selectProps={getSelectProps(fields.userId)} errors={fields.userId.errors}>
-            <option value="">Choose a user</option>
+          <SelectField label={t("tokensPage.user")} selectProps={getSelectProps(fields.userId)} errors={fields.userId.errors}>
+            <option value="">{t("tokensPage.chooseUser")}</option>
             {users.map((user) => (
               <option key={user.id} value={user.id}>
-                {user.name} ({roleLabels[user.role]})
+                {user.name} ({t(roleKeys[user.role])})
               </option>
             ))}
           </SelectField>
-          <Field label="Name (what it is for)" inputProps={{ ...getInputProps(fields.name, { type: "text" }), placeholder: "Big screen scoreboard", autoComplete: "off" }} errors={fields.name.errors} />
+          <Field
+            label={t("tokensPage.nameField")}
+            inputProps={{ ...getInputProps(fields.name, { type: "text" }), placeholder: t("tokensPage.namePlaceholder"), autoComplete: "off", dir: "auto" }} errors={fields.name.errors} />
         </div>
         <div className="message-slot" id={form.errorId} aria-live="polite">
-          {form.errors?.[0] ? <Message tone="error">{form.errors[0]}</Message> : null}
+          {form.errors?.[0] ? <Message tone="error">{serverMessage(form.errors[0])}</Message> : null}
         </div>
         <ActionButton type="submit" name="intent" value="create" disabled={creating}>
-          {creating ? "Creating..." : "Create token"}
+          {creating ? t("tokensPage.creating") : t("tokensPage.create")}
         </ActionButton>
       </Form>
     </section>
@@ -106,16 +121,20 @@ function CreateTokenForm({ users }: { users: LoaderData["users"] }) {
 }
 
 function CreatedToken({ created }: { created: { token: string; name: string } }) {
+  const { t } = useT();
+  const serverMessage = useServerMessage();
   return (
     <section className="card stack" aria-labelledby="created-token-title">
-      <h2 id="created-token-title">Token &quot;{created.name}&quot;</h2>
-      <Message tone="correct">{m.created}</Message>
+      <h2 id="created-token-title">{t("tokensPage.createdHeading", { name: created.name })}</h2>
+      <Message tone="correct">{serverMessage(m.created)}</Message>
       <label className="field__label" htmlFor="created-token">
-        Token
+        {t("tokensPage.token")}
       </label>
-      <input id="created-token" className="field__input secret-value" readOnly value={created.token} onFocus={(event) => event.currentTarget.select()} />
+      <input id="created-token" className="field__input secret-value" dir="ltr" readOnly value={created.token} onFocus={(event) => event.currentTarget.select()} />
       <p className="muted">
-        Send it as <code>Authorization: Bearer {created.token.slice(0, 9)}…</code>. See the <Link to="/docs/api">API guide</Link>.
+        {t("tokensPage.sendAs")} <code dir="ltr">Authorization: Bearer {created.token.slice(0, 9)}…</code>
+        {t("tokensPage.seeThe")} <Link to="/docs/api">{t("tokensPage.apiGuide")}</Link>
+        {t("tokensPage.end")}
       </p>
     </section>
   );
@@ -124,49 +143,59 @@ function CreatedToken({ created }: { created: { token: string; name: string } })
 export default function ApiTokens() {
   const { tokens, users } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const { t } = useT();
+  const format = useFormats();
   return (
     <section aria-labelledby="tokens-title" className="stack dash-page">
-      <h1 id="tokens-title">API tokens</h1>
+      <h1 id="tokens-title">{t("tokensPage.heading")}</h1>
       {actionData?.created ? <CreatedToken created={actionData.created} /> : null}
       {/* A new form after each token (conform's reset leaves a select with nothing chosen). */}
       <CreateTokenForm key={actionData?.created?.token ?? "new"} users={users} />
       <section className="card" aria-labelledby="token-list-heading">
-        <h2 id="token-list-heading">Tokens</h2>
+        <h2 id="token-list-heading">{t("tokensPage.listHeading")}</h2>
         {tokens.length === 0 ? (
-          <p>No tokens yet.</p>
+          <p>{t("tokensPage.none")}</p>
         ) : (
           <div className="table-wrap">
             <table className="table">
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">User</th>
-                  <th scope="col">Token</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Status</th>
+                  <th scope="col">{t("tokensPage.name")}</th>
+                  <th scope="col">{t("tokensPage.user")}</th>
+                  <th scope="col">{t("tokensPage.token")}</th>
+                  <th scope="col">{t("tokensPage.created")}</th>
+                  <th scope="col">{t("tokensPage.lastUsed")}</th>
+                  <th scope="col">{t("tokensPage.status")}</th>
                 </tr>
               </thead>
               <tbody>
                 {tokens.map((token) => (
                   <tr key={token.id} data-token-id={token.id}>
-                    <td dir="auto">{token.name}</td>
-                    <td dir="auto">
-                      {token.userName} <span className="muted">({roleLabels[token.role]})</span>
+                    <td>
+                      <bdi>{token.name}</bdi>
                     </td>
                     <td>
-                      <code>{token.prefix}…</code>
+                      <bdi>{token.userName}</bdi> <span className="muted">({t(roleKeys[token.role])})</span>
                     </td>
-                    <td className="nowrap">{formatDayTime(token.createdAt)}</td>
-                    <td className="nowrap">{token.lastUsedAt ? formatDayTime(token.lastUsedAt) : "never"}</td>
+                    <td>
+                      <code dir="ltr">{token.prefix}…</code>
+                    </td>
+                    <td className="nowrap">{format.dayTime(token.createdAt)}</td>
+                    <td className="nowrap">{token.lastUsedAt ? format.dayTime(token.lastUsedAt) : t("tokensPage.never")}</td>
                     <td>
                       {token.revokedAt ? (
-                        <span className="muted">revoked {formatDayTime(token.revokedAt)}</span>
+                        <span className="muted">{t("tokensPage.revokedAt", { time: format.dayTime(token.revokedAt) })}</span>
                       ) : (
-                        <Form method="post" onSubmit={confirmSubmit(`Revoke ${token.name}? Scripts using it stop working at once.`)}>
+                        <Form method="post" onSubmit={confirmSubmit(t("tokensPage.revokeConfirm", { name: token.name }))}>
                           <input type="hidden" name="id" value={token.id} />
-                          <button type="submit" name="intent" value="revoke" className="link-button link-button--danger" aria-label={`Revoke ${token.name}`}>
-                            revoke
+                          <button
+                            type="submit"
+                            name="intent"
+                            value="revoke"
+                            className="link-button link-button--danger"
+                            aria-label={t("tokensPage.revokeLabel", { name: token.name })}
+                          >
+                            {t("tokensPage.revoke")}
                           </button>
                         </Form>
                       )}

@@ -103,12 +103,14 @@ function DashboardShell({ user, backlog: loaded, children }: { user: { name: str
             ))}
           </ul>
         </nav>
-        <LanguageSwitch className="dashboard__language" />
-        <Form method="post" action="/logout">
-          <button type="submit" className="link-button">
-            {t("dashboard.logout")} (<bdi>{user.name}</bdi>)
-          </button>
-        </Form>
+        <div className="dashboard__foot">
+          <LanguageSwitch className="dashboard__language" />
+          <Form method="post" action="/logout">
+            <button type="submit" className="link-button">
+              {t("dashboard.logout")} (<bdi>{user.name}</bdi>)
+            </button>
+          </Form>
+        </div>
       </aside>
       <main className="dashboard__main">
         <FlashNotice />

@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { formatPoints } from "~/components/realtime/format";
+import { useT } from "~/components/i18n";
+import { useFormats } from "~/components/realtime/format";
 import { listUsersRank } from "~/modules/users/rank.server";
 import styles from "~/styles/dashboard.css";
 import { requirePage } from "~/glue/auth.server";
@@ -21,55 +22,62 @@ const columns = [
 
 export default function UsersRank() {
   const { users } = useLoaderData<typeof loader>();
+  const { t } = useT();
+  const formats = useFormats();
   return (
     <section aria-labelledby="users-rank-title" className="stack dash-page">
-      <h1 id="users-rank-title">Users Rank</h1>
+      <h1 id="users-rank-title">{t("usersRankPage.title")}</h1>
       <p className="cluster">
         <a href="/dashboard/exports/users-rank.csv" download>
-          Download Users Rank (CSV)
+          {t("usersRankPage.downloadUsers")}
         </a>
         <a href="/dashboard/exports/standings.csv" download>
-          Download team standings (CSV)
+          {t("usersRankPage.downloadStandings")}
         </a>
       </p>
+      {/* The table's frame is focusable: nothing in the table is, and on a phone it scrolls. */}
       {users.length === 0 ? (
-        <p>No participants yet.</p>
+        <p>{t("usersRankPage.empty")}</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" role="region" aria-labelledby="users-rank-caption" tabIndex={0}>
           <table className="table">
-            <caption className="visually-hidden">Participants by total score; the number in brackets is the challenges solved</caption>
+            <caption id="users-rank-caption" className="visually-hidden">
+              {t("usersRankPage.caption")}
+            </caption>
             <thead>
               <tr>
                 <th scope="col">#</th>
-                <th scope="col">Team</th>
-                <th scope="col">User</th>
+                <th scope="col">{t("usersRankPage.team")}</th>
+                <th scope="col">{t("usersRankPage.user")}</th>
                 {columns.map((column) => (
                   <th key={column.key} scope="col" className="num">
                     {column.label}
                   </th>
                 ))}
                 <th scope="col" className="num">
-                  Total score
+                  {t("usersRankPage.total")}
                 </th>
               </tr>
             </thead>
             <tbody>
               {users.map((user, index) => (
                 <tr key={user.id} data-user-id={user.id}>
-                  <td className="num">{index + 1}</td>
-                  <td dir="auto">{user.team ?? "—"}</td>
-                  <td dir="auto">{user.name}</td>
+                  <td className="num">{formats.number(index + 1)}</td>
+                  <td>{user.team ? <bdi>{user.team}</bdi> : "—"}</td>
+                  <td>
+                    <bdi>{user.name}</bdi>
+                  </td>
                   {columns.map((column) => (
                     <td key={column.key} className="num">
-                      {formatPoints(user[column.key])}
-                      <span className="solved-count" title={`${user.solved[column.category]} solved`}>
+                      {formats.points(user[column.key])}
+                      <span className="solved-count" title={t("usersRankPage.solved", { number: user.solved[column.category] })}>
                         ({user.solved[column.category]}
-                        <span className="visually-hidden"> solved</span>)
+                        <span className="visually-hidden"> {t("usersRankPage.solvedHidden")}</span>)
                       </span>
                     </td>
                   ))}
                   <td className="num">
-                    <strong>{formatPoints(user.total)}</strong>
+                    <strong>{formats.points(user.total)}</strong>
                   </td>
                 </tr>
               ))}

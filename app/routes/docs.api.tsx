@@ -1,5 +1,6 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { useT } from "~/components/i18n";
 import { API_BASE, apiOperations } from "~/modules/api/operations";
 import styles from "~/styles/dashboard.css";
 
@@ -34,15 +35,22 @@ function withCode(text: string) {
 export default function ApiDocs() {
   const { calls } = useLoaderData<typeof loader>();
   const tags = [...new Set(calls.map((call) => call.tag))];
+  const { t, language } = useT();
+  // A developer reference, in English only (decision 025): marked so, left to right, with a word in the page's language.
   return (
-    <main className="stack dash-page api-docs">
+    <main className="stack dash-page api-docs" lang="en" dir="ltr">
+      {language === "en" ? null : (
+        <p lang={language} dir="rtl">
+          {t("apiDocs.englishOnly")}
+        </p>
+      )}
       <h1>Gatekeeper API</h1>
       <p>
         The platform&apos;s calls as JSON under <code>{API_BASE}</code>, with the screens&apos; rules and role checks. Machine-readable:{" "}
         <a href={`${API_BASE}/openapi.json`}>OpenAPI 3.1 document</a>.
       </p>
-      <section className="card stack" aria-labelledby="api-auth">
-        <h2 id="api-auth">Authentication</h2>
+      <section className="card stack" aria-labelledby="api-authentication">
+        <h2 id="api-authentication">Authentication</h2>
         <p>
           An admin creates a personal token at <a href="/dashboard/tokens">Dashboard → API tokens</a> for the user it acts as; it carries that
           user&apos;s role and is shown once. Send <code>Authorization: Bearer gk_…</code>. From this site&apos;s own pages the session cookie
@@ -57,7 +65,8 @@ export default function ApiDocs() {
       {tags.map((tag) => (
         <section key={tag} className="card" aria-labelledby={`api-${tag}`}>
           <h2 id={`api-${tag}`}>{tag}</h2>
-          <div className="table-wrap">
+          {/* Scrolls sideways on a narrow screen: focusable, so a keyboard can scroll it. */}
+          <div className="table-wrap" tabIndex={0}>
             <table className="table">
               <thead>
                 <tr>

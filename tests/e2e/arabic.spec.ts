@@ -3,55 +3,19 @@
  * right to left from the first server-rendered page, the participant's journey and the judge's in Arabic,
  * axe on each. ARABIC_SCREENSHOTS=<folder> also saves every screen at 1366 and 390 px to look at.
  */
-import { mkdir } from "node:fs/promises";
-import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import postgres from "postgres";
 import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
-import { axe } from "./support/axe.ts";
+import { arabicPage, expectAccessible, expectArabic, SHOTS, shoot } from "./support/arabic.ts";
 import { budgetSteps } from "./support/budget.ts";
 import { freshChallengeToJudge } from "./support/judging.ts";
-import { logins, signIn } from "./support/login.ts";
+import { logins } from "./support/login.ts";
 import { freshTeam, openedChallenge } from "./support/teams.ts";
 
 const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
 test.afterAll(async () => {
   await sql.end({ timeout: 5 });
 });
-
-const SHOTS = process.env.ARABIC_SCREENSHOTS;
-
-/** A signed-in browser whose language is Arabic (the cookie the switch sets). */
-async function arabicPage(browser: Browser, who: { name: string; password: string }, viewport = { width: 1366, height: 900 }) {
-  const context = await browser.newContext({ reducedMotion: "reduce", viewport });
-  const page = await context.newPage();
-  await signIn(page, who);
-  const baseURL = test.info().project.use.baseURL!;
-  await context.addCookies([{ name: "lang", value: "ar", url: baseURL }]);
-  return page;
-}
-
-async function expectArabic(page: Page) {
-  await expect(page.locator("html")).toHaveAttribute("lang", "ar");
-  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
-}
-
-async function expectAccessible(page: Page) {
-  const { violations } = await axe(page).analyze();
-  expect(violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
-/** The screen at 1366 and at 390 px (a phone), when asked for. */
-async function shoot(page: Page, name: string) {
-  if (!SHOTS) return;
-  await mkdir(SHOTS, { recursive: true });
-  const wide = page.viewportSize() ?? { width: 1366, height: 900 };
-  for (const viewport of [wide, { width: 390, height: 844 }]) {
-    await page.setViewportSize(viewport);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${viewport.width}.png`), fullPage: true });
-  }
-  await page.setViewportSize(wide);
-}
 
 test.describe("Arabic", () => {
   test("the browser's Accept-Language picks Arabic from the first page, and the switch goes back to English without JavaScript", async ({ browser }) => {
@@ -201,6 +165,86 @@ test.describe("Arabic", () => {
     await shoot(judge, "judge");
     await judge.context().close();
   });
+
+  test("an admin in Arabic: awards, audit trail, judges, challenges, API tokens and teams, right to left", async ({ browser }) => {
+    // Steps: a sign-in; the awards page, a give, a revoke; the audit trail; the judges; the add and edit
+    // challenge forms; the token page, a create, a revoke; the teams; the two challenge lists; an axe each.
+    budgetSteps(30);
+    const team = await freshTeam(sql, "Arabic");
+    const challenge = await openedChallenge(sql);
+    const admin = await arabicPage(browser, logins.admin);
+    admin.on("dialog", (dialog) => void dialog.accept());
+
+    await admin.goto("/dashboard/awards");
+    await expectArabic(admin);
+    await expect(admin.getByRole("heading", { name: "المكافآت", level: 1 })).toBeVisible();
+    await admin.getByLabel("الفريق", { exact: true }).selectOption({ label: team.name });
+    await admin.getByLabel("النقاط").fill("-2.5");
+    await admin.getByLabel(/^الفئة/).selectOption("CS");
+    await admin.getByLabel(/^السبب/).fill("تأخّر في التسليم");
+    await admin.getByRole("button", { name: "منح المكافأة" }).click();
+    await expect(admin.getByText("تمّ منح المكافأة")).toBeVisible();
+    const awardRow = admin.locator("tr", { hasText: team.name });
+    await expect(awardRow).toContainText("سارية");
+    // The signed points keep their order (-2,5: ar-DZ writes a decimal comma, after a left-to-right mark) inside the Arabic row.
+    await expect(awardRow.locator("[dir=ltr]")).toHaveText(/^\u200e?-2,5$/);
+    await expectAccessible(admin);
+    await shoot(admin, "dashboard-awards");
+    await awardRow.getByRole("button", { name: /^إلغاء/ }).click();
+    await expect(admin.getByText("تمّ إلغاء المكافأة")).toBeVisible();
+    await expect(awardRow).toContainText("أُلغيت");
+
+    await admin.goto(`/dashboard/audit?team=${team.id}`);
+    await expect(admin.getByRole("heading", { name: "سجل التدقيق", level: 1 })).toBeVisible();
+    await expect(admin.getByRole("cell", { name: "إلغاء مكافأة" })).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, "dashboard-audit");
+
+    await admin.goto("/dashboard/judges");
+    await expect(admin.getByRole("heading", { name: "الحكّام", level: 1 })).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, "dashboard-judges");
+
+    await admin.goto("/dashboard/challenges");
+    await expect(admin.getByRole("heading", { name: "إضافة تحديات", level: 1 })).toBeVisible();
+    await expect(admin.getByRole("button", { name: "إضافة التحدي" })).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, "dashboard-challenges");
+    await admin.goto(`/dashboard/challenges?edit=${challenge.id}`);
+    await expect(admin.getByRole("heading", { name: `تعديل التحدي: ${challenge.title}`, level: 1 })).toBeVisible();
+    await shoot(admin, "dashboard-challenge-edit");
+
+    await admin.goto("/dashboard/tokens");
+    await expect(admin.getByRole("heading", { name: "رموز API", level: 1 })).toBeVisible();
+    await admin.getByLabel("المستخدم").selectOption({ label: `${team.member.name} (مشارك)` });
+    await admin.getByLabel(/^الاسم/).fill("arabic-check");
+    await admin.getByRole("button", { name: "إنشاء الرمز" }).click();
+    await expect(admin.getByText("تمّ إنشاء الرمز: انسخه الآن، فلن يُعرض مجددًا.")).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, "dashboard-tokens");
+    const tokenRow = admin.locator("tr", { hasText: "arabic-check" });
+    await tokenRow.getByRole("button", { name: /^إلغاء/ }).click();
+    await expect(admin.getByText("تمّ إلغاء الرمز")).toBeVisible();
+    await expect(tokenRow).toContainText("أُلغي");
+
+    await admin.goto("/dashboard/teams");
+    await expect(admin.getByRole("heading", { name: "الفرق", level: 1 })).toBeVisible();
+    await expect(admin.getByRole("columnheader", { name: "عدد الأعضاء" })).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, "dashboard-teams");
+
+    await admin.goto("/dashboard/allchallenges");
+    await expect(admin.getByRole("heading", { name: "كل التحديات", level: 1 })).toBeVisible();
+    await expect(admin.getByRole("button", { name: new RegExp(`${challenge.title}.*انقر`) })).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, "dashboard-allchallenges");
+
+    await admin.goto("/dashboard/getAllChallenges");
+    await expect(admin.getByRole("heading", { name: "قائمة التحديات", level: 1 })).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, "dashboard-getallchallenges");
+    await admin.context().close();
+  });
 });
 
 test("the dashboard's judging, submissions, questions, notifications, home, mentor calls, needs and 404 in Arabic", async ({ browser }) => {
@@ -249,5 +293,52 @@ test("the dashboard's judging, submissions, questions, notifications, home, ment
     await expectAccessible(admin);
     await shoot(admin, name);
   }
+  await admin.context().close();
+});
+
+test("an admin in Arabic: settings, import (with a preview), users (with a user's sessions), registrations, users rank", async ({ browser }) => {
+  // Sign-in 1; five screens × (load, axe, shots) 15; the import's preview (load, read, axe, shots) 4;
+  // accounts from a registration (load, create with its hashing, axe, shots) 4.
+  budgetSteps(24);
+  const admin = await arabicPage(browser, logins.admin);
+  const [me] = await sql<Array<{ id: number }>>`select id from users where name = ${logins.admin.name}`;
+  const screens = [
+    { path: "/dashboard/settings", heading: "الإعدادات", shot: "admin-settings" },
+    { path: "/dashboard/import", heading: "الاستيراد", shot: "admin-import" },
+    { path: `/dashboard/users?view=${me!.id}`, heading: "المستخدمون", shot: "admin-users" },
+    { path: "/dashboard/registrations", heading: "التسجيلات", shot: "admin-registrations" },
+    { path: "/dashboard/usersrank", heading: "ترتيب المستخدمين", shot: "admin-usersrank" },
+  ];
+  for (const screen of screens) {
+    await admin.goto(screen.path);
+    await expectArabic(admin);
+    await expect(admin.getByRole("heading", { level: 1, name: screen.heading })).toBeVisible();
+    await expectAccessible(admin);
+    await shoot(admin, screen.shot);
+  }
+  // The import's preview reads the file and writes nothing: its table and its errors in Arabic.
+  await admin.goto("/dashboard/import");
+  const accounts = admin.getByRole("region", { name: "الفرق والمستخدمون (CSV)" });
+  await accounts.getByLabel("الملف").setInputFiles({
+    name: "accounts.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("team,name,role,password\nPhoenix,amina-ar-preview,participant,\n,judge-ar-preview,judge,\n"),
+  });
+  await accounts.getByRole("button", { name: "معاينة" }).click();
+  await expect(admin.getByRole("heading", { level: 2, name: /^معاينة: accounts\.csv/ })).toBeVisible();
+  await expect(admin.getByRole("button", { name: "استيراد حسابين" })).toBeVisible();
+  await expectAccessible(admin);
+  await shoot(admin, "admin-import-preview");
+  // Accounts made from a registration: the one-time passwords' table, a Latin name beside an Arabic team.
+  const stamp = Date.now();
+  await sql`insert into registrations (name, last_name, email, phone, national_id, skill, tshirt_size, has_team, team_name)
+            values ('Yasmine', ${`Arabi${stamp}`}, ${`arabi-${stamp}@e2e.example`}, '0555', '1234', 'تصميم', 'M', true, ${`الصقور ${stamp}`})`;
+  await admin.goto(`/dashboard/registrations?q=arabi${stamp}`);
+  await admin.getByLabel(`تحديد Yasmine Arabi${stamp}`).check();
+  await admin.getByRole("button", { name: "إنشاء حسابات للمحدَّد" }).click();
+  const created = admin.getByRole("table", { name: "الحسابات الجديدة وكلمات مرورها" });
+  await expect(created).toContainText(`الصقور ${stamp} (فريق جديد)`);
+  await expectAccessible(admin);
+  await shoot(admin, "admin-registrations-created");
   await admin.context().close();
 });

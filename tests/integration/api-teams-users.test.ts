@@ -7,6 +7,7 @@ import { TeamOutSchema, TeamRefSchema, UserOutSchema } from "../../app/modules/a
 import { verifyPassword } from "../../app/modules/auth/password.server.ts";
 import { FORM_MAX_BYTES } from "../../app/glue/request-bodies.server.ts";
 import { messages } from "../../app/modules/messages.ts";
+import { translateMessage } from "../../app/modules/i18n/server-messages.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import * as teamsRoute from "../../app/routes/api.v1.teams.tsx";
 import * as teamRoute from "../../app/routes/api.v1.teams.$id.tsx";
@@ -66,6 +67,25 @@ describe("teams", () => {
     const put = await send(teamsRoute, "PUT", "/teams", { ...admin, json: {} });
     expect(put).toMatchObject({ status: 405, body: { code: "method_not_allowed" } });
     expect(put.headers.get("Allow")).toBe("GET, POST");
+  });
+
+  it("answers messages built from values in Arabic when Accept-Language asks for it, with the same code", async () => {
+    const arabic = { ...admin, headers: { "Accept-Language": "ar-DZ,ar;q=0.9,en;q=0.5" } };
+    const huge = await send(teamsRoute, "POST", "/teams", { ...arabic, json: { name: "x".repeat(FORM_MAX_BYTES) } });
+    expect(huge).toMatchObject({ status: 413, body: { code: "payload_too_large", message: translateMessage(messages.errors.bodyTooLarge(FORM_MAX_BYTES), "ar") } });
+    expect(huge.body?.message).toMatch(/^الطلب أكبر من 256 KB/);
+    expect(huge.headers.get("Content-Language")).toBe("ar");
+    const put = await send(teamsRoute, "PUT", "/teams", { ...arabic, json: {} });
+    expect(put).toMatchObject({ status: 405, body: { code: "method_not_allowed", message: "هذا المسار لا يقبل إلا \u2068GET, POST\u2069." } });
+    // A team with members: the count chooses Arabic's form (two members: the dual).
+    const team = TeamRefSchema.parse((await send(teamsRoute, "POST", "/teams", { ...admin, json: { name: `Members ${Date.now()}` } })).body);
+    for (const name of ["m1", "m2"].map((n) => `${n}-${team.id}`)) {
+      await send(usersRoute, "POST", "/users", { ...admin, json: { name, password: "secret-pass-1", role: "participant", teamId: team.id } });
+    }
+    const refused = await send(teamRoute, "DELETE", `/teams/${team.id}`, arabic, { id: String(team.id) });
+    expect(refused).toMatchObject({ status: 409, body: { code: "conflict", message: "ما زال في هذا الفريق عضوان: انقلهما أو احذفهما أولًا" } });
+    const english = await send(teamRoute, "DELETE", `/teams/${team.id}`, admin, { id: String(team.id) });
+    expect(english.body).toMatchObject({ message: m.teamHasMembers(2) });
   });
 });
 

@@ -1,3 +1,4 @@
+import { useT } from "~/components/i18n";
 import type { SocialKind, SocialLink } from "~/modules/settings/social-links";
 
 /** Small original glyphs, one per kind of page (no brand artwork). */
@@ -10,8 +11,9 @@ const glyphs: Record<SocialKind, string> = {
 
 /** The thanks text's social links; each opens in a new tab and says so to screen readers. */
 export function SocialLinks({ links }: { links: readonly SocialLink[] }) {
+  const { t } = useT();
   return (
-    <ul className="social-links list-reset" aria-label="The event online">
+    <ul className="social-links list-reset" aria-label={t("scoreboard.online")}>
       {links.map((link) => (
         <li key={link.href}>
           <a className="social-links__link" href={link.href} target="_blank" rel="noopener noreferrer">
@@ -19,7 +21,7 @@ export function SocialLinks({ links }: { links: readonly SocialLink[] }) {
               <path d={glyphs[link.kind]} fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
             </svg>
             <span>{link.label}</span>
-            <span className="visually-hidden"> (opens in a new tab)</span>
+            <span className="visually-hidden">{t("common.newTab")}</span>
           </a>
         </li>
       ))}
