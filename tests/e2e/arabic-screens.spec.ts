@@ -2,9 +2,10 @@
  * Nothing English is left on an Arabic screen (decision 025). Every screen, participant and dashboard, is
  * opened with the `lang=ar` cookie: it is Arabic and right to left, axe finds nothing, and no visible text
  * holds a run of three Latin letters that is not a name: the event's content read from the e2e database
- * (teams, users, challenges, gates, announcements…), or one of the few words of ALLOWED below.
+ * (teams, users, challenges, gates, announcements…), or one of the few words of ALLOWED below. Then the
+ * same screen in English: axe finds nothing there either.
  *
- * A new screen is one line of SCREENS. ARABIC_SCREENSHOTS=<folder> saves the participant screens at 1366
+ * A new screen is one line of SCREENS. ARABIC_SCREENSHOTS=<folder> saves each screen in Arabic at 1366
  * and 390 px.
  */
 import { expect, test, type Page } from "@playwright/test";
@@ -203,7 +204,7 @@ function englishIn(texts: readonly string[], content: readonly string[]): string
   return [...new Set(left)];
 }
 
-test.describe("Arabic screens: no English left", () => {
+test.describe("Arabic screens: no English left (and axe in both languages)", () => {
   test.afterAll(async () => {
     await sql.end({ timeout: 5 });
   });
@@ -224,7 +225,13 @@ test.describe("Arabic screens: no English left", () => {
         const english = englishIn(await visibleTexts(page), await contentOf());
         expect.soft(english, `English on ${screen.path(f)}`).toEqual([]);
         expect.soft(await accessibilityViolations(page), `axe on ${screen.path(f)}`).toEqual([]);
-        if (group === "participant") await shoot(page, `screen-${screen.name}`);
+        await shoot(page, `screen-${screen.name}`);
+        // The same screen in English passes axe too.
+        await page.context().addCookies([{ name: "lang", value: "en", url: test.info().project.use.baseURL! }]);
+        await page.goto(screen.path(f));
+        await expect(page.locator("html")).toHaveAttribute("lang", "en");
+        await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+        expect.soft(await accessibilityViolations(page), `axe in English on ${screen.path(f)}`).toEqual([]);
         await page.context().close();
       });
     }
