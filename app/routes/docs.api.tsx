@@ -1,5 +1,6 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { Fragment } from "react";
 import { Trans } from "react-i18next";
 import { useT } from "~/components/i18n";
 import { pageTitle } from "~/modules/i18n/i18n";
@@ -61,13 +62,13 @@ export default function ApiDocs() {
         <Trans
           i18nKey="apiDocs.intro"
           values={{ base: API_BASE }}
-          components={{ code: <code dir="ltr" />, link: <a href={`${API_BASE}/openapi.json`} />, name: <bdi dir="ltr" /> }}
+          components={{ code: <code dir="ltr" />, document: <a href={`${API_BASE}/openapi.json`} />, name: <bdi dir="ltr" /> }}
         />
       </p>
       <section className="card stack" aria-labelledby="api-authentication">
         <h2 id="api-authentication">{t("apiDocs.authentication")}</h2>
         <p>
-          <Trans i18nKey="apiDocs.tokens" components={{ code: <code dir="ltr" />, link: <a href="/dashboard/tokens" /> }} />
+          <Trans i18nKey="apiDocs.tokens" components={{ code: <code dir="ltr" />, tokens: <a href="/dashboard/tokens" /> }} />
         </p>
         <p>
           <Trans i18nKey="apiDocs.errors" values={{ shape: ERROR_SHAPE }} components={{ code: <code dir="ltr" /> }} />
@@ -104,10 +105,11 @@ export default function ApiDocs() {
                       <td>{whoMay(call)}</td>
                       <td>
                         {call.originalCalls.length ? (
+                          // The space between two calls outside their code, so each stays whole and left to right.
                           call.originalCalls.map((spec) => (
-                            <code key={spec} dir="ltr">
-                              {spec}{" "}
-                            </code>
+                            <Fragment key={spec}>
+                              <code dir="ltr">{spec}</code>{" "}
+                            </Fragment>
                           ))
                         ) : (
                           <span className="muted">{t("apiDocs.new")}</span>
