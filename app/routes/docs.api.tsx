@@ -1,79 +1,91 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { Fragment } from "react";
+import { Trans } from "react-i18next";
 import { useT } from "~/components/i18n";
-import { API_BASE, apiOperations } from "~/modules/api/operations";
+import { pageTitle } from "~/modules/i18n/i18n";
+import { catalogueWithTexts, roleTexts, tagTexts } from "~/modules/api/operation-texts";
+import { API_BASE } from "~/modules/api/operations";
 import styles from "~/styles/dashboard.css";
 
-export const meta: MetaFunction = () => [{ title: "API · Gatekeeper" }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "apiDocs.title") }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-/** Public route: the API's guide, rendered from the same catalogue as /api/v1/openapi.json. */
+const ERROR_SHAPE = '{ "code", "message", "fieldErrors"? }';
+
+/**
+ * Public route: the API's guide, rendered from the same catalogue as /api/v1/openapi.json. The catalogue's
+ * texts are English (the OpenAPI document's); the page shows them in the screen's language through
+ * operation-texts.ts's keys (decision 025).
+ */
 export async function loader() {
   return {
-    calls: Object.entries(apiOperations).flatMap(([path, methods]) =>
-      Object.entries(methods).map(([method, operation]) => ({
-        method: method.toUpperCase(),
-        path: `${API_BASE}${path}`,
-        summary: operation.summary,
-        description: operation.description ?? null,
-        who:
-          operation.access === "public"
-            ? "anyone"
-            : `${operation.access.length === 3 ? "signed in" : operation.access.join(", ")}${operation.ownTeamOnly ? " (participants: own team)" : ""}`,
-        originalCalls: operation.originalCalls,
-        tag: operation.tag,
-      })),
-    ),
+    calls: catalogueWithTexts().map(({ method, path, operation, texts }) => ({
+      method: method.toUpperCase(),
+      path: `${API_BASE}${path}`,
+      summaryKey: texts.summary,
+      descriptionKey: texts.description ?? null,
+      access: operation.access,
+      ownTeamOnly: operation.ownTeamOnly ?? false,
+      originalCalls: operation.originalCalls,
+      tag: operation.tag,
+    })),
   };
 }
 
-/** The catalogue's descriptions are OpenAPI Markdown: show its `code` spans as code. */
+/** The catalogue's descriptions are OpenAPI Markdown: show its `code` spans as code, left to right. */
 function withCode(text: string) {
-  return text.split("`").map((part, index) => (index % 2 ? <code key={index}>{part}</code> : part));
+  return text.split("`").map((part, index) =>
+    index % 2 ? (
+      <code key={index} dir="ltr">
+        {part}
+      </code>
+    ) : (
+      part
+    ),
+  );
 }
 
 export default function ApiDocs() {
   const { calls } = useLoaderData<typeof loader>();
   const tags = [...new Set(calls.map((call) => call.tag))];
-  const { t, language } = useT();
-  // A developer reference, in English only (decision 025): marked so, left to right, with a word in the page's language.
+  const { t } = useT();
+  const whoMay = (call: (typeof calls)[number]) => {
+    if (call.access === "public") return t("apiDocs.who.anyone");
+    const roles = call.access.length === 3 ? t("apiDocs.who.signedIn") : call.access.map((role) => t(roleTexts[role])).join(t("apiDocs.who.separator"));
+    return call.ownTeamOnly ? t("apiDocs.who.ownTeam", { who: roles }) : roles;
+  };
   return (
-    <main className="stack dash-page api-docs" lang="en" dir="ltr">
-      {language === "en" ? null : (
-        <p lang={language} dir="rtl">
-          {t("apiDocs.englishOnly")}
-        </p>
-      )}
-      <h1>Gatekeeper API</h1>
+    <main className="stack dash-page api-docs">
+      <h1>{t("apiDocs.heading")}</h1>
       <p>
-        The platform&apos;s calls as JSON under <code>{API_BASE}</code>, with the screens&apos; rules and role checks. Machine-readable:{" "}
-        <a href={`${API_BASE}/openapi.json`}>OpenAPI 3.1 document</a>.
+        <Trans
+          i18nKey="apiDocs.intro"
+          values={{ base: API_BASE }}
+          components={{ code: <code dir="ltr" />, document: <a href={`${API_BASE}/openapi.json`} />, name: <bdi dir="ltr" /> }}
+        />
       </p>
       <section className="card stack" aria-labelledby="api-authentication">
-        <h2 id="api-authentication">Authentication</h2>
+        <h2 id="api-authentication">{t("apiDocs.authentication")}</h2>
         <p>
-          An admin creates a personal token at <a href="/dashboard/tokens">Dashboard → API tokens</a> for the user it acts as; it carries that
-          user&apos;s role and is shown once. Send <code>Authorization: Bearer gk_…</code>. From this site&apos;s own pages the session cookie
-          works too; changes made with it must carry this site&apos;s <code>Origin</code>.
+          <Trans i18nKey="apiDocs.tokens" components={{ code: <code dir="ltr" />, tokens: <a href="/dashboard/tokens" /> }} />
         </p>
         <p>
-          Errors are <code>{'{ "code", "message", "fieldErrors"? }'}</code> with the matching status: 400 invalid input, 401 not signed in, 403
-          not allowed, 404 not found, 409 duplicate or in use, 413 too large, 429 too many failed logins, 503 the database or file storage
-          briefly unreachable (try again).
+          <Trans i18nKey="apiDocs.errors" values={{ shape: ERROR_SHAPE }} components={{ code: <code dir="ltr" /> }} />
         </p>
       </section>
       {tags.map((tag) => (
         <section key={tag} className="card" aria-labelledby={`api-${tag}`}>
-          <h2 id={`api-${tag}`}>{tag}</h2>
+          <h2 id={`api-${tag}`}>{tagTexts[tag] ? t(tagTexts[tag]) : tag}</h2>
           {/* Scrolls sideways on a narrow screen: focusable, so a keyboard can scroll it. */}
           <div className="table-wrap" tabIndex={0}>
             <table className="table">
               <thead>
                 <tr>
-                  <th scope="col">Call</th>
-                  <th scope="col">What it does</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">Original call</th>
+                  <th scope="col">{t("apiDocs.columns.call")}</th>
+                  <th scope="col">{t("apiDocs.columns.does")}</th>
+                  <th scope="col">{t("apiDocs.columns.who")}</th>
+                  <th scope="col">{t("apiDocs.columns.original")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -82,16 +94,27 @@ export default function ApiDocs() {
                   .map((call) => (
                     <tr key={`${call.method} ${call.path}`}>
                       <td className="nowrap">
-                        <code>
+                        <code dir="ltr">
                           {call.method} {call.path}
                         </code>
                       </td>
                       <td>
-                        {call.summary}
-                        {call.description ? <p className="muted">{withCode(call.description)}</p> : null}
+                        {t(call.summaryKey)}
+                        {call.descriptionKey ? <p className="muted">{withCode(t(call.descriptionKey))}</p> : null}
                       </td>
-                      <td>{call.who}</td>
-                      <td>{call.originalCalls.length ? call.originalCalls.map((spec) => <code key={spec}>{spec} </code>) : <span className="muted">new</span>}</td>
+                      <td>{whoMay(call)}</td>
+                      <td>
+                        {call.originalCalls.length ? (
+                          // The space between two calls outside their code, so each stays whole and left to right.
+                          call.originalCalls.map((spec) => (
+                            <Fragment key={spec}>
+                              <code dir="ltr">{spec}</code>{" "}
+                            </Fragment>
+                          ))
+                        ) : (
+                          <span className="muted">{t("apiDocs.new")}</span>
+                        )}
+                      </td>
                     </tr>
                   ))}
               </tbody>
