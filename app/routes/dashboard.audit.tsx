@@ -239,11 +239,14 @@ const fieldKeys: Record<string, string> = {
   awards: "auditPage.fields.awards",
   video1: "auditPage.fields.video1",
   video2: "auditPage.fields.video2",
+  registrationId: "auditPage.fields.registrationId",
 };
 
 function Changes({ record }: { record: AuditRecordView }) {
-  const { t } = useT();
-  const label = (change: AuditRecordView["changed"][number]) => (fieldKeys[change.field] ? t(fieldKeys[change.field]) : change.label);
+  const { t, language } = useT();
+  // A field not listed above: its English label, or in another language the stored key itself, as code.
+  const label = (change: AuditRecordView["changed"][number]) =>
+    fieldKeys[change.field] ? t(fieldKeys[change.field]) : language === "en" ? change.label : <code dir="ltr">{change.field}</code>;
   if (record.changed.length === 0 && record.unchanged.length === 0) return <span className="audit-muted">—</span>;
   return (
     <>
@@ -351,8 +354,8 @@ function Records({ records }: { records: AuditRecordView[] }) {
               <td>
                 {subjectText(record, t, serverMessage)}
                 {record.title ? (
-                  <span className="audit-meta" dir="auto">
-                    {record.title}
+                  <span className="audit-meta">
+                    <bdi>{record.title}</bdi>
                   </span>
                 ) : null}
                 {record.user ? (
