@@ -71,7 +71,10 @@ export default tseslint.config(
     rules: {
       "no-restricted-syntax": [
         "error",
+        // Imported by name, reached through a namespace (`d.inArray`), or taken from the query builder's operators (`{ inArray }`).
         { selector: "ImportSpecifier[imported.name=/^(inArray|notInArray)$/]", message: "Use anyOf (db/any-of.ts): one statement text whatever the list's length." },
+        { selector: "MemberExpression[property.name=/^(inArray|notInArray)$/]", message: "Use anyOf (db/any-of.ts): one statement text whatever the list's length." },
+        { selector: "ObjectPattern > Property[key.name=/^(inArray|notInArray)$/]", message: "Use anyOf (db/any-of.ts): one statement text whatever the list's length." },
       ],
     },
   },

@@ -7,6 +7,7 @@ import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionAr
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { getLogger } from "~/infrastructure/logger.server";
+import { messages } from "~/modules/messages";
 import { NonceProvider } from "~/hooks/nonce";
 
 /**
@@ -16,9 +17,11 @@ import { NonceProvider } from "~/hooks/nonce";
  * queued work, so a render that was about to finish was thrown away and the user got a 500 (the soak saw
  * it, docs/RELIABILITY.md "Soak"). A render now stops when the client has gone, and only a render still
  * unfinished after RENDER_SAFETY_MS (a deferred promise that never settles, should one be added) is cut,
- * answering 503.
+ * answering 503 (briefly unavailable).
  */
 const RENDER_SAFETY_MS = 30_000;
+/** Remix's own timer on the data it streams (the page's handoff, `.data` answers): the same bound, not its 4,950 ms. */
+export const streamTimeout = RENDER_SAFETY_MS;
 
 export default function handleRequest(
   request: Request,
@@ -63,7 +66,8 @@ export default function handleRequest(
         onShellError(error: unknown) {
           clearTimeout(safetyTimer);
           request.signal.removeEventListener("abort", onClientGone);
-          reject(error);
+          if (cutBySafety) resolve(new Response(messages.errors.unavailable, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "5" } }));
+          else reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = cutBySafety ? 503 : 500;
@@ -73,7 +77,9 @@ export default function handleRequest(
       },
     );
     const onClientGone = () => abort();
-    request.signal.addEventListener("abort", onClientGone, { once: true });
+    // A client that left before the render began: nothing to render for.
+    if (request.signal.aborted) abort();
+    else request.signal.addEventListener("abort", onClientGone, { once: true });
     const safetyTimer = setTimeout(() => {
       cutBySafety = true;
       abort();

@@ -86,7 +86,7 @@ function refuse(req: ExpressRequest, res: ExpressResponse, status: 408 | 413, ma
   const language = (api ? accepted : (cookieLanguage(req.get("cookie") ?? null) ?? accepted)) ?? DEFAULT_LANGUAGE;
   const text = translateMessage(english, language);
   res.setHeader("Content-Language", language);
-  res.setHeader("Vary", api ? "Accept-Language" : "Cookie, Accept-Language");
+  res.vary(api ? "Accept-Language" : "Cookie, Accept-Language");
   if (api) {
     res.status(status).json(new ApiError(status === 413 ? "payload_too_large" : "request_timeout", text).body);
   } else {

@@ -2,6 +2,10 @@
  * A web process that stalls for a few seconds (2 cores shared by everything at a peak, a long GC) finishes
  * the pages it was rendering: every loader's data is in hand before the render, so nothing can make a
  * render wait, and a wall-clock abort only threw work away and answered 500 (app/entry.server.tsx).
+ * Two defects, caught unequally: the idle keep-alive close (ECONNRESET) every time, since the warm-up leaves
+ * idle connections that requests are then sent on; the aborted render only when the stop lands while
+ * renders wait in the queue (before the fix it failed with a 500 in one of two runs, a 503 from a pool
+ * connection in the other, which the warm-up below now rules out).
  */
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, expect, it } from "vitest";

@@ -75,27 +75,35 @@ const readers: readonly Reader[] = [...templates].flatMap(([key, { spec }]) =>
 /**
  * Past this length a text is not tried against the templates: no message of ours comes near it, and a
  * pattern with several open placeholders costs time growing with the square of the text's length (crafted
- * texts of 4,000 characters took up to 17 ms; of 1,000, under 2 ms).
+ * texts of 4,000 characters took up to 17 ms; of 1,000, under 2 ms for one level; MAX_NESTING bounds the levels).
  */
 const LONGEST_TEMPLATED = 1000;
 /** A user's text inside an Arabic sentence keeps its own direction. */
 const isolated = (text: string) => (/\p{L}/u.test(text) ? `\u2068${text}\u2069` : text);
 
-function translateValue(value: string, nested: NestedMessage, language: Language): string {
-  if (nested === "any") return translateMessage(value, language);
+/**
+ * How deep a message may hold messages ("⚠️ Line 3: …" is two): each level tries every template again on
+ * what it captured, so a crafted "⚠️ ⚠️ ⚠️ …" cost 17–34 ms at 1,000 characters before this bound; past it
+ * the rest is shown as sent, isolated.
+ */
+const MAX_NESTING = 3;
+
+function translateValue(value: string, nested: NestedMessage, language: Language, depth: number): string {
+  if (depth >= MAX_NESTING) return isolated(value);
+  if (nested === "any") return translateAt(value, language, depth);
   for (const text of nested) {
     if (typeof text === "string") {
-      if (text === value) return translateMessage(value, language);
+      if (text === value) return translateAt(value, language, depth);
     } else {
       // One of the templates it may hold (a wait): read it back with that template alone.
-      const translated = translateTemplated(value, language, text);
+      const translated = translateTemplated(value, language, depth, text);
       if (translated !== undefined) return translated;
     }
   }
   return isolated(value);
 }
 
-function translateTemplated(text: string, language: Language, only?: MessageTemplate): string | undefined {
+function translateTemplated(text: string, language: Language, depth: number, only?: MessageTemplate): string | undefined {
   if (text.length > LONGEST_TEMPLATED) return undefined;
   const instance = i18nInstances[language];
   for (const reader of readers) {
@@ -108,8 +116,8 @@ function translateTemplated(text: string, language: Language, only?: MessageTemp
       const value = match[index + 1];
       const nested = reader.spec.nested?.[name];
       if (name === "count") count = Number(value);
-      else if (reader.spec.choices?.[name]) values[name] = translateMessage(value, language);
-      else if (nested) values[name] = translateValue(value, nested, language);
+      else if (reader.spec.choices?.[name]) values[name] = translateAt(value, language, depth + 1);
+      else if (nested) values[name] = translateValue(value, nested, language, depth + 1);
       else values[name] = isolated(value);
     });
     // Without {{count}} in the text, the form says it (zero, one), or the list's number of items does.
@@ -128,6 +136,10 @@ function translateTemplated(text: string, language: Language, only?: MessageTemp
 
 /** A server message in the given language: its Arabic when it has one, else as sent. */
 export function translateMessage(text: string, language: Language): string {
+  return translateAt(text, language, 0);
+}
+
+function translateAt(text: string, language: Language, depth: number): string {
   if (language === "en") return text;
   const key = messageKeys.get(text);
   if (key !== undefined) {
@@ -135,5 +147,5 @@ export function translateMessage(text: string, language: Language): string {
     const translated = tFor(language)(key);
     return translated === key ? text : translated;
   }
-  return translateTemplated(text, language) ?? text;
+  return translateTemplated(text, language, depth) ?? text;
 }
