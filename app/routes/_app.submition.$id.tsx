@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { categoryLabel } from "~/components/participant/category";
+import { categoryLabel, submissionStatusKeys } from "~/components/participant/category";
 import { ChallengeQuestions } from "~/components/participant/challenge-questions";
 import { SubmissionFeedbackCard } from "~/components/participant/submission-feedback";
 import { useFormats } from "~/components/realtime/format";
@@ -34,13 +34,6 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
 
 const text = messages.participant;
 
-/** A submission's status in the page's language (English: as stored). */
-const submissionStatusKeys: Record<string, string> = {
-  pending: "submission.statuses.pending",
-  approved: "submission.statuses.approved",
-  rejected: "submission.statuses.rejected",
-  reviewed: "submission.statuses.reviewed",
-};
 
 function challengeIdOf(param: string | undefined): number {
   const id = parseRowId(param);

@@ -8,7 +8,7 @@ import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { useFormats } from "~/components/realtime/format";
 import { useT } from "~/components/i18n";
 import { useServerMessage } from "~/components/server-message";
-import { categoryLabel } from "~/components/participant/category";
+import { categoryLabel, submissionStatusKeys } from "~/components/participant/category";
 import { Trans } from "react-i18next";
 import type { TFunction } from "i18next";
 import { intlLocale, pageTitle, type Language } from "~/modules/i18n/i18n";
@@ -138,13 +138,6 @@ function formatSize(bytes: number | null, t: TFunction, language: Language): str
   return t("judgeWorkspace.size.megabytes", { size: byteFormats[language].format(bytes / 1024 / 1024) });
 }
 
-/** A submission's status in the page's language (English: as stored). */
-const statusKeys = {
-  pending: "submission.statuses.pending",
-  approved: "submission.statuses.approved",
-  rejected: "submission.statuses.rejected",
-  reviewed: "submission.statuses.reviewed",
-} as const;
 
 /** What each shortcut does (the keys themselves are physical: app/hooks/use-judge-shortcuts.ts). */
 const shortcutKeys: Record<(typeof judgeShortcuts)[number]["code"], string> = {
@@ -350,7 +343,7 @@ function Work({ current, timeZone, blind, keptVersionFiles }: { current: Current
           components={{ who: <bdi />, when: <time dateTime={current.revisedAt.toISOString()} /> }}
         />
         {current.versions.length > 0 ? t("judgeWorkspace.version", { number: current.versions.length + 1 }) : ""}
-        {t("judgeWorkspace.statusScored", { status: t(statusKeys[current.status]), count: current.judgesScored })}
+        {t("judgeWorkspace.statusScored", { status: t(submissionStatusKeys[current.status]), count: current.judgesScored })}
       </p>
       {changed ? (
         <p className="judge__changed" role="note">
@@ -556,7 +549,7 @@ function ScorePanel({ current, next, inQueue, timeZone, formAction }: { current:
         {t("judgeWorkspace.status")}
       </label>
       <select id="judge-verdict" name="verdict" defaultValue={typed("verdict") ?? ""} className="field__input field__input--select">
-        <option value="">{current.status === "pending" ? t("judgeWorkspace.verdict.byDefault") : t("judgeWorkspace.verdict.keep", { status: t(statusKeys[current.status]) })}</option>
+        <option value="">{current.status === "pending" ? t("judgeWorkspace.verdict.byDefault") : t("judgeWorkspace.verdict.keep", { status: t(submissionStatusKeys[current.status]) })}</option>
         <option value="approved">{t("judgeWorkspace.verdict.approve")}</option>
         <option value="rejected">{t("judgeWorkspace.verdict.reject")}</option>
         <option value="reviewed">{t("judgeWorkspace.verdict.review")}</option>

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { useFormats } from "~/components/realtime/format";
 import { useT } from "~/components/i18n";
 import { useServerMessage } from "~/components/server-message";
-import { categoryLabel } from "~/components/participant/category";
+import { categoryLabel, submissionStatusKeys } from "~/components/participant/category";
 import { ActionButton } from "~/components/ui/action-button";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { messages } from "~/modules/messages";
@@ -56,13 +56,6 @@ export async function action({ request }: ActionFunctionArgs) {
 
 type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
 
-/** A submission's status in the page's language (English: as stored). */
-const statusKeys = {
-  pending: "submission.statuses.pending",
-  approved: "submission.statuses.approved",
-  rejected: "submission.statuses.rejected",
-  reviewed: "submission.statuses.reviewed",
-} as const;
 
 const verdictKeys = {
   approved: "submissionsPage.verdict.approve",
@@ -120,7 +113,7 @@ function ScoreForm({ row, judgeId }: { row: Row; judgeId: number }) {
             {choice.value === ""
               ? row.status === "pending"
                 ? t("submissionsPage.verdict.byDefault")
-                : t("submissionsPage.verdict.keep", { status: t(statusKeys[row.status]) })
+                : t("submissionsPage.verdict.keep", { status: t(submissionStatusKeys[row.status]) })
               : t(verdictKeys[choice.value])}
           </option>
         ))}
@@ -204,7 +197,7 @@ function Filters({ query }: { query: Query }) {
           <option value="">{t("submissionsPage.anyStatus")}</option>
           {(["pending", "approved", "rejected", "reviewed"] as const).map((status) => (
             <option key={status} value={status}>
-              {t(statusKeys[status])}
+              {t(submissionStatusKeys[status])}
             </option>
           ))}
         </select>
@@ -258,7 +251,7 @@ export default function Submissions() {
                     <time dateTime={row.createdAt}>{format.dayTime(row.createdAt, timeZone)}</time>
                   </td>
                   <td>
-                    <span className={`status-${row.status}`}>{t(statusKeys[row.status])}</span>
+                    <span className={`status-${row.status}`}>{t(submissionStatusKeys[row.status])}</span>
                   </td>
                   <td className="submission-text">
                     {row.text ? <span dir="auto">{row.text}</span> : null}

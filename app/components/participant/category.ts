@@ -28,3 +28,11 @@ export function difficultyLabel(difficulty: string | null, t: TFunction): string
   const key = difficultyKeys[difficulty];
   return key ? t(key) : difficulty;
 }
+
+/** A submission's status key in the translation files (the participant's page, the judges' list and workspace). */
+export const submissionStatusKeys: Readonly<Record<string, string>> = {
+  pending: "submission.statuses.pending",
+  approved: "submission.statuses.approved",
+  rejected: "submission.statuses.rejected",
+  reviewed: "submission.statuses.reviewed",
+};
