@@ -4,7 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { standings, standingsOutbox } from "../../db/schema.ts";
+import { gates, standings, standingsOutbox } from "../../db/schema.ts";
 import { giveAward, revokeAward } from "../../app/modules/awards/awards.server.ts";
 import { createAnnouncement } from "../../app/modules/announcements/announcements.server.ts";
 import { sendNotification } from "../../app/modules/notifications/notifications.server.ts";
@@ -15,7 +15,8 @@ import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts"
 import { getScoreboard } from "../../app/modules/standings/scoreboard.server.ts";
 import { updateDivisions } from "../../app/modules/divisions/divisions.server.ts";
 import { setTeamDivision } from "../../app/modules/teams/teams.server.ts";
-import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
+import { readSnapshot, snapshotKeys } from "../../app/modules/standings/snapshot.server.ts";
+import { saveSubmission } from "../../app/modules/submissions/submit.server.ts";
 import { lockTeam } from "../../app/modules/standings/locks.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
@@ -78,6 +79,31 @@ describe("event pipeline", () => {
     expect(row).toMatchObject({ totalCenti: 10050, csCenti: 10050, solvedCount: 1 });
     const snapshot = await readSnapshot(getRedis());
     expect(snapshot.board[0]).toMatchObject({ id: leader.id, totalScore: 100.5, rank: 1 });
+  });
+
+  it("publishes nothing and keeps the board's version when a change leaves the team's standing as it was", async () => {
+    const team = await makeTeam();
+    const member = await makeUser("participant", team.id);
+    const challenge = await makeChallenge({ points: 100, category: "PS", wave: 1 });
+    await getDb().insert(gates).values({ number: 1, title: "One", description: "d", opensAt: new Date(Date.now() - 3_600_000) }).onConflictDoNothing();
+    await rebuildStandings();
+    const watcher = await socketFor(web1, member.id);
+    const updates = collect(watcher, "teams:update");
+    const versionBefore = await getRedis().get(snapshotKeys.version());
+
+    // A first answer is pending: the team's points, categories and solved count stay where they were.
+    const { submissionId } = await saveSubmission({ actor: actorFor(member.id, member.name, "participant"), teamId: team.id, challengeId: challenge.id, text: "our answer", file: null });
+    await waitForEmptyOutbox();
+    expect(await getRedis().get(snapshotKeys.version())).toBe(versionBefore);
+
+    // A score does change it: its update is the only one this team's watchers ever got.
+    const scored = nextEvent(watcher, "teams:update", (standing) => standing.id === team.id);
+    await scoreSubmission({ submissionId, judge: actorFor(judge.id), score: "60" });
+    const [[update]] = await Promise.all([scored]);
+    expect(update).toMatchObject({ id: team.id, totalScore: 60 });
+    expect(updates.filter(([standing]) => standing.id === team.id)).toHaveLength(1);
+    expect(await getRedis().get(snapshotKeys.version())).not.toBe(versionBefore);
+    await expectStandingsMatchRebuild();
   });
 
   it("carries an award and its revoke through the same job to teams:update, total and category", async () => {

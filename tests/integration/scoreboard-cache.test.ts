@@ -1,7 +1,7 @@
 /**
  * The web process's copy of the Redis snapshot (readSnapshotCached) is served only while the
- * snapshot's version has not moved: every writer (a team's job, a team's removal, the rebuild, the
- * freeze) moves it, and a Redis that lost everything never matches an old copy.
+ * snapshot's version has not moved: every writer (a team's job that changes the team, a team's removal, the
+ * rebuild, the freeze) moves it, and a Redis that lost everything never matches an old copy.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { markStandingsStale } from "../../app/modules/standings/outbox.server.ts";
@@ -70,9 +70,18 @@ describe("scoreboard snapshot cache", () => {
     expect(rebuilt.board.map((team) => team.id).sort()).toEqual([first.id, second.id].sort());
     await expectCachedEqualsRedis();
 
-    // And a job after the rebuild still moves the (new, random) version.
+    // A job that changes nothing a reader sees (the team's points stay) does not move it: the same copy is served.
+    const settled = await expectCachedEqualsRedis();
     await getDb().transaction((tx) => markStandingsStale(tx, first.id));
     await recomputeTeamStanding(first.id);
-    await expectCachedEqualsRedis();
+    expect(await readSnapshotCached(getRedis())).toBe(settled);
+    const withoutCounters = (snapshot: typeof settled) => snapshot.board.map(({ version: _version, ...team }) => team);
+    expect(withoutCounters(await readSnapshot(getRedis()))).toEqual(withoutCounters(settled));
+
+    // And a job after the rebuild that does change the team still moves the (new, random) version.
+    const firsts = await makeSubmission(first.id, challenge.id, null);
+    await scoreSubmission({ submissionId: firsts.id, judge: actorFor(judge.id), score: "90" });
+    await recomputeTeamStanding(first.id);
+    expect((await expectCachedEqualsRedis()).board[0]).toMatchObject({ id: first.id, totalScore: 90 });
   });
 });

@@ -2,7 +2,7 @@
  * The incremental standings writer: recompute one team from Postgres (its submissions' points and its
  * awards), keep its history and its
  * users' statistics, place it in the Redis order (O(log n), no other team touched), then publish
- * `teams:update`. Idempotent: running it twice changes nothing.
+ * `teams:update` if anything of the team a client shows changed. Idempotent: running it twice changes nothing.
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
@@ -97,7 +97,7 @@ async function recomputeOnce(teamId: number): Promise<RecomputeResult> {
     const standing = toTeamStanding(team, { ...values, rank: 0 }, version);
     // Mirror to Redis before commit, under the team lock (snapshots of one team are written in
     // commit order) and the shared board lock. If Redis is down the job fails, rolls back and is retried.
-    const [rank] = await Promise.all([
+    const [placed] = await Promise.all([
       placeTeam(getRedis(), standing, values.totalCenti),
       writeUserStatistics(tx, userIds, userRows),
       tx.insert(standings).values({ teamId, ...values }).onConflictDoUpdate({ target: standings.teamId, set: values }),
@@ -106,8 +106,10 @@ async function recomputeOnce(teamId: number): Promise<RecomputeResult> {
         : null,
       tx.delete(standingsOutbox).where(and(eq(standingsOutbox.teamId, teamId), eq(standingsOutbox.version, pending.version))),
     ]);
-    standing.rank = rank;
-    broadcast = { team: standing, ...freeze, requestedAt: pending.requestedAt };
+    standing.rank = placed.rank;
+    // Nothing a client shows changed (a submission sent again, a score that leaves the totals where they were):
+    // no event to every socket (docs/PERFORMANCE.md "Event day"). The snapshot's version did not move either.
+    if (placed.changed) broadcast = { team: standing, ...freeze, requestedAt: pending.requestedAt };
     return { status: "updated", team: standing };
   });
   // Published after commit: a browser that re-reads on this hint sees the committed standings.
