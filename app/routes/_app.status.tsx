@@ -26,13 +26,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     liveForViewer: board.live,
     ownTeamId: board.ownTeamId,
     teamsJson: board.teamsJson,
+    window: board.window,
     awards: awards.map((award) => ({ id: award.id, points: award.points, category: award.category, reason: award.reason })),
     scoresFailed: false,
   };
 }
 
 /** What the page holds when the team's points could not be read again: nothing new (the page keeps what it showed). */
-const scoresUnavailable = { frozen: false, liveForViewer: false, ownTeamId: null, teamsJson: "[]", awards: [], scoresFailed: true } as const;
+const scoresUnavailable = { frozen: false, liveForViewer: false, ownTeamId: null, teamsJson: "[]", window: null, awards: [], scoresFailed: true } as const;
 
 /**
  * Reading the page again in the browser (a navigation, a reconnect, the board frozen or unfrozen) retries a

@@ -19,6 +19,7 @@ import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { scoreboardFeedListener } from "../../app/glue/scoreboard-feed.server.ts";
 import * as scoreboard from "../../app/routes/api.v1.scoreboard.tsx";
 import { loader as scoreboardPage } from "../../app/routes/_app.scoreboard.tsx";
+import { loader as statusPage } from "../../app/routes/_app.status.tsx";
 import { actorFor, ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
 import { apiRequest, call } from "../support/api.ts";
 
@@ -231,6 +232,41 @@ describe("/scoreboard above WHOLE_BOARD_MAX teams: a page at a time", () => {
       expect(data.around).toEqual([]);
       expect(data.window!.ownPage).toBe(1);
     } finally {
+      await score(me.submission, me.teamId, "0");
+    }
+  });
+});
+
+describe("/status above WHOLE_BOARD_MAX teams", () => {
+  async function status(cookie: string) {
+    const data = await statusPage({ request: new Request("http://localhost/status", { headers: { Cookie: cookie } }), params: {}, context: {} });
+    return { ...data, teams: JSON.parse(data.teamsJson) as TeamStanding[] };
+  }
+
+  it("carries the own team's row only, at its place on the board, not the board", async () => {
+    const [me, other] = viewers;
+    const whole = ScoreboardSchema.parse(await (await feed("", judgeToken)).json());
+    const mine = await status(me.cookie);
+    expect(mine.teams).toHaveLength(1);
+    expect(mine.teams[0]).toMatchObject({ id: me.teamId, rank: whole.teams.find((team) => team.id === me.teamId)!.rank });
+    expect(mine.window).toEqual({ offset: whole.teams.findIndex((team) => team.id === me.teamId), limit: 1 });
+    expect(mine.teamsJson.length).toBeLessThan(1000);
+    expect((await status(other.cookie)).teams.map((team) => team.id)).toEqual([other.teamId]);
+  });
+
+  it("a score is on the next request; frozen, the own team's live points at its frozen rank, never another team's", async () => {
+    const [me, other] = viewers;
+    await score(me.submission, me.teamId, "99");
+    try {
+      expect((await status(me.cookie)).teams[0]).toMatchObject({ id: me.teamId, rank: 1, totalScore: 99 });
+      await setScoreboardFrozen(testAdmin, true);
+      await score(me.submission, me.teamId, "3");
+      const frozen = await status(me.cookie);
+      expect(frozen.frozen).toBe(true);
+      expect(frozen.teams).toEqual([expect.objectContaining({ id: me.teamId, rank: 1, totalScore: 3 })]);
+      expect((await status(other.cookie)).teams.map((team) => team.id)).toEqual([other.teamId]);
+    } finally {
+      await setScoreboardFrozen(testAdmin, false);
       await score(me.submission, me.teamId, "0");
     }
   });

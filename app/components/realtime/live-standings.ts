@@ -16,7 +16,7 @@ export interface BoardSource {
   ownTeamId: number | null;
   /** The division whose board the page shows (`?division=`); absent or null: every team's. */
   division?: string | null;
-  /** A big board's page (/scoreboard): which rows `teamsJson` holds; absent or null: the whole board. */
+  /** A big board's page (/scoreboard), or the own team's row (/status): which rows `teamsJson` holds; absent or null: the whole board. */
   window?: { offset: number; limit: number } | null;
   /** With `window`: the own team's neighbourhood when it is not on the page (held after the page's rows). */
   around?: readonly TeamStanding[];
@@ -40,7 +40,7 @@ const parseTeams = (source: BoardSource) => {
  * kept in localStorage `teamRank` as it moves (the overall rank: on a division's board, the rank there is
  * not the team's rank). `onUpdate` hears each update this viewer's board takes.
  *
- * A big board's page (`window`) holds its rows and then the own team's neighbourhood (`around`): a held team's
+ * A big board's page (`window`; /status: the own team's row alone) holds its rows and then the own team's neighbourhood (`around`): a held team's
  * new figures show at once, in its row; when an update may move the page's rows or ranks (board-window.ts),
  * the loader is read again, at most once every `WINDOW_REFRESH_MS`.
  */

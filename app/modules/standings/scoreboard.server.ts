@@ -173,8 +173,11 @@ export async function getScoreboardJson(
   viewer: Viewer,
   leaders = 0,
   typedDivision: string | null = null,
-  /** The page asked for (`?page=`): a big board is shown a page at a time; null: always whole (/status). */
-  wantedPage: number | null = null,
+  /**
+   * The page asked for (`?page=`): a big board is shown a page at a time; null: always whole; "own": a big
+   * board's row of the viewer's own team only (/status, which shows nothing else of it).
+   */
+  wantedPage: number | "own" | null = null,
 ): Promise<
   Omit<ViewedBoard, "teams"> &
     BoardChoice & { teamsJson: string; leaders: TeamStanding[]; window: BoardPage | null; around: TeamStanding[]; boardLeaders: CategoryLeaders | null }
@@ -190,6 +193,15 @@ export async function getScoreboardJson(
     return { ...answer, teamsJson, window: null, around: [], boardLeaders: null };
   }
   const pages = Math.ceil(top.total / BOARD_PAGE_SIZE);
+  if (wantedPage === "own") {
+    // The own team's row, made per request (it is the viewer's own): no shared stretch, no neighbours, no top 3.
+    const own = top.own;
+    const range = own === null ? { offset: 0, limit: 0 } : { offset: own.position, limit: 1 };
+    const shown = windowForViewer(state, viewer, range, { ...sharedReader, slice: plainReader.slice });
+    const ownPage = own === null ? null : Math.floor(own.position / BOARD_PAGE_SIZE) + 1;
+    const window = { page: ownPage ?? 1, pages, ...range, total: shown.total, ownPage };
+    return { ...answer, teamsJson: JSON.stringify(shown.teams), window, around: [], boardLeaders: null };
+  }
   const page = Math.min(Math.max(1, Math.trunc(wantedPage) || 1), pages);
   const range = { offset: (page - 1) * BOARD_PAGE_SIZE, limit: BOARD_PAGE_SIZE };
   const shown = windowForViewer(state, viewer, range, sharedReader);
