@@ -1,4 +1,4 @@
-import { sql, type Column, type SQL } from "drizzle-orm";
+import { is, Placeholder, sql, type Column, type SQL } from "drizzle-orm";
 
 /**
  * `column = any($1)`: a list of values as ONE parameter, so the statement's text is the same whatever the
@@ -23,8 +23,11 @@ function arrayTypeOf(column: Column): SQL {
   return sql.raw(`${type}[]`);
 }
 
-/** True when the column's value is one of `values` (none: false), as one parameter. */
-export function anyOf(column: Column, values: readonly (string | number)[]): SQL {
-  return sql`${column} = any(${sql.param(values)}::${arrayTypeOf(column)})`;
+/**
+ * True when the column's value is one of `values` (none: false), as one parameter. `values` may be a
+ * placeholder (`sql.placeholder("name")`) of a statement prepared once, given the list when it runs.
+ */
+export function anyOf(column: Column, values: readonly (string | number)[] | Placeholder): SQL {
+  return sql`${column} = any(${is(values, Placeholder) ? values : sql.param(values)}::${arrayTypeOf(column)})`;
 }
 

@@ -27,3 +27,21 @@ export async function closeDb() {
 export function poolStats(): PoolStats {
   return globalForDb.__gatekeeperDb?.poolStats() ?? { max: getEnv().DATABASE_POOL_MAX, inFlight: 0, inUse: 0, waiting: 0 };
 }
+
+/**
+ * A statement drizzle builds once per pool and then only runs (`.prepare(name)` with `sql.placeholder`s for
+ * its values): for a query on every request, building it cost more CPU than Postgres running it
+ * (docs/PERFORMANCE.md). A new pool (after closeDb) builds it again.
+ */
+export function preparedOnce<Statement>(build: (db: DbHandle["db"]) => Statement): () => Statement {
+  const byPool = new WeakMap<DbHandle["db"], Statement>();
+  return () => {
+    const db = getDb();
+    let statement = byPool.get(db);
+    if (statement === undefined) {
+      statement = build(db);
+      byPool.set(db, statement);
+    }
+    return statement;
+  };
+}

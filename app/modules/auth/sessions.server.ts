@@ -7,10 +7,10 @@
  * process (migration 0006), which forget what they remembered of it.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, gt, lte, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { anyOf } from "../../../db/any-of.ts";
 import { sessions, teams, users } from "../../../db/schema.ts";
-import { getDb } from "../../infrastructure/db.server.ts";
+import { getDb, preparedOnce } from "../../infrastructure/db.server.ts";
 import { getEnv } from "../../infrastructure/env.server.ts";
 import type { Role } from "./access.ts";
 import { forgetRecentUsers } from "./recent-users.server.ts";
@@ -76,8 +76,18 @@ export async function startSession(userId: number, from: { ip: string | null; us
   return rows.length > 0 ? token : null;
 }
 
+/** A live session was used after `usedAfter` and started after `createdAfter` (liveCutoffs: the instants). */
+function liveWhere(usedAfter: Date | SQL, createdAfter: Date | SQL) {
+  return and(gt(sessions.lastUsedAt, usedAfter), gt(sessions.createdAt, createdAfter));
+}
+
+function liveCutoffs(limits: SessionLimits, now: number) {
+  return { usedAfter: new Date(now - limits.idleMs), createdAfter: new Date(now - limits.maxMs) };
+}
+
 function liveAt(limits: SessionLimits, now: number) {
-  return and(gt(sessions.lastUsedAt, new Date(now - limits.idleMs)), gt(sessions.createdAt, new Date(now - limits.maxMs)));
+  const { usedAfter, createdAfter } = liveCutoffs(limits, now);
+  return liveWhere(usedAfter, createdAfter);
 }
 
 const liveColumns = {
@@ -107,16 +117,28 @@ function inChunks<T>(items: T[]): T[][] {
   return chunks;
 }
 
-/** The live sessions with these token hashes (one query per 5,000), with their users. */
-export async function findLiveSessions(tokenHashes: string[], limits = sessionLimits(), now = Date.now()): Promise<LiveSession[]> {
-  if (tokenHashes.length > HASHES_PER_QUERY) return (await Promise.all(inChunks(tokenHashes).map((chunk) => findLiveSessions(chunk, limits, now)))).flat();
-  if (tokenHashes.length === 0) return [];
-  const rows = await getDb()
+/**
+ * The lookup of a signed-in request's session (when its caller is not remembered, app/glue/caller.server.ts)
+ * and of each socket's, built once per pool (preparedOnce): drizzle building it (two joins, nine columns)
+ * took longer than Postgres running it. The values are placeholders: the hashes as one array (`anyOf`), the
+ * two instants as ISO strings.
+ */
+const liveSessionsStatement = preparedOnce((db) =>
+  db
     .select(liveColumns)
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(teams, eq(teams.id, users.teamId))
-    .where(and(anyOf(sessions.tokenHash, tokenHashes), liveAt(limits, now)));
+    .where(and(anyOf(sessions.tokenHash, sql.placeholder("hashes")), liveWhere(sql`${sql.placeholder("usedAfter")}::timestamptz`, sql`${sql.placeholder("createdAfter")}::timestamptz`)))
+    .prepare("live_sessions"),
+);
+
+/** The live sessions with these token hashes (one query per 5,000), with their users. */
+export async function findLiveSessions(tokenHashes: string[], limits = sessionLimits(), now = Date.now()): Promise<LiveSession[]> {
+  if (tokenHashes.length > HASHES_PER_QUERY) return (await Promise.all(inChunks(tokenHashes).map((chunk) => findLiveSessions(chunk, limits, now)))).flat();
+  if (tokenHashes.length === 0) return [];
+  const { usedAfter, createdAfter } = liveCutoffs(limits, now);
+  const rows = await liveSessionsStatement().execute({ hashes: tokenHashes, usedAfter: usedAfter.toISOString(), createdAfter: createdAfter.toISOString() });
   return rows.map(toLive);
 }
 

@@ -6,7 +6,7 @@
  * cost more CPU than running it).
  */
 import { sql } from "drizzle-orm";
-import { getDb } from "../../infrastructure/db.server.ts";
+import { preparedOnce } from "../../infrastructure/db.server.ts";
 import { unreadAnnouncementsSql } from "../announcements/announcements.server.ts";
 import { eventVersionsSql, parseEventVersions, type EventVersions } from "../event-data/shared.server.ts";
 import { answeredThreadsSql } from "../requests/threads.server.ts";
@@ -21,26 +21,19 @@ export interface ViewerBadges {
 /** No team has this id: a viewer without a team has no threads. */
 const NO_TEAM = -1;
 
-function prepareBadges(db: ReturnType<typeof getDb>) {
-  return db
+const badgesStatement = preparedOnce((db) =>
+  db
     .select({
       unread: sql<number>`${unreadAnnouncementsSql(sql.placeholder("userId"))}::int`,
       answered: sql<number>`${answeredThreadsSql(sql.placeholder("teamId"))}::int`,
       versions: eventVersionsSql(),
     })
     .from(sql`(values (1)) as one (x)`)
-    .prepare("viewer_badges");
-}
-
-const prepared = new WeakMap<ReturnType<typeof getDb>, ReturnType<typeof prepareBadges>>();
+    .prepare("viewer_badges"),
+);
 
 export async function viewerBadges(viewer: { id: number; teamId: number | null }): Promise<ViewerBadges> {
-  const db = getDb();
-  let statement = prepared.get(db);
-  if (!statement) {
-    statement = prepareBadges(db);
-    prepared.set(db, statement);
-  }
+  const statement = badgesStatement();
   const [row] = await statement.execute({ userId: viewer.id, teamId: viewer.teamId ?? NO_TEAM });
   return { unreadAnnouncements: Number(row?.unread ?? 0), answeredThreads: Number(row?.answered ?? 0), versions: parseEventVersions(row?.versions) };
 }

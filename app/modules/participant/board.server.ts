@@ -2,7 +2,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { anyOf } from "../../../db/any-of.ts";
 import { challenges, gates, submissions } from "../../../db/schema.ts";
-import { getDb } from "../../infrastructure/db.server.ts";
+import { getDb, preparedOnce } from "../../infrastructure/db.server.ts";
 import type { Role } from "../auth/access.ts";
 import { challengeGateJoin, hiddenFromParticipants, isGateOpen, maySeeChallenge } from "../challenges/visibility.server.ts";
 import { sharedReadBy, type EventVersions } from "../event-data/shared.server.ts";
@@ -49,6 +49,49 @@ const challengesOfWave = sharedReadBy(["challenges"], (wave: number) =>
     .orderBy(asc(challenges.id)),
 );
 
+/** The team's results on these challenges: read on every gate page, so built once (preparedOnce). */
+const teamResultsStatement = preparedOnce((db) =>
+  db
+    .select({ challengeId: submissions.challengeId, rejected: submissions.rejected, scoreCenti: submissions.scoreCenti })
+    .from(submissions)
+    .where(and(eq(submissions.teamId, sql.placeholder("teamId")), anyOf(submissions.challengeId, sql.placeholder("challengeIds"))))
+    .prepare("gate_team_results"),
+);
+
+/** No team has this id: a viewer without a team has no submission. */
+const NO_TEAM = -1;
+
+/** A challenge with its gate's opening and the team's submission: read on every challenge page, so built once (preparedOnce). */
+const challengeWithSubmissionStatement = preparedOnce((db) =>
+  db
+    .select({
+      id: challenges.id,
+      title: challenges.title,
+      description: challenges.description,
+      category: challenges.category,
+      hints: challenges.hints,
+      wave: challenges.wave,
+      points: challenges.points,
+      status: challenges.status,
+      attachmentKey: challenges.attachmentKey,
+      attachmentName: challenges.attachmentName,
+      opensAt: gates.opensAt,
+      submissionId: submissions.id,
+      submissionText: submissions.text,
+      submissionFileName: submissions.fileName,
+      submissionFileKey: submissions.fileKey,
+      submissionStatus: submissions.status,
+      submissionScoreCenti: submissions.scoreCenti,
+      submissionRejected: submissions.rejected,
+    })
+    .from(challenges)
+    .innerJoin(gates, challengeGateJoin)
+    .leftJoin(submissions, and(eq(submissions.challengeId, challenges.id), eq(submissions.teamId, sql.placeholder("teamId"))))
+    .where(eq(challenges.id, sql.placeholder("challengeId")))
+    .limit(1)
+    .prepare("challenge_with_submission"),
+);
+
 /** A gate and, once it is open, its active challenges with the team's solved flags (one query: the team's). */
 export async function getGateBoard(wave: number, teamId: number | null, now = new Date(), versions: EventVersions | null = null): Promise<GateBoard | null> {
   const [gate, deadline] = await Promise.all([gateRows(versions).then((rows) => rows.find((row) => row.number === wave)), getSubmissionsWindow(now, versions)]);
@@ -65,12 +108,7 @@ export async function getGateBoard(wave: number, teamId: number | null, now = ne
   // The board is what a participant sees, whoever looks at it (the same rule as visibleChallengeSql).
   const visible = (await challengesOfWave(wave, versions)).filter((row) => hiddenFromParticipants({ status: row.status, opensAt: gate.opensAt }, now) === null);
   const results =
-    teamId === null || visible.length === 0
-      ? []
-      : await getDb()
-          .select({ challengeId: submissions.challengeId, rejected: submissions.rejected, scoreCenti: submissions.scoreCenti })
-          .from(submissions)
-          .where(and(eq(submissions.teamId, teamId), anyOf(submissions.challengeId, visible.map((row) => row.id))));
+    teamId === null || visible.length === 0 ? [] : await teamResultsStatement().execute({ teamId, challengeIds: visible.map((row) => row.id) });
   const byChallenge = new Map(results.map((row) => [row.challengeId, row]));
   const cards = visible.map((row) => {
     const submission = byChallenge.get(row.id);
@@ -124,35 +162,7 @@ export async function getChallengeForSubmission(
   now = new Date(),
 ): Promise<{ challenge: ChallengeDetail; submission: OwnSubmission | null } | null> {
   const teamId = viewer.teamId;
-  const [row] = await getDb()
-    .select({
-      id: challenges.id,
-      title: challenges.title,
-      description: challenges.description,
-      category: challenges.category,
-      hints: challenges.hints,
-      wave: challenges.wave,
-      points: challenges.points,
-      status: challenges.status,
-      attachmentKey: challenges.attachmentKey,
-      attachmentName: challenges.attachmentName,
-      opensAt: gates.opensAt,
-      submissionId: submissions.id,
-      submissionText: submissions.text,
-      submissionFileName: submissions.fileName,
-      submissionFileKey: submissions.fileKey,
-      submissionStatus: submissions.status,
-      submissionScoreCenti: submissions.scoreCenti,
-      submissionRejected: submissions.rejected,
-    })
-    .from(challenges)
-    .innerJoin(gates, challengeGateJoin)
-    .leftJoin(
-      submissions,
-      and(eq(submissions.challengeId, challenges.id), teamId === null ? sql`false` : eq(submissions.teamId, teamId)),
-    )
-    .where(eq(challenges.id, challengeId))
-    .limit(1);
+  const [row] = await challengeWithSubmissionStatement().execute({ challengeId, teamId: teamId ?? NO_TEAM });
   if (!row || row.wave === null || !maySeeChallenge(viewer, row, now)) return null;
   const feedback =
     row.submissionId === null

@@ -8,7 +8,7 @@ import { and, asc, desc, eq, sql, type Placeholder, type SQL } from "drizzle-orm
 import { anyOf } from "../../../db/any-of.ts";
 import { challenges, gates, requestMessages, requests, teams, users } from "../../../db/schema.ts";
 import type { Transaction } from "../../../db/client.ts";
-import { getDb } from "../../infrastructure/db.server.ts";
+import { getDb, preparedOnce } from "../../infrastructure/db.server.ts";
 import type { UserActor } from "../audit/audit.server.ts";
 import type { Role } from "../auth/access.ts";
 import { challengeGateJoin, visibleChallengeSql } from "../challenges/visibility.server.ts";
@@ -86,16 +86,21 @@ export async function questionChallenges() {
     .orderBy(asc(challenges.title), asc(challenges.id));
 }
 
-/** A team's threads, newest activity first. */
-export async function teamThreads(teamId: number) {
-  return getDb()
+/** A team's threads, newest activity first (/home reads them on every load: built once, preparedOnce). */
+const teamThreadsStatement = preparedOnce((db) =>
+  db
     .select(listColumns)
     .from(requests)
     .leftJoin(teams, eq(teams.id, requests.teamId))
     .leftJoin(challenges, eq(challenges.id, requests.challengeId))
-    .where(eq(requests.teamId, teamId))
+    .where(eq(requests.teamId, sql.placeholder("teamId")))
     .orderBy(desc(requests.updatedAt), desc(requests.id))
-    .limit(100);
+    .limit(100)
+    .prepare("team_threads"),
+);
+
+export async function teamThreads(teamId: number) {
+  return teamThreadsStatement().execute({ teamId });
 }
 
 /** Whether the thread is this team's (a team member's action asks first: another team's thread is not found). */
