@@ -151,6 +151,8 @@ try {
     while (running()) {
       // A judge looks at one gate's submissions not yet scored by them, then scores one.
       await timed("/dashboard/submissions", `${base}/dashboard/submissions?mine=unscored&gate=${1 + Math.floor(Math.random() * 5)}`, { headers: { cookie } }, isPage);
+      // The minute may have ended while the list loaded: a score sent now would be counted in it.
+      if (!running()) break;
       const submission = pick(submissionIds);
       const score = (Math.floor(Math.random() * submission.points * 100) / 100).toFixed(2);
       const verdict = Math.random() < 0.1 ? "rejected" : "";

@@ -310,6 +310,11 @@ export const standings = pgTable(
     // When the team reached its total: equal totals go to the earlier one. The rank is not stored: it is
     // the position in the ranking order (app/modules/standings/ranking.ts), kept in a Redis sorted set.
     totalReachedAt: timestamp("total_reached_at", { withTimezone: true }).notNull().defaultNow(),
+    // What clients were last told of the team (its standing's JSON without its update counter and rank,
+    // app/modules/standings/shown.ts): the job publishes `teams:update` only when the new one differs. Kept
+    // here, not in Redis, so that a job rolled back after writing Redis still publishes on its retry. Null:
+    // not known (publish).
+    shown: text("shown"),
     updatedAt: updatedAt(),
   },
 );

@@ -249,7 +249,7 @@ describe("/status above WHOLE_BOARD_MAX teams", () => {
     const mine = await status(me.cookie);
     expect(mine.teams).toHaveLength(1);
     expect(mine.teams[0]).toMatchObject({ id: me.teamId, rank: whole.teams.find((team) => team.id === me.teamId)!.rank });
-    expect(mine.window).toEqual({ offset: whole.teams.findIndex((team) => team.id === me.teamId), limit: 1 });
+    expect(mine.window).toEqual({ offset: whole.teams.findIndex((team) => team.id === me.teamId), limit: 1, ownRow: true });
     expect(mine.teamsJson.length).toBeLessThan(1000);
     expect((await status(other.cookie)).teams.map((team) => team.id)).toEqual([other.teamId]);
   });

@@ -12,6 +12,7 @@ import { standings, standingsOutbox, submissions, userStatistics } from "../../d
 import { AwardError, giveAward, revokeAward } from "../../app/modules/awards/awards.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { markStandingsStale } from "../../app/modules/standings/outbox.server.ts";
+import { shownOfComputed } from "../support/standings.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { computeAllStandings, rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
@@ -63,8 +64,10 @@ async function expectMatchesRebuild() {
   const db = getDb();
   const expected = await computeAllStandings(db);
   const byTeam = (a: { teamId: number }, b: { teamId: number }) => a.teamId - b.teamId;
-  const stored = (await db.select().from(standings)).map(({ updatedAt: _u, ...row }) => row).sort(byTeam);
+  const rows = await db.select().from(standings);
+  const stored = rows.map(({ updatedAt: _u, shown: _shown, ...row }) => row).sort(byTeam);
   expect(stored).toEqual(expected.standings.map(({ name: _name, rank: _rank, division: _division, ...row }) => row).sort(byTeam));
+  expect(new Map(rows.map((row) => [row.teamId, row.shown]))).toEqual(new Map(expected.standings.map((row) => [row.teamId, shownOfComputed(row)])));
   const storedStats = (await db.select().from(userStatistics)).map(({ updatedAt: _u, ...row }) => row);
   const byUser = new Map(storedStats.map((row) => [row.userId, row]));
   for (const row of expected.userStats) {

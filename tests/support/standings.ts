@@ -1,7 +1,9 @@
 /** Checks shared by the pipeline tests and the fault drills: the derived standings against a full rebuild. */
 import { expect } from "vitest";
 import { standings, standingsOutbox } from "../../db/schema.ts";
-import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
+import { toTeamStanding } from "../../app/modules/standings/compute.server.ts";
+import { computeAllStandings, type ComputedStanding } from "../../app/modules/standings/rebuild.server.ts";
+import { shownOf } from "../../app/modules/standings/shown.ts";
 import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { getRedis } from "../../app/infrastructure/redis.server.ts";
@@ -19,12 +21,20 @@ export async function waitForEmptyOutbox(ms = 20_000) {
 /** The stored standings equal what a from-scratch computation says, in Postgres and in Redis. */
 export async function expectStandingsMatchRebuild() {
   const expected = (await computeAllStandings(getDb())).standings;
-  const stored = (await getDb().select().from(standings)).map(({ updatedAt: _updatedAt, ...row }) => row);
+  const rows = await getDb().select().from(standings);
+  const stored = rows.map(({ updatedAt: _updatedAt, shown: _shown, ...row }) => row);
   const byTeam = (a: { teamId: number }, b: { teamId: number }) => a.teamId - b.teamId;
   expect(stored.sort(byTeam)).toEqual(expected.map(({ name: _name, rank: _rank, division: _division, ...row }) => row).sort(byTeam));
+  // What clients were last told of each team is what it now is.
+  expect(new Map(rows.map((row) => [row.teamId, row.shown]))).toEqual(new Map(expected.map((row) => [row.teamId, shownOfComputed(row)])));
   const snapshot = await readSnapshot(getRedis());
   expect(snapshot.board.map((team) => [team.id, team.rank, Math.round(team.totalScore * 100), team.division])).toEqual(
     expected.map((row) => [row.teamId, row.rank, row.totalCenti, row.division]),
   );
   return expected;
+}
+
+/** What a `teams:update` of this computed standing shows (standings.shown). */
+export function shownOfComputed(row: ComputedStanding): string {
+  return shownOf(toTeamStanding({ id: row.teamId, name: row.name, division: row.division }, row, 0));
 }

@@ -1,7 +1,7 @@
 import { useRevalidator } from "@remix-run/react";
 import { useState } from "react";
 import type { TeamStanding } from "~/modules/realtime/events";
-import { refreshHeld, windowMayChange } from "~/modules/standings/board-window";
+import { ownRowMayChange, refreshHeld, refreshOwnRow, windowMayChange } from "~/modules/standings/board-window";
 import type { CategoryLeaders } from "~/modules/standings/category-leaders";
 import { applyUpdateForViewer, seesUpdate } from "~/modules/standings/frozen-view";
 import { useIdleRevalidate, useThrottled } from "./revalidate-on";
@@ -16,8 +16,11 @@ export interface BoardSource {
   ownTeamId: number | null;
   /** The division whose board the page shows (`?division=`); absent or null: every team's. */
   division?: string | null;
-  /** A big board's page (/scoreboard), or the own team's row (/status): which rows `teamsJson` holds; absent or null: the whole board. */
-  window?: { offset: number; limit: number } | null;
+  /**
+   * A big board's page (/scoreboard), or the own team's row (/status, `ownRow`): which rows `teamsJson` holds;
+   * absent or null: the whole board.
+   */
+  window?: { offset: number; limit: number; ownRow?: boolean } | null;
   /** With `window`: the own team's neighbourhood when it is not on the page (held after the page's rows). */
   around?: readonly TeamStanding[];
   /** With `window`: the category top 3 the page shows (it cannot rank a board it does not hold). */
@@ -26,6 +29,8 @@ export interface BoardSource {
 
 /** A page of a big board is read again at most this often while updates touch it (docs/PERFORMANCE.md). */
 export const WINDOW_REFRESH_MS = 3000;
+/** /status on a big board: its rank is read again at most this often while other teams pass it. */
+export const OWN_ROW_REFRESH_MS = 10_000;
 
 const parseTeams = (source: BoardSource) => {
   const teams = JSON.parse(source.teamsJson) as TeamStanding[];
@@ -54,14 +59,23 @@ export function useLiveStandings(source: BoardSource, onUpdate?: (update: TeamSt
     setTeams(parseTeams(source));
   }
   // Never in the middle of a navigation (another page, a post): useIdleRevalidate waits for it to end.
-  const refresh = useThrottled(useIdleRevalidate(), WINDOW_REFRESH_MS);
+  const refresh = useThrottled(useIdleRevalidate(), source.window?.ownRow ? OWN_ROW_REFRESH_MS : WINDOW_REFRESH_MS);
 
   useSocketEvent("teams:update", (update) => {
     const division = source.division ?? null;
     const view = { live: source.liveForViewer, ownTeamId: source.ownTeamId, division };
     if (!seesUpdate(update, view)) return;
-    if (source.window) {
+    if (source.window?.ownRow) {
+      const own = teams.find((team) => team.id === source.ownTeamId);
+      if (update.id === source.ownTeamId) {
+        // Its rank comes with it; a team not yet held (new on the board) needs the read.
+        if (own) setTeams((current) => refreshOwnRow(current, update));
+        else refresh();
+      } else if (view.live && ownRowMayChange(update, own)) refresh();
+    } else if (source.window) {
       setTeams((current) => refreshHeld(current, update));
+      // The own team's first update when the page holds none of it (a team new on the board): read it.
+      if (update.id === source.ownTeamId && !teams.some((team) => team.id === update.id)) refresh();
       const held = { ...source.window, division, aroundCount: source.around?.length ?? 0 };
       if (view.live && windowMayChange(update, teams, held, source.categoryLeaders ?? null)) refresh();
     } else setTeams((current) => applyUpdateForViewer(current, update, view));

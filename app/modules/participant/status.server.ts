@@ -14,5 +14,5 @@ import { getScoreboardJson, type Viewer } from "../standings/scoreboard.server.t
 export async function getStatus(viewer: Viewer) {
   if (viewer.teamId === null) return { board: { frozen: false, live: true, ownTeamId: null, teamsJson: "[]", window: null }, awards: [] };
   const [{ frozen, live, ownTeamId, teamsJson, window }, awards] = await Promise.all([getScoreboardJson(viewer, 0, null, "own"), teamAwards(viewer.teamId)]);
-  return { board: { frozen, live, ownTeamId, teamsJson, window: window && { offset: window.offset, limit: window.limit } }, awards };
+  return { board: { frozen, live, ownTeamId, teamsJson, window: window && { offset: window.offset, limit: window.limit, ownRow: true } }, awards };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TeamStanding } from "../realtime/events";
-import { refreshHeld, windowMayChange } from "./board-window";
+import { ownRowMayChange, refreshHeld, refreshOwnRow, windowMayChange } from "./board-window";
 import { categoryLeaders } from "./category-leaders";
 import { boardForViewer, windowForViewer, type FreezeState, type Viewer } from "./frozen-view";
 import { standingOf } from "./standing.fixture";
@@ -93,5 +93,25 @@ describe("refreshHeld", () => {
     ]);
     expect(refreshHeld(next, { ...update, totalScore: 5, version: 1 })).toBe(next);
     expect(refreshHeld(next, standingOf({ id: 77, totalScore: 1 }))).toBe(next);
+  });
+});
+
+describe("/status's own row on a big board", () => {
+  const own = standingOf({ id: 7, totalScore: 40, rank: 50, version: 3 });
+
+  it("takes the own team's update whole (its rank with it), never an older one", () => {
+    const newer = { ...own, totalScore: 90, rank: 12, version: 4 };
+    expect(refreshOwnRow([own], newer)).toEqual([newer]);
+    expect(refreshOwnRow([own], { ...own, totalScore: 1, rank: 99, version: 2 })).toEqual([own]);
+    expect(refreshOwnRow([own], standingOf({ id: 8, totalScore: 60, rank: 1 }))).toEqual([own]);
+  });
+
+  it("reads again when another team now stands at or above the own team, not when it stands below", () => {
+    expect(ownRowMayChange(standingOf({ id: 8, totalScore: 60, rank: 50 }), own)).toBe(true);
+    expect(ownRowMayChange(standingOf({ id: 8, totalScore: 60, rank: 3 }), own)).toBe(true);
+    expect(ownRowMayChange(standingOf({ id: 8, totalScore: 60, rank: 51 }), own)).toBe(false);
+    expect(ownRowMayChange({ ...own, rank: 49 }, own)).toBe(false);
+    // Not held yet (new on the board): any ranked update reads it.
+    expect(ownRowMayChange(standingOf({ id: 8, totalScore: 60, rank: 900 }), undefined)).toBe(true);
   });
 });

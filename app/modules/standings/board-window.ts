@@ -49,3 +49,22 @@ export function refreshHeld(held: TeamStanding[], update: TeamStanding): TeamSta
   const { name, totalScore, categories, solvedCount, version, reachedAt } = update;
   return held.map((team) => (team.id === update.id ? { ...team, name, totalScore, categories, solvedCount, version, reachedAt } : team));
 }
+
+/**
+ * /status above `WHOLE_BOARD_MAX` teams holds only the own team's row. Its own update carries its rank
+ * (placed by the server; while frozen, its frozen rank) and is taken whole: no read. Another team's update can
+ * move the own rank only if that team now stands at or above it (it may have passed the own team; one already
+ * above that rose further cannot be told apart, so this errs towards yes); a team that fell from above to below
+ * (a lowered score, a revoked award) is not seen until the next read.
+ */
+export function ownRowMayChange(update: TeamStanding, own: TeamStanding | undefined): boolean {
+  if (!own) return update.rank > 0;
+  return update.id !== own.id && update.rank > 0 && update.rank <= own.rank;
+}
+
+/** The own team's new figures and rank, in its row; an older update changes nothing. */
+export function refreshOwnRow(held: TeamStanding[], update: TeamStanding): TeamStanding[] {
+  const current = held.find((team) => team.id === update.id);
+  if (!current || current.version > update.version) return held;
+  return held.map((team) => (team.id === update.id ? { ...update } : team));
+}

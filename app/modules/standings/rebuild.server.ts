@@ -14,6 +14,7 @@ import { allAwards, allScoredSubmissions, awardTotalsOf, groupBy, teamStandingVa
 import { lockBoardExclusive } from "./locks.ts";
 import { nextStandingsVersion } from "./outbox.server.ts";
 import { rankAll } from "./ranking.ts";
+import { shownOf } from "./shown.ts";
 import { writeWholeSnapshot } from "./snapshot.server.ts";
 
 export type ComputedStanding = ReturnType<typeof teamStandingValues> & { teamId: number; name: string; division: string | null; rank: number };
@@ -53,7 +54,9 @@ export async function rebuildStandings(): Promise<{ teams: number; users: number
 
     await tx.delete(standings);
     for (const chunk of chunks(computed.standings, 1000)) {
-      await tx.insert(standings).values(chunk.map(({ name: _name, division: _division, rank: _rank, ...row }) => row));
+      await tx.insert(standings).values(
+        chunk.map(({ name, division, rank, ...row }) => ({ ...row, shown: shownOf(toTeamStanding({ id: row.teamId, name, division }, { ...row, rank }, 0)) })),
+      );
     }
     const changed = computed.standings.filter((row) => previous.get(row.teamId) !== row.totalCenti);
     for (const chunk of chunks(changed, 1000)) {

@@ -29,6 +29,7 @@ import {
 import { lockBoardShared, lockTeam, lockTeamThenBoardShared } from "./locks.ts";
 import { nextStandingsVersion } from "./outbox.server.ts";
 import { ensureSnapshotReady } from "./scoreboard.server.ts";
+import { shownOf } from "./shown.ts";
 import { placeTeam, removeTeamFromSnapshot, SnapshotNotReadyError } from "./snapshot.server.ts";
 
 export type RecomputeResult = { status: "skipped" } | { status: "removed" } | { status: "updated"; team: TeamStanding };
@@ -78,7 +79,7 @@ async function recomputeOnce(teamId: number): Promise<RecomputeResult> {
       awardsOfTeam(tx, teamId),
       usersAffectedByTeam(tx, teamId),
       scoredSubmissionsOfUsersAffectedByTeam(tx, teamId),
-      tx.select({ totalCenti: standings.totalCenti }).from(standings).where(eq(standings.teamId, teamId)),
+      tx.select({ totalCenti: standings.totalCenti, shown: standings.shown }).from(standings).where(eq(standings.teamId, teamId)),
       readFreezeOfTeam(tx, teamId),
       // Under the team lock: this team's versions grow in commit order (clients keep the newest).
       nextStandingsVersion(tx),
@@ -95,21 +96,24 @@ async function recomputeOnce(teamId: number): Promise<RecomputeResult> {
     const values = teamStandingValues(totalsOf(teamRows), awardTotalsOf(teamAwards), team.createdAt);
     const [previous] = previousRows;
     const standing = toTeamStanding(team, { ...values, rank: 0 }, version);
+    const shown = shownOf(standing);
     // Mirror to Redis before commit, under the team lock (snapshots of one team are written in
     // commit order) and the shared board lock. If Redis is down the job fails, rolls back and is retried.
-    const [placed] = await Promise.all([
+    const [rank] = await Promise.all([
       placeTeam(getRedis(), standing, values.totalCenti),
       writeUserStatistics(tx, userIds, userRows),
-      tx.insert(standings).values({ teamId, ...values }).onConflictDoUpdate({ target: standings.teamId, set: values }),
+      tx.insert(standings).values({ teamId, ...values, shown }).onConflictDoUpdate({ target: standings.teamId, set: { ...values, shown } }),
       previous?.totalCenti !== values.totalCenti
         ? tx.insert(standingsHistory).values({ teamId, totalCenti: values.totalCenti, at: values.totalReachedAt })
         : null,
       tx.delete(standingsOutbox).where(and(eq(standingsOutbox.teamId, teamId), eq(standingsOutbox.version, pending.version))),
     ]);
-    standing.rank = placed.rank;
-    // Nothing a client shows changed (a submission sent again, a score that leaves the totals where they were):
-    // no event to every socket (docs/PERFORMANCE.md "Event day"). The snapshot's version did not move either.
-    if (placed.changed) broadcast = { team: standing, ...freeze, requestedAt: pending.requestedAt };
+    standing.rank = rank;
+    // Nothing a client shows changed since the last committed job (a first answer still pending, an answer sent
+    // again, a score that leaves the totals where they were): no event to every socket (docs/PERFORMANCE.md).
+    // Decided on Postgres's row, not on Redis (which a job rolled back after its placement leaves ahead): the
+    // retry of such a job still publishes.
+    if (previous?.shown !== shown) broadcast = { team: standing, ...freeze, requestedAt: pending.requestedAt };
     return { status: "updated", team: standing };
   });
   // Published after commit: a browser that re-reads on this hint sees the committed standings.

@@ -33,28 +33,28 @@ export const snapshotKeys = {
 
 type StoredTeam = Omit<TeamStanding, "rank">;
 
-// Atomic: swap the team's member in the order, store its data, move the version, return its 0-based rank and
-// whether anything a reader sees changed (1 or 0). Refused when the snapshot is not ready (Redis lost it): a team
-// placed into an empty order would get a rank counted among the few teams placed since. The check is part of the
-// write, so nothing can empty Redis between. "Changed" compares the stored JSON with the new one, each without its
-// `"version":N` (JSON escapes every quote inside a string, so only the key itself can match); a team not stored
-// before has changed.
+// Atomic: swap the team's member in the order, store its data, move the version, return its 0-based rank.
+// Refused when the snapshot is not ready (Redis lost it): a team placed into an empty order would get a rank
+// counted among the few teams placed since. The check is part of the write, so nothing can empty Redis between.
+// A team whose member and stored JSON are the same but for its update counter (`"version":N`; JSON escapes
+// every quote inside a string, so only the key itself can match) is left as stored, the version not moved:
+// every reader's copy, and every web process's bytes of it, stay the same.
 const PLACE_SCRIPT = `
 if redis.call('HGET', KEYS[5], 'ready') ~= '1' then return redis.error_reply('GK_SNAPSHOT_NOT_READY') end
 local old = redis.call('HGET', KEYS[2], ARGV[1])
-local oldJson = redis.call('HGET', KEYS[3], ARGV[1])
-local changed = 1
-if old == ARGV[2] and oldJson then
-  local before = string.gsub(oldJson, ',?"version":%d+', '')
-  local after = string.gsub(ARGV[3], ',?"version":%d+', '')
-  if before == after then changed = 0 end
+if old == ARGV[2] then
+  local oldJson = redis.call('HGET', KEYS[3], ARGV[1])
+  if oldJson and string.gsub(oldJson, ',?"version":%d+', '') == string.gsub(ARGV[3], ',?"version":%d+', '') then
+    local rank = redis.call('ZREVRANK', KEYS[1], old)
+    if rank then return rank end
+  end
 end
 if old and old ~= ARGV[2] then redis.call('ZREM', KEYS[1], old) end
 redis.call('ZADD', KEYS[1], ARGV[4], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
-if changed == 1 then redis.call('INCR', KEYS[4]) end
-return {redis.call('ZREVRANK', KEYS[1], ARGV[2]), changed}
+redis.call('INCR', KEYS[4])
+return redis.call('ZREVRANK', KEYS[1], ARGV[2])
 `;
 
 const REMOVE_SCRIPT = `
@@ -67,7 +67,7 @@ return 1
 `;
 
 type WithScripts = Redis & {
-  gkPlaceTeam(order: string, members: string, teams: string, version: string, meta: string, teamId: string, member: string, json: string, total: string): Promise<[number, number]>;
+  gkPlaceTeam(order: string, members: string, teams: string, version: string, meta: string, teamId: string, member: string, json: string, total: string): Promise<number>;
   gkRemoveTeam(order: string, members: string, teams: string, version: string, teamId: string): Promise<number>;
 };
 
@@ -126,14 +126,11 @@ export class SnapshotNotReadyError extends Error {
   }
 }
 
-/**
- * Places one team and returns its rank (1 = first) and whether a reader sees anything new (anything of the team
- * changed but its update counter); throws SnapshotNotReadyError, writing nothing, if the snapshot is not ready.
- */
-export async function placeTeam(redis: Redis, team: StoredTeam, totalCenti: number): Promise<{ rank: number; changed: boolean }> {
+/** Places one team and returns its rank (1 = first); throws SnapshotNotReadyError, writing nothing, if the snapshot is not ready. */
+export async function placeTeam(redis: Redis, team: StoredTeam, totalCenti: number): Promise<number> {
   const key = { teamId: team.id, totalCenti, reachedAt: new Date(team.reachedAt) };
   try {
-    const [zeroBased, changed] = await withScripts(redis).gkPlaceTeam(
+    const zeroBased = await withScripts(redis).gkPlaceTeam(
       ...writeKeys(),
       snapshotKeys.meta(),
       String(team.id),
@@ -141,7 +138,7 @@ export async function placeTeam(redis: Redis, team: StoredTeam, totalCenti: numb
       stored(team),
       String(rankOrderScore(key)),
     );
-    return { rank: Number(zeroBased) + 1, changed: Number(changed) === 1 };
+    return Number(zeroBased) + 1;
   } catch (error) {
     if (error instanceof Error && error.message.includes("GK_SNAPSHOT_NOT_READY")) throw new SnapshotNotReadyError();
     throw error;
