@@ -2,13 +2,14 @@
  * Server rendering: Remix's default Node entry plus the CSP nonce (server.ts makes one per request and
  * hands it over in the load context) and quieter error logs.
  */
-import { Writable } from "node:stream";
+import type { Writable } from "node:stream";
 import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { getLogger } from "~/infrastructure/logger.server";
 import { messages } from "~/modules/messages";
 import { NonceProvider } from "~/hooks/nonce";
+import { responseOfWholeBody } from "~/glue/whole-body";
 
 /**
  * No page defers data: by the time React renders, every loader's data is in hand, so a render cannot wait
@@ -37,20 +38,33 @@ export default function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     let cutBySafety = false;
-    const chunks: Buffer[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
+    // React's destination: it only calls write, end, on and (after a fatal shell error) destroy. A node
+    // Writable here cost more than the render's chunks are worth (its write path, then its "close" event,
+    // which React's pipe takes for a client gone and answers with a second end(): an error object and its
+    // stack on every page), so the sink is the four methods React uses and nothing else.
+    const chunks: Uint8Array[] = [];
+    let ended = false;
+    const sink = {
+      write(chunk: Uint8Array) {
         chunks.push(chunk);
-        done();
+        return true;
       },
-      final(done) {
+      end() {
+        if (ended) return;
+        ended = true;
         clearTimeout(safetyTimer);
         request.signal.removeEventListener("abort", onClientGone);
         responseHeaders.set("Content-Type", "text/html");
-        resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
-        done();
+        // The bytes ride beside the body too: the Express handler sends them with one end() (app/glue/whole-body.ts).
+        resolve(responseOfWholeBody(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
       },
-    });
+      on() {
+        return sink;
+      },
+      destroy() {
+        ended = true;
+      },
+    };
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RemixServer context={remixContext} url={request.url} abortDelay={RENDER_SAFETY_MS} nonce={nonce} />
@@ -61,7 +75,7 @@ export default function handleRequest(
           shellRendered = true;
         },
         onAllReady() {
-          pipe(sink);
+          pipe(sink as unknown as Writable);
         },
         onShellError(error: unknown) {
           clearTimeout(safetyTimer);

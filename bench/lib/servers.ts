@@ -41,7 +41,7 @@ function processEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     NODE_ENV: "production",
     SESSION_SECRET: BENCH_SESSION_SECRET,
     ...productionServiceEnv(),
-    // pino-http logs every request at info: at thousands of requests a second that is the bench.
+    // The web process logs every request at info: at thousands of requests a second that is the bench.
     LOG_LEVEL: "warn",
     ...env,
   };

@@ -25,6 +25,13 @@ test.describe("web security", () => {
     const response = await page.goto("/login");
     const headers = response!.headers();
     expect(headers["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    // A nonce is the page's own: 300 loads, 300 nonces (the web process hands them out of a pool of random bytes).
+    const nonces = new Set<string>();
+    for (let load = 0; load < 300; load++) {
+      const policy = (await page.request.get("/login")).headers()["content-security-policy"];
+      nonces.add(/'nonce-([A-Za-z0-9+/=]{24})'/.exec(policy)?.[1] ?? "none");
+    }
+    expect(nonces.size).toBe(300);
     expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
     expect(headers["content-security-policy"]).toContain("object-src 'none'");
     expect(headers["x-content-type-options"]).toBe("nosniff");

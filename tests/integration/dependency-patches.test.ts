@@ -60,6 +60,30 @@ describe("dependency patches", () => {
     expect(createStaticRouter(routes, context).routes).toBe(createStaticRouter(routes, context).routes);
   });
 
+  // docs/decisions/012-prepared-statements.md, "A loader's request".
+  it("@remix-run/server-runtime: a loader gets the request itself when there is no parameter to strip, a copy without it otherwise", async () => {
+    type LoaderArgs = { request: Request };
+    const { callRouteLoader } = createRequire(import.meta.url)("@remix-run/server-runtime/dist/data.js") as {
+      callRouteLoader: (args: { loadContext: unknown; loader: (args: LoaderArgs) => unknown; params: object; request: Request; routeId: string; singleFetch: boolean }) => Promise<unknown>;
+    };
+    const seen = async (request: Request, singleFetch = true) => {
+      let got: Request | null = null;
+      await callRouteLoader({ loadContext: {}, params: {}, routeId: "r", singleFetch, request, loader: ({ request }) => ((got = request), null) });
+      return got as unknown as Request;
+    };
+    const page = new Request("http://x/gate/3");
+    // Unpatched, each loader of every page got its own copy (a new Request and AbortSignal).
+    expect(await seen(page)).toBe(page);
+    const paged = new Request("http://x/scoreboard?page=2");
+    expect(await seen(paged)).toBe(paged);
+    expect(await seen(paged, false)).toBe(paged);
+    // What Remix strips is still stripped.
+    const routed = await seen(new Request("http://x/status?_routes=routes%2Fstatus&index&page=2"));
+    expect(routed.url).toBe("http://x/status?page=2");
+    expect((await seen(new Request("http://x/status?_data=routes%2Fstatus"), false)).url).toBe("http://x/status");
+    expect((await seen(new Request("http://x/?index=kept"))).url).toBe("http://x/?index=kept");
+  });
+
   it("@remix-run/react: RemixServer builds the server route tree once per build", () => {
     const source = readFileSync(createRequire(import.meta.url).resolve("@remix-run/react/dist/server.js"), "utf8");
     expect(source).toContain("serverRoutesFor(manifest.routes, routeModules");

@@ -7,32 +7,13 @@
  * renders wait in the queue (before the fix it failed with a 500 in one of two runs, a 503 from a pool
  * connection in the other, which the warm-up below now rules out).
  */
-import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { sql } from "drizzle-orm";
-import { getDb } from "../../app/infrastructure/db.server.ts";
-import { login } from "../drills/support/http.ts";
-import { FIXTURE_PASSWORD } from "../drills/support/event.ts";
-import { ensureEventSettings, makeTeam, makeUser } from "../support/fixtures.ts";
-import { startWebServer, stopAll } from "../support/processes.ts";
+import { expect, it } from "vitest";
+import { signedInWebForFile } from "../support/signed-in-web.ts";
 
-let web: { url: string; child: ChildProcess };
-let cookie: string;
-
-beforeAll(async () => {
-  await ensureEventSettings();
-  await getDb().execute(sql`insert into gates (number, title, description, opens_at)
-    select n, 'Gate ' || n, 'Door ' || n, now() - interval '1 hour' from generate_series(1, 5) n on conflict (number) do nothing`);
-  const team = await makeTeam();
-  const user = await makeUser("participant", team.id);
-  web = await startWebServer();
-  cookie = await login(web.url, user.name, FIXTURE_PASSWORD);
-}, 90_000);
-
-afterAll(() => stopAll());
+const session = signedInWebForFile();
 
 it("a process frozen for 6 s (SIGSTOP) in the middle of page loads answers every one of them once it runs again", async () => {
-  const load = (path: string) => fetch(`${web.url}${path}`, { headers: { cookie }, redirect: "manual" }).then((response) => response.status);
+  const load = (path: string) => fetch(`${session.web.url}${path}`, { headers: { cookie: session.cookie }, redirect: "manual" }).then((response) => response.status);
   // Warm: the first render of each page compiles its code, and a burst opens the pool's connections. (A
   // Postgres connection still being opened when the process stalls past connect_timeout, 5 s, fails as
   // "unreachable" and its page answers 503, briefly unavailable: by design, and not what this test is about.)
@@ -46,9 +27,9 @@ it("a process frozen for 6 s (SIGSTOP) in the middle of page loads answers every
     }
   })();
   await new Promise((resolve) => setTimeout(resolve, 150));
-  web.child.kill("SIGSTOP");
+  session.web.child.kill("SIGSTOP");
   await new Promise((resolve) => setTimeout(resolve, 6_000));
-  web.child.kill("SIGCONT");
+  session.web.child.kill("SIGCONT");
   await arriving;
   const answered = await Promise.all(statuses);
   expect(answered.length).toBeGreaterThan(20);

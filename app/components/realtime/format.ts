@@ -90,8 +90,10 @@ interface ZonedParts {
 }
 
 const zonedFormats = new Map<string, Intl.DateTimeFormat>();
+const ZONED_PARTS_MAX = 2_000;
+const zonedPartsKept = new Map<string, Readonly<ZonedParts>>();
 
-function zonedParts(date: Date, timeZone: string, language: Language = "en"): ZonedParts {
+function zonedParts(date: Date, timeZone: string, language: Language = "en"): Readonly<ZonedParts> {
   const cacheKey = `${language} ${timeZone}`;
   let format = zonedFormats.get(cacheKey);
   if (!format) {
@@ -111,13 +113,21 @@ function zonedParts(date: Date, timeZone: string, language: Language = "en"): Zo
     }
     zonedFormats.set(cacheKey, format);
   }
+  // The same instants come back on every page (a gate's deadline, a submission's time): their parts are
+  // kept per language, zone and millisecond (at most ZONED_PARTS_MAX, then the map starts again).
+  const partsKey = `${cacheKey} ${date.getTime()}`;
+  const kept = zonedPartsKept.get(partsKey);
+  if (kept) return kept;
   const parts = format.formatToParts(date);
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? "";
-  return {
+  const zoned: ZonedParts = {
     weekday: get("weekday"),
     day: Number(get("day")),
     month: get("month"),
     hour: Number(get("hour")) % 24,
     minute: Number(get("minute")),
   };
+  if (zonedPartsKept.size >= ZONED_PARTS_MAX) zonedPartsKept.clear();
+  zonedPartsKept.set(partsKey, zoned);
+  return zoned;
 }

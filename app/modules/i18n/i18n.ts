@@ -46,16 +46,52 @@ function instanceFor(language: Language, translation: Record<string, unknown>): 
 
 export const i18nInstances: Record<Language, I18n> = { en: instanceFor("en", en), ar: instanceFor("ar", ar) };
 
+/** At most this many texts with values are kept per language; past it the map starts again. */
+const INTERPOLATED_MAX = 4_000;
+
 /**
- * A language's `t`, made once. A text without values (most of a page's) is looked up once and then read
- * from a map: i18next's own lookup copies its options on every call (a few microseconds each), which a
- * page rendering dozens of texts per request would pay every time. The map holds at most one entry per
- * key of the file. Texts with values (`{{name}}`, plurals) go to i18next each time.
+ * The key of a text with values, or null when a value is not a string, number or boolean (an object,
+ * say: such a call goes to i18next every time). Option names come from our code and are joined with
+ * characters none holds; each value carries its length, so a value holding those characters (a team's name
+ * is the user's) cannot make two different calls share a key.
+ */
+function interpolationKey(key: string, options: Record<string, unknown>): string | null {
+  let joined = key;
+  for (const name in options) {
+    const value = options[name];
+    const kind = typeof value;
+    if (kind !== "string" && kind !== "number" && kind !== "boolean") return null;
+    const text = String(value);
+    joined += `\u0000${name}\u0001${kind[0]}${text.length}:${text}`;
+  }
+  return joined;
+}
+
+/**
+ * A language's `t`, made once. A text is looked up in i18next once per key and values, then read from a
+ * map: i18next's own lookup copies its options on every call and, for a text with values, builds its
+ * regular expressions again (a few microseconds each), which a page rendering dozens of texts per request
+ * would pay every time. The text depends on nothing but the key and the values, so a kept text is the
+ * same for whoever asks. Texts without values: at most one entry per key of the file; texts with values
+ * (`{{name}}`, plurals): at most INTERPOLATED_MAX, then the map is emptied.
  */
 function cachedT(instance: I18n): TFunction {
   const texts = new Map<string, string>();
+  const interpolated = new Map<string, string>();
   const t = (key: string, options?: Record<string, unknown>) => {
-    if (options !== undefined) return instance.t(key, options);
+    if (options !== undefined) {
+      const joined = interpolationKey(key, options);
+      if (joined === null) return instance.t(key, options);
+      let text = interpolated.get(joined);
+      if (text === undefined) {
+        const made: unknown = instance.t(key, options);
+        if (typeof made !== "string") return made;
+        if (interpolated.size >= INTERPOLATED_MAX) interpolated.clear();
+        interpolated.set(joined, made);
+        text = made;
+      }
+      return text;
+    }
     let text = texts.get(key);
     if (text === undefined) {
       text = String(instance.t(key));

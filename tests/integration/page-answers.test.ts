@@ -1,0 +1,70 @@
+/**
+ * How the web process sends what it answers (app/glue/remix-express.server.ts): a page rendered whole goes
+ * out as one body of a known length, plain or compressed, and HEAD, `.data`, redirects and not-found pages
+ * still answer as Remix makes them. Seen on the wire of a real web process.
+ */
+import http from "node:http";
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { signedInWebForFile } from "../support/signed-in-web.ts";
+
+const session = signedInWebForFile();
+
+/** One request as it comes off the wire: status, headers and the raw bytes of the body. */
+function raw(path: string, { method = "GET", encoding = "identity", withCookie = true } = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const request = http.request(`${session.web.url}${path}`, { method, headers: { "Accept-Encoding": encoding, ...(withCookie ? { Cookie: session.cookie } : {}) } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+describe("a page's answer", () => {
+  it("is the whole page with its length, not chunks", async () => {
+    const page = await raw("/gates");
+    expect(page.status).toBe(200);
+    expect(page.headers["transfer-encoding"]).toBeUndefined();
+    expect(Number(page.headers["content-length"])).toBe(page.body.length);
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+    const html = page.body.toString();
+    expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
+    expect(html).toContain("</html>");
+    // The headers the routes and server.ts set still come with it.
+    expect(page.headers["content-security-policy"]).toMatch(/'nonce-/);
+  });
+
+  it("compressed when asked, the same page once unpacked", async () => {
+    const page = await raw("/gates", { encoding: "gzip" });
+    expect(page.headers["content-encoding"]).toBe("gzip");
+    const html = gunzipSync(page.body).toString();
+    expect(html).toContain("<!DOCTYPE html>");
+    expect(html).toContain("</html>");
+  });
+
+  it("HEAD: the page's status and type, no body", async () => {
+    const head = await raw("/gates", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+  });
+
+  it("the page's data, a redirect, the not-found page: as Remix makes them", async () => {
+    const data = await raw("/gates.data");
+    expect(data.status).toBe(200);
+    expect(data.body.length).toBeGreaterThan(0);
+    const signedOut = await raw("/gates", { withCookie: false });
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.location).toMatch(/^\/login/);
+    const unknown = await raw("/no-such-page");
+    expect(unknown.status).toBe(302);
+    expect(unknown.headers.location).toBe("/404");
+    const missing = await raw("/404");
+    expect(missing.status).toBe(404);
+    expect(Number(missing.headers["content-length"])).toBe(missing.body.length);
+    expect(missing.body.toString()).toContain("</html>");
+  });
+});
