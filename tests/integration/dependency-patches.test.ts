@@ -4,6 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { createStaticHandler, matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import { createStaticRouter } from "react-router-dom/server.js";
 import { describe, expect, it } from "vitest";
@@ -40,6 +42,32 @@ describe("dependency patches", () => {
     } finally {
       await handle.close();
     }
+  });
+
+  // docs/decisions/012-prepared-statements.md, "The pool's queues".
+  it("postgres: a pool queue that never runs empty keeps its spent slots bounded, and still hands out in order", async () => {
+    // The module our ESM import of postgres loads (src/, beside the cjs/ copy), by path: the package exports no subpath.
+    const esmQueue = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve("postgres")), "../../src/queue.js")).href;
+    const { default: Queue } = (await import(esmQueue)) as {
+      default: (initial?: unknown[]) => { length: number; slots: number | undefined; push: (x: unknown) => unknown; shift: () => unknown; remove: (x: unknown) => unknown };
+    };
+    const connections = ["a", "b", "c"];
+    const idle = Queue(connections);
+    const order: unknown[] = [];
+    // The pool's idle connections with one query at a time: take the first, give it back at the end.
+    for (let query = 0; query < 10_000; query++) {
+      const connection = idle.shift();
+      order.push(connection);
+      expect(idle.remove(connection), "a taken connection is no longer in the queue").toBeNull();
+      idle.push(connection);
+    }
+    expect(order.slice(0, 6)).toEqual(["a", "b", "c", "a", "b", "c"]);
+    expect(order.at(-1)).toBe(connections[(10_000 - 1) % 3]);
+    expect(idle.length).toBe(3);
+    // Unpatched, one spent slot per query: 10,003 (and every remove() scanned them all).
+    expect(idle.slots).toBeLessThanOrEqual(200);
+    expect(idle.remove("b")).toBe("b");
+    expect(idle.length).toBe(2);
   });
 
   // The three route-matching patches (docs/decisions/012-prepared-statements.md, "Route matching").
