@@ -35,34 +35,42 @@ export default function handleRequest(
   // No page defers data (every loader's data is in hand before the render), so every page is rendered
   // whole and sent as one body: one write to the socket instead of one per chunk React makes, which cost
   // about a tenth of a busy web process's CPU (docs/PERFORMANCE.md, "Pages").
-  return new Promise<Response>((resolve, reject) => {
+  return new Promise<Response>((resolvePage, rejectPage) => {
     let shellRendered = false;
     let cutBySafety = false;
-    // React's destination: it only calls write, end, on and (after a fatal shell error) destroy. A node
-    // Writable here cost more than the render's chunks are worth (its write path, then its "close" event,
-    // which React's pipe takes for a client gone and answers with a second end(): an error object and its
-    // stack on every page), so the sink is the four methods React uses and nothing else.
+    // Every way out settles the page once, stops the safety timer and forgets the client's abort.
+    let settled = false;
+    const settle = (answer: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(safetyTimer);
+      request.signal.removeEventListener("abort", onClientGone);
+      answer();
+    };
+    const unavailable = () => new Response(messages.errors.unavailable, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "5" } });
+    // React's destination: it calls write, end, on, and destroy (a fatal error after the shell). A node
+    // Writable here cost more than the render's chunks are worth: its write path, then its "close" event,
+    // which React's pipe takes for a client gone and answers by aborting the finished render, whose second
+    // end() made an ERR_STREAM_ALREADY_FINISHED error, with its stack, on every page. (pipe() itself still
+    // makes two Error objects per page, its messages for a destination that fails.)
     const chunks: Uint8Array[] = [];
-    let ended = false;
     const sink = {
       write(chunk: Uint8Array) {
         chunks.push(chunk);
         return true;
       },
       end() {
-        if (ended) return;
-        ended = true;
-        clearTimeout(safetyTimer);
-        request.signal.removeEventListener("abort", onClientGone);
-        responseHeaders.set("Content-Type", "text/html");
-        // The bytes ride beside the body too: the Express handler sends them with one end() (app/glue/whole-body.ts).
-        resolve(responseOfWholeBody(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+        settle(() => {
+          responseHeaders.set("Content-Type", "text/html");
+          // The bytes ride beside the body too: the Express handler sends them with one end() (app/glue/whole-body.ts).
+          resolvePage(responseOfWholeBody(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+        });
       },
       on() {
         return sink;
       },
-      destroy() {
-        ended = true;
+      destroy(error?: unknown) {
+        settle(() => rejectPage(error ?? new Error("the page's render failed")));
       },
     };
     const { pipe, abort } = renderToPipeableStream(
@@ -78,10 +86,7 @@ export default function handleRequest(
           pipe(sink as unknown as Writable);
         },
         onShellError(error: unknown) {
-          clearTimeout(safetyTimer);
-          request.signal.removeEventListener("abort", onClientGone);
-          if (cutBySafety) resolve(new Response(messages.errors.unavailable, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "5" } }));
-          else reject(error);
+          settle(() => (cutBySafety ? resolvePage(unavailable()) : rejectPage(error)));
         },
         onError(error: unknown) {
           responseStatusCode = cutBySafety ? 503 : 500;
@@ -90,14 +95,19 @@ export default function handleRequest(
         },
       },
     );
-    const onClientGone = () => abort();
-    // A client that left before the render began: nothing to render for.
-    if (request.signal.aborted) abort();
-    else request.signal.addEventListener("abort", onClientGone, { once: true });
     const safetyTimer = setTimeout(() => {
       cutBySafety = true;
       abort();
+      // Whatever the abort did not end (a fatal error after the shell calls none of the above) ends here.
+      settle(() => resolvePage(unavailable()));
     }, RENDER_SAFETY_MS);
+    const onClientGone = () => {
+      abort();
+      settle(() => rejectPage(new Error("the client left before its page was rendered")));
+    };
+    // A client that left before the render began: nothing to render for.
+    if (request.signal.aborted) onClientGone();
+    else request.signal.addEventListener("abort", onClientGone, { once: true });
   });
 }
 

@@ -12,6 +12,7 @@ import { useLiveStandings } from "~/components/realtime/live-standings";
 import { isMedalPlace, Medal } from "~/components/realtime/medal";
 import { ScoreChart } from "~/components/realtime/score-chart";
 import { LoadErrorPage } from "~/components/status-page";
+import { PageLinks } from "~/components/ui/page-links";
 import { TitleBar } from "~/components/ui/title-bar";
 import type { TeamStanding } from "~/modules/realtime/events";
 import { socialLinks } from "~/modules/settings/social-links";
@@ -275,46 +276,23 @@ function BoardPages({ window, division }: { window: BoardPage; division: string 
   const format = useFormats();
   const href = (page: number) => `/scoreboard?${new URLSearchParams({ ...(division === null ? {} : { division }), ...(page > 1 ? { page: String(page) } : {}) })}`;
   const last = Math.min(window.offset + window.limit, window.total);
-  const links: Array<{ label: string; page: number; rel?: string }> = [
-    { label: t("scoreboard.pages.first"), page: 1 },
-    { label: t("scoreboard.pages.previous"), page: window.page - 1, rel: "prev" },
-    { label: t("scoreboard.pages.next"), page: window.page + 1, rel: "next" },
-    { label: t("scoreboard.pages.last"), page: window.pages },
-  ];
+  const range = t("scoreboard.pages.range", {
+    from: format.number(window.offset + 1),
+    to: format.number(last),
+    total: format.number(window.total),
+    page: format.number(window.page),
+    pages: format.number(window.pages),
+  });
   return (
-    <nav className="scoreboard__pages" aria-label={t("scoreboard.pages.label")}>
-      <p className="scoreboard__range">
-        {t("scoreboard.pages.range", {
-          from: format.number(window.offset + 1),
-          to: format.number(last),
-          total: format.number(window.total),
-          page: format.number(window.page),
-          pages: format.number(window.pages),
-        })}
-      </p>
-      <ul className="scoreboard__page-list">
-        {links.map((link) =>
-          link.page < 1 || link.page > window.pages || link.page === window.page ? (
-            <li key={link.label}>
-              <span className="scoreboard__page scoreboard__page--off">{link.label}</span>
-            </li>
-          ) : (
-            <li key={link.label}>
-              <Link to={href(link.page)} className="scoreboard__page" rel={link.rel}>
-                {link.label}
-              </Link>
-            </li>
-          ),
-        )}
-        {window.ownPage !== null && window.ownPage !== window.page ? (
-          <li>
-            <Link to={href(window.ownPage)} className="scoreboard__page scoreboard__page--own">
-              {t("scoreboard.pages.own", { page: format.number(window.ownPage) })}
-            </Link>
-          </li>
-        ) : null}
-      </ul>
-    </nav>
+    <PageLinks label={t("scoreboard.pages.label")} range={range} page={window.page} pages={window.pages} href={href}>
+      {window.ownPage !== null && window.ownPage !== window.page ? (
+        <li>
+          <Link to={href(window.ownPage)} className="list-pages__page list-pages__page--own">
+            {t("scoreboard.pages.own", { page: format.number(window.ownPage) })}
+          </Link>
+        </li>
+      ) : null}
+    </PageLinks>
   );
 }
 

@@ -8,12 +8,13 @@ import { useT } from "~/components/i18n";
 import { useServerMessage } from "~/components/server-message";
 import { categoryLabel, submissionStatusKeys } from "~/components/participant/category";
 import { ActionButton } from "~/components/ui/action-button";
+import { PageLinks } from "~/components/ui/page-links";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { messages } from "~/modules/messages";
 import { ScoreFormSchema, verdictChoices } from "~/modules/scoring/score-input";
 import { scoreSubmission } from "~/modules/scoring/scoring.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
-import { listSubmissionsSorted, submissionListOptions, type SubmissionSortKey } from "~/modules/submissions/list.server";
+import { countSubmissions, listSubmissionsSorted, submissionListOptions, SUBMISSIONS_PAGE_SIZE, type SubmissionSortKey } from "~/modules/submissions/list.server";
 import { readSubmissionListQuery } from "~/modules/submissions/schema";
 import { blindList, hidesNames } from "~/modules/judging/blind.server";
 import { getJudgingSettings } from "~/modules/judging/settings.server";
@@ -27,7 +28,12 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const judge = await requirePage(request);
   const query = readSubmissionListQuery(new URL(request.url).searchParams);
-  const [listed, timeZone, judging] = await Promise.all([listSubmissionsSorted(submissionListOptions(query, judge.id)), getEventTimeZone(), getJudgingSettings()]);
+  const options = submissionListOptions(query, judge.id);
+  const [total, timeZone, judging] = await Promise.all([countSubmissions(options), getEventTimeZone(), getJudgingSettings()]);
+  // A page of rows, each with its score form (a judge's unscored list can hold hundreds); past the last page, the last.
+  const pages = Math.max(1, Math.ceil(total / SUBMISSIONS_PAGE_SIZE));
+  const page = Math.min(query.page ?? 1, pages);
+  const listed = await listSubmissionsSorted({ ...options, limit: SUBMISSIONS_PAGE_SIZE, offset: (page - 1) * SUBMISSIONS_PAGE_SIZE });
   // Blind judging: a judge sees no team, member or file name.
   const blind = hidesNames(judging, judge.role);
   const rows = blindList(listed, blind, query.sort);
@@ -35,6 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     judgeId: judge.id,
     timeZone,
     query,
+    pages: { page, pages, total, from: total === 0 ? 0 : (page - 1) * SUBMISSIONS_PAGE_SIZE + 1, to: (page - 1) * SUBMISSIONS_PAGE_SIZE + listed.length },
     rows: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() })),
   };
 }
@@ -143,7 +150,8 @@ const sortColumns: Array<{ key: SubmissionSortKey; label: string }> = [
 function SortHeader({ column, label, query }: { column: SubmissionSortKey; label: string; query: Query }) {
   const active = query.sort === column;
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && key !== "sort" && key !== "dir") params.set(key, String(value));
+  // A new order starts at its first page.
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && key !== "sort" && key !== "dir" && key !== "page") params.set(key, String(value));
   params.set("sort", column);
   params.set("dir", active && query.dir === "asc" ? "desc" : "asc");
   return (
@@ -213,8 +221,30 @@ function Filters({ query }: { query: Query }) {
   );
 }
 
+type Pages = ReturnType<typeof useLoaderData<typeof loader>>["pages"];
+
+/** The list's pages (`?page=`, the sort and filters kept). */
+function ListPages({ pages, query }: { pages: Pages; query: Query }) {
+  const { t } = useT();
+  const format = useFormats();
+  const href = (page: number) => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value !== undefined && key !== "page") params.set(key, String(value));
+    if (page > 1) params.set("page", String(page));
+    return `?${params}`;
+  };
+  const range = t("submissionsPage.range", {
+    from: format.number(pages.from),
+    to: format.number(pages.to),
+    total: format.number(pages.total),
+    page: format.number(pages.page),
+    pages: format.number(pages.pages),
+  });
+  return <PageLinks label={t("submissionsPage.pagesLabel")} range={range} page={pages.page} pages={pages.pages} href={href} />;
+}
+
 export default function Submissions() {
-  const { rows, judgeId, query, timeZone } = useLoaderData<typeof loader>();
+  const { rows, judgeId, query, timeZone, pages } = useLoaderData<typeof loader>();
   const { t } = useT();
   const format = useFormats();
   return (
@@ -222,7 +252,7 @@ export default function Submissions() {
       <h1 id="submissions-title">{t("submissionsPage.heading")}</h1>
       <Filters query={query} />
       {rows.length === 0 ? (
-        <p>{Object.keys(query).some((key) => !["sort", "dir"].includes(key) && query[key as keyof Query] !== undefined) ? t("submissionsPage.noneFiltered") : t("submissionsPage.none")}</p>
+        <p>{Object.keys(query).some((key) => !["sort", "dir", "page"].includes(key) && query[key as keyof Query] !== undefined) ? t("submissionsPage.noneFiltered") : t("submissionsPage.none")}</p>
       ) : (
         <div className="table-wrap">
           <table className="table">
@@ -297,6 +327,7 @@ export default function Submissions() {
           </table>
         </div>
       )}
+      {pages.pages > 1 ? <ListPages pages={pages} query={query} /> : null}
     </section>
   );
 }

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { submissions, submissionScores } from "../../db/schema.ts";
-import { listSubmissionsSorted } from "../../app/modules/submissions/list.server.ts";
+import { countSubmissions, listSubmissionsSorted, SUBMISSIONS_PAGE_SIZE } from "../../app/modules/submissions/list.server.ts";
+import { loader as submissionsTable } from "../../app/routes/dashboard.submissions.tsx";
 import { getDb } from "../../app/infrastructure/db.server.ts";
-import { makeChallenge, makeSubmission, makeTeam, makeUser } from "../support/fixtures.ts";
+import { makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
 
 describe("dashboard submissions: sort and filter in SQL", () => {
   it("sorts by team, points (unscored last) and filters by gate, category, status and my scores", async () => {
@@ -28,5 +29,31 @@ describe("dashboard submissions: sort and filter in SQL", () => {
     expect(ids(await listSubmissionsSorted({ unscoredBy: judge.id, sort: "team" })).sort()).toEqual([s2.id, s3.id].sort());
     const [row] = await listSubmissionsSorted({ status: "reviewed" });
     expect(row.judgeScores).toEqual([{ judgeId: judge.id, judge: judge.name, score: 50, comment: null }]);
+  });
+
+  it("the dashboard's list comes a page at a time, in the list's order, with the sort and filters kept", async () => {
+    const judge = await makeUser("judge");
+    const challenge = await makeChallenge({ wave: 4, category: "GD" });
+    const count = SUBMISSIONS_PAGE_SIZE + 7;
+    for (let index = 0; index < count; index++) await makeSubmission((await makeTeam(`paged-${String(index).padStart(3, "0")}`)).id, challenge.id, null);
+    const options = { gate: 4, sort: "team", dir: "asc" } as const;
+    expect(await countSubmissions(options)).toBe(count);
+    const whole = await listSubmissionsSorted(options);
+    const second = await listSubmissionsSorted({ ...options, limit: SUBMISSIONS_PAGE_SIZE, offset: SUBMISSIONS_PAGE_SIZE });
+    expect(second.map((row) => row.id)).toEqual(whole.slice(SUBMISSIONS_PAGE_SIZE).map((row) => row.id));
+
+    const cookie = await sessionCookie(judge.id);
+    const table = async (search: string) =>
+      submissionsTable({ request: new Request(`http://localhost/dashboard/submissions${search}`, { headers: { Cookie: cookie } }), params: {}, context: {} });
+    const first = await table("?gate=4&sort=team&dir=asc");
+    expect(first.rows.map((row) => row.team)).toEqual(whole.slice(0, SUBMISSIONS_PAGE_SIZE).map((row) => row.team));
+    expect(first.pages).toEqual({ page: 1, pages: 2, total: count, from: 1, to: SUBMISSIONS_PAGE_SIZE });
+    const last = await table("?gate=4&sort=team&dir=asc&page=2");
+    expect(last.rows.map((row) => row.team)).toEqual(whole.slice(SUBMISSIONS_PAGE_SIZE).map((row) => row.team));
+    expect(last.pages).toMatchObject({ page: 2, from: SUBMISSIONS_PAGE_SIZE + 1, to: count });
+    // Past the end (a row scored away, an old link): the last page, not an empty one.
+    expect((await table("?gate=4&sort=team&dir=asc&page=9")).pages.page).toBe(2);
+    // Nothing typed wrong breaks the list: a page that is not a number is the first.
+    expect((await table("?gate=4&page=x")).pages.page).toBe(1);
   });
 });

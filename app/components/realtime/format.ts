@@ -120,13 +120,13 @@ function zonedParts(date: Date, timeZone: string, language: Language = "en"): Re
   if (kept) return kept;
   const parts = format.formatToParts(date);
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((part) => part.type === type)?.value ?? "";
-  const zoned: ZonedParts = {
+  const zoned: Readonly<ZonedParts> = Object.freeze({
     weekday: get("weekday"),
     day: Number(get("day")),
     month: get("month"),
     hour: Number(get("hour")) % 24,
     minute: Number(get("minute")),
-  };
+  });
   if (zonedPartsKept.size >= ZONED_PARTS_MAX) zonedPartsKept.clear();
   zonedPartsKept.set(partsKey, zoned);
   return zoned;

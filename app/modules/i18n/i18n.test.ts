@@ -29,9 +29,14 @@ describe("a language's t: texts kept per key and values", () => {
     expect(t("nav.unread", { count: "1" })).toBe(i18nInstances.en.t("nav.unread", { count: "1" }));
   });
 
-  it("a value that is an object goes to i18next each time", () => {
+  it("a value that is an object, or a long one, goes to i18next each time", () => {
     const t = tFor("en");
-    const name = { toString: () => "Gate 7" };
-    expect(t("meta.gate", { name })).toBe(i18nInstances.en.t("meta.gate", { name }));
+    let shown = "Gate 7";
+    const name = { toString: () => shown };
+    expect(t("meta.gate", { name })).toBe("Gate 7 · Gatekeeper");
+    shown = "Gate 8";
+    expect(t("meta.gate", { name })).toBe("Gate 8 · Gatekeeper");
+    const long = "x".repeat(600);
+    expect(t("meta.gate", { name: long })).toBe(`${long} · Gatekeeper`);
   });
 });

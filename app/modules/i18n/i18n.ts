@@ -48,6 +48,8 @@ export const i18nInstances: Record<Language, I18n> = { en: instanceFor("en", en)
 
 /** At most this many texts with values are kept per language; past it the map starts again. */
 const INTERPOLATED_MAX = 4_000;
+/** Nor a text whose key and values are longer than this: at most about 4,000 × 2 × 512 characters a language. */
+const INTERPOLATED_KEY_MAX = 512;
 
 /**
  * The key of a text with values, or null when a value is not a string, number or boolean (an object,
@@ -73,7 +75,8 @@ function interpolationKey(key: string, options: Record<string, unknown>): string
  * regular expressions again (a few microseconds each), which a page rendering dozens of texts per request
  * would pay every time. The text depends on nothing but the key and the values, so a kept text is the
  * same for whoever asks. Texts without values: at most one entry per key of the file; texts with values
- * (`{{name}}`, plurals): at most INTERPOLATED_MAX, then the map is emptied.
+ * (`{{name}}`, plurals): at most INTERPOLATED_MAX, none with values longer than INTERPOLATED_KEY_MAX, then the
+ * map is emptied.
  */
 function cachedT(instance: I18n): TFunction {
   const texts = new Map<string, string>();
@@ -81,7 +84,8 @@ function cachedT(instance: I18n): TFunction {
   const t = (key: string, options?: Record<string, unknown>) => {
     if (options !== undefined) {
       const joined = interpolationKey(key, options);
-      if (joined === null) return instance.t(key, options);
+      // Long values (a question and its answer quoted in a text) are not kept: the map is bounded in bytes too.
+      if (joined === null || joined.length > INTERPOLATED_KEY_MAX) return instance.t(key, options);
       let text = interpolated.get(joined);
       if (text === undefined) {
         const made: unknown = instance.t(key, options);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { anyOf } from "../../../db/any-of.ts";
 import { challengeCriteria, challenges, submissionScores, submissions, teams, users } from "../../../db/schema.ts";
@@ -23,7 +23,15 @@ export interface SubmissionListOptions {
   /** Only submissions this judge has not scored yet. */
   unscoredBy?: number;
   teamId?: number;
+  /** A page of the sorted list: at most `limit` rows after the first `offset` (every row unless told). */
+  limit?: number;
+  offset?: number;
 }
+
+/** Rows on a page of the dashboard's list: a judge's page renders a score form per row. */
+export const SUBMISSIONS_PAGE_SIZE = 50;
+/** No limit (Postgres takes any bigint). */
+const ALL_ROWS = 2_147_483_647;
 
 /** The list options a judge's query asks for ("mine" = not yet scored by this judge). */
 export function submissionListOptions(query: SubmissionListQuery, judgeId: number): SubmissionListOptions {
@@ -35,6 +43,31 @@ export function submissionListOptions(query: SubmissionListQuery, judgeId: numbe
     status: query.status,
     unscoredBy: query.mine ? judgeId : undefined,
   };
+}
+
+/** The filters of a list, as SQL conditions (the list and its count alike). */
+function listFilters(options: SubmissionListOptions): SQL[] {
+  return [
+    options.gate ? eq(challenges.wave, options.gate) : undefined,
+    options.category ? eq(challenges.category, options.category) : undefined,
+    options.status ? eq(submissions.status, options.status) : undefined,
+    options.teamId ? eq(submissions.teamId, options.teamId) : undefined,
+    options.unscoredBy
+      ? sql`not exists (select 1 from ${submissionScores} where ${submissionScores.submissionId} = ${submissions.id} and ${submissionScores.judgeId} = ${options.unscoredBy})`
+      : undefined,
+  ].filter((filter) => filter !== undefined);
+}
+
+/** How many submissions the list's filters match (its pages' count). */
+export async function countSubmissions(options: SubmissionListOptions = {}): Promise<number> {
+  const filters = listFilters(options);
+  const [row] = await getDb()
+    .select({ total: count() })
+    .from(submissions)
+    .innerJoin(teams, eq(teams.id, submissions.teamId))
+    .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
+    .where(filters.length ? and(...filters) : undefined);
+  return row?.total ?? 0;
 }
 
 /**
@@ -53,15 +86,7 @@ export async function listSubmissionsSorted(options: SubmissionListOptions = {})
     status: sql`${submissions.status}::text`,
     points: sql`${submissions.scoreCenti}`,
   }[options.sort ?? "date"];
-  const filters = [
-    options.gate ? eq(challenges.wave, options.gate) : undefined,
-    options.category ? eq(challenges.category, options.category) : undefined,
-    options.status ? eq(submissions.status, options.status) : undefined,
-    options.teamId ? eq(submissions.teamId, options.teamId) : undefined,
-    options.unscoredBy
-      ? sql`not exists (select 1 from ${submissionScores} where ${submissionScores.submissionId} = ${submissions.id} and ${submissionScores.judgeId} = ${options.unscoredBy})`
-      : undefined,
-  ].filter((filter) => filter !== undefined);
+  const filters = listFilters(options);
   const rows = await db
     .select({
       id: submissions.id,
@@ -87,7 +112,9 @@ export async function listSubmissionsSorted(options: SubmissionListOptions = {})
     .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
     .leftJoin(users, eq(users.id, submissions.userId))
     .where(filters.length ? and(...filters) : undefined)
-    .orderBy(sql`${direction(sortColumn)} nulls last`, desc(submissions.createdAt), desc(submissions.id));
+    .orderBy(sql`${direction(sortColumn)} nulls last`, desc(submissions.createdAt), desc(submissions.id))
+    .limit(options.limit ?? ALL_ROWS)
+    .offset(options.offset ?? 0);
   const ids = rows.map((row) => row.id);
   const scores = ids.length
     ? await db

@@ -23,6 +23,8 @@ export const SubmissionListQuerySchema = z.object({
   category: z.enum(["AI", "CS", "PS", "GD"]).optional().catch(undefined),
   status: z.enum(["pending", "approved", "rejected", "reviewed"]).optional().catch(undefined),
   mine: z.literal("unscored").optional().catch(undefined),
+  // The dashboard's page of the list (SUBMISSIONS_PAGE_SIZE rows); the API's list is not paged.
+  page: z.coerce.number().int().min(1).max(1_000_000).optional().catch(undefined),
 });
 
 export type SubmissionListQuery = z.infer<typeof SubmissionListQuerySchema> & { dir: "asc" | "desc" };
