@@ -16,7 +16,7 @@ import { scoreSubmission } from "~/modules/scoring/scoring.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { countSubmissions, listSubmissionsSorted, submissionListOptions, SUBMISSIONS_PAGE_SIZE, type SubmissionSortKey } from "~/modules/submissions/list.server";
 import { readSubmissionListQuery } from "~/modules/submissions/schema";
-import { blindList, hidesNames } from "~/modules/judging/blind.server";
+import { blindList, hidesNames, sortsByHiddenName } from "~/modules/judging/blind.server";
 import { getJudgingSettings } from "~/modules/judging/settings.server";
 import styles from "~/styles/dashboard.css";
 import { actorOf } from "~/glue/actor.server";
@@ -33,9 +33,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A page of rows, each with its score form (a judge's unscored list can hold hundreds); past the last page, the last.
   const pages = Math.max(1, Math.ceil(total / SUBMISSIONS_PAGE_SIZE));
   const page = Math.min(query.page ?? 1, pages);
-  const listed = await listSubmissionsSorted({ ...options, limit: SUBMISSIONS_PAGE_SIZE, offset: (page - 1) * SUBMISSIONS_PAGE_SIZE });
-  // Blind judging: a judge sees no team, member or file name.
+  // Blind judging: a judge sees no team, member or file name, nor their order (the pages are cut in submission order).
   const blind = hidesNames(judging, judge.role);
+  const orderById = sortsByHiddenName(blind, query.sort);
+  const listed = await listSubmissionsSorted({ ...options, orderById, limit: SUBMISSIONS_PAGE_SIZE, offset: (page - 1) * SUBMISSIONS_PAGE_SIZE });
   const rows = blindList(listed, blind, query.sort);
   return {
     judgeId: judge.id,

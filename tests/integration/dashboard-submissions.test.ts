@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { submissions, submissionScores } from "../../db/schema.ts";
+import { eventSettings, submissions, submissionScores } from "../../db/schema.ts";
 import { countSubmissions, listSubmissionsSorted, SUBMISSIONS_PAGE_SIZE } from "../../app/modules/submissions/list.server.ts";
 import { loader as submissionsTable } from "../../app/routes/dashboard.submissions.tsx";
 import { getDb } from "../../app/infrastructure/db.server.ts";
-import { makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
 
 describe("dashboard submissions: sort and filter in SQL", () => {
   it("sorts by team, points (unscored last) and filters by gate, category, status and my scores", async () => {
@@ -35,7 +35,8 @@ describe("dashboard submissions: sort and filter in SQL", () => {
     const judge = await makeUser("judge");
     const challenge = await makeChallenge({ wave: 4, category: "GD" });
     const count = SUBMISSIONS_PAGE_SIZE + 7;
-    for (let index = 0; index < count; index++) await makeSubmission((await makeTeam(`paged-${String(index).padStart(3, "0")}`)).id, challenge.id, null);
+    // Names run against the order of creation: a name order and the submission order differ.
+    for (let index = 0; index < count; index++) await makeSubmission((await makeTeam(`paged-${String(count - index).padStart(3, "0")}`)).id, challenge.id, null);
     const options = { gate: 4, sort: "team", dir: "asc" } as const;
     expect(await countSubmissions(options)).toBe(count);
     const whole = await listSubmissionsSorted(options);
@@ -55,5 +56,19 @@ describe("dashboard submissions: sort and filter in SQL", () => {
     expect((await table("?gate=4&sort=team&dir=asc&page=9")).pages.page).toBe(2);
     // Nothing typed wrong breaks the list: a page that is not a number is the first.
     expect((await table("?gate=4&page=x")).pages.page).toBe(1);
+
+    // Blind judging: sorted by team, the pages are cut in submission order, so which submissions share a
+    // page says nothing of the teams' names (cut by name, page 1 would hold the names first in order).
+    await ensureEventSettings();
+    await getDb().update(eventSettings).set({ blindJudging: true }).where(eq(eventSettings.id, 1));
+    try {
+      const oldestFirst = whole.map((row) => row.id).sort((a, b) => a - b);
+      const blindFirst = await table("?gate=4&sort=team&dir=asc");
+      expect(blindFirst.rows.map((row) => row.id)).toEqual(oldestFirst.slice(0, SUBMISSIONS_PAGE_SIZE));
+      expect((await table("?gate=4&sort=team&dir=asc&page=2")).rows.map((row) => row.id)).toEqual(oldestFirst.slice(SUBMISSIONS_PAGE_SIZE));
+      expect(JSON.stringify(blindFirst.rows)).not.toContain("paged-");
+    } finally {
+      await getDb().update(eventSettings).set({ blindJudging: false }).where(eq(eventSettings.id, 1));
+    }
   });
 });

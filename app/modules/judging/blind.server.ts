@@ -28,6 +28,15 @@ export function hidesNames(settings: { blind: boolean }, role: Role): boolean {
 }
 
 /**
+ * A list sorted by a name the reader may not see: it goes in submission order (oldest first) instead. A
+ * list read a page at a time must be put in that order before it is cut into pages (in SQL), or which rows
+ * share a page would give the names' order away.
+ */
+export function sortsByHiddenName(blind: boolean, sort: string | undefined): boolean {
+  return blind && (sort === "team" || sort === "user");
+}
+
+/**
  * Rows of a list a judge reads, with team and member names hidden when judging is blind; a list sorted by
  * team or member name would give the names' order away, so it is put in submission order instead.
  */
@@ -38,7 +47,7 @@ export function blindList<Row extends { id: number; teamId: number; team: string
   options: { keepTeamIds?: boolean } = {},
 ): Row[] {
   if (!blind) return rows;
-  const ordered = sort === "team" || sort === "user" ? [...rows].sort((a, b) => a.id - b.id) : rows;
+  const ordered = sortsByHiddenName(blind, sort) ? [...rows].sort((a, b) => a.id - b.id) : rows;
   return blindRows(ordered, true, options);
 }
 

@@ -23,6 +23,8 @@ export interface SubmissionListOptions {
   /** Only submissions this judge has not scored yet. */
   unscoredBy?: number;
   teamId?: number;
+  /** Submission order (oldest first) instead of `sort`: a name the reader may not see (blind judging). */
+  orderById?: boolean;
   /** A page of the sorted list: at most `limit` rows after the first `offset` (every row unless told). */
   limit?: number;
   offset?: number;
@@ -112,7 +114,7 @@ export async function listSubmissionsSorted(options: SubmissionListOptions = {})
     .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
     .leftJoin(users, eq(users.id, submissions.userId))
     .where(filters.length ? and(...filters) : undefined)
-    .orderBy(sql`${direction(sortColumn)} nulls last`, desc(submissions.createdAt), desc(submissions.id))
+    .orderBy(...(options.orderById ? [asc(submissions.id)] : [sql`${direction(sortColumn)} nulls last`, desc(submissions.createdAt), desc(submissions.id)]))
     .limit(options.limit ?? ALL_ROWS)
     .offset(options.offset ?? 0);
   const ids = rows.map((row) => row.id);
