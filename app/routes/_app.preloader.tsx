@@ -67,6 +67,21 @@ export default function Preloader() {
   const navigation = useNavigation();
   const leaving = useRef(false);
   leaving.current = navigation.state !== "idle";
+  // Before a navigation begins, Remix may first fetch the target's route (the manifest), with the state
+  // still "idle": a form sent or a link followed counts from the moment it is clicked (seen in a CI run:
+  // the logout was cancelled by this page's own move to `next`).
+  const chose = useRef(false);
+  useEffect(() => {
+    const choose = (event: Event) => {
+      if (event.type === "submit" || (event.target instanceof Element && event.target.closest("a[href]"))) chose.current = true;
+    };
+    document.addEventListener("submit", choose, true);
+    document.addEventListener("click", choose, true);
+    return () => {
+      document.removeEventListener("submit", choose, true);
+      document.removeEventListener("click", choose, true);
+    };
+  }, []);
   const [percent, setPercent] = useState(0);
   useEffect(() => {
     let cancelled = false;
@@ -81,7 +96,7 @@ export default function Preloader() {
     void Promise.all(assets.map((asset) => load(asset).catch(() => null).finally(step))).then(() => {
       if (cancelled) return;
       timer = setTimeout(() => {
-        if (!leaving.current) navigate(next, { replace: true });
+        if (!leaving.current && !chose.current) navigate(next, { replace: true });
       }, prefersReducedMotion() ? 0 : 500);
     });
     return () => {
