@@ -120,7 +120,8 @@ async function setUp(): Promise<Fixture> {
 
 /**
  * The event's content, as the database holds it: the names and texts people wrote, which an Arabic screen
- * shows as they are. Read when a screen is checked, so what the tests wrote meanwhile is in it too.
+ * shows as they are. Read when a screen is checked, so what the tests wrote meanwhile is in it too, and with
+ * what the audit trail recorded (a team renamed by another test meanwhile is shown there by its old name).
  */
 async function contentOf(): Promise<string[]> {
   const rows = await sql<Array<{ text: string | null }>>`
@@ -141,7 +142,9 @@ async function contentOf(): Promise<string[]> {
     union all select unnest(array[name, last_name, email, university, major, skill, team_name, linkedin, portfolio]) from registrations
     union all select unnest(array[name, time_zone, video1, video2]) from event_settings
     union all select unnest(divisions) from event_settings
-    union all select user_agent from sessions union all select actor_name from audit_log`;
+    union all select user_agent from sessions union all select actor_name from audit_log
+    union all select jsonb_path_query(coalesce(before, 'null'::jsonb), 'strict $.** ? (@.type() == "string")') #>> '{}' from audit_log
+    union all select jsonb_path_query(coalesce(after, 'null'::jsonb), 'strict $.** ? (@.type() == "string")') #>> '{}' from audit_log`;
   return [...new Set(rows.map((row) => row.text?.replace(/\s+/g, " ").trim()).filter((text): text is string => !!text && /[A-Za-z]{3}/.test(text)))];
 }
 
