@@ -14,7 +14,7 @@ import { messages } from "~/modules/messages";
 import { ScoreFormSchema, verdictChoices } from "~/modules/scoring/score-input";
 import { scoreSubmission } from "~/modules/scoring/scoring.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
-import { countSubmissions, listSubmissionsSorted, submissionListOptions, SUBMISSIONS_PAGE_SIZE, type SubmissionSortKey } from "~/modules/submissions/list.server";
+import { listSubmissionsPage, submissionListOptions, type SubmissionSortKey } from "~/modules/submissions/list.server";
 import { readSubmissionListQuery } from "~/modules/submissions/schema";
 import { blindList, hidesNames, sortsByHiddenName } from "~/modules/judging/blind.server";
 import { getJudgingSettings } from "~/modules/judging/settings.server";
@@ -28,21 +28,17 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const judge = await requirePage(request);
   const query = readSubmissionListQuery(new URL(request.url).searchParams);
-  const options = submissionListOptions(query, judge.id);
-  const [total, timeZone, judging] = await Promise.all([countSubmissions(options), getEventTimeZone(), getJudgingSettings()]);
-  // A page of rows, each with its score form (a judge's unscored list can hold hundreds); past the last page, the last.
-  const pages = Math.max(1, Math.ceil(total / SUBMISSIONS_PAGE_SIZE));
-  const page = Math.min(query.page ?? 1, pages);
+  const judging = await getJudgingSettings();
   // Blind judging: a judge sees no team, member or file name, nor their order (the pages are cut in submission order).
   const blind = hidesNames(judging, judge.role);
-  const orderById = sortsByHiddenName(blind, query.sort);
-  const listed = await listSubmissionsSorted({ ...options, orderById, limit: SUBMISSIONS_PAGE_SIZE, offset: (page - 1) * SUBMISSIONS_PAGE_SIZE });
+  const options = { ...submissionListOptions(query, judge.id), orderById: sortsByHiddenName(blind, query.sort) };
+  const [{ rows: listed, page: pages }, timeZone] = await Promise.all([listSubmissionsPage(options, query.page), getEventTimeZone()]);
   const rows = blindList(listed, blind, query.sort);
   return {
     judgeId: judge.id,
     timeZone,
     query,
-    pages: { page, pages, total, from: total === 0 ? 0 : (page - 1) * SUBMISSIONS_PAGE_SIZE + 1, to: (page - 1) * SUBMISSIONS_PAGE_SIZE + listed.length },
+    pages,
     rows: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() })),
   };
 }
