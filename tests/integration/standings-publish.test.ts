@@ -3,21 +3,27 @@
  * the last committed job (standings.shown), decided in Postgres so that a job rolled back after it had already
  * placed the team in Redis still publishes on its retry. Counted by the process's own emit counter
  * (gatekeeper_live_events_emitted_total): the job runs here, in this process.
+ *
+ * And where a judge's score is recomputed: in its own request, or, when its team or the board is busy, by a
+ * queued job (app/modules/standings/recompute.server.ts, recomputeStandingsNow).
  */
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { standings } from "../../db/schema.ts";
+import { standings, standingsOutbox } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { getMetrics } from "../../app/infrastructure/metrics.server.ts";
+import { getQueue } from "../../app/infrastructure/queue.server.ts";
 import { getRedis } from "../../app/infrastructure/redis.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { computeAllStandings, rebuildStandings, toBoard } from "../../app/modules/standings/rebuild.server.ts";
+import { lockBoardExclusive } from "../../app/modules/standings/locks.ts";
 import { markStandingsStale } from "../../app/modules/standings/outbox.server.ts";
 import { placeTeam, readSnapshot, snapshotKeys } from "../../app/modules/standings/snapshot.server.ts";
 import { updateTeam } from "../../app/modules/teams/teams.server.ts";
 import { actorFor, ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, testAdmin } from "../support/fixtures.ts";
+import { whileTeamsLocked } from "../support/standings.ts";
 
 afterAll(() => closeEmitter());
 
@@ -26,14 +32,20 @@ async function teamUpdatesEmitted(): Promise<number> {
   return values.find((value) => value.labels.event === "teams:update")?.value ?? 0;
 }
 
+/** A judge, and a team with one unscored submission (a 100-point challenge), on a freshly built board. */
+async function teamWithSubmission() {
+  await ensureEventSettings();
+  const judge = await makeUser("judge");
+  const challenge = await makeChallenge({ points: 100 });
+  const team = await makeTeam();
+  const submission = await makeSubmission(team.id, challenge.id, null);
+  await rebuildStandings();
+  return { judge, team, submission };
+}
+
 describe("the standings job's teams:update", () => {
   it("is not sent when nothing shown changed, and is sent on the retry of a job rolled back after its Redis placement", async () => {
-    await ensureEventSettings();
-    const judge = await makeUser("judge");
-    const challenge = await makeChallenge({ points: 100 });
-    const team = await makeTeam();
-    const submission = await makeSubmission(team.id, challenge.id, null);
-    await rebuildStandings();
+    const { judge, team, submission } = await teamWithSubmission();
 
     // Nothing changed: no event, the board's version where it was.
     const version = await getRedis().get(snapshotKeys.version());
@@ -43,9 +55,10 @@ describe("the standings job's teams:update", () => {
     expect(await teamUpdatesEmitted()).toBe(emitted);
     expect(await getRedis().get(snapshotKeys.version())).toBe(version);
 
-    // A score, and a first attempt of its job that placed the team in Redis and then rolled back: Redis holds the
-    // new figures, Postgres the old. The retry finds Redis already as it would write it, and still publishes.
-    await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "70" });
+    // A score (its team busy: no recompute in the request), and a first attempt of its job that placed the team in
+    // Redis and then rolled back: Redis holds the new figures, Postgres the old. The retry finds Redis already as
+    // it would write it, and still publishes.
+    await whileTeamsLocked([team.id], () => scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "70" }));
     const computed = await getDb().transaction((tx) => computeAllStandings(tx));
     const [ahead] = toBoard(computed.standings.filter((row) => row.teamId === team.id), Number.MAX_SAFE_INTEGER);
     await placeTeam(getRedis(), ahead, 7000);
@@ -61,5 +74,66 @@ describe("the standings job's teams:update", () => {
     expect(await teamUpdatesEmitted()).toBe(emitted + 1);
     const [row] = await getDb().select({ shown: standings.shown }).from(standings).where(eq(standings.teamId, team.id));
     expect(JSON.parse(row.shown!)).toMatchObject({ id: team.id, name: `${team.name}-renamed`, totalScore: 70 });
+  });
+});
+
+describe("a judge's score", () => {
+  /** The standings jobs waiting in the queue for this team (no worker runs in this file). */
+  async function jobsFor(teamId: number): Promise<number> {
+    const jobs = await getQueue("standings").getJobs(["waiting", "active", "delayed"]);
+    return jobs.filter((job) => (job.data as { teamId: number }).teamId === teamId).length;
+  }
+
+  it("moves the board in its own request: the team's standing, its place in Redis and its event, no job", async () => {
+    const { judge, team, submission } = await teamWithSubmission();
+    const emitted = await teamUpdatesEmitted();
+
+    await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "64.5" });
+
+    // Nothing left to do once the request is over: no outbox row, no job, the board and the event already there.
+    expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
+    expect(await jobsFor(team.id)).toBe(0);
+    const [row] = await getDb().select({ totalCenti: standings.totalCenti }).from(standings).where(eq(standings.teamId, team.id));
+    expect(row.totalCenti).toBe(6450);
+    expect((await readSnapshot(getRedis())).board.find((entry) => entry.id === team.id)).toMatchObject({ totalScore: 64.5 });
+    expect(await teamUpdatesEmitted()).toBe(emitted + 1);
+  });
+
+  it("leaves its team to the queue when the team's recompute is running elsewhere, and the job still gets it right", async () => {
+    const { judge, team, submission } = await teamWithSubmission();
+
+    // The request does not wait for the lock: it returns with the team still marked and a job queued.
+    await whileTeamsLocked([team.id], async () => {
+      await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "30" });
+      expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toHaveLength(1);
+      expect(await jobsFor(team.id)).toBe(1);
+    });
+    // The job, as a worker runs it once the lock is free.
+    expect(await recomputeTeamStanding(team.id)).toMatchObject({ status: "updated", team: { totalScore: 30 } });
+    expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
+    expect((await readSnapshot(getRedis())).board.find((entry) => entry.id === team.id)).toMatchObject({ totalScore: 30 });
+  });
+
+  it("leaves its team to the queue while a rebuild holds the board, without waiting for it", async () => {
+    const { judge, team, submission } = await teamWithSubmission();
+
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held!: () => void;
+    const isHeld = new Promise<void>((resolve) => (held = resolve));
+    const rebuild = getDb().transaction(async (tx) => {
+      await lockBoardExclusive(tx);
+      held();
+      await released;
+    });
+    await isHeld;
+    try {
+      await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "12" });
+      expect(await jobsFor(team.id)).toBe(1);
+    } finally {
+      release();
+      await rebuild;
+    }
+    expect(await recomputeTeamStanding(team.id)).toMatchObject({ status: "updated", team: { totalScore: 12 } });
   });
 });

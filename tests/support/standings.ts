@@ -2,6 +2,7 @@
 import { expect } from "vitest";
 import { standings, standingsOutbox } from "../../db/schema.ts";
 import { toTeamStanding } from "../../app/modules/standings/compute.server.ts";
+import { lockTeam } from "../../app/modules/standings/locks.ts";
 import { computeAllStandings, type ComputedStanding } from "../../app/modules/standings/rebuild.server.ts";
 import { shownOf } from "../../app/modules/standings/shown.ts";
 import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
@@ -16,6 +17,30 @@ export async function waitForEmptyOutbox(ms = 20_000) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error("standings outbox never drained");
+}
+
+/**
+ * Runs `work` while another transaction holds these teams' standings locks: a judge's score then cannot
+ * recompute its team in its own request and hands it to the queue (app/modules/standings/recompute.server.ts,
+ * recomputeStandingsNow), where a job waits for the locks. Released when `work` ends.
+ */
+export async function whileTeamsLocked<T>(teamIds: readonly number[], work: () => Promise<T>): Promise<T> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  const holder = getDb().transaction(async (tx) => {
+    for (const teamId of teamIds) await lockTeam(tx, teamId);
+    locked();
+    await released;
+  });
+  await Promise.race([isLocked, holder]);
+  try {
+    return await work();
+  } finally {
+    release();
+    await holder;
+  }
 }
 
 /** The stored standings equal what a from-scratch computation says, in Postgres and in Redis. */

@@ -1,7 +1,7 @@
 /**
  * A judge scores a submission: one score per judge (re-scoring replaces it), the submission's
  * score becomes the judges' mean, its status moves on, and the team's standings are marked stale
- * in the same transaction; a standings job is enqueued after commit.
+ * in the same transaction; after commit the team is recomputed at once (the queue if that cannot be done).
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
@@ -13,7 +13,8 @@ import { executeAudited, type Actor } from "../audit/audit.server.ts";
 import { getRubric } from "../challenges/challenges.server.ts";
 import { endClaimOn } from "../judging/claims.server.ts";
 import { broadcastJudgingChanged } from "../realtime/broadcast.server.ts";
-import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { markStandingsStale } from "../standings/outbox.server.ts";
+import { recomputeStandingsNow } from "../standings/recompute.server.ts";
 import { rubricScoreCenti, type Criterion } from "./rubric.ts";
 import { applyJudging, fromCenti, meanCenti } from "./rules.ts";
 import { scoreInputSchema, type Verdict } from "./score-input.ts";
@@ -128,7 +129,7 @@ export async function scoreSubmission(command: ScoreCommand) {
     ]);
     return { submissionId: row.id, teamId: row.teamId, scoreCenti: judged.scoreCenti, status: judged.status };
   });
-  await requestStandingsRecompute(outcome.teamId);
+  await recomputeStandingsNow(outcome.teamId);
   broadcastJudgingChanged();
   return outcome;
 }

@@ -29,3 +29,15 @@ export async function lockBoardExclusive(tx: Queryable) {
 export async function lockTeamThenBoardShared(tx: Queryable, teamId: number) {
   await tx.execute(sql`select pg_advisory_xact_lock(${TEAM_LOCK}, ${teamId}), pg_advisory_xact_lock_shared(${BOARD_LOCK}, 0)`);
 }
+
+/**
+ * The same two locks without waiting for either: true if both are held now. A holder of the team lock
+ * (another recompute of this team) or of the board lock exclusive (a rebuild, a freeze) makes it false;
+ * whatever it took is released with the transaction.
+ */
+export async function tryLockTeamThenBoardShared(tx: Queryable, teamId: number): Promise<boolean> {
+  const [row] = await tx.execute<{ team: boolean; board: boolean }>(
+    sql`select pg_try_advisory_xact_lock(${TEAM_LOCK}, ${teamId}) as team, pg_try_advisory_xact_lock_shared(${BOARD_LOCK}, 0) as board`,
+  );
+  return row?.team === true && row?.board === true;
+}

@@ -8,6 +8,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { eventSettings, standings, standingsHistory, standingsOutbox, userStatistics } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { getLogger } from "../../infrastructure/logger.server.ts";
 import { getMetrics } from "../../infrastructure/metrics.server.ts";
 import { getRedis } from "../../infrastructure/redis.server.ts";
 import { broadcastTeamStanding } from "../realtime/broadcast.server.ts";
@@ -26,8 +27,8 @@ import {
   userStatisticsValues,
   usersAffectedByTeam,
 } from "./compute.server.ts";
-import { lockBoardShared, lockTeam, lockTeamThenBoardShared } from "./locks.ts";
-import { nextStandingsVersion } from "./outbox.server.ts";
+import { lockBoardShared, lockTeam, lockTeamThenBoardShared, tryLockTeamThenBoardShared } from "./locks.ts";
+import { nextStandingsVersion, requestStandingsRecompute } from "./outbox.server.ts";
 import { ensureSnapshotReady } from "./scoreboard.server.ts";
 import { shownOf } from "./shown.ts";
 import { placeTeam, removeTeamFromSnapshot, SnapshotNotReadyError } from "./snapshot.server.ts";
@@ -56,17 +57,42 @@ export async function recomputeTeamStanding(teamId: number): Promise<RecomputeRe
 }
 
 /**
+ * The live path (a judge's score): the change's own process recomputes the team right after its commit, so
+ * the board moves without a queue, a worker's pickup and a second process in between (docs/domain.md,
+ * "Scoring and standings"). The queue stays the way round anything in the way: Redis not connected, the
+ * team's recompute already running elsewhere, a rebuild or a freeze holding the board, the snapshot lost,
+ * any failure. Then a job is enqueued, and if that fails too the outbox sweep enqueues one: the outbox row,
+ * committed with the change, is what guarantees the update, never this call. Never waits for a lock, so
+ * the request never waits for another recompute or a rebuild. Returns how the team was handled.
+ */
+export async function recomputeStandingsNow(teamId: number): Promise<"recomputed" | "queued" | "not queued"> {
+  if (getRedis().status === "ready") {
+    try {
+      const result = await recomputeOnce(teamId, { waitForLocks: false });
+      if (result.status !== "busy") return "recomputed";
+    } catch (error) {
+      if (!(error instanceof SnapshotNotReadyError)) getLogger().warn({ err: error, teamId }, "standings not recomputed in the request; handed to the queue");
+    }
+  }
+  return (await requestStandingsRecompute(teamId)) ? "queued" : "not queued";
+}
+
+/**
  * The recompute itself. The snapshot's readiness is checked by the placement's own script (not by a round trip
  * to Redis before the transaction): a job on a ready snapshot, nearly every one, waits for one round trip less.
  */
-async function recomputeOnce(teamId: number): Promise<RecomputeResult> {
+async function recomputeOnce(teamId: number): Promise<RecomputeResult>;
+async function recomputeOnce(teamId: number, options: { waitForLocks: false }): Promise<RecomputeResult | { status: "busy" }>;
+async function recomputeOnce(teamId: number, { waitForLocks = true } = {}): Promise<RecomputeResult | { status: "busy" }> {
   type Publish = { team: TeamStanding; frozen: boolean; frozenRank: number | null; requestedAt: Date };
   let broadcast = null as Publish | null;
-  const result = await getDb().transaction(async (tx): Promise<RecomputeResult> => {
+  const result = await getDb().transaction(async (tx): Promise<RecomputeResult | { status: "busy" }> => {
     // The shared board lock before any write: a rebuild holds it exclusive and then rewrites every row, so a
     // job that wrote first and waited for the lock afterwards would deadlock with it. Its Redis writes below
     // also happen under it (a rebuild cannot overwrite them with older data).
-    await lockTeamThenBoardShared(tx, teamId);
+    if (!waitForLocks) {
+      if (!(await tryLockTeamThenBoardShared(tx, teamId))) return { status: "busy" };
+    } else await lockTeamThenBoardShared(tx, teamId);
     const [pending] = await tx
       .select({ version: standingsOutbox.version, requestedAt: standingsOutbox.requestedAt })
       .from(standingsOutbox)
