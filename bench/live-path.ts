@@ -105,13 +105,13 @@ async function startShards(count: number, cookies: string[], urls: string[]): Pr
 
 type Deliveries = { type: string; teams: number[]; at: number[]; payloadBytes: number };
 
-/** Every shard's deliveries so far in the current run. */
 /** A stage of the queued scores over the runs; "—" where no score was queued (a stage of no job is NaN). */
 function stageFigure(values: number[]): string {
   const measured = values.filter((value) => Number.isFinite(value));
   return measured.length === 0 ? "—" : showFigure(acrossRuns(measured), 0);
 }
 
+/** Every shard's deliveries so far in the current run. */
 function collectDeliveries(children: ChildProcess[]) {
   return Promise.all(
     children.map(async (child) => {
@@ -289,6 +289,8 @@ try {
     const appWindow = cpuWindow(pids);
     const app = await appRound(run, scored);
     const appLoad = appWindow.end();
+    // The app round's deliveries, before a floor round's "expect" resets what the shards hold.
+    const appDeliveries = await collectDeliveries(shards);
     appPayloadBytes = app.payloadBytes || appPayloadBytes;
     if (!floorFirst) await measureFloor();
     if (run < 0) continue;
@@ -296,9 +298,8 @@ try {
     if (app.failures.length > 0) console.warn(`score POSTs failed: ${[...new Set(app.failures)].join(", ")}`);
     const timeline = await jobTimeline(app.sentAt, app.runStartedAt - 1000);
     // Job finished (event published) → each client has it: Redis pub/sub, the web processes, the sockets.
-    const lastDeliveries = await collectDeliveries(shards);
     const fanOut = summarise(
-      lastDeliveries.flatMap(({ teams, at }) => teams.flatMap((team, index) => (timeline.jobEndAt.has(team) ? [at[index] - timeline.jobEndAt.get(team)!] : []))),
+      appDeliveries.flatMap(({ teams, at }) => teams.flatMap((team, index) => (timeline.jobEndAt.has(team) ? [at[index] - timeline.jobEndAt.get(team)!] : []))),
     );
     const { jobEndAt: _jobEndAt, ...stages } = timeline;
     allPosts.this.push(...app.postTimes);

@@ -74,6 +74,15 @@ function createMetrics(processType: ProcessType) {
           registers,
         }),
     ),
+    scoreStandings: once(
+      () =>
+        new Counter({
+          name: "gatekeeper_score_standings_total",
+          help: "Judges' scores by how their team's standings were recomputed: in the score's own request, handed to the queue, or neither (Redis away: the outbox sweep)",
+          labelNames: ["path"] as const,
+          registers,
+        }),
+    ),
     liveLag: once(
       () =>
         new Histogram({

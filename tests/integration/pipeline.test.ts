@@ -1,6 +1,7 @@
 /**
- * The event pipeline end to end on real processes: judge score → Postgres (+ outbox) → BullMQ →
- * worker recompute → Postgres standings + Redis snapshot → Socket.IO (Redis adapter) → clients.
+ * The event pipeline end to end on real processes: judge score → Postgres (+ outbox) → the team's
+ * recompute (in the score's request, or by a BullMQ worker when its team is busy, and for awards and the
+ * rest) → Postgres standings + Redis snapshot → Socket.IO (Redis adapter) → clients.
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -12,7 +12,7 @@ import { standings, standingsOutbox, submissions, userStatistics } from "../../d
 import { AwardError, giveAward, revokeAward } from "../../app/modules/awards/awards.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { markStandingsStale } from "../../app/modules/standings/outbox.server.ts";
-import { shownOfComputed } from "../support/standings.ts";
+import { shownOfComputed, whileTeamsLocked } from "../support/standings.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { computeAllStandings, rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
@@ -39,6 +39,9 @@ const command = fc.oneof(
     judge: fc.nat(1),
     percent: fc.integer({ min: 0, max: 10000 }),
     verdict: fc.option(fc.constantFrom("reviewed" as const, "approved" as const, "rejected" as const), { nil: undefined }),
+    // How the score's own request meets its team: free (it recomputes the team itself), locked (its recompute
+    // runs elsewhere: the team goes to the queue, left for a later "process"), or while every team's job runs.
+    meets: fc.constantFrom("free" as const, "locked" as const, "jobs" as const),
   }),
   fc.record({ type: fc.constant("update" as const), team: fc.nat(TEAMS - 1), challenge: fc.nat(CHALLENGES.length - 1), member: fc.nat(1) }),
   // An admin's award: positive or negative hundredths, with or without a category.
@@ -119,7 +122,10 @@ describe("incremental standings", () => {
             const submission = await ensureSubmission(step.team, step.challenge, 0);
             const points = challengeRows[step.challenge].points;
             const value = ((step.percent / 10000) * points).toFixed(2);
-            await scoreSubmission({ submissionId: submission.id, judge: actorFor(judges[step.judge].id), score: value, verdict: step.verdict });
+            const score = () => scoreSubmission({ submissionId: submission.id, judge: actorFor(judges[step.judge].id), score: value, verdict: step.verdict });
+            if (step.meets === "locked") await whileTeamsLocked([teamRows[step.team].id], score);
+            else if (step.meets === "jobs") await Promise.all([score(), runPending(teamRows.map((t) => t.id), true)]);
+            else await score();
           } else if (step.type === "update") {
             // A participant updates the submission: pending again, credited to them.
             await getDb().transaction(async (tx) => {

@@ -9,7 +9,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { standings, standingsOutbox } from "../../db/schema.ts";
+import { standings, standingsOutbox, userStatistics } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { getMetrics } from "../../app/infrastructure/metrics.server.ts";
@@ -78,6 +78,19 @@ describe("the standings job's teams:update", () => {
 });
 
 describe("a judge's score", () => {
+  /** How many scores reached their standings by `path` in this process (gatekeeper_score_standings_total). */
+  async function scoresBy(path: "request" | "queued"): Promise<number> {
+    const { values } = await getMetrics().scoreStandings().get();
+    return values.find((value) => value.labels.path === path)?.value ?? 0;
+  }
+
+  /** `work`, failed if it takes over `ms`: a request that waited for a lock it should not wait for. */
+  async function soonerThan<T>(ms: number, work: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms)));
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  }
+
   /** The standings jobs waiting in the queue for this team (no worker runs in this file). */
   async function jobsFor(teamId: number): Promise<number> {
     const jobs = await getQueue("standings").getJobs(["waiting", "active", "delayed"]);
@@ -87,8 +100,10 @@ describe("a judge's score", () => {
   it("moves the board in its own request: the team's standing, its place in Redis and its event, no job", async () => {
     const { judge, team, submission } = await teamWithSubmission();
     const emitted = await teamUpdatesEmitted();
+    const inRequest = await scoresBy("request");
 
     await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "64.5" });
+    expect(await scoresBy("request")).toBe(inRequest + 1);
 
     // Nothing left to do once the request is over: no outbox row, no job, the board and the event already there.
     expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
@@ -103,8 +118,10 @@ describe("a judge's score", () => {
     const { judge, team, submission } = await teamWithSubmission();
 
     // The request does not wait for the lock: it returns with the team still marked and a job queued.
+    const queued = await scoresBy("queued");
     await whileTeamsLocked([team.id], async () => {
-      await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "30" });
+      await soonerThan(5_000, scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "30" }));
+      expect(await scoresBy("queued")).toBe(queued + 1);
       expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toHaveLength(1);
       expect(await jobsFor(team.id)).toBe(1);
     });
@@ -128,12 +145,45 @@ describe("a judge's score", () => {
     });
     await isHeld;
     try {
-      await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "12" });
+      await soonerThan(5_000, scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "12" }));
       expect(await jobsFor(team.id)).toBe(1);
     } finally {
       release();
       await rebuild;
     }
     expect(await recomputeTeamStanding(team.id)).toMatchObject({ status: "updated", team: { totalScore: 12 } });
+  });
+
+  it("leaves its team to the queue when a row it writes stays locked, after half a second, not for as long as the lock", async () => {
+    await ensureEventSettings();
+    const judge = await makeUser("judge");
+    const challenge = await makeChallenge({ points: 100 });
+    const team = await makeTeam();
+    const member = await makeUser("participant", team.id);
+    const submission = await makeSubmission(team.id, challenge.id, member.id);
+    await rebuildStandings();
+    // Another transaction holds the member's statistics row, which the team's recompute rewrites.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held!: () => void;
+    const isHeld = new Promise<void>((resolve) => (held = resolve));
+    const other = getDb().transaction(async (tx) => {
+      const rows = await tx.select().from(userStatistics).where(eq(userStatistics.userId, member.id)).for("update");
+      expect(rows).toHaveLength(1);
+      held();
+      await released;
+    });
+    await isHeld;
+    const queued = await scoresBy("queued");
+    try {
+      await soonerThan(5_000, scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "21" }));
+      expect(await scoresBy("queued")).toBe(queued + 1);
+      expect(await jobsFor(team.id)).toBe(1);
+      expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toHaveLength(1);
+    } finally {
+      release();
+      await other;
+    }
+    expect(await recomputeTeamStanding(team.id)).toMatchObject({ status: "updated", team: { totalScore: 21 } });
   });
 });

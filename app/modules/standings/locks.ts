@@ -33,11 +33,12 @@ export async function lockTeamThenBoardShared(tx: Queryable, teamId: number) {
 /**
  * The same two locks without waiting for either: true if both are held now. A holder of the team lock
  * (another recompute of this team) or of the board lock exclusive (a rebuild, a freeze) makes it false;
- * whatever it took is released with the transaction.
+ * whatever it took is released with the transaction. In the same statement, the transaction's row locks
+ * are given `rowLockWaitMs` at most (`lock_timeout`, local to it): past that a statement fails.
  */
-export async function tryLockTeamThenBoardShared(tx: Queryable, teamId: number): Promise<boolean> {
+export async function tryLockTeamThenBoardShared(tx: Queryable, teamId: number, rowLockWaitMs: number): Promise<boolean> {
   const [row] = await tx.execute<{ team: boolean; board: boolean }>(
-    sql`select pg_try_advisory_xact_lock(${TEAM_LOCK}, ${teamId}) as team, pg_try_advisory_xact_lock_shared(${BOARD_LOCK}, 0) as board`,
+    sql`select set_config('lock_timeout', ${`${Math.max(1, Math.round(rowLockWaitMs))}ms`}, true), pg_try_advisory_xact_lock(${TEAM_LOCK}, ${teamId}) as team, pg_try_advisory_xact_lock_shared(${BOARD_LOCK}, 0) as board`,
   );
   return row?.team === true && row?.board === true;
 }

@@ -61,20 +61,41 @@ export async function recomputeTeamStanding(teamId: number): Promise<RecomputeRe
  * the board moves without a queue, a worker's pickup and a second process in between (docs/domain.md,
  * "Scoring and standings"). The queue stays the way round anything in the way: Redis not connected, the
  * team's recompute already running elsewhere, a rebuild or a freeze holding the board, the snapshot lost,
- * any failure. Then a job is enqueued, and if that fails too the outbox sweep enqueues one: the outbox row,
- * committed with the change, is what guarantees the update, never this call. Never waits for a lock, so
- * the request never waits for another recompute or a rebuild. Returns how the team was handled.
+ * a row lock held past IN_REQUEST_ROW_LOCK_MS, Redis answering later than IN_REQUEST_REDIS_MS, any failure.
+ * Then a job is enqueued, and if that fails too the outbox sweep enqueues one: the outbox row, committed
+ * with the change, is what guarantees the update, never this call. It waits for no other recompute and no
+ * rebuild (the advisory locks are only tried), so a judge's request is never held behind them.
  */
-export async function recomputeStandingsNow(teamId: number): Promise<"recomputed" | "queued" | "not queued"> {
+export async function recomputeStandingsNow(teamId: number): Promise<"request" | "queued" | "not_queued"> {
+  const path = await recomputeOrQueue(teamId);
+  getMetrics().scoreStandings().inc({ path });
+  return path;
+}
+
+/** Row locks (the team's outbox row under another score's open transaction, users' statistics): at most this. */
+const IN_REQUEST_ROW_LOCK_MS = 500;
+/** The Redis placement in the request: at most this, then the transaction rolls back and the queue takes over. */
+const IN_REQUEST_REDIS_MS = 1000;
+
+async function recomputeOrQueue(teamId: number): Promise<"request" | "queued" | "not_queued"> {
   if (getRedis().status === "ready") {
     try {
       const result = await recomputeOnce(teamId, { waitForLocks: false });
-      if (result.status !== "busy") return "recomputed";
+      if (result.status !== "busy") return "request";
     } catch (error) {
       if (!(error instanceof SnapshotNotReadyError)) getLogger().warn({ err: error, teamId }, "standings not recomputed in the request; handed to the queue");
     }
   }
-  return (await requestStandingsRecompute(teamId)) ? "queued" : "not queued";
+  return (await requestStandingsRecompute(teamId)) ? "queued" : "not_queued";
+}
+
+/** `promise`, or a rejection once `ms` have passed (the promise itself runs on). */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -91,7 +112,7 @@ async function recomputeOnce(teamId: number, { waitForLocks = true } = {}): Prom
     // job that wrote first and waited for the lock afterwards would deadlock with it. Its Redis writes below
     // also happen under it (a rebuild cannot overwrite them with older data).
     if (!waitForLocks) {
-      if (!(await tryLockTeamThenBoardShared(tx, teamId))) return { status: "busy" };
+      if (!(await tryLockTeamThenBoardShared(tx, teamId, IN_REQUEST_ROW_LOCK_MS))) return { status: "busy" };
     } else await lockTeamThenBoardShared(tx, teamId);
     const [pending] = await tx
       .select({ version: standingsOutbox.version, requestedAt: standingsOutbox.requestedAt })
@@ -125,8 +146,11 @@ async function recomputeOnce(teamId: number, { waitForLocks = true } = {}): Prom
     const shown = shownOf(standing);
     // Mirror to Redis before commit, under the team lock (snapshots of one team are written in
     // commit order) and the shared board lock. If Redis is down the job fails, rolls back and is retried.
+    // In a request, Redis gets a deadline: a Redis that holds the connection open without answering must not hold
+    // the judge, a pool connection and the team's locks. Placed late (after the rollback), the retry still publishes.
+    const placement = placeTeam(getRedis(), standing, values.totalCenti);
     const [rank] = await Promise.all([
-      placeTeam(getRedis(), standing, values.totalCenti),
+      waitForLocks ? placement : within(placement, IN_REQUEST_REDIS_MS, "the standings placement"),
       writeUserStatistics(tx, userIds, userRows),
       tx.insert(standings).values({ teamId, ...values, shown }).onConflictDoUpdate({ target: standings.teamId, set: { ...values, shown } }),
       previous?.totalCenti !== values.totalCenti
@@ -145,9 +169,14 @@ async function recomputeOnce(teamId: number, { waitForLocks = true } = {}): Prom
   // Published after commit: a browser that re-reads on this hint sees the committed standings.
   if (broadcast) {
     const { team, frozen, frozenRank, requestedAt } = broadcast;
-    broadcastTeamStanding(team, { frozen, frozenRank });
-    // The live path's lag: from the change's transaction (it marked the team stale) to this publish.
-    getMetrics().liveLag().observe(Math.max(0, Date.now() - requestedAt.getTime()) / 1000);
+    try {
+      broadcastTeamStanding(team, { frozen, frozenRank });
+      // The live path's lag: from the change's transaction (it marked the team stale) to this publish.
+      getMetrics().liveLag().observe(Math.max(0, Date.now() - requestedAt.getTime()) / 1000);
+    } catch (error) {
+      // Committed: a retry would find nothing to do. The event is a hint; browsers re-read on reconnect or resync.
+      getLogger().warn({ err: error, teamId }, "teams:update not published");
+    }
   }
   return result;
 }
@@ -171,7 +200,8 @@ async function readFreezeOfTeam(tx: Queryable, teamId: number): Promise<{ frozen
 async function writeUserStatistics(tx: Queryable, userIds: number[], scored: ScoredRow[]) {
   if (userIds.length === 0) return;
   const byUser = groupBy(scored, (row) => row.userId);
-  const rows = userIds.map((userId) => ({ userId, ...userStatisticsValues(totalsOf(byUser.get(userId) ?? [])) }));
+  // In id order: two recomputes writing the same users (someone credited on two teams) lock them in one order.
+  const rows = [...userIds].sort((a, b) => a - b).map((userId) => ({ userId, ...userStatisticsValues(totalsOf(byUser.get(userId) ?? [])) }));
   await tx
     .insert(userStatistics)
     .values(rows)
