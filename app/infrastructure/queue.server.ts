@@ -1,4 +1,5 @@
 import { Queue } from "bullmq";
+import { within } from "./deadline.ts";
 import { defaultJobOptions, queues, type QueueKey, type QueuePayload } from "./queues.ts";
 import { getEnv } from "./env.server.ts";
 import { createRedis } from "./redis.server.ts";
@@ -37,15 +38,7 @@ const ENQUEUE_TIMEOUT_MS = 2000;
  */
 export async function enqueue<K extends QueueKey>(key: K, payload: QueuePayload<K>, options?: { jobId?: string }) {
   const data = queues[key].payload.parse(payload);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([getQueue(key).add(queues[key].name, data, options), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return within(getQueue(key).add(queues[key].name, data, options), ENQUEUE_TIMEOUT_MS, `Redis did not answer within ${ENQUEUE_TIMEOUT_MS} ms`);
 }
 
 export async function closeQueues() {

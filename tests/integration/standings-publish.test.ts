@@ -13,6 +13,7 @@ import { standings, standingsOutbox, userStatistics } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { getMetrics } from "../../app/infrastructure/metrics.server.ts";
+import { within } from "../../app/infrastructure/deadline.ts";
 import { getQueue } from "../../app/infrastructure/queue.server.ts";
 import { getRedis } from "../../app/infrastructure/redis.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
@@ -85,11 +86,7 @@ describe("a judge's score", () => {
   }
 
   /** `work`, failed if it takes over `ms`: a request that waited for a lock it should not wait for. */
-  async function soonerThan<T>(ms: number, work: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms)));
-    return Promise.race([work, late]).finally(() => clearTimeout(timer));
-  }
+  const soonerThan = <T>(ms: number, work: Promise<T>) => within(work, ms, `still waiting after ${ms} ms`);
 
   /** The standings jobs waiting in the queue for this team (no worker runs in this file). */
   async function jobsFor(teamId: number): Promise<number> {

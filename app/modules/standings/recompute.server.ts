@@ -8,6 +8,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { eventSettings, standings, standingsHistory, standingsOutbox, userStatistics } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { within } from "../../infrastructure/deadline.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { getMetrics } from "../../infrastructure/metrics.server.ts";
 import { getRedis } from "../../infrastructure/redis.server.ts";
@@ -89,15 +90,6 @@ async function recomputeOrQueue(teamId: number): Promise<"request" | "queued" | 
   return (await requestStandingsRecompute(teamId)) ? "queued" : "not_queued";
 }
 
-/** `promise`, or a rejection once `ms` have passed (the promise itself runs on). */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
 /**
  * The recompute itself. The snapshot's readiness is checked by the placement's own script (not by a round trip
  * to Redis before the transaction): a job on a ready snapshot, nearly every one, waits for one round trip less.
@@ -150,7 +142,7 @@ async function recomputeOnce(teamId: number, { waitForLocks = true } = {}): Prom
     // the judge, a pool connection and the team's locks. Placed late (after the rollback), the retry still publishes.
     const placement = placeTeam(getRedis(), standing, values.totalCenti);
     const [rank] = await Promise.all([
-      waitForLocks ? placement : within(placement, IN_REQUEST_REDIS_MS, "the standings placement"),
+      waitForLocks ? placement : within(placement, IN_REQUEST_REDIS_MS, `the standings placement: no answer within ${IN_REQUEST_REDIS_MS} ms`),
       writeUserStatistics(tx, userIds, userRows),
       tx.insert(standings).values({ teamId, ...values, shown }).onConflictDoUpdate({ target: standings.teamId, set: { ...values, shown } }),
       previous?.totalCenti !== values.totalCenti
