@@ -8,23 +8,26 @@ import { useSocketEvent } from "~/components/realtime/socket-provider";
 import { useUnreadAnnouncements } from "~/components/realtime/unread-announcements";
 import { RouteErrorPage } from "~/components/status-page";
 import { TitleBar } from "~/components/ui/title-bar";
-import { listAnnouncements, markAnnouncementsSeen } from "~/modules/announcements/announcements.server";
+import { listAnnouncements, markAnnouncementsSeen, markShownAnnouncementsSeen } from "~/modules/announcements/announcements.server";
 import type { AnnouncementEvent } from "~/modules/realtime/events";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { requirePage } from "~/glue/auth.server";
-import { eventVersionsFor } from "~/glue/viewer-badges.server";
+import { badgesFor } from "~/glue/viewer-badges.server";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.announcements") }];
 
 /** Opening the page resets the user's unread count on the server (docs/domain.md). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
-  const versions = await eventVersionsFor(context, user);
+  const badges = await badgesFor(context, user).catch(() => null);
+  const versions = badges?.versions ?? null;
   const [announcements, timeZone] = await Promise.all([
-    markAnnouncementsSeen(user.id).then(() => listAnnouncements(200, versions)),
+    listAnnouncements(200, versions),
     // docs/domain.md: instants are shown in the event's zone (an event setting).
     getEventTimeZone(versions),
   ]);
+  // Everything shown is now seen: written only if something shown was not (a page read again writes nothing).
+  await markShownAnnouncementsSeen(user.id, announcements, badges?.announcementsSeenAt);
   return { announcements, timeZone };
 }
 

@@ -23,10 +23,11 @@ import { getScoreChart } from "~/modules/standings/history.server";
 import { boardPageOf } from "~/modules/standings/feed-query";
 import { getCategoryLeaders, getScoreboardJson, type BoardPage } from "~/modules/standings/scoreboard.server";
 import { requirePage } from "~/glue/auth.server";
+import { eventVersionsFor } from "~/glue/viewer-badges.server";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.scoreboard") }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   // The teams come as one JSON string shared by every viewer of the same page of the live board (decoded below).
   const viewer = { id: user.id, role: user.role, teamId: user.teamId };
@@ -36,7 +37,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // (`?page=`) at a time, the viewer's own team always shown (app/modules/standings/board-window.ts).
   const { leaders, live, boardLeaders, ...board } = await getScoreboardJson(viewer, CHART_TEAMS, query.get("division"), boardPageOf(query.get("page")));
   const [{ chart, timeZone }, categoryLeaders] = await Promise.all([
-    getScoreChart({ teams: leaders, frozenFor: chartCutFor(viewer, board.frozen) }),
+    // Read once per board and per version of the settings and gates, not per request (history.server.ts).
+    eventVersionsFor(context, user).then((versions) => getScoreChart({ teams: leaders, frozenFor: chartCutFor(viewer, board.frozen), versions })),
     // The category top 3 of this board: ranked once per version by the server for a page of a big board; a
     // frozen participant's places at the freeze; null for a whole live board (ranked on the page).
     boardLeaders ?? (live ? null : getCategoryLeaders(viewer, board.division)),

@@ -46,7 +46,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const challengeId = challengeIdOf(params.id);
   const versions = await eventVersionsFor(context, user);
   const [found, deadline, answers] = await loadOrFail(
-    () => Promise.all([getChallengeForSubmission(challengeId, user), getSubmissionsWindow(new Date(), versions), challengeAnswers(challengeId, versions)]),
+    () => Promise.all([getChallengeForSubmission(challengeId, user, new Date(), versions), getSubmissionsWindow(new Date(), versions), challengeAnswers(challengeId, versions)]),
     text.challengeLoadFailed,
     { challengeId },
   );

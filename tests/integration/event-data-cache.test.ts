@@ -6,7 +6,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { announcements, challenges, eventSettings, gates, submissions } from "../../db/schema.ts";
+import { announcements, challenges, eventSettings, gates, submissions, users } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { gateRows } from "../../app/modules/gates/gates.server.ts";
@@ -107,5 +107,26 @@ describe("shared event data", () => {
     expect(await unreadOf(otherCookie)).toBe("0");
     expect(Number(await unreadOf(solverCookie))).toBeGreaterThan(0);
     expect(await unreadOf(otherCookie)).toBe("0");
+  });
+
+  it("/announcement read again writes nothing; what it shows is seen, to the millisecond", async () => {
+    const user = await makeUser("participant");
+    const cookie = await login(web, user.name, FIXTURE_PASSWORD);
+    const seenAt = async () => (await getDb().select({ at: users.announcementsSeenAt }).from(users).where(eq(users.id, user.id)))[0].at;
+    const unread = async () => /(\d+) unread</.exec(await page("/timer", cookie))?.[1] ?? "0";
+    await getDb().insert(announcements).values({ title: "Doors at nine", content: "x", createdBy: user.id });
+    await page("/announcement", cookie);
+    const first = await seenAt();
+    expect(first).not.toBeNull();
+    expect(await unread()).toBe("0");
+    await page("/announcement", cookie);
+    expect(await seenAt()).toEqual(first);
+
+    // Published in the same millisecond as the last visit, after it (Postgres keeps microseconds): unread, then seen.
+    await getDb().execute(sql`insert into announcements (title, content, created_by, created_at)
+      values ('Within the millisecond', 'x', ${user.id}, (select announcements_seen_at from users where id = ${user.id}) + interval '400 microseconds')`);
+    expect(await unread()).toBe("1");
+    expect(await page("/announcement", cookie)).toContain("Within the millisecond");
+    expect(await unread()).toBe("0");
   });
 });

@@ -244,4 +244,18 @@ describe("judging feedback", () => {
     expect(parseWithZod(new URLSearchParams([["gates", "x"]]), { schema: FeedbackGatesSchema }).status).toBe("error");
     expect(messages.judging.feedbackSaved([1, 3])).toBe("Judging feedback published for gates 1, 3");
   });
+
+  it("the page follows every change of the published gates on its next read, however it was made", async () => {
+    const feedbackOnPage = async () => (await pageData(world.cookies.member, world.rubric.id)).data.submission?.feedback ?? null;
+    await updateFeedbackGates(adminActor(), [1]);
+    expect(await feedbackOnPage()).toMatchObject({ meanCenti: 784 });
+    expect(await feedbackOnPage()).toMatchObject({ meanCenti: 784 });
+    await updateFeedbackGates(adminActor(), []);
+    expect(await feedbackOnPage()).toBeNull();
+    // An operator's statement in psql: the version moves all the same.
+    await getDb().update(eventSettings).set({ feedbackGates: [1] }).where(eq(eventSettings.id, 1));
+    expect(await feedbackOnPage()).toMatchObject({ meanCenti: 784 });
+    await getDb().update(eventSettings).set({ feedbackGates: [] }).where(eq(eventSettings.id, 1));
+    expect(await feedbackOnPage()).toBeNull();
+  });
 });

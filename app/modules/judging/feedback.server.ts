@@ -10,6 +10,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { anyOf } from "../../../db/any-of.ts";
 import { challengeCriteria, criterionScores, eventSettings, submissionScores, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { sharedRead, type EventVersions } from "../event-data/shared.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
@@ -21,6 +22,9 @@ export async function getFeedbackGates(): Promise<number[]> {
   const [row] = await getDb().select({ gates: eventSettings.feedbackGates }).from(eventSettings).where(eq(eventSettings.id, 1)).limit(1);
   return normalise(row?.gates ?? []);
 }
+
+/** The published gates, read once per version of the event's settings when the request read the versions (app/modules/event-data/shared.server.ts). */
+const publishedGates = sharedRead(["event_settings"], getFeedbackGates);
 
 /** Each gate once, 1 to 5, ascending: a set, so the same choice in another order is no change. */
 function normalise(gates: readonly number[]): number[] {
@@ -84,9 +88,12 @@ export interface FeedbackSubject {
   rejected: boolean;
 }
 
-/** The feedback on a submission if its gate's is published, else null (the caller has checked the reader may see the submission). */
-export async function readFeedback(subject: FeedbackSubject): Promise<SubmissionFeedback | null> {
-  if (!(await getFeedbackGates()).includes(subject.wave)) return null;
+/**
+ * The feedback on a submission if its gate's is published, else null (the caller has checked the reader may
+ * see the submission). `versions`: the event data's versions the request read (null: read the setting).
+ */
+export async function readFeedback(subject: FeedbackSubject, versions: EventVersions | null = null): Promise<SubmissionFeedback | null> {
+  if (!(await publishedGates(versions)).includes(subject.wave)) return null;
   const db = getDb();
   const [scores, criteria] = await Promise.all([
     db

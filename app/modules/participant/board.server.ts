@@ -160,6 +160,8 @@ export async function getChallengeForSubmission(
   challengeId: number,
   viewer: { role: Role; teamId: number | null },
   now = new Date(),
+  /** The event data's versions the request read: the published feedback gates are then not read again. */
+  versions: EventVersions | null = null,
 ): Promise<{ challenge: ChallengeDetail; submission: OwnSubmission | null } | null> {
   const teamId = viewer.teamId;
   const [row] = await challengeWithSubmissionStatement().execute({ challengeId, teamId: teamId ?? NO_TEAM });
@@ -174,7 +176,7 @@ export async function getChallengeForSubmission(
           points: row.points,
           scoreCenti: row.submissionScoreCenti,
           rejected: row.submissionRejected ?? false,
-        });
+        }, versions);
   return {
     challenge: {
       id: row.id,

@@ -4,20 +4,29 @@
  */
 import { sql } from "drizzle-orm";
 import { getDb } from "../../infrastructure/db.server.ts";
+import type { EventVersions } from "../event-data/shared.server.ts";
 import { DEFAULT_TIME_ZONE } from "../settings/zoned-time.ts";
 import type { ChartSeries, ScoreChart } from "./chart.ts";
 
 /** A team's changes inside the window; far more than an event produces (one per judged score). */
 const MAX_CHANGES_PER_TEAM = 1000;
 
+const HOUR = 60 * 60 * 1000;
+
 export interface ChartRequest {
-  /** The teams to draw, in rank order (the board's top 10). */
-  teams: ReadonlyArray<{ id: number; name: string }>;
+  /** The teams to draw, in rank order (the board's top 10), with the totals the board shows them at. */
+  teams: ReadonlyArray<{ id: number; name: string; totalScore?: number }>;
   /**
    * While frozen, a participant sees other teams as they stood at the freeze: their lines stop
    * there. Their own team's line stays live (docs/domain.md, "Freeze").
    */
   frozenFor: { ownTeamId: number | null } | null;
+  /**
+   * The event data's versions this request read (app/modules/event-data/shared.server.ts); with them and a
+   * board read from the snapshot (rememberChartBoard), the chart is read once per board instead of once per
+   * request. Without: read from Postgres.
+   */
+  versions?: EventVersions | null;
 }
 
 interface Row extends Record<string, unknown> {
@@ -37,7 +46,7 @@ interface Row extends Record<string, unknown> {
  * ends now, or at the freeze for the lines a frozen viewer may not see move.
  * Also returns the event's time zone for the axis labels.
  */
-export async function getScoreChart(request: ChartRequest): Promise<{ chart: ScoreChart; timeZone: string }> {
+async function readChart(request: ChartRequest): Promise<ReadChart> {
   const ids = request.teams.map((team) => team.id);
   const frozenView = request.frozenFor !== null;
   const ownTeamId = request.frozenFor?.ownTeamId ?? 0;
@@ -82,12 +91,85 @@ export async function getScoreChart(request: ChartRequest): Promise<{ chart: Sco
     points.push([new Date(row.at).getTime(), Number(row.total_centi) / 100]);
     pointsByTeam.set(teamId, points);
   }
-  const series: ChartSeries[] = request.teams.map((team) => ({
+  const lines = request.teams.map((team) => (pointsByTeam.get(team.id) ?? []).sort((a, b) => a[0] - b[0]));
+  return { lines, fromAt, cutAt, nowAt, readAt: Date.now(), timeZone: first?.time_zone ?? DEFAULT_TIME_ZONE };
+}
+
+/** What one read of the chart found: each team's points (in the request's order) and its window. */
+interface ReadChart {
+  lines: ReadonlyArray<ReadonlyArray<[number, number]>>;
+  fromAt: number;
+  cutAt: number;
+  /** Postgres's clock when read, and this process's at the same moment: a remembered read's "now" moves on from there. */
+  nowAt: number;
+  readAt: number;
+  timeZone: string;
+}
+
+function chartOf(request: ChartRequest, read: ReadChart, nowAt: number): { chart: ScoreChart; timeZone: string } {
+  const frozenView = request.frozenFor !== null;
+  const ownTeamId = request.frozenFor?.ownTeamId ?? 0;
+  const series: ChartSeries[] = request.teams.map((team, index) => ({
     teamId: team.id,
     name: team.name,
-    points: (pointsByTeam.get(team.id) ?? []).sort((a, b) => a[0] - b[0]),
-    until: frozenView && team.id !== ownTeamId ? cutAt : nowAt,
+    // Shared by every request that reads this board's chart: nothing writes to it.
+    points: read.lines[index] as Array<[number, number]>,
+    until: frozenView && team.id !== ownTeamId ? read.cutAt : nowAt,
   }));
-  const until = Math.max(nowAt, fromAt + 1);
-  return { chart: { from: fromAt, until, series }, timeZone: first?.time_zone ?? DEFAULT_TIME_ZONE };
+  const until = Math.max(nowAt, read.fromAt + 1);
+  return { chart: { from: read.fromAt, until, series }, timeZone: read.timeZone };
+}
+
+/**
+ * The board each chart request's teams came from (the standings snapshot of one Redis version: a new
+ * object with every change of the board), set by the scoreboard's read (scoreboard.server.ts).
+ */
+const boards = new WeakMap<object, object>();
+
+/** Marks `teams` (an array handed to getScoreChart later) as read from `board`, a snapshot no write changes. */
+export function rememberChartBoard(teams: readonly unknown[], board: object): void {
+  boards.set(teams, board);
+}
+
+/** At most this many charts a board: one for live viewers, one per frozen viewer's own team among the chart's. */
+const MAX_CHARTS_PER_BOARD = 64;
+
+const remembered = new WeakMap<object, Map<string, { label: string; read: ReadChart }>>();
+
+/** The event tables the chart's window and labels depend on: the gates' opening, the freeze, the time zone. */
+const CHART_TABLES = ["event_settings", "gates"] as const;
+
+/**
+ * The chart, read from Postgres once per board (and per version of the settings and gates) rather than
+ * once per request: every participant of a live board sees the same lines (docs/PERFORMANCE.md).
+ *
+ * A read is remembered only when it is whole for its board: every team's newest point is the total the
+ * board shows it at. A recompute moves the Redis board just before its transaction commits the team's
+ * new point, so a read in between finds the board ahead of the history: it is shown but not kept, and
+ * the next request reads again. A history row is written only when a team's total changes, and every
+ * change moves the board (a new snapshot, so a new entry here). A window whose start still slides with
+ * the clock (the first gate opened less than an hour before the window's end) is never kept.
+ */
+export async function getScoreChart(request: ChartRequest): Promise<{ chart: ScoreChart; timeZone: string }> {
+  const board = boards.get(request.teams);
+  if (!board || !request.versions || request.teams.some((team) => team.totalScore === undefined)) {
+    const read = await readChart(request);
+    return chartOf(request, read, read.nowAt);
+  }
+  const ownTeamId = request.frozenFor?.ownTeamId ?? null;
+  const key = `${request.frozenFor === null ? "live" : `frozen:${request.teams.some((team) => team.id === ownTeamId) ? ownTeamId : "-"}`}|${request.teams.map((team) => team.id).join(",")}`;
+  const label = CHART_TABLES.map((table) => request.versions![table]).join(",");
+  let charts = remembered.get(board);
+  const hit = charts?.get(key);
+  if (hit && hit.label === label) return chartOf(request, hit.read, hit.read.nowAt + Math.max(0, Date.now() - hit.read.readAt));
+  const read = await readChart(request);
+  const whole = request.teams.every((team, index) => Math.round((team.totalScore ?? 0) * 100) === Math.round((read.lines[index].at(-1)?.[1] ?? 0) * 100));
+  // The window's start is fixed once the first gate opened an hour before its end, or by a freeze in the past.
+  const steady = read.fromAt < read.cutAt - HOUR || (request.frozenFor !== null && read.cutAt < read.nowAt);
+  if (whole && steady) {
+    if (!charts) remembered.set(board, (charts = new Map()));
+    if (charts.size >= MAX_CHARTS_PER_BOARD) charts.delete(charts.keys().next().value as string);
+    charts.set(key, { label, read });
+  }
+  return chartOf(request, read, read.nowAt);
 }

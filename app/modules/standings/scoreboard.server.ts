@@ -11,6 +11,7 @@ import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { divisionFreezeState } from "./divisions.ts";
 import { boardForViewer, categoryLeadersForViewer, plainReader, windowForViewer, type BoardReader, type FreezeState, type Viewer, type ViewedBoard } from "./frozen-view.ts";
+import { rememberChartBoard } from "./history.server.ts";
 import { isSnapshotReady, readSnapshotCached, type Snapshot } from "./snapshot.server.ts";
 import { rebuildStandings } from "./rebuild.server.ts";
 
@@ -187,6 +188,8 @@ export async function getScoreboardJson(
   const state = stateOf(snapshot, choice.division);
   const top = windowForViewer(state, viewer, { offset: 0, limit: leaders }, sharedReader);
   const answer = { ...choice, frozen: top.frozen, ownTeamId: top.ownTeamId, live: top.live, leaders: [...top.teams] };
+  // The chart of these leaders is read once per board (history.server.ts).
+  rememberChartBoard(answer.leaders, snapshot);
   if (wantedPage === null || top.total <= WHOLE_BOARD_MAX) {
     const whole = windowForViewer(state, viewer, { offset: 0, limit: null }, sharedReader);
     const teamsJson = whole.teams === whole.base ? jsonOf(whole.base).json : JSON.stringify(whole.teams);
