@@ -109,7 +109,7 @@ describe("shared event data", () => {
     expect(await unreadOf(otherCookie)).toBe("0");
   });
 
-  it("/announcement read again writes nothing; what it shows is seen, to the millisecond", async () => {
+  it("/announcement read again writes nothing; an announcement newer than the last visit, even within its millisecond, is then seen", async () => {
     const user = await makeUser("participant");
     const cookie = await login(web, user.name, FIXTURE_PASSWORD);
     const seenAt = async () => (await getDb().select({ at: users.announcementsSeenAt }).from(users).where(eq(users.id, user.id)))[0].at;

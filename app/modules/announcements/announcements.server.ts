@@ -58,22 +58,6 @@ export async function countUnreadAnnouncements(userId: number): Promise<number> 
   return Number(row?.n ?? 0);
 }
 
-/** When the user last opened /announcement (epoch ms; null: never), as a scalar subquery read with their count. */
-export function announcementsSeenAtSql(userId: number | Placeholder): SQL<number | null> {
-  return sql<number | null>`(select floor(extract(epoch from ${users.announcementsSeenAt}) * 1000)::float8 from ${users} where ${users.id} = ${userId})`;
-}
-
-/**
- * Opening /announcement resets the unread count. `seenAt` is when the user last did (epoch ms, read with
- * the versions the shown list was read under; null: never; undefined: not read). When every announcement
- * shown was created before it, nothing is unread and nothing is written: a page read again writes nothing.
- * `createdAt` is cut to the millisecond, so only a strictly earlier one counts as seen.
- */
-export async function markShownAnnouncementsSeen(userId: number, shown: readonly Pick<AnnouncementEvent, "createdAt">[], seenAt: number | null | undefined, at = new Date()) {
-  if (typeof seenAt === "number" && shown.every((announcement) => Date.parse(announcement.createdAt) < seenAt)) return;
-  await markAnnouncementsSeen(userId, at);
-}
-
 /** Opening /announcement resets the unread count. */
 export async function markAnnouncementsSeen(userId: number, at = new Date()) {
   await getDb()

@@ -1,20 +1,18 @@
 /**
  * The navigation's two counts for a signed-in viewer, in one statement: the announcements they have not
- * read (root layout; with when they last opened them) and their team's answered threads (participant layout), with the event data's
+ * read (root layout) and their team's answered threads (participant layout), with the event data's
  * versions (the page's shared reads check them). Each count's rule stays in its module (announcements,
  * requests); this only sends them together, as a statement built once per pool (building it per request
  * cost more CPU than running it).
  */
 import { sql } from "drizzle-orm";
 import { preparedOnce } from "../../infrastructure/db.server.ts";
-import { announcementsSeenAtSql, unreadAnnouncementsSql } from "../announcements/announcements.server.ts";
+import { unreadAnnouncementsSql } from "../announcements/announcements.server.ts";
 import { eventVersionsSql, parseEventVersions, type EventVersions } from "../event-data/shared.server.ts";
 import { answeredThreadsSql } from "../requests/threads.server.ts";
 
 export interface ViewerBadges {
   unreadAnnouncements: number;
-  /** When the viewer last opened /announcement (epoch ms; null: never): the page writes only what changes it. */
-  announcementsSeenAt: number | null;
   answeredThreads: number;
   /** The event data's versions at the same instant (app/modules/event-data/shared.server.ts). */
   versions: EventVersions | null;
@@ -27,7 +25,6 @@ const badgesStatement = preparedOnce((db) =>
   db
     .select({
       unread: sql<number>`${unreadAnnouncementsSql(sql.placeholder("userId"))}::int`,
-      seenAt: announcementsSeenAtSql(sql.placeholder("userId")),
       answered: sql<number>`${answeredThreadsSql(sql.placeholder("teamId"))}::int`,
       versions: eventVersionsSql(),
     })
@@ -38,6 +35,5 @@ const badgesStatement = preparedOnce((db) =>
 export async function viewerBadges(viewer: { id: number; teamId: number | null }): Promise<ViewerBadges> {
   const statement = badgesStatement();
   const [row] = await statement.execute({ userId: viewer.id, teamId: viewer.teamId ?? NO_TEAM });
-  const seenAt = row?.seenAt === null || row?.seenAt === undefined ? null : Number(row.seenAt);
-  return { unreadAnnouncements: Number(row?.unread ?? 0), announcementsSeenAt: seenAt, answeredThreads: Number(row?.answered ?? 0), versions: parseEventVersions(row?.versions) };
+  return { unreadAnnouncements: Number(row?.unread ?? 0), answeredThreads: Number(row?.answered ?? 0), versions: parseEventVersions(row?.versions) };
 }

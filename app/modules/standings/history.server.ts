@@ -134,7 +134,7 @@ export function rememberChartBoard(teams: readonly unknown[], board: object): vo
 /** At most this many charts a board: one for live viewers, one per frozen viewer's own team among the chart's. */
 const MAX_CHARTS_PER_BOARD = 64;
 
-const remembered = new WeakMap<object, Map<string, { label: string; read: ReadChart }>>();
+const remembered = new WeakMap<object, Map<string, { label: string; read: Promise<ReadChart> }>>();
 
 /** The event tables the chart's window and labels depend on: the gates' opening, the freeze, the time zone. */
 const CHART_TABLES = ["event_settings", "gates"] as const;
@@ -146,7 +146,7 @@ const CHART_TABLES = ["event_settings", "gates"] as const;
  * A read is remembered only when it is whole for its board: every team's newest point is the total the
  * board shows it at. A recompute moves the Redis board just before its transaction commits the team's
  * new point, so a read in between finds the board ahead of the history: it is shown but not kept, and
- * the next request reads again. A history row is written only when a team's total changes, and every
+ * the next request reads again (requests that arrived during the read share it). A history row is written only when a team's total changes, and every
  * change moves the board (a new snapshot, so a new entry here). A window whose start still slides with
  * the clock (the first gate opened less than an hour before the window's end) is never kept.
  */
@@ -161,15 +161,28 @@ export async function getScoreChart(request: ChartRequest): Promise<{ chart: Sco
   const label = CHART_TABLES.map((table) => request.versions![table]).join(",");
   let charts = remembered.get(board);
   const hit = charts?.get(key);
-  if (hit && hit.label === label) return chartOf(request, hit.read, hit.read.nowAt + Math.max(0, Date.now() - hit.read.readAt));
-  const read = await readChart(request);
+  if (hit && hit.label === label) {
+    const read = await hit.read;
+    return chartOf(request, read, read.nowAt + Math.max(0, Date.now() - read.readAt));
+  }
+  // Requests that arrive while the read runs share it; it stays only if it is whole and its window fixed.
+  if (!charts) remembered.set(board, (charts = new Map()));
+  if (charts.size >= MAX_CHARTS_PER_BOARD) charts.delete(charts.keys().next().value as string);
+  const entry = { label, read: readChart(request) };
+  charts.set(key, entry);
+  const forget = () => {
+    if (charts.get(key) === entry) charts.delete(key);
+  };
+  let read: ReadChart;
+  try {
+    read = await entry.read;
+  } catch (error) {
+    forget();
+    throw error;
+  }
   const whole = request.teams.every((team, index) => Math.round((team.totalScore ?? 0) * 100) === Math.round((read.lines[index].at(-1)?.[1] ?? 0) * 100));
   // The window's start is fixed once the first gate opened an hour before its end, or by a freeze in the past.
   const steady = read.fromAt < read.cutAt - HOUR || (request.frozenFor !== null && read.cutAt < read.nowAt);
-  if (whole && steady) {
-    if (!charts) remembered.set(board, (charts = new Map()));
-    if (charts.size >= MAX_CHARTS_PER_BOARD) charts.delete(charts.keys().next().value as string);
-    charts.set(key, { label, read });
-  }
+  if (!whole || !steady) forget();
   return chartOf(request, read, read.nowAt);
 }
