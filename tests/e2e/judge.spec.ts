@@ -69,6 +69,8 @@ test.describe("the judging workspace", () => {
     await expect(current(judge)).toContainText(event.teams[0]);
     // The score box has the focus, and takes no letters: the keys work from there.
     await expect(judge.getByLabel("Score (0 to 10)")).toBeFocused();
+    // The shortcuts listen once the page's scripts run (the box has the focus before: autofocus).
+    await expect(judge.locator("html[data-hydrated]")).toHaveCount(1);
     // On an Arabic layout the S key types "س": its code is still KeyS.
     await judge.evaluate(() => document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "س", code: "KeyS", bubbles: true, cancelable: true })));
     await expect(current(judge)).toContainText(event.teams[1]);
