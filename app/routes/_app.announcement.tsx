@@ -8,7 +8,7 @@ import { useSocketEvent } from "~/components/realtime/socket-provider";
 import { useUnreadAnnouncements } from "~/components/realtime/unread-announcements";
 import { RouteErrorPage } from "~/components/status-page";
 import { TitleBar } from "~/components/ui/title-bar";
-import { listAnnouncements, markAnnouncementsSeen } from "~/modules/announcements/announcements.server";
+import { listAnnouncements, markAnnouncementsSeen, markShownAnnouncementsSeen } from "~/modules/announcements/announcements.server";
 import type { AnnouncementEvent } from "~/modules/realtime/events";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { requirePage } from "~/glue/auth.server";
@@ -20,16 +20,15 @@ export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   const badges = await badgesFor(context, user).catch(() => null);
-  // Everything is now seen: written only when something was unread as the request began (counted with
-  // the badges, in Postgres, to the microsecond), so a page read again writes nothing. Then the list,
-  // as before: an announcement committed after the write is shown and stays unread.
-  if (badges === null || badges.unreadAnnouncements > 0) await markAnnouncementsSeen(user.id);
   const versions = badges?.versions ?? null;
   const [announcements, timeZone] = await Promise.all([
     listAnnouncements(200, versions),
     // docs/domain.md: instants are shown in the event's zone (an event setting).
     getEventTimeZone(versions),
   ]);
+  // What is shown is now seen: written only when something was unread as the request began (counted with
+  // the badges, in Postgres), so a page read again writes nothing; the list is at least as new as that count.
+  if (badges === null || badges.unreadAnnouncements > 0) await markShownAnnouncementsSeen(user.id, announcements.map((announcement) => announcement.id));
   return { announcements, timeZone };
 }
 

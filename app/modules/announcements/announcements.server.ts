@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gt, isNull, lt, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { z } from "zod";
+import { anyOf } from "../../../db/any-of.ts";
 import { announcements, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
@@ -58,7 +59,21 @@ export async function countUnreadAnnouncements(userId: number): Promise<number> 
   return Number(row?.n ?? 0);
 }
 
-/** Opening /announcement resets the unread count. */
+/**
+ * Opening /announcement: what it shows is seen. The instant kept is the newest shown announcement's own
+ * `created_at` (Postgres's, to the microsecond), not a clock's: one the page did not show (committed
+ * while the request ran) stays unread, whatever the web and database clocks say. Never moves back.
+ */
+export async function markShownAnnouncementsSeen(userId: number, shownIds: readonly number[]) {
+  if (shownIds.length === 0) return;
+  const newest = sql<Date>`(select max(${announcements.createdAt}) from ${announcements} where ${anyOf(announcements.id, shownIds)})`;
+  await getDb()
+    .update(users)
+    .set({ announcementsSeenAt: newest })
+    .where(and(eq(users.id, userId), or(isNull(users.announcementsSeenAt), lt(users.announcementsSeenAt, newest))));
+}
+
+/** An announcement arrived live on the open page: the unread count resets to now. */
 export async function markAnnouncementsSeen(userId: number, at = new Date()) {
   await getDb()
     .update(users)

@@ -162,12 +162,13 @@ export async function getScoreChart(request: ChartRequest): Promise<{ chart: Sco
   let charts = remembered.get(board);
   const hit = charts?.get(key);
   if (hit && hit.label === label) {
-    const read = await hit.read;
+    // A shared read that failed is not this request's failure: it reads once on its own.
+    const read = await hit.read.catch(() => readChart(request));
     return chartOf(request, read, read.nowAt + Math.max(0, Date.now() - read.readAt));
   }
   // Requests that arrive while the read runs share it; it stays only if it is whole and its window fixed.
   if (!charts) remembered.set(board, (charts = new Map()));
-  if (charts.size >= MAX_CHARTS_PER_BOARD) charts.delete(charts.keys().next().value as string);
+  if (!charts.has(key) && charts.size >= MAX_CHARTS_PER_BOARD) charts.delete(charts.keys().next().value as string);
   const entry = { label, read: readChart(request) };
   charts.set(key, entry);
   const forget = () => {
