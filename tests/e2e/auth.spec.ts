@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Route } from "@playwright/test";
 import { login, logins, signedInPage, signIn } from "./support/login.ts";
 
 test.describe("login", () => {
@@ -74,10 +74,19 @@ test.describe("login", () => {
   });
 
   test("a logout clicked on the preloader stays a logout (the preloader's own move to /welcome does not undo it)", async ({ page }) => {
+    // The preloader moves on once its images are in (and half a second more): they are held until the
+    // logout is clicked, so the click always lands while it loads, however slow the machine.
+    const held: Route[] = [];
+    await page.route(
+      (url) => /\.(png|jpe?g|webp|avif|svg)$/.test(url.pathname),
+      (route) => (route.request().frame().url().includes("/preloader") ? void held.push(route) : route.continue()),
+    );
     await login(page, logins.participant);
-    // The preloader waits for its images and half a second more before it moves on: the click lands first.
     await expect(page).toHaveURL(/\/preloader\?next=/);
+    await expect.poll(() => held.length).toBeGreaterThan(0);
     await page.getByRole("button", { name: "Logout" }).click();
+    // Loading ends while the logout is on its way: the preloader must not navigate over it.
+    for (const route of held.splice(0)) await route.continue().catch(() => undefined);
     await expect(page).toHaveURL(/\/\/[^/?]+\/$/);
     await page.goto("/gates");
     await expect(page).toHaveURL(/\/login\?redirectTo=/);
