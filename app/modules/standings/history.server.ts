@@ -146,9 +146,10 @@ const CHART_TABLES = ["event_settings", "gates"] as const;
  * A read is remembered only when it is whole for its board: every team's newest point is the total the
  * board shows it at. A recompute moves the Redis board just before its transaction commits the team's
  * new point, so a read in between finds the board ahead of the history: it is shown but not kept, and
- * the next request reads again (requests that arrived during the read share it). A history row is written only when a team's total changes, and every
- * change moves the board (a new snapshot, so a new entry here). A window whose start still slides with
- * the clock (the first gate opened less than an hour before the window's end) is never kept.
+ * the next request reads again (requests that arrived during the read share it). A history row is
+ * written only when a team's total changes, and every change moves the board (a new snapshot, so a new
+ * entry here). A window whose start still slides with the clock (the first gate opened less than an
+ * hour before the window's end) is never kept.
  */
 export async function getScoreChart(request: ChartRequest): Promise<{ chart: ScoreChart; timeZone: string }> {
   const board = boards.get(request.teams);
