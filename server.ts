@@ -33,7 +33,7 @@ import { isScoreboardFeedUrl, scoreboardFeedListener } from "./app/glue/scoreboa
 import { INLINE_FILE_PATH } from "./app/modules/submissions/inline-file.server.ts";
 import { withUnavailablePages } from "./app/glue/unavailable.server.ts";
 import { methodLabel, routePatterns, statusLabel } from "./app/glue/route-pattern.server.ts";
-import { gaugeOnScrape, getMetrics, serveMetrics } from "./app/infrastructure/metrics.server.ts";
+import { counterOnScrape, gaugeOnScrape, getMetrics, serveMetrics } from "./app/infrastructure/metrics.server.ts";
 import { poolStats } from "./app/infrastructure/db.server.ts";
 
 const env = getEnv();
@@ -294,6 +294,7 @@ const realtime = attachRealtime(httpServer);
 gaugeOnScrape("gatekeeper_socketio_connections", "Socket.IO clients connected to this web process", () => realtime.io.engine.clientsCount);
 gaugeOnScrape("gatekeeper_db_pool_in_use", "Postgres connections of this process's pool busy with a statement or a transaction", () => poolStats().inUse);
 gaugeOnScrape("gatekeeper_db_pool_waiting", "Statements and transactions of this process waiting for a Postgres connection", () => poolStats().waiting);
+counterOnScrape("gatekeeper_db_statements_total", "Statements and transactions this process has sent to Postgres", () => poolStats().sent);
 
 httpServer.listen(env.PORT, () => {
   const address = httpServer.address();

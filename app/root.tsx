@@ -12,6 +12,7 @@ import { RouteErrorPage } from "~/components/status-page";
 import styles from "~/styles/app.css";
 import { badgesFor } from "~/glue/viewer-badges.server";
 import { getOptionalUser } from "~/glue/auth.server";
+import { getLogger } from "~/infrastructure/logger.server";
 import { useNonce } from "~/hooks/nonce";
 import { getToast } from "~/glue/toast.server";
 import { languageOf } from "~/glue/language.server";
@@ -30,7 +31,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const [caller, { toast, headers }] = await Promise.all([getOptionalUser(request), getToast(request)]);
   // What the pages show of the caller; the session's id stays on the server.
   const user = caller ? { id: caller.id, name: caller.name, role: caller.role, teamId: caller.teamId, teamName: caller.teamName } : null;
-  const unreadAnnouncements = user ? (await badgesFor(context, user)).unreadAnnouncements : 0;
+  // A badge, not the document: if Postgres cannot count, every page still renders (each says what it could not read).
+  const unreadAnnouncements = user
+    ? await badgesFor(context, user, request).then(
+        (badges) => badges.unreadAnnouncements,
+        (error: unknown) => {
+          getLogger().warn({ err: error }, "unread announcements not counted");
+          return 0;
+        },
+      )
+    : 0;
   // The language every page of this document speaks (cookie, else Accept-Language): decision 025.
   const lang = languageOf(request);
   return data({ user, toast, unreadAnnouncements, lang }, { headers: headers ?? undefined });

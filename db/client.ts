@@ -23,6 +23,8 @@ export interface PoolStats {
   inUse: number;
   /** What is in flight beyond the pool's size: waiting for a connection (postgres.js queues it). */
   waiting: number;
+  /** Statements and transactions this pool has sent since it opened (each counted once, when sent). */
+  sent: number;
 }
 
 /**
@@ -30,7 +32,7 @@ export interface PoolStats {
  * runs a query when it is awaited) until it settles, a transaction for its whole callback. postgres.js keeps
  * its connection queues to itself; this is the load they carry.
  */
-function counting(sql: postgres.Sql, counter: { inFlight: number }): postgres.Sql {
+function counting(sql: postgres.Sql, counter: { inFlight: number; sent: number }): postgres.Sql {
   const settle = () => {
     counter.inFlight--;
   };
@@ -40,6 +42,7 @@ function counting(sql: postgres.Sql, counter: { inFlight: number }): postgres.Sq
       if (property === "begin") {
         return (...args: unknown[]) => {
           counter.inFlight++;
+          counter.sent++;
           return (value as (...args: unknown[]) => Promise<unknown>).apply(target, args).finally(settle);
         };
       }
@@ -55,6 +58,7 @@ function counting(sql: postgres.Sql, counter: { inFlight: number }): postgres.Sq
               if (!sent) {
                 sent = true;
                 counter.inFlight++;
+                counter.sent++;
                 then.call(query, settle, settle);
               }
               return then.call(query, onFulfilled, onRejected);
@@ -81,13 +85,13 @@ export function createDb(url: string, options: { max?: number } = {}): DbHandle 
     // short, capped wait cannot hammer a server that is down.
     backoff: (retries: number) => Math.min(0.1 * 2 ** retries, 1),
   });
-  const counter = { inFlight: 0 };
+  const counter = { inFlight: 0, sent: 0 };
   const db = drizzle(counting(sql, counter), { schema });
   const max = options.max ?? 10;
   return {
     db,
     sql,
     close: () => sql.end({ timeout: 5 }),
-    poolStats: () => ({ max, inFlight: counter.inFlight, inUse: Math.min(counter.inFlight, max), waiting: Math.max(0, counter.inFlight - max) }),
+    poolStats: () => ({ max, inFlight: counter.inFlight, inUse: Math.min(counter.inFlight, max), waiting: Math.max(0, counter.inFlight - max), sent: counter.sent }),
   };
 }

@@ -10,7 +10,7 @@ import { readLiveSnapshot } from "../app/modules/standings/scoreboard.server.ts"
 import { closeEmitter } from "../app/infrastructure/emitter.server.ts";
 import { getEnv } from "../app/infrastructure/env.server.ts";
 import { getLogger } from "../app/infrastructure/logger.server.ts";
-import { gaugeOnScrape, getMetrics, startMetricsServer } from "../app/infrastructure/metrics.server.ts";
+import { counterOnScrape, gaugeOnScrape, getMetrics, startMetricsServer } from "../app/infrastructure/metrics.server.ts";
 import { bullPrefix, closeQueues, getQueue } from "../app/infrastructure/queue.server.ts";
 import { closeDb, poolStats } from "../app/infrastructure/db.server.ts";
 import { closeRedis, createRedis } from "../app/infrastructure/redis.server.ts";
@@ -86,6 +86,7 @@ function workerGauges() {
   gaugeOnScrape("gatekeeper_standings_outbox_oldest_seconds", "How long the oldest stale team has waited for its recompute", async () => (await readBacklog()).oldestSeconds);
   gaugeOnScrape("gatekeeper_db_pool_in_use", "Postgres connections of this process's pool busy with a statement or a transaction", () => poolStats().inUse);
   gaugeOnScrape("gatekeeper_db_pool_waiting", "Statements and transactions of this process waiting for a Postgres connection", () => poolStats().waiting);
+  counterOnScrape("gatekeeper_db_statements_total", "Statements and transactions this process has sent to Postgres", () => poolStats().sent);
 }
 
 async function main() {

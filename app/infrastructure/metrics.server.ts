@@ -136,6 +136,21 @@ export function gaugeOnScrape<Label extends string = never>(
   });
 }
 
+/** A counter whose total is read when scraped (`read`: a count kept elsewhere, never decreasing while the process lives). */
+export function counterOnScrape(name: string, help: string, read: () => number) {
+  const { register } = getMetrics();
+  if (register.getSingleMetric(name)) register.removeSingleMetric(name);
+  return new Counter({
+    name,
+    help,
+    registers: [register],
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+}
+
 /** Whether the request carries the metrics token (compared in constant time). */
 function authorised(req: IncomingMessage, token: string): boolean {
   const header = req.headers.authorization ?? "";

@@ -19,7 +19,7 @@ export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 
 /** Opening the page resets the user's unread count on the server (docs/domain.md). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
-  const badges = await badgesFor(context, user).catch(() => null);
+  const badges = await badgesFor(context, user, request).catch(() => null);
   const versions = badges?.versions ?? null;
   const [announcements, timeZone] = await Promise.all([
     listAnnouncements(200, versions),

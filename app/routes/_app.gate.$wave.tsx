@@ -13,7 +13,7 @@ import { TitleBar } from "~/components/ui/title-bar";
 import { messages } from "~/modules/messages";
 import { getGateBoard } from "~/modules/participant/board.server";
 import { requirePage } from "~/glue/auth.server";
-import { eventVersionsFor } from "~/glue/viewer-badges.server";
+import { pageReadFor } from "~/glue/viewer-badges.server";
 import { loadOrFail } from "~/glue/load.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
@@ -24,9 +24,15 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   const wave = Number(params.wave);
   const now = new Date();
-  const versions = await eventVersionsFor(context, user);
   const board = /^[1-5]$/.test(params.wave ?? "")
-    ? await loadOrFail(() => getGateBoard(wave, user.teamId, now, versions), messages.participant.gateLoadFailed, { wave })
+    ? await loadOrFail(
+        async () => {
+          const { versions, rows } = await pageReadFor(context, user, request, "gateResults", wave);
+          return getGateBoard(wave, user.teamId, now, versions, rows);
+        },
+        messages.participant.gateLoadFailed,
+        { wave },
+      )
     : null;
   if (!board) throw new Response("Not found", { status: 404 });
   return { board, serverNow: now.toISOString() };

@@ -16,7 +16,7 @@ export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   const now = new Date();
-  return { gates: await listGates(now, await eventVersionsFor(context, user)), serverNow: now.toISOString() };
+  return { gates: await listGates(now, await eventVersionsFor(context, user, request)), serverNow: now.toISOString() };
 }
 
 export default function Gates() {

@@ -9,7 +9,7 @@ import { teamThreads } from "~/modules/requests/threads.server";
 import { handleHomeAction } from "~/glue/home-forms.server";
 import { actorOf } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
-import { eventVersionsFor } from "~/glue/viewer-badges.server";
+import { pageReadFor } from "~/glue/viewer-badges.server";
 import { pageTitle } from "~/modules/i18n/i18n";
 import { useT } from "~/components/i18n";
 
@@ -17,8 +17,8 @@ export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
-  const versions = await eventVersionsFor(context, user);
-  const [content, threads] = await Promise.all([loadHomeContent(new Date(), versions), user.teamId === null ? [] : teamThreads(user.teamId)]);
+  const { versions, rows } = await pageReadFor(context, user, request, "teamThreads", 0);
+  const [content, threads] = await Promise.all([loadHomeContent(new Date(), versions), user.teamId === null ? [] : (rows ?? teamThreads(user.teamId))]);
   return {
     content,
     threads: threads.map((thread) => ({ id: thread.id, kind: thread.kind, status: thread.status, message: thread.message, challenge: thread.challenge, updatedAt: thread.updatedAt.toISOString() })),

@@ -38,7 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { leaders, live, boardLeaders, ...board } = await getScoreboardJson(viewer, CHART_TEAMS, query.get("division"), boardPageOf(query.get("page")));
   const [{ chart, timeZone }, categoryLeaders] = await Promise.all([
     // Read once per board and per version of the settings and gates, not per request (history.server.ts).
-    eventVersionsFor(context, user).then((versions) => getScoreChart({ teams: leaders, frozenFor: chartCutFor(viewer, board.frozen), versions })),
+    eventVersionsFor(context, user, request).then((versions) => getScoreChart({ teams: leaders, frozenFor: chartCutFor(viewer, board.frozen), versions })),
     // The category top 3 of this board: ranked once per version by the server for a page of a big board; a
     // frozen participant's places at the freeze; null for a whole live board (ranked on the page).
     boardLeaders ?? (live ? null : getCategoryLeaders(viewer, board.division)),

@@ -13,14 +13,16 @@ import { TitleBar } from "~/components/ui/title-bar";
 import { getStatus } from "~/modules/participant/status.server";
 import { useOptionalUser } from "~/root";
 import { requirePage } from "~/glue/auth.server";
+import { pageReadFor } from "~/glue/viewer-badges.server";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.status") }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
+  const { rows: awardRows } = await pageReadFor(context, user, request, "teamAwards", 0);
   // The board the viewer sees (frozen: the frozen ranks, the team's own points live; docs/domain.md), kept
   // live on the page; only the viewer's own team's awards, those that count.
-  const { board, awards } = await getStatus({ id: user.id, role: user.role, teamId: user.teamId });
+  const { board, awards } = await getStatus({ id: user.id, role: user.role, teamId: user.teamId }, awardRows);
   return {
     frozen: board.frozen,
     liveForViewer: board.live,

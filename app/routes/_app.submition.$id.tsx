@@ -22,7 +22,7 @@ import { getSubmissionsWindow } from "~/modules/settings/settings.server";
 import { submissionMaxBytes } from "~/modules/submissions/submit.server";
 import { handleSubmissionPost } from "~/glue/submission-upload.server";
 import { requirePage } from "~/glue/auth.server";
-import { eventVersionsFor } from "~/glue/viewer-badges.server";
+import { pageReadFor } from "~/glue/viewer-badges.server";
 import { requestBegunAt } from "~/glue/request-time.server";
 import { loadOrFail } from "~/glue/load.server";
 import { redirectWithToast } from "~/glue/toast.server";
@@ -44,9 +44,14 @@ function challengeIdOf(param: string | undefined): number {
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   const challengeId = challengeIdOf(params.id);
-  const versions = await eventVersionsFor(context, user);
+  const { versions, rows } = await pageReadFor(context, user, request, "challenge", challengeId);
   const [found, deadline, answers] = await loadOrFail(
-    () => Promise.all([getChallengeForSubmission(challengeId, user, new Date(), versions), getSubmissionsWindow(new Date(), versions), challengeAnswers(challengeId, versions)]),
+    () =>
+      Promise.all([
+        getChallengeForSubmission(challengeId, user, new Date(), versions, rows),
+        getSubmissionsWindow(new Date(), versions),
+        challengeAnswers(challengeId, versions),
+      ]),
     text.challengeLoadFailed,
     { challengeId },
   );

@@ -15,7 +15,7 @@ export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   const now = new Date();
-  return { finalAt: (await getFinalAt(await eventVersionsFor(context, user))) ?? now.toISOString(), serverNow: now.toISOString() };
+  return { finalAt: (await getFinalAt(await eventVersionsFor(context, user, request))) ?? now.toISOString(), serverNow: now.toISOString() };
 }
 
 export default function Timer() {

@@ -23,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const answered =
     user.teamId === null
       ? 0
-      : await badgesFor(context, user).then((badges) => badges.answeredThreads).catch((error: unknown) => {
+      : await badgesFor(context, user, request).then((badges) => badges.answeredThreads).catch((error: unknown) => {
           getLogger().warn({ err: error }, "answered threads not counted");
           return 0;
         });

@@ -13,16 +13,14 @@ import { gateRows } from "../../app/modules/gates/gates.server.ts";
 import { viewerBadges } from "../../app/modules/participant/badges.server.ts";
 import { login } from "../drills/support/http.ts";
 import { FIXTURE_PASSWORD } from "../drills/support/event.ts";
-import { ensureEventSettings, makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
+import { ensureEventSettings, openAllGates, makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
 import { startWebServer, stopAll } from "../support/processes.ts";
 
 let web: string;
 
 beforeAll(async () => {
   await ensureEventSettings();
-  await getDb().execute(sql`insert into gates (number, title, description, opens_at)
-    select n, 'Gate ' || n, 'Door ' || n, now() - interval '1 hour' from generate_series(1, 5) n
-    on conflict (number) do update set title = excluded.title, opens_at = excluded.opens_at`);
+  await openAllGates();
   web = (await startWebServer()).url;
 }, 90_000);
 

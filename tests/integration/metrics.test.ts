@@ -99,6 +99,8 @@ describe("metrics", () => {
     expect(valueOf(text, "gatekeeper_admission_active_requests")).not.toBeNull();
     expect(valueOf(text, "gatekeeper_db_pool_in_use")).not.toBeNull();
     expect(valueOf(text, "gatekeeper_db_pool_waiting")).toBe(0);
+    // The page above looked its caller up (a new session): at least that statement was sent.
+    expect(valueOf(text, "gatekeeper_db_statements_total")).toBeGreaterThan(0);
     expect(valueOf(text, "process_cpu_seconds_total")).toBeGreaterThan(0);
     expect(valueOf(text, "process_resident_memory_bytes")).toBeGreaterThan(0);
     expect(valueOf(text, "nodejs_eventloop_lag_p99_seconds")).not.toBeNull();
@@ -131,6 +133,7 @@ describe("metrics", () => {
     expect(valueOf(text, "gatekeeper_queue_jobs", { queue: "storage-cleanup", state: "failed" })).not.toBeNull();
     expect(valueOf(text, "gatekeeper_standings_outbox_teams")).toBe(0);
     expect(valueOf(text, "gatekeeper_db_pool_in_use")).not.toBeNull();
+    expect(valueOf(text, "gatekeeper_db_statements_total")).toBeGreaterThan(0);
     // A worker's series are its own: no web figures in its scrape.
     expect(text).not.toContain("gatekeeper_http_request_duration_seconds");
   });

@@ -1,5 +1,5 @@
 /** Rows the integration tests need, made through the same tables the app uses. */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { nameColumns } from "../../app/modules/names/names.ts";
 import { challenges, eventSettings, submissions, teams, users, type Category } from "../../db/schema.ts";
 import { hashPassword } from "../../app/modules/auth/password.server.ts";
@@ -43,6 +43,13 @@ export async function makeSubmission(teamId: number, challengeId: number, userId
 
 export async function ensureEventSettings() {
   await getDb().insert(eventSettings).values({ id: 1, finalAt: new Date(Date.now() + 86_400_000) }).onConflictDoNothing();
+}
+
+/** The five gates, each opened an hour ago (an existing gate is renamed and reopened so). */
+export async function openAllGates() {
+  await getDb().execute(sql`insert into gates (number, title, description, opens_at)
+    select n, 'Gate ' || n, 'Door ' || n, now() - interval '1 hour' from generate_series(1, 5) n
+    on conflict (number) do update set title = excluded.title, opens_at = excluded.opens_at`);
 }
 
 export async function setTeamOf(userId: number, teamId: number) {

@@ -5,10 +5,11 @@
  * standings stale and writes the audit record; the standings job is asked for after commit, as for a
  * judge's score (decision 005), so the board, the chart and the live update follow the same path.
  */
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { jsonDate, jsonObjectSql, oneRow, parsedJson, scalarSubquery } from "../../../db/json.ts";
 import { awards, teams, users, type Category } from "../../../db/schema.ts";
-import { getDb } from "../../infrastructure/db.server.ts";
+import { getDb, preparedOnce } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
@@ -141,12 +142,25 @@ export interface TeamAward {
   createdAt: Date;
 }
 
-/** A team's awards that count (not revoked), newest first: what its members see on /status. */
+/**
+ * A team's awards that count (not revoked), newest first: what its members see on /status. As one JSON
+ * column (a scalar subquery), so /status reads it with the viewer's badges
+ * (app/modules/participant/badges.server.ts); `teamAwards` reads the same alone.
+ */
+export function teamAwardsSql(teamId: Placeholder): SQL {
+  const row = jsonObjectSql({ id: awards.id, pointsCenti: awards.pointsCenti, category: awards.category, reason: awards.reason, createdAt: awards.createdAt });
+  return scalarSubquery(sql`select coalesce(json_agg(${row} order by ${awards.createdAt} desc, ${awards.id} desc), '[]'::json)
+    from ${awards} where ${awards.teamId} = ${teamId} and ${awards.revokedAt} is null`);
+}
+
+export function parseTeamAwards(column: unknown): TeamAward[] {
+  const rows = (parsedJson(column) as (Omit<TeamAward, "points" | "createdAt"> & { pointsCenti: number; createdAt: string })[] | null) ?? [];
+  return rows.map(({ pointsCenti, createdAt, ...row }) => ({ ...row, points: fromCenti(pointsCenti), createdAt: jsonDate(createdAt) }));
+}
+
+const teamAwardsStatement = preparedOnce((db) => db.select({ rows: teamAwardsSql(sql.placeholder("teamId")) }).from(oneRow()).prepare("team_awards"));
+
 export async function teamAwards(teamId: number): Promise<TeamAward[]> {
-  const rows = await getDb()
-    .select({ id: awards.id, pointsCenti: awards.pointsCenti, category: awards.category, reason: awards.reason, createdAt: awards.createdAt })
-    .from(awards)
-    .where(and(eq(awards.teamId, teamId), isNull(awards.revokedAt)))
-    .orderBy(desc(awards.createdAt), desc(awards.id));
-  return rows.map(({ pointsCenti, ...row }) => ({ ...row, points: fromCenti(pointsCenti) }));
+  const [row] = await teamAwardsStatement().execute({ teamId });
+  return parseTeamAwards(row?.rows);
 }

@@ -1,6 +1,6 @@
 /** What the participant screens read: each function queries only what its screen shows. */
-import { and, asc, eq, sql } from "drizzle-orm";
-import { anyOf } from "../../../db/any-of.ts";
+import { asc, eq, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { jsonDate, jsonObjectSql, oneRow, parsedJson, scalarSubquery } from "../../../db/json.ts";
 import { challenges, gates, submissions } from "../../../db/schema.ts";
 import { getDb, preparedOnce } from "../../infrastructure/db.server.ts";
 import type { Role } from "../auth/access.ts";
@@ -10,6 +10,9 @@ import { gateRows } from "../gates/gates.server.ts";
 import { readFeedback, type SubmissionFeedback } from "../judging/feedback.server.ts";
 import { isSolved } from "../scoring/rules.ts";
 import { getSubmissionsWindow } from "../settings/settings.server.ts";
+
+type Challenge = typeof challenges.$inferSelect;
+type Submission = typeof submissions.$inferSelect;
 
 export interface GateHeader {
   number: number;
@@ -49,51 +52,110 @@ const challengesOfWave = sharedReadBy(["challenges"], (wave: number) =>
     .orderBy(asc(challenges.id)),
 );
 
-/** The team's results on these challenges: read on every gate page, so built once (preparedOnce). */
+/** One of the team's results, as the gate page reads it. */
+export interface TeamResult {
+  challengeId: number;
+  rejected: boolean;
+  scoreCenti: number | null;
+}
+
+/**
+ * The team's results on a gate's challenges, as one JSON column (a scalar subquery): the gate page reads
+ * them alone (below) or with the viewer's badges (app/modules/participant/badges.server.ts), the same SQL.
+ */
+export function gateResultsSql(teamId: Placeholder, wave: Placeholder): SQL {
+  return scalarSubquery(sql`select coalesce(json_agg(${jsonObjectSql({ challengeId: submissions.challengeId, rejected: submissions.rejected, scoreCenti: submissions.scoreCenti })}), '[]'::json)
+    from ${submissions} inner join ${challenges} on ${challenges.id} = ${submissions.challengeId}
+    where ${submissions.teamId} = ${teamId} and ${challenges.wave} = ${wave}`);
+}
+
+export function parseGateResults(column: unknown): TeamResult[] {
+  return (parsedJson(column) as TeamResult[] | null) ?? [];
+}
+
+/** Read on every gate page without the badges: built once (preparedOnce). */
 const teamResultsStatement = preparedOnce((db) =>
   db
-    .select({ challengeId: submissions.challengeId, rejected: submissions.rejected, scoreCenti: submissions.scoreCenti })
-    .from(submissions)
-    .where(and(eq(submissions.teamId, sql.placeholder("teamId")), anyOf(submissions.challengeId, sql.placeholder("challengeIds"))))
+    .select({ rows: gateResultsSql(sql.placeholder("teamId"), sql.placeholder("wave")) })
+    .from(oneRow())
     .prepare("gate_team_results"),
 );
 
 /** No team has this id: a viewer without a team has no submission. */
 const NO_TEAM = -1;
 
-/** A challenge with its gate's opening and the team's submission: read on every challenge page, so built once (preparedOnce). */
+/** A challenge with its gate's opening and the team's submission (null if no such challenge in a gate), as the challenge page reads it. */
+export interface ChallengeRow {
+  id: number;
+  title: string;
+  description: string;
+  category: Challenge["category"];
+  hints: string | null;
+  wave: number | null;
+  points: number;
+  status: Challenge["status"];
+  attachmentKey: string | null;
+  attachmentName: string | null;
+  opensAt: Date;
+  submissionId: number | null;
+  submissionText: string | null;
+  submissionFileName: string | null;
+  submissionFileKey: string | null;
+  submissionStatus: Submission["status"] | null;
+  submissionScoreCenti: number | null;
+  submissionRejected: boolean | null;
+}
+
+/** The challenge page's row as one JSON column (null: none); read alone (below) or with the badges. */
+export function challengeWithSubmissionSql(challengeId: Placeholder, teamId: Placeholder): SQL {
+  const row = jsonObjectSql({
+    id: challenges.id,
+    title: challenges.title,
+    description: challenges.description,
+    category: challenges.category,
+    hints: challenges.hints,
+    wave: challenges.wave,
+    points: challenges.points,
+    status: challenges.status,
+    attachmentKey: challenges.attachmentKey,
+    attachmentName: challenges.attachmentName,
+    opensAt: gates.opensAt,
+    submissionId: submissions.id,
+    submissionText: submissions.text,
+    submissionFileName: submissions.fileName,
+    submissionFileKey: submissions.fileKey,
+    submissionStatus: submissions.status,
+    submissionScoreCenti: submissions.scoreCenti,
+    submissionRejected: submissions.rejected,
+  });
+  return scalarSubquery(sql`select ${row} from ${challenges}
+    inner join ${gates} on ${challengeGateJoin}
+    left join ${submissions} on ${submissions.challengeId} = ${challenges.id} and ${submissions.teamId} = ${teamId}
+    where ${challenges.id} = ${challengeId} limit 1`);
+}
+
+export function parseChallengeWithSubmission(column: unknown): ChallengeRow | null {
+  const row = parsedJson(column) as (Omit<ChallengeRow, "opensAt"> & { opensAt: string }) | null;
+  return row ? { ...row, opensAt: jsonDate(row.opensAt) } : null;
+}
+
+/** Read on every challenge page without the badges: built once (preparedOnce). */
 const challengeWithSubmissionStatement = preparedOnce((db) =>
   db
-    .select({
-      id: challenges.id,
-      title: challenges.title,
-      description: challenges.description,
-      category: challenges.category,
-      hints: challenges.hints,
-      wave: challenges.wave,
-      points: challenges.points,
-      status: challenges.status,
-      attachmentKey: challenges.attachmentKey,
-      attachmentName: challenges.attachmentName,
-      opensAt: gates.opensAt,
-      submissionId: submissions.id,
-      submissionText: submissions.text,
-      submissionFileName: submissions.fileName,
-      submissionFileKey: submissions.fileKey,
-      submissionStatus: submissions.status,
-      submissionScoreCenti: submissions.scoreCenti,
-      submissionRejected: submissions.rejected,
-    })
-    .from(challenges)
-    .innerJoin(gates, challengeGateJoin)
-    .leftJoin(submissions, and(eq(submissions.challengeId, challenges.id), eq(submissions.teamId, sql.placeholder("teamId"))))
-    .where(eq(challenges.id, sql.placeholder("challengeId")))
-    .limit(1)
+    .select({ row: challengeWithSubmissionSql(sql.placeholder("challengeId"), sql.placeholder("teamId")) })
+    .from(oneRow())
     .prepare("challenge_with_submission"),
 );
 
 /** A gate and, once it is open, its active challenges with the team's solved flags (one query: the team's). */
-export async function getGateBoard(wave: number, teamId: number | null, now = new Date(), versions: EventVersions | null = null): Promise<GateBoard | null> {
+export async function getGateBoard(
+  wave: number,
+  teamId: number | null,
+  now = new Date(),
+  versions: EventVersions | null = null,
+  /** The team's results on this gate as the request already read them (with the badges); undefined: read here. */
+  known?: TeamResult[],
+): Promise<GateBoard | null> {
   const [gate, deadline] = await Promise.all([gateRows(versions).then((rows) => rows.find((row) => row.number === wave)), getSubmissionsWindow(now, versions)]);
   if (!gate) return null;
   const submissionsState = { closesAt: deadline.closesAt, open: deadline.open, timeZone: deadline.timeZone };
@@ -108,7 +170,9 @@ export async function getGateBoard(wave: number, teamId: number | null, now = ne
   // The board is what a participant sees, whoever looks at it (the same rule as visibleChallengeSql).
   const visible = (await challengesOfWave(wave, versions)).filter((row) => hiddenFromParticipants({ status: row.status, opensAt: gate.opensAt }, now) === null);
   const results =
-    teamId === null || visible.length === 0 ? [] : await teamResultsStatement().execute({ teamId, challengeIds: visible.map((row) => row.id) });
+    teamId === null || visible.length === 0
+      ? []
+      : (known ?? parseGateResults((await teamResultsStatement().execute({ teamId, wave }))[0]?.rows));
   const byChallenge = new Map(results.map((row) => [row.challengeId, row]));
   const cards = visible.map((row) => {
     const submission = byChallenge.get(row.id);
@@ -162,9 +226,13 @@ export async function getChallengeForSubmission(
   now = new Date(),
   /** The event data's versions the request read: the published feedback gates are then not read again. */
   versions: EventVersions | null = null,
+  /** The row as the request already read it for this viewer's team (with the badges); undefined: read here. */
+  known?: ChallengeRow | null,
 ): Promise<{ challenge: ChallengeDetail; submission: OwnSubmission | null } | null> {
-  const teamId = viewer.teamId;
-  const [row] = await challengeWithSubmissionStatement().execute({ challengeId, teamId: teamId ?? NO_TEAM });
+  const row =
+    known !== undefined
+      ? known
+      : parseChallengeWithSubmission((await challengeWithSubmissionStatement().execute({ challengeId, teamId: viewer.teamId ?? NO_TEAM }))[0]?.row);
   if (!row || row.wave === null || !maySeeChallenge(viewer, row, now)) return null;
   const feedback =
     row.submissionId === null

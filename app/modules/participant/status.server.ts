@@ -1,5 +1,5 @@
 /** What /status shows: the team's standing in the board the viewer sees (app/modules/standings/frozen-view.ts decides which) and its awards. */
-import { teamAwards } from "../awards/awards.server.ts";
+import { teamAwards, type TeamAward } from "../awards/awards.server.ts";
 import { getScoreboardJson, type Viewer } from "../standings/scoreboard.server.ts";
 
 /**
@@ -9,10 +9,11 @@ import { getScoreboardJson, type Viewer } from "../standings/scoreboard.server.t
  * own points live. A board of more than `WHOLE_BOARD_MAX` teams is not sent whole (the page shows only the
  * team's own row): the team's row alone, as a window the page reads again when an update may move it
  * (docs/decisions/026-scoreboard-at-scale.md). And the awards that count for the viewer's own team (not
- * revoked), newest first. A user without a team gets neither (an empty board).
+ * revoked), newest first. A user without a team gets neither (an empty board). `knownAwards`: the team's
+ * awards as the request already read them (with the badges); undefined: read here.
  */
-export async function getStatus(viewer: Viewer) {
+export async function getStatus(viewer: Viewer, knownAwards?: TeamAward[]) {
   if (viewer.teamId === null) return { board: { frozen: false, live: true, ownTeamId: null, teamsJson: "[]", window: null }, awards: [] };
-  const [{ frozen, live, ownTeamId, teamsJson, window }, awards] = await Promise.all([getScoreboardJson(viewer, 0, null, "own"), teamAwards(viewer.teamId)]);
+  const [{ frozen, live, ownTeamId, teamsJson, window }, awards] = await Promise.all([getScoreboardJson(viewer, 0, null, "own"), knownAwards ?? teamAwards(viewer.teamId)]);
   return { board: { frozen, live, ownTeamId, teamsJson, window: window && { offset: window.offset, limit: window.limit, ownRow: true } }, awards };
 }

@@ -6,6 +6,7 @@
  */
 import { and, asc, desc, eq, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { anyOf } from "../../../db/any-of.ts";
+import { jsonDate, jsonObjectSql, oneRow, parsedJson, scalarSubquery } from "../../../db/json.ts";
 import { challenges, gates, requestMessages, requests, teams, users } from "../../../db/schema.ts";
 import type { Transaction } from "../../../db/client.ts";
 import { getDb, preparedOnce } from "../../infrastructure/db.server.ts";
@@ -86,21 +87,54 @@ export async function questionChallenges() {
     .orderBy(asc(challenges.title), asc(challenges.id));
 }
 
-/** A team's threads, newest activity first (/home reads them on every load: built once, preparedOnce). */
-const teamThreadsStatement = preparedOnce((db) =>
-  db
-    .select(listColumns)
+/** One of a team's threads as its list shows it (listColumns). */
+export interface TeamThread {
+  id: number;
+  kind: ThreadKind;
+  status: ThreadStatus;
+  message: string;
+  teamId: number | null;
+  team: string | null;
+  challengeId: number | null;
+  challenge: string | null;
+  gate: number | null;
+  claimedBy: number | null;
+  claimedByName: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  replies: number;
+}
+
+/** How many threads a team's list shows. */
+const TEAM_THREADS_LIMIT = 100;
+
+/**
+ * A team's threads, newest activity first, as one JSON column (a scalar subquery): /home reads it on every
+ * load with the viewer's badges (app/modules/participant/badges.server.ts); `teamThreads` reads the same alone.
+ */
+export function teamThreadsSql(teamId: Placeholder): SQL {
+  const newest = getDb()
+    .select({ row: jsonObjectSql(listColumns).as("row"), updatedAt: requests.updatedAt, id: requests.id })
     .from(requests)
     .leftJoin(teams, eq(teams.id, requests.teamId))
     .leftJoin(challenges, eq(challenges.id, requests.challengeId))
-    .where(eq(requests.teamId, sql.placeholder("teamId")))
+    .where(eq(requests.teamId, teamId))
     .orderBy(desc(requests.updatedAt), desc(requests.id))
-    .limit(100)
-    .prepare("team_threads"),
-);
+    .limit(TEAM_THREADS_LIMIT)
+    .as("newest");
+  return scalarSubquery(sql`select coalesce(json_agg(${newest.row} order by ${newest.updatedAt} desc, ${newest.id} desc), '[]'::json) from ${newest}`);
+}
 
-export async function teamThreads(teamId: number) {
-  return teamThreadsStatement().execute({ teamId });
+export function parseTeamThreads(column: unknown): TeamThread[] {
+  const rows = (parsedJson(column) as (Omit<TeamThread, "createdAt" | "updatedAt"> & { createdAt: string; updatedAt: string })[] | null) ?? [];
+  return rows.map((row) => ({ ...row, createdAt: jsonDate(row.createdAt), updatedAt: jsonDate(row.updatedAt) }));
+}
+
+const teamThreadsStatement = preparedOnce((db) => db.select({ rows: teamThreadsSql(sql.placeholder("teamId")) }).from(oneRow()).prepare("team_threads"));
+
+export async function teamThreads(teamId: number): Promise<TeamThread[]> {
+  const [row] = await teamThreadsStatement().execute({ teamId });
+  return parseTeamThreads(row?.rows);
 }
 
 /** Whether the thread is this team's (a team member's action asks first: another team's thread is not found). */

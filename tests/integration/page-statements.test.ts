@@ -1,0 +1,136 @@
+/**
+ * A participant page is one Postgres statement for the viewer's own data: the root layout's, the
+ * participant layout's and the page's loaders run together on one request (one load context), and the
+ * page's own rows (the team's results on a gate, a challenge with the team's submission, its awards, its
+ * threads) ride in the badges statement (app/glue/viewer-badges.server.ts). What each viewer sees is their
+ * own team's, and a page whose rows were not read so reads them itself.
+ */
+import { eq } from "drizzle-orm";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { beforeAll, describe, expect, it } from "vitest";
+import { awards, requests, submissions } from "../../db/schema.ts";
+import { getDb, poolStats } from "../../app/infrastructure/db.server.ts";
+import { pageReadFor } from "../../app/glue/viewer-badges.server.ts";
+import { watchCallerChanges } from "../../app/modules/auth/caller-changes.server.ts";
+import * as rootRoute from "../../app/root.tsx";
+import * as layoutRoute from "../../app/routes/_app.tsx";
+import * as gateRoute from "../../app/routes/_app.gate.$wave.tsx";
+import * as challengeRoute from "../../app/routes/_app.submition.$id.tsx";
+import * as statusRoute from "../../app/routes/_app.status.tsx";
+import * as homeRoute from "../../app/routes/_app.home.tsx";
+import { ensureEventSettings, openAllGates, makeChallenge, makeTeam, makeUser, makeSubmission, sessionCookie } from "../support/fixtures.ts";
+import { ORIGIN } from "../support/api.ts";
+
+type Loader = (args: LoaderFunctionArgs) => Promise<unknown>;
+
+interface Viewer {
+  id: number;
+  teamId: number;
+  cookie: string;
+}
+
+let teamA: Viewer;
+let teamB: Viewer;
+let challengeId: number;
+
+beforeAll(async () => {
+  await ensureEventSettings();
+  await openAllGates();
+  const viewer = async (): Promise<Viewer> => {
+    const team = await makeTeam();
+    const user = await makeUser("participant", team.id);
+    return { id: user.id, teamId: team.id, cookie: await sessionCookie(user.id) };
+  };
+  [teamA, teamB] = [await viewer(), await viewer()];
+  const challenge = await makeChallenge({ points: 100, wave: 1 });
+  challengeId = challenge.id;
+  // Team A: a full-score submission (solved), an award, a thread. Team B: nothing.
+  const submission = await makeSubmission(teamA.teamId, challengeId, teamA.id);
+  await getDb().update(submissions).set({ scoreCenti: 10_000, text: "team A's answer" }).where(eq(submissions.id, submission.id));
+  await getDb().insert(awards).values({ teamId: teamA.teamId, pointsCenti: 250, reason: "Best demo of team A", givenBy: null });
+  await getDb().insert(requests).values({ kind: "needs", message: "Team A needs a cable", teamId: teamA.teamId, userId: teamA.id });
+});
+
+/** The three loaders of one request, as Remix runs them: at once, each with its own Request, one load context. */
+async function loadPage(viewer: Viewer, path: string, page: Loader, params: Record<string, string> = {}) {
+  const context = {};
+  const call = (loader: Loader) => loader({ request: new Request(`${ORIGIN}${path}`, { headers: { Cookie: viewer.cookie } }), params, context });
+  const before = poolStats().sent;
+  const [root, layout, data] = await Promise.all([call(rootRoute.loader as Loader), call(layoutRoute.loader as Loader), call(page)]);
+  return { statements: poolStats().sent - before, root, layout, data: data as Record<string, unknown> };
+}
+
+/**
+ * Counted once warm, as on event day: the session remembered (from when the process hears changes to
+ * callers: what it looked up before is forgotten then), the event data read per version.
+ */
+async function warmPage(viewer: Viewer, path: string, page: Loader, params: Record<string, string> = {}) {
+  await loadPage(viewer, path, page, params);
+  await watchCallerChanges();
+  await loadPage(viewer, path, page, params);
+  return loadPage(viewer, path, page, params);
+}
+
+describe("a participant page's own data", () => {
+  it("is one statement with the badges on /gate/:n, /submition/:id, /status and /home, and each team sees its own", async () => {
+    const gateA = await warmPage(teamA, "/gate/1", gateRoute.loader as Loader, { wave: "1" });
+    const gateB = await warmPage(teamB, "/gate/1", gateRoute.loader as Loader, { wave: "1" });
+    const solved = (page: typeof gateA) =>
+      ((page.data.board as { challenges: { id: number; solved: boolean }[] }).challenges.find((card) => card.id === challengeId) ?? { solved: null }).solved;
+    expect([gateA.statements, solved(gateA)]).toEqual([1, true]);
+    expect([gateB.statements, solved(gateB)]).toEqual([1, false]);
+
+    const params = { id: String(challengeId) };
+    const challengeA = await warmPage(teamA, `/submition/${challengeId}`, challengeRoute.loader as Loader, params);
+    const challengeB = await warmPage(teamB, `/submition/${challengeId}`, challengeRoute.loader as Loader, params);
+    const answer = (page: typeof challengeA) => (page.data.submission as { text: string | null } | null)?.text ?? null;
+    expect([challengeA.statements, answer(challengeA)]).toEqual([1, "team A's answer"]);
+    expect([challengeB.statements, answer(challengeB)]).toEqual([1, null]);
+    expect((challengeB.data.challenge as { id: number }).id).toBe(challengeId);
+
+    const statusA = await warmPage(teamA, "/status", statusRoute.loader as Loader);
+    const statusB = await warmPage(teamB, "/status", statusRoute.loader as Loader);
+    const reasons = (page: typeof statusA) => (page.data.awards as { reason: string; points: number }[]).map((award) => `${award.reason}: ${award.points}`);
+    expect([statusA.statements, reasons(statusA)]).toEqual([1, ["Best demo of team A: 2.5"]]);
+    expect([statusB.statements, reasons(statusB)]).toEqual([1, []]);
+
+    const homeA = await warmPage(teamA, "/home", homeRoute.loader as Loader);
+    const homeB = await warmPage(teamB, "/home", homeRoute.loader as Loader);
+    const threads = (page: typeof homeA) => (page.data.threads as { message: string }[]).map((thread) => thread.message);
+    expect([homeA.statements, threads(homeA)]).toEqual([1, ["Team A needs a cable"]]);
+    expect([homeB.statements, threads(homeB)]).toEqual([1, []]);
+  });
+
+  it("shows a change on the next load (nothing of the page's own rows is kept between requests)", async () => {
+    const [award] = await getDb().insert(awards).values({ teamId: teamB.teamId, pointsCenti: -100, reason: "Late for team B", givenBy: null }).returning();
+    const status = await loadPage(teamB, "/status", statusRoute.loader as Loader);
+    expect((status.data.awards as { reason: string }[]).map((row) => row.reason)).toEqual(["Late for team B"]);
+    await getDb().update(awards).set({ revokedAt: new Date() }).where(eq(awards.id, award.id));
+    const after = await loadPage(teamB, "/status", statusRoute.loader as Loader);
+    expect(after.data.awards).toEqual([]);
+  });
+
+  it("a page takes the rows only for what it asks: another kind or key reads on its own, with the same answer", async () => {
+    const request = (path: string) => new Request(`${ORIGIN}${path}`, { headers: { Cookie: teamA.cookie } });
+    const viewer = { id: teamA.id, teamId: teamA.teamId };
+    // The path read wave 2's results: a loader asking for wave 1's gets none of them.
+    const context = {};
+    expect((await pageReadFor(context, viewer, request("/gate/2"), "gateResults", 2)).rows).toEqual([]);
+    expect((await pageReadFor(context, viewer, request("/gate/2"), "gateResults", 1)).rows).toBeUndefined();
+    expect((await pageReadFor({}, viewer, request("/gate/2"), "teamAwards", 0)).rows).toBeUndefined();
+    expect((await pageReadFor({}, viewer, request("/scoreboard"), "teamAwards", 0)).rows).toBeUndefined();
+    // Without a load context (no sharing) the page reads its rows itself: the same board.
+    const alone = (await gateRoute.loader({ request: request("/gate/1"), params: { wave: "1" }, context: undefined as never })) as { board: unknown };
+    const shared = await loadPage(teamA, "/gate/1", gateRoute.loader as Loader, { wave: "1" });
+    expect(alone.board).toEqual(shared.data.board);
+  });
+
+  it("a challenge id beyond any row's reads the badges alone: the layouts render and the page is a 404", async () => {
+    const path = "/submition/99999999999";
+    const context = {};
+    const call = (loader: Loader) => loader({ request: new Request(`${ORIGIN}${path}`, { headers: { Cookie: teamA.cookie } }), params: { id: "99999999999" }, context });
+    const [root, page] = await Promise.allSettled([call(rootRoute.loader as Loader), call(challengeRoute.loader as Loader)]);
+    expect(root.status).toBe("fulfilled");
+    expect(page.status === "rejected" && page.reason instanceof Response ? page.reason.status : page.status).toBe(404);
+  });
+});
