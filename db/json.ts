@@ -32,10 +32,11 @@ export function oneRow(): SQL {
 }
 
 /**
- * `query` as a select's column (a scalar subquery, parenthesised). Wrapped once more: in a select of one
- * table or none, drizzle writes the column references it finds directly in a column's SQL without their
- * table names ("id", not "challenges"."id"), which a subquery joining two tables cannot resolve.
+ * `query` as a select's column (a scalar subquery, parenthesised), nested in a SQL of its own: in a select
+ * of one table or none, drizzle writes the column references it finds directly in a column's SQL without
+ * their table names ("id", not "challenges"."id"), which a subquery joining two tables cannot resolve. It
+ * leaves nested SQL as it is.
  */
 export function scalarSubquery(query: SQL): SQL {
-  return sql`${sql`(${query})`}`;
+  return sql`(${query})`;
 }

@@ -19,7 +19,7 @@ export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
-  const { rows: awardRows } = await pageReadFor(context, user, request, "teamAwards", 0);
+  const awardRows = pageReadFor(context, user, request, "teamAwards", 0).then((read) => read.rows);
   // The board the viewer sees (frozen: the frozen ranks, the team's own points live; docs/domain.md), kept
   // live on the page; only the viewer's own team's awards, those that count.
   const { board, awards } = await getStatus({ id: user.id, role: user.role, teamId: user.teamId }, awardRows);

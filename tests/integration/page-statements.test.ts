@@ -8,12 +8,14 @@
 import { eq } from "drizzle-orm";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
-import { awards, requests, submissions } from "../../db/schema.ts";
+import { announcements, awards, requests, submissions } from "../../db/schema.ts";
 import { getDb, poolStats } from "../../app/infrastructure/db.server.ts";
-import { pageReadFor } from "../../app/glue/viewer-badges.server.ts";
+import { pageReadFor, pageRowsOf } from "../../app/glue/viewer-badges.server.ts";
+import { viewerBadges } from "../../app/modules/participant/badges.server.ts";
 import { watchCallerChanges } from "../../app/modules/auth/caller-changes.server.ts";
 import * as rootRoute from "../../app/root.tsx";
 import * as layoutRoute from "../../app/routes/_app.tsx";
+import * as gatesRoute from "../../app/routes/_app.gates.tsx";
 import * as gateRoute from "../../app/routes/_app.gate.$wave.tsx";
 import * as challengeRoute from "../../app/routes/_app.submition.$id.tsx";
 import * as statusRoute from "../../app/routes/_app.status.tsx";
@@ -52,7 +54,7 @@ beforeAll(async () => {
 });
 
 /** The three loaders of one request, as Remix runs them: at once, each with its own Request, one load context. */
-async function loadPage(viewer: Viewer, path: string, page: Loader, params: Record<string, string> = {}) {
+async function loadPage(viewer: { cookie: string }, path: string, page: Loader, params: Record<string, string> = {}) {
   const context = {};
   const call = (loader: Loader) => loader({ request: new Request(`${ORIGIN}${path}`, { headers: { Cookie: viewer.cookie } }), params, context });
   const before = poolStats().sent;
@@ -64,7 +66,7 @@ async function loadPage(viewer: Viewer, path: string, page: Loader, params: Reco
  * Counted once warm, as on event day: the session remembered (from when the process hears changes to
  * callers: what it looked up before is forgotten then), the event data read per version.
  */
-async function warmPage(viewer: Viewer, path: string, page: Loader, params: Record<string, string> = {}) {
+async function warmPage(viewer: { cookie: string }, path: string, page: Loader, params: Record<string, string> = {}) {
   await loadPage(viewer, path, page, params);
   await watchCallerChanges();
   await loadPage(viewer, path, page, params);
@@ -119,18 +121,51 @@ describe("a participant page's own data", () => {
     expect((await pageReadFor(context, viewer, request("/gate/2"), "gateResults", 1)).rows).toBeUndefined();
     expect((await pageReadFor({}, viewer, request("/gate/2"), "teamAwards", 0)).rows).toBeUndefined();
     expect((await pageReadFor({}, viewer, request("/scoreboard"), "teamAwards", 0)).rows).toBeUndefined();
-    // Without a load context (no sharing) the page reads its rows itself: the same board.
-    const alone = (await gateRoute.loader({ request: request("/gate/1"), params: { wave: "1" }, context: undefined as never })) as { board: unknown };
+    // Read for another team (the caller changed team between two loaders of one request): not taken.
+    expect((await pageReadFor(context, { ...viewer, teamId: teamB.teamId }, request("/gate/2"), "gateResults", 2)).rows).toBeUndefined();
+    // A path that reads wave 2's rows while the loader shows wave 1 (as a stale path table would): the page
+    // reads its own, with the statement that reads them alone, and shows the same board.
+    const mismatched = await loadPage(teamA, "/gate/2", gateRoute.loader as Loader, { wave: "1" });
     const shared = await loadPage(teamA, "/gate/1", gateRoute.loader as Loader, { wave: "1" });
-    expect(alone.board).toEqual(shared.data.board);
+    expect(mismatched.statements).toBe(2);
+    expect(mismatched.data.board).toEqual(shared.data.board);
   });
 
-  it("a challenge id beyond any row's reads the badges alone: the layouts render and the page is a 404", async () => {
+  it("a viewer without a team (a judge) reads nobody's rows, in one statement", async () => {
+    const judge = await makeUser("judge");
+    const viewer = { cookie: await sessionCookie(judge.id) };
+    const gate = await warmPage(viewer, "/gate/1", gateRoute.loader as Loader, { wave: "1" });
+    expect(gate.statements).toBe(1);
+    expect((gate.data.board as { challenges: { solved: boolean }[] }).challenges.some((card) => card.solved)).toBe(false);
+    const challenge = await warmPage(viewer, `/submition/${challengeId}`, challengeRoute.loader as Loader, { id: String(challengeId) });
+    expect([challenge.statements, challenge.data.submission]).toEqual([1, null]);
+    expect((await warmPage(viewer, "/home", homeRoute.loader as Loader)).data.threads).toEqual([]);
+    expect((await warmPage(viewer, "/status", statusRoute.loader as Loader)).data.awards).toEqual([]);
+  });
+
+  it("a challenge id beyond any row's reads the badges alone (nothing out of range is sent): one statement, and the page is a 404", async () => {
     const path = "/submition/99999999999";
+    expect(pageRowsOf(new Request(`${ORIGIN}${path}`))).toBeNull();
+    await warmPage(teamA, "/gates", gatesRoute.loader as Loader);
     const context = {};
     const call = (loader: Loader) => loader({ request: new Request(`${ORIGIN}${path}`, { headers: { Cookie: teamA.cookie } }), params: { id: "99999999999" }, context });
+    const before = poolStats().sent;
     const [root, page] = await Promise.allSettled([call(rootRoute.loader as Loader), call(challengeRoute.loader as Loader)]);
+    expect(poolStats().sent - before).toBe(1);
     expect(root.status).toBe("fulfilled");
     expect(page.status === "rejected" && page.reason instanceof Response ? page.reason.status : page.status).toBe(404);
+  });
+
+  it("when the statement with the page's rows fails, the badges are read alone (the page then reads its own)", async () => {
+    const [announcement] = await getDb().insert(announcements).values({ title: "Unread", content: "x", createdBy: null }).returning();
+    try {
+      // A key Postgres refuses (beyond integer): the page's part fails, the counts do not.
+      const badges = await viewerBadges({ id: teamA.id, teamId: teamA.teamId }, { kind: "challenge", key: 2 ** 40 });
+      expect(badges.page).toBeNull();
+      expect(badges.unreadAnnouncements).toBeGreaterThan(0);
+      expect(badges.versions).not.toBeNull();
+    } finally {
+      await getDb().delete(announcements).where(eq(announcements.id, announcement.id));
+    }
   });
 });

@@ -97,10 +97,20 @@ function parsePage(want: PageRowsWant, column: unknown): PageRows {
   }
 }
 
-/** `page`: the page's own rows to read in the same statement (the viewer's team's only), or null. */
+/**
+ * `page`: the page's own rows to read in the same statement (the viewer's team's only), or null. If that
+ * statement fails, the badges are read alone: the counts never depend on a page's SQL (the page's module
+ * then reads its rows itself, and says so if they fail again).
+ */
 export async function viewerBadges(viewer: { id: number; teamId: number | null }, page: PageRowsWant | null = null): Promise<ViewerBadges> {
-  const statement = statements[page?.kind ?? "none"]();
-  const [row] = await statement.execute({ userId: viewer.id, teamId: viewer.teamId ?? NO_TEAM, key: page?.key ?? 0 });
+  const values = { userId: viewer.id, teamId: viewer.teamId ?? NO_TEAM, key: page?.key ?? 0 };
+  let row;
+  try {
+    [row] = await statements[page?.kind ?? "none"]().execute(values);
+  } catch (error) {
+    if (page === null) throw error;
+    return viewerBadges(viewer, null);
+  }
   return {
     unreadAnnouncements: Number(row?.unread ?? 0),
     answeredThreads: Number(row?.answered ?? 0),

@@ -10,10 +10,14 @@ import { getScoreboardJson, type Viewer } from "../standings/scoreboard.server.t
  * team's own row): the team's row alone, as a window the page reads again when an update may move it
  * (docs/decisions/026-scoreboard-at-scale.md). And the awards that count for the viewer's own team (not
  * revoked), newest first. A user without a team gets neither (an empty board). `knownAwards`: the team's
- * awards as the request already read them (with the badges); undefined: read here.
+ * awards as the request reads them (with the badges), awaited beside the board; undefined: read here.
  */
-export async function getStatus(viewer: Viewer, knownAwards?: TeamAward[]) {
-  if (viewer.teamId === null) return { board: { frozen: false, live: true, ownTeamId: null, teamsJson: "[]", window: null }, awards: [] };
-  const [{ frozen, live, ownTeamId, teamsJson, window }, awards] = await Promise.all([getScoreboardJson(viewer, 0, null, "own"), knownAwards ?? teamAwards(viewer.teamId)]);
+export async function getStatus(viewer: Viewer, knownAwards: Promise<TeamAward[] | undefined> = Promise.resolve(undefined)) {
+  const teamId = viewer.teamId;
+  if (teamId === null) return { board: { frozen: false, live: true, ownTeamId: null, teamsJson: "[]", window: null }, awards: [] };
+  const [{ frozen, live, ownTeamId, teamsJson, window }, awards] = await Promise.all([
+    getScoreboardJson(viewer, 0, null, "own"),
+    knownAwards.then((rows) => rows ?? teamAwards(teamId)),
+  ]);
   return { board: { frozen, live, ownTeamId, teamsJson, window: window && { offset: window.offset, limit: window.limit, ownRow: true } }, awards };
 }
