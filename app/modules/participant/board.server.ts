@@ -62,6 +62,9 @@ export interface TeamResult {
 /**
  * The team's results on a gate's challenges, as one JSON column (a scalar subquery): the gate page reads
  * them alone (below) or with the viewer's badges (app/modules/participant/badges.server.ts), the same SQL.
+ * By the challenges' wave, not by the ids the page shows: read with the badges, they are of the same
+ * snapshot as the versions the page's challenge list is kept by. Read alone, a challenge moved to another
+ * gate between the two reads shows as not solved for that one load.
  */
 export function gateResultsSql(teamId: Placeholder, wave: Placeholder): SQL {
   return scalarSubquery(sql`select coalesce(json_agg(${jsonObjectSql({ challengeId: submissions.challengeId, rejected: submissions.rejected, scoreCenti: submissions.scoreCenti })}), '[]'::json)
