@@ -17,19 +17,20 @@ import { viewerBadges, type PageRowsByKind, type PageRowsKind, type PageRowsWant
 /**
  * The participant pages whose own rows are read with the badges, by path (the routes under app/routes/_app.*).
  * A path not listed, or a key that is not a row id, reads the badges alone. Only the count of statements
- * depends on this table: a page that finds no rows for it reads them itself.
+ * depends on this table: a page that finds no rows for it reads them itself. Case-insensitive, as Remix matches
+ * routes: `/HOME` renders /home, and reads its rows in the same one statement.
  */
 const pageRowsByPath: [RegExp, (match: RegExpMatchArray) => PageRowsWant | null][] = [
-  [/^\/gate\/([1-5])\/?$/, (match) => ({ kind: "gateResults", key: Number(match[1]) })],
+  [/^\/gate\/([1-5])\/?$/i, (match) => ({ kind: "gateResults", key: Number(match[1]) })],
   [
-    /^\/submition\/([^/]+)\/?$/,
+    /^\/submition\/([^/]+)\/?$/i,
     (match) => {
       const id = parseRowId(match[1]);
       return id === null ? null : { kind: "challenge", key: id };
     },
   ],
-  [/^\/status\/?$/, () => ({ kind: "teamAwards", key: 0 })],
-  [/^\/home\/?$/, () => ({ kind: "teamThreads", key: 0 })],
+  [/^\/status\/?$/i, () => ({ kind: "teamAwards", key: 0 })],
+  [/^\/home\/?$/i, () => ({ kind: "teamThreads", key: 0 })],
 ];
 
 /** The page rows this request's path reads with the badges, or null. */

@@ -103,6 +103,15 @@ describe("a participant page's own data", () => {
     expect([homeB.statements, threads(homeB)]).toEqual([1, []]);
   });
 
+  it("reads the rows in the same statement whatever the path's case, as Remix matches it (/HOME is /home)", async () => {
+    const home = await warmPage(teamA, "/HOME", homeRoute.loader as Loader);
+    expect([home.statements, (home.data.threads as { message: string }[]).map((thread) => thread.message)]).toEqual([1, ["Team A needs a cable"]]);
+    const gate = await warmPage(teamA, "/Gate/1/", gateRoute.loader as Loader, { wave: "1" });
+    expect(gate.statements).toBe(1);
+    expect(pageRowsOf(new Request(`${ORIGIN}/SUBMITION/${challengeId}`))).toEqual({ kind: "challenge", key: challengeId });
+    expect(pageRowsOf(new Request(`${ORIGIN}/Status`))).toEqual({ kind: "teamAwards", key: 0 });
+  });
+
   it("shows a change on the next load (nothing of the page's own rows is kept between requests)", async () => {
     const [award] = await getDb().insert(awards).values({ teamId: teamB.teamId, pointsCenti: -100, reason: "Late for team B", givenBy: null }).returning();
     const status = await loadPage(teamB, "/status", statusRoute.loader as Loader);

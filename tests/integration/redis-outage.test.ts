@@ -33,6 +33,18 @@ afterAll(async () => {
   await redis.destroy();
 });
 
+/** The team's standings row once its total reaches `totalCenti` (a worker's sweep catching up), or as it is after 20 s. */
+async function standingOnceAt(teamId: number, totalCenti: number) {
+  const deadline = Date.now() + 20_000;
+  let row: typeof standings.$inferSelect | undefined;
+  while (Date.now() < deadline) {
+    [row] = await getDb().select().from(standings).where(eq(standings.teamId, teamId));
+    if (row?.totalCenti === totalCenti) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return row;
+}
+
 describe("Redis outage", () => {
   it("saves the score at once and catches the standings up when Redis is back", async () => {
     await ensureEventSettings();
@@ -52,16 +64,39 @@ describe("Redis outage", () => {
 
     await redis.start();
     await startWorker({ REDIS_URL: process.env.REDIS_URL! });
-    const deadline = Date.now() + 20_000;
-    let row: typeof standings.$inferSelect | undefined;
-    while (Date.now() < deadline) {
-      [row] = await getDb().select().from(standings).where(eq(standings.teamId, team.id));
-      if (row?.totalCenti === 8800) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(row).toMatchObject({ totalCenti: 8800, solvedCount: 1 });
+    expect(await standingOnceAt(team.id, 8800)).toMatchObject({ totalCenti: 8800, solvedCount: 1 });
     const { board } = await readSnapshot(getRedis());
     expect(board.find((entry) => entry.id === team.id)).toMatchObject({ totalScore: 88, rank: 1 });
+    expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
+  });
+
+  it("a Redis that stops answering holds the judge no longer than its deadlines, and the standings catch up once it answers", async () => {
+    await ensureEventSettings();
+    const team = await makeTeam();
+    const judge = await makeUser("judge");
+    const challenge = await makeChallenge({ points: 100 });
+    const submission = await makeSubmission(team.id, challenge.id, null);
+    // Connected and ready: the score takes the in-request recompute, whose Redis placement is what hangs.
+    expect(await getRedis().ping()).toBe("PONG");
+    await startWorker({ REDIS_URL: process.env.REDIS_URL! });
+
+    redis.pause();
+    const started = Date.now();
+    // Whatever happens, Redis answers again before any assertion can fail (the worker and afterAll need it).
+    const result = await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "77" }).finally(() => redis.resume());
+    const waited = Date.now() - started;
+    // The placement's deadline (1 s), then the enqueue's (2 s): never the minutes a stuck Redis could take.
+    expect(waited).toBeGreaterThanOrEqual(1000);
+    expect(waited).toBeLessThan(6000);
+    expect(result.scoreCenti).toBe(7700);
+    const [saved] = await getDb().select().from(submissions).where(eq(submissions.id, submission.id));
+    expect(saved).toMatchObject({ scoreCenti: 7700, status: "reviewed" });
+
+    // The recompute rolled back when the placement missed its deadline (its locks went with it), so the
+    // outbox row still says the team is stale, and the worker's sweep brings the board to the score.
+    expect(await standingOnceAt(team.id, 7700)).toMatchObject({ totalCenti: 7700, solvedCount: 1 });
+    const { board } = await readSnapshot(getRedis());
+    expect(board.find((entry) => entry.id === team.id)).toMatchObject({ totalScore: 77 });
     expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
   });
 

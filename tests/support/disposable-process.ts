@@ -26,6 +26,18 @@ export abstract class DisposableProcess {
     await exited;
   }
 
+  /**
+   * SIGSTOP: the process keeps its sockets open and the kernel keeps accepting what clients send, but nothing
+   * answers, as with a server stuck in a long command or a host that froze. `resume` (SIGCONT) lets it go on.
+   */
+  pause(): void {
+    this.process?.kill("SIGSTOP");
+  }
+
+  resume(): void {
+    this.process?.kill("SIGCONT");
+  }
+
   async destroy(): Promise<void> {
     await this.kill();
     rmSync(this.dataDir, { recursive: true, force: true });
