@@ -41,6 +41,17 @@ export async function enqueue<K extends QueueKey>(key: K, payload: QueuePayload<
   return within(getQueue(key).add(queues[key].name, data, options), ENQUEUE_TIMEOUT_MS, `Redis did not answer within ${ENQUEUE_TIMEOUT_MS} ms`);
 }
 
+/**
+ * Several jobs of one queue in one round trip (BullMQ's addBulk), under the same deadline as one job: a loop
+ * of `enqueue` over every team of an import would wait that deadline once a team on a Redis that stopped
+ * answering, and send one round trip a team on one that answers.
+ */
+export async function enqueueMany<K extends QueueKey>(key: K, payloads: readonly QueuePayload<K>[]) {
+  if (payloads.length === 0) return [];
+  const jobs = payloads.map((payload) => ({ name: queues[key].name, data: queues[key].payload.parse(payload) }));
+  return within(getQueue(key).addBulk(jobs), ENQUEUE_TIMEOUT_MS, `Redis did not answer within ${ENQUEUE_TIMEOUT_MS} ms`);
+}
+
 export async function closeQueues() {
   const map = globalForQueues.__gatekeeperQueues;
   globalForQueues.__gatekeeperQueues = undefined;

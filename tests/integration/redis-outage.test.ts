@@ -16,7 +16,8 @@ import { messages } from "../../app/modules/messages.ts";
 import { withUnavailablePages } from "../../app/glue/unavailable.server.ts";
 import { callRoute, loadRouteModule, routeManifest } from "../support/route-manifest.ts";
 import { DisposableRedis } from "../support/disposable-redis.ts";
-import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie, actorFor } from "../support/fixtures.ts";
+import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie, actorFor, testAdmin } from "../support/fixtures.ts";
+import { updateChallenge } from "../../app/modules/challenges/challenges.server.ts";
 import { startWorker, stopAll } from "../support/processes.ts";
 
 let redis: DisposableRedis;
@@ -33,13 +34,15 @@ afterAll(async () => {
   await redis.destroy();
 });
 
-/** The team's standings row once its total reaches `totalCenti` (a worker's sweep catching up), or as it is after 20 s. */
-async function standingOnceAt(teamId: number, totalCenti: number) {
+type StandingRow = typeof standings.$inferSelect;
+
+/** The team's standings row once its total reaches `totalCenti` (and `also` holds), a worker's sweep catching up; or as it is after 20 s. */
+async function standingOnceAt(teamId: number, totalCenti: number, also: (row: StandingRow) => boolean = () => true) {
   const deadline = Date.now() + 20_000;
-  let row: typeof standings.$inferSelect | undefined;
+  let row: StandingRow | undefined;
   while (Date.now() < deadline) {
     [row] = await getDb().select().from(standings).where(eq(standings.teamId, teamId));
-    if (row?.totalCenti === totalCenti) break;
+    if (row?.totalCenti === totalCenti && also(row)) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return row;
@@ -98,6 +101,27 @@ describe("Redis outage", () => {
     const { board } = await readSnapshot(getRedis());
     expect(board.find((entry) => entry.id === team.id)).toMatchObject({ totalScore: 77 });
     expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
+  });
+
+  it("an admin's change that touches many teams waits one Redis deadline, not one a team, and their standings follow", async () => {
+    await ensureEventSettings();
+    const challenge = await makeChallenge({ points: 100, category: "AI" });
+    const teams = await Promise.all(Array.from({ length: 6 }, () => makeTeam()));
+    for (const team of teams) {
+      const submission = await makeSubmission(team.id, challenge.id, null);
+      await getDb().update(submissions).set({ scoreCenti: 5000, status: "reviewed", scoredAt: new Date() }).where(eq(submissions.id, submission.id));
+    }
+    expect(await getRedis().ping()).toBe("PONG");
+    await startWorker({ REDIS_URL: process.env.REDIS_URL! });
+
+    redis.pause();
+    const started = Date.now();
+    const input = { title: challenge.title, description: challenge.description, points: 100, category: "CS" as const, wave: challenge.wave ?? undefined };
+    await updateChallenge(testAdmin, challenge.id, input, null).finally(() => redis.resume());
+    // One enqueue of every team's job, under the enqueue's 2 s deadline (a job a team waited 2 s each: 12 s).
+    expect(Date.now() - started).toBeLessThan(4000);
+
+    for (const team of teams) expect(await standingOnceAt(team.id, 5000, (row) => row.csCenti === 5000)).toMatchObject({ csCenti: 5000, aiCenti: 0 });
   });
 
   it("the scoreboard page and GET /api/v1/scoreboard answer 503 with Retry-After while Redis is down, never a 500", async () => {

@@ -189,12 +189,12 @@ export async function updateChallenge(actor: Actor, id: number, input: Challenge
     if (before.points !== input.points || before.category !== input.category) {
       const rows = await tx.selectDistinct({ teamId: submissions.teamId }).from(submissions).where(eq(submissions.challengeId, id));
       teams = rows.map((row) => row.teamId);
-      for (const teamId of teams) await markStandingsStale(tx, teamId);
+      await markStandingsStale(tx, teams);
     }
     return { oldKey: replaceFile ? before.attachmentKey : null, teams };
   });
   if (oldKey) await cleanupObject(oldKey);
-  for (const teamId of teams) await requestStandingsRecompute(teamId);
+  await requestStandingsRecompute(teams);
 }
 
 export async function deleteChallenge(actor: Actor, id: number) {

@@ -224,7 +224,7 @@ export async function importAccounts(actor: Actor, text: string): Promise<Accoun
     if (NAME_CONSTRAINTS.users.some((constraint) => isUniqueViolation(error, constraint))) return { ok: false, check: { ...before.check, fileError: messages.dashboard.userNameTaken } };
     throw error;
   }
-  for (const teamId of touchedTeams) await requestStandingsRecompute(teamId);
+  await requestStandingsRecompute(touchedTeams);
   return {
     ok: true,
     accounts: before.valid.map(({ value }, index) => ({

@@ -157,6 +157,6 @@ export async function createAccountsFromRegistrations(actor: Actor, ids: number[
     await recordAudits(tx, actor, audits);
     return accounts;
   });
-  for (const teamId of touchedTeams) await requestStandingsRecompute(teamId);
+  await requestStandingsRecompute(touchedTeams);
   return { created, refused, skipped: wanted.length - created.length - refused.length };
 }

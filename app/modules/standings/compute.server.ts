@@ -37,7 +37,8 @@ export async function scoredSubmissionsOfUsersAffectedByTeam(tx: Queryable, team
     .where(sql`${submissions.userId} = any(array(${affectedUserIds(teamId)}))`);
 }
 
-const affectedUserIds = (teamId: number) => sql`
+/** The users whose statistics a recompute of the team writes: its members, and whoever is credited with one of its submissions. */
+export const affectedUserIds = (teamId: number) => sql`
     select ${users.id} from ${users} where ${users.teamId} = ${teamId}
     union
     select ${submissions.userId} from ${submissions} where ${submissions.teamId} = ${teamId} and ${submissions.userId} is not null`;

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 
 /**
@@ -9,6 +9,7 @@ import type { Queryable } from "../../../db/client.ts";
  */
 const TEAM_LOCK = 4242;
 const BOARD_LOCK = 4243;
+const USER_LOCK = 4244;
 
 export async function lockTeam(tx: Queryable, teamId: number) {
   await tx.execute(sql`select pg_advisory_xact_lock(${TEAM_LOCK}, ${teamId})`);
@@ -41,4 +42,17 @@ export async function tryLockTeamThenBoardShared(tx: Queryable, teamId: number, 
     sql`select set_config('lock_timeout', ${`${Math.max(1, Math.round(rowLockWaitMs))}ms`}, true), pg_try_advisory_xact_lock(${TEAM_LOCK}, ${teamId}) as team, pg_try_advisory_xact_lock_shared(${BOARD_LOCK}, 0) as board`,
   );
   return row?.team === true && row?.board === true;
+}
+
+/**
+ * An expression (the number of users locked) that takes the user lock of each user in `userIds` (a query of
+ * one id column), in id order, so two recomputes never wait for each other's users in a circle. A user
+ * credited on two teams (a member who moved) has statistics written by each team's recompute, which hold
+ * different team locks: the user lock makes the second wait for the first to commit, and the second then
+ * reads and writes after it, never older figures over newer ones. Taken after the team and board locks, in
+ * the statement before the recompute's reads (which must start after it). Volatile, so Postgres evaluates
+ * it row by row after the sort, and never drops it from the subquery.
+ */
+export function lockUsersSql(userIds: SQL): SQL<number> {
+  return sql<number>`(select count(*)::int from (select pg_advisory_xact_lock(${USER_LOCK}, locked.id) from (${userIds}) locked(id) order by locked.id) taken)`;
 }

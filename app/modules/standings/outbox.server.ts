@@ -3,16 +3,20 @@ import type { Queryable } from "../../../db/client.ts";
 import { standingsOutbox } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
-import { enqueue } from "../../infrastructure/queue.server.ts";
+import { enqueueMany } from "../../infrastructure/queue.server.ts";
 
 /**
- * Marks a team's standings stale, inside the caller's transaction: the score and the request to
+ * Marks teams' standings stale, inside the caller's transaction: the score and the request to
  * recompute commit together, so a score can never be saved without its standings catching up.
+ * Several teams (a challenge's points changed) in one statement, in id order: two transactions marking
+ * overlapping teams lock their rows in the same order.
  */
-export async function markStandingsStale(tx: Queryable, teamId: number) {
+export async function markStandingsStale(tx: Queryable, teams: number | Iterable<number>) {
+  const teamIds = typeof teams === "number" ? [teams] : [...new Set(teams)].sort((a, b) => a - b);
+  if (teamIds.length === 0) return;
   await tx
     .insert(standingsOutbox)
-    .values({ teamId })
+    .values(teamIds.map((teamId) => ({ teamId })))
     .onConflictDoUpdate({
       target: standingsOutbox.teamId,
       set: { version: sql`nextval('standings_outbox_version_seq')`, requestedAt: sql`now()` },
@@ -29,16 +33,22 @@ export async function nextStandingsVersion(tx: Queryable): Promise<number> {
 }
 
 /**
- * After commit: ask a worker to recompute. No job id, so a score landing while the team's job runs
- * gets a job of its own; surplus jobs find the outbox row gone and end at once (that is the
- * coalescing). If Redis is down this fails fast and the outbox sweep enqueues it later.
+ * After commit: ask a worker to recompute these teams (null and repeated ids are skipped). No job id, so
+ * a score landing while the team's job runs gets a job of its own; surplus jobs find the outbox row gone
+ * and end at once (that is the coalescing). One round trip and one deadline for them all: if Redis is
+ * down or does not answer, this gives up at once or after the deadline, and the outbox sweep enqueues
+ * them later.
  */
-export async function requestStandingsRecompute(teamId: number): Promise<boolean> {
+export async function requestStandingsRecompute(teams: number | Iterable<number | null | undefined>): Promise<boolean> {
+  const teamIds = typeof teams === "number" ? [teams] : [...new Set(teams)].filter((teamId): teamId is number => typeof teamId === "number");
   try {
-    await enqueue("standings", { teamId });
+    await enqueueMany(
+      "standings",
+      teamIds.map((teamId) => ({ teamId })),
+    );
     return true;
   } catch (error) {
-    getLogger().warn({ err: error, teamId }, "standings job not enqueued; the outbox sweep will retry");
+    getLogger().warn({ err: error, teams: teamIds.length, teamId: teamIds[0] }, "standings jobs not enqueued; the outbox sweep will retry");
     return false;
   }
 }
@@ -49,7 +59,10 @@ export async function sweepStaleStandings(olderThanMs = 2000): Promise<number> {
     .select({ teamId: standingsOutbox.teamId })
     .from(standingsOutbox)
     .where(lt(standingsOutbox.requestedAt, new Date(Date.now() - olderThanMs)));
-  for (const { teamId } of rows) await enqueue("standings", { teamId });
+  await enqueueMany(
+    "standings",
+    rows.map(({ teamId }) => ({ teamId })),
+  );
   return rows.length;
 }
 

@@ -15,6 +15,7 @@ import { getRedis } from "../../infrastructure/redis.server.ts";
 import { broadcastTeamStanding } from "../realtime/broadcast.server.ts";
 import type { TeamStanding } from "../realtime/events.ts";
 import {
+  affectedUserIds,
   awardsOfTeam,
   awardTotalsOf,
   groupBy,
@@ -28,7 +29,7 @@ import {
   userStatisticsValues,
   usersAffectedByTeam,
 } from "./compute.server.ts";
-import { lockBoardShared, lockTeam, lockTeamThenBoardShared, tryLockTeamThenBoardShared } from "./locks.ts";
+import { lockBoardShared, lockTeam, lockTeamThenBoardShared, lockUsersSql, tryLockTeamThenBoardShared } from "./locks.ts";
 import { nextStandingsVersion, requestStandingsRecompute } from "./outbox.server.ts";
 import { ensureSnapshotReady } from "./scoreboard.server.ts";
 import { shownOf } from "./shown.ts";
@@ -106,8 +107,11 @@ async function recomputeOnce(teamId: number, { waitForLocks = true } = {}): Prom
     if (!waitForLocks) {
       if (!(await tryLockTeamThenBoardShared(tx, teamId, IN_REQUEST_ROW_LOCK_MS))) return { status: "busy" };
     } else await lockTeamThenBoardShared(tx, teamId);
+    // With the outbox version, the locks of the users whose statistics this writes (lockUsersSql): taken only
+    // when there is work, and before the reads below, which must see whatever another team's recompute
+    // committed for a user of both.
     const [pending] = await tx
-      .select({ version: standingsOutbox.version, requestedAt: standingsOutbox.requestedAt })
+      .select({ version: standingsOutbox.version, requestedAt: standingsOutbox.requestedAt, usersLocked: lockUsersSql(affectedUserIds(teamId)) })
       .from(standingsOutbox)
       .where(eq(standingsOutbox.teamId, teamId));
     if (!pending) return { status: "skipped" };

@@ -49,7 +49,7 @@ function translate(error: unknown): never {
 }
 
 async function afterCommit(teamIds: Array<number | null | undefined>) {
-  for (const teamId of new Set(teamIds)) if (teamId) await requestStandingsRecompute(teamId);
+  await requestStandingsRecompute(teamIds);
 }
 
 export async function createUser(actor: Actor, input: Omit<UserFormValues, "id">) {
@@ -113,7 +113,7 @@ export async function updateUser(actor: UserActor, input: UserFormValues & { id:
         });
       }
       const stale = before.teamId === teamId ? [] : [before.teamId, teamId];
-      for (const id of stale) if (id) await markStandingsStale(tx, id);
+      await markStandingsStale(tx, stale.filter((id): id is number => id !== null));
       return stale;
     })
     .catch(translate);
