@@ -7,7 +7,7 @@ import { asCaller, findSessionCaller, type Caller } from "./caller.server.ts";
 import { isForeignOrigin } from "./csrf.server.ts";
 import { getEnv } from "../infrastructure/env.server.ts";
 import { getLogger } from "../infrastructure/logger.server.ts";
-import { socketKey } from "../infrastructure/emitter.server.ts";
+import { socketKey, emitThroughLocalServer } from "../infrastructure/emitter.server.ts";
 import { createRedis } from "../infrastructure/redis.server.ts";
 import { roomsOf } from "../modules/realtime/rooms.ts";
 import { readSessionToken } from "./session.server.ts";
@@ -35,6 +35,14 @@ export function attachRealtime(httpServer: HttpServer) {
   const pub = createRedis("subscriber");
   const sub = pub.duplicate();
   sub.on("error", () => {});
+  // The adapter publishes each broadcast without handling a failure (a command still queued when the connection
+  // closes): logged, never an unhandled rejection. Events are hints (app/infrastructure/emitter.server.ts).
+  const publish = pub.publish.bind(pub);
+  pub.publish = ((channel: string, message: string | Buffer) =>
+    publish(channel, message).catch((error: unknown) => {
+      getLogger().warn({ err: error, channel }, "live event not published");
+      return 0;
+    })) as typeof pub.publish;
   const io = new Server(httpServer, {
     adapter: createAdapter(pub, sub, { key: socketKey() }),
     transports: ["websocket", "polling"],
@@ -147,9 +155,13 @@ export function attachRealtime(httpServer: HttpServer) {
   }, UNHEARD_SWEEP_MS);
   sweep.unref();
 
+  // This process's own broadcasts go out through this server: its sockets get them without the round trip
+  // through Redis (app/infrastructure/emitter.server.ts).
+  emitThroughLocalServer(io);
   return {
     io,
     async close() {
+      emitThroughLocalServer(null);
       clearInterval(sweep);
       stopHearing();
       // io.close() disconnects every socket and closes the HTTP server it is attached to.

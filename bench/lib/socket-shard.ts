@@ -5,7 +5,8 @@
  *
  *   → { type: "connect", urls, cookies }           ← { type: "connected" }   (again: another set of sockets, kept beside the first)
  *   → { type: "expect", values: [teamId, centi][] } (a run starts: the update each team must carry)
- *   → { type: "collect" }                           ← { type: "deliveries", teams, at, payloadBytes } (parallel arrays)
+ *   → { type: "collect" }                           ← { type: "deliveries", teams, at, webs, webUrls, payloadBytes } (parallel arrays;
+ *                                                      webs[i]: the index in webUrls of the server whose socket had it)
  *
  * Times are absolute (performance.timeOrigin + now, in ms): comparable across processes of one machine.
  */
@@ -19,6 +20,9 @@ type Message =
 
 const now = () => performance.timeOrigin + performance.now();
 const sockets: Array<Socket<ServerToClientEvents>> = [];
+// Per socket, the index in webUrls of the server it is connected to.
+const webOf: number[] = [];
+const webUrls: string[] = [];
 let expected = new Map<number, number>();
 // Per socket, the teams whose expected update it has seen (and when).
 let seen: Array<Map<number, number>> = [];
@@ -28,6 +32,8 @@ let payloadBytes = 0;
 function connect(url: string, cookie: string, index: number): Promise<void> {
   const socket: Socket<ServerToClientEvents> = io(url, { transports: ["websocket"], extraHeaders: { cookie }, reconnection: false, forceNew: true });
   sockets[index] = socket;
+  if (!webUrls.includes(url)) webUrls.push(url);
+  webOf[index] = webUrls.indexOf(url);
   socket.on("teams:update", (team) => {
     const at = now();
     if (expected.get(team.id) !== Math.round(team.totalScore * 100)) return;
@@ -58,13 +64,15 @@ process.on("message", async (message: Message) => {
   } else if (message.type === "collect") {
     const teams: number[] = [];
     const at: number[] = [];
-    for (const mine of seen) {
+    const webs: number[] = [];
+    for (const [index, mine] of seen.entries()) {
       for (const [team, time] of mine) {
         teams.push(team);
         at.push(time);
+        webs.push(webOf[index]);
       }
     }
-    process.send!({ type: "deliveries", teams, at, payloadBytes });
+    process.send!({ type: "deliveries", teams, at, webs, webUrls, payloadBytes });
   }
 });
 

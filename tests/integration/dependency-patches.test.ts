@@ -3,11 +3,13 @@
  * one does not apply): a behaviour only the patched code has, observed from outside.
  */
 import { readFileSync } from "node:fs";
+import { Socket } from "node:net";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createStaticHandler, matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import { createStaticRouter } from "react-router-dom/server.js";
+import { entityKind, is, SQL, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../db/client.ts";
 import { teams } from "../../db/schema.ts";
@@ -26,6 +28,29 @@ describe("dependency patches", () => {
     }
   });
 
+  // docs/decisions/012-prepared-statements.md, "drizzle's `is`".
+  it("drizzle-orm: `is` keeps its answer for a class and an entity type (building SQL asks it of every chunk, for many types)", () => {
+    class Kind {
+      static readonly [entityKind] = "GatekeeperTestKind";
+    }
+    class Other {
+      static [entityKind] = "GatekeeperTestOther";
+    }
+    const value = new Other();
+    expect(is(value, Kind)).toBe(false);
+    // The class now claims the kind. Unpatched, `is` walks the class chain again and answers true.
+    (Other as unknown as Record<symbol, string>)[entityKind] = "GatekeeperTestKind";
+    expect(is(value, Kind)).toBe(false);
+    // Another class is asked afresh; instances answer as before.
+    class Third {
+      static readonly [entityKind] = "GatekeeperTestKind";
+    }
+    expect(is(new Third(), Kind)).toBe(true);
+    expect(is(new Kind(), Kind)).toBe(true);
+    expect(is(sql`select 1`, SQL)).toBe(true);
+    expect(is({}, SQL)).toBe(false);
+  });
+
   it("postgres: a query on a reserved connection whose socket has closed fails; it does not kill the process", async () => {
     const handle = createDb(process.env.DATABASE_URL!, { max: 2 });
     try {
@@ -40,6 +65,55 @@ describe("dependency patches", () => {
         .toBe("CONNECTION_CLOSED");
       reserved.release();
     } finally {
+      await handle.close();
+    }
+  });
+
+  // docs/decisions/012-prepared-statements.md, "A transaction's BEGIN".
+  it("postgres: a transaction's BEGIN goes out with its first statements, in one write, and the transaction is whole", async () => {
+    const handle = createDb(process.env.DATABASE_URL!, { max: 1 });
+    const writes: string[] = [];
+    const write = Socket.prototype.write;
+    try {
+      const both = () =>
+        handle.db.transaction(async (tx) => {
+          const [first, second] = await Promise.all([
+            tx.execute<{ id: string }>(sql`select txid_current()::text as id, ${1}::int as n`),
+            tx.execute<{ id: string }>(sql`select txid_current()::text as id, ${2}::int as n`),
+          ]);
+          return [first[0].id, second[0].id];
+        });
+      // Once first: a statement's first run prepares it (a round trip of its own, patched or not).
+      await both();
+      Socket.prototype.write = function (this: Socket, ...args: Parameters<Socket["write"]>) {
+        if (Buffer.isBuffer(args[0])) writes.push(args[0].toString("latin1"));
+        return write.apply(this, args);
+      } as Socket["write"];
+      const inside = await both();
+      Socket.prototype.write = write;
+      // Unpatched: BEGIN, then both statements, then COMMIT (three writes, three round trips).
+      expect(writes).toHaveLength(2);
+      // The simple-protocol BEGIN, then a Bind of each (prepared) statement.
+      expect(writes[0]).toMatch(/^Q.{4}begin \0B/s);
+      expect(writes[0].match(/B\0\0\0/g)).toHaveLength(2);
+      // Then COMMIT (prepared: a Bind of its own).
+      expect(writes[1].match(/B\0\0\0/g)).toHaveLength(1);
+      // Both statements ran in the one transaction.
+      expect(inside[0]).toBe(inside[1]);
+      // A callback that fails rolls everything back; one that waits before its first statement still works.
+      await expect(
+        handle.db.transaction(async (tx) => {
+          await tx.insert(teams).values({ name: "patch-rollback", nameKey: "patch-rollback" });
+          throw new Error("refused");
+        }),
+      ).rejects.toThrow("refused");
+      const late = await handle.db.transaction(async (tx) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return (await tx.execute<{ n: number }>(sql`select count(*)::int as n from teams where name_key = ${"patch-rollback"}`))[0].n;
+      });
+      expect(late).toBe(0);
+    } finally {
+      Socket.prototype.write = write;
       await handle.close();
     }
   });

@@ -237,6 +237,33 @@ describe("a rubric challenge", () => {
     expect((await open(judge.id, `?s=${ids[0]}`)).current!.rubric).toEqual([]);
   });
 
+  it("is read as it stands once the score holds the challenge: a rubric given while the judge waited refuses a single score", async () => {
+    const form = ChallengeFormSchema.parse({ ...base, points: "150", title: `Poster ${Date.now()}`, rubric: "" });
+    const { id } = await createChallenge(testAdmin, form as ChallengeInput, null);
+    const judge = await makeUser("judge");
+    const { ids } = await answers(1, { id });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let score: Promise<unknown> | undefined;
+    // An edit in progress: it holds the challenge (as updateChallenge does) and gives it a rubric.
+    await getDb().transaction(async (tx) => {
+      await tx.execute(sql`select 1 from challenges where id = ${id} for update`);
+      await tx.execute(sql`insert into challenge_criteria (challenge_id, position, name, weight, max_points) values (${id}, 1, 'Clarity', 1, 10)`);
+      score = scoreSubmission({ submissionId: ids[0], judge: actorFor(judge.id), score: "100" }).catch((error: unknown) => error);
+      // The score waits for the challenge's lock; then the edit commits.
+      for (let waiting = false; !waiting; await new Promise((resolve) => setTimeout(resolve, 20))) {
+        const [row] = await getDb().execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+        waiting = Number(row.n) > 0;
+      }
+      release();
+      await released;
+    });
+    // Read before the lock was held, the rubric would still be empty and the single score accepted.
+    expect(await score).toMatchObject({ message: messages.scoring.rubricRequired });
+    const [row] = await getDb().select({ scoreCenti: submissions.scoreCenti }).from(submissions).where(eq(submissions.id, ids[0]));
+    expect(row.scoreCenti).toBeNull();
+  });
+
   it("says which line of a typed rubric is wrong", () => {
     const parsed = ChallengeFormSchema.safeParse({ ...base, points: "150", title: "t", rubric: "Clarity | 2 | 10\nCraft | 2" });
     expect(parsed.success).toBe(false);

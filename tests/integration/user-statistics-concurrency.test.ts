@@ -1,14 +1,16 @@
 /**
- * A user credited on two teams (a member who moved after submitting) has statistics written by the
- * recompute of each team, and the two hold different team locks. Without more, the recompute that read
- * first could write last, putting older figures over newer ones until the next change. The user locks
- * (lockUsersSql, app/modules/standings/locks.ts) make the second wait for the first's commit.
+ * Recomputes that meet. A user credited on two teams (a member who moved after submitting) has statistics
+ * written by the recompute of each team, and the two hold different team locks. Without more, the recompute
+ * that read first could write last, putting older figures over newer ones until the next change. The user
+ * locks (lockUsersSql, app/modules/standings/locks.ts) make the second wait for the first's commit. And a
+ * recompute's reads go out with its locks but run after them (app/modules/standings/recompute.server.ts).
  */
 import { eq, sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
 import { submissions, userStatistics } from "../../db/schema.ts";
 import { markStandingsStale } from "../../app/modules/standings/outbox.server.ts";
+import { lockTeam } from "../../app/modules/standings/locks.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
@@ -92,5 +94,34 @@ describe("a user credited on two teams", () => {
     }
     expect(await statisticsOf(moved.id)).toBe(3000);
     expect(await statisticsOf(stays.id)).toBe(1000);
+  });
+});
+
+describe("a recompute that waits for its team's lock", () => {
+  it("reads once the lock is held: its standing's version is newer than anything taken while it waited", async () => {
+    await ensureEventSettings();
+    const team = await makeTeam();
+    const challenge = await makeChallenge({ points: 100 });
+    await scored(team.id, challenge.id, (await makeUser("participant", team.id)).id, 1000);
+    await markStandingsStale(getDb(), team.id);
+
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let takenWhileWaiting = 0;
+    let recompute: ReturnType<typeof recomputeTeamStanding> | undefined;
+    await getDb().transaction(async (tx) => {
+      await lockTeam(tx, team.id);
+      recompute = recomputeTeamStanding(team.id);
+      await settledOrWaiting(recompute, "advisory");
+      // A version taken (as another recompute of the team would) while this one waits for the lock.
+      const [row] = await tx.execute<{ version: string }>(sql`select nextval('standings_outbox_version_seq')::text as version`);
+      takenWhileWaiting = Number(row.version);
+      release();
+      await released;
+    });
+    const result = await recompute!;
+    expect(result.status).toBe("updated");
+    // Read before the lock was held, it would be older, and clients, which keep a team's newest version, would drop it.
+    expect(result.status === "updated" && result.team.version).toBeGreaterThan(takenWhileWaiting);
   });
 });

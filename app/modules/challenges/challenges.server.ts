@@ -3,15 +3,16 @@
  * deleted (its scores are part of the standings). A replaced or removed attachment is deleted from
  * storage after commit, by the storage-cleanup worker.
  */
-import { asc, count, eq, sql } from "drizzle-orm";
+import { asc, count, eq, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
+import type { Rows } from "../../../db/in-order.ts";
 import { challengeCriteria, challenges, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { enqueue } from "../../infrastructure/queue.server.ts";
 import { deleteObject } from "../../infrastructure/s3.server.ts";
 import { messages } from "../messages.ts";
-import { formatRubric, type RubricLine } from "../scoring/rubric.ts";
+import { type Criterion, formatRubric, type RubricLine } from "../scoring/rubric.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { DashboardError } from "../teams/teams.server.ts";
@@ -111,12 +112,26 @@ function audited(row: { title: string; points: number; category: string; wave: n
 }
 
 /** A challenge's rubric criteria, in order (empty: scored with a single score box). */
-export async function getRubric(challengeId: number, db: Queryable = getDb()) {
-  return db
-    .select({ id: challengeCriteria.id, name: challengeCriteria.name, weight: challengeCriteria.weight, maxPoints: challengeCriteria.maxPoints })
-    .from(challengeCriteria)
-    .where(eq(challengeCriteria.challengeId, challengeId))
-    .orderBy(asc(challengeCriteria.position));
+export async function getRubric(challengeId: number, db: Queryable = getDb()): Promise<Criterion[]> {
+  return rubricOf(await db.execute(rubricSql(challengeId)));
+}
+
+/**
+ * The rubric of a submission's challenge, as a statement to send after the one that locks the submission and
+ * its challenge, in the same round trip (sendInOrder, db/in-order.ts): Postgres runs it once that lock is
+ * held, so it reads the rubric of the challenge as locked. Its rows: rubricOf.
+ */
+export function rubricOfSubmissionSql(submissionId: number): SQL {
+  return rubricSql(sql`(select ${submissions.challengeId} from ${submissions} where ${submissions.id} = ${submissionId})`);
+}
+
+function rubricSql(challengeId: number | SQL): SQL {
+  return sql`select ${challengeCriteria.id} as id, ${challengeCriteria.name} as name, ${challengeCriteria.weight} as weight, ${challengeCriteria.maxPoints} as max_points
+    from ${challengeCriteria} where ${challengeCriteria.challengeId} = ${challengeId} order by ${challengeCriteria.position}`;
+}
+
+export function rubricOf(rows: Rows): Criterion[] {
+  return rows.map((row) => ({ id: Number(row.id), name: String(row.name), weight: Number(row.weight), maxPoints: Number(row.max_points) }));
 }
 
 /**

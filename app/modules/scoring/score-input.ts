@@ -6,9 +6,23 @@ import { statusAfterJudging, toCenti, type SubmissionStatus } from "./rules.ts";
 
 /**
  * A judge's score as typed: a number from 0 to the challenge's points with at most 2 decimals.
- * Returns hundredths. The same schema serves the form, the action and the API.
+ * Returns hundredths. The same schema serves the form, the action and the API. One schema per maximum,
+ * made once (a zod schema is immutable; building one costs more than parsing a score with it).
  */
 export function scoreInputSchema(points: number) {
+  let schema = schemasByPoints.get(points);
+  if (!schema) {
+    // Maximums are the challenges' points and their criteria's: few. A bound all the same.
+    if (schemasByPoints.size >= 1000) schemasByPoints.clear();
+    schema = makeScoreInputSchema(points);
+    schemasByPoints.set(points, schema);
+  }
+  return schema;
+}
+
+const schemasByPoints = new Map<number, ReturnType<typeof makeScoreInputSchema>>();
+
+function makeScoreInputSchema(points: number) {
   return text({ error: messages.scoring.required })
     .trim()
     .min(1, messages.scoring.required)

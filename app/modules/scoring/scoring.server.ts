@@ -3,14 +3,15 @@
  * score becomes the judges' mean, its status moves on, and the team's standings are marked stale
  * in the same transaction; after commit the team is recomputed at once (the queue if that cannot be done).
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
+import { rowsOf, type Rows, sendInOrder } from "../../../db/in-order.ts";
 import { challenges, criterionScores as criterionScoresTable, submissionScores, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { executeAudited, type Actor } from "../audit/audit.server.ts";
-import { getRubric } from "../challenges/challenges.server.ts";
+import { rubricOf, rubricOfSubmissionSql } from "../challenges/challenges.server.ts";
 import { endClaimOn } from "../judging/claims.server.ts";
 import { broadcastJudgingChanged } from "../realtime/broadcast.server.ts";
 import { markStandingsStale } from "../standings/outbox.server.ts";
@@ -53,13 +54,15 @@ export async function scoreSubmission(command: ScoreCommand) {
     // Row lock: two judges scoring at once compute the mean one after the other. The challenge's row shared in
     // the same statement: its rubric and points cannot change under this score (an edit locks it for update),
     // and the points read here are those of the version locked.
-    const row = await lockSubmissionAndChallenge(tx, command.submissionId);
+    // The rubric in the same round trip, read once the lock is held: the rubric of the challenge as locked.
+    const [locked, criteria] = await sendInOrder(tx, [lockSubmissionAndChallengeSql(command.submissionId), rubricOfSubmissionSql(command.submissionId)]);
+    const row = lockedSubmissionOf(rowsOf(locked));
     if (!row) throw new ScoringError(messages.scoring.submissionNotFound, undefined, 404);
     if (command.seenRevision && command.seenRevision.getTime() !== row.revisedAt.getTime()) {
       throw new ScoringError(messages.scoring.changedWhileScoring, undefined, 409);
     }
 
-    const rubric = await getRubric(row.challengeId, tx);
+    const rubric = rubricOf(rowsOf(criteria));
     const given = rubric.length ? criterionScores(rubric, command.criteria) : null;
     let scoreCenti: number;
     if (given) scoreCenti = rubricScoreCenti(row.points, rubric, given);
@@ -136,38 +139,31 @@ export async function scoreSubmission(command: ScoreCommand) {
 
 /**
  * The submission locked for update and its challenge for share, in one statement (one round trip: drizzle's
- * builder takes a single locking strength), mapped as drizzle's select maps the same columns.
+ * builder takes a single locking strength); its row: lockedSubmissionOf.
  */
-async function lockSubmissionAndChallenge(tx: Queryable, submissionId: number) {
-  const [found] = await tx.execute<{
-    id: number;
-    team_id: number;
-    status: (typeof submissions.$inferSelect)["status"];
-    rejected: boolean;
-    score_centi: number | null;
-    scored_at: string | null;
-    revised_at: string;
-    challenge_id: number;
-    challenge_title: string;
-    points: number;
-  }>(sql`
+function lockSubmissionAndChallengeSql(submissionId: number): SQL {
+  return sql`
     select ${submissions.id} as id, ${submissions.teamId} as team_id, ${submissions.status} as status, ${submissions.rejected} as rejected,
       ${submissions.scoreCenti} as score_centi, ${submissions.scoredAt} as scored_at, ${submissions.revisedAt} as revised_at,
       ${submissions.challengeId} as challenge_id, ${challenges.title} as challenge_title, ${challenges.points} as points
     from ${submissions} inner join ${challenges} on ${challenges.id} = ${submissions.challengeId}
     where ${submissions.id} = ${submissionId}
-    for update of ${submissions} for share of ${challenges}`);
+    for update of ${submissions} for share of ${challenges}`;
+}
+
+/** The locked row as drizzle's select would map the same columns; null: no such submission. */
+function lockedSubmissionOf([found]: Rows) {
   if (!found) return null;
   return {
     id: Number(found.id),
     teamId: Number(found.team_id),
-    status: found.status,
-    rejected: found.rejected,
+    status: found.status as (typeof submissions.$inferSelect)["status"],
+    rejected: found.rejected === true,
     scoreCenti: found.score_centi === null ? null : Number(found.score_centi),
-    scoredAt: found.scored_at === null ? null : (submissions.scoredAt.mapFromDriverValue(found.scored_at) as Date),
-    revisedAt: submissions.revisedAt.mapFromDriverValue(found.revised_at) as Date,
+    scoredAt: found.scored_at === null ? null : (submissions.scoredAt.mapFromDriverValue(found.scored_at as string) as Date),
+    revisedAt: submissions.revisedAt.mapFromDriverValue(found.revised_at as string) as Date,
     challengeId: Number(found.challenge_id),
-    challengeTitle: found.challenge_title,
+    challengeTitle: String(found.challenge_title),
     points: Number(found.points),
   };
 }

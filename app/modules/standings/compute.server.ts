@@ -1,6 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
+import { jsonDate, jsonObjectSql, oneRow, parsedJson, scalarSubquery } from "../../../db/json.ts";
 import type { Queryable } from "../../../db/client.ts";
-import { awards, challenges, submissions, teams, users } from "../../../db/schema.ts";
+import { awards, challenges, eventSettings, standings, submissions, teams, users } from "../../../db/schema.ts";
 import { awardTotalsOf, type AwardTotals, type CountedAward } from "../awards/rules.ts";
 import { fromCenti, totalsOf, type ScoredSubmission, type Totals } from "../scoring/rules.ts";
 import type { TeamStanding } from "../realtime/events.ts";
@@ -21,20 +22,6 @@ export type ScoredRow = ScoredSubmission & { teamId: number; userId: number | nu
 
 export async function scoredSubmissionsOfTeam(tx: Queryable, teamId: number): Promise<ScoredRow[]> {
   return tx.select(scoredColumns).from(submissions).innerJoin(challenges, eq(challenges.id, submissions.challengeId)).where(eq(submissions.teamId, teamId));
-}
-
-/**
- * What the users of usersAffectedByTeam are credited with (one query, no round trip for the ids
- * first). `= any(array(...))` makes the ids an init plan and the lookup an index scan on
- * submissions.user_id whatever the statistics say: as `in (subquery)` the planner chose a hash join
- * over every submission when the tables had not been analyzed yet (49 ms at 100,000 submissions).
- */
-export async function scoredSubmissionsOfUsersAffectedByTeam(tx: Queryable, teamId: number): Promise<ScoredRow[]> {
-  return tx
-    .select(scoredColumns)
-    .from(submissions)
-    .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
-    .where(sql`${submissions.userId} = any(array(${affectedUserIds(teamId)}))`);
 }
 
 /** The users whose statistics a recompute of the team writes: its members, and whoever is credited with one of its submissions. */
@@ -58,18 +45,8 @@ const awardColumns = {
 
 export type AwardRow = CountedAward & { teamId: number };
 
-export async function awardsOfTeam(tx: Queryable, teamId: number): Promise<AwardRow[]> {
-  return tx.select(awardColumns).from(awards).where(eq(awards.teamId, teamId));
-}
-
 export async function allAwards(tx: Queryable): Promise<AwardRow[]> {
   return tx.select(awardColumns).from(awards);
-}
-
-/** Everyone whose statistics a change to this team can move: its members and the users credited. */
-export async function usersAffectedByTeam(tx: Queryable, teamId: number): Promise<number[]> {
-  const rows = await tx.execute<{ id: number }>(sql`select id from (${affectedUserIds(teamId)}) affected(id)`);
-  return rows.map((row) => Number(row.id));
 }
 
 export function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
@@ -140,7 +117,67 @@ export function toTeamStanding(
 
 export { awardTotalsOf, totalsOf };
 
-export async function teamNameAndCreation(tx: Queryable, teamId: number) {
-  const [team] = await tx.select({ id: teams.id, name: teams.name, division: teams.division, createdAt: teams.createdAt }).from(teams).where(eq(teams.id, teamId));
-  return team ?? null;
+/** A scored row as JSON (the columns of `scoredColumns`). */
+const scoredJson = jsonObjectSql(scoredColumns);
+const scoredOf = (row: Omit<ScoredRow, "scoredAt"> & { scoredAt: string | null }): ScoredRow => ({ ...row, scoredAt: row.scoredAt === null ? null : jsonDate(row.scoredAt) });
+/** A JSON array of `element` over the rows of `from` (a FROM and its WHERE), as a column: '[]' for none. */
+const jsonList = (element: SQL, from: SQL) => scalarSubquery(sql`select coalesce(json_agg(${element}), '[]'::json) ${from}`);
+
+/**
+ * Everything a team's recompute reads, in one statement (one snapshot, one round trip, one row): the team,
+ * its scored submissions and its awards, the users whose statistics it writes (affectedUserIds) and what they
+ * are credited with, the team's standings row as it stands (its total and what clients were last shown), the
+ * board's freeze with the team's frozen rank, and a new standings version (app/modules/standings/outbox.server.ts).
+ * The users' submissions: `= any(array(...))` makes the ids an init plan and the lookup an index scan on
+ * submissions.user_id whatever the statistics say (as `in (subquery)` the planner chose a hash join over
+ * every submission when the tables had not been analyzed yet: 49 ms at 100,000 submissions). The frozen rank
+ * is picked out in Postgres: the frozen board of 10,000 teams is over a megabyte, too much to ship for one number.
+ */
+export function recomputeReadsSql(teamId: number): SQL {
+  const scoredFrom = sql`from ${submissions} inner join ${challenges} on ${challenges.id} = ${submissions.challengeId}`;
+  return sql`select
+    ${scalarSubquery(sql`select ${jsonObjectSql({ id: teams.id, name: teams.name, division: teams.division, createdAt: teams.createdAt })} from ${teams} where ${teams.id} = ${teamId}`)} as team,
+    ${jsonList(scoredJson, sql`${scoredFrom} where ${submissions.teamId} = ${teamId}`)} as team_rows,
+    ${jsonList(jsonObjectSql(awardColumns), sql`from ${awards} where ${awards.teamId} = ${teamId}`)} as awards,
+    ${jsonList(sql`affected.id`, sql`from (${affectedUserIds(teamId)}) affected(id)`)} as user_ids,
+    ${jsonList(scoredJson, sql`${scoredFrom} where ${submissions.userId} = any(array(${affectedUserIds(teamId)}))`)} as user_rows,
+    ${scalarSubquery(sql`select ${jsonObjectSql({ totalCenti: standings.totalCenti, shown: standings.shown })} from ${standings} where ${standings.teamId} = ${teamId}`)} as previous,
+    ${scalarSubquery(sql`select ${eventSettings.scoreboardFrozen} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen,
+    ${scalarSubquery(sql`select (entry ->> 'rank')::int from ${eventSettings}, jsonb_array_elements(${eventSettings.frozenBoard}) entry
+      where ${eventSettings.id} = 1 and ${eventSettings.scoreboardFrozen} and (entry ->> 'id')::int = ${teamId} limit 1`)} as frozen_rank,
+    nextval('standings_outbox_version_seq') as version
+  from ${oneRow()}`;
+}
+
+export interface RecomputeReads {
+  team: { id: number; name: string; division: string | null; createdAt: Date } | null;
+  teamRows: ScoredRow[];
+  teamAwards: AwardRow[];
+  userIds: number[];
+  userRows: ScoredRow[];
+  previous: { totalCenti: number; shown: string | null } | null;
+  freeze: { frozen: boolean; frozenRank: number | null };
+  version: number;
+}
+
+type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+
+/** The row of recomputeReadsSql, mapped: timestamps as drizzle maps them (to the millisecond). */
+export function recomputeReadsOf(row: Record<string, unknown>): RecomputeReads {
+  const team = parsedJson(row.team) as Json<NonNullable<RecomputeReads["team"]>> | null;
+  const previous = parsedJson(row.previous) as RecomputeReads["previous"];
+  return {
+    team: team && { ...team, createdAt: jsonDate(team.createdAt) },
+    teamRows: (parsedJson(row.team_rows) as Json<ScoredRow>[]).map(scoredOf),
+    teamAwards: (parsedJson(row.awards) as Json<AwardRow>[]).map((award) => ({
+      ...award,
+      createdAt: jsonDate(award.createdAt),
+      revokedAt: award.revokedAt === null ? null : jsonDate(award.revokedAt),
+    })),
+    userIds: (parsedJson(row.user_ids) as number[]).map(Number),
+    userRows: (parsedJson(row.user_rows) as Json<ScoredRow>[]).map(scoredOf),
+    previous,
+    freeze: { frozen: row.frozen === true, frozenRank: row.frozen_rank === null || row.frozen_rank === undefined ? null : Number(row.frozen_rank) },
+    version: Number(row.version),
+  };
 }

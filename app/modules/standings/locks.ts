@@ -24,24 +24,20 @@ export async function lockBoardExclusive(tx: Queryable) {
 }
 
 /**
- * Both of a job's locks in one round trip, team first: Postgres evaluates a select list left to
- * right, so this is the same order as lockTeam then lockBoardShared.
+ * A recompute's two locks, team first, as a one-row query of two booleans, `team` and `board`: true when
+ * held. Postgres evaluates a select list left to right, so the order is lockTeam's then lockBoardShared's.
+ * Waited for; or, with `tryWithinMs`, only tried (a holder of the team lock, another recompute of the team,
+ * or of the board lock exclusive, a rebuild or a freeze, makes it false; whatever it took is released with
+ * the transaction), and then the transaction's later lock waits (rows, users) get `tryWithinMs` at most
+ * (`lock_timeout`, local to the transaction): past that a statement fails. Meant as the FROM of a statement
+ * that goes on only when both are held (app/modules/standings/recompute.server.ts).
  */
-export async function lockTeamThenBoardShared(tx: Queryable, teamId: number) {
-  await tx.execute(sql`select pg_advisory_xact_lock(${TEAM_LOCK}, ${teamId}), pg_advisory_xact_lock_shared(${BOARD_LOCK}, 0)`);
-}
-
-/**
- * The same two locks without waiting for either: true if both are held now. A holder of the team lock
- * (another recompute of this team) or of the board lock exclusive (a rebuild, a freeze) makes it false;
- * whatever it took is released with the transaction. In the same statement, the transaction's row locks
- * are given `rowLockWaitMs` at most (`lock_timeout`, local to it): past that a statement fails.
- */
-export async function tryLockTeamThenBoardShared(tx: Queryable, teamId: number, rowLockWaitMs: number): Promise<boolean> {
-  const [row] = await tx.execute<{ team: boolean; board: boolean }>(
-    sql`select set_config('lock_timeout', ${`${Math.max(1, Math.round(rowLockWaitMs))}ms`}, true), pg_try_advisory_xact_lock(${TEAM_LOCK}, ${teamId}) as team, pg_try_advisory_xact_lock_shared(${BOARD_LOCK}, 0) as board`,
-  );
-  return row?.team === true && row?.board === true;
+export function teamThenBoardSharedSql(teamId: number, { tryWithinMs }: { tryWithinMs?: number } = {}): SQL {
+  if (tryWithinMs === undefined) {
+    return sql`select true as team, true as board from (select pg_advisory_xact_lock(${TEAM_LOCK}, ${teamId}), pg_advisory_xact_lock_shared(${BOARD_LOCK}, 0)) taken`;
+  }
+  const timeout = `${Math.max(1, Math.round(tryWithinMs))}ms`;
+  return sql`select set_config('lock_timeout', ${timeout}, true), pg_try_advisory_xact_lock(${TEAM_LOCK}, ${teamId}) as team, pg_try_advisory_xact_lock_shared(${BOARD_LOCK}, 0) as board`;
 }
 
 /**

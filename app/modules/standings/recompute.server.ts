@@ -6,7 +6,8 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
-import { eventSettings, standings, standingsHistory, standingsOutbox, userStatistics } from "../../../db/schema.ts";
+import { rowsOf, sendInOrder } from "../../../db/in-order.ts";
+import { standings, standingsHistory, standingsOutbox, userStatistics } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { within } from "../../infrastructure/deadline.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
@@ -16,21 +17,18 @@ import { broadcastTeamStanding } from "../realtime/broadcast.server.ts";
 import type { TeamStanding } from "../realtime/events.ts";
 import {
   affectedUserIds,
-  awardsOfTeam,
   awardTotalsOf,
   groupBy,
-  scoredSubmissionsOfTeam,
-  scoredSubmissionsOfUsersAffectedByTeam,
+  recomputeReadsOf,
+  recomputeReadsSql,
   type ScoredRow,
-  teamNameAndCreation,
   teamStandingValues,
   toTeamStanding,
   totalsOf,
   userStatisticsValues,
-  usersAffectedByTeam,
 } from "./compute.server.ts";
-import { lockBoardShared, lockTeam, lockTeamThenBoardShared, lockUsersSql, tryLockTeamThenBoardShared } from "./locks.ts";
-import { nextStandingsVersion, requestStandingsRecompute } from "./outbox.server.ts";
+import { lockBoardShared, lockTeam, lockUsersSql, teamThenBoardSharedSql } from "./locks.ts";
+import { requestStandingsRecompute } from "./outbox.server.ts";
 import { ensureSnapshotReady } from "./scoreboard.server.ts";
 import { shownOf } from "./shown.ts";
 import { placeTeam, removeTeamFromSnapshot, SnapshotNotReadyError } from "./snapshot.server.ts";
@@ -40,11 +38,12 @@ export type RecomputeResult = { status: "skipped" } | { status: "removed" } | { 
 /**
  * Recomputes a team whose outbox row is pending; a job that finds none has nothing to do.
  *
- * Five round trips to Postgres, not sixteen (docs/PERFORMANCE.md): the locks, the outbox version,
- * then every other read at once, then every write at once with the Redis placement, then the commit.
- * Only statements whose order does not matter go out together: drizzle gives no promise about the
- * order in which it sends queries started at the same time (a first version that sent the locks and
- * the reads together lost an update in the kill -9 test).
+ * Four round trips to Postgres, not sixteen (docs/PERFORMANCE.md): the BEGIN with one statement that takes
+ * the locks and reads the outbox version, one statement for every read (recomputeReadsSql), every write at
+ * once with the Redis placement, then the commit. Only statements whose order does not matter go out
+ * together: drizzle gives no promise about the order in which it sends queries started at the same time
+ * (a first version that sent the locks and the reads together lost an update in the kill -9 test); what
+ * must come after the locks is a statement of its own.
  */
 export async function recomputeTeamStanding(teamId: number): Promise<RecomputeResult> {
   try {
@@ -92,6 +91,22 @@ async function recomputeOrQueue(teamId: number): Promise<"request" | "queued" | 
 }
 
 /**
+ * A recompute's first statement: its team and board locks (teamThenBoardSharedSql: waited for, or only tried),
+ * then, if both are held, the team's pending outbox version; and if there is one, the locks of the users whose
+ * statistics the recompute writes (lockUsersSql), taken only when there is work. One row: `locked`, `version`
+ * and `requested_at` (null: nothing pending). The outbox row is read in the snapshot this statement starts
+ * with, before a lock it waited for was granted: it may show a version that the recompute holding the lock
+ * then removed (this one recomputes again and removes nothing: its delete names that version), never miss
+ * one that the change's own request or job comes after (a change commits before it asks for a recompute).
+ */
+function locksAndPendingSql(teamId: number, options: { tryWithinMs?: number }) {
+  const held = sql`locks.team and locks.board`;
+  return sql`select ${held} as locked, ${standingsOutbox.version} as version, ${standingsOutbox.requestedAt} as requested_at,
+      case when ${held} and ${standingsOutbox.version} is not null then ${lockUsersSql(affectedUserIds(teamId))} end as users_locked
+    from (${teamThenBoardSharedSql(teamId, options)}) locks left join ${standingsOutbox} on ${standingsOutbox.teamId} = ${teamId}`;
+}
+
+/**
  * The recompute itself. The snapshot's readiness is checked by the placement's own script (not by a round trip
  * to Redis before the transaction): a job on a ready snapshot, nearly every one, waits for one round trip less.
  */
@@ -104,29 +119,16 @@ async function recomputeOnce(teamId: number, { waitForLocks = true } = {}): Prom
     // The shared board lock before any write: a rebuild holds it exclusive and then rewrites every row, so a
     // job that wrote first and waited for the lock afterwards would deadlock with it. Its Redis writes below
     // also happen under it (a rebuild cannot overwrite them with older data).
-    if (!waitForLocks) {
-      if (!(await tryLockTeamThenBoardShared(tx, teamId, IN_REQUEST_ROW_LOCK_MS))) return { status: "busy" };
-    } else await lockTeamThenBoardShared(tx, teamId);
-    // With the outbox version, the locks of the users whose statistics this writes (lockUsersSql): taken only
-    // when there is work, and before the reads below, which must see whatever another team's recompute
-    // committed for a user of both.
-    const [pending] = await tx
-      .select({ version: standingsOutbox.version, requestedAt: standingsOutbox.requestedAt, usersLocked: lockUsersSql(affectedUserIds(teamId)) })
-      .from(standingsOutbox)
-      .where(eq(standingsOutbox.teamId, teamId));
-    if (!pending) return { status: "skipped" };
-    // Read after the outbox version: anything committed before that version is in these rows.
-    const [team, teamRows, teamAwards, userIds, userRows, previousRows, freeze, version] = await Promise.all([
-      teamNameAndCreation(tx, teamId),
-      scoredSubmissionsOfTeam(tx, teamId),
-      awardsOfTeam(tx, teamId),
-      usersAffectedByTeam(tx, teamId),
-      scoredSubmissionsOfUsersAffectedByTeam(tx, teamId),
-      tx.select({ totalCenti: standings.totalCenti, shown: standings.shown }).from(standings).where(eq(standings.teamId, teamId)),
-      readFreezeOfTeam(tx, teamId),
-      // Under the team lock: this team's versions grow in commit order (clients keep the newest).
-      nextStandingsVersion(tx),
-    ]);
+    // The reads go out with the locks (one round trip) in a statement of their own, which Postgres starts once
+    // the locks' statement has ended, with a snapshot taken then: anything committed before the outbox version
+    // read with the locks, or by the recompute that held a user's lock before this one, is in them. Without the
+    // locks or work, they were read for nothing.
+    const [locks, reads] = await sendInOrder(tx, [locksAndPendingSql(teamId, waitForLocks ? {} : { tryWithinMs: IN_REQUEST_ROW_LOCK_MS }), recomputeReadsSql(teamId)]);
+    const [locked] = rowsOf(locks);
+    if (locked?.locked !== true) return { status: "busy" };
+    if (locked.version === null) return { status: "skipped" };
+    const pending = { version: Number(locked.version), requestedAt: standingsOutbox.requestedAt.mapFromDriverValue(locked.requested_at as string) as Date };
+    const { team, teamRows, teamAwards, userIds, userRows, previous, freeze, version } = recomputeReadsOf(rowsOf(reads)[0]);
 
     if (!team) {
       // The team was deleted (its standings row went with it): only the outbox row is left.
@@ -137,7 +139,6 @@ async function recomputeOnce(teamId: number, { waitForLocks = true } = {}): Prom
 
     // Awards are team points: in the team's standing, never in its users' statistics.
     const values = teamStandingValues(totalsOf(teamRows), awardTotalsOf(teamAwards), team.createdAt);
-    const [previous] = previousRows;
     const standing = toTeamStanding(team, { ...values, rank: 0 }, version);
     const shown = shownOf(standing);
     // Mirror to Redis before commit, under the team lock (snapshots of one team are written in
@@ -175,21 +176,6 @@ async function recomputeOnce(teamId: number, { waitForLocks = true } = {}): Prom
     }
   }
   return result;
-}
-
-/**
- * Whether the board is frozen and, if so, the team's frozen rank. The rank is picked out in
- * Postgres: the frozen board of 10,000 teams is over a megabyte, too much to ship for one number.
- */
-async function readFreezeOfTeam(tx: Queryable, teamId: number): Promise<{ frozen: boolean; frozenRank: number | null }> {
-  const [row] = await tx.execute<{ frozen: boolean; frozen_rank: number | null }>(sql`
-    select ${eventSettings.scoreboardFrozen} as frozen,
-      case when ${eventSettings.scoreboardFrozen} then (
-        select (entry ->> 'rank')::int from jsonb_array_elements(${eventSettings.frozenBoard}) entry
-        where (entry ->> 'id')::int = ${teamId} limit 1
-      ) end as frozen_rank
-    from ${eventSettings} where ${eventSettings.id} = 1`);
-  return { frozen: row?.frozen ?? false, frozenRank: row?.frozen_rank ?? null };
 }
 
 /** Writes the statistics of these users from the submissions credited to them. */
