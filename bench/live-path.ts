@@ -266,13 +266,18 @@ try {
     const { delays, expected, payloadBytes } = await awaitDeliveries(shards, sentAt, cookies.length);
     // The same delays split by where the client's socket is: the web process the score was posted to, or another.
     const byWeb = { own: [] as number[], other: [] as number[] };
+    // --versus: the delays by the version whose web took the POST (the chain before the publish is that version's).
+    const byVersion = { this: [] as number[], versus: [] as number[] };
+    const versusUrls = new Set(webs.filter((_, index) => rootOf(index) !== REPO_ROOT).map((web) => web.url));
     for (const { teams, at, webs, webUrls } of await collectDeliveries(shards)) {
       teams.forEach((team, index) => {
         const started = sentAt.get(team);
-        if (started !== undefined) byWeb[webUrls[webs[index]] === postedTo.get(team) ? "own" : "other"].push(at[index] - started);
+        if (started === undefined) return;
+        byWeb[webUrls[webs[index]] === postedTo.get(team) ? "own" : "other"].push(at[index] - started);
+        byVersion[versusUrls.has(postedTo.get(team)!) ? "versus" : "this"].push(at[index] - started);
       });
     }
-    return { delays, expected, payloadBytes, sentAt, postTimes, versusPostTimes, failures, runStartedAt, byWeb };
+    return { delays, expected, payloadBytes, sentAt, postTimes, versusPostTimes, failures, runStartedAt, byWeb, byVersion };
   }
 
   /** One floor round: the publisher emits an update per target at the rate; the delays from each publish. */
@@ -299,6 +304,8 @@ try {
     stages: Stage & { jobs: number; fanOutP50Ms: number; fanOutP99Ms: number };
     /** The app's delays by the client's web process: the one the score was posted to, or another. */
     byWeb: { own: { p50: number; p99: number }; other: { p50: number; p99: number } };
+    /** --versus: the app's delays by the version whose web took the POST. */
+    byVersion: { this: { p50: number; p99: number }; versus: { p50: number; p99: number } } | null;
     floor: (ReturnType<typeof summarise> & { missing: number; payloadBytes: number }) | null;
     ratio: { p50: number; p99: number } | null;
     order: string;
@@ -346,6 +353,7 @@ try {
       failedPosts: app.failures.length,
       postP50Ms: summarise(app.postTimes).p50,
       versusPostP50Ms: versus ? summarise(app.versusPostTimes).p50 : null,
+      byVersion: versus ? { this: pick(summarise(app.byVersion.this)), versus: pick(summarise(app.byVersion.versus)) } : null,
       payloadBytes: app.payloadBytes,
       stages: { ...stages, fanOutP50Ms: fanOut.p50, fanOutP99Ms: fanOut.p99 },
       byWeb: { own: pick(summarise(app.byWeb.own)), other: pick(summarise(app.byWeb.other)) },
@@ -359,6 +367,7 @@ try {
     console.info(
       `run ${run + 1}/${config.runs}: app p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms (the POST's web p50 ${ownWeb.p50.toFixed(1)}, p99 ${ownWeb.p99.toFixed(1)}; the other p50 ${otherWeb.p50.toFixed(1)}, p99 ${otherWeb.p99.toFixed(1)}), missing ${app.expected - app.delays.length}` +
         (floorStats ? `; floor p50 ${floorStats.p50.toFixed(1)} ms, p99 ${floorStats.p99.toFixed(1)} ms, missing ${floorStats.missing}; ratio p50 ${(stats.p50 / floorStats.p50).toFixed(2)}, p99 ${(stats.p99 / floorStats.p99).toFixed(2)}` : "") +
+        (versus ? `; POSTs to this version p50 ${summarise(app.byVersion.this).p50.toFixed(1)} ms, p99 ${summarise(app.byVersion.this).p99.toFixed(1)}, to the other p50 ${summarise(app.byVersion.versus).p50.toFixed(1)}, p99 ${summarise(app.byVersion.versus).p99.toFixed(1)}` : "") +
         `; load ${appLoad.loadAverage1m}, CPUs busy ${appLoad.busyPct} % (bench ${appLoad.benchPct} %, other ${appLoad.otherPct} %)`,
     );
   }
@@ -412,6 +421,11 @@ try {
               "this − versus": showFigure(acrossRuns(runs.map((run) => run.postP50Ms - run.versusPostP50Ms!))),
               // Pooled: every POST of the runs, per version (a steadier figure than the runs' own medians).
               "this − versus, all POSTs": (summarise(allPosts.this).p50 - summarise(allPosts.versus).p50).toFixed(2),
+              // Deliveries of the scores each version's web took: the chain before the publish is that version's.
+              "this p50": showFigure(acrossRuns(runs.map((run) => run.byVersion!.this.p50))),
+              "versus p50": showFigure(acrossRuns(runs.map((run) => run.byVersion!.versus.p50))),
+              "this p99": showFigure(acrossRuns(runs.map((run) => run.byVersion!.this.p99))),
+              "versus p99": showFigure(acrossRuns(runs.map((run) => run.byVersion!.versus.p99))),
             }
           : {}),
         // The scores whose team went through the queue (a job: its team or the board was busy; none expected):

@@ -118,6 +118,40 @@ describe("dependency patches", () => {
     }
   });
 
+  // docs/decisions/012-prepared-statements.md, "A transaction's BEGIN".
+  it("postgres: a transaction's callback that commits and begins again keeps its connection until the transaction ends", async () => {
+    const handle = createDb(process.env.DATABASE_URL!, { max: 1 });
+    try {
+      type Seen = { pid: number; txid: string };
+      const order: string[] = [];
+      let outside: Promise<unknown> | undefined;
+      const seen = await handle.sql.begin(async (tx) => {
+        // COMMIT and BEGIN with the statements around them, in one round trip.
+        const [[first], , , [second]] = await Promise.all([
+          tx<Seen[]>`select pg_backend_pid() as pid, txid_current()::text as txid`,
+          tx`commit`,
+          tx`begin`,
+          tx<Seen[]>`select pg_backend_pid() as pid, txid_current()::text as txid`,
+        ]);
+        // A COMMIT alone: Postgres says the connection is idle, with nothing else sent. Unpatched, the pool takes
+        // the connection back then, and a query from elsewhere (this pool has one connection) runs on it at once.
+        await tx`commit`;
+        outside = handle.sql`select 1`.then(() => order.push("outside"));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await tx`begin`;
+        const [third] = await tx<Seen[]>`select pg_backend_pid() as pid, txid_current()::text as txid`;
+        order.push("transaction");
+        return [first, second, third];
+      });
+      await outside;
+      expect(order).toEqual(["transaction", "outside"]);
+      expect(new Set(seen.map((row) => row.pid)).size).toBe(1);
+      expect(new Set(seen.map((row) => row.txid)).size).toBe(3);
+    } finally {
+      await handle.close();
+    }
+  });
+
   // docs/decisions/012-prepared-statements.md, "The pool's queues".
   it("postgres: a pool queue that never runs empty keeps its spent slots bounded, and still hands out in order", async () => {
     // The module our ESM import of postgres loads (src/, beside the cjs/ copy), by path: the package exports no subpath.

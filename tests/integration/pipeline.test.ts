@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gates, standings, standingsOutbox } from "../../db/schema.ts";
+import { gates, standings, standingsOutbox, submissionScores } from "../../db/schema.ts";
 import { giveAward, revokeAward } from "../../app/modules/awards/awards.server.ts";
 import { createAnnouncement } from "../../app/modules/announcements/announcements.server.ts";
 import { sendNotification } from "../../app/modules/notifications/notifications.server.ts";
@@ -188,6 +188,8 @@ describe("event pipeline", () => {
     await expect(scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "lots" })).rejects.toThrow("The score must be a number");
     await expect(scoreSubmission({ submissionId: 999_999, judge: actorFor(judge.id), score: "1" })).rejects.toThrow("This submission no longer exists");
     expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
+    // A score typed as a number is stored with the lock, then checked against the challenge: refused, rolled back.
+    expect(await getDb().select().from(submissionScores).where(eq(submissionScores.submissionId, submission.id))).toEqual([]);
   });
 
   it("delivers announcements and notifications to clients on both web processes; requests to admins only", async () => {

@@ -5,11 +5,12 @@
  * (gatekeeper_live_events_emitted_total): the job runs here, in this process.
  *
  * And where a judge's score is recomputed: in its own request, or, when its team or the board is busy, by a
- * queued job (app/modules/standings/recompute.server.ts, recomputeStandingsNow).
+ * queued job (app/modules/standings/recompute.server.ts, changeTeamThenRecompute).
  */
-import { eq } from "drizzle-orm";
+import { Socket } from "node:net";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { standings, standingsOutbox, userStatistics } from "../../db/schema.ts";
+import { standings, standingsOutbox, submissionScores, userStatistics } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { getMetrics } from "../../app/infrastructure/metrics.server.ts";
@@ -109,6 +110,59 @@ describe("a judge's score", () => {
     expect(row.totalCenti).toBe(6450);
     expect((await readSnapshot(getRedis())).board.find((entry) => entry.id === team.id)).toMatchObject({ totalScore: 64.5 });
     expect(await teamUpdatesEmitted()).toBe(emitted + 1);
+  });
+
+  it("takes four round trips to Postgres: its last statements go out with its COMMIT and the recompute's BEGIN and first statements", async () => {
+    const { judge } = await teamWithSubmission();
+    const challenge = await makeChallenge({ points: 100 });
+    const port = Number(new URL(process.env.DATABASE_URL!).port || 5432);
+    const writesToPostgres = async (work: () => Promise<unknown>) => {
+      let writes = 0;
+      const write = Socket.prototype.write;
+      Socket.prototype.write = function (this: Socket, ...args: Parameters<Socket["write"]>) {
+        if (this.remotePort === port) writes++;
+        return write.apply(this, args);
+      } as Socket["write"];
+      try {
+        await work();
+      } finally {
+        Socket.prototype.write = write;
+      }
+      return writes;
+    };
+    const score = async () => {
+      const team = await makeTeam();
+      const submission = await makeSubmission(team.id, challenge.id, null);
+      return writesToPostgres(() => scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "40" }));
+    };
+    // Every connection of the pool this file has opened prepares the statements on its first score (their
+    // first run takes round trips of its own); the pool takes its open connections in turn.
+    for (let warm = 0; warm < 12; warm++) await score();
+    // BEGIN with the lock, the rubric and the judge's score; its last writes with the outbox mark, the COMMIT, the
+    // recompute's BEGIN, locks and reads; the recompute's writes (with Redis's placement); its COMMIT.
+    expect(await score()).toBe(4);
+  });
+
+  it("keeps nothing when its last statements fail, and leaves no lock held and no job", async () => {
+    const { judge, team, submission } = await teamWithSubmission();
+    // The audit record of this judge's score is refused (as a failing statement would be).
+    await getDb().execute(sql`create or replace function gk_test_refuse() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$`);
+    await getDb().execute(sql.raw(`create trigger gk_test_refuse before insert on audit_log for each row when (new.actor_id = ${Number(judge.id)}) execute function gk_test_refuse()`));
+    try {
+      await expect(scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "55" })).rejects.toThrow();
+    } finally {
+      await getDb().execute(sql`drop trigger gk_test_refuse on audit_log`);
+    }
+    expect(await getDb().select().from(submissionScores).where(eq(submissionScores.submissionId, submission.id))).toEqual([]);
+    expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
+    expect(await jobsFor(team.id)).toBe(0);
+    // The recompute's transaction, opened with the COMMIT that Postgres ran as a ROLLBACK, was rolled back: its locks are free.
+    const [free] = await getDb().execute<{ team: boolean }>(sql`select pg_try_advisory_xact_lock(4242, ${team.id}) as team`);
+    expect(free.team).toBe(true);
+    expect((await readSnapshot(getRedis())).board.find((entry) => entry.id === team.id)).toMatchObject({ totalScore: 0 });
+    // And the judge can score it now.
+    await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "55" });
+    expect((await readSnapshot(getRedis())).board.find((entry) => entry.id === team.id)).toMatchObject({ totalScore: 55 });
   });
 
   it("leaves its team to the queue when the team's recompute is running elsewhere, and the job still gets it right", async () => {

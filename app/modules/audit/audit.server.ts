@@ -4,8 +4,9 @@
  * change, so a change never exists without its record and a failed change leaves none. The table is
  * append-only (the database refuses updates and deletes, migration 0012).
  */
-import { sql, type SQL } from "drizzle-orm";
+import { type Placeholder, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
+import { type Prebuilt, prebuilt, rowsOf, sendInOrder } from "../../../db/in-order.ts";
 import { auditLog } from "../../../db/schema.ts";
 import type { Role } from "../auth/access.ts";
 import type { AuditKind } from "./kinds.ts";
@@ -79,32 +80,60 @@ function storable(item: unknown): unknown {
 }
 
 /**
- * Writes one record in `tx`, the transaction of the change it records. One plain statement (not the query
- * builder, whose 50 µs of CPU a record is paid on the scoring path): its text never varies, so every
+ * Writes one record in `tx`, the transaction of the change it records. One statement built once (not the
+ * query builder, whose 50 µs of CPU a record is paid on the scoring path): its text never varies, so every
  * connection prepares it once.
  */
 export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry): Promise<void> {
-  await tx.execute(auditInsert(actor, entry));
+  const [written] = await sendInOrder(tx, [auditRecord({ ...auditValues(actor, entry) })]);
+  rowsOf(written);
+}
+
+/** The columns of a record as the statements below name their values. */
+const AUDIT_NAMES = ["auditAt", "auditKind", "actorId", "actorName", "actorRole", "via", "sessionId", "tokenId", "ip", "auditTeamId", "auditUserId", "subjectId", "before", "after"] as const;
+type AuditName = (typeof AUDIT_NAMES)[number];
+
+/** A record's INSERT: the one place its columns are written. */
+function auditInsert(value: Record<AuditName, SQLWrapper>): SQL {
+  return sql`
+    insert into ${auditLog} (at, kind, actor_id, actor_name, actor_role, via, session_id, token_id, ip, team_id, user_id, subject_id, before, after)
+    values (coalesce(${value.auditAt}::timestamptz, now()), ${value.auditKind}, ${value.actorId}, ${value.actorName}, ${value.actorRole}, ${value.via},
+      ${value.sessionId}, ${value.tokenId}, ${value.ip}, ${value.auditTeamId}, ${value.auditUserId}, ${value.subjectId},
+      ${value.before}::jsonb, ${value.after}::jsonb)`;
+}
+
+const auditRecord = prebuilt(AUDIT_NAMES, (value) => auditInsert(value));
+
+function auditValues(actor: Actor, entry: AuditEntry): Record<AuditName, unknown> {
+  const row = auditRow(actor, entry);
+  return {
+    auditAt: row.at?.toISOString() ?? null,
+    auditKind: row.kind,
+    actorId: row.actorId,
+    actorName: row.actorName,
+    actorRole: row.actorRole,
+    via: row.via,
+    sessionId: row.sessionId,
+    tokenId: row.tokenId,
+    ip: row.ip,
+    auditTeamId: row.teamId,
+    auditUserId: row.userId,
+    subjectId: row.subjectId,
+    before: row.before === null ? null : JSON.stringify(row.before),
+    after: row.after === null ? null : JSON.stringify(row.after),
+  };
 }
 
 /**
- * Runs `statement` (an UPDATE, INSERT or DELETE of the change) with its record in one statement:
- * `with audit_record as (insert …) <statement>`. Postgres runs a data-modifying WITH whether or not the
- * statement reads it, in the same snapshot and transaction. The scoring path uses it: one statement fewer
- * to send, bind and run on the request a judge waits for (docs/PERFORMANCE.md).
+ * A change's statement (an UPDATE, INSERT or DELETE, built once with `names`' values) with its record, as one
+ * statement: `with audit_record as (insert …) <statement>`. Postgres runs a data-modifying WITH whether or not
+ * the statement reads it, in the same snapshot and transaction. The scoring path uses it: one statement fewer
+ * to send, bind and run on the request a judge waits for (docs/PERFORMANCE.md). The names must not be a
+ * record's own (AUDIT_NAMES).
  */
-export async function executeAudited(tx: Queryable, actor: Actor, entry: AuditEntry, statement: SQL): Promise<void> {
-  await tx.execute(sql`with audit_record as (${auditInsert(actor, entry)}) ${statement}`);
-}
-
-/** A record's INSERT: the one place its columns are written. */
-function auditInsert(actor: Actor, entry: AuditEntry): SQL {
-  const row = auditRow(actor, entry);
-  return sql`
-    insert into ${auditLog} (at, kind, actor_id, actor_name, actor_role, via, session_id, token_id, ip, team_id, user_id, subject_id, before, after)
-    values (coalesce(${row.at?.toISOString() ?? null}::timestamptz, now()), ${row.kind}, ${row.actorId}, ${row.actorName}, ${row.actorRole}, ${row.via},
-      ${row.sessionId}, ${row.tokenId}, ${row.ip}, ${row.teamId}, ${row.userId}, ${row.subjectId},
-      ${row.before === null ? null : JSON.stringify(row.before)}::jsonb, ${row.after === null ? null : JSON.stringify(row.after)}::jsonb)`;
+export function auditedPrebuilt<Name extends string>(names: readonly Name[], statement: (values: Record<Name, Placeholder>) => SQL) {
+  const make = prebuilt([...AUDIT_NAMES, ...names], (value) => sql`with audit_record as (${auditInsert(value)}) ${statement(value)}`);
+  return (actor: Actor, entry: AuditEntry, values: Record<Name, unknown>): Prebuilt => make({ ...auditValues(actor, entry), ...values });
 }
 
 /** Several records in one statement (an import, a bulk change): each is one change. */

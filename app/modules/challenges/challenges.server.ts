@@ -3,9 +3,9 @@
  * deleted (its scores are part of the standings). A replaced or removed attachment is deleted from
  * storage after commit, by the storage-cleanup worker.
  */
-import { asc, count, eq, type SQL, sql } from "drizzle-orm";
+import { asc, count, eq, type SQL, sql, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
-import type { Rows } from "../../../db/in-order.ts";
+import { prebuilt, type Rows } from "../../../db/in-order.ts";
 import { challengeCriteria, challenges, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
@@ -121,11 +121,11 @@ export async function getRubric(challengeId: number, db: Queryable = getDb()): P
  * its challenge, in the same round trip (sendInOrder, db/in-order.ts): Postgres runs it once that lock is
  * held, so it reads the rubric of the challenge as locked. Its rows: rubricOf.
  */
-export function rubricOfSubmissionSql(submissionId: number): SQL {
-  return rubricSql(sql`(select ${submissions.challengeId} from ${submissions} where ${submissions.id} = ${submissionId})`);
-}
+export const rubricOfSubmission = prebuilt(["submissionId"], ({ submissionId }) =>
+  rubricSql(sql`(select ${submissions.challengeId} from ${submissions} where ${submissions.id} = ${submissionId})`),
+);
 
-function rubricSql(challengeId: number | SQL): SQL {
+function rubricSql(challengeId: number | SQLWrapper): SQL {
   return sql`select ${challengeCriteria.id} as id, ${challengeCriteria.name} as name, ${challengeCriteria.weight} as weight, ${challengeCriteria.maxPoints} as max_points
     from ${challengeCriteria} where ${challengeCriteria.challengeId} = ${challengeId} order by ${challengeCriteria.position}`;
 }

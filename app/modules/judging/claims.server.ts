@@ -5,6 +5,7 @@
  * it), a score ends it, and an expired one counts for nobody.
  */
 import { and, eq, gt, sql } from "drizzle-orm";
+import { prebuilt } from "../../../db/in-order.ts";
 import { judgeClaims, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { judgeQueue, stillNeedsJudges, type QueueFilter } from "./queue.server.ts";
@@ -58,10 +59,8 @@ async function holdClaim(db: Pick<ReturnType<typeof getDb>, "insert">, judgeId: 
     });
 }
 
-/** A score ends the scoring judge's claim on that submission (from any screen or the API), in its transaction. */
-export async function endClaimOn(tx: Pick<ReturnType<typeof getDb>, "delete">, judgeId: number, submissionId: number): Promise<void> {
-  await tx.delete(judgeClaims).where(and(eq(judgeClaims.judgeId, judgeId), eq(judgeClaims.submissionId, submissionId)));
-}
+/** A score ends the scoring judge's claim on that submission (from any screen or the API): the statement, for its transaction. */
+export const endClaim = prebuilt(["judgeId", "submissionId"], ({ judgeId, submissionId }) => sql`delete from ${judgeClaims} where ${judgeClaims.judgeId} = ${judgeId} and ${judgeClaims.submissionId} = ${submissionId}`);
 
 /** The judge is still working on it: another CLAIM_MINUTES. False when they no longer hold it. */
 export async function renewClaim(judgeId: number, submissionId: number): Promise<boolean> {

@@ -3,19 +3,17 @@
  * score becomes the judges' mean, its status moves on, and the team's standings are marked stale
  * in the same transaction; after commit the team is recomputed at once (the queue if that cannot be done).
  */
-import { and, eq, type SQL, sql } from "drizzle-orm";
-import type { Queryable } from "../../../db/client.ts";
-import { rowsOf, type Rows, sendInOrder } from "../../../db/in-order.ts";
+import { and, eq, sql, type SQLWrapper } from "drizzle-orm";
+import { prebuilt, rowsOf, type Rows, sendInOrder } from "../../../db/in-order.ts";
 import { challenges, criterionScores as criterionScoresTable, submissionScores, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
-import { executeAudited, type Actor } from "../audit/audit.server.ts";
-import { rubricOf, rubricOfSubmissionSql } from "../challenges/challenges.server.ts";
-import { endClaimOn } from "../judging/claims.server.ts";
+import { auditedPrebuilt, type Actor } from "../audit/audit.server.ts";
+import { rubricOf, rubricOfSubmission } from "../challenges/challenges.server.ts";
+import { endClaim } from "../judging/claims.server.ts";
 import { broadcastJudgingChanged } from "../realtime/broadcast.server.ts";
-import { markStandingsStale } from "../standings/outbox.server.ts";
-import { recomputeStandingsNow } from "../standings/recompute.server.ts";
+import { changeTeamThenRecompute } from "../standings/recompute.server.ts";
 import { rubricScoreCenti, type Criterion } from "./rubric.ts";
 import { applyJudging, fromCenti, meanCenti } from "./rules.ts";
 import { scoreInputSchema, type Verdict } from "./score-input.ts";
@@ -50,12 +48,20 @@ export interface ScoreCommand {
 }
 
 export async function scoreSubmission(command: ScoreCommand) {
-  const outcome = await getDb().transaction(async (tx) => {
+  // The score is committed, then its team recomputed on the same connection (the live path): its last
+  // statements go out with the COMMIT and the recompute's first ones (changeTeamThenRecompute).
+  const outcome = await changeTeamThenRecompute(async (tx) => {
     // Row lock: two judges scoring at once compute the mean one after the other. The challenge's row shared in
     // the same statement: its rubric and points cannot change under this score (an edit locks it for update),
     // and the points read here are those of the version locked.
-    // The rubric in the same round trip, read once the lock is held: the rubric of the challenge as locked.
-    const [locked, criteria] = await sendInOrder(tx, [lockSubmissionAndChallengeSql(command.submissionId), rubricOfSubmissionSql(command.submissionId)]);
+    // In the same round trip, each run once the one before has ended: the rubric, read once the lock is held (the
+    // rubric of the challenge as locked), and a single score typed as a number stored at once. The checks below
+    // then decide on what was locked; a score they refuse is rolled back with the transaction.
+    const comment = command.comment?.trim() || null;
+    const at = command.at ?? new Date();
+    const typed = command.criteria ? null : scoreInputSchema(Number.POSITIVE_INFINITY).safeParse(command.score);
+    const early = typed?.success ? upsertScoreSql({ submissionId: command.submissionId, judgeId: command.judge.id, scoreCenti: typed.data, comment, at: command.at }) : null;
+    const [locked, criteria, stored] = await sendInOrder(tx, [lockSubmissionAndChallenge({ submissionId: command.submissionId }), rubricOfSubmission({ submissionId: command.submissionId }), ...(early ? [early] : [])]);
     const row = lockedSubmissionOf(rowsOf(locked));
     if (!row) throw new ScoringError(messages.scoring.submissionNotFound, undefined, 404);
     if (command.seenRevision && command.seenRevision.getTime() !== row.revisedAt.getTime()) {
@@ -72,9 +78,9 @@ export async function scoreSubmission(command: ScoreCommand) {
       scoreCenti = parsed.data;
     }
 
-    const comment = command.comment?.trim() || null;
-    const at = command.at ?? new Date();
-    const { mine, scores, previous } = await upsertScoreAndReadAll(tx, { submissionId: row.id, judgeId: command.judge.id, scoreCenti, comment, at: command.at });
+    // The score stored with the lock is this one (a plain score, checked above); a rubric's is stored now.
+    const upsert = stored && !given ? stored : (await sendInOrder(tx, [upsertScoreSql({ submissionId: row.id, judgeId: command.judge.id, scoreCenti, comment, at: command.at })]))[0];
+    const { mine, scores, previous } = scoresOf(rowsOf(upsert));
     // The judge's criterion scores are replaced with these (none without a rubric); the old ones go to the
     // audit record (teams read them once feedback is published). A challenge without a rubric has no
     // criterion scores to replace (they go with their criteria, and the rubric cannot change under this
@@ -91,65 +97,80 @@ export async function scoreSubmission(command: ScoreCommand) {
     };
     const criteriaBefore = replaced.length ? namesOf(replaced.map((row): [number, number] => [row.criterionId, row.scoreCenti])) : undefined;
     const criteriaAfter = given ? namesOf(given) : undefined;
-    if (given) await tx.insert(criterionScoresTable).values([...given].map(([criterionId, centi]) => ({ submissionScoreId: mine, criterionId, scoreCenti: centi })));
     const judged = applyJudging(row, { scoreCenti: meanCenti(scores), verdict: command.verdict, at });
-    // Independent writes, sent together (one round trip; their order does not matter). The judge's claim on
-    // it ends: they are done with it. The audit record says what the judge's score and the submission were.
-    // Saving the very score again (same score, criteria, comment and status) changes nothing: no record.
+    // The last writes, independent of each other: sent with the COMMIT. The judge's criterion scores; the
+    // judge's claim on it ends (they are done with it); the submission's update, with the audit record of what
+    // the judge's score and the submission were. Saving the very score again (same score, criteria, comment and
+    // status) changes nothing: no record.
     const unchanged =
       previous !== null &&
       previous.scoreCenti === scoreCenti &&
       previous.comment === comment &&
       judged.status === row.status &&
       JSON.stringify(criteriaBefore ?? {}) === JSON.stringify(criteriaAfter ?? {});
-    const updateSubmission = tx.update(submissions).set(judged).where(eq(submissions.id, row.id));
-    await Promise.all([
-      markStandingsStale(tx, row.teamId),
-      endClaimOn(tx, command.judge.id, row.id),
-      // The record rides on the submission's update: one statement (audit.server.ts, executeAudited).
-      unchanged ? updateSubmission : executeAudited(tx, command.judge, {
-        kind: previous ? "score.changed" : "score.given",
-        teamId: row.teamId,
-        subjectId: row.id,
-        at: command.at,
-        before: {
-          challenge: row.challengeTitle,
-          score: previous ? fromCenti(previous.scoreCenti) : null,
-          comment: previous?.comment ?? null,
-          ...(criteriaBefore ? { criteria: criteriaBefore } : {}),
-          submissionScore: row.scoreCenti === null ? null : fromCenti(row.scoreCenti),
-          status: row.status,
-        },
-        after: {
-          challenge: row.challengeTitle,
-          score: fromCenti(scoreCenti),
-          comment,
-          ...(criteriaAfter ? { criteria: criteriaAfter } : {}),
-          submissionScore: judged.scoreCenti === null ? null : fromCenti(judged.scoreCenti),
-          status: judged.status,
-        },
-      }, updateSubmission.getSQL()),
-    ]);
-    return { submissionId: row.id, teamId: row.teamId, scoreCenti: judged.scoreCenti, status: judged.status };
+    const update = { submissionId: row.id, status: judged.status, rejected: judged.rejected, scoreCenti: judged.scoreCenti, scoredAt: judged.scoredAt?.toISOString() ?? null, updatedAt: new Date().toISOString() };
+    const finish = [
+      ...(given ? [tx.insert(criterionScoresTable).values([...given].map(([criterionId, centi]) => ({ submissionScoreId: mine, criterionId, scoreCenti: centi }))).getSQL()] : []),
+      endClaim({ judgeId: command.judge.id, submissionId: row.id }),
+      // The record rides on the submission's update: one statement (audit.server.ts, auditedPrebuilt).
+      unchanged
+        ? updateSubmission(update)
+        : auditedUpdateSubmission(
+            command.judge,
+            {
+              kind: previous ? "score.changed" : "score.given",
+              teamId: row.teamId,
+              subjectId: row.id,
+              at: command.at,
+              before: {
+                challenge: row.challengeTitle,
+                score: previous ? fromCenti(previous.scoreCenti) : null,
+                comment: previous?.comment ?? null,
+                ...(criteriaBefore ? { criteria: criteriaBefore } : {}),
+                submissionScore: row.scoreCenti === null ? null : fromCenti(row.scoreCenti),
+                status: row.status,
+              },
+              after: {
+                challenge: row.challengeTitle,
+                score: fromCenti(scoreCenti),
+                comment,
+                ...(criteriaAfter ? { criteria: criteriaAfter } : {}),
+                submissionScore: judged.scoreCenti === null ? null : fromCenti(judged.scoreCenti),
+                status: judged.status,
+              },
+            },
+            update,
+          ),
+    ];
+    return { value: { submissionId: row.id, teamId: row.teamId, scoreCenti: judged.scoreCenti, status: judged.status }, teamId: row.teamId, finish };
   });
-  await recomputeStandingsNow(outcome.teamId);
   broadcastJudgingChanged();
   return outcome;
 }
+
+/** A score's update of its submission: the judges' mean, the status, when it was scored (applyJudging). */
+const SUBMISSION_UPDATE = ["submissionId", "status", "rejected", "scoreCenti", "scoredAt", "updatedAt"] as const;
+const submissionUpdate = (value: Record<(typeof SUBMISSION_UPDATE)[number], SQLWrapper>) => sql`
+  update ${submissions} set status = ${value.status}::submission_status, rejected = ${value.rejected}::boolean, score_centi = ${value.scoreCenti}::int,
+    scored_at = ${value.scoredAt}::timestamptz, updated_at = ${value.updatedAt}::timestamptz
+  where ${submissions.id} = ${value.submissionId}`;
+const updateSubmission = prebuilt(SUBMISSION_UPDATE, submissionUpdate);
+const auditedUpdateSubmission = auditedPrebuilt(SUBMISSION_UPDATE, submissionUpdate);
 
 /**
  * The submission locked for update and its challenge for share, in one statement (one round trip: drizzle's
  * builder takes a single locking strength); its row: lockedSubmissionOf.
  */
-function lockSubmissionAndChallengeSql(submissionId: number): SQL {
-  return sql`
+const lockSubmissionAndChallenge = prebuilt(
+  ["submissionId"],
+  ({ submissionId }) => sql`
     select ${submissions.id} as id, ${submissions.teamId} as team_id, ${submissions.status} as status, ${submissions.rejected} as rejected,
       ${submissions.scoreCenti} as score_centi, ${submissions.scoredAt} as scored_at, ${submissions.revisedAt} as revised_at,
       ${submissions.challengeId} as challenge_id, ${challenges.title} as challenge_title, ${challenges.points} as points
     from ${submissions} inner join ${challenges} on ${challenges.id} = ${submissions.challengeId}
     where ${submissions.id} = ${submissionId}
-    for update of ${submissions} for share of ${challenges}`;
-}
+    for update of ${submissions} for share of ${challenges}`,
+);
 
 /** The locked row as drizzle's select would map the same columns; null: no such submission. */
 function lockedSubmissionOf([found]: Rows) {
@@ -185,30 +206,37 @@ function criterionScores(rubric: readonly Criterion[], typed: Record<string, str
  * submission, the new one included, and the judge's earlier score if any, in one statement: a
  * data-modifying CTE's rows are not visible to the rest of its statement, so the new score comes from
  * RETURNING, the earlier one and the others from the table as it was ("is distinct from": a deleted judge's
- * score stays, with judge_id null, and still counts).
+ * score stays, with judge_id null, and still counts). Nothing for a submission that does not exist. Its
+ * rows: scoresOf.
  */
-async function upsertScoreAndReadAll(
-  tx: Queryable,
-  score: { submissionId: number; judgeId: number; scoreCenti: number; comment: string | null; at?: Date },
-): Promise<{ mine: number; scores: number[]; previous: { scoreCenti: number; comment: string | null } | null }> {
-  // The transaction's time, as a default column would have it; the demo seed's story gives its own.
-  const when = score.at ? sql`${score.at.toISOString()}::timestamptz` : sql`now()`;
-  const rows = await tx.execute<{ id: number; score_centi: number; comment: string | null; role: "mine" | "other" | "previous" }>(sql`
+const upsertScore = prebuilt(
+  ["submissionId", "judgeId", "scoreCenti", "comment", "at"],
+  ({ submissionId, judgeId, scoreCenti, comment, at }) => sql`
     with upserted as (
       insert into ${submissionScores} (submission_id, judge_id, score_centi, comment, created_at, updated_at)
-      values (${score.submissionId}, ${score.judgeId}, ${score.scoreCenti}, ${score.comment}, ${when}, ${when})
+      select ${submissionId}::int, ${judgeId}::int, ${scoreCenti}::int, ${comment}::text, coalesce(${at}::timestamptz, now()), coalesce(${at}::timestamptz, now())
+      where exists (select 1 from ${submissions} where ${submissions.id} = ${submissionId})
       on conflict (submission_id, judge_id) do update set score_centi = excluded.score_centi, comment = excluded.comment, updated_at = excluded.updated_at
       returning id, score_centi
     )
     select id, score_centi, null as comment, 'mine' as role from upserted
     union all
-    select id, score_centi, comment, case when judge_id = ${score.judgeId} then 'previous' else 'other' end as role
-    from ${submissionScores} where submission_id = ${score.submissionId}`);
+    select id, score_centi, comment, case when judge_id = ${judgeId} then 'previous' else 'other' end as role
+    from ${submissionScores} where submission_id = ${submissionId}`,
+);
+
+/** upsertScore's values: the transaction's time, as a default column would have it, unless the demo seed's story gives its own. */
+function upsertScoreSql(score: { submissionId: number; judgeId: number; scoreCenti: number; comment: string | null; at?: Date }) {
+  return upsertScore({ ...score, at: score.at?.toISOString() ?? null });
+}
+
+/** What upsertScoreSql answered: the judge's score row (`mine`), every judge's score, the judge's earlier one. */
+function scoresOf(rows: Rows): { mine: number; scores: number[]; previous: { scoreCenti: number; comment: string | null } | null } {
   const previous = rows.find((row) => row.role === "previous");
   return {
     mine: Number(rows.find((row) => row.role === "mine")!.id),
     scores: rows.filter((row) => row.role !== "previous").map((row) => Number(row.score_centi)),
-    previous: previous ? { scoreCenti: Number(previous.score_centi), comment: previous.comment } : null,
+    previous: previous ? { scoreCenti: Number(previous.score_centi), comment: (previous.comment as string | null) ?? null } : null,
   };
 }
 

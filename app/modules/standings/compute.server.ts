@@ -1,4 +1,5 @@
-import { eq, type SQL, sql } from "drizzle-orm";
+import { eq, type SQL, sql, type SQLWrapper } from "drizzle-orm";
+import { prebuilt } from "../../../db/in-order.ts";
 import { jsonDate, jsonObjectSql, oneRow, parsedJson, scalarSubquery } from "../../../db/json.ts";
 import type { Queryable } from "../../../db/client.ts";
 import { awards, challenges, eventSettings, standings, submissions, teams, users } from "../../../db/schema.ts";
@@ -25,7 +26,7 @@ export async function scoredSubmissionsOfTeam(tx: Queryable, teamId: number): Pr
 }
 
 /** The users whose statistics a recompute of the team writes: its members, and whoever is credited with one of its submissions. */
-export const affectedUserIds = (teamId: number) => sql`
+export const affectedUserIds = (teamId: number | SQLWrapper) => sql`
     select ${users.id} from ${users} where ${users.teamId} = ${teamId}
     union
     select ${submissions.userId} from ${submissions} where ${submissions.teamId} = ${teamId} and ${submissions.userId} is not null`;
@@ -133,7 +134,7 @@ const jsonList = (element: SQL, from: SQL) => scalarSubquery(sql`select coalesce
  * every submission when the tables had not been analyzed yet: 49 ms at 100,000 submissions). The frozen rank
  * is picked out in Postgres: the frozen board of 10,000 teams is over a megabyte, too much to ship for one number.
  */
-export function recomputeReadsSql(teamId: number): SQL {
+function recomputeReadsSql(teamId: SQLWrapper): SQL {
   const scoredFrom = sql`from ${submissions} inner join ${challenges} on ${challenges.id} = ${submissions.challengeId}`;
   return sql`select
     ${scalarSubquery(sql`select ${jsonObjectSql({ id: teams.id, name: teams.name, division: teams.division, createdAt: teams.createdAt })} from ${teams} where ${teams.id} = ${teamId}`)} as team,
@@ -148,6 +149,9 @@ export function recomputeReadsSql(teamId: number): SQL {
     nextval('standings_outbox_version_seq') as version
   from ${oneRow()}`;
 }
+
+/** recomputeReadsSql, built once. */
+export const recomputeReads = prebuilt(["teamId"], ({ teamId }) => recomputeReadsSql(teamId));
 
 export interface RecomputeReads {
   team: { id: number; name: string; division: string | null; createdAt: Date } | null;

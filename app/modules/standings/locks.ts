@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { type SQL, sql, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 
 /**
@@ -26,18 +26,17 @@ export async function lockBoardExclusive(tx: Queryable) {
 /**
  * A recompute's two locks, team first, as a one-row query of two booleans, `team` and `board`: true when
  * held. Postgres evaluates a select list left to right, so the order is lockTeam's then lockBoardShared's.
- * Waited for; or, with `tryWithinMs`, only tried (a holder of the team lock, another recompute of the team,
- * or of the board lock exclusive, a rebuild or a freeze, makes it false; whatever it took is released with
- * the transaction), and then the transaction's later lock waits (rows, users) get `tryWithinMs` at most
- * (`lock_timeout`, local to the transaction): past that a statement fails. Meant as the FROM of a statement
- * that goes on only when both are held (app/modules/standings/recompute.server.ts).
+ * Waited for; or, with `tryWithin` (a Postgres interval such as '500ms'), only tried (a holder of the team
+ * lock, another recompute of the team, or of the board lock exclusive, a rebuild or a freeze, makes it false;
+ * whatever it took is released with the transaction), and then the transaction's later lock waits (rows,
+ * users) get `tryWithin` at most (`lock_timeout`, local to the transaction): past that a statement fails.
+ * Meant as the FROM of a statement that goes on only when both are held (app/modules/standings/recompute.server.ts).
  */
-export function teamThenBoardSharedSql(teamId: number, { tryWithinMs }: { tryWithinMs?: number } = {}): SQL {
-  if (tryWithinMs === undefined) {
+export function teamThenBoardSharedSql(teamId: SQLWrapper, { tryWithin }: { tryWithin?: SQLWrapper } = {}): SQL {
+  if (tryWithin === undefined) {
     return sql`select true as team, true as board from (select pg_advisory_xact_lock(${TEAM_LOCK}, ${teamId}), pg_advisory_xact_lock_shared(${BOARD_LOCK}, 0)) taken`;
   }
-  const timeout = `${Math.max(1, Math.round(tryWithinMs))}ms`;
-  return sql`select set_config('lock_timeout', ${timeout}, true), pg_try_advisory_xact_lock(${TEAM_LOCK}, ${teamId}) as team, pg_try_advisory_xact_lock_shared(${BOARD_LOCK}, 0) as board`;
+  return sql`select set_config('lock_timeout', ${tryWithin}::text, true), pg_try_advisory_xact_lock(${TEAM_LOCK}, ${teamId}) as team, pg_try_advisory_xact_lock_shared(${BOARD_LOCK}, 0) as board`;
 }
 
 /**

@@ -1,5 +1,6 @@
-import { lt, sql } from "drizzle-orm";
+import { lt, type SQL, sql, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
+import { prebuilt } from "../../../db/in-order.ts";
 import { standingsOutbox } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
@@ -14,14 +15,21 @@ import { enqueueMany } from "../../infrastructure/queue.server.ts";
 export async function markStandingsStale(tx: Queryable, teams: number | Iterable<number>) {
   const teamIds = typeof teams === "number" ? [teams] : [...new Set(teams)].sort((a, b) => a - b);
   if (teamIds.length === 0) return;
-  await tx
-    .insert(standingsOutbox)
-    .values(teamIds.map((teamId) => ({ teamId })))
-    .onConflictDoUpdate({
-      target: standingsOutbox.teamId,
-      set: { version: sql`nextval('standings_outbox_version_seq')`, requestedAt: sql`now()` },
-    });
+  await tx.execute(markStandingsStaleSql(teamIds.map((teamId) => sql`${teamId}`)));
 }
+
+/** The statement that marks these teams stale (at least one, in id order): markStandingsStale's. */
+function markStandingsStaleSql(teamIds: readonly SQLWrapper[]): SQL {
+  const rows = sql.join(
+    teamIds.map((teamId) => sql`(${teamId})`),
+    sql`, `,
+  );
+  return sql`insert into ${standingsOutbox} (team_id) values ${rows}
+    on conflict (team_id) do update set version = nextval('standings_outbox_version_seq'), requested_at = now()`;
+}
+
+/** The statement that marks one team stale, built once: to send with others (sendInOrder). */
+export const markTeamStale = prebuilt(["teamId"], ({ teamId }) => markStandingsStaleSql([teamId]));
 
 /**
  * A new standings version from the outbox's sequence. Taken under the team lock (a job) or the exclusive

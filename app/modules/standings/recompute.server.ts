@@ -4,9 +4,9 @@
  * users' statistics, place it in the Redis order (O(log n), no other team touched), then publish
  * `teams:update` if anything of the team a client shows changed. Idempotent: running it twice changes nothing.
  */
-import { and, eq, sql } from "drizzle-orm";
-import type { Queryable } from "../../../db/client.ts";
-import { rowsOf, sendInOrder } from "../../../db/in-order.ts";
+import { eq, type SQL, sql, type SQLWrapper } from "drizzle-orm";
+import type { Queryable, Transaction } from "../../../db/client.ts";
+import { type Prebuilt, prebuilt, rowsOf, type Rows, sendInOrder } from "../../../db/in-order.ts";
 import { standings, standingsHistory, standingsOutbox, userStatistics } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { within } from "../../infrastructure/deadline.ts";
@@ -20,7 +20,7 @@ import {
   awardTotalsOf,
   groupBy,
   recomputeReadsOf,
-  recomputeReadsSql,
+  recomputeReads,
   type ScoredRow,
   teamStandingValues,
   toTeamStanding,
@@ -28,7 +28,7 @@ import {
   userStatisticsValues,
 } from "./compute.server.ts";
 import { lockBoardShared, lockTeam, lockUsersSql, teamThenBoardSharedSql } from "./locks.ts";
-import { requestStandingsRecompute } from "./outbox.server.ts";
+import { markTeamStale, requestStandingsRecompute } from "./outbox.server.ts";
 import { ensureSnapshotReady } from "./scoreboard.server.ts";
 import { shownOf } from "./shown.ts";
 import { placeTeam, removeTeamFromSnapshot, SnapshotNotReadyError } from "./snapshot.server.ts";
@@ -58,37 +58,70 @@ export async function recomputeTeamStanding(teamId: number): Promise<RecomputeRe
 }
 
 /**
- * The live path (a judge's score): the change's own process recomputes the team right after its commit, so
- * the board moves without a queue, a worker's pickup and a second process in between (docs/domain.md,
- * "Scoring and standings"). The queue stays the way round anything in the way: Redis not connected, the
- * team's recompute already running elsewhere, a rebuild or a freeze holding the board, the snapshot lost,
- * a row lock held past IN_REQUEST_ROW_LOCK_MS, Redis answering later than IN_REQUEST_REDIS_MS, any failure.
- * Then a job is enqueued, and if that fails too the outbox sweep enqueues one: the outbox row, committed
- * with the change, is what guarantees the update, never this call. It waits for no other recompute and no
- * rebuild (the advisory locks are only tried), so a judge's request is never held behind them.
+ * A change to one team's points, committed, then the team recomputed in the same request, on the same
+ * connection (the live path: a judge's score, docs/domain.md "Scoring and standings"), so the board moves
+ * without a queue, a worker's pickup and a second process in between. `change` runs in a transaction and
+ * returns, not yet sent, the statements that finish it; they go out with the statement that marks the team
+ * stale (the outbox row, which guarantees the update), the COMMIT, the recompute's BEGIN and its first
+ * statements, in one round trip (sendInOrder; two transactions back to back, the boundary in that round
+ * trip). The change is committed before the recompute starts, as with a job.
+ *
+ * The queue stays the way round anything in the way: Redis not connected, the team's recompute already
+ * running elsewhere, a rebuild or a freeze holding the board, the snapshot lost, a row lock held past
+ * IN_REQUEST_ROW_LOCK_MS, Redis answering later than IN_REQUEST_REDIS_MS, any failure of the recompute. Then
+ * a job is enqueued, and if that fails too the outbox sweep enqueues one. It waits for no other recompute and
+ * no rebuild (the advisory locks are only tried), so a judge's request is never held behind them. A failed
+ * change throws, and nothing of it or of the recompute is kept.
  */
-export async function recomputeStandingsNow(teamId: number): Promise<"request" | "queued" | "not_queued"> {
-  const path = await recomputeOrQueue(teamId);
+export async function changeTeamThenRecompute<T>(change: (tx: Transaction) => Promise<TeamChange<T>>): Promise<T> {
+  let committed: TeamChange<T> | null = null;
+  let recomputed: Recomputed | null = null;
+  try {
+    await getDb().transaction(async (tx) => {
+      const made = await change(tx);
+      const finish = [...made.finish, markTeamStale({ teamId: made.teamId })];
+      if (getRedis().status !== "ready") {
+        // No Redis to place the team in: the change commits with its outbox row, and the queue takes the team.
+        for (const result of await sendInOrder(tx, finish)) rowsOf(result);
+        committed = made;
+        return;
+      }
+      const sent = await sendInOrder(tx, [...finish, sql`commit`, sql`begin`, ...firstStatements(made.teamId, { inRequest: true })]);
+      // The change's statements, then its COMMIT (which Postgres ran as a ROLLBACK if one of them failed: that
+      // failure is thrown first, and the transaction the BEGIN opened is rolled back by the throw).
+      for (const result of sent.slice(0, finish.length + 1)) rowsOf(result);
+      committed = made;
+      rowsOf(sent[finish.length + 1]);
+      recomputed = await recomputeFrom(tx, made.teamId, sent.slice(finish.length + 2), { inRequest: true });
+    });
+  } catch (error) {
+    if (!committed) throw error;
+    // The change is committed; its recompute was rolled back: the queue's.
+    if (!(error instanceof SnapshotNotReadyError)) getLogger().warn({ err: error, teamId: (committed as TeamChange<T>).teamId }, "standings not recomputed in the request; handed to the queue");
+    recomputed = null;
+  }
+  const { value, teamId } = committed as unknown as TeamChange<T>;
+  const done = recomputed as Recomputed | null;
+  let path: "request" | "queued" | "not_queued" = "request";
+  if (done && done.result.status !== "busy") publishStanding(teamId, done.publish);
+  else path = (await requestStandingsRecompute(teamId)) ? "queued" : "not_queued";
   getMetrics().scoreStandings().inc({ path });
-  return path;
+  return value;
+}
+
+export interface TeamChange<T> {
+  /** What changeTeamThenRecompute returns once the change is committed. */
+  value: T;
+  /** The team whose points the change moves. */
+  teamId: number;
+  /** The change's last statements, not yet sent (in this order; their results are not read). */
+  finish: Array<SQL | Prebuilt>;
 }
 
 /** Row locks (the team's outbox row under another score's open transaction, users' statistics): at most this. */
 const IN_REQUEST_ROW_LOCK_MS = 500;
 /** The Redis placement in the request: at most this, then the transaction rolls back and the queue takes over. */
 const IN_REQUEST_REDIS_MS = 1000;
-
-async function recomputeOrQueue(teamId: number): Promise<"request" | "queued" | "not_queued"> {
-  if (getRedis().status === "ready") {
-    try {
-      const result = await recomputeOnce(teamId, { waitForLocks: false });
-      if (result.status !== "busy") return "request";
-    } catch (error) {
-      if (!(error instanceof SnapshotNotReadyError)) getLogger().warn({ err: error, teamId }, "standings not recomputed in the request; handed to the queue");
-    }
-  }
-  return (await requestStandingsRecompute(teamId)) ? "queued" : "not_queued";
-}
 
 /**
  * A recompute's first statement: its team and board locks (teamThenBoardSharedSql: waited for, or only tried),
@@ -99,110 +132,176 @@ async function recomputeOrQueue(teamId: number): Promise<"request" | "queued" | 
  * then removed (this one recomputes again and removes nothing: its delete names that version), never miss
  * one that the change's own request or job comes after (a change commits before it asks for a recompute).
  */
-function locksAndPendingSql(teamId: number, options: { tryWithinMs?: number }) {
+function locksAndPendingSql(teamId: SQLWrapper, locks: { tryWithin?: SQLWrapper }) {
   const held = sql`locks.team and locks.board`;
   return sql`select ${held} as locked, ${standingsOutbox.version} as version, ${standingsOutbox.requestedAt} as requested_at,
       case when ${held} and ${standingsOutbox.version} is not null then ${lockUsersSql(affectedUserIds(teamId))} end as users_locked
-    from (${teamThenBoardSharedSql(teamId, options)}) locks left join ${standingsOutbox} on ${standingsOutbox.teamId} = ${teamId}`;
+    from (${teamThenBoardSharedSql(teamId, locks)}) locks left join ${standingsOutbox} on ${standingsOutbox.teamId} = ${teamId}`;
+}
+
+/** locksAndPendingSql, built once: in a request (the locks only tried) and in a job (waited for). */
+const locksInRequest = prebuilt(["teamId", "timeout"], ({ teamId, timeout }) => locksAndPendingSql(teamId, { tryWithin: timeout }));
+const locksInJob = prebuilt(["teamId"], ({ teamId }) => locksAndPendingSql(teamId, {}));
+
+/** A recompute's first statements, to send together (sendInOrder): its locks and outbox version, then its reads. */
+function firstStatements(teamId: number, { inRequest }: { inRequest: boolean }): Prebuilt[] {
+  // The reads go out with the locks (one round trip) in a statement of their own, which Postgres starts once
+  // the locks' statement has ended, with a snapshot taken then: anything committed before the outbox version
+  // read with the locks, or by the recompute that held a user's lock before this one, is in them. Without the
+  // locks or work, they were read for nothing.
+  return [inRequest ? locksInRequest({ teamId, timeout: `${IN_REQUEST_ROW_LOCK_MS}ms` }) : locksInJob({ teamId }), recomputeReads({ teamId })];
+}
+
+type Publish = { team: TeamStanding; frozen: boolean; frozenRank: number | null; requestedAt: Date };
+type Recomputed = { result: RecomputeResult | { status: "busy" }; publish: Publish | null };
+
+/**
+ * A job's recompute, in a transaction of its own; then its publish. The snapshot's readiness is checked by the
+ * placement's own script (not by a round trip to Redis before the transaction): a job on a ready snapshot,
+ * nearly every one, waits for one round trip less.
+ */
+async function recomputeOnce(teamId: number): Promise<RecomputeResult> {
+  const { result, publish } = await getDb().transaction(async (tx) => recomputeFrom(tx, teamId, await sendInOrder(tx, firstStatements(teamId, { inRequest: false })), { inRequest: false }));
+  publishStanding(teamId, publish);
+  // Waiting for its locks, a job is never busy.
+  return result as RecomputeResult;
 }
 
 /**
- * The recompute itself. The snapshot's readiness is checked by the placement's own script (not by a round trip
- * to Redis before the transaction): a job on a ready snapshot, nearly every one, waits for one round trip less.
+ * The recompute in `tx`, from what its first statements (firstStatements) answered: busy (a lock only tried
+ * was held elsewhere), nothing pending, the team gone, or its standing written and placed, with what to
+ * publish once the transaction has committed (publishStanding). `inRequest`: the Redis placement gets its
+ * deadline, and the locks were only tried.
  */
-async function recomputeOnce(teamId: number): Promise<RecomputeResult>;
-async function recomputeOnce(teamId: number, options: { waitForLocks: false }): Promise<RecomputeResult | { status: "busy" }>;
-async function recomputeOnce(teamId: number, { waitForLocks = true } = {}): Promise<RecomputeResult | { status: "busy" }> {
-  type Publish = { team: TeamStanding; frozen: boolean; frozenRank: number | null; requestedAt: Date };
-  let broadcast = null as Publish | null;
-  const result = await getDb().transaction(async (tx): Promise<RecomputeResult | { status: "busy" }> => {
-    // The shared board lock before any write: a rebuild holds it exclusive and then rewrites every row, so a
-    // job that wrote first and waited for the lock afterwards would deadlock with it. Its Redis writes below
-    // also happen under it (a rebuild cannot overwrite them with older data).
-    // The reads go out with the locks (one round trip) in a statement of their own, which Postgres starts once
-    // the locks' statement has ended, with a snapshot taken then: anything committed before the outbox version
-    // read with the locks, or by the recompute that held a user's lock before this one, is in them. Without the
-    // locks or work, they were read for nothing.
-    const [locks, reads] = await sendInOrder(tx, [locksAndPendingSql(teamId, waitForLocks ? {} : { tryWithinMs: IN_REQUEST_ROW_LOCK_MS }), recomputeReadsSql(teamId)]);
-    const [locked] = rowsOf(locks);
-    if (locked?.locked !== true) return { status: "busy" };
-    if (locked.version === null) return { status: "skipped" };
-    const pending = { version: Number(locked.version), requestedAt: standingsOutbox.requestedAt.mapFromDriverValue(locked.requested_at as string) as Date };
-    const { team, teamRows, teamAwards, userIds, userRows, previous, freeze, version } = recomputeReadsOf(rowsOf(reads)[0]);
+async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: PromiseSettledResult<Rows>[], { inRequest }: { inRequest: boolean }): Promise<Recomputed> {
+  // The shared board lock before any write: a rebuild holds it exclusive and then rewrites every row, so a
+  // job that wrote first and waited for the lock afterwards would deadlock with it. Its Redis writes below
+  // also happen under it (a rebuild cannot overwrite them with older data).
+  const [locked] = rowsOf(locks);
+  if (locked?.locked !== true) return { result: { status: "busy" }, publish: null };
+  if (locked.version === null) return { result: { status: "skipped" }, publish: null };
+  const pending = { version: Number(locked.version), requestedAt: standingsOutbox.requestedAt.mapFromDriverValue(locked.requested_at as string) as Date };
+  const { team, teamRows, teamAwards, userIds, userRows, previous, freeze, version } = recomputeReadsOf(rowsOf(reads)[0]);
 
-    if (!team) {
-      // The team was deleted (its standings row went with it): only the outbox row is left.
-      await tx.delete(standingsOutbox).where(eq(standingsOutbox.teamId, teamId));
-      await removeTeamFromSnapshot(getRedis(), teamId);
-      return { status: "removed" };
-    }
-
-    // Awards are team points: in the team's standing, never in its users' statistics.
-    const values = teamStandingValues(totalsOf(teamRows), awardTotalsOf(teamAwards), team.createdAt);
-    const standing = toTeamStanding(team, { ...values, rank: 0 }, version);
-    const shown = shownOf(standing);
-    // Mirror to Redis before commit, under the team lock (snapshots of one team are written in
-    // commit order) and the shared board lock. If Redis is down the job fails, rolls back and is retried.
-    // In a request, Redis gets a deadline: a Redis that holds the connection open without answering must not hold
-    // the judge, a pool connection and the team's locks. Placed late (after the rollback), the retry still publishes.
-    const placement = placeTeam(getRedis(), standing, values.totalCenti);
-    const [rank] = await Promise.all([
-      waitForLocks ? placement : within(placement, IN_REQUEST_REDIS_MS, `the standings placement: no answer within ${IN_REQUEST_REDIS_MS} ms`),
-      writeUserStatistics(tx, userIds, userRows),
-      tx.insert(standings).values({ teamId, ...values, shown }).onConflictDoUpdate({ target: standings.teamId, set: { ...values, shown } }),
-      previous?.totalCenti !== values.totalCenti
-        ? tx.insert(standingsHistory).values({ teamId, totalCenti: values.totalCenti, at: values.totalReachedAt })
-        : null,
-      tx.delete(standingsOutbox).where(and(eq(standingsOutbox.teamId, teamId), eq(standingsOutbox.version, pending.version))),
-    ]);
-    standing.rank = rank;
-    // Nothing a client shows changed since the last committed job (a first answer still pending, an answer sent
-    // again, a score that leaves the totals where they were): no event to every socket (docs/PERFORMANCE.md).
-    // Decided on Postgres's row, not on Redis (which a job rolled back after its placement leaves ahead): the
-    // retry of such a job still publishes.
-    if (previous?.shown !== shown) broadcast = { team: standing, ...freeze, requestedAt: pending.requestedAt };
-    return { status: "updated", team: standing };
-  });
-  // Published after commit: a browser that re-reads on this hint sees the committed standings.
-  if (broadcast) {
-    const { team, frozen, frozenRank, requestedAt } = broadcast;
-    try {
-      broadcastTeamStanding(team, { frozen, frozenRank });
-      // The live path's lag: from the change's transaction (it marked the team stale) to this publish.
-      getMetrics().liveLag().observe(Math.max(0, Date.now() - requestedAt.getTime()) / 1000);
-    } catch (error) {
-      // Committed: a retry would find nothing to do. The event is a hint; browsers re-read on reconnect or resync.
-      getLogger().warn({ err: error, teamId }, "teams:update not published");
-    }
+  if (!team) {
+    // The team was deleted (its standings row went with it): only the outbox row is left.
+    await tx.delete(standingsOutbox).where(eq(standingsOutbox.teamId, teamId));
+    await removeTeamFromSnapshot(getRedis(), teamId);
+    return { result: { status: "removed" }, publish: null };
   }
-  return result;
+
+  // Awards are team points: in the team's standing, never in its users' statistics.
+  const values = teamStandingValues(totalsOf(teamRows), awardTotalsOf(teamAwards), team.createdAt);
+  const standing = toTeamStanding(team, { ...values, rank: 0 }, version);
+  const shown = shownOf(standing);
+  // Mirror to Redis before commit, under the team lock (snapshots of one team are written in
+  // commit order) and the shared board lock. If Redis is down the job fails, rolls back and is retried.
+  // In a request, Redis gets a deadline: a Redis that holds the connection open without answering must not hold
+  // the judge, a pool connection and the team's locks. Placed late (after the rollback), the retry still publishes.
+  const placement = placeTeam(getRedis(), standing, values.totalCenti);
+  const written = sendInOrder(tx, [
+    recomputeWrites({
+      teamId,
+      statistics: JSON.stringify(userStatisticsRows(userIds, userRows)),
+      aiCenti: values.aiCenti,
+      csCenti: values.csCenti,
+      psCenti: values.psCenti,
+      gdCenti: values.gdCenti,
+      totalCenti: values.totalCenti,
+      solvedCount: values.solvedCount,
+      totalReachedAt: values.totalReachedAt.toISOString(),
+      shown,
+      updatedAt: new Date().toISOString(),
+      totalChanged: previous?.totalCenti !== values.totalCenti,
+      pendingVersion: pending.version,
+    }),
+  ]);
+  const [rank, [writes]] = await Promise.all([
+    inRequest ? within(placement, IN_REQUEST_REDIS_MS, `the standings placement: no answer within ${IN_REQUEST_REDIS_MS} ms`) : placement,
+    written,
+  ]);
+  rowsOf(writes);
+  standing.rank = rank;
+  // Nothing a client shows changed since the last committed job (a first answer still pending, an answer sent
+  // again, a score that leaves the totals where they were): no event to every socket (docs/PERFORMANCE.md).
+  // Decided on Postgres's row, not on Redis (which a job rolled back after its placement leaves ahead): the
+  // retry of such a job still publishes.
+  const publish = previous?.shown !== shown ? { team: standing, ...freeze, requestedAt: pending.requestedAt } : null;
+  return { result: { status: "updated", team: standing }, publish };
 }
 
-/** Writes the statistics of these users from the submissions credited to them. */
-async function writeUserStatistics(tx: Queryable, userIds: number[], scored: ScoredRow[]) {
-  if (userIds.length === 0) return;
+/** Published after commit: a browser that re-reads on this hint sees the committed standings. */
+function publishStanding(teamId: number, publish: Publish | null) {
+  if (!publish) return;
+  const { team, frozen, frozenRank, requestedAt } = publish;
+  try {
+    broadcastTeamStanding(team, { frozen, frozenRank });
+    // The live path's lag: from the change's transaction (it marked the team stale) to this publish.
+    getMetrics().liveLag().observe(Math.max(0, Date.now() - requestedAt.getTime()) / 1000);
+  } catch (error) {
+    // Committed: a retry would find nothing to do. The event is a hint; browsers re-read on reconnect or resync.
+    getLogger().warn({ err: error, teamId }, "teams:update not published");
+  }
+}
+
+/**
+ * The statistics of these users from the submissions credited to them, as rows of user_statistics (snake_case,
+ * for json_to_recordset), in id order: two recomputes writing the same users (someone credited on two teams)
+ * lock their rows in one order.
+ */
+function userStatisticsRows(userIds: number[], scored: ScoredRow[]) {
   const byUser = groupBy(scored, (row) => row.userId);
-  // In id order: two recomputes writing the same users (someone credited on two teams) lock them in one order.
-  const rows = [...userIds].sort((a, b) => a - b).map((userId) => ({ userId, ...userStatisticsValues(totalsOf(byUser.get(userId) ?? [])) }));
-  await tx
-    .insert(userStatistics)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: userStatistics.userId,
-      set: {
-        aiCenti: sql`excluded.ai_centi`,
-        csCenti: sql`excluded.cs_centi`,
-        psCenti: sql`excluded.ps_centi`,
-        gdCenti: sql`excluded.gd_centi`,
-        totalCenti: sql`excluded.total_centi`,
-        aiSolved: sql`excluded.ai_solved`,
-        csSolved: sql`excluded.cs_solved`,
-        psSolved: sql`excluded.ps_solved`,
-        gdSolved: sql`excluded.gd_solved`,
-        updatedAt: sql`now()`,
-      },
+  return [...userIds]
+    .sort((a, b) => a - b)
+    .map((userId) => {
+      const value = userStatisticsValues(totalsOf(byUser.get(userId) ?? []));
+      return {
+        user_id: userId,
+        ai_centi: value.aiCenti,
+        cs_centi: value.csCenti,
+        ps_centi: value.psCenti,
+        gd_centi: value.gdCenti,
+        total_centi: value.totalCenti,
+        ai_solved: value.aiSolved,
+        cs_solved: value.csSolved,
+        ps_solved: value.psSolved,
+        gd_solved: value.gdSolved,
+      };
     });
 }
+
+/**
+ * Every write of a recompute, in one statement built once (data-modifying WITHs all run, in one snapshot):
+ * its users' statistics (a JSON array of userStatisticsRows), the team's standings row with what clients are
+ * shown of it, a history point when the total moved, and the outbox row removed if it still has the version
+ * the recompute read (a change that came meanwhile keeps it, and its own recompute runs).
+ */
+const recomputeWrites = prebuilt(
+  ["teamId", "statistics", "aiCenti", "csCenti", "psCenti", "gdCenti", "totalCenti", "solvedCount", "totalReachedAt", "shown", "updatedAt", "totalChanged", "pendingVersion"],
+  (value) => sql`
+    with statistics as (
+      insert into ${userStatistics} (user_id, ai_centi, cs_centi, ps_centi, gd_centi, total_centi, ai_solved, cs_solved, ps_solved, gd_solved)
+      select user_id, ai_centi, cs_centi, ps_centi, gd_centi, total_centi, ai_solved, cs_solved, ps_solved, gd_solved
+      from json_to_recordset(${value.statistics}::json) as row(user_id int, ai_centi int, cs_centi int, ps_centi int, gd_centi int, total_centi int, ai_solved int, cs_solved int, ps_solved int, gd_solved int)
+      order by user_id
+      on conflict (user_id) do update set ai_centi = excluded.ai_centi, cs_centi = excluded.cs_centi, ps_centi = excluded.ps_centi, gd_centi = excluded.gd_centi,
+        total_centi = excluded.total_centi, ai_solved = excluded.ai_solved, cs_solved = excluded.cs_solved, ps_solved = excluded.ps_solved,
+        gd_solved = excluded.gd_solved, updated_at = now()
+    ), standing as (
+      insert into ${standings} (team_id, ai_centi, cs_centi, ps_centi, gd_centi, total_centi, solved_count, total_reached_at, shown)
+      values (${value.teamId}::int, ${value.aiCenti}::int, ${value.csCenti}::int, ${value.psCenti}::int, ${value.gdCenti}::int, ${value.totalCenti}::int,
+        ${value.solvedCount}::int, ${value.totalReachedAt}::timestamptz, ${value.shown}::text)
+      on conflict (team_id) do update set ai_centi = excluded.ai_centi, cs_centi = excluded.cs_centi, ps_centi = excluded.ps_centi, gd_centi = excluded.gd_centi,
+        total_centi = excluded.total_centi, solved_count = excluded.solved_count, total_reached_at = excluded.total_reached_at, shown = excluded.shown,
+        updated_at = ${value.updatedAt}::timestamptz
+    ), history as (
+      insert into ${standingsHistory} (team_id, total_centi, at)
+      select ${value.teamId}::int, ${value.totalCenti}::int, ${value.totalReachedAt}::timestamptz where ${value.totalChanged}::boolean
+    ), done as (
+      delete from ${standingsOutbox} where team_id = ${value.teamId}::int and version = ${value.pendingVersion}::bigint
+    )
+    select 1 as written`,
+);
 
 /**
  * Takes a team off the board before it is deleted (same transaction as the delete): its row goes
