@@ -74,33 +74,37 @@ export async function recomputeTeamStanding(teamId: number): Promise<RecomputeRe
  * change throws, and nothing of it or of the recompute is kept.
  */
 export async function changeTeamThenRecompute<T>(change: (tx: Transaction) => Promise<TeamChange<T>>): Promise<T> {
-  let committed: TeamChange<T> | null = null;
+  let made: TeamChange<T> | undefined;
+  // Whether the change's COMMIT, sent with the recompute's first statements, has succeeded: a failure after it is the recompute's.
+  let committedFirst = false;
   let recomputed: Recomputed | null = null;
   try {
     await getDb().transaction(async (tx) => {
-      const made = await change(tx);
+      made = await change(tx);
       const finish = [...made.finish, markTeamStale({ teamId: made.teamId })];
       if (getRedis().status !== "ready") {
-        // No Redis to place the team in: the change commits with its outbox row, and the queue takes the team.
+        // No Redis to place the team in: the change commits with its outbox row (the transaction's own COMMIT),
+        // and the queue takes the team.
         for (const result of await sendInOrder(tx, finish)) rowsOf(result);
-        committed = made;
         return;
       }
       const sent = await sendInOrder(tx, [...finish, sql`commit`, sql`begin`, ...firstStatements(made.teamId, { inRequest: true })]);
       // The change's statements, then its COMMIT (which Postgres ran as a ROLLBACK if one of them failed: that
       // failure is thrown first, and the transaction the BEGIN opened is rolled back by the throw).
       for (const result of sent.slice(0, finish.length + 1)) rowsOf(result);
-      committed = made;
+      committedFirst = true;
       rowsOf(sent[finish.length + 1]);
       recomputed = await recomputeFrom(tx, made.teamId, sent.slice(finish.length + 2), { inRequest: true });
     });
   } catch (error) {
-    if (!committed) throw error;
+    // The change failed, or its COMMIT did: nothing of it is kept.
+    if (!committedFirst || !made) throw error;
     // The change is committed; its recompute was rolled back: the queue's.
-    if (!(error instanceof SnapshotNotReadyError)) getLogger().warn({ err: error, teamId: (committed as TeamChange<T>).teamId }, "standings not recomputed in the request; handed to the queue");
+    if (!(error instanceof SnapshotNotReadyError)) getLogger().warn({ err: error, teamId: made.teamId }, "standings not recomputed in the request; handed to the queue");
     recomputed = null;
   }
-  const { value, teamId } = committed as unknown as TeamChange<T>;
+  // Committed: by the COMMIT sent with the recompute's statements, or by the transaction's own.
+  const { value, teamId } = made!;
   const done = recomputed as Recomputed | null;
   let path: "request" | "queued" | "not_queued" = "request";
   if (done && done.result.status !== "busy") publishStanding(teamId, done.publish);
