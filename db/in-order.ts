@@ -48,6 +48,15 @@ export async function sendInOrder(db: Queryable, statements: ReadonlyArray<SQL |
   return Promise.allSettled(sent);
 }
 
+/**
+ * Sent first in a transaction of the live path (sendInOrder): its statements' plans are Postgres's generic
+ * ones, made once per connection, not a plan made again at every run for the values given. Those statements
+ * look rows up by key (a team, a submission, a user), where the generic plan is the custom one; planning them
+ * again was a quarter of a millisecond of Postgres's time a score (docs/PERFORMANCE.md). Local to the
+ * transaction: every other query keeps Postgres's own choice.
+ */
+export const GENERIC_PLANS = sql`set local plan_cache_mode = force_generic_plan`;
+
 /** The rows of a settled statement, or its error thrown. */
 export function rowsOf(result: PromiseSettledResult<Rows>): Rows {
   if (result.status === "rejected") throw result.reason;

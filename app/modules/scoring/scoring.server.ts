@@ -4,7 +4,7 @@
  * in the same transaction; after commit the team is recomputed at once (the queue if that cannot be done).
  */
 import { and, eq, sql, type SQLWrapper } from "drizzle-orm";
-import { prebuilt, rowsOf, type Rows, sendInOrder } from "../../../db/in-order.ts";
+import { GENERIC_PLANS, prebuilt, rowsOf, type Rows, sendInOrder } from "../../../db/in-order.ts";
 import { challenges, criterionScores as criterionScoresTable, submissionScores, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { DomainError } from "../errors.ts";
@@ -61,7 +61,13 @@ export async function scoreSubmission(command: ScoreCommand) {
     const at = command.at ?? new Date();
     const typed = command.criteria ? null : scoreInputSchema(Number.POSITIVE_INFINITY).safeParse(command.score);
     const early = typed?.success ? upsertScoreSql({ submissionId: command.submissionId, judgeId: command.judge.id, scoreCenti: typed.data, comment, at: command.at }) : null;
-    const [locked, criteria, stored] = await sendInOrder(tx, [lockSubmissionAndChallenge({ submissionId: command.submissionId }), rubricOfSubmission({ submissionId: command.submissionId }), ...(early ? [early] : [])]);
+    const [plans, locked, criteria, stored] = await sendInOrder(tx, [
+      GENERIC_PLANS,
+      lockSubmissionAndChallenge({ submissionId: command.submissionId }),
+      rubricOfSubmission({ submissionId: command.submissionId }),
+      ...(early ? [early] : []),
+    ]);
+    rowsOf(plans);
     const row = lockedSubmissionOf(rowsOf(locked));
     if (!row) throw new ScoringError(messages.scoring.submissionNotFound, undefined, 404);
     if (command.seenRevision && command.seenRevision.getTime() !== row.revisedAt.getTime()) {

@@ -6,7 +6,7 @@
  */
 import { eq, type SQL, sql, type SQLWrapper } from "drizzle-orm";
 import type { Queryable, Transaction } from "../../../db/client.ts";
-import { type Prebuilt, prebuilt, rowsOf, type Rows, sendInOrder } from "../../../db/in-order.ts";
+import { GENERIC_PLANS, type Prebuilt, prebuilt, rowsOf, type Rows, sendInOrder } from "../../../db/in-order.ts";
 import { standings, standingsHistory, standingsOutbox, userStatistics } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { within } from "../../infrastructure/deadline.ts";
@@ -88,13 +88,14 @@ export async function changeTeamThenRecompute<T>(change: (tx: Transaction) => Pr
         for (const result of await sendInOrder(tx, finish)) rowsOf(result);
         return;
       }
-      const sent = await sendInOrder(tx, [...finish, sql`commit`, sql`begin`, ...firstStatements(made.teamId, { inRequest: true })]);
+      const sent = await sendInOrder(tx, [...finish, sql`commit`, sql`begin`, GENERIC_PLANS, ...firstStatements(made.teamId, { inRequest: true })]);
       // The change's statements, then its COMMIT (which Postgres ran as a ROLLBACK if one of them failed: that
       // failure is thrown first, and the transaction the BEGIN opened is rolled back by the throw).
       for (const result of sent.slice(0, finish.length + 1)) rowsOf(result);
       committedFirst = true;
-      rowsOf(sent[finish.length + 1]);
-      recomputed = await recomputeFrom(tx, made.teamId, sent.slice(finish.length + 2), { inRequest: true });
+      // The BEGIN, the plans' setting.
+      for (const result of sent.slice(finish.length + 1, finish.length + 3)) rowsOf(result);
+      recomputed = await recomputeFrom(tx, made.teamId, sent.slice(finish.length + 3), { inRequest: true });
     });
   } catch (error) {
     // The change failed, or its COMMIT did: nothing of it is kept.
@@ -147,7 +148,10 @@ function locksAndPendingSql(teamId: SQLWrapper, locks: { tryWithin?: SQLWrapper 
 const locksInRequest = prebuilt(["teamId", "timeout"], ({ teamId, timeout }) => locksAndPendingSql(teamId, { tryWithin: timeout }));
 const locksInJob = prebuilt(["teamId"], ({ teamId }) => locksAndPendingSql(teamId, {}));
 
-/** A recompute's first statements, to send together (sendInOrder): its locks and outbox version, then its reads. */
+/**
+ * A recompute's first statements, to send together (sendInOrder): its locks and outbox version, then its reads.
+ * Each time after the plans' setting (GENERIC_PLANS), the first statement of their transaction.
+ */
 function firstStatements(teamId: number, { inRequest }: { inRequest: boolean }): Prebuilt[] {
   // The reads go out with the locks (one round trip) in a statement of their own, which Postgres starts once
   // the locks' statement has ended, with a snapshot taken then: anything committed before the outbox version
@@ -165,7 +169,11 @@ type Recomputed = { result: RecomputeResult | { status: "busy" }; publish: Publi
  * nearly every one, waits for one round trip less.
  */
 async function recomputeOnce(teamId: number): Promise<RecomputeResult> {
-  const { result, publish } = await getDb().transaction(async (tx) => recomputeFrom(tx, teamId, await sendInOrder(tx, firstStatements(teamId, { inRequest: false })), { inRequest: false }));
+  const { result, publish } = await getDb().transaction(async (tx) => {
+    const [plans, ...first] = await sendInOrder(tx, [GENERIC_PLANS, ...firstStatements(teamId, { inRequest: false })]);
+    rowsOf(plans);
+    return recomputeFrom(tx, teamId, first, { inRequest: false });
+  });
   publishStanding(teamId, publish);
   // Waiting for its locks, a job is never busy.
   return result as RecomputeResult;
