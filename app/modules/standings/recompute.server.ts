@@ -96,20 +96,26 @@ export async function changeTeamThenRecompute<T>(change: (tx: Transaction) => Pr
       // The BEGIN, the plans' setting.
       for (const result of sent.slice(finish.length + 1, finish.length + 3)) rowsOf(result);
       recomputed = await recomputeFrom(tx, made.teamId, sent.slice(finish.length + 3), { inRequest: true });
+      // Its writes committed: published at once, before the transaction's own COMMIT (of an empty one).
+      if (recomputed.committed) publishStanding(made.teamId, recomputed.publish);
     });
   } catch (error) {
     // The change failed, or its COMMIT did: nothing of it is kept.
     if (!committedFirst || !made) throw error;
-    // The change is committed; its recompute was rolled back: the queue's.
-    if (!(error instanceof SnapshotNotReadyError)) getLogger().warn({ err: error, teamId: made.teamId }, "standings not recomputed in the request; handed to the queue");
-    recomputed = null;
+    // The change is committed. Its recompute too, if it got to its own COMMIT (what failed came after: nothing
+    // to do again); else it was rolled back, and it is the queue's.
+    if (!(recomputed as Recomputed | null)?.committed) {
+      if (!(error instanceof SnapshotNotReadyError)) getLogger().warn({ err: error, teamId: made.teamId }, "standings not recomputed in the request; handed to the queue");
+      recomputed = null;
+    }
   }
   // Committed: by the COMMIT sent with the recompute's statements, or by the transaction's own.
   const { value, teamId } = made!;
   const done = recomputed as Recomputed | null;
   let path: "request" | "queued" | "not_queued" = "request";
-  if (done && done.result.status !== "busy") publishStanding(teamId, done.publish);
-  else path = (await requestStandingsRecompute(teamId)) ? "queued" : "not_queued";
+  if (done && done.result.status !== "busy") {
+    if (!done.committed) publishStanding(teamId, done.publish);
+  } else path = (await requestStandingsRecompute(teamId)) ? "queued" : "not_queued";
   getMetrics().scoreStandings().inc({ path });
   return value;
 }
@@ -161,7 +167,8 @@ function firstStatements(teamId: number, { inRequest }: { inRequest: boolean }):
 }
 
 type Publish = { team: TeamStanding; frozen: boolean; frozenRank: number | null; requestedAt: Date };
-type Recomputed = { result: RecomputeResult | { status: "busy" }; publish: Publish | null };
+/** `committed`: the recompute's writes are committed already (in a request, by a COMMIT of its own); publish now. */
+type Recomputed = { result: RecomputeResult | { status: "busy" }; publish: Publish | null; committed?: boolean };
 
 /**
  * A job's recompute, in a transaction of its own; then its publish. The snapshot's readiness is checked by the
@@ -182,8 +189,8 @@ async function recomputeOnce(teamId: number): Promise<RecomputeResult> {
 /**
  * The recompute in `tx`, from what its first statements (firstStatements) answered: busy (a lock only tried
  * was held elsewhere), nothing pending, the team gone, or its standing written and placed, with what to
- * publish once the transaction has committed (publishStanding). `inRequest`: the Redis placement gets its
- * deadline, and the locks were only tried.
+ * publish once the transaction has committed (publishStanding). `inRequest`: the locks were only tried, the
+ * Redis placement gets its deadline, and the writes are committed here, in one round trip with them as a rule.
  */
 async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: PromiseSettledResult<Rows>[], { inRequest }: { inRequest: boolean }): Promise<Recomputed> {
   // The shared board lock before any write: a rebuild holds it exclusive and then rewrites every row, so a
@@ -228,18 +235,30 @@ async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: Prom
       pendingVersion: pending.version,
     }),
   ]);
-  const [rank, [writes]] = await Promise.all([
-    inRequest ? within(placement, IN_REQUEST_REDIS_MS, `the standings placement: no answer within ${IN_REQUEST_REDIS_MS} ms`) : placement,
-    written,
-  ]);
-  rowsOf(writes);
-  standing.rank = rank;
+  let committed = false;
+  if (inRequest) {
+    // The COMMIT goes as soon as Redis has the team (never before: the placement is under the team's lock),
+    // behind the writes if they have not answered yet, with a BEGIN after it: the transaction's own COMMIT, once
+    // the update is published, ends an empty one. A failed write makes Postgres run that COMMIT as a ROLLBACK,
+    // and is thrown here.
+    standing.rank = await within(placement, IN_REQUEST_REDIS_MS, `the standings placement: no answer within ${IN_REQUEST_REDIS_MS} ms`);
+    const [[writes], [commit]] = await Promise.all([written, sendInOrder(tx, [sql`commit`, sql`begin`])]);
+    rowsOf(writes);
+    rowsOf(commit);
+    // Committed, whatever became of the BEGIN (on a connection that died since, the transaction's own COMMIT fails
+    // after the update is published; the caller knows the recompute is done).
+    committed = true;
+  } else {
+    const [rank, [writes]] = await Promise.all([placement, written]);
+    rowsOf(writes);
+    standing.rank = rank;
+  }
   // Nothing a client shows changed since the last committed job (a first answer still pending, an answer sent
   // again, a score that leaves the totals where they were): no event to every socket (docs/PERFORMANCE.md).
   // Decided on Postgres's row, not on Redis (which a job rolled back after its placement leaves ahead): the
   // retry of such a job still publishes.
   const publish = previous?.shown !== shown ? { team: standing, ...freeze, requestedAt: pending.requestedAt } : null;
-  return { result: { status: "updated", team: standing }, publish };
+  return { result: { status: "updated", team: standing }, publish, committed };
 }
 
 /** Published after commit: a browser that re-reads on this hint sees the committed standings. */
