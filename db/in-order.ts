@@ -40,12 +40,16 @@ export interface Prebuilt {
  * (tests/integration/in-order.test.ts).
  */
 export async function sendInOrder(db: Queryable, statements: ReadonlyArray<SQL | Prebuilt>): Promise<PromiseSettledResult<Rows>[]> {
+  return Promise.allSettled(startInOrder(db, statements));
+}
+
+/** sendInOrder's statements, each one's own promise (for a caller that must act on one before the rest answer). */
+export function startInOrder(db: Queryable, statements: ReadonlyArray<SQL | Prebuilt>): Promise<Rows>[] {
   const session = db._.session;
-  const sent = statements.map((statement) => {
+  return statements.map((statement) => {
     const { query, values } = "query" in statement ? statement : { query: dialect.sqlToQuery(statement), values: undefined };
     return session.prepareQuery(query, undefined, undefined, false).execute(values) as Promise<Rows>;
   });
-  return Promise.allSettled(sent);
 }
 
 /**
@@ -56,6 +60,30 @@ export async function sendInOrder(db: Queryable, statements: ReadonlyArray<SQL |
  * transaction: every other query keeps Postgres's own choice.
  */
 export const GENERIC_PLANS = sql`set local plan_cache_mode = force_generic_plan`;
+
+/**
+ * Whether a COMMIT sent among other statements (sendInOrder) committed. Postgres answers a COMMIT in a
+ * transaction that a failed statement aborted with the tag ROLLBACK, not an error. The failed statement's own
+ * error is not always there to see: postgres.js sends a prepared statement again once when Postgres no longer
+ * knows it (a migration changed a table, a `DEALLOCATE`), after whatever was already sent, so past a COMMIT and
+ * a BEGIN it would succeed in the next transaction. Only the tag says the first one was rolled back.
+ */
+export function isCommitted(rows: Rows): boolean {
+  return (rows as Rows & { command?: string }).command === "COMMIT";
+}
+
+/** A settled COMMIT (sendInOrder): its error, or ROLLBACK (isCommitted), thrown. */
+export function commitOf(result: PromiseSettledResult<Rows>): void {
+  if (!isCommitted(rowsOf(result))) throw new TransactionRolledBackError();
+}
+
+/** A COMMIT that Postgres ran as a ROLLBACK: the transaction before it kept nothing. */
+export class TransactionRolledBackError extends Error {
+  constructor() {
+    super("the transaction was rolled back at its COMMIT: a statement of it failed");
+    this.name = "TransactionRolledBackError";
+  }
+}
 
 /** The rows of a settled statement, or its error thrown. */
 export function rowsOf(result: PromiseSettledResult<Rows>): Rows {

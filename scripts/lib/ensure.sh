@@ -4,13 +4,32 @@ as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null 2>&1; then sudo "$@"; else return 1; fi
 }
 
-# Install when node_modules is missing or older than the lockfile. `npm install` keeps the locked
-# versions and, unlike `npm ci`, keeps a working node_modules it only has to top up. The Docker image
-# uses `npm ci`: the lockfile lists every platform's optional builds (scripts/lockfile.test.ts).
+# Install when node_modules is missing or older than the lockfile or a patch. `npm install` keeps the
+# locked versions and, unlike `npm ci`, keeps a working node_modules it only has to top up. The Docker
+# image uses `npm ci`: the lockfile lists every platform's optional builds (scripts/lockfile.test.ts).
+# A patch newer than node_modules (patches/, changed by a pull): its package is removed first, so that the
+# install puts it back as published and patch-package applies the patch as it now is (applied over the old
+# one, it would fail).
 ensure_node_modules() {
+  local stale=0 patch name
   if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    stale=1
+  fi
+  for patch in patches/*.patch; do
+    [ -e "$patch" ] || continue
+    if [ -f node_modules/.package-lock.json ] && [ "$patch" -nt node_modules/.package-lock.json ]; then
+      # patches/@scope+name+1.2.3.patch → @scope/name
+      name=$(basename "$patch" .patch)
+      name=${name%+*}
+      rm -rf "node_modules/${name//+//}"
+      stale=1
+    fi
+  done
+  if [ "$stale" -eq 1 ]; then
     echo "==> installing npm packages"
     npm install --no-audit --no-fund
+    # npm leaves its record alone when nothing in the lockfile changed: it now dates this install.
+    touch node_modules/.package-lock.json
   fi
 }
 

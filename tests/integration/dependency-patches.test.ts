@@ -12,6 +12,7 @@ import { createStaticRouter } from "react-router-dom/server.js";
 import { entityKind, is, SQL, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../db/client.ts";
+import { within } from "../../app/infrastructure/deadline.ts";
 import { teams } from "../../db/schema.ts";
 
 describe("dependency patches", () => {
@@ -147,6 +148,58 @@ describe("dependency patches", () => {
       expect(order).toEqual(["transaction", "outside"]);
       expect(new Set(seen.map((row) => row.pid)).size).toBe(1);
       expect(new Set(seen.map((row) => row.txid)).size).toBe(3);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  // docs/decisions/012-prepared-statements.md, "A transaction's BEGIN".
+  it("postgres: a transaction whose connection closed refuses its callback's later queries, which would run on the reconnected connection", async () => {
+    const handle = createDb(process.env.DATABASE_URL!, { max: 1 });
+    const other = createDb(process.env.DATABASE_URL!, { max: 1 });
+    try {
+      let later: Promise<string> | undefined;
+      const transaction = handle.sql.begin(async (tx) => {
+        const [{ pid }] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
+        later = (async () => {
+          await other.sql`select pg_terminate_backend(${pid})`;
+          // The pool (one connection) reconnects it for a query from elsewhere, which runs.
+          await expect.poll(() => handle.sql`select 1 as n`.then(() => "ran", () => "failed"), { timeout: 10_000, interval: 50 }).toBe("ran");
+          // The callback goes on. Unpatched, this runs on that new session, outside any transaction.
+          return tx`select 1 as n`.then(
+            () => "ran",
+            (error: { code?: string }) => error.code ?? "error",
+          );
+        })();
+        await later;
+      });
+      await expect(transaction).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+      expect(await later).toBe("CONNECTION_CLOSED");
+    } finally {
+      await handle.close();
+      await other.close();
+    }
+  });
+
+  // docs/decisions/012-prepared-statements.md, "A forgotten prepared statement".
+  it("postgres: a prepared statement Postgres forgot, with statements sent behind it, fails once and is prepared again; the connection answers", async () => {
+    const handle = createDb(process.env.DATABASE_URL!, { max: 1 });
+    try {
+      const outcomes = await within(
+        handle.sql.begin(async (tx) => {
+          await tx`select ${1}::int as a`;
+          await tx.unsafe("deallocate all");
+          // The first is sent as prepared and fails; the second (new: described first) was sent behind it.
+          // Unpatched, the first is sent again behind the second, which then never gets its answer: a hang.
+          const settled = await Promise.allSettled([tx`select ${2}::int as a`, tx`commit`, tx`begin`, tx`select ${3}::int as fresh`]);
+          return settled.map((result) => (result.status === "fulfilled" ? (result.value as unknown as { command: string }).command : "failed"));
+        }).catch((error: Error) => error.message),
+        5_000,
+        "the connection hung",
+      );
+      expect(outcomes).toMatch(/prepared statement .* does not exist/);
+      // Forgotten by the driver too: its next use prepares it again.
+      expect(await handle.sql`select ${4}::int as a`).toEqual([{ a: 4 }]);
     } finally {
       await handle.close();
     }

@@ -6,7 +6,7 @@ import { Socket } from "node:net";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../db/client.ts";
-import { rowsOf, sendInOrder } from "../../db/in-order.ts";
+import { commitOf, rowsOf, sendInOrder, TransactionRolledBackError } from "../../db/in-order.ts";
 
 describe("sendInOrder", () => {
   it("runs the statements in the order given, in one round trip, each settling on its own", async () => {
@@ -47,6 +47,26 @@ describe("sendInOrder", () => {
       }).catch((error: { code?: string; cause?: { code?: string } }) => error.cause?.code ?? error.code);
       // postgres.js rolls back a transaction in which a statement failed: the invalid input's error.
       expect(failed).toBe("22P02");
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("commitOf: a COMMIT sent after a statement that failed is Postgres's ROLLBACK, and says so, even when that failure goes unread", async () => {
+    const handle = createDb(process.env.DATABASE_URL!, { max: 1 });
+    try {
+      const outcome = (first: ReturnType<typeof sql>) =>
+        handle.db
+          .transaction(async (tx) => {
+            const [, commit] = await sendInOrder(tx, [first, sql`commit`, sql`begin`]);
+            commitOf(commit);
+            return "committed";
+          })
+          .catch((error: unknown) => (error instanceof TransactionRolledBackError ? "rolled back" : "other error"));
+      // Unchecked, the callback would go on as if committed (postgres.js throws the division's error only once
+      // the callback has ended: "other error"), and a caller's flag set after the COMMIT would be wrong.
+      expect(await outcome(sql`select 1 as ok`)).toBe("committed");
+      expect(await outcome(sql`select 1 / 0 as broken`)).toBe("rolled back");
     } finally {
       await handle.close();
     }

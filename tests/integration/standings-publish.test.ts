@@ -10,18 +10,19 @@
 import { Socket } from "node:net";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { standings, standingsOutbox, submissionScores, userStatistics } from "../../db/schema.ts";
-import { getDb } from "../../app/infrastructure/db.server.ts";
+import { standings, standingsOutbox, submissionScores, teams, userStatistics } from "../../db/schema.ts";
+import { prebuilt, rowsOf, sendInOrder } from "../../db/in-order.ts";
+import { closeDb, getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { getMetrics } from "../../app/infrastructure/metrics.server.ts";
 import { within } from "../../app/infrastructure/deadline.ts";
 import { getQueue } from "../../app/infrastructure/queue.server.ts";
 import { getRedis } from "../../app/infrastructure/redis.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
-import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
+import { changeTeamThenRecompute, recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { computeAllStandings, rebuildStandings, toBoard } from "../../app/modules/standings/rebuild.server.ts";
 import { lockBoardExclusive } from "../../app/modules/standings/locks.ts";
-import { markStandingsStale } from "../../app/modules/standings/outbox.server.ts";
+import { markStandingsStale, markTeamStale } from "../../app/modules/standings/outbox.server.ts";
 import { placeTeam, readSnapshot, snapshotKeys } from "../../app/modules/standings/snapshot.server.ts";
 import { updateTeam } from "../../app/modules/teams/teams.server.ts";
 import { actorFor, ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, testAdmin } from "../support/fixtures.ts";
@@ -165,6 +166,36 @@ describe("a judge's score", () => {
     // And the judge can score it now.
     await scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "55" });
     expect((await readSnapshot(getRedis())).board.find((entry) => entry.id === team.id)).toMatchObject({ totalScore: 55 });
+  });
+
+  it("keeps nothing when Postgres has forgotten a prepared statement of its last ones (postgres.js would send it again past the COMMIT)", async () => {
+    const { team } = await teamWithSubmission();
+    const rename = prebuilt(["id", "name"], ({ id, name }) => sql`update teams set name = ${name} where id = ${id}::int`);
+    const forgotten = [rename({ id: team.id, name: team.name }), markTeamStale({ teamId: team.id })];
+    try {
+      const change = changeTeamThenRecompute(async (tx) => {
+        // Both of its last statements prepared on this connection, then forgotten by Postgres (as after a
+        // DEALLOCATE, or a pooler in between). Unpatched, postgres.js sends each again behind everything already
+        // sent: past the COMMIT (run as a ROLLBACK) and the BEGIN, into the recompute's transaction, or never
+        // answered behind a statement described first (without the patch and commitOf, this test hangs).
+        for (const result of await sendInOrder(tx, forgotten)) rowsOf(result);
+        for (const statement of forgotten) {
+          const [{ name }] = await tx.execute<{ name: string }>(sql`select name from pg_prepared_statements where statement = ${statement.query.sql}`);
+          await tx.execute(sql.raw(`deallocate "${name}"`));
+        }
+        return { value: "renamed", teamId: team.id, finish: [rename({ id: team.id, name: `${team.name}-renamed` })] };
+      });
+      await expect(change).rejects.toThrow();
+      const [row] = await getDb().select({ name: teams.name }).from(teams).where(eq(teams.id, team.id));
+      expect(row.name).toBe(team.name);
+      expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
+      expect(await jobsFor(team.id)).toBe(0);
+      const [free] = await getDb().execute<{ team: boolean }>(sql`select pg_try_advisory_xact_lock(4242, ${team.id}) as team`);
+      expect(free.team).toBe(true);
+    } finally {
+      // The pool's connection that forgot them: not left to the tests after this one.
+      await closeDb();
+    }
   });
 
   it("leaves its team to the queue when the team's recompute is running elsewhere, and the job still gets it right", async () => {

@@ -22,7 +22,7 @@ export async function waitForEmptyOutbox(ms = 20_000) {
 /**
  * Runs `work` while another transaction holds these teams' standings locks: a judge's score then cannot
  * recompute its team in its own request and hands it to the queue (app/modules/standings/recompute.server.ts,
- * recomputeStandingsNow), where a job waits for the locks. Released when `work` ends.
+ * changeTeamThenRecompute), where a job waits for the locks. Released when `work` ends.
  */
 export async function whileTeamsLocked<T>(teamIds: readonly number[], work: () => Promise<T>): Promise<T> {
   let release!: () => void;

@@ -6,7 +6,7 @@
  */
 import { eq, type SQL, sql, type SQLWrapper } from "drizzle-orm";
 import type { Queryable, Transaction } from "../../../db/client.ts";
-import { GENERIC_PLANS, type Prebuilt, prebuilt, rowsOf, type Rows, sendInOrder } from "../../../db/in-order.ts";
+import { commitOf, GENERIC_PLANS, isCommitted, type Prebuilt, prebuilt, rowsOf, type Rows, sendInOrder, startInOrder, TransactionRolledBackError } from "../../../db/in-order.ts";
 import { standings, standingsHistory, standingsOutbox, userStatistics } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { within } from "../../infrastructure/deadline.ts";
@@ -75,8 +75,7 @@ export async function recomputeTeamStanding(teamId: number): Promise<RecomputeRe
  */
 export async function changeTeamThenRecompute<T>(change: (tx: Transaction) => Promise<TeamChange<T>>): Promise<T> {
   let made: TeamChange<T> | undefined;
-  // Whether the change's COMMIT, sent with the recompute's first statements, has succeeded: a failure after it is the recompute's.
-  let committedFirst = false;
+  const progress: Progress = { changeCommitted: false, recomputeCommitted: false };
   let recomputed: Recomputed | null = null;
   try {
     await getDb().transaction(async (tx) => {
@@ -88,23 +87,30 @@ export async function changeTeamThenRecompute<T>(change: (tx: Transaction) => Pr
         for (const result of await sendInOrder(tx, finish)) rowsOf(result);
         return;
       }
-      const sent = await sendInOrder(tx, [...finish, sql`commit`, sql`begin`, GENERIC_PLANS, ...firstStatements(made.teamId, { inRequest: true })]);
-      // The change's statements, then its COMMIT (which Postgres ran as a ROLLBACK if one of them failed: that
-      // failure is thrown first, and the transaction the BEGIN opened is rolled back by the throw).
-      for (const result of sent.slice(0, finish.length + 1)) rowsOf(result);
-      committedFirst = true;
+      const each = startInOrder(tx, [...finish, sql`commit`, sql`begin`, GENERIC_PLANS, ...firstStatements(made.teamId, { inRequest: true })]);
+      const boundary = finish.length;
+      // Known the moment the COMMIT answers: a connection that closes before the rest answer rejects the
+      // transaction before this callback could say so, and the change is committed all the same.
+      void Promise.all(each.slice(0, boundary + 1)).then(
+        (rows) => (progress.changeCommitted = isCommitted(rows[boundary])),
+        () => undefined,
+      );
+      const sent = await Promise.allSettled(each);
+      // The change's statements, then its COMMIT: Postgres ran it as a ROLLBACK if one of them failed, and that
+      // failure (or the ROLLBACK, commitOf) is thrown; the transaction the BEGIN opened is rolled back by the throw.
+      for (const result of sent.slice(0, boundary)) rowsOf(result);
+      commitOf(sent[boundary]);
+      progress.changeCommitted = true;
       // The BEGIN, the plans' setting.
-      for (const result of sent.slice(finish.length + 1, finish.length + 3)) rowsOf(result);
-      recomputed = await recomputeFrom(tx, made.teamId, sent.slice(finish.length + 3), { inRequest: true });
-      // Its writes committed: published at once, before the transaction's own COMMIT (of an empty one).
-      if (recomputed.committed) publishStanding(made.teamId, recomputed.publish);
+      for (const result of sent.slice(boundary + 1, boundary + 3)) rowsOf(result);
+      recomputed = await recomputeFrom(tx, made.teamId, sent.slice(boundary + 3), progress);
     });
   } catch (error) {
     // The change failed, or its COMMIT did: nothing of it is kept.
-    if (!committedFirst || !made) throw error;
-    // The change is committed. Its recompute too, if it got to its own COMMIT (what failed came after: nothing
-    // to do again); else it was rolled back, and it is the queue's.
-    if (!(recomputed as Recomputed | null)?.committed) {
+    if (!progress.changeCommitted || !made) throw error;
+    // The change is committed. Its recompute too, and published, if its own COMMIT answered (what failed came
+    // after: nothing to do again); else it was rolled back, and it is the queue's.
+    if (!progress.recomputeCommitted) {
       if (!(error instanceof SnapshotNotReadyError)) getLogger().warn({ err: error, teamId: made.teamId }, "standings not recomputed in the request; handed to the queue");
       recomputed = null;
     }
@@ -112,12 +118,18 @@ export async function changeTeamThenRecompute<T>(change: (tx: Transaction) => Pr
   // Committed: by the COMMIT sent with the recompute's statements, or by the transaction's own.
   const { value, teamId } = made!;
   const done = recomputed as Recomputed | null;
-  let path: "request" | "queued" | "not_queued" = "request";
-  if (done && done.result.status !== "busy") {
-    if (!done.committed) publishStanding(teamId, done.publish);
-  } else path = (await requestStandingsRecompute(teamId)) ? "queued" : "not_queued";
+  // Done in the request: committed and published, or nothing to do (no version pending, the team gone).
+  const inRequest = progress.recomputeCommitted || (done !== null && done.result.status !== "busy");
+  const path = inRequest ? "request" : (await requestStandingsRecompute(teamId)) ? "queued" : "not_queued";
   getMetrics().scoreStandings().inc({ path });
   return value;
+}
+
+/** How far changeTeamThenRecompute got, each set the moment its COMMIT answered. */
+interface Progress {
+  changeCommitted: boolean;
+  /** The recompute's writes committed, and its update published. */
+  recomputeCommitted: boolean;
 }
 
 export interface TeamChange<T> {
@@ -167,8 +179,8 @@ function firstStatements(teamId: number, { inRequest }: { inRequest: boolean }):
 }
 
 type Publish = { team: TeamStanding; frozen: boolean; frozenRank: number | null; requestedAt: Date };
-/** `committed`: the recompute's writes are committed already (in a request, by a COMMIT of its own); publish now. */
-type Recomputed = { result: RecomputeResult | { status: "busy" }; publish: Publish | null; committed?: boolean };
+/** `publish`: what to publish once the transaction has committed (a job's; a request publishes on its own COMMIT). */
+type Recomputed = { result: RecomputeResult | { status: "busy" }; publish: Publish | null };
 
 /**
  * A job's recompute, in a transaction of its own; then its publish. The snapshot's readiness is checked by the
@@ -179,7 +191,7 @@ async function recomputeOnce(teamId: number): Promise<RecomputeResult> {
   const { result, publish } = await getDb().transaction(async (tx) => {
     const [plans, ...first] = await sendInOrder(tx, [GENERIC_PLANS, ...firstStatements(teamId, { inRequest: false })]);
     rowsOf(plans);
-    return recomputeFrom(tx, teamId, first, { inRequest: false });
+    return recomputeFrom(tx, teamId, first, null);
   });
   publishStanding(teamId, publish);
   // Waiting for its locks, a job is never busy.
@@ -192,7 +204,7 @@ async function recomputeOnce(teamId: number): Promise<RecomputeResult> {
  * publish once the transaction has committed (publishStanding). `inRequest`: the locks were only tried, the
  * Redis placement gets its deadline, and the writes are committed here, in one round trip with them as a rule.
  */
-async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: PromiseSettledResult<Rows>[], { inRequest }: { inRequest: boolean }): Promise<Recomputed> {
+async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: PromiseSettledResult<Rows>[], inRequest: Progress | null): Promise<Recomputed> {
   // The shared board lock before any write: a rebuild holds it exclusive and then rewrites every row, so a
   // job that wrote first and waited for the lock afterwards would deadlock with it. Its Redis writes below
   // also happen under it (a rebuild cannot overwrite them with older data).
@@ -235,30 +247,33 @@ async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: Prom
       pendingVersion: pending.version,
     }),
   ]);
-  let committed = false;
-  if (inRequest) {
-    // The COMMIT goes as soon as Redis has the team (never before: the placement is under the team's lock),
-    // behind the writes if they have not answered yet, with a BEGIN after it: the transaction's own COMMIT, once
-    // the update is published, ends an empty one. A failed write makes Postgres run that COMMIT as a ROLLBACK,
-    // and is thrown here.
-    standing.rank = await within(placement, IN_REQUEST_REDIS_MS, `the standings placement: no answer within ${IN_REQUEST_REDIS_MS} ms`);
-    const [[writes], [commit]] = await Promise.all([written, sendInOrder(tx, [sql`commit`, sql`begin`])]);
-    rowsOf(writes);
-    rowsOf(commit);
-    // Committed, whatever became of the BEGIN (on a connection that died since, the transaction's own COMMIT fails
-    // after the update is published; the caller knows the recompute is done).
-    committed = true;
-  } else {
-    const [rank, [writes]] = await Promise.all([placement, written]);
-    rowsOf(writes);
-    standing.rank = rank;
-  }
   // Nothing a client shows changed since the last committed job (a first answer still pending, an answer sent
   // again, a score that leaves the totals where they were): no event to every socket (docs/PERFORMANCE.md).
   // Decided on Postgres's row, not on Redis (which a job rolled back after its placement leaves ahead): the
   // retry of such a job still publishes.
-  const publish = previous?.shown !== shown ? { team: standing, ...freeze, requestedAt: pending.requestedAt } : null;
-  return { result: { status: "updated", team: standing }, publish, committed };
+  const changed = previous?.shown !== shown;
+  if (inRequest) {
+    // The COMMIT goes as soon as Redis has the team (never before: the placement is under the team's lock),
+    // behind the writes if they have not answered yet, with a BEGIN after it: the transaction's own COMMIT ends
+    // an empty one. A failed write makes Postgres run that COMMIT as a ROLLBACK, thrown here (commitOf's
+    // reasons). The update is published the moment the COMMIT answers, inside the callback.
+    standing.rank = await within(placement, IN_REQUEST_REDIS_MS, `the standings placement: no answer within ${IN_REQUEST_REDIS_MS} ms`);
+    const publish = changed ? { team: standing, ...freeze, requestedAt: pending.requestedAt } : null;
+    const [commit, begin] = startInOrder(tx, [sql`commit`, sql`begin`]);
+    // A BEGIN that fails (its connection gone) fails the transaction's own COMMIT: the recompute is done by then.
+    begin.catch(() => undefined);
+    await Promise.all([written, commit]).then(([[writes], committed]) => {
+      rowsOf(writes);
+      if (!isCommitted(committed)) throw new TransactionRolledBackError();
+      inRequest.recomputeCommitted = true;
+      publishStanding(teamId, publish);
+    });
+    return { result: { status: "updated", team: standing }, publish: null };
+  }
+  const [rank, [writes]] = await Promise.all([placement, written]);
+  rowsOf(writes);
+  standing.rank = rank;
+  return { result: { status: "updated", team: standing }, publish: changed ? { team: standing, ...freeze, requestedAt: pending.requestedAt } : null };
 }
 
 /** Published after commit: a browser that re-reads on this hint sees the committed standings. */
