@@ -191,10 +191,17 @@ describe("submissions", () => {
 
     const outOfRange = await send(scoreRoute, "PUT", `/submissions/${submissionId}/score`, { token: judge, json: { score: 51 } }, { id: submissionId });
     expect(outOfRange).toMatchObject({ status: 400, body: { code: "validation_failed", fieldErrors: { score: [messages.scoring.range(50)] } } });
+    // Past what the score column holds (a plain score is stored with the row lock, before the range check):
+    // the same 400, not a 500 from Postgres.
+    const huge = await send(scoreRoute, "PUT", `/submissions/${submissionId}/score`, { token: judge, json: { score: 99999999999 } }, { id: submissionId });
+    expect(huge).toMatchObject({ status: 400, body: { code: "validation_failed", fieldErrors: { score: [messages.scoring.range(50)] } } });
     const scored = await send(scoreRoute, "PUT", `/submissions/${submissionId}/score`, { token: judge, json: { score: 40.5, comment: "good" } }, { id: submissionId });
     expect(scored).toMatchObject({ status: 200, body: { submissionId: Number(submissionId), score: 40.5, status: "reviewed" } });
     const missing = await send(scoreRoute, "PUT", "/submissions/999999/score", { token: judge, json: { score: 1 } }, { id: "999999" });
     expect(missing).toMatchObject({ status: 404, body: { message: messages.scoring.submissionNotFound } });
+    const beyond = await send(scoreRoute, "PUT", "/submissions/99999999999/score", { token: judge, json: { score: 1 } }, { id: "99999999999" });
+    // An id past the column's range never reaches Postgres.
+    expect(beyond.status).toBe(404);
 
     const teamId = String(callers.team.id);
     const own = z.array(TeamSubmissionSchema).parse((await send(teamSubmissionsRoute, "GET", `/teams/${teamId}/submissions`, { token: participant }, { id: teamId })).body);
