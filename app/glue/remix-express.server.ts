@@ -10,18 +10,12 @@
 import { createRemixRequest, sendRemixResponse } from "@remix-run/express/dist/server.js";
 import { createRequestHandler as createRemixHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import type { NextFunction, Request, Response } from "express";
-import { WHOLE_BODY } from "./whole-body.ts";
+import { wholeBodyOf } from "./whole-body.ts";
 
 interface HandlerOptions {
   build: ServerBuild | (() => Promise<ServerBuild>);
   getLoadContext: (req: Request, res: Response) => AppLoadContext;
   mode: string;
-}
-
-/** The bytes entry.server.tsx put beside the body of the answer it made, if this is that answer. */
-function wholeBodyOf(response: globalThis.Response): Uint8Array | null {
-  const bytes = (response as unknown as Record<symbol, unknown>)[WHOLE_BODY];
-  return bytes instanceof Uint8Array && !response.bodyUsed ? bytes : null;
 }
 
 export function createRequestHandler({ build, getLoadContext, mode }: HandlerOptions) {

@@ -7,10 +7,13 @@ import { Socket } from "node:net";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createStaticHandler, matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
+import { createStaticHandler, matchRoutes, resolveTo, type AgnosticRouteObject } from "@remix-run/router";
+import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
 import { createStaticRouter } from "react-router-dom/server.js";
 import { entityKind, is, SQL, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createDb } from "../../db/client.ts";
 import { within } from "../../app/infrastructure/deadline.ts";
 import { teams } from "../../db/schema.ts";
@@ -271,6 +274,48 @@ describe("dependency patches", () => {
     expect(routed.url).toBe("http://x/status?page=2");
     expect((await seen(new Request("http://x/status?_data=routes%2Fstatus"), false)).url).toBe("http://x/status");
     expect((await seen(new Request("http://x/?index=kept"))).url).toBe("http://x/?index=kept");
+  });
+
+  // docs/PERFORMANCE.md, "Links and forms" (28 Nov 2026).
+  it("@remix-run/router: resolving an object path builds none of its three error messages unless a check fails", () => {
+    const stringify = vi.spyOn(JSON, "stringify");
+    try {
+      expect(resolveTo({ pathname: "/gates", search: "?a=1" }, ["/"], "/", false).pathname).toBe("/gates");
+      // Unpatched, each of the three messages is built (with JSON.stringify of the path) on every call.
+      expect(stringify).not.toHaveBeenCalled();
+      expect(() => resolveTo({ pathname: "/gates?x" }, ["/"], "/", false)).toThrow(/Cannot include a '\?' character/);
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+
+  it("@conform-to/react: a field's metadata is made once per form state, not once per property read", () => {
+    function RequestForm() {
+      const [form, fields] = useForm({ id: "request", constraint: { message: { required: true, maxLength: 2000 } } });
+      return createElement("form", getFormProps(form), createElement("textarea", getTextareaProps(fields.message)));
+    }
+    const made = { proxies: 0 };
+    const RealProxy = globalThis.Proxy;
+    globalThis.Proxy = new RealProxy(RealProxy, {
+      construct(target, args) {
+        made.proxies += 1;
+        return Reflect.construct(target, args);
+      },
+    });
+    let html: string;
+    try {
+      html = renderToString(createElement(RequestForm));
+    } finally {
+      globalThis.Proxy = RealProxy;
+    }
+    // The props still say what the state says.
+    expect(html).toContain('id="request-message"');
+    expect(html).toContain('name="message"');
+    expect(html).toContain("required");
+    expect(html).toContain('maxLength="2000"');
+    // 10 proxies patched (the form's, the fieldset's and the field's, and one metadata object for each per
+    // state); 21 unpatched, where every property read of the form's and the textarea's props made its own.
+    expect(made.proxies).toBeLessThanOrEqual(12);
   });
 
   it("@remix-run/react: RemixServer builds the server route tree once per build", () => {
