@@ -42,8 +42,8 @@ test("the top bar's links move between pages in the same document and mark the p
   const opened = page.context().waitForEvent("page");
   await nav.getByRole("link", { name: "Timer" }).click({ modifiers: ["ControlOrMeta"] });
   const tab = await opened;
-  await tab.waitForLoadState();
-  expect(new URL(tab.url()).pathname).toBe("/timer");
+  // A new tab starts on about:blank: wait for the page it was opened for.
+  await tab.waitForURL((url) => url.pathname === "/timer");
   await expect(page).toHaveURL(/\/gates$/);
   await page.context().close();
 });

@@ -11,7 +11,8 @@ import { forwardRef, useEffect, useState, type AnchorHTMLAttributes, type MouseE
  * Remix's NavLink the top bar's six links cost 11–13 % of a light page's server CPU (React Router's link
  * hooks resolve the path against the route tree several times per link, and a props spread followed by
  * more props is slow in Node 20's V8: docs/decisions/031-server-render-costs.md).
- * Anything else (a relative path, `state`, `preventScrollReset`) uses Remix's <Link>.
+ * Anything else (a relative path, `state`, `preventScrollReset`) uses Remix's <Link>; an address elsewhere
+ * ("https://…") is left to the browser, as <Link> leaves it.
  */
 export type AppLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & {
   to: string;
@@ -37,6 +38,9 @@ export const AppLink = forwardRef<HTMLAnchorElement, AppLinkProps>(function AppL
   { to, prefetch = "none", replace, reloadDocument, onClick, onMouseEnter, onMouseLeave, onFocus, onBlur, onTouchStart, target, ...rest },
   ref,
 ) {
+  // Not a path of this app ("https://…", "mailto:", "//host/…"): the browser's, as <Link> leaves it; so is a
+  // page loaded as a new document, which route discovery need not look at either.
+  const browsers = reloadDocument || !to.startsWith("/") || to.startsWith("//");
   const navigate = useNavigate();
   const [intent, setIntent] = useState(false);
   const [prefetching, setPrefetching] = useState(false);
@@ -45,7 +49,7 @@ export const AppLink = forwardRef<HTMLAnchorElement, AppLinkProps>(function AppL
     const timer = setTimeout(() => setPrefetching(true), INTENT_DELAY_MS);
     return () => clearTimeout(timer);
   }, [intent]);
-  const watchIntent = prefetch === "intent";
+  const watchIntent = prefetch === "intent" && !browsers;
   const start = () => {
     if (watchIntent) setIntent(true);
   };
@@ -56,7 +60,7 @@ export const AppLink = forwardRef<HTMLAnchorElement, AppLinkProps>(function AppL
   };
   function handleClick(event: MouseEvent<HTMLAnchorElement>) {
     onClick?.(event);
-    if (event.defaultPrevented || reloadDocument || event.button !== 0 || (target && target !== "_self")) return;
+    if (event.defaultPrevented || browsers || event.button !== 0 || (target && target !== "_self")) return;
     if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
     event.preventDefault();
     const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
@@ -70,7 +74,7 @@ export const AppLink = forwardRef<HTMLAnchorElement, AppLinkProps>(function AppL
         ref={ref}
         href={to}
         target={target}
-        data-discover="true"
+        data-discover={browsers ? undefined : "true"}
         onClick={handleClick}
         onMouseEnter={after(onMouseEnter, start)}
         onMouseLeave={after(onMouseLeave, stop)}
