@@ -251,14 +251,14 @@ async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: Prom
   // again, a score that leaves the totals where they were): no event to every socket (docs/PERFORMANCE.md).
   // Decided on Postgres's row, not on Redis (which a job rolled back after its placement leaves ahead): the
   // retry of such a job still publishes.
-  const changed = previous?.shown !== shown;
+  // `standing` by reference: its rank is set below, before anything is published.
+  const publish = previous?.shown !== shown ? { team: standing, ...freeze, requestedAt: pending.requestedAt } : null;
   if (inRequest) {
     // The COMMIT goes as soon as Redis has the team (never before: the placement is under the team's lock),
     // behind the writes if they have not answered yet, with a BEGIN after it: the transaction's own COMMIT ends
     // an empty one. A failed write makes Postgres run that COMMIT as a ROLLBACK, thrown here (commitOf's
     // reasons). The update is published the moment the COMMIT answers, inside the callback.
     standing.rank = await within(placement, IN_REQUEST_REDIS_MS, `the standings placement: no answer within ${IN_REQUEST_REDIS_MS} ms`);
-    const publish = changed ? { team: standing, ...freeze, requestedAt: pending.requestedAt } : null;
     const [commit, begin] = startInOrder(tx, [sql`commit`, sql`begin`]);
     // A BEGIN that fails (its connection gone) fails the transaction's own COMMIT: the recompute is done by then.
     begin.catch(() => undefined);
@@ -273,7 +273,7 @@ async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: Prom
   const [rank, [writes]] = await Promise.all([placement, written]);
   rowsOf(writes);
   standing.rank = rank;
-  return { result: { status: "updated", team: standing }, publish: changed ? { team: standing, ...freeze, requestedAt: pending.requestedAt } : null };
+  return { result: { status: "updated", team: standing }, publish };
 }
 
 /** Published after commit: a browser that re-reads on this hint sees the committed standings. */
