@@ -10,6 +10,7 @@
  *
  * DIR: another checkout of this repository, built (its build/index.js loads its own node_modules, so its
  * dependency patches are its own). Without --versus the build is measured against itself (the noise floor).
+ * RV_PROF=<dir>: the measuring process writes a V8 CPU profile there (both builds, the warm-up included).
  */
 import { fork } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -63,7 +64,7 @@ async function main() {
     writeFileSync(file, JSON.stringify({ env: world.env, cookies, challenge, database: world.database, config }));
     // The measuring process runs both builds as production does (React's production build is chosen at load).
     const child = fork(process.argv[1]!, ["--measure", file, ...(smoke ? ["--smoke"] : []), ...(args.out ? ["--out", path.resolve(args.out)] : [])], {
-      execArgv: ["--import", "tsx"],
+      execArgv: [...(process.env.RV_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.RV_PROF}`] : []), "--import", "tsx"],
       env: { ...process.env, NODE_ENV: "production", SESSION_SECRET: BENCH_SESSION_SECRET, LOG_LEVEL: "warn", ...world.env },
     });
     const code = await new Promise<number>((resolve) => child.on("exit", (exit) => resolve(exit ?? 1)));

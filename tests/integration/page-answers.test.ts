@@ -38,6 +38,39 @@ describe("a page's answer", () => {
     expect(page.headers["content-security-policy"]).toMatch(/'nonce-/);
   });
 
+  it("read ahead of Express (server.ts), with every security header an Express answer carries, the same", async () => {
+    // /healthz is answered by an Express route, a page read ahead of Express's router: the same functions.
+    const [page, viaExpress, head] = await Promise.all([raw("/gate/3", { encoding: "gzip" }), raw("/healthz", { encoding: "gzip" }), raw("/gates", { method: "HEAD" })]);
+    const security = (headers: http.IncomingHttpHeaders) => {
+      const {
+        date: _date,
+        connection: _connection,
+        "keep-alive": _keepAlive,
+        "content-type": _type,
+        "content-length": _length,
+        "content-encoding": _encoding,
+        "transfer-encoding": _transfer,
+        etag: _etag,
+        vary: _vary,
+        "cache-control": _cache,
+        "set-cookie": _cookies,
+        ...rest
+      } = headers;
+      return { ...rest, "content-security-policy": String(rest["content-security-policy"]).replace(/'nonce-[^']+'/, "'nonce-…'") };
+    };
+    expect(page.status).toBe(200);
+    expect(Object.keys(security(page.headers)).length).toBeGreaterThanOrEqual(10);
+    expect(security(page.headers)).toEqual(security(viaExpress.headers));
+    expect(security(head.headers)).toEqual(security(viaExpress.headers));
+    // Each answer its own nonce.
+    expect(page.headers["content-security-policy"]).not.toBe(head.headers["content-security-policy"]);
+    expect(gunzipSync(page.body).toString()).toContain("</html>");
+    // A route's spelling in another case is still Express's route, not a page.
+    const shouted = await raw("/HEALTHZ/");
+    expect(shouted.status).toBe(200);
+    expect(JSON.parse(shouted.body.toString())).toEqual({ status: "ok" });
+  });
+
   it("compressed when asked, the same page once unpacked", async () => {
     const page = await raw("/gates", { encoding: "gzip" });
     expect(page.headers["content-encoding"]).toBe("gzip");

@@ -1,0 +1,151 @@
+import { createServer, IncomingMessage, ServerResponse, type Server } from "node:http";
+import { Socket } from "node:net";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { afterEach, describe, expect, it } from "vitest";
+import { aheadOfExpress, mountMatches, routeMatches, type Step } from "./ahead-of-express.server.ts";
+import { appendHeader } from "./remix-express.server.ts";
+
+describe("which paths an Express route claims", () => {
+  it("a route: any letter case, one trailing slash at most", () => {
+    for (const path of ["/healthz", "/HEALTHZ", "/Healthz/"]) expect(routeMatches("/healthz", path)).toBe(true);
+    for (const path of ["/healthz//", "/healthzx", "/healthz/x", "/%68ealthz", "/"]) expect(routeMatches("/healthz", path)).toBe(false);
+  });
+
+  it("a mount: the prefix in any letter case, then a slash or the end", () => {
+    for (const path of ["/build", "/BUILD/", "/build/entry.js", "/Build/x/y"]) expect(mountMatches("/build", path)).toBe(true);
+    for (const path of ["/buildx", "/builds/x", "/", "/x/build"]) expect(mountMatches("/build", path)).toBe(false);
+  });
+});
+
+let server: Server | undefined;
+afterEach(async () => {
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  server = undefined;
+});
+
+/** A web process in miniature: the branch first, then Express with the same steps; what each request met. */
+async function serve(steps: Step[], options: { trustProxy?: string } = {}) {
+  const app = express();
+  app.set("trust proxy", options.trustProxy ?? "loopback");
+  const seen: Array<{ via: "ahead" | "express"; ip: string | undefined; protocol: string; hostname: string | undefined; path: string; plainResponse: boolean }> = [];
+  const record =
+    (via: "ahead" | "express"): Step =>
+    (req, res, next) => {
+      seen.push({ via, ip: req.ip, protocol: req.protocol, hostname: req.hostname, path: req.path, plainResponse: Object.getPrototypeOf(res) === ServerResponse.prototype });
+      next();
+    };
+  const answer: Step = (_req, res) => {
+    res.setHeader("Content-Type", "text/plain");
+    res.end("ok");
+  };
+  app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
+  app.use(...steps, record("express"), answer);
+  const failures: unknown[] = [];
+  const ahead = aheadOfExpress({
+    app,
+    claimedByExpress: (path) => routeMatches("/healthz", path),
+    steps: [...steps, record("ahead"), answer],
+    onError: (error, _req, res) => {
+      failures.push(error);
+      res.statusCode = 500;
+      res.end("failed");
+    },
+  });
+  server = createServer((req, res) => {
+    if (!ahead(req, res)) app(req, res);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  return { base, seen, failures };
+}
+
+describe("page reads ahead of Express", () => {
+  it("a GET or HEAD goes ahead with Express's own request facts and Node's plain response; other methods and claimed paths go to Express", async () => {
+    const order: string[] = [];
+    const step =
+      (name: string): Step =>
+      (_req, _res, next) => {
+        order.push(name);
+        next();
+      };
+    const { base, seen } = await serve([step("first"), step("second")]);
+    const headers = { "X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "gates.example:8443" };
+    expect(await (await fetch(`${base}/gate/3?x=1`, { headers })).text()).toBe("ok");
+    expect((await fetch(`${base}/gates`, { method: "HEAD" })).status).toBe(200);
+    expect(await (await fetch(`${base}/gate/3?x=1`, { method: "POST", headers })).text()).toBe("ok");
+    expect(await (await fetch(`${base}/HEALTHZ/`)).json()).toEqual({ status: "ok" });
+    expect(order).toEqual(["first", "second", "first", "second", "first", "second"]);
+    // Behind a trusted proxy (loopback here) both read the client, the scheme and the host from its headers.
+    expect(seen).toEqual([
+      { via: "ahead", ip: "203.0.113.7", protocol: "https", hostname: "gates.example", path: "/gate/3", plainResponse: true },
+      { via: "ahead", ip: "127.0.0.1", protocol: "http", hostname: "127.0.0.1", path: "/gates", plainResponse: true },
+      { via: "express", ip: "203.0.113.7", protocol: "https", hostname: "gates.example", path: "/gate/3", plainResponse: false },
+    ]);
+  });
+
+  it("an untrusted client's forwarding headers are ignored, as Express ignores them", async () => {
+    const { base, seen } = await serve([], { trustProxy: "10.0.0.0/8" });
+    const headers = { "X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example" };
+    await fetch(`${base}/gates`, { headers });
+    await fetch(`${base}/gates`, { method: "POST", headers });
+    expect(seen.map(({ ip, protocol, hostname }) => ({ ip, protocol, hostname }))).toEqual([
+      { ip: "127.0.0.1", protocol: "http", hostname: "127.0.0.1" },
+      { ip: "127.0.0.1", protocol: "http", hostname: "127.0.0.1" },
+    ]);
+  });
+
+  it("a step that throws, rejects or passes an error on: the error handler answers, and the steps after it never run", async () => {
+    const failing: Array<Step> = [
+      () => {
+        throw new Error("thrown");
+      },
+      async () => {
+        throw new Error("rejected");
+      },
+      (_req: Request, _res: Response, next: NextFunction) => next(new Error("passed on")),
+    ];
+    for (const failure of failing) {
+      const { base, seen, failures } = await serve([failure]);
+      const response = await fetch(`${base}/gates`);
+      expect(response.status).toBe(500);
+      expect(failures).toHaveLength(1);
+      expect(seen).toEqual([]);
+      await new Promise((resolve) => server!.close(resolve));
+      server = undefined;
+    }
+  });
+});
+
+describe("a Remix answer's headers, as Express's res.append adds them", () => {
+  /** A response nobody sends: only its headers are looked at. */
+  const response = () => new ServerResponse(new IncomingMessage(new Socket()));
+
+  it("the same headers as Express gives, for each case", () => {
+    const cases: Array<{ before: Record<string, string | string[]>; added: Array<[string, string]> }> = [
+      { before: {}, added: [["Content-Type", "text/html; charset=utf-8"]] },
+      { before: {}, added: [["content-type", "text/x-script"]] },
+      { before: {}, added: [["content-type", "application/json"]] },
+      { before: {}, added: [["content-type", "application/octet-stream"]] },
+      { before: {}, added: [["content-type", "text/plain;charset=latin1"]] },
+      { before: {}, added: [["set-cookie", "a=1"], ["set-cookie", "b=2"], ["set-cookie", "c=3"]] },
+      { before: { "Set-Cookie": "z=0" }, added: [["set-cookie", "a=1"]] },
+      { before: { "X-Frame-Options": "SAMEORIGIN" }, added: [["x-frame-options", "DENY"]] },
+      { before: { Vary: ["Accept-Encoding", "Cookie"] }, added: [["vary", "Origin"]] },
+      { before: { "Cache-Control": "" }, added: [["cache-control", "no-store"]] },
+    ];
+    for (const { before, added } of cases) {
+      const ours = response();
+      const theirs = Object.setPrototypeOf(response(), express.response) as Response;
+      for (const [name, value] of Object.entries(before)) {
+        ours.setHeader(name, value);
+        theirs.setHeader(name, value);
+      }
+      for (const [name, value] of added) {
+        appendHeader(ours, name, value);
+        theirs.append(name, value);
+      }
+      expect(ours.getHeaders()).toEqual(theirs.getHeaders());
+    }
+  });
+});

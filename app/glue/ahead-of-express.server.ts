@@ -1,0 +1,86 @@
+/**
+ * Page reads served ahead of Express's router (docs/decisions/032-page-reads-ahead-of-express.md).
+ *
+ * A GET or HEAD that no Express route of server.ts claims (health checks, metrics, static files, the queue
+ * dashboard) ends at the Remix handler. For those, server.ts runs the very same middleware functions it
+ * gives Express, in the same order, with a view of the request that has Express's own request getters
+ * (`ip`, `protocol`, `hostname`, `path`, `get`: the same trust-proxy rule, computed by Express's code) but
+ * without Express's setup: Express swaps the prototypes of Node's request and response objects on every
+ * request, and walks its router's layers one by one. On a page that cost about 0.04 ms of CPU for the swap
+ * alone here, more than any middleware.
+ *
+ * The response stays Node's own: every function of the chain, and the Remix handler's sender
+ * (remix-express.server.ts), uses Node's response methods only.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Express, NextFunction, Request, Response } from "express";
+
+/** A middleware function of the chain: takes the view, Node's response, and the next step. */
+export type Step = (req: Request, res: Response, next: NextFunction) => unknown;
+
+/**
+ * How Express matches a path against `app.get(route)`: the same letters in any case, with or without one
+ * trailing slash (path-to-regexp, not strict, not case-sensitive).
+ */
+export function routeMatches(route: string, path: string): boolean {
+  const lower = path.toLowerCase();
+  return lower === route || lower === `${route}/`;
+}
+
+/** How Express matches a path against `app.use(prefix, …)`: the prefix in any case, then a slash or the end. */
+export function mountMatches(prefix: string, path: string): boolean {
+  const lower = path.toLowerCase();
+  return lower === prefix || lower.startsWith(`${prefix}/`);
+}
+
+export interface AheadOfExpressOptions {
+  /** The Express app: its request prototype gives the view its getters, and its trust-proxy setting. */
+  app: Express;
+  /** Whether an Express route other than the catch-all claims this path (a GET or HEAD of it). */
+  claimedByExpress: (path: string) => boolean;
+  /** The middleware functions Express runs for such a request, in Express's order, the handler last. */
+  steps: readonly Step[];
+  /** Told of the path once it is known (server.ts's request-duration metric). */
+  onPath?: (req: IncomingMessage, res: ServerResponse, path: string) => void;
+  /** A step that throws or passes an error on: the answer is in its hands. */
+  onError: (error: unknown, req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/**
+ * The listener's branch for page reads: returns false for a request it leaves to Express (another method,
+ * a path an Express route claims), else serves it and returns true.
+ */
+export function aheadOfExpress(options: AheadOfExpressOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const requestPrototype = options.app.request;
+  const { app, steps, claimedByExpress, onError } = options;
+  return (req, res) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    // Express's own getters, on an object of their own: `path` parses `url` as Express does.
+    const view = Object.create(requestPrototype) as Request & { socket: IncomingMessage["socket"] };
+    view.app = app;
+    view.method = req.method;
+    view.url = req.url ?? "/";
+    view.originalUrl = view.url;
+    view.headers = req.headers;
+    view.socket = req.socket;
+    const path = view.path;
+    if (claimedByExpress(path)) return false;
+    const response = res as Response;
+    response.locals = Object.create(null) as Response["locals"];
+    options.onPath?.(req, res, path);
+    let index = 0;
+    const next: NextFunction = (error?: unknown) => {
+      if (error !== undefined && error !== "route" && error !== "router") return onError(error, req, res);
+      const step = steps[index++];
+      if (step === undefined) return;
+      try {
+        const running = step(view, response, next);
+        if (running instanceof Promise) running.catch((failure: unknown) => onError(failure, req, res));
+      } catch (failure) {
+        onError(failure, req, res);
+      }
+    };
+    next();
+    return true;
+  };
+}
