@@ -16,9 +16,26 @@ const pointsFormats: Record<Language, Intl.NumberFormat> = {
   ar: new Intl.NumberFormat(intlLocale("ar"), { minimumFractionDigits: 0, maximumFractionDigits: 2 }),
 };
 
+/**
+ * Texts already made, by language and number: Intl's `format` costs about a microsecond a call, and a
+ * board page writes five numbers a team (5 % of `/scoreboard`'s server CPU, docs/PERFORMANCE.md), most of
+ * them the same numbers for every viewer. A number's text is the same for everyone. Bounded: cleared when full.
+ */
+const pointsTexts: Record<Language, Map<number, string>> = { en: new Map(), ar: new Map() };
+const MAX_KEPT_POINTS_TEXTS = 10_000;
+
 /** Points have up to 2 decimals: 12, 12.5, 12.25, 1,234.75 (no trailing zeros); in Arabic 12,5 and 1.234,75 (ar-DZ). */
 export function formatPoints(points: number, language: Language = "en"): string {
-  return pointsFormats[language].format(Number.isFinite(points) ? points : 0);
+  const value = Number.isFinite(points) ? points : 0;
+  // A map does not tell -0 from 0, and Intl writes them differently: -0 is never kept.
+  if (Object.is(value, -0)) return pointsFormats[language].format(value);
+  const kept = pointsTexts[language];
+  const known = kept.get(value);
+  if (known !== undefined) return known;
+  const text = pointsFormats[language].format(value);
+  if (kept.size >= MAX_KEPT_POINTS_TEXTS) kept.clear();
+  kept.set(value, text);
+  return text;
 }
 
 /** An award's points with their sign: +25, -10.5 (a penalty). */
