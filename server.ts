@@ -16,7 +16,7 @@ import { ApiError } from "./app/modules/api/errors.ts";
 import { messages } from "./app/modules/messages.ts";
 import { accessLog } from "./app/glue/access-log.server.ts";
 import { createRequestHandler } from "./app/glue/remix-express.server.ts";
-import { aheadOfExpress, mountMatches, routeMatches, type Step } from "./app/glue/ahead-of-express.server.ts";
+import { aheadOfExpress, answerFailure, mountMatches, routeMatches, type Step } from "./app/glue/ahead-of-express.server.ts";
 import { admissionQueue } from "./app/glue/admission.server.ts";
 import { bodyRule, boundedBodies, withReadableBodies, withReadBody } from "./app/glue/request-bodies.server.ts";
 import { isForgedRequest } from "./app/glue/csrf.server.ts";
@@ -307,13 +307,10 @@ const pageReads =
           publicPaths.has(pathname) ||
           mountMatches(QUEUE_BOARD_PATH.toLowerCase(), pathname),
         steps: [compressAnswers, stampArrival, stampNonce, securityHeaders, stampClientIp, refuseForgeries, logAccess, readBodies, admission, toRemix],
-        onPath: (req, res, pathname) => observeDuration(req, res, pathname, () => true),
+        onPath: (req, res, pathname) => observeDuration(req, res, pathname, () => (res as express.Response).locals.viaRemix === true),
         onError: (error, req, res) => {
           log.error({ err: error, method: req.method, path: req.url?.split("?")[0] }, "page read failed");
-          if (res.headersSent) return void res.destroy();
-          res.statusCode = 500;
-          res.setHeader("Content-Type", "text/plain; charset=utf-8");
-          res.end("Internal Server Error");
+          answerFailure(res);
         },
       });
 

@@ -1,8 +1,8 @@
 import { createServer, IncomingMessage, ServerResponse, type Server } from "node:http";
-import { Socket } from "node:net";
+import { connect, Socket } from "node:net";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { aheadOfExpress, mountMatches, routeMatches, type Step } from "./ahead-of-express.server.ts";
+import { aheadOfExpress, answerFailure, mountMatches, routeMatches, type Step } from "./ahead-of-express.server.ts";
 import { appendHeader } from "./remix-express.server.ts";
 
 describe("which paths an Express route claims", () => {
@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 /** A web process in miniature: the branch first, then Express with the same steps; what each request met. */
-async function serve(steps: Step[], options: { trustProxy?: string } = {}) {
+async function serve(steps: Step[], options: { trustProxy?: string; onError?: (error: unknown, res: ServerResponse) => void; noAnswer?: boolean } = {}) {
   const app = express();
   app.set("trust proxy", options.trustProxy ?? "loopback");
   const seen: Array<{ via: "ahead" | "express"; ip: string | undefined; protocol: string; hostname: string | undefined; path: string; plainResponse: boolean }> = [];
@@ -44,9 +44,10 @@ async function serve(steps: Step[], options: { trustProxy?: string } = {}) {
   const ahead = aheadOfExpress({
     app,
     claimedByExpress: (path) => routeMatches("/healthz", path),
-    steps: [...steps, record("ahead"), answer],
+    steps: [...steps, record("ahead"), ...(options.noAnswer ? [] : [answer])],
     onError: (error, _req, res) => {
       failures.push(error);
+      if (options.onError) return options.onError(error, res);
       res.statusCode = 500;
       res.end("failed");
     },
@@ -114,6 +115,51 @@ describe("page reads ahead of Express", () => {
       await new Promise((resolve) => server!.close(resolve));
       server = undefined;
     }
+  });
+});
+
+describe("page reads ahead of Express: what Express would answer itself", () => {
+  /** One request as raw bytes on a fresh connection; the answer's first line. */
+  const rawRequest = (base: string, lines: string) =>
+    new Promise<string>((resolve, reject) => {
+      const url = new URL(base);
+      const socket = connect(Number(url.port), url.hostname, () => socket.write(lines));
+      let answer = "";
+      socket.on("data", (chunk) => (answer += chunk.toString()));
+      socket.on("end", () => resolve(answer.split("\r\n")[0] ?? ""));
+      socket.on("error", reject);
+    });
+
+  it("a request target Express's parser throws on goes to Express, and the process serves on", async () => {
+    const { base, seen } = await serve([]);
+    const first = await rawRequest(base, "GET http://[::1/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    expect(first).toMatch(/^HTTP\/1\.1 [45]\d\d /);
+    expect(await (await fetch(`${base}/gates`)).text()).toBe("ok");
+    expect(seen.map(({ via }) => via)).toEqual(["ahead"]);
+  });
+
+  it("steps that all pass the request on: a 404, as Express's final handler", async () => {
+    const { base } = await serve([], { noAnswer: true });
+    const response = await fetch(`${base}/gates`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toBe("Not Found");
+  });
+
+  it("a failed step's answer: a 500 of known length, a policy that runs nothing, no header describing another body", async () => {
+    const encoded: Step = (_req, res, next) => {
+      res.setHeader("Content-Encoding", "br");
+      res.setHeader("Content-Security-Policy", "script-src 'self' 'nonce-x'");
+      next(new Error("failed after its headers"));
+    };
+    const { base, failures } = await serve([encoded], { onError: (_error, res) => answerFailure(res) });
+    const response = await fetch(`${base}/gates`);
+    expect(response.status).toBe(500);
+    expect(failures).toHaveLength(1);
+    expect(response.headers.get("content-encoding")).toBeNull();
+    expect(response.headers.get("content-security-policy")).toBe("default-src 'none'");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("content-length")).toBe("21");
+    expect(await response.text()).toBe("Internal Server Error");
   });
 });
 

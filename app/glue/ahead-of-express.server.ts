@@ -46,6 +46,31 @@ export interface AheadOfExpressOptions {
   onError: (error: unknown, req: IncomingMessage, res: ServerResponse) => void;
 }
 
+/** Every step passed the request on and none answered (Express would end at its final handler: a 404). */
+function onNothing(res: ServerResponse): void {
+  if (res.headersSent) return void res.end();
+  res.statusCode = 404;
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.setHeader("Content-Length", "9");
+  res.end("Not Found");
+}
+
+/**
+ * The answer to a request whose step failed, as Express's final handler gives it: the headers set for the
+ * failed answer that would describe a body (its encoding, language, range) dropped, a policy that lets the
+ * body run nothing, and a body of known length. An answer already begun is cut.
+ */
+export function answerFailure(res: ServerResponse): void {
+  if (res.headersSent) return void res.destroy();
+  for (const name of ["Content-Encoding", "Content-Language", "Content-Range"]) res.removeHeader(name);
+  res.statusCode = 500;
+  res.setHeader("Content-Security-Policy", "default-src 'none'");
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.setHeader("Content-Length", "21");
+  res.end("Internal Server Error");
+}
+
 /**
  * The listener's branch for page reads: returns false for a request it leaves to Express (another method,
  * a path an Express route claims), else serves it and returns true.
@@ -63,8 +88,15 @@ export function aheadOfExpress(options: AheadOfExpressOptions): (req: IncomingMe
     view.originalUrl = view.url;
     view.headers = req.headers;
     view.socket = req.socket;
-    const path = view.path;
-    if (claimedByExpress(path)) return false;
+    // Express's parser throws on some request targets (an absolute URL with a broken IPv6 host): Express
+    // answers those itself, and a throw here would end the process.
+    let path: string;
+    try {
+      path = view.path;
+    } catch {
+      return false;
+    }
+    if (typeof path !== "string" || claimedByExpress(path)) return false;
     const response = res as Response;
     response.locals = Object.create(null) as Response["locals"];
     options.onPath?.(req, res, path);
@@ -72,7 +104,7 @@ export function aheadOfExpress(options: AheadOfExpressOptions): (req: IncomingMe
     const next: NextFunction = (error?: unknown) => {
       if (error !== undefined && error !== "route" && error !== "router") return onError(error, req, res);
       const step = steps[index++];
-      if (step === undefined) return;
+      if (step === undefined) return void onNothing(res);
       try {
         const running = step(view, response, next);
         if (running instanceof Promise) running.catch((failure: unknown) => onError(failure, req, res));
