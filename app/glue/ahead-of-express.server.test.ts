@@ -70,7 +70,8 @@ describe("page reads ahead of Express", () => {
         order.push(name);
         next();
       };
-    const { base, seen } = await serve([step("first"), step("second")]);
+    const nextNull: Step = (_req, _res, next) => next(null);
+    const { base, seen } = await serve([step("first"), nextNull, step("second")]);
     const headers = { "X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "gates.example:8443" };
     expect(await (await fetch(`${base}/gate/3?x=1`, { headers })).text()).toBe("ok");
     expect((await fetch(`${base}/gates`, { method: "HEAD" })).status).toBe(200);

@@ -102,7 +102,8 @@ export function aheadOfExpress(options: AheadOfExpressOptions): (req: IncomingMe
     options.onPath?.(req, res, path);
     let index = 0;
     const next: NextFunction = (error?: unknown) => {
-      if (error !== undefined && error !== "route" && error !== "router") return onError(error, req, res);
+      // As Express: only a truthy value is an error (`next(null)` goes on), and "route"/"router" go on here.
+      if (error && error !== "route" && error !== "router") return onError(error, req, res);
       const step = steps[index++];
       if (step === undefined) return void onNothing(res);
       try {
