@@ -139,37 +139,37 @@ const nonceSource = (_req: IncomingMessage, res: ServerResponse) => `'nonce-${(r
 // Socket.IO runs on this same origin; CSP's 'self' does not cover ws:// everywhere, so name it.
 const socketSources = (req: IncomingMessage) => `ws://${req.headers.host} wss://${req.headers.host}`;
 const securityHeaders = helmet({
-    // In development Remix's live reload needs its own socket and inline code: the policy is for builds.
-    contentSecurityPolicy:
-      env.NODE_ENV === "development"
-        ? false
-        : {
-            directives: {
-              defaultSrc: ["'self'"],
-              scriptSrc: ["'self'", nonceSource],
-              // React style attributes and a few <style> tags: styles cannot run code.
-              styleSrc: ["'self'", "'unsafe-inline'"],
-              imgSrc: ["'self'", "data:", "blob:"],
-              fontSrc: ["'self'", "data:"],
-              // The home videos: any https URL the organisers paste, and YouTube's privacy-enhanced player.
-              mediaSrc: ["'self'", "https:", "blob:"],
-              // YouTube's player, and a judge's view of a submitted PDF or image (our own inline-file route).
-              frameSrc: ["'self'", "https://www.youtube-nocookie.com"],
-              connectSrc: ["'self'", socketSources],
-              formAction: ["'self'"],
-              // Nothing frames our pages, but for the judge's page framing a submission's inline file.
-              frameAncestors: [(req: IncomingMessage) => (INLINE_FILE_PATH.test(new URL(req.url ?? "/", "http://x").pathname) ? "'self'" : "'none'")],
-              objectSrc: ["'none'"],
-              // The queue dashboard (bull-board) resolves its assets against a <base href>.
-              baseUri: [(req: IncomingMessage) => ((req as express.Request).originalUrl.startsWith(QUEUE_BOARD_PATH) ? "'self'" : "'none'")],
-              upgradeInsecureRequests: env.APP_ORIGIN?.startsWith("https:") ? [] : null,
-            },
+  // In development Remix's live reload needs its own socket and inline code: the policy is for builds.
+  contentSecurityPolicy:
+    env.NODE_ENV === "development"
+      ? false
+      : {
+          directives: {
+            defaultSrc: ["'self'"],
+            scriptSrc: ["'self'", nonceSource],
+            // React style attributes and a few <style> tags: styles cannot run code.
+            styleSrc: ["'self'", "'unsafe-inline'"],
+            imgSrc: ["'self'", "data:", "blob:"],
+            fontSrc: ["'self'", "data:"],
+            // The home videos: any https URL the organisers paste, and YouTube's privacy-enhanced player.
+            mediaSrc: ["'self'", "https:", "blob:"],
+            // YouTube's player, and a judge's view of a submitted PDF or image (our own inline-file route).
+            frameSrc: ["'self'", "https://www.youtube-nocookie.com"],
+            connectSrc: ["'self'", socketSources],
+            formAction: ["'self'"],
+            // Nothing frames our pages, but for the judge's page framing a submission's inline file.
+            frameAncestors: [(req: IncomingMessage) => (INLINE_FILE_PATH.test(new URL(req.url ?? "/", "http://x").pathname) ? "'self'" : "'none'")],
+            objectSrc: ["'none'"],
+            // The queue dashboard (bull-board) resolves its assets against a <base href>.
+            baseUri: [(req: IncomingMessage) => ((req as express.Request).originalUrl.startsWith(QUEUE_BOARD_PATH) ? "'self'" : "'none'")],
+            upgradeInsecureRequests: env.APP_ORIGIN?.startsWith("https:") ? [] : null,
           },
-    crossOriginEmbedderPolicy: false,
-    // "no-referrer" makes Chromium send `Origin: null` on same-site form posts, which the CSRF check
-    // refuses: keep the origin for our own requests, send nothing elsewhere.
-    referrerPolicy: { policy: "same-origin" },
-    strictTransportSecurity: env.NODE_ENV === "production",
+        },
+  crossOriginEmbedderPolicy: false,
+  // "no-referrer" makes Chromium send `Origin: null` on same-site form posts, which the CSRF check
+  // refuses: keep the origin for our own requests, send nothing elsewhere.
+  referrerPolicy: { policy: "same-origin" },
+  strictTransportSecurity: env.NODE_ENV === "production",
 });
 app.use(securityHeaders);
 
@@ -192,15 +192,20 @@ const refuseForgeries: Step = (req, res, next) => {
 };
 app.use(refuseForgeries);
 
-app.get("/healthz", (_req, res) => {
+// The paths Express answers itself: page reads ahead of Express leave them to it (the end of this file).
+const HEALTH_PATH = "/healthz";
+const READY_PATH = "/readyz";
+const METRICS_PATH = "/metrics";
+
+app.get(HEALTH_PATH, (_req, res) => {
   res.json({ status: "ok" });
 });
 
 // Prometheus scrapes (docs/operations.md): 404 unless METRICS_TOKEN is set, 401 without it as a bearer token.
-app.get("/metrics", (req, res, next) => {
+app.get(METRICS_PATH, (req, res, next) => {
   // Exactly this path: Express would also take /METRICS and /metrics/ here, which a proxy blocking only
   // "/metrics" would let through (deploy/nginx blocks every spelling too).
-  if (req.path !== "/metrics") return next();
+  if (req.path !== METRICS_PATH) return next();
   serveMetrics(req, res).catch(next);
 });
 
@@ -223,7 +228,7 @@ function failureReason(error: unknown): string {
 }
 
 /** Readiness: each dependency answers within 2 s. */
-app.get("/readyz", async (_req, res) => {
+app.get(READY_PATH, async (_req, res) => {
   const timeout = <T>(promise: Promise<T>) =>
     Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("timeout")), 2000))]);
   const checks: Record<string, () => Promise<unknown>> = {
@@ -247,7 +252,8 @@ app.get("/readyz", async (_req, res) => {
 });
 
 // Fingerprinted build assets never change: cache them for a year. Other public files for an hour.
-app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
+const BUILD_PATH = "/build";
+app.use(BUILD_PATH, express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
 // In production public/ is fixed once the process starts: only its files' paths go to the file server,
 // so a page request costs no failed stat() (4 % of a busy web process's CPU, docs/PERFORMANCE.md).
 const publicFiles = express.static(path.join(root, "public"), { maxAge: "1h" });
@@ -255,7 +261,7 @@ const publicPaths = env.NODE_ENV === "production" ? listPublicFiles(path.join(ro
 app.use((req, res, next) => (publicPaths === null || publicPaths.has(req.path) ? publicFiles(req, res, next) : next()));
 
 // Health probes would drown the log.
-const logAccess = accessLog(log, (req) => req.path === "/healthz" || req.path === "/readyz");
+const logAccess = accessLog(log, (req) => req.path === HEALTH_PATH || req.path === READY_PATH);
 app.use(logAccess);
 
 app.use(QUEUE_BOARD_PATH, ...queueBoardRouter());
@@ -300,10 +306,10 @@ const pageReads =
     : aheadOfExpress({
         app,
         claimedByExpress: (pathname) =>
-          routeMatches("/healthz", pathname) ||
-          routeMatches("/readyz", pathname) ||
-          routeMatches("/metrics", pathname) ||
-          mountMatches("/build", pathname) ||
+          routeMatches(HEALTH_PATH, pathname) ||
+          routeMatches(READY_PATH, pathname) ||
+          routeMatches(METRICS_PATH, pathname) ||
+          mountMatches(BUILD_PATH, pathname) ||
           publicPaths.has(pathname) ||
           mountMatches(QUEUE_BOARD_PATH.toLowerCase(), pathname),
         steps: [compressAnswers, stampArrival, stampNonce, securityHeaders, stampClientIp, refuseForgeries, logAccess, readBodies, admission, toRemix],
