@@ -233,6 +233,7 @@ export default function Scoreboard() {
 function BoardRow({ team, own, flashing }: { team: TeamStanding; own: boolean; flashing: boolean }) {
   const { t } = useT();
   const format = useFormats();
+  const points = categories.map((category) => format.points(team.categories[category.key]));
   return (
     <tr
       className={[
@@ -251,16 +252,16 @@ function BoardRow({ team, own, flashing }: { team: TeamStanding; own: boolean; f
         <bdi className="scoreboard__name">{team.name}</bdi>
         {own ? <span className="scoreboard__you"> {t("scoreboard.yourTeam")}</span> : null}
         <span className="scoreboard__breakdown">
-          {categories.map((category) => (
+          {categories.map((category, at) => (
             <span key={category.key}>
-              {category.key} <span className="ltr">{format.points(team.categories[category.key])}</span>
+              {category.key} <span className="ltr">{points[at]}</span>
             </span>
           ))}
         </span>
       </th>
-      {categories.map((category) => (
+      {categories.map((category, at) => (
         <td key={category.key} className="num scoreboard__cat">
-          {format.points(team.categories[category.key])}
+          {points[at]}
         </td>
       ))}
       <td className="num">{team.solvedCount}</td>

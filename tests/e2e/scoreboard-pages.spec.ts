@@ -13,9 +13,13 @@ import { closeDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { closeQueues } from "../../app/infrastructure/queue.server.ts";
 import { closeRedis } from "../../app/infrastructure/redis.server.ts";
+import { BOARD_PAGE_SIZE as PAGE } from "../../app/modules/standings/scoreboard.server.ts";
 
 const PORT = Number(process.env.E2E_PORT ?? 3105) + 40;
 const TEAMS = 260;
+const PAGES = Math.ceil(TEAMS / PAGE);
+/** "Teams 1–50 of 260 · page 1 of 6": the board's page line, as it reads in English. */
+const pageLine = (page: number) => `Teams ${(page - 1) * PAGE + 1}–${Math.min(page * PAGE, TEAMS)} of ${TEAMS} · page ${page} of ${PAGES}`;
 
 test.describe.configure({ mode: "serial" });
 // Seeding 260 teams and starting a web process and a worker of its own, on a machine shared with other runs.
@@ -57,62 +61,68 @@ async function pageAs(browser: Browser, cookie: string, javaScriptEnabled = true
   return context.newPage();
 }
 
-test("without JavaScript: 100 teams a page, the own team under the first page, the pages linked", async ({ browser }) => {
-  const own = await teamAtRank(150);
+test("without JavaScript: a page of teams at a time, the own team under the first page, the pages linked", async ({ browser }) => {
+  // In the middle of the third page.
+  const ownRank = 2 * PAGE + Math.ceil(PAGE / 2);
+  const own = await teamAtRank(ownRank);
   const page = await pageAs(browser, own.cookie, false);
   await page.goto(`${web.url}/scoreboard`);
   const rows = page.locator(".scoreboard__row");
-  // 100 of the page and the own team with two teams either side.
-  await expect(rows).toHaveCount(105);
-  await expect(page.getByText(`Teams 1–100 of ${TEAMS} · page 1 of 3`)).toBeVisible();
+  // The page's teams and the own team with two teams either side.
+  await expect(rows).toHaveCount(PAGE + 5);
+  await expect(page.getByText(pageLine(1))).toBeVisible();
   const ownRow = page.getByRole("row", { name: new RegExp(`${own.name} \\(your team\\)`) });
-  await expect(ownRow.locator(".scoreboard__position")).toHaveText("150");
+  await expect(ownRow.locator(".scoreboard__position")).toHaveText(String(ownRank));
 
   await page.getByRole("link", { name: "Next" }).click();
   await expect(page).toHaveURL(/page=2/);
-  await expect(page.getByText(`Teams 101–200 of ${TEAMS} · page 2 of 3`)).toBeVisible();
-  await expect(rows).toHaveCount(100);
-  await expect(rows.first().locator(".scoreboard__position")).toHaveText("101");
+  await expect(page.getByText(pageLine(2))).toBeVisible();
+  await expect(rows).toHaveCount(PAGE + 5);
+  await expect(rows.first().locator(".scoreboard__position")).toHaveText(String(PAGE + 1));
+  await page.getByRole("link", { name: "Next" }).click();
+  await expect(page.getByText(pageLine(3))).toBeVisible();
+  // The own team on this page: its row once, no neighbourhood apart.
+  await expect(rows).toHaveCount(PAGE);
   await expect(ownRow).toHaveCount(1);
   await page.getByRole("link", { name: "Last" }).click();
-  await expect(page.getByText(`Teams 201–${TEAMS} of ${TEAMS} · page 3 of 3`)).toBeVisible();
-  // The own team, on a page before this one, is shown above it with its neighbours (148 to 152), then the page.
-  await expect(rows.first().locator(".scoreboard__position")).toHaveText("148");
-  await expect(ownRow.locator(".scoreboard__position")).toHaveText("150");
-  await expect(rows.nth(5).locator(".scoreboard__position")).toHaveText("201");
-  await page.getByRole("link", { name: /Your team's page \(2\)/ }).click();
-  await expect(page.getByText(`Teams 101–200 of ${TEAMS}`)).toBeVisible();
+  await expect(page.getByText(pageLine(PAGES))).toBeVisible();
+  // The own team, on a page before this one, is shown above it with its neighbours, then the page.
+  await expect(rows.first().locator(".scoreboard__position")).toHaveText(String(ownRank - 2));
+  await expect(ownRow.locator(".scoreboard__position")).toHaveText(String(ownRank));
+  await expect(rows.nth(5).locator(".scoreboard__position")).toHaveText(String((PAGES - 1) * PAGE + 1));
+  await page.getByRole("link", { name: /Your team's page \(3\)/ }).click();
+  await expect(page.getByText(pageLine(3))).toBeVisible();
   await page.context().close();
 });
 
 test("live: a score that lifts the own team onto the first page moves it there without a reload", async ({ browser }) => {
-  const own = await teamAtRank(101);
+  const own = await teamAtRank(PAGE + 1);
   const page = await pageAs(browser, own.cookie);
   await page.goto(`${web.url}/scoreboard`);
   const ownRow = page.getByRole("row", { name: new RegExp(`${own.name} \\(your team\\)`) });
-  await expect(ownRow.locator(".scoreboard__position")).toHaveText("101");
+  await expect(ownRow.locator(".scoreboard__position")).toHaveText(String(PAGE + 1));
   await expect(page.locator(".scoreboard__gap")).toHaveCount(1);
   await page.evaluate(() => ((window as unknown as { marker: string }).marker = "same page"));
   // The socket is connected: the update will reach the page.
   await expect(page.locator(".live-indicator--on")).toBeVisible();
 
-  // A judge raises every submission of the team to full marks.
-  const submissions = await sql<Array<{ id: number }>>`select id from submissions where team_id = ${own.id}`;
-  for (const { id } of submissions) {
+  // A judge raises every submission of the team to full marks (its challenge's points).
+  const submissions = await sql<Array<{ id: number; points: number }>>`select s.id, c.points from submissions s join challenges c on c.id = s.challenge_id where s.team_id = ${own.id}`;
+  for (const { id, points } of submissions) {
     const answer = await fetch(`${web.url}/api/v1/submissions/${id}/score`, {
       method: "PUT",
       headers: { Cookie: own.judgeCookie, Origin: web.url, "Content-Type": "application/json" },
-      body: JSON.stringify({ score: 100, comment: "full marks" }),
+      body: JSON.stringify({ score: points, comment: "full marks" }),
     });
     expect(answer.status).toBe(200);
   }
-  // Within the page's re-read (at most 3 s after the update): among the first 100, no gap, 100 rows.
+  // Within the page's re-read (at most 3 s after the update): on the first page, no gap, a page of rows.
   await expect(page.locator(".scoreboard__gap")).toHaveCount(0, { timeout: 15_000 });
-  await expect(page.locator(".scoreboard__row")).toHaveCount(100);
+  await expect(page.locator(".scoreboard__row")).toHaveCount(PAGE);
   await expect(ownRow).toHaveCount(1);
   const position = ownRow.locator(".scoreboard__position");
-  // Its new rank: a number up to 100, or a medal (no number).
-  if (await position.count()) expect(Number(await position.textContent())).toBeLessThanOrEqual(100);
+  // Its new rank: a number on the first page, or a medal (no number).
+  if (await position.count()) expect(Number(await position.textContent())).toBeLessThanOrEqual(PAGE);
   expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same page");
   await page.context().close();
 });

@@ -11,6 +11,7 @@ import { createStaticHandler, matchRoutes, resolveTo, type AgnosticRouteObject }
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
+import type * as ReactDomServer from "react-dom/server";
 import { createStaticRouter } from "react-router-dom/server.js";
 import { entityKind, is, SQL, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
@@ -316,6 +317,30 @@ describe("dependency patches", () => {
     // 10 proxies patched (the form's, the fieldset's and the field's, and one metadata object for each per
     // state); 21 unpatched, where every property read of the form's and the textarea's props made its own.
     expect(made.proxies).toBeLessThanOrEqual(12);
+  });
+
+  // docs/decisions/033-react-server-writes.md: both builds (production's is what serves pages; tests load development's).
+  it.each(["production.min", "development"])("react-dom/server (%s): a flush's chunks are encoded once, whole: no NUL byte where a multi-byte character meets React's 2,048-byte view", async (build) => {
+    const require = createRequire(import.meta.url);
+    const file = path.join(path.dirname(require.resolve("react-dom/package.json")), "cjs", `react-dom-server.node.${build}.js`);
+    const server = require(file) as typeof ReactDomServer;
+    // Arabic (two bytes a letter) and ASCII of varying length, so characters straddle every 2,048-byte boundary.
+    const rows = Array.from({ length: 800 }, (_, i) => createElement("tr", { key: i }, createElement("td", null, `فريق ${"x".repeat(i % 7)}${i}`), createElement("td", { title: 'a"b' }, i)));
+    const page = createElement("table", null, createElement("tbody", null, rows));
+    const writes: Uint8Array[] = [];
+    const html = await new Promise<Buffer>((resolve, reject) => {
+      const sink = {
+        write: (chunk: Uint8Array) => writes.push(chunk) > 0,
+        end: () => resolve(Buffer.concat(writes)),
+        on: () => sink,
+        destroy: reject,
+      };
+      const { pipe } = server.renderToPipeableStream(page, { onAllReady: () => pipe(sink as never), onError: reject });
+    });
+    expect(html.includes(0)).toBe(false);
+    expect(html.toString("utf8")).toBe(renderToString(page));
+    // Unpatched, every write is a 2,048-byte view (or less); patched, a flush is encoded in pieces of up to 16,384 characters.
+    expect(Math.max(...writes.map((chunk) => chunk.byteLength))).toBeGreaterThan(16_384);
   });
 
   it("@remix-run/react: RemixServer builds the server route tree once per build", () => {

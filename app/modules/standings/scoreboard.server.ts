@@ -146,7 +146,7 @@ const sharedReader: BoardReader = {
 /** Boards up to this many teams are shown whole on /scoreboard; bigger ones a page at a time. */
 export const WHOLE_BOARD_MAX = 200;
 /** Teams per page of a board shown a page at a time. */
-export const BOARD_PAGE_SIZE = 100;
+export const BOARD_PAGE_SIZE = 50;
 /** Teams shown either side of the viewer's own team when it is not on the page shown. */
 export const OWN_NEIGHBOURS = 2;
 
