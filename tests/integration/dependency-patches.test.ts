@@ -9,7 +9,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createStaticHandler, matchRoutes, resolveTo, type AgnosticRouteObject } from "@remix-run/router";
 import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
-import { createElement } from "react";
+import { createElement, Suspense, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import type * as ReactDomServer from "react-dom/server";
 import { createStaticRouter } from "react-router-dom/server.js";
@@ -341,6 +341,44 @@ describe("dependency patches", () => {
     expect(html.toString("utf8")).toBe(renderToString(page));
     // Unpatched, every write is a 2,048-byte view (or less); patched, a flush is encoded in pieces of up to 16,384 characters.
     expect(Math.max(...writes.map((chunk) => chunk.byteLength))).toBeGreaterThan(16_384);
+  });
+
+  it.each(["production.min", "development"])("react-dom/server (%s): a destination that asks React to wait is still heard (backpressure), with text pending", async (build) => {
+    const require = createRequire(import.meta.url);
+    const file = path.join(path.dirname(require.resolve("react-dom/package.json")), "cjs", `react-dom-server.node.${build}.js`);
+    const server = require(file) as typeof ReactDomServer;
+    // Twenty parts of 10,000 characters each, each shown when its promise settles (one flush each).
+    const gates = Array.from({ length: 20 }, () => {
+      const gate = { open: false, opened: Promise.resolve(), release: () => {} };
+      gate.opened = new Promise<void>((resolve) => (gate.release = () => ((gate.open = true), resolve())));
+      return gate;
+    });
+    function Wait({ at, children }: { at: number; children?: ReactNode }) {
+      if (!gates[at].open) throw gates[at].opened;
+      return children;
+    }
+    const page = createElement("div", null, gates.map((_, at) => createElement(Suspense, { key: at, fallback: `waiting ${at}` }, createElement(Wait, { at }, createElement("p", null, "y".repeat(10_000))))));
+    const turns = async (count: number) => {
+      for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    // A slow client: every write is answered "wait", and "drain" never comes.
+    let written = 0;
+    const sink = {
+      write: (chunk: Uint8Array) => ((written += chunk.byteLength), false),
+      end: () => {},
+      on: () => sink,
+      destroy: () => {},
+    };
+    const { pipe } = server.renderToPipeableStream(page, { onShellReady: () => pipe(sink as never), onError: () => {} });
+    await turns(5);
+    for (const gate of gates) {
+      gate.release();
+      await turns(5);
+    }
+    // React stops after the first part it was told to wait on (11,512 bytes, as unpatched); not hearing the
+    // destination, it would write all twenty (over 200,000).
+    expect(written).toBeGreaterThan(10_000);
+    expect(written).toBeLessThan(25_000);
   });
 
   it("@remix-run/react: RemixServer builds the server route tree once per build", () => {
