@@ -9,6 +9,8 @@ import { renderToPipeableStream } from "react-dom/server";
 import { getLogger } from "~/infrastructure/logger.server";
 import { messages } from "~/modules/messages";
 import { NonceProvider } from "~/hooks/nonce";
+import { MarkupCacheProvider } from "~/hooks/markup-cache";
+import { createMarkupCache } from "~/hooks/markup-cache.server";
 import { responseOfWholeBody } from "~/glue/whole-body";
 
 /**
@@ -21,6 +23,14 @@ import { responseOfWholeBody } from "~/glue/whole-body";
  * answering 503 (briefly unavailable).
  */
 const RENDER_SAFETY_MS = 30_000;
+/**
+ * Markup that is the same for every viewer, rendered once by its content (app/hooks/markup-cache.ts): the
+ * board's rows. About 0.8 KB a piece with its key (1.6–2.3 KB with an Arabic name, up to about 4 KB for a
+ * 200-character name mixing scripts), at most 2 × 2,500 pieces: typically 4–10 MB, 20 MB at worst. Only in
+ * production: in development a component edited under a running server would keep its old markup.
+ */
+const markupCache = process.env.NODE_ENV === "production" ? createMarkupCache(2_500) : null;
+
 /** Remix's own timer on the data it streams (the page's handoff, `.data` answers): the same bound, not its 4,950 ms. */
 export const streamTimeout = RENDER_SAFETY_MS;
 
@@ -75,7 +85,9 @@ export default function handleRequest(
     };
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={RENDER_SAFETY_MS} nonce={nonce} />
+        <MarkupCacheProvider value={markupCache}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={RENDER_SAFETY_MS} nonce={nonce} />
+        </MarkupCacheProvider>
       </NonceProvider>,
       {
         nonce,

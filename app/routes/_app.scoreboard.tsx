@@ -7,9 +7,9 @@ import { useFormats } from "~/components/realtime/format";
 import { Trans } from "react-i18next";
 import { useT } from "~/components/i18n";
 import { pageTitle } from "~/modules/i18n/i18n";
+import { BoardRow, boardCategories as categories } from "~/components/realtime/board-row";
 import { LiveIndicator } from "~/components/realtime/live-indicator";
 import { useLiveStandings } from "~/components/realtime/live-standings";
-import { isMedalPlace, Medal } from "~/components/realtime/medal";
 import { ScoreChart } from "~/components/realtime/score-chart";
 import { LoadErrorPage } from "~/components/status-page";
 import { PageLinks } from "~/components/ui/page-links";
@@ -45,16 +45,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   return { ...board, liveForViewer: live, chart, timeZone, categoryLeaders };
 }
-
-type Category = keyof TeamStanding["categories"];
-
-/** Order AI, CS, PS, GD; labels as docs/domain.md names the categories (AI as it is). */
-const categories: ReadonlyArray<{ key: Category; title: string | null }> = [
-  { key: "AI", title: null },
-  { key: "CS", title: "challenge.categories.CS" },
-  { key: "PS", title: "challenge.categories.PS" },
-  { key: "GD", title: "challenge.categories.GD" },
-];
 
 const FLASH_MS = 1600;
 
@@ -226,47 +216,6 @@ export default function Scoreboard() {
         {ownNews}
       </div>
     </main>
-  );
-}
-
-/** One team's row: medal or rank, name (and "your team"), the categories, solved, total. */
-function BoardRow({ team, own, flashing }: { team: TeamStanding; own: boolean; flashing: boolean }) {
-  const { t } = useT();
-  const format = useFormats();
-  const points = categories.map((category) => format.points(team.categories[category.key]));
-  return (
-    <tr
-      className={[
-        "scoreboard__row",
-        own ? "scoreboard__row--own" : null,
-        isMedalPlace(team.rank) ? `scoreboard__row--podium scoreboard__row--place-${team.rank}` : null,
-        flashing ? "scoreboard__row--updated" : null,
-      ]
-        .filter(Boolean)
-        .join(" ")}
-    >
-      <td className="scoreboard__rank">
-        {isMedalPlace(team.rank) ? <Medal place={team.rank} /> : <span className="scoreboard__position ltr">{team.rank > 0 ? team.rank : "—"}</span>}
-      </td>
-      <th scope="row" className="scoreboard__team">
-        <bdi className="scoreboard__name">{team.name}</bdi>
-        {own ? <span className="scoreboard__you"> {t("scoreboard.yourTeam")}</span> : null}
-        <span className="scoreboard__breakdown">
-          {categories.map((category, at) => (
-            <span key={category.key}>
-              {category.key} <span className="ltr">{points[at]}</span>
-            </span>
-          ))}
-        </span>
-      </th>
-      {categories.map((category, at) => (
-        <td key={category.key} className="num scoreboard__cat">
-          {points[at]}
-        </td>
-      ))}
-      <td className="num">{team.solvedCount}</td>
-      <td className="num scoreboard__total">{format.points(team.totalScore)}</td>
-    </tr>
   );
 }
 

@@ -98,7 +98,15 @@ test("without JavaScript: a page of teams at a time, the own team under the firs
 test("live: a score that lifts the own team onto the first page moves it there without a reload", async ({ browser }) => {
   const own = await teamAtRank(PAGE + 1);
   const page = await pageAs(browser, own.cookie);
+  // The rows come from the server's markup cache (app/hooks/markup-cache.ts): the browser hydrates them
+  // without a mismatch (production React reports one as an error) and then renders them itself.
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
   await page.goto(`${web.url}/scoreboard`);
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
   const ownRow = page.getByRole("row", { name: new RegExp(`${own.name} \\(your team\\)`) });
   await expect(ownRow.locator(".scoreboard__position")).toHaveText(String(PAGE + 1));
   await expect(page.locator(".scoreboard__gap")).toHaveCount(1);
@@ -124,5 +132,6 @@ test("live: a score that lifts the own team onto the first page moves it there w
   // Its new rank: a number on the first page, or a medal (no number).
   if (await position.count()) expect(Number(await position.textContent())).toBeLessThanOrEqual(PAGE);
   expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same page");
+  expect(errors).toEqual([]);
   await page.context().close();
 });
