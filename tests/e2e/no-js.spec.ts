@@ -31,8 +31,10 @@ async function expectApart(a: Locator, b: Locator) {
 /** The participant screens' bar. */
 const bar = (page: Page) => page.getByRole("banner");
 
-async function sendMentorCall(page: Page) {
+/** With JavaScript, the page must have hydrated first: a click before it posts the form the no-JS way. */
+async function sendMentorCall(page: Page, { hydrated }: { hydrated: boolean }) {
   await page.goto("/home");
+  if (hydrated) await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
   const mentor = page.getByRole("region", { name: "Call a mentor" });
   await mentor.getByLabel("Message").fill(`We need a hand ${Date.now()}`);
   await mentor.getByRole("button", { name: "Send" }).click();
@@ -85,7 +87,7 @@ test.describe("without JavaScript the confirmation is in the page", () => {
   test("a mentor call is confirmed, below the bar", async ({ browser }) => {
     const team = await freshTeam(sql, "Lark");
     const page = await signedInPage(browser, team.member, { javaScriptEnabled: false });
-    await sendMentorCall(page);
+    await sendMentorCall(page, { hydrated: false });
     const notice = page.getByRole("status").filter({ hasText: requestSent });
     await expect(notice).toBeVisible();
     await expectApart(notice, bar(page));
@@ -99,6 +101,8 @@ test.describe("with JavaScript the toast alone says it, below the bar", () => {
       await page.setViewportSize({ width, height: width > 600 ? 768 : 844 });
       await signIn(page, logins.admin);
       await page.goto("/dashboard/teams");
+      // Hydrated first: a click before it posts the form the no-JS way (sendMentorCall).
+      await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
       await page.getByLabel("Name").fill(`Loud Owls ${width} ${Date.now()}`);
       await page.getByRole("button", { name: "Add team" }).click();
       const toast = page.locator("[data-sonner-toast]").filter({ hasText: teamAdded });
@@ -111,7 +115,7 @@ test.describe("with JavaScript the toast alone says it, below the bar", () => {
       const team = await freshTeam(sql, "Finch");
       const page = await signedInPage(browser, team.member);
       await page.setViewportSize({ width, height: width > 600 ? 768 : 844 });
-      await sendMentorCall(page);
+      await sendMentorCall(page, { hydrated: true });
       const toast = page.locator("[data-sonner-toast]").filter({ hasText: requestSent });
       await expect(toast).toBeVisible();
       await expect(page.getByText(requestSent)).toHaveCount(1);
