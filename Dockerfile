@@ -54,5 +54,6 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
 # The web process itself, not `npm start`: npm runs a script through sh, which does not pass SIGTERM on, so
-# `docker stop` would never reach server.ts's graceful shutdown (docs/operations.md, "Rolling restart").
-CMD ["node", "--import", "tsx", "server.ts"]
+# `docker stop` would never reach server.ts's graceful shutdown (docs/operations.md, "Rolling restart"). Its
+# flags are a web process's (scripts/lib/web-node-flags.ts).
+CMD ["node", "--max-semi-space-size=64", "--import", "tsx", "server.ts"]

@@ -19,6 +19,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { acrossRuns, benchArgs, numberOption, report, showFigure } from "./lib/report.ts";
 import { BENCH_SESSION_SECRET, REPO_ROOT } from "./lib/servers.ts";
+import { WEB_NODE_FLAGS } from "../scripts/lib/web-node-flags.ts";
 
 const args = benchArgs({ versus: { type: "string" }, pages: { type: "string" }, batches: { type: "string" }, batch: { type: "string" }, teams: { type: "string" }, measure: { type: "string" } });
 
@@ -62,9 +63,10 @@ async function main() {
     const challenge = (seeded.challenges.find((entry) => entry.wave === 3) ?? seeded.challenges[0]!).id;
     const file = path.join(os.tmpdir(), `${world.database}.json`);
     writeFileSync(file, JSON.stringify({ env: world.env, cookies, challenge, database: world.database, config }));
-    // The measuring process runs both builds as production does (React's production build is chosen at load).
+    // The measuring process runs both builds as production does (React's production build is chosen at load),
+    // with a web process's flags (scripts/lib/web-node-flags.ts): both builds share them.
     const child = fork(process.argv[1]!, ["--measure", file, ...(smoke ? ["--smoke"] : []), ...(args.out ? ["--out", path.resolve(args.out)] : [])], {
-      execArgv: [...(process.env.RV_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.RV_PROF}`] : []), "--import", "tsx"],
+      execArgv: [...(process.env.RV_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.RV_PROF}`] : []), ...WEB_NODE_FLAGS, "--import", "tsx"],
       env: { ...process.env, NODE_ENV: "production", SESSION_SECRET: BENCH_SESSION_SECRET, LOG_LEVEL: "warn", ...world.env },
     });
     const code = await new Promise<number>((resolve) => child.on("exit", (exit) => resolve(exit ?? 1)));

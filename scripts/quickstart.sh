@@ -30,7 +30,8 @@ eval "$(node --import tsx scripts/quickstart-env.ts)"
 
 node --import tsx workers/index.ts &
 pids+=($!)
-node --import tsx server.ts &
+# A web process's flags: scripts/lib/web-node-flags.ts.
+node --max-semi-space-size=64 --import tsx server.ts &
 pids+=($!)
 
 for _ in $(seq 1 60); do

@@ -5,7 +5,7 @@
 import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, openSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { productionServiceEnv } from "../../scripts/lib/local-services.ts";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -57,14 +57,20 @@ export interface WebProcess {
 /**
  * Starts server.ts on `port` and resolves once /healthz answers. `root`: the checkout it runs from (another
  * one, built, to compare two versions side by side in one run: bench:live --versus). `flags`: node's own
- * (the soak's `--inspect=127.0.0.1:<port>`, to read the heap after a GC).
+ * (the soak's `--inspect=127.0.0.1:<port>`, to read the heap after a GC), after the web process's own
+ * (scripts/lib/web-node-flags.ts).
  */
 export async function startWeb(env: Record<string, string>, port: number, root = REPO_ROOT, flags: readonly string[] = [], logFile?: string): Promise<WebProcess> {
   if (root === REPO_ROOT) ensureBuild();
   else if (!existsSync(path.join(root, "build", "index.js"))) throw new Error(`${root} has no build/: run npm run build there first`);
+  // A web process's own flags, as production starts it, from the checkout being started (a checkout older than
+  // the list has none): a --versus run compares two versions as each would run.
+  const webFlags = existsSync(path.join(root, "scripts", "lib", "web-node-flags.ts"))
+    ? ((await import(pathToFileURL(path.join(root, "scripts", "lib", "web-node-flags.ts")).href)) as { WEB_NODE_FLAGS: readonly string[] }).WEB_NODE_FLAGS
+    : [];
   // Its log (pino's JSON lines on stdout) is dropped unless a file is named (the soak keeps it, appended across restarts).
   const log = logFile ? openSync(logFile, "a") : "ignore";
-  const child = spawn(process.execPath, nodeArgs("server.ts", flags), {
+  const child = spawn(process.execPath, nodeArgs("server.ts", [...webFlags, ...flags]), {
     cwd: root,
     env: processEnv({ ...env, PORT: String(port) }),
     stdio: ["ignore", log, "inherit"],

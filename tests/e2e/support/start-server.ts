@@ -9,6 +9,7 @@ import { runMigrations } from "../../../scripts/migrate.ts";
 import { seedDemoEvent } from "../../../scripts/seed.ts";
 import { createDb } from "../../../db/client.ts";
 import { productionServiceEnv } from "../../../scripts/lib/local-services.ts";
+import { WEB_NODE_FLAGS } from "../../../scripts/lib/web-node-flags.ts";
 import { databaseUrlFor, E2E_BUCKET, E2E_DATABASE, withAdminConnection } from "../../setup/databases.ts";
 import { createBucket, emptyBucket } from "../../support/buckets.ts";
 import { E2E_SERVER_LOG } from "./paths.ts";
@@ -46,8 +47,8 @@ const env = {
 };
 mkdirSync(path.dirname(E2E_SERVER_LOG), { recursive: true });
 const log = createWriteStream(E2E_SERVER_LOG, { flags: "w" });
-const start = (file: string) => {
-  const child = spawn(process.execPath, ["--import", "tsx", file], { env, stdio: ["ignore", "pipe", "pipe"] });
+const start = (file: string, flags: readonly string[] = []) => {
+  const child = spawn(process.execPath, [...flags, "--import", "tsx", file], { env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.pipe(log, { end: false });
   child.stderr.on("data", (chunk: Buffer) => {
     log.write(chunk);
@@ -55,7 +56,8 @@ const start = (file: string) => {
   });
   return child;
 };
-const children = [start("workers/index.ts"), start("server.ts")];
+// The web process as production starts it (scripts/lib/web-node-flags.ts).
+const children = [start("workers/index.ts"), start("server.ts", WEB_NODE_FLAGS)];
 const stop = () => {
   for (const child of children) child.kill("SIGTERM");
 };
