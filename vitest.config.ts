@@ -14,7 +14,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["app/**/*.test.ts", "db/**/*.test.ts", "workers/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["app/**/*.test.ts", "db/**/*.test.ts", "workers/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts"],
           environment: "node",
         },
       },

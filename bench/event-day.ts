@@ -19,6 +19,7 @@ import { closeRedis } from "../app/infrastructure/redis.server.ts";
 import { connectSocket, type TestSocket } from "../tests/support/processes.ts";
 import { createBenchWorld, summarise } from "./lib/env.ts";
 import { checkStandingsExact, waitForStandingsDrained } from "./lib/exactness.ts";
+import { cpuByProcessWindow, type CpuShare } from "./lib/cpu-by-process.ts";
 import { BenchFailure, benchArgs, numberOption, report, targetVerdict } from "./lib/report.ts";
 import { BENCH_PORT_BASE, sleep, startWebs, startWorkers, stopChildren, type WebProcess } from "./lib/servers.ts";
 import { cookiesFor, deleteStoredSubmissionFiles, seedWorld } from "./lib/world.ts";
@@ -81,7 +82,7 @@ try {
   const seeded = await seedWorld({ teams, membersPerTeam: config.teamSize, challenges: config.challenges, judges: config.judges, submissionsPerTeam: 3 });
   const participants = seeded.participants.slice(0, config.participants);
   const cookies = await cookiesFor([...participants.map((user) => user.id), ...seeded.judgeIds, seeded.adminId]);
-  const [webs] = await Promise.all([startWebs(world.env, config.webs, BENCH_PORT_BASE + 40), startWorkers(world.env, config.workers)]);
+  const [webs, workers] = await Promise.all([startWebs(world.env, config.webs, BENCH_PORT_BASE + 40), startWorkers(world.env, config.workers)]);
   const webFor = (index: number): WebProcess => webs[index % webs.length];
 
   // Every participant has the live socket a browser opens; count what reaches them.
@@ -187,12 +188,20 @@ try {
   const refresher = setInterval(() => void refreshSubmissions().catch(() => {}), 2000);
   const started = performance.now();
   recordFrom = started + config.warmUpSeconds * 1000;
+  // Where the machine's CPU goes over the recorded seconds, by kind of process (the load generator is this process).
+  const kinds = { webPids: webs.map((web) => web.pid), workerPids: workers.map((worker) => worker.pid!) };
+  let cpuWindow: ReturnType<typeof cpuByProcessWindow> | null = null;
+  let cpuAtEnd: ReturnType<ReturnType<typeof cpuByProcessWindow>["end"]> = null;
+  const cpuStart = setTimeout(() => (cpuWindow = cpuByProcessWindow(kinds)), config.warmUpSeconds * 1000);
+  const cpuEnd = setTimeout(() => (cpuAtEnd = cpuWindow?.end() ?? null), (config.warmUpSeconds + config.seconds) * 1000);
   await Promise.all([
     ...participants.map((_, index) => participantLoop(index)),
     ...seeded.judgeIds.map((_, index) => judgeLoop(index)),
     adminLoop(),
   ]);
   clearInterval(refresher);
+  clearTimeout(cpuStart);
+  clearTimeout(cpuEnd);
   // The recorded requests are those started in the recorded seconds (the loops' last pauses run past them).
   const loadSeconds = config.seconds;
 
@@ -225,6 +234,12 @@ try {
       const from = (index * windowMs) / 1000;
       return { "started (s)": `${from}–${from + windowMs / 1000}${index < 0 ? " (warm-up)" : ""}`, requests: stats.count, "p50 ms": +stats.p50.toFixed(1), "p99 ms": +stats.p99.toFixed(1), "max ms": +stats.max.toFixed(1) };
     });
+  // Each kind's CPU over the recorded seconds, and per request served in them (pages, uploads, scores alike).
+  const measuredCpu = cpuAtEnd as ReturnType<ReturnType<typeof cpuByProcessWindow>["end"]>;
+  const cpu = measuredCpu && {
+    busyPct: measuredCpu.busyPct,
+    shares: measuredCpu.shares.map((share: CpuShare) => ({ ...share, msPerRequest: all.count > 0 ? +((share.cpuSeconds * 1000) / all.count).toFixed(2) : 0 })),
+  };
   const delivery = {
     notifications: `${received.notification}/${sent.notifications * sockets.length}`,
     announcements: `${received.announcement}/${sent.announcements * sockets.length}`,
@@ -238,10 +253,14 @@ try {
       `(workers caught up ${drainMs.toFixed(0)} ms after the load); live events delivered: notifications ${delivery.notifications}, announcements ${delivery.announcements}` +
       (warmUp.count > 0 ? `; before it, ${config.warmUpSeconds} s of the same load unrecorded (warm-up: ${warmUp.count} requests, p50 ${warmUp.p50.toFixed(0)} ms, p99 ${warmUp.p99.toFixed(0)} ms)` : ""),
     rows,
-    { config, sent, received, delivery, errors: errors.slice(0, 20), exactness, drainMs, requestsPerSecond: all.count / loadSeconds, warmUp, windows },
+    { config, sent, received, delivery, errors: errors.slice(0, 20), exactness, drainMs, requestsPerSecond: all.count / loadSeconds, warmUp, windows, cpu },
     args.out,
   );
   console.table(windows);
+  if (cpu) {
+    console.log(`Where the machine's CPU went over the recorded ${config.seconds} s: ${cpu.busyPct} % busy (of all its cores)`);
+    console.table(cpu.shares.map((share) => ({ processes: share.kind, "CPU s": share.cpuSeconds, "% of the machine": share.machinePct, "ms a request served": share.msPerRequest })));
+  }
   if (!exactness.exact) throw new BenchFailure(`standings inexact: ${JSON.stringify(exactness.mismatches)}`);
   if (errors.length > 0) throw new BenchFailure(`${errors.length} failed requests, e.g. ${JSON.stringify(errors.slice(0, 3))}`);
 } finally {

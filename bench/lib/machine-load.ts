@@ -8,7 +8,7 @@ import os from "node:os";
 import { cpuTimeMs } from "./http-load.ts";
 
 /** All CPUs' busy and total time so far (ms), from /proc/stat (Linux); NaN elsewhere. */
-function machineCpuMs(): { busy: number; total: number } {
+export function machineCpuMs(): { busy: number; total: number } {
   try {
     const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
     // user nice system idle iowait irq softirq steal (guest time is already in user): ticks of 10 ms.
