@@ -2,6 +2,7 @@ import { useRevalidator } from "@remix-run/react";
 import { useState } from "react";
 import type { TeamStanding } from "~/modules/realtime/events";
 import { ownRowMayChange, refreshHeld, refreshOwnRow, windowMayChange } from "~/modules/standings/board-window";
+import { parseBoardJson } from "~/modules/standings/board-json";
 import type { CategoryLeaders } from "~/modules/standings/category-leaders";
 import { applyUpdateForViewer, seesUpdate } from "~/modules/standings/frozen-view";
 import { useIdleRevalidate, useThrottled } from "./revalidate-on";
@@ -32,8 +33,9 @@ export const WINDOW_REFRESH_MS = 3000;
 /** /status on a big board: its rank is read again at most this often while other teams pass it. */
 export const OWN_ROW_REFRESH_MS = 10_000;
 
-const parseTeams = (source: BoardSource) => {
-  const teams = JSON.parse(source.teamsJson) as TeamStanding[];
+// Decoded once per string (board-json.ts): the same page of the same board is the same string for every viewer.
+const parseTeams = (source: BoardSource): TeamStanding[] => {
+  const teams = parseBoardJson(source.teamsJson) as TeamStanding[];
   return source.window && source.around?.length ? [...teams, ...source.around] : teams;
 };
 
