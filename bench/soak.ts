@@ -322,7 +322,7 @@ interface SocketClient {
   userId: number;
   cookie: string;
   socket: Socket<ServerToClientEvents> | null;
-  board: TeamStanding[];
+  board: readonly TeamStanding[];
   /** Whose board it is, from the feed: live, or frozen with the viewer's own team live (app/modules/standings/frozen-view.ts). */
   view: BoardView;
   /** The unread-announcement count as the page keeps it: the root loader's, plus one per `new_announcement`. */
@@ -363,7 +363,7 @@ function connectClient(client: SocketClient): Promise<void> {
   const readBoard = async () => {
     pending ??= [];
     const feed = await readFeed(url, client.cookie);
-    let board = feed.teams;
+    let board: readonly TeamStanding[] = feed.teams;
     for (const update of pending) board = applyUpdateForViewer(board, update, feed.view);
     pending = null;
     client.board = board;
@@ -725,7 +725,7 @@ try {
     frozen: boolean;
   }
   const checkpoints: Checkpoint[] = [];
-  const boardKey = (board: TeamStanding[]) => JSON.stringify(board.map((team) => [team.id, team.rank, team.totalScore, team.solvedCount]));
+  const boardKey = (board: readonly TeamStanding[]) => JSON.stringify(board.map((team) => [team.id, team.rank, team.totalScore, team.solvedCount]));
   /** The load pauses, every client is connected again, the workers drain; then the server's truth against everyone's. */
   const checkpoint = async (final: boolean): Promise<Checkpoint> => {
     // Not while a process restarts: the clients it drops would be compared mid-reconnect.

@@ -23,7 +23,8 @@ async function recordingServer(answer = gzipSync(Buffer.from("<html>".padEnd(500
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       seen.push({ method: req.method!, headers: req.headers, body: Buffer.concat(chunks), socket: req.socket });
-      res.writeHead(req.method === "POST" ? 302 : 200, { "content-encoding": "gzip", "content-type": "text/html" }).end(answer);
+      if (req.method === "POST") res.writeHead(302, { location: "/elsewhere", "content-length": 0 }).end();
+      else res.writeHead(200, { "content-encoding": "gzip", "content-type": "text/html" }).end(answer);
     });
   });
   servers.push(server);
@@ -32,19 +33,24 @@ async function recordingServer(answer = gzipSync(Buffer.from("<html>".padEnd(500
 }
 
 describe("the event day's HTTP client", () => {
-  it("sends what Node's fetch sends: the server sees the same headers", async () => {
+  it("sends what Node's fetch sends: the server sees the same headers, for a page and for a form's POST", async () => {
     const server = await recordingServer();
+    const form = { cookie: "session=a", "content-type": "application/x-www-form-urlencoded" };
     await (await fetch(`${server.url}/home`, { redirect: "manual", headers: { cookie: "session=a" } })).text();
+    await (await fetch(`${server.url}/dashboard`, { method: "POST", redirect: "manual", headers: form, body: new URLSearchParams({ title: "A" }) })).text();
     const client = browserLikeClient();
     await client.request(`${server.url}/home`, { headers: { cookie: "session=a" } });
+    await client.request(`${server.url}/dashboard`, { method: "POST", headers: form, body: new URLSearchParams({ title: "A" }).toString() });
     client.close();
-    const [byFetch, byClient] = server.seen;
+    const [pageByFetch, postByFetch, pageByClient, postByClient] = server.seen;
     const named = (headers: http.IncomingHttpHeaders) => {
       const { host: _host, connection: _connection, ...rest } = headers;
       return rest;
     };
-    expect(named(byClient.headers)).toEqual(named(byFetch.headers));
-    expect(byClient.headers["accept-encoding"]).toBe("gzip, deflate");
+    expect(named(pageByClient.headers)).toEqual(named(pageByFetch.headers));
+    expect(named(postByClient.headers)).toEqual(named(postByFetch.headers));
+    expect(postByClient.body.equals(postByFetch.body)).toBe(true);
+    expect(pageByClient.headers["accept-encoding"]).toBe("gzip, deflate");
   });
 
   it("gives the status and the body's bytes as they came over the wire, compressed, without following a redirect", async () => {
@@ -53,7 +59,9 @@ describe("the event day's HTTP client", () => {
     expect(await client.request(`${server.url}/gates`)).toEqual({ status: 200, bytes: server.answer.length });
     const posted = await client.request(`${server.url}/dashboard`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "title=A&content=B" });
     client.close();
+    // Not followed: the server saw no request for /elsewhere.
     expect(posted.status).toBe(302);
+    expect(server.seen).toHaveLength(2);
     expect(server.seen[1].body.toString()).toBe("title=A&content=B");
     expect(server.seen[1].headers["content-length"]).toBe("17");
     // One kept-alive connection for both, as fetch keeps them.

@@ -1,6 +1,7 @@
 import { useRevalidator } from "@remix-run/react";
 import { useState } from "react";
 import type { TeamStanding } from "~/modules/realtime/events";
+import type { Board } from "~/modules/standings/board-json";
 import { ownRowMayChange, refreshHeld, refreshOwnRow, windowMayChange } from "~/modules/standings/board-window";
 import { parseBoardJson } from "~/modules/standings/board-json";
 import type { CategoryLeaders } from "~/modules/standings/category-leaders";
@@ -34,8 +35,8 @@ export const WINDOW_REFRESH_MS = 3000;
 export const OWN_ROW_REFRESH_MS = 10_000;
 
 // Decoded once per string (board-json.ts): the same page of the same board is the same string for every viewer.
-const parseTeams = (source: BoardSource): TeamStanding[] => {
-  const teams = parseBoardJson(source.teamsJson) as TeamStanding[];
+const parseTeams = (source: BoardSource): Board => {
+  const teams = parseBoardJson(source.teamsJson);
   return source.window && source.around?.length ? [...teams, ...source.around] : teams;
 };
 
@@ -51,9 +52,9 @@ const parseTeams = (source: BoardSource): TeamStanding[] => {
  * new figures show at once, in its row; when an update may move the page's rows or ranks (board-window.ts),
  * the loader is read again, at most once every `WINDOW_REFRESH_MS`.
  */
-export function useLiveStandings(source: BoardSource, onUpdate?: (update: TeamStanding) => void): TeamStanding[] {
+export function useLiveStandings(source: BoardSource, onUpdate?: (update: TeamStanding) => void): Board {
   const { revalidate } = useRevalidator();
-  const [teams, setTeams] = useState<TeamStanding[]>(() => parseTeams(source));
+  const [teams, setTeams] = useState<Board>(() => parseTeams(source));
   const [synced, setSynced] = useState(source);
   if (synced !== source) {
     // Adjusting state during render (not in an effect), so the page never shows the older board.

@@ -64,7 +64,7 @@ export interface ServerToClientEvents {
 export type ServerEventName = keyof ServerToClientEvents;
 
 /** Applies one live update to a board: replaces (or adds) the team, re-sorts, renumbers ranks. An update older than what the board holds changes nothing. */
-export function applyTeamUpdate(board: TeamStanding[], update: TeamStanding): TeamStanding[] {
+export function applyTeamUpdate(board: readonly TeamStanding[], update: TeamStanding): readonly TeamStanding[] {
   const current = board.find((team) => team.id === update.id);
   if (current && current.version > update.version) return board;
   return rankStandings(board.filter((team) => team.id !== update.id).concat(update));
@@ -75,7 +75,7 @@ export function applyTeamUpdate(board: TeamStanding[], update: TeamStanding): Te
  * above, among the division's teams only; a team that left it (its update names another division, or none)
  * leaves the board and the teams below move up; any other team's update changes nothing.
  */
-export function applyTeamUpdateIn(board: TeamStanding[], update: TeamStanding, division: string | null): TeamStanding[] {
+export function applyTeamUpdateIn(board: readonly TeamStanding[], update: TeamStanding, division: string | null): readonly TeamStanding[] {
   if (division === null || update.division === division) return applyTeamUpdate(board, update);
   const current = board.find((team) => team.id === update.id);
   if (!current || current.version > update.version) return board;

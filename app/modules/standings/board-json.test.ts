@@ -43,6 +43,15 @@ describe("a board's JSON decoded once per string", () => {
     expect(decoded.map((team) => team.totalScore)).toEqual([30, 20]);
   });
 
+  it("keeps a board every viewer asks for while boards of one viewer each come and go", () => {
+    const shared = board([70, 60]);
+    const first = parseBoardJson(shared);
+    for (let viewer = 0; viewer < 40; viewer += 1) {
+      parseBoardJson(board([viewer + 200, 60]));
+      expect(parseBoardJson(shared)).toBe(first);
+    }
+  });
+
   it("keeps a bounded number of boards: an old one is decoded again once many others came after it", () => {
     const json = board([11, 10]);
     const first = parseBoardJson(json);

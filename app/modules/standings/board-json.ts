@@ -11,13 +11,25 @@
  */
 import type { TeamStanding } from "../realtime/events.ts";
 
+/**
+ * A board as a page holds it: never changed in place (a live update makes a new one), and typed so, since the
+ * board decoded from the loader's string is shared and frozen: a change in place would throw.
+ */
+export type Board = ReadonlyArray<Readonly<TeamStanding>>;
+
 /** The last boards decoded, by their string; the oldest goes first. A few pages, divisions and versions at once. */
 const KEPT = 16;
-const decoded = new Map<string, readonly TeamStanding[]>();
+const decoded = new Map<string, Board>();
 
-export function parseBoardJson(json: string): readonly TeamStanding[] {
+export function parseBoardJson(json: string): Board {
   const known = decoded.get(json);
-  if (known) return known;
+  if (known) {
+    // Kept as the most recent: a board every viewer shares stays while boards of one viewer only (their own row,
+    // their own team live on a frozen board) come and go.
+    decoded.delete(json);
+    decoded.set(json, known);
+    return known;
+  }
   const teams = JSON.parse(json) as TeamStanding[];
   for (const team of teams) {
     Object.freeze(team.categories);

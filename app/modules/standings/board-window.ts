@@ -43,7 +43,7 @@ function mayChangeLeaders(update: TeamStanding, leaders: CategoryLeaders): boole
 }
 
 /** A held team's new figures, in its row as it stands (its place is the next read's); an older update changes nothing. */
-export function refreshHeld(held: TeamStanding[], update: TeamStanding): TeamStanding[] {
+export function refreshHeld(held: readonly TeamStanding[], update: TeamStanding): readonly TeamStanding[] {
   const current = held.find((team) => team.id === update.id);
   if (!current || current.version > update.version) return held;
   const { name, totalScore, categories, solvedCount, version, reachedAt } = update;
@@ -63,7 +63,7 @@ export function ownRowMayChange(update: TeamStanding, own: TeamStanding | undefi
 }
 
 /** The own team's new figures and rank, in its row; an older update changes nothing. */
-export function refreshOwnRow(held: TeamStanding[], update: TeamStanding): TeamStanding[] {
+export function refreshOwnRow(held: readonly TeamStanding[], update: TeamStanding): readonly TeamStanding[] {
   const current = held.find((team) => team.id === update.id);
   if (!current || current.version > update.version) return held;
   return held.map((team) => (team.id === update.id ? { ...update } : team));

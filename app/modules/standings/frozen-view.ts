@@ -94,7 +94,7 @@ export function seesUpdate(update: TeamStanding, view: BoardView): boolean {
  * board given comes back when nothing changes for this viewer (another team's update while frozen, or one
  * older than what the board holds).
  */
-export function applyUpdateForViewer(board: TeamStanding[], update: TeamStanding, view: BoardView): TeamStanding[] {
+export function applyUpdateForViewer(board: readonly TeamStanding[], update: TeamStanding, view: BoardView): readonly TeamStanding[] {
   if (!seesUpdate(update, view)) return board;
   const division = view.division ?? null;
   if (view.live) return applyTeamUpdateIn(board, update, division);
