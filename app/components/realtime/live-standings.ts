@@ -1,9 +1,8 @@
 import { useRevalidator } from "@remix-run/react";
 import { useState } from "react";
 import type { TeamStanding } from "~/modules/realtime/events";
-import type { Board } from "~/modules/standings/board-json";
+import { parseBoardJson, type Board } from "~/modules/standings/board-json";
 import { ownRowMayChange, refreshHeld, refreshOwnRow, windowMayChange } from "~/modules/standings/board-window";
-import { parseBoardJson } from "~/modules/standings/board-json";
 import type { CategoryLeaders } from "~/modules/standings/category-leaders";
 import { applyUpdateForViewer, seesUpdate } from "~/modules/standings/frozen-view";
 import { useIdleRevalidate, useThrottled } from "./revalidate-on";

@@ -2,7 +2,8 @@
  * A board's teams as its loader sends them (one JSON string, `getScoreboardJson`), decoded once per string
  * rather than once per render. Every viewer of the same page of the same board version gets the very same
  * string, and the server rendered each of them by decoding it again: 50 teams, 40–60 µs a page on this
- * machine, a few per cent of the scoreboard's document (docs/PERFORMANCE.md, "The board decoded once").
+ * machine, a few per cent of the scoreboard's document (docs/PERFORMANCE.md, "The load generator off the
+ * server's CPU", its second change).
  *
  * Keyed by the whole string, so a viewer can only get back what their own string says: a board that differs
  * for one viewer (their own team live on a frozen board, their own row) is a string of its own. What is handed
@@ -17,7 +18,7 @@ import type { TeamStanding } from "../realtime/events.ts";
  */
 export type Board = ReadonlyArray<Readonly<TeamStanding>>;
 
-/** The last boards decoded, by their string; the oldest goes first. A few pages, divisions and versions at once. */
+/** The boards decoded, by their string; the least recently asked for goes first. A few pages, divisions and versions at once. */
 const KEPT = 16;
 const decoded = new Map<string, Board>();
 
