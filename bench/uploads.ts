@@ -21,6 +21,7 @@ import { createBenchWorld, summarise } from "./lib/env.ts";
 import { acrossRuns, BenchFailure, benchArgs, numberOption, report, showFigure, targetVerdict } from "./lib/report.ts";
 import { BENCH_PORT_BASE, REPO_ROOT, sleep, startWeb, startWorkers, stopChildren } from "./lib/servers.ts";
 import { cookiesFor, deleteStoredSubmissionFiles, seedWorld } from "./lib/world.ts";
+import { multipartEnd, multipartField, multipartFileHead } from "../tests/support/multipart.ts";
 
 const MB = 1024 * 1024;
 /** The original platform's limit, 200 MB: the full run uploads a file of exactly this size. */
@@ -70,11 +71,8 @@ function watchRss(pid: number) {
 /** The multipart POST a browser's submission form sends, with the file streamed from disk. */
 function uploadThroughWeb(url: string, cookie: string, file: string): Promise<{ ms: number; status: number; body: string }> {
   const boundary = `----bench${randomBytes(8).toString("hex")}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\nbench upload\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${path.basename(file)}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const head = Buffer.from(multipartField(boundary, "text", "bench upload") + multipartFileHead(boundary, "file", path.basename(file)));
+  const tail = Buffer.from(`\r\n${multipartEnd(boundary)}`);
   const length = head.length + statSync(file).size + tail.length;
   const started = performance.now();
   return new Promise((resolve, reject) => {

@@ -11,6 +11,7 @@
  * generator went from 1.6–1.8 ms of CPU a request served to 0.6–0.7 (docs/PERFORMANCE.md).
  */
 import http from "node:http";
+import { multipartEnd, multipartField, multipartFileHead } from "../../tests/support/multipart.ts";
 
 /** The headers Node's fetch adds to a request of ours (read off a server, Node 20): the server sees the same. */
 export const FETCH_LIKE_HEADERS: Readonly<Record<string, string>> = {
@@ -61,15 +62,8 @@ export function browserLikeClient() {
  */
 export function multipartBody(fields: Record<string, string>, files: Array<{ name: string; fileName: string; bytes: Uint8Array; type?: string }> = []) {
   const boundary = `----gatekeeper-bench-${Math.random().toString(16).slice(2)}`;
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  }
-  for (const file of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.fileName}"\r\nContent-Type: ${file.type ?? "application/octet-stream"}\r\n\r\n`));
-    parts.push(Buffer.from(file.bytes));
-    parts.push(Buffer.from("\r\n"));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  const parts: Buffer[] = Object.entries(fields).map(([name, value]) => Buffer.from(multipartField(boundary, name, value)));
+  for (const file of files) parts.push(Buffer.from(multipartFileHead(boundary, file.name, file.fileName, file.type)), Buffer.from(file.bytes), Buffer.from("\r\n"));
+  parts.push(Buffer.from(multipartEnd(boundary)));
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
