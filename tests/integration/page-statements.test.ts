@@ -5,14 +5,14 @@
  * threads) ride in the badges statement (app/glue/viewer-badges.server.ts). What each viewer sees is their
  * own team's, and a page whose rows were not read so reads them itself.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { announcements, awards, requests, submissions } from "../../db/schema.ts";
-import { getDb, poolStats } from "../../app/infrastructure/db.server.ts";
+import { getDb, getDbHandle, poolStats } from "../../app/infrastructure/db.server.ts";
 import { pageReadFor, pageRowsOf } from "../../app/glue/viewer-badges.server.ts";
 import { viewerBadges } from "../../app/modules/participant/badges.server.ts";
-import { watchCallerChanges } from "../../app/modules/auth/caller-changes.server.ts";
+import { CALLERS_CHANGED_CHANNEL, isHearingChanges, watchCallerChanges } from "../../app/modules/auth/caller-changes.server.ts";
 import * as rootRoute from "../../app/root.tsx";
 import * as layoutRoute from "../../app/routes/_app.tsx";
 import * as gatesRoute from "../../app/routes/_app.gates.tsx";
@@ -63,12 +63,34 @@ async function loadPage(viewer: { cookie: string }, path: string, page: Loader, 
 }
 
 /**
- * Counted once warm, as on event day: the session remembered (from when the process hears changes to
- * callers: what it looked up before is forgotten then), the event data read per version.
+ * Until the process has heard the notice of every change made so far to callers. A user or session just
+ * created (a viewer made by the test) is announced at its commit, and the notice may come in after the
+ * page was loaded once: the process then forgets the session it remembered, and the next load reads it
+ * again. Notices arrive in commit order, so once a marker sent now is heard, every earlier one has been.
+ */
+async function everyCallerChangeHeard() {
+  await watchCallerChanges();
+  await expect.poll(() => isHearingChanges()).toBe(true);
+  const marker = `marker:${process.pid}:${Math.random().toString(36).slice(2)}`;
+  let heard = false;
+  const listener = await getDbHandle().sql.listen(CALLERS_CHANGED_CHANNEL, (payload) => {
+    if (payload === marker) heard = true;
+  });
+  try {
+    await getDb().execute(sql`select pg_notify(${CALLERS_CHANGED_CHANNEL}, ${marker})`);
+    await expect.poll(() => heard).toBe(true);
+  } finally {
+    await listener.unlisten();
+  }
+}
+
+/**
+ * Counted once warm, as on event day: the session remembered (once the process has heard every change to
+ * callers: what it looked up before a notice is forgotten then), the event data read per version.
  */
 async function warmPage(viewer: { cookie: string }, path: string, page: Loader, params: Record<string, string> = {}) {
+  await everyCallerChangeHeard();
   await loadPage(viewer, path, page, params);
-  await watchCallerChanges();
   await loadPage(viewer, path, page, params);
   return loadPage(viewer, path, page, params);
 }
