@@ -28,6 +28,31 @@ export interface PoolStats {
 }
 
 /**
+ * Every statement drizzle sends is a prepared statement (docs/decisions/012-prepared-statements.md). drizzle's
+ * postgres.js driver asks for `prepare: false` unless a query was named with `.prepare(name)`, and postgres.js
+ * must then describe each query with parameters first: a round trip of its own that also stops the pipeline
+ * (a transaction's 7 reads went out one after another). Here its `unsafe` always prepares, in the pool and in
+ * every transaction and savepoint drizzle opens (their callbacks get a client that prepares too).
+ */
+function preparing(sql: postgres.Sql | postgres.TransactionSql): postgres.Sql {
+  const wrapCallbacks = (args: unknown[]) =>
+    args.map((arg) => (typeof arg === "function" ? (client: postgres.TransactionSql) => (arg as (client: postgres.Sql) => unknown)(preparing(client)) : arg));
+  return new Proxy(sql as postgres.Sql, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (property === "unsafe") {
+        return (query: string, parameters?: unknown[], options?: Record<string, unknown>) =>
+          (value as (...args: unknown[]) => unknown).call(target, query, parameters, { ...options, prepare: true });
+      }
+      if (property === "begin" || property === "savepoint") {
+        return (...args: unknown[]) => (value as (...args: unknown[]) => unknown).apply(target, wrapCallbacks(args));
+      }
+      return value;
+    },
+  });
+}
+
+/**
  * The client drizzle is given, counting what is in flight: a statement from when it is sent (postgres.js
  * runs a query when it is awaited) until it settles, a transaction for its whole callback. postgres.js keeps
  * its connection queues to itself; this is the load they carry.
@@ -86,7 +111,7 @@ export function createDb(url: string, options: { max?: number } = {}): DbHandle 
     backoff: (retries: number) => Math.min(0.1 * 2 ** retries, 1),
   });
   const counter = { inFlight: 0, sent: 0 };
-  const db = drizzle(counting(sql, counter), { schema });
+  const db = drizzle(counting(preparing(sql), counter), { schema });
   const max = options.max ?? 10;
   return {
     db,

@@ -4,32 +4,38 @@ as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null 2>&1; then sudo "$@"; else return 1; fi
 }
 
-# Install when node_modules is missing or older than the lockfile or a patch. `npm install` keeps the
-# locked versions and, unlike `npm ci`, keeps a working node_modules it only has to top up. The Docker
-# image uses `npm ci`: the lockfile lists every platform's optional builds (scripts/lockfile.test.ts).
-# A patch newer than node_modules (patches/, changed by a pull): its package is removed first, so that the
-# install puts it back as published and patch-package applies the patch as it now is (applied over the old
-# one, it would fail).
+# Install when node_modules is missing or older than the lockfile, or when patches/ changed since the last
+# install (a patch added, edited or removed by a pull). `npm install` keeps the locked versions and, unlike
+# `npm ci`, keeps a working node_modules it only has to top up. The Docker image uses `npm ci`: the lockfile
+# lists every platform's optional builds (scripts/lockfile.test.ts). When patches/ changed, every package a
+# patch names, now or at the last install, is removed first: the install puts it back as published and
+# patch-package applies the patches as they now are (applied over the old ones, they would fail; a package
+# whose patch was removed would keep it). A node_modules with no record of its patches is installed anew.
+PATCHES_SEEN=node_modules/.gatekeeper-patches
 ensure_node_modules() {
-  local stale=0 patch name
+  local stale=0 now before name
   if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     stale=1
   fi
-  for patch in patches/*.patch; do
-    [ -e "$patch" ] || continue
-    if [ -f node_modules/.package-lock.json ] && [ "$patch" -nt node_modules/.package-lock.json ]; then
-      # patches/@scope+name+1.2.3.patch → @scope/name
-      name=$(basename "$patch" .patch)
+  now=$(cat patches/*.patch 2>/dev/null | sha256sum | cut -d' ' -f1)
+  if [ -d node_modules ] && [ ! -f "$PATCHES_SEEN" ]; then
+    rm -rf node_modules
+    stale=1
+  elif [ -d node_modules ] && [ "$(head -n 1 "$PATCHES_SEEN" 2>/dev/null)" != "$now" ]; then
+    before=$(tail -n +2 "$PATCHES_SEEN" 2>/dev/null || true)
+    # patches/@scope+name+1.2.3.patch → @scope/name
+    for name in $before $(for patch in patches/*.patch; do [ -e "$patch" ] && basename "$patch" .patch; done); do
       name=${name%+*}
       rm -rf "node_modules/${name//+//}"
-      stale=1
-    fi
-  done
+    done
+    stale=1
+  fi
   if [ "$stale" -eq 1 ]; then
     echo "==> installing npm packages"
     npm install --no-audit --no-fund
     # npm leaves its record alone when nothing in the lockfile changed: it now dates this install.
     touch node_modules/.package-lock.json
+    { echo "$now"; for patch in patches/*.patch; do [ -e "$patch" ] && basename "$patch" .patch; done; } > "$PATCHES_SEEN"
   fi
 }
 
