@@ -104,7 +104,8 @@ function listener(req: IncomingMessage, res: ServerResponse) {
 // for every request goes into that list too, or page reads skip it (decision 032).
 
 // gzip level 3, not zlib's default 6: on a 30 KB page 40 % less CPU (0.39 against 0.65 ms here) for 7 % more
-// bytes; every browser asks for it, so on event day it is paid on every page (docs/PERFORMANCE.md, "Pages").
+// bytes; every browser asks for it, so on event day it is paid on every page (docs/performance-log.md, "The
+// afternoon's figures", 24 Nov 2026).
 const compressAnswers = compression({ level: 3 });
 app.use(compressAnswers);
 
@@ -255,7 +256,8 @@ app.get(READY_PATH, async (_req, res) => {
 const BUILD_PATH = "/build";
 app.use(BUILD_PATH, express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
 // In production public/ is fixed once the process starts: only its files' paths go to the file server,
-// so a page request costs no failed stat() (4 % of a busy web process's CPU, docs/PERFORMANCE.md).
+// so a page request costs no failed stat() (4 % of a busy web process's CPU, docs/performance-log.md, "The
+// afternoon's figures").
 const publicFiles = express.static(path.join(root, "public"), { maxAge: "1h" });
 const publicPaths = env.NODE_ENV === "production" ? listPublicFiles(path.join(root, "public")) : null;
 app.use((req, res, next) => (publicPaths === null || publicPaths.has(req.path) ? publicFiles(req, res, next) : next()));
@@ -284,7 +286,8 @@ gaugeOnScrape("gatekeeper_admission_active_requests", "Requests this web process
 
 // `npm run dev` re-imports the build after each rebuild (see the watcher below), so there the handler
 // takes a function. Anywhere else it takes the build itself: given a function, Remix re-derives the
-// route tree and its matcher on every request (12 % of a busy web process's CPU, docs/PERFORMANCE.md).
+// route tree and its matcher on every request (12 % of a busy web process's CPU, docs/performance-log.md, "What was
+// changed", item 1).
 const devReload = env.NODE_ENV === "development" && Boolean(process.env.REMIX_DEV_ORIGIN);
 const remix = createRequestHandler({
   build: devReload ? async () => build : build,

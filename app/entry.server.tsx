@@ -18,9 +18,9 @@ import { responseOfWholeBody } from "~/glue/whole-body";
  * on anything and always finishes. Remix's usual 5 s abort then only ever fired when the process itself had
  * been stalled (2 cores shared by everything at a peak, a long GC): the timer's phase runs before React's
  * queued work, so a render that was about to finish was thrown away and the user got a 500 (the soak saw
- * it, docs/RELIABILITY.md "Soak"). A render now stops when the client has gone, and only a render still
- * unfinished after RENDER_SAFETY_MS (a deferred promise that never settles, should one be added) is cut,
- * answering 503 (briefly unavailable).
+ * it, docs/reliability-log.md, "What held the web processes' heap, and the 500s"). A render now stops when
+ * the client has gone, and only a render still unfinished after RENDER_SAFETY_MS (a deferred promise that
+ * never settles, should one be added) is cut, answering 503 (briefly unavailable).
  */
 const RENDER_SAFETY_MS = 30_000;
 /**
@@ -44,7 +44,7 @@ export default function handleRequest(
   const nonce = loadContext.cspNonce ?? "";
   // No page defers data (every loader's data is in hand before the render), so every page is rendered
   // whole and sent as one body: one write to the socket instead of one per chunk React makes, which cost
-  // about a tenth of a busy web process's CPU (docs/PERFORMANCE.md, "Pages").
+  // about a tenth of a busy web process's CPU (docs/performance-log.md, "The afternoon's figures", 24 Nov 2026).
   return new Promise<Response>((resolvePage, rejectPage) => {
     let shellRendered = false;
     let cutBySafety = false;

@@ -8,7 +8,7 @@ export const WHOLE_BODY = Symbol.for("gatekeeper.wholeBody");
 /**
  * A Response whose bytes ride beside it, for the one sender that sends pages (remix-express.server.ts,
  * which every page goes through: server.ts hands it all of Remix's requests). Its own body is empty: a
- * Response made with a body builds a web stream around it (about 0.08 ms a page here, docs/PERFORMANCE.md)
+ * Response made with a body builds a web stream around it (about 0.08 ms a page here, docs/performance-log.md)
  * that nothing would ever read. Whatever sends it must send `wholeBodyOf(response)`.
  */
 export function responseOfWholeBody(bytes: Uint8Array<ArrayBuffer>, init: ResponseInit): Response {

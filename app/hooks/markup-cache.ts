@@ -2,7 +2,7 @@ import { createContext, useContext, type ReactElement } from "react";
 
 /**
  * Server-rendered markup kept by its content, for parts of a page that are the same for every viewer and
- * repeated many times (the board's rows: docs/PERFORMANCE.md, "The board's rows rendered once").
+ * repeated many times (the board's rows: docs/performance-log.md, "The board's rows rendered once").
  * `markup(key, element)` gives the HTML that `element()` renders, rendered once per key. The key must
  * hold everything the element's output depends on, and the element must be pure: it reads its props only
  * (no hook, no `useId`, no context: markup-cache.server.ts says why), so nothing of the viewer can ride

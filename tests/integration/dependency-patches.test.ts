@@ -277,7 +277,7 @@ describe("dependency patches", () => {
     expect((await seen(new Request("http://x/?index=kept"))).url).toBe("http://x/?index=kept");
   });
 
-  // docs/PERFORMANCE.md, "Links and forms" (28 Nov 2026).
+  // docs/performance-log.md, "Links: the app's own, and a V8 defect" (28 Nov 2026).
   it("@remix-run/router: resolving an object path builds none of its three error messages unless a check fails", () => {
     const stringify = vi.spyOn(JSON, "stringify");
     try {
