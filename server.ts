@@ -98,7 +98,8 @@ function listener(req: IncomingMessage, res: ServerResponse) {
 }
 
 // gzip level 3, not zlib's default 6: on a 30 KB page 40 % less CPU (0.39 against 0.65 ms here) for 7 % more
-// bytes; every browser asks for it, so on event day it is paid on every page (docs/PERFORMANCE.md, "Pages").
+// bytes; every browser asks for it, so on event day it is paid on every page (docs/performance-log.md, "The
+// afternoon's figures", 24 Nov 2026).
 app.use(compression({ level: 3 }));
 
 // When the request arrived, before its body: an upload begun before submissions close is accepted when
@@ -253,7 +254,8 @@ gaugeOnScrape("gatekeeper_admission_active_requests", "Requests this web process
 
 // `npm run dev` re-imports the build after each rebuild (see the watcher below), so there the handler
 // takes a function. Anywhere else it takes the build itself: given a function, Remix re-derives the
-// route tree and its matcher on every request (12 % of a busy web process's CPU, docs/PERFORMANCE.md).
+// route tree and its matcher on every request (12 % of a busy web process's CPU, docs/performance-log.md, "What was
+// changed", item 1).
 const devReload = env.NODE_ENV === "development" && Boolean(process.env.REMIX_DEV_ORIGIN);
 const remix = createRequestHandler({
   build: devReload ? async () => build : build,

@@ -15,9 +15,9 @@ import { NonceProvider } from "~/hooks/nonce";
  * on anything and always finishes. Remix's usual 5 s abort then only ever fired when the process itself had
  * been stalled (2 cores shared by everything at a peak, a long GC): the timer's phase runs before React's
  * queued work, so a render that was about to finish was thrown away and the user got a 500 (the soak saw
- * it, docs/RELIABILITY.md "Soak"). A render now stops when the client has gone, and only a render still
- * unfinished after RENDER_SAFETY_MS (a deferred promise that never settles, should one be added) is cut,
- * answering 503 (briefly unavailable).
+ * it, docs/reliability-log.md, "What held the web processes' heap, and the 500s"). A render now stops when
+ * the client has gone, and only a render still unfinished after RENDER_SAFETY_MS (a deferred promise that
+ * never settles, should one be added) is cut, answering 503 (briefly unavailable).
  */
 const RENDER_SAFETY_MS = 30_000;
 /** Remix's own timer on the data it streams (the page's handoff, `.data` answers): the same bound, not its 4,950 ms. */

@@ -458,7 +458,8 @@ try {
     },
     args.out,
   );
-  // The same figures as rows to paste into docs/PERFORMANCE.md, with the run's conditions.
+  // The same figures as rows to paste into docs/PERFORMANCE.md and a dated section of docs/performance-log.md, with
+  // the run's conditions.
   const cell = (figure: ReturnType<typeof acrossRuns>, digits = 1) => showFigure(figure, digits);
   const bytes = `${Math.max(...runs.map((run) => run.payloadBytes))} B app / ${Math.max(...runs.map((run) => run.floor?.payloadBytes ?? 0))} B floor`;
   console.info(

@@ -47,7 +47,8 @@ export const ENDPOINTS: ReadonlyArray<{ name: string; path: string; scoreboard?:
   { name: "API feed limit=100 (200)", path: "/api/v1/scoreboard?limit=100", scoreboard: true },
   { name: "API feed limit=100 (304, unchanged)", path: "/api/v1/scoreboard?limit=100", scoreboard: true, headers: { "If-None-Match": "*" }, expectStatus: 304 },
   { name: "API feed limit=100 (200, gzip)", path: "/api/v1/scoreboard?limit=100", scoreboard: true, headers: { "Accept-Encoding": "gzip" } },
-  // The participant pages of an event day (docs/PERFORMANCE.md, "Pages"); `{challenge}`: a challenge of gate 3.
+  // The participant pages of an event day (docs/PERFORMANCE.md, "1. Participant pages"); `{challenge}`: a challenge
+  // of gate 3.
   { name: "/gates", path: "/gates" },
   { name: "/gate/3", path: "/gate/3" },
   { name: "/submition/:id", path: "/submition/{challenge}" },

@@ -4,7 +4,8 @@
  * rotating signed-in participants, in alternating batches, so both meet the machine as it is at the same
  * moments; what is reported is the median over batches of the CPU per request, and of each batch pair's
  * ratio. On this VM, whose speed moves by a third between half-hours, that ratio is what a before/after of a
- * render change can trust (docs/PERFORMANCE.md, "Links"). Apart from `npm run bench`, like bench:pool-queue.
+ * render change can trust (docs/performance-log.md, "Links: the app's own, and a V8 defect"). Apart from
+ * `npm run bench`, like bench:pool-queue.
  *
  *   npm run bench:render-versus -- --versus DIR [--pages /timer,/gate/3] [--batches 40] [--batch 200] [--teams 1000]
  *

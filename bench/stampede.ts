@@ -7,7 +7,7 @@
  * How a participant loads the two pages (--mode):
  * - `html` (default): each a full HTML GET, a browser's first load (a reload, or no JavaScript). The
  *   heavier case: every loader of the page (root, layout, page) and the whole render.
- * - `data`: what the hydrated /gates page does (docs/PERFORMANCE.md "Stampede"): at the flip the
+ * - `data`: what the hydrated /gates page does (docs/performance-log.md "Stampede"): at the flip the
  *   open card's link is discovered (`/__manifest?p=/gate/N`), the click reads `/gate/N.data` (the page's
  *   loader only: the layout's stay), the gate's challenge links are discovered, the click reads
  *   `/submition/:id.data`. (JavaScript and CSS files are the browser's cache's or the CDN's.)

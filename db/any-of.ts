@@ -5,7 +5,8 @@ import { is, Placeholder, sql, type Column, type SQL } from "drizzle-orm";
  * list's length. drizzle's `inArray` writes `in ($1, $2, …, $n)`, a new text for every n, and postgres.js
  * prepares and keeps each text on each pooled connection (and Postgres keeps its plan per backend) until
  * the connection is recycled: the soak found the web processes' heap creeping by those statements
- * (docs/RELIABILITY.md "Soak"). Lint forbids `inArray` and `notInArray` in app/ and workers/.
+ * (docs/reliability-log.md, "What held the web processes' heap, and the 500s"). Lint forbids `inArray` and
+ * `notInArray` in app/ and workers/.
  */
 const ARRAY_TYPES: Record<string, string> = {
   PgInteger: "integer",

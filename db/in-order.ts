@@ -11,7 +11,7 @@ const dialect = new PgDialect();
  * A statement built once: its SQL text is made the first time (drizzle's `sql.placeholder` for each value,
  * one per name in `names`), and each use only binds the values. drizzle renders a statement on every use
  * (a walk over its pieces, asking of each what it is): for the live path's statements, a tenth of a
- * millisecond a statement on this machine, more than Postgres runs most of them in (docs/PERFORMANCE.md).
+ * millisecond a statement on this machine, more than Postgres runs most of them in (docs/performance-log.md).
  * Sent with sendInOrder, like any other statement.
  */
 export function prebuilt<Name extends string>(names: readonly Name[], build: (values: Record<Name, Placeholder>) => SQL) {
@@ -56,7 +56,7 @@ export function startInOrder(db: Queryable, statements: ReadonlyArray<SQL | Preb
  * Sent first in a transaction of the live path (sendInOrder): its statements' plans are Postgres's generic
  * ones, made once per connection, not a plan made again at every run for the values given. Those statements
  * look rows up by key (a team, a submission, a user), where the generic plan is the custom one; planning them
- * again was a quarter of a millisecond of Postgres's time a score (docs/PERFORMANCE.md). Local to the
+ * again was a quarter of a millisecond of Postgres's time a score (docs/performance-log.md). Local to the
  * transaction: every other query keeps Postgres's own choice.
  */
 export const GENERIC_PLANS = sql`set local plan_cache_mode = force_generic_plan`;

@@ -3,7 +3,7 @@
  * has gone, at `info` (`error` for a 5xx). Nothing is built for a line the log level drops: at `warn`,
  * every answer under 500 costs two listeners and a clock reading. (pino-http, used before, made a child
  * logger per request with the request's headers serialised and redacted up front, logged or not: about
- * 2 % of a busy web process's CPU, docs/PERFORMANCE.md.)
+ * 2 % of a busy web process's CPU, docs/performance-log.md.)
  *
  * The line names the path without its query (a query may carry what a log must not keep), the status,
  * the milliseconds taken, whether the client left first, and the client's address; never a header, so

@@ -10,7 +10,7 @@
  *
  * busboy, not Remix's unstable_parseMultipartFormData: the latter's boundary search took about 15 ms
  * of CPU per MB and capped an upload through the web process well below a direct upload to S3
- * (docs/PERFORMANCE.md).
+ * (docs/performance-log.md, "What was changed, and the before/after", item 6).
  */
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";

@@ -117,7 +117,7 @@ function send(req: IncomingMessage, res: ServerResponse, status: number, headers
  * The feed for GET and HEAD, as a plain Node request listener (server.ts calls it ahead of Express, for
  * this path only), with `headers` added to every answer (server.ts's security headers). A Remix request
  * costs 3–6 ms of CPU (a Request built from Node's, route matching, loaders), Express's own setup and
- * router a tenth of a millisecond; this costs a fraction of that (docs/PERFORMANCE.md, "Scoreboard and pages").
+ * router a tenth of a millisecond; this costs a fraction of that (docs/performance-log.md, "3. Scoreboard and pages").
  */
 export function scoreboardFeedListener(headers: Record<string, string>) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -31,7 +31,7 @@ export function poolStats(): PoolStats {
 /**
  * A statement drizzle builds once per pool and then only runs (`.prepare(name)` with `sql.placeholder`s for
  * its values): for a query on every request, building it cost more CPU than Postgres running it
- * (docs/PERFORMANCE.md). A new pool (after closeDb) builds it again.
+ * (docs/performance-log.md). A new pool (after closeDb) builds it again.
  */
 export function preparedOnce<Statement>(build: (db: DbHandle["db"]) => Statement): () => Statement {
   const byPool = new WeakMap<DbHandle["db"], Statement>();

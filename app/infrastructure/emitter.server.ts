@@ -9,8 +9,8 @@ import { createRedis, redisKey } from "./redis.server.ts";
  * message every web process's Socket.IO server (Redis adapter, same key) delivers to its browsers. In a web
  * process, through its own Socket.IO server (emitThroughLocalServer): the adapter publishes the same message to the
  * other web processes, then writes it to this process's sockets at once, without the round trip through
- * Redis (docs/PERFORMANCE.md, "The live path"). Nothing hand-rolled. Infrastructure knows no event: the
- * caller names its event catalogue (app/modules/realtime/events.ts) as the type parameter.
+ * Redis (docs/performance-log.md, "The live path near its floor"). Nothing hand-rolled. Infrastructure knows
+ * no event: the caller names its event catalogue (app/modules/realtime/events.ts) as the type parameter.
  */
 // Any event catalogue (socket.io's own constraint: an interface of event names to listener types).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- socket.io's EventsMap is exactly this

@@ -8,7 +8,8 @@
  * a bare node:http server, one request at a time on this VM: 0.70–1.09 ms against 0.10–0.22 for client and
  * server together), in undici's own machinery and in inflating and decoding a body that the event day only
  * checks the status of. A browser does that work on its own machine, not the server's. In the event day the
- * generator went from 1.6–1.8 ms of CPU a request served to 0.6–0.7 (docs/PERFORMANCE.md).
+ * generator went from 1.6–1.8 ms of CPU a request served to 0.6–0.7 (docs/performance-log.md, "The load generator
+ * off the server's CPU").
  */
 import http from "node:http";
 import { multipartEnd, multipartField, multipartFileHead } from "../../tests/support/multipart.ts";

@@ -28,7 +28,7 @@ export function ensureBuild() {
 
 /**
  * BENCH_CPU_PROF=<dir>: every web and worker process writes a V8 CPU profile there when it stops
- * (open it in Chrome DevTools or speedscope) — how the fixes in docs/PERFORMANCE.md were found.
+ * (open it in Chrome DevTools or speedscope) — how the fixes in docs/performance-log.md were found.
  */
 function nodeArgs(file: string, flags: readonly string[] = []): string[] {
   const profileDir = process.env.BENCH_CPU_PROF;

@@ -58,7 +58,7 @@ describe("dependency patches", () => {
     }
   });
 
-  // docs/decisions/012-prepared-statements.md, "A transaction's BEGIN".
+  // The postgres patch (its header; decision 036): a transaction keeps its connection to itself.
   it("postgres: a transaction's callback that commits and begins again keeps its connection until the transaction ends", async () => {
     const handle = createDb(process.env.DATABASE_URL!, { max: 1 });
     try {
@@ -92,7 +92,7 @@ describe("dependency patches", () => {
     }
   });
 
-  // docs/decisions/012-prepared-statements.md, "A transaction's BEGIN".
+  // The postgres patch (its header; decision 036): a transaction keeps its connection to itself.
   it("postgres: a transaction whose connection closed refuses its callback's later queries, which would run on the reconnected connection", async () => {
     const handle = createDb(process.env.DATABASE_URL!, { max: 1 });
     const other = createDb(process.env.DATABASE_URL!, { max: 1 });
@@ -120,7 +120,7 @@ describe("dependency patches", () => {
     }
   });
 
-  // docs/decisions/012-prepared-statements.md, "A forgotten prepared statement".
+  // The postgres patch (its header; decision 036): a forgotten prepared statement.
   it("postgres: a prepared statement Postgres forgot, with statements sent behind it, fails once and is prepared again; the connection answers", async () => {
     const handle = createDb(process.env.DATABASE_URL!, { max: 1 });
     try {
@@ -144,7 +144,7 @@ describe("dependency patches", () => {
     }
   });
 
-  // docs/decisions/012-prepared-statements.md, "The pool's queues".
+  // The postgres patch (its header; decision 036): the pool's queues.
   it("postgres: a pool queue that never runs empty keeps its spent slots bounded, and still hands out in order", async () => {
     // The module our ESM import of postgres loads (src/, beside the cjs/ copy), by path: the package exports no subpath.
     const esmQueue = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve("postgres")), "../../src/queue.js")).href;

@@ -2,7 +2,8 @@
  * postgres.js prepares each distinct statement text once per pooled connection and keeps it (and Postgres
  * its plan) until the connection is recycled. A list written `in ($1, …, $n)` is a new text for every
  * length, so the statements piled up with the event's sessions and submissions: the soak saw it as the web
- * processes' heap creeping (docs/RELIABILITY.md "Soak"). Lists now go as one array parameter (`anyOf`,
+ * processes' heap creeping (docs/reliability-log.md, "What held the web processes' heap, and the 500s"). Lists now
+ * go as one array parameter (`anyOf`,
  * db/any-of.ts), and lint keeps `inArray` out of app/ and workers/.
  */
 import { randomBytes } from "node:crypto";

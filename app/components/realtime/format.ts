@@ -18,7 +18,7 @@ const pointsFormats: Record<Language, Intl.NumberFormat> = {
 
 /**
  * Texts already made, by language and number: Intl's `format` costs about a microsecond a call, and a
- * board page writes five numbers a team (5 % of `/scoreboard`'s server CPU, docs/PERFORMANCE.md), most of
+ * board page writes five numbers a team (5 % of `/scoreboard`'s server CPU, docs/performance-log.md), most of
  * them the same numbers for every viewer. A number's text is the same for everyone. Bounded: cleared when full.
  */
 const pointsTexts: Record<Language, Map<number, string>> = { en: new Map(), ar: new Map() };

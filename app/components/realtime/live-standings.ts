@@ -28,7 +28,7 @@ export interface BoardSource {
   categoryLeaders?: CategoryLeaders | null;
 }
 
-/** A page of a big board is read again at most this often while updates touch it (docs/PERFORMANCE.md). */
+/** A page of a big board is read again at most this often while updates touch it (docs/performance-log.md). */
 export const WINDOW_REFRESH_MS = 3000;
 /** /status on a big board: its rank is read again at most this often while other teams pass it. */
 export const OWN_ROW_REFRESH_MS = 10_000;

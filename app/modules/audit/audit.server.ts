@@ -128,7 +128,7 @@ function auditValues(actor: Actor, entry: AuditEntry): Record<AuditName, unknown
  * A change's statement (an UPDATE, INSERT or DELETE, built once with `names`' values) with its record, as one
  * statement: `with audit_record as (insert …) <statement>`. Postgres runs a data-modifying WITH whether or not
  * the statement reads it, in the same snapshot and transaction. The scoring path uses it: one statement fewer
- * to send, bind and run on the request a judge waits for (docs/PERFORMANCE.md). The names must not be a
+ * to send, bind and run on the request a judge waits for (docs/PERFORMANCE.md, "Audit trail"). The names must not be a
  * record's own (AUDIT_NAMES).
  */
 export function auditedPrebuilt<Name extends string>(names: readonly Name[], statement: (values: Record<Name, Placeholder>) => SQL) {

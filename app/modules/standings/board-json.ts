@@ -2,7 +2,7 @@
  * A board's teams as its loader sends them (one JSON string, `getScoreboardJson`), decoded once per string
  * rather than once per render. Every viewer of the same page of the same board version gets the very same
  * string, and the server rendered each of them by decoding it again: 50 teams, 40–60 µs a page on this
- * machine, a few per cent of the scoreboard's document (docs/PERFORMANCE.md, "The load generator off the
+ * machine, a few per cent of the scoreboard's document (docs/performance-log.md, "The load generator off the
  * server's CPU", its second change).
  *
  * Keyed by the whole string, so a viewer can only get back what their own string says: a board that differs

@@ -141,7 +141,7 @@ const CHART_TABLES = ["event_settings", "gates"] as const;
 
 /**
  * The chart, read from Postgres once per board (and per version of the settings and gates) rather than
- * once per request: every participant of a live board sees the same lines (docs/PERFORMANCE.md).
+ * once per request: every participant of a live board sees the same lines (docs/performance-log.md).
  *
  * A read is remembered only when it is whole for its board: every team's newest point is the total the
  * board shows it at. A recompute moves the Redis board just before its transaction commits the team's

@@ -38,7 +38,7 @@ export type RecomputeResult = { status: "skipped" } | { status: "removed" } | { 
 /**
  * Recomputes a team whose outbox row is pending; a job that finds none has nothing to do.
  *
- * Four round trips to Postgres, not sixteen (docs/PERFORMANCE.md): the BEGIN with one statement that takes
+ * Four round trips to Postgres, not sixteen (docs/performance-log.md): the BEGIN with one statement that takes
  * the locks and reads the outbox version, one statement for every read (recomputeReadsSql), every write at
  * once with the Redis placement, then the commit. Only statements whose order does not matter go out
  * together: drizzle gives no promise about the order in which it sends queries started at the same time
@@ -248,7 +248,7 @@ async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: Prom
     }),
   ]);
   // Nothing a client shows changed since the last committed job (a first answer still pending, an answer sent
-  // again, a score that leaves the totals where they were): no event to every socket (docs/PERFORMANCE.md).
+  // again, a score that leaves the totals where they were): no event to every socket (docs/performance-log.md).
   // Decided on Postgres's row, not on Redis (which a job rolled back after its placement leaves ahead): the
   // retry of such a job still publishes.
   // `standing` by reference: its rank is set below, before anything is published.

@@ -165,7 +165,7 @@ export interface BoardPage {
  * The board for the scoreboard page: one JSON string of the teams shown, shared by every viewer of the same
  * page of the live board (per snapshot version, per division), and the first `leaders` teams as objects (the
  * chart's). Encoding 1,000 teams as objects on every request was a fifth of a busy web process's CPU
- * (docs/PERFORMANCE.md). A board of more than `WHOLE_BOARD_MAX` teams is shown a page at a time (`page`,
+ * (docs/performance-log.md). A board of more than `WHOLE_BOARD_MAX` teams is shown a page at a time (`page`,
  * from 1; out of range: the nearest), with the viewer's own team and its neighbours (`around`) when it is
  * on another page (`wantedPage` null: whole, whatever its size): what is the viewer's own is made per request,
  * never shared.
