@@ -9,8 +9,16 @@
  * (code not yet optimised, pools not yet open). Those seconds are reported apart, never dropped silently,
  * and their errors count.
  *
- *   npm run bench:event-day [-- --smoke] [--participants N] [--judges N] [--seconds N] [--warm-up N]
+ *   npm run bench:event-day [-- --smoke] [--participants N] [--judges N] [--seconds N] [--warm-up N] [--root DIR]
+ *                           [--versus DIR [--rounds N]]
+ *
+ * --root DIR: the web and worker processes run from another checkout of this repository (built, with its own
+ * node_modules). --versus DIR: before and after in one run: the whole event day again and again, its servers
+ * alternately from this checkout and from DIR (bench/lib/alternate.ts), `--rounds` pairs (2 unless told), each
+ * on a world of its own seeded alike; then each version's p50, p99 and web CPU a request served, run by run,
+ * and their ratios.
  */
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { closeDb, getDb } from "../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../app/infrastructure/emitter.server.ts";
@@ -22,10 +30,19 @@ import { checkStandingsExact, waitForStandingsDrained } from "./lib/exactness.ts
 import { browserLikeClient, multipartBody, type Answer, type BrowserLikeRequest } from "./lib/browser-like-client.ts";
 import { cpuByProcessWindow, type CpuShare } from "./lib/cpu-by-process.ts";
 import { BenchFailure, benchArgs, numberOption, report, targetVerdict } from "./lib/report.ts";
-import { BENCH_PORT_BASE, sleep, startWebs, startWorkers, stopChildren, type WebProcess } from "./lib/servers.ts";
+import { BENCH_PORT_BASE, REPO_ROOT, sleep, startWebs, startWorkers, stopChildren, type WebProcess } from "./lib/servers.ts";
+import { alternateRuns, median } from "./lib/alternate.ts";
 import { cookiesFor, deleteStoredSubmissionFiles, seedWorld } from "./lib/world.ts";
 
-const args = benchArgs({ participants: { type: "string" }, judges: { type: "string" }, seconds: { type: "string" }, "warm-up": { type: "string" } });
+const args = benchArgs({
+  participants: { type: "string" },
+  judges: { type: "string" },
+  seconds: { type: "string" },
+  "warm-up": { type: "string" },
+  root: { type: "string" },
+  versus: { type: "string" },
+  rounds: { type: "string" },
+});
 // The smoke runs one web and one worker process: the live-path smoke covers several of each.
 const profile = args.smoke
   ? { participants: 30, judges: 3, seconds: 3, warmUpSeconds: 0, adminEveryMs: 1000, webs: 1, workers: 1 }
@@ -45,6 +62,12 @@ const config = {
   /** The admin posts an announcement or a notification every half of this. */
   adminEveryMs: profile.adminEveryMs,
 };
+
+if (args.versus) {
+  await eventDayVersus(path.resolve(args.versus), numberOption(args.rounds, 2));
+  process.exit(0);
+}
+const serversRoot = args.root ? path.resolve(args.root) : REPO_ROOT;
 
 /** The small file sent with three submissions in ten (64 KB). */
 const FILE = new Uint8Array(64 * 1024);
@@ -89,7 +112,7 @@ try {
   const seeded = await seedWorld({ teams, membersPerTeam: config.teamSize, challenges: config.challenges, judges: config.judges, submissionsPerTeam: 3 });
   const participants = seeded.participants.slice(0, config.participants);
   const cookies = await cookiesFor([...participants.map((user) => user.id), ...seeded.judgeIds, seeded.adminId]);
-  const [webs, workers] = await Promise.all([startWebs(world.env, config.webs, BENCH_PORT_BASE + 40), startWorkers(world.env, config.workers)]);
+  const [webs, workers] = await Promise.all([startWebs(world.env, config.webs, BENCH_PORT_BASE + 40, () => serversRoot), startWorkers(world.env, config.workers, serversRoot)]);
   const webFor = (index: number): WebProcess => webs[index % webs.length];
 
   // Every participant has the live socket a browser opens; count what reaches them.
@@ -259,7 +282,7 @@ try {
       `(workers caught up ${drainMs.toFixed(0)} ms after the load); live events delivered: notifications ${delivery.notifications}, announcements ${delivery.announcements}` +
       (warmUp.count > 0 ? `; before it, ${config.warmUpSeconds} s of the same load unrecorded (warm-up: ${warmUp.count} requests, p50 ${warmUp.p50.toFixed(0)} ms, p99 ${warmUp.p99.toFixed(0)} ms)` : ""),
     rows,
-    { config, sent, received, delivery, errors: errors.slice(0, 20), exactness, drainMs, requestsPerSecond: all.count / loadSeconds, warmUp, windows, cpu },
+    { config: { ...config, root: serversRoot }, sent, received, delivery, errors: errors.slice(0, 20), exactness, drainMs, requestsPerSecond: all.count / loadSeconds, warmUp, windows, cpu },
     args.out,
   );
   console.table(windows);
@@ -277,3 +300,42 @@ try {
   await world.drop();
 }
 process.exit(0);
+
+/**
+ * --versus: the event day run `rounds` × 2 times, alternating the servers' checkout, and the two versions side
+ * by side: every run's figures, then the medians and the ratios (this ÷ versus) of the runs of each round.
+ */
+async function eventDayVersus(versusRoot: string, rounds: number) {
+  const passed = process.argv.slice(2).filter((_, index, all) => !["--versus", "--rounds", "--out"].includes(all[index]!) && !["--versus", "--rounds", "--out"].includes(all[index - 1]!));
+  const runs = await alternateRuns("bench/event-day.ts", versusRoot, rounds, passed);
+  const figures = runs.map(({ round, version, result }) => {
+    const all = (result.rows as Array<{ page: string; "p50 ms": number; "p99 ms": number; requests: number; errors: number }>).find((row) => row.page === "all requests")!;
+    const cpu = result.cpu as { shares: Array<{ kind: string; msPerRequest: number }> } | null;
+    const web = cpu?.shares.find((share) => share.kind === "web processes")?.msPerRequest ?? Number.NaN;
+    const exact = (result.exactness as { exact: boolean }).exact;
+    return { round, version, requests: all.requests, "p50 ms": all["p50 ms"], "p99 ms": all["p99 ms"], "web CPU ms a request": web, errors: all.errors, standings: exact ? "exact" : "INEXACT" };
+  });
+  const ratio = (key: "p50 ms" | "p99 ms" | "web CPU ms a request") =>
+    Array.from({ length: rounds }, (_, index) => {
+      const mine = figures.find((row) => row.round === index + 1 && row.version === "this")!;
+      const theirs = figures.find((row) => row.round === index + 1 && row.version === "versus")!;
+      return mine[key] / theirs[key];
+    });
+  const summary = (["p50 ms", "p99 ms", "web CPU ms a request"] as const).map((key) => ({
+    figure: key,
+    this: +median(figures.filter((row) => row.version === "this").map((row) => row[key])).toFixed(2),
+    versus: +median(figures.filter((row) => row.version === "versus").map((row) => row[key])).toFixed(2),
+    "this ÷ versus, by round": ratio(key).map((value) => value.toFixed(2)).join(", "),
+  }));
+  report(
+    "event-day-versus",
+    args.smoke,
+    `5. Event day, this checkout (${REPO_ROOT}) versus ${versusRoot}: ${rounds} rounds, alternating (ABBA)`,
+    figures,
+    { versus: versusRoot, rounds, summary },
+    args.out,
+  );
+  console.table(summary);
+  const failed = figures.filter((row) => row.errors > 0 || row.standings !== "exact");
+  if (failed.length > 0) throw new BenchFailure(`runs with errors or inexact standings: ${JSON.stringify(failed)}`);
+}

@@ -126,10 +126,10 @@ export async function startWebs(env: Record<string, string>, count: number, firs
   return Promise.all(Array.from({ length: count }, (_, index) => startWeb(env, firstPort + index, rootOf(index))));
 }
 
-/** Starts a worker process; resolves when it says it started (its only info line at start). `flags`: as startWeb's. */
-export function startWorker(env: Record<string, string>, flags: readonly string[] = []): Promise<ChildProcess> {
+/** Starts a worker process; resolves when it says it started (its only info line at start). `flags`: as startWeb's; `root` too. */
+export function startWorker(env: Record<string, string>, flags: readonly string[] = [], root = REPO_ROOT): Promise<ChildProcess> {
   const child = spawn(process.execPath, nodeArgs("workers/index.ts", flags), {
-    cwd: REPO_ROOT,
+    cwd: root,
     env: processEnv({ LOG_LEVEL: "info", ...env }),
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -149,8 +149,8 @@ export function startWorker(env: Record<string, string>, flags: readonly string[
   });
 }
 
-export function startWorkers(env: Record<string, string>, count: number): Promise<ChildProcess[]> {
-  return Promise.all(Array.from({ length: count }, () => startWorker(env)));
+export function startWorkers(env: Record<string, string>, count: number, root = REPO_ROOT): Promise<ChildProcess[]> {
+  return Promise.all(Array.from({ length: count }, () => startWorker(env, [], root)));
 }
 
 /** SIGTERM lets the process close its pools; if it is still alive after `ms` it is killed. */
