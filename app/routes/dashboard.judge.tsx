@@ -22,8 +22,8 @@ import { challengesWithSubmissions, judgeBacklog, judgeHistory, judgeQueue } fro
 import { CLAIM_MINUTES, claimSubmission, handOut, renewClaim } from "~/modules/judging/claims.server";
 import { readWorkspaceQuery, RenewClaimSchema, workspaceHref, WorkspaceScoreSchema, type WorkspaceQuery } from "~/modules/judging/schema";
 import { getJudgingSettings } from "~/modules/judging/settings.server";
-import { blindRows, hidesNames } from "~/modules/judging/blind.server";
-import { blindSubmission, neighbours, submissionForJudge } from "~/modules/judging/workspace.server";
+import { namesView } from "~/modules/judging/blind.server";
+import { neighbours, submissionForJudge } from "~/modules/judging/workspace.server";
 import { badRequest } from "~/glue/responses.server";
 import { messages } from "~/modules/messages";
 import { rubricScoreCenti } from "~/modules/scoring/rubric";
@@ -62,18 +62,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   const found = currentId === null ? null : await submissionForJudge(currentId, judge.id);
   // Blind judging: a judge sees no team, member or file name (admins still do).
-  const blind = hidesNames(settings, judge.role);
-  const current = found && blind ? blindSubmission(found) : found;
+  const names = namesView(settings, judge);
+  const current = found && names.submission(found);
   const { previous, next } = neighbours(queue, current?.id ?? null);
-  const shownHistory = blindRows(history, blind);
+  const shownHistory = names.rows(history);
   const saved = query.saved === undefined ? undefined : shownHistory.find((entry) => entry.submissionId === query.saved);
   return {
     query,
-    queue: blindRows(queue, blind),
+    queue: names.rows(queue),
     backlog,
     history: shownHistory,
     current,
-    blind,
+    blind: names.hidden,
     missing: query.s !== undefined && current === null,
     inQueue: current !== null && queue.some((item) => item.id === current.id),
     previous,
