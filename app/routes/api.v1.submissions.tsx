@@ -2,8 +2,7 @@ import { z } from "zod";
 import { SubmissionOutSchema, withScore } from "~/modules/api/schemas";
 import { listSubmissionsSorted, submissionListOptions } from "~/modules/submissions/list.server";
 import { readSubmissionListQuery } from "~/modules/submissions/schema";
-import { blindList, hidesNames } from "~/modules/judging/blind.server";
-import { getJudgingSettings } from "~/modules/judging/settings.server";
+import { namesShownTo } from "~/modules/judging/blind.server";
 import { apiResource, respond } from "~/glue/api.server";
 
 // Callers must sign in: apiResource authenticates the caller (401 without a session or token) and applies this
@@ -13,8 +12,8 @@ import { apiResource, respond } from "~/glue/api.server";
 const resource = apiResource("/submissions", {
   GET: async ({ request, caller: judge }) => {
     const query = readSubmissionListQuery(new URL(request.url).searchParams);
-    const [rows, judging] = await Promise.all([listSubmissionsSorted(submissionListOptions(query, judge.id)), getJudgingSettings()]);
-    return respond(z.array(SubmissionOutSchema), blindList(rows, hidesNames(judging, judge.role), query.sort, { keepTeamIds: true }).map(withScore));
+    const [rows, names] = await Promise.all([listSubmissionsSorted(submissionListOptions(query, judge.id)), namesShownTo(judge)]);
+    return respond(z.array(SubmissionOutSchema), names.list(rows, query.sort, { keepTeamIds: true }).map(withScore));
   },
 });
 export const loader = resource.loader;

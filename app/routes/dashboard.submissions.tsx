@@ -16,8 +16,7 @@ import { scoreSubmission } from "~/modules/scoring/scoring.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { listSubmissionsPage, submissionListOptions, type SubmissionSortKey } from "~/modules/submissions/list.server";
 import { readSubmissionListQuery } from "~/modules/submissions/schema";
-import { blindList, hidesNames, sortsByHiddenName } from "~/modules/judging/blind.server";
-import { getJudgingSettings } from "~/modules/judging/settings.server";
+import { namesShownTo } from "~/modules/judging/blind.server";
 import styles from "~/styles/dashboard.css";
 import { actorOf } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
@@ -28,12 +27,11 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const judge = await requirePage(request);
   const query = readSubmissionListQuery(new URL(request.url).searchParams);
-  const judging = await getJudgingSettings();
   // Blind judging: a judge sees no team, member or file name, nor their order (the pages are cut in submission order).
-  const blind = hidesNames(judging, judge.role);
-  const options = { ...submissionListOptions(query, judge.id), orderById: sortsByHiddenName(blind, query.sort) };
+  const names = await namesShownTo(judge);
+  const options = { ...submissionListOptions(query, judge.id), orderById: names.ordersById(query.sort) };
   const [{ rows: listed, page: pages }, timeZone] = await Promise.all([listSubmissionsPage(options, query.page), getEventTimeZone()]);
-  const rows = blindList(listed, blind, query.sort);
+  const rows = names.list(listed, query.sort);
   return {
     judgeId: judge.id,
     timeZone,

@@ -2,8 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requirePage } from "~/glue/auth.server";
 import { storedBodyResponse } from "~/glue/stored-body.server";
 import { parseRowId } from "~/modules/ids";
-import { anonymousFileName, hidesNames } from "~/modules/judging/blind.server";
-import { getJudgingSettings } from "~/modules/judging/settings.server";
+import { namesShownTo } from "~/modules/judging/blind.server";
 import { inlineFileHeaders, openInlineSubmissionFile } from "~/modules/submissions/inline-file.server";
 
 /** A submission's image or PDF shown in the judge's page (own team, judges, admins); anything else is download-only. */
@@ -17,6 +16,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!file.found) throw new Response("Not found", { status: 404 });
   if (!file.inline) throw new Response("This file cannot be shown in the page: download it instead.", { status: 415 });
   // A judge while judging is blind is not told the file's name (app/modules/judging/blind.server.ts).
-  const name = hidesNames(await getJudgingSettings(), user.role) ? anonymousFileName(file.name) : file.name;
+  const name = (await namesShownTo(user)).fileName(file.name);
   return storedBodyResponse(request, file.body, { headers: inlineFileHeaders({ ...file, name }) });
 }

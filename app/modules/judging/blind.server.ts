@@ -1,11 +1,26 @@
 /**
- * Blind judging (docs/domain.md "Judging"): while the event setting is on, judges (not admins) see a team
- * as an opaque label that stays the same for the team, and no member name or file name; the work itself is
- * unchanged (a team that signs its answer signs it). Turning the setting off publishes the names.
+ * Blind judging, in one place (docs/domain.md "Judging"): while the event setting is on, judges (not admins)
+ * see a team as an opaque label that stays the same for the team, and no member name or file name; the work
+ * itself is unchanged (a team that signs its answer signs it). Turning the setting off publishes the names.
+ *
+ * Every place that shows a judge a name asks this module, never the setting: it reads the setting and the
+ * viewer's role once (`namesShownTo`, or `namesView` with settings already read) and answers a view that
+ * says what that viewer reads: the workspace and its queue and history, the submissions table, the API's
+ * submission list, and a file's name (shown inline, downloaded). No caller decides by itself.
+ *
+ * A list sorted by a name the viewer may not see goes in submission order (oldest first) instead, or its
+ * order would give the names away. That order is written here twice, side by side, and nowhere else:
+ * `inSubmissionOrder` for rows in hand (the API's list) and `submissionOrderSql` for a list cut into pages
+ * in SQL (the dashboard's table: the pages must be cut in that order, or which rows share a page would tell
+ * the names' order). tests/integration/blind-judging.test.ts checks that the two agree.
  */
 import { createHmac } from "node:crypto";
+import { asc, type SQL } from "drizzle-orm";
+import { submissions } from "../../../db/schema.ts";
 import { getEnv } from "../../infrastructure/env.server.ts";
 import type { Role } from "../auth/access.ts";
+import { getJudgingSettings, type JudgingSettings } from "./settings.server.ts";
+import type { SubmissionForJudge } from "./workspace.server.ts";
 
 const ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789";
 
@@ -23,49 +38,94 @@ export function anonymousFileName(name: string): string {
   return extension ? `file.${extension.toLowerCase()}` : "file";
 }
 
-export function hidesNames(settings: { blind: boolean }, role: Role): boolean {
-  return settings.blind && role === "judge";
+/** The rule itself: names are hidden from judges while judging is blind; admins (and everyone else) read them. */
+function hidesNames(settings: Pick<JudgingSettings, "blind">, viewer: { role: Role }): boolean {
+  return settings.blind && viewer.role === "judge";
 }
 
-/**
- * A list sorted by a name the reader may not see: it goes in submission order (oldest first) instead. A
- * list read a page at a time must be put in that order before it is cut into pages (in SQL), or which rows
- * share a page would give the names' order away.
- */
-export function sortsByHiddenName(blind: boolean, sort: string | undefined): boolean {
-  return blind && (sort === "team" || sort === "user");
+/** The sorts of the submission lists that order by a name (the team's, the member's). */
+const NAME_SORTS: ReadonlySet<string | undefined> = new Set(["team", "user"]);
+
+/** Submission order, oldest first, for rows in hand: what a list sorted by a hidden name is put in. */
+export function inSubmissionOrder<Row extends { id: number }>(rows: readonly Row[]): Row[] {
+  return [...rows].sort((a, b) => a.id - b.id);
 }
 
-/**
- * Rows of a list a judge reads, with team and member names hidden when judging is blind; a list sorted by
- * team or member name would give the names' order away, so it is put in submission order instead.
- */
-export function blindList<Row extends { id: number; teamId: number; team: string; user?: string | null; fileName?: string | null }>(
-  rows: Row[],
-  blind: boolean,
-  sort: string | undefined,
-  options: { keepTeamIds?: boolean } = {},
-): Row[] {
-  if (!blind) return rows;
-  const ordered = sortsByHiddenName(blind, sort) ? [...rows].sort((a, b) => a.id - b.id) : rows;
-  return blindRows(ordered, true, options);
+/** The same order as SQL ORDER BY terms, for a query over `submissions` (a list cut into pages). */
+export const submissionOrderSql: readonly SQL[] = [asc(submissions.id)];
+
+/** A row of a list that names a team, and maybe its member and a file. */
+export interface NamedRow {
+  teamId: number;
+  team: string;
+  user?: string | null;
+  fileName?: string | null;
 }
 
-/**
- * Rows of a list a judge reads, with team and member names hidden when judging is blind. The pages send
- * no team id either (0); the API keeps it (docs/domain.md says what blind judging does not hide).
- */
-export function blindRows<Row extends { teamId: number; team: string; user?: string | null; fileName?: string | null }>(
-  rows: Row[],
-  blind: boolean,
-  options: { keepTeamIds?: boolean } = {},
-): Row[] {
-  if (!blind) return rows;
-  return rows.map((row) => ({
-    ...row,
-    team: anonymousTeamName(row.teamId),
-    teamId: options.keepTeamIds ? row.teamId : 0,
-    ...("user" in row ? { user: null } : {}),
-    ...(row.fileName ? { fileName: anonymousFileName(row.fileName) } : {}),
-  }));
+/** What one viewer reads of the names, under the event's blind-judging setting. */
+export interface NamesView {
+  /** Names are hidden from this viewer: the pages say so ("a team member", the blind note). */
+  readonly hidden: boolean;
+  /**
+   * A list sorted by `sort` goes in submission order instead (before it is cut into pages: in SQL, by
+   * `submissionOrderSql`).
+   */
+  ordersById(sort: string | undefined): boolean;
+  /**
+   * Rows as this viewer reads them: team label, no member name, `file.<extension>`. The pages send no team
+   * id either (0); the API keeps it (`keepTeamIds`; docs/domain.md says what blind judging does not hide).
+   */
+  rows<Row extends NamedRow>(rows: Row[], options?: { keepTeamIds?: boolean }): Row[];
+  /** A list sorted by `sort`, as this viewer reads it: its rows, and in submission order when sorted by a hidden name. */
+  list<Row extends NamedRow & { id: number }>(rows: Row[], sort: string | undefined, options?: { keepTeamIds?: boolean }): Row[];
+  /** The workspace's submission as this viewer reads it: no team, member or file name, in it or its versions. */
+  submission(submission: SubmissionForJudge): SubmissionForJudge;
+  /** A file's name as this viewer reads it (the name of a download or of a file shown inline). */
+  fileName(name: string): string;
+}
+
+const namesShown: NamesView = {
+  hidden: false,
+  ordersById: () => false,
+  rows: (rows) => rows,
+  list: (rows) => rows,
+  submission: (submission) => submission,
+  fileName: (name) => name,
+};
+
+const namesHidden: NamesView = {
+  hidden: true,
+  ordersById: (sort) => NAME_SORTS.has(sort),
+  rows: (rows, options = {}) =>
+    rows.map((row) => ({
+      ...row,
+      team: anonymousTeamName(row.teamId),
+      teamId: options.keepTeamIds ? row.teamId : 0,
+      ...("user" in row ? { user: null } : {}),
+      ...(row.fileName ? { fileName: anonymousFileName(row.fileName) } : {}),
+    })),
+  list: (rows, sort, options) => namesHidden.rows(namesHidden.ordersById(sort) ? inSubmissionOrder(rows) : rows, options),
+  submission: (submission) => ({
+    ...submission,
+    team: anonymousTeamName(submission.teamId),
+    teamId: 0,
+    user: null,
+    file: submission.file ? { ...submission.file, name: anonymousFileName(submission.file.name) } : null,
+    versions: submission.versions.map((version) => ({
+      ...version,
+      user: null,
+      file: version.file ? { ...version.file, name: anonymousFileName(version.file.name) } : null,
+    })),
+  }),
+  fileName: anonymousFileName,
+};
+
+/** What this viewer reads of the names, with the judging settings already in hand. */
+export function namesView(settings: Pick<JudgingSettings, "blind">, viewer: { role: Role }): NamesView {
+  return hidesNames(settings, viewer) ? namesHidden : namesShown;
+}
+
+/** What this viewer reads of the names now (reads the event's setting). */
+export async function namesShownTo(viewer: { role: Role }): Promise<NamesView> {
+  return namesView(await getJudgingSettings(), viewer);
 }

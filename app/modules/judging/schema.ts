@@ -38,6 +38,12 @@ export function readWorkspaceQuery(searchParams: URLSearchParams): WorkspaceQuer
   return WorkspaceQuerySchema.parse(Object.fromEntries([...searchParams].filter(([, value]) => value !== "")));
 }
 
+/** The queue's filters, kept across every link and form of the workspace. */
+export const filtersOf = (query: WorkspaceQuery) => ({ gate: query.gate, category: query.category, challenge: query.challenge });
+
+/** The queue is filtered (by gate, category or challenge). */
+export const isFiltered = (query: WorkspaceQuery) => query.gate !== undefined || query.category !== undefined || query.challenge !== undefined;
+
 /** The workspace URL for a query (what is undefined is left out). */
 export function workspaceHref(query: Partial<WorkspaceQuery>): string {
   const params = new URLSearchParams();

@@ -10,7 +10,6 @@ import { getLogger } from "../../infrastructure/logger.server.ts";
 import { readObjectStart } from "../../infrastructure/s3.server.ts";
 import { getRubric } from "../challenges/challenges.server.ts";
 import { decodeText, fileView, showControls, TEXT_PREVIEW_BYTES, type FileView } from "../submissions/file-view.ts";
-import { anonymousFileName, anonymousTeamName } from "./blind.server.ts";
 import type { QueueItem } from "./queue.server.ts";
 
 export interface FileShown {
@@ -208,19 +207,3 @@ export function neighbours(queue: readonly Pick<QueueItem, "id">[], id: number |
   return { previous: index > 0 ? queue[index - 1].id : null, next: index + 1 < queue.length ? queue[index + 1].id : null };
 }
 
-
-/** The submission as a blind judge sees it: no team, member or file name (app/modules/judging/blind.server.ts). */
-export function blindSubmission(submission: SubmissionForJudge): SubmissionForJudge {
-  return {
-    ...submission,
-    team: anonymousTeamName(submission.teamId),
-    teamId: 0,
-    user: null,
-    file: submission.file ? { ...submission.file, name: anonymousFileName(submission.file.name) } : null,
-    versions: submission.versions.map((version) => ({
-      ...version,
-      user: null,
-      file: version.file ? { ...version.file, name: anonymousFileName(version.file.name) } : null,
-    })),
-  };
-}

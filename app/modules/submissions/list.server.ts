@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { anyOf } from "../../../db/any-of.ts";
 import { challengeCriteria, challenges, submissionScores, submissions, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { submissionOrderSql } from "../judging/blind.server.ts";
 import { type SubmissionListQuery, type submissionSortKeys } from "./schema.ts";
 
 export interface JudgeScoreView {
@@ -23,7 +24,7 @@ export interface SubmissionListOptions {
   /** Only submissions this judge has not scored yet. */
   unscoredBy?: number;
   teamId?: number;
-  /** Submission order (oldest first) instead of `sort`: a name the reader may not see (blind judging). */
+  /** Submission order (oldest first) instead of `sort`: a name the reader may not see (blind judging, app/modules/judging/blind.server.ts). */
   orderById?: boolean;
   /** A page of the sorted list: at most `limit` rows after the first `offset` (every row unless told). */
   limit?: number;
@@ -114,7 +115,7 @@ export async function listSubmissionsSorted(options: SubmissionListOptions = {})
     .innerJoin(challenges, eq(challenges.id, submissions.challengeId))
     .leftJoin(users, eq(users.id, submissions.userId))
     .where(filters.length ? and(...filters) : undefined)
-    .orderBy(...(options.orderById ? [asc(submissions.id)] : [sql`${direction(sortColumn)} nulls last`, desc(submissions.createdAt), desc(submissions.id)]))
+    .orderBy(...(options.orderById ? submissionOrderSql : [sql`${direction(sortColumn)} nulls last`, desc(submissions.createdAt), desc(submissions.id)]))
     .limit(options.limit ?? ALL_ROWS)
     .offset(options.offset ?? 0);
   const ids = rows.map((row) => row.id);
