@@ -1,26 +1,16 @@
-import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useMemo, type ChangeEvent } from "react";
-import { useT } from "~/components/i18n";
-import { useServerMessage } from "~/components/server-message";
-import { ActionButton } from "~/components/ui/action-button";
-import { Message } from "~/components/ui/message";
-import { useHydrated } from "~/hooks/use-hydrated";
-import { intlLocale, pageTitle, type Language } from "~/modules/i18n/i18n";
+import { useLoaderData } from "@remix-run/react";
+import { RegistrationsScreen } from "~/components/dashboard/registrations-screen";
+import { pageTitle } from "~/modules/i18n/i18n";
 import { messages } from "~/modules/messages";
-import { createAccountsFromRegistrations } from "~/modules/registrations/accounts.server";
-import { csvFileName } from "~/modules/exports/csv-format.server";
-import { accountsCsvDataUrl } from "~/modules/registrations/csv.server";
-import { listRegistrations, registrationCounts } from "~/modules/registrations/registrations.server";
-import { CreateAccountsSchema, TSHIRT_SIZES } from "~/modules/registrations/schema";
+import { createRegistrationAccounts, readRegistrationsPage } from "~/modules/registrations/registrations-page.server";
+import { CreateAccountsSchema } from "~/modules/registrations/schema";
 import styles from "~/styles/register.css";
 import { requirePageActor } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardFormFailure } from "~/glue/failures.server";
-
 
 const m = messages.registration;
 
@@ -29,22 +19,7 @@ export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
-  const q = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 200);
-  const [rows, counts] = await Promise.all([listRegistrations(q), registrationCounts()]);
-  return {
-    q,
-    counts,
-    rows: rows.map((row) => ({
-      id: row.id,
-      name: `${row.name} ${row.lastName}`,
-      email: row.email,
-      skill: row.skill,
-      teamName: row.hasTeam ? row.teamName : null,
-      tshirtSize: row.tshirtSize,
-      userName: row.userName,
-      createdAt: row.createdAt.toISOString(),
-    })),
-  };
+  return readRegistrationsPage((new URL(request.url).searchParams.get("q") ?? "").slice(0, 200));
 }
 
 /** Creates participant accounts for the selected registrations; the passwords go back once, never stored. */
@@ -53,282 +28,15 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: CreateAccountsSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), accounts: null }, { status: 400 });
   try {
-    const { created, refused, skipped } = await createAccountsFromRegistrations(actor, submission.value.ids);
-    return data(
-      {
-        result: submission.reply({ resetForm: true }),
-        accounts: {
-          created: created.map(({ registrationId, fullName, email, userName, password, teamName, teamCreated }) => ({
-            registrationId,
-            fullName,
-            email,
-            userName,
-            password,
-            teamName,
-            teamCreated,
-          })),
-          refused,
-          skipped,
-          csv: created.length ? accountsCsvDataUrl(created) : null,
-          fileName: csvFileName("accounts"),
-        },
-      },
-      // The page carries passwords: no cache may keep it.
-      { headers: { "Cache-Control": "no-store" } },
-    );
+    const accounts = await createRegistrationAccounts(actor, submission.value.ids);
+    // The page carries passwords: no cache may keep it.
+    return data({ result: submission.reply({ resetForm: true }), accounts }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     const failed = dashboardFormFailure(submission, error, { log: "creating accounts from registrations failed", fallback: m.accountsFailed });
     return data({ result: failed.result, accounts: null }, failed.init);
   }
 }
 
-/** The registration's day (and, in its title, its time) in UTC; Arabic with Latin digits (decision 025). */
-function dateFormatsOf(language: Language) {
-  const locale = language === "en" ? "en-GB" : intlLocale(language);
-  return {
-    date: new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }),
-    time: new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }),
-  };
-}
-
 export default function Registrations() {
-  const { q, counts, rows } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const [form, fields] = useForm({
-    id: "accounts",
-    lastResult: actionData?.result,
-    shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: CreateAccountsSchema }),
-  });
-  const creating = navigation.state === "submitting" && navigation.formMethod === "POST";
-  const exportHref = `/dashboard/registrations/export${q ? `?${new URLSearchParams({ q })}` : ""}`;
-  const error = form.errors?.[0] ?? fields.ids.errors?.[0];
-  const selectable = rows.some((row) => !row.userName);
-  const { t, language } = useT();
-  const serverMessage = useServerMessage();
-  const formats = useMemo(() => dateFormatsOf(language), [language]);
-
-  return (
-    <section aria-labelledby="registrations-title" className="stack">
-      <h1 id="registrations-title">{t("registrationsPage.title")}</h1>
-
-      {actionData?.accounts ? <CreatedAccounts accounts={actionData.accounts} /> : null}
-
-      <section className="card" aria-labelledby="registrations-counts-title">
-        <h2 id="registrations-counts-title">{t("registrationsPage.counts.title")}</h2>
-        <dl className="registrations__counts">
-          <Count label={t("registrationsPage.counts.total")} value={counts.total} />
-          <Count label={t("registrationsPage.counts.withTeam")} value={counts.withTeam} />
-          <Count label={t("registrationsPage.counts.withoutTeam")} value={counts.withoutTeam} />
-          <Count label={t("registrationsPage.counts.withAccount")} value={counts.withAccount} />
-          {TSHIRT_SIZES.map((size) => (
-            <Count key={size} label={t("registrationsPage.counts.tshirt", { size })} value={counts.bySize[size]} />
-          ))}
-        </dl>
-      </section>
-
-      <section className="card stack" aria-labelledby="registrations-list-title">
-        <h2 id="registrations-list-title">{t("registrationsPage.list.title")}</h2>
-        <div className="registrations__toolbar">
-          <Form method="get" className="registrations__search" role="search">
-            <div className="field">
-              <label className="field__label" htmlFor="registrations-q">
-                {t("registrationsPage.list.searchLabel")}
-              </label>
-              <input id="registrations-q" name="q" type="search" defaultValue={q} className="field__input" dir="auto" />
-            </div>
-            <ActionButton type="submit" variant="subtle">
-              {t("registrationsPage.list.search")}
-            </ActionButton>
-          </Form>
-          {/* A plain link: the file is a download, not a page for the client router. */}
-          <a href={exportHref} className="action-button action-button--subtle" download>
-            {t("registrationsPage.list.export")}
-          </a>
-        </div>
-
-        <Form method="post" {...getFormProps(form)} className="stack">
-          {/* Focusable: once every row has its account, nothing in it is (a scrolling table must be reachable). */}
-          <div className="table-wrap" role="region" aria-labelledby="registrations-caption" tabIndex={0}>
-            <table className="table">
-              <caption id="registrations-caption" className="visually-hidden">
-                {q ? t("registrationsPage.list.captionMatching", { q, number: rows.length }) : t("registrationsPage.list.captionAll", { number: rows.length })}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">
-                    {selectable ? <SelectAll /> : t("registrationsPage.list.select")}
-                  </th>
-                  <th scope="col">{t("registrationsPage.name")}</th>
-                  <th scope="col">{t("registrationsPage.email")}</th>
-                  <th scope="col">{t("registrationsPage.team")}</th>
-                  <th scope="col">{t("registrationsPage.list.skill")}</th>
-                  <th scope="col">{t("registrationsPage.list.tshirt")}</th>
-                  <th scope="col">{t("registrationsPage.list.registered")}</th>
-                  <th scope="col">{t("registrationsPage.list.account")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.length === 0 ? (
-                  <tr>
-                    <td colSpan={8} className="muted">
-                      {q ? t("registrationsPage.list.noMatch") : t("registrationsPage.list.noneYet")}
-                    </td>
-                  </tr>
-                ) : (
-                  rows.map((row) => (
-                    <tr key={row.id}>
-                      <td>
-                        {row.userName ? null : (
-                          <input
-                            type="checkbox"
-                            name={fields.ids.name}
-                            value={row.id}
-                            className="registrations__select"
-                            aria-label={t("registrationsPage.list.selectOne", { name: row.name })}
-                          />
-                        )}
-                      </td>
-                      <td>
-                        <bdi>{row.name}</bdi>
-                      </td>
-                      <td>
-                        <bdi dir="ltr">{row.email}</bdi>
-                      </td>
-                      <td>{row.teamName ? <bdi>{row.teamName}</bdi> : <span className="muted">{t("registrationsPage.none")}</span>}</td>
-                      <td>
-                        <bdi>{row.skill}</bdi>
-                      </td>
-                      <td>{row.tshirtSize}</td>
-                      <td className="nowrap">
-                        <time dateTime={row.createdAt} title={`${formats.time.format(new Date(row.createdAt))} UTC`}>
-                          {formats.date.format(new Date(row.createdAt))}
-                        </time>
-                      </td>
-                      <td>{row.userName ? <bdi>{row.userName}</bdi> : <span className="muted">{t("registrationsPage.none")}</span>}</td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
-          <div className="message-slot" aria-live="polite">
-            {error ? (
-              <Message tone="error" id={form.errorId}>
-                {serverMessage(error)}
-              </Message>
-            ) : null}
-          </div>
-          <ActionButton type="submit" disabled={creating} className="registrations__create">
-            {creating ? t("registrationsPage.list.creating") : t("registrationsPage.list.create")}
-          </ActionButton>
-        </Form>
-      </section>
-    </section>
-  );
-}
-
-/** "Select all" needs JavaScript, so it appears only once the page is hydrated (plain "Select" before). */
-function SelectAll() {
-  const hydrated = useHydrated();
-  const { t } = useT();
-  if (!hydrated) return <>{t("registrationsPage.list.select")}</>;
-  const toggle = (event: ChangeEvent<HTMLInputElement>) => {
-    for (const box of event.currentTarget.form?.querySelectorAll<HTMLInputElement>("input.registrations__select") ?? []) {
-      box.checked = event.currentTarget.checked;
-    }
-  };
-  return <input type="checkbox" className="registrations__select-all" aria-label={t("registrationsPage.list.selectAll")} onChange={toggle} />;
-}
-
-function Count({ label, value }: { label: string; value: number }) {
-  return (
-    <div className="registrations__count">
-      <dt>{label}</dt>
-      <dd>{value}</dd>
-    </div>
-  );
-}
-
-type Accounts = NonNullable<NonNullable<ReturnType<typeof useActionData<typeof action>>>["accounts"]>;
-
-/** Shown once, right after creation: the passwords exist nowhere else. */
-function CreatedAccounts({ accounts }: { accounts: Accounts }) {
-  const { t } = useT();
-  const serverMessage = useServerMessage();
-  return (
-    <section className="card stack" aria-labelledby="created-accounts-title">
-      {/* Built from a count, this message stays English for now (decision 025): isolated, it reads in order in Arabic too. */}
-      <h2 id="created-accounts-title">
-        <bdi>{m.accountsCreated(accounts.created.length)}</bdi>
-      </h2>
-      {accounts.skipped ? (
-        <p className="muted">
-          {t("registrationsPage.created.skipped", { count: accounts.skipped })}
-        </p>
-      ) : null}
-      {accounts.refused.length ? (
-        <ul className="list-reset stack" aria-label={t("registrationsPage.created.refused")}>
-          {accounts.refused.map((refusal) => (
-            <li key={refusal.registrationId}>
-              <Message tone="error">
-                <bdi>{refusal.fullName}</bdi>: {serverMessage(refusal.message)}
-              </Message>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {accounts.created.length ? (
-        <>
-          <p className="registrations__warning">
-            {t("registrationsPage.created.warning")}
-          </p>
-          <div className="table-wrap" role="region" aria-labelledby="created-accounts-caption" tabIndex={0}>
-            <table className="table">
-              <caption id="created-accounts-caption" className="visually-hidden">
-                {t("registrationsPage.created.caption")}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t("registrationsPage.name")}</th>
-                  <th scope="col">{t("registrationsPage.email")}</th>
-                  <th scope="col">{t("registrationsPage.created.userName")}</th>
-                  <th scope="col">{t("registrationsPage.created.password")}</th>
-                  <th scope="col">{t("registrationsPage.team")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {accounts.created.map((account) => (
-                  <tr key={account.registrationId}>
-                    <td>
-                      <bdi>{account.fullName}</bdi>
-                    </td>
-                    <td>
-                      <bdi dir="ltr">{account.email}</bdi>
-                    </td>
-                    <td>
-                      <bdi>{account.userName}</bdi>
-                    </td>
-                    <td className="registrations__password">
-                      <bdi dir="ltr">{account.password}</bdi>
-                    </td>
-                    <td>
-                      {account.teamName ? <bdi>{account.teamName}</bdi> : <span className="muted">{t("registrationsPage.none")}</span>}
-                      {account.teamCreated ? <span className="muted"> ({t("registrationsPage.created.newTeam")})</span> : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {accounts.csv ? (
-            <a href={accounts.csv} download={accounts.fileName} className="action-button registrations__download">
-              {t("registrationsPage.created.download")}
-            </a>
-          ) : null}
-        </>
-      ) : null}
-    </section>
-  );
+  return <RegistrationsScreen {...useLoaderData<typeof loader>()} />;
 }

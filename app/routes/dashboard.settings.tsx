@@ -1,504 +1,68 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import type { z } from "zod";
-import { useT } from "~/components/i18n";
-import { useFormats } from "~/components/realtime/format";
-import { useServerMessage } from "~/components/server-message";
-import { ActionButton } from "~/components/ui/action-button";
-import { Field, TextareaField } from "~/components/ui/field";
-import { messages } from "~/modules/messages";
+import { useLoaderData } from "@remix-run/react";
+import { SettingsScreen } from "~/components/dashboard/settings-forms";
+import { DivisionsFormSchema } from "~/modules/divisions/schema";
+import { FeedbackGatesSchema, JudgingSettingsSchema } from "~/modules/judging/schema";
+import {
+  dropMeal,
+  freezeScoreboard,
+  readSettingsPage,
+  saveDivisions,
+  saveFeedbackGates,
+  saveFinal,
+  saveGate,
+  saveJudging,
+  saveMeal,
+  saveSubmissionsClose,
+  saveTeamSizeCap,
+} from "~/modules/settings/event-settings.server";
 import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "~/modules/settings/schema";
-import { DIVISION_NAME_MAX, divisionList, DivisionsFormSchema, MAX_DIVISIONS } from "~/modules/divisions/schema";
-import { readDivisions, updateDivisions } from "~/modules/divisions/divisions.server";
-import { readTeamSizeCap, updateTeamSizeCap } from "~/modules/teams/team-size.server";
-import { addMeal, readEventSettings, removeMeal, updateFinalAt, updateGate, updateSubmissionsCloseAt } from "~/modules/settings/settings.server";
-import { utcToZonedLocal, zonedLocalToUtc } from "~/modules/settings/zoned-time";
-import { isScoreboardFrozen, setScoreboardFrozen } from "~/modules/standings/freeze.server";
-import { getFeedbackGates, updateFeedbackGates } from "~/modules/judging/feedback.server";
-import { FEEDBACK_GATE_NUMBERS, FeedbackGatesSchema, JudgingSettingsSchema } from "~/modules/judging/schema";
-import { getJudgingSettings, updateJudgingSettings } from "~/modules/judging/settings.server";
-import { dashboardFormFailure } from "~/glue/failures.server";
 import styles from "~/styles/dashboard.css";
 import { requirePageActor } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
+import { intentForm, type IntentForm } from "~/glue/intent-forms.server";
 import { badRequest } from "~/glue/responses.server";
 import { redirectWithToast } from "~/glue/toast.server";
-
-const m = messages.dashboard;
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
-  const [frozen, settings, judging, feedbackGates, divisions, teamSizeCap] = await Promise.all([
-    isScoreboardFrozen(),
-    readEventSettings(),
-    getJudgingSettings(),
-    getFeedbackGates(),
-    readDivisions(),
-    readTeamSizeCap(),
-  ]);
-  const zone = settings.timeZone;
-  return {
-    frozen,
-    timeZone: zone,
-    finalAt: settings.finalAt ? utcToZonedLocal(settings.finalAt, zone) : "",
-    submissionsCloseAt: settings.submissionsCloseAt ? utcToZonedLocal(settings.submissionsCloseAt, zone) : "",
-    closesAt: settings.closesAt?.toISOString() ?? null,
-    gates: [1, 2, 3, 4, 5].map((number) => {
-      const gate = settings.gates.find((row) => row.number === number);
-      return { number, title: gate?.title ?? "", description: gate?.description ?? "", opensAt: gate ? utcToZonedLocal(gate.opensAt, zone) : "" };
-    }),
-    meals: settings.meals.map((meal) => ({ id: meal.id, label: meal.label, at: meal.at.toISOString() })),
-    judging,
-    feedbackGates,
-    divisions,
-    teamSizeCap,
-  };
+  return readSettingsPage();
 }
 
-type Intent = "gate" | "final" | "submissions-close" | "meal-add" | "judging" | "feedback" | "team-cap" | "divisions";
-type ActionResult = { intent: Intent; number?: number; result: SubmissionResult<string[]> };
-
 const settingsUrl = "/dashboard/settings";
+
+/** Each form of the page, by its intent: the schema it is checked against and the module call that saves it. */
+const forms: Record<string, IntentForm> = {
+  gate: intentForm(GateSettingsSchema, saveGate, { numbered: true }),
+  final: intentForm(FinalSettingsSchema, saveFinal),
+  "submissions-close": intentForm(SubmissionsCloseSchema, saveSubmissionsClose),
+  judging: intentForm(JudgingSettingsSchema, saveJudging, { failure: { log: "judging settings not saved" } }),
+  feedback: intentForm(FeedbackGatesSchema, saveFeedbackGates, { failure: { log: "feedback gates not saved" } }),
+  "team-cap": intentForm(TeamSizeCapSchema, saveTeamSizeCap, { failure: { log: "team size cap not saved", fieldOf: () => "teamSizeCap" } }),
+  divisions: intentForm(DivisionsFormSchema, saveDivisions, { failure: { log: "divisions not saved", fieldOf: (refusal) => (refusal ? "divisions" : undefined) } }),
+  "meal-add": intentForm(MealAddSchema, saveMeal),
+};
 
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requirePageActor(request);
   const formData = await request.formData();
   const intent = String(formData.get("intent") ?? "");
+  // The two buttons (freeze, remove a meal) type nothing: done, or a post no page of ours sends.
   if (intent === "freeze" || intent === "unfreeze") {
-    const frozen = intent === "freeze";
-    await setScoreboardFrozen(actor, frozen);
-    return redirectWithToast(settingsUrl, { type: "success", title: frozen ? messages.freeze.frozen : messages.freeze.unfrozen });
-  }
-  const { timeZone } = await readEventSettings();
-  const toUtc = (local: string) => zonedLocalToUtc(local, timeZone);
-
-  if (intent === "gate") {
-    const submission = parseWithZod(formData, { schema: GateSettingsSchema });
-    const number = Number(formData.get("number"));
-    if (submission.status !== "success") return data<ActionResult>({ intent, number, result: submission.reply() }, { status: 400 });
-    const opensAt = toUtc(submission.value.opensAt);
-    if (!opensAt) return data<ActionResult>({ intent, number, result: submission.reply({ fieldErrors: { opensAt: [m.instantImpossible] } }) }, { status: 400 });
-    await updateGate(actor, submission.value.number, { title: submission.value.title, description: submission.value.description, opensAt });
-    return redirectWithToast(settingsUrl, { type: "success", title: m.gateSaved(submission.value.number) });
-  }
-  if (intent === "final") {
-    const submission = parseWithZod(formData, { schema: FinalSettingsSchema });
-    if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
-    const finalAt = toUtc(submission.value.finalAt);
-    if (!finalAt) return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { finalAt: [m.instantImpossible] } }) }, { status: 400 });
-    await updateFinalAt(actor, finalAt);
-    return redirectWithToast(settingsUrl, { type: "success", title: m.finalSaved });
-  }
-  if (intent === "submissions-close") {
-    const submission = parseWithZod(formData, { schema: SubmissionsCloseSchema });
-    if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
-    const local = submission.value.submissionsCloseAt;
-    const closeAt = local ? toUtc(local) : null;
-    if (local && !closeAt) {
-      return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { submissionsCloseAt: [m.instantImpossible] } }) }, { status: 400 });
-    }
-    if (!(await updateSubmissionsCloseAt(actor, closeAt))) {
-      return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { submissionsCloseAt: [m.submissionsCloseNeedsFinal] } }) }, { status: 400 });
-    }
-    return redirectWithToast(settingsUrl, { type: "success", title: m.submissionsCloseSaved });
-  }
-  if (intent === "judging") {
-    const submission = parseWithZod(formData, { schema: JudgingSettingsSchema });
-    if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
-    const { judgesPerSubmission, blind } = submission.value;
-    try {
-      await updateJudgingSettings(actor, { judgesPerSubmission: judgesPerSubmission === "every" ? null : judgesPerSubmission, blind: blind === "on" });
-    } catch (error) {
-      const failed = dashboardFormFailure(submission, error, { log: "judging settings not saved" });
-      return data<ActionResult>({ intent, result: failed.result }, failed.init);
-    }
-    return redirectWithToast(settingsUrl, { type: "success", title: messages.judging.saved });
-  }
-  if (intent === "feedback") {
-    const submission = parseWithZod(formData, { schema: FeedbackGatesSchema });
-    if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
-    let published: number[];
-    try {
-      published = await updateFeedbackGates(actor, submission.value.gates ?? []);
-    } catch (error) {
-      const failed = dashboardFormFailure(submission, error, { log: "feedback gates not saved" });
-      return data<ActionResult>({ intent, result: failed.result }, failed.init);
-    }
-    return redirectWithToast(settingsUrl, { type: "success", title: messages.judging.feedbackSaved(published) });
-  }
-  if (intent === "team-cap") {
-    const submission = parseWithZod(formData, { schema: TeamSizeCapSchema });
-    if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
-    try {
-      await updateTeamSizeCap(actor, submission.value.teamSizeCap);
-    } catch (error) {
-      const failed = dashboardFormFailure(submission, error, { log: "team size cap not saved", fieldOf: () => "teamSizeCap" });
-      return data<ActionResult>({ intent, result: failed.result }, failed.init);
-    }
-    return redirectWithToast(settingsUrl, { type: "success", title: messages.teamSize.saved(submission.value.teamSizeCap) });
-  }
-  if (intent === "divisions") {
-    const submission = parseWithZod(formData, { schema: DivisionsFormSchema });
-    if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
-    const names = divisionList(submission.value.divisions);
-    try {
-      await updateDivisions(actor, names);
-    } catch (error) {
-      const failed = dashboardFormFailure(submission, error, { log: "divisions not saved", fieldOf: (refusal) => (refusal ? "divisions" : undefined) });
-      return data<ActionResult>({ intent, result: failed.result }, failed.init);
-    }
-    return redirectWithToast(settingsUrl, { type: "success", title: messages.divisions.saved(names) });
-  }
-  if (intent === "meal-add") {
-    const submission = parseWithZod(formData, { schema: MealAddSchema });
-    if (submission.status !== "success") return data<ActionResult>({ intent, result: submission.reply() }, { status: 400 });
-    const at = toUtc(submission.value.at);
-    if (!at) return data<ActionResult>({ intent, result: submission.reply({ fieldErrors: { at: [m.instantImpossible] } }) }, { status: 400 });
-    await addMeal(actor, submission.value.label, at);
-    return redirectWithToast(settingsUrl, { type: "success", title: m.mealAdded });
+    return redirectWithToast(settingsUrl, { type: "success", title: await freezeScoreboard(actor, intent === "freeze") });
   }
   if (intent === "meal-remove") {
     const parsed = MealRemoveSchema.safeParse(Object.fromEntries(formData));
     if (!parsed.success) throw badRequest();
-    await removeMeal(actor, parsed.data.id);
-    return redirectWithToast(settingsUrl, { type: "success", title: m.mealRemoved });
+    return redirectWithToast(settingsUrl, { type: "success", title: await dropMeal(actor, parsed.data) });
   }
-  throw badRequest();
-}
-
-/** The action's result for this form only (several forms share the page's action). */
-function useResultFor(intent: Intent, number?: number) {
-  const actionData = useActionData<typeof action>();
-  if (!actionData || actionData.intent !== intent || (number !== undefined && actionData.number !== number)) return undefined;
-  return actionData;
-}
-
-function useSchemaForm<Schema extends z.ZodType>(id: string, schema: Schema, lastResult: SubmissionResult<string[]> | undefined, defaultValue?: Record<string, string>) {
-  return useForm({
-    id,
-    lastResult,
-    defaultValue,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
-}
-
-function useSubmittingIntent(intent: string, number?: number) {
-  const navigation = useNavigation();
-  return (
-    navigation.state === "submitting" &&
-    navigation.formData?.get("intent") === intent &&
-    (number === undefined || navigation.formData.get("number") === String(number))
-  );
-}
-
-type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
-
-function GateForm({ gate }: { gate: LoaderData["gates"][number] }) {
-  const result = useResultFor("gate", gate.number);
-  const [form, fields] = useSchemaForm(`gate-${gate.number}`, GateSettingsSchema, result?.result, {
-    title: gate.title,
-    description: gate.description,
-    opensAt: gate.opensAt,
-  });
-  const saving = useSubmittingIntent("gate", gate.number);
-  const { t } = useT();
-  return (
-    <Form method="post" {...getFormProps(form)} className="form card" aria-labelledby={`${form.id}-heading`}>
-      <h3 id={`${form.id}-heading`}>{t("settingsPage.gate.heading", { number: gate.number })}</h3>
-      <input type="hidden" name="intent" value="gate" />
-      <input type="hidden" name="number" value={gate.number} />
-      <Field label={t("settingsPage.gate.titleLabel")} inputProps={{ ...getInputProps(fields.title, { type: "text" }), dir: "auto" }} errors={fields.title.errors} />
-      <TextareaField label={t("settingsPage.gate.description")} textareaProps={{ ...getTextareaProps(fields.description), rows: 2, dir: "auto" }} errors={fields.description.errors} />
-      <Field label={t("settingsPage.gate.opensAt")} inputProps={getInputProps(fields.opensAt, { type: "datetime-local" })} errors={fields.opensAt.errors} />
-      <ActionButton type="submit" disabled={saving}>
-        {saving ? t("settingsPage.saving") : t("settingsPage.gate.save", { number: gate.number })}
-      </ActionButton>
-    </Form>
-  );
-}
-
-function FinalForm({ finalAt }: { finalAt: string }) {
-  const result = useResultFor("final");
-  const [form, fields] = useSchemaForm("final", FinalSettingsSchema, result?.result, { finalAt });
-  const saving = useSubmittingIntent("final");
-  const { t } = useT();
-  return (
-    <Form method="post" {...getFormProps(form)} className="form">
-      <input type="hidden" name="intent" value="final" />
-      <Field label={t("settingsPage.final.label")} inputProps={getInputProps(fields.finalAt, { type: "datetime-local" })} errors={fields.finalAt.errors} />
-      <ActionButton type="submit" disabled={saving}>
-        {saving ? t("settingsPage.saving") : t("settingsPage.final.save")}
-      </ActionButton>
-    </Form>
-  );
-}
-
-function SubmissionsCloseForm({ submissionsCloseAt, closesAt, timeZone }: { submissionsCloseAt: string; closesAt: string | null; timeZone: string }) {
-  const result = useResultFor("submissions-close");
-  const [form, fields] = useSchemaForm("submissions-close", SubmissionsCloseSchema, result?.result, { submissionsCloseAt });
-  const saving = useSubmittingIntent("submissions-close");
-  const { t } = useT();
-  const formats = useFormats();
-  return (
-    <Form method="post" {...getFormProps(form)} className="form">
-      <input type="hidden" name="intent" value="submissions-close" />
-      <p className="muted">
-        {closesAt
-          ? `${submissionsCloseAt ? t("settingsPage.close.until", { time: formats.dayTime(closesAt, timeZone) }) : t("settingsPage.close.untilAfterFinal", { time: formats.dayTime(closesAt, timeZone) })} `
-          : null}
-        {t("settingsPage.close.help")}
-      </p>
-      <Field
-        label={t("settingsPage.close.label")}
-        inputProps={getInputProps(fields.submissionsCloseAt, { type: "datetime-local" })}
-        errors={fields.submissionsCloseAt.errors}
-      />
-      <ActionButton type="submit" disabled={saving}>
-        {saving ? t("settingsPage.saving") : t("settingsPage.close.save")}
-      </ActionButton>
-    </Form>
-  );
-}
-
-function JudgingForm({ judging }: { judging: LoaderData["judging"] }) {
-  const result = useResultFor("judging");
-  const [form, fields] = useSchemaForm("judging", JudgingSettingsSchema, result?.result, {
-    judgesPerSubmission: judging.judgesPerSubmission === null ? "every" : String(judging.judgesPerSubmission),
-    ...(judging.blind ? { blind: "on" } : {}),
-  });
-  const saving = useSubmittingIntent("judging");
-  const selectId = `${form.id}-judges`;
-  const { t } = useT();
-  return (
-    <Form method="post" {...getFormProps(form)} className="form">
-      <input type="hidden" name="intent" value="judging" />
-      <div className="field">
-        <label className="field__label" htmlFor={selectId}>
-          {t("settingsPage.judging.perSubmission")}
-        </label>
-        <select
-          id={selectId}
-          name={fields.judgesPerSubmission.name}
-          defaultValue={fields.judgesPerSubmission.initialValue as string | undefined}
-          className="field__input field__input--select"
-          aria-describedby={`${selectId}-help`}
-        >
-          <option value="every">{t("settingsPage.judging.every")}</option>
-          {[1, 2, 3, 4, 5].map((count) => (
-            <option key={count} value={count}>
-              {t("settingsPage.judging.each", { count })}
-            </option>
-          ))}
-        </select>
-        <p id={`${selectId}-help`} className="muted">
-          {t("settingsPage.judging.help")}
-        </p>
-      </div>
-      <label className="checkbox">
-        <input type="checkbox" name={fields.blind.name} value="on" defaultChecked={fields.blind.initialValue === "on"} /> {t("settingsPage.judging.blind")}
-      </label>
-      <ActionButton type="submit" disabled={saving}>
-        {saving ? t("settingsPage.saving") : t("settingsPage.judging.save")}
-      </ActionButton>
-    </Form>
-  );
-}
-
-function FeedbackForm({ gates }: { gates: number[] }) {
-  const result = useResultFor("feedback");
-  const [form, fields] = useSchemaForm("feedback", FeedbackGatesSchema, result?.result);
-  const saving = useSubmittingIntent("feedback");
-  const { t } = useT();
-  const serverMessage = useServerMessage();
-  const errors = [...(form.errors ?? []), ...(fields.gates.errors ?? [])].map(serverMessage);
-  return (
-    <Form method="post" {...getFormProps(form)} className="form">
-      <input type="hidden" name="intent" value="feedback" />
-      <p id={`${form.id}-help`} className="muted">
-        {t("settingsPage.feedback.help")}
-      </p>
-      {/* Built from values, this message stays English for now (decision 025): isolated, it reads in order in Arabic too. */}
-      <p className="feedback-gates__now">
-        <bdi>{messages.judging.feedbackPublished(gates)}</bdi>
-      </p>
-      <fieldset className="feedback-gates" aria-describedby={`${form.id}-help`}>
-        <legend className="field__label">{t("settingsPage.feedback.legend")}</legend>
-        {FEEDBACK_GATE_NUMBERS.map((gate) => (
-          <label key={gate} className="checkbox">
-            <input type="checkbox" name={fields.gates.name} value={gate} defaultChecked={gates.includes(gate)} /> {t("settingsPage.feedback.gate", { gate })}
-          </label>
-        ))}
-      </fieldset>
-      {errors.length ? (
-        <p className="error-list__item" role="alert">
-          {errors.join(" ")}
-        </p>
-      ) : null}
-      <ActionButton type="submit" disabled={saving}>
-        {saving ? t("settingsPage.saving") : t("settingsPage.feedback.save")}
-      </ActionButton>
-    </Form>
-  );
-}
-
-function TeamSizeForm({ teamSizeCap }: { teamSizeCap: number }) {
-  const result = useResultFor("team-cap");
-  const [form, fields] = useSchemaForm("team-cap", TeamSizeCapSchema, result?.result, { teamSizeCap: String(teamSizeCap) });
-  const saving = useSubmittingIntent("team-cap");
-  const { t } = useT();
-  return (
-    <Form method="post" {...getFormProps(form)} className="form">
-      <input type="hidden" name="intent" value="team-cap" />
-      <p id={`${form.id}-help`} className="muted">
-        {t("settingsPage.teamSize.help")}
-      </p>
-      <Field
-        label={t("settingsPage.teamSize.label")}
-        inputProps={{ ...getInputProps(fields.teamSizeCap, { type: "number" }), min: 1, max: 100, step: 1, "aria-describedby": `${form.id}-help` }}
-        errors={fields.teamSizeCap.errors}
-      />
-      <ActionButton type="submit" disabled={saving}>
-        {saving ? t("settingsPage.saving") : t("settingsPage.teamSize.save")}
-      </ActionButton>
-    </Form>
-  );
-}
-
-function DivisionsForm({ divisions }: { divisions: string[] }) {
-  const result = useResultFor("divisions");
-  const [form, fields] = useSchemaForm("divisions", DivisionsFormSchema, result?.result, { divisions: divisions.join("\n") });
-  const saving = useSubmittingIntent("divisions");
-  const { t } = useT();
-  return (
-    <Form method="post" {...getFormProps(form)} className="form">
-      <input type="hidden" name="intent" value="divisions" />
-      <p id={`${form.id}-help`} className="muted">
-        {t("settingsPage.divisions.help", { max: MAX_DIVISIONS, length: DIVISION_NAME_MAX })}
-      </p>
-      <TextareaField
-        label={t("settingsPage.divisions.label")}
-        textareaProps={{ ...getTextareaProps(fields.divisions), rows: 4, dir: "auto", "aria-describedby": `${form.id}-help` }}
-        errors={fields.divisions.errors}
-      />
-      <ActionButton type="submit" disabled={saving}>
-        {saving ? t("settingsPage.saving") : t("settingsPage.divisions.save")}
-      </ActionButton>
-    </Form>
-  );
-}
-
-function Meals({ meals, timeZone }: { meals: LoaderData["meals"]; timeZone: string }) {
-  const result = useResultFor("meal-add");
-  const [form, fields] = useSchemaForm("meal-add", MealAddSchema, result?.result);
-  const saving = useSubmittingIntent("meal-add");
-  const { t } = useT();
-  const formats = useFormats();
-  return (
-    <>
-      {meals.length === 0 ? (
-        <p>{t("settingsPage.meals.none")}</p>
-      ) : (
-        <ul className="list-reset stack">
-          {meals.map((meal) => (
-            <li key={meal.id} className="cluster">
-              <span dir="auto">{meal.label}</span>
-              <time dateTime={meal.at} className="muted">
-                {formats.dayTime(meal.at, timeZone)}
-              </time>
-              <Form method="post">
-                <input type="hidden" name="intent" value="meal-remove" />
-                <input type="hidden" name="id" value={meal.id} />
-                <button type="submit" className="link-button link-button--danger" aria-label={t("settingsPage.meals.removeLabel", { label: meal.label })}>
-                  {t("settingsPage.meals.remove")}
-                </button>
-              </Form>
-            </li>
-          ))}
-        </ul>
-      )}
-      <Form method="post" {...getFormProps(form)} className="form">
-        <input type="hidden" name="intent" value="meal-add" />
-        <div className="meal-row">
-          <Field
-            label={t("settingsPage.meals.meal")}
-            inputProps={{ ...getInputProps(fields.label, { type: "text" }), dir: "auto", placeholder: t("settingsPage.meals.placeholder") }} errors={fields.label.errors} />
-          <Field label={t("settingsPage.meals.servedAt")} inputProps={getInputProps(fields.at, { type: "datetime-local" })} errors={fields.at.errors} />
-          <ActionButton type="submit" disabled={saving}>
-            {saving ? t("settingsPage.meals.adding") : t("settingsPage.meals.add")}
-          </ActionButton>
-        </div>
-      </Form>
-    </>
-  );
+  const form = Object.hasOwn(forms, intent) ? forms[intent] : undefined;
+  if (!form) throw badRequest();
+  return form(actor, formData, settingsUrl);
 }
 
 export default function Settings() {
-  const { frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone, judging, feedbackGates, divisions, teamSizeCap } = useLoaderData<typeof loader>();
-  const freezing = useSubmittingIntent(frozen ? "unfreeze" : "freeze");
-  const { t } = useT();
-  return (
-    <section aria-labelledby="settings-title" className="stack dash-page">
-      <h1 id="settings-title">{t("settingsPage.title")}</h1>
-      <p className="muted">
-        {t("settingsPage.timeZone")} <bdi>{timeZone}</bdi>.
-      </p>
-      <section className="card" aria-labelledby="freeze-title">
-        <h2 id="freeze-title">{t("settingsPage.freeze.title")}</h2>
-        <p>
-          {frozen ? t("settingsPage.freeze.frozen") : t("settingsPage.freeze.live")}
-        </p>
-        <Form method="post">
-          <input type="hidden" name="intent" value={frozen ? "unfreeze" : "freeze"} />
-          <ActionButton type="submit" variant={frozen ? "primary" : "danger"} disabled={freezing}>
-            {frozen ? t("settingsPage.freeze.unfreeze") : t("settingsPage.freeze.freeze")}
-          </ActionButton>
-        </Form>
-      </section>
-      <section className="card" aria-labelledby="final-title">
-        <h2 id="final-title">{t("settingsPage.final.title")}</h2>
-        <FinalForm finalAt={finalAt} />
-      </section>
-      <section className="card" aria-labelledby="submissions-close-title">
-        <h2 id="submissions-close-title">{t("settingsPage.close.title")}</h2>
-        <SubmissionsCloseForm submissionsCloseAt={submissionsCloseAt} closesAt={closesAt} timeZone={timeZone} />
-      </section>
-      <section className="card" aria-labelledby="judging-title">
-        <h2 id="judging-title">{t("settingsPage.judging.title")}</h2>
-        <JudgingForm judging={judging} />
-      </section>
-      <section className="card" aria-labelledby="teams-settings-title">
-        <h2 id="teams-settings-title">{t("settingsPage.teams.title")}</h2>
-        <h3 id="team-size-title">{t("settingsPage.teamSize.title")}</h3>
-        <TeamSizeForm teamSizeCap={teamSizeCap} />
-        <h3 id="divisions-title" className="settings__subheading">
-          {t("settingsPage.divisions.title")}
-        </h3>
-        <DivisionsForm divisions={divisions} />
-      </section>
-      <section className="card" aria-labelledby="feedback-title">
-        <h2 id="feedback-title">{t("settingsPage.feedback.title")}</h2>
-        <FeedbackForm gates={feedbackGates} />
-      </section>
-      <section aria-labelledby="gates-title" className="stack">
-        <h2 id="gates-title">{t("settingsPage.gates.title")}</h2>
-        <div className="dash-grid dash-grid--wide">
-          {gates.map((gate) => (
-            <GateForm key={gate.number} gate={gate} />
-          ))}
-        </div>
-      </section>
-      <section className="card" aria-labelledby="meals-title">
-        <h2 id="meals-title">{t("settingsPage.meals.title")}</h2>
-        <Meals meals={meals} timeZone={timeZone} />
-      </section>
-    </section>
-  );
+  return <SettingsScreen {...useLoaderData<typeof loader>()} />;
 }

@@ -1,28 +1,19 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { useFormErrorToast } from "~/components/toaster";
+import { useLoaderData } from "@remix-run/react";
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
-import { useT } from "~/components/i18n";
-import { useFormats } from "~/components/realtime/format";
-import { useServerMessage } from "~/components/server-message";
-import { ActionButton, ActionLink } from "~/components/ui/action-button";
-import { Field, SelectField } from "~/components/ui/field";
-import { Message } from "~/components/ui/message";
+import { UsersScreen } from "~/components/dashboard/users-screen";
 import { messages } from "~/modules/messages";
-import { listTeams } from "~/modules/teams/teams.server";
-import { EndSessionsSchema, UserDeleteSchema, UserFormSchema, userRoles } from "~/modules/users/schema";
-import { createUser, deleteUser, endUserSession, endUserSessions, getUser, listUsers, updateUser } from "~/modules/users/users.server";
-import { countLiveSessions, listSessionsOf } from "~/modules/auth/sessions.server";
+import { EndSessionsSchema, UserDeleteSchema, UserFormSchema } from "~/modules/users/schema";
+import { readUsersPage } from "~/modules/users/users-page.server";
+import { createUser, deleteUser, endUserSession, endUserSessions, updateUser } from "~/modules/users/users.server";
 import styles from "~/styles/dashboard.css";
 import { requirePageActor } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardFormFailure, dashboardToastFailure } from "~/glue/failures.server";
 import { badRequest } from "~/glue/responses.server";
 import { redirectWithToast } from "~/glue/toast.server";
-import { confirmSubmit } from "~/components/ui/confirm-submit";
 import { parseRowId } from "~/modules/ids";
 
 const m = messages.dashboard;
@@ -35,31 +26,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requirePage(request);
   const url = new URL(request.url);
-  const editId = parseRowId(url.searchParams.get("edit"));
-  const viewId = parseRowId(url.searchParams.get("view"));
-  const [users, teams, editing, viewing, sessions, signedIn] = await Promise.all([
-    listUsers(),
-    listTeams(),
-    editId ? getUser(editId) : null,
-    viewId ? getUser(viewId) : null,
-    viewId ? listSessionsOf(viewId) : [],
-    countLiveSessions(),
-  ]);
-  return {
-    me: admin.id,
-    mySession: admin.sessionId,
-    users: users.map((user) => ({ ...user, sessions: signedIn.get(user.id) ?? 0 })),
-    teams: teams.map((team) => ({ id: team.id, name: team.name })),
-    // Never the password hash: the form shows a blank password on edit.
-    editing: editing ? { id: editing.id, name: editing.name, role: editing.role, teamId: editing.teamId } : null,
-    viewing: viewing
-      ? {
-          ...viewing,
-          createdAt: viewing.createdAt.toISOString(),
-          sessions: sessions.map((session) => ({ ...session, createdAt: session.createdAt.toISOString(), lastUsedAt: session.lastUsedAt.toISOString() })),
-        }
-      : null,
-  };
+  return readUsersPage(admin, parseRowId(url.searchParams.get("edit")), parseRowId(url.searchParams.get("view")));
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -104,256 +71,6 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirectWithToast("/dashboard/users", { type: "success", title: id ? m.userEdited : m.userAdded });
 }
 
-type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
-
-/** Each role's name on the screen (the English is roleLabels' in app/modules/users/schema.ts). */
-const roleKeys = {
-  admin: "usersPage.roles.admin",
-  judge: "usersPage.roles.judge",
-  participant: "usersPage.roles.participant",
-  mentor: "usersPage.roles.mentor",
-} as const satisfies Record<(typeof userRoles)[number], string>;
-
-function UserForm({ editing, teams }: { editing: LoaderData["editing"]; teams: LoaderData["teams"] }) {
-  const lastResult = useActionData<typeof action>();
-  useFormErrorToast(lastResult);
-  const navigation = useNavigation();
-  const [form, fields] = useForm({
-    id: editing ? `user-edit-${editing.id}` : "user-new",
-    lastResult,
-    defaultValue: editing
-      ? { id: String(editing.id), name: editing.name, role: editing.role, teamId: editing.teamId ? String(editing.teamId) : "" }
-      : { role: "participant" },
-    constraint: getZodConstraint(UserFormSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: UserFormSchema }),
-  });
-  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "save";
-  const { t } = useT();
-  const serverMessage = useServerMessage();
-  return (
-    <section className="card" aria-labelledby="user-form-heading">
-      <h2 id="user-form-heading">
-        {editing ? (
-          <>
-            {t("usersPage.form.edit")} <bdi>{editing.name}</bdi>
-          </>
-        ) : (
-          t("usersPage.form.add")
-        )}
-      </h2>
-      <Form method="post" {...getFormProps(form)} className="form">
-        {editing ? <input {...getInputProps(fields.id, { type: "hidden" })} key={fields.id.key} /> : null}
-        {/* Wide columns: the team select shows its longest choice, "No team (Admin, Judge)", uncut. */}
-        <div className="dash-grid dash-grid--wide">
-          <Field label={t("usersPage.name")} inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off", dir: "auto" }} errors={fields.name.errors} />
-          <Field
-            label={editing ? t("usersPage.form.passwordKeep") : t("usersPage.password")}
-            inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "new-password", required: !editing }}
-            errors={fields.password.errors}
-          />
-          <SelectField label={t("usersPage.role")} selectProps={getSelectProps(fields.role)} errors={fields.role.errors}>
-            {userRoles.map((role) => (
-              <option key={role} value={role}>
-                {t(roleKeys[role])}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField label={t("usersPage.team")} selectProps={{ ...getSelectProps(fields.teamId), required: false }} errors={fields.teamId.errors}>
-            <option value="">{t("usersPage.form.noTeam")}</option>
-            {teams.map((team) => (
-              <option key={team.id} value={team.id}>
-                {team.name}
-              </option>
-            ))}
-          </SelectField>
-        </div>
-        <div className="message-slot" id={form.errorId} aria-live="polite">
-          {form.errors?.[0] ? <Message tone="error">{serverMessage(form.errors[0])}</Message> : null}
-        </div>
-        <div className="dash-form-actions">
-          <ActionButton type="submit" name="intent" value="save" disabled={saving}>
-            {saving ? t("usersPage.form.saving") : editing ? t("usersPage.form.save") : t("usersPage.form.submit")}
-          </ActionButton>
-          {editing ? (
-            <ActionLink to="/dashboard/users" variant="subtle">
-              {t("usersPage.form.cancel")}
-            </ActionLink>
-          ) : null}
-        </div>
-      </Form>
-    </section>
-  );
-}
-
-/** A browser's name from its user agent, enough to tell an admin's sessions apart; the full string is in the title. */
-function browserOf(userAgent: string | null, t: ReturnType<typeof useT>["t"]): string {
-  if (!userAgent) return t("usersPage.sessions.unknownBrowser");
-  const names: Array<[RegExp, string]> = [
-    [/Edg\/(\d+)/, "Edge"],
-    [/OPR\/(\d+)/, "Opera"],
-    [/Firefox\/(\d+)/, "Firefox"],
-    [/Chrome\/(\d+)/, "Chrome"],
-    [/Version\/(\d+)[^ ]* (?:Mobile\/\S+ )?Safari/, "Safari"],
-    [/curl\/(\d+)/, "curl"],
-  ];
-  const found = names.map(([pattern, name]) => [pattern.exec(userAgent), name] as const).find(([match]) => match);
-  const system = /Android|iPhone|iPad|Windows|Mac OS X|Linux/.exec(userAgent)?.[0].replace("Mac OS X", "macOS");
-  const browser = found ? `${found[1]} ${found[0]![1]}` : t("usersPage.sessions.otherBrowser");
-  return system ? t("usersPage.sessions.browserOn", { browser, system }) : browser;
-}
-
-function UserSessions({ user, mySession }: { user: NonNullable<LoaderData["viewing"]>; mySession: number | null }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && String(navigation.formData?.get("intent") ?? "").startsWith("end-session");
-  const { t } = useT();
-  const formats = useFormats();
-  return (
-    <section aria-labelledby="user-sessions-heading" className="stack">
-      <h3 id="user-sessions-heading">{t("usersPage.sessions.heading", { number: user.sessions.length })}</h3>
-      {user.sessions.length === 0 ? (
-        <p className="muted">{t("usersPage.sessions.none")}</p>
-      ) : (
-        <>
-          <div className="table-wrap">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">{t("usersPage.sessions.since")}</th>
-                  <th scope="col">{t("usersPage.sessions.lastUsed")}</th>
-                  <th scope="col">{t("usersPage.sessions.ip")}</th>
-                  <th scope="col">{t("usersPage.sessions.browser")}</th>
-                  <th scope="col">{t("usersPage.actions")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {user.sessions.map((session) => (
-                  <tr key={session.id} data-session-id={session.id}>
-                    <td>{formats.dayTime(session.createdAt)}</td>
-                    <td>{formats.dayTime(session.lastUsedAt)}</td>
-                    <td dir="ltr">{session.ip ?? "—"}</td>
-                    <td title={session.userAgent ?? undefined}>
-                      <bdi>{browserOf(session.userAgent, t)}</bdi>
-                      {session.id === mySession ? <span className="muted"> ({t("usersPage.sessions.thisBrowser")})</span> : null}
-                    </td>
-                    <td>
-                      <Form method="post" action="/dashboard/users">
-                        <input type="hidden" name="id" value={user.id} />
-                        <input type="hidden" name="sessionId" value={session.id} />
-                        <button type="submit" name="intent" value="end-session" className="link-button link-button--danger" disabled={busy} aria-label={t("usersPage.sessions.endLabel", { time: formats.dayTime(session.createdAt) })}
-                        >
-                          {t("usersPage.sessions.end")}
-                        </button>
-                      </Form>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Form method="post" action="/dashboard/users" onSubmit={confirmSubmit(t("usersPage.sessions.confirmEndAll", { name: user.name }))}>
-            <input type="hidden" name="id" value={user.id} />
-            <ActionButton type="submit" name="intent" value="end-sessions" variant="subtle" disabled={busy}>
-              {t("usersPage.sessions.endAll")}
-            </ActionButton>
-          </Form>
-        </>
-      )}
-    </section>
-  );
-}
-
-function UserDetails({ user, mySession }: { user: NonNullable<LoaderData["viewing"]>; mySession: number | null }) {
-  const { t } = useT();
-  const formats = useFormats();
-  return (
-    <section className="card" aria-labelledby="user-view-heading">
-      <h2 id="user-view-heading">
-        {t("usersPage.details.heading")} <bdi>{user.name}</bdi>
-      </h2>
-      <dl className="dash-detail">
-        <dt>{t("usersPage.name")}</dt>
-        <dd>
-          <bdi>{user.name}</bdi>
-        </dd>
-        <dt>{t("usersPage.role")}</dt>
-        <dd>{t(roleKeys[user.role])}</dd>
-        <dt>{t("usersPage.team")}</dt>
-        <dd>{user.team ? <bdi>{user.team}</bdi> : "—"}</dd>
-        <dt>{t("usersPage.details.created")}</dt>
-        <dd>{formats.dayTime(user.createdAt)}</dd>
-      </dl>
-      <UserSessions user={user} mySession={mySession} />
-      <p style={{ marginTop: "1rem" }}>
-        <Link to="/dashboard/users">{t("common.close")}</Link>
-      </p>
-    </section>
-  );
-}
-
 export default function Users() {
-  const { users, teams, editing, viewing, me, mySession } = useLoaderData<typeof loader>();
-  const location = useLocation();
-  const navigation = useNavigation();
-  const deleting = navigation.state === "submitting" && navigation.formData?.get("intent") === "delete" ? navigation.formData.get("id") : null;
-  const { t } = useT();
-  return (
-    <section aria-labelledby="users-title" className="stack dash-page">
-      <h1 id="users-title">{t("usersPage.title")}</h1>
-      {viewing ? <UserDetails user={viewing} mySession={mySession} /> : null}
-      <UserForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} teams={teams} />
-      <section className="card" aria-labelledby="user-list-heading">
-        <h2 id="user-list-heading">{t("usersPage.list.heading")}</h2>
-        <div className="table-wrap">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">{t("usersPage.name")}</th>
-                <th scope="col">{t("usersPage.role")}</th>
-                <th scope="col">{t("usersPage.team")}</th>
-                <th scope="col">{t("usersPage.list.signedIn")}</th>
-                <th scope="col">{t("usersPage.actions")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((user) => (
-                <tr key={user.id} data-user-id={user.id}>
-                  <td>
-                    <bdi>{user.name}</bdi>
-                  </td>
-                  <td>{t(roleKeys[user.role])}</td>
-                  <td>{user.team ? <bdi>{user.team}</bdi> : "—"}</td>
-                  <td>{user.sessions === 0 ? <span className="muted">{t("usersPage.list.none")}</span> : t("usersPage.list.sessions", { count: user.sessions })}</td>
-                  <td>
-                    <div className="row-actions">
-                      <Link to={`?view=${user.id}`} aria-label={t("usersPage.list.viewLabel", { name: user.name })}>
-                        {t("usersPage.list.view")}
-                      </Link>
-                      <Link to={`?edit=${user.id}`} aria-label={t("usersPage.list.editLabel", { name: user.name })}>
-                        {t("usersPage.list.edit")}
-                      </Link>
-                      <Link to={`/dashboard/audit?user=${user.id}`} aria-label={t("usersPage.list.historyLabel", { name: user.name })}>
-                        {t("usersPage.list.history")}
-                      </Link>
-                      {user.id === me ? (
-                        <span className="muted">({t("usersPage.list.you")})</span>
-                      ) : (
-                        <Form method="post" action="/dashboard/users" onSubmit={confirmSubmit(t("usersPage.list.confirmDelete", { name: user.name }))}>
-                          <input type="hidden" name="id" value={user.id} />
-                          <button type="submit" name="intent" value="delete" className="link-button link-button--danger" aria-label={t("usersPage.list.deleteLabel", { name: user.name })} disabled={deleting === String(user.id)}>
-                            {deleting === String(user.id) ? t("usersPage.list.deleting") : t("usersPage.list.delete")}
-                          </button>
-                        </Form>
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
-    </section>
-  );
+  return <UsersScreen {...useLoaderData<typeof loader>()} />;
 }

@@ -22,6 +22,9 @@ const m = messages.audit;
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_MAX_LIMIT = 200;
 
+/** The page's filter fields, as typed (kept in the form, carried by the page links and the CSV link). */
+export const AUDIT_FILTER_FIELDS = ["team", "user", "kind", "from", "to", "limit"] as const;
+
 /**
  * A position in the trail, newest first: the record's instant in microseconds since 1970 (Postgres keeps
  * microseconds; a JavaScript Date would round them off and skip or repeat records) and its id, which

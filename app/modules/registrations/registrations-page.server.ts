@@ -1,0 +1,51 @@
+/**
+ * Dashboard → Registrations: the list (searched by `q`) with its counts, and participant accounts created
+ * for the selected registrations, their passwords answered once (never stored) with a CSV of the logins.
+ */
+import type { Actor } from "../audit/audit.server.ts";
+import { csvFileName } from "../exports/csv-format.server.ts";
+import { createAccountsFromRegistrations } from "./accounts.server.ts";
+import { accountsCsvDataUrl } from "./csv.server.ts";
+import { listRegistrations, registrationCounts } from "./registrations.server.ts";
+
+export async function readRegistrationsPage(q: string) {
+  const [rows, counts] = await Promise.all([listRegistrations(q), registrationCounts()]);
+  return {
+    q,
+    counts,
+    rows: rows.map((row) => ({
+      id: row.id,
+      name: `${row.name} ${row.lastName}`,
+      email: row.email,
+      skill: row.skill,
+      teamName: row.hasTeam ? row.teamName : null,
+      tshirtSize: row.tshirtSize,
+      userName: row.userName,
+      createdAt: row.createdAt.toISOString(),
+    })),
+  };
+}
+
+export type RegistrationsPage = Awaited<ReturnType<typeof readRegistrationsPage>>;
+
+/** Creates the accounts; what the page shows of them once. */
+export async function createRegistrationAccounts(actor: Actor, ids: number[]) {
+  const { created, refused, skipped } = await createAccountsFromRegistrations(actor, ids);
+  return {
+    created: created.map(({ registrationId, fullName, email, userName, password, teamName, teamCreated }) => ({
+      registrationId,
+      fullName,
+      email,
+      userName,
+      password,
+      teamName,
+      teamCreated,
+    })),
+    refused,
+    skipped,
+    csv: created.length ? accountsCsvDataUrl(created) : null,
+    fileName: csvFileName("accounts"),
+  };
+}
+
+export type CreatedAccounts = Awaited<ReturnType<typeof createRegistrationAccounts>>;
