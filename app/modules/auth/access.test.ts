@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterLoginPath, canOpen, roleHome, rolesForPath, rolesUnder, safeRedirectPath } from "./access";
+import { afterLoginPath, belongsToTeam, canOpen, isOrganiser, maySaveHomeVideos, mayOverrule, roleHome, roles, rolesForPath, rolesUnder, safeRedirectPath } from "./access";
 
 describe("who opens what", () => {
   it("sends each role to its home after login", () => {
@@ -33,6 +33,17 @@ describe("who opens what", () => {
     // A mentor opens the questions and nothing else of the dashboard.
     expect(canOpen("mentor", "/dashboard/questions")).toBe(true);
     for (const page of ["/dashboard", "/dashboard/submissions", "/dashboard/judge", "/dashboard/teams", "/dashboard/audit"]) expect(canOpen("mentor", page)).toBe(false);
+  });
+
+  it("names the role rules that are not a page: organisers, who overrules them, the home videos, who has a team", () => {
+    const who = (rule: (role: (typeof roles)[number]) => boolean) => roles.filter(rule);
+    expect(who(isOrganiser)).toEqual(["admin", "mentor"]);
+    expect(who(mayOverrule)).toEqual(["admin"]);
+    expect(who(maySaveHomeVideos)).toEqual(["admin"]);
+    // Not the staff who read every team's work (admins and judges): every role but participants has no team.
+    expect(who(belongsToTeam)).toEqual(["participant"]);
+    expect(canOpen("admin", "/dashboard/queues")).toBe(true);
+    for (const role of ["judge", "participant", "mentor"] as const) expect(canOpen(role, "/dashboard/queues")).toBe(false);
   });
 
   it("honours a redirectTo only when the role may open it", () => {
