@@ -1,5 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { afterLoginPath, belongsToTeam, canOpen, isOrganiser, maySaveHomeVideos, mayOverrule, roleHome, roles, rolesForPath, rolesUnder, safeRedirectPath } from "./access";
+import {
+  afterLoginLanding,
+  afterLoginPath,
+  belongsToTeam,
+  canOpen,
+  isOrganiser,
+  mayManageUsers,
+  maySaveHomeVideos,
+  mayOverrule,
+  roleHome,
+  roles,
+  rolesForPath,
+  rolesUnder,
+  safeRedirectPath,
+} from "./access";
 
 describe("who opens what", () => {
   it("sends each role to its home after login", () => {
@@ -40,6 +54,7 @@ describe("who opens what", () => {
     expect(who(isOrganiser)).toEqual(["admin", "mentor"]);
     expect(who(mayOverrule)).toEqual(["admin"]);
     expect(who(maySaveHomeVideos)).toEqual(["admin"]);
+    expect(who(mayManageUsers)).toEqual(["admin"]);
     // Not the staff who read every team's work (admins and judges): every role but participants has no team.
     expect(who(belongsToTeam)).toEqual(["participant"]);
     expect(canOpen("admin", "/dashboard/queues")).toBe(true);
@@ -52,6 +67,12 @@ describe("who opens what", () => {
     expect(afterLoginPath("judge", "/dashboard/users")).toBe("/dashboard/judge");
     expect(afterLoginPath("admin", "/gate/2?x=1")).toBe("/gate/2?x=1");
     expect(afterLoginPath("admin", "/login")).toBe("/dashboard");
+    // Only a participant on the way to their home passes the preloader.
+    expect(afterLoginLanding("participant", null)).toBe("/preloader?next=/welcome");
+    expect(afterLoginLanding("participant", "/welcome")).toBe("/preloader?next=/welcome");
+    expect(afterLoginLanding("participant", "/gates")).toBe("/gates");
+    expect(afterLoginLanding("admin", "/welcome")).toBe("/welcome");
+    expect(afterLoginLanding("judge", null)).toBe("/dashboard/judge");
   });
 
   it("gives back the path as a browser resolves it", () => {

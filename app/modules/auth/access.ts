@@ -1,9 +1,9 @@
 /**
  * Who may do what by role, in one place (docs/domain.md "Roles"): who may open which page (`pageRoles`, read by
  * the route guards, the queue board's Express guard, the login redirect and tests), and the role rules that
- * are not a page (who reads every team's work, who organises threads, who saves the home videos, who belongs
- * to a team): routes, glue and components ask here rather than compare a role by hand. Pure: the browser may
- * bundle it.
+ * are not a page (who reads every team's work, who organises threads, who manages the users, who saves the
+ * home videos, who belongs to a team, where a login lands): routes, glue, components and modules ask here
+ * rather than compare a role by hand. Pure: the browser may bundle it.
  */
 export const roles = ["admin", "judge", "participant", "mentor"] as const;
 export type Role = (typeof roles)[number];
@@ -101,6 +101,14 @@ export function maySaveHomeVideos(role: Role): boolean {
 }
 
 /**
+ * Who manages the users (the Users page): an admin may not give themselves a role outside these, or nobody
+ * might be left to give it back.
+ */
+export function mayManageUsers(role: Role): boolean {
+  return canOpen(role, "/dashboard/users");
+}
+
+/**
  * Who belongs to a team: participants only. Every other role (admins, judges, mentors) has none: the import
  * and the users' forms refuse a team or a division for them ("staff" in their messages, which mentors are
  * too: not STAFF_READERS).
@@ -153,4 +161,10 @@ export function afterLoginPath(role: Role, redirectTo: unknown): string {
   const target = safeRedirectPath(redirectTo);
   if (target && target !== "/login" && canOpen(role, new URL(target, "http://x").pathname)) return target;
   return roleHome(role);
+}
+
+/** Where the login form sends a user: `afterLoginPath`, a participant on the way to their home passing the preloader first. */
+export function afterLoginLanding(role: Role, redirectTo: unknown): string {
+  const target = afterLoginPath(role, redirectTo);
+  return role === "participant" && target === roleHome(role) ? `/preloader?next=${target}` : target;
 }

@@ -10,7 +10,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor, type UserActor } from "../audit/audit.server.ts";
-import { belongsToTeam } from "../auth/access.ts";
+import { belongsToTeam, mayManageUsers } from "../auth/access.ts";
 import { hashPassword } from "../auth/password.server.ts";
 import { forgetRecentUsers } from "../auth/recent-users.server.ts";
 import { endSession, endSessionsOf, listSessionsOf } from "../auth/sessions.server.ts";
@@ -84,7 +84,7 @@ function audited(row: { name: string; role: string; teamId: number | null }) {
  * keeps the session they changed it from.
  */
 export async function updateUser(actor: UserActor, input: UserFormValues & { id: number }) {
-  if (input.id === actor.id && input.role !== "admin") throw new DashboardError(m.cannotDemoteSelf, 409, "role");
+  if (input.id === actor.id && !mayManageUsers(input.role)) throw new DashboardError(m.cannotDemoteSelf, 409, "role");
   const teamId = belongsToTeam(input.role) ? (input.teamId ?? null) : null;
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const touched = await getDb()
