@@ -170,7 +170,12 @@ export function categoryLeadersForViewer(
   rank: (board: readonly TeamStanding[]) => CategoryLeaders = categoryLeaders,
 ): CategoryLeaders | null {
   if (seesLiveBoard(viewer.role, state.frozen)) return null;
-  return rank(state.frozenBoard ?? []);
+  return rank(placesBoardFor(state, false));
+}
+
+/** The board a viewer's category places are ranked on: the live board for whoever sees it live, else the board at the freeze. */
+export function placesBoardFor(state: FreezeState, live: boolean): readonly TeamStanding[] {
+  return live ? state.board : (state.frozenBoard ?? []);
 }
 
 /** A stretch of a board: the teams at positions `offset` to `offset + limit - 1` (0-based; `limit` null: to the end). */
