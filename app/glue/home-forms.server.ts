@@ -6,6 +6,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "@remix-run/node";
 import type { UserActor } from "../modules/audit/audit.server.ts";
+import { maySaveHomeVideos } from "../modules/auth/access.ts";
 import type { SessionUser } from "../modules/auth/login.server.ts";
 import { messages } from "../modules/messages.ts";
 import { createRequest } from "../modules/requests/requests.server.ts";
@@ -36,9 +37,9 @@ export async function handleHomeAction(formData: FormData, user: SessionUser, re
   return redirectWithToast(returnTo, { type: "success", title: messages.participant.requestSent });
 }
 
-/** On /welcome an admin may save the two home videos; any other role is refused (403). */
+/** On /welcome whoever may save the two home videos (`maySaveHomeVideos`: admins) saves them; any other role is refused (403). */
 async function handleVideosAction(formData: FormData, user: SessionUser, returnTo: string, actor: UserActor, origin: string) {
-  if (user.role !== "admin") throw data({ message: messages.errors.forbidden, home: user.role }, { status: 403 });
+  if (!maySaveHomeVideos(user.role)) throw data({ message: messages.errors.forbidden, home: user.role }, { status: 403 });
   return handleVideosForm(formData, WelcomeVideosSchema, returnTo, actor, origin);
 }
 

@@ -3,6 +3,7 @@ import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
 import type { Express, NextFunction, Request, Response } from "express";
 import { queues, type QueueKey } from "../infrastructure/queues.ts";
+import { canOpen } from "../modules/auth/access.ts";
 import { messages } from "../modules/messages.ts";
 import { findCaller } from "./caller.server.ts";
 import { getQueue } from "../infrastructure/queue.server.ts";
@@ -10,17 +11,17 @@ import { getQueue } from "../infrastructure/queue.server.ts";
 export const QUEUE_BOARD_PATH = "/dashboard/queues";
 
 /**
- * The same guard as requireRole, for an Express route: a visitor goes to /login?redirectTo=…,
- * any role but admin gets a 403.
+ * The same guard as requirePage, for an Express route: a visitor goes to /login?redirectTo=…, a role the
+ * page-roles table does not admit to the queue board (app/modules/auth/access.ts: admins only) gets a 403.
  */
-async function requireAdmin(req: Request, res: Response, next: NextFunction) {
+async function requireQueueBoardPage(req: Request, res: Response, next: NextFunction) {
   try {
     const user = await findCaller({ cookie: req.headers.cookie });
     if (!user) {
       res.redirect(`/login?${new URLSearchParams({ redirectTo: req.originalUrl })}`);
       return;
     }
-    if (user.role !== "admin") {
+    if (!canOpen(user.role, QUEUE_BOARD_PATH)) {
       res.status(403).type("text/plain").send(messages.errors.forbidden);
       return;
     }
@@ -85,5 +86,5 @@ export function queueBoardRouter() {
   });
   const board: Express = serverAdapter.getRouter();
   serveOwnPage(board);
-  return [requireAdmin, board] as const;
+  return [requireQueueBoardPage, board] as const;
 }

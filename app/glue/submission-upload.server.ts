@@ -7,6 +7,7 @@ import { actorOf } from "./actor.server.ts";
 import type { Caller } from "./caller.server.ts";
 import { MultipartError, receiveMultipart, type MultipartFailure } from "./multipart.server.ts";
 import { isMultipartForm } from "./request-bodies.server.ts";
+import { lastPartBy } from "../modules/submissions/close.ts";
 import { SubmissionFormSchema } from "../modules/submissions/schema.ts";
 import { assertCanSubmit, saveSubmission, SubmissionError, type StoredFile } from "../modules/submissions/submit.server.ts";
 
@@ -20,14 +21,6 @@ export interface ReceivedForm {
   formData: FormData;
   file: StoredFile | null;
 }
-
-/**
- * A request begun before submissions close is accepted when it completes, but each of its parts (the
- * text, the file) must start arriving by the close and this grace: a request opened just before the
- * close cannot be held open to send an answer written after it. (A file begun in time may still be
- * arriving afterwards, within the HTTP server's 15-minute request limit.)
- */
-export const LATE_PART_GRACE_MS = 5_000;
 
 const refusalCode: Record<MultipartFailure, "tooLarge" | "storage" | "textTooLong" | "malformed" | "submissionsClosed"> = {
   late: "submissionsClosed",
@@ -54,7 +47,8 @@ export async function receiveSubmissionForm(request: Request, maxBytes: number, 
     const form = await receiveMultipart(request, {
       files: { [FILE_FIELD]: { to: "storage", prefix: "submissions", limitBytes: maxBytes } },
       maxFieldBytes: MAX_FIELD_BYTES,
-      partsBy: closesAt ? closesAt.getTime() + LATE_PART_GRACE_MS : undefined,
+      // Each part must start by the close and its grace (the rule's: app/modules/submissions/close.ts).
+      partsBy: lastPartBy(closesAt),
     });
     const file = form.files.get(FILE_FIELD);
     return { formData: form.fields, file: file?.key ? { key: file.key, name: file.name, type: file.type, size: file.size } : null };

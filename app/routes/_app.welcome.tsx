@@ -10,6 +10,7 @@ import { loadHomeContent } from "~/modules/participant/home.server";
 import { handleHomeAction } from "~/glue/home-forms.server";
 import { actorOf } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
+import { maySaveHomeVideos } from "~/modules/auth/access";
 import { pageTitle } from "~/modules/i18n/i18n";
 import { Trans } from "react-i18next";
 import { useT } from "~/components/i18n";
@@ -18,7 +19,7 @@ export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePage(request);
-  return { name: user.name, content: await loadHomeContent(), canSaveVideos: user.role === "admin" };
+  return { name: user.name, content: await loadHomeContent(), canSaveVideos: maySaveHomeVideos(user.role) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

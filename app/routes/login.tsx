@@ -14,7 +14,7 @@ import { Field } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
 import { Scene } from "~/components/ui/scene";
 import { TitleBar } from "~/components/ui/title-bar";
-import { afterLoginPath } from "~/modules/auth/access";
+import { afterLoginLanding, afterLoginPath } from "~/modules/auth/access";
 import { LoginSchema } from "~/modules/auth/login-schema";
 import { messages } from "~/modules/messages";
 import {
@@ -44,9 +44,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   try {
     const user = await authenticator.authenticate("form", request);
-    const target = afterLoginPath(user.role, submission.value.redirectTo);
-    // A participant on the way to their home passes the preloader first.
-    return createUserSession(user, user.role === "participant" && target === "/welcome" ? "/preloader?next=/welcome" : target, request);
+    return createUserSession(user, afterLoginLanding(user.role, submission.value.redirectTo), request);
   } catch (error) {
     if (error instanceof InvalidCredentialsError) {
       return data(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), { status: 401 });

@@ -1,5 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { afterLoginPath, canOpen, roleHome, rolesForPath, rolesUnder, safeRedirectPath } from "./access";
+import {
+  afterLoginLanding,
+  afterLoginPath,
+  belongsToTeam,
+  canOpen,
+  isOrganiser,
+  mayManageUsers,
+  maySaveHomeVideos,
+  mayOverrule,
+  roleHome,
+  roles,
+  rolesForPath,
+  rolesUnder,
+  safeRedirectPath,
+} from "./access";
 
 describe("who opens what", () => {
   it("sends each role to its home after login", () => {
@@ -35,12 +49,30 @@ describe("who opens what", () => {
     for (const page of ["/dashboard", "/dashboard/submissions", "/dashboard/judge", "/dashboard/teams", "/dashboard/audit"]) expect(canOpen("mentor", page)).toBe(false);
   });
 
+  it("names the role rules that are not a page: organisers, who overrules them, the home videos, who has a team", () => {
+    const who = (rule: (role: (typeof roles)[number]) => boolean) => roles.filter(rule);
+    expect(who(isOrganiser)).toEqual(["admin", "mentor"]);
+    expect(who(mayOverrule)).toEqual(["admin"]);
+    expect(who(maySaveHomeVideos)).toEqual(["admin"]);
+    expect(who(mayManageUsers)).toEqual(["admin"]);
+    // Not the staff who read every team's work (admins and judges): every role but participants has no team.
+    expect(who(belongsToTeam)).toEqual(["participant"]);
+    expect(canOpen("admin", "/dashboard/queues")).toBe(true);
+    for (const role of ["judge", "participant", "mentor"] as const) expect(canOpen(role, "/dashboard/queues")).toBe(false);
+  });
+
   it("honours a redirectTo only when the role may open it", () => {
     expect(afterLoginPath("participant", "/gates")).toBe("/gates");
     expect(afterLoginPath("participant", "/dashboard/users")).toBe("/welcome");
     expect(afterLoginPath("judge", "/dashboard/users")).toBe("/dashboard/judge");
     expect(afterLoginPath("admin", "/gate/2?x=1")).toBe("/gate/2?x=1");
     expect(afterLoginPath("admin", "/login")).toBe("/dashboard");
+    // Only a participant on the way to their home passes the preloader.
+    expect(afterLoginLanding("participant", null)).toBe("/preloader?next=/welcome");
+    expect(afterLoginLanding("participant", "/welcome")).toBe("/preloader?next=/welcome");
+    expect(afterLoginLanding("participant", "/gates")).toBe("/gates");
+    expect(afterLoginLanding("admin", "/welcome")).toBe("/welcome");
+    expect(afterLoginLanding("judge", null)).toBe("/dashboard/judge");
   });
 
   it("gives back the path as a browser resolves it", () => {

@@ -1,5 +1,9 @@
 /**
- * Who may open which page: pure rules shared by the route guards, the login redirect and tests.
+ * Who may do what by role, in one place (docs/domain.md "Roles"): who may open which page (`pageRoles`, read by
+ * the route guards, the queue board's Express guard, the login redirect and tests), and the role rules that
+ * are not a page (who reads every team's work, who organises threads, who manages the users, who saves the
+ * home videos, who belongs to a team, where a login lands): routes, glue, components and modules ask here
+ * rather than compare a role by hand. Pure: the browser may bundle it.
  */
 export const roles = ["admin", "judge", "participant", "mentor"] as const;
 export type Role = (typeof roles)[number];
@@ -75,6 +79,44 @@ export function rolesUnder(folder: string): readonly Role[] {
   return roles.filter((role) => admitted.has(role));
 }
 
+/**
+ * Who organises the teams' threads (claims, answers, closes them): whoever may open the questions queue. A
+ * claim held by someone no longer in these roles holds nothing (app/modules/requests/threads.server.ts).
+ */
+export function isOrganiser(role: Role): boolean {
+  return canOpen(role, "/dashboard/questions");
+}
+
+/** An organiser who may take over a thread another organiser holds, and speak to every team (publish an answer): an admin. */
+export function mayOverrule(role: Role): boolean {
+  return role === "admin";
+}
+
+/**
+ * Who may save the two home videos: whoever may open the page that edits them, the dashboard's home (/welcome
+ * shows them the same form). The API's `PUT /videos` is its catalogue's (app/modules/api/operations.ts).
+ */
+export function maySaveHomeVideos(role: Role): boolean {
+  return canOpen(role, "/dashboard");
+}
+
+/**
+ * Who manages the users (the Users page): an admin may not give themselves a role outside these, or nobody
+ * might be left to give it back.
+ */
+export function mayManageUsers(role: Role): boolean {
+  return canOpen(role, "/dashboard/users");
+}
+
+/**
+ * Who belongs to a team: participants only. Every other role (admins, judges, mentors) has none: the import
+ * and the users' forms refuse a team or a division for them ("staff" in their messages, which mentors are
+ * too: not STAFF_READERS).
+ */
+export function belongsToTeam(role: Role): boolean {
+  return role === "participant";
+}
+
 /** A team's submissions, scores and files: its own members, judges and admins (docs/domain.md). */
 export function mayReadTeam(viewer: { role: Role; teamId: number | null }, teamId: number): boolean {
   return STAFF_READERS.includes(viewer.role) || (viewer.teamId !== null && viewer.teamId === teamId);
@@ -119,4 +161,10 @@ export function afterLoginPath(role: Role, redirectTo: unknown): string {
   const target = safeRedirectPath(redirectTo);
   if (target && target !== "/login" && canOpen(role, new URL(target, "http://x").pathname)) return target;
   return roleHome(role);
+}
+
+/** Where the login form sends a user: `afterLoginPath`, a participant on the way to their home passing the preloader first. */
+export function afterLoginLanding(role: Role, redirectTo: unknown): string {
+  const target = afterLoginPath(role, redirectTo);
+  return role === "participant" && target === roleHome(role) ? `/preloader?next=${target}` : target;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { belongsToTeam } from "../auth/access.ts";
 import "../form-fields.ts";
 import { divisionField } from "../divisions/schema.ts";
 import { TeamNameSchema } from "../teams/schema.ts";
@@ -35,8 +36,8 @@ export const AccountRowSchema = z
   })
   .superRefine(userRules({ passwordRequired: false, teamField: "team" }))
   .superRefine((value, ctx) => {
-    if (value.role !== "participant" && value.team) ctx.addIssue({ code: "custom", path: ["team"], message: messages.imports.staffTeam });
-    if (value.role !== "participant" && value.division) ctx.addIssue({ code: "custom", path: ["division"], message: messages.divisions.staff });
+    if (!belongsToTeam(value.role) && value.team) ctx.addIssue({ code: "custom", path: ["team"], message: messages.imports.staffTeam });
+    if (!belongsToTeam(value.role) && value.division) ctx.addIssue({ code: "custom", path: ["division"], message: messages.divisions.staff });
   });
 
 export type AccountRowValues = z.infer<typeof AccountRowSchema>;

@@ -1,5 +1,5 @@
 import { getEmitter as getAnyEmitter } from "../../infrastructure/emitter.server.ts";
-import { LIVE_WHILE_FROZEN, ownUpdateWhileFrozen } from "../standings/frozen-view.ts";
+import { ownUpdateWhileFrozen, rolesSeeingLiveBoard } from "../standings/frozen-view.ts";
 import { roomOfRole, rooms } from "./rooms.ts";
 import type { AnnouncementEvent, NotificationEvent, RequestEvent, ServerToClientEvents, TeamStanding, ThreadReplyEvent } from "./events.ts";
 
@@ -42,17 +42,13 @@ export function broadcastThreadReply(teamId: number, reply: ThreadReplyEvent) {
 
 /**
  * A team's new standing, to whom the frozen-board rule (app/modules/standings/frozen-view.ts) lets see
- * it: everyone while live; while frozen, the roles that always see live standings, and the team's own
- * members (its live points at its frozen rank).
+ * it: the rooms of the roles that see the live board (everyone while live); while frozen, also the team's
+ * own members (its live points at its frozen rank).
  */
 export function broadcastTeamStanding(team: TeamStanding, freeze: { frozen: boolean; frozenRank: number | null }) {
-  if (!freeze.frozen) {
-    getEmitter().to(everyone).emit("teams:update", team);
-    return;
-  }
-  const liveRooms = LIVE_WHILE_FROZEN.map(roomOfRole);
+  const liveRooms = rolesSeeingLiveBoard(freeze.frozen).map(roomOfRole);
   getEmitter().to(liveRooms).emit("teams:update", team);
-  getEmitter().to(rooms.team(team.id)).except(liveRooms).emit("teams:update", ownUpdateWhileFrozen(team, freeze.frozenRank));
+  if (freeze.frozen) getEmitter().to(rooms.team(team.id)).except(liveRooms).emit("teams:update", ownUpdateWhileFrozen(team, freeze.frozenRank));
 }
 
 /** The whole board changed (freeze, unfreeze, rebuild): every client re-reads it. */

@@ -11,7 +11,7 @@ import { challenges, gates, requestMessages, requests, teams, users } from "../.
 import type { Transaction } from "../../../db/client.ts";
 import { getDb, preparedOnce } from "../../infrastructure/db.server.ts";
 import type { UserActor } from "../audit/audit.server.ts";
-import type { Role } from "../auth/access.ts";
+import { isOrganiser, mayOverrule, type Role } from "../auth/access.ts";
 import { challengeGateJoin, visibleChallengeSql } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
@@ -179,14 +179,6 @@ export async function getThread(id: number, viewer: { teamId?: number | null }) 
   return { ...thread, replies };
 }
 
-/** Who may organise threads: a claim held by someone no longer in these roles holds nothing. */
-export const ORGANISERS: readonly Role[] = ["admin", "mentor"];
-
-/** An admin may take over a thread another organiser holds, and speak to every team (publish an answer). */
-export function mayOverrule(role: Role): boolean {
-  return role === "admin";
-}
-
 async function lockThread(tx: Transaction, id: number) {
   const [row] = await tx
     .select({
@@ -212,7 +204,7 @@ async function lockThread(tx: Transaction, id: number) {
  */
 function refuseIfTakenByAnother(row: { claimedBy: number | null; claimedByName: string | null; claimerRole: Role | null; status: ThreadStatus }, actor: UserActor) {
   if (row.status === "closed") throw new ThreadError(m.closed, { status: 409 });
-  const held = row.claimedBy !== null && row.claimedBy !== actor.id && row.status === "claimed" && row.claimerRole !== null && ORGANISERS.includes(row.claimerRole);
+  const held = row.claimedBy !== null && row.claimedBy !== actor.id && row.status === "claimed" && row.claimerRole !== null && isOrganiser(row.claimerRole);
   if (held && !mayOverrule(actor.role)) throw new ThreadError(m.claimedByAnother(row.claimedByName ?? m.someoneElse), { status: 409 });
 }
 
@@ -270,7 +262,7 @@ export async function teamReply(member: { id: number; teamId: number | null }, i
     if (row.status === "closed") throw new ThreadError(m.closed, { status: 409 });
     await tx.insert(requestMessages).values({ requestId: id, authorId: member.id, fromTeam: true, body });
     // Back to whoever holds it, if they still organise; otherwise open for anyone.
-    const held = row.claimedBy !== null && row.claimerRole !== null && ORGANISERS.includes(row.claimerRole);
+    const held = row.claimedBy !== null && row.claimerRole !== null && isOrganiser(row.claimerRole);
     await tx.update(requests).set(held ? { status: "claimed" } : { status: "open", claimedBy: null, claimedAt: null }).where(eq(requests.id, id));
   });
   broadcastThreadChanged({ id, teamId: member.teamId });

@@ -3,12 +3,13 @@ import { eventSettings, gates, meals } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { sharedRead, type EventVersions } from "../event-data/shared.server.ts";
+import { submissionsCloseOf, submissionsOpenAt } from "../submissions/close.ts";
 import { DEFAULT_TIME_ZONE } from "./zoned-time.ts";
 
 /**
  * The event's settings row (null before the final countdown is first set), read once per version when given
  * the request's (app/modules/event-data/shared.server.ts): what the participant pages show of it. Rules that
- * depend on it (submissions closing) are enforced in SQL by the writes themselves.
+ * depend on it (submissions closing: app/modules/submissions/close.ts) are enforced in SQL by the writes themselves.
  */
 export const eventSettingsRow = sharedRead(["event_settings"], async () => {
   const [row] = await getDb().select().from(eventSettings).where(eq(eventSettings.id, 1)).limit(1);
@@ -76,14 +77,6 @@ export async function updateSubmissionsCloseAt(actor: Actor, submissionsCloseAt:
   });
 }
 
-/**
- * The rule's fallback, for what the app shows (assertCanSubmit in app/modules/submissions/submit.server.ts
- * applies the same one in SQL, inside the saving transaction).
- */
-function submissionsCloseOf(settings: { finalAt: Date; submissionsCloseAt: Date | null }): Date {
-  return settings.submissionsCloseAt ?? settings.finalAt;
-}
-
 /** When teams stop sending answers, as pages and the API show it. */
 export interface SubmissionsWindow {
   /** The instant (ISO); null while the event has no settings (then they never close). */
@@ -96,14 +89,14 @@ export interface SubmissionsWindow {
 }
 
 /**
- * The "submissions close" setting, else the final countdown's instant. The rule itself is enforced by
- * assertCanSubmit (app/modules/submissions/submit.server.ts), with the same fallback.
+ * When submissions close and whether they still are open, as pages and the API show it: the rule's
+ * (app/modules/submissions/close.ts), which assertCanSubmit applies in SQL as it saves.
  */
 export async function getSubmissionsWindow(now = new Date(), versions: EventVersions | null = null): Promise<SubmissionsWindow> {
   const row = await eventSettingsRow(versions);
   if (!row) return { closesAt: null, fromFinal: true, open: true, timeZone: DEFAULT_TIME_ZONE };
   const at = submissionsCloseOf(row);
-  return { closesAt: at.toISOString(), fromFinal: !row.submissionsCloseAt, open: now.getTime() < at.getTime(), timeZone: row.timeZone };
+  return { closesAt: at.toISOString(), fromFinal: !row.submissionsCloseAt, open: submissionsOpenAt(at, now), timeZone: row.timeZone };
 }
 
 export async function addMeal(actor: Actor, label: string, at: Date) {

@@ -14,7 +14,7 @@ export interface ChartSeries {
   name: string;
   /** [epoch ms, total points]. */
   points: Array<[number, number]>;
-  /** Where the line stops (epoch ms): now, or the freeze for other teams while a participant looks at a frozen board. */
+  /** Where the line stops (epoch ms): now, or the freeze for other teams while a participant looks at a frozen board (`chartLineEnd` in ./frozen-view.ts). */
   until: number;
 }
 

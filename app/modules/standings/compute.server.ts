@@ -6,6 +6,7 @@ import { awards, challenges, eventSettings, standings, submissions, teams, users
 import { awardTotalsOf, type AwardTotals, type CountedAward } from "../awards/rules.ts";
 import { fromCenti, totalsOf, type ScoredSubmission, type Totals } from "../scoring/rules.ts";
 import type { TeamStanding } from "../realtime/events.ts";
+import { frozenRankSql } from "./frozen-view.ts";
 import { reachedAt } from "./ranking.ts";
 
 /** The columns every standings computation reads, joined once (no N+1). */
@@ -132,7 +133,7 @@ const jsonList = (element: SQL, from: SQL) => scalarSubquery(sql`select coalesce
  * The users' submissions: `= any(array(...))` makes the ids an init plan and the lookup an index scan on
  * submissions.user_id whatever the statistics say (as `in (subquery)` the planner chose a hash join over
  * every submission when the tables had not been analyzed yet: 49 ms at 100,000 submissions). The frozen rank
- * is picked out in Postgres: the frozen board of 10,000 teams is over a megabyte, too much to ship for one number.
+ * is picked out in Postgres, by the frozen-board rule's SQL (`frozenRankSql` in ./frozen-view.ts).
  */
 function recomputeReadsSql(teamId: SQLWrapper): SQL {
   const scoredFrom = sql`from ${submissions} inner join ${challenges} on ${challenges.id} = ${submissions.challengeId}`;
@@ -144,8 +145,7 @@ function recomputeReadsSql(teamId: SQLWrapper): SQL {
     ${jsonList(scoredJson, sql`${scoredFrom} where ${submissions.userId} = any(array(${affectedUserIds(teamId)}))`)} as user_rows,
     ${scalarSubquery(sql`select ${jsonObjectSql({ totalCenti: standings.totalCenti, shown: standings.shown })} from ${standings} where ${standings.teamId} = ${teamId}`)} as previous,
     ${scalarSubquery(sql`select ${eventSettings.scoreboardFrozen} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen,
-    ${scalarSubquery(sql`select (entry ->> 'rank')::int from ${eventSettings}, jsonb_array_elements(${eventSettings.frozenBoard}) entry
-      where ${eventSettings.id} = 1 and ${eventSettings.scoreboardFrozen} and (entry ->> 'id')::int = ${teamId} limit 1`)} as frozen_rank,
+    ${scalarSubquery(sql`select ${frozenRankSql({ frozen: eventSettings.scoreboardFrozen, frozenBoard: eventSettings.frozenBoard }, teamId)} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen_rank,
     nextval('standings_outbox_version_seq') as version
   from ${oneRow()}`;
 }

@@ -6,7 +6,10 @@ import {
   boardForViewer,
   categoryLeadersForViewer,
   chartCutFor,
+  chartLineEnd,
+  frozenRankOf,
   ownUpdateWhileFrozen,
+  rolesSeeingLiveBoard,
   seesLiveBoard,
   seesUpdate,
   UNRANKED,
@@ -68,6 +71,17 @@ describe("what a viewer sees of a frozen board", () => {
     expect(ownUpdateWhileFrozen(team(3, 500, 1), null).rank).toBe(UNRANKED);
     expect(chartCutFor({ id: 9, role: "participant", teamId: 2 }, true)).toEqual({ ownTeamId: 2 });
     expect(chartCutFor({ id: 9, role: "judge", teamId: null }, true)).toBeNull();
+    expect(frozenRankOf(frozenAt, 2)).toBe(2);
+    expect(frozenRankOf(frozenAt, 3)).toBeNull();
+    expect(frozenRankOf(null, 2)).toBeNull();
+    const ends = { cutAt: 1, nowAt: 2 };
+    expect([1, 2].map((id) => chartLineEnd({ ownTeamId: 2 }, id, ends))).toEqual([1, 2]);
+    expect([1, 2].map((id) => chartLineEnd(null, id, ends))).toEqual([2, 2]);
+  });
+
+  it("sends every team's live update to the roles that see the live board: all of them, or while frozen admins and judges", () => {
+    expect(rolesSeeingLiveBoard(false)).toEqual(["admin", "judge", "participant", "mentor"]);
+    expect(rolesSeeingLiveBoard(true)).toEqual(["admin", "judge"]);
   });
 });
 

@@ -9,8 +9,21 @@
  *   freeze is listed last, unranked (rank 0), never with its live rank. Other teams' live updates do not
  *   reach participants, and their chart lines stop at the freeze. The category top 3 keeps the places
  *   of the freeze, the team's own entry showing its live points.
+ *
+ * Where the rule is also needed in SQL, its SQL form is written here beside its code form, and
+ * tests/integration/freeze-rule.test.ts checks that they agree: a team's frozen rank (`frozenRankOf`,
+ * `frozenRankSql`: the standings job reads it in Postgres) and where a chart line stops (`chartLineEnd`,
+ * `chartCutAtSql` / `chartLineEndSql`: the chart's read). Who hears a team's live update is
+ * `rolesSeeingLiveBoard` (app/modules/realtime/broadcast.server.ts sends to their rooms); a page that holds a
+ * board takes an update through `applyUpdateForViewer` (app/components/realtime/live-standings.ts), and the
+ * chart only the updates `seesUpdate` lets through. Setting the freeze (the flag and the board it keeps) is
+ * ./freeze.server.ts.
+ *
+ * No server-only import: the browser bundles this file (drizzle-orm declares itself free of side effects, so
+ * the SQL helpers are dropped from that bundle; the SQL forms take the columns they read as arguments).
  */
-import type { Role } from "../auth/access.ts";
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { roles, type Role } from "../auth/access.ts";
 import { applyTeamUpdateIn, type TeamStanding } from "../realtime/events.ts";
 import { categoryLeaders, type CategoryLeaders } from "./category-leaders.ts";
 
@@ -29,6 +42,11 @@ export interface Viewer {
 /** Whether this viewer sees every team's live points. */
 export function seesLiveBoard(role: Role, frozen: boolean): boolean {
   return !frozen || LIVE_WHILE_FROZEN.includes(role);
+}
+
+/** The roles that hear every team's live update (`teams:update`): every role while live, else LIVE_WHILE_FROZEN. */
+export function rolesSeeingLiveBoard(frozen: boolean): Role[] {
+  return roles.filter((role) => seesLiveBoard(role, frozen));
 }
 
 export interface FreezeState {
@@ -58,6 +76,21 @@ export function boardForViewer(state: FreezeState, viewer: Viewer): ViewedBoard 
   return { teams, frozen: true, ownTeamId, live: false };
 }
 
+/** A team's rank on the frozen board: null while the board is live (`frozenBoard` null) or when the team is not on it. */
+export function frozenRankOf(frozenBoard: readonly Pick<TeamStanding, "id" | "rank">[] | null, teamId: number): number | null {
+  return frozenBoard?.find((team) => team.id === teamId)?.rank ?? null;
+}
+
+/**
+ * `frozenRankOf` in SQL, over the settings row's columns (a query that reads `event_settings`): the team's
+ * rank on the frozen board, null while live or off it. Picked out in Postgres: the frozen board of 10,000
+ * teams is over a megabyte, too much to ship for one number.
+ */
+export function frozenRankSql(settings: { frozen: SQLWrapper; frozenBoard: SQLWrapper }, teamId: SQLWrapper): SQL<number | null> {
+  return sql<number | null>`(select (entry ->> 'rank')::int from jsonb_array_elements(${settings.frozenBoard}) entry
+      where ${settings.frozen} and (entry ->> 'id')::int = ${teamId} limit 1)`;
+}
+
 /**
  * The live update a frozen team's own members receive: its live points at its frozen rank (`frozenRank`
  * null: the team is not on the frozen board).
@@ -66,12 +99,32 @@ export function ownUpdateWhileFrozen(team: TeamStanding, frozenRank: number | nu
   return { ...team, rank: frozenRank ?? UNRANKED };
 }
 
+/** Whose chart lines stop at the freeze for a viewer: every team's but `ownTeamId`'s. */
+export interface ChartCut {
+  ownTeamId: number | null;
+}
+
 /**
  * Whose chart lines stop at the freeze for this viewer: null when every line is live, else every team's
  * but the viewer's own.
  */
-export function chartCutFor(viewer: Viewer, frozen: boolean): { ownTeamId: number | null } | null {
+export function chartCutFor(viewer: Viewer, frozen: boolean): ChartCut | null {
   return seesLiveBoard(viewer.role, frozen) ? null : { ownTeamId: viewer.teamId };
+}
+
+/** Where a team's chart line stops for a viewer: at the freeze (`cutAt`) for a line the cut stops, else now. */
+export function chartLineEnd<T>(cut: ChartCut | null, teamId: number, ends: { cutAt: T; nowAt: T }): T {
+  return cut !== null && teamId !== cut.ownTeamId ? ends.cutAt : ends.nowAt;
+}
+
+/** The instant of the cut in SQL: the freeze's (`frozenAt`, the settings row's; now if it has none) with a cut, else now. */
+export function chartCutAtSql(cut: ChartCut | null, frozenAt: SQLWrapper): SQL {
+  return sql`case when ${cut !== null} then coalesce(${frozenAt}, now()) else now() end`;
+}
+
+/** `chartLineEnd` in SQL: the instant a team's line stops, from the instants now and of the cut (`chartCutAtSql`). */
+export function chartLineEndSql(cut: ChartCut | null, teamId: SQLWrapper, ends: { cutAt: SQLWrapper; nowAt: SQLWrapper }): SQL {
+  return sql`case when ${cut === null} or ${teamId} = ${cut?.ownTeamId ?? null} then ${ends.nowAt} else ${ends.cutAt} end`;
 }
 
 /** What a page holding a viewer's board knows of the viewer: whether their board is live, and their team. */
@@ -117,7 +170,12 @@ export function categoryLeadersForViewer(
   rank: (board: readonly TeamStanding[]) => CategoryLeaders = categoryLeaders,
 ): CategoryLeaders | null {
   if (seesLiveBoard(viewer.role, state.frozen)) return null;
-  return rank(state.frozenBoard ?? []);
+  return rank(placesBoardFor(state, false));
+}
+
+/** The board a viewer's category places are ranked on: the live board for whoever sees it live, else the board at the freeze. */
+export function placesBoardFor(state: FreezeState, live: boolean): readonly TeamStanding[] {
+  return live ? state.board : (state.frozenBoard ?? []);
 }
 
 /** A stretch of a board: the teams at positions `offset` to `offset + limit - 1` (0-based; `limit` null: to the end). */

@@ -7,6 +7,7 @@ import { getDb } from "../../infrastructure/db.server.ts";
 import type { EventVersions } from "../event-data/shared.server.ts";
 import { DEFAULT_TIME_ZONE } from "../settings/zoned-time.ts";
 import type { ChartSeries, ScoreChart } from "./chart.ts";
+import { chartCutAtSql, chartLineEnd, chartLineEndSql, type ChartCut } from "./frozen-view.ts";
 
 /** A team's changes inside the window; far more than an event produces (one per judged score). */
 const MAX_CHANGES_PER_TEAM = 1000;
@@ -18,9 +19,10 @@ export interface ChartRequest {
   teams: ReadonlyArray<{ id: number; name: string; totalScore?: number }>;
   /**
    * While frozen, a participant sees other teams as they stood at the freeze: their lines stop
-   * there. Their own team's line stays live (docs/domain.md, "Freeze").
+   * there. Their own team's line stays live (docs/domain.md, "Freeze"; the cut is the frozen-board rule's,
+   * `chartCutFor` in ./frozen-view.ts, as code and as SQL).
    */
-  frozenFor: { ownTeamId: number | null } | null;
+  frozenFor: ChartCut | null;
   /**
    * The event data's versions this request read (app/modules/event-data/shared.server.ts); with them and a
    * board read from the snapshot (rememberChartBoard), the chart is read once per board instead of once per
@@ -48,14 +50,13 @@ interface Row extends Record<string, unknown> {
  */
 async function readChart(request: ChartRequest): Promise<ReadChart> {
   const ids = request.teams.map((team) => team.id);
-  const frozenView = request.frozenFor !== null;
-  const ownTeamId = request.frozenFor?.ownTeamId ?? 0;
+  const cut = request.frozenFor;
   const rows = await getDb().execute<Row>(sql`
     with settings as (
       select s.time_zone, s.frozen_at from (select 1) as one left join event_settings s on s.id = 1
     ), win as (
       select settings.time_zone, now() as now_at,
-        case when ${frozenView} then coalesce(settings.frozen_at, now()) else now() end as cut_at
+        ${chartCutAtSql(cut, sql`settings.frozen_at`)} as cut_at
       from settings
     ), bounds as (
       select win.*, least(coalesce((select min(opens_at) from gates), win.cut_at), win.cut_at - interval '1 hour') as from_at
@@ -73,7 +74,7 @@ async function readChart(request: ChartRequest): Promise<ReadChart> {
         union all
         (select total_centi, at from standings_history
           where team_id = t.id and at >= bounds.from_at
-            and at <= case when t.id = ${ownTeamId} then bounds.now_at else bounds.cut_at end
+            and at <= ${chartLineEndSql(cut, sql`t.id`, { cutAt: sql`bounds.cut_at`, nowAt: sql`bounds.now_at` })}
           order by at desc limit ${MAX_CHANGES_PER_TEAM})
       ) as x
     ) as h on true
@@ -107,14 +108,12 @@ interface ReadChart {
 }
 
 function chartOf(request: ChartRequest, read: ReadChart, nowAt: number): { chart: ScoreChart; timeZone: string } {
-  const frozenView = request.frozenFor !== null;
-  const ownTeamId = request.frozenFor?.ownTeamId ?? 0;
   const series: ChartSeries[] = request.teams.map((team, index) => ({
     teamId: team.id,
     name: team.name,
     // Shared by every request that reads this board's chart: nothing writes to it.
     points: read.lines[index] as Array<[number, number]>,
-    until: frozenView && team.id !== ownTeamId ? read.cutAt : nowAt,
+    until: chartLineEnd(request.frozenFor, team.id, { cutAt: read.cutAt, nowAt }),
   }));
   const until = Math.max(nowAt, read.fromAt + 1);
   return { chart: { from: read.fromAt, until, series }, timeZone: read.timeZone };

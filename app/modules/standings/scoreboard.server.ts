@@ -10,7 +10,7 @@ import { DIVISION_NAME_MAX, divisionNamed } from "../divisions/schema.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { divisionFreezeState } from "./divisions.ts";
-import { boardForViewer, categoryLeadersForViewer, plainReader, windowForViewer, type BoardReader, type FreezeState, type Viewer, type ViewedBoard } from "./frozen-view.ts";
+import { boardForViewer, categoryLeadersForViewer, placesBoardFor, plainReader, windowForViewer, type BoardReader, type FreezeState, type Viewer, type ViewedBoard } from "./frozen-view.ts";
 import { rememberChartBoard } from "./history.server.ts";
 import { isSnapshotReady, readSnapshotCached, type Snapshot } from "./snapshot.server.ts";
 import { rebuildStandings } from "./rebuild.server.ts";
@@ -220,7 +220,7 @@ export async function getScoreboardJson(
   const around = aroundRange ? [...windowForViewer(state, viewer, aroundRange, { ...sharedReader, slice: plainReader.slice }).teams] : [];
   const window = { page, pages, ...range, total: shown.total, ownPage: own === null ? null : Math.floor(own.position / BOARD_PAGE_SIZE) + 1 };
   // The category top 3 of the whole board (the page cannot rank what it does not hold): ranked once per version.
-  const boardLeaders = rankBoard(shown.live ? state.board : (state.frozenBoard ?? []));
+  const boardLeaders = rankBoard(placesBoardFor(state, shown.live));
   return { ...answer, teamsJson, window, around, boardLeaders };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Submissions: one per (team, challenge), a file and/or a text, accepted only for an active challenge of
  * an opened gate, by a user with a team, from a request begun before submissions close (the event
- * setting, else the final countdown's instant). Server time decides (docs/RELIABILITY.md "Rules at the
+ * setting, else the final countdown's instant: ./close.ts). Server time decides (docs/RELIABILITY.md "Rules at the
  * edges").
  */
 import { and, eq, sql } from "drizzle-orm";
@@ -15,6 +15,7 @@ import { deleteObject } from "../../infrastructure/s3.server.ts";
 import { mayReadTeam, type Role } from "../auth/access.ts";
 import { challengeGateJoin, hiddenFromParticipants, maySeeChallenge } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
+import { submissionsCloseSql, submissionsOpenAt } from "./close.ts";
 import { messages } from "../messages.ts";
 import { broadcastJudgingChanged } from "../realtime/broadcast.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
@@ -96,7 +97,7 @@ export async function assertCanSubmit(
       status: challenges.status,
       wave: challenges.wave,
       opensAt: gates.opensAt,
-      closesAt: sql<Date | null>`coalesce(${eventSettings.submissionsCloseAt}, ${eventSettings.finalAt})`.mapWith(eventSettings.finalAt),
+      closesAt: submissionsCloseSql,
     })
     .from(challenges)
     .leftJoin(gates, challengeGateJoin)
@@ -106,7 +107,7 @@ export async function assertCanSubmit(
   if (!row) throw new SubmissionError("notFound");
   const hidden = hiddenFromParticipants({ status: row.status, opensAt: row.wave === null ? null : row.opensAt }, now);
   if (hidden) throw new SubmissionError(hidden === "gateClosed" ? "closed" : hidden);
-  if (row.closesAt && (input.begunAt ?? now).getTime() >= row.closesAt.getTime()) throw new SubmissionError("submissionsClosed");
+  if (!submissionsOpenAt(row.closesAt, input.begunAt ?? now)) throw new SubmissionError("submissionsClosed");
   return { closesAt: row.closesAt };
 }
 

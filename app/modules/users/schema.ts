@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { belongsToTeam, roles, type Role } from "../auth/access.ts";
 import { rowId } from "../ids.ts";
 import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
@@ -6,7 +7,7 @@ import { nameField } from "../names/names.ts";
 
 const m = messages.dashboard;
 
-export const userRoles = ["admin", "judge", "participant", "mentor"] as const;
+export const userRoles = roles;
 /** The labels the original platform used (Admin, participant), plus Judge and Mentor. */
 export const roleLabels: Record<(typeof userRoles)[number], string> = { admin: "Admin", judge: "Judge", participant: "participant", mentor: "Mentor" };
 
@@ -19,13 +20,13 @@ export const userFields = {
 
 /**
  * A password is needed for a new user only (an edit keeps the current one; an import generates it);
- * a team for participants only (admins and judges have none). `teamField` names where the team is.
+ * a team for participants only (`belongsToTeam`: the other roles have none). `teamField` names where the team is.
  */
 export function userRules({ passwordRequired, teamField = "teamId" }: { passwordRequired: boolean; teamField?: string }) {
-  return (value: { password?: string; role: string } & Record<string, unknown>, ctx: z.RefinementCtx) => {
+  return (value: { password?: string; role: Role } & Record<string, unknown>, ctx: z.RefinementCtx) => {
     if (passwordRequired && !value.password) ctx.addIssue({ code: "custom", path: ["password"], message: m.passwordRequired });
     if (value.password && value.password.length < 8) ctx.addIssue({ code: "custom", path: ["password"], message: m.passwordTooShort });
-    if (value.role === "participant" && !value[teamField]) ctx.addIssue({ code: "custom", path: [teamField], message: m.teamRequired });
+    if (belongsToTeam(value.role) && !value[teamField]) ctx.addIssue({ code: "custom", path: [teamField], message: m.teamRequired });
   };
 }
 

@@ -10,6 +10,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor, type UserActor } from "../audit/audit.server.ts";
+import { belongsToTeam, mayManageUsers } from "../auth/access.ts";
 import { hashPassword } from "../auth/password.server.ts";
 import { forgetRecentUsers } from "../auth/recent-users.server.ts";
 import { endSession, endSessionsOf, listSessionsOf } from "../auth/sessions.server.ts";
@@ -53,7 +54,7 @@ async function afterCommit(teamIds: Array<number | null | undefined>) {
 }
 
 export async function createUser(actor: Actor, input: Omit<UserFormValues, "id">) {
-  const teamId = input.role === "participant" ? (input.teamId ?? null) : null;
+  const teamId = belongsToTeam(input.role) ? (input.teamId ?? null) : null;
   const passwordHash = await hashPassword(input.password ?? "");
   const user = await getDb()
     .transaction(async (tx) => {
@@ -83,8 +84,8 @@ function audited(row: { name: string; role: string; teamId: number | null }) {
  * keeps the session they changed it from.
  */
 export async function updateUser(actor: UserActor, input: UserFormValues & { id: number }) {
-  if (input.id === actor.id && input.role !== "admin") throw new DashboardError(m.cannotDemoteSelf, 409, "role");
-  const teamId = input.role === "participant" ? (input.teamId ?? null) : null;
+  if (input.id === actor.id && !mayManageUsers(input.role)) throw new DashboardError(m.cannotDemoteSelf, 409, "role");
+  const teamId = belongsToTeam(input.role) ? (input.teamId ?? null) : null;
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const touched = await getDb()
     .transaction(async (tx) => {
