@@ -3,7 +3,7 @@
  * request handler and Socket.IO. Run several side by side; they share events through Redis.
  */
 import { randomFillSync } from "node:crypto";
-import { existsSync, watch } from "node:fs";
+import { existsSync, readdirSync, watch } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -15,7 +15,8 @@ import { sql } from "drizzle-orm";
 import { ApiError } from "./app/modules/api/errors.ts";
 import { messages } from "./app/modules/messages.ts";
 import { accessLog } from "./app/glue/access-log.server.ts";
-import { createRequestHandler } from "@remix-run/express";
+import { createRequestHandler } from "./app/glue/remix-express.server.ts";
+import { aheadOfExpress, answerFailure, assertPageReadsRunExpressMiddleware, mountMatches, routeMatches, type Step } from "./app/glue/ahead-of-express.server.ts";
 import { admissionQueue } from "./app/glue/admission.server.ts";
 import { bodyRule, boundedBodies, withReadableBodies, withReadBody } from "./app/glue/request-bodies.server.ts";
 import { isForgedRequest } from "./app/glue/csrf.server.ts";
@@ -73,11 +74,12 @@ function observeDuration(req: IncomingMessage, res: ServerResponse, pathname: st
   res.once("finish", () => observe(false));
   res.once("close", () => observe(!res.writableFinished));
 }
-app.use((req, res, next) => {
+const observeEveryRequest: Step = (req, res, next) => {
   // Mounted handlers (static files, the queue dashboard) rewrite req.url while they run: keep the path.
   observeDuration(req, res, req.path, () => res.locals.viaRemix === true);
   next();
-});
+};
+app.use(observeEveryRequest);
 
 // The scoreboard feed that big screens and scripts poll (GET and HEAD of exactly /api/v1/scoreboard),
 // answered by Node's request listener itself, ahead of Express (decision 011): Express's own setup and
@@ -94,20 +96,27 @@ function listener(req: IncomingMessage, res: ServerResponse) {
     void feed(req, res);
     return;
   }
+  if (pageReads(req, res)) return;
   app(req, res);
 }
+
+// Every middleware function below that a page read passes through is a named constant: the page reads
+// served ahead of Express (the end of this file) run the very same functions, in the same order. A new one
+// for every request goes into that list too, or page reads skip it (decision 032).
 
 // gzip level 3, not zlib's default 6: on a 30 KB page 40 % less CPU (0.39 against 0.65 ms here) for 7 % more
 // bytes; every browser asks for it, so on event day it is paid on every page (docs/performance-log.md, "The
 // afternoon's figures", 24 Nov 2026).
-app.use(compression({ level: 3 }));
+const compressAnswers = compression({ level: 3 });
+app.use(compressAnswers);
 
 // When the request arrived, before its body: an upload begun before submissions close is accepted when
 // it completes (app/glue/request-time.server.ts).
-app.use((_req, res, next) => {
+const stampArrival: Step = (_req, res, next) => {
   res.locals.receivedAt = Date.now();
   next();
-});
+};
+app.use(stampArrival);
 
 // A fresh nonce per response: Remix's inline scripts carry it, so the CSP allows them and nothing else.
 // The bytes come from the CSPRNG 4 KB at a time (a system call per 256 nonces, not one per page); each
@@ -123,14 +132,15 @@ function nextNonce(): string {
   nonceOffset += 16;
   return nonce;
 }
-app.use((_req, res, next) => {
+const stampNonce: Step = (_req, res, next) => {
   res.locals.cspNonce = nextNonce();
   next();
-});
+};
+app.use(stampNonce);
 const nonceSource = (_req: IncomingMessage, res: ServerResponse) => `'nonce-${(res as express.Response).locals.cspNonce}'`;
 // Socket.IO runs on this same origin; CSP's 'self' does not cover ws:// everywhere, so name it.
 const socketSources = (req: IncomingMessage) => `ws://${req.headers.host} wss://${req.headers.host}`;
-app.use(helmet({
+const securityHeaders = helmet({
   // In development Remix's live reload needs its own socket and inline code: the policy is for builds.
   contentSecurityPolicy:
     env.NODE_ENV === "development"
@@ -162,16 +172,18 @@ app.use(helmet({
   // refuses: keep the origin for our own requests, send nothing elsewhere.
   referrerPolicy: { policy: "same-origin" },
   strictTransportSecurity: env.NODE_ENV === "production",
-}));
+});
+app.use(securityHeaders);
 
 // The client address Remix code sees, always set by us so a client cannot forge it.
-app.use((req, _res, next) => {
+const stampClientIp: Step = (req, _res, next) => {
   req.headers[CLIENT_IP_HEADER] = req.ip ?? "unknown";
   next();
-});
+};
+app.use(stampClientIp);
 
 // Cross-site request forgery: every state change must come from our own pages (app/glue/csrf.server.ts).
-app.use((req, res, next) => {
+const refuseForgeries: Step = (req, res, next) => {
   const own = [`${req.protocol}://${req.get("host")}`, ...(env.APP_ORIGIN ? [new URL(env.APP_ORIGIN).origin] : [])];
   const facts = { method: req.method, origin: req.get("origin"), referer: req.get("referer"), authorization: req.get("authorization") };
   if (!isForgedRequest(facts, own)) return next();
@@ -179,8 +191,10 @@ app.use((req, res, next) => {
   // The API answers in its own error shape (decision 009); pages and forms get a sentence.
   if (req.path.startsWith("/api/")) res.status(403).json(new ApiError("forbidden_origin", messages.api.foreignOrigin).body);
   else res.status(403).type("text/plain").send(messages.errors.crossSite);
-});
+};
+app.use(refuseForgeries);
 
+// The paths Express answers itself: page reads ahead of Express leave them to it (the end of this file).
 const HEALTH_PATH = "/healthz";
 const READY_PATH = "/readyz";
 const METRICS_PATH = "/metrics";
@@ -196,6 +210,17 @@ app.get(METRICS_PATH, (req, res, next) => {
   if (req.path !== METRICS_PATH) return next();
   serveMetrics(req, res).catch(next);
 });
+
+/** Every file under public/ but build/ (served above), as URL paths ("/favicon.svg", "/theme/gate-1.svg"). */
+function listPublicFiles(dir: string): Set<string> {
+  const found = new Set<string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const relative = path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/");
+    if (!relative.startsWith("build/")) found.add(`/${relative}`);
+  }
+  return found;
+}
 
 /** Why a check failed, in the driver's words: drizzle's own message only repeats the query. */
 function failureReason(error: unknown): string {
@@ -229,17 +254,26 @@ app.get(READY_PATH, async (_req, res) => {
 });
 
 // Fingerprinted build assets never change: cache them for a year. Other public files for an hour.
-app.use("/build", express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
-app.use(express.static(path.join(root, "public"), { maxAge: "1h" }));
+const BUILD_PATH = "/build";
+app.use(BUILD_PATH, express.static(path.join(root, "public", "build"), { immutable: true, maxAge: "1y" }));
+// public/ is listed once, when the process starts, in every environment (a file added under it is served
+// after a restart): only its files' paths go to the file server, so a page request costs no failed stat()
+// (4 % of a busy web process's CPU, docs/performance-log.md, "The afternoon's figures").
+const publicFiles = express.static(path.join(root, "public"), { maxAge: "1h" });
+const publicPaths = listPublicFiles(path.join(root, "public"));
+const servePublicFiles: Step = (req, res, next) => (publicPaths.has(req.path) ? publicFiles(req, res, next) : next());
+app.use(servePublicFiles);
 
 // Health probes would drown the log.
-app.use(accessLog(log, (req) => req.path === HEALTH_PATH || req.path === READY_PATH));
+const logAccess = accessLog(log, (req) => req.path === HEALTH_PATH || req.path === READY_PATH);
+app.use(logAccess);
 
 app.use(QUEUE_BOARD_PATH, ...queueBoardRouter());
 
 // Bodies first, within their limits and deadline: a slow or oversized body is refused here and never
 // holds an admission slot (app/glue/request-bodies.server.ts). Uploads stream on to their parsers.
-app.use(boundedBodies({ deadlineMs: env.WEB_BODY_DEADLINE_MS }));
+const readBodies = boundedBodies({ deadlineMs: env.WEB_BODY_DEADLINE_MS });
+app.use(readBodies);
 
 // Pages and actions in arrival order, a few at a time (decision 013). Uploads stream for as long as the
 // file takes and wait on S3, not on this CPU: they go straight through.
@@ -262,10 +296,36 @@ const remix = createRequestHandler({
   getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string, receivedAt: res.locals.receivedAt as number }),
   mode: env.NODE_ENV === "production" ? "production" : "development",
 });
-app.all("*", (req, res, next) => {
+const toRemix: Step = (req, res, next) => {
   res.locals.viaRemix = true;
   return remix(withReadBody(req), res, next);
-});
+};
+app.all("*", toRemix);
+
+// Page reads ahead of Express's router (app/glue/ahead-of-express.server.ts, decisions 032 and 036): a GET or
+// HEAD that no route above claims runs the same functions as above, in the same order, without Express's
+// per-request setup. In every environment, so that tests and development run it as production does.
+// `pageReadSteps` must be Express's own middleware for a page, in order: checked here, at start, so a
+// middleware given to Express with app.use and not to the page reads (or the other way round) stops the
+// process before it serves anything.
+const pageReadSteps = [compressAnswers, stampArrival, stampNonce, securityHeaders, stampClientIp, refuseForgeries, logAccess, readBodies, admission, toRemix];
+assertPageReadsRunExpressMiddleware(app, pageReadSteps.slice(0, -1), [observeEveryRequest, servePublicFiles]);
+const pageReads = aheadOfExpress({
+        app,
+        claimedByExpress: (pathname) =>
+          routeMatches(HEALTH_PATH, pathname) ||
+          routeMatches(READY_PATH, pathname) ||
+          routeMatches(METRICS_PATH, pathname) ||
+          mountMatches(BUILD_PATH, pathname) ||
+          publicPaths.has(pathname) ||
+          mountMatches(QUEUE_BOARD_PATH.toLowerCase(), pathname),
+        steps: pageReadSteps,
+        onPath: (req, res, pathname) => observeDuration(req, res, pathname, () => (res as express.Response).locals.viaRemix === true),
+        onError: (error, req, res) => {
+          log.error({ err: error, method: req.method, path: req.url?.split("?")[0] }, "page read failed");
+          answerFailure(res);
+        },
+      });
 
 const httpServer = createServer(listener);
 // A client gets 10 s to send its headers (slowloris) and 15 minutes for a whole request: a 200 MB

@@ -9,6 +9,9 @@ import { renderToPipeableStream } from "react-dom/server";
 import { getLogger } from "~/infrastructure/logger.server";
 import { messages } from "~/modules/messages";
 import { NonceProvider } from "~/hooks/nonce";
+import { MarkupCacheProvider } from "~/hooks/markup-cache";
+import { createMarkupCache } from "~/hooks/markup-cache.server";
+import { responseOfWholeBody } from "~/glue/whole-body";
 
 /**
  * No page defers data: by the time React renders, every loader's data is in hand, so a render cannot wait
@@ -20,6 +23,15 @@ import { NonceProvider } from "~/hooks/nonce";
  * never settles, should one be added) is cut, answering 503 (briefly unavailable).
  */
 const RENDER_SAFETY_MS = 30_000;
+/**
+ * Markup that is the same for every viewer, rendered once by its content (app/hooks/markup-cache.ts): the
+ * board's rows. About 0.8 KB a piece with its key (1.6–2.3 KB with an Arabic name, up to about 4 KB for a
+ * 200-character name mixing scripts), at most 2 × 2,500 pieces: typically 4–10 MB, 20 MB at worst. In every
+ * environment, so tests and development render as production does; `npm run dev` loads each rebuild as a
+ * new module (server.ts), and with it a new, empty cache, so an edited component never keeps its old markup.
+ */
+const markupCache = createMarkupCache(2_500);
+
 /** Remix's own timer on the data it streams (the page's handoff, `.data` answers): the same bound, not its 4,950 ms. */
 export const streamTimeout = RENDER_SAFETY_MS;
 
@@ -32,7 +44,8 @@ export default function handleRequest(
 ) {
   const nonce = loadContext.cspNonce ?? "";
   // No page defers data (every loader's data is in hand before the render), so every page is rendered
-  // whole and answered as one body.
+  // whole and sent as one body: one write to the socket instead of one per chunk React makes, which cost
+  // about a tenth of a busy web process's CPU (docs/performance-log.md, "The afternoon's figures", 24 Nov 2026).
   return new Promise<Response>((resolvePage, rejectPage) => {
     let shellRendered = false;
     let cutBySafety = false;
@@ -60,7 +73,8 @@ export default function handleRequest(
       end() {
         settle(() => {
           responseHeaders.set("Content-Type", "text/html");
-          resolvePage(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+          // The bytes ride beside the body too: the Express handler sends them with one end() (app/glue/whole-body.ts).
+          resolvePage(responseOfWholeBody(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
         });
       },
       on() {
@@ -72,7 +86,9 @@ export default function handleRequest(
     };
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={RENDER_SAFETY_MS} nonce={nonce} />
+        <MarkupCacheProvider value={markupCache}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={RENDER_SAFETY_MS} nonce={nonce} />
+        </MarkupCacheProvider>
       </NonceProvider>,
       {
         nonce,

@@ -1,9 +1,10 @@
-import { isRouteErrorResponse, Link, useLocation, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useLocation, useRouteError } from "@remix-run/react";
 import { ActionLink } from "~/components/ui/action-button";
 import { Message } from "~/components/ui/message";
 import { TitleBar } from "~/components/ui/title-bar";
 import { roleHome, type Role } from "~/modules/auth/access";
 import { useT } from "~/components/i18n";
+import { AppLink } from "~/components/ui/app-link";
 
 /** A full page for 403 / 404 / 500 with a way back; never a stack trace. */
 export function StatusPage({ status, title, message, home = "/" }: {
@@ -22,9 +23,9 @@ export function StatusPage({ status, title, message, home = "/" }: {
         {title}
       </h1>
       <p className="status-page__message">{message}</p>
-      <Link className="action-button" to={home}>
+      <AppLink className="action-button" to={home}>
         {t("errors.backToSafety")}
-      </Link>
+      </AppLink>
     </main>
   );
 }

@@ -98,8 +98,8 @@ test("without JavaScript: a page of teams at a time, the own team under the firs
 test("live: a score that lifts the own team onto the first page moves it there without a reload", async ({ browser }) => {
   const own = await teamAtRank(PAGE + 1);
   const page = await pageAs(browser, own.cookie);
-  // The server's rows hydrate without a mismatch (production React reports one as an error), and then the
-  // browser renders them itself.
+  // The rows come from the server's markup cache (app/hooks/markup-cache.ts): the browser hydrates them
+  // without a mismatch (production React reports one as an error) and then renders them itself.
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   page.on("console", (message) => {

@@ -1,7 +1,7 @@
 /**
- * How the web process sends what it answers (Remix's Express adapter, server.ts): a whole page, plain or
- * compressed, with the same security headers as every Express answer, and HEAD, `.data`, redirects and
- * not-found pages as Remix makes them. Seen on the wire of a real web process.
+ * How the web process sends what it answers (app/glue/remix-express.server.ts): a page rendered whole goes
+ * out as one body of a known length, plain or compressed, and HEAD, `.data`, redirects and not-found pages
+ * still answer as Remix makes them. Seen on the wire of a real web process.
  */
 import http from "node:http";
 import { gunzipSync } from "node:zlib";
@@ -25,9 +25,11 @@ function raw(path: string, { method = "GET", encoding = "identity", withCookie =
 }
 
 describe("a page's answer", () => {
-  it("is the whole page", async () => {
+  it("is the whole page with its length, not chunks", async () => {
     const page = await raw("/gates");
     expect(page.status).toBe(200);
+    expect(page.headers["transfer-encoding"]).toBeUndefined();
+    expect(Number(page.headers["content-length"])).toBe(page.body.length);
     expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
     const html = page.body.toString();
     expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
@@ -36,8 +38,8 @@ describe("a page's answer", () => {
     expect(page.headers["content-security-policy"]).toMatch(/'nonce-/);
   });
 
-  it("carries every security header an Express route's answer carries, the same", async () => {
-    // /healthz is answered by an Express route of its own, a page by Remix: the same middleware before both.
+  it("read ahead of Express (server.ts), with every security header an Express answer carries, the same", async () => {
+    // /healthz is answered by an Express route, a page read ahead of Express's router: the same functions.
     const [page, viaExpress, head] = await Promise.all([raw("/gate/3", { encoding: "gzip" }), raw("/healthz", { encoding: "gzip" }), raw("/gates", { method: "HEAD" })]);
     const security = (headers: http.IncomingHttpHeaders) => {
       const {
@@ -95,6 +97,7 @@ describe("a page's answer", () => {
     expect(unknown.headers.location).toBe("/404");
     const missing = await raw("/404");
     expect(missing.status).toBe(404);
+    expect(Number(missing.headers["content-length"])).toBe(missing.body.length);
     expect(missing.body.toString()).toContain("</html>");
   });
 });

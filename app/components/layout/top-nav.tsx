@@ -1,9 +1,10 @@
-import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { Form, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useT } from "~/components/i18n";
 import { LanguageSwitch } from "~/components/layout/language-switch";
 import { useUnreadAnnouncements } from "~/components/realtime/unread-announcements";
 import { toastsBelow } from "~/components/toaster";
+import { AppLink, isCurrentPage } from "~/components/ui/app-link";
 
 /** Who the bar is for: a signed-in user (any role) or a visitor (null). */
 export interface TopNavUser {
@@ -55,15 +56,16 @@ export function TopNav({ user }: { user: TopNavUser | null }) {
           {navLinks(user !== null).map((link) => (
             <li key={link.label}>
               {/* No prefetch for /announcement: its loader marks everything read, a hover must not. */}
-              <NavLink
+              <AppLink
                 to={link.to}
-                end
+                className={isCurrentPage(location.pathname, link.to) ? "active" : undefined}
+                aria-current={isCurrentPage(location.pathname, link.to) ? "page" : undefined}
                 prefetch={link.to === "/announcement" || !user ? "none" : "intent"}
               >
                 {t(link.label)}
                 {link.to === "/announcement" && unread > 0 ? <UnreadBadge count={unread} label={t("nav.unread", { count: unread })} /> : null}
                 {link.to === "/home" && user?.answered ? <UnreadBadge count={user.answered} label={t("nav.answered", { count: user.answered })} /> : null}
-              </NavLink>
+              </AppLink>
             </li>
           ))}
         </ul>
@@ -90,11 +92,11 @@ function AuthIcon({ signedIn }: { signedIn: boolean }) {
   const { t } = useT();
   if (!signedIn) {
     return (
-      <Link to="/login" className="icon-button" aria-label={t("nav.login")} title={t("nav.login")}>
+      <AppLink to="/login" className="icon-button" aria-label={t("nav.login")} title={t("nav.login")}>
         <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
           <path d="M14 4h5v16h-5M3 12h11M10 8l4 4-4 4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
         </svg>
-      </Link>
+      </AppLink>
     );
   }
   return (

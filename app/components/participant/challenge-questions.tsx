@@ -1,9 +1,10 @@
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { useFormats } from "~/components/realtime/format";
 import { useT } from "~/components/i18n";
 import { ActionButton } from "~/components/ui/action-button";
 import { TextareaField } from "~/components/ui/field";
 import type { AnnouncementEvent } from "~/modules/realtime/events";
+import { AppLink } from "~/components/ui/app-link";
 
 /**
  * Under a challenge: the answers organisers published about it (announcements), and a question form that
@@ -19,9 +20,9 @@ export function ChallengeQuestions({ challengeId, answers, canAsk, timeZone }: {
         <ul className="challenge-answers">
           {answers.map((answer) => (
             <li key={answer.id}>
-              <Link to={`/announcement#announcement-${answer.id}`}>
+              <AppLink to={`/announcement#announcement-${answer.id}`}>
                 <bdi>{answer.title}</bdi>
-              </Link>{" "}
+              </AppLink>{" "}
               <span className="muted">
                 <time dateTime={answer.createdAt}>{format.dayTime(answer.createdAt, timeZone)}</time>
               </span>

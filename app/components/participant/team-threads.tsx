@@ -1,6 +1,6 @@
-import { Link } from "@remix-run/react";
 import { useT } from "~/components/i18n";
 import { useFormats } from "~/components/realtime/format";
+import { AppLink } from "~/components/ui/app-link";
 
 /** A thread's status and kind, named in the page's language. */
 export const threadStatusKeys = {
@@ -31,7 +31,7 @@ export function TeamThreads({ threads, timeZone }: { threads: TeamThreadRow[]; t
       <ul className="team-threads__list">
         {threads.map((thread) => (
           <li key={thread.id} data-thread-id={thread.id}>
-            <Link to={`/threads/${thread.id}`}>
+            <AppLink to={`/threads/${thread.id}`}>
               <span className={`thread-badge thread-badge--${thread.status}`}>{t(threadStatusKeys[thread.status])}</span>{" "}
               <span>{t(threadKindKeys[thread.kind])}</span>
               {thread.challenge ? (
@@ -40,7 +40,7 @@ export function TeamThreads({ threads, timeZone }: { threads: TeamThreadRow[]; t
                   <bdi>{thread.challenge}</bdi>
                 </>
               ) : null}
-            </Link>
+            </AppLink>
             <p dir="auto" className="team-threads__message">
               {thread.message.length > 140 ? `${thread.message.slice(0, 137)}...` : thread.message}
             </p>

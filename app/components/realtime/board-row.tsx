@@ -1,6 +1,8 @@
+import type { ReactNode } from "react";
 import { useT } from "~/components/i18n";
 import { useFormats } from "~/components/realtime/format";
 import { isMedalPlace, Medal } from "~/components/realtime/medal";
+import { useMarkupCache } from "~/hooks/markup-cache";
 import type { TeamStanding } from "~/modules/realtime/events";
 
 type Category = keyof TeamStanding["categories"];
@@ -17,6 +19,14 @@ export const boardCategories: ReadonlyArray<{ key: Category; title: string | nul
 export function BoardRow({ team, own, flashing }: { team: TeamStanding; own: boolean; flashing: boolean }) {
   const { t } = useT();
   const format = useFormats();
+  const cache = useMarkupCache();
+  const cells: RowCellsProps = {
+    rank: team.rank,
+    name: team.name,
+    points: boardCategories.map((category) => format.points(team.categories[category.key])),
+    solved: team.solvedCount,
+    total: format.points(team.totalScore),
+  };
   const className = [
     "scoreboard__row",
     own ? "scoreboard__row--own" : null,
@@ -25,29 +35,66 @@ export function BoardRow({ team, own, flashing }: { team: TeamStanding; own: boo
   ]
     .filter(Boolean)
     .join(" ");
+  // On the server, a row that says nothing of the viewer (not the own team's, no translated medal) is the
+  // same markup for everyone who sees that team at that rank with those points: rendered once, by its
+  // content (app/hooks/markup-cache.ts). The browser renders it as usual, from the same component.
+  if (cache && !own && !isMedalPlace(team.rank) && cacheable(cells)) {
+    return <tr className={className} dangerouslySetInnerHTML={{ __html: cache.markup(cellsKey(cells), () => <RowCells {...cells} />) }} />;
+  }
   return (
     <tr className={className}>
-      <td className="scoreboard__rank">
-        {isMedalPlace(team.rank) ? <Medal place={team.rank} /> : <span className="scoreboard__position ltr">{team.rank > 0 ? team.rank : "—"}</span>}
-      </td>
+      <RowCells
+        {...cells}
+        medal={isMedalPlace(team.rank) ? <Medal place={team.rank} /> : null}
+        you={own ? <span className="scoreboard__you"> {t("scoreboard.yourTeam")}</span> : null}
+      />
+    </tr>
+  );
+}
+
+interface RowCellsProps {
+  rank: number;
+  name: string;
+  /** The categories' points as text, in the order of `boardCategories`. */
+  points: string[];
+  solved: number;
+  total: string;
+}
+
+/**
+ * The markup cache's key for a row's cells: all of RowCells' props, whatever they are, as JSON, which cannot
+ * collide. JSON writes a finite number as React does; NaN and infinities would all be `null` there, so a row
+ * with one of those (never seen: a rank and a count are integers) is rendered as usual (`cacheable`).
+ */
+const cellsKey = (cells: RowCellsProps): string => `board-row${JSON.stringify(cells)}`;
+const cacheable = (cells: RowCellsProps) => Number.isFinite(cells.rank) && Number.isFinite(cells.solved);
+
+/**
+ * A row's cells, from its props alone (the server keeps their markup by content: BoardRow). It must stay
+ * pure: no hook, no `useId`, no context (app/hooks/markup-cache.ts says why).
+ */
+function RowCells({ rank, name, points, solved, total, medal = null, you = null }: RowCellsProps & { medal?: ReactNode; you?: ReactNode }) {
+  return (
+    <>
+      <td className="scoreboard__rank">{medal ?? <span className="scoreboard__position ltr">{rank > 0 ? rank : "—"}</span>}</td>
       <th scope="row" className="scoreboard__team">
-        <bdi className="scoreboard__name">{team.name}</bdi>
-        {own ? <span className="scoreboard__you"> {t("scoreboard.yourTeam")}</span> : null}
+        <bdi className="scoreboard__name">{name}</bdi>
+        {you}
         <span className="scoreboard__breakdown">
-          {boardCategories.map((category) => (
+          {boardCategories.map((category, at) => (
             <span key={category.key}>
-              {category.key} <span className="ltr">{format.points(team.categories[category.key])}</span>
+              {category.key} <span className="ltr">{points[at]}</span>
             </span>
           ))}
         </span>
       </th>
-      {boardCategories.map((category) => (
+      {boardCategories.map((category, at) => (
         <td key={category.key} className="num scoreboard__cat">
-          {format.points(team.categories[category.key])}
+          {points[at]}
         </td>
       ))}
-      <td className="num">{team.solvedCount}</td>
-      <td className="num scoreboard__total">{format.points(team.totalScore)}</td>
-    </tr>
+      <td className="num">{solved}</td>
+      <td className="num scoreboard__total">{total}</td>
+    </>
   );
 }

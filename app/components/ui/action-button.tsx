@@ -1,5 +1,5 @@
-import { Link, type LinkProps } from "@remix-run/react";
 import { forwardRef, type ButtonHTMLAttributes } from "react";
+import { AppLink, type AppLinkProps } from "~/components/ui/app-link";
 
 export type ActionVariant = "primary" | "danger" | "subtle";
 
@@ -19,12 +19,12 @@ export const ActionButton = forwardRef<HTMLButtonElement, ActionButtonProps>(fun
   return <button ref={ref} className={actionClass(variant, className)} {...props} />;
 });
 
-export type ActionLinkProps = LinkProps & { variant?: ActionVariant };
+export type ActionLinkProps = AppLinkProps & { variant?: ActionVariant };
 
-/** A link to a page of this app (Remix's Link) with the ActionButton look, for navigation that must work without JavaScript. */
+/** A link to a page of this app (an AppLink) with the ActionButton look, for navigation that must work without JavaScript. */
 export const ActionLink = forwardRef<HTMLAnchorElement, ActionLinkProps>(function ActionLink(
   { variant = "primary", className, ...props },
   ref,
 ) {
-  return <Link ref={ref} className={actionClass(variant, className)} {...props} />;
+  return <AppLink ref={ref} className={actionClass(variant, className)} {...props} />;
 });
