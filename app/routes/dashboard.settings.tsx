@@ -33,8 +33,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const settingsUrl = "/dashboard/settings";
 
-/** Each form of the page, by its intent: the schema it is checked against and the module call that saves it. */
-const forms: Record<string, IntentForm> = {
+/**
+ * Each form of the page, by its intent: the schema it is checked against and the module call that saves it.
+ * Made inside the action: a table built at the module's top level would run in the browser too, where the
+ * server-only glue it calls does not exist, and stop the page from hydrating.
+ */
+const settingsForms = (): Record<string, IntentForm> => ({
   gate: intentForm(GateSettingsSchema, saveGate, { numbered: true }),
   final: intentForm(FinalSettingsSchema, saveFinal),
   "submissions-close": intentForm(SubmissionsCloseSchema, saveSubmissionsClose),
@@ -43,7 +47,7 @@ const forms: Record<string, IntentForm> = {
   "team-cap": intentForm(TeamSizeCapSchema, saveTeamSizeCap, { failure: { log: "team size cap not saved", fieldOf: () => "teamSizeCap" } }),
   divisions: intentForm(DivisionsFormSchema, saveDivisions, { failure: { log: "divisions not saved", fieldOf: (refusal) => (refusal ? "divisions" : undefined) } }),
   "meal-add": intentForm(MealAddSchema, saveMeal),
-};
+});
 
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requirePageActor(request);
@@ -58,6 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!parsed.success) throw badRequest();
     return redirectWithToast(settingsUrl, { type: "success", title: await dropMeal(actor, parsed.data) });
   }
+  const forms = settingsForms();
   const form = Object.hasOwn(forms, intent) ? forms[intent] : undefined;
   if (!form) throw badRequest();
   return form(actor, formData, settingsUrl);
