@@ -102,7 +102,8 @@ function listener(req: IncomingMessage, res: ServerResponse) {
 
 // Every middleware function below that a page read passes through is a named constant: the page reads
 // served ahead of Express (the end of this file) run the very same functions, in the same order. A new one
-// for every request goes into that list too, or page reads skip it (decision 032).
+// for every request goes into `pageReadSteps` too: at start the process checks the two lists are one, and
+// stops if not (decisions 032, 036).
 
 // gzip level 3, not zlib's default 6: on a 30 KB page 40 % less CPU (0.39 against 0.65 ms here) for 7 % more
 // bytes; every browser asks for it, so on event day it is paid on every page (docs/performance-log.md, "The
