@@ -1,8 +1,9 @@
 import { defineConfig } from "drizzle-kit";
+import { localServiceUrls } from "./app/infrastructure/local-services.ts";
 
 export default defineConfig({
   dialect: "postgresql",
   schema: "./db/schema.ts",
   out: "./db/migrations",
-  dbCredentials: { url: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:55432/gatekeeper" },
+  dbCredentials: { url: process.env.DATABASE_URL ?? localServiceUrls().databaseUrl },
 });

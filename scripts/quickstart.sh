@@ -15,7 +15,8 @@ node --import tsx scripts/seed.ts --reset-clock
 echo "==> building"
 npm run -s build >/dev/null
 
-port="${PORT:-3000}"
+# The web port: PORT, else 3000 moved by GATEKEEPER_PORT_OFFSET as every local port is (app/infrastructure/local-services.ts).
+port="${PORT:-$(node --import tsx -e 'import("./app/infrastructure/local-services.ts").then((m) => console.log(m.localPorts().web))')}"
 export PORT="$port"
 pids=()
 cleanup() {

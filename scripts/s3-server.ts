@@ -1,5 +1,6 @@
 /**
- * Local S3 for dev and tests: s3rver on 127.0.0.1:54569, data in .local/s3/data, bucket S3_BUCKET.
+ * Local S3 for dev and tests: s3rver on 127.0.0.1:54569 (moved by GATEKEEPER_PORT_OFFSET), data in .local/s3/data,
+ * bucket S3_BUCKET.
  * Started in the background by `npm run services:start`; can also run in the foreground for debugging.
  * S3_SERVER_PORT and S3_SERVER_DATA_DIR move it elsewhere: a fault drill runs (and kills) one of its own.
  */

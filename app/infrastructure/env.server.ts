@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { DEFAULT_S3_ACCESS_KEY_ID, DEFAULT_S3_BUCKET, DEFAULT_S3_REGION, DEFAULT_S3_SECRET_ACCESS_KEY, localPorts, localServiceUrls, MAX_PORT_OFFSET, portOffsetOf } from "./local-services.ts";
 
 /**
  * The process configuration, parsed once. Local defaults point at the project-local services that
- * `npm run services:start` runs (scripts/services.ts); production refuses the unsafe ones.
+ * `npm run services:start` runs (scripts/services.ts), on the ports local-services.ts defines (moved by
+ * GATEKEEPER_PORT_OFFSET); production refuses the unsafe ones.
  */
 export const DEV_SESSION_SECRET = "gatekeeper-dev-session-secret-change-me";
 
@@ -27,78 +29,86 @@ export function trustedProxies(value: string): false | number | string[] | undef
   return list;
 }
 
-const EnvSchema = z
-  .object({
-    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    APP_ORIGIN: z.url().optional(),
-    // Behind reverse proxies: which X-Forwarded-For entries to believe for the client address (login
-    // throttling, sessions, the audit trail). See `trustedProxies`.
-    TRUST_PROXY: z
-      .string()
-      .default("false")
-      .transform((value, ctx) => {
-        const trusted = trustedProxies(value);
-        if (trusted === undefined) ctx.addIssue({ code: "custom", message: "false, true, a number of proxies (1-9), or addresses/subnets separated by commas" });
-        return trusted ?? false;
-      }),
-    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-    DATABASE_URL: z
-      .url()
-      .refine((url) => /^postgres(ql)?:\/\//.test(url), "must start with postgres://")
-      .default("postgres://postgres@127.0.0.1:55432/gatekeeper"),
-    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
-    // Requests a web process serves at once; the rest wait in arrival order (decision 013). 0: no limit.
-    WEB_MAX_ACTIVE_REQUESTS: z.coerce.number().int().min(0).max(10_000).default(8),
-    // How long a form or JSON body may take to arrive (app/glue/request-bodies.server.ts).
-    WEB_BODY_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
-    REDIS_URL: z
-      .url()
-      .refine((url) => /^rediss?:\/\//.test(url), "must start with redis://")
-      .default("redis://127.0.0.1:56379"),
-    REDIS_PREFIX: z
-      .string()
-      .regex(/^[a-zA-Z0-9_-]+$/, "letters, digits, - and _ only")
-      .default("gk"),
-    S3_ENDPOINT: z.url().default("http://127.0.0.1:54569"),
-    // Browsers download through presigned URLs: they must name a host the browser can reach.
-    S3_PUBLIC_ENDPOINT: z.url().optional(),
-    S3_REGION: z.string().min(1).default("us-east-1"),
-    S3_BUCKET: z.string().min(3).default("gatekeeper"),
-    S3_ACCESS_KEY_ID: z.string().min(1).default("S3RVER"),
-    S3_SECRET_ACCESS_KEY: z.string().min(1).default("S3RVER"),
-    S3_FORCE_PATH_STYLE: booleanFromString.default(true),
-    SESSION_SECRET: z.string().min(16).default(DEV_SESSION_SECRET),
-    // A sign-in session ends after this long without a request, and this long after the login (decision 015).
-    // At least 5 minutes: a use is written once a minute.
-    SESSION_IDLE_MINUTES: z.coerce.number().int().min(5).max(525_600).default(720),
-    SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(8_760).default(72),
-    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
-    // Shown as "processed by" on each job in the queue dashboard. Default: host and pid.
-    WORKER_NAME: z.string().min(1).max(100).optional(),
-    // Submission upload limit in bytes (200 MB). Lowered only by the e2e server to keep CI fast.
-    SUBMISSION_MAX_BYTES: z.coerce.number().int().min(1).default(209_715_200),
-    // Prometheus metrics (docs/operations.md): served only to a scraper that sends this bearer token;
-    // unset, /metrics answers 404 and workers open no metrics port.
-    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (e.g. openssl rand -hex 24)").optional(),
-    // The port a worker serves its metrics on; several workers on one host take the next free ones.
-    WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).default(9464),
-  })
-  .superRefine((env, ctx) => {
-    if (env.NODE_ENV !== "production") return;
-    if (env.SESSION_SECRET === DEV_SESSION_SECRET || env.SESSION_SECRET.length < 32) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["SESSION_SECRET"],
-        message: "production needs your own secret of at least 32 characters (e.g. openssl rand -hex 32)",
-      });
-    }
-    if (env.METRICS_TOKEN !== undefined && env.METRICS_TOKEN.length < 32) {
-      ctx.addIssue({ code: "custom", path: ["METRICS_TOKEN"], message: "production needs a metrics token of at least 32 characters (e.g. openssl rand -hex 24)" });
-    }
-  });
+/** The schema, its local defaults those of the offset the environment asks for (local-services.ts). */
+function envSchema(source: Record<string, string | undefined>) {
+  const offset = portOffsetOf(source) === null ? {} : source;
+  const ports = localPorts(offset);
+  const local = localServiceUrls(offset);
+  return z
+    .object({
+      // Checked here so a bad one is named with the others; its value is read by localPorts.
+      GATEKEEPER_PORT_OFFSET: z.string().refine((text) => portOffsetOf({ GATEKEEPER_PORT_OFFSET: text }) !== null, `a whole number from 0 to ${MAX_PORT_OFFSET}`).optional(),
+      NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+      PORT: z.coerce.number().int().min(0).max(65535).default(ports.web),
+      APP_ORIGIN: z.url().optional(),
+      // Behind reverse proxies: which X-Forwarded-For entries to believe for the client address (login
+      // throttling, sessions, the audit trail). See `trustedProxies`.
+      TRUST_PROXY: z
+        .string()
+        .default("false")
+        .transform((value, ctx) => {
+          const trusted = trustedProxies(value);
+          if (trusted === undefined) ctx.addIssue({ code: "custom", message: "false, true, a number of proxies (1-9), or addresses/subnets separated by commas" });
+          return trusted ?? false;
+        }),
+      LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+      DATABASE_URL: z
+        .url()
+        .refine((url) => /^postgres(ql)?:\/\//.test(url), "must start with postgres://")
+        .default(local.databaseUrl),
+      DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+      // Requests a web process serves at once; the rest wait in arrival order (decision 013). 0: no limit.
+      WEB_MAX_ACTIVE_REQUESTS: z.coerce.number().int().min(0).max(10_000).default(8),
+      // How long a form or JSON body may take to arrive (app/glue/request-bodies.server.ts).
+      WEB_BODY_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+      REDIS_URL: z
+        .url()
+        .refine((url) => /^rediss?:\/\//.test(url), "must start with redis://")
+        .default(local.redisUrl),
+      REDIS_PREFIX: z
+        .string()
+        .regex(/^[a-zA-Z0-9_-]+$/, "letters, digits, - and _ only")
+        .default("gk"),
+      S3_ENDPOINT: z.url().default(local.s3Endpoint),
+      // Browsers download through presigned URLs: they must name a host the browser can reach.
+      S3_PUBLIC_ENDPOINT: z.url().optional(),
+      S3_REGION: z.string().min(1).default(DEFAULT_S3_REGION),
+      S3_BUCKET: z.string().min(3).default(DEFAULT_S3_BUCKET),
+      S3_ACCESS_KEY_ID: z.string().min(1).default(DEFAULT_S3_ACCESS_KEY_ID),
+      S3_SECRET_ACCESS_KEY: z.string().min(1).default(DEFAULT_S3_SECRET_ACCESS_KEY),
+      S3_FORCE_PATH_STYLE: booleanFromString.default(true),
+      SESSION_SECRET: z.string().min(16).default(DEV_SESSION_SECRET),
+      // A sign-in session ends after this long without a request, and this long after the login (decision 015).
+      // At least 5 minutes: a use is written once a minute.
+      SESSION_IDLE_MINUTES: z.coerce.number().int().min(5).max(525_600).default(720),
+      SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(8_760).default(72),
+      WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+      // Shown as "processed by" on each job in the queue dashboard. Default: host and pid.
+      WORKER_NAME: z.string().min(1).max(100).optional(),
+      // Submission upload limit in bytes (200 MB). Lowered only by the e2e server to keep CI fast.
+      SUBMISSION_MAX_BYTES: z.coerce.number().int().min(1).default(209_715_200),
+      // Prometheus metrics (docs/operations.md): served only to a scraper that sends this bearer token;
+      // unset, /metrics answers 404 and workers open no metrics port.
+      METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (e.g. openssl rand -hex 24)").optional(),
+      // The port a worker serves its metrics on; several workers on one host take the next free ones.
+      WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).default(ports.workerMetrics),
+    })
+    .superRefine((env, ctx) => {
+      if (env.NODE_ENV !== "production") return;
+      if (env.SESSION_SECRET === DEV_SESSION_SECRET || env.SESSION_SECRET.length < 32) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["SESSION_SECRET"],
+          message: "production needs your own secret of at least 32 characters (e.g. openssl rand -hex 32)",
+        });
+      }
+      if (env.METRICS_TOKEN !== undefined && env.METRICS_TOKEN.length < 32) {
+        ctx.addIssue({ code: "custom", path: ["METRICS_TOKEN"], message: "production needs a metrics token of at least 32 characters (e.g. openssl rand -hex 24)" });
+      }
+    });
+}
 
-export type Env = z.infer<typeof EnvSchema>;
+export type Env = z.infer<ReturnType<typeof envSchema>>;
 
 export class EnvError extends Error {}
 
@@ -112,7 +122,7 @@ const REQUIRED_IN_PRODUCTION = ["DATABASE_URL", "REDIS_URL", "S3_ENDPOINT", "S3_
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   // An empty variable means "not set": `FOO= npm start` should fall back to the default.
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
-  const result = EnvSchema.safeParse(cleaned);
+  const result = envSchema(cleaned).safeParse(cleaned);
   const issues = result.success ? [] : result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
   if (cleaned.NODE_ENV === "production") {
     for (const name of REQUIRED_IN_PRODUCTION) if (!(name in cleaned)) issues.push(`  ${name}: must be set in production`);

@@ -1,28 +1,27 @@
 /**
- * Where the project-local dev/test services live. The app's config falls back to these same URLs, so a
- * fresh checkout works after `npm run services:start` with no .env at all.
- *
- * Ports are deliberately non-standard so the local instances never collide with a system Postgres (5432),
- * Redis (6379) or another project's s3rver (4568).
+ * Where the project-local dev/test services live, for the scripts: the addresses are defined once, in
+ * app/infrastructure/local-services.ts, which the app's config falls back to as well, so a fresh checkout works
+ * after `npm run services:start` with no .env at all, and migrate, seed and the web process always meet the same
+ * instances. GATEKEEPER_PORT_OFFSET moves them all (README.md, "Two checkouts on one machine").
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  DEFAULT_DATABASE_NAME,
+  DEFAULT_S3_ACCESS_KEY_ID,
+  DEFAULT_S3_BUCKET,
+  DEFAULT_S3_REGION,
+  DEFAULT_S3_SECRET_ACCESS_KEY,
+  LOCAL_HOST,
+  localPorts,
+  localServiceUrls,
+} from "../../app/infrastructure/local-services.ts";
 
-export const LOCAL_HOST = "127.0.0.1";
-export const POSTGRES_PORT = 55432;
-export const REDIS_PORT = 56379;
-export const S3_PORT = 54569;
+export { DEFAULT_DATABASE_NAME, DEFAULT_S3_ACCESS_KEY_ID, DEFAULT_S3_BUCKET, DEFAULT_S3_REGION, DEFAULT_S3_SECRET_ACCESS_KEY, LOCAL_HOST };
 
-export const DEFAULT_DATABASE_NAME = "gatekeeper";
-export const DEFAULT_S3_BUCKET = "gatekeeper";
-export const DEFAULT_S3_REGION = "us-east-1";
-/** s3rver's built-in credentials; it rejects requests signed with anything else. */
-export const DEFAULT_S3_ACCESS_KEY_ID = "S3RVER";
-export const DEFAULT_S3_SECRET_ACCESS_KEY = "S3RVER";
-
-export const DEFAULT_DATABASE_URL = `postgres://postgres@${LOCAL_HOST}:${POSTGRES_PORT}/${DEFAULT_DATABASE_NAME}`;
-export const DEFAULT_REDIS_URL = `redis://${LOCAL_HOST}:${REDIS_PORT}`;
-export const DEFAULT_S3_ENDPOINT = `http://${LOCAL_HOST}:${S3_PORT}`;
+/** This process's ports and URLs (its GATEKEEPER_PORT_OFFSET). */
+export const { postgres: POSTGRES_PORT, redis: REDIS_PORT, s3: S3_PORT } = localPorts();
+export const { databaseUrl: DEFAULT_DATABASE_URL, redisUrl: DEFAULT_REDIS_URL, s3Endpoint: DEFAULT_S3_ENDPOINT } = localServiceUrls();
 
 export const LOCAL_SERVICE_DEFAULTS = {
   databaseUrl: DEFAULT_DATABASE_URL,
@@ -43,14 +42,15 @@ export const S3_DATA_DIR = path.join(LOCAL_DIR, "s3", "data");
 
 /**
  * The service variables for a process started in production mode, which refuses to fall back to the dev
- * defaults (app/infrastructure/env.server.ts): the caller's own settings, else the project-local instances.
- * Used by the e2e server, the drills and the benchmarks.
+ * defaults (app/infrastructure/env.server.ts): the caller's own settings, else the project-local instances
+ * of the caller's offset. Used by the e2e server, the drills and the benchmarks.
  */
-export function productionServiceEnv(source: NodeJS.ProcessEnv = process.env) {
+export function productionServiceEnv(source: Record<string, string | undefined> = process.env) {
+  const local = localServiceUrls(source);
   return {
-    DATABASE_URL: source.DATABASE_URL ?? DEFAULT_DATABASE_URL,
-    REDIS_URL: source.REDIS_URL ?? DEFAULT_REDIS_URL,
-    S3_ENDPOINT: source.S3_ENDPOINT ?? DEFAULT_S3_ENDPOINT,
+    DATABASE_URL: source.DATABASE_URL ?? local.databaseUrl,
+    REDIS_URL: source.REDIS_URL ?? local.redisUrl,
+    S3_ENDPOINT: source.S3_ENDPOINT ?? local.s3Endpoint,
     S3_ACCESS_KEY_ID: source.S3_ACCESS_KEY_ID ?? DEFAULT_S3_ACCESS_KEY_ID,
     S3_SECRET_ACCESS_KEY: source.S3_SECRET_ACCESS_KEY ?? DEFAULT_S3_SECRET_ACCESS_KEY,
   };
