@@ -16,6 +16,9 @@ export default defineConfig({
           name: "unit",
           include: ["app/**/*.test.ts", "db/**/*.test.ts", "workers/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts"],
           environment: "node",
+          // Some start a process or run the linter (the layers, the web's node flags, CPU by process): on a busy
+          // 2-core machine they took 6–13 s against vitest's default 5 s, and failed without an assertion failing.
+          testTimeout: 30_000,
         },
       },
       {
