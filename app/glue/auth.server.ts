@@ -15,6 +15,7 @@ import { deleteExpiredSessions, endSessionByToken, startSession } from "../modul
 import { findSessionCaller, type Caller } from "./caller.server.ts";
 import { clientIp } from "./request.server.ts";
 import { clearedSessionCookie, readSessionToken, sessionSetCookie } from "./session.server.ts";
+import { createToastHeaders } from "./toast.server.ts";
 
 /** Thrown by the form strategy when the name or password is wrong. */
 export class InvalidCredentialsError extends Error {
@@ -123,23 +124,26 @@ function sweepExpiredSessions(now = Date.now()) {
 }
 
 /**
- * Starts a new session for the user (a login) and returns the Set-Cookie value. The session the
+ * Starts a new session for the user (a login) and returns its Set-Cookie headers. The session the
  * request came with, if any, ends: a login always gets a new token, so a token planted before the
- * login (session fixation) is worth nothing after it.
+ * login (session fixation) is worth nothing after it. When the login ended the user's oldest sessions
+ * (SESSIONS_PER_USER, app/modules/auth/sessions.server.ts), a toast tells them on the first page.
  */
-export async function sessionCookieFor(user: VerifiedUser, request: Request): Promise<string> {
+export async function sessionHeadersFor(user: VerifiedUser, request: Request): Promise<Headers> {
   const previous = await readSessionToken(request.headers.get("Cookie"));
   if (previous) await endSessionByToken(previous);
-  const token = await startSession(user.id, { ip: clientIp(request), userAgent: request.headers.get("User-Agent") }, user.verifiedPasswordHash);
+  const started = await startSession(user.id, { ip: clientIp(request), userAgent: request.headers.get("User-Agent") }, user.verifiedPasswordHash);
   // The password changed between the check and now: the login did not happen.
-  if (!token) throw new InvalidCredentialsError();
+  if (!started) throw new InvalidCredentialsError();
   sweepExpiredSessions();
-  return sessionSetCookie(token);
+  const headers = started.endedOldest > 0 ? await createToastHeaders({ type: "message", title: messages.login.oldestSessionEnded }) : new Headers();
+  headers.append("Set-Cookie", await sessionSetCookie(started.token));
+  return headers;
 }
 
 /** Starts a session for the user and redirects. */
 export async function createUserSession(user: VerifiedUser, redirectTo: string, request: Request) {
-  return redirect(redirectTo, { headers: { "Set-Cookie": await sessionCookieFor(user, request) } });
+  return redirect(redirectTo, { headers: await sessionHeadersFor(user, request) });
 }
 
 /** Ends the request's session on the server (every web process refuses it from now on) and in the browser. */

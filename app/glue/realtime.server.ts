@@ -9,6 +9,7 @@ import { getEnv } from "../infrastructure/env.server.ts";
 import { getLogger } from "../infrastructure/logger.server.ts";
 import { socketKey, emitThroughLocalServer } from "../infrastructure/emitter.server.ts";
 import { createRedis } from "../infrastructure/redis.server.ts";
+import { messages } from "../modules/messages.ts";
 import { roomsOf } from "../modules/realtime/rooms.ts";
 import { readSessionToken } from "./session.server.ts";
 
@@ -25,6 +26,40 @@ interface SocketData {
 const SOCKET_SWEEP_MS = 60_000;
 const UNHEARD_SWEEP_MS = 1_000;
 
+
+/**
+ * The sockets this web process holds per session and per user: one player's tabs or script cannot take
+ * every connection (SOCKETS_PER_SESSION, SOCKETS_PER_USER; docs/RELIABILITY.md). Counted per web process:
+ * behind the proxy a signed-in browser's connections all go to the process its session is pinned to.
+ */
+export function socketCounts(limits = { perSession: getEnv().SOCKETS_PER_SESSION, perUser: getEnv().SOCKETS_PER_USER }) {
+  const bySession = new Map<string, number>();
+  const byUser = new Map<number, number>();
+  const less = <K>(map: Map<K, number>, key: K) => {
+    const left = (map.get(key) ?? 0) - 1;
+    if (left > 0) map.set(key, left);
+    else map.delete(key);
+  };
+  return {
+    /** Takes a place for a new socket, or says why not (connect_error's message, and a code). */
+    take(sessionHash: string, userId: number): { code: "too_many_for_session" | "too_many_for_user"; message: string } | null {
+      const session = bySession.get(sessionHash) ?? 0;
+      const user = byUser.get(userId) ?? 0;
+      if (session >= limits.perSession) return { code: "too_many_for_session", message: messages.realtime.tooManyForSession(limits.perSession) };
+      if (user >= limits.perUser) return { code: "too_many_for_user", message: messages.realtime.tooManyForUser(limits.perUser) };
+      bySession.set(sessionHash, session + 1);
+      byUser.set(userId, user + 1);
+      return null;
+    },
+    /** Gives a socket's place back (it disconnected). */
+    give(sessionHash: string, userId: number) {
+      less(bySession, sessionHash);
+      less(byUser, userId);
+    },
+    /** Sessions and users holding a place (a test's proof that nothing is left behind). */
+    size: () => ({ sessions: bySession.size, users: byUser.size }),
+  };
+}
 
 /**
  * Socket.IO on the web process's own HTTP server. The Redis adapter shares every emit with the
@@ -69,19 +104,38 @@ export function attachRealtime(httpServer: HttpServer) {
 
   // Counts the changes heard: a socket whose handshake overlapped one is re-checked once it is in the list.
   let changesHeard = 0;
+  const counts = socketCounts();
   io.use(async (socket, next) => {
     socket.data.changesSeen = changesHeard;
+    let data: SocketData;
     try {
       const cookie = socket.request.headers.cookie;
       const [user, token] = await Promise.all([findSessionCaller(cookie), readSessionToken(cookie)]);
       if (!user || !token) return next(new Error("unauthorized"));
-      const data: SocketData = { user, sessionHash: hashSessionToken(token) };
-      Object.assign(socket.data, data);
-      next();
+      data = { user, sessionHash: hashSessionToken(token) };
     } catch (error) {
       getLogger().warn({ err: error }, "socket authentication failed");
-      next(new Error("unavailable"));
+      return next(new Error("unavailable"));
     }
+    // The browser left during the lookup: Socket.IO drops the socket, nothing to count.
+    if (socket.conn.readyState !== "open") return next(new Error("closed"));
+    const refusal = counts.take(data.sessionHash, data.user.id);
+    if (refusal) {
+      getLogger().warn({ userId: data.user.id, refusal: refusal.code }, "socket refused: too many connections");
+      return next(Object.assign(new Error(refusal.message), { data: { code: refusal.code } }));
+    }
+    // Given back once, whichever comes first: the socket's disconnect, or its connection closing before
+    // Socket.IO let it in (it then never connects, and never disconnects).
+    let held = true;
+    const giveBack = () => {
+      if (!held) return;
+      held = false;
+      counts.give(data.sessionHash, data.user.id);
+    };
+    socket.once("disconnect", giveBack);
+    socket.conn.once("close", giveBack);
+    Object.assign(socket.data, data);
+    next();
   });
 
   io.on("connection", (socket) => {

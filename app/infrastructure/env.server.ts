@@ -82,6 +82,14 @@ function envSchema(source: Record<string, string | undefined>) {
       // At least 5 minutes: a use is written once a minute.
       SESSION_IDLE_MINUTES: z.coerce.number().int().min(5).max(525_600).default(720),
       SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(8_760).default(72),
+      // What one player can hold (docs/RELIABILITY.md): live sign-in sessions per user (a new one ends the
+      // oldest), Socket.IO connections per session and per user (counted per web process), and threads
+      // waiting for an organiser per team and per user (a new one is refused).
+      SESSIONS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(10),
+      SOCKETS_PER_SESSION: z.coerce.number().int().min(1).max(100_000).default(10),
+      SOCKETS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(20),
+      THREADS_WAITING_PER_TEAM: z.coerce.number().int().min(1).max(100_000).default(20),
+      THREADS_WAITING_PER_USER: z.coerce.number().int().min(1).max(100_000).default(10),
       WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
       // Shown as "processed by" on each job in the queue dashboard. Default: host and pid.
       WORKER_NAME: z.string().min(1).max(100).optional(),

@@ -27,6 +27,13 @@ export const messages = {
     throttled: template("Too many failed attempts. Try again in {{wait}}.", (retryAfterSeconds: number) => ({ wait: formatWait(retryAfterSeconds) }), {
       nested: { wait },
     }),
+    // The first page after a login that ended the user's oldest sessions (SESSIONS_PER_USER).
+    oldestSessionEnded: "You were signed in on too many devices; the oldest sign-in was ended.",
+  },
+  // A Socket.IO connection refused at its handshake (SOCKETS_PER_SESSION, SOCKETS_PER_USER): connect_error's message.
+  realtime: {
+    tooManyForSession: template("Too many live connections for this sign-in ({{limit}} at most): close a tab, then reload.", (limit: number) => ({ limit })),
+    tooManyForUser: template("Too many live connections for this account ({{limit}} at most): close a tab, then reload.", (limit: number) => ({ limit })),
   },
   scoring: {
     required: "Please enter a score",
@@ -442,6 +449,15 @@ export const messages = {
     questionTooLong: "At most 2,000 characters.",
     noTeam: "Only a team's member can ask about a challenge.",
     challengeNotFound: "This challenge is not open to your team.",
+    // Threads waiting for an organiser (open or claimed): THREADS_WAITING_PER_TEAM, THREADS_WAITING_PER_USER.
+    teamWaitingLimit: template(
+      "Your team has reached its limit of questions and requests waiting for an organiser ({{limit}}): wait for an answer before sending another.",
+      (limit: number) => ({ limit }),
+    ),
+    userWaitingLimit: template(
+      "You have reached your limit of questions and requests waiting for an organiser ({{limit}}): wait for an answer before sending another.",
+      (limit: number) => ({ limit }),
+    ),
     replyNotification: template("An organiser answered: {{body}}", (body: string) => ({ body: body.length > 160 ? `${body.slice(0, 157)}...` : body })),
     statusLabels: { open: "Open", claimed: "Claimed", answered: "Answered", closed: "Closed" },
     kindLabels: { mentor: "Mentor call", needs: "Need", question: "Question" },

@@ -1,7 +1,7 @@
 import { ApiError } from "~/modules/api/errors";
 import { MeSchema, meOf } from "~/modules/api/schemas";
 import { ApiLoginSchema } from "~/modules/auth/login-schema";
-import { InvalidCredentialsError, LoginThrottledError, sessionCookieFor, verifyThrottledLogin } from "~/glue/auth.server";
+import { InvalidCredentialsError, LoginThrottledError, sessionHeadersFor, verifyThrottledLogin } from "~/glue/auth.server";
 import { publicApiResource, readBody, respond } from "~/glue/api.server";
 
 /**
@@ -13,7 +13,10 @@ const resource = publicApiResource("/auth/login", {
     const { username, password } = await readBody(request, ApiLoginSchema);
     try {
       const user = await verifyThrottledLogin(username, password, request);
-      return respond(MeSchema, meOf(user), { headers: { "Set-Cookie": await sessionCookieFor(user, request) } });
+      const headers = await sessionHeadersFor(user, request);
+      const response = respond(MeSchema, meOf(user));
+      for (const cookie of headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
+      return response;
     } catch (error) {
       if (error instanceof InvalidCredentialsError) throw new ApiError("invalid_credentials", error.message);
       if (error instanceof LoginThrottledError) {

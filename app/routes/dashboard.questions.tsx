@@ -8,9 +8,10 @@ import { pageTitle } from "~/modules/i18n/i18n";
 import { Trans } from "react-i18next";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { ActionLink } from "~/components/ui/action-button";
+import { PageLinks } from "~/components/ui/page-links";
 import { messages } from "~/modules/messages";
 import { ThreadFilterSchema } from "~/modules/requests/schema";
-import { claimThread, listThreads, QUEUE_LIMIT, questionChallenges } from "~/modules/requests/threads.server";
+import { claimThread, questionChallenges, threadQueuePage, type ThreadQueuePage } from "~/modules/requests/threads.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { parseRowId } from "~/modules/ids";
 import styles from "~/styles/dashboard.css";
@@ -26,12 +27,12 @@ export const handle: DashboardHandle = { loadFailed: messages.dashboard.loadFail
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "questionsPage.title") }];
 
-/** The organisers' queue (admins and mentors): teams' questions, mentor calls and needs, oldest first. */
+/** The organisers' queue (admins and mentors): teams' questions, mentor calls and needs, oldest first, a page at a time. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   const filter = ThreadFilterSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const [threads, challenges, timeZone] = await Promise.all([
-    listThreads({ kind: filter.kind, gate: filter.gate, challengeId: filter.challenge, status: filter.status }),
+  const [queue, challenges, timeZone] = await Promise.all([
+    threadQueuePage({ kind: filter.kind, gate: filter.gate, challengeId: filter.challenge, status: filter.status }, filter.page),
     // Only challenges teams asked about: a mentor learns nothing of challenges not yet open.
     questionChallenges(),
     getEventTimeZone(),
@@ -39,8 +40,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     me: user.id,
     filter,
-    more: threads.length >= QUEUE_LIMIT,
-    threads: threads.map((thread) => ({ ...thread, createdAt: thread.createdAt.toISOString(), updatedAt: thread.updatedAt.toISOString() })),
+    pages: queue.page,
+    threads: queue.rows.map((thread) => ({ ...thread, createdAt: thread.createdAt.toISOString(), updatedAt: thread.updatedAt.toISOString() })),
     challenges: challenges.map((challenge) => ({ id: challenge.id, title: challenge.title, wave: challenge.wave })),
     timeZone,
   };
@@ -62,7 +63,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Questions() {
-  const { me, filter, threads, challenges, timeZone, more } = useLoaderData<typeof loader>();
+  const { me, filter, threads, challenges, timeZone, pages } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   // Another organiser's claim or a team's message re-reads the queue (at most every 2 s).
   useRevalidateOn("thread:changed");
@@ -72,6 +73,7 @@ export default function Questions() {
   return (
     <section aria-labelledby="questions-title" className="stack dash-page">
       <h1 id="questions-title">{t("questionsPage.heading")}</h1>
+      <p role="status">{t("questionsPage.waitingCount", { count: pages.waiting })}</p>
       <Form method="get" className="card dash-filters" aria-label={t("questionsPage.filterLabel")}>
         <label>
           {t("questionsPage.kind")}{" "}
@@ -121,7 +123,6 @@ export default function Questions() {
           {t("questionsPage.filter")}
         </button>
       </Form>
-      {more ? <p role="status">{t("questionsPage.more", { shown: threads.length })}</p> : null}
       {threads.length === 0 ? (
         <p>{t("questionsPage.empty")}</p>
       ) : (
@@ -200,6 +201,27 @@ export default function Questions() {
           </table>
         </div>
       )}
+      {pages.pages > 1 ? <QueuePages pages={pages} filter={filter} /> : null}
     </section>
   );
+}
+
+/** The queue's pages (`?page=`, the filters kept): plain links, so they work without JavaScript. */
+function QueuePages({ pages, filter }: { pages: ThreadQueuePage; filter: Record<string, string | number | undefined> }) {
+  const { t } = useT();
+  const format = useFormats();
+  const href = (page: number) => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(filter)) if (value !== undefined && key !== "page") params.set(key, String(value));
+    if (page > 1) params.set("page", String(page));
+    return `?${params}`;
+  };
+  const range = t("questionsPage.range", {
+    from: format.number(pages.from),
+    to: format.number(pages.to),
+    total: format.number(pages.total),
+    page: format.number(pages.page),
+    pages: format.number(pages.pages),
+  });
+  return <PageLinks label={t("questionsPage.pagesLabel")} range={range} page={pages.page} pages={pages.pages} href={href} />;
 }

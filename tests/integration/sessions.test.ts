@@ -12,7 +12,7 @@ import { broadcastTeamStanding } from "../../app/modules/realtime/broadcast.serv
 import type { TeamStanding } from "../../app/modules/realtime/events.ts";
 import { updateUser, deleteUser } from "../../app/modules/users/users.server.ts";
 import { CALLERS_CHANGED_CHANNEL, isHearingChanges, watchCallerChanges } from "../../app/modules/auth/caller-changes.server.ts";
-import { InvalidCredentialsError, sessionCookieFor, verifyThrottledLogin } from "../../app/glue/auth.server.ts";
+import { InvalidCredentialsError, sessionHeadersFor, verifyThrottledLogin } from "../../app/glue/auth.server.ts";
 import { findSessionCaller } from "../../app/glue/caller.server.ts";
 import { getDb, getDbHandle } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
@@ -190,7 +190,7 @@ describe("sessions", () => {
     const user = await makeUser("participant", team.id);
     const checked = await verifyThrottledLogin(user.name, "fixture-password", form("/login", {}));
     await updateUser(actorFor(admin.id, admin.name, "admin"), { id: user.id, name: user.name, role: "participant", teamId: team.id, password: "changed-meanwhile" });
-    await expect(sessionCookieFor(checked, form("/login", {}))).rejects.toBeInstanceOf(InvalidCredentialsError);
+    await expect(sessionHeadersFor(checked, form("/login", {}))).rejects.toBeInstanceOf(InvalidCredentialsError);
     expect(await sessionRows(user.id)).toEqual([]);
   });
 

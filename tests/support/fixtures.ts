@@ -62,9 +62,9 @@ export async function setTeamOf(userId: number, teamId: number) {
  * value is the same under either name).
  */
 export async function sessionCookie(userId: number, options: { production?: boolean } = {}): Promise<string> {
-  const token = await startSession(userId, { ip: "127.0.0.1", userAgent: "fixture" });
-  if (!token) throw new Error(`no user ${userId}`);
-  const value = (await sessionSetCookie(token)).split(";")[0].split("=").slice(1).join("=");
+  const started = await startSession(userId, { ip: "127.0.0.1", userAgent: "fixture" });
+  if (!started) throw new Error(`no user ${userId}`);
+  const value = (await sessionSetCookie(started.token)).split(";")[0].split("=").slice(1).join("=");
   return `${sessionCookieName(options.production ?? getEnv().NODE_ENV === "production")}=${value}`;
 }
 

@@ -463,7 +463,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       tag: "requests",
       body: { json: RequestSchema },
       responses: { 201: { description: "Sent", schema: RequestOutSchema } },
-      errors: [400],
+      errors: [400, 429],
     },
   },
   "/needs": {
@@ -475,7 +475,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       tag: "requests",
       body: { json: RequestSchema },
       responses: { 201: { description: "Sent", schema: RequestOutSchema } },
-      errors: [400],
+      errors: [400, 429],
     },
   },
   "/scoreboard": {

@@ -58,22 +58,54 @@ export function shownIp(ip: string): string {
   return ip.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "").slice(0, MAX_IP);
 }
 
+/** A session just started: the cookie's token, and how many of the user's oldest sessions it ended. */
+export interface StartedSession {
+  token: string;
+  endedOldest: number;
+}
+
+/** How many live sessions one user may hold (SESSIONS_PER_USER); a new one ends the oldest beyond it. */
+export function sessionsPerUser(): number {
+  return getEnv().SESSIONS_PER_USER;
+}
+
 /**
  * Starts a session for the user; returns the token for the cookie (plain, never stored or logged). With
  * `passwordHash` (a login), only while that is still the user's password: a login whose password check
  * raced a password change gets null, since the change ended every session it knew of (updateUser) and
  * this one would outlive it.
+ *
+ * A user holds at most SESSIONS_PER_USER live sessions (docs/RELIABILITY.md): when they already hold that
+ * many, the oldest sign-ins end in the same transaction as the new one starts (`endedOldest` says how
+ * many, for the new session's first page to tell them). The user's row is locked first, so two logins at
+ * once take turns and neither leaves the user above the limit.
  */
-export async function startSession(userId: number, from: { ip: string | null; userAgent: string | null }, passwordHash?: string): Promise<string | null> {
+export async function startSession(userId: number, from: { ip: string | null; userAgent: string | null }, passwordHash?: string, limits = sessionLimits()): Promise<StartedSession | null> {
   const token = newSessionToken();
   const ip = from.ip === null ? null : shownIp(from.ip);
   const userAgent = from.userAgent?.slice(0, MAX_USER_AGENT) ?? null;
-  const rows = await getDb().execute<{ id: number }>(sql`
-    insert into ${sessions} (user_id, token_hash, ip, user_agent)
-    select ${users.id}, ${hashSessionToken(token)}, ${ip}, ${userAgent} from ${users}
-    where ${users.id} = ${userId} ${passwordHash === undefined ? sql`` : sql`and ${users.passwordHash} = ${passwordHash}`}
-    returning id`);
-  return rows.length > 0 ? token : null;
+  const keep = sessionsPerUser() - 1;
+  const started = await getDb().transaction(async (tx) => {
+    const [user] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(passwordHash === undefined ? eq(users.id, userId) : and(eq(users.id, userId), eq(users.passwordHash, passwordHash)))
+      .for("no key update");
+    if (!user) return null;
+    const now = Date.now();
+    // The newest `keep` live sessions stay; the older live ones end (expired ones are refused already).
+    const oldest = tx
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(eq(sessions.userId, userId), liveAt(limits, now)))
+      .orderBy(desc(sessions.createdAt), desc(sessions.id))
+      .offset(keep);
+    const ended = await tx.delete(sessions).where(sql`${sessions.id} in (${oldest})`).returning({ id: sessions.id });
+    await tx.insert(sessions).values({ userId, tokenHash: hashSessionToken(token), ip, userAgent });
+    return { token, endedOldest: ended.length };
+  });
+  if (started && started.endedOldest > 0) forgetRecentUsers();
+  return started;
 }
 
 /** A live session was used after `usedAfter` and started after `createdAfter` (liveCutoffs: the instants). */

@@ -51,7 +51,8 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
 
 /**
  * Counts one attempt for the IP; returns seconds to wait when over the limit, else 0.
- * If Redis is down we let the registration through (logging it) rather than close the form.
+ * If Redis is down we let the registration through (logging it) rather than close the form; an attempt
+ * that stores nothing because of an outage is given back (`giveAttemptBack`).
  */
 async function consumeAttempt(ip: string): Promise<number> {
   try {
@@ -61,6 +62,18 @@ async function consumeAttempt(ip: string): Promise<number> {
     if (error instanceof RateLimiterRes) return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
     getLogger().warn({ err: error }, "registration rate limit unavailable");
     return 0;
+  }
+}
+
+/**
+ * Gives the attempt's point back: the registration was not stored for a reason on our side (Postgres
+ * unreachable, a fault), not the visitor's, so an outage does not lock their address out afterwards.
+ */
+async function giveAttemptBack(ip: string): Promise<void> {
+  try {
+    await getLimiter().reward(ip, 1);
+  } catch (error) {
+    getLogger().warn({ err: error }, "registration rate limit unavailable: attempt not given back");
   }
 }
 
@@ -97,7 +110,9 @@ export async function register(input: RegistrationInput, ip: string): Promise<Re
       .returning({ id: registrations.id });
     return { kind: "created", id: row.id };
   } catch (error) {
+    // A duplicate counts (decision 006: the message must not test emails for free); a failure of ours does not.
     if (isUniqueViolation(error, "registrations_email_lower_key")) throw new DuplicateEmailError();
+    await giveAttemptBack(ip);
     throw error;
   }
 }

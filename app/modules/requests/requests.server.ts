@@ -1,15 +1,38 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
+import { anyOf } from "../../../db/any-of.ts";
 import { requests, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { getEnv } from "../../infrastructure/env.server.ts";
+import { DomainError } from "../errors.ts";
+import { messages } from "../messages.ts";
 import { broadcastRequest, broadcastThreadChanged } from "../realtime/broadcast.server.ts";
 import type { RequestEvent } from "../realtime/events.ts";
 
 
 export type RequestKind = "mentor" | "needs";
 
+/** The statuses of a thread still waiting for an organiser (threads.server.ts's queue). */
+export const WAITING_STATUSES: Array<"open" | "claimed"> = ["open", "claimed"];
+
+/** A new thread refused because its team or its sender has too many waiting already (429). */
+export class WaitingLimitError extends DomainError {
+  constructor(message: string) {
+    super(message, { status: 429 });
+  }
+}
+
+/** How many threads may wait for an organiser at once, per team and per user (docs/RELIABILITY.md). */
+export function waitingLimits() {
+  const env = getEnv();
+  return { perTeam: env.THREADS_WAITING_PER_TEAM, perUser: env.THREADS_WAITING_PER_USER };
+}
+
 /**
  * A mentor call, a need or a question (with its challenge), from a signed-in user: a new open thread
- * (threads.server.ts) that admins and mentors see live.
+ * (threads.server.ts) that admins and mentors see live. Refused (WaitingLimitError, 429) while the team
+ * already has THREADS_WAITING_PER_TEAM threads waiting for an organiser (open or claimed), or the user
+ * THREADS_WAITING_PER_USER: one player cannot fill the organisers' queue. The team's and the user's rows
+ * are locked while counting, so two simultaneous posts cannot both pass the last free place.
  */
 export async function createRequest(
   kind: RequestKind | "question",
@@ -17,7 +40,23 @@ export async function createRequest(
   from: { userId: number; userName: string; teamId: number | null; teamName: string | null },
   challengeId: number | null = null,
 ) {
-  const [row] = await getDb().insert(requests).values({ kind, message, userId: from.userId, teamId: from.teamId, challengeId }).returning();
+  const limits = waitingLimits();
+  const row = await getDb().transaction(async (tx) => {
+    // Always the team first, then the user: two posts lock in the same order.
+    if (from.teamId !== null) await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, from.teamId)).for("no key update");
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, from.userId)).for("no key update");
+    const [waiting] = await tx
+      .select({
+        team: from.teamId === null ? sql<number>`0` : sql<number>`count(*) filter (where ${requests.teamId} = ${from.teamId})::int`,
+        user: sql<number>`count(*) filter (where ${requests.userId} = ${from.userId})::int`,
+      })
+      .from(requests)
+      .where(and(anyOf(requests.status, WAITING_STATUSES), from.teamId === null ? eq(requests.userId, from.userId) : or(eq(requests.teamId, from.teamId), eq(requests.userId, from.userId))));
+    if (from.teamId !== null && waiting.team >= limits.perTeam) throw new WaitingLimitError(messages.threads.teamWaitingLimit(limits.perTeam));
+    if (waiting.user >= limits.perUser) throw new WaitingLimitError(messages.threads.userWaitingLimit(limits.perUser));
+    const [inserted] = await tx.insert(requests).values({ kind, message, userId: from.userId, teamId: from.teamId, challengeId }).returning();
+    return inserted;
+  });
   const event: RequestEvent = {
     id: row.id,
     kind,

@@ -30,4 +30,5 @@ export const ThreadFilterSchema = z.object({
   gate: z.coerce.number().int().min(1).max(5).optional().catch(undefined),
   challenge: z.coerce.number().int().min(1).max(2_147_483_647).optional().catch(undefined),
   status: status.optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(1_000_000).optional().catch(undefined),
 });

@@ -17,7 +17,7 @@ import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { broadcastThreadChanged, broadcastThreadReply } from "../realtime/broadcast.server.ts";
 import { createAnnouncement } from "../announcements/announcements.server.ts";
-import { createRequest } from "./requests.server.ts";
+import { createRequest, WAITING_STATUSES } from "./requests.server.ts";
 
 const m = messages.threads;
 
@@ -27,7 +27,7 @@ export const threadStatuses = ["open", "claimed", "answered", "closed"] as const
 export type ThreadStatus = (typeof threadStatuses)[number];
 
 /** The statuses an organiser still has to act on: the queue. */
-export const WAITING: readonly ThreadStatus[] = ["open", "claimed"];
+export const WAITING: readonly ThreadStatus[] = WAITING_STATUSES;
 
 export class ThreadError extends DomainError {}
 
@@ -58,24 +58,63 @@ const listColumns = {
   replies: sql<number>`(select count(*)::int from ${requestMessages} where ${requestMessages.requestId} = ${requests.id})`,
 };
 
-/** The most threads a queue page lists (the page says when there are more: filter to reach them). */
-export const QUEUE_LIMIT = 200;
+/** Threads a page of the organisers' queue lists; the others are on the next pages, never out of reach. */
+export const QUEUE_PAGE_SIZE = 50;
 
-/** The organisers' queue: oldest first, filtered by kind, gate and challenge, waiting ones by default. */
-export async function listThreads(filter: ThreadFilter = {}, limit = QUEUE_LIMIT) {
+function threadConditions(filter: ThreadFilter): SQL | undefined {
   const status = filter.status ?? "waiting";
   const conditions: SQL[] = [status === "waiting" ? anyOf(requests.status, [...WAITING]) : eq(requests.status, status)];
   if (filter.kind) conditions.push(eq(requests.kind, filter.kind));
   if (filter.challengeId) conditions.push(eq(requests.challengeId, filter.challengeId));
   if (filter.gate) conditions.push(eq(challenges.wave, filter.gate));
-  return getDb()
+  return and(...conditions);
+}
+
+/** The organisers' queue: oldest first, filtered by kind, gate and challenge, waiting ones by default. */
+export async function listThreads(filter: ThreadFilter = {}, { limit, offset = 0 }: { limit?: number; offset?: number } = {}) {
+  const status = filter.status ?? "waiting";
+  const query = getDb()
     .select(listColumns)
     .from(requests)
     .leftJoin(teams, eq(teams.id, requests.teamId))
     .leftJoin(challenges, eq(challenges.id, requests.challengeId))
-    .where(and(...conditions))
+    .where(threadConditions(filter))
     .orderBy(status === "waiting" ? asc(requests.createdAt) : desc(requests.updatedAt), asc(requests.id))
-    .limit(limit);
+    .offset(offset);
+  return limit === undefined ? query : query.limit(limit);
+}
+
+/** Where a page of the queue stands: its number, how many there are, which threads of the list it holds. */
+export interface ThreadQueuePage {
+  page: number;
+  pages: number;
+  /** Threads the filter matches. */
+  total: number;
+  from: number;
+  to: number;
+  /** Every thread waiting for an organiser, whatever the filter. */
+  waiting: number;
+}
+
+/**
+ * One page of the organisers' queue (QUEUE_PAGE_SIZE threads): a page past the last is the last, a page
+ * not asked for the first. However many threads one team sends, every other team's are on some page.
+ */
+export async function threadQueuePage(filter: ThreadFilter, requested: number | undefined) {
+  const [counts] = await getDb()
+    .select({
+      total: sql<number>`count(*) filter (where ${threadConditions(filter)})::int`,
+      waiting: sql<number>`count(*) filter (where ${anyOf(requests.status, [...WAITING])})::int`,
+    })
+    .from(requests)
+    .leftJoin(challenges, eq(challenges.id, requests.challengeId));
+  const total = counts?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / QUEUE_PAGE_SIZE));
+  const page = Math.min(requested ?? 1, pages);
+  const offset = (page - 1) * QUEUE_PAGE_SIZE;
+  const rows = await listThreads(filter, { limit: QUEUE_PAGE_SIZE, offset });
+  const at: ThreadQueuePage = { page, pages, total, from: rows.length === 0 ? 0 : offset + 1, to: offset + rows.length, waiting: counts?.waiting ?? 0 };
+  return { rows, page: at };
 }
 
 /** The challenges teams asked about (the queue's challenge filter). */
