@@ -44,6 +44,13 @@ const env = {
   // Info, into a file the security tests read (nothing secret may ever appear in it).
   LOG_LEVEL: "info",
   S3_BUCKET: E2E_BUCKET,
+  // The tests sign the same demo users in many times, in parallel, and open many tabs of one session: the
+  // per-player limits (docs/RELIABILITY.md) would end or refuse them mid-test. Tests of the limits are integration tests.
+  SESSIONS_PER_USER: "1000",
+  SOCKETS_PER_SESSION: "1000",
+  SOCKETS_PER_USER: "1000",
+  THREADS_WAITING_PER_TEAM: "1000",
+  THREADS_WAITING_PER_USER: "1000",
 };
 mkdirSync(path.dirname(E2E_SERVER_LOG), { recursive: true });
 const log = createWriteStream(E2E_SERVER_LOG, { flags: "w" });
