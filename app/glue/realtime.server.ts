@@ -56,8 +56,6 @@ export function socketCounts(limits = { perSession: getEnv().SOCKETS_PER_SESSION
       less(bySession, sessionHash);
       less(byUser, userId);
     },
-    /** Sessions and users holding a place (a test's proof that nothing is left behind). */
-    size: () => ({ sessions: bySession.size, users: byUser.size }),
   };
 }
 
