@@ -6,6 +6,7 @@
 import { ApiError } from "../modules/api/errors.ts";
 import type { ApiOperation } from "../modules/api/operations.ts";
 import { mayReadTeam } from "../modules/auth/access.ts";
+import { refuseTeamReads } from "../modules/judging/blind.server.ts";
 import { messages } from "../modules/messages.ts";
 import { bearerIn, carriesSessionCookie, findCaller, type Caller, type CallerHeaders } from "./caller.server.ts";
 import { isForgedRequest, isUnsafeMethod } from "./csrf.server.ts";
@@ -35,7 +36,8 @@ export async function requireApiCaller(headers: CallerHeaders, options: { recent
 /**
  * The caller an operation admits, as its catalogue entry (app/modules/api/operations.ts) declares, the one
  * place API access is written: 401 for a visitor, 403 for a role not listed, and for an operation on one
- * team (`ownTeamOnly`) 403 for a participant of another team. `teamId`: the team the call is about.
+ * team (`ownTeamOnly`) 403 for a participant of another team and for a judge while judging is blind
+ * (app/modules/judging/blind.server.ts). `teamId`: the team the call is about.
  */
 export async function requireOperationCaller(operation: ApiOperation, headers: CallerHeaders, teamId?: number): Promise<Caller> {
   if (operation.access === "public") throw new Error("a public operation has no caller to require");
@@ -44,6 +46,7 @@ export async function requireOperationCaller(operation: ApiOperation, headers: C
   if (operation.ownTeamOnly) {
     if (teamId === undefined) throw new Error("an operation on one team needs the team's id");
     if (!mayReadTeam(user, teamId)) throw new ApiError("forbidden", m.notYourTeam);
+    await refuseTeamReads(user);
   }
   return user;
 }

@@ -139,13 +139,15 @@ export async function uploadStream(options: {
   throw (fed as PromiseRejectedResult).reason;
 }
 
-/** A short-lived URL that downloads the object as an attachment under its original name. */
-export async function presignDownload(key: string, filename: string, expiresInSeconds = 60): Promise<string> {
-  const safeName = filename.replace(/[\r\n"\\]/g, "_");
+/**
+ * A short-lived URL that downloads the object with the given `Content-Disposition` (the caller names the file:
+ * app/modules/file-names.ts).
+ */
+export async function presignDownload(key: string, contentDisposition: string, expiresInSeconds = 60): Promise<string> {
   const command = new GetObjectCommand({
     Bucket: getEnv().S3_BUCKET,
     Key: key,
-    ResponseContentDisposition: `attachment; filename="${safeName.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+    ResponseContentDisposition: contentDisposition,
     ResponseContentType: "application/octet-stream",
   });
   return getSignedUrl(getPublicS3(), command, { expiresIn: expiresInSeconds });

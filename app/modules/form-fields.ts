@@ -7,6 +7,7 @@
  * imports this file, so the map is in place wherever a schema parses, browser and server alike.
  */
 import { z } from "zod";
+import { shownFileName } from "./file-names.ts";
 import { messages } from "./messages.ts";
 
 const m = messages.validation;
@@ -48,11 +49,12 @@ export function text(params?: Parameters<typeof z.string>[0]) {
 /**
  * The name to keep for an uploaded file (shown in lists, sent back in Content-Disposition): its last path
  * segment only (a name like "../../etc/passwd" names nothing on our side: objects are keyed by the server),
- * without control characters, at most 255 characters; "file" when nothing is left.
+ * without control characters, with every other invisible or direction-changing character shown as its
+ * code point (app/modules/file-names.ts), at most 255 characters; "file" when nothing is left.
  */
 export function safeFileName(name: string): string {
   // Line breaks and tabs too: unlike a message, a file name has none.
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   const base = name.replace(/[\u0000-\u001F\u007F]/g, "").split(/[/\\]/).pop()?.trim() ?? "";
-  return (base.replace(/^\.+$/, "") || "file").slice(0, 255);
+  return shownFileName(base.replace(/^\.+$/, "") || "file").slice(0, 255);
 }

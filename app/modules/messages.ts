@@ -274,6 +274,7 @@ export const messages = {
     invalidToken: "This API token is unknown or has been revoked.",
     forbidden: "Your role does not allow this call.",
     notYourTeam: "You can only read your own team's data.",
+    blindTeam: "Judging is blind: a judge cannot read one team's data. Read the submissions through /api/v1/submissions.",
     foreignOrigin: "This request comes from another site and was refused. Scripts should use an API token.",
     missingOrigin: "A change made with the session cookie must come from this site (Origin header). Scripts should use an API token.",
     notFound: "Nothing here: see /api/v1/openapi.json for the calls.",

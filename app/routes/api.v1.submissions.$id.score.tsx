@@ -1,5 +1,6 @@
 import { ScoreResultSchema, withScore } from "~/modules/api/schemas";
 import { ScoreFormSchema } from "~/modules/scoring/score-input";
+import { namesShownTo } from "~/modules/judging/blind.server";
 import { scoreSubmission } from "~/modules/scoring/scoring.server";
 import { actorOf } from "~/glue/actor.server";
 import { apiResource, pathId, readBody, respond } from "~/glue/api.server";
@@ -12,8 +13,8 @@ const resource = apiResource("/submissions/{id}/score", {
   PUT: async ({ request, params, caller: judge }) => {
     const submissionId = pathId(params.id);
     const input = await readBody(request, ScoreFormSchema.omit({ submissionId: true }));
-    const scored = await scoreSubmission({ ...input, submissionId, judge: actorOf(judge, request) });
-    return respond(ScoreResultSchema, withScore(scored));
+    const [scored, names] = await Promise.all([scoreSubmission({ ...input, submissionId, judge: actorOf(judge, request) }), namesShownTo(judge)]);
+    return respond(ScoreResultSchema, { ...withScore(scored), teamId: names.teamId(scored.teamId) });
   },
 });
 export const loader = resource.loader;

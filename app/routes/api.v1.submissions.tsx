@@ -13,7 +13,7 @@ const resource = apiResource("/submissions", {
   GET: async ({ request, caller: judge }) => {
     const query = readSubmissionListQuery(new URL(request.url).searchParams);
     const [rows, names] = await Promise.all([listSubmissionsSorted(submissionListOptions(query, judge.id)), namesShownTo(judge)]);
-    return respond(z.array(SubmissionOutSchema), names.list(rows, query.sort, { keepTeamIds: true }).map(withScore));
+    return respond(z.array(SubmissionOutSchema), names.apiList(rows, query.sort).map(withScore));
   },
 });
 export const loader = resource.loader;

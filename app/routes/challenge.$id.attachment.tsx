@@ -1,7 +1,7 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findDownloadableAttachment } from "~/modules/submissions/submit.server";
 import { requirePage } from "~/glue/auth.server";
-import { presignDownload } from "~/infrastructure/s3.server";
+import { fileDownloadRedirect } from "~/glue/submission-download.server";
 import { parseRowId } from "~/modules/ids";
 
 /** A challenge's requirement file, for any signed-in user who may see the challenge. */
@@ -10,5 +10,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = parseRowId(params.id);
   const file = id ? await findDownloadableAttachment(id, user) : null;
   if (!file) throw new Response("Not found", { status: 404 });
-  return redirect(await presignDownload(file.key, file.name), { headers: { "Cache-Control": "no-store" } });
+  return fileDownloadRedirect(file);
 }

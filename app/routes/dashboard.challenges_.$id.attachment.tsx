@@ -1,11 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
 import { challengeAttachment } from "~/modules/challenges/challenges.server";
 import { messages } from "~/modules/messages";
 import { requirePage } from "~/glue/auth.server";
 import { languageOf } from "~/glue/language.server";
 import { translateMessage } from "~/modules/i18n/server-messages";
-import { presignDownload } from "~/infrastructure/s3.server";
+import { fileDownloadRedirect } from "~/glue/submission-download.server";
 import { parseRowId } from "~/modules/ids";
 
 /** An admin downloads a challenge's attachment: checked here, then a short-lived presigned URL. */
@@ -21,5 +20,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       headers: { "Content-Type": "text/plain; charset=utf-8", "Content-Language": language, Vary: "Cookie, Accept-Language" },
     });
   }
-  return redirect(await presignDownload(file.key, file.name), { headers: { "Cache-Control": "no-store" } });
+  return fileDownloadRedirect(file);
 }

@@ -13,12 +13,15 @@ import { pageTitle } from "~/modules/i18n/i18n";
 import { messages } from "~/modules/messages";
 import styles from "~/styles/dashboard.css";
 import { requirePageActor } from "~/glue/actor.server";
+import { SECRET_PAGE_HEADERS, secretPageHeaders } from "~/glue/secret-pages.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardFailureOf } from "~/glue/failures.server";
 import { readImportForm } from "~/glue/import-form.server";
 
 const m = messages.imports;
 
+/** The page shows a secret once: neither it nor its `.data` answer may be kept by a cache. */
+export const headers = secretPageHeaders;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "importPage.pageTitle") }];
 
@@ -35,7 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!form.success) throw new Response("Bad request", { status: 400 });
   const { intent, kind } = form.data;
   const preview = (check: ImportCheck, content = "", fileName = "", status = 200) =>
-    data<ImportPreview>({ step: "preview", kind, check, content, fileName }, { status, headers: { "Cache-Control": "no-store" } });
+    data<ImportPreview>({ step: "preview", kind, check, content, fileName }, { status, headers: SECRET_PAGE_HEADERS });
 
   const file = fileError ? null : read;
   if (!file) return preview(fileRefused(fileError ?? m.fileRequired), "", "", fileError ? 413 : 400);
@@ -50,7 +53,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!result.ok) return preview(result.check, content, fileName, 400);
     if (result.done.kind === "challenges") return data<ImportDone>(result.done);
     // The page carries passwords: no cache may keep it.
-    return data<ImportDone>(result.done, { headers: { "Cache-Control": "no-store" } });
+    return data<ImportDone>(result.done, { headers: SECRET_PAGE_HEADERS });
   } catch (error) {
     const failed = dashboardFailureOf(error, `${kind} import failed`, m.failed);
     return preview(fileRefused(failed.message), content, fileName, failed.status);

@@ -9,11 +9,14 @@ import { createRegistrationAccounts, readRegistrationsPage } from "~/modules/reg
 import { CreateAccountsSchema } from "~/modules/registrations/schema";
 import styles from "~/styles/register.css";
 import { requirePageActor } from "~/glue/actor.server";
+import { SECRET_PAGE_HEADERS, secretPageHeaders } from "~/glue/secret-pages.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardFormFailure } from "~/glue/failures.server";
 
 const m = messages.registration;
 
+/** The page shows a secret once: neither it nor its `.data` answer may be kept by a cache. */
+export const headers = secretPageHeaders;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "registrationsPage.pageTitle") }];
 
@@ -30,7 +33,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     const accounts = await createRegistrationAccounts(actor, submission.value.ids);
     // The page carries passwords: no cache may keep it.
-    return data({ result: submission.reply({ resetForm: true }), accounts }, { headers: { "Cache-Control": "no-store" } });
+    return data({ result: submission.reply({ resetForm: true }), accounts }, { headers: SECRET_PAGE_HEADERS });
   } catch (error) {
     const failed = dashboardFormFailure(submission, error, { log: "creating accounts from registrations failed", fallback: m.accountsFailed });
     return data({ result: failed.result, accounts: null }, failed.init);

@@ -17,6 +17,7 @@ import { messages } from "~/modules/messages";
 import { listUsers } from "~/modules/users/users.server";
 import styles from "~/styles/dashboard.css";
 import { requirePageActor } from "~/glue/actor.server";
+import { SECRET_PAGE_HEADERS, secretPageHeaders } from "~/glue/secret-pages.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardFormFailure, dashboardToastFailure } from "~/glue/failures.server";
 import { redirectWithToast } from "~/glue/toast.server";
@@ -24,6 +25,8 @@ import { confirmSubmit } from "~/components/ui/confirm-submit";
 
 const m = messages.apiTokens;
 
+/** The page shows a secret once: neither it nor its `.data` answer may be kept by a cache. */
+export const headers = secretPageHeaders;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "tokensPage.title") }];
 
@@ -68,7 +71,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     const { token } = await createApiToken(actor, submission.value.userId, submission.value.name);
     // The page carries the token: no cache may keep it.
-    return data({ result: submission.reply({ resetForm: true }), created: { token, name: submission.value.name } }, { headers: { "Cache-Control": "no-store" } });
+    return data({ result: submission.reply({ resetForm: true }), created: { token, name: submission.value.name } }, { headers: SECRET_PAGE_HEADERS });
   } catch (error) {
     const failed = dashboardFormFailure(submission, error, { log: "token create failed" });
     return data({ result: failed.result, created: null }, failed.init);

@@ -2,18 +2,25 @@
  * Blind judging's one owner (app/modules/judging/blind.server.ts): a list sorted by a name a blind judge
  * may not see goes in submission order, written twice there (rows in hand, and SQL for a list cut into
  * pages). The two must agree, and so must the screens that use each: the API's list (sorted in code) and
- * the dashboard's table (cut into pages in SQL).
+ * the dashboard's table (cut into pages in SQL). And the API holds it as the pages do: a judge's token gets
+ * 403 on the reads of one team, and the blind label, no member, no team id and `file.<ext>` elsewhere.
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { eventSettings, submissions } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
-import { inSubmissionOrder, namesView, submissionOrderSql } from "../../app/modules/judging/blind.server.ts";
+import { anonymousTeamName, inSubmissionOrder, namesView, submissionOrderSql } from "../../app/modules/judging/blind.server.ts";
+import { messages } from "../../app/modules/messages.ts";
 import { listSubmissionsSorted } from "../../app/modules/submissions/list.server.ts";
 import * as apiList from "../../app/routes/api.v1.submissions.tsx";
+import * as scoreRoute from "../../app/routes/api.v1.submissions.$id.score.tsx";
+import * as teamSubmissions from "../../app/routes/api.v1.teams.$id.submissions.tsx";
+import * as teamScores from "../../app/routes/api.v1.teams.$id.scores.tsx";
+import * as teamAwards from "../../app/routes/api.v1.teams.$id.awards.tsx";
+import * as teamChallengeSubmission from "../../app/routes/api.v1.teams.$id.challenges.$challengeId.submission.tsx";
 import { loader as submissionsTable } from "../../app/routes/dashboard.submissions.tsx";
-import { send } from "../support/api.ts";
-import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+import { makeCallers, send } from "../support/api.ts";
+import { ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, openAllGates, sessionCookie } from "../support/fixtures.ts";
 
 const ids = (rows: Array<{ id: number }>) => rows.map((row) => row.id);
 
@@ -62,6 +69,62 @@ describe("blind judging's submission order", () => {
       }
     } finally {
       await getDb().update(eventSettings).set({ blindJudging: false }).where(eq(eventSettings.id, 1));
+    }
+  });
+});
+
+describe("blind judging in the API", () => {
+  const setBlind = (blindJudging: boolean) => getDb().update(eventSettings).set({ blindJudging }).where(eq(eventSettings.id, 1));
+
+  it("refuses a judge's token the reads of one team (403 with a sentence), not an admin's, and only while blind", async () => {
+    const { team, users, tokens } = await makeCallers();
+    await openAllGates();
+    const challenge = await makeChallenge({ wave: 1 });
+    await makeSubmission(team.id, challenge.id, users.participant.id);
+    const reads = [
+      [teamSubmissions, `/teams/${team.id}/submissions`, { id: String(team.id) }],
+      [teamScores, `/teams/${team.id}/scores`, { id: String(team.id) }],
+      [teamAwards, `/teams/${team.id}/awards`, { id: String(team.id) }],
+      [teamChallengeSubmission, `/teams/${team.id}/challenges/${challenge.id}/submission`, { id: String(team.id), challengeId: String(challenge.id) }],
+    ] as const;
+    await setBlind(true);
+    try {
+      for (const [route, path, params] of reads) {
+        const judged = await send(route, "GET", path, { token: tokens.judge }, params);
+        expect(judged.status, path).toBe(403);
+        expect(judged.body, path).toEqual({ code: "forbidden", message: messages.api.blindTeam });
+        const arabic = await send(route, "GET", path, { token: tokens.judge, headers: { "Accept-Language": "ar" } }, params);
+        expect(arabic.body?.message, path).not.toBe(messages.api.blindTeam);
+        expect((await send(route, "GET", path, { token: tokens.admin }, params)).status, path).toBe(200);
+        expect((await send(route, "GET", path, { token: tokens.participant }, params)).status, path).toBe(200);
+      }
+    } finally {
+      await setBlind(false);
+    }
+    for (const [route, path, params] of reads) expect((await send(route, "GET", path, { token: tokens.judge }, params)).status, path).toBe(200);
+  });
+
+  it("sends a blind judge the label, no member, no team id and file.<ext> in the list and the score's answer", async () => {
+    const { team, users, tokens } = await makeCallers();
+    const challenge = await makeChallenge({ wave: 1 });
+    const submission = await makeSubmission(team.id, challenge.id, users.participant.id);
+    await getDb().update(submissions).set({ fileKey: `submissions/${process.pid}-blind`, fileName: `${team.name}-answer.PDF` }).where(eq(submissions.id, submission.id));
+    await setBlind(true);
+    try {
+      const list = await send(apiList, "GET", "/submissions", { token: tokens.judge });
+      expect(list.status).toBe(200);
+      const row = list.body!.find((candidate) => candidate.id === submission.id);
+      expect(row).toMatchObject({ teamId: null, team: anonymousTeamName(team.id), user: null, fileName: "file.pdf" });
+      expect(JSON.stringify(list.body)).not.toContain(team.name);
+      expect(list.body!.every((candidate) => candidate.teamId === null)).toBe(true);
+      const scored = await send(scoreRoute, "PUT", `/submissions/${submission.id}/score`, { token: tokens.judge, json: { score: 10 } }, { id: String(submission.id) });
+      expect(scored.status).toBe(200);
+      expect(scored.body).toMatchObject({ submissionId: submission.id, teamId: null });
+      // An admin reads the names and the ids.
+      const admin = await send(apiList, "GET", "/submissions", { token: tokens.admin });
+      expect(admin.body!.find((candidate) => candidate.id === submission.id)).toMatchObject({ teamId: team.id, team: team.name, user: users.participant.name });
+    } finally {
+      await setBlind(false);
     }
   });
 });

@@ -304,7 +304,7 @@ describe("blind judging", () => {
     expect(inline.headers.get("Content-Disposition")).toMatch(/^inline; filename="file\.png"/);
     const download = await fileRoute("file", judgeCookie, ids[0]);
     expect(download.status).toBe(200);
-    expect(download.headers.get("Content-Disposition")).toBe('attachment; filename="file.png"');
+    expect(download.headers.get("Content-Disposition")).toBe("attachment; filename=\"file.png\"; filename*=UTF-8''file.png");
     expect(Buffer.from(await download.arrayBuffer()).equals(PNG)).toBe(true);
     // An admin still gets the named file from storage.
     expect((await fileRoute("file", await sessionCookie(admin.id), ids[0])).status).toBe(302);

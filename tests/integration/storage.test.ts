@@ -1,3 +1,4 @@
+import { contentDisposition } from "../../app/modules/file-names.ts";
 import { createHash, randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
@@ -29,7 +30,7 @@ describe("storage", () => {
     const stored = await uploadStream({ key, body: chunked(data), contentType: "application/pdf", limitBytes: 20 * 1024 * 1024 });
     expect(stored.size).toBe(data.length);
 
-    const url = await presignDownload(key, "report «final».pdf");
+    const url = await presignDownload(key, contentDisposition("report «final».pdf"));
     const response = await fetch(url);
     expect(response.status).toBe(200);
     const body = new Uint8Array(await response.arrayBuffer());

@@ -9,7 +9,7 @@ import { API_BASE, apiOperations, type ApiOperation } from "./operations.ts";
 const errorDescriptions: Record<number, string> = {
   400: "Invalid input: `fieldErrors` names each field (code validation_failed or bad_request)",
   401: "Not signed in, or an unknown or revoked token (unauthenticated, invalid_credentials)",
-  403: "The caller's role may not do this, or a cross-site cookie request (forbidden, forbidden_origin)",
+  403: "The caller's role may not do this, another team's data, one team's data for a judge while judging is blind, or a cross-site cookie request (forbidden, forbidden_origin)",
   404: "No such resource, or not one the caller may see (not_found)",
   409: "A duplicate name, or a change the current state refuses (conflict)",
   413: "The body or file is larger than allowed (payload_too_large)",
@@ -40,7 +40,7 @@ function operationObject(path: string, method: string, operation: ApiOperation):
   const who =
     operation.access === "public"
       ? "No sign-in needed."
-      : `Roles: ${operation.access.join(", ")}${operation.ownTeamOnly ? " (participants: their own team only)" : ""}.`;
+      : `Roles: ${operation.access.join(", ")}${operation.ownTeamOnly ? " (participants: their own team only; judges: refused, 403, while judging is blind)" : ""}.`;
   return {
     operationId: `${method}${path.replace(/\{(\w+)\}/g, "By-$1").replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? "").toUpperCase())}`,
     summary: operation.summary,

@@ -157,6 +157,7 @@ export const TeamSubmissionSchema = z.object(submissionFields).meta({ id: "TeamS
 export const SubmissionOutSchema = z
   .object({
     ...submissionFields,
+    teamId: id.nullable().meta({ description: "Null for a judge while judging is blind (the team is its label in `team`)" }),
     judgeScores: z.array(z.object({ judgeId: id.nullable(), judge: z.string(), score: points, comment: z.string().nullable() })),
   })
   .meta({ id: "Submission", description: "A submission as the judging table shows it" });
@@ -235,7 +236,7 @@ export const AwardOutSchema = z
   .meta({ id: "Award", description: "An award an organiser gave the team, counting in its standing (revoked ones are not listed)" });
 
 export const ScoreResultSchema = z
-  .object({ submissionId: id, teamId: id, score: points.nullable(), status: submissionStatus })
+  .object({ submissionId: id, teamId: id.nullable().meta({ description: "Null for a judge while judging is blind" }), score: points.nullable(), status: submissionStatus })
   .meta({ id: "ScoreResult" });
 
 export const NotificationOutSchema = z.object({ id, message: z.string(), timestamp: instant }).meta({ id: "Notification" });

@@ -15,6 +15,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { getDb } from "../../infrastructure/db.server.ts";
 import type { Role } from "../auth/access.ts";
+import { shownFileName } from "../file-names.ts";
 import { formatCursor, type AuditCursor, type AuditFilter, type AuditPosition } from "./schema.ts";
 
 export interface AuditRecordRow {
@@ -132,9 +133,19 @@ function toRecord(row: RawRow): AuditRecordRow {
     team: row.team_id === null ? null : { id: row.team_id, name: row.team_name },
     user: row.user_id === null ? null : { id: row.user_id, name: row.user_name },
     subjectId: row.subject_id === null ? null : Number(row.subject_id),
-    before: row.before,
-    after: row.after,
+    before: withShownFileNames(row.before),
+    after: withShownFileNames(row.after),
   };
+}
+
+/** The fields of a record that hold a file's name a user chose. */
+const FILE_NAME_FIELDS = ["fileName", "attachment", "attachmentName", "file"];
+
+/** A record's fields with each file name as shown everywhere (app/modules/file-names.ts): the page, the API and the CSV alike. */
+function withShownFileNames(fields: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!fields) return fields;
+  const named = FILE_NAME_FIELDS.filter((field) => typeof fields[field] === "string");
+  return named.length ? { ...fields, ...Object.fromEntries(named.map((field) => [field, shownFileName(fields[field] as string)])) } : fields;
 }
 
 /**

@@ -16,6 +16,7 @@ import { type Criterion, formatRubric, type RubricLine } from "../scoring/rubric
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { DashboardError } from "../teams/teams.server.ts";
+import { shownFileNameOrNull } from "../file-names.ts";
 import type { ChallengeFormValues } from "./schema.ts";
 
 const m = messages.dashboard;
@@ -36,7 +37,7 @@ export async function cleanupObject(key: string) {
 export async function listChallenges() {
   const db = getDb();
   const counts = db.select({ challengeId: submissions.challengeId, n: count().as("n") }).from(submissions).groupBy(submissions.challengeId).as("counts");
-  return db
+  const rows = await db
     .select({
       id: challenges.id,
       title: challenges.title,
@@ -51,11 +52,13 @@ export async function listChallenges() {
     .from(challenges)
     .leftJoin(counts, eq(counts.challengeId, challenges.id))
     .orderBy(sql`${challenges.wave} asc nulls last`, asc(challenges.category), asc(challenges.title), asc(challenges.id));
+  return rows.map((row) => ({ ...row, attachmentName: shownFileNameOrNull(row.attachmentName) }));
 }
 
+/** One challenge, its attachment's name as shown (app/modules/file-names.ts). */
 export async function getChallenge(id: number) {
   const [row] = await getDb().select().from(challenges).where(eq(challenges.id, id));
-  return row ?? null;
+  return row ? { ...row, attachmentName: shownFileNameOrNull(row.attachmentName) } : null;
 }
 
 function values(input: ChallengeInput) {

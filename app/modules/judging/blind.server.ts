@@ -6,7 +6,9 @@
  * Every place that shows a judge a name asks this module, never the setting: it reads the setting and the
  * viewer's role once (`namesShownTo`, or `namesView` with settings already read) and answers a view that
  * says what that viewer reads: the workspace and its queue and history, the submissions table, the API's
- * submission list, and a file's name (shown inline, downloaded). No caller decides by itself.
+ * submission list and score answer (no team id there either), a file's name (shown inline, downloaded),
+ * and whether the API's reads of one team (`/teams/{id}/…`) are open to them (`refuseTeamReads`: 403
+ * while names are hidden). No caller decides by itself.
  *
  * A list sorted by a name the viewer may not see goes in submission order (oldest first) instead, or its
  * order would give the names away. That order is written here twice, side by side, and nowhere else:
@@ -19,6 +21,8 @@ import { asc, type SQL } from "drizzle-orm";
 import { submissions } from "../../../db/schema.ts";
 import { getEnv } from "../../infrastructure/env.server.ts";
 import type { Role } from "../auth/access.ts";
+import { DomainError } from "../errors.ts";
+import { messages } from "../messages.ts";
 import { getJudgingSettings, type JudgingSettings } from "./settings.server.ts";
 import type { SubmissionForJudge } from "./workspace.server.ts";
 
@@ -38,9 +42,14 @@ export function anonymousFileName(name: string): string {
   return extension ? `file.${extension.toLowerCase()}` : "file";
 }
 
+/** Whose view of the names the setting changes: judges'. */
+function mayBeBlind(viewer: { role: Role }): boolean {
+  return viewer.role === "judge";
+}
+
 /** The rule itself: names are hidden from judges while judging is blind; admins (and everyone else) read them. */
 function hidesNames(settings: Pick<JudgingSettings, "blind">, viewer: { role: Role }): boolean {
-  return settings.blind && viewer.role === "judge";
+  return settings.blind && mayBeBlind(viewer);
 }
 
 /** The sorts of the submission lists that order by a name (the team's, the member's). */
@@ -72,12 +81,15 @@ export interface NamesView {
    */
   ordersById(sort: string | undefined): boolean;
   /**
-   * Rows as this viewer reads them: team label, no member name, `file.<extension>`. The pages send no team
-   * id either (0); the API keeps it (`keepTeamIds`; docs/domain.md says what blind judging does not hide).
+   * Rows as this viewer reads them: team label, no member name, `file.<extension>`, and no team id (0).
    */
-  rows<Row extends NamedRow>(rows: Row[], options?: { keepTeamIds?: boolean }): Row[];
+  rows<Row extends NamedRow>(rows: Row[]): Row[];
   /** A list sorted by `sort`, as this viewer reads it: its rows, and in submission order when sorted by a hidden name. */
-  list<Row extends NamedRow & { id: number }>(rows: Row[], sort: string | undefined, options?: { keepTeamIds?: boolean }): Row[];
+  list<Row extends NamedRow & { id: number }>(rows: Row[], sort: string | undefined): Row[];
+  /** The API's list: as `list`, with a hidden team id sent as null (docs/API.md). */
+  apiList<Row extends NamedRow & { id: number }>(rows: Row[], sort: string | undefined): (Omit<Row, "teamId"> & { teamId: number | null })[];
+  /** A team id as the API sends it to this viewer: null where names are hidden (an id names the team through `/teams`). */
+  teamId(teamId: number): number | null;
   /** The workspace's submission as this viewer reads it: no team, member or file name, in it or its versions. */
   submission(submission: SubmissionForJudge): SubmissionForJudge;
   /** A file's name as this viewer reads it (the name of a download or of a file shown inline). */
@@ -89,6 +101,8 @@ const namesShown: NamesView = {
   ordersById: () => false,
   rows: (rows) => rows,
   list: (rows) => rows,
+  apiList: (rows) => rows,
+  teamId: (teamId) => teamId,
   submission: (submission) => submission,
   fileName: (name) => name,
 };
@@ -96,15 +110,17 @@ const namesShown: NamesView = {
 const namesHidden: NamesView = {
   hidden: true,
   ordersById: (sort) => NAME_SORTS.has(sort),
-  rows: (rows, options = {}) =>
+  rows: (rows) =>
     rows.map((row) => ({
       ...row,
       team: anonymousTeamName(row.teamId),
-      teamId: options.keepTeamIds ? row.teamId : 0,
+      teamId: 0,
       ...("user" in row ? { user: null } : {}),
       ...(row.fileName ? { fileName: anonymousFileName(row.fileName) } : {}),
     })),
-  list: (rows, sort, options) => namesHidden.rows(namesHidden.ordersById(sort) ? inSubmissionOrder(rows) : rows, options),
+  list: (rows, sort) => namesHidden.rows(namesHidden.ordersById(sort) ? inSubmissionOrder(rows) : rows),
+  apiList: (rows, sort) => namesHidden.list(rows, sort).map((row) => ({ ...row, teamId: null })),
+  teamId: () => null,
   submission: (submission) => ({
     ...submission,
     team: anonymousTeamName(submission.teamId),
@@ -125,7 +141,15 @@ export function namesView(settings: Pick<JudgingSettings, "blind">, viewer: { ro
   return hidesNames(settings, viewer) ? namesHidden : namesShown;
 }
 
-/** What this viewer reads of the names now (reads the event's setting). */
+/** What this viewer reads of the names now (reads the event's setting, for a judge only: nobody else's view depends on it). */
 export async function namesShownTo(viewer: { role: Role }): Promise<NamesView> {
-  return namesView(await getJudgingSettings(), viewer);
+  return mayBeBlind(viewer) ? namesView(await getJudgingSettings(), viewer) : namesShown;
+}
+
+/**
+ * The API's reads of one team by its id (`/teams/{id}/…`: its submissions, scores, awards) would name the
+ * team a judge scores under a label: refused (403, with the sentence) while names are hidden from this viewer.
+ */
+export async function refuseTeamReads(viewer: { role: Role }): Promise<void> {
+  if ((await namesShownTo(viewer)).hidden) throw new DomainError(messages.api.blindTeam, { status: 403 });
 }

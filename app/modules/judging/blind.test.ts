@@ -36,8 +36,10 @@ describe("blind judging: who reads names", () => {
       { id: 1, teamId: 0, team: anonymousTeamName(10), user: null, fileName: null },
       { id: 2, teamId: 0, team: anonymousTeamName(20), user: null, fileName: "file" },
     ]);
-    // The API keeps team ids (docs/domain.md says what blind judging does not hide); rows without a member keep none.
-    expect(names.rows([{ teamId: 7, team: "Named" }], { keepTeamIds: true })).toEqual([{ teamId: 7, team: anonymousTeamName(7) }]);
+    // The API sends no team id either (null); rows without a member keep none.
+    expect(names.apiList([{ id: 1, teamId: 7, team: "Named" }], undefined)).toEqual([{ id: 1, teamId: null, team: anonymousTeamName(7) }]);
+    expect(names.teamId(7)).toBeNull();
+    expect(namesView({ blind: true }, { role: "admin" }).teamId(7)).toBe(7);
     expect(names.fileName("Zeta.tar.GZ")).toBe(anonymousFileName("x.gz"));
   });
 

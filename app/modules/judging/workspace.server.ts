@@ -8,6 +8,7 @@ import { challenges, criterionScores, submissionScores, submissions, submissionV
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { readObjectStart } from "../../infrastructure/s3.server.ts";
+import { shownFileName } from "../file-names.ts";
 import { getRubric } from "../challenges/challenges.server.ts";
 import { decodeText, fileView, showControls, TEXT_PREVIEW_BYTES, type FileView } from "../submissions/file-view.ts";
 import type { QueueItem } from "./queue.server.ts";
@@ -66,7 +67,7 @@ const SHOWN_FILES_KEPT = 48;
 
 /** What a stored file may show, read from its first bytes (one ranged read; text keeps what it read). */
 export async function showFile(file: { key: string; name: string | null; size: number | null; type: string | null }): Promise<FileShown> {
-  const name = file.name ?? "submission";
+  const name = file.name === null ? "submission" : shownFileName(file.name);
   const known = shownFiles.get(file.key);
   if (known) return { ...known, name, size: file.size, type: file.type };
   const shown = { name, size: file.size, type: file.type };
@@ -192,7 +193,7 @@ export async function submissionForJudge(submissionId: number, judgeId: number):
       id: version.id,
       user: version.user,
       text: version.text,
-      file: version.fileKey ? { name: version.fileName ?? "submission", size: version.fileSize } : null,
+      file: version.fileKey ? { name: version.fileName === null ? "submission" : shownFileName(version.fileName), size: version.fileSize } : null,
       fileDropped: !version.fileKey && version.fileName !== null,
       submittedAt: version.submittedAt,
       replacedAt: version.replacedAt,

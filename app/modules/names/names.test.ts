@@ -29,6 +29,12 @@ describe("names", () => {
     same("Alice", "AIice");
     same("ALICE", "alice");
     same("Ümit", "ümit");
+    // Combining marks of no script are not part of a name's look.
+    same("kraken1", "kraken1\u0323");
+    same("Jose", "José");
+    same("Jose", "Jose\u0301\u0301\u0301");
+    same("محمد", "مُحَمَّد");
+    expect(nameKey("राम"), "a script's own vowel signs are kept").not.toBe(nameKey("रम"));
     expect(nameKey("Phoenix")).not.toBe(nameKey("Kraken"));
     expect(nameKey("team 1")).not.toBe(nameKey("team 2"));
     expect(nameKey("فريق النور")).not.toBe(nameKey("فريق الشمس"));

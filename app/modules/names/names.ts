@@ -9,6 +9,9 @@
  * - Two names are the same when their keys are equal: case ignored, and confusable look-alikes
  *   (Cyrillic "а" for Latin "a", "0" for "O", "rn" for "m") mapped to one prototype, using the Unicode
  *   confusables data (UTS #39 skeletons, through the unhomoglyph library: docs/decisions/016).
+ *   Combining marks that belong to no script (Unicode's Inherited script: the accents and dots any letter
+ *   may carry, the Arabic vowel marks) are left out of the key, so "kraken1" with a dot below, "José" and
+ *   "Jose", "مُحَمَّد" and "محمد" are one name; a script's own vowel signs (Devanagari's) are kept.
  *   The database keeps each name's key under a unique index, so a race cannot slip a look-alike in.
  */
 import unhomoglyph from "unhomoglyph";
@@ -37,13 +40,17 @@ function skeleton(value: string): string {
   return unhomoglyph(value.normalize("NFD")).normalize("NFD");
 }
 
+/** Combining marks of the Inherited script (after NFD): U+0300–U+036F, U+1AB0–U+1AFF, U+1DC0–U+1DFF, U+20D0–U+20FF, U+FE20–U+FE2F, the Arabic harakat. */
+const INHERITED_MARKS = /(?=\p{Script=Inherited})\p{M}/gu;
+
 /**
  * What makes two names the same. A skeleton is case-sensitive ("I" looks like "l", "i" does not; "m"
  * like "rn", "M" not), so skeletons are taken through lower and upper case in turn: "Modern" and
- * "rnodern", "ALICE" and "AIice", "Ph0enix" and "phoenix" each share one key. Not for display.
+ * "rnodern", "ALICE" and "AIice", "Ph0enix" and "phoenix" each share one key; then the marks of no
+ * script are dropped ("kraken1" and "kraken1" with U+0323 share one too). Not for display.
  */
 export function nameKey(name: string): string {
-  return skeleton(skeleton(skeleton(normaliseName(name)).toLowerCase()).toUpperCase()).toLowerCase();
+  return skeleton(skeleton(skeleton(normaliseName(name)).toLowerCase()).toUpperCase()).toLowerCase().replace(INHERITED_MARKS, "");
 }
 
 /** A name as a row keeps it: its normal form and its key. */

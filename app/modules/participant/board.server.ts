@@ -7,6 +7,7 @@ import type { Role } from "../auth/access.ts";
 import { challengeGateJoin, hiddenFromParticipants, isGateOpen, maySeeChallenge } from "../challenges/visibility.server.ts";
 import { sharedReadBy, type EventVersions } from "../event-data/shared.server.ts";
 import { gateRows } from "../gates/gates.server.ts";
+import { shownFileNameOrNull } from "../file-names.ts";
 import { readFeedback, type SubmissionFeedback } from "../judging/feedback.server.ts";
 import { isSolved } from "../scoring/rules.ts";
 import { getSubmissionsWindow } from "../settings/settings.server.ts";
@@ -257,7 +258,7 @@ export async function getChallengeForSubmission(
       hints: row.hints,
       wave: row.wave,
       hasAttachment: Boolean(row.attachmentKey),
-      attachmentName: row.attachmentName,
+      attachmentName: shownFileNameOrNull(row.attachmentName),
     },
     submission:
       row.submissionId === null
@@ -265,7 +266,7 @@ export async function getChallengeForSubmission(
         : {
             id: row.submissionId,
             text: row.submissionText,
-            fileName: row.submissionFileName,
+            fileName: shownFileNameOrNull(row.submissionFileName),
             hasFile: Boolean(row.submissionFileKey),
             status: row.submissionStatus ?? "pending",
             feedback,

@@ -5,6 +5,7 @@
  */
 import type { Readable } from "node:stream";
 import { openObject, readObjectStart } from "../../infrastructure/s3.server.ts";
+import { contentDisposition } from "../file-names.ts";
 import { fileView, SNIFF_BYTES, type InlineType } from "./file-view.ts";
 import { findDownloadableSubmissionFile, type Viewer } from "./submit.server.ts";
 
@@ -32,10 +33,9 @@ export async function openInlineSubmissionFile(submissionId: number, viewer: Vie
  * our own pages.
  */
 export function inlineFileHeaders(file: { type: InlineType; name: string; length: number | undefined }): Headers {
-  const asciiName = file.name.replace(/[\r\n"\\]/g, "_").replace(/[^\x20-\x7e]/g, "_");
   const headers = new Headers({
     "Content-Type": file.type,
-    "Content-Disposition": `inline; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+    "Content-Disposition": contentDisposition(file.name, "inline"),
     "Cache-Control": "private, no-store",
     "Cross-Origin-Resource-Policy": "same-origin",
     "Content-Security-Policy": `default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'${file.type === "application/pdf" ? "" : "; sandbox"}`,

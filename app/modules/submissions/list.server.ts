@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { anyOf } from "../../../db/any-of.ts";
 import { challengeCriteria, challenges, submissionScores, submissions, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { shownFileNameOrNull } from "../file-names.ts";
 import { submissionOrderSql } from "../judging/blind.server.ts";
 import { type SubmissionListQuery, type submissionSortKeys } from "./schema.ts";
 
@@ -139,7 +140,7 @@ export async function listSubmissionsSorted(options: SubmissionListOptions = {})
     list.push({ judgeId: score.judgeId, judge: score.judge ?? "deleted judge", score: score.scoreCenti / 100, comment: score.comment });
     byId.set(score.submissionId, list);
   }
-  return rows.map((row) => ({ ...row, judgeScores: byId.get(row.id) ?? [] }));
+  return rows.map((row) => ({ ...row, fileName: shownFileNameOrNull(row.fileName), judgeScores: byId.get(row.id) ?? [] }));
 }
 
 /** Where a page of the list stands: its number, how many there are, and which rows of the whole it holds. */
