@@ -13,6 +13,7 @@ import { messages } from "../modules/messages.ts";
 import { getLogger } from "../infrastructure/logger.server.ts";
 import { deleteExpiredSessions, endSessionByToken, startSession } from "../modules/auth/sessions.server.ts";
 import { findSessionCaller, type Caller } from "./caller.server.ts";
+import { languageOf } from "./language.server.ts";
 import { clientIp } from "./request.server.ts";
 import { clearedSessionCookie, readSessionToken, sessionSetCookie } from "./session.server.ts";
 
@@ -70,8 +71,22 @@ authenticator.use(
   "form",
 );
 
-/** The signed-in user, or null (a visitor, or a session that has ended or expired). */
+/**
+ * Pages, their `.data` and the resource routes outside /api/v1 take no token: a request that carries an
+ * Authorization header (any scheme, any value) is known by that header alone, so here it is nobody and
+ * gets a 401 with a sentence, whatever session cookie comes with it (docs/decisions/009-http-api.md,
+ * "Authorization header"). `lang`: the page's language, for the error page when the root's loader is
+ * the one refusing.
+ */
+export function refuseAuthorizationHeader(request: Request): void {
+  if (request.headers.has("Authorization")) {
+    throw data({ message: messages.errors.authorizationHeader, lang: languageOf(request) }, { status: 401 });
+  }
+}
+
+/** The signed-in user, or null (a visitor, or a session that has ended or expired); 401 with an Authorization header. */
 export async function getOptionalUser(request: Request): Promise<Caller | null> {
+  refuseAuthorizationHeader(request);
   return findSessionCaller(request.headers.get("Cookie"));
 }
 
@@ -144,6 +159,7 @@ export async function createUserSession(user: VerifiedUser, redirectTo: string, 
 
 /** Ends the request's session on the server (every web process refuses it from now on) and in the browser. */
 export async function logout(request: Request, redirectTo = "/") {
+  refuseAuthorizationHeader(request);
   const token = await readSessionToken(request.headers.get("Cookie"));
   if (token) await endSessionByToken(token);
   return redirect(redirectTo, { headers: { "Set-Cookie": await clearedSessionCookie() } });

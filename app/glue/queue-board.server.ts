@@ -16,6 +16,11 @@ export const QUEUE_BOARD_PATH = "/dashboard/queues";
  */
 async function requireQueueBoardPage(req: Request, res: Response, next: NextFunction) {
   try {
+    // Known by the cookie, or with an Authorization header by that alone: no one here (caller.server.ts).
+    if (req.headers.authorization !== undefined) {
+      res.status(401).type("text/plain").send(messages.errors.authorizationHeader);
+      return;
+    }
     const user = await findCaller({ cookie: req.headers.cookie });
     if (!user) {
       res.redirect(`/login?${new URLSearchParams({ redirectTo: req.originalUrl })}`);

@@ -265,6 +265,7 @@ export const messages = {
   api: {
     unauthenticated: "Sign in first, or send an API token (Authorization: Bearer gk_...).",
     invalidToken: "This API token is unknown or has been revoked.",
+    notAToken: "The Authorization header holds no API token: send Authorization: Bearer gk_..., or no Authorization header at all.",
     forbidden: "Your role does not allow this call.",
     notYourTeam: "You can only read your own team's data.",
     foreignOrigin: "This request comes from another site and was refused. Scripts should use an API token.",
@@ -343,6 +344,8 @@ export const messages = {
     server: "An unexpected error happened. Please try again in a moment.",
     unavailable: "The service is briefly unavailable. Please try again in a few seconds.",
     crossSite: "This request came from another site and was refused. Please use the form on this site.",
+    // A page, or anything but /api/v1, with an Authorization header (docs/decisions/009-http-api.md).
+    authorizationHeader: "This page does not take an Authorization header: send the request without it, signed in with your session.",
     bodyTooLarge: template(
       "The request is larger than {{kilobytes}} KB, the most this form or call accepts. Nothing was saved.",
       (maxBytes: number) => ({ kilobytes: Math.round(maxBytes / 1024) }),
