@@ -3,11 +3,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { rolesForPath, rolesUnder, type Role } from "../modules/auth/access.ts";
 import { LoginSchema } from "../modules/auth/login-schema.ts";
-import {
-  clearLoginFailures,
-  loginRetryAfter,
-  recordLoginFailure,
-} from "../modules/auth/login-throttle.server.ts";
+import { checkLoginAttempt, recordLoginFailure, recordLoginSuccess, type LoginAttempt } from "../modules/auth/login-throttle.server.ts";
 import { verifyLogin, type VerifiedUser } from "../modules/auth/login.server.ts";
 import { messages } from "../modules/messages.ts";
 import { getLogger } from "../infrastructure/logger.server.ts";
@@ -24,10 +20,16 @@ export class InvalidCredentialsError extends Error {
   }
 }
 
-/** Thrown by the form strategy while a name/IP pair or an IP is locked out. */
+/**
+ * Thrown by the form strategy while a name/IP pair or an IP is locked out, or while the account waits
+ * between attempts from addresses it does not know (`accountWide`: the message says a known one passes).
+ */
 export class LoginThrottledError extends Error {
-  constructor(public readonly retryAfterSeconds: number) {
-    super(messages.login.throttled(retryAfterSeconds));
+  constructor(
+    public readonly retryAfterSeconds: number,
+    public readonly accountWide = false,
+  ) {
+    super(accountWide ? messages.login.accountThrottled(retryAfterSeconds) : messages.login.throttled(retryAfterSeconds));
   }
 }
 
@@ -50,14 +52,15 @@ async function throttled<T>(operation: () => Promise<T>, fallback: T): Promise<T
  */
 export async function verifyThrottledLogin(name: string, password: string, request: Request): Promise<VerifiedUser> {
   const ip = clientIp(request);
-  const wait = await throttled(() => loginRetryAfter(name, ip), 0);
-  if (wait > 0) throw new LoginThrottledError(wait);
+  const goAhead: LoginAttempt = { retryAfterSeconds: 0, accountWide: false, knownAddress: false };
+  const attempt = await throttled(() => checkLoginAttempt(name, ip), goAhead);
+  if (attempt.retryAfterSeconds > 0) throw new LoginThrottledError(attempt.retryAfterSeconds, attempt.accountWide);
   const user = await verifyLogin(name, password);
   if (!user) {
-    await throttled(() => recordLoginFailure(name, ip), undefined);
+    await throttled(() => recordLoginFailure(name, ip, { pair: !attempt.knownAddress }), undefined);
     throw new InvalidCredentialsError();
   }
-  await throttled(() => clearLoginFailures(name, ip), undefined);
+  await throttled(() => recordLoginSuccess(name, ip), undefined);
   return user;
 }
 

@@ -27,6 +27,12 @@ export const messages = {
     throttled: template("Too many failed attempts. Try again in {{wait}}.", (retryAfterSeconds: number) => ({ wait: formatWait(retryAfterSeconds) }), {
       nested: { wait },
     }),
+    // Attempts at one account from every address together (login-throttle.server.ts).
+    accountThrottled: template(
+      "Too many failed attempts at this account. Try again in {{wait}}; from a network this account has signed in from before, you can sign in now.",
+      (retryAfterSeconds: number) => ({ wait: formatWait(retryAfterSeconds) }),
+      { nested: { wait } },
+    ),
   },
   scoring: {
     required: "Please enter a score",
