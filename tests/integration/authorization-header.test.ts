@@ -109,9 +109,11 @@ describe("through a real web process: the cross-site check and the header", () =
   let web: { url: string };
   let cookie: string;
   let token: string;
+  let participant: string;
   beforeAll(async () => {
     await ensureEventSettings();
     const user = await makeUser("participant", (await makeTeam()).id);
+    participant = user.name;
     token = (await createApiToken(testAdmin, user.id, "script")).token;
     web = await startWebServer();
     cookie = await login(web.url, user.name, FIXTURE_PASSWORD);
@@ -180,12 +182,17 @@ describe("through a real web process: the cross-site check and the header", () =
   });
 
   it("refuses a socket whose handshake carries an Authorization header, whatever cookie comes with it", async () => {
-    const socket = io(web.url, { transports: ["websocket"], extraHeaders: { cookie, authorization: "Bearer junk" }, reconnection: false, forceNew: true });
-    const outcome = await new Promise<string>((resolve) => {
-      socket.once("connect", () => resolve("connected"));
-      socket.once("connect_error", (error) => resolve(error.message));
-    });
-    socket.close();
-    expect(outcome).toBe("unauthorized");
+    const handshake = async (extraHeaders: Record<string, string>) => {
+      const socket = io(web.url, { transports: ["websocket"], extraHeaders, reconnection: false, forceNew: true });
+      const outcome = await new Promise<string>((resolve) => {
+        socket.once("connect", () => resolve("connected"));
+        socket.once("connect_error", (error) => resolve(error.message));
+      });
+      socket.close();
+      return outcome;
+    };
+    const fresh = await login(web.url, participant, FIXTURE_PASSWORD);
+    expect(await handshake({ cookie: fresh })).toBe("connected");
+    expect(await handshake({ cookie: fresh, authorization: "Bearer junk" })).toBe("unauthorized");
   });
 });
