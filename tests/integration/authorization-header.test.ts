@@ -68,8 +68,10 @@ describe("pages, their data and their actions: an Authorization header is a 401,
 
 describe("the API: an Authorization header that is not a live token is a 401, whatever cookie comes with it", () => {
   let cookie: string;
+  let user: number;
   beforeAll(async () => {
-    cookie = await sessionCookie((await makeUser("participant", (await makeTeam()).id)).id);
+    user = (await makeUser("participant", (await makeTeam()).id)).id;
+    cookie = await sessionCookie(user);
   });
 
   it("answers the cookie alone, and 401 invalid_token once a header that is not a live token comes with it", async () => {
@@ -80,18 +82,15 @@ describe("the API: an Authorization header that is not a live token is a 401, wh
       expect(answer.body).toMatchObject({ code: "unauthenticated" });
       expect(answer.headers.get("WWW-Authenticate")).toBe('Bearer error="invalid_token"');
     }
+    // A revoked token with its user's live cookie: a 401, and nothing done.
+    const { id, token } = await createApiToken(testAdmin, user, "old script");
+    await revokeApiToken(testAdmin, id);
+    const revoked = await send(mentors, "POST", "/mentors", { json: { message: "help" }, token, cookie });
+    expect(revoked).toMatchObject({ status: 401, body: { code: "unauthenticated", message: messages.api.invalidToken } });
     const basic = await send(me, "GET", "/auth/me", { cookie, headers: { Authorization: "Basic dXNlcjpwYXNz" } });
     expect(basic.body).toMatchObject({ message: messages.api.notAToken });
     const arabic = await send(me, "GET", "/auth/me", { cookie, headers: { Authorization: "Basic dXNlcjpwYXNz", "Accept-Language": "ar" } });
     expect(String(arabic.body?.message)).toMatch(/^ترويسة Authorization/);
-  });
-
-  it("a revoked token with a live cookie is a 401, and changes nothing", async () => {
-    const user = await makeUser("participant", (await makeTeam()).id);
-    const { id, token } = await createApiToken(testAdmin, user.id, "old script");
-    await revokeApiToken(testAdmin, id);
-    const answer = await send(mentors, "POST", "/mentors", { json: { message: "help" }, token, cookie: await sessionCookie(user.id) });
-    expect(answer).toMatchObject({ status: 401, body: { code: "unauthenticated", message: messages.api.invalidToken } });
   });
 
   it("signing in takes no token: a bearer header does not waive its cross-site check (login CSRF)", async () => {
@@ -152,6 +151,11 @@ describe("through a real web process: the cross-site check and the header", () =
       expect(answer.status, path).toBe(401);
       expect(await answer.text(), path).toContain(messages.errors.authorizationHeader);
     }
+    // The error page in the caller's language, though the root's own loader refused.
+    const arabic = await fetch(`${web.url}/gates`, { headers: { Authorization: "Bearer junk", "Accept-Language": "ar" } });
+    const html = await arabic.text();
+    expect([arabic.status, /<html lang="ar" dir="rtl"/.test(html)]).toEqual([401, true]);
+    expect(html).toContain("هذه الصفحة لا تقبل ترويسة Authorization");
   });
 
   it("takes a live token under /api/v1 from anywhere, with or without an Origin", async () => {
