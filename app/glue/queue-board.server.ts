@@ -16,7 +16,7 @@ export const QUEUE_BOARD_PATH = "/dashboard/queues";
  */
 async function requireQueueBoardPage(req: Request, res: Response, next: NextFunction) {
   try {
-    // Known by the cookie, or with an Authorization header by that alone: no one here (caller.server.ts).
+    // An Authorization header alone says who calls, and the queue board takes no token: no one (caller.server.ts).
     if (req.headers.authorization !== undefined) {
       res.status(401).type("text/plain").send(messages.errors.authorizationHeader);
       return;

@@ -145,8 +145,8 @@ describe("through a real web process: the cross-site check and the header", () =
     expect(await signedIn(), "still signed in").toBe(200);
   });
 
-  it("answers a page and its data 401, not the page, to a bearer header with a live cookie", async () => {
-    for (const path of ["/gates", "/gates.data"]) {
+  it("answers a page, its data and the queue board 401, not the page, to a bearer header with a live cookie", async () => {
+    for (const path of ["/gates", "/gates.data", "/dashboard/queues"]) {
       const answer = await fetch(`${web.url}${path}`, { headers: { Cookie: cookie, Authorization: "Bearer junk" }, redirect: "manual" });
       expect(answer.status, path).toBe(401);
       expect(await answer.text(), path).toContain(messages.errors.authorizationHeader);
