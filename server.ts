@@ -20,6 +20,7 @@ import { aheadOfExpress, answerFailure, assertPageReadsRunExpressMiddleware, mou
 import { admissionQueue } from "./app/glue/admission.server.ts";
 import { bodyRule, boundedBodies, withReadableBodies, withReadBody } from "./app/glue/request-bodies.server.ts";
 import { isForgedRequest } from "./app/glue/csrf.server.ts";
+import { acceptsTokensAt } from "./app/glue/caller.server.ts";
 import { closeDb, getDb } from "./app/infrastructure/db.server.ts";
 import { closeEmitter } from "./app/infrastructure/emitter.server.ts";
 import { getEnv } from "./app/infrastructure/env.server.ts";
@@ -186,7 +187,10 @@ app.use(stampClientIp);
 // Cross-site request forgery: every state change must come from our own pages (app/glue/csrf.server.ts).
 const refuseForgeries: Step = (req, res, next) => {
   const own = [`${req.protocol}://${req.get("host")}`, ...(env.APP_ORIGIN ? [new URL(env.APP_ORIGIN).origin] : [])];
-  const facts = { method: req.method, origin: req.get("origin"), referer: req.get("referer"), authorization: req.get("authorization") };
+  const authorization = req.get("authorization");
+  // A bearer token waives the check only where tokens are accepted: /api/v1 (app/glue/caller.server.ts).
+  const tokensAccepted = authorization !== undefined && acceptsTokensAt(req.originalUrl);
+  const facts = { method: req.method, origin: req.get("origin"), referer: req.get("referer"), authorization, tokensAccepted };
   if (!isForgedRequest(facts, own)) return next();
   log.warn({ method: req.method, url: req.originalUrl, origin: facts.origin, referer: facts.referer }, "cross-site request refused");
   // The API answers in its own error shape (decision 009); pages and forms get a sentence.

@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { NotificationPopup } from "~/components/realtime/notification-popup";
 import { SocketProvider } from "~/components/realtime/socket-provider";
@@ -16,7 +16,7 @@ import { getLogger } from "~/infrastructure/logger.server";
 import { useNonce } from "~/hooks/nonce";
 import { getToast } from "~/glue/toast.server";
 import { languageOf } from "~/glue/language.server";
-import { DEFAULT_LANGUAGE, directionOf, i18nInstances } from "~/modules/i18n/i18n";
+import { DEFAULT_LANGUAGE, directionOf, i18nInstances, isLanguage } from "~/modules/i18n/i18n";
 import { I18nextProvider } from "react-i18next";
 
 export const links: LinksFunction = () => [
@@ -53,8 +53,11 @@ export function useOptionalUser() {
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const user = rootData?.user ?? null;
-  // The server renders in the loader's language and the browser hydrates with the same one (no flash).
-  const lang = rootData?.lang ?? DEFAULT_LANGUAGE;
+  // The server renders in the loader's language and the browser hydrates with the same one (no flash); when
+  // this loader refused the request, in the language its refusal names (refuseAuthorizationHeader).
+  const error = useRouteError();
+  const refusedIn = isRouteErrorResponse(error) ? (error.data as { lang?: unknown } | null)?.lang : undefined;
+  const lang = rootData?.lang ?? (isLanguage(refusedIn) ? refusedIn : DEFAULT_LANGUAGE);
   const nonce = useNonce();
   // localStorage `teamRank` is the signed-in team's (kept by the pages that show it): gone once signed out.
   useClearedTeamRank(Boolean(user));

@@ -5,6 +5,7 @@ import { TitleBar } from "~/components/ui/title-bar";
 import { roleHome, type Role } from "~/modules/auth/access";
 import { useT } from "~/components/i18n";
 import { AppLink } from "~/components/ui/app-link";
+import { useServerMessage } from "~/components/server-message";
 
 /** A full page for 403 / 404 / 500 with a way back; never a stack trace. */
 export function StatusPage({ status, title, message, home = "/" }: {
@@ -33,6 +34,7 @@ export function StatusPage({ status, title, message, home = "/" }: {
 /** Maps a thrown response or error to the right status page. */
 export function RouteErrorPage() {
   const { t } = useT();
+  const serverMessage = useServerMessage();
   const error = useRouteError();
   if (isRouteErrorResponse(error)) {
     const payload = (error.data ?? {}) as { message?: string; home?: Role };
@@ -44,8 +46,9 @@ export function RouteErrorPage() {
     if (error.status === 404)
       return <StatusPage status={404} title={t("errors.notFoundTitle")} message={t("errors.notFound")} home={home} />;
     // 400, and a body no form sends (415), too large (413) or too slow (408): what was wrong, in words.
-    if (error.status === 400 || error.status === 408 || error.status === 413 || error.status === 415)
-      return <StatusPage status={error.status} title={t("errors.badRequestTitle")} message={payload.message ?? t("errors.badRequest")} home={home} />;
+    // 401: a page asked with an Authorization header (refuseAuthorizationHeader).
+    if (error.status === 401 || error.status === 400 || error.status === 408 || error.status === 413 || error.status === 415)
+      return <StatusPage status={error.status} title={t("errors.badRequestTitle")} message={payload.message ? serverMessage(payload.message) : t("errors.badRequest")} home={home} />;
     if (error.status === 503)
       return <StatusPage status={503} title={t("errors.serverTitle")} message={t("errors.unavailable")} home={home} />;
     return <StatusPage status={error.status} title={t("errors.serverTitle")} message={payload.message ?? t("errors.server")} />;

@@ -1,14 +1,15 @@
 /**
  * Who is calling the API (decision 009): a personal API token (`Authorization: Bearer gk_…`) or the
  * session cookie of a signed-in browser. Either way the caller is a user with that user's role, and
- * the role rules are the screens' own.
+ * the role rules are the screens' own. A request with an Authorization header is known by that header
+ * alone: anything but a live token is a 401, whatever cookie comes with it.
  */
 import { ApiError } from "../modules/api/errors.ts";
 import type { ApiOperation } from "../modules/api/operations.ts";
 import { mayReadTeam } from "../modules/auth/access.ts";
 import { refuseTeamReads } from "../modules/judging/blind.server.ts";
 import { messages } from "../modules/messages.ts";
-import { bearerIn, carriesSessionCookie, findCaller, type Caller, type CallerHeaders } from "./caller.server.ts";
+import { bearerIn, carriesAuthorization, carriesSessionCookie, findCaller, type Caller, type CallerHeaders } from "./caller.server.ts";
 import { isForgedRequest, isUnsafeMethod } from "./csrf.server.ts";
 import { getEnv } from "../infrastructure/env.server.ts";
 
@@ -22,14 +23,17 @@ export function bearerToken(request: Request): string | null {
 }
 
 /**
- * The caller (app/glue/caller.server.ts); 401 for a visitor, an ended session or an unknown or revoked
- * token. A token wins over a cookie. With `recent`, a remembered answer for a token will do (the
- * scoreboard feed only).
+ * The caller (app/glue/caller.server.ts); 401 for a visitor, an ended session, and any Authorization
+ * header that is not a live token (unknown, revoked, another scheme, junk): the cookie is not read then.
+ * With `recent`, a remembered answer for a token will do (the scoreboard feed only).
  */
 export async function requireApiCaller(headers: CallerHeaders, options: { recent?: boolean } = {}): Promise<Caller> {
   const user = await findCaller(headers, { tokens: true, recentToken: options.recent });
   if (user) return user;
-  if (bearerIn(headers.authorization)) throw new ApiError("unauthenticated", m.invalidToken, undefined, { "WWW-Authenticate": 'Bearer error="invalid_token"' });
+  if (carriesAuthorization(headers)) {
+    const message = bearerIn(headers.authorization) ? m.invalidToken : m.notAToken;
+    throw new ApiError("unauthenticated", message, undefined, { "WWW-Authenticate": 'Bearer error="invalid_token"' });
+  }
   throw new ApiError("unauthenticated", m.unauthenticated, undefined, { "WWW-Authenticate": "Bearer" });
 }
 
@@ -65,17 +69,19 @@ function ownOrigins(request: Request): string[] {
  * CSRF for the API: the same rule as every route (app/glue/csrf.server.ts, which server.ts also applies
  * in front of everything), answered in the API's JSON shape, plus one stricter case: a change made with
  * the session cookie that names no origin at all is refused (browsers always send Origin on a POST;
- * only a script would omit it, and scripts use tokens). Token requests are exempt: a browser never
- * adds an Authorization header by itself.
+ * only a script would omit it, and scripts use tokens). `tokens`: the operation takes a caller, so a
+ * bearer token is exempt (a browser never adds an Authorization header by itself, and the token alone
+ * then decides: a 401 unless it is live). The public operations (signing in) take no token: never exempt.
  */
-export async function rejectCrossSiteRequest(request: Request): Promise<void> {
+export async function rejectCrossSiteRequest(request: Request, options: { tokens: boolean }): Promise<void> {
   const facts = {
     method: request.method,
     origin: request.headers.get("Origin") ?? undefined,
     referer: request.headers.get("Referer") ?? undefined,
     authorization: request.headers.get("Authorization") ?? undefined,
+    tokensAccepted: options.tokens,
   };
   if (isForgedRequest(facts, ownOrigins(request))) throw new ApiError("forbidden_origin", m.foreignOrigin);
-  if (!isUnsafeMethod(request.method) || bearerToken(request) || facts.origin || facts.referer) return;
+  if (!isUnsafeMethod(request.method) || (options.tokens && bearerToken(request)) || facts.origin || facts.referer) return;
   if (await carriesSessionCookie(request.headers.get("Cookie"))) throw new ApiError("forbidden_origin", m.missingOrigin);
 }

@@ -80,13 +80,14 @@ function teamOf(operation: ApiOperation, params: LoaderFunctionArgs["params"]): 
   return operation.ownTeamOnly ? pathId(params.id) : undefined;
 }
 
-function dispatcher(allow: string, route: (method: ApiMethod) => ApiHandler | undefined) {
+/** `tokens`: its operations take a caller (a bearer token is accepted); false for the public ones. */
+function dispatcher(allow: string, tokens: boolean, route: (method: ApiMethod) => ApiHandler | undefined) {
   const dispatch: ApiHandler = async (args) => {
     try {
       const method = (args.request.method === "HEAD" ? "GET" : args.request.method) as ApiMethod;
       const handler = apiMethods.includes(method) ? route(method) : undefined;
       if (!handler) throw new ApiError("method_not_allowed", m.methodNotAllowed(allow), undefined, { Allow: allow });
-      await rejectCrossSiteRequest(args.request);
+      await rejectCrossSiteRequest(args.request, { tokens });
       return await handler(args);
     } catch (error) {
       return errorResponse(error, args.request.headers.get("Accept-Language"));
@@ -108,7 +109,7 @@ export function apiResource(path: string, handlers: Partial<Record<ApiMethod, Ca
   for (const [method, operation] of operations) {
     if (operation.access === "public") throw new Error(`${method} ${API_BASE}${path} is public: serve it with publicApiResource`);
   }
-  return dispatcher(served.join(", "), (method) => {
+  return dispatcher(served.join(", "), true, (method) => {
     const handler = handlers[method];
     const operation = operations.get(method);
     if (!handler || !operation) return undefined;
@@ -125,7 +126,7 @@ export function publicApiResource(path: string, handlers: Partial<Record<ApiMeth
   for (const method of served) {
     if (operationOf(path, method).access !== "public") throw new Error(`${method} ${API_BASE}${path} is not public: serve it with apiResource`);
   }
-  return dispatcher(served.join(", "), (method) => handlers[method]);
+  return dispatcher(served.join(", "), false, (method) => handlers[method]);
 }
 
 /** The body as the documented response schema gives it: unknown keys are dropped, so nothing leaks. */

@@ -3,16 +3,13 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { rolesForPath, rolesUnder, type Role } from "../modules/auth/access.ts";
 import { LoginSchema } from "../modules/auth/login-schema.ts";
-import {
-  clearLoginFailures,
-  loginRetryAfter,
-  recordLoginFailure,
-} from "../modules/auth/login-throttle.server.ts";
+import { checkLoginAttempt, recordLoginFailure, recordLoginSuccess, type LoginAttempt } from "../modules/auth/login-throttle.server.ts";
 import { verifyLogin, type VerifiedUser } from "../modules/auth/login.server.ts";
 import { messages } from "../modules/messages.ts";
 import { getLogger } from "../infrastructure/logger.server.ts";
 import { deleteExpiredSessions, endSessionByToken, startSession } from "../modules/auth/sessions.server.ts";
 import { findSessionCaller, type Caller } from "./caller.server.ts";
+import { languageOf } from "./language.server.ts";
 import { clientIp } from "./request.server.ts";
 import { clearedSessionCookie, readSessionToken, sessionSetCookie } from "./session.server.ts";
 import { createToastHeaders } from "./toast.server.ts";
@@ -24,10 +21,16 @@ export class InvalidCredentialsError extends Error {
   }
 }
 
-/** Thrown by the form strategy while a name/IP pair or an IP is locked out. */
+/**
+ * Thrown by the form strategy while a name/IP pair or an IP is locked out, or while the account waits
+ * between attempts from addresses it does not know (`accountWide`: the message says a known one passes).
+ */
 export class LoginThrottledError extends Error {
-  constructor(public readonly retryAfterSeconds: number) {
-    super(messages.login.throttled(retryAfterSeconds));
+  constructor(
+    public readonly retryAfterSeconds: number,
+    public readonly accountWide = false,
+  ) {
+    super(accountWide ? messages.login.accountThrottled(retryAfterSeconds) : messages.login.throttled(retryAfterSeconds));
   }
 }
 
@@ -50,14 +53,15 @@ async function throttled<T>(operation: () => Promise<T>, fallback: T): Promise<T
  */
 export async function verifyThrottledLogin(name: string, password: string, request: Request): Promise<VerifiedUser> {
   const ip = clientIp(request);
-  const wait = await throttled(() => loginRetryAfter(name, ip), 0);
-  if (wait > 0) throw new LoginThrottledError(wait);
+  const goAhead: LoginAttempt = { retryAfterSeconds: 0, accountWide: false, knownAddress: false };
+  const attempt = await throttled(() => checkLoginAttempt(name, ip), goAhead);
+  if (attempt.retryAfterSeconds > 0) throw new LoginThrottledError(attempt.retryAfterSeconds, attempt.accountWide);
   const user = await verifyLogin(name, password);
   if (!user) {
-    await throttled(() => recordLoginFailure(name, ip), undefined);
+    await throttled(() => recordLoginFailure(name, ip, { pair: !attempt.knownAddress }), undefined);
     throw new InvalidCredentialsError();
   }
-  await throttled(() => clearLoginFailures(name, ip), undefined);
+  await throttled(() => recordLoginSuccess(name, ip), undefined);
   return user;
 }
 
@@ -71,8 +75,22 @@ authenticator.use(
   "form",
 );
 
-/** The signed-in user, or null (a visitor, or a session that has ended or expired). */
+/**
+ * Pages, their `.data` and the resource routes outside /api/v1 take no token: a request that carries an
+ * Authorization header (any scheme, any value) is known by that header alone, so here it is nobody and
+ * gets a 401 with a sentence, whatever session cookie comes with it (docs/decisions/009-http-api.md,
+ * "Authorization header"). `lang`: the page's language, for the error page when the root's loader is
+ * the one refusing.
+ */
+export function refuseAuthorizationHeader(request: Request): void {
+  if (request.headers.has("Authorization")) {
+    throw data({ message: messages.errors.authorizationHeader, lang: languageOf(request) }, { status: 401 });
+  }
+}
+
+/** The signed-in user, or null (a visitor, or a session that has ended or expired); 401 with an Authorization header. */
 export async function getOptionalUser(request: Request): Promise<Caller | null> {
+  refuseAuthorizationHeader(request);
   return findSessionCaller(request.headers.get("Cookie"));
 }
 
@@ -148,6 +166,7 @@ export async function createUserSession(user: VerifiedUser, redirectTo: string, 
 
 /** Ends the request's session on the server (every web process refuses it from now on) and in the browser. */
 export async function logout(request: Request, redirectTo = "/") {
+  refuseAuthorizationHeader(request);
   const token = await readSessionToken(request.headers.get("Cookie"));
   if (token) await endSessionByToken(token);
   return redirect(redirectTo, { headers: { "Set-Cookie": await clearedSessionCookie() } });

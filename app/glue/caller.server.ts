@@ -35,6 +35,25 @@ export interface Caller extends SessionUser {
   tokenId: number | null;
 }
 
+/** Whether the request carries an Authorization header, of any scheme and value (even empty). */
+export function carriesAuthorization(headers: CallerHeaders): boolean {
+  return headers.authorization !== null && headers.authorization !== undefined;
+}
+
+/**
+ * Whether personal API tokens are accepted at this path: /api/v1 and below, as the URL resolves it (dot
+ * segments removed, as Remix routes it), letters in any case (as Remix matches routes).
+ */
+export function acceptsTokensAt(path: string): boolean {
+  let pathname: string;
+  try {
+    pathname = new URL(path, "http://localhost").pathname;
+  } catch {
+    return false;
+  }
+  return /^\/api\/v1(?:\/|$)/i.test(pathname);
+}
+
 /** The bearer token in an Authorization header's value, if it holds one. */
 export function bearerIn(authorization: string | null | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
@@ -88,13 +107,16 @@ export async function findSessionCaller(cookie: string | null | undefined, now =
 
 /**
  * The caller of these headers, or null for a visitor (no cookie, an ended or expired session, an
- * unknown or revoked token). `tokens`: an Authorization bearer token is accepted and wins over the
- * cookie (the API only). `recentToken`: a remembered answer for a token will do (the scoreboard feed:
+ * unknown or revoked token). With an Authorization header, that header alone decides and the cookie is
+ * never read: `tokens` (the API only), a live bearer token is the caller; anything else in the header,
+ * and any Authorization header where tokens are not accepted, is null (callers answer 401:
+ * `carriesAuthorization`). `recentToken`: a remembered answer for a token will do (the scoreboard feed:
  * elsewhere a token is looked up afresh, which stamps its last use).
  */
 export async function findCaller(headers: CallerHeaders, options: { tokens?: boolean; recentToken?: boolean } = {}): Promise<Caller | null> {
-  const token = options.tokens ? bearerIn(headers.authorization) : null;
-  if (token) {
+  if (carriesAuthorization(headers)) {
+    const token = options.tokens ? bearerIn(headers.authorization) : null;
+    if (!token) return null;
     if (options.recentToken) void watchCallerChanges();
     const lookup = () => findUserByApiToken(token);
     const user = await (options.recentToken ? recentUser(`token:${hashToken(token)}`, lookup) : lookup());

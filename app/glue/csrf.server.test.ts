@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { acceptsTokensAt } from "./caller.server";
 import { isForeignOrigin, isForgedRequest } from "./csrf.server";
 
 const own = ["https://gates.example.org"];
@@ -16,16 +17,28 @@ describe("cross-site request forgery", () => {
     expect(isForgedRequest({ method: "POST", referer: "not a url" }, own)).toBe(true);
   });
 
-  it("accepts our own pages, API tokens, and clients that name no origin at all", () => {
+  it("accepts our own pages, API tokens where tokens are accepted, and clients that name no origin at all", () => {
     expect(isForgedRequest({ method: "POST", origin: "https://gates.example.org" }, own)).toBe(false);
     expect(isForgedRequest({ method: "POST", referer: "https://gates.example.org/dashboard" }, own)).toBe(false);
-    expect(isForgedRequest({ method: "POST", origin: "https://evil.example", authorization: "Bearer gk_x" }, own)).toBe(false);
+    expect(isForgedRequest({ method: "POST", origin: "https://evil.example", authorization: "Bearer gk_x", tokensAccepted: true }, own)).toBe(false);
     expect(isForgedRequest({ method: "POST" }, own)).toBe(false);
   });
 
   it("does not take HTTP Basic credentials (which browsers send cross-site) for an API token", () => {
-    expect(isForgedRequest({ method: "POST", origin: "https://evil.example", authorization: "Basic dXNlcjpwYXNz" }, own)).toBe(true);
-    expect(isForgedRequest({ method: "POST", origin: "https://evil.example", authorization: "Bearer" }, own)).toBe(true);
+    expect(isForgedRequest({ method: "POST", origin: "https://evil.example", authorization: "Basic dXNlcjpwYXNz", tokensAccepted: true }, own)).toBe(true);
+    expect(isForgedRequest({ method: "POST", origin: "https://evil.example", authorization: "Bearer", tokensAccepted: true }, own)).toBe(true);
+  });
+
+  it("waives nothing for a bearer header where tokens are not accepted (pages, .data, resource routes)", () => {
+    expect(isForgedRequest({ method: "POST", origin: "https://evil.example", authorization: "Bearer gk_x" }, own)).toBe(true);
+    expect(isForgedRequest({ method: "POST", origin: "https://evil.example", authorization: "Bearer gk_x", tokensAccepted: false }, own)).toBe(true);
+  });
+
+  it("accepts tokens under /api/v1 only, as Remix resolves the path", () => {
+    for (const path of ["/api/v1", "/api/v1/mentors", "/API/V1/mentors?x=1", "/x/../api/v1/teams"]) expect(acceptsTokensAt(path), path).toBe(true);
+    for (const path of ["/", "/gates", "/api/v1/../../login", "/api/v1/%2e%2e/%2e%2e/login", "/api/v10", "/dashboard/queues/api/queues", "/gates.data"]) {
+      expect(acceptsTokensAt(path), path).toBe(false);
+    }
   });
 });
 

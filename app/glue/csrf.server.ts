@@ -1,10 +1,11 @@
 /**
  * Cross-site request forgery: a state-changing request (POST, PUT, PATCH, DELETE) that carries the session
  * cookie must come from one of our own pages. Browsers say where a request comes from (Origin, else
- * Referer); a request without either is not a browser's cross-site form (curl, scripts) and passes. A
- * request with an Authorization header (an API token) cannot be forged cross-site: browsers never add one
- * to a cross-site form or a simple request, so it passes too. Remix checks Origin for page actions only;
- * this covers every route, resource routes and the queue dashboard included.
+ * Referer); a request without either is not a browser's cross-site form (curl, scripts) and passes. Where
+ * API tokens are accepted (/api/v1), a request with a bearer token passes too: browsers never add an
+ * Authorization header to a cross-site form or a simple request, and the token alone then says who calls
+ * (a 401 unless it is live). Anywhere else an Authorization header waives nothing. Remix checks Origin
+ * for page actions only; this covers every route, resource routes and the queue dashboard included.
  */
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -17,6 +18,8 @@ export interface RequestFacts {
   origin?: string;
   referer?: string;
   authorization?: string;
+  /** API tokens are accepted here (caller.server.ts, `acceptsTokensAt`): only then does a bearer token waive the check. */
+  tokensAccepted?: boolean;
 }
 
 function originOf(url: string): string | null {
@@ -30,8 +33,9 @@ function originOf(url: string): string | null {
 /** True when the request must be refused. `ownOrigins` are the site's own origins (e.g. https://gates.example.org). */
 export function isForgedRequest(request: RequestFacts, ownOrigins: readonly string[]): boolean {
   if (!isUnsafeMethod(request.method)) return false;
-  // Only a bearer token: a browser attaches HTTP Basic credentials (a staging proxy) to cross-site posts.
-  if (request.authorization && /^Bearer\s+\S+/i.test(request.authorization)) return false;
+  // Only a bearer token, only where tokens are accepted: a browser attaches HTTP Basic credentials (a
+  // staging proxy) to cross-site posts, and a page takes no token, so a header there proves nothing.
+  if (request.tokensAccepted && request.authorization && /^Bearer\s+\S+/i.test(request.authorization)) return false;
   // "null" is what a sandboxed frame or a cross-site redirect chain sends: never one of our pages.
   if (request.origin !== undefined) return request.origin === "null" || !ownOrigins.includes(request.origin);
   if (request.referer !== undefined) {

@@ -16,6 +16,11 @@ export const QUEUE_BOARD_PATH = "/dashboard/queues";
  */
 async function requireQueueBoardPage(req: Request, res: Response, next: NextFunction) {
   try {
+    // An Authorization header alone says who calls, and the queue board takes no token: no one (caller.server.ts).
+    if (req.headers.authorization !== undefined) {
+      res.status(401).type("text/plain").send(messages.errors.authorizationHeader);
+      return;
+    }
     const user = await findCaller({ cookie: req.headers.cookie });
     if (!user) {
       res.redirect(`/login?${new URLSearchParams({ redirectTo: req.originalUrl })}`);

@@ -107,6 +107,8 @@ export function attachRealtime(httpServer: HttpServer) {
     socket.data.changesSeen = changesHeard;
     let data: SocketData;
     try {
+      // Sockets take no token: an Authorization header is the caller's alone, so no one (app/glue/caller.server.ts).
+      if (socket.request.headers.authorization !== undefined) return next(new Error("unauthorized"));
       const cookie = socket.request.headers.cookie;
       const [user, token] = await Promise.all([findSessionCaller(cookie), readSessionToken(cookie)]);
       if (!user || !token) return next(new Error("unauthorized"));

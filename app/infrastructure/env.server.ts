@@ -90,6 +90,15 @@ function envSchema(source: Record<string, string | undefined>) {
       SOCKETS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(20),
       THREADS_WAITING_PER_TEAM: z.coerce.number().int().min(1).max(100_000).default(20),
       THREADS_WAITING_PER_USER: z.coerce.number().int().min(1).max(100_000).default(10),
+      // Failed sign-ins at one account from every address together (docs/RELIABILITY.md, "Web security"):
+      // this many attempts are free, then each waits for the one before it: FIRST, doubling, at most MAX
+      // seconds (never a lockout). An address the account signed in from successfully before (the last
+      // LOGIN_KNOWN_ADDRESSES of them, for LOGIN_KNOWN_ADDRESS_DAYS; 0 remembers none) does not wait.
+      LOGIN_ACCOUNT_FREE_ATTEMPTS: z.coerce.number().int().min(1).max(1_000).default(5),
+      LOGIN_ACCOUNT_FIRST_WAIT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(5),
+      LOGIN_ACCOUNT_MAX_WAIT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
+      LOGIN_KNOWN_ADDRESSES: z.coerce.number().int().min(0).max(100).default(10),
+      LOGIN_KNOWN_ADDRESS_DAYS: z.coerce.number().int().min(1).max(365).default(30),
       WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
       // Shown as "processed by" on each job in the queue dashboard. Default: host and pid.
       WORKER_NAME: z.string().min(1).max(100).optional(),

@@ -27,6 +27,12 @@ export const messages = {
     throttled: template("Too many failed attempts. Try again in {{wait}}.", (retryAfterSeconds: number) => ({ wait: formatWait(retryAfterSeconds) }), {
       nested: { wait },
     }),
+    // Attempts at one account from every address together (login-throttle.server.ts).
+    accountThrottled: template(
+      "Too many failed attempts at this account. Try again in {{wait}}; from a network this account has signed in from before, you can sign in now.",
+      (retryAfterSeconds: number) => ({ wait: formatWait(retryAfterSeconds) }),
+      { nested: { wait } },
+    ),
     // The first page after a login that ended the user's oldest sessions (SESSIONS_PER_USER).
     oldestSessionEnded: "You were signed in on too many devices; the oldest sign-in was ended.",
   },
@@ -272,6 +278,7 @@ export const messages = {
   api: {
     unauthenticated: "Sign in first, or send an API token (Authorization: Bearer gk_...).",
     invalidToken: "This API token is unknown or has been revoked.",
+    notAToken: "The Authorization header holds no API token: send Authorization: Bearer gk_..., or no Authorization header at all.",
     forbidden: "Your role does not allow this call.",
     notYourTeam: "You can only read your own team's data.",
     blindTeam: "Judging is blind: a judge cannot read one team's data. Read the submissions through /api/v1/submissions.",
@@ -351,6 +358,8 @@ export const messages = {
     server: "An unexpected error happened. Please try again in a moment.",
     unavailable: "The service is briefly unavailable. Please try again in a few seconds.",
     crossSite: "This request came from another site and was refused. Please use the form on this site.",
+    // A page, or anything but /api/v1, with an Authorization header (docs/decisions/009-http-api.md).
+    authorizationHeader: "This page does not take an Authorization header: send the request without it, signed in with your session.",
     bodyTooLarge: template(
       "The request is larger than {{kilobytes}} KB, the most this form or call accepts. Nothing was saved.",
       (maxBytes: number) => ({ kilobytes: Math.round(maxBytes / 1024) }),

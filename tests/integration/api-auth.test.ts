@@ -62,6 +62,21 @@ describe("POST /api/v1/auth/login", () => {
     expect(Number(throttled.headers.get("Retry-After"))).toBeGreaterThan(0);
   });
 
+  it("counts attempts at one account across addresses: a fourth address waits, told how long in the caller's language", async () => {
+    await makeUser("participant", (await makeTeam()).id, "roaming-target");
+    const attempt = (ip: string) =>
+      send(login, "POST", "/auth/login", { json: { username: "roaming-target", password: "wrong-password" }, headers: { [CLIENT_IP_HEADER]: ip } });
+    for (const ip of ["203.0.113.31", "203.0.113.31", "203.0.113.32", "203.0.113.32", "203.0.113.33"]) expect((await attempt(ip)).status).toBe(401);
+    const waiting = await send(login, "POST", "/auth/login", {
+      json: { username: "roaming-target", password: "fixture-password" },
+      headers: { [CLIENT_IP_HEADER]: "203.0.113.34", "Accept-Language": "ar" },
+    });
+    expect(waiting).toMatchObject({ status: 429, body: { code: "throttled" } });
+    expect(Number(waiting.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(Number(waiting.headers.get("Retry-After"))).toBeLessThanOrEqual(5);
+    expect(String(waiting.body?.message)).toMatch(/^محاولات فاشلة كثيرة على هذا الحساب\. حاول مجددًا بعد/);
+  });
+
   it("refuses a login posted from another site (login CSRF)", async () => {
     await makeUser("admin", null, "csrf-admin");
     const response = await send(login, "POST", "/auth/login", { json: { username: "csrf-admin", password: "fixture-password" }, origin: "https://evil.example" });

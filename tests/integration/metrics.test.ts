@@ -73,10 +73,11 @@ describe("metrics", () => {
     await fetch(`${web}/login`);
     await fetch(`${web}/healthz`);
     await fetch(`${web}/login`, { method: "PROPFIND" });
-    // Only the exact path serves metrics: the other spellings are pages like any unknown path.
+    // Only the exact path serves metrics: the other spellings are pages like any unknown path, and a page
+    // asked with an Authorization header is a 401 (docs/decisions/009-http-api.md, "Authorization header").
     for (const spelling of ["/METRICS", "/metrics/", "/Metrics"]) {
       const other = await fetch(`${web}${spelling}`, { headers: { authorization: `Bearer ${TOKEN}` } });
-      expect(other.status, spelling).toBe(404);
+      expect(other.status, spelling).toBe(401);
       expect(await other.text()).not.toContain("gatekeeper_");
     }
     const socket = await connectSocket(web, cookie);

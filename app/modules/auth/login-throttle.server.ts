@@ -7,6 +7,14 @@ import { getRedis } from "../../infrastructure/redis.server.ts";
  * Failed logins are counted per (name, IP) and per IP in Redis, so every web process shares the
  * counts. 5 failures for one name from one IP lock that pair for 15 minutes; 50 failures from one IP
  * in an hour lock the IP (a venue's shared NAT stays usable for honest typos).
+ *
+ * Attempts at one account are also counted across every address (three addresses must not give three
+ * times the guesses): LOGIN_ACCOUNT_FREE_ATTEMPTS are free, then each attempt must wait for the one
+ * before it, LOGIN_ACCOUNT_FIRST_WAIT_SECONDS doubling up to LOGIN_ACCOUNT_MAX_WAIT_SECONDS (5, 10, 20,
+ * 40, 60, 60 … s by default): slower guessing, never a lockout, so a rival cannot shut a team out. An
+ * address the account signed in from successfully before passes without that wait and without the
+ * (name, IP) limit. A successful sign-in ends the account's run; a run is forgotten 15 minutes after
+ * its last attempt.
  */
 const limits = {
   nameAndIp: { points: 5, duration: 15 * 60, blockDuration: 15 * 60 },
@@ -31,10 +39,13 @@ function getLimiters() {
 // app/modules/names/names.ts) counts against the same key.
 const nameKey = (name: string, ip: string) => `${nameKeyOf(name)}_${ip}`;
 
-/** Seconds to wait before another attempt, or 0 when the attempt may go ahead. */
-export async function loginRetryAfter(name: string, ip: string): Promise<number> {
+/**
+ * Seconds to wait before another attempt from this address, or 0 when the attempt may go ahead. `pair`:
+ * false for an address the account knows (only the address's own limit then).
+ */
+export async function loginRetryAfter(name: string, ip: string, { pair: withPair = true } = {}): Promise<number> {
   const { nameAndIp, ip: byIp } = getLimiters();
-  const [pair, address] = await Promise.all([nameAndIp.get(nameKey(name, ip)), byIp.get(ip)]);
+  const [pair, address] = await Promise.all([withPair ? nameAndIp.get(nameKey(name, ip)) : null, byIp.get(ip)]);
   const blocked = [
     pair && pair.consumedPoints >= limits.nameAndIp.points ? pair.msBeforeNext : 0,
     address && address.consumedPoints >= limits.ip.points ? address.msBeforeNext : 0,
@@ -42,10 +53,11 @@ export async function loginRetryAfter(name: string, ip: string): Promise<number>
   return Math.ceil(Math.max(...blocked) / 1000);
 }
 
-export async function recordLoginFailure(name: string, ip: string): Promise<void> {
+/** A wrong password from this address (`pair`: false for an address the account knows: the address's count only). */
+export async function recordLoginFailure(name: string, ip: string, { pair = true } = {}): Promise<void> {
   const { nameAndIp, ip: byIp } = getLimiters();
   await Promise.all(
-    [nameAndIp.consume(nameKey(name, ip)), byIp.consume(ip)].map((attempt) =>
+    [...(pair ? [nameAndIp.consume(nameKey(name, ip))] : []), byIp.consume(ip)].map((attempt) =>
       // A rejection only means the limit is now reached; the next attempt is refused by loginRetryAfter.
       attempt.catch((error: unknown) => {
         if (!(error instanceof RateLimiterRes)) throw error;
@@ -56,4 +68,99 @@ export async function recordLoginFailure(name: string, ip: string): Promise<void
 
 export async function clearLoginFailures(name: string, ip: string): Promise<void> {
   await getLimiters().nameAndIp.delete(nameKey(name, ip));
+}
+
+const ACCOUNT_RUN_MS = 15 * 60_000;
+
+/**
+ * One attempt at an account from an address it does not know, in one step (two web processes cannot both
+ * take the same free moment): the milliseconds still to wait, or 0 after counting the attempt and, past
+ * the free ones, starting the wait the next attempt must sit out. KEYS: attempts in the run, the wait.
+ * ARGV: free attempts, first wait ms, longest wait ms, how long a run is remembered (ms).
+ */
+const CLAIM_SCRIPT = `
+local waiting = redis.call('PTTL', KEYS[2])
+if waiting > 0 then return waiting end
+local n = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+local free = tonumber(ARGV[1])
+if n >= free then
+  local wait = tonumber(ARGV[2]) * 2 ^ (n - free)
+  if wait > tonumber(ARGV[3]) then wait = tonumber(ARGV[3]) end
+  redis.call('SET', KEYS[2], '1', 'PX', math.floor(wait))
+end
+return 0
+`;
+
+type WithClaim = ReturnType<typeof getRedis> & { gkClaimLoginAttempt(attempts: string, wait: string, ...args: string[]): Promise<number> };
+
+function redisWithClaim(): WithClaim {
+  const redis = getRedis() as WithClaim;
+  if (typeof redis.gkClaimLoginAttempt !== "function") redis.defineCommand("gkClaimLoginAttempt", { numberOfKeys: 2, lua: CLAIM_SCRIPT });
+  return redis;
+}
+
+function accountKeys(name: string) {
+  const base = `${getEnv().REDIS_PREFIX}:login-account:${nameKeyOf(name)}`;
+  return { attempts: `${base}:attempts`, wait: `${base}:wait`, known: `${base}:known-addresses` };
+}
+
+function accountLimits() {
+  const env = getEnv();
+  return {
+    free: env.LOGIN_ACCOUNT_FREE_ATTEMPTS,
+    firstMs: env.LOGIN_ACCOUNT_FIRST_WAIT_SECONDS * 1000,
+    maxMs: env.LOGIN_ACCOUNT_MAX_WAIT_SECONDS * 1000,
+    knownAddresses: env.LOGIN_KNOWN_ADDRESSES,
+    knownForMs: env.LOGIN_KNOWN_ADDRESS_DAYS * 24 * 60 * 60_000,
+  };
+}
+
+/** Whether the account (any spelling of its name) signed in successfully from this address lately. */
+export async function isKnownAddress(name: string, ip: string, now = Date.now()): Promise<boolean> {
+  const { knownAddresses, knownForMs } = accountLimits();
+  if (knownAddresses === 0) return false;
+  const since = await getRedis().zscore(accountKeys(name).known, ip);
+  return since !== null && Number(since) > now - knownForMs;
+}
+
+/** Seconds this attempt at the account must still wait, or 0 once it is counted (an address it does not know). */
+export async function claimAccountAttempt(name: string): Promise<number> {
+  const { free, firstMs, maxMs } = accountLimits();
+  const keys = accountKeys(name);
+  const waitMs = await redisWithClaim().gkClaimLoginAttempt(keys.attempts, keys.wait, String(free), String(firstMs), String(maxMs), String(Math.max(ACCOUNT_RUN_MS, 2 * maxMs)));
+  return Math.ceil(waitMs / 1000);
+}
+
+/** What an attempt may do: wait `retryAfterSeconds` (for the address, or for the account), or go ahead. */
+export interface LoginAttempt {
+  retryAfterSeconds: number;
+  /** The wait is the account's, across addresses (else the address's own). */
+  accountWide: boolean;
+  /** The account signed in from this address before: neither the account's wait nor the (name, IP) limit. */
+  knownAddress: boolean;
+}
+
+/** Checks one attempt before its password is checked; an attempt that may go ahead is counted for the account. */
+export async function checkLoginAttempt(name: string, ip: string): Promise<LoginAttempt> {
+  const knownAddress = await isKnownAddress(name, ip);
+  const byAddress = await loginRetryAfter(name, ip, { pair: !knownAddress });
+  if (byAddress > 0) return { retryAfterSeconds: byAddress, accountWide: false, knownAddress };
+  const byAccount = knownAddress ? 0 : await claimAccountAttempt(name);
+  return { retryAfterSeconds: byAccount, accountWide: byAccount > 0, knownAddress };
+}
+
+/** A successful sign-in: the pair's failures and the account's run end, and the address is remembered. */
+export async function recordLoginSuccess(name: string, ip: string, now = Date.now()): Promise<void> {
+  const { knownAddresses, knownForMs } = accountLimits();
+  const keys = accountKeys(name);
+  const multi = getRedis().multi().del(keys.attempts, keys.wait);
+  if (knownAddresses > 0) {
+    multi
+      .zadd(keys.known, now, ip)
+      .zremrangebyscore(keys.known, "-inf", now - knownForMs)
+      .zremrangebyrank(keys.known, 0, -(knownAddresses + 1))
+      .pexpire(keys.known, knownForMs);
+  }
+  await Promise.all([multi.exec(), clearLoginFailures(name, ip)]);
 }

@@ -17,6 +17,10 @@ const samples: Record<string, [english: string, arabic: string]> = {
   "messages.wait.seconds": [m.wait.seconds(5), "5 ثوانٍ"],
   "messages.wait.minutes": [m.wait.minutes(1), "دقيقة واحدة"],
   "messages.login.throttled": [m.login.throttled(42), "محاولات فاشلة كثيرة. حاول مجددًا بعد 42 ثانية."],
+  "messages.login.accountThrottled": [
+    m.login.accountThrottled(10),
+    "محاولات فاشلة كثيرة على هذا الحساب. حاول مجددًا بعد 10 ثوانٍ؛ ومن شبكة سبق أن سُجّل منها الدخول إلى هذا الحساب يمكنك الدخول الآن.",
+  ],
   "messages.scoring.range": [m.scoring.range(10), "يجب أن تكون العلامة بين 0 و10"],
   "messages.judging.feedbackSaved": [m.judging.feedbackSaved([1, 3, 4]), "نُشرت ملاحظات التحكيم للبوابات 1, 3, 4"],
   "messages.judging.feedbackPublished": [m.judging.feedbackPublished([2]), "المنشور الآن: البوابة 2."],
