@@ -19,6 +19,8 @@ import { createRequestHandler } from "./app/glue/remix-express.server.ts";
 import { aheadOfExpress, answerFailure, assertPageReadsRunExpressMiddleware, mountMatches, routeMatches, type Step } from "./app/glue/ahead-of-express.server.ts";
 import { admissionQueue } from "./app/glue/admission.server.ts";
 import { bodyRule, boundedBodies, withReadableBodies, withReadBody } from "./app/glue/request-bodies.server.ts";
+import { withFittingAnswers } from "./app/glue/fitting-answers.server.ts";
+import { refuseConnect, refuseMalformedRequests } from "./app/glue/malformed-requests.server.ts";
 import { isForgedRequest } from "./app/glue/csrf.server.ts";
 import { closeDb, getDb } from "./app/infrastructure/db.server.ts";
 import { closeEmitter } from "./app/infrastructure/emitter.server.ts";
@@ -50,8 +52,9 @@ if (!existsSync(buildPath)) {
 
 // Every route answers 503 (not 500) while Postgres is unreachable: see app/glue/unavailable.server.ts.
 // Every page action's unreadable form is a 400/415, not a 500: see app/glue/request-bodies.server.ts.
+// Every resource route's refusal says what it is in a sentence: see app/glue/fitting-answers.server.ts.
 const importBuild = async (bust = "") =>
-  withUnavailablePages(withReadableBodies((await import(pathToFileURL(buildPath).href + bust)) as ServerBuild));
+  withFittingAnswers(withUnavailablePages(withReadableBodies((await import(pathToFileURL(buildPath).href + bust)) as ServerBuild)));
 let build = await importBuild();
 
 const app = express();
@@ -183,6 +186,11 @@ const stampClientIp: Step = (req, _res, next) => {
 };
 app.use(stampClientIp);
 
+// Requests no page or script of ours sends (an unserved method, a Host that is no host, a `_data` query):
+// 405 or 400 in a sentence, before any route (app/glue/malformed-requests.server.ts). Never logged as errors.
+const refuseMalformed: Step = refuseMalformedRequests;
+app.use(refuseMalformed);
+
 // Cross-site request forgery: every state change must come from our own pages (app/glue/csrf.server.ts).
 const refuseForgeries: Step = (req, res, next) => {
   const own = [`${req.protocol}://${req.get("host")}`, ...(env.APP_ORIGIN ? [new URL(env.APP_ORIGIN).origin] : [])];
@@ -309,7 +317,7 @@ app.all("*", toRemix);
 // `pageReadSteps` must be Express's own middleware for a page, in order: checked here, at start, so a
 // middleware given to Express with app.use and not to the page reads (or the other way round) stops the
 // process before it serves anything.
-const pageReadSteps = [compressAnswers, stampArrival, stampNonce, securityHeaders, stampClientIp, refuseForgeries, logAccess, readBodies, admission, toRemix];
+const pageReadSteps = [compressAnswers, stampArrival, stampNonce, securityHeaders, stampClientIp, refuseMalformed, refuseForgeries, logAccess, readBodies, admission, toRemix];
 assertPageReadsRunExpressMiddleware(app, pageReadSteps.slice(0, -1), [observeEveryRequest, servePublicFiles]);
 const pageReads = aheadOfExpress({
         app,
@@ -329,6 +337,8 @@ const pageReads = aheadOfExpress({
       });
 
 const httpServer = createServer(listener);
+// A CONNECT never reaches the listener: answered 405 here, not dropped (app/glue/malformed-requests.server.ts).
+httpServer.on("connect", refuseConnect);
 // A client gets 10 s to send its headers (slowloris) and 15 minutes for a whole request: a 200 MB
 // upload at 250 KB/s. Form bodies have their own, shorter deadline (request-bodies.server.ts).
 httpServer.headersTimeout = 10_000;
