@@ -20,7 +20,7 @@ import { aheadOfExpress, answerFailure, assertPageReadsRunExpressMiddleware, mou
 import { admissionQueue } from "./app/glue/admission.server.ts";
 import { bodyRule, boundedBodies, withReadableBodies, withReadBody } from "./app/glue/request-bodies.server.ts";
 import { withFittingAnswers } from "./app/glue/fitting-answers.server.ts";
-import { refuseConnect, refuseMalformedRequests } from "./app/glue/malformed-requests.server.ts";
+import { isValidHost, refuseConnect, refuseMalformedRequests } from "./app/glue/malformed-requests.server.ts";
 import { isForgedRequest } from "./app/glue/csrf.server.ts";
 import { closeDb, getDb } from "./app/infrastructure/db.server.ts";
 import { closeEmitter } from "./app/infrastructure/emitter.server.ts";
@@ -94,7 +94,8 @@ const feed = scoreboardFeedListener({
   ...(env.NODE_ENV === "production" ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
 });
 function listener(req: IncomingMessage, res: ServerResponse) {
-  if ((req.method === "GET" || req.method === "HEAD") && isScoreboardFeedUrl(req.url)) {
+  // A Host that is no host goes on to Express, which refuses it (app/glue/malformed-requests.server.ts).
+  if ((req.method === "GET" || req.method === "HEAD") && isScoreboardFeedUrl(req.url) && (req.headers.host === undefined || isValidHost(req.headers.host))) {
     observeDuration(req, res, "/api/v1/scoreboard", () => false);
     void feed(req, res);
     return;

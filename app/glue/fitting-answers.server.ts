@@ -10,7 +10,7 @@
  *   the same; here it is a 405 with `Allow` and the sentence.
  * - `refusal`: the one way to say a refusal outside a route (app/glue/malformed-requests.server.ts).
  */
-import { type ServerBuild } from "@remix-run/node";
+import { data, type ServerBuild } from "@remix-run/node";
 import { ApiError, codeForStatus } from "../modules/api/errors.ts";
 import { messages } from "../modules/messages.ts";
 import { DEFAULT_LANGUAGE, type Language } from "../modules/i18n/i18n.ts";
@@ -147,16 +147,25 @@ const notServed =
   };
 
 /**
+ * A page's action for a page without a form: its error page says so, in a sentence (Remix's own 405 carries
+ * a developer's text, and its serialised error "Unexpected Server Error", into the page and its `.data`).
+ */
+const noForm: RouteFunction = () => {
+  throw data({ message: messages.errors.noForm }, { status: 405, headers: { Allow: "GET, HEAD" } });
+};
+
+/**
  * The build with every resource route outside the API (which has its own dispatcher, app/glue/api.server.ts)
- * answering its refusals with a sentence, and a 405 with `Allow` for a method it has no function for.
- * Pages (routes with a component) keep theirs: their error page says it.
+ * answering its refusals with a sentence, and a 405 with `Allow` for a method it has no function for; every
+ * page without a form answering a post with a 405 its error page puts in words.
  */
 export function withFittingAnswers(build: ServerBuild): ServerBuild {
   const routes = Object.fromEntries(
     Object.entries(build.routes).map(([id, route]) => {
       const module = route.module as { default?: unknown; ErrorBoundary?: unknown; loader?: RouteFunction; action?: RouteFunction };
       const resource = module.default == null && module.ErrorBoundary == null;
-      if (!resource || id.startsWith("routes/api.") || (!module.loader && !module.action)) return [id, route];
+      if (!resource) return module.action ? [id, route] : [id, { ...route, module: { ...route.module, action: noForm } }];
+      if (id.startsWith("routes/api.") || (!module.loader && !module.action)) return [id, route];
       const loader = module.loader ? withSentences(module.loader) : notServed("POST");
       const action = module.action ? withSentences(module.action) : notServed("GET, HEAD");
       return [id, { ...route, module: { ...route.module, loader, action } }];

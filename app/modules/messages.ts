@@ -357,6 +357,7 @@ export const messages = {
     hostInvalid: "The request's Host header is not a host name (with a port from 1 to 65535, if any). Nothing was done.",
     dataParameter: "This address takes no _data parameter: open the page itself. Nothing was done.",
     refused: "This request was refused. Nothing was saved.",
+    noForm: "This page has no form to send: nothing was saved. Open it and use its links and buttons.",
     // File storage did not answer: nothing was saved, the form keeps what was typed.
     storageUnavailable: "The file could not be stored right now. Please try again in a moment.",
   },
