@@ -20,7 +20,7 @@ import { aheadOfExpress, answerFailure, assertPageReadsRunExpressMiddleware, mou
 import { admissionQueue } from "./app/glue/admission.server.ts";
 import { bodyRule, boundedBodies, withReadableBodies, withReadBody } from "./app/glue/request-bodies.server.ts";
 import { withFittingAnswers } from "./app/glue/fitting-answers.server.ts";
-import { isValidHost, refuseConnect, refuseMalformedRequests } from "./app/glue/malformed-requests.server.ts";
+import { answerClientError, isValidHost, refuseConnect, refuseMalformedRequests } from "./app/glue/malformed-requests.server.ts";
 import { isForgedRequest } from "./app/glue/csrf.server.ts";
 import { closeDb, getDb } from "./app/infrastructure/db.server.ts";
 import { closeEmitter } from "./app/infrastructure/emitter.server.ts";
@@ -338,8 +338,10 @@ const pageReads = aheadOfExpress({
       });
 
 const httpServer = createServer(listener);
-// A CONNECT never reaches the listener: answered 405 here, not dropped (app/glue/malformed-requests.server.ts).
+// A CONNECT never reaches the listener: answered 405 here, not dropped; a request Node's parser cannot read
+// (a method it does not know) is answered in a sentence, as Node would with none (app/glue/malformed-requests.server.ts).
 httpServer.on("connect", refuseConnect);
+httpServer.on("clientError", answerClientError);
 // A client gets 10 s to send its headers (slowloris) and 15 minutes for a whole request: a 200 MB
 // upload at 250 KB/s. Form bodies have their own, shorter deadline (request-bodies.server.ts).
 httpServer.headersTimeout = 10_000;

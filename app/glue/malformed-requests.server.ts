@@ -23,6 +23,8 @@ import { isApiPath, refusalParts, type RefusedRequest } from "./fitting-answers.
 export const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
 const SERVED = new Set<string>(SERVED_METHODS);
 const ALLOW = SERVED_METHODS.join(", ");
+/** What a page's data address (`/gates.data`) takes: reads, and posts to its actions. */
+const DATA_ALLOW = "GET, POST, PUT, PATCH, DELETE";
 
 /** A host name (letters, digits, dots, hyphens…) or a bracketed IPv6 address, then an optional port. */
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::(\d{0,5}))?$/;
@@ -35,13 +37,22 @@ export function isValidHost(value: string): boolean {
   return port === undefined || port === "" || (Number(port) >= 1 && Number(port) <= 65_535);
 }
 
-export type Malformation = { status: 405; english: string; headers: Record<string, string> } | { status: 400; english: string; headers: Record<string, string> };
+export interface Malformation {
+  status: 400 | 405;
+  english: string;
+  headers: Record<string, string>;
+}
 
 /** What is wrong with a request before any route sees it, or null. */
 export function malformation(request: { method: string; pathname: string; search: string; host: string | undefined; forwardedHost: string | undefined; hostname: string | undefined; protocol: string }): Malformation | null {
   const method = request.method.toUpperCase();
   if (!SERVED.has(method) && !(method === "OPTIONS" && isApiPath(request.pathname))) {
     return { status: 405, english: messages.errors.methodNotAllowed(method, ALLOW), headers: { Allow: ALLOW } };
+  }
+  // Remix takes any method but GET of a `.data` address for an action, a HEAD too (and refuses it with a 500
+  // when an Origin comes with it): our pages never send one.
+  if (method === "HEAD" && request.pathname.endsWith(".data")) {
+    return { status: 405, english: messages.errors.methodNotAllowed(method, DATA_ALLOW), headers: { Allow: DATA_ALLOW } };
   }
   const hosts = [request.host, ...(request.forwardedHost?.split(",") ?? [])].filter((host): host is string => host !== undefined).map((host) => host.trim());
   if (hosts.some((host) => !isValidHost(host))) return { status: 400, english: messages.errors.hostInvalid, headers: {} };
@@ -99,6 +110,49 @@ export function refuseConnect(req: IncomingMessage, socket: Socket) {
   const parts = refusalParts(refusedView(req, "/"), 405, messages.errors.methodNotAllowed("CONNECT", ALLOW), { Allow: ALLOW });
   const body = Buffer.from(parts.body);
   const head = [`HTTP/1.1 405 Method Not Allowed`, ...Object.entries(parts.headers).map(([name, value]) => `${name}: ${value}`), `Content-Length: ${body.byteLength}`, "Connection: close", "", ""].join("\r\n");
+  socket.on("error", () => {});
+  socket.end(Buffer.concat([Buffer.from(head, "latin1"), body]));
+}
+
+/** The method and path a request line names, as far as they can be read ("FOO /api/v1/teams"). */
+function requestLineOf(rawPacket: Buffer | undefined): { method: string; pathname: string } {
+  const line = /^([A-Za-z_-]{1,24}) (\/[^\s?]*)/.exec(rawPacket?.subarray(0, 2048).toString("latin1") ?? "");
+  return { method: line?.[1] ?? "such", pathname: line?.[2] ?? "/" };
+}
+
+/** What Node's parser could not read, by its error code: the status and the sentence (the request's language is unknown: English). */
+function clientErrorAnswer(code: string | undefined, method: string): { status: number; reason: string; english: string; headers: Record<string, string> } | null {
+  if (code === "ECONNRESET" || code === "EPIPE") return null;
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT") return { status: 408, reason: "Request Timeout", english: messages.errors.bodyTooSlow, headers: {} };
+  if (code === "HPE_HEADER_OVERFLOW") return { status: 431, reason: "Request Header Fields Too Large", english: messages.errors.headersTooLarge, headers: {} };
+  // A method the parser does not know (FOO): none the app serves.
+  if (code === "HPE_INVALID_METHOD") return { status: 405, reason: "Method Not Allowed", english: messages.errors.methodNotAllowed(method, ALLOW), headers: { Allow: ALLOW } };
+  return { status: 400, reason: "Bad Request", english: messages.errors.unparsable, headers: {} };
+}
+
+/**
+ * The http.Server's "clientError" listener: a request Node's parser cannot read (a method it does not know,
+ * a broken header or request line, headers too large) is answered, as Node does, but in a sentence; a
+ * client that went away gets nothing. Never logged: the client's fault.
+ */
+export function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket) {
+  const line = requestLineOf(error.rawPacket);
+  const answer = clientErrorAnswer(error.code, line.method);
+  if (!answer || !socket.writable || (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  // The headers were not read: English, the API's shape under /api/.
+  const parts = refusalParts({ pathname: line.pathname, method: line.method, header: () => null }, answer.status, answer.english, answer.headers);
+  const body = Buffer.from(parts.body);
+  const head = [
+    `HTTP/1.1 ${answer.status} ${answer.reason}`,
+    ...Object.entries(parts.headers).map(([name, value]) => `${name}: ${value}`),
+    `Content-Length: ${body.byteLength}`,
+    "Connection: close",
+    "",
+    "",
+  ].join("\r\n");
   socket.on("error", () => {});
   socket.end(Buffer.concat([Buffer.from(head, "latin1"), body]));
 }

@@ -358,6 +358,8 @@ export const messages = {
     dataParameter: "This address takes no _data parameter: open the page itself. Nothing was done.",
     refused: "This request was refused. Nothing was saved.",
     noForm: "This page has no form to send: nothing was saved. Open it and use its links and buttons.",
+    unparsable: "The request could not be read as HTTP. Nothing was done.",
+    headersTooLarge: "The request's headers are too large. Nothing was done.",
     // File storage did not answer: nothing was saved, the form keeps what was typed.
     storageUnavailable: "The file could not be stored right now. Please try again in a moment.",
   },

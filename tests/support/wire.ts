@@ -23,7 +23,15 @@ export function wireRequest(base: string, path: string, options: { method?: stri
   const target = new URL(base);
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: target.hostname, port: target.port, path, method: options.method ?? "GET", headers: { Connection: "close", ...options.headers }, setHost: !options.headers?.Host },
+      {
+        host: target.hostname,
+        port: target.port,
+        path,
+        method: options.method ?? "GET",
+        // A body's length always said: Node's client sends a DELETE's or an OPTIONS's body without one otherwise.
+        headers: { Connection: "close", ...(options.body === undefined ? {} : { "Content-Length": String(Buffer.byteLength(options.body)) }), ...options.headers },
+        setHost: !options.headers?.Host,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
