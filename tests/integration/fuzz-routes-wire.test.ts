@@ -14,7 +14,7 @@ import { SERVED_METHODS } from "../../app/glue/malformed-requests.server.ts";
 import { routeManifest, routeUrl } from "../support/route-manifest.ts";
 import { FAULT_WORDS, wireRequest, wireWorldForFile } from "../support/wire.ts";
 
-const RUNS_PER_ROUTE = 12;
+const RUNS_PER_ROUTE = 40;
 const world = wireWorldForFile();
 
 const methods = fc.oneof(
