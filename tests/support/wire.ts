@@ -4,6 +4,7 @@
  * build's own copy of app/ code beside server.ts's, Express's answers, the process's log).
  */
 import http from "node:http";
+import type { Socket } from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
 import { getDb } from "../../app/infrastructure/db.server.ts";
@@ -40,7 +41,7 @@ export function wireRequest(base: string, path: string, options: { method?: stri
       },
     );
     // A CONNECT's answer comes as a tunnel: its head parsed, its body on the socket.
-    request.on("connect", (response: http.IncomingMessage, socket: import("node:net").Socket, head: Buffer) => {
+    request.on("connect", (response: http.IncomingMessage, socket: Socket, head: Buffer) => {
       const chunks: Buffer[] = [head];
       socket.on("data", (chunk: Buffer) => chunks.push(chunk));
       socket.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }));
