@@ -29,7 +29,7 @@ describe("a request no client of ours sends", () => {
 describe("an unreadable body", () => {
   it("is recognised from any copy of its module (the build bundles its own)", async () => {
     // A second instance of the module, as the Remix build holds beside server.ts's.
-    const copy = (await import(/* @vite-ignore */ `./request-bodies.server.ts?copy=${Date.now()}`)) as typeof import("./request-bodies.server.ts");
+    const copy = (await import(/* @vite-ignore */ `./request-bodies.server.ts?copy=${Date.now()}`)) as { UnreadableBodyError: typeof UnreadableBodyError };
     expect(copy.UnreadableBodyError).not.toBe(UnreadableBodyError);
     const thrown = new copy.UnreadableBodyError(415);
     expect(UnreadableBodyError.is(thrown)).toBe(true);
