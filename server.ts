@@ -20,7 +20,7 @@ import { aheadOfExpress, answerFailure, assertPageReadsRunExpressMiddleware, mou
 import { admissionQueue } from "./app/glue/admission.server.ts";
 import { bodyRule, boundedBodies, withReadableBodies, withReadBody } from "./app/glue/request-bodies.server.ts";
 import { withFittingAnswers } from "./app/glue/fitting-answers.server.ts";
-import { answerClientError, isValidHost, refuseConnect, refuseMalformedRequests } from "./app/glue/malformed-requests.server.ts";
+import { answerClientError, answerMalformation, isValidHost, malformationOf, refuseConnect } from "./app/glue/malformed-requests.server.ts";
 import { isForgedRequest } from "./app/glue/csrf.server.ts";
 import { closeDb, getDb } from "./app/infrastructure/db.server.ts";
 import { closeEmitter } from "./app/infrastructure/emitter.server.ts";
@@ -189,7 +189,13 @@ app.use(stampClientIp);
 
 // Requests no page or script of ours sends (an unserved method, a Host that is no host, a `_data` query):
 // 405 or 400 in a sentence, before any route (app/glue/malformed-requests.server.ts). Never logged as errors.
-const refuseMalformed: Step = refuseMalformedRequests;
+const refuseMalformed: Step = (req, res, next) => {
+  const wrong = malformationOf(req);
+  if (!wrong) return next();
+  // Counted under the route its path names, as Remix's answers are (app/glue/route-pattern.server.ts).
+  res.locals.viaRemix = true;
+  answerMalformation(req, res, wrong);
+};
 app.use(refuseMalformed);
 
 // Cross-site request forgery: every state change must come from our own pages (app/glue/csrf.server.ts).

@@ -15,7 +15,7 @@
  */
 import type { Socket } from "node:net";
 import type { IncomingMessage } from "node:http";
-import type { NextFunction, Request, Response } from "express";
+import type { Request, Response } from "express";
 import { messages } from "../modules/messages.ts";
 import { isApiPath, refusalParts, type RefusedRequest } from "./fitting-answers.server.ts";
 
@@ -79,22 +79,24 @@ function refusedView(req: IncomingMessage, pathname: string): RefusedRequest {
   };
 }
 
-/** Express middleware (and a step of the page reads ahead of Express, server.ts): refuses a malformed request. */
-export function refuseMalformedRequests(req: Request, res: Response, next: NextFunction) {
+/** What is wrong with this request (Express's request, or the page reads' view of it), or null. */
+export function malformationOf(req: Request): Malformation | null {
   const url = req.url;
   const query = url.indexOf("?");
-  const pathname = req.path;
-  const wrong = malformation({
+  return malformation({
     method: req.method,
-    pathname,
+    pathname: req.path,
     search: query === -1 ? "" : url.slice(query),
     host: req.headers.host,
     forwardedHost: req.get("x-forwarded-host"),
     hostname: req.hostname,
     protocol: req.protocol,
   });
-  if (!wrong) return next();
-  const parts = refusalParts(refusedView(req, pathname), wrong.status, wrong.english, wrong.headers);
+}
+
+/** Answers a malformed request with Node's response methods (the page reads ahead of Express use Node's response). */
+export function answerMalformation(req: Request, res: Response, wrong: Malformation) {
+  const parts = refusalParts(refusedView(req, req.path), wrong.status, wrong.english, wrong.headers);
   res.statusCode = parts.status;
   for (const [name, value] of Object.entries(parts.headers)) res.setHeader(name, value);
   const body = Buffer.from(parts.body);
