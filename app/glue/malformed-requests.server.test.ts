@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isValidHost, malformation } from "./malformed-requests.server.ts";
 import { UnreadableBodyError } from "./request-bodies.server.ts";
 
-const ordinary = { method: "GET", pathname: "/gates", search: "", host: "gates.example:3000", forwardedHost: undefined, hostname: "gates.example", protocol: "http" };
+const ordinary = { method: "GET", pathname: "/gates", search: "", host: "gates.example:3000", forwardedHost: undefined, protocol: () => "http" };
 
 describe("a request no client of ours sends", () => {
   it("a host name, an IPv4 or bracketed IPv6 address, with a port from 1 to 65535 if any, is a host", () => {
@@ -20,6 +20,7 @@ describe("a request no client of ours sends", () => {
   it("a Host or X-Forwarded-Host that is no host, a _data query, a HEAD of a .data address: refused", () => {
     expect(malformation({ ...ordinary, host: "localhost:99999" })?.status).toBe(400);
     expect(malformation({ ...ordinary, forwardedHost: "proxy.example, gates.example:70000" })?.status).toBe(400);
+    expect(malformation({ ...ordinary, protocol: () => "ht tp" })?.status).toBe(400);
     expect(malformation({ ...ordinary, search: "?_data=routes%2Fnowhere" })?.status).toBe(400);
     expect(malformation({ ...ordinary, search: "?q=_data" })).toBeNull();
     expect(malformation({ ...ordinary, method: "HEAD", pathname: "/gates.data" })?.status).toBe(405);

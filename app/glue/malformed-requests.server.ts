@@ -44,7 +44,15 @@ export interface Malformation {
 }
 
 /** What is wrong with a request before any route sees it, or null. */
-export function malformation(request: { method: string; pathname: string; search: string; host: string | undefined; forwardedHost: string | undefined; hostname: string | undefined; protocol: string }): Malformation | null {
+export function malformation(request: {
+  method: string;
+  pathname: string;
+  search: string;
+  host: string | undefined;
+  forwardedHost: string | undefined;
+  /** Express's `req.protocol`, read only when needed. */
+  protocol: () => string;
+}): Malformation | null {
   const method = request.method.toUpperCase();
   if (!SERVED.has(method) && !(method === "OPTIONS" && isApiPath(request.pathname))) {
     return { status: 405, english: messages.errors.methodNotAllowed(method, ALLOW), headers: { Allow: ALLOW } };
@@ -56,11 +64,15 @@ export function malformation(request: { method: string; pathname: string; search
   }
   const hosts = [request.host, ...(request.forwardedHost?.split(",") ?? [])].filter((host): host is string => host !== undefined).map((host) => host.trim());
   if (hosts.some((host) => !isValidHost(host))) return { status: 400, english: messages.errors.hostInvalid, headers: {} };
-  // The URL the Remix adapter will build (Express's hostname, which may come from X-Forwarded-Host; its protocol).
-  try {
-    new URL(`${request.protocol}://${request.hostname ?? "localhost"}/`);
-  } catch {
-    return { status: 400, english: messages.errors.hostInvalid, headers: {} };
+  // The origin the Remix adapter will build a URL of: its host is one of the above; a protocol other than
+  // http(s) (X-Forwarded-Proto behind a trusted proxy) is tried as the adapter will.
+  const protocol = request.protocol();
+  if (protocol !== "http" && protocol !== "https") {
+    try {
+      new URL(`${protocol}://localhost/`);
+    } catch {
+      return { status: 400, english: messages.errors.hostInvalid, headers: {} };
+    }
   }
   if (request.search.includes("_data") && new URLSearchParams(request.search).has("_data")) {
     return { status: 400, english: messages.errors.dataParameter, headers: {} };
@@ -89,8 +101,7 @@ export function malformationOf(req: Request): Malformation | null {
     search: query === -1 ? "" : url.slice(query),
     host: req.headers.host,
     forwardedHost: req.get("x-forwarded-host"),
-    hostname: req.hostname,
-    protocol: req.protocol,
+    protocol: () => req.protocol,
   });
 }
 
