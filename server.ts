@@ -19,6 +19,8 @@ import { createRequestHandler } from "./app/glue/remix-express.server.ts";
 import { aheadOfExpress, answerFailure, assertPageReadsRunExpressMiddleware, mountMatches, routeMatches, type Step } from "./app/glue/ahead-of-express.server.ts";
 import { admissionQueue } from "./app/glue/admission.server.ts";
 import { bodyRule, boundedBodies, withReadableBodies, withReadBody } from "./app/glue/request-bodies.server.ts";
+import { withFittingAnswers } from "./app/glue/fitting-answers.server.ts";
+import { answerClientError, answerMalformation, isValidHost, malformationOf, refuseConnect } from "./app/glue/malformed-requests.server.ts";
 import { isForgedRequest } from "./app/glue/csrf.server.ts";
 import { acceptsTokensAt } from "./app/glue/caller.server.ts";
 import { closeDb, getDb } from "./app/infrastructure/db.server.ts";
@@ -51,8 +53,9 @@ if (!existsSync(buildPath)) {
 
 // Every route answers 503 (not 500) while Postgres is unreachable: see app/glue/unavailable.server.ts.
 // Every page action's unreadable form is a 400/415, not a 500: see app/glue/request-bodies.server.ts.
+// Every resource route's refusal says what it is in a sentence: see app/glue/fitting-answers.server.ts.
 const importBuild = async (bust = "") =>
-  withUnavailablePages(withReadableBodies((await import(pathToFileURL(buildPath).href + bust)) as ServerBuild));
+  withFittingAnswers(withUnavailablePages(withReadableBodies((await import(pathToFileURL(buildPath).href + bust)) as ServerBuild)));
 let build = await importBuild();
 
 const app = express();
@@ -92,7 +95,8 @@ const feed = scoreboardFeedListener({
   ...(env.NODE_ENV === "production" ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
 });
 function listener(req: IncomingMessage, res: ServerResponse) {
-  if ((req.method === "GET" || req.method === "HEAD") && isScoreboardFeedUrl(req.url)) {
+  // A Host that is no host goes on to Express, which refuses it (app/glue/malformed-requests.server.ts).
+  if ((req.method === "GET" || req.method === "HEAD") && isScoreboardFeedUrl(req.url) && (req.headers.host === undefined || isValidHost(req.headers.host))) {
     observeDuration(req, res, "/api/v1/scoreboard", () => false);
     void feed(req, res);
     return;
@@ -183,6 +187,17 @@ const stampClientIp: Step = (req, _res, next) => {
   next();
 };
 app.use(stampClientIp);
+
+// Requests no page or script of ours sends (an unserved method, a Host that is no host, a `_data` query):
+// 405 or 400 in a sentence, before any route (app/glue/malformed-requests.server.ts). Never logged as errors.
+const refuseMalformed: Step = (req, res, next) => {
+  const wrong = malformationOf(req);
+  if (!wrong) return next();
+  // Counted under the route its path names, as Remix's answers are (app/glue/route-pattern.server.ts).
+  res.locals.viaRemix = true;
+  answerMalformation(req, res, wrong);
+};
+app.use(refuseMalformed);
 
 // Cross-site request forgery: every state change must come from our own pages (app/glue/csrf.server.ts).
 const refuseForgeries: Step = (req, res, next) => {
@@ -313,7 +328,7 @@ app.all("*", toRemix);
 // `pageReadSteps` must be Express's own middleware for a page, in order: checked here, at start, so a
 // middleware given to Express with app.use and not to the page reads (or the other way round) stops the
 // process before it serves anything.
-const pageReadSteps = [compressAnswers, stampArrival, stampNonce, securityHeaders, stampClientIp, refuseForgeries, logAccess, readBodies, admission, toRemix];
+const pageReadSteps = [compressAnswers, stampArrival, stampNonce, securityHeaders, stampClientIp, refuseMalformed, refuseForgeries, logAccess, readBodies, admission, toRemix];
 assertPageReadsRunExpressMiddleware(app, pageReadSteps.slice(0, -1), [observeEveryRequest, servePublicFiles]);
 const pageReads = aheadOfExpress({
         app,
@@ -333,6 +348,10 @@ const pageReads = aheadOfExpress({
       });
 
 const httpServer = createServer(listener);
+// A CONNECT never reaches the listener: answered 405 here, not dropped; a request Node's parser cannot read
+// (a method it does not know) is answered in a sentence, as Node would with none (app/glue/malformed-requests.server.ts).
+httpServer.on("connect", refuseConnect);
+httpServer.on("clientError", answerClientError);
 // A client gets 10 s to send its headers (slowloris) and 15 minutes for a whole request: a 200 MB
 // upload at 250 KB/s. Form bodies have their own, shorter deadline (request-bodies.server.ts).
 httpServer.headersTimeout = 10_000;

@@ -34,24 +34,27 @@ export function StatusPage({ status, title, message, home = "/" }: {
 /** Maps a thrown response or error to the right status page. */
 export function RouteErrorPage() {
   const { t } = useT();
-  const serverMessage = useServerMessage();
+  const say = useServerMessage();
   const error = useRouteError();
   if (isRouteErrorResponse(error)) {
-    const payload = (error.data ?? {}) as { message?: string; home?: Role };
+    // A thrown data({ message }) carries the server's sentence (in English: shown in the page's language);
+    // Remix's own errors (a 405 for a page without a form) carry a developer's text, never shown.
+    const payload = (error.data !== null && typeof error.data === "object" ? error.data : {}) as { message?: unknown; home?: Role };
+    const message = typeof payload.message === "string" && payload.message ? say(payload.message) : undefined;
     const home = payload.home ? roleHome(payload.home) : "/";
     if (error.status === 403)
-      return (
-        <StatusPage status={403} title={t("errors.forbiddenTitle")} message={payload.message ?? t("errors.forbidden")} home={home} />
-      );
+      return <StatusPage status={403} title={t("errors.forbiddenTitle")} message={message ?? t("errors.forbidden")} home={home} />;
     if (error.status === 404)
       return <StatusPage status={404} title={t("errors.notFoundTitle")} message={t("errors.notFound")} home={home} />;
-    // 400, and a body no form sends (415), too large (413) or too slow (408): what was wrong, in words.
-    // 401: a page asked with an Authorization header (refuseAuthorizationHeader).
-    if (error.status === 401 || error.status === 400 || error.status === 408 || error.status === 413 || error.status === 415)
-      return <StatusPage status={error.status} title={t("errors.badRequestTitle")} message={payload.message ? serverMessage(payload.message) : t("errors.badRequest")} home={home} />;
+    // A POST (or PUT, PATCH, DELETE) to a page that takes no form.
+    if (error.status === 405)
+      return <StatusPage status={405} title={t("errors.badRequestTitle")} message={message ?? t("errors.methodNotAllowed")} home={home} />;
     if (error.status === 503)
       return <StatusPage status={503} title={t("errors.serverTitle")} message={t("errors.unavailable")} home={home} />;
-    return <StatusPage status={error.status} title={t("errors.serverTitle")} message={payload.message ?? t("errors.server")} />;
+    // 400, a body no form sends (415), too large (413) or too slow (408), any other refusal: what was wrong, in words.
+    if (error.status < 500)
+      return <StatusPage status={error.status} title={t("errors.badRequestTitle")} message={message ?? t("errors.badRequest")} home={home} />;
+    return <StatusPage status={error.status} title={t("errors.serverTitle")} message={t("errors.server")} />;
   }
   return <StatusPage status={500} title={t("errors.serverTitle")} message={t("errors.server")} />;
 }

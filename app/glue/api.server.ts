@@ -11,7 +11,7 @@ import type { ApiErrorBody } from "../modules/api/errors.ts";
 import type { Language } from "../modules/i18n/i18n.ts";
 import { translateMessage } from "../modules/i18n/server-messages.ts";
 import { acceptedLanguage } from "./language.server.ts";
-import { FORM_MAX_BYTES, mediaType, UnreadableBodyError } from "./request-bodies.server.ts";
+import { FORM_MAX_BYTES, mediaType, UNREADABLE_BODY_CODES, UnreadableBodyError } from "./request-bodies.server.ts";
 import { DomainError } from "../modules/errors.ts";
 import { API_BASE, apiOperations, type ApiOperation, type HttpMethod } from "../modules/api/operations.ts";
 import { callerHeaders, rejectCrossSiteRequest, requireOperationCaller } from "./api-auth.server.ts";
@@ -40,7 +40,7 @@ export function toApiError(error: unknown): ApiError {
     const fieldErrors = error.field ? { [error.field]: [error.message] } : undefined;
     return new ApiError(error.status === 400 && fieldErrors ? "validation_failed" : codeForStatus(error.status), error.message, fieldErrors);
   }
-  if (error instanceof UnreadableBodyError) return new ApiError(error.status === 415 ? "unsupported_media_type" : "bad_request", error.message);
+  if (UnreadableBodyError.is(error)) return new ApiError(UNREADABLE_BODY_CODES[error.status], error.message);
   // Postgres (or another service) down or restarting: briefly unavailable, not broken (unavailable.server.ts).
   if (isServiceUnreachable(error)) {
     getLogger().warn({ err: error }, "a backing service is unreachable: answered 503");

@@ -13,6 +13,7 @@ import { createRequestHandler as createRemixHandler, writeReadableStreamToWritab
 import type { ServerResponse } from "node:http";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { wholeBodyOf } from "./whole-body.ts";
+import { withFittingBody } from "./fitting-answers.server.ts";
 
 interface HandlerOptions {
   build: ServerBuild | (() => Promise<ServerBuild>);
@@ -29,7 +30,8 @@ export function createRequestHandler({ build, getLoadContext, mode }: HandlerOpt
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
       const request = createRemixRequest(req, res);
-      const response = await handleRequest(request, getLoadContext(req, res));
+      // Remix's own 4xx for a request no route function answered, with a sentence (fitting-answers.server.ts).
+      const response = withFittingBody(request, await handleRequest(request, getLoadContext(req, res)));
       await sendResponse(res, response);
     } catch (error) {
       next(error);

@@ -177,12 +177,42 @@ export function withReadBody(req: ExpressRequest): ExpressRequest {
  */
 const FORM_TYPES = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
 
-/** A body no form of ours sends: 415 (another Content-Type) or 400 (a form that cannot be read). */
+/**
+ * The brand of an UnreadableBodyError, a registered symbol: server.ts loads this module under tsx while the
+ * Remix build bundles a copy of its own, so the error a route throws (the build's class) and the guard
+ * that answers it (server.ts's) are two classes; `instanceof` across them was false, and the refusal a 500.
+ */
+const UNREADABLE_BODY = Symbol.for("gatekeeper.unreadableBody");
+
+/**
+ * A body no form or call of ours sends: 415 (another Content-Type), 400 (a form that cannot be read: a
+ * multipart body without or with a wrong boundary, cut short) or 413 (a part past its limit). One type for
+ * every copy of this module: recognise it with `UnreadableBodyError.is` (`instanceof` asks the same).
+ */
 export class UnreadableBodyError extends Error {
-  constructor(public readonly status: 400 | 415) {
-    super(status === 415 ? messages.errors.formContentType : messages.errors.formUnreadable);
+  declare readonly [UNREADABLE_BODY]: true;
+
+  constructor(
+    public readonly status: 400 | 413 | 415,
+    message: string = status === 415 ? messages.errors.formContentType : messages.errors.formUnreadable,
+  ) {
+    super(message);
+    this.name = "UnreadableBodyError";
+    Object.defineProperty(this, UNREADABLE_BODY, { value: true });
+  }
+
+  /** True for an UnreadableBodyError of any copy of this module. */
+  static is(value: unknown): value is UnreadableBodyError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[UNREADABLE_BODY] === true;
+  }
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return UnreadableBodyError.is(value);
   }
 }
+
+/** The one mapping of an unreadable body to the API's error codes (pages answer the same status, app/glue/fitting-answers.server.ts). */
+export const UNREADABLE_BODY_CODES = { 400: "bad_request", 413: "payload_too_large", 415: "unsupported_media_type" } as const;
 
 export function mediaType(contentType: string | null): string {
   return (contentType ?? "").split(";")[0].trim().toLowerCase();
@@ -225,7 +255,11 @@ export function withReadableForm(request: Request): Request {
 
 type RouteAction = (args: ActionFunctionArgs) => unknown;
 
-/** The build with every page action (not the API's) given a request whose unreadable form is a 4xx. */
+/**
+ * The build with every page action (not the API's) given a request whose unreadable form is a 4xx: the one
+ * place a page, a `.data` post, an upload or an import answers an UnreadableBodyError, thrown by any copy of
+ * the code (the API answers it in its own shape, `toApiError`, from the same status).
+ */
 export function withReadableBodies(build: ServerBuild): ServerBuild {
   const routes = Object.fromEntries(
     Object.entries(build.routes).map(([id, route]) => {
@@ -235,8 +269,9 @@ export function withReadableBodies(build: ServerBuild): ServerBuild {
         try {
           return await action({ ...args, request: withReadableForm(args.request) });
         } catch (error) {
-          // The route's error page, with the sentence (the guards' 403 travels the same way).
-          if (error instanceof UnreadableBodyError) throw data({ message: error.message }, { status: error.status });
+          // The route's error page, with the sentence (the guards' 403 travels the same way; a resource
+          // route's thrown data() is made a plain answer by app/glue/fitting-answers.server.ts).
+          if (UnreadableBodyError.is(error)) throw data({ message: error.message }, { status: error.status });
           throw error;
         }
       };

@@ -369,6 +369,14 @@ export const messages = {
     formUnreadable: "The form's body could not be read (a malformed multipart body?). Nothing was saved; send it again from the page.",
     badRequestTitle: "That request could not be used",
     badRequest: "The form was changed or is out of date. Reload the page and try again.",
+    // Answers to requests no page or call of ours sends (app/glue/malformed-requests.server.ts, app/glue/fitting-answers.server.ts).
+    methodNotAllowed: template("This address does not take {{method}} requests; it takes {{allowed}}. Nothing was done.", (method: string, allowed: string) => ({ method, allowed })),
+    hostInvalid: "The request's Host header is not a host name (with a port from 1 to 65535, if any). Nothing was done.",
+    dataParameter: "This address takes no _data parameter: open the page itself. Nothing was done.",
+    refused: "This request was refused. Nothing was saved.",
+    noForm: "This page has no form to send: nothing was saved. Open it and use its links and buttons.",
+    unparsable: "The request could not be read as HTTP. Nothing was done.",
+    headersTooLarge: "The request's headers are too large. Nothing was done.",
     // File storage did not answer: nothing was saved, the form keeps what was typed.
     storageUnavailable: "The file could not be stored right now. Please try again in a moment.",
   },

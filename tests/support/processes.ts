@@ -6,9 +6,12 @@ import { childEnv } from "../setup/env.ts";
 
 const children = new Set<ChildProcess>();
 
-/** Starts a child (node --import tsx file) and resolves when its output matches `ready`. */
-export function startProcess(file: string, ready: RegExp, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ["--import", "tsx", file], { env: childEnv({ LOG_LEVEL: "info", ...env }), stdio: ["ignore", "pipe", "inherit"] });
+/**
+ * Starts a child (node --import tsx file) and resolves when its output matches `ready`. `stderr: "pipe"` keeps
+ * its stderr readable (`child.stderr`), for a test that reads what the process printed there.
+ */
+export function startProcess(file: string, ready: RegExp, env: Record<string, string> = {}, options: { stderr?: "inherit" | "pipe" } = {}) {
+  const child = spawn(process.execPath, ["--import", "tsx", file], { env: childEnv({ LOG_LEVEL: "info", ...env }), stdio: ["ignore", "pipe", options.stderr ?? "inherit"] });
   children.add(child);
   child.on("exit", () => children.delete(child));
   return new Promise<{ child: ChildProcess; match: RegExpMatchArray }>((resolve, reject) => {
@@ -40,14 +43,13 @@ export async function startRealtimeServer(env: Record<string, string> = {}) {
  * The real web process: server.ts serving the Remix build, in production mode (as deployed: errors
  * without stacks, Secure cookies), on a free port. Needs `npm run build` first.
  */
-export async function startWebServer(env: Record<string, string> = {}) {
-  const { child, match } = await startProcess("server.ts", /listening on http:\/\/localhost:(\d+)/, {
-    NODE_ENV: "production",
-    SESSION_SECRET: WEB_SESSION_SECRET,
-    ...productionServiceEnv(),
-    PORT: "0",
-    ...env,
-  });
+export async function startWebServer(env: Record<string, string> = {}, options: { stderr?: "inherit" | "pipe" } = {}) {
+  const { child, match } = await startProcess(
+    "server.ts",
+    /listening on http:\/\/localhost:(\d+)/,
+    { NODE_ENV: "production", SESSION_SECRET: WEB_SESSION_SECRET, ...productionServiceEnv(), PORT: "0", ...env },
+    options,
+  );
   return { child, url: `http://127.0.0.1:${match[1]}` };
 }
 

@@ -7,6 +7,7 @@ import { readConfig } from "@remix-run/dev/dist/config.js";
 import type { ServerBuild } from "@remix-run/node";
 import { withReadableBodies } from "../../app/glue/request-bodies.server.ts";
 import { withUnavailablePages } from "../../app/glue/unavailable.server.ts";
+import { withFittingAnswers } from "../../app/glue/fitting-answers.server.ts";
 
 export type RouteArgs = { request: Request; params: Record<string, string>; context: object };
 export type RouteModule = {
@@ -28,12 +29,14 @@ export function loadRouteModule(route: ManifestRoute): Promise<RouteModule> {
 
 /**
  * The route's module as server.ts serves it: wrapped like the build (unreadable forms are a 400/415,
- * an unreachable service a 503).
+ * an unreachable service a 503, a resource route's refusal a sentence, a post to a page without a form
+ * a 405). `action` is the route's own: `served.action` is there for every page.
  */
-export async function loadServedRouteModule(route: ManifestRoute): Promise<RouteModule> {
+export async function loadServedRouteModule(route: ManifestRoute): Promise<RouteModule & { served: RouteModule }> {
   const module = await loadRouteModule(route);
-  const build = withUnavailablePages(withReadableBodies({ routes: { [route.id]: { id: route.id, module } } } as unknown as ServerBuild));
-  return build.routes[route.id].module as unknown as RouteModule;
+  const build = withFittingAnswers(withUnavailablePages(withReadableBodies({ routes: { [route.id]: { id: route.id, module } } } as unknown as ServerBuild)));
+  const served = build.routes[route.id].module as unknown as RouteModule;
+  return { loader: module.loader && served.loader, action: module.action && served.action, served };
 }
 
 /** The URL path of a route, with its params filled in (`:id` → params.id, `*` → params["*"]). */

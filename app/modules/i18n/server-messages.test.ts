@@ -57,6 +57,7 @@ const samples: Record<string, [english: string, arabic: string]> = {
   "messages.imports.accountsImported": [m.imports.accountsImported(11), "استُورد 11 حسابًا"],
   "messages.imports.challengesImported": [m.imports.challengesImported(2), "استُورد تحدّيان"],
   "messages.errors.bodyTooLarge": [m.errors.bodyTooLarge(64 * 1024), "الطلب أكبر من 64 KB، وهو أقصى ما يقبله هذا النموذج أو هذا الاستدعاء. لم يُحفظ شيء."],
+  "messages.errors.methodNotAllowed": [m.errors.methodNotAllowed("TRACE", "GET, HEAD"), `هذا العنوان لا يقبل طلبات ${bdi("TRACE")}؛ يقبل ${bdi("GET, HEAD")}. لم يُنفَّذ شيء.`],
   "messages.scoreboardFeed.limitInvalid": [m.scoreboardFeed.limitInvalid(500), "يجب أن يكون limit عددًا صحيحًا من 1 إلى 500"],
   "messages.scoreboardFeed.offsetInvalid": [m.scoreboardFeed.offsetInvalid(10000), "يجب أن يكون offset عددًا صحيحًا من 0 إلى 10000"],
   "messages.divisions.nameTooLong": [m.divisions.nameTooLong(3), "لاسم القسم 3 أحرف على الأكثر"],
