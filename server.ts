@@ -188,9 +188,17 @@ const stampClientIp: Step = (req, _res, next) => {
 };
 app.use(stampClientIp);
 
+// The paths Express answers itself: page reads ahead of Express leave them to it (the end of this file).
+const HEALTH_PATH = "/healthz";
+const READY_PATH = "/readyz";
+const METRICS_PATH = "/metrics";
+const EXPRESS_PATHS = new Set([HEALTH_PATH, READY_PATH, METRICS_PATH]);
+
 // Requests no page or script of ours sends (an unserved method, a Host that is no host, a `_data` query):
 // 405 or 400 in a sentence, before any route (app/glue/malformed-requests.server.ts). Never logged as errors.
 const refuseMalformed: Step = (req, res, next) => {
+  // A probe of health, readiness or metrics reads no Host: a proxy's odd one must not mark the process down.
+  if ((req.method === "GET" || req.method === "HEAD") && EXPRESS_PATHS.has(req.path)) return next();
   const wrong = malformationOf(req);
   if (!wrong) return next();
   // Counted under the route its path names, as Remix's answers are (app/glue/route-pattern.server.ts).
@@ -214,10 +222,6 @@ const refuseForgeries: Step = (req, res, next) => {
 };
 app.use(refuseForgeries);
 
-// The paths Express answers itself: page reads ahead of Express leave them to it (the end of this file).
-const HEALTH_PATH = "/healthz";
-const READY_PATH = "/readyz";
-const METRICS_PATH = "/metrics";
 
 app.get(HEALTH_PATH, (_req, res) => {
   res.json({ status: "ok" });

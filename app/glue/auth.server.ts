@@ -3,7 +3,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { rolesForPath, rolesUnder, type Role } from "../modules/auth/access.ts";
 import { LoginSchema } from "../modules/auth/login-schema.ts";
-import { checkLoginAttempt, recordLoginFailure, recordLoginSuccess, type LoginAttempt } from "../modules/auth/login-throttle.server.ts";
+import { checkLoginAttempt, recordLoginFailure, recordLoginSuccess, returnAccountAttempt, type LoginAttempt } from "../modules/auth/login-throttle.server.ts";
 import { verifyLogin, type VerifiedUser } from "../modules/auth/login.server.ts";
 import { messages } from "../modules/messages.ts";
 import { getLogger } from "../infrastructure/logger.server.ts";
@@ -11,7 +11,8 @@ import { deleteExpiredSessions, endSessionByToken, startSession } from "../modul
 import { findSessionCaller, type Caller } from "./caller.server.ts";
 import { languageOf } from "./language.server.ts";
 import { clientIp } from "./request.server.ts";
-import { clearedSessionCookie, readSessionToken, sessionSetCookie } from "./session.server.ts";
+import { clearedSessionCookie, knownAccountsIn, knownAccountsSetCookie, readSessionToken, sessionSetCookie } from "./session.server.ts";
+import { nameKey } from "../modules/names/names.ts";
 import { createToastHeaders } from "./toast.server.ts";
 
 /** Thrown by the form strategy when the name or password is wrong. */
@@ -53,12 +54,21 @@ async function throttled<T>(operation: () => Promise<T>, fallback: T): Promise<T
  */
 export async function verifyThrottledLogin(name: string, password: string, request: Request): Promise<VerifiedUser> {
   const ip = clientIp(request);
-  const goAhead: LoginAttempt = { retryAfterSeconds: 0, accountWide: false, knownAddress: false };
-  const attempt = await throttled(() => checkLoginAttempt(name, ip), goAhead);
+  const goAhead: LoginAttempt = { retryAfterSeconds: 0, accountWide: false, knownAddress: false, claimed: false };
+  // A browser the account signed in from before (its signed cookie) passes the account's wait, as a known address.
+  const knownBrowser = (await knownAccountsIn(request.headers.get("Cookie"))).includes(nameKey(name));
+  const attempt = await throttled(() => checkLoginAttempt(name, ip, { knownBrowser }), goAhead);
   if (attempt.retryAfterSeconds > 0) throw new LoginThrottledError(attempt.retryAfterSeconds, attempt.accountWide);
-  const user = await verifyLogin(name, password);
+  let user: VerifiedUser | null;
+  try {
+    user = await verifyLogin(name, password);
+  } catch (error) {
+    // Not checked (Postgres unreachable: a 503): the attempt costs the account no turn.
+    if (attempt.claimed) await throttled(() => returnAccountAttempt(name), undefined);
+    throw error;
+  }
   if (!user) {
-    await throttled(() => recordLoginFailure(name, ip, { pair: !attempt.knownAddress }), undefined);
+    await throttled(() => recordLoginFailure(name, ip), undefined);
     throw new InvalidCredentialsError();
   }
   await throttled(() => recordLoginSuccess(name, ip), undefined);
@@ -156,6 +166,8 @@ export async function sessionHeadersFor(user: VerifiedUser, request: Request): P
   sweepExpiredSessions();
   const headers = started.endedOldest > 0 ? await createToastHeaders({ type: "message", title: messages.login.oldestSessionEnded }) : new Headers();
   headers.append("Set-Cookie", await sessionSetCookie(started.token));
+  const known = await knownAccountsSetCookie(request.headers.get("Cookie"), nameKey(user.name));
+  if (known) headers.append("Set-Cookie", known);
   return headers;
 }
 

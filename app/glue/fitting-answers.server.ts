@@ -24,7 +24,9 @@ export interface RefusedRequest {
   header(name: string): string | null;
 }
 
-export const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
+// Case-insensitive, as Remix matches routes: /API/v1/teams is the API too.
+const API_PATH = /^\/api(\/|$)/i;
+export const isApiPath = (pathname: string) => API_PATH.test(pathname);
 
 /** The caller's language (decision 025): the API by Accept-Language, as its other errors; a page by the cookie first. */
 export function refusalLanguage(request: RefusedRequest): Language {
@@ -81,7 +83,8 @@ function viewOf(request: Request): RefusedRequest {
 /** A refusal as a Fetch Response (from a route, or Remix's handler). */
 export function refusal(request: Request, status: number, english?: string, extraHeaders: Record<string, string> = {}): Response {
   const view = viewOf(request);
-  const parts = refusalParts(view, status, english ?? statusSentence(status, view, extraHeaders.Allow), extraHeaders);
+  const allowed = extraHeaders.Allow ?? extraHeaders.allow;
+  const parts = refusalParts(view, status, english ?? statusSentence(status, view, allowed), extraHeaders);
   return new Response(request.method === "HEAD" ? null : parts.body, { status: parts.status, headers: parts.headers });
 }
 
@@ -94,6 +97,9 @@ interface ThrownData {
 }
 
 const isThrownData = (value: unknown): value is ThrownData => (value as { type?: unknown } | null)?.type === "DataWithResponseInit";
+
+/** The headers a refusal sets itself: those of the body it replaces, and that it is never stored by a cache. */
+const BODY_HEADERS = new Set(["content-type", "content-length", "content-language", "content-encoding", "cache-control", "vary"]);
 
 /** A body that says no more than its status ("Not found"). */
 const BARE_STATUS = /^(|not found|forbidden|bad request|method not allowed|unauthori[sz]ed|gone)\.?$/i;
@@ -116,11 +122,9 @@ async function fitted(request: Request, answer: unknown): Promise<unknown> {
     const text = (await answer.clone().text()).trim();
     // One of our sentences is translated; nothing, or only the status's name, becomes the status's sentence.
     if (!messageKeys.has(text) && !BARE_STATUS.test(text)) return answer;
+    // Every header the route gave but those of the body replaced (a 416's Content-Range, Allow, Retry-After…).
     const headers: Record<string, string> = {};
-    for (const name of ["Allow", "Retry-After", "WWW-Authenticate"]) {
-      const value = answer.headers.get(name);
-      if (value) headers[name] = value;
-    }
+    for (const [name, value] of answer.headers) if (!BODY_HEADERS.has(name)) headers[name] = value;
     return refusal(request, answer.status, messageKeys.has(text) ? text : undefined, headers);
   }
   return answer;

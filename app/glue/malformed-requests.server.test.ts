@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isValidHost, malformation } from "./malformed-requests.server.ts";
 import { UnreadableBodyError } from "./request-bodies.server.ts";
 
-const ordinary = { method: "GET", pathname: "/gates", search: "", host: "gates.example:3000", forwardedHost: undefined, protocol: () => "http" };
+const ordinary = { method: "GET", pathname: "/gates", search: "", host: "gates.example:3000", forwardedHost: undefined, authorization: undefined, protocol: () => "http" };
 
 describe("a request no client of ours sends", () => {
   it("a host name, an IPv4 or bracketed IPv6 address, with a port from 1 to 65535 if any, is a host", () => {
@@ -24,6 +24,20 @@ describe("a request no client of ours sends", () => {
     expect(malformation({ ...ordinary, search: "?_data=routes%2Fnowhere" })?.status).toBe(400);
     expect(malformation({ ...ordinary, search: "?q=_data" })).toBeNull();
     expect(malformation({ ...ordinary, method: "HEAD", pathname: "/gates.data" })?.status).toBe(405);
+  });
+
+  it("a _data parameter is refused however it is spelled, as Remix decodes it", () => {
+    for (const search of ["?%5Fdata=root", "?_dat%61=root", "?a=1&%5fdata=x"]) expect(malformation({ ...ordinary, search })?.status, search).toBe(400);
+  });
+
+  it("an empty Authorization header is a 401, as any that holds no token (Remix's adapter would drop it and take the cookie)", () => {
+    expect(malformation({ ...ordinary, authorization: "" })).toMatchObject({ status: 401 });
+    expect(malformation({ ...ordinary, authorization: "  ", pathname: "/api/v1/teams" })).toMatchObject({ status: 401, headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' } });
+    expect(malformation({ ...ordinary, authorization: "Bearer gk_x" })).toBeNull();
+  });
+
+  it("the API is the API in any case: OPTIONS to /API/v1 is left to its dispatcher", () => {
+    expect(malformation({ ...ordinary, method: "OPTIONS", pathname: "/API/v1/teams" })).toBeNull();
   });
 });
 

@@ -9,6 +9,7 @@
  * - A Host (or X-Forwarded-Host) that is not a host name, or whose port is not 1–65535: 400.
  * - A `_data` query parameter (Remix's data requests before single fetch; our pages fetch `.data`
  *   addresses): 400, instead of Remix's 403 "Unexpected Server Error" and an error in the log.
+ * - An empty Authorization header: 401, as any Authorization header that holds no token.
  *
  * The answer says so in a sentence, in the caller's language (the API's error shape under /api/); nothing
  * is logged: these are the client's mistakes, not the server's.
@@ -38,7 +39,7 @@ export function isValidHost(value: string): boolean {
 }
 
 export interface Malformation {
-  status: 400 | 405;
+  status: 400 | 401 | 405;
   english: string;
   headers: Record<string, string>;
 }
@@ -50,6 +51,7 @@ export function malformation(request: {
   search: string;
   host: string | undefined;
   forwardedHost: string | undefined;
+  authorization: string | undefined;
   /** Express's `req.protocol`, read only when needed. */
   protocol: () => string;
 }): Malformation | null {
@@ -74,8 +76,16 @@ export function malformation(request: {
       return { status: 400, english: messages.errors.hostInvalid, headers: {} };
     }
   }
-  if (request.search.includes("_data") && new URLSearchParams(request.search).has("_data")) {
+  // Decoded as Remix will (`?%5Fdata=` is `_data` too).
+  if (request.search.length > 1 && new URLSearchParams(request.search).has("_data")) {
     return { status: 400, english: messages.errors.dataParameter, headers: {} };
+  }
+  // An Authorization header says who calls, alone, even empty (app/glue/caller.server.ts); Remix's adapter
+  // drops a header without a value, so the routes would take the session cookie instead: refused here.
+  if (request.authorization !== undefined && request.authorization.trim() === "") {
+    return isApiPath(request.pathname)
+      ? { status: 401, english: messages.api.notAToken, headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' } }
+      : { status: 401, english: messages.errors.authorizationHeader, headers: {} };
   }
   return null;
 }
@@ -101,13 +111,19 @@ export function malformationOf(req: Request): Malformation | null {
     search: query === -1 ? "" : url.slice(query),
     host: req.headers.host,
     forwardedHost: req.get("x-forwarded-host"),
+    authorization: req.headers.authorization,
     protocol: () => req.protocol,
   });
 }
 
 /** Answers a malformed request with Node's response methods (the page reads ahead of Express use Node's response). */
 export function answerMalformation(req: Request, res: Response, wrong: Malformation) {
-  const parts = refusalParts(refusedView(req, req.path), wrong.status, wrong.english, wrong.headers);
+  sendRefusal(req, res, wrong.status, wrong.english, wrong.headers);
+}
+
+/** A refusal of an Express request in a sentence, in the caller's language (the API's shape under /api/), with Node's response methods. */
+export function sendRefusal(req: Request, res: Response, status: number, english: string, headers: Record<string, string> = {}) {
+  const parts = refusalParts(refusedView(req, req.path), status, english, headers);
   res.statusCode = parts.status;
   for (const [name, value] of Object.entries(parts.headers)) res.setHeader(name, value);
   const body = Buffer.from(parts.body);

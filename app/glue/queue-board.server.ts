@@ -6,6 +6,7 @@ import { queues, type QueueKey } from "../infrastructure/queues.ts";
 import { canOpen } from "../modules/auth/access.ts";
 import { messages } from "../modules/messages.ts";
 import { findCaller } from "./caller.server.ts";
+import { sendRefusal } from "./malformed-requests.server.ts";
 import { getQueue } from "../infrastructure/queue.server.ts";
 
 export const QUEUE_BOARD_PATH = "/dashboard/queues";
@@ -18,7 +19,7 @@ async function requireQueueBoardPage(req: Request, res: Response, next: NextFunc
   try {
     // An Authorization header alone says who calls, and the queue board takes no token: no one (caller.server.ts).
     if (req.headers.authorization !== undefined) {
-      res.status(401).type("text/plain").send(messages.errors.authorizationHeader);
+      sendRefusal(req, res, 401, messages.errors.authorizationHeader);
       return;
     }
     const user = await findCaller({ cookie: req.headers.cookie });
@@ -27,7 +28,7 @@ async function requireQueueBoardPage(req: Request, res: Response, next: NextFunc
       return;
     }
     if (!canOpen(user.role, QUEUE_BOARD_PATH)) {
-      res.status(403).type("text/plain").send(messages.errors.forbidden);
+      sendRefusal(req, res, 403, messages.errors.forbidden);
       return;
     }
     next();

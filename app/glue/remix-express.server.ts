@@ -14,6 +14,8 @@ import type { ServerResponse } from "node:http";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { wholeBodyOf } from "./whole-body.ts";
 import { withFittingBody } from "./fitting-answers.server.ts";
+import { answerMalformation } from "./malformed-requests.server.ts";
+import { messages } from "../modules/messages.ts";
 
 interface HandlerOptions {
   build: ServerBuild | (() => Promise<ServerBuild>);
@@ -28,8 +30,17 @@ interface HandlerOptions {
 export function createRequestHandler({ build, getLoadContext, mode }: HandlerOptions) {
   const handleRequest = createRemixHandler(build, mode);
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    let request: Request;
     try {
-      const request = createRemixRequest(req, res);
+      request = createRemixRequest(req, res);
+    } catch {
+      // A URL the adapter cannot build from the Host, X-Forwarded-Host and request line that passed the
+      // check before any route (a host such as 1.2.3.256, an absolute-form or `*` target): the client's
+      // mistake, a 400 in a sentence, never a 500 (app/glue/malformed-requests.server.ts).
+      answerMalformation(req, res, { status: 400, english: messages.errors.hostInvalid, headers: {} });
+      return;
+    }
+    try {
       // Remix's own 4xx for a request no route function answered, with a sentence (fitting-answers.server.ts).
       const response = withFittingBody(request, await handleRequest(request, getLoadContext(req, res)));
       await sendResponse(res, response);

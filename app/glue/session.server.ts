@@ -1,4 +1,4 @@
-import { createCookieSessionStorage } from "@remix-run/node";
+import { createCookie, createCookieSessionStorage, type Cookie } from "@remix-run/node";
 import { getEnv } from "../infrastructure/env.server.ts";
 
 /**
@@ -70,4 +70,44 @@ export async function sessionSetCookie(token: string): Promise<string> {
 /** The Set-Cookie value that removes the session cookie. */
 export async function clearedSessionCookie(): Promise<string> {
   return getSessionStorage().destroySession(await getSessionStorage().getSession());
+}
+
+/**
+ * The accounts this browser signed in to lately (their look-alike keys, app/modules/names/names.ts; at most
+ * KNOWN_ACCOUNTS, newest first), in a signed cookie of its own that signing out leaves in place: the login
+ * throttle lets them past an account's wait across addresses, as it lets an address the account signed in
+ * from before (app/modules/auth/login-throttle.server.ts). Signed with the session secret: a rival cannot
+ * make one. Kept LOGIN_KNOWN_ADDRESS_DAYS; none when LOGIN_KNOWN_ADDRESSES is 0.
+ */
+const KNOWN_ACCOUNTS = 10;
+const MAX_KEY_LENGTH = 200;
+let knownCookie: Cookie | undefined;
+
+function knownAccountsCookie(): Cookie {
+  const env = getEnv();
+  const secure = env.NODE_ENV === "production";
+  knownCookie ??= createCookie(secure ? "__Host-gk_known" : "__gk_known", {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure,
+    secrets: [env.SESSION_SECRET],
+    maxAge: env.LOGIN_KNOWN_ADDRESS_DAYS * 24 * 3600,
+  });
+  return knownCookie;
+}
+
+/** The account keys a Cookie header's well-signed known-accounts cookie lists (none for any other). */
+export async function knownAccountsIn(cookieHeader: string | null | undefined): Promise<string[]> {
+  if (!cookieHeader || getEnv().LOGIN_KNOWN_ADDRESSES === 0) return [];
+  const value: unknown = await knownAccountsCookie().parse(cookieHeader);
+  if (!Array.isArray(value)) return [];
+  return value.filter((key): key is string => typeof key === "string" && key.length > 0 && key.length <= MAX_KEY_LENGTH).slice(0, KNOWN_ACCOUNTS);
+}
+
+/** The Set-Cookie value that adds this account to the browser's known accounts (null when none are kept). */
+export async function knownAccountsSetCookie(cookieHeader: string | null | undefined, accountKey: string): Promise<string | null> {
+  if (getEnv().LOGIN_KNOWN_ADDRESSES === 0 || accountKey.length > MAX_KEY_LENGTH) return null;
+  const before = await knownAccountsIn(cookieHeader);
+  return knownAccountsCookie().serialize([accountKey, ...before.filter((key) => key !== accountKey)].slice(0, KNOWN_ACCOUNTS));
 }

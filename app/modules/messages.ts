@@ -372,6 +372,8 @@ export const messages = {
     // Answers to requests no page or call of ours sends (app/glue/malformed-requests.server.ts, app/glue/fitting-answers.server.ts).
     methodNotAllowed: template("This address does not take {{method}} requests; it takes {{allowed}}. Nothing was done.", (method: string, allowed: string) => ({ method, allowed })),
     hostInvalid: "The request's Host header is not a host name (with a port from 1 to 65535, if any). Nothing was done.",
+    // A judge's inline view of a file that is neither an image nor a PDF (/submissions/:id/inline).
+    notInline: "This file cannot be shown in the page: download it instead.",
     dataParameter: "This address takes no _data parameter: open the page itself. Nothing was done.",
     refused: "This request was refused. Nothing was saved.",
     noForm: "This page has no form to send: nothing was saved. Open it and use its links and buttons.",

@@ -5,7 +5,8 @@ import { verifyLogin } from "../../app/modules/auth/login.server.ts";
 import { loginRetryAfter, recordLoginFailure, clearLoginFailures } from "../../app/modules/auth/login-throttle.server.ts";
 import { nameKey } from "../../app/modules/names/names.ts";
 import { getRedis } from "../../app/infrastructure/redis.server.ts";
-import { authenticator, LoginThrottledError, InvalidCredentialsError } from "../../app/glue/auth.server.ts";
+import { authenticator, LoginThrottledError, InvalidCredentialsError, sessionHeadersFor } from "../../app/glue/auth.server.ts";
+import { knownAccountsIn } from "../../app/glue/session.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { nameColumns } from "../../app/modules/names/names.ts";
 
@@ -129,12 +130,47 @@ describe("the login throttle per account, across addresses", () => {
     // A rival tries the account from elsewhere until it waits.
     for (let i = 0; i < 5; i++) await expect(attempt("Farah", "guess", `198.51.100.${70 + i}`)).rejects.toBeInstanceOf(InvalidCredentialsError);
     await expect(attempt("Farah", "right-password", "198.51.100.80")).rejects.toBeInstanceOf(LoginThrottledError);
-    // The team, from where it signed in before, is not held back: not by the account's wait, nor by its
-    // own typos (the name-and-address limit), and it signs in.
-    for (let i = 0; i < 6; i++) await expect(attempt("Farah", "typo", home)).rejects.toBeInstanceOf(InvalidCredentialsError);
+    // The team, from where it signed in before, is not held back by the account's wait, and signs in. Its
+    // typos still count against its own name-and-address limit (5), as anyone's at a shared venue address.
+    for (let i = 0; i < 4; i++) await expect(attempt("Farah", "typo", home)).rejects.toBeInstanceOf(InvalidCredentialsError);
     await expect(attempt("Farah", "right-password", home)).resolves.toMatchObject({ name: "Farah" });
     // That sign-in ended the account's run: a new address goes ahead at once.
     await expect(attempt("Farah", "right-password", "198.51.100.81")).resolves.toMatchObject({ name: "Farah" });
+  });
+
+  it("holds a known address to the name-and-address limit: a rival at the same venue gets 5 guesses, not the address's 50", async () => {
+    await createUser("Gaspard", "right-password");
+    const venue = "192.0.2.60";
+    await expect(attempt("Gaspard", "right-password", venue)).resolves.toMatchObject({ name: "Gaspard" });
+    for (let i = 0; i < 5; i++) await expect(attempt("Gaspard", "guess", venue)).rejects.toBeInstanceOf(InvalidCredentialsError);
+    const refused = await attempt("Gaspard", "guess", venue).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(LoginThrottledError);
+    expect((refused as LoginThrottledError).accountWide).toBe(false);
+  });
+
+  it("lets a browser the account signed in from before through from a new address (its signed cookie); a forged one waits", async () => {
+    const { user } = await createUser("Hana", "right-password");
+    const verified = await attempt("Hana", "right-password", "192.0.2.70");
+    // The sign-in's answer gives the browser its session and the signed list of accounts it knows.
+    const setCookies = (await sessionHeadersFor(verified, loginRequest("Hana", "right-password", "192.0.2.70"))).getSetCookie();
+    const known = setCookies.find((cookie) => cookie.startsWith("__gk_known="));
+    expect(known).toBeDefined();
+    const browser = known!.split(";")[0];
+    expect(await knownAccountsIn(browser)).toEqual([nameKey(user.name)]);
+
+    // A rival guesses from elsewhere until the account waits.
+    for (let i = 0; i < 5; i++) await expect(attempt("Hana", "guess", `198.51.100.${90 + i}`)).rejects.toBeInstanceOf(InvalidCredentialsError);
+    await expect(attempt("Hana", "right-password", "198.51.100.99")).rejects.toBeInstanceOf(LoginThrottledError);
+    // The member, on a network the account never used, in the browser it signed in from: no wait.
+    const fromBrowser = (cookie: string, ip: string) => {
+      const request = loginRequest("Hana", "right-password", ip);
+      request.headers.set("Cookie", cookie);
+      return authenticator.authenticate("form", request);
+    };
+    // A cookie the server did not sign is nobody's (the value a rival would write).
+    const forged = `__gk_known=${Buffer.from(JSON.stringify([nameKey(user.name)])).toString("base64")}`;
+    await expect(fromBrowser(forged, "198.51.100.98")).rejects.toBeInstanceOf(LoginThrottledError);
+    await expect(fromBrowser(browser, "198.51.100.97")).resolves.toMatchObject({ name: "Hana" });
   });
 
   it("keeps its counts in keys that expire", async () => {

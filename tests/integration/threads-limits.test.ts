@@ -11,7 +11,7 @@ import { gates, requests } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { messages } from "../../app/modules/messages.ts";
 import { createRequest } from "../../app/modules/requests/requests.server.ts";
-import { answerThread, askQuestion, QUEUE_PAGE_SIZE } from "../../app/modules/requests/threads.server.ts";
+import { answerThread, askQuestion, QUEUE_PAGE_SIZE, teamReply } from "../../app/modules/requests/threads.server.ts";
 import { send, type RouteModule as ApiModule } from "../support/api.ts";
 import { actorFor, makeChallenge, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
 import { answerOf, callRoute, loadRouteModule, routeManifest, type RouteModule } from "../support/route-manifest.ts";
@@ -98,6 +98,29 @@ describe("threads waiting for an organiser, per user and per team", () => {
     // Another team is not held up by this one.
     const other = await memberOf(await makeTeam());
     expect((await send(mentorsApi, "POST", "/mentors", { cookie: await sessionCookie(other.user.id), json: { message: "us too" } })).status).toBe(201);
+  });
+
+  it("refuses a reply that would put an answered thread back in a full queue: answering, then replying, frees no extra place", async () => {
+    const team = await makeTeam();
+    const { user, caller } = await memberOf(team);
+    const from = { userId: user.id, userName: user.name, teamId: team.id, teamName: team.name };
+    const mentor = actorFor((await makeUser("mentor")).id, "mentor", "mentor");
+    // Ten threads, all answered (no longer waiting), then ten new ones: the user's ten places are taken.
+    for (let i = 0; i < 10; i++) await createRequest("mentor", `old ${i}`, from);
+    const answered = await getDb().execute<{ id: number }>(sql`select id from requests where user_id = ${user.id} order by id`);
+    for (const { id } of answered) await answerThread(mentor, id, "Done.");
+    for (let i = 0; i < 10; i++) await createRequest("needs", `new ${i}`, from);
+    expect(await waitingOf(team.id)).toBe(10);
+
+    // "?" to an answered thread would make it wait again: refused with the limit's sentence, nothing written.
+    await expect(teamReply(caller, answered[0].id, "?")).rejects.toMatchObject({ status: 429, message: m.userWaitingLimit(10) });
+    expect(await waitingOf(team.id)).toBe(10);
+    const [{ n }] = await getDb().execute<{ n: number }>(sql`select count(*)::int as n from request_messages where request_id = ${answered[0].id} and from_team`);
+    expect(n).toBe(0);
+
+    // A reply to a thread still waiting takes no new place and goes through.
+    const [waitingOne] = await getDb().execute<{ id: number }>(sql`select id from requests where user_id = ${user.id} and status = 'open' limit 1`);
+    await expect(teamReply(caller, waitingOne.id, "More detail.")).resolves.toBeUndefined();
   });
 
   it("lets only one of two simultaneous posts take a user's last free place", async () => {

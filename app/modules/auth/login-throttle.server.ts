@@ -11,10 +11,13 @@ import { getRedis } from "../../infrastructure/redis.server.ts";
  * Attempts at one account are also counted across every address (three addresses must not give three
  * times the guesses): LOGIN_ACCOUNT_FREE_ATTEMPTS are free, then each attempt must wait for the one
  * before it, LOGIN_ACCOUNT_FIRST_WAIT_SECONDS doubling up to LOGIN_ACCOUNT_MAX_WAIT_SECONDS (5, 10, 20,
- * 40, 60, 60 … s by default): slower guessing, never a lockout, so a rival cannot shut a team out. An
- * address the account signed in from successfully before passes without that wait and without the
- * (name, IP) limit. A successful sign-in ends the account's run; a run is forgotten 15 minutes after
- * its last attempt.
+ * 40, 60, 60 … s by default): slower guessing, never a lockout. An address the account signed in from
+ * successfully before, and a browser that did (its signed known-accounts cookie, app/glue/session.server.ts),
+ * pass without that wait, so a rival guessing at the account holds back only a first sign-in from a new
+ * network in a new browser (the (name, IP) and IP limits still hold for all: at a venue every team shares
+ * one address). A successful sign-in ends the account's run; a run is forgotten
+ * 15 minutes after its last attempt. An attempt that could not be checked (Postgres unreachable) gives
+ * its turn back (`returnAccountAttempt`).
  */
 const limits = {
   nameAndIp: { points: 5, duration: 15 * 60, blockDuration: 15 * 60 },
@@ -39,13 +42,10 @@ function getLimiters() {
 // app/modules/names/names.ts) counts against the same key.
 const nameKey = (name: string, ip: string) => `${nameKeyOf(name)}_${ip}`;
 
-/**
- * Seconds to wait before another attempt from this address, or 0 when the attempt may go ahead. `pair`:
- * false for an address the account knows (only the address's own limit then).
- */
-export async function loginRetryAfter(name: string, ip: string, { pair: withPair = true } = {}): Promise<number> {
+/** Seconds to wait before another attempt at this name from this address, or 0 when the attempt may go ahead. */
+export async function loginRetryAfter(name: string, ip: string): Promise<number> {
   const { nameAndIp, ip: byIp } = getLimiters();
-  const [pair, address] = await Promise.all([withPair ? nameAndIp.get(nameKey(name, ip)) : null, byIp.get(ip)]);
+  const [pair, address] = await Promise.all([nameAndIp.get(nameKey(name, ip)), byIp.get(ip)]);
   const blocked = [
     pair && pair.consumedPoints >= limits.nameAndIp.points ? pair.msBeforeNext : 0,
     address && address.consumedPoints >= limits.ip.points ? address.msBeforeNext : 0,
@@ -53,11 +53,11 @@ export async function loginRetryAfter(name: string, ip: string, { pair: withPair
   return Math.ceil(Math.max(...blocked) / 1000);
 }
 
-/** A wrong password from this address (`pair`: false for an address the account knows: the address's count only). */
-export async function recordLoginFailure(name: string, ip: string, { pair = true } = {}): Promise<void> {
+/** A wrong password at this name from this address. */
+export async function recordLoginFailure(name: string, ip: string): Promise<void> {
   const { nameAndIp, ip: byIp } = getLimiters();
   await Promise.all(
-    [...(pair ? [nameAndIp.consume(nameKey(name, ip))] : []), byIp.consume(ip)].map((attempt) =>
+    [nameAndIp.consume(nameKey(name, ip)), byIp.consume(ip)].map((attempt) =>
       // A rejection only means the limit is now reached; the next attempt is refused by loginRetryAfter.
       attempt.catch((error: unknown) => {
         if (!(error instanceof RateLimiterRes)) throw error;
@@ -137,17 +137,37 @@ export interface LoginAttempt {
   retryAfterSeconds: number;
   /** The wait is the account's, across addresses (else the address's own). */
   accountWide: boolean;
-  /** The account signed in from this address before: neither the account's wait nor the (name, IP) limit. */
+  /** The account signed in from this address, or in this browser, before: no wait of the account's. */
   knownAddress: boolean;
+  /** The attempt took a turn of the account's run (to give back if its password could not be checked). */
+  claimed: boolean;
 }
 
 /** Checks one attempt before its password is checked; an attempt that may go ahead is counted for the account. */
-export async function checkLoginAttempt(name: string, ip: string): Promise<LoginAttempt> {
-  const knownAddress = await isKnownAddress(name, ip);
-  const byAddress = await loginRetryAfter(name, ip, { pair: !knownAddress });
-  if (byAddress > 0) return { retryAfterSeconds: byAddress, accountWide: false, knownAddress };
-  const byAccount = knownAddress ? 0 : await claimAccountAttempt(name);
-  return { retryAfterSeconds: byAccount, accountWide: byAccount > 0, knownAddress };
+export async function checkLoginAttempt(name: string, ip: string, { knownBrowser = false } = {}): Promise<LoginAttempt> {
+  const [knownAddress, byAddress] = await Promise.all([knownBrowser || isKnownAddress(name, ip), loginRetryAfter(name, ip)]);
+  if (byAddress > 0) return { retryAfterSeconds: byAddress, accountWide: false, knownAddress, claimed: false };
+  if (knownAddress) return { retryAfterSeconds: 0, accountWide: false, knownAddress, claimed: false };
+  const byAccount = await claimAccountAttempt(name);
+  return { retryAfterSeconds: byAccount, accountWide: byAccount > 0, knownAddress, claimed: byAccount === 0 };
+}
+
+/**
+ * Gives back the turn an attempt took when its password could not be checked (Postgres unreachable): the
+ * run's count goes down by one and the wait it started ends, so an outage costs no one a wait afterwards.
+ */
+const RETURN_SCRIPT = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then redis.call('DECR', KEYS[1]) end
+redis.call('DEL', KEYS[2])
+return 0
+`;
+
+export async function returnAccountAttempt(name: string): Promise<void> {
+  const keys = accountKeys(name);
+  const redis = getRedis() as ReturnType<typeof getRedis> & { gkReturnLoginAttempt?(attempts: string, wait: string): Promise<number> };
+  if (typeof redis.gkReturnLoginAttempt !== "function") redis.defineCommand("gkReturnLoginAttempt", { numberOfKeys: 2, lua: RETURN_SCRIPT });
+  await redis.gkReturnLoginAttempt!(keys.attempts, keys.wait);
 }
 
 /** A successful sign-in: the pair's failures and the account's run end, and the address is remembered. */

@@ -74,6 +74,10 @@ const samples: Record<string, [english: string, arabic: string]> = {
   "messages.teamSize.registrationLabel": [m.teamSize.registrationLabel(5), "اسم الفريق (يضمّ الفريق 5 أعضاء على الأكثر)"],
   "messages.threads.claimedByAnother": [m.threads.claimedByAnother(m.threads.someoneElse), "منظّم آخر يجيب عن هذه المحادثة."],
   "messages.threads.adminTakeOver": [m.threads.adminTakeOver("Samira"), `${bdi("Samira")} يتولّى هذه المحادثة. بصفتك مديرًا يمكنك أن تتولّاها أو تجيب عنها أو تغلقها.`],
+  "messages.threads.teamWaitingLimit": [m.threads.teamWaitingLimit(20), "بلغ فريقك الحد الأقصى للأسئلة والطلبات التي تنتظر ردّ المنظّمين (20): انتظر ردًّا قبل أن ترسل غيرها."],
+  "messages.threads.userWaitingLimit": [m.threads.userWaitingLimit(10), "بلغت الحد الأقصى للأسئلة والطلبات التي تنتظر ردّ المنظّمين (10): انتظر ردًّا قبل أن ترسل غيرها."],
+  "messages.realtime.tooManyForSession": [m.realtime.tooManyForSession(10), "اتصالات مباشرة كثيرة لتسجيل الدخول هذا (10 على الأكثر): أغلق تبويبًا ثم أعد تحميل الصفحة."],
+  "messages.realtime.tooManyForUser": [m.realtime.tooManyForUser(20), "اتصالات مباشرة كثيرة لهذا الحساب (20 على الأكثر): أغلق تبويبًا ثم أعد تحميل الصفحة."],
   "messages.threads.replyNotification": [m.threads.replyNotification("نعم، الملف كافٍ"), `أجاب أحد المنظّمين: ${bdi("نعم، الملف كافٍ")}`],
 };
 

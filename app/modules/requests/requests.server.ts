@@ -1,6 +1,7 @@
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import { anyOf } from "../../../db/any-of.ts";
 import { requests, teams, users } from "../../../db/schema.ts";
+import type { Transaction } from "../../../db/client.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getEnv } from "../../infrastructure/env.server.ts";
 import { DomainError } from "../errors.ts";
@@ -28,11 +29,34 @@ export function waitingLimits() {
 }
 
 /**
+ * Refuses (WaitingLimitError, 429) one more thread waiting for an organiser while the team already has
+ * THREADS_WAITING_PER_TEAM waiting (open or claimed), or the user THREADS_WAITING_PER_USER: a new thread,
+ * and a team's reply that puts an answered thread back in the queue alike. The team's and the user's rows
+ * are locked while counting (always the team first, then the user), so two writers cannot both pass the
+ * last free place.
+ */
+export async function refuseOverWaitingLimits(tx: Transaction, owner: { teamId: number | null; userId: number | null }) {
+  const { teamId, userId } = owner;
+  if (teamId === null && userId === null) return;
+  const limits = waitingLimits();
+  if (teamId !== null) await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, teamId)).for("no key update");
+  if (userId !== null) await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("no key update");
+  const ownThreads = [...(teamId === null ? [] : [eq(requests.teamId, teamId)]), ...(userId === null ? [] : [eq(requests.userId, userId)])];
+  const [waiting] = await tx
+    .select({
+      team: teamId === null ? sql<number>`0` : sql<number>`count(*) filter (where ${requests.teamId} = ${teamId})::int`,
+      user: userId === null ? sql<number>`0` : sql<number>`count(*) filter (where ${requests.userId} = ${userId})::int`,
+    })
+    .from(requests)
+    .where(and(anyOf(requests.status, WAITING_STATUSES), or(...ownThreads)));
+  if (teamId !== null && waiting.team >= limits.perTeam) throw new WaitingLimitError(messages.threads.teamWaitingLimit(limits.perTeam));
+  if (userId !== null && waiting.user >= limits.perUser) throw new WaitingLimitError(messages.threads.userWaitingLimit(limits.perUser));
+}
+
+/**
  * A mentor call, a need or a question (with its challenge), from a signed-in user: a new open thread
- * (threads.server.ts) that admins and mentors see live. Refused (WaitingLimitError, 429) while the team
- * already has THREADS_WAITING_PER_TEAM threads waiting for an organiser (open or claimed), or the user
- * THREADS_WAITING_PER_USER: one player cannot fill the organisers' queue. The team's and the user's rows
- * are locked while counting, so two simultaneous posts cannot both pass the last free place.
+ * (threads.server.ts) that admins and mentors see live; refused while the team or the user has too many
+ * waiting already (refuseOverWaitingLimits): one player cannot fill the organisers' queue.
  */
 export async function createRequest(
   kind: RequestKind | "question",
@@ -40,20 +64,8 @@ export async function createRequest(
   from: { userId: number; userName: string; teamId: number | null; teamName: string | null },
   challengeId: number | null = null,
 ) {
-  const limits = waitingLimits();
   const row = await getDb().transaction(async (tx) => {
-    // Always the team first, then the user: two posts lock in the same order.
-    if (from.teamId !== null) await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, from.teamId)).for("no key update");
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, from.userId)).for("no key update");
-    const [waiting] = await tx
-      .select({
-        team: from.teamId === null ? sql<number>`0` : sql<number>`count(*) filter (where ${requests.teamId} = ${from.teamId})::int`,
-        user: sql<number>`count(*) filter (where ${requests.userId} = ${from.userId})::int`,
-      })
-      .from(requests)
-      .where(and(anyOf(requests.status, WAITING_STATUSES), from.teamId === null ? eq(requests.userId, from.userId) : or(eq(requests.teamId, from.teamId), eq(requests.userId, from.userId))));
-    if (from.teamId !== null && waiting.team >= limits.perTeam) throw new WaitingLimitError(messages.threads.teamWaitingLimit(limits.perTeam));
-    if (waiting.user >= limits.perUser) throw new WaitingLimitError(messages.threads.userWaitingLimit(limits.perUser));
+    await refuseOverWaitingLimits(tx, from);
     const [inserted] = await tx.insert(requests).values({ kind, message, userId: from.userId, teamId: from.teamId, challengeId }).returning();
     return inserted;
   });

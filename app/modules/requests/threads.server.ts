@@ -17,7 +17,7 @@ import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { broadcastThreadChanged, broadcastThreadReply } from "../realtime/broadcast.server.ts";
 import { createAnnouncement } from "../announcements/announcements.server.ts";
-import { createRequest, WAITING_STATUSES } from "./requests.server.ts";
+import { createRequest, refuseOverWaitingLimits, WAITING_STATUSES } from "./requests.server.ts";
 
 const m = messages.threads;
 
@@ -224,6 +224,7 @@ async function lockThread(tx: Transaction, id: number) {
       id: requests.id,
       status: requests.status,
       teamId: requests.teamId,
+      userId: requests.userId,
       kind: requests.kind,
       claimedBy: requests.claimedBy,
       claimedByName: claimer,
@@ -293,12 +294,17 @@ export async function answerThread(actor: UserActor, id: number, body: string) {
   if (teamId !== null) broadcastThreadReply(teamId, { threadId: id, message: m.replyNotification(body), timestamp: new Date().toISOString() });
 }
 
-/** The team answers back (any member), until the thread is closed; the thread waits for its organiser again. */
+/**
+ * The team answers back (any member), until the thread is closed; the thread waits for its organiser again,
+ * so a reply to an answered thread is refused (429) while its team or sender has too many waiting.
+ */
 export async function teamReply(member: { id: number; teamId: number | null }, id: number, body: string) {
   await getDb().transaction(async (tx) => {
     const row = await lockThread(tx, id);
     if (member.teamId === null || row.teamId !== member.teamId) throw new ThreadError(m.notFound, { status: 404 });
     if (row.status === "closed") throw new ThreadError(m.closed, { status: 409 });
+    // An answered thread goes back in the queue: it takes a waiting place of its team and its sender.
+    if (row.status === "answered") await refuseOverWaitingLimits(tx, { teamId: row.teamId, userId: row.userId });
     await tx.insert(requestMessages).values({ requestId: id, authorId: member.id, fromTeam: true, body });
     // Back to whoever holds it, if they still organise; otherwise open for anyone.
     const held = row.claimedBy !== null && row.claimerRole !== null && isOrganiser(row.claimerRole);
