@@ -93,7 +93,8 @@ function envSchema(source: Record<string, string | undefined>) {
       // Failed sign-ins at one account from every address together (docs/RELIABILITY.md, "Web security"):
       // this many attempts are free, then each waits for the one before it: FIRST, doubling, at most MAX
       // seconds (never a lockout). An address the account signed in from successfully before (the last
-      // LOGIN_KNOWN_ADDRESSES of them, for LOGIN_KNOWN_ADDRESS_DAYS; 0 remembers none) does not wait.
+      // LOGIN_KNOWN_ADDRESSES of them, for LOGIN_KNOWN_ADDRESS_DAYS; 0 remembers none), and a browser it signed
+      // in from (a signed cookie kept LOGIN_KNOWN_ADDRESS_DAYS; none when 0 addresses are kept), do not wait.
       LOGIN_ACCOUNT_FREE_ATTEMPTS: z.coerce.number().int().min(1).max(1_000).default(5),
       LOGIN_ACCOUNT_FIRST_WAIT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(5),
       LOGIN_ACCOUNT_MAX_WAIT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
