@@ -7,13 +7,13 @@
  */
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gates, requests } from "../../db/schema.ts";
+import { requests } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { messages } from "../../app/modules/messages.ts";
 import { createRequest } from "../../app/modules/requests/requests.server.ts";
 import { answerThread, askQuestion, QUEUE_PAGE_SIZE, teamReply } from "../../app/modules/requests/threads.server.ts";
 import { send, type RouteModule as ApiModule } from "../support/api.ts";
-import { actorFor, makeChallenge, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+import { actorFor, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
 import { answerOf, callRoute, loadRouteModule, routeManifest, type RouteModule } from "../support/route-manifest.ts";
 
 const m = messages.threads;
@@ -24,11 +24,7 @@ let queueRoute: RouteModule;
 let mentorsApi: ApiModule;
 
 beforeAll(async () => {
-  const now = Date.now();
-  await getDb()
-    .insert(gates)
-    .values([1, 2, 3, 4, 5].map((number) => ({ number, title: `Gate ${number}`, description: "d", opensAt: new Date(number <= 2 ? now - 3_600_000 : now + 3_600_000) })))
-    .onConflictDoNothing();
+  await ensureTwoOpenGates();
   [askRoute, queueRoute] = await Promise.all([route("routes/_app.submition_.$id.question"), route("routes/dashboard.questions")]);
   mentorsApi = (await route("routes/api.v1.mentors")) as ApiModule;
 });

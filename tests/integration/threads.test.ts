@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { announcements, gates, users } from "../../db/schema.ts";
+import { announcements, users } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { challengeAnswers, createAnnouncement } from "../../app/modules/announcements/announcements.server.ts";
 import { mayReadTeam, canOpen } from "../../app/modules/auth/access.ts";
@@ -27,7 +27,7 @@ import {
   teamReply,
   teamThreads,
 } from "../../app/modules/requests/threads.server.ts";
-import { actorFor, makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
+import { actorFor, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
 
 const m = messages.threads;
 
@@ -38,11 +38,7 @@ async function member() {
 }
 
 beforeAll(async () => {
-  const now = Date.now();
-  await getDb()
-    .insert(gates)
-    .values([1, 2, 3, 4, 5].map((number) => ({ number, title: `Gate ${number}`, description: "d", opensAt: new Date(number <= 2 ? now - 3_600_000 : now + 3_600_000) })))
-    .onConflictDoNothing();
+  await ensureTwoOpenGates();
 });
 
 describe("a question's thread", () => {

@@ -1,7 +1,7 @@
 /** Rows the integration tests need, made through the same tables the app uses. */
 import { eq, sql } from "drizzle-orm";
 import { nameColumns } from "../../app/modules/names/names.ts";
-import { challenges, eventSettings, submissions, teams, users, type Category } from "../../db/schema.ts";
+import { challenges, eventSettings, gates, submissions, teams, users, type Category } from "../../db/schema.ts";
 import { hashPassword } from "../../app/modules/auth/password.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { startSession } from "../../app/modules/auth/sessions.server.ts";
@@ -43,6 +43,15 @@ export async function makeSubmission(teamId: number, challengeId: number, userId
 
 export async function ensureEventSettings() {
   await getDb().insert(eventSettings).values({ id: 1, finalAt: new Date(Date.now() + 86_400_000) }).onConflictDoNothing();
+}
+
+/** The five gates if there are none yet: gates 1 and 2 opened an hour ago, 3 to 5 opening in an hour. */
+export async function ensureTwoOpenGates() {
+  const now = Date.now();
+  await getDb()
+    .insert(gates)
+    .values([1, 2, 3, 4, 5].map((number) => ({ number, title: `Gate ${number}`, description: "d", opensAt: new Date(number <= 2 ? now - 3_600_000 : now + 3_600_000) })))
+    .onConflictDoNothing();
 }
 
 /** The five gates, each opened an hour ago (an existing gate is renamed and reopened so). */

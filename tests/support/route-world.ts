@@ -5,11 +5,11 @@
  */
 import { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
-import { challenges, gates, requests, submissions } from "../../db/schema.ts";
+import { challenges, requests, submissions } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { newObjectKey, uploadStream } from "../../app/infrastructure/s3.server.ts";
 import { storeVideoFile } from "../../app/modules/videos/files.server.ts";
-import { makeChallenge, makeTeam, makeUser, sessionCookie } from "./fixtures.ts";
+import { ensureTwoOpenGates, makeChallenge, makeTeam, makeUser, sessionCookie } from "./fixtures.ts";
 
 export const worldRoles = ["visitor", "participant", "outsider", "judge", "admin", "mentor"] as const;
 export type WorldRole = (typeof worldRoles)[number];
@@ -35,11 +35,7 @@ async function stored(prefix: "attachments" | "submissions", body: string) {
 }
 
 export async function createRouteWorld(): Promise<RouteWorld> {
-  const now = Date.now();
-  await getDb()
-    .insert(gates)
-    .values([1, 2, 3, 4, 5].map((number) => ({ number, title: `Gate ${number}`, description: "d", opensAt: new Date(number <= 2 ? now - 3_600_000 : now + 3_600_000) })))
-    .onConflictDoNothing();
+  await ensureTwoOpenGates();
   const [teamA, teamB] = [await makeTeam(), await makeTeam()];
   const users = {
     participant: await makeUser("participant", teamA.id),
