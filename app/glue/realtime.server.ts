@@ -10,6 +10,9 @@ import { getLogger } from "../infrastructure/logger.server.ts";
 import { socketKey, emitThroughLocalServer } from "../infrastructure/emitter.server.ts";
 import { createRedis } from "../infrastructure/redis.server.ts";
 import { messages } from "../modules/messages.ts";
+import { DEFAULT_LANGUAGE } from "../modules/i18n/i18n.ts";
+import { translateMessage } from "../modules/i18n/server-messages.ts";
+import { acceptedLanguage, cookieLanguage } from "./language.server.ts";
 import { roomsOf } from "../modules/realtime/rooms.ts";
 import { readSessionToken } from "./session.server.ts";
 
@@ -122,7 +125,10 @@ export function attachRealtime(httpServer: HttpServer) {
     const refusal = counts.take(data.sessionHash, data.user.id);
     if (refusal) {
       getLogger().warn({ userId: data.user.id, refusal: refusal.code }, "socket refused: too many connections");
-      return next(Object.assign(new Error(refusal.message), { data: { code: refusal.code } }));
+      // In the browser's language (its `lang` cookie, then Accept-Language), as every refusal.
+      const headers = socket.request.headers;
+      const language = cookieLanguage(headers.cookie ?? null) ?? acceptedLanguage(headers["accept-language"] ?? null) ?? DEFAULT_LANGUAGE;
+      return next(Object.assign(new Error(translateMessage(refusal.message, language)), { data: { code: refusal.code } }));
     }
     // Given back once, whichever comes first: the socket's disconnect, or its connection closing before
     // Socket.IO let it in (it then never connects, and never disconnects).

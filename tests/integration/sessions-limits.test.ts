@@ -118,6 +118,9 @@ describe("Socket.IO connections per session and per user, on one web process", (
     await expect(connectSocket(url, a)).rejects.toThrow(messages.realtime.tooManyForSession(10));
     expect(messages.realtime.tooManyForSession(10)).toBe("Too many live connections for this sign-in (10 at most): close a tab, then reload.");
 
+    // In the language the browser chose with the switch.
+    await expect(connectSocket(url, `${a}; lang=ar`)).rejects.toThrow("اتصالات مباشرة كثيرة لتسجيل الدخول هذا (10 على الأكثر): أغلق تبويبًا ثم أعد تحميل الصفحة.");
+
     for (let i = 0; i < 10; i++) await connect(b);
     await expect(connectSocket(url, c)).rejects.toThrow(messages.realtime.tooManyForUser(20));
     // Another user is not held up.
