@@ -8,7 +8,7 @@ import { pageTitle } from "~/modules/i18n/i18n";
 import { Trans } from "react-i18next";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { ActionLink } from "~/components/ui/action-button";
-import { PageLinks } from "~/components/ui/page-links";
+import { ListPageLinks } from "~/components/ui/page-links";
 import { messages } from "~/modules/messages";
 import { ThreadFilterSchema } from "~/modules/requests/schema";
 import { claimThread, questionChallenges, threadQueuePage, type ThreadQueuePage } from "~/modules/requests/threads.server";
@@ -209,19 +209,5 @@ export default function Questions() {
 /** The queue's pages (`?page=`, the filters kept): plain links, so they work without JavaScript. */
 function QueuePages({ pages, filter }: { pages: ThreadQueuePage; filter: Record<string, string | number | undefined> }) {
   const { t } = useT();
-  const format = useFormats();
-  const href = (page: number) => {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(filter)) if (value !== undefined && key !== "page") params.set(key, String(value));
-    if (page > 1) params.set("page", String(page));
-    return `?${params}`;
-  };
-  const range = t("questionsPage.range", {
-    from: format.number(pages.from),
-    to: format.number(pages.to),
-    total: format.number(pages.total),
-    page: format.number(pages.page),
-    pages: format.number(pages.pages),
-  });
-  return <PageLinks label={t("questionsPage.pagesLabel")} range={range} page={pages.page} pages={pages.pages} href={href} />;
+  return <ListPageLinks pages={pages} query={filter} label={t("questionsPage.pagesLabel")} range={(figures) => t("questionsPage.range", figures)} />;
 }

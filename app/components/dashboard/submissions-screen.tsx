@@ -6,7 +6,7 @@ import { categoryLabel, submissionStatusKeys } from "~/components/participant/ca
 import { useFormats } from "~/components/realtime/format";
 import { useServerMessage } from "~/components/server-message";
 import { ActionButton } from "~/components/ui/action-button";
-import { PageLinks } from "~/components/ui/page-links";
+import { ListPageLinks } from "~/components/ui/page-links";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { verdictChoices } from "~/modules/scoring/score-input";
 import type { listSubmissionsPage, SubmissionListPage, SubmissionSortKey } from "~/modules/submissions/list.server";
@@ -180,26 +180,10 @@ function Filters({ query }: { query: Query }) {
   );
 }
 
-type Pages = SubmissionListPage;
-
 /** The list's pages (`?page=`, the sort and filters kept). */
-function ListPages({ pages, query }: { pages: Pages; query: Query }) {
+function ListPages({ pages, query }: { pages: SubmissionListPage; query: Query }) {
   const { t } = useT();
-  const format = useFormats();
-  const href = (page: number) => {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query)) if (value !== undefined && key !== "page") params.set(key, String(value));
-    if (page > 1) params.set("page", String(page));
-    return `?${params}`;
-  };
-  const range = t("submissionsPage.range", {
-    from: format.number(pages.from),
-    to: format.number(pages.to),
-    total: format.number(pages.total),
-    page: format.number(pages.page),
-    pages: format.number(pages.pages),
-  });
-  return <PageLinks label={t("submissionsPage.pagesLabel")} range={range} page={pages.page} pages={pages.pages} href={href} />;
+  return <ListPageLinks pages={pages} query={query} label={t("submissionsPage.pagesLabel")} range={(figures) => t("submissionsPage.range", figures)} />;
 }
 
 /** Dashboard → Submissions: the filters, a page of the list (sortable by its headers) with a score form a row. */

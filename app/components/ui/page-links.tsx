@@ -1,6 +1,8 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useT } from "~/components/i18n";
+import { useFormats } from "~/components/realtime/format";
+import type { ListPage } from "~/modules/paging";
 
 /**
  * A long list's pages, under it: the range shown, then First, Previous, Next and Last as pills (plain links,
@@ -34,4 +36,29 @@ export function PageLinks({ label, range, page, pages, href, children }: { label
       </ul>
     </nav>
   );
+}
+
+/** The figures of a list page's range sentence, formatted for the page's language. */
+export type RangeFigures = Record<"from" | "to" | "total" | "page" | "pages", string>;
+
+/**
+ * A dashboard list's pages (app/modules/paging.ts): `?page=`, the list's query (its filters and sort) kept
+ * in every link; `range` words the figures ("Submissions 51–100 of 230 · page 2 of 5").
+ */
+export function ListPageLinks({ pages, query, label, range }: { pages: ListPage; query: Record<string, string | number | undefined>; label: string; range: (figures: RangeFigures) => string }) {
+  const format = useFormats();
+  const href = (page: number) => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value !== undefined && key !== "page") params.set(key, String(value));
+    if (page > 1) params.set("page", String(page));
+    return `?${params}`;
+  };
+  const figures: RangeFigures = {
+    from: format.number(pages.from),
+    to: format.number(pages.to),
+    total: format.number(pages.total),
+    page: format.number(pages.page),
+    pages: format.number(pages.pages),
+  };
+  return <PageLinks label={label} range={range(figures)} page={pages.page} pages={pages.pages} href={href} />;
 }

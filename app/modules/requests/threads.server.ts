@@ -18,6 +18,7 @@ import { messages } from "../messages.ts";
 import { broadcastThreadChanged, broadcastThreadReply } from "../realtime/broadcast.server.ts";
 import { createAnnouncement } from "../announcements/announcements.server.ts";
 import { createRequest, refuseOverWaitingLimits, WAITING_STATUSES } from "./requests.server.ts";
+import { readListPage, type ListPage } from "../paging.ts";
 
 const m = messages.threads;
 
@@ -84,14 +85,8 @@ export async function listThreads(filter: ThreadFilter = {}, { limit, offset = 0
   return limit === undefined ? query : query.limit(limit);
 }
 
-/** Where a page of the queue stands: its number, how many there are, which threads of the list it holds. */
-export interface ThreadQueuePage {
-  page: number;
-  pages: number;
-  /** Threads the filter matches. */
-  total: number;
-  from: number;
-  to: number;
+/** Where a page of the queue stands (app/modules/paging.ts; `total`: threads the filter matches). */
+export interface ThreadQueuePage extends ListPage {
   /** Every thread waiting for an organiser, whatever the filter. */
   waiting: number;
 }
@@ -108,12 +103,8 @@ export async function threadQueuePage(filter: ThreadFilter, requested: number | 
     })
     .from(requests)
     .leftJoin(challenges, eq(challenges.id, requests.challengeId));
-  const total = counts?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / QUEUE_PAGE_SIZE));
-  const page = Math.min(requested ?? 1, pages);
-  const offset = (page - 1) * QUEUE_PAGE_SIZE;
-  const rows = await listThreads(filter, { limit: QUEUE_PAGE_SIZE, offset });
-  const at: ThreadQueuePage = { page, pages, total, from: rows.length === 0 ? 0 : offset + 1, to: offset + rows.length, waiting: counts?.waiting ?? 0 };
+  const { rows, page } = await readListPage(counts?.total ?? 0, requested, QUEUE_PAGE_SIZE, (limit, offset) => listThreads(filter, { limit, offset }));
+  const at: ThreadQueuePage = { ...page, waiting: counts?.waiting ?? 0 };
   return { rows, page: at };
 }
 

@@ -6,6 +6,7 @@ import { getDb } from "../../infrastructure/db.server.ts";
 import { shownFileNameOrNull } from "../file-names.ts";
 import { submissionOrderSql } from "../judging/blind.server.ts";
 import { type SubmissionListQuery, type submissionSortKeys } from "./schema.ts";
+import { readListPage, type ListPage } from "../paging.ts";
 
 export interface JudgeScoreView {
   judgeId: number | null;
@@ -143,14 +144,8 @@ export async function listSubmissionsSorted(options: SubmissionListOptions = {})
   return rows.map((row) => ({ ...row, fileName: shownFileNameOrNull(row.fileName), judgeScores: byId.get(row.id) ?? [] }));
 }
 
-/** Where a page of the list stands: its number, how many there are, and which rows of the whole it holds. */
-export interface SubmissionListPage {
-  page: number;
-  pages: number;
-  total: number;
-  from: number;
-  to: number;
-}
+/** Where a page of the list stands (app/modules/paging.ts). */
+export type SubmissionListPage = ListPage;
 
 /**
  * One page of the dashboard's list (SUBMISSIONS_PAGE_SIZE rows): a page past the last is the last; a page
@@ -158,10 +153,5 @@ export interface SubmissionListPage {
  */
 export async function listSubmissionsPage(options: SubmissionListOptions, requested: number | undefined) {
   const total = await countSubmissions(options);
-  const pages = Math.max(1, Math.ceil(total / SUBMISSIONS_PAGE_SIZE));
-  const page = Math.min(requested ?? 1, pages);
-  const offset = (page - 1) * SUBMISSIONS_PAGE_SIZE;
-  const rows = await listSubmissionsSorted({ ...options, limit: SUBMISSIONS_PAGE_SIZE, offset });
-  const at: SubmissionListPage = { page, pages, total, from: rows.length === 0 ? 0 : offset + 1, to: offset + rows.length };
-  return { rows, page: at };
+  return readListPage(total, requested, SUBMISSIONS_PAGE_SIZE, (limit, offset) => listSubmissionsSorted({ ...options, limit, offset }));
 }
