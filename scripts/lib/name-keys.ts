@@ -9,12 +9,8 @@
 import { asc, eq } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { teams, users } from "../../db/schema.ts";
+import { isUniqueViolation } from "../../db/unique-violation.ts";
 import { hasInvisibleCharacters, nameColumns } from "../../app/modules/names/names.ts";
-
-function isUniqueViolation(error: unknown): boolean {
-  const { code, cause } = error as { code?: string; cause?: { code?: string } };
-  return code === "23505" || cause?.code === "23505";
-}
 
 export async function rekeyNames(db: Database): Promise<{ updated: number; clashes: string[]; invisible: string[] }> {
   let updated = 0;

@@ -21,7 +21,7 @@ import { messages } from "../messages.ts";
 import { ACCOUNTS_LOCK, generatePassword, teamNamed } from "../registrations/accounts.server.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { admitMembers, fitsInTeam, memberCounts, readTeamSizeCap } from "../teams/team-size.server.ts";
-import { isUniqueViolation } from "../teams/teams.server.ts";
+import { isUniqueViolation } from "../../../db/unique-violation.ts";
 import { NAME_CONSTRAINTS, nameColumns, nameKey } from "../names/names.ts";
 import { readCsv } from "./read-file.server.ts";
 import { addIssue, validateRows, type ImportIssue } from "./rows.ts";

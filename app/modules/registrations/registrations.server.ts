@@ -7,6 +7,7 @@ import { stripControlCharacters } from "../form-fields.ts";
 import { and, asc, count, eq, ilike, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { registrations, users, type Registration } from "../../../db/schema.ts";
+import { isUniqueViolation } from "../../../db/unique-violation.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getEnv } from "../../infrastructure/env.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
@@ -40,14 +41,6 @@ export type RegisterOutcome =
   /** The honeypot was filled: the visitor is told it worked, nothing is stored. */
   | { kind: "ignored" }
   | { kind: "rate-limited"; retryAfterSeconds: number };
-
-/** Postgres reports a unique violation as 23505; drizzle wraps the driver's error as `cause`. */
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  for (let current = error as { code?: string; constraint_name?: string; cause?: unknown } | undefined; current; current = current.cause as typeof current) {
-    if (current.code === "23505" && current.constraint_name === constraint) return true;
-  }
-  return false;
-}
 
 /**
  * Counts one attempt for the IP; returns seconds to wait when over the limit, else 0.

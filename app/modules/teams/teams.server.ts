@@ -6,6 +6,7 @@
  */
 import { asc, count, eq, sql } from "drizzle-orm";
 import { submissions, teams, users, awards } from "../../../db/schema.ts";
+import { isUniqueViolation } from "../../../db/unique-violation.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { divisionOnList } from "../divisions/divisions.server.ts";
@@ -23,14 +24,6 @@ export class DashboardError extends DomainError {
   constructor(message: string, status = 400, field?: string) {
     super(message, { status, field });
   }
-}
-
-/** postgres.js reports a unique violation as code 23505; drizzle may wrap it as the cause. */
-export function isUniqueViolation(error: unknown, constraint?: string): boolean {
-  for (let current = error as { code?: string; constraint_name?: string; cause?: unknown } | undefined; current; current = current.cause as typeof current) {
-    if (current.code === "23505") return constraint ? current.constraint_name === constraint : true;
-  }
-  return false;
 }
 
 export interface TeamRow {

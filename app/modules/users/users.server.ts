@@ -17,7 +17,8 @@ import { endSession, endSessionsOf, listSessionsOf } from "../auth/sessions.serv
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { admitMembers } from "../teams/team-size.server.ts";
-import { DashboardError, isUniqueViolation } from "../teams/teams.server.ts";
+import { DashboardError } from "../teams/teams.server.ts";
+import { isUniqueViolation } from "../../../db/unique-violation.ts";
 import { NAME_CONSTRAINTS, nameColumns } from "../names/names.ts";
 import type { UserFormValues } from "./schema.ts";
 
