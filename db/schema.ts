@@ -16,6 +16,7 @@ import {
   pgEnum,
   pgSequence,
   pgTable,
+  pgView,
   primaryKey,
   serial,
   smallint,
@@ -62,6 +63,11 @@ export const challengeStatusEnum = pgEnum("challenge_status", ["active", "inacti
 export const submissionStatusEnum = pgEnum("submission_status", ["pending", "approved", "rejected", "reviewed"]);
 export const requestKindEnum = pgEnum("request_kind", ["mentor", "needs", "question"]);
 export const requestStatusEnum = pgEnum("request_status", ["open", "claimed", "answered", "closed"]);
+// Who checks a challenge's answers: judges (a submission, scored by hand) or the platform (a flag).
+export const checkingEnum = pgEnum("checking", ["judges", "flag"]);
+// How a flag challenge's accepted answer matches (app/modules/flags/matching.ts).
+export const flagKindEnum = pgEnum("flag_kind", ["exact", "exact_ci", "regex", "per_team"]);
+export const attemptVerdictEnum = pgEnum("attempt_verdict", ["correct", "incorrect"]);
 export const tshirtSizeEnum = pgEnum("tshirt_size", ["S", "M", "L", "XL", "XXL"]);
 
 export const teams = pgTable(
@@ -121,11 +127,23 @@ export const challenges = pgTable(
     attachmentKey: text("attachment_key"),
     attachmentName: text("attachment_name"),
     attachmentType: text("attachment_type"),
+    // Judges (a submission each team sends, scored by hand) or flag (answers the platform checks at once:
+    // docs/domain.md "Flag challenges"). Changed only while nobody has answered the challenge.
+    checking: checkingEnum("checking").notNull().default("judges"),
+    // The key of the per-team flags (HMAC-SHA256 of the team id, app/modules/flags/matching.ts), hex; made
+    // when the challenge first gets a per-team answer. Never leaves the dashboard's export.
+    flagSecret: text("flag_secret"),
+    // A flag challenge's limits on wrong answers: null takes the event's setting (wrong answers a minute)
+    // or none (attempts in all).
+    wrongPerMinute: smallint("wrong_per_minute"),
+    maxAttempts: integer("max_attempts"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index("challenges_wave_status_idx").on(t.wave, t.status),
+    check("challenges_wrong_per_minute_range", sql`${t.wrongPerMinute} is null or ${t.wrongPerMinute} between 1 and 1000`),
+    check("challenges_max_attempts_positive", sql`${t.maxAttempts} is null or ${t.maxAttempts} > 0`),
     check("challenges_points_positive", sql`${t.points} > 0`),
     check("challenges_wave_range", sql`${t.wave} is null or ${t.wave} between 1 and 5`),
   ],
@@ -278,6 +296,123 @@ export const submissionScores = pgTable(
     check("submission_scores_non_negative", sql`${t.scoreCenti} >= 0`),
   ],
 );
+
+/**
+ * The answers a flag challenge accepts, in order ("answer 1", "answer 2": what attempts and the audit trail
+ * name, never the flag). `value`: the answer (exact, exact_ci), the pattern (regex, matched whole by RE2),
+ * or the per-team flag's wrapper with `{}` where the team's HMAC goes (per_team). Never sent to participants.
+ */
+export const challengeFlags = pgTable(
+  "challenge_flags",
+  {
+    id: serial("id").primaryKey(),
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    position: smallint("position").notNull(),
+    kind: flagKindEnum("kind").notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [uniqueIndex("challenge_flags_position_key").on(t.challengeId, t.position)],
+);
+
+/**
+ * Every answer sent to a flag challenge (docs/domain.md "Flag challenges"). `answer` keeps what was typed
+ * only for a wrong answer to a challenge without per-team flags (organisers read typos there); a right one
+ * is `matched` (the answer's position). `counted`: false once an admin reset the team's count.
+ */
+export const flagAttempts = pgTable(
+  "flag_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    verdict: attemptVerdictEnum("verdict").notNull(),
+    matched: smallint("matched"),
+    answer: text("answer"),
+    counted: boolean("counted").notNull().default(true),
+  },
+  (t) => [
+    index("flag_attempts_team_challenge_idx").on(t.teamId, t.challengeId, t.at),
+    index("flag_attempts_challenge_idx").on(t.challengeId, t.at),
+    index("flag_attempts_at_idx").on(t.at, t.id),
+  ],
+);
+
+/** A team's solve of a flag challenge: one per team and challenge (the key, not an if). */
+export const flagSolves = pgTable(
+  "flag_solves",
+  {
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    // The member who sent it: credited with it (Users Rank).
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    solvedAt: timestamp("solved_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.challengeId] }), index("flag_solves_challenge_idx").on(t.challengeId, t.solvedAt), index("flag_solves_user_idx").on(t.userId)],
+);
+
+/**
+ * Each team's per-team flag of a challenge, as a digest (SHA-256 of the flag, hex): a wrong answer is looked
+ * up here to recognise another team's flag (a sharing signal), without deriving every team's flag.
+ */
+export const teamFlags = pgTable(
+  "team_flags",
+  {
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    digest: text("digest").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.challengeId, t.teamId] }), uniqueIndex("team_flags_digest_key").on(t.challengeId, t.digest)],
+);
+
+/** A team sent another team's per-team flag: for the admins' eyes only (never shown to players). */
+export const flagSharing = pgTable(
+  "flag_sharing",
+  {
+    id: serial("id").primaryKey(),
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    ownerTeamId: integer("owner_team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("flag_sharing_at_idx").on(t.at)],
+);
+
+/**
+ * What each team's answers count, judged or checked (migration 0018): a submission's judged score, and a
+ * flag solve at the challenge's whole points (so it is solved by definition). The standings, the gate
+ * pages' solved marks and the statistics read this, so the two kinds of challenge count alike.
+ */
+export const teamAnswers = pgView("team_answers", {
+  teamId: integer("team_id").notNull(),
+  challengeId: integer("challenge_id").notNull(),
+  userId: integer("user_id"),
+  rejected: boolean("rejected").notNull(),
+  scoreCenti: integer("score_centi"),
+  scoredAt: timestamp("scored_at", { withTimezone: true }),
+}).existing();
 
 /** A judge's score on each rubric criterion of a submission (their submission score is derived from these). */
 export const criterionScores = pgTable(
@@ -492,11 +627,15 @@ export const eventSettings = pgTable(
     divisions: text("divisions").array().notNull().default(sql`'{}'::text[]`),
     // The most members a team may have; lowering it keeps the members a team has (docs/domain.md "Teams").
     teamSizeCap: smallint("team_size_cap").notNull().default(5),
+    // Flag challenges: the wrong answers a team may send a challenge in a minute before it waits (a
+    // challenge may set its own); docs/domain.md "Flag challenges".
+    flagWrongPerMinute: smallint("flag_wrong_per_minute").notNull().default(5),
     updatedAt: updatedAt(),
   },
   (t) => [
     check("event_settings_single_row", sql`${t.id} = 1`),
     check("event_settings_team_size_cap", sql`${t.teamSizeCap} between 1 and 100`),
+    check("event_settings_flag_wrong_per_minute", sql`${t.flagWrongPerMinute} between 1 and 1000`),
     check("event_settings_judges_per_submission", sql`${t.judgesPerSubmission} is null or ${t.judgesPerSubmission} between 1 and 20`),
   ],
 );

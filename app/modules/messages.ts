@@ -448,6 +448,29 @@ export const messages = {
     // The registration form's label (the original platform's words at the default of 5).
     registrationLabel: template("Team Name (Team must have a maximum of {{count}} members)", (cap: number) => ({ count: cap })),
   },
+  // Flag challenges: the verdicts and refusals a player reads (docs/domain.md "Flag challenges").
+  flags: {
+    correct: template("Correct! Your team solved this challenge: {{points}} points.", (points: number) => ({ points })),
+    incorrect: "Incorrect answer.",
+    incorrectAttemptsLeft: template(
+      { one: "Incorrect answer. 1 attempt left.", other: "Incorrect answer. {{count}} attempts left." },
+      (count: number) => ({ count }),
+    ),
+    incorrectWait: template("Incorrect answer. Too many wrong answers: wait {{wait}} before the next one.", (seconds: number) => ({ wait: formatWait(seconds) }), {
+      nested: { wait },
+    }),
+    wait: template("Too many wrong answers: wait {{wait}} before the next one.", (seconds: number) => ({ wait: formatWait(seconds) }), { nested: { wait } }),
+    noAttemptsLeft: "Your team has used every attempt this challenge allows.",
+    alreadySolved: "Your team has already solved this challenge.",
+    notFlag: "This challenge is judged: send your work with the form instead.",
+    judgedByFlag: "This challenge checks a flag: type it in the answer box instead of sending a file.",
+    empty: "Type an answer first.",
+    tooLong: "An answer has at most 1,024 bytes.",
+    controlCharacters: "An answer cannot contain control characters.",
+    noTeam: "Only a team's member can answer a challenge.",
+    matchedAnswer: template("Matches answer {{number}}.", (number: number) => ({ number })),
+    matchedNothing: "Matches no answer.",
+  },
   threads: {
     notFound: "This thread does not exist.",
     closed: "This thread is closed: nothing more can be written in it.",

@@ -1,7 +1,7 @@
 /** What the participant screens read: each function queries only what its screen shows. */
 import { asc, eq, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { jsonDate, jsonObjectSql, oneRow, parsedJson, scalarSubquery } from "../../../db/json.ts";
-import { challenges, gates, submissions } from "../../../db/schema.ts";
+import { challenges, gates, submissions, teamAnswers } from "../../../db/schema.ts";
 import { getDb, preparedOnce } from "../../infrastructure/db.server.ts";
 import type { Role } from "../auth/access.ts";
 import { challengeGateJoin, hiddenFromParticipants, isGateOpen, maySeeChallenge } from "../challenges/visibility.server.ts";
@@ -61,16 +61,16 @@ export interface TeamResult {
 }
 
 /**
- * The team's results on a gate's challenges, as one JSON column (a scalar subquery): the gate page reads
+ * The team's results on a gate's challenges (judged submissions and flag solves: `team_answers`), as one JSON column (a scalar subquery): the gate page reads
  * them alone (below) or with the viewer's badges (app/modules/participant/badges.server.ts), the same SQL.
  * By the challenges' wave, not by the ids the page shows: read with the badges, they are of the same
  * snapshot as the versions the page's challenge list is kept by. Read alone, a challenge moved to another
  * gate between the two reads shows as not solved for that one load.
  */
 export function gateResultsSql(teamId: Placeholder, wave: Placeholder): SQL {
-  return scalarSubquery(sql`select coalesce(json_agg(${jsonObjectSql({ challengeId: submissions.challengeId, rejected: submissions.rejected, scoreCenti: submissions.scoreCenti })}), '[]'::json)
-    from ${submissions} inner join ${challenges} on ${challenges.id} = ${submissions.challengeId}
-    where ${submissions.teamId} = ${teamId} and ${challenges.wave} = ${wave}`);
+  return scalarSubquery(sql`select coalesce(json_agg(${jsonObjectSql({ challengeId: teamAnswers.challengeId, rejected: teamAnswers.rejected, scoreCenti: teamAnswers.scoreCenti })}), '[]'::json)
+    from ${teamAnswers} inner join ${challenges} on ${challenges.id} = ${teamAnswers.challengeId}
+    where ${teamAnswers.teamId} = ${teamId} and ${challenges.wave} = ${wave}`);
 }
 
 export function parseGateResults(column: unknown): TeamResult[] {

@@ -2,38 +2,41 @@ import { eq, type SQL, sql, type SQLWrapper } from "drizzle-orm";
 import { prebuilt } from "../../../db/in-order.ts";
 import { jsonDate, jsonObjectSql, oneRow, parsedJson, scalarSubquery } from "../../../db/json.ts";
 import type { Queryable } from "../../../db/client.ts";
-import { awards, challenges, eventSettings, standings, submissions, teams, users } from "../../../db/schema.ts";
+import { awards, challenges, eventSettings, standings, teamAnswers, teams, users } from "../../../db/schema.ts";
 import { awardTotalsOf, type AwardTotals, type CountedAward } from "../awards/rules.ts";
 import { fromCenti, totalsOf, type ScoredSubmission, type Totals } from "../scoring/rules.ts";
 import type { TeamStanding } from "../realtime/events.ts";
 import { frozenRankSql } from "./frozen-view.ts";
 import { reachedAt } from "./ranking.ts";
 
-/** The columns every standings computation reads, joined once (no N+1). */
+/**
+ * The columns every standings computation reads, joined once (no N+1). They come from `team_answers`
+ * (db/schema.ts): judged submissions and flag solves alike, so both kinds of challenge count the same way.
+ */
 const scoredColumns = {
-  teamId: submissions.teamId,
-  userId: submissions.userId,
+  teamId: teamAnswers.teamId,
+  userId: teamAnswers.userId,
   category: challenges.category,
   points: challenges.points,
-  rejected: submissions.rejected,
-  scoreCenti: submissions.scoreCenti,
-  scoredAt: submissions.scoredAt,
+  rejected: teamAnswers.rejected,
+  scoreCenti: teamAnswers.scoreCenti,
+  scoredAt: teamAnswers.scoredAt,
 };
 
 export type ScoredRow = ScoredSubmission & { teamId: number; userId: number | null };
 
 export async function scoredSubmissionsOfTeam(tx: Queryable, teamId: number): Promise<ScoredRow[]> {
-  return tx.select(scoredColumns).from(submissions).innerJoin(challenges, eq(challenges.id, submissions.challengeId)).where(eq(submissions.teamId, teamId));
+  return tx.select(scoredColumns).from(teamAnswers).innerJoin(challenges, eq(challenges.id, teamAnswers.challengeId)).where(eq(teamAnswers.teamId, teamId));
 }
 
-/** The users whose statistics a recompute of the team writes: its members, and whoever is credited with one of its submissions. */
+/** The users whose statistics a recompute of the team writes: its members, and whoever is credited with one of its answers. */
 export const affectedUserIds = (teamId: number | SQLWrapper) => sql`
     select ${users.id} from ${users} where ${users.teamId} = ${teamId}
     union
-    select ${submissions.userId} from ${submissions} where ${submissions.teamId} = ${teamId} and ${submissions.userId} is not null`;
+    select ${teamAnswers.userId} from ${teamAnswers} where ${teamAnswers.teamId} = ${teamId} and ${teamAnswers.userId} is not null`;
 
 export async function allScoredSubmissions(tx: Queryable): Promise<ScoredRow[]> {
-  return tx.select(scoredColumns).from(submissions).innerJoin(challenges, eq(challenges.id, submissions.challengeId));
+  return tx.select(scoredColumns).from(teamAnswers).innerJoin(challenges, eq(challenges.id, teamAnswers.challengeId));
 }
 
 /** The columns an award's count reads (revoked ones included: their revoke is a change of the total). */
@@ -136,13 +139,13 @@ const jsonList = (element: SQL, from: SQL) => scalarSubquery(sql`select coalesce
  * is picked out in Postgres, by the frozen-board rule's SQL (`frozenRankSql` in ./frozen-view.ts).
  */
 function recomputeReadsSql(teamId: SQLWrapper): SQL {
-  const scoredFrom = sql`from ${submissions} inner join ${challenges} on ${challenges.id} = ${submissions.challengeId}`;
+  const scoredFrom = sql`from ${teamAnswers} inner join ${challenges} on ${challenges.id} = ${teamAnswers.challengeId}`;
   return sql`select
     ${scalarSubquery(sql`select ${jsonObjectSql({ id: teams.id, name: teams.name, division: teams.division, createdAt: teams.createdAt })} from ${teams} where ${teams.id} = ${teamId}`)} as team,
-    ${jsonList(scoredJson, sql`${scoredFrom} where ${submissions.teamId} = ${teamId}`)} as team_rows,
+    ${jsonList(scoredJson, sql`${scoredFrom} where ${teamAnswers.teamId} = ${teamId}`)} as team_rows,
     ${jsonList(jsonObjectSql(awardColumns), sql`from ${awards} where ${awards.teamId} = ${teamId}`)} as awards,
     ${jsonList(sql`affected.id`, sql`from (${affectedUserIds(teamId)}) affected(id)`)} as user_ids,
-    ${jsonList(scoredJson, sql`${scoredFrom} where ${submissions.userId} = any(array(${affectedUserIds(teamId)}))`)} as user_rows,
+    ${jsonList(scoredJson, sql`${scoredFrom} where ${teamAnswers.userId} = any(array(${affectedUserIds(teamId)}))`)} as user_rows,
     ${scalarSubquery(sql`select ${jsonObjectSql({ totalCenti: standings.totalCenti, shown: standings.shown })} from ${standings} where ${standings.teamId} = ${teamId}`)} as previous,
     ${scalarSubquery(sql`select ${eventSettings.scoreboardFrozen} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen,
     ${scalarSubquery(sql`select ${frozenRankSql({ frozen: eventSettings.scoreboardFrozen, frozenBoard: eventSettings.frozenBoard }, teamId)} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen_rank,

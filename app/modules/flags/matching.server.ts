@@ -1,0 +1,123 @@
+/**
+ * How a flag challenge's answers match (docs/domain.md "Flag challenges"). Pure and server-only (node:crypto,
+ * RE2): no flag, pattern or secret ever reaches a browser bundle.
+ *
+ * - An answer is trimmed of surrounding white space, then refused above 1 KB (UTF-8) before any matching.
+ * - exact: the same characters; exact_ci: the same ignoring case (both lower-cased, Unicode's simple rule).
+ *   Both compare SHA-256 digests with `timingSafeEqual`, so the time taken says nothing of how much matched.
+ * - regex: the pattern must match the whole answer, run by RE2 (linear time: no pattern can stall a web
+ *   process); a pattern is compile-checked when saved (`checkPattern`).
+ * - per_team: the team's flag is the answer's text with its `<hmac>` replaced by the first 32 hex digits of
+ *   HMAC-SHA256(challenge secret, team id in decimal) ("GK{<hmac>}" → "GK{3f…}"; a text without `<hmac>`
+ *   gets them in braces at its end: "GK" → "GK{3f…}") (`perTeamFlag`); compared as exact.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { RE2 } from "re2-wasm";
+
+/** The longest answer matched, in UTF-8 bytes; longer ones are refused unread. */
+export const MAX_ANSWER_BYTES = 1024;
+
+export type FlagKind = "exact" | "exact_ci" | "regex" | "per_team";
+
+export interface FlagAnswer {
+  kind: FlagKind;
+  /** The answer, the pattern, or the per-team flag's text with `<hmac>` where the team's HMAC goes. */
+  value: string;
+}
+
+/** The marker in a per-team answer's text that the team's HMAC replaces. */
+export const PER_TEAM_SLOT = "<hmac>";
+
+/** The answer as matched: surrounding white space removed. */
+export function normalisedAnswer(answer: string): string {
+  return answer.trim();
+}
+
+/** Whether an answer is too long to be matched (refused with a 4xx before any work). */
+export function answerTooLong(answer: string): boolean {
+  // A JavaScript string of n UTF-16 units takes at most 3n bytes in UTF-8: most answers skip the count.
+  if (answer.length * 3 <= MAX_ANSWER_BYTES) return false;
+  return Buffer.byteLength(answer, "utf8") > MAX_ANSWER_BYTES;
+}
+
+const digest = (text: string) => createHash("sha256").update(text, "utf8").digest();
+
+/** Equal strings, compared in constant time (over their digests, so lengths do not show either). */
+export function sameText(a: string, b: string): boolean {
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+/** A new per-team key: 32 random bytes, hex. */
+export function newFlagSecret(): string {
+  return randomBytes(32).toString("hex");
+}
+
+/** The team's flag: the text with `<hmac>` replaced by HMAC-SHA256(secret, team id) cut to 32 hex digits (else `{hmac}` after it). */
+export function perTeamFlag(secret: string, teamId: number, wrapper: string): string {
+  const mac = createHmac("sha256", Buffer.from(secret, "hex")).update(String(teamId), "utf8").digest("hex").slice(0, 32);
+  const at = wrapper.indexOf(PER_TEAM_SLOT);
+  return at < 0 ? `${wrapper}{${mac}}` : wrapper.slice(0, at) + mac + wrapper.slice(at + PER_TEAM_SLOT.length);
+}
+
+/** The digest a per-team flag is looked up by (team_flags.digest). */
+export function flagDigest(flag: string): string {
+  return createHash("sha256").update(flag, "utf8").digest("hex");
+}
+
+const compiled = new Map<string, RE2>();
+const MAX_CACHED_PATTERNS = 500;
+
+/** The pattern compiled to match a whole answer, kept per process (a pattern compiles once). */
+function wholeMatch(pattern: string): RE2 {
+  let regex = compiled.get(pattern);
+  if (!regex) {
+    regex = new RE2(`^(?:${pattern})$`, "u");
+    if (compiled.size >= MAX_CACHED_PATTERNS) compiled.delete(compiled.keys().next().value as string);
+    compiled.set(pattern, regex);
+  }
+  return regex;
+}
+
+/** Null if RE2 compiles the pattern (as it will be matched: whole); else why not, in RE2's words. */
+export function checkPattern(pattern: string): string | null {
+  try {
+    new RE2(`^(?:${pattern})$`, "u");
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * The position (1-based) of the first answer the given one matches, or null. `teamSecret` is the challenge's
+ * per-team key (null: per-team answers match nothing); `teamId` the team answering (null: an admin's test,
+ * which no per-team answer matches unless `asTeamId` is given).
+ */
+export function matchAnswer(answers: readonly FlagAnswer[], answer: string, team: { id: number | null; secret: string | null }): number | null {
+  const given = normalisedAnswer(answer);
+  let matched: number | null = null;
+  // Every answer is tried (no early return), so the time does not tell which one matched.
+  answers.forEach((candidate, index) => {
+    if (matchesOne(candidate, given, team) && matched === null) matched = index + 1;
+  });
+  return matched;
+}
+
+function matchesOne(candidate: FlagAnswer, given: string, team: { id: number | null; secret: string | null }): boolean {
+  switch (candidate.kind) {
+    case "exact":
+      return sameText(given, candidate.value.trim());
+    case "exact_ci":
+      return sameText(given.toLowerCase(), candidate.value.trim().toLowerCase());
+    case "regex":
+      try {
+        return wholeMatch(candidate.value).test(given);
+      } catch {
+        // A pattern saved before it was checked, or one RE2 no longer takes: it matches nothing.
+        return false;
+      }
+    case "per_team":
+      if (team.id === null || team.secret === null) return false;
+      return sameText(given, perTeamFlag(team.secret, team.id, candidate.value.trim()));
+  }
+}

@@ -1,0 +1,149 @@
+/** Flag challenges' answers, checked by the platform (docs/domain.md "Flag challenges"), against real Postgres. */
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { auditLog, challengeFlags, challenges, flagAttempts, flagSharing, flagSolves, standingsOutbox } from "../../db/schema.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { FlagError, sendFlag, teamFlagState, tryFlag, type FlagVerdict } from "../../app/modules/flags/guess.server.ts";
+import { newFlagSecret, perTeamFlag, type FlagAnswer } from "../../app/modules/flags/matching.server.ts";
+import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
+import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
+
+beforeAll(async () => {
+  await ensureEventSettings();
+  await ensureTwoOpenGates();
+});
+
+async function flagChallenge(answers: FlagAnswer[], over: { wave?: number; points?: number; maxAttempts?: number; wrongPerMinute?: number } = {}) {
+  const challenge = await makeChallenge({ wave: over.wave ?? 1, points: over.points ?? 200, category: "CS" });
+  const secret = answers.some((answer) => answer.kind === "per_team") ? newFlagSecret() : null;
+  await getDb()
+    .update(challenges)
+    .set({ checking: "flag", flagSecret: secret, maxAttempts: over.maxAttempts ?? null, wrongPerMinute: over.wrongPerMinute ?? null })
+    .where(eq(challenges.id, challenge.id));
+  await getDb()
+    .insert(challengeFlags)
+    .values(answers.map((answer, index) => ({ challengeId: challenge.id, position: index + 1, ...answer })));
+  return { ...challenge, flagSecret: secret };
+}
+
+async function player() {
+  const team = await makeTeam();
+  const user = await makeUser("participant", team.id);
+  return { team, user, actor: actorFor(user.id, user.name, "participant") };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<{ code: string; status: number; retryAfter?: number }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof FlagError) return { code: error.code, status: error.status, retryAfter: error.retryAfterSeconds };
+    throw error;
+  }
+  throw new Error("not refused");
+}
+
+describe("a flag answer", () => {
+  it("is correct once: the solve counts the challenge's whole points, the attempt names the answer, never the flag", async () => {
+    const challenge = await flagChallenge([{ kind: "exact", value: "GK{first}" }, { kind: "exact_ci", value: "gk{Second}" }], { points: 250 });
+    const { team, user, actor } = await player();
+    const wrong = await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "GK{nope}" });
+    expect(wrong).toMatchObject({ verdict: "incorrect", attemptsLeft: null, waitSeconds: 0, message: "Incorrect answer." });
+    const right = await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "  GK{SECOND}\t" });
+    expect(right).toMatchObject({ verdict: "correct", points: 250 });
+    const attempts = await getDb().select().from(flagAttempts).where(eq(flagAttempts.teamId, team.id));
+    expect(attempts.map((a) => [a.verdict, a.matched, a.answer])).toEqual(
+      expect.arrayContaining([
+        ["incorrect", null, "GK{nope}"],
+        ["correct", 2, null],
+      ]),
+    );
+    const [audit] = await getDb().select().from(auditLog).where(and(eq(auditLog.kind, "flag.solved"), eq(auditLog.teamId, team.id)));
+    expect(JSON.stringify(audit.after)).toContain("answer 2");
+    expect(JSON.stringify(audit.after)).not.toContain("Second");
+    expect(await refusal(sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "GK{first}" }))).toMatchObject({ code: "alreadySolved", status: 409 });
+    const board = await computeAllStandings(getDb());
+    const row = board.standings.find((standing) => standing.teamId === team.id);
+    expect(row).toMatchObject({ totalCenti: 25_000, csCenti: 25_000, solvedCount: 1 });
+    expect(user.id).toBeGreaterThan(0);
+  });
+
+  it("matches a whole pattern with RE2: a catastrophic pattern answers at once", async () => {
+    const challenge = await flagChallenge([{ kind: "regex", value: "(a+)+b" }]);
+    const { team, actor } = await player();
+    const started = Date.now();
+    const verdict = await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: `${"a".repeat(1000)}!` });
+    expect(verdict.verdict).toBe("incorrect");
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect((await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "aaab" })).verdict).toBe("correct");
+  });
+
+  it("makes one solve of two members' right answers at the same instant, and tells each the truth", async () => {
+    const challenge = await flagChallenge([{ kind: "exact", value: "GK{race}" }]);
+    const { team, actor } = await player();
+    const other = await makeUser("participant", team.id);
+    const results = await Promise.allSettled([
+      sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "GK{race}" }),
+      sendFlag({ actor: actorFor(other.id, other.name, "participant"), teamId: team.id, challengeId: challenge.id, answer: "GK{race}" }),
+    ]);
+    const fulfilled = results.filter((r): r is PromiseFulfilledResult<FlagVerdict> => r.status === "fulfilled");
+    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(fulfilled.map((r) => r.value.verdict)).toEqual(["correct"]);
+    expect(rejected.map((r) => (r.reason as FlagError).code)).toEqual(["alreadySolved"]);
+    expect(await getDb().select().from(flagSolves).where(eq(flagSolves.challengeId, challenge.id))).toHaveLength(1);
+  });
+
+  it("limits wrong answers: a window, then a wait that grows; a maximum of attempts", async () => {
+    const challenge = await flagChallenge([{ kind: "exact", value: "GK{x}" }], { wrongPerMinute: 3 });
+    const { team, actor } = await player();
+    const at = new Date();
+    for (let i = 0; i < 2; i++) expect(await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: `w${i}`, now: at })).toMatchObject({ waitSeconds: 0 });
+    expect(await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "w3", now: at })).toMatchObject({ verdict: "incorrect", waitSeconds: 60 });
+    expect(await refusal(sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "GK{x}", now: new Date(at.getTime() + 30_000) }))).toEqual({
+      code: "wait",
+      status: 429,
+      retryAfter: 30,
+    });
+    expect((await teamFlagState(team.id, challenge.id, new Date(at.getTime() + 30_000)))?.waitSeconds).toBe(30);
+
+    const limited = await flagChallenge([{ kind: "exact", value: "GK{y}" }], { maxAttempts: 2 });
+    expect(await sendFlag({ actor, teamId: team.id, challengeId: limited.id, answer: "no" })).toMatchObject({ attemptsLeft: 1 });
+    expect(await sendFlag({ actor, teamId: team.id, challengeId: limited.id, answer: "no" })).toMatchObject({ attemptsLeft: 0 });
+    expect(await refusal(sendFlag({ actor, teamId: team.id, challengeId: limited.id, answer: "GK{y}" }))).toMatchObject({ code: "noAttemptsLeft", status: 403 });
+  });
+
+  it("derives a per-team flag; another team's flag is wrong, not kept, and signalled to admins", async () => {
+    const challenge = await flagChallenge([{ kind: "per_team", value: "GK{<hmac>}" }]);
+    const a = await player();
+    const b = await player();
+    const flagOfB = perTeamFlag(challenge.flagSecret!, b.team.id, "GK{<hmac>}");
+    expect(flagOfB).toMatch(/^GK\{[0-9a-f]{32}\}$/);
+    expect((await sendFlag({ actor: a.actor, teamId: a.team.id, challengeId: challenge.id, answer: flagOfB })).verdict).toBe("incorrect");
+    const [attempt] = await getDb().select().from(flagAttempts).where(eq(flagAttempts.teamId, a.team.id));
+    expect(attempt.answer).toBeNull();
+    expect(await getDb().select().from(flagSharing).where(eq(flagSharing.challengeId, challenge.id))).toEqual([
+      expect.objectContaining({ teamId: a.team.id, ownerTeamId: b.team.id }),
+    ]);
+    expect((await sendFlag({ actor: b.actor, teamId: b.team.id, challengeId: challenge.id, answer: flagOfB })).verdict).toBe("correct");
+    expect((await tryFlag(challenge.id, flagOfB, b.team.id)).matched).toBe(1);
+    expect((await tryFlag(challenge.id, flagOfB, a.team.id)).matched).toBeNull();
+  });
+
+  it("refuses hostile and out-of-place answers with a 4xx, recording nothing", async () => {
+    const challenge = await flagChallenge([{ kind: "exact", value: "GK{z}" }]);
+    const closed = await flagChallenge([{ kind: "exact", value: "GK{z}" }], { wave: 4 });
+    const judged = await makeChallenge({ wave: 1 });
+    const { team, actor } = await player();
+    const send = (answer: string, challengeId = challenge.id) => refusal(sendFlag({ actor, teamId: team.id, challengeId, answer }));
+    expect(await send("x".repeat(1_000_000))).toMatchObject({ code: "tooLong", status: 413 });
+    expect(await send("GK{\u0000z}")).toMatchObject({ code: "controlCharacters", status: 400 });
+    expect(await send("   ")).toMatchObject({ code: "empty", status: 400 });
+    expect(await send("GK{z}", closed.id)).toMatchObject({ code: "closed", status: 403 });
+    expect(await send("GK{z}", judged.id)).toMatchObject({ code: "notFlag", status: 409 });
+    expect(await send("GK{z}", 999_999)).toMatchObject({ code: "notFound", status: 404 });
+    expect(await refusal(sendFlag({ actor, teamId: null, challengeId: challenge.id, answer: "GK{z}" }))).toMatchObject({ code: "noTeam", status: 403 });
+    expect(await getDb().select().from(flagAttempts).where(eq(flagAttempts.teamId, team.id))).toEqual([]);
+    // An RTL override is only characters: wrong, kept for the organisers.
+    expect((await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "GK{\u202ez}" })).verdict).toBe("incorrect");
+    expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
+  });
+});
