@@ -146,4 +146,25 @@ describe("a flag answer", () => {
     expect((await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "GK{\u202ez}" })).verdict).toBe("incorrect");
     expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
   });
+
+  it("takes 10,000 parallel wrong guesses of one team in turns: the flood is refused at once, another team is answered meanwhile", async () => {
+    const challenge = await flagChallenge([{ kind: "exact", value: "GK{flood}" }], { wrongPerMinute: 1000 });
+    const flooder = await player();
+    const other = await player();
+    const flood = Array.from({ length: 10_000 }, (_, i) => sendFlag({ actor: flooder.actor, teamId: flooder.team.id, challengeId: challenge.id, answer: `guess ${i}` }).then(
+      () => "checked",
+      (error: unknown) => (error instanceof FlagError ? error.code : "fault"),
+    ));
+    const started = Date.now();
+    const theirs = await sendFlag({ actor: other.actor, teamId: other.team.id, challengeId: challenge.id, answer: "GK{flood}" });
+    const otherMs = Date.now() - started;
+    const outcomes = await Promise.all(flood);
+    expect(theirs.verdict).toBe("correct");
+    expect(otherMs).toBeLessThan(5_000);
+    const checked = outcomes.filter((outcome) => outcome === "checked").length;
+    expect(outcomes.filter((outcome) => outcome === "busy").length).toBe(10_000 - checked);
+    expect(checked).toBeLessThanOrEqual(4);
+    const stored = await getDb().select().from(flagAttempts).where(eq(flagAttempts.teamId, flooder.team.id));
+    expect(stored).toHaveLength(checked);
+  });
 });

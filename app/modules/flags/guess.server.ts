@@ -33,7 +33,8 @@ export type FlagRefusal =
   | "controlCharacters"
   | "alreadySolved"
   | "wait"
-  | "noAttemptsLeft";
+  | "noAttemptsLeft"
+  | "busy";
 
 const refusalText: Record<Exclude<FlagRefusal, "wait">, string> = {
   noTeam: m.noTeam,
@@ -48,6 +49,7 @@ const refusalText: Record<Exclude<FlagRefusal, "wait">, string> = {
   controlCharacters: m.controlCharacters,
   alreadySolved: m.alreadySolved,
   noAttemptsLeft: m.noAttemptsLeft,
+  busy: m.busy,
 };
 
 const refusalStatus: Record<FlagRefusal, number> = {
@@ -64,6 +66,7 @@ const refusalStatus: Record<FlagRefusal, number> = {
   alreadySolved: 409,
   wait: 429,
   noAttemptsLeft: 403,
+  busy: 429,
 };
 
 /** A refused answer: its message, its status (429 with `retryAfterSeconds` for a wait), the input to blame. */
@@ -186,7 +189,41 @@ export async function sendFlag(input: {
   if (input.teamId === null) throw new FlagError("noTeam");
   const teamId = input.teamId;
   const given = checkedAnswer(input.answer);
-  const verdict = await getDb().transaction(async (tx) => {
+  const verdict = await inTurn(`${teamId}:${input.challengeId}`, () => checkInTransaction(input, teamId, given));
+  if (verdict.verdict === "correct") await requestStandingsRecompute(teamId);
+  return verdict;
+}
+
+/**
+ * A team's answers to one challenge take turns in this process before they take a database connection:
+ * a flood of one team's guesses waits here (at most MAX_WAITING_TURNS, the rest refused at once with a
+ * 429), never in the pool, where it would hold connections other players' pages need. Across processes
+ * the advisory lock in the transaction makes the turns.
+ */
+const turns = new Map<string, { tail: Promise<unknown>; waiting: number }>();
+export const MAX_WAITING_TURNS = 4;
+
+async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const turn = turns.get(key) ?? { tail: Promise.resolve(), waiting: 0 };
+  if (turn.waiting >= MAX_WAITING_TURNS) throw new FlagError("busy");
+  turn.waiting += 1;
+  turns.set(key, turn);
+  const run = turn.tail.then(work, work);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  turn.tail = settled;
+  try {
+    return await run;
+  } finally {
+    turn.waiting -= 1;
+    if (turn.waiting === 0 && turn.tail === settled) turns.delete(key);
+  }
+}
+
+async function checkInTransaction(input: Parameters<typeof sendFlag>[0], teamId: number, given: string): Promise<FlagVerdict> {
+  return getDb().transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${FLAG_LOCK}, ${teamId} # (${input.challengeId} << 16))`);
     const now = input.now ?? new Date();
     const challenge = await readChallenge(tx, input.challengeId);
@@ -235,8 +272,6 @@ export async function sendFlag(input: {
     const message = waitSeconds > 0 && left !== 0 ? m.incorrectWait(waitSeconds) : left !== null ? m.incorrectAttemptsLeft(left) : m.incorrect;
     return { verdict: "incorrect" as const, challengeId: input.challengeId, attemptsLeft: left, waitSeconds, message };
   });
-  if (verdict.verdict === "correct") await requestStandingsRecompute(teamId);
-  return verdict;
 }
 
 /**
