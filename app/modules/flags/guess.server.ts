@@ -15,6 +15,7 @@ import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { submissionsCloseSql, submissionsOpenAt } from "../submissions/close.ts";
+import { announceFirstBlood, isFirstSolve } from "./first-blood.server.ts";
 import { attemptsLeft, nextGuessAt, secondsUntil } from "./limits.ts";
 import { answerTooLong, flagDigest, matchAnswer, normalisedAnswer, perTeamFlag, type FlagAnswer } from "./matching.server.ts";
 
@@ -80,7 +81,7 @@ export class FlagError extends DomainError {
 }
 
 export type FlagVerdict =
-  | { verdict: "correct"; challengeId: number; points: number; solvedAt: Date; message: string }
+  | { verdict: "correct"; challengeId: number; points: number; solvedAt: Date; message: string; /** The challenge's first solve. */ firstBlood: boolean }
   | {
       verdict: "incorrect";
       challengeId: number;
@@ -190,7 +191,10 @@ export async function sendFlag(input: {
   const teamId = input.teamId;
   const given = checkedAnswer(input.answer);
   const verdict = await inTurn(`${teamId}:${input.challengeId}`, () => checkInTransaction(input, teamId, given));
-  if (verdict.verdict === "correct") await requestStandingsRecompute(teamId);
+  if (verdict.verdict === "correct") {
+    await requestStandingsRecompute(teamId);
+    if (verdict.firstBlood) await announceFirstBlood(input.challengeId);
+  }
   return verdict;
 }
 
@@ -243,8 +247,13 @@ async function checkInTransaction(input: Parameters<typeof sendFlag>[0], teamId:
     const perTeam = answers.some((answer) => answer.kind === "per_team");
     const matched = matchAnswer(answers, given, { id: teamId, secret: challenge.secret });
     if (matched !== null) {
-      await tx.insert(flagAttempts).values({ teamId, userId: input.actor.id, challengeId: input.challengeId, at: now, verdict: "correct", matched });
-      await tx.insert(flagSolves).values({ teamId, challengeId: input.challengeId, userId: input.actor.id, solvedAt: now });
+      // Solves of a challenge take turns on its row: the order of their times is the order they were made in
+      // (the first blood is the first to commit), and only one can be the first.
+      await tx.execute(sql`select 1 from ${challenges} where ${challenges.id} = ${input.challengeId} for no key update`);
+      const solvedAt = input.now ?? new Date();
+      await tx.insert(flagAttempts).values({ teamId, userId: input.actor.id, challengeId: input.challengeId, at: solvedAt, verdict: "correct", matched });
+      await tx.insert(flagSolves).values({ teamId, challengeId: input.challengeId, userId: input.actor.id, solvedAt });
+      const firstBlood = await isFirstSolve(tx, input.challengeId, teamId);
       await markStandingsStale(tx, teamId);
       await recordAudit(tx, input.actor, {
         kind: "flag.solved",
@@ -253,7 +262,7 @@ async function checkInTransaction(input: Parameters<typeof sendFlag>[0], teamId:
         subjectId: input.challengeId,
         after: { challenge: input.challengeId, matched: `answer ${matched}`, points: challenge.points },
       });
-      return { verdict: "correct" as const, challengeId: input.challengeId, points: challenge.points, solvedAt: now, message: m.correct(challenge.points) };
+      return { verdict: "correct" as const, challengeId: input.challengeId, points: challenge.points, solvedAt, firstBlood, message: m.correct(challenge.points) };
     }
     // A wrong answer keeps what was typed (organisers read typos), except where flags are per team: there
     // it may be another team's flag, which is not kept; it is looked up, and a match is a sharing signal.

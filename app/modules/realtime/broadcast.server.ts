@@ -1,7 +1,7 @@
 import { getEmitter as getAnyEmitter } from "../../infrastructure/emitter.server.ts";
 import { ownUpdateWhileFrozen, rolesSeeingLiveBoard } from "../standings/frozen-view.ts";
 import { roomOfRole, rooms } from "./rooms.ts";
-import type { AnnouncementEvent, NotificationEvent, RequestEvent, ServerToClientEvents, TeamStanding, ThreadReplyEvent } from "./events.ts";
+import type { AnnouncementEvent, FirstBloodEvent, NotificationEvent, RequestEvent, ServerToClientEvents, TeamStanding, ThreadReplyEvent } from "./events.ts";
 
 /** The emitter, typed with our event catalogue: an event name or payload off the catalogue fails the build. */
 const getEmitter = () => getAnyEmitter<ServerToClientEvents>();
@@ -62,4 +62,18 @@ export function broadcastStandingsRefresh() {
  */
 export function broadcastJudgingChanged() {
   getEmitter().to([rooms.judges, rooms.admins]).emit("judging:changed");
+}
+
+/**
+ * A first blood, to whom the frozen-board rule lets see it now: everyone while live; while frozen, the roles
+ * that see the live board (the others get it when the freeze is lifted: `broadcastHeldFirstBlood`).
+ */
+export function broadcastFirstBlood(event: FirstBloodEvent, frozen: boolean) {
+  getEmitter().to(rolesSeeingLiveBoard(frozen).map(roomOfRole)).emit("first_blood", event);
+}
+
+/** A first blood that fell inside a freeze, to the rooms that did not hear it then (after the unfreeze). */
+export function broadcastHeldFirstBlood(event: FirstBloodEvent) {
+  const heard = rolesSeeingLiveBoard(true).map(roomOfRole);
+  getEmitter().to(everyone).except(heard).emit("first_blood", event);
 }
