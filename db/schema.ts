@@ -68,6 +68,8 @@ export const checkingEnum = pgEnum("checking", ["judges", "flag"]);
 // How a flag challenge's accepted answer matches (app/modules/flags/matching.ts).
 export const flagKindEnum = pgEnum("flag_kind", ["exact", "exact_ci", "regex", "per_team"]);
 export const attemptVerdictEnum = pgEnum("attempt_verdict", ["correct", "incorrect"]);
+// A flag challenge's points: static, or dynamic (falling as more teams solve it: app/modules/flags/decay.ts).
+export const scoringEnum = pgEnum("scoring", ["static", "dynamic"]);
 export const tshirtSizeEnum = pgEnum("tshirt_size", ["S", "M", "L", "XL", "XXL"]);
 
 export const teams = pgTable(
@@ -137,6 +139,11 @@ export const challenges = pgTable(
     // or none (attempts in all).
     wrongPerMinute: smallint("wrong_per_minute"),
     maxAttempts: integer("max_attempts"),
+    // Dynamic points (flag challenges only): from `points` down to `minimumPoints`, reached at `decay` solves
+    // (CTFd's curve, docs/domain.md "Dynamic points"); every solver counts the current value.
+    scoring: scoringEnum("scoring").notNull().default("static"),
+    minimumPoints: integer("minimum_points"),
+    decay: integer("decay"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -144,6 +151,10 @@ export const challenges = pgTable(
     index("challenges_wave_status_idx").on(t.wave, t.status),
     check("challenges_wrong_per_minute_range", sql`${t.wrongPerMinute} is null or ${t.wrongPerMinute} between 1 and 1000`),
     check("challenges_max_attempts_positive", sql`${t.maxAttempts} is null or ${t.maxAttempts} > 0`),
+    check(
+      "challenges_dynamic_scoring",
+      sql`${t.scoring} = 'static' or (${t.checking} = 'flag' and ${t.minimumPoints} between 1 and ${t.points} and ${t.decay} between 1 and 1000000)`,
+    ),
     check("challenges_points_positive", sql`${t.points} > 0`),
     check("challenges_wave_range", sql`${t.wave} is null or ${t.wave} between 1 and 5`),
   ],
@@ -401,8 +412,9 @@ export const flagSharing = pgTable(
 );
 
 /**
- * What each team's answers count, judged or checked (migration 0018): a submission's judged score, and a
- * flag solve at the challenge's whole points (so it is solved by definition). The standings, the gate
+ * What each team's answers count, judged or checked (migrations 0018, 0019): a submission's judged score,
+ * and a flag solve at the challenge's whole value (its points, or its dynamic value now: app/modules/flags/
+ * decay.ts says the same in TypeScript), so it is solved by definition. The standings, the gate
  * pages' solved marks and the statistics read this, so the two kinds of challenge count alike.
  */
 export const teamAnswers = pgView("team_answers", {

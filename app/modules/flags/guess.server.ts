@@ -16,6 +16,7 @@ import { messages } from "../messages.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { submissionsCloseSql, submissionsOpenAt } from "../submissions/close.ts";
 import { announceFirstBlood, isFirstSolve } from "./first-blood.server.ts";
+import { challengeValue } from "./decay.ts";
 import { attemptsLeft, nextGuessAt, secondsUntil } from "./limits.ts";
 import { answerTooLong, flagDigest, matchAnswer, normalisedAnswer, perTeamFlag, type FlagAnswer } from "./matching.server.ts";
 
@@ -81,7 +82,18 @@ export class FlagError extends DomainError {
 }
 
 export type FlagVerdict =
-  | { verdict: "correct"; challengeId: number; points: number; solvedAt: Date; message: string; /** The challenge's first solve. */ firstBlood: boolean }
+  | {
+      verdict: "correct";
+      challengeId: number;
+      /** What the solve counts now (a dynamic challenge's value falls with later solves). */
+      points: number;
+      solvedAt: Date;
+      message: string;
+      /** The challenge's first solve. */
+      firstBlood: boolean;
+      /** The teams whose standing the solve changes: the team, or every solver of a dynamic challenge. */
+      solvers: number[];
+    }
   | {
       verdict: "incorrect";
       challengeId: number;
@@ -123,6 +135,9 @@ async function readChallenge(tx: Queryable, challengeId: number) {
       points: challenges.points,
       secret: challenges.flagSecret,
       maxAttempts: challenges.maxAttempts,
+      scoring: challenges.scoring,
+      minimumPoints: challenges.minimumPoints,
+      decay: challenges.decay,
       wrongPerMinute: sql<number>`coalesce(${challenges.wrongPerMinute}, ${eventSettings.flagWrongPerMinute}, 5)`.mapWith(Number),
     })
     .from(challenges)
@@ -192,7 +207,7 @@ export async function sendFlag(input: {
   const given = checkedAnswer(input.answer);
   const verdict = await inTurn(`${teamId}:${input.challengeId}`, () => checkInTransaction(input, teamId, given));
   if (verdict.verdict === "correct") {
-    await requestStandingsRecompute(teamId);
+    await requestStandingsRecompute(verdict.solvers);
     if (verdict.firstBlood) await announceFirstBlood(input.challengeId);
   }
   return verdict;
@@ -254,15 +269,21 @@ async function checkInTransaction(input: Parameters<typeof sendFlag>[0], teamId:
       await tx.insert(flagAttempts).values({ teamId, userId: input.actor.id, challengeId: input.challengeId, at: solvedAt, verdict: "correct", matched });
       await tx.insert(flagSolves).values({ teamId, challengeId: input.challengeId, userId: input.actor.id, solvedAt });
       const firstBlood = await isFirstSolve(tx, input.challengeId, teamId);
-      await markStandingsStale(tx, teamId);
+      // Dynamic points: this solve lowers what every solver counts, so every solver's standing is recomputed.
+      const solvers =
+        challenge.scoring === "dynamic"
+          ? (await tx.select({ teamId: flagSolves.teamId }).from(flagSolves).where(eq(flagSolves.challengeId, input.challengeId))).map((row) => row.teamId)
+          : [teamId];
+      await markStandingsStale(tx, solvers);
+      const points = challengeValue(challenge, solvers.length);
       await recordAudit(tx, input.actor, {
         kind: "flag.solved",
         teamId,
         userId: input.actor.id,
         subjectId: input.challengeId,
-        after: { challenge: input.challengeId, matched: `answer ${matched}`, points: challenge.points },
+        after: { challenge: input.challengeId, matched: `answer ${matched}`, points },
       });
-      return { verdict: "correct" as const, challengeId: input.challengeId, points: challenge.points, solvedAt, firstBlood, message: m.correct(challenge.points) };
+      return { verdict: "correct" as const, challengeId: input.challengeId, points, solvedAt, firstBlood, solvers, message: m.correct(points) };
     }
     // A wrong answer keeps what was typed (organisers read typos), except where flags are per team: there
     // it may be another team's flag, which is not kept; it is looked up, and a match is a sharing signal.

@@ -122,6 +122,15 @@ export function toTeamStanding(
 
 export { awardTotalsOf, totalsOf };
 
+/**
+ * When a change of a team's total shows on its chart (its history row): when it reached the total, unless
+ * that did not move (another team's solve lowered a dynamic challenge's value: the team reached nothing, its
+ * points fell now).
+ */
+export function historyPointAt(previousReachedAt: Date | null | undefined, reachedAt: Date, now: Date): Date {
+  return previousReachedAt && previousReachedAt.getTime() === reachedAt.getTime() ? now : reachedAt;
+}
+
 /** A scored row as JSON (the columns of `scoredColumns`). */
 const scoredJson = jsonObjectSql(scoredColumns);
 const scoredOf = (row: Omit<ScoredRow, "scoredAt"> & { scoredAt: string | null }): ScoredRow => ({ ...row, scoredAt: row.scoredAt === null ? null : jsonDate(row.scoredAt) });
@@ -146,7 +155,7 @@ function recomputeReadsSql(teamId: SQLWrapper): SQL {
     ${jsonList(jsonObjectSql(awardColumns), sql`from ${awards} where ${awards.teamId} = ${teamId}`)} as awards,
     ${jsonList(sql`affected.id`, sql`from (${affectedUserIds(teamId)}) affected(id)`)} as user_ids,
     ${jsonList(scoredJson, sql`${scoredFrom} where ${teamAnswers.userId} = any(array(${affectedUserIds(teamId)}))`)} as user_rows,
-    ${scalarSubquery(sql`select ${jsonObjectSql({ totalCenti: standings.totalCenti, shown: standings.shown })} from ${standings} where ${standings.teamId} = ${teamId}`)} as previous,
+    ${scalarSubquery(sql`select ${jsonObjectSql({ totalCenti: standings.totalCenti, reachedAt: standings.totalReachedAt, shown: standings.shown })} from ${standings} where ${standings.teamId} = ${teamId}`)} as previous,
     ${scalarSubquery(sql`select ${eventSettings.scoreboardFrozen} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen,
     ${scalarSubquery(sql`select ${frozenRankSql({ frozen: eventSettings.scoreboardFrozen, frozenBoard: eventSettings.frozenBoard }, teamId)} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen_rank,
     nextval('standings_outbox_version_seq') as version
@@ -162,7 +171,7 @@ export interface RecomputeReads {
   teamAwards: AwardRow[];
   userIds: number[];
   userRows: ScoredRow[];
-  previous: { totalCenti: number; shown: string | null } | null;
+  previous: { totalCenti: number; reachedAt: Date; shown: string | null } | null;
   freeze: { frozen: boolean; frozenRank: number | null };
   version: number;
 }
@@ -172,7 +181,8 @@ type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date 
 /** The row of recomputeReadsSql, mapped: timestamps as drizzle maps them (to the millisecond). */
 export function recomputeReadsOf(row: Record<string, unknown>): RecomputeReads {
   const team = parsedJson(row.team) as Json<NonNullable<RecomputeReads["team"]>> | null;
-  const previous = parsedJson(row.previous) as RecomputeReads["previous"];
+  const previousJson = parsedJson(row.previous) as Json<NonNullable<RecomputeReads["previous"]>> | null;
+  const previous = previousJson && { ...previousJson, reachedAt: jsonDate(previousJson.reachedAt) };
   return {
     team: team && { ...team, createdAt: jsonDate(team.createdAt) },
     teamRows: (parsedJson(row.team_rows) as Json<ScoredRow>[]).map(scoredOf),

@@ -19,6 +19,7 @@ import {
   affectedUserIds,
   awardTotalsOf,
   groupBy,
+  historyPointAt,
   recomputeReadsOf,
   recomputeReads,
   type ScoredRow,
@@ -244,6 +245,7 @@ async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: Prom
       shown,
       updatedAt: new Date().toISOString(),
       totalChanged: previous?.totalCenti !== values.totalCenti,
+      historyAt: historyPointAt(previous?.reachedAt, values.totalReachedAt, new Date()).toISOString(),
       pendingVersion: pending.version,
     }),
   ]);
@@ -323,7 +325,7 @@ function userStatisticsRows(userIds: number[], scored: ScoredRow[]) {
  * the recompute read (a change that came meanwhile keeps it, and its own recompute runs).
  */
 const recomputeWrites = prebuilt(
-  ["teamId", "statistics", "aiCenti", "csCenti", "psCenti", "gdCenti", "totalCenti", "solvedCount", "totalReachedAt", "shown", "updatedAt", "totalChanged", "pendingVersion"],
+  ["teamId", "statistics", "aiCenti", "csCenti", "psCenti", "gdCenti", "totalCenti", "solvedCount", "totalReachedAt", "shown", "updatedAt", "totalChanged", "historyAt", "pendingVersion"],
   (value) => sql`
     with statistics as (
       insert into ${userStatistics} (user_id, ai_centi, cs_centi, ps_centi, gd_centi, total_centi, ai_solved, cs_solved, ps_solved, gd_solved)
@@ -342,7 +344,7 @@ const recomputeWrites = prebuilt(
         updated_at = ${value.updatedAt}::timestamptz
     ), history as (
       insert into ${standingsHistory} (team_id, total_centi, at)
-      select ${value.teamId}::int, ${value.totalCenti}::int, ${value.totalReachedAt}::timestamptz where ${value.totalChanged}::boolean
+      select ${value.teamId}::int, ${value.totalCenti}::int, ${value.historyAt}::timestamptz where ${value.totalChanged}::boolean
     ), done as (
       delete from ${standingsOutbox} where team_id = ${value.teamId}::int and version = ${value.pendingVersion}::bigint
     )
