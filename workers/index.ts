@@ -15,11 +15,12 @@ import { bullPrefix, closeQueues, getQueue } from "../app/infrastructure/queue.s
 import { closeDb, poolStats } from "../app/infrastructure/db.server.ts";
 import { closeRedis, createRedis } from "../app/infrastructure/redis.server.ts";
 import { closeS3 } from "../app/infrastructure/s3.server.ts";
-import { processStandings } from "./processors/standings.ts";
+import { processStandings, processStandingsBatch } from "./processors/standings.ts";
 import { processStorageCleanup } from "./processors/storage-cleanup.ts";
 
 const processors: Record<QueueKey, Processor> = {
   standings: processStandings,
+  standingsBatch: processStandingsBatch,
   storageCleanup: processStorageCleanup,
 };
 

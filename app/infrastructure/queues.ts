@@ -10,6 +10,18 @@ export const queues = {
     name: "standings",
     payload: z.object({ teamId: z.number().int().positive() }),
   },
+  /**
+   * Recomputes several teams together and publishes them as one event: every solver of a dynamic challenge
+   * whose value fell (app/modules/standings/recompute.server.ts, `recomputeTeamsTogether`).
+   */
+  standingsBatch: {
+    name: "standings-batch",
+    payload: z.object({
+      teamIds: z.array(z.number().int().positive()).min(1).max(100_000),
+      challengeId: z.number().int().positive(),
+      value: z.number().int().positive(),
+    }),
+  },
   /** Deletes a stored object that nothing points at any more (a replaced file, a removed attachment). */
   storageCleanup: {
     name: "storage-cleanup",

@@ -5,17 +5,28 @@
  */
 import { and, desc, eq } from "drizzle-orm";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { challengeFlags, challenges, flagSolves, standings, standingsHistory, teamAnswers } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { dynamicValue } from "../../app/modules/flags/decay.ts";
 import { sendFlag } from "../../app/modules/flags/guess.server.ts";
-import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
-import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
+import { broadcastNotification } from "../../app/modules/realtime/broadcast.server.ts";
+import { recomputeTeamsTogether, recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
+import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+import { collect, connectSocket, nextEvent, startRealtimeServer, stopAll, type TestSocket } from "../support/processes.ts";
+
+let realtimeUrl: string;
+const sockets: TestSocket[] = [];
 
 beforeAll(async () => {
   await ensureEventSettings();
   await ensureTwoOpenGates();
+  realtimeUrl = (await startRealtimeServer()).url;
+});
+
+afterAll(() => {
+  for (const socket of sockets) socket.disconnect();
+  stopAll();
 });
 
 async function dynamicChallenge(initial: number, minimum: number, decay: number) {
@@ -30,7 +41,7 @@ describe("dynamic points", () => {
     const teams = await Promise.all(Array.from({ length: 12 }, () => makeTeam()));
     await fc.assert(
       fc.asyncProperty(
-        fc.integer({ min: 2, max: 1_000_000 }).chain((initial) => fc.tuple(fc.constant(initial), fc.integer({ min: 1, max: initial }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 12 }))),
+        fc.integer({ min: 2, max: 10_000 }).chain((initial) => fc.tuple(fc.constant(initial), fc.integer({ min: 1, max: initial }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 12 }))),
         async ([initial, minimum, decay, solves]) => {
           const challenge = await dynamicChallenge(initial, minimum, decay);
           await getDb()
@@ -82,5 +93,36 @@ describe("dynamic points", () => {
     expect(history[2].at).toEqual(solvedAt[0]);
     expect(history[1].at.getTime()).toBeGreaterThanOrEqual(solvedAt[1].getTime());
     expect(history[0].at.getTime()).toBeGreaterThanOrEqual(solvedAt[2].getTime());
+  });
+
+  it("recomputes every solver in one batch and tells the boards in one event", async () => {
+    const challenge = await dynamicChallenge(300, 50, 4);
+    const admin = await makeUser("admin");
+    const socket = await connectSocket(realtimeUrl, await sessionCookie(admin.id));
+    sockets.push(socket);
+    const players = await Promise.all(
+      [0, 1, 2, 3].map(async () => {
+        const team = await makeTeam();
+        const user = await makeUser("participant", team.id);
+        return { team, actor: actorFor(user.id, user.name, "participant") };
+      }),
+    );
+    let last: Awaited<ReturnType<typeof sendFlag>> | null = null;
+    for (const player of players) last = await sendFlag({ actor: player.actor, teamId: player.team.id, challengeId: challenge.id, answer: "GK{decay}" });
+    if (last?.verdict !== "correct") throw new Error("not solved");
+    const ids = players.map((player) => player.team.id);
+    const singles = collect(socket, "teams:update");
+    const batch = nextEvent(socket, "teams:batch", (event) => event.challengeId === challenge.id);
+    const results = await recomputeTeamsTogether(last.solvers, { challengeId: challenge.id, value: last.points });
+    expect(results.map((result) => result.status)).toEqual(["updated", "updated", "updated", "updated"]);
+    const [event] = await batch;
+    expect(event.value).toBe(dynamicValue({ initial: 300, minimum: 50, decay: 4 }, 4));
+    expect(event.teams.map((team) => [team.id, team.totalScore]).sort((a, b) => a[0] - b[0])).toEqual([...ids].sort((a, b) => a - b).map((id) => [id, event.value]));
+    // No single update of these teams besides it.
+    const marker = `barrier ${challenge.id}`;
+    const barrier = nextEvent(socket, "notification", (note) => note.message === marker);
+    broadcastNotification({ message: marker, timestamp: new Date().toISOString() });
+    await barrier;
+    expect(singles.filter(([update]) => ids.includes(update.id))).toEqual([]);
   });
 });

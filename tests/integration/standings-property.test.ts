@@ -15,7 +15,7 @@ import { AwardError, giveAward, revokeAward } from "../../app/modules/awards/awa
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { markStandingsStale } from "../../app/modules/standings/outbox.server.ts";
 import { shownOfComputed, whileTeamsLocked } from "../support/standings.ts";
-import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
+import { recomputeTeamsTogether, recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { computeAllStandings, rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
@@ -61,7 +61,13 @@ const command = fc.oneof(
   }),
   // Revoking one of the awards given so far (a second revoke of the same one is refused and changes nothing).
   fc.record({ type: fc.constant("revoke" as const), pick: fc.nat() }),
-  fc.record({ type: fc.constant("process" as const), order: fc.array(fc.nat(TEAMS - 1), { maxLength: TEAMS }), together: fc.boolean() }),
+  // The standings jobs: one after another, at once, or several teams in one batch (a dynamic challenge's solvers).
+  fc.record({
+    type: fc.constant("process" as const),
+    order: fc.array(fc.nat(TEAMS - 1), { maxLength: TEAMS }),
+    together: fc.boolean(),
+    batch: fc.boolean(),
+  }),
   // A member sends the right flag: a static flag challenge, or a dynamic one (every earlier solver's points fall).
   fc.record({ type: fc.constant("solve" as const), team: fc.nat(TEAMS - 1), flag: fc.nat(FLAGS.length - 1), member: fc.nat(1) }),
   // A full rebuild (an operator's `standings:rebuild`, or a reader after a Redis flush) while jobs run.
@@ -179,6 +185,10 @@ describe("incremental standings", () => {
             );
           } else if (step.type === "rebuild") {
             await Promise.all([rebuildStandings(), runPending(step.order.map((index) => teamRows[index].id), true)]);
+          } else if (step.batch) {
+            const ids = step.order.map((index) => teamRows[index].id);
+            // A batch beside single jobs of some of its teams.
+            await Promise.all([recomputeTeamsTogether(ids), step.together ? runPending(ids.slice(0, 2), true) : Promise.resolve()]);
           } else {
             await runPending(step.order.map((index) => teamRows[index].id), step.together);
           }

@@ -13,7 +13,7 @@ import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { challengeGateJoin, hiddenFromParticipants } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
-import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { markStandingsStale, requestBatchRecompute, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { submissionsCloseSql, submissionsOpenAt } from "../submissions/close.ts";
 import { announceFirstBlood, isFirstSolve } from "./first-blood.server.ts";
 import { challengeValue } from "./decay.ts";
@@ -207,7 +207,9 @@ export async function sendFlag(input: {
   const given = checkedAnswer(input.answer);
   const verdict = await inTurn(`${teamId}:${input.challengeId}`, () => checkInTransaction(input, teamId, given));
   if (verdict.verdict === "correct") {
-    await requestStandingsRecompute(verdict.solvers);
+    // A dynamic challenge's value fell for every solver: one batch, one event (the outbox rows stand behind it).
+    if (verdict.solvers.length > 1) await requestBatchRecompute(verdict.solvers, { challengeId: input.challengeId, value: verdict.points });
+    else await requestStandingsRecompute(verdict.solvers);
     if (verdict.firstBlood) await announceFirstBlood(input.challengeId);
   }
   return verdict;

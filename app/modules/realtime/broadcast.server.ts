@@ -51,6 +51,21 @@ export function broadcastTeamStanding(team: TeamStanding, freeze: { frozen: bool
   if (freeze.frozen) getEmitter().to(rooms.team(team.id)).except(liveRooms).emit("teams:update", ownUpdateWhileFrozen(team, freeze.frozenRank));
 }
 
+/**
+ * Several teams' new standings in one event (`teams:batch`: a dynamic challenge's value fell for every solver),
+ * to the rooms that see the live board; while frozen, each team's own members get its own update as with
+ * `broadcastTeamStanding`.
+ */
+export function broadcastTeamStandings(
+  updates: ReadonlyArray<{ team: TeamStanding; frozenRank: number | null }>,
+  freeze: { frozen: boolean; about: { challengeId: number; value: number } | null },
+) {
+  const liveRooms = rolesSeeingLiveBoard(freeze.frozen).map(roomOfRole);
+  getEmitter().to(liveRooms).emit("teams:batch", { teams: updates.map(({ team }) => team), challengeId: freeze.about?.challengeId ?? null, value: freeze.about?.value ?? null });
+  if (!freeze.frozen) return;
+  for (const { team, frozenRank } of updates) getEmitter().to(rooms.team(team.id)).except(liveRooms).emit("teams:update", ownUpdateWhileFrozen(team, frozenRank));
+}
+
 /** The whole board changed (freeze, unfreeze, rebuild): every client re-reads it. */
 export function broadcastStandingsRefresh() {
   getEmitter().to(everyone).emit("standings:refresh");

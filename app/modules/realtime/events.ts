@@ -49,6 +49,11 @@ export interface RequestEvent {
 
 export interface ServerToClientEvents {
   "teams:update": (team: TeamStanding) => void;
+  /**
+   * Several teams' standings at once, each taken as a `teams:update`: every solver of a dynamic challenge whose
+   * value fell (`challengeId`, `value`: the challenge and its value now; null for another cause).
+   */
+  "teams:batch": (batch: { teams: TeamStanding[]; challengeId: number | null; value: number | null }) => void;
   /** The whole board changed (freeze, unfreeze, rebuild): re-read it. */
   "standings:refresh": () => void;
   /**

@@ -35,6 +35,12 @@ export const affectedUserIds = (teamId: number | SQLWrapper) => sql`
     union
     select ${teamAnswers.userId} from ${teamAnswers} where ${teamAnswers.teamId} = ${teamId} and ${teamAnswers.userId} is not null`;
 
+/** The users whose statistics a recompute of these teams writes (affectedUserIds of each, together). */
+export const affectedUserIdsOfTeams = (teamIds: SQLWrapper) => sql`
+    select ${users.id} from ${users} where ${users.teamId} = any(${teamIds}::int[])
+    union
+    select ${teamAnswers.userId} from ${teamAnswers} where ${teamAnswers.teamId} = any(${teamIds}::int[]) and ${teamAnswers.userId} is not null`;
+
 export async function allScoredSubmissions(tx: Queryable): Promise<ScoredRow[]> {
   return tx.select(scoredColumns).from(teamAnswers).innerJoin(challenges, eq(challenges.id, teamAnswers.challengeId));
 }
