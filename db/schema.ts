@@ -412,6 +412,55 @@ export const flagSharing = pgTable(
 );
 
 /**
+ * Hints a team may unlock for points (docs/domain.md "Hints that cost points"), apart from `challenges.hints`
+ * (which judges read as criteria). A locked hint's text never leaves the server.
+ */
+export const challengeHints = pgTable(
+  "challenge_hints",
+  {
+    id: serial("id").primaryKey(),
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    position: smallint("position").notNull(),
+    text: text("text").notNull(),
+    // What unlocking it costs the team, in hundredths; 0: free.
+    costCenti: integer("cost_centi").notNull(),
+  },
+  (t) => [uniqueIndex("challenge_hints_position_key").on(t.challengeId, t.position), check("challenge_hints_cost_range", sql`${t.costCenti} between 0 and 10000000`)],
+);
+
+/** A team's unlock of a hint: once per team and hint; what it paid is kept as it was then. */
+export const hintUnlocks = pgTable(
+  "hint_unlocks",
+  {
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    hintId: integer("hint_id")
+      .notNull()
+      .references(() => challengeHints.id, { onDelete: "restrict" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    costCenti: integer("cost_centi").notNull(),
+    unlockedAt: timestamp("unlocked_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.hintId] })],
+);
+
+/**
+ * A team's points that are not answers (migration 0020): its awards, and what its hint unlocks cost (a
+ * negative amount in the hint's challenge's category, at the moment of the unlock; free hints are not in it).
+ * The standings read this, so an unlock moves the total, its category and the reached time as an award does.
+ */
+export const teamAwards = pgView("team_awards", {
+  teamId: integer("team_id").notNull(),
+  pointsCenti: integer("points_centi").notNull(),
+  category: categoryEnum("category"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  revokedAt: timestamp("revoked_at", { withTimezone: true }),
+}).existing();
+
+/**
  * What each team's answers count, judged or checked (migrations 0018, 0019): a submission's judged score,
  * and a flag solve at the challenge's whole value (its points, or its dynamic value now: app/modules/flags/
  * decay.ts says the same in TypeScript), so it is solved by definition. The standings, the gate

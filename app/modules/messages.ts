@@ -448,6 +448,14 @@ export const messages = {
     // The registration form's label (the original platform's words at the default of 5).
     registrationLabel: template("Team Name (Team must have a maximum of {{count}} members)", (cap: number) => ({ count: cap })),
   },
+  // Hints that cost points (docs/domain.md "Hints that cost points").
+  hints: {
+    noTeam: "Only a team's member can unlock a hint.",
+    notFound: "This hint does not exist.",
+    unlocked: template("Hint unlocked: {{cost}} points taken from your team.", (cost: number) => ({ cost })),
+    unlockedFree: "Hint unlocked.",
+    removeUnlocked: template("Hint {{number}} has been unlocked by a team: it cannot be removed (change its text instead).", (number: number) => ({ number })),
+  },
   // Flag challenges: the verdicts and refusals a player reads (docs/domain.md "Flag challenges").
   flags: {
     correct: template("Correct! Your team solved this challenge: {{points}} points.", (points: number) => ({ points })),

@@ -86,6 +86,7 @@ const kindKeys: Record<AuditKind, string> = {
   "flag.solved": "auditPage.kinds.flagSolved",
   "flag.attempts-reset": "auditPage.kinds.flagAttemptsReset",
   "flag.answers": "auditPage.kinds.flagAnswers",
+  "hint.unlocked": "auditPage.kinds.hintUnlocked",
   "award.given": "auditPage.kinds.awardGiven",
   "award.revoked": "auditPage.kinds.awardRevoked",
   "announcement.created": "auditPage.kinds.announcementCreated",

@@ -36,6 +36,7 @@ export const auditKinds = {
   "flag.solved": "Flag solved",
   "flag.attempts-reset": "Wrong answers reset",
   "flag.answers": "Flag answers changed",
+  "hint.unlocked": "Hint unlocked",
   "award.given": "Award given",
   "award.revoked": "Award revoked",
   "announcement.created": "Announcement posted",

@@ -2,7 +2,7 @@ import { eq, type SQL, sql, type SQLWrapper } from "drizzle-orm";
 import { prebuilt } from "../../../db/in-order.ts";
 import { jsonDate, jsonObjectSql, oneRow, parsedJson, scalarSubquery } from "../../../db/json.ts";
 import type { Queryable } from "../../../db/client.ts";
-import { awards, challenges, eventSettings, standings, teamAnswers, teams, users } from "../../../db/schema.ts";
+import { challenges, eventSettings, standings, teamAnswers, teamAwards, teams, users } from "../../../db/schema.ts";
 import { awardTotalsOf, type AwardTotals, type CountedAward } from "../awards/rules.ts";
 import { fromCenti, totalsOf, type ScoredSubmission, type Totals } from "../scoring/rules.ts";
 import type { TeamStanding } from "../realtime/events.ts";
@@ -45,19 +45,22 @@ export async function allScoredSubmissions(tx: Queryable): Promise<ScoredRow[]> 
   return tx.select(scoredColumns).from(teamAnswers).innerJoin(challenges, eq(challenges.id, teamAnswers.challengeId));
 }
 
-/** The columns an award's count reads (revoked ones included: their revoke is a change of the total). */
+/**
+ * The columns an award's count reads (revoked ones included: their revoke is a change of the total), from
+ * `team_awards` (db/schema.ts): awards and what hint unlocks cost, counted alike.
+ */
 const awardColumns = {
-  teamId: awards.teamId,
-  pointsCenti: awards.pointsCenti,
-  category: awards.category,
-  createdAt: awards.createdAt,
-  revokedAt: awards.revokedAt,
+  teamId: teamAwards.teamId,
+  pointsCenti: teamAwards.pointsCenti,
+  category: teamAwards.category,
+  createdAt: teamAwards.createdAt,
+  revokedAt: teamAwards.revokedAt,
 };
 
 export type AwardRow = CountedAward & { teamId: number };
 
 export async function allAwards(tx: Queryable): Promise<AwardRow[]> {
-  return tx.select(awardColumns).from(awards);
+  return tx.select(awardColumns).from(teamAwards);
 }
 
 export function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
@@ -158,7 +161,7 @@ function recomputeReadsSql(teamId: SQLWrapper): SQL {
   return sql`select
     ${scalarSubquery(sql`select ${jsonObjectSql({ id: teams.id, name: teams.name, division: teams.division, createdAt: teams.createdAt })} from ${teams} where ${teams.id} = ${teamId}`)} as team,
     ${jsonList(scoredJson, sql`${scoredFrom} where ${teamAnswers.teamId} = ${teamId}`)} as team_rows,
-    ${jsonList(jsonObjectSql(awardColumns), sql`from ${awards} where ${awards.teamId} = ${teamId}`)} as awards,
+    ${jsonList(jsonObjectSql(awardColumns), sql`from ${teamAwards} where ${teamAwards.teamId} = ${teamId}`)} as awards,
     ${jsonList(sql`affected.id`, sql`from (${affectedUserIds(teamId)}) affected(id)`)} as user_ids,
     ${jsonList(scoredJson, sql`${scoredFrom} where ${teamAnswers.userId} = any(array(${affectedUserIds(teamId)}))`)} as user_rows,
     ${scalarSubquery(sql`select ${jsonObjectSql({ totalCenti: standings.totalCenti, reachedAt: standings.totalReachedAt, shown: standings.shown })} from ${standings} where ${standings.teamId} = ${teamId}`)} as previous,
