@@ -691,12 +691,18 @@ export const eventSettings = pgTable(
     // Flag challenges: the wrong answers a team may send a challenge in a minute before it waits (a
     // challenge may set its own); docs/domain.md "Flag challenges".
     flagWrongPerMinute: smallint("flag_wrong_per_minute").notNull().default(5),
+    // The first-blood webhook (docs/domain.md "First-blood webhook"): an https URL (null: off), the body's
+    // format, and the secret its posts are signed with (made by the server; shown to an admin once).
+    firstBloodWebhookUrl: text("first_blood_webhook_url"),
+    firstBloodWebhookFormat: text("first_blood_webhook_format", { enum: ["discord", "slack"] }).notNull().default("discord"),
+    firstBloodWebhookSecret: text("first_blood_webhook_secret"),
     updatedAt: updatedAt(),
   },
   (t) => [
     check("event_settings_single_row", sql`${t.id} = 1`),
     check("event_settings_team_size_cap", sql`${t.teamSizeCap} between 1 and 100`),
     check("event_settings_flag_wrong_per_minute", sql`${t.flagWrongPerMinute} between 1 and 1000`),
+    check("event_settings_first_blood_webhook_format", sql`${t.firstBloodWebhookFormat} in ('discord', 'slack')`),
     check("event_settings_judges_per_submission", sql`${t.judgesPerSubmission} is null or ${t.judgesPerSubmission} between 1 and 20`),
   ],
 );

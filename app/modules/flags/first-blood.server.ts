@@ -14,6 +14,7 @@ import type { Role } from "../auth/access.ts";
 import { broadcastFirstBlood, broadcastHeldFirstBlood } from "../realtime/broadcast.server.ts";
 import type { FirstBloodEvent } from "../realtime/events.ts";
 import { seesLiveBoard } from "../standings/frozen-view.ts";
+import { enqueueFirstBloodWebhook } from "../webhooks/webhooks.server.ts";
 
 /** How many of a challenge's first solves are marked. */
 export const MARKED_SOLVES = 3;
@@ -61,17 +62,35 @@ export async function firstSolvesFor(challengeIds: readonly number[], viewer: { 
   return marks;
 }
 
-/** The challenge's first solve as the live event says it. */
-async function firstBloodOf(db: Queryable, challengeId: number): Promise<FirstBloodEvent | null> {
+/** The challenge's first solve as the live event says it, with what the organisers' webhook adds. */
+async function firstBloodOf(db: Queryable, challengeId: number): Promise<(FirstBloodEvent & { teamId: number; points: number }) | null> {
   const [row] = await db
-    .select({ challenge: challenges.title, category: challenges.category, team: teams.name, at: flagSolves.solvedAt })
+    .select({ challenge: challenges.title, category: challenges.category, team: teams.name, teamId: teams.id, points: challenges.points, at: flagSolves.solvedAt })
     .from(flagSolves)
     .innerJoin(challenges, eq(challenges.id, flagSolves.challengeId))
     .innerJoin(teams, eq(teams.id, flagSolves.teamId))
     .where(eq(flagSolves.challengeId, challengeId))
     .orderBy(flagSolves.solvedAt, flagSolves.teamId)
     .limit(1);
-  return row ? { challengeId, challenge: row.challenge, category: row.category as Category, team: row.team, at: row.at.toISOString() } : null;
+  return row ? { challengeId, challenge: row.challenge, category: row.category as Category, team: row.team, at: row.at.toISOString(), teamId: row.teamId, points: row.points } : null;
+}
+
+/** What every browser hears of a first blood. */
+function publicPart({ teamId: _teamId, points: _points, ...event }: FirstBloodEvent & { teamId: number; points: number }): FirstBloodEvent {
+  return event;
+}
+
+/** What the organisers' webhook posts of it (app/modules/webhooks). */
+function webhookPart(event: FirstBloodEvent & { teamId: number; points: number }) {
+  return {
+    challengeId: event.challengeId,
+    challengeTitle: event.challenge,
+    category: event.category,
+    points: event.points,
+    teamId: event.teamId,
+    teamName: event.team,
+    solvedAt: new Date(event.at),
+  };
 }
 
 /**
@@ -83,8 +102,11 @@ export async function announceFirstBlood(challengeId: number): Promise<FirstBloo
     const event = await firstBloodOf(getDb(), challengeId);
     if (!event) return null;
     const [settings] = await getDb().select({ frozen: eventSettings.scoreboardFrozen }).from(eventSettings).where(eq(eventSettings.id, 1));
-    broadcastFirstBlood(event, settings?.frozen ?? false);
-    return event;
+    const frozen = settings?.frozen ?? false;
+    broadcastFirstBlood(publicPart(event), frozen);
+    // The organisers' chat may be read by players: it hears a first blood when participants do.
+    if (!frozen) await enqueueFirstBloodWebhook(webhookPart(event));
+    return publicPart(event);
   } catch (error) {
     getLogger().warn({ err: error, challengeId }, "first blood not announced");
     return null;
@@ -104,7 +126,9 @@ export async function releaseHeldFirstBloods(frozenAt: Date, until: Date | null 
   const held = firsts.filter((first) => first.at > frozenAt && (until === null || first.at <= until)).sort((a, b) => a.at.getTime() - b.at.getTime());
   for (const first of held) {
     const event = await firstBloodOf(getDb(), first.challengeId);
-    if (event) broadcastHeldFirstBlood(event);
+    if (!event) continue;
+    broadcastHeldFirstBlood(publicPart(event));
+    await enqueueFirstBloodWebhook(webhookPart(event));
   }
   return held.length;
 }
