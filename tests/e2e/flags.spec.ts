@@ -7,6 +7,7 @@ import { expect, test, type Page } from "@playwright/test";
 import postgres from "postgres";
 import { messages } from "../../app/modules/messages.ts";
 import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
+import { axe } from "./support/axe.ts";
 import { signedInPage } from "./support/login.ts";
 import { freshTeam } from "./support/teams.ts";
 
@@ -97,6 +98,21 @@ test.describe("a flag challenge", () => {
     await page.clock.runFor(61_000);
     await expect(page.getByRole("timer")).toHaveCount(0);
     await expect(submit(page)).toBeEnabled();
+    await page.context().close();
+  });
+
+  test("the answer form and a refusal have no serious or critical axe violations", async ({ browser }) => {
+    const team = await freshTeam(sql, "Dunlin");
+    const challenge = await flagChallenge("GK{accessible}");
+    const page = await signedInPage(browser, team.member);
+    await page.goto(`/submition/${challenge.id}`);
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+    await answerBox(page).fill("GK{nope}");
+    await submit(page).click();
+    await expect(page.getByText(messages.flags.incorrectAttemptsLeft(2))).toBeVisible();
+    const results = await axe(page).analyze();
+    const bad = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+    expect(bad.map((violation) => `${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
     await page.context().close();
   });
 });
