@@ -8,7 +8,7 @@ import postgres from "postgres";
 import { messages } from "../../app/modules/messages.ts";
 import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
 import { axe } from "./support/axe.ts";
-import { signedInPage } from "./support/login.ts";
+import { logins, signedInPage } from "./support/login.ts";
 import { freshTeam } from "./support/teams.ts";
 
 const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
@@ -113,6 +113,16 @@ test.describe("a flag challenge", () => {
     const results = await axe(page).analyze();
     const bad = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
     expect(bad.map((violation) => `${violation.id} ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+    await page.context().close();
+  });
+
+  test("a judge, who has no team, reads the challenge but has no answer box", async ({ browser }) => {
+    const challenge = await flagChallenge("GK{judges_look}");
+    const page = await signedInPage(browser, logins.judge);
+    await page.goto(`/submition/${challenge.id}`);
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+    await expect(page.getByText("You need a team to answer.")).toBeVisible();
+    await expect(answerBox(page)).toHaveCount(0);
     await page.context().close();
   });
 });

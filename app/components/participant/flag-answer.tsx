@@ -15,12 +15,13 @@ interface FlagReply {
 }
 
 /** Counts down the seconds of a wait from when the page learnt of it (0 before hydration: the form stays usable without JavaScript). */
-function useWaitLeft(state: FlagPageState): number {
+function useWaitLeft(state: FlagPageState | null): number {
   const [until, setUntil] = useState<number | null>(null);
   const [now, setNow] = useState<number | null>(null);
+  // Each reading of the team's state (a new object) starts the count again from its seconds.
   useEffect(() => {
     setNow(Date.now());
-    setUntil(state.waitSeconds > 0 ? Date.now() + state.waitSeconds * 1000 : null);
+    setUntil(state && state.waitSeconds > 0 ? Date.now() + state.waitSeconds * 1000 : null);
   }, [state]);
   useEffect(() => {
     if (until === null) return;
@@ -46,7 +47,7 @@ export function FlagAnswerCard({ state, timeZone, disabledReason }: { state: Fla
   const fetcher = useFetcher<{ flag?: FlagReply }>();
   const posted = useActionData<{ flag?: FlagReply }>();
   const reply = fetcher.data?.flag ?? posted?.flag;
-  const waitLeft = useWaitLeft(state ?? { solvedAt: null, attemptsLeft: null, maxAttempts: null, waitSeconds: 0 });
+  const waitLeft = useWaitLeft(state);
   const busy = fetcher.state !== "idle";
 
   return (
