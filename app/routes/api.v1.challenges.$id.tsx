@@ -13,10 +13,13 @@ const resource = apiResource("/challenges/{id}", {
   GET: async ({ params, caller: user }) => {
     const id = pathId(params.id);
     // Whoever may open the dashboard's challenges reads it as its edit form does; others as the submission page (its visibility rule).
-    const visible = canOpen(user.role, "/dashboard/challenges") || (await getChallengeForSubmission(id, user)) !== null;
-    const challenge = visible ? await getChallenge(id) : null;
+    const staff = canOpen(user.role, "/dashboard/challenges");
+    const own = staff ? null : await getChallengeForSubmission(id, user);
+    const challenge = staff || own ? await getChallenge(id) : null;
     if (!challenge) throw new ApiError("not_found", messages.participant.challengeNotFound);
-    return respond(ChallengeOutSchema, challenge);
+    // A participant's team's state on a flag challenge: solved, attempts left; never an answer (the schema drops the rest).
+    const flag = own?.flag ? { solved: own.flag.solvedAt !== null, attemptsLeft: own.flag.attemptsLeft } : {};
+    return respond(ChallengeOutSchema, { ...challenge, ...flag });
   },
 });
 export const loader = resource.loader;

@@ -1,30 +1,20 @@
 /** Flag challenges' answers, checked by the platform (docs/domain.md "Flag challenges"), against real Postgres. */
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditLog, challengeFlags, challenges, flagAttempts, flagSharing, flagSolves, standingsOutbox } from "../../db/schema.ts";
+import { auditLog, flagAttempts, flagSharing, flagSolves, standingsOutbox } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { FlagError, sendFlag, teamFlagState, tryFlag, type FlagVerdict } from "../../app/modules/flags/guess.server.ts";
-import { newFlagSecret, perTeamFlag, type FlagAnswer } from "../../app/modules/flags/matching.server.ts";
+import { perTeamFlag } from "../../app/modules/flags/matching.server.ts";
 import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
+import { makeFlagChallenge } from "../support/flags.ts";
 
 beforeAll(async () => {
   await ensureEventSettings();
   await ensureTwoOpenGates();
 });
 
-async function flagChallenge(answers: FlagAnswer[], over: { wave?: number; points?: number; maxAttempts?: number; wrongPerMinute?: number } = {}) {
-  const challenge = await makeChallenge({ wave: over.wave ?? 1, points: over.points ?? 200, category: "CS" });
-  const secret = answers.some((answer) => answer.kind === "per_team") ? newFlagSecret() : null;
-  await getDb()
-    .update(challenges)
-    .set({ checking: "flag", flagSecret: secret, maxAttempts: over.maxAttempts ?? null, wrongPerMinute: over.wrongPerMinute ?? null })
-    .where(eq(challenges.id, challenge.id));
-  await getDb()
-    .insert(challengeFlags)
-    .values(answers.map((answer, index) => ({ challengeId: challenge.id, position: index + 1, ...answer })));
-  return { ...challenge, flagSecret: secret };
-}
+const flagChallenge = makeFlagChallenge;
 
 async function player() {
   const team = await makeTeam();

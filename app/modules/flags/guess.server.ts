@@ -75,9 +75,9 @@ const refusalStatus: Record<FlagRefusal, number> = {
 export class FlagError extends DomainError {
   constructor(
     public readonly code: FlagRefusal,
-    public readonly retryAfterSeconds?: number,
+    retryAfterSeconds?: number,
   ) {
-    super(code === "wait" ? m.wait(retryAfterSeconds ?? 1) : refusalText[code], { status: refusalStatus[code], field: "answer" });
+    super(code === "wait" ? m.wait(retryAfterSeconds ?? 1) : refusalText[code], { status: refusalStatus[code], field: "answer", retryAfterSeconds });
   }
 }
 
@@ -174,6 +174,8 @@ export interface TeamFlagState {
   solvedAt: Date | null;
   wrongCount: number;
   attemptsLeft: number | null;
+  /** The challenge's maximum of wrong answers (null: none). */
+  maxAttempts: number | null;
   waitSeconds: number;
 }
 
@@ -185,6 +187,7 @@ export async function teamFlagState(teamId: number, challengeId: number, now = n
     solvedAt: state.solvedAt,
     wrongCount: state.wrong,
     attemptsLeft: attemptsLeft(challenge.maxAttempts, state.wrong),
+    maxAttempts: challenge.maxAttempts,
     waitSeconds: secondsUntil(nextGuessAt(state.recent, state.wrong, challenge.wrongPerMinute), now),
   };
 }
