@@ -6,7 +6,8 @@
  */
 import { parseWithZod } from "@conform-to/zod/v4";
 import { sendFlag } from "../modules/flags/guess.server.ts";
-import { FLAG_INTENT, FlagAnswerSchema } from "../modules/flags/schema.ts";
+import { FLAG_INTENT, FlagAnswerSchema, HINT_INTENT, HintUnlockSchema } from "../modules/flags/schema.ts";
+import { unlockHint } from "../modules/flags/hints.server.ts";
 import { messages } from "../modules/messages.ts";
 import { actorOf } from "./actor.server.ts";
 import type { Caller } from "./caller.server.ts";
@@ -29,16 +30,30 @@ export interface FlagPostOutcome {
 }
 
 /**
- * The page's form data if this post is a flag answer (`intent=flag`, never multipart), else null: the body
- * is read from a copy, so a judged upload's post still has its own.
+ * The page's form data if this post is a flag answer (`intent=flag`) or a hint's unlock (`intent=hint`), never
+ * multipart, else null: the body is read from a copy, so a judged upload's post still has its own.
  */
 export async function flagPostOf(request: Request): Promise<FormData | null> {
   if (isMultipartForm(request) || !request.body) return null;
   try {
     const formData = await request.clone().formData();
-    return formData.get("intent") === FLAG_INTENT ? formData : null;
+    const intent = formData.get("intent");
+    return intent === FLAG_INTENT || intent === HINT_INTENT ? formData : null;
   } catch {
     return null;
+  }
+}
+
+/** A hint's unlock from the challenge page: the message the page shows, and its status. */
+export async function unlockHintPost(request: Request, formData: FormData, input: { caller: Caller }): Promise<{ status: number; message: string; ok: boolean }> {
+  const submission = parseWithZod(formData, { schema: HintUnlockSchema });
+  if (submission.status !== "success") return { status: 400, message: messages.hints.notFound, ok: false };
+  try {
+    const unlocked = await unlockHint({ actor: actorOf(input.caller, request), teamId: input.caller.teamId, hintId: submission.value.hintId });
+    return { status: 200, ok: true, message: unlocked.charged && unlocked.cost > 0 ? messages.hints.unlocked(unlocked.cost) : messages.hints.unlockedFree };
+  } catch (error) {
+    const failure = failureOf(error, { log: "hint unlock failed", fallback: messages.errors.server });
+    return { status: failure.status, message: failure.message, ok: false };
   }
 }
 

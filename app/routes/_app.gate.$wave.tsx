@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { categoryLabel, difficultyLabel } from "~/components/participant/category";
 import { Countdown } from "~/components/participant/countdown";
+import { FirstSolvers } from "~/components/participant/first-solvers";
 import { useFormats } from "~/components/realtime/format";
 import { useT } from "~/components/i18n";
 import { pageTitle } from "~/modules/i18n/i18n";
@@ -11,7 +12,7 @@ import { ActionLink } from "~/components/ui/action-button";
 import { Message } from "~/components/ui/message";
 import { TitleBar } from "~/components/ui/title-bar";
 import { messages } from "~/modules/messages";
-import { getGateBoard } from "~/modules/participant/board.server";
+import { getGateBoard, withFlagFigures } from "~/modules/participant/board.server";
 import { requirePage } from "~/glue/auth.server";
 import { pageReadFor } from "~/glue/viewer-badges.server";
 import { loadOrFail } from "~/glue/load.server";
@@ -28,7 +29,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     ? await loadOrFail(
         async () => {
           const { versions, rows } = await pageReadFor(context, user, request, "gateResults", wave);
-          return getGateBoard(wave, user.teamId, now, versions, rows);
+          const found = await getGateBoard(wave, user.teamId, now, versions, rows);
+          return found && withFlagFigures(found, user);
         },
         messages.participant.gateLoadFailed,
         { wave },
@@ -108,8 +110,14 @@ export default function GateBoard() {
                       </div>
                       <div>
                         <dt>{t("challenge.points")}</dt>
-                        <dd className="ltr">{format.points(challenge.points)}</dd>
+                        <dd className="ltr">{format.points(challenge.flag?.value ?? challenge.points)}</dd>
                       </div>
+                      {challenge.flag ? (
+                        <div>
+                          <dt>{t("flag.solves")}</dt>
+                          <dd className="ltr">{challenge.flag.solves}</dd>
+                        </div>
+                      ) : null}
                       <div>
                         <dt>{t("challenge.difficulty")}</dt>
                         <dd>{difficultyLabel(challenge.difficulty, t)}</dd>
@@ -119,6 +127,7 @@ export default function GateBoard() {
                         <dd>{challenge.solved ? t("common.yes") : t("common.no")}</dd>
                       </div>
                     </dl>
+                    {challenge.flag && challenge.flag.firsts.length > 0 ? <FirstSolvers firsts={challenge.flag.firsts} /> : null}
                     <p className="challenge-card__status">{challenge.solved ? t("gate.solvedNote") : t("gate.unsolvedNote")}</p>
                     <ActionLink to={`/submition/${challenge.id}`} aria-label={t("common.nextTo", { name: challenge.title })}>
                       {t("common.next")}

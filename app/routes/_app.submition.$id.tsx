@@ -11,8 +11,10 @@ import { getChallengeForSubmission } from "~/modules/participant/board.server";
 import { getSubmissionsWindow } from "~/modules/settings/settings.server";
 import { submissionMaxBytes } from "~/modules/submissions/submit.server";
 import { handleSubmissionPost } from "~/glue/submission-upload.server";
-import { answerFlagPost, flagPostOf } from "~/glue/flag-answer.server";
-import { FLAG_INTENT } from "~/modules/flags/schema";
+import { answerFlagPost, flagPostOf, unlockHintPost } from "~/glue/flag-answer.server";
+import { FLAG_INTENT, HINT_INTENT } from "~/modules/flags/schema";
+import { hintsForTeam } from "~/modules/flags/hints.server";
+import { flagFiguresFor } from "~/modules/flags/figures.server";
 import { requirePage } from "~/glue/auth.server";
 import { pageReadFor } from "~/glue/viewer-badges.server";
 import { requestBegunAt } from "~/glue/request-time.server";
@@ -48,7 +50,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     { challengeId },
   );
   if (!found) throw new Response("Not found", { status: 404 });
-  return { ...found, canSubmit: user.teamId !== null, maxBytes: submissionMaxBytes(), submissions: deadline, answers };
+  const [paidHints, figures] = await Promise.all([
+    hintsForTeam(challengeId, user.teamId),
+    found.challenge.checking === "flag" ? flagFiguresFor([challengeId], user) : Promise.resolve(null),
+  ]);
+  return { ...found, canSubmit: user.teamId !== null, maxBytes: submissionMaxBytes(), submissions: deadline, answers, paidHints, figures: figures?.get(challengeId) ?? null };
 }
 
 /**
@@ -59,6 +65,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requirePage(request);
   const challengeId = challengeIdOf(params.id);
   const flagForm = await flagPostOf(request);
+  if (flagForm?.get("intent") === HINT_INTENT) {
+    const unlocked = await unlockHintPost(request, flagForm, { caller: user });
+    return data({ hint: unlocked }, { status: unlocked.status });
+  }
   if (flagForm) {
     const answered = await answerFlagPost(request, flagForm, { caller: user, challengeId, begunAt: requestBegunAt(context) });
     return data({ flag: answered.reply }, { status: answered.status, headers: answered.headers });
@@ -78,7 +88,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 /** A flag answer changes the team's state whatever its verdict (a refusal too: solved meanwhile, a wait). */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
-  formData?.get("intent") === FLAG_INTENT || defaultShouldRevalidate;
+  formData?.get("intent") === FLAG_INTENT || formData?.get("intent") === HINT_INTENT || defaultShouldRevalidate;
 
 export default function SubmissionPage() {
   return <SubmissionScreen {...useLoaderData<typeof loader>()} />;

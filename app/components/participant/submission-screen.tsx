@@ -14,6 +14,10 @@ import { Message } from "~/components/ui/message";
 import { TitleBar } from "~/components/ui/title-bar";
 import type { getChallengeForSubmission } from "~/modules/participant/board.server";
 import type { AnnouncementEvent } from "~/modules/realtime/events";
+import type { TeamHint } from "~/modules/flags/hints.server";
+import type { FlagFigures } from "~/modules/flags/figures.server";
+import { FirstSolvers } from "~/components/participant/first-solvers";
+import { PaidHints } from "~/components/participant/paid-hints";
 import type { SubmissionsWindow } from "~/modules/settings/settings.server";
 
 type Upload = { state: "idle" } | { state: "uploading"; percent: number };
@@ -24,6 +28,8 @@ export type SubmissionPageData = NonNullable<Awaited<ReturnType<typeof getChalle
   maxBytes: number;
   submissions: SubmissionsWindow;
   answers: AnnouncementEvent[];
+  paidHints: TeamHint[];
+  figures: FlagFigures | null;
 };
 
 /** What the form's plain post (without JavaScript) answers when refused: the message, and the text typed. */
@@ -34,7 +40,7 @@ type RefusedPost = { error: string; text: string };
  * (with JavaScript, sent with XMLHttpRequest for a progress bar), its feedback once published, and the
  * challenge's questions.
  */
-export function SubmissionScreen({ challenge, submission, flag, canSubmit, maxBytes, submissions: deadline, answers }: SubmissionPageData) {
+export function SubmissionScreen({ challenge, submission, flag, canSubmit, maxBytes, submissions: deadline, answers, paidHints, figures }: SubmissionPageData) {
   const { t } = useT();
   const format = useFormats();
   const serverMessage = useServerMessage();
@@ -115,7 +121,18 @@ export function SubmissionScreen({ challenge, submission, flag, canSubmit, maxBy
       ) : null}
       <div className="submission-layout">
         <section className="card stack" aria-labelledby="challenge-script">
-          <p className="muted">{categoryLabel(challenge.category, t)}</p>
+          <p className="muted">
+            {categoryLabel(challenge.category, t)}
+            {figures ? (
+              <>
+                {" · "}
+                <span className="ltr">{t("flag.worth", { points: format.points(figures.value) })}</span>
+                {" · "}
+                {t("flag.solvedBy", { count: figures.solves })}
+              </>
+            ) : null}
+          </p>
+          {figures && figures.firsts.length > 0 ? <FirstSolvers firsts={figures.firsts} /> : null}
           <h2 id="challenge-script">{t("submission.script")}</h2>
           <p className="submission-page__prose" dir="auto">
             {challenge.description}
@@ -144,6 +161,7 @@ export function SubmissionScreen({ challenge, submission, flag, canSubmit, maxBy
           )}
         </section>
 
+        <PaidHints hints={paidHints} canUnlock={canSubmit && deadline.open} />
         {challenge.checking === "flag" ? (
           <FlagAnswerCard
             state={flag}

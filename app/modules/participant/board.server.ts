@@ -11,6 +11,7 @@ import { shownFileNameOrNull } from "../file-names.ts";
 import { teamFlagState } from "../flags/guess.server.ts";
 import { readFeedback, type SubmissionFeedback } from "../judging/feedback.server.ts";
 import { isSolved } from "../scoring/rules.ts";
+import { flagFiguresFor } from "../flags/figures.server.ts";
 import { getSubmissionsWindow } from "../settings/settings.server.ts";
 
 type Challenge = typeof challenges.$inferSelect;
@@ -201,6 +202,19 @@ export async function getGateBoard(
     challenges: cards,
     solvedPercent: cards.length ? Math.round((solved / cards.length) * 100) : 0,
     submissions: submissionsState,
+  };
+}
+
+/**
+ * The board with its flag challenges' figures (value now, solves, first three solvers: app/modules/flags/
+ * figures.server.ts), as the viewer may see them; a judged challenge's card has none.
+ */
+export async function withFlagFigures(board: GateBoard, viewer: { role: Role }) {
+  const flagged = (board.challenges ?? []).filter((card) => card.checking === "flag").map((card) => card.id);
+  const figures = await flagFiguresFor(flagged, viewer);
+  return {
+    ...board,
+    challenges: board.challenges?.map((card) => ({ ...card, flag: figures.get(card.id) ?? null })) ?? null,
   };
 }
 
