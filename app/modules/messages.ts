@@ -486,6 +486,7 @@ export const messages = {
     wrongPerMinuteInvalid: "Wrong answers a minute: a whole number from 1 to 1,000.",
     maxAttemptsInvalid: "Attempts: a whole number from 1 to 1,000,000.",
     settingSaved: "Wrong answers a minute saved.",
+    settingNeedsFinal: "Set the final countdown first: this setting is saved with the event's settings.",
   },
   threads: {
     notFound: "This thread does not exist.",

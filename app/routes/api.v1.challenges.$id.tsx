@@ -1,10 +1,12 @@
 import { ApiError } from "~/modules/api/errors";
 import { canOpen } from "~/modules/auth/access";
 import { ChallengeOutSchema } from "~/modules/api/schemas";
-import { getChallenge } from "~/modules/challenges/challenges.server";
+import { getChallenge, updateChallenge } from "~/modules/challenges/challenges.server";
+import { ChallengeApiSchema } from "~/modules/challenges/schema";
+import { actorOf } from "~/glue/actor.server";
 import { messages } from "~/modules/messages";
 import { getChallengeForSubmission } from "~/modules/participant/board.server";
-import { apiResource, pathId, respond } from "~/glue/api.server";
+import { apiResource, pathId, readBody, respond } from "~/glue/api.server";
 
 // Callers must sign in: apiResource authenticates the caller (401 without a session or token) and applies this
 // operation's roles from the catalogue (403) before the handler runs (app/glue/api.server.ts,
@@ -16,7 +18,15 @@ const resource = apiResource("/challenges/{id}", {
     const visible = canOpen(user.role, "/dashboard/challenges") || (await getChallengeForSubmission(id, user)) !== null;
     const challenge = visible ? await getChallenge(id) : null;
     if (!challenge) throw new ApiError("not_found", messages.participant.challengeNotFound);
-    return respond(ChallengeOutSchema, challenge);
+    // How many answers it accepts is the editors' to know; no one is ever sent the answers.
+    const { answerCount, ...shown } = challenge;
+    return respond(ChallengeOutSchema, canOpen(user.role, "/dashboard/challenges") ? { ...shown, answerCount } : shown);
+  },
+  PUT: async ({ request, params, caller }) => {
+    const id = pathId(params.id);
+    const values = await readBody(request, ChallengeApiSchema);
+    await updateChallenge(actorOf(caller, request), id, values, null);
+    return respond(ChallengeOutSchema, (await getChallenge(id))!);
   },
 });
 export const loader = resource.loader;

@@ -11,9 +11,9 @@ import { DIVISION_NAME_MAX, DivisionsFormSchema, MAX_DIVISIONS } from "~/modules
 import { FEEDBACK_GATE_NUMBERS, FeedbackGatesSchema, JudgingSettingsSchema } from "~/modules/judging/schema";
 import { messages } from "~/modules/messages";
 import type { SettingsPage } from "~/modules/settings/event-settings.server";
-import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "~/modules/settings/schema";
+import { FinalSettingsSchema, FlagSettingsSchema, GateSettingsSchema, MealAddSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "~/modules/settings/schema";
 
-type Intent = "gate" | "final" | "submissions-close" | "meal-add" | "judging" | "feedback" | "team-cap" | "divisions";
+type Intent = "gate" | "final" | "submissions-close" | "meal-add" | "judging" | "feedback" | "team-cap" | "divisions" | "flags";
 
 /** The action's answer for one form (app/glue/intent-forms.server.ts). */
 type SettingsFormResult = { intent: string; number?: number; result: SubmissionResult<string[]> };
@@ -217,6 +217,29 @@ function TeamSizeForm({ teamSizeCap }: { teamSizeCap: number }) {
   );
 }
 
+function FlagSettingsForm({ flagWrongPerMinute }: { flagWrongPerMinute: number }) {
+  const result = useResultFor("flags");
+  const [form, fields] = useSchemaForm("flags", FlagSettingsSchema, result?.result, { flagWrongPerMinute: String(flagWrongPerMinute) });
+  const saving = useSubmittingIntent("flags");
+  const { t } = useT();
+  return (
+    <Form method="post" {...getFormProps(form)} className="form">
+      <input type="hidden" name="intent" value="flags" />
+      <p id={`${form.id}-help`} className="muted">
+        {t("settingsPage.flags.help")}
+      </p>
+      <Field
+        label={t("settingsPage.flags.label")}
+        inputProps={{ ...getInputProps(fields.flagWrongPerMinute, { type: "number" }), min: 1, max: 1000, step: 1, "aria-describedby": `${form.id}-help` }}
+        errors={fields.flagWrongPerMinute.errors}
+      />
+      <ActionButton type="submit" disabled={saving}>
+        {saving ? t("settingsPage.saving") : t("settingsPage.flags.save")}
+      </ActionButton>
+    </Form>
+  );
+}
+
 function DivisionsForm({ divisions }: { divisions: string[] }) {
   const result = useResultFor("divisions");
   const [form, fields] = useSchemaForm("divisions", DivisionsFormSchema, result?.result, { divisions: divisions.join("\n") });
@@ -286,7 +309,7 @@ function Meals({ meals, timeZone }: { meals: SettingsPage["meals"]; timeZone: st
 }
 
 /** Dashboard → Settings: the scoreboard freeze, the event's times, judging, teams, gates and meals. */
-export function SettingsScreen({ frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone, judging, feedbackGates, divisions, teamSizeCap }: SettingsPage) {
+export function SettingsScreen({ frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone, judging, feedbackGates, divisions, teamSizeCap, flagWrongPerMinute }: SettingsPage) {
   const freezing = useSubmittingIntent(frozen ? "unfreeze" : "freeze");
   const { t } = useT();
   return (
@@ -327,6 +350,10 @@ export function SettingsScreen({ frozen, gates, finalAt, submissionsCloseAt, clo
           {t("settingsPage.divisions.title")}
         </h3>
         <DivisionsForm divisions={divisions} />
+      </section>
+      <section className="card" aria-labelledby="flag-settings-title">
+        <h2 id="flag-settings-title">{t("settingsPage.flags.title")}</h2>
+        <FlagSettingsForm flagWrongPerMinute={flagWrongPerMinute} />
       </section>
       <section className="card" aria-labelledby="feedback-title">
         <h2 id="feedback-title">{t("settingsPage.feedback.title")}</h2>

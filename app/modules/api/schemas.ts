@@ -62,6 +62,14 @@ export const TeamOutSchema = z
 
 export const TeamRefSchema = z.object({ id, name: z.string(), division: teamDivision }).meta({ id: "TeamRef" });
 
+const checking = z.enum(["judges", "flag"]).meta({ description: "judges: teams send work that judges score; flag: teams type an answer the platform checks at once" });
+// A flag challenge's limits and how many answers it accepts; its answers themselves are never sent, to anyone.
+const flagLimits = {
+  wrongPerMinute: z.number().int().nullable().meta({ description: "A flag challenge's wrong answers a minute before a wait; null: the event's setting" }),
+  maxAttempts: z.number().int().nullable().meta({ description: "A flag challenge's most wrong answers; null: no limit" }),
+};
+const answerCount = z.number().int().meta({ description: "How many answers a flag challenge accepts (the answers are never sent)" });
+
 export const ChallengeListItemSchema = z
   .object({
     id,
@@ -73,6 +81,9 @@ export const ChallengeListItemSchema = z
     difficulty: z.enum(["Easy", "Medium", "Hard"]).nullable(),
     attachmentName: z.string().nullable(),
     submissions: z.number().int(),
+    checking,
+    ...flagLimits,
+    answerCount,
   })
   .meta({ id: "ChallengeListItem" });
 
@@ -88,6 +99,9 @@ export const ChallengeOutSchema = z
     wave: z.number().int().nullable(),
     status: z.enum(["active", "inactive"]),
     attachmentName: z.string().nullable().meta({ description: "Download it from /api/v1/challenges/{id}/attachment" }),
+    checking,
+    ...flagLimits,
+    answerCount: answerCount.optional().meta({ description: "Admins only: how many answers a flag challenge accepts (the answers are never sent)" }),
   })
   .meta({ id: "Challenge" });
 

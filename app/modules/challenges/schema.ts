@@ -53,9 +53,10 @@ const checkingFields = {
   maxAttempts: wholeNumber(1, 1_000_000, fm.maxAttemptsInvalid),
 };
 
-/** A flag challenge has answers; a judged one none (its limits are not kept). */
-function checkingRules(value: { checking: CheckingMode; answers?: string | undefined }, context: z.RefinementCtx) {
+/** A flag challenge has answers; a judged one none (its limits are not kept). No mode (the API's update): answers neither. */
+function checkingRules(value: { checking?: CheckingMode | undefined; answers?: string | undefined }, context: z.RefinementCtx) {
   const given = (value.answers ?? "").trim() !== "";
+  if (value.checking === undefined && given) context.addIssue({ code: "custom", path: ["checking"], message: fm.checkingInvalid });
   if (value.checking === "flag" && !given) context.addIssue({ code: "custom", path: ["answers"], message: fm.required });
   if (value.checking === "judges" && given) context.addIssue({ code: "custom", path: ["answers"], message: fm.notForJudges });
 }
@@ -106,11 +107,14 @@ export const FlagAnswerInputSchema = z.object({ kind: z.enum(flagKinds), value: 
 });
 
 /**
- * A challenge as the API's JSON writes it: the create schema with the answers as a list of `{ kind, value }`,
- * checked by the same rules (the n-th answer is "line n" in a message) and given on as the form's text.
+ * A challenge as the API's JSON writes it (create and update): the create schema with the answers as a list of
+ * `{ kind, value }`, checked by the same rules (the n-th answer is "line n" in a message) and given on as the
+ * form's text.
  */
 export const ChallengeApiSchema = createFields
   .extend({
+    // Not given: a new challenge is judged; an updated one keeps its mode, answers and limits.
+    checking: z.enum(checkingModes, { error: fm.checkingInvalid }).optional(),
     answers: z
       .array(FlagAnswerInputSchema)
       .optional()
