@@ -147,7 +147,8 @@ export async function getChallenge(id: number) {
   return { ...challenge, attachmentName: shownFileNameOrNull(row.attachmentName) };
 }
 
-const answerCountSql = sql<number>`(select count(*)::int from ${challengeFlags} where ${challengeFlags.challengeId} = ${challenges.id})`.mapWith(Number);
+// Qualified by hand: in a one-table select drizzle writes a column unqualified, and "id" would be the flags' own.
+const answerCountSql = sql<number>`(select count(*)::int from ${challengeFlags} where ${challengeFlags.challengeId} = ${sql.raw('"challenges"."id"')})`.mapWith(Number);
 
 /** A challenge's accepted answers in the admin's text form, for its edit form (admins only: a flag never reaches a team). */
 export async function getChallengeAnswersText(id: number): Promise<string> {

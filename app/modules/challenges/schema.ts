@@ -54,8 +54,9 @@ const checkingFields = {
 };
 
 /** A flag challenge has answers; a judged one none (its limits are not kept). No mode (the API's update): answers neither. */
-function checkingRules(value: { checking?: CheckingMode | undefined; answers?: string | undefined }, context: z.RefinementCtx) {
-  const given = (value.answers ?? "").trim() !== "";
+function checkingRules(value: { checking?: CheckingMode | undefined; answers?: unknown }, context: z.RefinementCtx) {
+  // The text, or (the API's list refused by its own check, so not turned into text) the list.
+  const given = Array.isArray(value.answers) ? value.answers.length > 0 : typeof value.answers === "string" && value.answers.trim() !== "";
   if (value.checking === undefined && given) context.addIssue({ code: "custom", path: ["checking"], message: fm.checkingInvalid });
   if (value.checking === "flag" && !given) context.addIssue({ code: "custom", path: ["answers"], message: fm.required });
   if (value.checking === "judges" && given) context.addIssue({ code: "custom", path: ["answers"], message: fm.notForJudges });
