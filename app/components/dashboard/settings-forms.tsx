@@ -194,50 +194,55 @@ function FeedbackForm({ gates }: { gates: number[] }) {
   );
 }
 
-function TeamSizeForm({ teamSizeCap }: { teamSizeCap: number }) {
-  const result = useResultFor("team-cap");
-  const [form, fields] = useSchemaForm("team-cap", TeamSizeCapSchema, result?.result, { teamSizeCap: String(teamSizeCap) });
-  const saving = useSubmittingIntent("team-cap");
+/** A setting that is one whole number (Settings → Teams' cap, Flag challenges' wrong answers a minute): help, the box, save. */
+function NumberSettingForm({
+  intent,
+  schema,
+  name,
+  value,
+  max,
+  words,
+}: {
+  intent: "team-cap" | "flags";
+  schema: typeof TeamSizeCapSchema | typeof FlagSettingsSchema;
+  name: "teamSizeCap" | "flagWrongPerMinute";
+  value: number;
+  max: number;
+  words: { help: string; label: string; save: string };
+}) {
+  const result = useResultFor(intent);
+  const [form, fields] = useSchemaForm(intent, schema, result?.result, { [name]: String(value) });
+  const field = fields[name as keyof typeof fields] as (typeof fields)[keyof typeof fields];
+  const saving = useSubmittingIntent(intent);
   const { t } = useT();
   return (
     <Form method="post" {...getFormProps(form)} className="form">
-      <input type="hidden" name="intent" value="team-cap" />
+      <input type="hidden" name="intent" value={intent} />
       <p id={`${form.id}-help`} className="muted">
-        {t("settingsPage.teamSize.help")}
+        {words.help}
       </p>
       <Field
-        label={t("settingsPage.teamSize.label")}
-        inputProps={{ ...getInputProps(fields.teamSizeCap, { type: "number" }), min: 1, max: 100, step: 1, "aria-describedby": `${form.id}-help` }}
-        errors={fields.teamSizeCap.errors}
+        label={words.label}
+        inputProps={{ ...getInputProps(field, { type: "number" }), min: 1, max, step: 1, "aria-describedby": `${form.id}-help` }}
+        errors={field.errors}
       />
       <ActionButton type="submit" disabled={saving}>
-        {saving ? t("settingsPage.saving") : t("settingsPage.teamSize.save")}
+        {saving ? t("settingsPage.saving") : words.save}
       </ActionButton>
     </Form>
   );
 }
 
-function FlagSettingsForm({ flagWrongPerMinute }: { flagWrongPerMinute: number }) {
-  const result = useResultFor("flags");
-  const [form, fields] = useSchemaForm("flags", FlagSettingsSchema, result?.result, { flagWrongPerMinute: String(flagWrongPerMinute) });
-  const saving = useSubmittingIntent("flags");
+function TeamSizeForm({ teamSizeCap }: { teamSizeCap: number }) {
   const { t } = useT();
-  return (
-    <Form method="post" {...getFormProps(form)} className="form">
-      <input type="hidden" name="intent" value="flags" />
-      <p id={`${form.id}-help`} className="muted">
-        {t("settingsPage.flags.help")}
-      </p>
-      <Field
-        label={t("settingsPage.flags.label")}
-        inputProps={{ ...getInputProps(fields.flagWrongPerMinute, { type: "number" }), min: 1, max: 1000, step: 1, "aria-describedby": `${form.id}-help` }}
-        errors={fields.flagWrongPerMinute.errors}
-      />
-      <ActionButton type="submit" disabled={saving}>
-        {saving ? t("settingsPage.saving") : t("settingsPage.flags.save")}
-      </ActionButton>
-    </Form>
-  );
+  const words = { help: t("settingsPage.teamSize.help"), label: t("settingsPage.teamSize.label"), save: t("settingsPage.teamSize.save") };
+  return <NumberSettingForm intent="team-cap" schema={TeamSizeCapSchema} name="teamSizeCap" value={teamSizeCap} max={100} words={words} />;
+}
+
+function FlagSettingsForm({ flagWrongPerMinute }: { flagWrongPerMinute: number }) {
+  const { t } = useT();
+  const words = { help: t("settingsPage.flags.help"), label: t("settingsPage.flags.label"), save: t("settingsPage.flags.save") };
+  return <NumberSettingForm intent="flags" schema={FlagSettingsSchema} name="flagWrongPerMinute" value={flagWrongPerMinute} max={1000} words={words} />;
 }
 
 function DivisionsForm({ divisions }: { divisions: string[] }) {
