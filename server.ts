@@ -18,6 +18,7 @@ import { accessLog } from "./app/glue/access-log.server.ts";
 import { createRequestHandler } from "./app/glue/remix-express.server.ts";
 import { aheadOfExpress, answerFailure, assertPageReadsRunExpressMiddleware, mountMatches, routeMatches, type Step } from "./app/glue/ahead-of-express.server.ts";
 import { admissionQueue } from "./app/glue/admission.server.ts";
+import { flagGuard } from "./app/glue/flag-guard.server.ts";
 import { bodyRule, boundedBodies, withReadableBodies, withReadBody } from "./app/glue/request-bodies.server.ts";
 import { withFittingAnswers } from "./app/glue/fitting-answers.server.ts";
 import { answerClientError, answerMalformation, isValidHost, malformationOf, refuseConnect } from "./app/glue/malformed-requests.server.ts";
@@ -299,6 +300,11 @@ app.use(QUEUE_BOARD_PATH, ...queueBoardRouter());
 const readBodies = boundedBodies({ deadlineMs: env.WEB_BODY_DEADLINE_MS });
 app.use(readBodies);
 
+// A flood of one caller's answers to a flag challenge is refused before it waits for a turn
+// (app/glue/flag-guard.server.ts): other players' pages never queue behind it.
+const guardFlags = flagGuard();
+app.use(guardFlags);
+
 // Pages and actions in arrival order, a few at a time (decision 013). Uploads stream for as long as the
 // file takes and wait on S3, not on this CPU: they go straight through.
 const admission = admissionQueue({
@@ -332,7 +338,7 @@ app.all("*", toRemix);
 // `pageReadSteps` must be Express's own middleware for a page, in order: checked here, at start, so a
 // middleware given to Express with app.use and not to the page reads (or the other way round) stops the
 // process before it serves anything.
-const pageReadSteps = [compressAnswers, stampArrival, stampNonce, securityHeaders, stampClientIp, refuseMalformed, refuseForgeries, logAccess, readBodies, admission, toRemix];
+const pageReadSteps = [compressAnswers, stampArrival, stampNonce, securityHeaders, stampClientIp, refuseMalformed, refuseForgeries, logAccess, readBodies, guardFlags, admission, toRemix];
 assertPageReadsRunExpressMiddleware(app, pageReadSteps.slice(0, -1), [observeEveryRequest, servePublicFiles]);
 const pageReads = aheadOfExpress({
         app,

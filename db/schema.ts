@@ -68,6 +68,8 @@ export const checkingEnum = pgEnum("checking", ["judges", "flag"]);
 // How a flag challenge's accepted answer matches (app/modules/flags/matching.ts).
 export const flagKindEnum = pgEnum("flag_kind", ["exact", "exact_ci", "regex", "per_team"]);
 export const attemptVerdictEnum = pgEnum("attempt_verdict", ["correct", "incorrect"]);
+// A flag challenge's points: static, or dynamic (falling as more teams solve it: app/modules/flags/decay.ts).
+export const scoringEnum = pgEnum("scoring", ["static", "dynamic"]);
 export const tshirtSizeEnum = pgEnum("tshirt_size", ["S", "M", "L", "XL", "XXL"]);
 
 export const teams = pgTable(
@@ -137,6 +139,11 @@ export const challenges = pgTable(
     // or none (attempts in all).
     wrongPerMinute: smallint("wrong_per_minute"),
     maxAttempts: integer("max_attempts"),
+    // Dynamic points (flag challenges only): from `points` down to `minimumPoints`, reached at `decay` solves
+    // (CTFd's curve, docs/domain.md "Dynamic points"); every solver counts the current value.
+    scoring: scoringEnum("scoring").notNull().default("static"),
+    minimumPoints: integer("minimum_points"),
+    decay: integer("decay"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -144,6 +151,10 @@ export const challenges = pgTable(
     index("challenges_wave_status_idx").on(t.wave, t.status),
     check("challenges_wrong_per_minute_range", sql`${t.wrongPerMinute} is null or ${t.wrongPerMinute} between 1 and 1000`),
     check("challenges_max_attempts_positive", sql`${t.maxAttempts} is null or ${t.maxAttempts} > 0`),
+    check(
+      "challenges_dynamic_scoring",
+      sql`${t.scoring} = 'static' or (${t.checking} = 'flag' and ${t.minimumPoints} between 1 and ${t.points} and ${t.decay} between 1 and 1000000)`,
+    ),
     check("challenges_points_positive", sql`${t.points} > 0`),
     check("challenges_wave_range", sql`${t.wave} is null or ${t.wave} between 1 and 5`),
   ],
@@ -401,8 +412,58 @@ export const flagSharing = pgTable(
 );
 
 /**
- * What each team's answers count, judged or checked (migration 0018): a submission's judged score, and a
- * flag solve at the challenge's whole points (so it is solved by definition). The standings, the gate
+ * Hints a team may unlock for points (docs/domain.md "Hints that cost points"), apart from `challenges.hints`
+ * (which judges read as criteria). A locked hint's text never leaves the server.
+ */
+export const challengeHints = pgTable(
+  "challenge_hints",
+  {
+    id: serial("id").primaryKey(),
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    position: smallint("position").notNull(),
+    text: text("text").notNull(),
+    // What unlocking it costs the team, in hundredths; 0: free.
+    costCenti: integer("cost_centi").notNull(),
+  },
+  (t) => [uniqueIndex("challenge_hints_position_key").on(t.challengeId, t.position), check("challenge_hints_cost_range", sql`${t.costCenti} between 0 and 10000000`)],
+);
+
+/** A team's unlock of a hint: once per team and hint; what it paid is kept as it was then. */
+export const hintUnlocks = pgTable(
+  "hint_unlocks",
+  {
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    hintId: integer("hint_id")
+      .notNull()
+      .references(() => challengeHints.id, { onDelete: "restrict" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    costCenti: integer("cost_centi").notNull(),
+    unlockedAt: timestamp("unlocked_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.hintId] })],
+);
+
+/**
+ * A team's points that are not answers (migration 0020): its awards, and what its hint unlocks cost (a
+ * negative amount in the hint's challenge's category, at the moment of the unlock; free hints are not in it).
+ * The standings read this, so an unlock moves the total, its category and the reached time as an award does.
+ */
+export const teamAwards = pgView("team_awards", {
+  teamId: integer("team_id").notNull(),
+  pointsCenti: integer("points_centi").notNull(),
+  category: categoryEnum("category"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  revokedAt: timestamp("revoked_at", { withTimezone: true }),
+}).existing();
+
+/**
+ * What each team's answers count, judged or checked (migrations 0018, 0019): a submission's judged score,
+ * and a flag solve at the challenge's whole value (its points, or its dynamic value now: app/modules/flags/
+ * decay.ts says the same in TypeScript), so it is solved by definition. The standings, the gate
  * pages' solved marks and the statistics read this, so the two kinds of challenge count alike.
  */
 export const teamAnswers = pgView("team_answers", {
@@ -630,12 +691,18 @@ export const eventSettings = pgTable(
     // Flag challenges: the wrong answers a team may send a challenge in a minute before it waits (a
     // challenge may set its own); docs/domain.md "Flag challenges".
     flagWrongPerMinute: smallint("flag_wrong_per_minute").notNull().default(5),
+    // The first-blood webhook (docs/domain.md "First-blood webhook"): an https URL (null: off), the body's
+    // format, and the secret its posts are signed with (made by the server; shown to an admin once).
+    firstBloodWebhookUrl: text("first_blood_webhook_url"),
+    firstBloodWebhookFormat: text("first_blood_webhook_format", { enum: ["discord", "slack"] }).notNull().default("discord"),
+    firstBloodWebhookSecret: text("first_blood_webhook_secret"),
     updatedAt: updatedAt(),
   },
   (t) => [
     check("event_settings_single_row", sql`${t.id} = 1`),
     check("event_settings_team_size_cap", sql`${t.teamSizeCap} between 1 and 100`),
     check("event_settings_flag_wrong_per_minute", sql`${t.flagWrongPerMinute} between 1 and 1000`),
+    check("event_settings_first_blood_webhook_format", sql`${t.firstBloodWebhookFormat} in ('discord', 'slack')`),
     check("event_settings_judges_per_submission", sql`${t.judgesPerSubmission} is null or ${t.judgesPerSubmission} between 1 and 20`),
   ],
 );

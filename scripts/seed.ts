@@ -15,6 +15,7 @@ import { rebuildStandings } from "../app/modules/standings/rebuild.server.ts";
 import { recordAudit, systemActor } from "../app/modules/audit/audit.server.ts";
 import { scoreSubmission } from "../app/modules/scoring/scoring.server.ts";
 import { getRubric } from "../app/modules/challenges/challenges.server.ts";
+import { newFlagSecret } from "../app/modules/flags/matching.server.ts";
 import { storeVideoFile } from "../app/modules/videos/files.server.ts";
 import { createDb, type Database } from "../db/client.ts";
 import type { Role } from "../db/schema.ts";
@@ -28,7 +29,7 @@ import {
   demoTeams,
   demoVideos,
 } from "./demo-event.ts";
-import { challengeCriteria, challenges, eventSettings, gates, meals, submissions, submissionVersions, teams, users } from "../db/schema.ts";
+import { challengeCriteria, challengeFlags, challenges, eventSettings, gates, meals, submissions, submissionVersions, teams, users } from "../db/schema.ts";
 
 /** A tiny but real file of each attachment type, so downloads work in the demo. */
 function demoAttachmentBody(type: string): Buffer {
@@ -130,9 +131,13 @@ export async function seedDemoEvent(db: Database, options: { now?: Date; resetCl
         attachmentType: challenge.attachment.type,
       };
     }
-    const { attachment: _ignored, rubric, ...fields } = challenge;
-    const [created] = await db.insert(challenges).values({ ...fields, ...attachment }).returning({ id: challenges.id });
+    const { attachment: _ignored, rubric, flag, ...fields } = challenge;
+    const checked = flag
+      ? { checking: "flag" as const, maxAttempts: flag.maxAttempts ?? null, flagSecret: flag.answers.some((answer) => answer.kind === "per_team") ? newFlagSecret() : null }
+      : {};
+    const [created] = await db.insert(challenges).values({ ...fields, ...attachment, ...checked }).returning({ id: challenges.id });
     if (rubric) await db.insert(challengeCriteria).values(rubric.map((criterion, position) => ({ challengeId: created.id, position, ...criterion })));
+    if (flag) await db.insert(challengeFlags).values(flag.answers.map((answer, index) => ({ challengeId: created.id, position: index + 1, ...answer })));
   }
 
   await seedDemoSubmissions(db, teamIds, now);

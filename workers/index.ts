@@ -15,12 +15,15 @@ import { bullPrefix, closeQueues, getQueue } from "../app/infrastructure/queue.s
 import { closeDb, poolStats } from "../app/infrastructure/db.server.ts";
 import { closeRedis, createRedis } from "../app/infrastructure/redis.server.ts";
 import { closeS3 } from "../app/infrastructure/s3.server.ts";
-import { processStandings } from "./processors/standings.ts";
+import { processStandings, processStandingsBatch } from "./processors/standings.ts";
 import { processStorageCleanup } from "./processors/storage-cleanup.ts";
+import { processFirstBloodWebhook } from "./processors/first-blood-webhook.ts";
 
 const processors: Record<QueueKey, Processor> = {
   standings: processStandings,
+  standingsBatch: processStandingsBatch,
   storageCleanup: processStorageCleanup,
+  firstBloodWebhook: processFirstBloodWebhook,
 };
 
 /** How often each worker re-enqueues teams still marked stale (a score saved while Redis was down). */

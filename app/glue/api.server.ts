@@ -38,7 +38,8 @@ export function toApiError(error: unknown): ApiError {
   // A refusal a rule made: its status picks the code; its input, when it names one, the field errors.
   if (error instanceof DomainError) {
     const fieldErrors = error.field ? { [error.field]: [error.message] } : undefined;
-    return new ApiError(error.status === 400 && fieldErrors ? "validation_failed" : codeForStatus(error.status), error.message, fieldErrors);
+    const headers = error.retryAfterSeconds ? { "Retry-After": String(error.retryAfterSeconds) } : undefined;
+    return new ApiError(error.status === 400 && fieldErrors ? "validation_failed" : codeForStatus(error.status), error.message, fieldErrors, headers);
   }
   if (UnreadableBodyError.is(error)) return new ApiError(UNREADABLE_BODY_CODES[error.status], error.message);
   // Postgres (or another service) down or restarting: briefly unavailable, not broken (unavailable.server.ts).

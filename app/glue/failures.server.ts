@@ -36,7 +36,10 @@ export interface FailureWords {
 
 export function failureOf(error: unknown, words: FailureWords): Failure {
   if (error instanceof Response) throw error;
-  if (isDomainError(error)) return { message: (words.say ?? String)(error.message), status: error.status, refusal: error };
+  if (isDomainError(error)) {
+    const headers = error.retryAfterSeconds ? { "Retry-After": String(error.retryAfterSeconds) } : undefined;
+    return { message: (words.say ?? String)(error.message), status: error.status, refusal: error, ...(headers ? { headers } : {}) };
+  }
   if (isServiceUnreachable(error)) {
     getLogger().warn({ err: error }, `${words.log}: a backing service is unreachable, answered 503`);
     return { message: messages.errors.unavailable, status: 503, headers: { "Retry-After": "5" } };

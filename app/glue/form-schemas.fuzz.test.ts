@@ -12,6 +12,7 @@ import { AwardFormSchema, AwardRevokeSchema } from "../modules/awards/schema";
 import { safeFileName } from "../modules/form-fields";
 import { LoginSchema } from "../modules/auth/login-schema";
 import { ChallengeFormSchema, ChallengeIdSchema } from "../modules/challenges/schema";
+import { FlagAnswerSchema } from "../modules/flags/schema";
 import { NotificationSchema } from "../modules/notifications/schema";
 import { CreateAccountsSchema, RegistrationSchema } from "../modules/registrations/schema";
 import { RequestSchema } from "../modules/requests/schema";
@@ -45,6 +46,7 @@ const forms: Record<string, z.ZodObject> = {
   WelcomeVideosSchema,
   CreateAccountsSchema,
   AwardFormSchema,
+  FlagAnswerSchema,
 };
 // Hidden fields only (ids of rows to delete): a refusal is a 400 page, never a field message.
 const technical: Record<string, z.ZodObject> = { TeamDeleteSchema, UserDeleteSchema, ChallengeIdSchema, MealRemoveSchema, AwardRevokeSchema };

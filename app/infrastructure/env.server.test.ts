@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { DEV_SESSION_SECRET, parseEnv } from "./env.server";
 
+/** A production environment that passes: every service named, a long secret. */
+const production = {
+  NODE_ENV: "production",
+  SESSION_SECRET: "x".repeat(32),
+  DATABASE_URL: "postgres://db/gk",
+  REDIS_URL: "redis://cache:6379",
+  S3_ENDPOINT: "https://s3.example.org",
+  S3_ACCESS_KEY_ID: "key",
+  S3_SECRET_ACCESS_KEY: "secret",
+};
+
 describe("configuration", () => {
   it("falls back to the project-local services when nothing is set", () => {
     const env = parseEnv({});
@@ -48,17 +59,15 @@ describe("configuration", () => {
   it("serves metrics only with a token, and a long one in production", () => {
     expect(parseEnv({}).METRICS_TOKEN).toBeUndefined();
     expect(() => parseEnv({ METRICS_TOKEN: "short" })).toThrowError(/METRICS_TOKEN/);
-    const production = {
-      NODE_ENV: "production",
-      SESSION_SECRET: "x".repeat(32),
-      DATABASE_URL: "postgres://db/gk",
-      REDIS_URL: "redis://cache:6379",
-      S3_ENDPOINT: "https://s3.example.org",
-      S3_ACCESS_KEY_ID: "key",
-      S3_SECRET_ACCESS_KEY: "secret",
-    };
     expect(() => parseEnv({ ...production, METRICS_TOKEN: "y".repeat(20) })).toThrowError(/METRICS_TOKEN.*at least 32/s);
     expect(parseEnv({ ...production, METRICS_TOKEN: "y".repeat(32) }).METRICS_TOKEN).toHaveLength(32);
     expect(parseEnv({ WORKER_METRICS_PORT: "9500" }).WORKER_METRICS_PORT).toBe(9500);
+  });
+
+  it("lets the first-blood webhook post to this machine only outside production (tests' local receiver)", () => {
+    expect(parseEnv({}).WEBHOOK_ALLOW_LOOPBACK).toBe(false);
+    expect(parseEnv({ WEBHOOK_ALLOW_LOOPBACK: "1" }).WEBHOOK_ALLOW_LOOPBACK).toBe(true);
+    expect(() => parseEnv({ ...production, WEBHOOK_ALLOW_LOOPBACK: "true" })).toThrowError(/WEBHOOK_ALLOW_LOOPBACK: a test-only setting/);
+    expect(parseEnv({ ...production, WEBHOOK_ALLOW_LOOPBACK: "0" }).WEBHOOK_ALLOW_LOOPBACK).toBe(false);
   });
 });

@@ -108,6 +108,9 @@ function envSchema(source: Record<string, string | undefined>) {
       // Prometheus metrics (docs/operations.md): served only to a scraper that sends this bearer token;
       // unset, /metrics answers 404 and workers open no metrics port.
       METRICS_TOKEN: z.string().min(16, "must be at least 16 characters (e.g. openssl rand -hex 24)").optional(),
+      // Tests only: the first-blood webhook may post to this machine (a local receiver); never in production
+      // (app/modules/webhooks/addresses.server.ts refuses every private address otherwise).
+      WEBHOOK_ALLOW_LOOPBACK: booleanFromString.default(false),
       // The port a worker serves its metrics on; several workers on one host take the next free ones.
       WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).default(ports.workerMetrics),
     })
@@ -119,6 +122,9 @@ function envSchema(source: Record<string, string | undefined>) {
           path: ["SESSION_SECRET"],
           message: "production needs your own secret of at least 32 characters (e.g. openssl rand -hex 32)",
         });
+      }
+      if (env.WEBHOOK_ALLOW_LOOPBACK) {
+        ctx.addIssue({ code: "custom", path: ["WEBHOOK_ALLOW_LOOPBACK"], message: "a test-only setting: production never posts a webhook to this machine" });
       }
       if (env.METRICS_TOKEN !== undefined && env.METRICS_TOKEN.length < 32) {
         ctx.addIssue({ code: "custom", path: ["METRICS_TOKEN"], message: "production needs a metrics token of at least 32 characters (e.g. openssl rand -hex 24)" });

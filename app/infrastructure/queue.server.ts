@@ -1,6 +1,6 @@
 import { Queue } from "bullmq";
 import { within } from "./deadline.ts";
-import { defaultJobOptions, queues, type QueueKey, type QueuePayload } from "./queues.ts";
+import { defaultJobOptions, jobOptionsOf, queues, type QueueKey, type QueuePayload } from "./queues.ts";
 import { getEnv } from "./env.server.ts";
 import { createRedis } from "./redis.server.ts";
 
@@ -21,7 +21,7 @@ export function getQueue(key: QueueKey): Queue {
     queue = new Queue(queues[key].name, {
       connection: createRedis("producer"),
       prefix: bullPrefix(),
-      defaultJobOptions,
+      defaultJobOptions: { ...defaultJobOptions, ...jobOptionsOf(key) },
     });
     queue.on("error", () => {});
     globalForQueues.__gatekeeperQueues.set(key, queue);

@@ -10,10 +10,44 @@ export const queues = {
     name: "standings",
     payload: z.object({ teamId: z.number().int().positive() }),
   },
+  /**
+   * Recomputes several teams together and publishes them as one event: every solver of a dynamic challenge
+   * whose value fell (app/modules/standings/recompute.server.ts, `recomputeTeamsTogether`).
+   */
+  standingsBatch: {
+    name: "standings-batch",
+    payload: z.object({
+      teamIds: z.array(z.number().int().positive()).min(1).max(100_000),
+      challengeId: z.number().int().positive(),
+      value: z.number().int().positive(),
+    }),
+  },
   /** Deletes a stored object that nothing points at any more (a replaced file, a removed attachment). */
   storageCleanup: {
     name: "storage-cleanup",
     payload: z.object({ key: z.string().min(1).max(512) }),
+  },
+  /**
+   * Posts a first blood (or an admin's test message) to the organisers' chat (app/modules/webhooks). The job
+   * carries the event only: the URL and the secret are read from the settings at delivery, never kept in Redis.
+   */
+  firstBloodWebhook: {
+    name: "first-blood-webhook",
+    payload: z.discriminatedUnion("kind", [
+      z.object({
+        kind: z.literal("first-blood"),
+        challengeId: z.number().int().positive(),
+        challengeTitle: z.string().max(500),
+        category: z.enum(["AI", "CS", "PS", "GD"]),
+        points: z.number().int(),
+        teamId: z.number().int().positive(),
+        teamName: z.string().max(500),
+        solvedAt: z.iso.datetime(),
+      }),
+      z.object({ kind: z.literal("test"), requestedAt: z.iso.datetime() }),
+    ]),
+    // A chat that is down for a few minutes still gets the post: 6 tries over about half a minute and more.
+    jobOptions: { attempts: 6, backoff: { type: "exponential", delay: 1000 } },
   },
 } as const;
 
@@ -27,3 +61,9 @@ export const defaultJobOptions = {
   removeOnComplete: { count: 1000, age: 3600 },
   removeOnFail: { count: 5000, age: 7 * 24 * 3600 },
 } as const;
+
+/** A queue's own job options over the defaults (its attempts, its backoff). */
+export function jobOptionsOf(key: QueueKey): { attempts?: number; backoff?: { type: "exponential"; delay: number } } {
+  const entry = queues[key];
+  return "jobOptions" in entry ? entry.jobOptions : {};
+}

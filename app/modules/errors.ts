@@ -8,12 +8,15 @@ export class DomainError extends Error {
   readonly status: number;
   /** The form input (and API field) the message belongs to, if one. */
   readonly field?: string;
+  /** For a 429: the seconds before trying again (sent as Retry-After by the API and the pages). */
+  readonly retryAfterSeconds?: number;
 
-  constructor(message: string, options: { status?: number; field?: string } = {}) {
+  constructor(message: string, options: { status?: number; field?: string; retryAfterSeconds?: number } = {}) {
     super(message);
     this.name = new.target.name;
     this.status = options.status ?? 400;
     this.field = options.field;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

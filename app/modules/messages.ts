@@ -448,7 +448,32 @@ export const messages = {
     // The registration form's label (the original platform's words at the default of 5).
     registrationLabel: template("Team Name (Team must have a maximum of {{count}} members)", (cap: number) => ({ count: cap })),
   },
+  // Hints that cost points (docs/domain.md "Hints that cost points").
+  hints: {
+    noTeam: "Only a team's member can unlock a hint.",
+    notFound: "This hint does not exist.",
+    unlocked: template("Hint unlocked: {{cost}} points taken from your team.", (cost: number) => ({ cost })),
+    unlockedFree: "Hint unlocked.",
+    removeUnlocked: template("Hint {{number}} has been unlocked by a team: it cannot be removed (change its text instead).", (number: number) => ({ number })),
+  },
   // Flag challenges: the verdicts and refusals a player reads (docs/domain.md "Flag challenges").
+  // The first-blood webhook (Dashboard → Settings; docs/domain.md "First-blood webhook").
+  webhooks: {
+    urlInvalid: "Enter the webhook's full address, starting with https://",
+    httpsOnly: "The webhook's address must start with https:// (a post is signed, but only https keeps it private)",
+    urlCredentials: "The webhook's address must not carry a user name or password",
+    urlTooLong: "The webhook's address is too long (at most 2,000 characters)",
+    urlNotPublic: "The webhook's address must be a public server on the internet, not this machine or a private network",
+    formatInvalid: "Choose Discord or Slack",
+    needsFinal: "Set the final countdown first: the webhook is saved with the event's settings.",
+    needsUrl: "Save a webhook address first.",
+    saved: "First-blood webhook saved.",
+    turnedOff: "First-blood webhook turned off.",
+    secretShown: "Copy this secret now: it is shown only once. Your receiver checks each post's signature with it.",
+    secretRenewed: "New secret made: the old one no longer signs posts.",
+    testQueued: "Test message on its way: it reaches the chat within seconds if the webhook works.",
+    testNotQueued: "The test message could not be queued right now. Try again in a moment.",
+  },
   flags: {
     correct: template("Correct! Your team solved this challenge: {{points}} points.", (points: number) => ({ points })),
     incorrect: "Incorrect answer.",
@@ -461,6 +486,7 @@ export const messages = {
     }),
     wait: template("Too many wrong answers: wait {{wait}} before the next one.", (seconds: number) => ({ wait: formatWait(seconds) }), { nested: { wait } }),
     noAttemptsLeft: "Your team has used every attempt this challenge allows.",
+    busy: "Your team's answers to this challenge are coming faster than they can be checked: wait for the verdict before sending another.",
     alreadySolved: "Your team has already solved this challenge.",
     notFlag: "This challenge is judged: send your work with the form instead.",
     judgedByFlag: "This challenge checks a flag: type it in the answer box instead of sending a file.",

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { SubmissionScreen } from "~/components/participant/submission-screen";
 import { useT } from "~/components/i18n";
 import { pageTitle } from "~/modules/i18n/i18n";
@@ -11,6 +11,8 @@ import { getChallengeForSubmission } from "~/modules/participant/board.server";
 import { getSubmissionsWindow } from "~/modules/settings/settings.server";
 import { submissionMaxBytes } from "~/modules/submissions/submit.server";
 import { handleSubmissionPost } from "~/glue/submission-upload.server";
+import { answerFlagPost, flagPostOf } from "~/glue/flag-answer.server";
+import { FLAG_INTENT } from "~/modules/flags/schema";
 import { requirePage } from "~/glue/auth.server";
 import { pageReadFor } from "~/glue/viewer-badges.server";
 import { requestBegunAt } from "~/glue/request-time.server";
@@ -49,10 +51,18 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return { ...found, canSubmit: user.teamId !== null, maxBytes: submissionMaxBytes(), submissions: deadline, answers };
 }
 
-/** The form without JavaScript: a plain multipart post (the enhanced form posts to ./upload for progress). */
+/**
+ * The forms without JavaScript: a flag answer (URL-encoded, `intent=flag`), the verdict on the page; else a
+ * judged challenge's plain multipart post (the enhanced form posts to ./upload for progress).
+ */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requirePage(request);
   const challengeId = challengeIdOf(params.id);
+  const flagForm = await flagPostOf(request);
+  if (flagForm) {
+    const answered = await answerFlagPost(request, flagForm, { caller: user, challengeId, begunAt: requestBegunAt(context) });
+    return data({ flag: answered.reply }, { status: answered.status, headers: answered.headers });
+  }
   const outcome = await handleSubmissionPost(request, {
     caller: user,
     challengeId,
@@ -65,6 +75,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     title: outcome.created ? text.created : text.updated,
   });
 }
+
+/** A flag answer changes the team's state whatever its verdict (a refusal too: solved meanwhile, a wait). */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
+  formData?.get("intent") === FLAG_INTENT || defaultShouldRevalidate;
 
 export default function SubmissionPage() {
   return <SubmissionScreen {...useLoaderData<typeof loader>()} />;

@@ -15,12 +15,15 @@ const resource = apiResource("/challenges/{id}", {
   GET: async ({ params, caller: user }) => {
     const id = pathId(params.id);
     // Whoever may open the dashboard's challenges reads it as its edit form does; others as the submission page (its visibility rule).
-    const visible = canOpen(user.role, "/dashboard/challenges") || (await getChallengeForSubmission(id, user)) !== null;
-    const challenge = visible ? await getChallenge(id) : null;
+    const staff = canOpen(user.role, "/dashboard/challenges");
+    const own = staff ? null : await getChallengeForSubmission(id, user);
+    const challenge = staff || own ? await getChallenge(id) : null;
     if (!challenge) throw new ApiError("not_found", messages.participant.challengeNotFound);
-    // How many answers it accepts is the editors' to know; no one is ever sent the answers.
+    // A participant's team's state on a flag challenge: solved, attempts left. How many answers it accepts is the
+    // editors' to know; no one is ever sent an answer (the schema drops the rest).
     const { answerCount, ...shown } = challenge;
-    return respond(ChallengeOutSchema, canOpen(user.role, "/dashboard/challenges") ? { ...shown, answerCount } : shown);
+    const flag = own?.flag ? { solved: own.flag.solvedAt !== null, attemptsLeft: own.flag.attemptsLeft } : {};
+    return respond(ChallengeOutSchema, staff ? { ...shown, answerCount } : { ...shown, ...flag });
   },
   PUT: async ({ request, params, caller }) => {
     const id = pathId(params.id);

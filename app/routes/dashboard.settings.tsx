@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { SettingsScreen } from "~/components/dashboard/settings-forms";
+import { FirstBloodWebhookSettings } from "~/components/dashboard/webhook-settings";
 import { DivisionsFormSchema } from "~/modules/divisions/schema";
 import { FeedbackGatesSchema, JudgingSettingsSchema } from "~/modules/judging/schema";
 import {
@@ -20,16 +21,22 @@ import {
 import { FinalSettingsSchema, FlagSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "~/modules/settings/schema";
 import styles from "~/styles/dashboard.css";
 import { requirePageActor } from "~/glue/actor.server";
+import { secretPageHeaders } from "~/glue/secret-pages.server";
+import { isWebhookIntent, webhookSettingsAction } from "~/glue/webhook-settings.server";
+import { readWebhookView } from "~/modules/webhooks/settings.server";
 import { requirePage } from "~/glue/auth.server";
 import { intentForm, type IntentForm } from "~/glue/intent-forms.server";
 import { badRequest } from "~/glue/responses.server";
 import { redirectWithToast } from "~/glue/toast.server";
 
+/** A new webhook secret is shown once on this page: neither it nor its `.data` answer may be kept by a cache. */
+export const headers = secretPageHeaders;
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
-  return readSettingsPage();
+  const [page, webhook] = await Promise.all([readSettingsPage(), readWebhookView()]);
+  return { ...page, webhook };
 }
 
 const settingsUrl = "/dashboard/settings";
@@ -64,6 +71,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!parsed.success) throw badRequest();
     return redirectWithToast(settingsUrl, { type: "success", title: await dropMeal(actor, parsed.data) });
   }
+  if (isWebhookIntent(intent)) return webhookSettingsAction(actor, formData, settingsUrl);
   const forms = settingsForms();
   const form = Object.hasOwn(forms, intent) ? forms[intent] : undefined;
   if (!form) throw badRequest();
@@ -71,5 +79,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Settings() {
-  return <SettingsScreen {...useLoaderData<typeof loader>()} />;
+  const { webhook, ...page } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <SettingsScreen {...page} />
+      <FirstBloodWebhookSettings webhook={webhook} />
+    </>
+  );
 }

@@ -110,9 +110,9 @@ test.describe("participant screens", () => {
     await expect(card("Runes of Order")).toHaveClass(/challenge-card--solved/);
     await expect(card("Oracle's First Sight")).toContainText("do your best");
     await expect(card("Oracle's First Sight")).not.toHaveClass(/challenge-card--solved/);
-    // One of two solved: the cover hides 100 − 50 = 50% of the picture.
-    await expect(page.getByText("50% of this gate solved")).toBeVisible();
-    await expect(page.locator(".gate-progress__cover")).toHaveAttribute("style", /width:\s*50%/);
+    // One of four solved (two judged, two flag challenges): the cover hides 100 − 25 = 75% of the picture.
+    await expect(page.getByText("25% of this gate solved")).toBeVisible();
+    await expect(page.locator(".gate-progress__cover")).toHaveAttribute("style", /width:\s*75%/);
     await page.context().close();
   });
 

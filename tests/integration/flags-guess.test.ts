@@ -1,30 +1,20 @@
 /** Flag challenges' answers, checked by the platform (docs/domain.md "Flag challenges"), against real Postgres. */
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditLog, challengeFlags, challenges, flagAttempts, flagSharing, flagSolves, standingsOutbox } from "../../db/schema.ts";
+import { auditLog, flagAttempts, flagSharing, flagSolves, standingsOutbox } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { FlagError, sendFlag, teamFlagState, tryFlag, type FlagVerdict } from "../../app/modules/flags/guess.server.ts";
-import { newFlagSecret, perTeamFlag, type FlagAnswer } from "../../app/modules/flags/matching.server.ts";
+import { perTeamFlag } from "../../app/modules/flags/matching.server.ts";
 import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
+import { makeFlagChallenge } from "../support/flags.ts";
 
 beforeAll(async () => {
   await ensureEventSettings();
   await ensureTwoOpenGates();
 });
 
-async function flagChallenge(answers: FlagAnswer[], over: { wave?: number; points?: number; maxAttempts?: number; wrongPerMinute?: number } = {}) {
-  const challenge = await makeChallenge({ wave: over.wave ?? 1, points: over.points ?? 200, category: "CS" });
-  const secret = answers.some((answer) => answer.kind === "per_team") ? newFlagSecret() : null;
-  await getDb()
-    .update(challenges)
-    .set({ checking: "flag", flagSecret: secret, maxAttempts: over.maxAttempts ?? null, wrongPerMinute: over.wrongPerMinute ?? null })
-    .where(eq(challenges.id, challenge.id));
-  await getDb()
-    .insert(challengeFlags)
-    .values(answers.map((answer, index) => ({ challengeId: challenge.id, position: index + 1, ...answer })));
-  return { ...challenge, flagSecret: secret };
-}
+const flagChallenge = makeFlagChallenge;
 
 async function player() {
   const team = await makeTeam();
@@ -145,5 +135,26 @@ describe("a flag answer", () => {
     // An RTL override is only characters: wrong, kept for the organisers.
     expect((await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "GK{\u202ez}" })).verdict).toBe("incorrect");
     expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
+  });
+
+  it("takes 10,000 parallel wrong guesses of one team in turns: the flood is refused at once, another team is answered meanwhile", async () => {
+    const challenge = await flagChallenge([{ kind: "exact", value: "GK{flood}" }], { wrongPerMinute: 1000 });
+    const flooder = await player();
+    const other = await player();
+    const flood = Array.from({ length: 10_000 }, (_, i) => sendFlag({ actor: flooder.actor, teamId: flooder.team.id, challengeId: challenge.id, answer: `guess ${i}` }).then(
+      () => "checked",
+      (error: unknown) => (error instanceof FlagError ? error.code : "fault"),
+    ));
+    const started = Date.now();
+    const theirs = await sendFlag({ actor: other.actor, teamId: other.team.id, challengeId: challenge.id, answer: "GK{flood}" });
+    const otherMs = Date.now() - started;
+    const outcomes = await Promise.all(flood);
+    expect(theirs.verdict).toBe("correct");
+    expect(otherMs).toBeLessThan(5_000);
+    const checked = outcomes.filter((outcome) => outcome === "checked").length;
+    expect(outcomes.filter((outcome) => outcome === "busy").length).toBe(10_000 - checked);
+    expect(checked).toBeLessThanOrEqual(4);
+    const stored = await getDb().select().from(flagAttempts).where(eq(flagAttempts.teamId, flooder.team.id));
+    expect(stored).toHaveLength(checked);
   });
 });

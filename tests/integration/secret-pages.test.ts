@@ -65,6 +65,16 @@ describe("a page that shows a secret once", () => {
     }
   });
 
+  it("the settings page: a new first-blood webhook secret in the page and in its .data answer", async () => {
+    for (const path of ["/dashboard/settings", "/dashboard/settings.data"]) {
+      await open(path, new URLSearchParams({ intent: "webhook", url: "https://chat.example.org/hooks/1", format: "discord" }));
+      const renewed = await open(path, new URLSearchParams({ intent: "webhook-secret" }));
+      expectNoStore(renewed, `POST ${path}`);
+      expect(renewed.body).toMatch(/whsec_[0-9a-f]{64}/);
+      expectNoStore(await open(path), `GET ${path}`);
+    }
+  });
+
   it("the import of accounts: the generated passwords in the page and in its .data answer", async () => {
     for (const path of ["/dashboard/import", "/dashboard/import.data"]) {
       const name = `imported${randomUUID().slice(0, 8)}`;

@@ -2,7 +2,7 @@ import { count, eq, isNotNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../db/client.ts";
 import { demoLogins, demoVideos } from "../../scripts/demo-event.ts";
-import { challenges, gates, meals, teams, users, eventSettings } from "../../db/schema.ts";
+import { challengeFlags, challenges, gates, meals, teams, users, eventSettings } from "../../db/schema.ts";
 import { seedDemoEvent } from "../../scripts/seed.ts";
 import { verifyLogin } from "../../app/modules/auth/login.server.ts";
 import { listGates } from "../../app/modules/gates/gates.server.ts";
@@ -23,7 +23,7 @@ describe("demo seed", () => {
     try {
       await seedDemoEvent(handle.db, { now });
       const first = await counts();
-      expect(first).toEqual({ users: 3 + 12, teams: 4, challenges: 10, gates: 5, meals: 8 });
+      expect(first).toEqual({ users: 3 + 12, teams: 4, challenges: 14, gates: 5, meals: 8 });
       const [videos] = await getDb().select({ video1: eventSettings.video1, video2: eventSettings.video2 }).from(eventSettings);
       await seedDemoEvent(handle.db, { now });
       expect(await counts()).toEqual(first);
@@ -48,6 +48,14 @@ describe("demo seed", () => {
     const all = await getDb().select().from(challenges);
     for (const wave of [1, 2, 3, 4, 5]) expect(all.filter((c) => c.wave === wave).length).toBeGreaterThanOrEqual(2);
     expect(new Set(all.map((c) => c.category))).toEqual(new Set(["AI", "CS", "PS", "GD"]));
+
+    // Flag challenges of each kind, checked by the platform; a per-team one has its key.
+    const flagged = all.filter((c) => c.checking === "flag");
+    expect(flagged).toHaveLength(4);
+    const kinds = await getDb().select({ kind: challengeFlags.kind }).from(challengeFlags);
+    expect(new Set(kinds.map((row) => row.kind))).toEqual(new Set(["exact", "exact_ci", "regex", "per_team"]));
+    expect(flagged.filter((c) => c.flagSecret !== null)).toHaveLength(1);
+    expect(flagged.find((c) => c.title === "Case of the Lost Key")?.maxAttempts).toBe(3);
 
     // Attachments are real objects in S3.
     const withFiles = await getDb().select().from(challenges).where(isNotNull(challenges.attachmentKey));

@@ -1,5 +1,6 @@
 /**
- * Property: whatever judges and admins do (scores, verdicts, updates, awards given and revoked), in
+ * Property: whatever judges, admins and players do (scores, verdicts, updates, awards given and revoked, flags
+ * solved, static and dynamic points), in
  * whatever order the standings jobs run (even at once), the
  * incrementally maintained standings, ranks, users' statistics and Redis snapshot equal a full
  * rebuild from submissions, scores and awards. Rebuilds running alongside jobs must neither deadlock nor
@@ -8,18 +9,19 @@
 import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { standings, standingsOutbox, submissions, userStatistics } from "../../db/schema.ts";
+import { challengeFlags, challenges, standings, standingsOutbox, submissions, userStatistics } from "../../db/schema.ts";
+import { FlagError, sendFlag } from "../../app/modules/flags/guess.server.ts";
 import { AwardError, giveAward, revokeAward } from "../../app/modules/awards/awards.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { markStandingsStale } from "../../app/modules/standings/outbox.server.ts";
 import { shownOfComputed, whileTeamsLocked } from "../support/standings.ts";
-import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
+import { recomputeTeamsTogether, recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { computeAllStandings, rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { getRedis } from "../../app/infrastructure/redis.server.ts";
-import { ensureEventSettings, makeChallenge, makeTeam, makeUser, actorFor } from "../support/fixtures.ts";
+import { ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser, actorFor } from "../support/fixtures.ts";
 
 afterAll(() => closeEmitter());
 
@@ -29,6 +31,12 @@ const CHALLENGES = [
   { points: 150, category: "CS" as const },
   { points: 50, category: "PS" as const },
   { points: 200, category: "GD" as const },
+];
+
+/** Flag challenges: static, and dynamic points (500 down to 100 at the 7th solve). */
+const FLAGS = [
+  { points: 120, category: "CS" as const, scoring: "static" as const, answer: "GK{static}" },
+  { points: 500, category: "CS" as const, scoring: "dynamic" as const, minimumPoints: 100, decay: 6, answer: "GK{dynamic}" },
 ];
 
 const command = fc.oneof(
@@ -53,7 +61,15 @@ const command = fc.oneof(
   }),
   // Revoking one of the awards given so far (a second revoke of the same one is refused and changes nothing).
   fc.record({ type: fc.constant("revoke" as const), pick: fc.nat() }),
-  fc.record({ type: fc.constant("process" as const), order: fc.array(fc.nat(TEAMS - 1), { maxLength: TEAMS }), together: fc.boolean() }),
+  // The standings jobs: one after another, at once, or several teams in one batch (a dynamic challenge's solvers).
+  fc.record({
+    type: fc.constant("process" as const),
+    order: fc.array(fc.nat(TEAMS - 1), { maxLength: TEAMS }),
+    together: fc.boolean(),
+    batch: fc.boolean(),
+  }),
+  // A member sends the right flag: a static flag challenge, or a dynamic one (every earlier solver's points fall).
+  fc.record({ type: fc.constant("solve" as const), team: fc.nat(TEAMS - 1), flag: fc.nat(FLAGS.length - 1), member: fc.nat(1) }),
   // A full rebuild (an operator's `standings:rebuild`, or a reader after a Redis flush) while jobs run.
   fc.record({ type: fc.constant("rebuild" as const), order: fc.array(fc.nat(TEAMS - 1), { maxLength: TEAMS }) }),
 );
@@ -88,7 +104,18 @@ async function expectMatchesRebuild() {
 describe("incremental standings", () => {
   it("always agree with a full rebuild", async () => {
     await ensureEventSettings();
+    await ensureTwoOpenGates();
     const judges = [await makeUser("judge"), await makeUser("judge")];
+    const flagRows: number[] = [];
+    for (const { answer, scoring, points, category, ...dynamic } of FLAGS) {
+      const challenge = await makeChallenge({ points, category, wave: 1 });
+      await getDb()
+        .update(challenges)
+        .set({ checking: "flag", scoring, ...dynamic })
+        .where(eq(challenges.id, challenge.id));
+      await getDb().insert(challengeFlags).values({ challengeId: challenge.id, position: 1, kind: "exact", value: answer });
+      flagRows.push(challenge.id);
+    }
     const admin = await makeUser("admin");
     const challengeRows: Awaited<ReturnType<typeof makeChallenge>>[] = [];
     for (const spec of CHALLENGES) challengeRows.push(await makeChallenge(spec));
@@ -149,8 +176,19 @@ describe("incremental standings", () => {
             await revokeAward(actorFor(admin.id, admin.name, "admin"), given[step.pick % given.length]).catch((error: unknown) => {
               if (!(error instanceof AwardError && error.status === 409)) throw error;
             });
+          } else if (step.type === "solve") {
+            const userId = members[step.team][step.member];
+            await sendFlag({ actor: actorFor(userId, `member ${userId}`, "participant"), teamId: teamRows[step.team].id, challengeId: flagRows[step.flag], answer: FLAGS[step.flag].answer }).catch(
+              (error: unknown) => {
+                if (!(error instanceof FlagError && error.code === "alreadySolved")) throw error;
+              },
+            );
           } else if (step.type === "rebuild") {
             await Promise.all([rebuildStandings(), runPending(step.order.map((index) => teamRows[index].id), true)]);
+          } else if (step.batch) {
+            const ids = step.order.map((index) => teamRows[index].id);
+            // A batch beside single jobs of some of its teams.
+            await Promise.all([recomputeTeamsTogether(ids), step.together ? runPending(ids.slice(0, 2), true) : Promise.resolve()]);
           } else {
             await runPending(step.order.map((index) => teamRows[index].id), step.together);
           }

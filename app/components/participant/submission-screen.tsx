@@ -4,6 +4,7 @@ import { Trans } from "react-i18next";
 import { useT } from "~/components/i18n";
 import { categoryLabel, submissionStatusKeys } from "~/components/participant/category";
 import { ChallengeQuestions } from "~/components/participant/challenge-questions";
+import { FlagAnswerCard } from "~/components/participant/flag-answer";
 import { SubmissionFeedbackCard } from "~/components/participant/submission-feedback";
 import { useFormats } from "~/components/realtime/format";
 import { useServerMessage } from "~/components/server-message";
@@ -33,12 +34,12 @@ type RefusedPost = { error: string; text: string };
  * (with JavaScript, sent with XMLHttpRequest for a progress bar), its feedback once published, and the
  * challenge's questions.
  */
-export function SubmissionScreen({ challenge, submission, canSubmit, maxBytes, submissions: deadline, answers }: SubmissionPageData) {
+export function SubmissionScreen({ challenge, submission, flag, canSubmit, maxBytes, submissions: deadline, answers }: SubmissionPageData) {
   const { t } = useT();
   const format = useFormats();
   const serverMessage = useServerMessage();
   const closesAt = deadline.closesAt ? format.dayTime(deadline.closesAt, deadline.timeZone) : null;
-  const actionData = useActionData<RefusedPost>();
+  const actionData = useActionData<Partial<RefusedPost>>();
   const navigation = useNavigation();
   const location = useLocation();
   const { revalidate } = useRevalidator();
@@ -143,106 +144,122 @@ export function SubmissionScreen({ challenge, submission, canSubmit, maxBytes, s
           )}
         </section>
 
-        <section className="card stack" aria-labelledby="your-submission">
-          <h2 id="your-submission">{t("submission.yours")}</h2>
-          {submission ? (
-            <dl className="own-submission">
-              <div>
-                <dt>{t("status.title")}</dt>
-                <dd className={`status status--${submission.status}`}>{t(submissionStatusKeys[submission.status] ?? "submission.statuses.pending")}</dd>
-              </div>
-              {submission.text ? (
+        {challenge.checking === "flag" ? (
+          <FlagAnswerCard
+            state={flag}
+            timeZone={deadline.timeZone}
+            disabledReason={
+              flag?.solvedAt
+                ? null
+                : !deadline.open && closesAt
+                  ? t("participant.submissionsClosedAt", { when: closesAt })
+                  : !canSubmit
+                    ? t("flag.noTeam")
+                    : null
+            }
+          />
+        ) : (
+          <section className="card stack" aria-labelledby="your-submission">
+            <h2 id="your-submission">{t("submission.yours")}</h2>
+            {submission ? (
+              <dl className="own-submission">
                 <div>
-                  <dt>{t("submission.text")}</dt>
-                  <dd className="submission-page__prose" dir="auto">
-                    {submission.text}
-                  </dd>
+                  <dt>{t("status.title")}</dt>
+                  <dd className={`status status--${submission.status}`}>{t(submissionStatusKeys[submission.status] ?? "submission.statuses.pending")}</dd>
                 </div>
-              ) : null}
-              {submission.hasFile ? (
-                <div>
-                  <dt>{t("submission.file")}</dt>
-                  <dd>
-                    <a href={`/submissions/${submission.id}/file`} download>
-                      {submission.fileName ? <bdi>{submission.fileName}</bdi> : t("submission.downloadFile")}
-                    </a>
-                  </dd>
+                {submission.text ? (
+                  <div>
+                    <dt>{t("submission.text")}</dt>
+                    <dd className="submission-page__prose" dir="auto">
+                      {submission.text}
+                    </dd>
+                  </div>
+                ) : null}
+                {submission.hasFile ? (
+                  <div>
+                    <dt>{t("submission.file")}</dt>
+                    <dd>
+                      <a href={`/submissions/${submission.id}/file`} download>
+                        {submission.fileName ? <bdi>{submission.fileName}</bdi> : t("submission.downloadFile")}
+                      </a>
+                    </dd>
+                  </div>
+                ) : null}
+              </dl>
+            ) : (
+              <p className="muted">{t("submission.nothingYet")}</p>
+            )}
+            {!deadline.open && closesAt ? (
+              <Message tone="error" className="submissions-closed">
+                {t("participant.submissionsClosedAt", { when: closesAt })}
+              </Message>
+            ) : !canSubmit ? (
+              <p className="message message--error">{t("submission.noTeam")}</p>
+            ) : (
+              <Form
+                key={formKey}
+                ref={formRef}
+                method="post"
+                encType="multipart/form-data"
+                className="form"
+                onSubmit={onSubmit}
+                aria-describedby={actionData?.error ? "submission-error" : undefined}
+              >
+                {/* The text goes first in the multipart body: if the file is cut at the limit, the text still comes back. */}
+                <div className="field">
+                  <label className="field__label" htmlFor="submission-text">
+                    {t("submission.text")}
+                  </label>
+                  <textarea
+                    id="submission-text"
+                    name="text"
+                    className="field__input field__input--textarea"
+                    placeholder={t("submission.textPlaceholder")}
+                    dir="auto"
+                    defaultValue={actionData?.text ?? ""}
+                    maxLength={20000}
+                  />
                 </div>
-              ) : null}
-            </dl>
-          ) : (
-            <p className="muted">{t("submission.nothingYet")}</p>
-          )}
-          {!deadline.open && closesAt ? (
-            <Message tone="error" className="submissions-closed">
-              {t("participant.submissionsClosedAt", { when: closesAt })}
-            </Message>
-          ) : !canSubmit ? (
-            <p className="message message--error">{t("submission.noTeam")}</p>
-          ) : (
-            <Form
-              key={formKey}
-              ref={formRef}
-              method="post"
-              encType="multipart/form-data"
-              className="form"
-              onSubmit={onSubmit}
-              aria-describedby={actionData?.error ? "submission-error" : undefined}
-            >
-              {/* The text goes first in the multipart body: if the file is cut at the limit, the text still comes back. */}
-              <div className="field">
-                <label className="field__label" htmlFor="submission-text">
-                  {t("submission.text")}
-                </label>
-                <textarea
-                  id="submission-text"
-                  name="text"
-                  className="field__input field__input--textarea"
-                  placeholder={t("submission.textPlaceholder")}
-                  dir="auto"
-                  defaultValue={actionData?.text ?? ""}
-                  maxLength={20000}
-                />
-              </div>
-              <div className="field">
-                <label className="field__label" htmlFor="submission-file">
-                  {t("submission.attach")}
-                </label>
-                <input
-                  id="submission-file"
-                  name="file"
-                  type="file"
-                  className="field__input"
-                  onChange={onFileChange}
-                  aria-invalid={fileError ? true : undefined}
-                  aria-describedby={fileError ? "submission-file-error" : undefined}
-                />
-                <div className="field__errors">
-                  {fileError ? (
-                    <p id="submission-file-error" role="alert" className="error-list__item">
-                      {fileError}
-                    </p>
-                  ) : null}
+                <div className="field">
+                  <label className="field__label" htmlFor="submission-file">
+                    {t("submission.attach")}
+                  </label>
+                  <input
+                    id="submission-file"
+                    name="file"
+                    type="file"
+                    className="field__input"
+                    onChange={onFileChange}
+                    aria-invalid={fileError ? true : undefined}
+                    aria-describedby={fileError ? "submission-file-error" : undefined}
+                  />
+                  <div className="field__errors">
+                    {fileError ? (
+                      <p id="submission-file-error" role="alert" className="error-list__item">
+                        {fileError}
+                      </p>
+                    ) : null}
+                  </div>
                 </div>
-              </div>
-              {actionData?.error ? (
-                <Message tone="error" id="submission-error">
-                  {t("participant.errorPrefix", { message: serverMessage(actionData.error) })}
-                </Message>
-              ) : null}
-              {upload.state === "uploading" ? (
-                <div className="upload-progress">
-                  <progress max={100} value={upload.percent} aria-label={t("submission.progress")} />
-                  <span aria-hidden="true">{`${upload.percent}%`}</span>
-                </div>
-              ) : null}
-              <ActionButton type="submit" disabled={pending || Boolean(fileError)}>
-                {buttonLabel}
-              </ActionButton>
-              {closesAt ? <p className="muted">{t("submission.closesAt", { when: closesAt })}</p> : null}
-            </Form>
-          )}
-        </section>
+                {actionData?.error ? (
+                  <Message tone="error" id="submission-error">
+                    {t("participant.errorPrefix", { message: serverMessage(actionData.error) })}
+                  </Message>
+                ) : null}
+                {upload.state === "uploading" ? (
+                  <div className="upload-progress">
+                    <progress max={100} value={upload.percent} aria-label={t("submission.progress")} />
+                    <span aria-hidden="true">{`${upload.percent}%`}</span>
+                  </div>
+                ) : null}
+                <ActionButton type="submit" disabled={pending || Boolean(fileError)}>
+                  {buttonLabel}
+                </ActionButton>
+                {closesAt ? <p className="muted">{t("submission.closesAt", { when: closesAt })}</p> : null}
+              </Form>
+            )}
+          </section>
+        )}
         {/* Null until an admin publishes the feedback of this challenge's gate: nothing of it is in the page's data before. */}
         {submission?.feedback ? <SubmissionFeedbackCard feedback={submission.feedback} /> : null}
       </div>

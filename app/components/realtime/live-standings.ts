@@ -41,6 +41,7 @@ const parseTeams = (source: BoardSource): Board => {
 
 /**
  * The board a page holds for its viewer, live: the one place the scoreboard and /status take `teams:update`
+ * (and `teams:batch`, several at once)
  * (what a viewer's board takes is the frozen-board rule's, `applyUpdateForViewer`). It starts from the
  * loader's board and re-syncs whenever the loader runs again (reconnect, `standings:refresh` on a freeze,
  * unfreeze or rebuild, navigation): events are hints, the loader is the truth. The signed-in team's rank is
@@ -63,7 +64,7 @@ export function useLiveStandings(source: BoardSource, onUpdate?: (update: TeamSt
   // Never in the middle of a navigation (another page, a post): useIdleRevalidate waits for it to end.
   const refresh = useThrottled(useIdleRevalidate(), source.window?.ownRow ? OWN_ROW_REFRESH_MS : WINDOW_REFRESH_MS);
 
-  useSocketEvent("teams:update", (update) => {
+  const take = (update: TeamStanding) => {
     const division = source.division ?? null;
     const view = { live: source.liveForViewer, ownTeamId: source.ownTeamId, division };
     if (!seesUpdate(update, view)) return;
@@ -83,7 +84,10 @@ export function useLiveStandings(source: BoardSource, onUpdate?: (update: TeamSt
     } else setTeams((current) => applyUpdateForViewer(current, update, view));
     // A team of another division changes nothing the page shows (one that left this board just leaves it).
     if (division === null || update.division === division) onUpdate?.(update);
-  });
+  };
+  useSocketEvent("teams:update", take);
+  // Every solver of a dynamic challenge at once: each taken as its own update.
+  useSocketEvent("teams:batch", (batch) => batch.teams.forEach(take));
 
   useSocketEvent("standings:refresh", () => revalidate());
 

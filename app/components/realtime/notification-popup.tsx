@@ -1,6 +1,6 @@
 import { useLocation } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
-import type { NotificationEvent } from "~/modules/realtime/events";
+import type { FirstBloodEvent, NotificationEvent } from "~/modules/realtime/events";
 import { playChime, unlockAudioOnFirstGesture } from "./chime";
 import { useT } from "~/components/i18n";
 import { DEFAULT_EVENT_TIME_ZONE, useFormats } from "./format";
@@ -55,8 +55,9 @@ function clearSaved() {
 export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { timeZone?: string }) {
   const { t } = useT();
   const format = useFormats();
-  // A reply to the team's thread shows under its own title and is not kept: the thread keeps it.
-  const [notification, setNotification] = useState<(NotificationEvent & { threadId?: number }) | null>(null);
+  // A reply to the team's thread, or a first blood, shows under its own title and is not kept (the thread
+  // keeps a reply; a first blood is a moment).
+  const [notification, setNotification] = useState<(NotificationEvent & { threadId?: number; firstBlood?: FirstBloodEvent }) | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const { pathname } = useLocation();
   const muted = isDashboardPath(pathname);
@@ -88,6 +89,14 @@ export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { time
     void playChime();
   });
 
+  useSocketEvent("first_blood", (incoming) => {
+    const message = t("popup.firstBlood", { team: incoming.team, challenge: incoming.challenge });
+    setNotification({ message, timestamp: incoming.at, firstBlood: incoming });
+    if (mutedRef.current) return;
+    setAnnouncement(`${t("popup.firstBloodTitle")}: ${message}`);
+    void playChime();
+  });
+
   // Another tab dismissed it (or a new one was saved there): follow.
   useEffect(() => {
     const onStorage = (event: StorageEvent) => {
@@ -98,9 +107,10 @@ export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { time
   }, []);
 
   const dismiss = () => {
-    // Closing a reply leaves the organisers' notification as it was (kept until closed itself).
-    if (notification?.threadId === undefined) clearSaved();
-    setNotification(notification?.threadId === undefined ? null : readSaved());
+    // Closing a reply or a first blood leaves the organisers' notification as it was (kept until closed itself).
+    const kept = notification?.threadId !== undefined || notification?.firstBlood !== undefined;
+    if (!kept) clearSaved();
+    setNotification(kept ? readSaved() : null);
     setAnnouncement("");
   };
 
@@ -125,7 +135,7 @@ export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { time
           <header className="notification-popup__header">
             <h2 id={titleId} className="notification-popup__title">
               <BellIcon />
-              {notification.threadId === undefined ? t("popup.notificationTitle") : t("popup.replyTitle")}
+              {notification.firstBlood ? t("popup.firstBloodTitle") : notification.threadId === undefined ? t("popup.notificationTitle") : t("popup.replyTitle")}
             </h2>
             {time ? (
               <time className="notification-popup__time" dateTime={notification.timestamp}>

@@ -45,6 +45,7 @@ export const operationTexts: Record<string, OperationTexts> = {
   "PATCH /challenges/{id}/status": { summary: "apiDocs.calls.challengeStatus.summary" },
   "GET /challenges/{id}/attachment": { summary: "apiDocs.calls.challengeAttachment.summary", description: "apiDocs.calls.challengeAttachment.description" },
   "POST /challenges/{id}/submission": { summary: "apiDocs.calls.challengeSubmit.summary", description: "apiDocs.calls.challengeSubmit.description" },
+  "POST /challenges/{id}/flag": { summary: "apiDocs.calls.challengeFlag.summary", description: "apiDocs.calls.challengeFlag.description" },
   "GET /gates": { summary: "apiDocs.calls.gatesGet.summary" },
   "GET /gates/{wave}/challenges": { summary: "apiDocs.calls.gateChallenges.summary", description: "apiDocs.calls.gateChallenges.description" },
   "GET /submissions": { summary: "apiDocs.calls.submissionsGet.summary" },

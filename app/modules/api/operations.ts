@@ -11,6 +11,7 @@ import { AuditQuerySchema } from "../audit/schema.ts";
 import type { Role } from "../auth/access.ts";
 import { ApiLoginSchema } from "../auth/login-schema.ts";
 import { ChallengeApiSchema, ChallengeCreateSchema, ChallengeStatusSchema } from "../challenges/schema.ts";
+import { FlagAnswerSchema } from "../flags/schema.ts";
 import { NotificationSchema } from "../notifications/schema.ts";
 import { RequestSchema } from "../requests/schema.ts";
 import { ScoreFormSchema } from "../scoring/score-input.ts";
@@ -27,6 +28,7 @@ import {
   ChallengeListItemSchema,
   ChallengeOutSchema,
   ChallengeStatusOutSchema,
+  FlagVerdictSchema,
   GateBoardSchema,
   GateOutSchema,
   MeSchema,
@@ -52,6 +54,7 @@ export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 const everyone = ["admin", "judge", "participant"] as const satisfies readonly Role[];
 const staff = ["admin", "judge"] as const satisfies readonly Role[];
 const admin = ["admin"] as const satisfies readonly Role[];
+const participant = ["participant"] as const satisfies readonly Role[];
 
 export interface ApiOperation {
   summary: string;
@@ -413,6 +416,20 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
         200: { description: "Updated", schema: SubmitResultSchema },
       },
       errors: [400, 404, 413],
+    },
+  },
+  "/challenges/{id}/flag": {
+    post: {
+      summary: "Answer a flag challenge for the caller's team",
+      description:
+        "JSON `{ \"answer\": \"…\" }`: 1,024 bytes at most, surrounding spaces ignored. Checked at once: 200 with the verdict, correct (the points, when) or incorrect (attempts left, seconds to wait). Refused: 409 when the team has solved it already or the challenge is judged, 429 with Retry-After while the team must wait, 403 without a team or attempts left (admins and judges have no team: they may not answer), 400 for an empty answer, 413 for a longer one.",
+      access: participant,
+      originalCalls: [],
+      tag: "challenges",
+      path: idPath,
+      body: { json: FlagAnswerSchema },
+      responses: { 200: { description: "The verdict", schema: FlagVerdictSchema } },
+      errors: [400, 404, 409, 413, 429],
     },
   },
   "/gates": {

@@ -22,6 +22,7 @@ const instant = z
     },
   });
 const category = z.enum(["AI", "CS", "PS", "GD"]);
+const checking = z.enum(["judges", "flag"]).meta({ description: "judges: a file and/or a text, scored by judges; flag: a typed answer checked at once (POST /challenges/{id}/flag)" });
 const submissionStatus = z.enum(["pending", "approved", "rejected", "reviewed"]);
 const points = z.number().meta({ description: "Points, up to 2 decimals" });
 
@@ -62,7 +63,6 @@ export const TeamOutSchema = z
 
 export const TeamRefSchema = z.object({ id, name: z.string(), division: teamDivision }).meta({ id: "TeamRef" });
 
-const checking = z.enum(["judges", "flag"]).meta({ description: "judges: teams send work that judges score; flag: teams type an answer the platform checks at once" });
 // A flag challenge's limits and how many answers it accepts; its answers themselves are never sent, to anyone.
 const flagLimits = {
   wrongPerMinute: z.number().int().nullable().meta({ description: "A flag challenge's wrong answers a minute before a wait; null: the event's setting" }),
@@ -102,8 +102,32 @@ export const ChallengeOutSchema = z
     checking,
     ...flagLimits,
     answerCount: answerCount.optional().meta({ description: "Admins only: how many answers a flag challenge accepts (the answers are never sent)" }),
+    solved: z.boolean().optional().meta({ description: "A flag challenge, read by a participant: solved by their team" }),
+    attemptsLeft: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .meta({ description: "A flag challenge, read by a participant: wrong answers their team may still send (null: no maximum)" }),
   })
   .meta({ id: "Challenge" });
+
+export const FlagVerdictSchema = z
+  .discriminatedUnion("verdict", [
+    z.object({
+      verdict: z.literal("correct"),
+      points: z.number().int().meta({ description: "The challenge's points, now the team's" }),
+      solvedAt: instant,
+      message: z.string(),
+    }),
+    z.object({
+      verdict: z.literal("incorrect"),
+      attemptsLeft: z.number().int().nullable().meta({ description: "Wrong answers the team may still send (null: no maximum)" }),
+      waitSeconds: z.number().int().meta({ description: "Seconds before the team's next answer is taken (0: at once)" }),
+      message: z.string(),
+    }),
+  ])
+  .meta({ id: "FlagVerdict", description: "A flag answer's verdict; a refusal is an Error (409 solved already, 429 wait with Retry-After…)" });
 
 export const ChallengeStatusOutSchema = z.object({ id, title: z.string(), status: z.enum(["active", "inactive"]) }).meta({ id: "ChallengeStatus" });
 
@@ -128,6 +152,7 @@ export const GateBoardSchema = z
           category: z.string().meta({ description: "AI, CS, PS or GD" }),
           points: z.number().int(),
           difficulty: z.string().nullable(),
+          checking,
           solved: z.boolean().meta({ description: "Solved by the caller's team" }),
         }),
       )

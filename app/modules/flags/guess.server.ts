@@ -13,9 +13,11 @@ import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { challengeGateJoin, hiddenFromParticipants } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
-import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { markStandingsStale, requestBatchRecompute, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { submissionsCloseSql, submissionsOpenAt } from "../submissions/close.ts";
 import { hasControlCharacters } from "./answers.ts";
+import { announceFirstBlood, isFirstSolve } from "./first-blood.server.ts";
+import { challengeValue } from "./decay.ts";
 import { attemptsLeft, nextGuessAt, secondsUntil } from "./limits.ts";
 import { answerTooLong, flagDigest, matchAnswer, normalisedAnswer, perTeamFlag, type FlagAnswer } from "./matching.server.ts";
 
@@ -34,7 +36,8 @@ export type FlagRefusal =
   | "controlCharacters"
   | "alreadySolved"
   | "wait"
-  | "noAttemptsLeft";
+  | "noAttemptsLeft"
+  | "busy";
 
 const refusalText: Record<Exclude<FlagRefusal, "wait">, string> = {
   noTeam: m.noTeam,
@@ -49,6 +52,7 @@ const refusalText: Record<Exclude<FlagRefusal, "wait">, string> = {
   controlCharacters: m.controlCharacters,
   alreadySolved: m.alreadySolved,
   noAttemptsLeft: m.noAttemptsLeft,
+  busy: m.busy,
 };
 
 const refusalStatus: Record<FlagRefusal, number> = {
@@ -65,20 +69,32 @@ const refusalStatus: Record<FlagRefusal, number> = {
   alreadySolved: 409,
   wait: 429,
   noAttemptsLeft: 403,
+  busy: 429,
 };
 
 /** A refused answer: its message, its status (429 with `retryAfterSeconds` for a wait), the input to blame. */
 export class FlagError extends DomainError {
   constructor(
     public readonly code: FlagRefusal,
-    public readonly retryAfterSeconds?: number,
+    retryAfterSeconds?: number,
   ) {
-    super(code === "wait" ? m.wait(retryAfterSeconds ?? 1) : refusalText[code], { status: refusalStatus[code], field: "answer" });
+    super(code === "wait" ? m.wait(retryAfterSeconds ?? 1) : refusalText[code], { status: refusalStatus[code], field: "answer", retryAfterSeconds });
   }
 }
 
 export type FlagVerdict =
-  | { verdict: "correct"; challengeId: number; points: number; solvedAt: Date; message: string }
+  | {
+      verdict: "correct";
+      challengeId: number;
+      /** What the solve counts now (a dynamic challenge's value falls with later solves). */
+      points: number;
+      solvedAt: Date;
+      message: string;
+      /** The challenge's first solve. */
+      firstBlood: boolean;
+      /** The teams whose standing the solve changes: the team, or every solver of a dynamic challenge. */
+      solvers: number[];
+    }
   | {
       verdict: "incorrect";
       challengeId: number;
@@ -116,6 +132,9 @@ async function readChallenge(tx: Queryable, challengeId: number) {
       points: challenges.points,
       secret: challenges.flagSecret,
       maxAttempts: challenges.maxAttempts,
+      scoring: challenges.scoring,
+      minimumPoints: challenges.minimumPoints,
+      decay: challenges.decay,
       wrongPerMinute: sql<number>`coalesce(${challenges.wrongPerMinute}, ${eventSettings.flagWrongPerMinute}, 5)`.mapWith(Number),
     })
     .from(challenges)
@@ -152,6 +171,8 @@ export interface TeamFlagState {
   solvedAt: Date | null;
   wrongCount: number;
   attemptsLeft: number | null;
+  /** The challenge's maximum of wrong answers (null: none). */
+  maxAttempts: number | null;
   waitSeconds: number;
 }
 
@@ -163,6 +184,7 @@ export async function teamFlagState(teamId: number, challengeId: number, now = n
     solvedAt: state.solvedAt,
     wrongCount: state.wrong,
     attemptsLeft: attemptsLeft(challenge.maxAttempts, state.wrong),
+    maxAttempts: challenge.maxAttempts,
     waitSeconds: secondsUntil(nextGuessAt(state.recent, state.wrong, challenge.wrongPerMinute), now),
   };
 }
@@ -183,7 +205,46 @@ export async function sendFlag(input: {
   if (input.teamId === null) throw new FlagError("noTeam");
   const teamId = input.teamId;
   const given = checkedAnswer(input.answer);
-  const verdict = await getDb().transaction(async (tx) => {
+  const verdict = await inTurn(`${teamId}:${input.challengeId}`, () => checkInTransaction(input, teamId, given));
+  if (verdict.verdict === "correct") {
+    // A dynamic challenge's value fell for every solver: one batch, one event (the outbox rows stand behind it).
+    if (verdict.solvers.length > 1) await requestBatchRecompute(verdict.solvers, { challengeId: input.challengeId, value: verdict.points });
+    else await requestStandingsRecompute(verdict.solvers);
+    if (verdict.firstBlood) await announceFirstBlood(input.challengeId);
+  }
+  return verdict;
+}
+
+/**
+ * A team's answers to one challenge take turns in this process before they take a database connection:
+ * a flood of one team's guesses waits here (at most MAX_WAITING_TURNS, the rest refused at once with a
+ * 429), never in the pool, where it would hold connections other players' pages need. Across processes
+ * the advisory lock in the transaction makes the turns.
+ */
+const turns = new Map<string, { tail: Promise<unknown>; waiting: number }>();
+export const MAX_WAITING_TURNS = 4;
+
+async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const turn = turns.get(key) ?? { tail: Promise.resolve(), waiting: 0 };
+  if (turn.waiting >= MAX_WAITING_TURNS) throw new FlagError("busy");
+  turn.waiting += 1;
+  turns.set(key, turn);
+  const run = turn.tail.then(work, work);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  turn.tail = settled;
+  try {
+    return await run;
+  } finally {
+    turn.waiting -= 1;
+    if (turn.waiting === 0 && turn.tail === settled) turns.delete(key);
+  }
+}
+
+async function checkInTransaction(input: Parameters<typeof sendFlag>[0], teamId: number, given: string): Promise<FlagVerdict> {
+  return getDb().transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${FLAG_LOCK}, ${teamId} # (${input.challengeId} << 16))`);
     const now = input.now ?? new Date();
     const challenge = await readChallenge(tx, input.challengeId);
@@ -203,17 +264,28 @@ export async function sendFlag(input: {
     const perTeam = answers.some((answer) => answer.kind === "per_team");
     const matched = matchAnswer(answers, given, { id: teamId, secret: challenge.secret });
     if (matched !== null) {
-      await tx.insert(flagAttempts).values({ teamId, userId: input.actor.id, challengeId: input.challengeId, at: now, verdict: "correct", matched });
-      await tx.insert(flagSolves).values({ teamId, challengeId: input.challengeId, userId: input.actor.id, solvedAt: now });
-      await markStandingsStale(tx, teamId);
+      // Solves of a challenge take turns on its row: the order of their times is the order they were made in
+      // (the first blood is the first to commit), and only one can be the first.
+      await tx.execute(sql`select 1 from ${challenges} where ${challenges.id} = ${input.challengeId} for no key update`);
+      const solvedAt = input.now ?? new Date();
+      await tx.insert(flagAttempts).values({ teamId, userId: input.actor.id, challengeId: input.challengeId, at: solvedAt, verdict: "correct", matched });
+      await tx.insert(flagSolves).values({ teamId, challengeId: input.challengeId, userId: input.actor.id, solvedAt });
+      const firstBlood = await isFirstSolve(tx, input.challengeId, teamId);
+      // Dynamic points: this solve lowers what every solver counts, so every solver's standing is recomputed.
+      const solvers =
+        challenge.scoring === "dynamic"
+          ? (await tx.select({ teamId: flagSolves.teamId }).from(flagSolves).where(eq(flagSolves.challengeId, input.challengeId))).map((row) => row.teamId)
+          : [teamId];
+      await markStandingsStale(tx, solvers);
+      const points = challengeValue(challenge, solvers.length);
       await recordAudit(tx, input.actor, {
         kind: "flag.solved",
         teamId,
         userId: input.actor.id,
         subjectId: input.challengeId,
-        after: { challenge: input.challengeId, matched: `answer ${matched}`, points: challenge.points },
+        after: { challenge: input.challengeId, matched: `answer ${matched}`, points },
       });
-      return { verdict: "correct" as const, challengeId: input.challengeId, points: challenge.points, solvedAt: now, message: m.correct(challenge.points) };
+      return { verdict: "correct" as const, challengeId: input.challengeId, points, solvedAt, firstBlood, solvers, message: m.correct(points) };
     }
     // A wrong answer keeps what was typed (organisers read typos), except where flags are per team: there
     // it may be another team's flag, which is not kept; it is looked up, and a match is a sharing signal.
@@ -232,8 +304,6 @@ export async function sendFlag(input: {
     const message = waitSeconds > 0 && left !== 0 ? m.incorrectWait(waitSeconds) : left !== null ? m.incorrectAttemptsLeft(left) : m.incorrect;
     return { verdict: "incorrect" as const, challengeId: input.challengeId, attemptsLeft: left, waitSeconds, message };
   });
-  if (verdict.verdict === "correct") await requestStandingsRecompute(teamId);
-  return verdict;
 }
 
 /**

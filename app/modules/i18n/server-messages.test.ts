@@ -76,6 +76,8 @@ const samples: Record<string, [english: string, arabic: string]> = {
   "messages.threads.adminTakeOver": [m.threads.adminTakeOver("Samira"), `${bdi("Samira")} يتولّى هذه المحادثة. بصفتك مديرًا يمكنك أن تتولّاها أو تجيب عنها أو تغلقها.`],
   "messages.threads.teamWaitingLimit": [m.threads.teamWaitingLimit(20), "بلغ فريقك الحد الأقصى للأسئلة والطلبات التي تنتظر ردّ المنظّمين (20): انتظر ردًّا قبل أن ترسل غيرها."],
   "messages.threads.userWaitingLimit": [m.threads.userWaitingLimit(10), "بلغت الحد الأقصى للأسئلة والطلبات التي تنتظر ردّ المنظّمين (10): انتظر ردًّا قبل أن ترسل غيرها."],
+  "messages.hints.unlocked": [m.hints.unlocked(25), "فُتح التلميح: خُصمت 25 نقطة من فريقك."],
+  "messages.hints.removeUnlocked": [m.hints.removeUnlocked(2), "فتح فريقٌ التلميح 2: لا يمكن حذفه (غيّر نصه بدلًا من ذلك)."],
   "messages.flags.correct": [m.flags.correct(300), "إجابة صحيحة! حلّ فريقك هذا التحدي: 300 نقطة."],
   "messages.flags.incorrectAttemptsLeft": [m.flags.incorrectAttemptsLeft(2), "إجابة خاطئة. بقيت محاولتان."],
   "messages.flags.incorrectWait": [m.flags.incorrectWait(42), "إجابة خاطئة. إجابات خاطئة كثيرة: انتظر 42 ثانية قبل الإجابة التالية."],

@@ -8,6 +8,7 @@ import { challengeGateJoin, hiddenFromParticipants, isGateOpen, maySeeChallenge 
 import { sharedReadBy, type EventVersions } from "../event-data/shared.server.ts";
 import { gateRows } from "../gates/gates.server.ts";
 import { shownFileNameOrNull } from "../file-names.ts";
+import { teamFlagState } from "../flags/guess.server.ts";
 import { readFeedback, type SubmissionFeedback } from "../judging/feedback.server.ts";
 import { isSolved } from "../scoring/rules.ts";
 import { getSubmissionsWindow } from "../settings/settings.server.ts";
@@ -29,6 +30,7 @@ export interface ChallengeCard {
   category: string;
   points: number;
   difficulty: string | null;
+  checking: Challenge["checking"];
   solved: boolean;
 }
 
@@ -47,7 +49,7 @@ export interface GateBoard {
  */
 const challengesOfWave = sharedReadBy(["challenges"], (wave: number) =>
   getDb()
-    .select({ id: challenges.id, title: challenges.title, category: challenges.category, points: challenges.points, difficulty: challenges.difficulty, status: challenges.status })
+    .select({ id: challenges.id, title: challenges.title, category: challenges.category, points: challenges.points, difficulty: challenges.difficulty, status: challenges.status, checking: challenges.checking })
     .from(challenges)
     .where(eq(challenges.wave, wave))
     .orderBy(asc(challenges.id)),
@@ -100,6 +102,7 @@ export interface ChallengeRow {
   status: Challenge["status"];
   attachmentKey: string | null;
   attachmentName: string | null;
+  checking: Challenge["checking"];
   opensAt: Date;
   submissionId: number | null;
   submissionText: string | null;
@@ -123,6 +126,7 @@ export function challengeWithSubmissionSql(challengeId: Placeholder, teamId: Pla
     status: challenges.status,
     attachmentKey: challenges.attachmentKey,
     attachmentName: challenges.attachmentName,
+    checking: challenges.checking,
     opensAt: gates.opensAt,
     submissionId: submissions.id,
     submissionText: submissions.text,
@@ -186,6 +190,7 @@ export async function getGateBoard(
       category: row.category,
       points: row.points,
       difficulty: row.difficulty,
+      checking: row.checking,
       // No submission is never solved.
       solved: submission ? isSolved({ rejected: submission.rejected, scoreCenti: submission.scoreCenti, points: row.points }) : false,
     };
@@ -208,6 +213,21 @@ export interface ChallengeDetail {
   wave: number;
   hasAttachment: boolean;
   attachmentName: string | null;
+  /** Judged (a file and/or a text) or checked at once (a flag: docs/domain.md "Flag challenges"). */
+  checking: Challenge["checking"];
+}
+
+/**
+ * What the challenge page shows of a flag challenge for the viewer's team: never an answer, a pattern, a
+ * secret or a team's flag (app/modules/flags/guess.server.ts keeps those).
+ */
+export interface FlagPageState {
+  solvedAt: string | null;
+  /** Wrong answers the team may still send; null: no maximum. */
+  attemptsLeft: number | null;
+  maxAttempts: number | null;
+  /** Seconds before the next answer is taken (0: at once). */
+  waitSeconds: number;
 }
 
 export interface OwnSubmission {
@@ -232,12 +252,13 @@ export async function getChallengeForSubmission(
   versions: EventVersions | null = null,
   /** The row as the request already read it for this viewer's team (with the badges); undefined: read here. */
   known?: ChallengeRow | null,
-): Promise<{ challenge: ChallengeDetail; submission: OwnSubmission | null } | null> {
+): Promise<{ challenge: ChallengeDetail; submission: OwnSubmission | null; flag: FlagPageState | null } | null> {
   const row =
     known !== undefined
       ? known
       : parseChallengeWithSubmission((await challengeWithSubmissionStatement().execute({ challengeId, teamId: viewer.teamId ?? NO_TEAM }))[0]?.row);
   if (!row || row.wave === null || !maySeeChallenge(viewer, row, now)) return null;
+  const flag = row.checking === "flag" && viewer.teamId !== null ? await flagPageState(viewer.teamId, row.id, now) : null;
   const feedback =
     row.submissionId === null
       ? null
@@ -259,7 +280,9 @@ export async function getChallengeForSubmission(
       wave: row.wave,
       hasAttachment: Boolean(row.attachmentKey),
       attachmentName: shownFileNameOrNull(row.attachmentName),
+      checking: row.checking,
     },
+    flag,
     submission:
       row.submissionId === null
         ? null
@@ -271,5 +294,17 @@ export async function getChallengeForSubmission(
             status: row.submissionStatus ?? "pending",
             feedback,
           },
+  };
+}
+
+/** The team's state on a flag challenge, as the page and the API show it (null: not a flag challenge). */
+export async function flagPageState(teamId: number, challengeId: number, now = new Date()): Promise<FlagPageState | null> {
+  const state = await teamFlagState(teamId, challengeId, now);
+  if (!state) return null;
+  return {
+    solvedAt: state.solvedAt?.toISOString() ?? null,
+    attemptsLeft: state.attemptsLeft,
+    maxAttempts: state.maxAttempts,
+    waitSeconds: state.waitSeconds,
   };
 }

@@ -1,7 +1,7 @@
 import { getEmitter as getAnyEmitter } from "../../infrastructure/emitter.server.ts";
 import { ownUpdateWhileFrozen, rolesSeeingLiveBoard } from "../standings/frozen-view.ts";
 import { roomOfRole, rooms } from "./rooms.ts";
-import type { AnnouncementEvent, NotificationEvent, RequestEvent, ServerToClientEvents, TeamStanding, ThreadReplyEvent } from "./events.ts";
+import type { AnnouncementEvent, FirstBloodEvent, NotificationEvent, RequestEvent, ServerToClientEvents, TeamStanding, ThreadReplyEvent } from "./events.ts";
 
 /** The emitter, typed with our event catalogue: an event name or payload off the catalogue fails the build. */
 const getEmitter = () => getAnyEmitter<ServerToClientEvents>();
@@ -51,6 +51,21 @@ export function broadcastTeamStanding(team: TeamStanding, freeze: { frozen: bool
   if (freeze.frozen) getEmitter().to(rooms.team(team.id)).except(liveRooms).emit("teams:update", ownUpdateWhileFrozen(team, freeze.frozenRank));
 }
 
+/**
+ * Several teams' new standings in one event (`teams:batch`: a dynamic challenge's value fell for every solver),
+ * to the rooms that see the live board; while frozen, each team's own members get its own update as with
+ * `broadcastTeamStanding`.
+ */
+export function broadcastTeamStandings(
+  updates: ReadonlyArray<{ team: TeamStanding; frozenRank: number | null }>,
+  freeze: { frozen: boolean; about: { challengeId: number; value: number } | null },
+) {
+  const liveRooms = rolesSeeingLiveBoard(freeze.frozen).map(roomOfRole);
+  getEmitter().to(liveRooms).emit("teams:batch", { teams: updates.map(({ team }) => team), challengeId: freeze.about?.challengeId ?? null, value: freeze.about?.value ?? null });
+  if (!freeze.frozen) return;
+  for (const { team, frozenRank } of updates) getEmitter().to(rooms.team(team.id)).except(liveRooms).emit("teams:update", ownUpdateWhileFrozen(team, frozenRank));
+}
+
 /** The whole board changed (freeze, unfreeze, rebuild): every client re-reads it. */
 export function broadcastStandingsRefresh() {
   getEmitter().to(everyone).emit("standings:refresh");
@@ -62,4 +77,18 @@ export function broadcastStandingsRefresh() {
  */
 export function broadcastJudgingChanged() {
   getEmitter().to([rooms.judges, rooms.admins]).emit("judging:changed");
+}
+
+/**
+ * A first blood, to whom the frozen-board rule lets see it now: everyone while live; while frozen, the roles
+ * that see the live board (the others get it when the freeze is lifted: `broadcastHeldFirstBlood`).
+ */
+export function broadcastFirstBlood(event: FirstBloodEvent, frozen: boolean) {
+  getEmitter().to(rolesSeeingLiveBoard(frozen).map(roomOfRole)).emit("first_blood", event);
+}
+
+/** A first blood that fell inside a freeze, to the rooms that did not hear it then (after the unfreeze). */
+export function broadcastHeldFirstBlood(event: FirstBloodEvent) {
+  const heard = rolesSeeingLiveBoard(true).map(roomOfRole);
+  getEmitter().to(everyone).except(heard).emit("first_blood", event);
 }

@@ -29,6 +29,15 @@ export interface ThreadReplyEvent extends NotificationEvent {
   threadId: number;
 }
 
+/** The first solve of a flag challenge (docs/domain.md "First blood"): names only, never a flag. */
+export interface FirstBloodEvent {
+  challengeId: number;
+  challenge: string;
+  category: "AI" | "CS" | "PS" | "GD";
+  team: string;
+  at: string;
+}
+
 export interface RequestEvent {
   id: number;
   kind: "mentor" | "needs" | "question";
@@ -40,6 +49,11 @@ export interface RequestEvent {
 
 export interface ServerToClientEvents {
   "teams:update": (team: TeamStanding) => void;
+  /**
+   * Several teams' standings at once, each taken as a `teams:update`: every solver of a dynamic challenge whose
+   * value fell (`challengeId`, `value`: the challenge and its value now; null for another cause).
+   */
+  "teams:batch": (batch: { teams: TeamStanding[]; challengeId: number | null; value: number | null }) => void;
   /** The whole board changed (freeze, unfreeze, rebuild): re-read it. */
   "standings:refresh": () => void;
   /**
@@ -57,6 +71,11 @@ export interface ServerToClientEvents {
   "thread:changed": (thread: { id: number }) => void;
   /** The thread's team: an organiser answered (the popup shows it apart from the organisers' notification). */
   "thread:reply": (reply: ThreadReplyEvent) => void;
+  /**
+   * A flag challenge's first solve: a popup and a chime, as a notification (changes no score). While the
+   * board is frozen, participants get it only when it is lifted.
+   */
+  first_blood: (event: FirstBloodEvent) => void;
   /** Judges and admins: a submission was sent or updated, or a score saved; re-read the judging queue. */
   "judging:changed": () => void;
 }

@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, getTableColumns } from "drizzle-orm";
 import { eventSettings, gates, meals } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
@@ -9,12 +9,18 @@ import { submissionsCloseOf, submissionsOpenAt } from "../submissions/close.ts";
 import { DEFAULT_TIME_ZONE } from "./zoned-time.ts";
 
 /**
+ * Every column but the first-blood webhook's (its URL carries a chat's token, its secret signs posts): what
+ * the pages share is never a place they could leak from (app/modules/webhooks/settings.server.ts reads them).
+ */
+const { firstBloodWebhookUrl: _url, firstBloodWebhookSecret: _secret, ...sharedColumns } = getTableColumns(eventSettings);
+
+/**
  * The event's settings row (null before the final countdown is first set), read once per version when given
  * the request's (app/modules/event-data/shared.server.ts): what the participant pages show of it. Rules that
  * depend on it (submissions closing: app/modules/submissions/close.ts) are enforced in SQL by the writes themselves.
  */
 export const eventSettingsRow = sharedRead(["event_settings"], async () => {
-  const [row] = await getDb().select().from(eventSettings).where(eq(eventSettings.id, 1)).limit(1);
+  const [row] = await getDb().select(sharedColumns).from(eventSettings).where(eq(eventSettings.id, 1)).limit(1);
   return row ?? null;
 });
 

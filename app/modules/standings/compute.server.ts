@@ -2,7 +2,7 @@ import { eq, type SQL, sql, type SQLWrapper } from "drizzle-orm";
 import { prebuilt } from "../../../db/in-order.ts";
 import { jsonDate, jsonObjectSql, oneRow, parsedJson, scalarSubquery } from "../../../db/json.ts";
 import type { Queryable } from "../../../db/client.ts";
-import { awards, challenges, eventSettings, standings, teamAnswers, teams, users } from "../../../db/schema.ts";
+import { challenges, eventSettings, standings, teamAnswers, teamAwards, teams, users } from "../../../db/schema.ts";
 import { awardTotalsOf, type AwardTotals, type CountedAward } from "../awards/rules.ts";
 import { fromCenti, totalsOf, type ScoredSubmission, type Totals } from "../scoring/rules.ts";
 import type { TeamStanding } from "../realtime/events.ts";
@@ -35,23 +35,32 @@ export const affectedUserIds = (teamId: number | SQLWrapper) => sql`
     union
     select ${teamAnswers.userId} from ${teamAnswers} where ${teamAnswers.teamId} = ${teamId} and ${teamAnswers.userId} is not null`;
 
+/** The users whose statistics a recompute of these teams writes (affectedUserIds of each, together). */
+export const affectedUserIdsOfTeams = (teamIds: SQLWrapper) => sql`
+    select ${users.id} from ${users} where ${users.teamId} = any(${teamIds}::int[])
+    union
+    select ${teamAnswers.userId} from ${teamAnswers} where ${teamAnswers.teamId} = any(${teamIds}::int[]) and ${teamAnswers.userId} is not null`;
+
 export async function allScoredSubmissions(tx: Queryable): Promise<ScoredRow[]> {
   return tx.select(scoredColumns).from(teamAnswers).innerJoin(challenges, eq(challenges.id, teamAnswers.challengeId));
 }
 
-/** The columns an award's count reads (revoked ones included: their revoke is a change of the total). */
+/**
+ * The columns an award's count reads (revoked ones included: their revoke is a change of the total), from
+ * `team_awards` (db/schema.ts): awards and what hint unlocks cost, counted alike.
+ */
 const awardColumns = {
-  teamId: awards.teamId,
-  pointsCenti: awards.pointsCenti,
-  category: awards.category,
-  createdAt: awards.createdAt,
-  revokedAt: awards.revokedAt,
+  teamId: teamAwards.teamId,
+  pointsCenti: teamAwards.pointsCenti,
+  category: teamAwards.category,
+  createdAt: teamAwards.createdAt,
+  revokedAt: teamAwards.revokedAt,
 };
 
 export type AwardRow = CountedAward & { teamId: number };
 
 export async function allAwards(tx: Queryable): Promise<AwardRow[]> {
-  return tx.select(awardColumns).from(awards);
+  return tx.select(awardColumns).from(teamAwards);
 }
 
 export function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
@@ -122,6 +131,15 @@ export function toTeamStanding(
 
 export { awardTotalsOf, totalsOf };
 
+/**
+ * When a change of a team's total shows on its chart (its history row): when it reached the total, unless
+ * that did not move (another team's solve lowered a dynamic challenge's value: the team reached nothing, its
+ * points fell now).
+ */
+export function historyPointAt(previousReachedAt: Date | null | undefined, reachedAt: Date, now: Date): Date {
+  return previousReachedAt && previousReachedAt.getTime() === reachedAt.getTime() ? now : reachedAt;
+}
+
 /** A scored row as JSON (the columns of `scoredColumns`). */
 const scoredJson = jsonObjectSql(scoredColumns);
 const scoredOf = (row: Omit<ScoredRow, "scoredAt"> & { scoredAt: string | null }): ScoredRow => ({ ...row, scoredAt: row.scoredAt === null ? null : jsonDate(row.scoredAt) });
@@ -143,10 +161,10 @@ function recomputeReadsSql(teamId: SQLWrapper): SQL {
   return sql`select
     ${scalarSubquery(sql`select ${jsonObjectSql({ id: teams.id, name: teams.name, division: teams.division, createdAt: teams.createdAt })} from ${teams} where ${teams.id} = ${teamId}`)} as team,
     ${jsonList(scoredJson, sql`${scoredFrom} where ${teamAnswers.teamId} = ${teamId}`)} as team_rows,
-    ${jsonList(jsonObjectSql(awardColumns), sql`from ${awards} where ${awards.teamId} = ${teamId}`)} as awards,
+    ${jsonList(jsonObjectSql(awardColumns), sql`from ${teamAwards} where ${teamAwards.teamId} = ${teamId}`)} as awards,
     ${jsonList(sql`affected.id`, sql`from (${affectedUserIds(teamId)}) affected(id)`)} as user_ids,
     ${jsonList(scoredJson, sql`${scoredFrom} where ${teamAnswers.userId} = any(array(${affectedUserIds(teamId)}))`)} as user_rows,
-    ${scalarSubquery(sql`select ${jsonObjectSql({ totalCenti: standings.totalCenti, shown: standings.shown })} from ${standings} where ${standings.teamId} = ${teamId}`)} as previous,
+    ${scalarSubquery(sql`select ${jsonObjectSql({ totalCenti: standings.totalCenti, reachedAt: standings.totalReachedAt, shown: standings.shown })} from ${standings} where ${standings.teamId} = ${teamId}`)} as previous,
     ${scalarSubquery(sql`select ${eventSettings.scoreboardFrozen} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen,
     ${scalarSubquery(sql`select ${frozenRankSql({ frozen: eventSettings.scoreboardFrozen, frozenBoard: eventSettings.frozenBoard }, teamId)} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen_rank,
     nextval('standings_outbox_version_seq') as version
@@ -162,7 +180,7 @@ export interface RecomputeReads {
   teamAwards: AwardRow[];
   userIds: number[];
   userRows: ScoredRow[];
-  previous: { totalCenti: number; shown: string | null } | null;
+  previous: { totalCenti: number; reachedAt: Date; shown: string | null } | null;
   freeze: { frozen: boolean; frozenRank: number | null };
   version: number;
 }
@@ -172,7 +190,8 @@ type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date 
 /** The row of recomputeReadsSql, mapped: timestamps as drizzle maps them (to the millisecond). */
 export function recomputeReadsOf(row: Record<string, unknown>): RecomputeReads {
   const team = parsedJson(row.team) as Json<NonNullable<RecomputeReads["team"]>> | null;
-  const previous = parsedJson(row.previous) as RecomputeReads["previous"];
+  const previousJson = parsedJson(row.previous) as Json<NonNullable<RecomputeReads["previous"]>> | null;
+  const previous = previousJson && { ...previousJson, reachedAt: jsonDate(previousJson.reachedAt) };
   return {
     team: team && { ...team, createdAt: jsonDate(team.createdAt) },
     teamRows: (parsedJson(row.team_rows) as Json<ScoredRow>[]).map(scoredOf),

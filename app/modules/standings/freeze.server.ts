@@ -4,6 +4,7 @@ import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { getRedis } from "../../infrastructure/redis.server.ts";
 import { broadcastStandingsRefresh } from "../realtime/broadcast.server.ts";
+import { releaseHeldFirstBloods } from "../flags/first-blood.server.ts";
 import { lockBoardExclusive } from "./locks.ts";
 import { readLiveSnapshot } from "./scoreboard.server.ts";
 import { bumpVersion, snapshotKeys } from "./snapshot.server.ts";
@@ -15,12 +16,17 @@ import { bumpVersion, snapshotKeys } from "./snapshot.server.ts";
 export async function setScoreboardFrozen(actor: Actor, frozen: boolean) {
   // Make sure the snapshot exists before taking the lock (a cold read may rebuild it).
   await readLiveSnapshot();
+  // When the board froze, if it was: the first bloods since then were held from participants.
+  let heldSince: Date | null = null;
+  let frozenAt: Date | null = null;
   await getDb().transaction(async (tx) => {
     // Under the exclusive board lock no standings job can slip between the board we freeze and the flag.
     await lockBoardExclusive(tx);
     const live = (await readLiveSnapshot()).board;
     const now = new Date();
+    frozenAt = now;
     const [before] = await tx.select({ frozen: eventSettings.scoreboardFrozen, frozenAt: eventSettings.frozenAt }).from(eventSettings).where(eq(eventSettings.id, 1));
+    heldSince = before?.frozen ? before.frozenAt : null;
     // Freezing again takes a new snapshot (a change); unfreezing a live board changes nothing.
     if (frozen || before?.frozen) await recordAudit(tx, actor, { kind: frozen ? "scoreboard.frozen" : "scoreboard.unfrozen", before: before ?? null, after: { frozen, frozenAt: frozen ? now : null } });
     await tx
@@ -35,8 +41,10 @@ export async function setScoreboardFrozen(actor: Actor, frozen: boolean) {
     const results = await multi.exec();
     for (const [error] of results ?? []) if (error) throw error;
   });
-  // Unfreezing publishes the real standings: every board re-reads.
+  // Unfreezing publishes the real standings: every board re-reads, and hears the first bloods it missed.
   broadcastStandingsRefresh();
+  // Freezing again starts a new freeze at `frozenAt`: the ones held before it are told now too.
+  if (heldSince) await releaseHeldFirstBloods(heldSince, frozen ? frozenAt : null);
 }
 
 export async function isScoreboardFrozen(): Promise<boolean> {

@@ -51,3 +51,15 @@ export function teamThenBoardSharedSql(teamId: SQLWrapper, { tryWithin }: { tryW
 export function lockUsersSql(userIds: SQL): SQL<number> {
   return sql<number>`(select count(*)::int from (select pg_advisory_xact_lock(${USER_LOCK}, locked.id) from (${userIds}) locked(id) order by locked.id) taken)`;
 }
+
+/**
+ * A batch recompute's locks (app/modules/standings/recompute.server.ts, `recomputeTeamsTogether`): every team's
+ * lock in id order, then the board lock shared, then the users' locks (`users`: a query of one id column) in
+ * id order, in one statement: the order every single recompute takes them in, so a batch and the jobs never
+ * wait for each other in a circle. Each team's own statements then take its locks again (held already: no wait).
+ */
+export function teamsThenBoardSharedThenUsersSql(teamIds: SQLWrapper, users: SQL): SQL {
+  return sql`select (select count(*)::int from (select pg_advisory_xact_lock(${TEAM_LOCK}, locked.id) from unnest(${teamIds}::int[]) locked(id) order by locked.id) taken) as teams,
+    (select count(*)::int from (select pg_advisory_xact_lock_shared(${BOARD_LOCK}, 0)) board) as board,
+    ${lockUsersSql(users)} as users`;
+}

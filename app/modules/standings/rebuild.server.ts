@@ -10,7 +10,7 @@ import { getDb } from "../../infrastructure/db.server.ts";
 import { getRedis } from "../../infrastructure/redis.server.ts";
 import { broadcastStandingsRefresh } from "../realtime/broadcast.server.ts";
 import type { TeamStanding } from "../realtime/events.ts";
-import { allAwards, allScoredSubmissions, awardTotalsOf, groupBy, teamStandingValues, toTeamStanding, totalsOf, userStatisticsValues } from "./compute.server.ts";
+import { allAwards, allScoredSubmissions, awardTotalsOf, groupBy, historyPointAt, teamStandingValues, toTeamStanding, totalsOf, userStatisticsValues } from "./compute.server.ts";
 import { lockBoardExclusive } from "./locks.ts";
 import { nextStandingsVersion } from "./outbox.server.ts";
 import { rankAll } from "./ranking.ts";
@@ -49,7 +49,7 @@ export async function rebuildStandings(): Promise<{ teams: number; users: number
   const outcome = await getDb().transaction(async (tx) => {
     await lockBoardExclusive(tx);
     const pending = await tx.select({ teamId: standingsOutbox.teamId, version: standingsOutbox.version }).from(standingsOutbox);
-    const previous = new Map((await tx.select({ teamId: standings.teamId, totalCenti: standings.totalCenti }).from(standings)).map((row) => [row.teamId, row.totalCenti]));
+    const previous = new Map((await tx.select({ teamId: standings.teamId, totalCenti: standings.totalCenti, reachedAt: standings.totalReachedAt }).from(standings)).map((row) => [row.teamId, row]));
     const computed = await computeAllStandings(tx);
 
     await tx.delete(standings);
@@ -58,9 +58,12 @@ export async function rebuildStandings(): Promise<{ teams: number; users: number
         chunk.map(({ name, division, rank, ...row }) => ({ ...row, shown: shownOf(toTeamStanding({ id: row.teamId, name, division }, { ...row, rank }, 0)) })),
       );
     }
-    const changed = computed.standings.filter((row) => previous.get(row.teamId) !== row.totalCenti);
+    const changed = computed.standings.filter((row) => previous.get(row.teamId)?.totalCenti !== row.totalCenti);
+    const now = new Date();
     for (const chunk of chunks(changed, 1000)) {
-      await tx.insert(standingsHistory).values(chunk.map((row) => ({ teamId: row.teamId, totalCenti: row.totalCenti, at: row.totalReachedAt })));
+      await tx
+        .insert(standingsHistory)
+        .values(chunk.map((row) => ({ teamId: row.teamId, totalCenti: row.totalCenti, at: historyPointAt(previous.get(row.teamId)?.reachedAt, row.totalReachedAt, now) })));
     }
     await tx.delete(userStatistics);
     for (const chunk of chunks(computed.userStats, 1000)) await tx.insert(userStatistics).values(chunk);

@@ -13,12 +13,14 @@ import { within } from "../../infrastructure/deadline.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { getMetrics } from "../../infrastructure/metrics.server.ts";
 import { getRedis } from "../../infrastructure/redis.server.ts";
-import { broadcastTeamStanding } from "../realtime/broadcast.server.ts";
+import { broadcastTeamStanding, broadcastTeamStandings } from "../realtime/broadcast.server.ts";
 import type { TeamStanding } from "../realtime/events.ts";
 import {
   affectedUserIds,
+  affectedUserIdsOfTeams,
   awardTotalsOf,
   groupBy,
+  historyPointAt,
   recomputeReadsOf,
   recomputeReads,
   type ScoredRow,
@@ -27,7 +29,7 @@ import {
   totalsOf,
   userStatisticsValues,
 } from "./compute.server.ts";
-import { lockBoardShared, lockTeam, lockUsersSql, teamThenBoardSharedSql } from "./locks.ts";
+import { lockBoardShared, lockTeam, lockUsersSql, teamsThenBoardSharedThenUsersSql, teamThenBoardSharedSql } from "./locks.ts";
 import { markTeamStale, requestStandingsRecompute } from "./outbox.server.ts";
 import { ensureSnapshotReady } from "./scoreboard.server.ts";
 import { shownOf } from "./shown.ts";
@@ -244,6 +246,7 @@ async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: Prom
       shown,
       updatedAt: new Date().toISOString(),
       totalChanged: previous?.totalCenti !== values.totalCenti,
+      historyAt: historyPointAt(previous?.reachedAt, values.totalReachedAt, new Date()).toISOString(),
       pendingVersion: pending.version,
     }),
   ]);
@@ -274,6 +277,64 @@ async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: Prom
   rowsOf(writes);
   standing.rank = rank;
   return { result: { status: "updated", team: standing }, publish };
+}
+
+/**
+ * Several teams recomputed together, in one transaction, then published as one event: what a solve of a
+ * dynamic challenge changes (every solver's points fall at once; docs/domain.md "Dynamic points"). Its
+ * locks are every team's (in id order), the board's shared, then every user's whose statistics it writes (in
+ * id order): the order each single recompute takes them in, so the batch and the jobs never wait in a circle.
+ * Each team is then recomputed as a job recomputes it (its own locks are held already); the teams whose
+ * standing a client shows changed go out in one `teams:batch`. `about`: what changed them (the event carries it).
+ */
+export async function recomputeTeamsTogether(teamIds: readonly number[], about: BatchCause | null = null): Promise<RecomputeResult[]> {
+  const ids = [...new Set(teamIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return [];
+  try {
+    return await recomputeTogetherOnce(ids, about);
+  } catch (error) {
+    if (!(error instanceof SnapshotNotReadyError)) throw error;
+    await ensureSnapshotReady();
+    return recomputeTogetherOnce(ids, about);
+  }
+}
+
+/** What a batch recompute was for: a dynamic challenge's new value. */
+export interface BatchCause {
+  challengeId: number;
+  value: number;
+}
+
+async function recomputeTogetherOnce(ids: number[], about: BatchCause | null): Promise<RecomputeResult[]> {
+  const { results, publishes } = await getDb().transaction(async (tx) => {
+    const idList = sql`${`{${ids.join(",")}}`}`;
+    for (const result of await sendInOrder(tx, [GENERIC_PLANS, teamsThenBoardSharedThenUsersSql(idList, affectedUserIdsOfTeams(idList))])) rowsOf(result);
+    const results: RecomputeResult[] = [];
+    const publishes: Publish[] = [];
+    for (const teamId of ids) {
+      const { result, publish } = await recomputeFrom(tx, teamId, await sendInOrder(tx, firstStatements(teamId, { inRequest: false })), null);
+      results.push(result as RecomputeResult);
+      if (publish) publishes.push(publish);
+    }
+    return { results, publishes };
+  });
+  publishStandings(publishes, about);
+  return results;
+}
+
+/** Several teams' new standings, after commit, in one event (the frozen-board rule applied as to one). */
+function publishStandings(publishes: readonly Publish[], about: BatchCause | null) {
+  if (publishes.length === 0) return;
+  try {
+    broadcastTeamStandings(
+      publishes.map(({ team, frozenRank }) => ({ team, frozenRank })),
+      { frozen: publishes[0].frozen, about },
+    );
+    const now = Date.now();
+    for (const { requestedAt } of publishes) getMetrics().liveLag().observe(Math.max(0, now - requestedAt.getTime()) / 1000);
+  } catch (error) {
+    getLogger().warn({ err: error, teams: publishes.length }, "teams:batch not published");
+  }
 }
 
 /** Published after commit: a browser that re-reads on this hint sees the committed standings. */
@@ -323,7 +384,7 @@ function userStatisticsRows(userIds: number[], scored: ScoredRow[]) {
  * the recompute read (a change that came meanwhile keeps it, and its own recompute runs).
  */
 const recomputeWrites = prebuilt(
-  ["teamId", "statistics", "aiCenti", "csCenti", "psCenti", "gdCenti", "totalCenti", "solvedCount", "totalReachedAt", "shown", "updatedAt", "totalChanged", "pendingVersion"],
+  ["teamId", "statistics", "aiCenti", "csCenti", "psCenti", "gdCenti", "totalCenti", "solvedCount", "totalReachedAt", "shown", "updatedAt", "totalChanged", "historyAt", "pendingVersion"],
   (value) => sql`
     with statistics as (
       insert into ${userStatistics} (user_id, ai_centi, cs_centi, ps_centi, gd_centi, total_centi, ai_solved, cs_solved, ps_solved, gd_solved)
@@ -342,7 +403,7 @@ const recomputeWrites = prebuilt(
         updated_at = ${value.updatedAt}::timestamptz
     ), history as (
       insert into ${standingsHistory} (team_id, total_centi, at)
-      select ${value.teamId}::int, ${value.totalCenti}::int, ${value.totalReachedAt}::timestamptz where ${value.totalChanged}::boolean
+      select ${value.teamId}::int, ${value.totalCenti}::int, ${value.historyAt}::timestamptz where ${value.totalChanged}::boolean
     ), done as (
       delete from ${standingsOutbox} where team_id = ${value.teamId}::int and version = ${value.pendingVersion}::bigint
     )

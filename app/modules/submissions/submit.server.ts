@@ -32,7 +32,8 @@ export type SubmissionErrorCode =
   | "tooLarge"
   | "textTooLong"
   | "malformed"
-  | "storage";
+  | "storage"
+  | "judgedByFlag";
 
 const errorText: Record<SubmissionErrorCode, string> = {
   noTeam: messages.participant.noTeam,
@@ -46,6 +47,7 @@ const errorText: Record<SubmissionErrorCode, string> = {
   textTooLong: messages.participant.textTooLong,
   malformed: messages.errors.badRequest,
   storage: messages.errors.storageUnavailable,
+  judgedByFlag: messages.flags.judgedByFlag,
 };
 
 /** A refused submission, with the message the user sees and the HTTP status it maps to. */
@@ -58,6 +60,7 @@ const errorStatus: Partial<Record<SubmissionErrorCode, number>> = {
   submissionsClosed: 403,
   inactive: 403,
   noGate: 403,
+  judgedByFlag: 409,
 };
 
 export class SubmissionError extends DomainError {
@@ -98,6 +101,7 @@ export async function assertCanSubmit(
       wave: challenges.wave,
       opensAt: gates.opensAt,
       closesAt: submissionsCloseSql,
+      checking: challenges.checking,
     })
     .from(challenges)
     .leftJoin(gates, challengeGateJoin)
@@ -107,6 +111,8 @@ export async function assertCanSubmit(
   if (!row) throw new SubmissionError("notFound");
   const hidden = hiddenFromParticipants({ status: row.status, opensAt: row.wave === null ? null : row.opensAt }, now);
   if (hidden) throw new SubmissionError(hidden === "gateClosed" ? "closed" : hidden);
+  // A flag challenge takes typed answers only (app/modules/flags/guess.server.ts), never a judged upload.
+  if (row.checking === "flag") throw new SubmissionError("judgedByFlag");
   if (!submissionsOpenAt(row.closesAt, input.begunAt ?? now)) throw new SubmissionError("submissionsClosed");
   return { closesAt: row.closesAt };
 }

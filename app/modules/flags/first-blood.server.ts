@@ -1,0 +1,144 @@
+/**
+ * First blood (docs/domain.md "First blood"): the first three solves of each flag challenge are marked, and
+ * the first is announced live to every participant, held while the scoreboard is frozen and sent when it is
+ * lifted. Derived from `flag_solves` alone (the order of `solved_at`, then the team id): nothing to keep in
+ * step. Changes no score.
+ */
+import { and, eq, lte, sql } from "drizzle-orm";
+import { anyOf } from "../../../db/any-of.ts";
+import type { Queryable } from "../../../db/client.ts";
+import { challenges, eventSettings, flagSolves, teams, type Category } from "../../../db/schema.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { getLogger } from "../../infrastructure/logger.server.ts";
+import type { Role } from "../auth/access.ts";
+import { broadcastFirstBlood, broadcastHeldFirstBlood } from "../realtime/broadcast.server.ts";
+import type { FirstBloodEvent } from "../realtime/events.ts";
+import { seesLiveBoard } from "../standings/frozen-view.ts";
+import { enqueueFirstBloodWebhook } from "../webhooks/webhooks.server.ts";
+
+/** How many of a challenge's first solves are marked. */
+export const MARKED_SOLVES = 3;
+
+export interface FirstSolve {
+  challengeId: number;
+  /** 1, 2 or 3. */
+  place: number;
+  teamId: number;
+  team: string;
+  solvedAt: Date;
+}
+
+/**
+ * The first solves of these challenges as the viewer may see them: live for the roles that see the live
+ * board; as of the freeze for the others while the board is frozen (a solve after it is not marked yet).
+ */
+export async function firstSolvesFor(challengeIds: readonly number[], viewer: { role: Role }, db: Queryable = getDb()): Promise<Map<number, FirstSolve[]>> {
+  const marks = new Map<number, FirstSolve[]>();
+  if (challengeIds.length === 0) return marks;
+  const [settings] = await db.select({ frozen: eventSettings.scoreboardFrozen, frozenAt: eventSettings.frozenAt }).from(eventSettings).where(eq(eventSettings.id, 1));
+  const cutAt = settings?.frozen && !seesLiveBoard(viewer.role, true) ? settings.frozenAt : null;
+  const ranked = db
+    .select({
+      challengeId: flagSolves.challengeId,
+      teamId: flagSolves.teamId,
+      solvedAt: flagSolves.solvedAt,
+      place: sql<number>`row_number() over (partition by ${flagSolves.challengeId} order by ${flagSolves.solvedAt}, ${flagSolves.teamId})`.as("place"),
+    })
+    .from(flagSolves)
+    .where(and(anyOf(flagSolves.challengeId, [...challengeIds]), cutAt ? lte(flagSolves.solvedAt, cutAt) : undefined))
+    .as("ranked");
+  const rows = await db
+    .select({ challengeId: ranked.challengeId, teamId: ranked.teamId, solvedAt: ranked.solvedAt, place: ranked.place, team: teams.name })
+    .from(ranked)
+    .innerJoin(teams, eq(teams.id, ranked.teamId))
+    .where(lte(ranked.place, MARKED_SOLVES))
+    .orderBy(ranked.challengeId, ranked.place);
+  for (const row of rows) {
+    const solve = { ...row, place: Number(row.place) };
+    const list = marks.get(row.challengeId);
+    if (list) list.push(solve);
+    else marks.set(row.challengeId, [solve]);
+  }
+  return marks;
+}
+
+/** The challenge's first solve as the live event says it, with what the organisers' webhook adds. */
+async function firstBloodOf(db: Queryable, challengeId: number): Promise<(FirstBloodEvent & { teamId: number; points: number }) | null> {
+  const [row] = await db
+    .select({ challenge: challenges.title, category: challenges.category, team: teams.name, teamId: teams.id, points: challenges.points, at: flagSolves.solvedAt })
+    .from(flagSolves)
+    .innerJoin(challenges, eq(challenges.id, flagSolves.challengeId))
+    .innerJoin(teams, eq(teams.id, flagSolves.teamId))
+    .where(eq(flagSolves.challengeId, challengeId))
+    .orderBy(flagSolves.solvedAt, flagSolves.teamId)
+    .limit(1);
+  return row ? { challengeId, challenge: row.challenge, category: row.category as Category, team: row.team, at: row.at.toISOString(), teamId: row.teamId, points: row.points } : null;
+}
+
+/** What every browser hears of a first blood. */
+function publicPart({ teamId: _teamId, points: _points, ...event }: FirstBloodEvent & { teamId: number; points: number }): FirstBloodEvent {
+  return event;
+}
+
+/** What the organisers' webhook posts of it (app/modules/webhooks). */
+function webhookPart(event: FirstBloodEvent & { teamId: number; points: number }) {
+  return {
+    challengeId: event.challengeId,
+    challengeTitle: event.challenge,
+    category: event.category,
+    points: event.points,
+    teamId: event.teamId,
+    teamName: event.team,
+    solvedAt: new Date(event.at),
+  };
+}
+
+/**
+ * After a first solve committed: the popup to everyone who may see it now (the rest when the freeze is
+ * lifted). A hint: a failure is logged, never the player's verdict's.
+ */
+export async function announceFirstBlood(challengeId: number): Promise<FirstBloodEvent | null> {
+  try {
+    const event = await firstBloodOf(getDb(), challengeId);
+    if (!event) return null;
+    const [settings] = await getDb().select({ frozen: eventSettings.scoreboardFrozen }).from(eventSettings).where(eq(eventSettings.id, 1));
+    const frozen = settings?.frozen ?? false;
+    broadcastFirstBlood(publicPart(event), frozen);
+    // The organisers' chat may be read by players: it hears a first blood when participants do.
+    if (!frozen) await enqueueFirstBloodWebhook(webhookPart(event));
+    return publicPart(event);
+  } catch (error) {
+    getLogger().warn({ err: error, challengeId }, "first blood not announced");
+    return null;
+  }
+}
+
+/**
+ * When the freeze is lifted (or a new one taken): the first bloods that fell inside it, to the rooms that did
+ * not hear them then, oldest first. `frozenAt`: when the board froze; `until`: a new freeze's instant (null:
+ * lifted).
+ */
+export async function releaseHeldFirstBloods(frozenAt: Date, until: Date | null = null): Promise<number> {
+  const firsts = await getDb()
+    .selectDistinctOn([flagSolves.challengeId], { challengeId: flagSolves.challengeId, at: flagSolves.solvedAt })
+    .from(flagSolves)
+    .orderBy(flagSolves.challengeId, flagSolves.solvedAt, flagSolves.teamId);
+  const held = firsts.filter((first) => first.at > frozenAt && (until === null || first.at <= until)).sort((a, b) => a.at.getTime() - b.at.getTime());
+  for (const first of held) {
+    const event = await firstBloodOf(getDb(), first.challengeId);
+    if (!event) continue;
+    broadcastHeldFirstBlood(publicPart(event));
+    await enqueueFirstBloodWebhook(webhookPart(event));
+  }
+  return held.length;
+}
+
+/** Whether a solve just made is the challenge's first (read in the solve's transaction, under the challenge's lock). */
+export async function isFirstSolve(tx: Queryable, challengeId: number, teamId: number): Promise<boolean> {
+  const [other] = await tx
+    .select({ teamId: flagSolves.teamId })
+    .from(flagSolves)
+    .where(and(eq(flagSolves.challengeId, challengeId), sql`${flagSolves.teamId} <> ${teamId}`))
+    .limit(1);
+  return other === undefined;
+}

@@ -1,0 +1,128 @@
+/**
+ * Dynamic points (docs/domain.md "Dynamic points"): the `team_answers` view (migration 0019) and
+ * app/modules/flags/decay.ts are one rule; a new solve lowers every solver's points, each keeps the time it
+ * reached its total, and the chart shows the fall when it happened.
+ */
+import { and, desc, eq } from "drizzle-orm";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { challengeFlags, challenges, flagSolves, standings, standingsHistory, teamAnswers } from "../../db/schema.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { dynamicValue } from "../../app/modules/flags/decay.ts";
+import { sendFlag } from "../../app/modules/flags/guess.server.ts";
+import { broadcastNotification } from "../../app/modules/realtime/broadcast.server.ts";
+import { recomputeTeamsTogether, recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
+import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+import { collect, connectSocket, nextEvent, startRealtimeServer, stopAll, type TestSocket } from "../support/processes.ts";
+
+let realtimeUrl: string;
+const sockets: TestSocket[] = [];
+
+beforeAll(async () => {
+  await ensureEventSettings();
+  await ensureTwoOpenGates();
+  realtimeUrl = (await startRealtimeServer()).url;
+});
+
+afterAll(() => {
+  for (const socket of sockets) socket.disconnect();
+  stopAll();
+});
+
+async function dynamicChallenge(initial: number, minimum: number, decay: number) {
+  const challenge = await makeChallenge({ points: initial, category: "CS", wave: 1 });
+  await getDb().update(challenges).set({ checking: "flag", scoring: "dynamic", minimumPoints: minimum, decay }).where(eq(challenges.id, challenge.id));
+  await getDb().insert(challengeFlags).values({ challengeId: challenge.id, position: 1, kind: "exact", value: "GK{decay}" });
+  return challenge;
+}
+
+describe("dynamic points", () => {
+  it("are the same in Postgres's view and in TypeScript", async () => {
+    const teams = await Promise.all(Array.from({ length: 12 }, () => makeTeam()));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 2, max: 10_000 }).chain((initial) => fc.tuple(fc.constant(initial), fc.integer({ min: 1, max: initial }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 12 }))),
+        async ([initial, minimum, decay, solves]) => {
+          const challenge = await dynamicChallenge(initial, minimum, decay);
+          await getDb()
+            .insert(flagSolves)
+            .values(teams.slice(0, solves).map((team) => ({ teamId: team.id, challengeId: challenge.id })));
+          const rows = await getDb().select({ scoreCenti: teamAnswers.scoreCenti }).from(teamAnswers).where(eq(teamAnswers.challengeId, challenge.id));
+          expect(rows.map((row) => row.scoreCenti)).toEqual(Array(solves).fill(dynamicValue({ initial, minimum, decay }, solves) * 100));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("lowers every solver's points on a new solve; each keeps its own reached time, and the chart shows the fall when it came", async () => {
+    const challenge = await dynamicChallenge(500, 100, 3);
+    const players = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const team = await makeTeam();
+        const user = await makeUser("participant", team.id);
+        return { team, actor: actorFor(user.id, user.name, "participant") };
+      }),
+    );
+    const solvedAt: Date[] = [];
+    for (const [index, player] of players.entries()) {
+      const verdict = await sendFlag({ actor: player.actor, teamId: player.team.id, challengeId: challenge.id, answer: "GK{decay}" });
+      if (verdict.verdict !== "correct") throw new Error("not solved");
+      expect(verdict.points).toBe([500, 456, 323][index]);
+      expect(verdict.solvers).toHaveLength(index + 1);
+      solvedAt.push(verdict.solvedAt);
+      for (const solver of players.slice(0, index + 1)) await recomputeTeamStanding(solver.team.id);
+    }
+    const rows = await getDb()
+      .select({ teamId: standings.teamId, totalCenti: standings.totalCenti, reachedAt: standings.totalReachedAt })
+      .from(standings)
+      .where(eq(standings.teamId, players[0].team.id));
+    expect(rows).toEqual([{ teamId: players[0].team.id, totalCenti: 32_300, reachedAt: solvedAt[0] }]);
+    for (const [index, player] of players.entries()) {
+      const [row] = await getDb().select().from(standings).where(eq(standings.teamId, player.team.id));
+      // Equal totals: the earlier solver ranks first (its reached time is its own solve's).
+      expect([row.totalCenti, row.totalReachedAt]).toEqual([32_300, solvedAt[index]]);
+    }
+    // The first solver's chart: 500 at its solve, then each fall at the moment of the later solve's recompute.
+    const history = await getDb()
+      .select({ totalCenti: standingsHistory.totalCenti, at: standingsHistory.at })
+      .from(standingsHistory)
+      .where(and(eq(standingsHistory.teamId, players[0].team.id)))
+      .orderBy(desc(standingsHistory.at));
+    expect(history.map((point) => point.totalCenti)).toEqual([32_300, 45_600, 50_000]);
+    expect(history[2].at).toEqual(solvedAt[0]);
+    expect(history[1].at.getTime()).toBeGreaterThanOrEqual(solvedAt[1].getTime());
+    expect(history[0].at.getTime()).toBeGreaterThanOrEqual(solvedAt[2].getTime());
+  });
+
+  it("recomputes every solver in one batch and tells the boards in one event", async () => {
+    const challenge = await dynamicChallenge(300, 50, 4);
+    const admin = await makeUser("admin");
+    const socket = await connectSocket(realtimeUrl, await sessionCookie(admin.id));
+    sockets.push(socket);
+    const players = await Promise.all(
+      [0, 1, 2, 3].map(async () => {
+        const team = await makeTeam();
+        const user = await makeUser("participant", team.id);
+        return { team, actor: actorFor(user.id, user.name, "participant") };
+      }),
+    );
+    let last: Awaited<ReturnType<typeof sendFlag>> | null = null;
+    for (const player of players) last = await sendFlag({ actor: player.actor, teamId: player.team.id, challengeId: challenge.id, answer: "GK{decay}" });
+    if (last?.verdict !== "correct") throw new Error("not solved");
+    const ids = players.map((player) => player.team.id);
+    const singles = collect(socket, "teams:update");
+    const batch = nextEvent(socket, "teams:batch", (event) => event.challengeId === challenge.id);
+    const results = await recomputeTeamsTogether(last.solvers, { challengeId: challenge.id, value: last.points });
+    expect(results.map((result) => result.status)).toEqual(["updated", "updated", "updated", "updated"]);
+    const [event] = await batch;
+    expect(event.value).toBe(dynamicValue({ initial: 300, minimum: 50, decay: 4 }, 4));
+    expect(event.teams.map((team) => [team.id, team.totalScore]).sort((a, b) => a[0] - b[0])).toEqual([...ids].sort((a, b) => a - b).map((id) => [id, event.value]));
+    // No single update of these teams besides it.
+    const marker = `barrier ${challenge.id}`;
+    const barrier = nextEvent(socket, "notification", (note) => note.message === marker);
+    broadcastNotification({ message: marker, timestamp: new Date().toISOString() });
+    await barrier;
+    expect(singles.filter(([update]) => ids.includes(update.id))).toEqual([]);
+  });
+});

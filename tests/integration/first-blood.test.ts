@@ -1,0 +1,118 @@
+/**
+ * First blood (docs/domain.md "First blood"): the first three solves of a flag challenge are marked, the first
+ * announced live to everyone, held from participants while the board is frozen and sent when it is lifted.
+ * A real web process's Socket.IO server and real sockets; the solves are made by this process, as a web
+ * process's request makes them.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { challengeFlags, challenges } from "../../db/schema.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { firstSolvesFor } from "../../app/modules/flags/first-blood.server.ts";
+import { sendFlag } from "../../app/modules/flags/guess.server.ts";
+import { broadcastNotification } from "../../app/modules/realtime/broadcast.server.ts";
+import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
+import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
+import { collect, connectSocket, nextEvent, startRealtimeServer, stopAll, type TestSocket } from "../support/processes.ts";
+
+const sockets: TestSocket[] = [];
+let url: string;
+
+beforeAll(async () => {
+  await ensureEventSettings();
+  await ensureTwoOpenGates();
+  url = (await startRealtimeServer()).url;
+});
+
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  stopAll();
+  await setScoreboardFrozen(testAdmin, false);
+});
+
+async function flagChallenge(flag: string) {
+  const challenge = await makeChallenge({ wave: 1, category: "CS" });
+  await getDb().update(challenges).set({ checking: "flag" }).where(eq(challenges.id, challenge.id));
+  await getDb().insert(challengeFlags).values({ challengeId: challenge.id, position: 1, kind: "exact", value: flag });
+  return challenge;
+}
+
+async function team() {
+  const made = await makeTeam();
+  const user = await makeUser("participant", made.id);
+  return { ...made, actor: actorFor(user.id, user.name, "participant"), userId: user.id };
+}
+
+async function socketOf(role: "participant" | "admin") {
+  const user = await makeUser(role, role === "participant" ? (await makeTeam()).id : null);
+  const socket = await connectSocket(url, await sessionCookie(user.id));
+  sockets.push(socket);
+  return socket;
+}
+
+/** Resolves once the socket has had every event sent to it before now (one emitter's events keep their order). */
+async function drained(socket: TestSocket) {
+  const marker = `barrier ${Math.random()}`;
+  const heard = nextEvent(socket, "notification", (event) => event.message === marker);
+  broadcastNotification({ message: marker, timestamp: new Date().toISOString() });
+  await heard;
+}
+
+describe("first blood", () => {
+  it("marks the first three solves in order and announces the first to everyone, once", async () => {
+    const challenge = await flagChallenge("GK{blood}");
+    const watcher = await socketOf("participant");
+    const heard = collect(watcher, "first_blood");
+    const [a, b, c, d] = await Promise.all([team(), team(), team(), team()]);
+    const first = await sendFlag({ actor: a.actor, teamId: a.id, challengeId: challenge.id, answer: "GK{blood}" });
+    expect(first).toMatchObject({ verdict: "correct", firstBlood: true });
+    for (const next of [b, c, d]) expect(await sendFlag({ actor: next.actor, teamId: next.id, challengeId: challenge.id, answer: "GK{blood}" })).toMatchObject({ firstBlood: false });
+    await drained(watcher);
+    expect(heard.map(([event]) => event).filter((event) => event.challengeId === challenge.id)).toEqual([
+      { challengeId: challenge.id, challenge: challenge.title, category: "CS", team: a.name, at: expect.any(String) },
+    ]);
+    const marks = (await firstSolvesFor([challenge.id], { role: "participant" })).get(challenge.id);
+    expect(marks?.map((mark) => [mark.place, mark.teamId])).toEqual([
+      [1, a.id],
+      [2, b.id],
+      [3, c.id],
+    ]);
+  });
+
+  it("makes one first blood of two teams' right answers at the same instant", async () => {
+    const challenge = await flagChallenge("GK{tie}");
+    const [a, b] = await Promise.all([team(), team()]);
+    const verdicts = await Promise.all([a, b].map((one) => sendFlag({ actor: one.actor, teamId: one.id, challengeId: challenge.id, answer: "GK{tie}" })));
+    expect(verdicts.filter((verdict) => verdict.verdict === "correct" && verdict.firstBlood)).toHaveLength(1);
+    const marks = (await firstSolvesFor([challenge.id], { role: "admin" })).get(challenge.id)!;
+    const winner = verdicts.findIndex((verdict) => verdict.verdict === "correct" && verdict.firstBlood);
+    expect(marks[0].teamId).toBe([a, b][winner].id);
+  });
+
+  it("holds a first blood from participants while the board is frozen, and sends it when the freeze is lifted", async () => {
+    const participant = await socketOf("participant");
+    const admin = await socketOf("admin");
+    const toParticipant = collect(participant, "first_blood");
+    await setScoreboardFrozen(testAdmin, true);
+    try {
+      const challenge = await flagChallenge("GK{frozen}");
+      const solver = await team();
+      const adminHeard = nextEvent(admin, "first_blood", (event) => event.challengeId === challenge.id);
+      expect(await sendFlag({ actor: solver.actor, teamId: solver.id, challengeId: challenge.id, answer: "GK{frozen}" })).toMatchObject({ firstBlood: true });
+      // Admins see the live board: at once.
+      expect((await adminHeard)[0].team).toBe(solver.name);
+      await drained(participant);
+      expect(toParticipant.some(([event]) => event.challengeId === challenge.id)).toBe(false);
+      // Marked for admins, not yet for participants.
+      expect((await firstSolvesFor([challenge.id], { role: "admin" })).get(challenge.id)).toHaveLength(1);
+      expect((await firstSolvesFor([challenge.id], { role: "participant" })).get(challenge.id)).toBeUndefined();
+
+      const released = nextEvent(participant, "first_blood", (event) => event.challengeId === challenge.id);
+      await setScoreboardFrozen(testAdmin, false);
+      expect((await released)[0]).toMatchObject({ team: solver.name, challenge: challenge.title });
+      expect((await firstSolvesFor([challenge.id], { role: "participant" })).get(challenge.id)).toHaveLength(1);
+    } finally {
+      await setScoreboardFrozen(testAdmin, false);
+    }
+  });
+});
