@@ -497,6 +497,23 @@ export const messages = {
     matchedAnswer: template("Matches answer {{number}}.", (number: number) => ({ number })),
     matchedNothing: "Matches no answer.",
   },
+  // A flag challenge's answers and limits as an admin writes them (app/modules/flags/answers.ts).
+  flagAnswers: {
+    required: "A flag challenge needs at least one answer: write one a line.",
+    tooMany: "A flag challenge has at most 20 answers.",
+    emptyValue: template("Answers, line {{line}}: write the answer after the colon.", (line: number) => ({ line })),
+    controlCharacters: template("Answers, line {{line}}: an answer cannot contain control characters.", (line: number) => ({ line })),
+    tooLong: template("Answers, line {{line}}: an answer has at most 1,024 bytes.", (line: number) => ({ line })),
+    onePerTeam: template("Answers, line {{line}}: a challenge has at most one per-team answer.", (line: number) => ({ line })),
+    badPattern: template("Answers, line {{line}}: this pattern does not compile ({{reason}}).", (line: number, reason: string) => ({ line, reason })),
+    notForJudges: "Answers are used only by flag challenges: choose “Flag (checked at once)”, or leave the answers empty.",
+    checkingLocked: "This challenge already has submissions or answers: how it is checked can no longer change.",
+    checkingInvalid: "Choose judges or flag.",
+    wrongPerMinuteInvalid: "Wrong answers a minute: a whole number from 1 to 1,000.",
+    maxAttemptsInvalid: "Attempts: a whole number from 1 to 1,000,000.",
+    settingSaved: "Wrong answers a minute saved.",
+    settingNeedsFinal: "Set the final countdown first: this setting is saved with the event's settings.",
+  },
   threads: {
     notFound: "This thread does not exist.",
     closed: "This thread is closed: nothing more can be written in it.",

@@ -1,10 +1,12 @@
 import { ApiError } from "~/modules/api/errors";
 import { canOpen } from "~/modules/auth/access";
 import { ChallengeOutSchema } from "~/modules/api/schemas";
-import { getChallenge } from "~/modules/challenges/challenges.server";
+import { getChallenge, updateChallenge } from "~/modules/challenges/challenges.server";
+import { ChallengeApiSchema } from "~/modules/challenges/schema";
+import { actorOf } from "~/glue/actor.server";
 import { messages } from "~/modules/messages";
 import { getChallengeForSubmission } from "~/modules/participant/board.server";
-import { apiResource, pathId, respond } from "~/glue/api.server";
+import { apiResource, pathId, readBody, respond } from "~/glue/api.server";
 
 // Callers must sign in: apiResource authenticates the caller (401 without a session or token) and applies this
 // operation's roles from the catalogue (403) before the handler runs (app/glue/api.server.ts,
@@ -17,9 +19,17 @@ const resource = apiResource("/challenges/{id}", {
     const own = staff ? null : await getChallengeForSubmission(id, user);
     const challenge = staff || own ? await getChallenge(id) : null;
     if (!challenge) throw new ApiError("not_found", messages.participant.challengeNotFound);
-    // A participant's team's state on a flag challenge: solved, attempts left; never an answer (the schema drops the rest).
+    // A participant's team's state on a flag challenge: solved, attempts left. How many answers it accepts is the
+    // editors' to know; no one is ever sent an answer (the schema drops the rest).
+    const { answerCount, ...shown } = challenge;
     const flag = own?.flag ? { solved: own.flag.solvedAt !== null, attemptsLeft: own.flag.attemptsLeft } : {};
-    return respond(ChallengeOutSchema, { ...challenge, ...flag });
+    return respond(ChallengeOutSchema, staff ? { ...shown, answerCount } : { ...shown, ...flag });
+  },
+  PUT: async ({ request, params, caller }) => {
+    const id = pathId(params.id);
+    const values = await readBody(request, ChallengeApiSchema);
+    await updateChallenge(actorOf(caller, request), id, values, null);
+    return respond(ChallengeOutSchema, (await getChallenge(id))!);
   },
 });
 export const loader = resource.loader;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ApiError } from "~/modules/api/errors";
 import { ChallengeListItemSchema, ChallengeOutSchema } from "~/modules/api/schemas";
 import { cleanupObject, createChallenge, getChallenge, listChallenges } from "~/modules/challenges/challenges.server";
-import { ChallengeCreateSchema } from "~/modules/challenges/schema";
+import { ChallengeApiSchema, ChallengeCreateSchema } from "~/modules/challenges/schema";
 import { parseChallengeForm } from "~/glue/challenge-form.server";
 import { messages } from "~/modules/messages";
 import { actorOf } from "~/glue/actor.server";
@@ -34,7 +34,7 @@ const resource = apiResource("/challenges", {
   POST: async ({ request, caller }) => {
     const { values, attachment } = isMultipart(request)
       ? await readMultipartChallenge(request)
-      : { values: await readBody(request, ChallengeCreateSchema), attachment: null };
+      : { values: await readBody(request, ChallengeApiSchema), attachment: null };
     try {
       const { id } = await createChallenge(actorOf(caller, request), values, attachment);
       return respond(ChallengeOutSchema, (await getChallenge(id))!, { status: 201 });

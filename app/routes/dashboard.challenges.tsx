@@ -10,9 +10,10 @@ import { useServerMessage } from "~/components/server-message";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
-import { cleanupObject, createChallenge, getChallenge, getRubric, updateChallenge } from "~/modules/challenges/challenges.server";
+import { cleanupObject, createChallenge, getChallenge, getChallengeAnswersText, getRubric, updateChallenge } from "~/modules/challenges/challenges.server";
 import { formatRubric } from "~/modules/scoring/rubric";
 import { attachmentAccept, categories, ChallengeFormSchema, difficulties } from "~/modules/challenges/schema";
+import { useHydrated } from "~/hooks/use-hydrated";
 import { parseChallengeForm } from "~/glue/challenge-form.server";
 import { messages } from "~/modules/messages";
 import styles from "~/styles/dashboard.css";
@@ -43,6 +44,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
           difficulty: challenge.difficulty ?? "",
           rubric: formatRubric(await getRubric(challenge.id)),
           attachmentName: challenge.attachmentName,
+          // The page is admins' only (pageRoles): the answers fill the form, and go nowhere else.
+          checking: challenge.checking,
+          answers: await getChallengeAnswersText(challenge.id),
+          wrongPerMinute: challenge.wrongPerMinute === null ? "" : String(challenge.wrongPerMinute),
+          maxAttempts: challenge.maxAttempts === null ? "" : String(challenge.maxAttempts),
         }
       : null,
   };
@@ -66,7 +72,8 @@ export async function action({ request }: ActionFunctionArgs) {
     else await createChallenge(actor, values, attachment);
   } catch (error) {
     if (attachment) await cleanupObject(attachment.key);
-    const failed = dashboardFormFailure(submission, error, { log: "challenge save failed" });
+    // A refusal about how it is checked (a pattern, a change once answered) goes on its field.
+    const failed = dashboardFormFailure(submission, error, { log: "challenge save failed", fieldOf: (refusal) => refusal?.field });
     return data(failed.result, failed.init);
   }
   return id
@@ -94,6 +101,10 @@ function ChallengeForm({ editing }: { editing: Editing }) {
   const attachmentErrors = fields.attachment?.errors;
   const { t } = useT();
   const serverMessage = useServerMessage();
+  // Without JavaScript every field shows; with it, the flag fields only for a flag challenge (hidden, they are
+  // disabled too, so a judged challenge sends no answers).
+  const hydrated = useHydrated();
+  const flagHidden = hydrated && (fields.checking.value ?? "judges") !== "flag";
   return (
     <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="form card">
       {editing ? <input {...getInputProps(fields.id, { type: "hidden" })} key={fields.id.key} /> : null}
@@ -127,6 +138,48 @@ function ChallengeForm({ editing }: { editing: Editing }) {
         </SelectField>
       </div>
       <TextareaField label={t("challengesPage.hints")} textareaProps={{ ...getTextareaProps(fields.hints), rows: 3, dir: "auto" }} errors={fields.hints.errors} />
+      <SelectField label={t("challengesPage.checkedBy")} selectProps={getSelectProps(fields.checking)} errors={fields.checking.errors}>
+        <option value="judges">{t("challengesPage.checkingJudges")}</option>
+        <option value="flag">{t("challengesPage.checkingFlag")}</option>
+      </SelectField>
+      <fieldset className="flag-fields" hidden={flagHidden} disabled={flagHidden}>
+        <legend>{t("challengesPage.flagFields")}</legend>
+        <div id={`${form.id}-answers-help`} className="muted">
+          <p>{t("challengesPage.answersHelp")}</p>
+          <ul>
+            <li>
+              <code dir="ltr">exact: GK{"{…}"}</code> {t("challengesPage.answersExact")}
+            </li>
+            <li>
+              <code dir="ltr">any case: gk{"{…}"}</code> {t("challengesPage.answersAnyCase")}
+            </li>
+            <li>
+              <code dir="ltr">regex: GK\{"{"}[a-z]+\{"}"}</code> {t("challengesPage.answersRegex")}
+            </li>
+            <li>
+              <code dir="ltr">per team: GK{"{<hmac>}"}</code> {t("challengesPage.answersPerTeam", { slot: "<hmac>" })}
+            </li>
+          </ul>
+          <p>{t("challengesPage.answersBare")}</p>
+        </div>
+        <TextareaField
+          label={t("challengesPage.answers")}
+          textareaProps={{ ...getTextareaProps(fields.answers), rows: 4, dir: "ltr", spellCheck: false, autoComplete: "off", "aria-describedby": `${form.id}-answers-help` }}
+          errors={fields.answers.errors}
+        />
+        <div className="dash-grid">
+          <Field
+            label={t("challengesPage.wrongPerMinute")}
+            inputProps={{ ...getInputProps(fields.wrongPerMinute, { type: "number" }), min: 1, max: 1000, step: 1, inputMode: "numeric" }}
+            errors={fields.wrongPerMinute.errors}
+          />
+          <Field
+            label={t("challengesPage.maxAttempts")}
+            inputProps={{ ...getInputProps(fields.maxAttempts, { type: "number" }), min: 1, max: 1_000_000, step: 1, inputMode: "numeric" }}
+            errors={fields.maxAttempts.errors}
+          />
+        </div>
+      </fieldset>
       <TextareaField
         label={
           <>

@@ -64,6 +64,14 @@ export default function AllChallengesList() {
                 <tr key={challenge.id} data-challenge-id={challenge.id}>
                   <td>
                     <bdi>{challenge.title}</bdi>
+                    {challenge.checking === "flag" ? (
+                      <>
+                        {" "}
+                        <span className="checking-badge" title={t("allChallengesPage.checking")}>
+                          {t("allChallengesPage.flagBadge")}
+                        </span>
+                      </>
+                    ) : null}
                     {challenge.attachmentName ? (
                       <>
                         {" "}

@@ -11,13 +11,14 @@ import {
   saveDivisions,
   saveFeedbackGates,
   saveFinal,
+  saveFlagSettings,
   saveGate,
   saveJudging,
   saveMeal,
   saveSubmissionsClose,
   saveTeamSizeCap,
 } from "~/modules/settings/event-settings.server";
-import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "~/modules/settings/schema";
+import { FinalSettingsSchema, FlagSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "~/modules/settings/schema";
 import styles from "~/styles/dashboard.css";
 import { requirePageActor } from "~/glue/actor.server";
 import { secretPageHeaders } from "~/glue/secret-pages.server";
@@ -52,6 +53,7 @@ const settingsForms = (): Record<string, IntentForm> => ({
   judging: intentForm(JudgingSettingsSchema, saveJudging, { failure: { log: "judging settings not saved" } }),
   feedback: intentForm(FeedbackGatesSchema, saveFeedbackGates, { failure: { log: "feedback gates not saved" } }),
   "team-cap": intentForm(TeamSizeCapSchema, saveTeamSizeCap, { failure: { log: "team size cap not saved", fieldOf: () => "teamSizeCap" } }),
+  flags: intentForm(FlagSettingsSchema, saveFlagSettings, { failure: { log: "flag settings not saved", fieldOf: () => "flagWrongPerMinute" } }),
   divisions: intentForm(DivisionsFormSchema, saveDivisions, { failure: { log: "divisions not saved", fieldOf: (refusal) => (refusal ? "divisions" : undefined) } }),
   "meal-add": intentForm(MealAddSchema, saveMeal),
 });

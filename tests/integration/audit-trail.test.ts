@@ -21,7 +21,8 @@ import { importAccounts } from "../../app/modules/imports/accounts-import.server
 import { updateFeedbackGates } from "../../app/modules/judging/feedback.server.ts";
 import { updateJudgingSettings } from "../../app/modules/judging/settings.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
-import { updateFinalAt, updateGate, updateSubmissionsCloseAt } from "../../app/modules/settings/settings.server.ts";
+import { updateFinalAt, updateFlagWrongPerMinute, updateGate, updateSubmissionsCloseAt } from "../../app/modules/settings/settings.server.ts";
+import { sendFlag } from "../../app/modules/flags/guess.server.ts";
 import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
 import { saveSubmission } from "../../app/modules/submissions/submit.server.ts";
 import { createTeam, deleteTeam, renameTeam, setTeamDivision, updateTeam } from "../../app/modules/teams/teams.server.ts";
@@ -31,7 +32,7 @@ import { createUser, deleteUser, endUserSession, endUserSessions, updateUser } f
 import { startSession } from "../../app/modules/auth/sessions.server.ts";
 import { createAccountsFromRegistrations } from "../../app/modules/registrations/accounts.server.ts";
 import * as scoreRoute from "../../app/routes/api.v1.submissions.$id.score.tsx";
-import { actorFor, ensureEventSettings, makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
+import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
 import { apiRequest, call } from "../support/api.ts";
 
 const admin = actorFor(0, "Audit Admin", "admin");
@@ -177,6 +178,31 @@ describe("submissions", () => {
 });
 
 describe("challenges", () => {
+  it("a flag challenge: created and edited with its checking; its answers as counts and kinds, never a value; a solve names the answer", async () => {
+    const input = { title: "Audit flag", description: "d", points: 100, category: "CS" as const, wave: 1, checking: "flag" as const, answers: "exact: GK{audit-secret}\nregex: GK\\{[0-9]+\\}" };
+    const { result: created, records } = await recordsOf(() => createChallenge(admin, input, null));
+    expect(records.map((record) => record.kind)).toEqual(["challenge.created", "flag.answers"]);
+    expect(records[0].after).toMatchObject({ checking: "flag", wrongPerMinute: null, maxAttempts: null });
+    expect(records[1]).toMatchObject({ subjectId: created.id, before: null, after: { count: 2, kinds: { exact: 1, regex: 1 } } });
+    const { record: answers } = await oneRecord("flag.answers", () => updateChallenge(admin, created.id, { ...input, answers: "any case: GK{audit-secret}" }, null));
+    expect(answers).toMatchObject({ before: { count: 2 }, after: { count: 1, kinds: { exact_ci: 1 } } });
+    const { record: limits } = await oneRecord("challenge.updated", () => updateChallenge(admin, created.id, { ...input, answers: "any case: GK{audit-secret}", maxAttempts: 3 }, null));
+    expect(limits).toMatchObject({ before: { maxAttempts: null }, after: { checking: "flag", maxAttempts: 3 } });
+    await noRecord(() => updateChallenge(admin, created.id, { ...input, answers: "any case: GK{audit-secret}", maxAttempts: 3 }, null), "unchanged");
+    await noRecord(() => updateChallenge(admin, created.id, { ...input, answers: "regex: GK(" }, null));
+
+    const team = await makeTeam();
+    const member = await makeUser("participant", team.id);
+    await ensureEventSettings();
+    await ensureTwoOpenGates();
+    const { record: solved } = await oneRecord("flag.solved", () =>
+      sendFlag({ actor: actorFor(member.id, member.name, "participant"), teamId: team.id, challengeId: created.id, answer: "gk{AUDIT-SECRET}" }),
+    );
+    expect(solved.after).toMatchObject({ matched: "answer 1" });
+    const all = await getDb().select().from(auditLog).where(eq(auditLog.subjectId, created.id));
+    expect(JSON.stringify(all)).not.toContain("audit-secret");
+  });
+
   it("create, edit (points), status both ways, delete, import", async () => {
     const input = { title: "Audit me", description: "d", points: 100, category: "CS" as const, wave: 2 };
     const { result: created, record } = await oneRecord("challenge.created", () => createChallenge(admin, input, null));
@@ -237,6 +263,10 @@ describe("the event's settings", () => {
     expect(cap).toMatchObject({ before: { teamSizeCap: 5 }, after: { teamSizeCap: 4 } });
     await noRecord(() => updateTeamSizeCap(admin, 4), "unchanged");
     await oneRecord("event.team-cap", () => updateTeamSizeCap(admin, 5));
+    const { record: flags } = await oneRecord("event.flags", () => updateFlagWrongPerMinute(admin, 8));
+    expect(flags).toMatchObject({ before: { flagWrongPerMinute: 5 }, after: { flagWrongPerMinute: 8 } });
+    await noRecord(() => updateFlagWrongPerMinute(admin, 8), "unchanged");
+    await oneRecord("event.flags", () => updateFlagWrongPerMinute(admin, 5));
     const { record: divisions } = await oneRecord("event.divisions", () => updateDivisions(admin, ["Student", "Open"]));
     expect(divisions).toMatchObject({ before: { divisions: [] }, after: { divisions: ["Student", "Open"] } });
     await noRecord(() => updateDivisions(admin, ["Student", "Open"]), "unchanged");

@@ -14,7 +14,8 @@ import { messages } from "~/modules/messages";
 const m = messages.imports;
 
 const accountExample = "team,name,role,password\nPhoenix,amina,participant,\nPhoenix,yacine,participant,a-chosen-password\n,judge.lina,judge,";
-const challengeExample = 'title,description,points,category,difficulty,hints,wave\n"Cipher","Decode the message",100,CS,Medium,"Think Caesar",1';
+const challengeExample =
+  'title,description,points,category,difficulty,hints,wave,checking,answers,max_attempts\n"Cipher","Decode the message",100,CS,Medium,"Think Caesar",1,,,\n"Warm-up","Find the flag",50,CS,Easy,,1,flag,"exact: GK{warm-up}\nany case: gk{warm up}",10';
 
 function UploadForm({
   kind,
@@ -187,6 +188,11 @@ const challengeColumns = (t: T): Array<Column<ChallengesCheck["rows"][number]>> 
   { label: t("importPage.preview.points"), cell: (row) => row.points, className: "num" },
   { label: t("importPage.preview.wave"), cell: (row) => row.wave ?? t("importPage.preview.draft") },
   { label: t("importPage.preview.difficulty"), cell: (row) => difficultyLabel(row.difficulty, t) },
+  // How many answers, never which.
+  {
+    label: t("importPage.preview.checking"),
+    cell: (row) => (row.checking === "flag" ? t("importPage.preview.flagAnswers", { count: row.answerCount }) : t("importPage.preview.judges")),
+  },
 ];
 
 function PreviewRows({ preview }: { preview: ImportPreview }) {

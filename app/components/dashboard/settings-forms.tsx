@@ -11,9 +11,9 @@ import { DIVISION_NAME_MAX, DivisionsFormSchema, MAX_DIVISIONS } from "~/modules
 import { FEEDBACK_GATE_NUMBERS, FeedbackGatesSchema, JudgingSettingsSchema } from "~/modules/judging/schema";
 import { messages } from "~/modules/messages";
 import type { SettingsPage } from "~/modules/settings/event-settings.server";
-import { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "~/modules/settings/schema";
+import { FinalSettingsSchema, FlagSettingsSchema, GateSettingsSchema, MealAddSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "~/modules/settings/schema";
 
-type Intent = "gate" | "final" | "submissions-close" | "meal-add" | "judging" | "feedback" | "team-cap" | "divisions";
+type Intent = "gate" | "final" | "submissions-close" | "meal-add" | "judging" | "feedback" | "team-cap" | "divisions" | "flags";
 
 /** The action's answer for one form (app/glue/intent-forms.server.ts). */
 type SettingsFormResult = { intent: string; number?: number; result: SubmissionResult<string[]> };
@@ -194,27 +194,55 @@ function FeedbackForm({ gates }: { gates: number[] }) {
   );
 }
 
-function TeamSizeForm({ teamSizeCap }: { teamSizeCap: number }) {
-  const result = useResultFor("team-cap");
-  const [form, fields] = useSchemaForm("team-cap", TeamSizeCapSchema, result?.result, { teamSizeCap: String(teamSizeCap) });
-  const saving = useSubmittingIntent("team-cap");
+/** A setting that is one whole number (Settings → Teams' cap, Flag challenges' wrong answers a minute): help, the box, save. */
+function NumberSettingForm({
+  intent,
+  schema,
+  name,
+  value,
+  max,
+  words,
+}: {
+  intent: "team-cap" | "flags";
+  schema: typeof TeamSizeCapSchema | typeof FlagSettingsSchema;
+  name: "teamSizeCap" | "flagWrongPerMinute";
+  value: number;
+  max: number;
+  words: { help: string; label: string; save: string };
+}) {
+  const result = useResultFor(intent);
+  const [form, fields] = useSchemaForm(intent, schema, result?.result, { [name]: String(value) });
+  const field = fields[name as keyof typeof fields] as (typeof fields)[keyof typeof fields];
+  const saving = useSubmittingIntent(intent);
   const { t } = useT();
   return (
     <Form method="post" {...getFormProps(form)} className="form">
-      <input type="hidden" name="intent" value="team-cap" />
+      <input type="hidden" name="intent" value={intent} />
       <p id={`${form.id}-help`} className="muted">
-        {t("settingsPage.teamSize.help")}
+        {words.help}
       </p>
       <Field
-        label={t("settingsPage.teamSize.label")}
-        inputProps={{ ...getInputProps(fields.teamSizeCap, { type: "number" }), min: 1, max: 100, step: 1, "aria-describedby": `${form.id}-help` }}
-        errors={fields.teamSizeCap.errors}
+        label={words.label}
+        inputProps={{ ...getInputProps(field, { type: "number" }), min: 1, max, step: 1, "aria-describedby": `${form.id}-help` }}
+        errors={field.errors}
       />
       <ActionButton type="submit" disabled={saving}>
-        {saving ? t("settingsPage.saving") : t("settingsPage.teamSize.save")}
+        {saving ? t("settingsPage.saving") : words.save}
       </ActionButton>
     </Form>
   );
+}
+
+function TeamSizeForm({ teamSizeCap }: { teamSizeCap: number }) {
+  const { t } = useT();
+  const words = { help: t("settingsPage.teamSize.help"), label: t("settingsPage.teamSize.label"), save: t("settingsPage.teamSize.save") };
+  return <NumberSettingForm intent="team-cap" schema={TeamSizeCapSchema} name="teamSizeCap" value={teamSizeCap} max={100} words={words} />;
+}
+
+function FlagSettingsForm({ flagWrongPerMinute }: { flagWrongPerMinute: number }) {
+  const { t } = useT();
+  const words = { help: t("settingsPage.flags.help"), label: t("settingsPage.flags.label"), save: t("settingsPage.flags.save") };
+  return <NumberSettingForm intent="flags" schema={FlagSettingsSchema} name="flagWrongPerMinute" value={flagWrongPerMinute} max={1000} words={words} />;
 }
 
 function DivisionsForm({ divisions }: { divisions: string[] }) {
@@ -286,7 +314,7 @@ function Meals({ meals, timeZone }: { meals: SettingsPage["meals"]; timeZone: st
 }
 
 /** Dashboard → Settings: the scoreboard freeze, the event's times, judging, teams, gates and meals. */
-export function SettingsScreen({ frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone, judging, feedbackGates, divisions, teamSizeCap }: SettingsPage) {
+export function SettingsScreen({ frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone, judging, feedbackGates, divisions, teamSizeCap, flagWrongPerMinute }: SettingsPage) {
   const freezing = useSubmittingIntent(frozen ? "unfreeze" : "freeze");
   const { t } = useT();
   return (
@@ -327,6 +355,10 @@ export function SettingsScreen({ frozen, gates, finalAt, submissionsCloseAt, clo
           {t("settingsPage.divisions.title")}
         </h3>
         <DivisionsForm divisions={divisions} />
+      </section>
+      <section className="card" aria-labelledby="flag-settings-title">
+        <h2 id="flag-settings-title">{t("settingsPage.flags.title")}</h2>
+        <FlagSettingsForm flagWrongPerMinute={flagWrongPerMinute} />
       </section>
       <section className="card" aria-labelledby="feedback-title">
         <h2 id="feedback-title">{t("settingsPage.feedback.title")}</h2>

@@ -41,6 +41,7 @@ export const operationTexts: Record<string, OperationTexts> = {
   "GET /challenges": { summary: "apiDocs.calls.challengesGet.summary" },
   "POST /challenges": { summary: "apiDocs.calls.challengesPost.summary", description: "apiDocs.calls.challengesPost.description" },
   "GET /challenges/{id}": { summary: "apiDocs.calls.challengeGet.summary", description: "apiDocs.calls.challengeGet.description" },
+  "PUT /challenges/{id}": { summary: "apiDocs.calls.challengePut.summary", description: "apiDocs.calls.challengePut.description" },
   "PATCH /challenges/{id}/status": { summary: "apiDocs.calls.challengeStatus.summary" },
   "GET /challenges/{id}/attachment": { summary: "apiDocs.calls.challengeAttachment.summary", description: "apiDocs.calls.challengeAttachment.description" },
   "POST /challenges/{id}/submission": { summary: "apiDocs.calls.challengeSubmit.summary", description: "apiDocs.calls.challengeSubmit.description" },

@@ -10,7 +10,7 @@ import { AnnouncementSchema } from "../announcements/schema.ts";
 import { AuditQuerySchema } from "../audit/schema.ts";
 import type { Role } from "../auth/access.ts";
 import { ApiLoginSchema } from "../auth/login-schema.ts";
-import { ChallengeCreateSchema, ChallengeStatusSchema } from "../challenges/schema.ts";
+import { ChallengeApiSchema, ChallengeCreateSchema, ChallengeStatusSchema } from "../challenges/schema.ts";
 import { FlagAnswerSchema } from "../flags/schema.ts";
 import { NotificationSchema } from "../notifications/schema.ts";
 import { RequestSchema } from "../requests/schema.ts";
@@ -344,11 +344,11 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     post: {
       summary: "Create a challenge",
       description:
-        "JSON, or multipart/form-data with an optional `attachment` (.jpg, .png, .pdf, .docx, checked by content; 20 MB at most, 413 past it) sent after the text fields. No wave makes a draft. Active by default.",
+        "JSON, or multipart/form-data with an optional `attachment` (.jpg, .png, .pdf, .docx, checked by content; 20 MB at most, 413 past it) sent after the text fields. No wave makes a draft. Active by default. `checking`: judges (the default) or flag; a flag challenge takes 1 to 20 `answers` (JSON: a list of `{ kind, value }`; multipart: the dashboard form's text, one a line), with optional `wrongPerMinute` and `maxAttempts`. A pattern RE2 cannot compile is refused (400, naming the answer). No response ever holds an answer.",
       access: admin,
       originalCalls: ["POST /challenges"],
       tag: "challenges",
-      body: { json: ChallengeCreateSchema, multipart: ChallengeCreateSchema.extend({ attachment: binary.optional() }) },
+      body: { json: ChallengeApiSchema, multipart: ChallengeCreateSchema.extend({ attachment: binary.optional() }) },
       responses: { 201: { description: "Created", schema: ChallengeOutSchema } },
       errors: [400, 413],
     },
@@ -363,6 +363,18 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       path: idPath,
       responses: { 200: { description: "The challenge", schema: ChallengeOutSchema } },
       errors: [404],
+    },
+    put: {
+      summary: "Edit a challenge",
+      description:
+        "Every field as on creation (JSON; the attachment and rubric stay as they are). Without `checking`, how it is checked, its answers and limits stay; with it, they are replaced (`answers` as a list of `{ kind, value }`). Changing `checking` once a team has sent a submission or an answer is refused (409). No response ever holds an answer.",
+      access: admin,
+      originalCalls: [],
+      tag: "challenges",
+      path: idPath,
+      body: { json: ChallengeApiSchema },
+      responses: { 200: { description: "The challenge", schema: ChallengeOutSchema } },
+      errors: [400, 404, 409],
     },
   },
   "/challenges/{id}/status": {

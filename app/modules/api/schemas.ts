@@ -63,6 +63,13 @@ export const TeamOutSchema = z
 
 export const TeamRefSchema = z.object({ id, name: z.string(), division: teamDivision }).meta({ id: "TeamRef" });
 
+// A flag challenge's limits and how many answers it accepts; its answers themselves are never sent, to anyone.
+const flagLimits = {
+  wrongPerMinute: z.number().int().nullable().meta({ description: "A flag challenge's wrong answers a minute before a wait; null: the event's setting" }),
+  maxAttempts: z.number().int().nullable().meta({ description: "A flag challenge's most wrong answers; null: no limit" }),
+};
+const answerCount = z.number().int().meta({ description: "How many answers a flag challenge accepts (the answers are never sent)" });
+
 export const ChallengeListItemSchema = z
   .object({
     id,
@@ -74,6 +81,9 @@ export const ChallengeListItemSchema = z
     difficulty: z.enum(["Easy", "Medium", "Hard"]).nullable(),
     attachmentName: z.string().nullable(),
     submissions: z.number().int(),
+    checking,
+    ...flagLimits,
+    answerCount,
   })
   .meta({ id: "ChallengeListItem" });
 
@@ -90,6 +100,8 @@ export const ChallengeOutSchema = z
     status: z.enum(["active", "inactive"]),
     attachmentName: z.string().nullable().meta({ description: "Download it from /api/v1/challenges/{id}/attachment" }),
     checking,
+    ...flagLimits,
+    answerCount: answerCount.optional().meta({ description: "Admins only: how many answers a flag challenge accepts (the answers are never sent)" }),
     solved: z.boolean().optional().meta({ description: "A flag challenge, read by a participant: solved by their team" }),
     attemptsLeft: z
       .number()

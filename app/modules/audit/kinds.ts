@@ -19,6 +19,7 @@ export const auditKinds = {
   "event.feedback": "Judging feedback published or withdrawn",
   "event.divisions": "Divisions changed",
   "event.team-cap": "Team size cap changed",
+  "event.flags": "Flag challenges' settings changed",
   "event.webhook": "First-blood webhook changed",
   "scoreboard.frozen": "Scoreboard frozen",
   "scoreboard.unfrozen": "Scoreboard unfrozen",

@@ -3,10 +3,10 @@
  * deleted (its scores are part of the standings). A replaced or removed attachment is deleted from
  * storage after commit, by the storage-cleanup worker.
  */
-import { asc, count, eq, type SQL, sql, type SQLWrapper } from "drizzle-orm";
+import { asc, count, eq, getTableColumns, type SQL, sql, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { prebuilt, type Rows } from "../../../db/in-order.ts";
-import { challengeCriteria, challenges, submissions } from "../../../db/schema.ts";
+import { challengeCriteria, challengeFlags, challenges, flagAttempts, flagSolves, submissions, teamFlags } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { enqueue } from "../../infrastructure/queue.server.ts";
@@ -17,12 +17,86 @@ import { markStandingsStale, requestStandingsRecompute } from "../standings/outb
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { DashboardError } from "../teams/teams.server.ts";
 import { shownFileNameOrNull } from "../file-names.ts";
-import type { ChallengeFormValues } from "./schema.ts";
+import { answersSummary, formatAnswers, sameAnswers, type FlagAnswer } from "../flags/answers.ts";
+import { parseAnswersToSave } from "../flags/answers.server.ts";
+import { readFlagAnswers, syncTeamFlags } from "../flags/guess.server.ts";
+import { newFlagSecret } from "../flags/matching.server.ts";
+import type { ChallengeFormValues, CheckingMode } from "./schema.ts";
 
 const m = messages.dashboard;
 
-/** A challenge as the form, the API or an import gives it; `rubric` only from the form (undefined: left as it is). */
-export type ChallengeInput = Omit<ChallengeFormValues, "id" | "removeAttachment" | "rubric"> & { rubric?: RubricLine[] };
+/**
+ * A challenge as the form, the API or an import gives it; `rubric` only from the form (undefined: left as it
+ * is). `checking` with its `answers` (the admin's text form, app/modules/flags/answers.ts) and limits:
+ * undefined leaves them as they are (a new challenge is judged).
+ */
+export type ChallengeInput = Omit<ChallengeFormValues, "id" | "removeAttachment" | "rubric" | "checking" | "answers" | "wrongPerMinute" | "maxAttempts"> & {
+  rubric?: RubricLine[];
+  checking?: CheckingMode;
+  answers?: string;
+  wrongPerMinute?: number;
+  maxAttempts?: number;
+};
+
+const fm = messages.flagAnswers;
+
+/** How a challenge is checked, as it will be saved: its mode, answers and limits (a judged challenge has none). */
+interface Checking {
+  checking: CheckingMode;
+  answers: FlagAnswer[];
+  wrongPerMinute: number | null;
+  maxAttempts: number | null;
+}
+
+/**
+ * The input's checking, read and checked as it will be saved (null: not given, left as it is): the answers'
+ * text read again with each answer's line, and every pattern compiled by RE2, so a refusal names its line
+ * and RE2's reason (400 on `answers`).
+ */
+function checkingOf(input: ChallengeInput): Checking | null {
+  if (input.checking === undefined) return null;
+  const parsed = parseAnswersToSave(input.answers);
+  if ("error" in parsed) throw new DashboardError(parsed.error, 400, "answers");
+  if (input.checking === "judges") {
+    if (parsed.answers.length) throw new DashboardError(fm.notForJudges, 400, "answers");
+    return { checking: "judges", answers: [], wrongPerMinute: null, maxAttempts: null };
+  }
+  if (!parsed.answers.length) throw new DashboardError(fm.required, 400, "answers");
+  return { checking: "flag", answers: parsed.answers, wrongPerMinute: input.wrongPerMinute ?? null, maxAttempts: input.maxAttempts ?? null };
+}
+
+/**
+ * Writes a challenge's answers when they changed (recorded as "flag.answers": how many of each kind, never a
+ * value). The per-team key is made the first time a per-team answer appears and kept afterwards: a new key
+ * would change every team's flag. The teams' flag digests follow the per-team answer.
+ */
+async function saveAnswers(tx: Queryable, actor: Actor, challengeId: number, answers: FlagAnswer[], secret: string | null): Promise<void> {
+  const current = await readFlagAnswers(tx, challengeId);
+  if (sameAnswers(current, answers)) {
+    if (secret) await syncTeamFlags(tx, challengeId, secret, answers);
+    return;
+  }
+  await tx.delete(challengeFlags).where(eq(challengeFlags.challengeId, challengeId));
+  if (answers.length) await tx.insert(challengeFlags).values(answers.map((answer, index) => ({ challengeId, position: index + 1, ...answer })));
+  const perTeam = (list: FlagAnswer[]) => list.find((answer) => answer.kind === "per_team")?.value;
+  if (perTeam(current) !== perTeam(answers)) await tx.delete(teamFlags).where(eq(teamFlags.challengeId, challengeId));
+  if (secret) await syncTeamFlags(tx, challengeId, secret, answers);
+  await recordAudit(tx, actor, {
+    kind: "flag.answers",
+    subjectId: challengeId,
+    ...(current.length ? { before: answersSummary(current) } : {}),
+    after: answersSummary(answers),
+  });
+}
+
+/** The per-team key the answers need: the challenge's own once it has one, else a new one if an answer is per team. */
+function secretFor(answers: FlagAnswer[], existing: string | null): string | null {
+  return existing ?? (answers.some((answer) => answer.kind === "per_team") ? newFlagSecret() : null);
+}
+
+function checkingValues(checking: Checking, secret: string | null) {
+  return { checking: checking.checking, wrongPerMinute: checking.wrongPerMinute, maxAttempts: checking.maxAttempts, flagSecret: secret };
+}
 
 /** Deletes an object nothing points at any more: by the worker, or at once if Redis is down. */
 export async function cleanupObject(key: string) {
@@ -48,6 +122,10 @@ export async function listChallenges() {
       difficulty: challenges.difficulty,
       attachmentName: challenges.attachmentName,
       submissions: sql<number>`coalesce(${counts.n}, 0)::int`,
+      checking: challenges.checking,
+      wrongPerMinute: challenges.wrongPerMinute,
+      maxAttempts: challenges.maxAttempts,
+      answerCount: answerCountSql,
     })
     .from(challenges)
     .leftJoin(counts, eq(counts.challengeId, challenges.id))
@@ -55,10 +133,26 @@ export async function listChallenges() {
   return rows.map((row) => ({ ...row, attachmentName: shownFileNameOrNull(row.attachmentName) }));
 }
 
-/** One challenge, its attachment's name as shown (app/modules/file-names.ts). */
+/**
+ * One challenge, its attachment's name as shown (app/modules/file-names.ts), with how many answers it accepts
+ * (`answerCount`; never the answers, nor its per-team key: those stay in the flags module).
+ */
 export async function getChallenge(id: number) {
-  const [row] = await getDb().select().from(challenges).where(eq(challenges.id, id));
-  return row ? { ...row, attachmentName: shownFileNameOrNull(row.attachmentName) } : null;
+  const [row] = await getDb()
+    .select({ ...getTableColumns(challenges), answerCount: answerCountSql })
+    .from(challenges)
+    .where(eq(challenges.id, id));
+  if (!row) return null;
+  const { flagSecret: _secret, ...challenge } = row;
+  return { ...challenge, attachmentName: shownFileNameOrNull(row.attachmentName) };
+}
+
+// Qualified by hand: in a one-table select drizzle writes a column unqualified, and "id" would be the flags' own.
+const answerCountSql = sql<number>`(select count(*)::int from ${challengeFlags} where ${challengeFlags.challengeId} = ${sql.raw('"challenges"."id"')})`.mapWith(Number);
+
+/** A challenge's accepted answers in the admin's text form, for its edit form (admins only: a flag never reaches a team). */
+export async function getChallengeAnswersText(id: number): Promise<string> {
+  return formatAnswers(await readFlagAnswers(getDb(), id));
 }
 
 function values(input: ChallengeInput) {
@@ -83,11 +177,14 @@ export interface StoredAttachment {
 }
 
 export async function createChallenge(actor: Actor, input: ChallengeInput, attachment: StoredAttachment | null) {
+  const checking = checkingOf(input);
+  const secret = checking ? secretFor(checking.answers, null) : null;
   return getDb().transaction(async (tx) => {
     const [row] = await tx
       .insert(challenges)
       .values({
         ...values(input),
+        ...(checking ? checkingValues(checking, secret) : {}),
         attachmentKey: attachment?.key ?? null,
         attachmentName: attachment?.name ?? null,
         attachmentType: attachment?.contentType ?? null,
@@ -95,6 +192,7 @@ export async function createChallenge(actor: Actor, input: ChallengeInput, attac
       .returning({ id: challenges.id, ...auditedColumns });
     if (input.rubric) await replaceRubric(tx, row.id, input.rubric);
     await recordAudit(tx, actor, { kind: "challenge.created", subjectId: row.id, after: audited(row) });
+    if (checking?.answers.length) await saveAnswers(tx, actor, row.id, checking.answers, secret);
     return { id: row.id };
   });
 }
@@ -108,10 +206,35 @@ const auditedColumns = {
   difficulty: challenges.difficulty,
   status: challenges.status,
   attachmentName: challenges.attachmentName,
+  checking: challenges.checking,
+  wrongPerMinute: challenges.wrongPerMinute,
+  maxAttempts: challenges.maxAttempts,
 };
 
-function audited(row: { title: string; points: number; category: string; wave: number | null; difficulty: string | null; status: string; attachmentName: string | null }) {
-  return { title: row.title, points: row.points, category: row.category, wave: row.wave, difficulty: row.difficulty, status: row.status, attachment: row.attachmentName };
+function audited(row: {
+  title: string;
+  points: number;
+  category: string;
+  wave: number | null;
+  difficulty: string | null;
+  status: string;
+  attachmentName: string | null;
+  checking: CheckingMode;
+  wrongPerMinute: number | null;
+  maxAttempts: number | null;
+}) {
+  return {
+    title: row.title,
+    points: row.points,
+    category: row.category,
+    wave: row.wave,
+    difficulty: row.difficulty,
+    status: row.status,
+    attachment: row.attachmentName,
+    checking: row.checking,
+    // A flag challenge's limits (a judged one has none: not said).
+    ...(row.checking === "flag" ? { wrongPerMinute: row.wrongPerMinute, maxAttempts: row.maxAttempts } : {}),
+  };
 }
 
 /** A challenge's rubric criteria, in order (empty: scored with a single score box). */
@@ -155,9 +278,16 @@ async function replaceRubric(tx: Queryable, challengeId: number, rubric: RubricL
 /** Many challenges at once (a bulk import): one statement, so all are created or none, and one audit record. */
 export async function createChallenges(actor: Actor, inputs: ChallengeInput[], fileName: string) {
   if (!inputs.length) return [];
+  const checkings = inputs.map(checkingOf);
+  const secrets = checkings.map((checking) => (checking ? secretFor(checking.answers, null) : null));
   return getDb().transaction(async (tx) => {
-    const created = await tx.insert(challenges).values(inputs.map(values)).returning({ id: challenges.id, title: challenges.title });
+    const rows = inputs.map((input, index) => ({ ...values(input), ...(checkings[index] ? checkingValues(checkings[index], secrets[index]) : {}) }));
+    const created = await tx.insert(challenges).values(rows).returning({ id: challenges.id, title: challenges.title });
     await recordAudit(tx, actor, { kind: "import.challenges", after: { file: fileName, created: created.length, challengeIds: created.map((row) => row.id) } });
+    for (const [index, row] of created.entries()) {
+      const answers = checkings[index]?.answers ?? [];
+      if (answers.length) await saveAnswers(tx, actor, row.id, answers, secrets[index]);
+    }
     return created;
   });
 }
@@ -168,19 +298,23 @@ export async function createChallenges(actor: Actor, inputs: ChallengeInput[], f
  * category points depend on them).
  */
 export async function updateChallenge(actor: Actor, id: number, input: ChallengeInput, attachment: StoredAttachment | null, removeAttachment = false) {
+  const checking = checkingOf(input);
   const { oldKey, teams } = await getDb().transaction(async (tx) => {
     const [before] = await tx
-      .select({ ...auditedColumns, attachmentKey: challenges.attachmentKey, description: challenges.description, hints: challenges.hints })
+      .select({ ...auditedColumns, attachmentKey: challenges.attachmentKey, description: challenges.description, hints: challenges.hints, flagSecret: challenges.flagSecret })
       .from(challenges)
       .where(eq(challenges.id, id))
       .for("update");
     if (!before) throw new DashboardError(m.challengeNotFound, 404);
+    if (checking && checking.checking !== before.checking && (await hasAnswersFromTeams(tx, id))) throw new DashboardError(fm.checkingLocked, 409, "checking");
+    const secret = checking ? secretFor(checking.answers, before.flagSecret) : before.flagSecret;
     const replaceFile = Boolean(attachment) || removeAttachment;
     const previousRubric = input.rubric ? formatRubric(await getRubric(id, tx)) : "";
     const [after] = await tx
       .update(challenges)
       .set({
         ...values(input),
+        ...(checking ? checkingValues(checking, secret) : {}),
         ...(replaceFile
           ? { attachmentKey: attachment?.key ?? null, attachmentName: attachment?.name ?? null, attachmentType: attachment?.contentType ?? null }
           : {}),
@@ -188,6 +322,7 @@ export async function updateChallenge(actor: Actor, id: number, input: Challenge
       .where(eq(challenges.id, id))
       .returning(auditedColumns);
     const rubricChanged = input.rubric ? await replaceRubric(tx, id, input.rubric) : false;
+    if (checking) await saveAnswers(tx, actor, id, checking.answers, secret);
     // The texts teams read are long: the record says that they changed, not what they say. A save that
     // changes nothing is not recorded.
     const texts = {
@@ -205,14 +340,27 @@ export async function updateChallenge(actor: Actor, id: number, input: Challenge
     }
     let teams: number[] = [];
     if (before.points !== input.points || before.category !== input.category) {
-      const rows = await tx.selectDistinct({ teamId: submissions.teamId }).from(submissions).where(eq(submissions.challengeId, id));
-      teams = rows.map((row) => row.teamId);
+      // Every team that scored on it: by a submission, or by a flag solve (counted at the challenge's points).
+      const rows = await tx.execute<{ team_id: number }>(
+        sql`select ${submissions.teamId} as team_id from ${submissions} where ${submissions.challengeId} = ${id}
+          union select ${flagSolves.teamId} from ${flagSolves} where ${flagSolves.challengeId} = ${id}`,
+      );
+      teams = rows.map((row) => Number(row.team_id));
       await markStandingsStale(tx, teams);
     }
     return { oldKey: replaceFile ? before.attachmentKey : null, teams };
   });
   if (oldKey) await cleanupObject(oldKey);
   await requestStandingsRecompute(teams);
+}
+
+/** Whether any team has answered the challenge (a submission or a flag attempt): how it is checked is then fixed. */
+async function hasAnswersFromTeams(tx: Queryable, challengeId: number): Promise<boolean> {
+  const [row] = await tx.execute<{ answered: boolean }>(
+    sql`select exists (select 1 from ${submissions} where ${submissions.challengeId} = ${challengeId})
+      or exists (select 1 from ${flagAttempts} where ${flagAttempts.challengeId} = ${challengeId}) as answered`,
+  );
+  return Boolean(row.answered);
 }
 
 export async function deleteChallenge(actor: Actor, id: number) {

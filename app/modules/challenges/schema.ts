@@ -3,8 +3,10 @@ import { parseRubric } from "../scoring/rubric.ts";
 import { rowId } from "../ids.ts";
 import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
+import { checkAnswers, flagKinds, formatAnswers, parseAnswers } from "../flags/answers.ts";
 
 const m = messages.dashboard;
+const fm = messages.flagAnswers;
 
 export const categories = ["AI", "CS", "PS", "GD"] as const;
 export const difficulties = ["Easy", "Medium", "Hard"] as const;
@@ -15,8 +17,53 @@ export const categoryLabels: Record<(typeof categories)[number], string> = {
   GD: "Design",
 };
 
+/** How a challenge is checked (docs/domain.md "Flag challenges"): by judges, or by the platform against its answers. */
+export const checkingModes = ["judges", "flag"] as const;
+export type CheckingMode = (typeof checkingModes)[number];
+
+/** A whole number from `min` to `max` typed in a box (empty: not given). */
+const wholeNumber = (min: number, max: number, message: string) =>
+  text({ error: message })
+    .trim()
+    .refine((value) => /^\d+$/.test(value) && Number(value) >= min && Number(value) <= max, message)
+    .transform(Number)
+    .optional();
+
+/**
+ * A challenge's answers in the admin's text form (app/modules/flags/answers.ts), checked line by line and given
+ * on as that text (the module reads it again, with each answer's line, and compiles the patterns). Control
+ * characters are refused, not stripped: they are never part of a flag.
+ */
+const answersText = z
+  .string()
+  .max(60_000, m.tooLong)
+  .optional()
+  .superRefine((value, context) => {
+    const parsed = parseAnswers(value);
+    if ("error" in parsed) context.addIssue({ code: "custom", message: parsed.error });
+  });
+
+/** How a challenge is checked, its answers and limits: the same fields wherever a challenge is written. */
+const checkingFields = {
+  checking: z.enum(checkingModes, { error: fm.checkingInvalid }).default("judges"),
+  answers: answersText,
+  // Empty: the event's setting (Settings → Flag challenges).
+  wrongPerMinute: wholeNumber(1, 1000, fm.wrongPerMinuteInvalid),
+  // Empty: no maximum.
+  maxAttempts: wholeNumber(1, 1_000_000, fm.maxAttemptsInvalid),
+};
+
+/** A flag challenge has answers; a judged one none (its limits are not kept). No mode (the API's update): answers neither. */
+function checkingRules(value: { checking?: CheckingMode | undefined; answers?: unknown }, context: z.RefinementCtx) {
+  // The text, or (the API's list refused by its own check, so not turned into text) the list.
+  const given = Array.isArray(value.answers) ? value.answers.length > 0 : typeof value.answers === "string" && value.answers.trim() !== "";
+  if (value.checking === undefined && given) context.addIssue({ code: "custom", path: ["checking"], message: fm.checkingInvalid });
+  if (value.checking === "flag" && !given) context.addIssue({ code: "custom", path: ["answers"], message: fm.required });
+  if (value.checking === "judges" && given) context.addIssue({ code: "custom", path: ["answers"], message: fm.notForJudges });
+}
+
 /** The challenge form (the original platform's messages). No wave = a draft: in the dashboard, in no gate. */
-export const ChallengeFormSchema = z.object({
+const challengeFields = z.object({
   id: rowId().optional(),
   title: text({ error: m.titleRequired }).trim().min(1, m.titleRequired).max(200, m.tooLong),
   description: text({ error: m.descriptionRequired }).trim().min(1, m.descriptionRequired).max(20_000, m.tooLong),
@@ -41,13 +88,44 @@ export const ChallengeFormSchema = z.object({
       }
       return parsed.criteria;
     }),
+  ...checkingFields,
   removeAttachment: z.literal("on").optional(),
   // Streamed to storage by the server before this schema runs; here only so the form knows the field.
   attachment: z.unknown().optional(),
 });
 
-/** A new challenge outside the form (API, bulk import): the form's fields, no id, no file switch. */
-export const ChallengeCreateSchema = ChallengeFormSchema.omit({ id: true, removeAttachment: true, attachment: true, rubric: true });
+export const ChallengeFormSchema = challengeFields.superRefine(checkingRules);
+
+const createFields = challengeFields.omit({ id: true, removeAttachment: true, attachment: true, rubric: true });
+
+/** A new challenge outside the form (API, bulk import): the form's fields, no id, no file switch; the answers as the form's text. */
+export const ChallengeCreateSchema = createFields.superRefine(checkingRules);
+
+/** One accepted answer as the API takes it. */
+export const FlagAnswerInputSchema = z.object({ kind: z.enum(flagKinds), value: z.string() }).meta({
+  id: "FlagAnswerInput",
+  description: "exact: the same characters; exact_ci: the same in any case; regex: an RE2 pattern matching the whole answer; per_team: each team's own flag, `<hmac>` marking where the team's HMAC goes",
+});
+
+/**
+ * A challenge as the API's JSON writes it (create and update): the create schema with the answers as a list of
+ * `{ kind, value }`, checked by the same rules (the n-th answer is "line n" in a message) and given on as the
+ * form's text.
+ */
+export const ChallengeApiSchema = createFields
+  .extend({
+    // Not given: a new challenge is judged; an updated one keeps its mode, answers and limits.
+    checking: z.enum(checkingModes, { error: fm.checkingInvalid }).optional(),
+    answers: z
+      .array(FlagAnswerInputSchema)
+      .optional()
+      .superRefine((list, context) => {
+        const error = list ? checkAnswers(list.map((answer) => ({ kind: answer.kind, value: answer.value.trim() }))) : null;
+        if (error) context.addIssue({ code: "custom", message: error });
+      })
+      .transform((list) => (list ? formatAnswers(list.map((answer) => ({ kind: answer.kind, value: answer.value.trim() }))) : undefined)),
+  })
+  .superRefine(checkingRules);
 
 export const ChallengeStatusSchema = z.object({ status: z.enum(["active", "inactive"], { error: "Choose active or inactive" }) });
 

@@ -15,6 +15,7 @@ import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestBatchRecompute, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { submissionsCloseSql, submissionsOpenAt } from "../submissions/close.ts";
+import { hasControlCharacters } from "./answers.ts";
 import { announceFirstBlood, isFirstSolve } from "./first-blood.server.ts";
 import { challengeValue } from "./decay.ts";
 import { attemptsLeft, nextGuessAt, secondsUntil } from "./limits.ts";
@@ -104,16 +105,12 @@ export type FlagVerdict =
       message: string;
     };
 
-// C0 controls but tab, DEL and C1 controls: never part of a flag (and a NUL cannot be stored).
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
-
 /** The answer as matched, or the refusal (checked before any lock or read). */
 export function checkedAnswer(answer: string): string {
   if (answerTooLong(answer)) throw new FlagError("tooLong");
   const given = normalisedAnswer(answer);
   if (given === "") throw new FlagError("empty");
-  if (CONTROL.test(given)) throw new FlagError("controlCharacters");
+  if (hasControlCharacters(given)) throw new FlagError("controlCharacters");
   return given;
 }
 

@@ -13,20 +13,10 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { RE2 } from "re2-wasm";
+import { MAX_ANSWER_BYTES, PER_TEAM_SLOT, type FlagAnswer } from "./answers.ts";
 
-/** The longest answer matched, in UTF-8 bytes; longer ones are refused unread. */
-export const MAX_ANSWER_BYTES = 1024;
-
-export type FlagKind = "exact" | "exact_ci" | "regex" | "per_team";
-
-export interface FlagAnswer {
-  kind: FlagKind;
-  /** The answer, the pattern, or the per-team flag's text with `<hmac>` where the team's HMAC goes. */
-  value: string;
-}
-
-/** The marker in a per-team answer's text that the team's HMAC replaces. */
-export const PER_TEAM_SLOT = "<hmac>";
+// The answers' shape and limits are written once, in the browser-safe answers.ts.
+export { MAX_ANSWER_BYTES, PER_TEAM_SLOT, type FlagAnswer, type FlagKind } from "./answers.ts";
 
 /** The answer as matched: surrounding white space removed. */
 export function normalisedAnswer(answer: string): string {

@@ -14,7 +14,15 @@ export const importKinds = ["accounts", "challenges"] as const;
 export type ImportKind = (typeof importKinds)[number];
 
 export const ACCOUNT_COLUMNS = { required: ["name", "role"], optional: ["team", "password", "division"] } as const;
-export const CHALLENGE_COLUMNS = { required: ["title", "description", "points", "category"], optional: ["difficulty", "hints", "wave"] } as const;
+/**
+ * A challenge file's columns. `checking` is "judges" (empty) or "flag"; `answers` is the dashboard form's text,
+ * one answer a line (a quoted CSV cell may hold line breaks; in a JSON file a string with "\n" or a list of
+ * lines); `wrong_per_minute` and `max_attempts` are a flag challenge's limits (empty: the event's, none).
+ */
+export const CHALLENGE_COLUMNS = {
+  required: ["title", "description", "points", "category"],
+  optional: ["difficulty", "hints", "wave", "checking", "answers", "wrong_per_minute", "max_attempts"],
+} as const;
 
 /**
  * One row of a teams-and-users file: the user form's rules, with the team given by name (an existing

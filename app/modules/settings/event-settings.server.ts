@@ -14,8 +14,8 @@ import { getJudgingSettings, updateJudgingSettings } from "../judging/settings.s
 import { messages } from "../messages.ts";
 import { isScoreboardFrozen, setScoreboardFrozen } from "../standings/freeze.server.ts";
 import { readTeamSizeCap, updateTeamSizeCap } from "../teams/team-size.server.ts";
-import type { FinalSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "./schema.ts";
-import { addMeal, getEventTimeZone, readEventSettings, removeMeal, updateFinalAt, updateGate, updateSubmissionsCloseAt } from "./settings.server.ts";
+import type { FinalSettingsSchema, FlagSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "./schema.ts";
+import { addMeal, getEventTimeZone, readEventSettings, removeMeal, updateFinalAt, updateFlagWrongPerMinute, updateGate, updateSubmissionsCloseAt } from "./settings.server.ts";
 import { utcToZonedLocal, zonedLocalToUtc } from "./zoned-time.ts";
 
 const m = messages.dashboard;
@@ -49,6 +49,7 @@ export async function readSettingsPage() {
     feedbackGates,
     divisions,
     teamSizeCap,
+    flagWrongPerMinute: settings.flagWrongPerMinute,
   };
 }
 
@@ -104,6 +105,11 @@ export async function saveFeedbackGates(actor: Actor, value: z.output<typeof Fee
 export async function saveTeamSizeCap(actor: Actor, value: z.output<typeof TeamSizeCapSchema>): Promise<SettingsOutcome> {
   await updateTeamSizeCap(actor, value.teamSizeCap);
   return { saved: messages.teamSize.saved(value.teamSizeCap) };
+}
+
+export async function saveFlagSettings(actor: Actor, value: z.output<typeof FlagSettingsSchema>): Promise<SettingsOutcome> {
+  await updateFlagWrongPerMinute(actor, value.flagWrongPerMinute);
+  return { saved: messages.flagAnswers.settingSaved };
 }
 
 export async function saveDivisions(actor: Actor, value: z.output<typeof DivisionsFormSchema>): Promise<SettingsOutcome> {

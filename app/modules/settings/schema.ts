@@ -38,6 +38,16 @@ export const MealAddSchema = z.object({
 
 export const MealRemoveSchema = z.object({ intent: z.literal("meal-remove"), id: rowId() });
 
+/** Flag challenges (Settings → Flag challenges): the wrong answers a team may send a minute before it waits, 1 to 1000 (a challenge may set its own). */
+export const FlagSettingsSchema = z.object({
+  intent: z.literal("flags"),
+  flagWrongPerMinute: z.coerce
+    .number({ error: messages.flagAnswers.wrongPerMinuteInvalid })
+    .int(messages.flagAnswers.wrongPerMinuteInvalid)
+    .min(1, messages.flagAnswers.wrongPerMinuteInvalid)
+    .max(1000, messages.flagAnswers.wrongPerMinuteInvalid),
+});
+
 /** The team size cap (Settings → Teams): 1 to 100 members a team (app/modules/teams/team-size.server.ts). */
 export const TeamSizeCapSchema = z.object({
   intent: z.literal("team-cap"),

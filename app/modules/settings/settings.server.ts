@@ -2,6 +2,8 @@ import { asc, eq, getTableColumns } from "drizzle-orm";
 import { eventSettings, gates, meals } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
+import { DomainError } from "../errors.ts";
+import { messages } from "../messages.ts";
 import { sharedRead, type EventVersions } from "../event-data/shared.server.ts";
 import { submissionsCloseOf, submissionsOpenAt } from "../submissions/close.ts";
 import { DEFAULT_TIME_ZONE } from "./zoned-time.ts";
@@ -39,11 +41,23 @@ export async function readEventSettings() {
     timeZone: settings?.timeZone ?? DEFAULT_TIME_ZONE,
     finalAt: settings?.finalAt ?? null,
     submissionsCloseAt: settings?.submissionsCloseAt ?? null,
+    flagWrongPerMinute: settings?.flagWrongPerMinute ?? 5,
     /** When submissions close in effect: the setting, else the final countdown. */
     closesAt: settings ? submissionsCloseOf(settings) : null,
     gates: gateRows,
     meals: mealRows,
   };
+}
+
+/** The event's wrong answers a minute for flag challenges (docs/domain.md "Flag challenges"); a change is audited. */
+export async function updateFlagWrongPerMinute(actor: Actor, flagWrongPerMinute: number) {
+  await getDb().transaction(async (tx) => {
+    const [before] = await tx.select({ flagWrongPerMinute: eventSettings.flagWrongPerMinute }).from(eventSettings).where(eq(eventSettings.id, 1)).for("update");
+    if (!before) throw new DomainError(messages.flagAnswers.settingNeedsFinal, { status: 400, field: "flagWrongPerMinute" });
+    if (before.flagWrongPerMinute === flagWrongPerMinute) return;
+    await tx.update(eventSettings).set({ flagWrongPerMinute }).where(eq(eventSettings.id, 1));
+    await recordAudit(tx, actor, { kind: "event.flags", before, after: { flagWrongPerMinute } });
+  });
 }
 
 /** Sets a gate's title, description and opening instant; a change is audited (an unchanged save is not). */
