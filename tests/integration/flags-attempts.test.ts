@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { auditLog, challengeFlags, challenges, flagAttempts, standings } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { getToast } from "../../app/glue/toast.server.ts";
-import { FlagError, sendFlag } from "../../app/modules/flags/guess.server.ts";
+import { sendFlag, type FlagError } from "../../app/modules/flags/guess.server.ts";
 import { newFlagSecret, perTeamFlag, type FlagAnswer } from "../../app/modules/flags/matching.server.ts";
 import { ATTEMPTS_PAGE_SIZE, attemptsCsv } from "../../app/modules/flags/attempts.server.ts";
 import { translateMessage } from "../../app/modules/i18n/server-messages.ts";

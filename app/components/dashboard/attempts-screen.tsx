@@ -158,6 +158,32 @@ function Downloads({ query, choices }: Pick<AttemptsPageData, "query" | "choices
   );
 }
 
+/** Characters that reorder text or show nothing (direction controls, zero widths, the BOM). */
+const INVISIBLE = /([\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff])/;
+
+/**
+ * What a team typed, as text (React escapes it: never HTML), isolated in a <bdi> so nothing in it reorders the
+ * row, and each invisible character shown as its code point ("<U+202E>") so the admin reads what was sent.
+ */
+function TypedAnswer({ text }: { text: string }) {
+  const parts = text.split(INVISIBLE);
+  return (
+    <code dir="ltr">
+      <bdi>
+        {parts.map((part, index) =>
+          index % 2 === 1 ? (
+            <span key={index} className="attempt-answer__control">
+              {`<U+${part.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}>`}
+            </span>
+          ) : (
+            part
+          ),
+        )}
+      </bdi>
+    </code>
+  );
+}
+
 function AttemptsTable({ rows, timeZone }: { rows: AttemptsPageData["attempts"]; timeZone: string }) {
   const { t } = useT();
   const format = useFormats();
@@ -198,10 +224,7 @@ function AttemptsTable({ rows, timeZone }: { rows: AttemptsPageData["attempts"];
                 ) : row.answer === null ? (
                   <span className="muted">{t("attemptsPage.notKept")}</span>
                 ) : (
-                  // What was typed, as text (React escapes it), isolated: an RTL override inside reorders nothing outside.
-                  <code>
-                    <bdi>{row.answer}</bdi>
-                  </code>
+                  <TypedAnswer text={row.answer} />
                 )}
               </td>
             </tr>
