@@ -35,33 +35,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const view = query.view ?? "attempts";
   const filter = attemptFilterOf(query);
   const [timeZone, choices, shared] = await Promise.all([getEventTimeZone(), attemptFilterChoices(), sharingTotal()]);
+  const common = { timeZone, query, choices, sharingTotal: shared, resettableLimit: RESETTABLE_LIMIT };
   if (view === "sharing") {
     const { rows, page } = await listSharingPage(filter, query.page);
-    return {
-      timeZone,
-      query,
-      view,
-      choices,
-      sharingTotal: shared,
-      pages: page,
-      attempts: [],
-      sharing: rows.map((row) => ({ ...row, at: row.at.toISOString() })),
-      resettable: [],
-      resettableLimit: RESETTABLE_LIMIT,
-    };
+    return { ...common, view, pages: page, attempts: [], sharing: rows.map((row) => ({ ...row, at: row.at.toISOString() })), resettable: [] };
   }
   const [{ rows, page }, resettable] = await Promise.all([listAttemptsPage(filter, query.page), listResettable(filter)]);
   return {
-    timeZone,
-    query,
+    ...common,
     view,
-    choices,
-    sharingTotal: shared,
     pages: page,
     attempts: rows.map((row) => ({ ...row, at: row.at.toISOString() })),
     sharing: [],
     resettable: resettable.map((row) => ({ ...row, lastAt: row.lastAt.toISOString() })),
-    resettableLimit: RESETTABLE_LIMIT,
   };
 }
 

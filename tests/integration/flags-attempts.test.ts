@@ -4,11 +4,11 @@
  */
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditLog, challengeFlags, challenges, flagAttempts, standings } from "../../db/schema.ts";
+import { auditLog, flagAttempts, standings } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { getToast } from "../../app/glue/toast.server.ts";
 import { sendFlag, type FlagError } from "../../app/modules/flags/guess.server.ts";
-import { newFlagSecret, perTeamFlag, type FlagAnswer } from "../../app/modules/flags/matching.server.ts";
+import { perTeamFlag } from "../../app/modules/flags/matching.server.ts";
 import { ATTEMPTS_PAGE_SIZE, attemptsCsv } from "../../app/modules/flags/attempts.server.ts";
 import { translateMessage } from "../../app/modules/i18n/server-messages.ts";
 import { messages } from "../../app/modules/messages.ts";
@@ -16,7 +16,8 @@ import { action as attemptsAction, loader as attemptsLoader } from "../../app/ro
 import { loader as attemptsCsvLoader } from "../../app/routes/dashboard.exports.attempts[.csv].tsx";
 import { action as teamFlagsAction } from "../../app/routes/dashboard.exports.team-flags[.csv].tsx";
 import { loader as ctftimeLoader } from "../../app/routes/dashboard.exports.ctftime[.json].tsx";
-import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+import { ensureEventSettings, ensureTwoOpenGates, makeChallenge, makePlayer, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+import { makeFlagChallenge } from "../support/flags.ts";
 
 let admin: string;
 let judge: string;
@@ -29,25 +30,6 @@ beforeAll(async () => {
   judge = await sessionCookie((await makeUser("judge")).id);
   participant = await sessionCookie((await makeUser("participant", (await makeTeam()).id)).id);
 });
-
-async function flagChallenge(answers: FlagAnswer[], over: { maxAttempts?: number; wrongPerMinute?: number } = {}) {
-  const challenge = await makeChallenge({ wave: 1, points: 200, category: "CS" });
-  const secret = answers.some((answer) => answer.kind === "per_team") ? newFlagSecret() : null;
-  await getDb()
-    .update(challenges)
-    .set({ checking: "flag", flagSecret: secret, maxAttempts: over.maxAttempts ?? null, wrongPerMinute: over.wrongPerMinute ?? null })
-    .where(eq(challenges.id, challenge.id));
-  await getDb()
-    .insert(challengeFlags)
-    .values(answers.map((answer, index) => ({ challengeId: challenge.id, position: index + 1, ...answer })));
-  return { ...challenge, flagSecret: secret };
-}
-
-async function player(teamName?: string) {
-  const team = await makeTeam(teamName);
-  const user = await makeUser("participant", team.id);
-  return { team, user, actor: actorFor(user.id, user.name, "participant") };
-}
 
 const get = (path: string, cookie: string) => new Request(`http://localhost${path}`, { headers: { Cookie: cookie } });
 const post = (path: string, cookie: string, fields: Record<string, string | number>) =>
@@ -76,9 +58,9 @@ async function thrownStatus(promise: Promise<unknown>): Promise<number> {
 
 describe("the Attempts page", () => {
   it("lists a team's attempts newest first: a right one as answer n, a wrong one as typed; filters by team, challenge and verdict", async () => {
-    const challenge = await flagChallenge([{ kind: "exact", value: "GK{one}" }, { kind: "exact_ci", value: "GK{two}" }]);
-    const other = await flagChallenge([{ kind: "exact", value: "GK{else}" }]);
-    const { team, user, actor } = await player("Falcons \u202eevil");
+    const challenge = await makeFlagChallenge([{ kind: "exact", value: "GK{one}" }, { kind: "exact_ci", value: "GK{two}" }]);
+    const other = await makeFlagChallenge([{ kind: "exact", value: "GK{else}" }]);
+    const { team, user, actor } = await makePlayer("Falcons \u202eevil");
     const t0 = Date.now() - 60_000;
     await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "<b>gk{\u202e}</b>", now: new Date(t0) });
     await sendFlag({ actor, teamId: team.id, challengeId: other.id, answer: "nope", now: new Date(t0 + 1000) });
@@ -111,8 +93,8 @@ describe("the Attempts page", () => {
   });
 
   it("pages a long list: 50 a page, the filters kept, a page past the last is the last", async () => {
-    const challenge = await flagChallenge([{ kind: "exact", value: "GK{paged}" }], { wrongPerMinute: 1000 });
-    const { team } = await player();
+    const challenge = await makeFlagChallenge([{ kind: "exact", value: "GK{paged}" }], { wrongPerMinute: 1000 });
+    const { team } = await makePlayer();
     const base = Date.now() - 3_600_000;
     await getDb()
       .insert(flagAttempts)
@@ -136,8 +118,8 @@ describe("the Attempts page", () => {
 
 describe("the attempts CSV", () => {
   it("exports the filtered attempts, every cell defused against spreadsheet formulas", async () => {
-    const challenge = await flagChallenge([{ kind: "exact", value: "GK{csv}" }]);
-    const { team, actor } = await player('=HYPERLINK("http://evil.example","x")');
+    const challenge = await makeFlagChallenge([{ kind: "exact", value: "GK{csv}" }]);
+    const { team, actor } = await makePlayer('=HYPERLINK("http://evil.example","x")');
     await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "=1+2", now: new Date(Date.now() - 5000) });
     await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "GK{csv}" });
     const response = await attemptsCsvLoader({ request: get(`/dashboard/exports/attempts.csv?team=${team.id}`, admin), params: {}, context: {} });
@@ -158,8 +140,8 @@ describe("the attempts CSV", () => {
   });
 
   it("reads in chunks without losing or repeating a row, at instants tied to the microsecond", async () => {
-    const challenge = await flagChallenge([{ kind: "exact", value: "GK{chunks}" }]);
-    const { team } = await player();
+    const challenge = await makeFlagChallenge([{ kind: "exact", value: "GK{chunks}" }]);
+    const { team } = await makePlayer();
     // One statement: every row has the same now(), to the microsecond; the id breaks the tie.
     const rows = await getDb()
       .insert(flagAttempts)
@@ -174,8 +156,8 @@ describe("the attempts CSV", () => {
 
 describe("resetting a team's wrong answers", () => {
   it("lets the team answer again at once, audited with how many, and says so", async () => {
-    const challenge = await flagChallenge([{ kind: "exact", value: "GK{again}" }], { maxAttempts: 2 });
-    const { team, actor } = await player();
+    const challenge = await makeFlagChallenge([{ kind: "exact", value: "GK{again}" }], { maxAttempts: 2 });
+    const { team, actor } = await makePlayer();
     await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "no 1" });
     await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "no 2" });
     await expect(sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "GK{again}" })).rejects.toMatchObject({ code: "noAttemptsLeft" } satisfies Partial<FlagError>);
@@ -217,7 +199,7 @@ describe("resetting a team's wrong answers", () => {
     expect(await thrownStatus(attemptsAction({ request: post("/dashboard/attempts", admin, { intent: "reset", teamId: "x", challengeId: 1 }), params: {}, context: {} }))).toBe(400);
     expect(await thrownStatus(attemptsAction({ request: post("/dashboard/attempts", admin, { intent: "other" }), params: {}, context: {} }))).toBe(400);
     const judged = await makeChallenge({ wave: 1 });
-    const { team } = await player();
+    const { team } = await makePlayer();
     const response = await attemptsAction({ request: post("/dashboard/attempts", admin, { intent: "reset", teamId: team.id, challengeId: judged.id }), params: {}, context: {} });
     const toast = await getToast(new Request("http://localhost/", { headers: { Cookie: response.headers.get("Set-Cookie")!.split(";")[0] } }));
     expect(toast.toast?.title).toBe(messages.dashboard.warn(messages.flagAttempts.notFlag));
@@ -226,9 +208,9 @@ describe("resetting a team's wrong answers", () => {
 
 describe("sharing signals and per-team flags", () => {
   it("lists who sent another team's flag, for admins only; the team filter matches either side", async () => {
-    const challenge = await flagChallenge([{ kind: "per_team", value: "GK{<hmac>}" }]);
-    const a = await player();
-    const b = await player();
+    const challenge = await makeFlagChallenge([{ kind: "per_team", value: "GK{<hmac>}" }]);
+    const a = await makePlayer();
+    const b = await makePlayer();
     const flagOfB = perTeamFlag(challenge.flagSecret!, b.team.id, "GK{<hmac>}");
     await sendFlag({ actor: a.actor, teamId: a.team.id, challengeId: challenge.id, answer: flagOfB });
 
@@ -249,7 +231,7 @@ describe("sharing signals and per-team flags", () => {
   });
 
   it("downloads every team's flag as perTeamFlag derives it, audited, to admins only", async () => {
-    const challenge = await flagChallenge([{ kind: "exact", value: "GK{static}" }, { kind: "per_team", value: " GK{<hmac>} " }]);
+    const challenge = await makeFlagChallenge([{ kind: "exact", value: "GK{static}" }, { kind: "per_team", value: " GK{<hmac>} " }]);
     const teamsMade = [await makeTeam("=cmd|' /C calc'!A0"), await makeTeam("Owls")];
     const response = await teamFlagsAction({ request: post("/dashboard/exports/team-flags.csv", admin, { challenge: challenge.id }), params: {}, context: {} });
     expect(response.status).toBe(200);
@@ -273,7 +255,7 @@ describe("sharing signals and per-team flags", () => {
       expect(await thrownStatus(teamFlagsAction({ request: post("/dashboard/exports/team-flags.csv", cookie, { challenge: challenge.id }), params: {}, context: {} }))).toBe(403);
     }
     // A challenge without per-team flags, or none at all: a 4xx sentence.
-    const plain = await flagChallenge([{ kind: "exact", value: "GK{x}" }]);
+    const plain = await makeFlagChallenge([{ kind: "exact", value: "GK{x}" }]);
     const refused = await teamFlagsAction({ request: post("/dashboard/exports/team-flags.csv", admin, { challenge: plain.id }), params: {}, context: {} });
     expect(refused.status).toBe(409);
     expect(await refused.text()).toBe(messages.flagAttempts.notPerTeam);

@@ -1,8 +1,10 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { useT } from "~/components/i18n";
 import { useFormats } from "~/components/realtime/format";
 import { ActionButton } from "~/components/ui/action-button";
 import { confirmSubmit } from "~/components/ui/confirm-submit";
+import { SelectField } from "~/components/ui/field";
 import { ListPageLinks } from "~/components/ui/page-links";
 import { attemptVerdicts, type AttemptListQuery } from "~/modules/flags/attempts-query";
 import type { AttemptRow, ResettableCount, SharingRow } from "~/modules/flags/attempts.server";
@@ -69,48 +71,33 @@ function Filters({ query, view, choices }: Pick<AttemptsPageData, "query" | "vie
   return (
     <Form method="get" className="dash-filters card" aria-label={t("attemptsPage.filterLabel")}>
       {view === "sharing" ? <input type="hidden" name="view" value="sharing" /> : null}
-      <div className="field">
-        <label className="field__label" htmlFor="attempts-team">
-          {t("attemptsPage.team")}
-        </label>
-        <select id="attempts-team" name="team" defaultValue={query.team ?? ""} className="field__input field__input--select">
-          <option value="">{t("attemptsPage.allTeams")}</option>
-          {teamListed ? null : <option value={query.team}>{t("attemptsPage.teamNumber", { id: query.team })}</option>}
-          {choices.teams.map((team) => (
-            <option key={team.id} value={team.id}>
-              {team.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor="attempts-challenge">
-          {t("attemptsPage.challenge")}
-        </label>
-        <select id="attempts-challenge" name="challenge" defaultValue={query.challenge ?? ""} className="field__input field__input--select">
-          <option value="">{t("attemptsPage.allChallenges")}</option>
-          {challengeListed ? null : <option value={query.challenge}>{t("attemptsPage.challengeNumber", { id: query.challenge })}</option>}
-          {choices.challenges.map((challenge) => (
-            <option key={challenge.id} value={challenge.id}>
-              {challenge.title}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField label={t("attemptsPage.team")} selectProps={{ id: "attempts-team", name: "team", defaultValue: query.team ?? "" }}>
+        <option value="">{t("attemptsPage.allTeams")}</option>
+        {teamListed ? null : <option value={query.team}>{t("attemptsPage.teamNumber", { id: query.team })}</option>}
+        {choices.teams.map((team) => (
+          <option key={team.id} value={team.id}>
+            {team.name}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField label={t("attemptsPage.challenge")} selectProps={{ id: "attempts-challenge", name: "challenge", defaultValue: query.challenge ?? "" }}>
+        <option value="">{t("attemptsPage.allChallenges")}</option>
+        {challengeListed ? null : <option value={query.challenge}>{t("attemptsPage.challengeNumber", { id: query.challenge })}</option>}
+        {choices.challenges.map((challenge) => (
+          <option key={challenge.id} value={challenge.id}>
+            {challenge.title}
+          </option>
+        ))}
+      </SelectField>
       {view === "attempts" ? (
-        <div className="field">
-          <label className="field__label" htmlFor="attempts-verdict">
-            {t("attemptsPage.verdictLabel")}
-          </label>
-          <select id="attempts-verdict" name="verdict" defaultValue={query.verdict ?? ""} className="field__input field__input--select">
-            <option value="">{t("attemptsPage.anyVerdict")}</option>
-            {attemptVerdicts.map((verdict) => (
-              <option key={verdict} value={verdict}>
-                {t(verdictKeys[verdict])}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField label={t("attemptsPage.verdictLabel")} selectProps={{ id: "attempts-verdict", name: "verdict", defaultValue: query.verdict ?? "" }}>
+          <option value="">{t("attemptsPage.anyVerdict")}</option>
+          {attemptVerdicts.map((verdict) => (
+            <option key={verdict} value={verdict}>
+              {t(verdictKeys[verdict])}
+            </option>
+          ))}
+        </SelectField>
       ) : null}
       <ActionButton type="submit" variant="subtle">
         {t("attemptsPage.filter")}
@@ -136,18 +123,16 @@ function Downloads({ query, choices }: Pick<AttemptsPageData, "query" | "choices
         <p className="muted">{t("attemptsPage.noPerTeam")}</p>
       ) : (
         <Form method="post" action="/dashboard/exports/team-flags.csv" reloadDocument className="dash-filters">
-          <div className="field">
-            <label className="field__label" htmlFor="team-flags-challenge">
-              {t("attemptsPage.teamFlagsChallenge")}
-            </label>
-            <select id="team-flags-challenge" name="challenge" required defaultValue={perTeam.some((c) => c.id === query.challenge) ? query.challenge : perTeam[0].id} className="field__input field__input--select">
-              {perTeam.map((challenge) => (
-                <option key={challenge.id} value={challenge.id}>
-                  {challenge.title}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            label={t("attemptsPage.teamFlagsChallenge")}
+            selectProps={{ id: "team-flags-challenge", name: "challenge", required: true, defaultValue: perTeam.some((c) => c.id === query.challenge) ? query.challenge : perTeam[0].id }}
+          >
+            {perTeam.map((challenge) => (
+              <option key={challenge.id} value={challenge.id}>
+                {challenge.title}
+              </option>
+            ))}
+          </SelectField>
           <ActionButton type="submit" variant="subtle">
             {t("attemptsPage.downloadTeamFlags")}
           </ActionButton>
@@ -184,54 +169,98 @@ function TypedAnswer({ text }: { text: string }) {
   );
 }
 
-function AttemptsTable({ rows, timeZone }: { rows: AttemptsPageData["attempts"]; timeZone: string }) {
+/** A list of what happened, newest first: when (in the event's zone), then `columns`. */
+function EventTable<Row extends { id: number; at: string }>({
+  caption,
+  columns,
+  rows,
+  timeZone,
+  className,
+  rowProps,
+}: {
+  caption: string;
+  columns: Array<{ label: string; cell: (row: Row) => ReactNode }>;
+  rows: Row[];
+  timeZone: string;
+  className?: string;
+  rowProps: (row: Row) => Record<string, string | number>;
+}) {
   const { t } = useT();
   const format = useFormats();
   return (
     <div className="table-wrap">
-      <table className="table attempts-table">
-        <caption className="visually-hidden">{t("attemptsPage.caption")}</caption>
+      <table className={className ? `table ${className}` : "table"}>
+        <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
             <th scope="col">{t("attemptsPage.column.when")}</th>
-            <th scope="col">{t("attemptsPage.column.team")}</th>
-            <th scope="col">{t("attemptsPage.column.user")}</th>
-            <th scope="col">{t("attemptsPage.column.challenge")}</th>
-            <th scope="col">{t("attemptsPage.column.verdict")}</th>
-            <th scope="col">{t("attemptsPage.column.answer")}</th>
+            {columns.map((column) => (
+              <th key={column.label} scope="col">
+                {column.label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.id} data-attempt-id={row.id} className={`attempt--${row.verdict}`}>
+            <tr key={row.id} {...rowProps(row)}>
               <td className="nowrap">
                 <time dateTime={row.at}>{format.dayTime(row.at, timeZone)}</time>
               </td>
-              <td>
-                <bdi>{row.team}</bdi>
-              </td>
-              <td>{row.user === null ? <span className="muted">{t("attemptsPage.deletedUser")}</span> : <bdi>{row.user}</bdi>}</td>
-              <td>
-                <bdi>{row.challenge}</bdi>
-              </td>
-              <td>
-                {t(verdictKeys[row.verdict])}
-                {row.verdict === "incorrect" && !row.counted ? <span className="muted"> {t("attemptsPage.notCounted")}</span> : null}
-              </td>
-              <td className="attempt-answer">
-                {row.verdict === "correct" ? (
-                  t("attemptsPage.answerNumber", { number: row.matched ?? "?" })
-                ) : row.answer === null ? (
-                  <span className="muted">{t("attemptsPage.notKept")}</span>
-                ) : (
-                  <TypedAnswer text={row.answer} />
-                )}
-              </td>
+              {columns.map((column) => (
+                <td key={column.label}>{column.cell(row)}</td>
+              ))}
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A name as text, isolated from the row's direction; a deleted user says so. */
+function Name({ name }: { name: string | null }) {
+  const { t } = useT();
+  return name === null ? <span className="muted">{t("attemptsPage.deletedUser")}</span> : <bdi>{name}</bdi>;
+}
+
+function AttemptsTable({ rows, timeZone }: { rows: AttemptsPageData["attempts"]; timeZone: string }) {
+  const { t } = useT();
+  return (
+    <EventTable
+      caption={t("attemptsPage.caption")}
+      className="attempts-table"
+      rows={rows}
+      timeZone={timeZone}
+      rowProps={(row) => ({ "data-attempt-id": row.id, className: `attempt--${row.verdict}` })}
+      columns={[
+        { label: t("attemptsPage.column.team"), cell: (row) => <Name name={row.team} /> },
+        { label: t("attemptsPage.column.user"), cell: (row) => <Name name={row.user} /> },
+        { label: t("attemptsPage.column.challenge"), cell: (row) => <Name name={row.challenge} /> },
+        {
+          label: t("attemptsPage.column.verdict"),
+          cell: (row) => (
+            <>
+              {t(verdictKeys[row.verdict])}
+              {row.verdict === "incorrect" && !row.counted ? <span className="muted"> {t("attemptsPage.notCounted")}</span> : null}
+            </>
+          ),
+        },
+        {
+          label: t("attemptsPage.column.answer"),
+          cell: (row) =>
+            row.verdict === "correct" ? (
+              t("attemptsPage.answerNumber", { number: row.matched ?? "?" })
+            ) : row.answer === null ? (
+              <span className="muted">{t("attemptsPage.notKept")}</span>
+            ) : (
+              <span className="attempt-answer">
+                <TypedAnswer text={row.answer} />
+              </span>
+            ),
+        },
+      ]}
+    />
   );
 }
 
@@ -309,41 +338,19 @@ function ResetList({ rows, limit, timeZone }: { rows: AttemptsPageData["resettab
 
 function SharingTable({ rows, timeZone }: { rows: AttemptsPageData["sharing"]; timeZone: string }) {
   const { t } = useT();
-  const format = useFormats();
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="visually-hidden">{t("attemptsPage.sharing.caption")}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t("attemptsPage.column.when")}</th>
-            <th scope="col">{t("attemptsPage.sharing.sender")}</th>
-            <th scope="col">{t("attemptsPage.sharing.owner")}</th>
-            <th scope="col">{t("attemptsPage.column.user")}</th>
-            <th scope="col">{t("attemptsPage.column.challenge")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.id} data-sharing-id={row.id}>
-              <td className="nowrap">
-                <time dateTime={row.at}>{format.dayTime(row.at, timeZone)}</time>
-              </td>
-              <td>
-                <bdi>{row.team}</bdi>
-              </td>
-              <td>
-                <bdi>{row.ownerTeam}</bdi>
-              </td>
-              <td>{row.user === null ? <span className="muted">{t("attemptsPage.deletedUser")}</span> : <bdi>{row.user}</bdi>}</td>
-              <td>
-                <bdi>{row.challenge}</bdi>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <EventTable
+      caption={t("attemptsPage.sharing.caption")}
+      rows={rows}
+      timeZone={timeZone}
+      rowProps={(row) => ({ "data-sharing-id": row.id })}
+      columns={[
+        { label: t("attemptsPage.sharing.sender"), cell: (row) => <Name name={row.team} /> },
+        { label: t("attemptsPage.sharing.owner"), cell: (row) => <Name name={row.ownerTeam} /> },
+        { label: t("attemptsPage.column.user"), cell: (row) => <Name name={row.user} /> },
+        { label: t("attemptsPage.column.challenge"), cell: (row) => <Name name={row.challenge} /> },
+      ]}
+    />
   );
 }
 
