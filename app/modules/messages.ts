@@ -245,6 +245,7 @@ export const messages = {
       token: "API token",
       import: "Import",
       award: "Award",
+      flag: "Challenge",
     } as Record<string, string>,
     deletedTeam: template("Team #{{id}} (deleted)", (id: number) => ({ id })),
     deletedUser: template("User #{{id}} (deleted)", (id: number) => ({ id })),
@@ -513,6 +514,22 @@ export const messages = {
     maxAttemptsInvalid: "Attempts: a whole number from 1 to 1,000,000.",
     settingSaved: "Wrong answers a minute saved.",
     settingNeedsFinal: "Set the final countdown first: this setting is saved with the event's settings.",
+  },
+  // Dashboard → Attempts: the admins' read of the teams' answers to flag challenges, and its actions.
+  flagAttempts: {
+    loadFailed: template("The attempts could not be loaded: {{message}}", (message: string) => ({ message }), { nested: { message: "any" } }),
+    teamNotFound: "This team no longer exists.",
+    challengeNotFound: "This challenge no longer exists.",
+    notFlag: "This challenge is judged: it takes no flag answers.",
+    nothingToReset: "This team has no counted wrong answer on this challenge: nothing to reset.",
+    reset: template(
+      {
+        one: "{{team}} may answer {{challenge}} again: 1 wrong answer no longer counts.",
+        other: "{{team}} may answer {{challenge}} again: {{count}} wrong answers no longer count.",
+      },
+      (team: string, challenge: string, count: number) => ({ team, challenge, count }),
+    ),
+    notPerTeam: "This challenge has no per-team flag: choose one from the list.",
   },
   threads: {
     notFound: "This thread does not exist.",

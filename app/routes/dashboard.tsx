@@ -42,6 +42,7 @@ const dashboardLinks = [
   { to: "/dashboard/judge", label: "dashboard.nav.judge", counted: true },
   { to: "/dashboard/judges", label: "dashboard.nav.judges" },
   { to: "/dashboard/submissions", label: "dashboard.nav.submissions" },
+  { to: "/dashboard/attempts", label: "dashboard.nav.attempts" },
   { to: "/dashboard/notifications", label: "dashboard.nav.notifications" },
   { to: "/dashboard/settings", label: "dashboard.nav.settings" },
   { to: "/dashboard/audit", label: "dashboard.nav.audit" },

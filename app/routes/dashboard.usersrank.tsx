@@ -34,6 +34,9 @@ export default function UsersRank() {
         <a href="/dashboard/exports/standings.csv" download>
           {t("usersRankPage.downloadStandings")}
         </a>
+        <a href="/dashboard/exports/ctftime.json" download>
+          {t("usersRankPage.downloadCtftime")}
+        </a>
       </p>
       {/* The table's frame is focusable: nothing in the table is, and on a phone it scrolls. */}
       {users.length === 0 ? (

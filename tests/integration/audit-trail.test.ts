@@ -6,7 +6,7 @@
  */
 import { eq, gt, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditLog, challenges, gates, registrations, submissionScores, submissions, teams, users } from "../../db/schema.ts";
+import { auditLog, challengeHints, challenges, gates, registrations, submissionScores, submissions, teams, users } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { auditKindList, type AuditKind } from "../../app/modules/audit/kinds.ts";
 import { DomainError } from "../../app/modules/errors.ts";
@@ -23,6 +23,9 @@ import { updateJudgingSettings } from "../../app/modules/judging/settings.server
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { updateFinalAt, updateFlagWrongPerMinute, updateGate, updateSubmissionsCloseAt } from "../../app/modules/settings/settings.server.ts";
 import { sendFlag } from "../../app/modules/flags/guess.server.ts";
+import { resetWrongAnswers, teamFlagsCsv } from "../../app/modules/flags/attempts.server.ts";
+import { replaceHints, unlockHint } from "../../app/modules/flags/hints.server.ts";
+import { saveWebhookSettings } from "../../app/modules/webhooks/settings.server.ts";
 import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
 import { saveSubmission } from "../../app/modules/submissions/submit.server.ts";
 import { createTeam, deleteTeam, renameTeam, setTeamDivision, updateTeam } from "../../app/modules/teams/teams.server.ts";
@@ -201,6 +204,31 @@ describe("challenges", () => {
     expect(solved.after).toMatchObject({ matched: "answer 1" });
     const all = await getDb().select().from(auditLog).where(eq(auditLog.subjectId, created.id));
     expect(JSON.stringify(all)).not.toContain("audit-secret");
+  });
+
+  it("flag challenges' other records: a team's wrong answers reset, per-team flags exported, a hint unlocked, the webhook set; never a flag, a hint's text or a secret", async () => {
+    await ensureEventSettings();
+    await ensureTwoOpenGates();
+    const created = await createChallenge(admin, { title: "Audit per team", description: "d", points: 100, category: "CS" as const, wave: 1, checking: "flag" as const, answers: "per team: GK{<hmac>}" }, null);
+    const team = await makeTeam();
+    const member = await makeUser("participant", team.id);
+    const player = actorFor(member.id, member.name, "participant");
+    await sendFlag({ actor: player, teamId: team.id, challengeId: created.id, answer: "GK{wrong}" });
+    const { record: reset } = await oneRecord("flag.attempts-reset", () => resetWrongAnswers(admin, team.id, created.id));
+    expect(reset).toMatchObject({ teamId: team.id, subjectId: created.id });
+    const { result: exported, record: exportRecord } = await oneRecord("flag.export", () => teamFlagsCsv(admin, created.id));
+    expect(exportRecord.subjectId).toBe(created.id);
+    await getDb().transaction((tx) => replaceHints(tx, created.id, [{ text: "AUDIT-HINT-TEXT", costCenti: 1_000 }]));
+    const [hint] = await getDb().select({ id: challengeHints.id }).from(challengeHints).where(eq(challengeHints.challengeId, created.id));
+    const { record: unlocked } = await oneRecord("hint.unlocked", () => unlockHint({ actor: player, teamId: team.id, hintId: hint.id }));
+    expect(unlocked).toMatchObject({ teamId: team.id, subjectId: created.id, after: { hint: 1, cost: 10 } });
+    const { result: saved, record: webhook } = await oneRecord("event.webhook", () => saveWebhookSettings(admin, { url: "https://hooks.example.com/services/T0/B0/secret-path", format: "slack" }));
+    expect(saved.newSecret).toBeTruthy();
+    const records = JSON.stringify(await getDb().select().from(auditLog).where(gt(auditLog.id, reset.id)));
+    const flagLine = exported.csv.trim().split("\n").find((line) => line.includes(team.name)) ?? "";
+    expect(flagLine).toMatch(/GK\{[0-9a-f]{32}\}/);
+    for (const secret of [flagLine.match(/GK\{[0-9a-f]{32}\}/)?.[0] ?? "none", "AUDIT-HINT-TEXT", saved.newSecret!, "secret-path"]) expect(records).not.toContain(secret);
+    expect(webhook.after).toMatchObject({ format: "slack" });
   });
 
   it("create, edit (points), status both ways, delete, import", async () => {

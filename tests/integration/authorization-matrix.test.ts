@@ -147,6 +147,11 @@ const matrix: Record<string, Case[]> = {
   // Admins only, judges too are refused (a judge's own scores are in the workspace).
   "routes/dashboard.audit": [{ loader: "page" }],
   "routes/dashboard.exports.audit[.csv]": [{ loader: "page" }],
+  // The teams' flag answers, the sharing signals, every team's per-team flag (a POST) and the CTFtime feed: admins only.
+  "routes/dashboard.attempts": [{ loader: "page", action: "page" }],
+  "routes/dashboard.exports.attempts[.csv]": [{ loader: "page" }],
+  "routes/dashboard.exports.team-flags[.csv]": [{ action: "page" }],
+  "routes/dashboard.exports.ctftime[.json]": [{ loader: "page" }],
   "routes/dashboard.tokens": [{ loader: "page", action: "page" }],
   "routes/dashboard.import": [{ loader: "page", action: "page" }],
   "routes/docs.api": [{ loader: "page" }],

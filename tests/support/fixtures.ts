@@ -36,6 +36,13 @@ export async function makeChallenge(over: { points?: number; category?: Category
   return challenge;
 }
 
+/** A team with one participant, and that participant as an actor (who sends flags). */
+export async function makePlayer(teamName?: string) {
+  const team = await makeTeam(teamName);
+  const user = await makeUser("participant", team.id);
+  return { team, user, actor: actorFor(user.id, user.name, "participant") };
+}
+
 export async function makeSubmission(teamId: number, challengeId: number, userId: number | null) {
   const [submission] = await getDb().insert(submissions).values({ teamId, challengeId, userId, text: "answer" }).returning();
   return submission;

@@ -24,9 +24,9 @@ const fieldNames = [
   "verdict", "submissionId", "number", "opensAt", "finalAt", "submissionsCloseAt", "label", "at", "video1", "video2", "ids", "lastName",
   "email", "phone", "hasTeam", "teamName", "nationalId", "skill", "linkedin", "portfolio", "major", "university",
   "tshirtSize", "website", "q", "userId", "status", "challengeId", "kind", "video", "edit", "view", "sort", "dir", "gate", "mine", "reason",
-  "team", "user", "from", "to", "before", "after", "limit",
+  "team", "user", "from", "to", "before", "after", "limit", "challenge",
 ];
-const intents = ["save", "delete", "videos", "announcement", "mentor", "needs", "gate", "final", "submissions-close", "meal-add", "meal-remove", "freeze", "unfreeze", "toggle", "create-accounts", "seen", "give", "revoke"];
+const intents = ["save", "delete", "videos", "announcement", "mentor", "needs", "gate", "final", "submissions-close", "meal-add", "meal-remove", "freeze", "unfreeze", "toggle", "create-accounts", "seen", "give", "revoke", "reset"];
 
 const field = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...fieldNames) }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) });
 const value = fc.oneof({ weight: 5, arbitrary: hostileValue }, { weight: 2, arbitrary: fc.constantFrom(...intents) }, { weight: 1, arbitrary: fc.nat(50).map(String) });
@@ -47,7 +47,7 @@ function actorOf(routeId: string): WorldRole {
 
 /** Everything a form can change, as one digest: a refusal must leave it as it was. */
 async function databaseDigest(): Promise<string> {
-  const tables = ["teams", "users", "challenges", "submissions", "submission_scores", "announcements", "notifications", "requests", "registrations", "meals", "gates", "event_settings", "standings_outbox", "api_tokens", "awards", "audit_log"];
+  const tables = ["teams", "users", "challenges", "submissions", "submission_scores", "announcements", "notifications", "requests", "registrations", "meals", "gates", "event_settings", "standings_outbox", "api_tokens", "awards", "audit_log", "flag_attempts"];
   const [row] = await getDb().execute<{ digest: string }>(
     sql.raw(`select md5(concat(${tables.map((table) => `(select coalesce(string_agg(x::text, '|' order by x::text), '') from ${table} x)`).join(", ")})) as digest`),
   );

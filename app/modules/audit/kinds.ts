@@ -38,6 +38,8 @@ export const auditKinds = {
   "flag.solved": "Flag solved",
   "flag.attempts-reset": "Wrong answers reset",
   "flag.answers": "Flag answers changed",
+  // A read, not a change: every team's per-team flag of a challenge downloaded (app/modules/flags/attempts.server.ts).
+  "flag.export": "Per-team flags exported",
   "hint.unlocked": "Hint unlocked",
   "award.given": "Award given",
   "award.revoked": "Award revoked",

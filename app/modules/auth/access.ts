@@ -53,6 +53,12 @@ export const pageRoles: ReadonlyArray<{ path: string; exact?: true; roles: reado
   // The audit trail and its CSV: admins only (a judge's own scores are in the judge workspace; docs/domain.md).
   { path: "/dashboard/audit", exact: true, roles: ["admin"] },
   { path: "/dashboard/exports/audit.csv", exact: true, roles: ["admin"] },
+  // The teams' flag answers, the sharing signals and every team's per-team flag: admins only (never a player,
+  // nor a judge: a wrong answer may be a near miss of the flag).
+  { path: "/dashboard/attempts", exact: true, roles: ["admin"] },
+  { path: "/dashboard/exports/attempts.csv", exact: true, roles: ["admin"] },
+  { path: "/dashboard/exports/team-flags.csv", exact: true, roles: ["admin"] },
+  { path: "/dashboard/exports/ctftime.json", exact: true, roles: ["admin"] },
   { path: "/dashboard", roles: ["admin"] },
   { path: "/", roles },
 ];

@@ -8,9 +8,12 @@ import { toCsv } from "./csv-format.server.ts";
 
 const points = (centi: number) => (centi / 100).toFixed(2).replace(/\.?0+$/, "");
 
-/** Every team in the ranking order (app/modules/standings/ranking.ts), live; teams not computed yet show 0. */
-export async function standingsCsv(): Promise<string> {
-  const rows = await getDb()
+/**
+ * Every team's live standing in the ranking order (app/modules/standings/ranking.ts), in hundredths; teams not
+ * computed yet have 0. The standings CSV and the CTFtime feed (./ctftime.server.ts) read these rows.
+ */
+export async function liveStandingRows() {
+  return getDb()
     .select({
       name: teams.name,
       ai: sql<number>`coalesce(${standings.aiCenti}, 0)::int`,
@@ -23,6 +26,11 @@ export async function standingsCsv(): Promise<string> {
     .from(teams)
     .leftJoin(standings, eq(standings.teamId, teams.id))
     .orderBy(...rankOrderBy({ totalCenti: standings.totalCenti, reachedAt: standings.totalReachedAt, teamId: teams.id }));
+}
+
+/** Every team in the ranking order, live. */
+export async function standingsCsv(): Promise<string> {
+  const rows = await liveStandingRows();
   return toCsv(
     ["Rank", "Team", "AI", "CS", "PS", "GD", "Total", "Solved"],
     rows.map((row, index) => [index + 1, row.name, points(row.ai), points(row.cs), points(row.ps), points(row.gd), points(row.total), row.solved]),

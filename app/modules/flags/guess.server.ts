@@ -120,6 +120,11 @@ export function checkedAnswer(answer: string): string {
  */
 const FLAG_LOCK = 4245;
 
+/** Holds the team's answers to the challenge until the transaction ends (a reset takes it too). */
+export async function lockTeamAnswers(tx: Queryable, teamId: number, challengeId: number) {
+  await tx.execute(sql`select pg_advisory_xact_lock(${FLAG_LOCK}, ${teamId} # (${challengeId} << 16))`);
+}
+
 /** The challenge as an answer to it reads it, with the event's settings (one row). */
 async function readChallenge(tx: Queryable, challengeId: number) {
   const [row] = await tx
@@ -245,7 +250,7 @@ async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
 
 async function checkInTransaction(input: Parameters<typeof sendFlag>[0], teamId: number, given: string): Promise<FlagVerdict> {
   return getDb().transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${FLAG_LOCK}, ${teamId} # (${input.challengeId} << 16))`);
+    await lockTeamAnswers(tx, teamId, input.challengeId);
     const now = input.now ?? new Date();
     const challenge = await readChallenge(tx, input.challengeId);
     if (!challenge) throw new FlagError("notFound");

@@ -88,6 +88,8 @@ const samples: Record<string, [english: string, arabic: string]> = {
   "messages.flagAnswers.tooLong": [m.flagAnswers.tooLong(4), "الإجابات، السطر 4: للإجابة 1024 بايت على الأكثر."],
   "messages.flagAnswers.onePerTeam": [m.flagAnswers.onePerTeam(5), "الإجابات، السطر 5: للتحدي إجابة واحدة خاصة بكل فريق على الأكثر."],
   "messages.flagAnswers.badPattern": [m.flagAnswers.badPattern(2, "missing )"), `الإجابات، السطر 2: تعذّر تصريف هذا النمط (${bdi("missing )")}).`],
+  "messages.flagAttempts.loadFailed": [m.flagAttempts.loadFailed(m.errors.unavailable), `تعذّر تحميل المحاولات: ${ar(m.errors.unavailable)}`],
+  "messages.flagAttempts.reset": [m.flagAttempts.reset("Owls", "Warm-up", 2), `يمكن لـ ${bdi("Owls")} الإجابة عن ${bdi("Warm-up")} من جديد: لم تعد إجابتان خاطئتان محسوبتين.`],
   "messages.realtime.tooManyForSession": [m.realtime.tooManyForSession(10), "اتصالات مباشرة كثيرة لتسجيل الدخول هذا (10 على الأكثر): أغلق تبويبًا ثم أعد تحميل الصفحة."],
   "messages.realtime.tooManyForUser": [m.realtime.tooManyForUser(20), "اتصالات مباشرة كثيرة لهذا الحساب (20 على الأكثر): أغلق تبويبًا ثم أعد تحميل الصفحة."],
   "messages.threads.replyNotification": [m.threads.replyNotification("نعم، الملف كافٍ"), `أجاب أحد المنظّمين: ${bdi("نعم، الملف كافٍ")}`],
@@ -148,7 +150,7 @@ describe("server messages in Arabic", () => {
       m.registration.tooManySelected, m.registration.accountsCreated, m.awards.reasonTooLong, m.imports.tooManyRows,
       m.imports.rowsInvalid, m.imports.accountsImported, m.imports.challengesImported, m.divisions.nameTooLong,
       m.divisions.tooMany, (n) => m.divisions.inUse("Juniors", n), (n) => m.teamSize.full("Owls", n), m.teamSize.saved,
-      m.teamSize.registrationLabel,
+      m.teamSize.registrationLabel, (n) => m.flagAttempts.reset("Owls", "Warm-up", n),
     ];
     for (const message of counted) {
       const arabic = COUNTS.map((n) => ar(message(n)));

@@ -1,0 +1,49 @@
+/**
+ * The Attempts page's query (dashboard → Attempts, its CSV): which tab, the filters and the page. Anything
+ * unknown is ignored rather than refused (on the screen they are links and a GET form). Pure: the page's
+ * component reads the type.
+ */
+import { z } from "zod";
+
+export const attemptVerdicts = ["correct", "incorrect"] as const;
+export type AttemptVerdict = (typeof attemptVerdicts)[number];
+
+export const attemptViews = ["attempts", "sharing"] as const;
+
+const id = z.coerce.number().int().min(1).max(2_147_483_647).optional().catch(undefined);
+
+export const AttemptListQuerySchema = z.object({
+  view: z.enum(attemptViews).optional().catch(undefined),
+  team: id,
+  challenge: id,
+  verdict: z.enum(attemptVerdicts).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(1_000_000).optional().catch(undefined),
+});
+
+export type AttemptListQuery = z.infer<typeof AttemptListQuerySchema>;
+
+/** What the lists are narrowed to (the sharing list reads the team as either side of a signal). */
+export interface AttemptFilter {
+  teamId?: number;
+  challengeId?: number;
+  verdict?: AttemptVerdict;
+}
+
+export function readAttemptListQuery(searchParams: URLSearchParams): AttemptListQuery {
+  return AttemptListQuerySchema.parse(Object.fromEntries([...searchParams].filter(([, value]) => value !== "")));
+}
+
+export function attemptFilterOf(query: AttemptListQuery): AttemptFilter {
+  return { teamId: query.team, challengeId: query.challenge, verdict: query.verdict };
+}
+
+/** The reset's form (a row's button): the team and the challenge whose counted wrong answers are reset. */
+export const AttemptResetSchema = z.object({
+  teamId: z.coerce.number().int().min(1).max(2_147_483_647),
+  challengeId: z.coerce.number().int().min(1).max(2_147_483_647),
+});
+
+/** The per-team flags' download: the challenge. */
+export const TeamFlagsQuerySchema = z.object({
+  challenge: z.coerce.number().int().min(1).max(2_147_483_647),
+});

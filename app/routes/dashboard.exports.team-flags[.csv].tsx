@@ -1,0 +1,34 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { requirePageActor } from "~/glue/actor.server";
+import { failureOf } from "~/glue/failures.server";
+import { languageOf } from "~/glue/language.server";
+import { csvFileName, csvResponse } from "~/modules/exports/csv-format.server";
+import { teamFlagsCsv } from "~/modules/flags/attempts.server";
+import { TeamFlagsQuerySchema } from "~/modules/flags/attempts-query";
+import { translateMessage } from "~/modules/i18n/server-messages";
+import { messages } from "~/modules/messages";
+
+/** A refusal as the browser shows a failed download: one sentence, in the reader's language. */
+function refusal(request: Request, message: string, status: number, headers: Record<string, string> = {}) {
+  return new Response(translateMessage(message, languageOf(request)), {
+    status,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", ...headers },
+  });
+}
+
+/**
+ * Every team's per-team flag of a challenge as CSV (admins only: pageRoles). A POST (the Attempts page's form):
+ * never prefetched, never in a link's history, and under the CSRF check; each download is audited.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const actor = await requirePageActor(request);
+  const parsed = TeamFlagsQuerySchema.safeParse({ challenge: (await request.formData()).get("challenge") });
+  if (!parsed.success) return refusal(request, messages.flagAttempts.notPerTeam, 400);
+  try {
+    const { csv } = await teamFlagsCsv(actor, parsed.data.challenge);
+    return csvResponse(csv, csvFileName(`team-flags-${parsed.data.challenge}`));
+  } catch (error) {
+    const failure = failureOf(error, { log: "team flags export failed", fallback: messages.errors.server });
+    return refusal(request, failure.message, failure.status, failure.headers);
+  }
+}
