@@ -191,6 +191,7 @@ export const messages = {
     challengeDeleted: "Challenge deleted",
     challengeNotFound: "This challenge no longer exists",
     challengeHasSubmissions: "This challenge has submissions and cannot be deleted",
+    challengeHasAnswers: "Teams have answered this challenge (flags or paid hints) and it cannot be deleted",
     attachmentType: "The attachment must be a .jpg, .png, .pdf or .docx file",
     attachmentContent: "The attachment's content does not match its extension",
     attachmentTooLarge: "The attachment is larger than 20 MB",

@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { challenges } from "../../db/schema.ts";
+import { challengeHints, challenges, flagAttempts, hintUnlocks } from "../../db/schema.ts";
+import { replaceHints } from "../../app/modules/flags/hints.server.ts";
+import { makeFlagChallenge } from "../support/flags.ts";
 import { createChallenge, deleteChallenge, getChallenge, toggleChallengeStatus, updateChallenge } from "../../app/modules/challenges/challenges.server.ts";
 import { ChallengeFormSchema } from "../../app/modules/challenges/schema.ts";
 import { parseChallengeForm } from "../../app/glue/challenge-form.server.ts";
@@ -94,5 +96,21 @@ describe("challenges", () => {
     const free = await makeChallenge();
     await deleteChallenge(testAdmin, free.id);
     expect(await getDb().select().from(challenges).where(eq(challenges.id, free.id))).toHaveLength(0);
+  });
+
+  it("cannot delete a challenge teams answered by flag, or whose paid hint a team unlocked", async () => {
+    const team = await makeTeam();
+    const answered = await makeFlagChallenge([{ kind: "exact", value: "GK{keep}" }]);
+    await getDb().insert(flagAttempts).values({ teamId: team.id, challengeId: answered.id, verdict: "incorrect", answer: "no" });
+    await expect(deleteChallenge(testAdmin, answered.id)).rejects.toThrow(m.challengeHasAnswers);
+    const hinted = await makeChallenge();
+    await getDb().transaction((tx) => replaceHints(tx, hinted.id, [{ text: "t", costCenti: 100 }]));
+    const [hint] = await getDb().select().from(challengeHints).where(eq(challengeHints.challengeId, hinted.id));
+    await getDb().insert(hintUnlocks).values({ teamId: team.id, hintId: hint.id, costCenti: 100 });
+    await expect(deleteChallenge(testAdmin, hinted.id)).rejects.toThrow(m.challengeHasAnswers);
+    // A flag challenge nobody answered goes, its answers with it.
+    const unanswered = await makeFlagChallenge([{ kind: "exact", value: "GK{gone}" }]);
+    await deleteChallenge(testAdmin, unanswered.id);
+    expect(await getDb().select().from(challenges).where(eq(challenges.id, unanswered.id))).toHaveLength(0);
   });
 });

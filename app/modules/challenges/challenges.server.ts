@@ -6,7 +6,7 @@
 import { asc, count, eq, getTableColumns, type SQL, sql, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { prebuilt, type Rows } from "../../../db/in-order.ts";
-import { challengeCriteria, challengeFlags, challenges, flagAttempts, flagSolves, submissions, teamFlags } from "../../../db/schema.ts";
+import { challengeCriteria, challengeFlags, challengeHints, challenges, flagAttempts, flagSolves, hintUnlocks, submissions, teamFlags } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { enqueue } from "../../infrastructure/queue.server.ts";
@@ -369,6 +369,10 @@ export async function deleteChallenge(actor: Actor, id: number) {
     if (!row) throw new DashboardError(m.challengeNotFound, 404);
     const [subs] = await tx.select({ n: count() }).from(submissions).where(eq(submissions.challengeId, id));
     if (subs.n > 0) throw new DashboardError(m.challengeHasSubmissions, 409);
+    // Flag answers and paid hints are part of the standings and the audit's story, as submissions are.
+    const [answered] = await tx.execute<{ answered: boolean }>(sql`select exists (select 1 from ${flagAttempts} where ${flagAttempts.challengeId} = ${id})
+      or exists (select 1 from ${hintUnlocks} inner join ${challengeHints} on ${challengeHints.id} = ${hintUnlocks.hintId} where ${challengeHints.challengeId} = ${id}) as answered`);
+    if (answered?.answered) throw new DashboardError(m.challengeHasAnswers, 409);
     await tx.delete(challenges).where(eq(challenges.id, id));
     await recordAudit(tx, actor, { kind: "challenge.deleted", subjectId: id, before: audited(row) });
     return row.attachmentKey;
