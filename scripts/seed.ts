@@ -29,7 +29,7 @@ import {
   demoTeams,
   demoVideos,
 } from "./demo-event.ts";
-import { challengeCriteria, challengeFlags, challenges, eventSettings, gates, meals, submissions, submissionVersions, teams, users } from "../db/schema.ts";
+import { challengeCriteria, challengeFlags, challengeHints, challenges, eventSettings, gates, meals, submissions, submissionVersions, teams, users } from "../db/schema.ts";
 
 /** A tiny but real file of each attachment type, so downloads work in the demo. */
 function demoAttachmentBody(type: string): Buffer {
@@ -131,13 +131,19 @@ export async function seedDemoEvent(db: Database, options: { now?: Date; resetCl
         attachmentType: challenge.attachment.type,
       };
     }
-    const { attachment: _ignored, rubric, flag, ...fields } = challenge;
+    const { attachment: _ignored, rubric, flag, paidHints, ...fields } = challenge;
     const checked = flag
-      ? { checking: "flag" as const, maxAttempts: flag.maxAttempts ?? null, flagSecret: flag.answers.some((answer) => answer.kind === "per_team") ? newFlagSecret() : null }
+      ? {
+          checking: "flag" as const,
+          maxAttempts: flag.maxAttempts ?? null,
+          flagSecret: flag.answers.some((answer) => answer.kind === "per_team") ? newFlagSecret() : null,
+          ...(flag.dynamic ? { scoring: "dynamic" as const, minimumPoints: flag.dynamic.minimum, decay: flag.dynamic.decay } : {}),
+        }
       : {};
     const [created] = await db.insert(challenges).values({ ...fields, ...attachment, ...checked }).returning({ id: challenges.id });
     if (rubric) await db.insert(challengeCriteria).values(rubric.map((criterion, position) => ({ challengeId: created.id, position, ...criterion })));
     if (flag) await db.insert(challengeFlags).values(flag.answers.map((answer, index) => ({ challengeId: created.id, position: index + 1, ...answer })));
+    if (paidHints) await db.insert(challengeHints).values(paidHints.map((hint, index) => ({ challengeId: created.id, position: index + 1, text: hint.text, costCenti: hint.cost * 100 })));
   }
 
   await seedDemoSubmissions(db, teamIds, now);

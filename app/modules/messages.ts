@@ -457,6 +457,10 @@ export const messages = {
     unlocked: template("Hint unlocked: {{cost}} points taken from your team.", (cost: number) => ({ cost })),
     unlockedFree: "Hint unlocked.",
     removeUnlocked: template("Hint {{number}} has been unlocked by a team: it cannot be removed (change its text instead).", (number: number) => ({ number })),
+    lineShape: template("Hints, line {{line}}: write the cost, a bar, then the hint (25 | Look at the logs).", (line: number) => ({ line })),
+    lineCost: template("Hints, line {{line}}: the cost is a number of points from 0 to 100,000, up to 2 decimals.", (line: number) => ({ line })),
+    lineText: template("Hints, line {{line}}: the hint's text is 1 to 2,000 characters.", (line: number) => ({ line })),
+    tooMany: template("At most {{max}} hints.", (max: number) => ({ max })),
   },
   // Flag challenges: the verdicts and refusals a player reads (docs/domain.md "Flag challenges").
   // The first-blood webhook (Dashboard → Settings; docs/domain.md "First-blood webhook").
@@ -509,6 +513,12 @@ export const messages = {
     onePerTeam: template("Answers, line {{line}}: a challenge has at most one per-team answer.", (line: number) => ({ line })),
     badPattern: template("Answers, line {{line}}: this pattern does not compile ({{reason}}).", (line: number, reason: string) => ({ line, reason })),
     notForJudges: "Answers are used only by flag challenges: choose “Flag (checked at once)”, or leave the answers empty.",
+    dynamicForFlags: "Dynamic points are for flag challenges only.",
+    dynamicNeedsCurve: "Dynamic points need a minimum and a decay.",
+    minimumAbovePoints: "The minimum is at most the challenge's points.",
+    minimumInvalid: "Minimum: a whole number of points from 1 to 1,000,000.",
+    decayInvalid: "Decay: a whole number of solves from 1 to 1,000,000.",
+    scoringInvalid: "Choose static or dynamic points.",
     checkingLocked: "This challenge already has submissions or answers: how it is checked can no longer change.",
     checkingInvalid: "Choose judges or flag.",
     wrongPerMinuteInvalid: "Wrong answers a minute: a whole number from 1 to 1,000.",

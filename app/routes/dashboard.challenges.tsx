@@ -10,7 +10,7 @@ import { useServerMessage } from "~/components/server-message";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
-import { cleanupObject, createChallenge, getChallenge, getChallengeAnswersText, getRubric, updateChallenge } from "~/modules/challenges/challenges.server";
+import { cleanupObject, createChallenge, getChallenge, getChallengeAnswersText, getPaidHintsText, getRubric, updateChallenge } from "~/modules/challenges/challenges.server";
 import { formatRubric } from "~/modules/scoring/rubric";
 import { attachmentAccept, categories, ChallengeFormSchema, difficulties } from "~/modules/challenges/schema";
 import { useHydrated } from "~/hooks/use-hydrated";
@@ -49,6 +49,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
           answers: await getChallengeAnswersText(challenge.id),
           wrongPerMinute: challenge.wrongPerMinute === null ? "" : String(challenge.wrongPerMinute),
           maxAttempts: challenge.maxAttempts === null ? "" : String(challenge.maxAttempts),
+          scoring: challenge.scoring,
+          minimumPoints: challenge.minimumPoints === null ? "" : String(challenge.minimumPoints),
+          decay: challenge.decay === null ? "" : String(challenge.decay),
+          paidHints: await getPaidHintsText(challenge.id),
         }
       : null,
   };
@@ -66,7 +70,9 @@ export async function action({ request }: ActionFunctionArgs) {
       status: storageUnavailable ? 503 : 400,
     });
   }
-  const { id, removeAttachment, attachment: _ignored, ...values } = submission.value;
+  const { id, removeAttachment, attachment: _ignored, ...given } = submission.value;
+  // The form holds every hint: an empty box means none (elsewhere, not given leaves them as they are).
+  const values = { ...given, paidHints: given.paidHints ?? "" };
   try {
     if (id) await updateChallenge(actor, id, values, attachment, removeAttachment === "on");
     else await createChallenge(actor, values, attachment);
@@ -179,7 +185,34 @@ function ChallengeForm({ editing }: { editing: Editing }) {
             errors={fields.maxAttempts.errors}
           />
         </div>
+        <div className="dash-grid">
+          <SelectField label={t("challengesPage.scoring")} selectProps={getSelectProps(fields.scoring)} errors={fields.scoring.errors}>
+            <option value="static">{t("challengesPage.scoringStatic")}</option>
+            <option value="dynamic">{t("challengesPage.scoringDynamic")}</option>
+          </SelectField>
+          <Field
+            label={t("challengesPage.minimumPoints")}
+            inputProps={{ ...getInputProps(fields.minimumPoints, { type: "number" }), min: 1, step: 1, inputMode: "numeric" }}
+            errors={fields.minimumPoints.errors}
+          />
+          <Field
+            label={t("challengesPage.decay")}
+            inputProps={{ ...getInputProps(fields.decay, { type: "number" }), min: 1, step: 1, inputMode: "numeric" }}
+            errors={fields.decay.errors}
+          />
+        </div>
+        <p className="muted">{t("challengesPage.scoringHelp")}</p>
       </fieldset>
+      <TextareaField
+        label={
+          <>
+            {t("challengesPage.paidHintsIntro")} <code dir="ltr">cost | text</code>
+            {t("challengesPage.paidHintsExample")} <code dir="ltr">25 | Look at the logs</code>
+          </>
+        }
+        textareaProps={{ ...getTextareaProps(fields.paidHints), rows: 3, dir: "auto" }}
+        errors={fields.paidHints.errors}
+      />
       <TextareaField
         label={
           <>

@@ -21,7 +21,9 @@ import { answersSummary, formatAnswers, sameAnswers, type FlagAnswer } from "../
 import { parseAnswersToSave } from "../flags/answers.server.ts";
 import { readFlagAnswers, syncTeamFlags } from "../flags/guess.server.ts";
 import { newFlagSecret } from "../flags/matching.server.ts";
-import type { ChallengeFormValues, CheckingMode } from "./schema.ts";
+import { formatPaidHints, parsePaidHints } from "../flags/paid-hints.ts";
+import { readHints, replaceHints } from "../flags/hints.server.ts";
+import type { ChallengeFormValues, CheckingMode, ScoringMode } from "./schema.ts";
 
 const m = messages.dashboard;
 
@@ -30,12 +32,21 @@ const m = messages.dashboard;
  * is). `checking` with its `answers` (the admin's text form, app/modules/flags/answers.ts) and limits:
  * undefined leaves them as they are (a new challenge is judged).
  */
-export type ChallengeInput = Omit<ChallengeFormValues, "id" | "removeAttachment" | "rubric" | "checking" | "answers" | "wrongPerMinute" | "maxAttempts"> & {
+export type ChallengeInput = Omit<
+  ChallengeFormValues,
+  "id" | "removeAttachment" | "rubric" | "checking" | "answers" | "wrongPerMinute" | "maxAttempts" | "scoring" | "minimumPoints" | "decay" | "paidHints"
+> & {
   rubric?: RubricLine[];
   checking?: CheckingMode;
   answers?: string;
   wrongPerMinute?: number;
   maxAttempts?: number;
+  /** A flag challenge's points (undefined with `checking`: static). */
+  scoring?: ScoringMode;
+  minimumPoints?: number;
+  decay?: number;
+  /** Hints that cost points, `cost | text` a line (undefined: left as they are). */
+  paidHints?: string;
 };
 
 const fm = messages.flagAnswers;
@@ -46,6 +57,9 @@ interface Checking {
   answers: FlagAnswer[];
   wrongPerMinute: number | null;
   maxAttempts: number | null;
+  scoring: ScoringMode;
+  minimumPoints: number | null;
+  decay: number | null;
 }
 
 /**
@@ -59,10 +73,22 @@ function checkingOf(input: ChallengeInput): Checking | null {
   if ("error" in parsed) throw new DashboardError(parsed.error, 400, "answers");
   if (input.checking === "judges") {
     if (parsed.answers.length) throw new DashboardError(fm.notForJudges, 400, "answers");
-    return { checking: "judges", answers: [], wrongPerMinute: null, maxAttempts: null };
+    if (input.scoring === "dynamic") throw new DashboardError(fm.dynamicForFlags, 400, "scoring");
+    return { checking: "judges", answers: [], wrongPerMinute: null, maxAttempts: null, scoring: "static", minimumPoints: null, decay: null };
   }
   if (!parsed.answers.length) throw new DashboardError(fm.required, 400, "answers");
-  return { checking: "flag", answers: parsed.answers, wrongPerMinute: input.wrongPerMinute ?? null, maxAttempts: input.maxAttempts ?? null };
+  const dynamic = input.scoring === "dynamic";
+  if (dynamic && (input.minimumPoints === undefined || input.decay === undefined)) throw new DashboardError(fm.dynamicNeedsCurve, 400, input.minimumPoints === undefined ? "minimumPoints" : "decay");
+  if (dynamic && input.minimumPoints! > input.points) throw new DashboardError(fm.minimumAbovePoints, 400, "minimumPoints");
+  return {
+    checking: "flag",
+    answers: parsed.answers,
+    wrongPerMinute: input.wrongPerMinute ?? null,
+    maxAttempts: input.maxAttempts ?? null,
+    scoring: dynamic ? "dynamic" : "static",
+    minimumPoints: dynamic ? input.minimumPoints! : null,
+    decay: dynamic ? input.decay! : null,
+  };
 }
 
 /**
@@ -95,7 +121,27 @@ function secretFor(answers: FlagAnswer[], existing: string | null): string | nul
 }
 
 function checkingValues(checking: Checking, secret: string | null) {
-  return { checking: checking.checking, wrongPerMinute: checking.wrongPerMinute, maxAttempts: checking.maxAttempts, flagSecret: secret };
+  return {
+    checking: checking.checking,
+    wrongPerMinute: checking.wrongPerMinute,
+    maxAttempts: checking.maxAttempts,
+    scoring: checking.scoring,
+    minimumPoints: checking.minimumPoints,
+    decay: checking.decay,
+    flagSecret: secret,
+  };
+}
+
+/** The hints' lines as saved (already checked by the schema; refused here all the same if not). */
+function paidHintsOf(text: string) {
+  const parsed = parsePaidHints(text);
+  if ("error" in parsed) throw new DashboardError(parsed.error, 400, "paidHints");
+  return parsed.hints;
+}
+
+/** A challenge's hints that cost points in the form's text (admins only). */
+export async function getPaidHintsText(id: number): Promise<string> {
+  return formatPaidHints(await readHints(id));
 }
 
 /** Deletes an object nothing points at any more: by the worker, or at once if Redis is down. */
@@ -193,6 +239,7 @@ export async function createChallenge(actor: Actor, input: ChallengeInput, attac
     if (input.rubric) await replaceRubric(tx, row.id, input.rubric);
     await recordAudit(tx, actor, { kind: "challenge.created", subjectId: row.id, after: audited(row) });
     if (checking?.answers.length) await saveAnswers(tx, actor, row.id, checking.answers, secret);
+    if (input.paidHints) await replaceHints(tx, row.id, paidHintsOf(input.paidHints));
     return { id: row.id };
   });
 }
@@ -209,6 +256,9 @@ const auditedColumns = {
   checking: challenges.checking,
   wrongPerMinute: challenges.wrongPerMinute,
   maxAttempts: challenges.maxAttempts,
+  scoring: challenges.scoring,
+  minimumPoints: challenges.minimumPoints,
+  decay: challenges.decay,
 };
 
 function audited(row: {
@@ -222,6 +272,9 @@ function audited(row: {
   checking: CheckingMode;
   wrongPerMinute: number | null;
   maxAttempts: number | null;
+  scoring: ScoringMode;
+  minimumPoints: number | null;
+  decay: number | null;
 }) {
   return {
     title: row.title,
@@ -234,6 +287,8 @@ function audited(row: {
     checking: row.checking,
     // A flag challenge's limits (a judged one has none: not said).
     ...(row.checking === "flag" ? { wrongPerMinute: row.wrongPerMinute, maxAttempts: row.maxAttempts } : {}),
+    // Dynamic points' curve (static: not said).
+    ...(row.scoring === "dynamic" ? { scoring: row.scoring, minimumPoints: row.minimumPoints, decay: row.decay } : {}),
   };
 }
 
@@ -323,11 +378,14 @@ export async function updateChallenge(actor: Actor, id: number, input: Challenge
       .returning(auditedColumns);
     const rubricChanged = input.rubric ? await replaceRubric(tx, id, input.rubric) : false;
     if (checking) await saveAnswers(tx, actor, id, checking.answers, secret);
+    const hintsBefore = input.paidHints === undefined ? "" : formatPaidHints(await readHints(id, tx));
+    if (input.paidHints !== undefined) await replaceHints(tx, id, paidHintsOf(input.paidHints));
     // The texts teams read are long: the record says that they changed, not what they say. A save that
     // changes nothing is not recorded.
     const texts = {
       ...(before.description !== input.description ? { descriptionChanged: true } : {}),
       ...(before.hints !== (input.hints || null) ? { hintsChanged: true } : {}),
+      ...(input.paidHints !== undefined && hintsBefore !== formatPaidHints(paidHintsOf(input.paidHints)) ? { paidHintsChanged: true } : {}),
     };
     const fieldsChanged = JSON.stringify(audited(before)) !== JSON.stringify(audited(after));
     if (fieldsChanged || rubricChanged || replaceFile || Object.keys(texts).length > 0) {
@@ -339,7 +397,8 @@ export async function updateChallenge(actor: Actor, id: number, input: Challenge
       });
     }
     let teams: number[] = [];
-    if (before.points !== input.points || before.category !== input.category) {
+    const curveChanged = before.scoring !== after.scoring || before.minimumPoints !== after.minimumPoints || before.decay !== after.decay;
+    if (before.points !== input.points || before.category !== input.category || curveChanged) {
       // Every team that scored on it: by a submission, or by a flag solve (counted at the challenge's points).
       const rows = await tx.execute<{ team_id: number }>(
         sql`select ${submissions.teamId} as team_id from ${submissions} where ${submissions.challengeId} = ${id}

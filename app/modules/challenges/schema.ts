@@ -4,6 +4,7 @@ import { rowId } from "../ids.ts";
 import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 import { checkAnswers, flagKinds, formatAnswers, parseAnswers } from "../flags/answers.ts";
+import { parsePaidHints } from "../flags/paid-hints.ts";
 
 const m = messages.dashboard;
 const fm = messages.flagAnswers;
@@ -20,6 +21,9 @@ export const categoryLabels: Record<(typeof categories)[number], string> = {
 /** How a challenge is checked (docs/domain.md "Flag challenges"): by judges, or by the platform against its answers. */
 export const checkingModes = ["judges", "flag"] as const;
 export type CheckingMode = (typeof checkingModes)[number];
+/** A flag challenge's points: static, or falling with its solves (app/modules/flags/decay.ts). */
+export const scoringModes = ["static", "dynamic"] as const;
+export type ScoringMode = (typeof scoringModes)[number];
 
 /** A whole number from `min` to `max` typed in a box (empty: not given). */
 const wholeNumber = (min: number, max: number, message: string) =>
@@ -51,10 +55,33 @@ const checkingFields = {
   wrongPerMinute: wholeNumber(1, 1000, fm.wrongPerMinuteInvalid),
   // Empty: no maximum.
   maxAttempts: wholeNumber(1, 1_000_000, fm.maxAttemptsInvalid),
+  // A flag challenge's points: static, or dynamic from `points` down to `minimumPoints` at `decay` solves.
+  scoring: z.enum(scoringModes, { error: fm.scoringInvalid }).default("static"),
+  minimumPoints: wholeNumber(1, 1_000_000, fm.minimumInvalid),
+  decay: wholeNumber(1, 1_000_000, fm.decayInvalid),
+  // Hints that cost points, `cost | text` a line (app/modules/flags/paid-hints.ts); empty: none.
+  paidHints: z
+    .string()
+    .max(30_000, m.tooLong)
+    .optional()
+    .superRefine((value, context) => {
+      const parsed = parsePaidHints(value);
+      if ("error" in parsed) context.addIssue({ code: "custom", message: parsed.error });
+    }),
 };
 
 /** A flag challenge has answers; a judged one none (its limits are not kept). No mode (the API's update): answers neither. */
-function checkingRules(value: { checking?: CheckingMode | undefined; answers?: unknown }, context: z.RefinementCtx) {
+function checkingRules(
+  value: { checking?: CheckingMode | undefined; answers?: unknown; scoring?: string; minimumPoints?: number; decay?: number; points?: number },
+  context: z.RefinementCtx,
+) {
+  if (value.scoring === "dynamic") {
+    if (value.checking !== "flag") context.addIssue({ code: "custom", path: ["scoring"], message: fm.dynamicForFlags });
+    if (value.minimumPoints === undefined) context.addIssue({ code: "custom", path: ["minimumPoints"], message: fm.dynamicNeedsCurve });
+    if (value.decay === undefined) context.addIssue({ code: "custom", path: ["decay"], message: fm.dynamicNeedsCurve });
+    if (value.minimumPoints !== undefined && value.points !== undefined && value.minimumPoints > value.points)
+      context.addIssue({ code: "custom", path: ["minimumPoints"], message: fm.minimumAbovePoints });
+  }
   // The text, or (the API's list refused by its own check, so not turned into text) the list.
   const given = Array.isArray(value.answers) ? value.answers.length > 0 : typeof value.answers === "string" && value.answers.trim() !== "";
   if (value.checking === undefined && given) context.addIssue({ code: "custom", path: ["checking"], message: fm.checkingInvalid });
