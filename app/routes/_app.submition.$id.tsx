@@ -13,7 +13,6 @@ import { submissionMaxBytes } from "~/modules/submissions/submit.server";
 import { handleSubmissionPost } from "~/glue/submission-upload.server";
 import { answerFlagPost, flagPostOf, unlockHintPost } from "~/glue/flag-answer.server";
 import { FLAG_INTENT, HINT_INTENT } from "~/modules/flags/schema";
-import { hintsForTeam } from "~/modules/flags/hints.server";
 import { flagFiguresFor } from "~/modules/flags/figures.server";
 import { requirePage } from "~/glue/auth.server";
 import { pageReadFor } from "~/glue/viewer-badges.server";
@@ -50,11 +49,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     { challengeId },
   );
   if (!found) throw new Response("Not found", { status: 404 });
-  const [paidHints, figures] = await Promise.all([
-    hintsForTeam(challengeId, user.teamId),
-    found.challenge.checking === "flag" ? flagFiguresFor([challengeId], user) : Promise.resolve(null),
-  ]);
-  return { ...found, canSubmit: user.teamId !== null, maxBytes: submissionMaxBytes(), submissions: deadline, answers, paidHints, figures: figures?.get(challengeId) ?? null };
+  // A flag challenge's figures (its value now, solves, first solvers): a read of its own, as its team's state.
+  const figures = found.challenge.checking === "flag" ? (await flagFiguresFor([challengeId], user)).get(challengeId) ?? null : null;
+  return { ...found, canSubmit: user.teamId !== null, maxBytes: submissionMaxBytes(), submissions: deadline, answers, figures };
 }
 
 /**

@@ -14,7 +14,6 @@ import { Message } from "~/components/ui/message";
 import { TitleBar } from "~/components/ui/title-bar";
 import type { getChallengeForSubmission } from "~/modules/participant/board.server";
 import type { AnnouncementEvent } from "~/modules/realtime/events";
-import type { TeamHint } from "~/modules/flags/hints.server";
 import type { FlagFigures } from "~/modules/flags/figures.server";
 import { FirstSolvers } from "~/components/participant/first-solvers";
 import { PaidHints } from "~/components/participant/paid-hints";
@@ -28,7 +27,6 @@ export type SubmissionPageData = NonNullable<Awaited<ReturnType<typeof getChalle
   maxBytes: number;
   submissions: SubmissionsWindow;
   answers: AnnouncementEvent[];
-  paidHints: TeamHint[];
   figures: FlagFigures | null;
 };
 

@@ -5,7 +5,8 @@
  * through `team_awards` (its total, the challenge's category and its reached time, as an award), audited,
  * and the text reaches that team from then on. A locked hint's text never leaves this module.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql, type SQLWrapper } from "drizzle-orm";
+import { jsonObjectSql, parsedJson } from "../../../db/json.ts";
 import type { Queryable } from "../../../db/client.ts";
 import { challengeHints, challenges, eventSettings, gates, hintUnlocks } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
@@ -44,6 +45,31 @@ export async function hintsForTeam(challengeId: number, teamId: number | null, d
     unlocked: row.unlockedAt !== null,
     text: row.unlockedAt !== null ? row.text : null,
   }));
+}
+
+/**
+ * A challenge's hints for a team as one JSON column, for the challenge page's own statement (its row, read
+ * with the badges: app/modules/participant/board.server.ts): a locked hint's text is null in Postgres already.
+ * `challengeId`, `teamId`: SQL for them in that statement.
+ */
+export function teamHintsSql(challengeId: SQLWrapper, teamId: SQLWrapper): SQL {
+  const unlocked = sql`${hintUnlocks.teamId} is not null`;
+  const hint = jsonObjectSql({
+    id: challengeHints.id,
+    position: challengeHints.position,
+    costCenti: challengeHints.costCenti,
+    unlocked,
+    text: sql`case when ${unlocked} then ${challengeHints.text} end`,
+  });
+  return sql`(select coalesce(json_agg(${hint} order by ${challengeHints.position}), '[]'::json) from ${challengeHints}
+    left join ${hintUnlocks} on ${hintUnlocks.hintId} = ${challengeHints.id} and ${hintUnlocks.teamId} = ${teamId}
+    where ${challengeHints.challengeId} = ${challengeId})`;
+}
+
+/** The column of teamHintsSql, as the page shows it. */
+export function teamHintsOf(column: unknown): TeamHint[] {
+  const rows = (parsedJson(column) as Array<{ id: number; position: number; costCenti: number; unlocked: boolean; text: string | null }> | null) ?? [];
+  return rows.map((row) => ({ id: row.id, position: row.position, cost: fromCenti(row.costCenti), unlocked: row.unlocked, text: row.unlocked ? row.text : null }));
 }
 
 export class HintError extends DomainError {}

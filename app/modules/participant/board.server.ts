@@ -12,6 +12,7 @@ import { teamFlagState } from "../flags/guess.server.ts";
 import { readFeedback, type SubmissionFeedback } from "../judging/feedback.server.ts";
 import { isSolved } from "../scoring/rules.ts";
 import { flagFiguresFor } from "../flags/figures.server.ts";
+import { teamHintsOf, teamHintsSql, type TeamHint } from "../flags/hints.server.ts";
 import { getSubmissionsWindow } from "../settings/settings.server.ts";
 
 type Challenge = typeof challenges.$inferSelect;
@@ -112,6 +113,8 @@ export interface ChallengeRow {
   submissionStatus: Submission["status"] | null;
   submissionScoreCenti: number | null;
   submissionRejected: boolean | null;
+  /** teamHintsSql's column, unparsed. */
+  paidHints: unknown;
 }
 
 /** The challenge page's row as one JSON column (null: none); read alone (below) or with the badges. */
@@ -136,6 +139,8 @@ export function challengeWithSubmissionSql(challengeId: Placeholder, teamId: Pla
     submissionStatus: submissions.status,
     submissionScoreCenti: submissions.scoreCenti,
     submissionRejected: submissions.rejected,
+    // The team's view of its hints that cost points (a locked one's text is null here already).
+    paidHints: teamHintsSql(challenges.id, teamId),
   });
   return scalarSubquery(sql`select ${row} from ${challenges}
     inner join ${gates} on ${challengeGateJoin}
@@ -266,7 +271,7 @@ export async function getChallengeForSubmission(
   versions: EventVersions | null = null,
   /** The row as the request already read it for this viewer's team (with the badges); undefined: read here. */
   known?: ChallengeRow | null,
-): Promise<{ challenge: ChallengeDetail; submission: OwnSubmission | null; flag: FlagPageState | null } | null> {
+): Promise<{ challenge: ChallengeDetail; submission: OwnSubmission | null; flag: FlagPageState | null; paidHints: TeamHint[] } | null> {
   const row =
     known !== undefined
       ? known
@@ -297,6 +302,7 @@ export async function getChallengeForSubmission(
       checking: row.checking,
     },
     flag,
+    paidHints: teamHintsOf(row.paidHints),
     submission:
       row.submissionId === null
         ? null
