@@ -144,6 +144,8 @@ export const challenges = pgTable(
     scoring: scoringEnum("scoring").notNull().default("static"),
     minimumPoints: integer("minimum_points"),
     decay: integer("decay"),
+    // Opens this many minutes after its gate (null: with it): app/modules/challenges/visibility.server.ts.
+    releaseAfterMinutes: integer("release_after_minutes"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -151,6 +153,7 @@ export const challenges = pgTable(
     index("challenges_wave_status_idx").on(t.wave, t.status),
     check("challenges_wrong_per_minute_range", sql`${t.wrongPerMinute} is null or ${t.wrongPerMinute} between 1 and 1000`),
     check("challenges_max_attempts_positive", sql`${t.maxAttempts} is null or ${t.maxAttempts} > 0`),
+    check("challenges_release_after_range", sql`${t.releaseAfterMinutes} is null or ${t.releaseAfterMinutes} between 1 and 10080`),
     check(
       "challenges_dynamic_scoring",
       sql`${t.scoring} = 'static' or (${t.checking} = 'flag' and ${t.minimumPoints} between 1 and ${t.points} and ${t.decay} between 1 and 1000000)`,
@@ -306,6 +309,23 @@ export const submissionScores = pgTable(
     index("submission_scores_judge_id_idx").on(t.judgeId),
     check("submission_scores_non_negative", sql`${t.scoreCenti} >= 0`),
   ],
+);
+
+/**
+ * A challenge a team must have solved before it may open this one (docs/domain.md "Gates and challenges"):
+ * the rule is app/modules/challenges/visibility.server.ts's.
+ */
+export const challengePrerequisites = pgTable(
+  "challenge_prerequisites",
+  {
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    requiresId: integer("requires_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.challengeId, t.requiresId] }), check("challenge_prerequisites_not_itself", sql`${t.challengeId} <> ${t.requiresId}`)],
 );
 
 /**

@@ -82,6 +82,8 @@ export interface DemoChallenge {
   };
   /** Hints that cost points (cost in points, text). */
   paidHints?: Array<{ cost: number; text: string }>;
+  /** Titles of the challenges a team must solve first. */
+  requires?: string[];
 }
 
 export const demoChallenges: DemoChallenge[] = [
@@ -97,7 +99,7 @@ export const demoChallenges: DemoChallenge[] = [
   { wave: 1, category: "CS", difficulty: "Easy", points: 100, title: "Whisper in the Logs", description: "Somewhere in the gatekeeper's logs a guard wrote the first key down. Type it in as it is written: GK{...}. (Demo: the key is GK{first_light}.)", hints: "Keys are case-sensitive here.", flag: { answers: [{ kind: "exact", value: "GK{first_light}" }] }, paidHints: [{ cost: 20, text: "The guard wrote on the first line of the log, in lower case, with an underscore." }] },
   { wave: 1, category: "CS", difficulty: "Easy", points: 50, title: "Case of the Lost Key", description: "The key was shouted across the hall, so nobody knows its case. You have three tries. (Demo: gk{open sesame}, in any case.)", hints: "Case does not matter; spaces inside the braces do.", flag: { answers: [{ kind: "exact_ci", value: "gk{open sesame}" }], maxAttempts: 3 } },
   { wave: 2, category: "CS", difficulty: "Medium", points: 150, title: "Pattern of the Serpent", description: "Every serpent's scale carries a four-digit number: any scale opens the gate. (Demo: GK{serpent-0042} or any four digits.)", hints: "Exactly four digits, nothing around them. Its points fall as more teams solve it.", flag: { answers: [{ kind: "regex", value: "GK\\{serpent-[0-9]{4}\\}" }], dynamic: { minimum: 50, decay: 4 } } },
-  { wave: 3, category: "CS", difficulty: "Medium", points: 200, title: "Mirror Keys", description: "Each team's mirror shows a key of its own: another team's key opens nothing. (Demo: an admin reads each team's key in Dashboard → Attempts, per-team flags.)", hints: "Sharing keys between teams is noticed.", flag: { answers: [{ kind: "per_team", value: "GK{<hmac>}" }] } },
+  { wave: 3, category: "CS", difficulty: "Medium", points: 200, title: "Mirror Keys", description: "Each team's mirror shows a key of its own: another team's key opens nothing. (Demo: an admin reads each team's key in Dashboard → Attempts, per-team flags.)", hints: "Sharing keys between teams is noticed.", flag: { answers: [{ kind: "per_team", value: "GK{<hmac>}" }] }, requires: ["Whisper in the Logs"] },
   { wave: 5, category: "PS", difficulty: "Hard", points: 300, title: "The Throne's Riddle", description: "Solve the final riddle: a puzzle of weights, scales and one liar.", hints: "Divide and conquer; keep track of what each weighing tells you." },
   { wave: 5, category: "AI", difficulty: "Hard", points: 300, title: "Mind of the King", description: "Build an agent that plays the king's game better than the court's champion.", hints: "Search plus a good evaluation beats brute force." },
 ];

@@ -29,7 +29,7 @@ import {
   demoTeams,
   demoVideos,
 } from "./demo-event.ts";
-import { challengeCriteria, challengeFlags, challengeHints, challenges, eventSettings, gates, meals, submissions, submissionVersions, teams, users } from "../db/schema.ts";
+import { challengeCriteria, challengeFlags, challengeHints, challengePrerequisites, challenges, eventSettings, gates, meals, submissions, submissionVersions, teams, users } from "../db/schema.ts";
 
 /** A tiny but real file of each attachment type, so downloads work in the demo. */
 function demoAttachmentBody(type: string): Buffer {
@@ -131,7 +131,7 @@ export async function seedDemoEvent(db: Database, options: { now?: Date; resetCl
         attachmentType: challenge.attachment.type,
       };
     }
-    const { attachment: _ignored, rubric, flag, paidHints, ...fields } = challenge;
+    const { attachment: _ignored, rubric, flag, paidHints, requires: _requires, ...fields } = challenge;
     const checked = flag
       ? {
           checking: "flag" as const,
@@ -145,6 +145,15 @@ export async function seedDemoEvent(db: Database, options: { now?: Date; resetCl
     if (flag) await db.insert(challengeFlags).values(flag.answers.map((answer, index) => ({ challengeId: created.id, position: index + 1, ...answer })));
     if (paidHints) await db.insert(challengeHints).values(paidHints.map((hint, index) => ({ challengeId: created.id, position: index + 1, text: hint.text, costCenti: hint.cost * 100 })));
   }
+  // Prerequisites by title, once every challenge exists (a second seed finds them there).
+  const ids = new Map((await db.select({ id: challenges.id, title: challenges.title }).from(challenges)).map((row) => [row.title, row.id]));
+  for (const challenge of demoChallenges) {
+    for (const title of challenge.requires ?? []) {
+      const [challengeId, requiresId] = [ids.get(challenge.title), ids.get(title)];
+      if (challengeId && requiresId) await db.insert(challengePrerequisites).values({ challengeId, requiresId }).onConflictDoNothing();
+    }
+  }
+
 
   await seedDemoSubmissions(db, teamIds, now);
 }

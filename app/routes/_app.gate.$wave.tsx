@@ -129,9 +129,13 @@ export default function GateBoard() {
                     </dl>
                     {challenge.flag && challenge.flag.firsts.length > 0 ? <FirstSolvers firsts={challenge.flag.firsts} /> : null}
                     <p className="challenge-card__status">{challenge.solved ? t("gate.solvedNote") : t("gate.unsolvedNote")}</p>
-                    <ActionLink to={`/submition/${challenge.id}`} aria-label={t("common.nextTo", { name: challenge.title })}>
-                      {t("common.next")}
-                    </ActionLink>
+                    {challenge.locked ? (
+                      <p className="challenge-card__locked">{t("challenge.lockedUntil", { titles: challenge.locked.join(", ") })}</p>
+                    ) : (
+                      <ActionLink to={`/submition/${challenge.id}`} aria-label={t("common.nextTo", { name: challenge.title })}>
+                        {t("common.next")}
+                      </ActionLink>
+                    )}
                   </li>
                 );
               })}

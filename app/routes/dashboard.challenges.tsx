@@ -10,7 +10,17 @@ import { useServerMessage } from "~/components/server-message";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
-import { cleanupObject, createChallenge, getChallenge, getChallengeAnswersText, getPaidHintsText, getRubric, updateChallenge } from "~/modules/challenges/challenges.server";
+import {
+  cleanupObject,
+  createChallenge,
+  getChallenge,
+  getChallengeAnswersText,
+  getPaidHintsText,
+  getPrerequisiteIds,
+  getRubric,
+  listChallenges,
+  updateChallenge,
+} from "~/modules/challenges/challenges.server";
 import { formatRubric } from "~/modules/scoring/rubric";
 import { attachmentAccept, categories, ChallengeFormSchema, difficulties } from "~/modules/challenges/schema";
 import { useHydrated } from "~/hooks/use-hydrated";
@@ -31,7 +41,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
   const editId = parseRowId(new URL(request.url).searchParams.get("edit"));
   const challenge = editId ? await getChallenge(editId) : null;
+  // What a challenge may require: the others (titles, gates), in the list's order.
+  const choices = (await listChallenges()).filter((other) => other.id !== challenge?.id).map((other) => ({ id: other.id, title: other.title, wave: other.wave }));
   return {
+    choices,
     editing: challenge
       ? {
           id: challenge.id,
@@ -53,6 +66,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
           minimumPoints: challenge.minimumPoints === null ? "" : String(challenge.minimumPoints),
           decay: challenge.decay === null ? "" : String(challenge.decay),
           paidHints: await getPaidHintsText(challenge.id),
+          releaseAfterMinutes: challenge.releaseAfterMinutes === null ? "" : String(challenge.releaseAfterMinutes),
+          prerequisites: (await getPrerequisiteIds(challenge.id)).map(String),
         }
       : null,
   };
@@ -71,8 +86,8 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   }
   const { id, removeAttachment, attachment: _ignored, ...given } = submission.value;
-  // The form holds every hint: an empty box means none (elsewhere, not given leaves them as they are).
-  const values = { ...given, paidHints: given.paidHints ?? "" };
+  // The form holds every hint and prerequisite: empty means none (elsewhere, not given leaves them as they are).
+  const values = { ...given, paidHints: given.paidHints ?? "", prerequisites: given.prerequisites ?? [] };
   try {
     if (id) await updateChallenge(actor, id, values, attachment, removeAttachment === "on");
     else await createChallenge(actor, values, attachment);
@@ -88,8 +103,9 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 type Editing = ReturnType<typeof useLoaderData<typeof loader>>["editing"];
+type Choices = ReturnType<typeof useLoaderData<typeof loader>>["choices"];
 
-function ChallengeForm({ editing }: { editing: Editing }) {
+function ChallengeForm({ editing, choices }: { editing: Editing; choices: Choices }) {
   const lastResult = useActionData<typeof action>();
   useFormErrorToast(lastResult);
   const navigation = useNavigation();
@@ -139,6 +155,24 @@ function ChallengeForm({ editing }: { editing: Editing }) {
           {difficulties.map((difficulty) => (
             <option key={difficulty} value={difficulty}>
               {difficultyLabel(difficulty, t)}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <div className="dash-grid">
+        <Field
+          label={t("challengesPage.releaseAfter")}
+          inputProps={{ ...getInputProps(fields.releaseAfterMinutes, { type: "number" }), min: 1, max: 10_080, step: 1, inputMode: "numeric" }}
+          errors={fields.releaseAfterMinutes.errors}
+        />
+        <SelectField
+          label={t("challengesPage.prerequisites")}
+          selectProps={{ ...getSelectProps(fields.prerequisites), multiple: true, size: Math.min(6, Math.max(2, choices.length)) }}
+          errors={fields.prerequisites.errors}
+        >
+          {choices.map((choice) => (
+            <option key={choice.id} value={choice.id}>
+              {choice.wave ? t("challengesPage.prerequisiteOption", { title: choice.title, wave: choice.wave }) : choice.title}
             </option>
           ))}
         </SelectField>
@@ -271,7 +305,7 @@ function ChallengeForm({ editing }: { editing: Editing }) {
 }
 
 export default function AddChallenge() {
-  const { editing } = useLoaderData<typeof loader>();
+  const { editing, choices } = useLoaderData<typeof loader>();
   const location = useLocation();
   const { t } = useT();
   return (
@@ -285,7 +319,7 @@ export default function AddChallenge() {
           t("challengesPage.heading")
         )}
       </h1>
-      <ChallengeForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} />
+      <ChallengeForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} choices={choices} />
     </section>
   );
 }

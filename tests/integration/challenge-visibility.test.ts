@@ -31,8 +31,15 @@ describe("challenge visibility", () => {
         await db.insert(challenges).values({ title: `c-${wave}-${status}`, description: "d", points: 100, category: "AI", wave, status, attachmentKey: "k", attachmentName: "a.txt" });
       }
     }
+    // Gate 1 opened an hour ago: a challenge released 60 minutes after it opens now, one at 61 minutes later.
+    for (const minutes of [60, 61]) {
+      await db.insert(challenges).values({ title: `c-1-after-${minutes}`, description: "d", points: 100, category: "AI", wave: 1, releaseAfterMinutes: minutes, attachmentKey: "k", attachmentName: "a.txt" });
+    }
     const team = await makeTeam();
-    const all = await db.select({ id: challenges.id, wave: challenges.wave, status: challenges.status, opensAt: gates.opensAt }).from(challenges).leftJoin(gates, challengeGateJoin);
+    const all = await db
+      .select({ id: challenges.id, wave: challenges.wave, status: challenges.status, opensAt: gates.opensAt, releaseAfterMinutes: challenges.releaseAfterMinutes, title: challenges.title })
+      .from(challenges)
+      .leftJoin(gates, challengeGateJoin);
 
     for (const role of roles) {
       const viewer = { id: 1, role, teamId: role === "participant" ? team.id : null };
@@ -51,7 +58,9 @@ describe("challenge visibility", () => {
 
     const participant = { role: "participant" as const };
     const seen = all.filter((row) => maySeeChallenge(participant, row, NOW));
-    expect(seen.map((row) => row.wave).sort()).toEqual([1, 2]);
+    expect(seen.map((row) => row.wave).sort()).toEqual([1, 1, 2]);
+    expect(seen.map((row) => row.title)).toContain("c-1-after-60");
+    expect(seen.map((row) => row.title)).not.toContain("c-1-after-61");
     for (const wave of [1, 2, 3]) {
       const board = await getGateBoard(wave, team.id, NOW);
       expect(board?.challenges?.map((card) => card.id) ?? null).toEqual(wave === 3 ? null : seen.filter((row) => row.wave === wave).map((row) => row.id));

@@ -2,7 +2,7 @@ import { count, eq, isNotNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../db/client.ts";
 import { demoLogins, demoVideos } from "../../scripts/demo-event.ts";
-import { challengeFlags, challengeHints, challenges, gates, meals, teams, users, eventSettings } from "../../db/schema.ts";
+import { challengeFlags, challengeHints, challengePrerequisites, challenges, gates, meals, teams, users, eventSettings } from "../../db/schema.ts";
 import { seedDemoEvent } from "../../scripts/seed.ts";
 import { verifyLogin } from "../../app/modules/auth/login.server.ts";
 import { listGates } from "../../app/modules/gates/gates.server.ts";
@@ -58,6 +58,7 @@ describe("demo seed", () => {
     expect(flagged.find((c) => c.title === "Case of the Lost Key")?.maxAttempts).toBe(3);
     expect(flagged.filter((c) => c.scoring === "dynamic").map((c) => [c.title, c.minimumPoints, c.decay])).toEqual([["Pattern of the Serpent", 50, 4]]);
     expect(await getDb().select({ costCenti: challengeHints.costCenti }).from(challengeHints)).toEqual([{ costCenti: 2000 }]);
+    expect(await getDb().select().from(challengePrerequisites)).toHaveLength(1);
 
     // Attachments are real objects in S3.
     const withFiles = await getDb().select().from(challenges).where(isNotNull(challenges.attachmentKey));

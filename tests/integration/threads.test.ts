@@ -194,7 +194,7 @@ describe("the mentor role", () => {
       expect(canOpen("mentor", page), page).toBe(false);
     }
     expect(mayReadTeam({ role: "mentor", teamId: null }, team.id)).toBe(false);
-    const later = { status: "active" as const, opensAt: new Date(Date.now() + 3_600_000) };
+    const later = { status: "active" as const, opensAt: new Date(Date.now() + 3_600_000), releaseAfterMinutes: null };
     expect(maySeeChallenge({ role: "mentor" }, later, new Date())).toBe(false);
     expect(maySeeChallenge({ role: "judge" }, later, new Date())).toBe(true);
   });

@@ -38,7 +38,7 @@ type RefusedPost = { error: string; text: string };
  * (with JavaScript, sent with XMLHttpRequest for a progress bar), its feedback once published, and the
  * challenge's questions.
  */
-export function SubmissionScreen({ challenge, submission, flag, canSubmit, maxBytes, submissions: deadline, answers, paidHints, figures }: SubmissionPageData) {
+export function SubmissionScreen({ challenge, submission, flag, canSubmit, maxBytes, submissions: deadline, answers, paidHints, figures, locked }: SubmissionPageData) {
   const { t } = useT();
   const format = useFormats();
   const serverMessage = useServerMessage();
@@ -99,6 +99,20 @@ export function SubmissionScreen({ challenge, submission, flag, canSubmit, maxBy
     setSucceeded(false);
     setUpload({ state: "uploading", percent: 0 });
     request.send(new FormData(form));
+  }
+
+  if (locked) {
+    return (
+      <main className="page participant-page submission-page">
+        <div className="gate-board__bar">
+          <ActionLink to={`/gate/${challenge.wave}`} variant="subtle">
+            {t("common.back")}
+          </ActionLink>
+        </div>
+        <TitleBar title={<bdi>{challenge.title}</bdi>} />
+        <Message tone="error">{t("challenge.lockedUntil", { titles: locked.join(", ") })}</Message>
+      </main>
+    );
   }
 
   const buttonLabel = exists ? (pending ? t("submission.updating") : t("submission.update")) : pending ? t("submission.submitting") : t("submission.submit");

@@ -5,8 +5,9 @@
  */
 import { asc, count, eq, getTableColumns, type SQL, sql, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
+import { anyOf } from "../../../db/any-of.ts";
 import { prebuilt, type Rows } from "../../../db/in-order.ts";
-import { challengeCriteria, challengeFlags, challengeHints, challenges, flagAttempts, flagSolves, hintUnlocks, submissions, teamFlags } from "../../../db/schema.ts";
+import { challengeCriteria, challengeFlags, challengeHints, challengePrerequisites, challenges, flagAttempts, flagSolves, hintUnlocks, submissions, teamFlags } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { enqueue } from "../../infrastructure/queue.server.ts";
@@ -34,7 +35,7 @@ const m = messages.dashboard;
  */
 export type ChallengeInput = Omit<
   ChallengeFormValues,
-  "id" | "removeAttachment" | "rubric" | "checking" | "answers" | "wrongPerMinute" | "maxAttempts" | "scoring" | "minimumPoints" | "decay" | "paidHints"
+  "id" | "removeAttachment" | "rubric" | "checking" | "answers" | "wrongPerMinute" | "maxAttempts" | "scoring" | "minimumPoints" | "decay" | "paidHints" | "prerequisites"
 > & {
   rubric?: RubricLine[];
   checking?: CheckingMode;
@@ -47,6 +48,8 @@ export type ChallengeInput = Omit<
   decay?: number;
   /** Hints that cost points, `cost | text` a line (undefined: left as they are). */
   paidHints?: string;
+  /** The challenges a team must solve first (undefined: left as they are). */
+  prerequisites?: number[];
 };
 
 const fm = messages.flagAnswers;
@@ -210,7 +213,39 @@ function values(input: ChallengeInput) {
     hints: input.hints || null,
     wave: input.wave ?? null,
     difficulty: input.difficulty ?? null,
+    releaseAfterMinutes: input.releaseAfterMinutes ?? null,
   };
+}
+
+/**
+ * Replaces a challenge's prerequisites (docs/domain.md "Gates and challenges"), in the caller's transaction:
+ * never itself, only challenges that exist, and never a circle (a challenge requiring itself through others,
+ * which no team could ever open). Returns whether they changed.
+ */
+async function replacePrerequisites(tx: Queryable, challengeId: number, requires: readonly number[]): Promise<boolean> {
+  const wanted = [...new Set(requires)].sort((a, b) => a - b);
+  if (wanted.includes(challengeId)) throw new DashboardError(m.prerequisiteSelf, 400, "prerequisites");
+  const current = (await tx.select({ id: challengePrerequisites.requiresId }).from(challengePrerequisites).where(eq(challengePrerequisites.challengeId, challengeId)))
+    .map((row) => row.id)
+    .sort((a, b) => a - b);
+  if (current.join() === wanted.join()) return false;
+  await tx.delete(challengePrerequisites).where(eq(challengePrerequisites.challengeId, challengeId));
+  if (wanted.length === 0) return true;
+  const known = await tx.select({ id: challenges.id }).from(challenges).where(anyOf(challenges.id, wanted));
+  if (known.length !== wanted.length) throw new DashboardError(m.prerequisiteUnknown, 400, "prerequisites");
+  await tx.insert(challengePrerequisites).values(wanted.map((requiresId) => ({ challengeId, requiresId })));
+  const [circle] = await tx.execute<{ found: boolean }>(sql`with recursive reach(id) as (
+      select ${challengePrerequisites.requiresId} from ${challengePrerequisites} where ${challengePrerequisites.challengeId} = ${challengeId}
+      union
+      select p.requires_id from ${challengePrerequisites} p inner join reach on p.challenge_id = reach.id
+    ) select exists (select 1 from reach where id = ${challengeId}) as found`);
+  if (circle?.found) throw new DashboardError(m.prerequisiteCycle, 400, "prerequisites");
+  return true;
+}
+
+/** A challenge's prerequisites (ids), for its edit form. */
+export async function getPrerequisiteIds(challengeId: number): Promise<number[]> {
+  return (await getDb().select({ id: challengePrerequisites.requiresId }).from(challengePrerequisites).where(eq(challengePrerequisites.challengeId, challengeId))).map((row) => row.id);
 }
 
 /** A new challenge is active by default (docs/domain.md). */
@@ -240,6 +275,7 @@ export async function createChallenge(actor: Actor, input: ChallengeInput, attac
     await recordAudit(tx, actor, { kind: "challenge.created", subjectId: row.id, after: audited(row) });
     if (checking?.answers.length) await saveAnswers(tx, actor, row.id, checking.answers, secret);
     if (input.paidHints) await replaceHints(tx, row.id, paidHintsOf(input.paidHints));
+    if (input.prerequisites?.length) await replacePrerequisites(tx, row.id, input.prerequisites);
     return { id: row.id };
   });
 }
@@ -259,6 +295,7 @@ const auditedColumns = {
   scoring: challenges.scoring,
   minimumPoints: challenges.minimumPoints,
   decay: challenges.decay,
+  releaseAfterMinutes: challenges.releaseAfterMinutes,
 };
 
 function audited(row: {
@@ -275,6 +312,7 @@ function audited(row: {
   scoring: ScoringMode;
   minimumPoints: number | null;
   decay: number | null;
+  releaseAfterMinutes: number | null;
 }) {
   return {
     title: row.title,
@@ -289,6 +327,7 @@ function audited(row: {
     ...(row.checking === "flag" ? { wrongPerMinute: row.wrongPerMinute, maxAttempts: row.maxAttempts } : {}),
     // Dynamic points' curve (static: not said).
     ...(row.scoring === "dynamic" ? { scoring: row.scoring, minimumPoints: row.minimumPoints, decay: row.decay } : {}),
+    ...(row.releaseAfterMinutes !== null ? { releaseAfterMinutes: row.releaseAfterMinutes } : {}),
   };
 }
 
@@ -380,12 +419,14 @@ export async function updateChallenge(actor: Actor, id: number, input: Challenge
     if (checking) await saveAnswers(tx, actor, id, checking.answers, secret);
     const hintsBefore = input.paidHints === undefined ? "" : formatPaidHints(await readHints(id, tx));
     if (input.paidHints !== undefined) await replaceHints(tx, id, paidHintsOf(input.paidHints));
+    const prerequisitesChanged = input.prerequisites !== undefined && (await replacePrerequisites(tx, id, input.prerequisites));
     // The texts teams read are long: the record says that they changed, not what they say. A save that
     // changes nothing is not recorded.
     const texts = {
       ...(before.description !== input.description ? { descriptionChanged: true } : {}),
       ...(before.hints !== (input.hints || null) ? { hintsChanged: true } : {}),
       ...(input.paidHints !== undefined && hintsBefore !== formatPaidHints(paidHintsOf(input.paidHints)) ? { paidHintsChanged: true } : {}),
+      ...(prerequisitesChanged ? { prerequisites: [...new Set(input.prerequisites)].sort((a, b) => a - b) } : {}),
     };
     const fieldsChanged = JSON.stringify(audited(before)) !== JSON.stringify(audited(after));
     if (fieldsChanged || rubricChanged || replaceFile || Object.keys(texts).length > 0) {

@@ -104,6 +104,10 @@ const challengeFields = z.object({
   wave: z.coerce.number({ error: m.waveInvalid }).int(m.waveInvalid).min(1, m.waveInvalid).max(5, m.waveInvalid).optional(),
   difficulty: z.enum(difficulties).optional(),
   // "name | weight | maximum" a line (app/modules/scoring/rubric.ts); empty: a single score box.
+  // Opens this many minutes after its gate (empty: with it).
+  releaseAfterMinutes: wholeNumber(1, 10_080, m.releaseInvalid),
+  // The challenges a team must solve first (a multiple select: its values are ids).
+  prerequisites: z.array(rowId()).max(20, m.tooLong).optional(),
   rubric: text()
     .max(5000, m.tooLong)
     .optional()

@@ -10,7 +10,7 @@ import { jsonDate, parsedJson } from "../../../db/json.ts";
 import { challengeFlags, challenges, eventSettings, flagAttempts, flagSharing, flagSolves, gates, teamFlags, teams } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
-import { challengeGateJoin, hiddenFromParticipants } from "../challenges/visibility.server.ts";
+import { challengeGateJoin, hiddenFromParticipants, missingPrerequisites } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestBatchRecompute, requestStandingsRecompute } from "../standings/outbox.server.ts";
@@ -37,7 +37,9 @@ export type FlagRefusal =
   | "alreadySolved"
   | "wait"
   | "noAttemptsLeft"
-  | "busy";
+  | "busy"
+  | "notReleased"
+  | "locked";
 
 const refusalText: Record<Exclude<FlagRefusal, "wait">, string> = {
   noTeam: m.noTeam,
@@ -53,6 +55,8 @@ const refusalText: Record<Exclude<FlagRefusal, "wait">, string> = {
   alreadySolved: m.alreadySolved,
   noAttemptsLeft: m.noAttemptsLeft,
   busy: m.busy,
+  notReleased: messages.participant.challengeNotReleased,
+  locked: messages.participant.challengeLocked,
 };
 
 const refusalStatus: Record<FlagRefusal, number> = {
@@ -70,6 +74,8 @@ const refusalStatus: Record<FlagRefusal, number> = {
   wait: 429,
   noAttemptsLeft: 403,
   busy: 429,
+  notReleased: 403,
+  locked: 403,
 };
 
 /** A refused answer: its message, its status (429 with `retryAfterSeconds` for a wait), the input to blame. */
@@ -132,6 +138,7 @@ async function readChallenge(tx: Queryable, challengeId: number) {
       status: challenges.status,
       wave: challenges.wave,
       opensAt: gates.opensAt,
+      releaseAfterMinutes: challenges.releaseAfterMinutes,
       closesAt: submissionsCloseSql,
       checking: challenges.checking,
       points: challenges.points,
@@ -254,8 +261,9 @@ async function checkInTransaction(input: Parameters<typeof sendFlag>[0], teamId:
     const now = input.now ?? new Date();
     const challenge = await readChallenge(tx, input.challengeId);
     if (!challenge) throw new FlagError("notFound");
-    const hidden = hiddenFromParticipants({ status: challenge.status, opensAt: challenge.wave === null ? null : challenge.opensAt }, now);
+    const hidden = hiddenFromParticipants({ status: challenge.status, opensAt: challenge.wave === null ? null : challenge.opensAt, releaseAfterMinutes: challenge.releaseAfterMinutes }, now);
     if (hidden) throw new FlagError(hidden === "gateClosed" ? "closed" : hidden);
+    if ((await missingPrerequisites(tx, teamId, [input.challengeId])).size > 0) throw new FlagError("locked");
     if (!submissionsOpenAt(challenge.closesAt, input.begunAt ?? now)) throw new FlagError("submissionsClosed");
     if (challenge.checking !== "flag") throw new FlagError("notFlag");
     const limit = challenge.wrongPerMinute;

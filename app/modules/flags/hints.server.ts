@@ -11,7 +11,7 @@ import type { Queryable } from "../../../db/client.ts";
 import { challengeHints, challenges, eventSettings, gates, hintUnlocks } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
-import { challengeGateJoin, hiddenFromParticipants } from "../challenges/visibility.server.ts";
+import { challengeGateJoin, hiddenFromParticipants, missingPrerequisites } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { fromCenti } from "../scoring/rules.ts";
@@ -92,6 +92,7 @@ export async function unlockHint(input: { actor: Actor & { id: number }; teamId:
         status: challenges.status,
         wave: challenges.wave,
         opensAt: gates.opensAt,
+        releaseAfterMinutes: challenges.releaseAfterMinutes,
         closesAt: submissionsCloseSql,
       })
       .from(challengeHints)
@@ -99,7 +100,9 @@ export async function unlockHint(input: { actor: Actor & { id: number }; teamId:
       .leftJoin(gates, challengeGateJoin)
       .leftJoin(eventSettings, eq(eventSettings.id, 1))
       .where(eq(challengeHints.id, input.hintId));
-    if (!hint || hiddenFromParticipants({ status: hint.status, opensAt: hint.wave === null ? null : hint.opensAt }, now)) throw new HintError(m.notFound, { status: 404 });
+    if (!hint || hiddenFromParticipants({ status: hint.status, opensAt: hint.wave === null ? null : hint.opensAt, releaseAfterMinutes: hint.releaseAfterMinutes }, now))
+      throw new HintError(m.notFound, { status: 404 });
+    if ((await missingPrerequisites(tx, teamId, [hint.challengeId])).size > 0) throw new HintError(messages.participant.challengeLocked, { status: 403 });
     if (!submissionsOpenAt(hint.closesAt, now)) throw new HintError(messages.participant.submissionsClosed, { status: 403 });
     const inserted = await tx
       .insert(hintUnlocks)

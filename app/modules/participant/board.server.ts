@@ -4,7 +4,7 @@ import { jsonDate, jsonObjectSql, oneRow, parsedJson, scalarSubquery } from "../
 import { challenges, gates, submissions, teamAnswers } from "../../../db/schema.ts";
 import { getDb, preparedOnce } from "../../infrastructure/db.server.ts";
 import type { Role } from "../auth/access.ts";
-import { challengeGateJoin, hiddenFromParticipants, isGateOpen, maySeeChallenge } from "../challenges/visibility.server.ts";
+import { challengeGateJoin, hasPrerequisitesSql, hiddenFromParticipants, isGateOpen, maySeeChallenge, missingPrerequisites, missingPrerequisitesSql } from "../challenges/visibility.server.ts";
 import { sharedReadBy, type EventVersions } from "../event-data/shared.server.ts";
 import { gateRows } from "../gates/gates.server.ts";
 import { shownFileNameOrNull } from "../file-names.ts";
@@ -13,6 +13,7 @@ import { readFeedback, type SubmissionFeedback } from "../judging/feedback.serve
 import { isSolved } from "../scoring/rules.ts";
 import { flagFiguresFor } from "../flags/figures.server.ts";
 import { teamHintsOf, teamHintsSql, type TeamHint } from "../flags/hints.server.ts";
+import { STAFF_READERS } from "../auth/access.ts";
 import { getSubmissionsWindow } from "../settings/settings.server.ts";
 
 type Challenge = typeof challenges.$inferSelect;
@@ -34,6 +35,8 @@ export interface ChallengeCard {
   difficulty: string | null;
   checking: Challenge["checking"];
   solved: boolean;
+  /** The prerequisites the team has not solved yet (null: open to it): docs/domain.md "Gates and challenges". */
+  locked: string[] | null;
 }
 
 export interface GateBoard {
@@ -51,7 +54,17 @@ export interface GateBoard {
  */
 const challengesOfWave = sharedReadBy(["challenges"], (wave: number) =>
   getDb()
-    .select({ id: challenges.id, title: challenges.title, category: challenges.category, points: challenges.points, difficulty: challenges.difficulty, status: challenges.status, checking: challenges.checking })
+    .select({
+      id: challenges.id,
+      title: challenges.title,
+      category: challenges.category,
+      points: challenges.points,
+      difficulty: challenges.difficulty,
+      status: challenges.status,
+      checking: challenges.checking,
+      releaseAfterMinutes: challenges.releaseAfterMinutes,
+      hasPrerequisites: hasPrerequisitesSql,
+    })
     .from(challenges)
     .where(eq(challenges.wave, wave))
     .orderBy(asc(challenges.id)),
@@ -115,6 +128,9 @@ export interface ChallengeRow {
   submissionRejected: boolean | null;
   /** teamHintsSql's column, unparsed. */
   paidHints: unknown;
+  releaseAfterMinutes: number | null;
+  /** missingPrerequisitesSql's column: titles. */
+  locked: string[];
 }
 
 /** The challenge page's row as one JSON column (null: none); read alone (below) or with the badges. */
@@ -141,6 +157,9 @@ export function challengeWithSubmissionSql(challengeId: Placeholder, teamId: Pla
     submissionRejected: submissions.rejected,
     // The team's view of its hints that cost points (a locked one's text is null here already).
     paidHints: teamHintsSql(challenges.id, teamId),
+    releaseAfterMinutes: challenges.releaseAfterMinutes,
+    // The prerequisites the team has not solved (the visibility rule's SQL form).
+    locked: missingPrerequisitesSql(challenges.id, teamId),
   });
   return scalarSubquery(sql`select ${row} from ${challenges}
     inner join ${gates} on ${challengeGateJoin}
@@ -182,7 +201,12 @@ export async function getGateBoard(
   };
   if (!header.open) return { gate: header, challenges: null, solvedPercent: 0, submissions: submissionsState };
   // The board is what a participant sees, whoever looks at it (the same rule as visibleChallengeSql).
-  const visible = (await challengesOfWave(wave, versions)).filter((row) => hiddenFromParticipants({ status: row.status, opensAt: gate.opensAt }, now) === null);
+  const visible = (await challengesOfWave(wave, versions)).filter(
+    (row) => hiddenFromParticipants({ status: row.status, opensAt: gate.opensAt, releaseAfterMinutes: row.releaseAfterMinutes }, now) === null,
+  );
+  // The team's locks, read only when a challenge of the gate has prerequisites (most gates: no statement).
+  const withPrerequisites = visible.filter((row) => row.hasPrerequisites).map((row) => row.id);
+  const locked = teamId === null || withPrerequisites.length === 0 ? new Map<number, string[]>() : await missingPrerequisites(getDb(), teamId, withPrerequisites);
   const results =
     teamId === null || visible.length === 0
       ? []
@@ -199,6 +223,8 @@ export async function getGateBoard(
       checking: row.checking,
       // No submission is never solved.
       solved: submission ? isSolved({ rejected: submission.rejected, scoreCenti: submission.scoreCenti, points: row.points }) : false,
+      // The prerequisites the team has not solved yet (null: open to it).
+      locked: locked.get(row.id) ?? null,
     };
   });
   const solved = cards.filter((card) => card.solved).length;
@@ -271,12 +297,22 @@ export async function getChallengeForSubmission(
   versions: EventVersions | null = null,
   /** The row as the request already read it for this viewer's team (with the badges); undefined: read here. */
   known?: ChallengeRow | null,
-): Promise<{ challenge: ChallengeDetail; submission: OwnSubmission | null; flag: FlagPageState | null; paidHints: TeamHint[] } | null> {
+): Promise<{ challenge: ChallengeDetail; submission: OwnSubmission | null; flag: FlagPageState | null; paidHints: TeamHint[]; locked: string[] | null } | null> {
   const row =
     known !== undefined
       ? known
       : parseChallengeWithSubmission((await challengeWithSubmissionStatement().execute({ challengeId, teamId: viewer.teamId ?? NO_TEAM }))[0]?.row);
   if (!row || row.wave === null || !maySeeChallenge(viewer, row, now)) return null;
+  // Locked for the team (its prerequisites not solved): its title and what it requires, nothing else.
+  if (!STAFF_READERS.includes(viewer.role) && viewer.teamId !== null && row.locked.length > 0) {
+    return {
+      challenge: { id: row.id, title: row.title, description: "", category: row.category, hints: null, wave: row.wave, hasAttachment: false, attachmentName: null, checking: row.checking },
+      flag: null,
+      paidHints: [],
+      submission: null,
+      locked: row.locked,
+    };
+  }
   const flag = row.checking === "flag" && viewer.teamId !== null ? await flagPageState(viewer.teamId, row.id, now) : null;
   const feedback =
     row.submissionId === null
@@ -303,6 +339,7 @@ export async function getChallengeForSubmission(
     },
     flag,
     paidHints: teamHintsOf(row.paidHints),
+    locked: null,
     submission:
       row.submissionId === null
         ? null

@@ -12,8 +12,8 @@ import { getEnv } from "../../infrastructure/env.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { enqueue } from "../../infrastructure/queue.server.ts";
 import { deleteObject } from "../../infrastructure/s3.server.ts";
-import { mayReadTeam, type Role } from "../auth/access.ts";
-import { challengeGateJoin, hiddenFromParticipants, maySeeChallenge } from "../challenges/visibility.server.ts";
+import { mayReadTeam, STAFF_READERS, type Role } from "../auth/access.ts";
+import { challengeGateJoin, hiddenFromParticipants, maySeeChallenge, missingPrerequisites } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
 import { submissionsCloseSql, submissionsOpenAt } from "./close.ts";
 import { messages } from "../messages.ts";
@@ -33,7 +33,9 @@ export type SubmissionErrorCode =
   | "textTooLong"
   | "malformed"
   | "storage"
-  | "judgedByFlag";
+  | "judgedByFlag"
+  | "notReleased"
+  | "locked";
 
 const errorText: Record<SubmissionErrorCode, string> = {
   noTeam: messages.participant.noTeam,
@@ -47,6 +49,8 @@ const errorText: Record<SubmissionErrorCode, string> = {
   textTooLong: messages.participant.textTooLong,
   malformed: messages.errors.badRequest,
   storage: messages.errors.storageUnavailable,
+  notReleased: messages.participant.challengeNotReleased,
+  locked: messages.participant.challengeLocked,
   judgedByFlag: messages.flags.judgedByFlag,
 };
 
@@ -100,6 +104,7 @@ export async function assertCanSubmit(
       status: challenges.status,
       wave: challenges.wave,
       opensAt: gates.opensAt,
+      releaseAfterMinutes: challenges.releaseAfterMinutes,
       closesAt: submissionsCloseSql,
       checking: challenges.checking,
     })
@@ -109,8 +114,9 @@ export async function assertCanSubmit(
     .where(eq(challenges.id, input.challengeId))
     .limit(1);
   if (!row) throw new SubmissionError("notFound");
-  const hidden = hiddenFromParticipants({ status: row.status, opensAt: row.wave === null ? null : row.opensAt }, now);
+  const hidden = hiddenFromParticipants({ status: row.status, opensAt: row.wave === null ? null : row.opensAt, releaseAfterMinutes: row.releaseAfterMinutes }, now);
   if (hidden) throw new SubmissionError(hidden === "gateClosed" ? "closed" : hidden);
+  if ((await missingPrerequisites(db, input.teamId, [input.challengeId])).size > 0) throw new SubmissionError("locked");
   // A flag challenge takes typed answers only (app/modules/flags/guess.server.ts), never a judged upload.
   if (row.checking === "flag") throw new SubmissionError("judgedByFlag");
   if (!submissionsOpenAt(row.closesAt, input.begunAt ?? now)) throw new SubmissionError("submissionsClosed");
@@ -292,11 +298,14 @@ export async function findDownloadableAttachment(challengeId: number, viewer: Vi
       name: challenges.attachmentName,
       status: challenges.status,
       opensAt: gates.opensAt,
+      releaseAfterMinutes: challenges.releaseAfterMinutes,
     })
     .from(challenges)
     .leftJoin(gates, challengeGateJoin)
     .where(eq(challenges.id, challengeId))
     .limit(1);
   if (!row?.key || !maySeeChallenge(viewer, row, now)) return null;
+  // A locked challenge's file is not its team's yet (staff: no team, never held back).
+  if (!STAFF_READERS.includes(viewer.role) && (await missingPrerequisites(getDb(), viewer.teamId ?? null, [challengeId])).size > 0) return null;
   return { key: row.key, name: row.name ?? "attachment" };
 }
