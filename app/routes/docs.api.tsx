@@ -1,3 +1,4 @@
+import { withCode } from "~/components/ui/with-code";
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Fragment } from "react";
@@ -33,18 +34,7 @@ export async function loader() {
   };
 }
 
-/** The catalogue's descriptions are OpenAPI Markdown: show its `code` spans as code, left to right. */
-function withCode(text: string) {
-  return text.split("`").map((part, index) =>
-    index % 2 ? (
-      <code key={index} dir="ltr">
-        {part}
-      </code>
-    ) : (
-      part
-    ),
-  );
-}
+// The catalogue's descriptions are OpenAPI Markdown: their `code` spans show as code, left to right (withCode).
 
 export default function ApiDocs() {
   const { calls } = useLoaderData<typeof loader>();

@@ -28,8 +28,9 @@ const ALLOWED = [
   "AI", "CS", "PS", "GD", // the category codes (docs/glossary.md)
   "CSV", "JSON", "API", "PDF", "MB", "KB", // formats and units, written so in Arabic too
   "Discord", "Instagram", "LinkedIn", "GitHub", // the event's pages elsewhere, by their own names (scoreboard, registration)
+  "Slack", "CTFtime", // the organisers' chat and the CTF calendar, by their own names (first-blood webhook, results export)
   "XXL", // a T-shirt size (S to XXL), written so everywhere
-  "alt", "Enter", // keys as they are printed on the keyboard (the toasts' "alt+T", the judge's "Save and next (Enter)")
+  "alt", "Enter", "Ctrl", // keys as they are printed on the keyboard (the toasts' "alt+T", the judge's "Save and next (Enter)")
   "jpg", "png", "pdf", "docx", // file types as their names end (the attachment's accepted files)
   "wave", // the challenges file's column (import), named so in both languages: CSV and JSON headers do not change
 ];

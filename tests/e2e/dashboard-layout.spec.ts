@@ -97,7 +97,7 @@ test("the queue board links back to the dashboard and loads nothing from another
   await signIn(page, logins.admin);
   await page.goto("/dashboard/queues");
   // The board has drawn its queues (after its page, its scripts and its first API answer).
-  await expect(page.getByRole("main").getByRole("link", { name: "standings" })).toBeVisible();
+  await expect(page.getByRole("main").getByRole("link", { name: "standings", exact: true })).toBeVisible();
   expect(foreign).toEqual([]);
   expect(refused).toEqual([]);
 

@@ -28,14 +28,15 @@ const pages = [
   "/dashboard/tokens",
   "/dashboard/import",
   "/dashboard/audit",
+  "/dashboard/attempts",
 ];
 
 test.describe("dashboard pages hydrate without an error", () => {
   test.describe.configure({ mode: "parallel" });
 
   test("the list covers every dashboard page in the page-roles table", () => {
-    // Data, not pages: the sidebar's count, the audit trail's CSV.
-    const resources = ["/dashboard/backlog", "/dashboard/exports/audit.csv"];
+    // Data, not pages: the sidebar's count, the audit trail's CSV, the attempts' downloads.
+    const resources = ["/dashboard/backlog", "/dashboard/exports/audit.csv", "/dashboard/exports/attempts.csv", "/dashboard/exports/team-flags.csv", "/dashboard/exports/ctftime.json"];
     const declared = pageRoles.map((entry) => entry.path).filter((path) => path.startsWith("/dashboard/") && !resources.includes(path));
     for (const path of declared) expect(pages, path).toContain(path);
   });

@@ -1,3 +1,4 @@
+import { withCode } from "~/components/ui/with-code";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useT } from "~/components/i18n";
@@ -45,7 +46,7 @@ function UploadForm({
         <bdi dir="ltr" className="import-columns">
           {columns.join(", ")}
         </bdi>
-        . {rules} {t("importPage.upload.rules", { max: MAX_IMPORT_ROWS })}
+        . {withCode(rules)} {t("importPage.upload.rules", { max: MAX_IMPORT_ROWS })}
       </p>
       <details>
         <summary>{t("importPage.upload.example")}</summary>

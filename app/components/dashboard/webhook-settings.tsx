@@ -1,3 +1,4 @@
+import { withCode } from "~/components/ui/with-code";
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
@@ -52,7 +53,7 @@ export function FirstBloodWebhookSettings({ webhook }: { webhook: WebhookView })
     <section className="card stack dash-page" aria-labelledby="webhook-title">
       <h2 id="webhook-title">{t("settingsPage.webhook.title")}</h2>
       <p id="webhook-help" className="muted">
-        {t("settingsPage.webhook.help")}
+        {withCode(t("settingsPage.webhook.help"))}
       </p>
       {answer?.secret ? <RevealedSecret secret={answer.secret} /> : null}
       <Form method="post" {...getFormProps(form)} className="form">
