@@ -112,12 +112,6 @@ export default function GateBoard() {
                         <dt>{t("challenge.points")}</dt>
                         <dd className="ltr">{format.points(challenge.flag?.value ?? challenge.points)}</dd>
                       </div>
-                      {challenge.flag ? (
-                        <div>
-                          <dt>{t("flag.solves")}</dt>
-                          <dd className="ltr">{challenge.flag.solves}</dd>
-                        </div>
-                      ) : null}
                       <div>
                         <dt>{t("challenge.difficulty")}</dt>
                         <dd>{difficultyLabel(challenge.difficulty, t)}</dd>
@@ -126,6 +120,12 @@ export default function GateBoard() {
                         <dt>{t("challenge.solved")}</dt>
                         <dd>{challenge.solved ? t("common.yes") : t("common.no")}</dd>
                       </div>
+                      {challenge.flag ? (
+                        <div>
+                          <dt>{t("flag.solves")}</dt>
+                          <dd className="ltr">{challenge.flag.solves}</dd>
+                        </div>
+                      ) : null}
                     </dl>
                     {challenge.flag && challenge.flag.firsts.length > 0 ? <FirstSolvers firsts={challenge.flag.firsts} /> : null}
                     <p className="challenge-card__status">{challenge.solved ? t("gate.solvedNote") : t("gate.unsolvedNote")}</p>

@@ -9,7 +9,7 @@ import { getDb } from "../../app/infrastructure/db.server.ts";
 import { getToast } from "../../app/glue/toast.server.ts";
 import { sendFlag, type FlagError } from "../../app/modules/flags/guess.server.ts";
 import { perTeamFlag } from "../../app/modules/flags/matching.server.ts";
-import { ATTEMPTS_PAGE_SIZE, attemptsCsv } from "../../app/modules/flags/attempts.server.ts";
+import { ATTEMPTS_PAGE_SIZE, attemptsCsv, attemptFilterChoices } from "../../app/modules/flags/attempts.server.ts";
 import { translateMessage } from "../../app/modules/i18n/server-messages.ts";
 import { messages } from "../../app/modules/messages.ts";
 import { action as attemptsAction, loader as attemptsLoader } from "../../app/routes/dashboard.attempts.tsx";
@@ -233,6 +233,11 @@ describe("sharing signals and per-team flags", () => {
   it("downloads every team's flag as perTeamFlag derives it, audited, to admins only", async () => {
     const challenge = await makeFlagChallenge([{ kind: "exact", value: "GK{static}" }, { kind: "per_team", value: " GK{<hmac>} " }]);
     const teamsMade = [await makeTeam("=cmd|' /C calc'!A0"), await makeTeam("Owls")];
+    // The page offers it, and only the challenges with a per-team answer.
+    const judgedFlag = await makeFlagChallenge([{ kind: "exact", value: "GK{only}" }]);
+    const choices = (await attemptFilterChoices()).challenges;
+    expect(choices.find((choice) => choice.id === challenge.id)?.perTeam).toBe(true);
+    expect(choices.find((choice) => choice.id === judgedFlag.id)?.perTeam).toBe(false);
     const response = await teamFlagsAction({ request: post("/dashboard/exports/team-flags.csv", admin, { challenge: challenge.id }), params: {}, context: {} });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");

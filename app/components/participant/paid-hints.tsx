@@ -22,12 +22,12 @@ export function PaidHints({ hints, canUnlock }: { hints: readonly TeamHint[]; ca
   const reply = fetcher.data?.hint ?? posted?.hint;
   if (hints.length === 0) return null;
   return (
-    <section className="card stack paid-hints" aria-labelledby="paid-hints-heading">
+    <div className="stack paid-hints">
       <h2 id="paid-hints-heading">{t("hints.heading")}</h2>
       <div aria-live="polite" aria-atomic="true">
         {reply ? <Message tone={reply.ok ? "correct" : "error"}>{serverMessage(reply.message)}</Message> : null}
       </div>
-      <ol className="paid-hints__list">
+      <ol className="paid-hints__list" aria-labelledby="paid-hints-heading">
         {hints.map((hint) => (
           <li key={hint.id} className="paid-hints__item">
             {hint.unlocked ? (
@@ -48,6 +48,6 @@ export function PaidHints({ hints, canUnlock }: { hints: readonly TeamHint[]; ca
           </li>
         ))}
       </ol>
-    </section>
+    </div>
   );
 }

@@ -157,6 +157,7 @@ export function SubmissionScreen({ challenge, submission, flag, canSubmit, maxBy
               </p>
             </>
           ) : null}
+          <PaidHints hints={paidHints} canUnlock={canSubmit && deadline.open} />
           <h2>{t("submission.requirementFile")}</h2>
           {challenge.hasAttachment ? (
             <p>
@@ -173,7 +174,6 @@ export function SubmissionScreen({ challenge, submission, flag, canSubmit, maxBy
           )}
         </section>
 
-        <PaidHints hints={paidHints} canUnlock={canSubmit && deadline.open} />
         {challenge.checking === "flag" ? (
           <FlagAnswerCard
             state={flag}

@@ -278,7 +278,8 @@ export async function attemptFilterChoices() {
       .select({
         id: challenges.id,
         title: challenges.title,
-        perTeam: sql<boolean>`exists (select 1 from ${challengeFlags} where ${challengeFlags.challengeId} = ${challenges.id} and ${challengeFlags.kind} = 'per_team')`,
+        // Qualified by hand: in a one-table select drizzle writes a column unqualified ("id" would be the flags' own).
+        perTeam: sql<boolean>`exists (select 1 from ${challengeFlags} answer where answer.challenge_id = ${challenges}.id and answer.kind = 'per_team')`,
       })
       .from(challenges)
       .where(eq(challenges.checking, "flag"))
