@@ -17,7 +17,9 @@
  *    Postgres's postmaster and every backend of it, and redis-server, over the round and the standings' drain
  *    after it, divided by the answers. The floor (bench/lib/floor-flag-web.ts): a bare node:http handler that
  *    reads the JSON and inserts the attempt row, in as many processes with the same pool, measured the same way;
- *    its rounds alternate with the app's in each run, and app ÷ floor is taken per run.
+ *    its rounds alternate with the app's in each run, and app ÷ floor is taken per run. A fourth round, `GET
+ *    /api/v1/auth/me` with the same cookies (Express, Remix's resource route, the session: no verdict, no
+ *    statement), says how much of a verdict's web CPU is the framework's.
  *
  *   npm run bench:flags [-- --smoke] [--teams N] [--rate PER_S] [--seconds N] [--shards N] [--runs N]
  *                       [--duration S] [--connections N] [--live off] [--cost off]
@@ -326,9 +328,9 @@ try {
     await Promise.all(outcomes);
     const offeredSeconds = (performance.now() - start) / 1000;
     await waitForStandingsDrained(120_000);
-    // Every solve must reach every client: wait for the last deliveries (30 s at most).
     let merged = new Map<number, number>();
-    for (const deadline = performance.now() + 30_000; ; await sleep(250)) {
+    // Every solve must reach every client: wait for the last deliveries (120 s at most: a late one is not a lost one).
+    for (const deadline = performance.now() + 120_000; ; await sleep(250)) {
       const replies = await Promise.all(
         shards.map(async (shard) => {
           const reply = nextMessage<{ histogram: Array<[number, number]>; delivered: number; missing: number; late: number; max: number }>(shard);
@@ -376,16 +378,17 @@ try {
   }
 
   // ---------- 2. Cost per verdict ----------
-  type Round = { kind: "wrong" | "correct" | "floor"; requestsPerSecond: number; p50: number; p99: number; requests: number; other: number; cpuMs: Record<string, number>; cpuMsPerRequest: number };
-  const runs: Array<{ order: string; wrong: Round; correct: Round; floor: Round; wrongRatio: number; correctRatio: number }> = [];
+  /** `requests`: the answers the servers stored in the round (its rows), which the CPU is divided by. */
+  type Round = { kind: "wrong" | "correct" | "floor" | "me"; requestsPerSecond: number; p50: number; p99: number; requests: number; other: number; cpuMs: Record<string, number>; cpuMsPerRequest: number };
+  const runs: Array<{ order: string; wrong: Round; correct: Round; floor: Round; me: Round; wrongRatio: number; correctRatio: number }> = [];
   let exactAtEnd: Exactness | null = null;
-  let solvesShort = 0;
+  let unstored = 0;
   if (config.cost) {
     const floorWebs = await Promise.all(Array.from({ length: config.webs }, (_, index) => startBenchServer("bench/lib/floor-flag-web.ts", world.env, BENCH_PORT_BASE + 88 + index)));
     // Turns over the pairs, kept across rounds: a wrong pair gets one answer a pass (at most WRONG_PER_PAIR passes), a right pair one answer ever.
-    const turns = { wrong: 0, correct: 0, floor: 0 };
+    const turns = { wrong: 0, correct: 0, floor: 0, me: 0 };
     const pairAt = (set: FlagChallenge[], turn: number) => ({ challenge: set[turn % set.length], teamId: teamIds[Math.floor(turn / set.length) % teamIds.length] });
-    const capacity = { wrong: wrongSet.length * teamIds.length * WRONG_PER_PAIR, correct: rightSet.length * teamIds.length, floor: Infinity };
+    const capacity = { wrong: wrongSet.length * teamIds.length * WRONG_PER_PAIR, correct: rightSet.length * teamIds.length, floor: Infinity, me: Infinity };
 
     async function costRound(kind: Round["kind"], seconds: number, amount = 0): Promise<Round> {
       const urls = (kind === "floor" ? floorWebs : webs).map((web) => web.url);
@@ -393,7 +396,13 @@ try {
         kind === "floor"
           ? { web: floorWebs.map((web) => web.pid), workers: [] as number[], postgres: [postmasterPid], redis: [redisPid] }
           : { web: webPids(), workers: workerPids(), postgres: [postmasterPid], redis: [redisPid] };
-      const solvesBefore = kind === "correct" ? Number((await getDb().execute<{ n: number }>(sql`select count(*)::int as n from flag_solves`))[0].n) : 0;
+      // What the servers did is counted by its rows (the attempts stored on the round's challenges): answers still in
+      // flight when autocannon stops are served, and their CPU is in the window, though autocannon never counts them.
+      const set = kind === "wrong" ? wrongSet : kind === "correct" ? rightSet : floorSet;
+      // `me` stores nothing: its answers are autocannon's 200s.
+      const stored = async () =>
+        kind === "me" ? 0 : Number((await getDb().execute<{ n: number }>(sql`select count(*)::int as n from flag_attempts where challenge_id = any(${sql.raw(`array[${set.map((c) => c.id).join(",")}]`)})`))[0].n);
+      const storedBefore = await stored();
       const window = processGroupsWindow(groups);
       const result = await new Promise<autocannon.Result>((resolve, reject) => {
         autocannon(
@@ -402,10 +411,11 @@ try {
             connections: config.connections,
             ...(amount > 0 ? { amount } : { duration: seconds }),
             timeout: 10,
-            method: "POST",
+            method: kind === "me" ? "GET" : "POST",
             requests: [
               {
                 setupRequest: (request) => {
+                  if (kind === "me") return { ...request, path: "/api/v1/auth/me", headers: { ...request.headers, cookie: cookieOf(teamIds[turns.me++ % teamIds.length]) } };
                   const turn = turns[kind]++;
                   if (turn >= capacity[kind]) throw new Error(`bench:flags: the ${kind} pairs ran out (${capacity[kind]}): more cost challenges needed`);
                   const set = kind === "wrong" ? wrongSet : kind === "correct" ? rightSet : floorSet;
@@ -431,37 +441,44 @@ try {
           (error, done) => (error ? reject(error) : resolve(done)),
         );
       });
-      // A solve's recompute may run after its answer (a job): counted in the round.
+      // The last answers in flight stored (the count still for 200 ms), and a solve's recompute, which may run
+      // after its answer (a job): all in the round.
+      let storedAfter = await stored();
+      for (const deadline = performance.now() + 10_000; performance.now() < deadline; ) {
+        await sleep(200);
+        const now = await stored();
+        if (now === storedAfter) break;
+        storedAfter = now;
+      }
       if (kind !== "floor") await waitForStandingsDrained(120_000);
       const cpuMs = window.end();
-      if (kind === "correct") {
-        const solvesAfter = Number((await getDb().execute<{ n: number }>(sql`select count(*)::int as n from flag_solves`))[0].n);
-        solvesShort += result.requests.total - (solvesAfter - solvesBefore);
-      }
+      const served = kind === "me" ? (result.statusCodeStats?.["200"]?.count ?? 0) : storedAfter - storedBefore;
+      // Every answer told 200 must have its row (a right one: its solve's attempt).
+      unstored += Math.max(0, (result.statusCodeStats?.["200"]?.count ?? 0) - served);
       const total = Object.values(cpuMs).reduce((sum, ms) => sum + ms, 0);
       return {
         kind,
         requestsPerSecond: result.requests.average,
         p50: result.latency.p50,
         p99: result.latency.p99,
-        requests: result.requests.total,
+        requests: served,
         other: result.requests.total - (result.statusCodeStats?.["200"]?.count ?? 0) + result.errors + result.timeouts,
         cpuMs: Object.fromEntries(Object.entries(cpuMs).map(([name, ms]) => [name, +ms.toFixed(0)])),
-        cpuMsPerRequest: result.requests.total > 0 ? total / result.requests.total : NaN,
+        cpuMsPerRequest: served > 0 ? total / served : NaN,
       };
     }
 
     // A warm-up of each (JIT, pools, prepared statements), not recorded.
-    for (const kind of ["floor", "wrong", "correct"] as const) await costRound(kind, Math.min(3, config.durationSeconds), config.amount ? Math.round(config.amount / 3) : 0);
+    for (const kind of ["floor", "wrong", "correct", "me"] as const) await costRound(kind, Math.min(3, config.durationSeconds), config.amount ? Math.round(config.amount / 3) : 0);
     for (let run = 0; run < config.runs; run++) {
-      const order: Array<Round["kind"]> = run % 2 === 0 ? ["floor", "wrong", "correct"] : ["correct", "wrong", "floor"];
+      const order: Array<Round["kind"]> = run % 2 === 0 ? ["floor", "wrong", "correct", "me"] : ["me", "correct", "wrong", "floor"];
       const rounds = {} as Record<Round["kind"], Round>;
       for (const kind of order) rounds[kind] = await costRound(kind, config.durationSeconds, config.amount);
       const entry = { order: order.join(", "), ...rounds, wrongRatio: rounds.wrong.cpuMsPerRequest / rounds.floor.cpuMsPerRequest, correctRatio: rounds.correct.cpuMsPerRequest / rounds.floor.cpuMsPerRequest };
       runs.push(entry);
       const show = (round: Round) =>
         `${round.requestsPerSecond.toFixed(0)}/s, p50 ${round.p50} p99 ${round.p99} ms, ${round.cpuMsPerRequest.toFixed(3)} ms CPU (${Object.entries(round.cpuMs).map(([name, ms]) => `${name} ${(ms / round.requests).toFixed(3)}`).join(", ")}), other ${round.other}`;
-      console.info(`cost run ${run + 1}/${config.runs} (${entry.order}):\n  wrong   ${show(rounds.wrong)}\n  correct ${show(rounds.correct)}\n  floor   ${show(rounds.floor)}\n  wrong ÷ floor ${entry.wrongRatio.toFixed(2)}, correct ÷ floor ${entry.correctRatio.toFixed(2)}`);
+      console.info(`cost run ${run + 1}/${config.runs} (${entry.order}):\n  wrong   ${show(rounds.wrong)}\n  correct ${show(rounds.correct)}\n  floor   ${show(rounds.floor)}\n  me      ${show(rounds.me)}\n  wrong ÷ floor ${entry.wrongRatio.toFixed(2)}, correct ÷ floor ${entry.correctRatio.toFixed(2)}`);
     }
     exactAtEnd = await checkStandingsExact();
   }
@@ -474,15 +491,16 @@ try {
         wrong: { perSecond: across((r) => r.wrong.requestsPerSecond), p50: across((r) => r.wrong.p50), p99: across((r) => r.wrong.p99), cpuMs: across((r) => r.wrong.cpuMsPerRequest) },
         correct: { perSecond: across((r) => r.correct.requestsPerSecond), p50: across((r) => r.correct.p50), p99: across((r) => r.correct.p99), cpuMs: across((r) => r.correct.cpuMsPerRequest) },
         floor: { perSecond: across((r) => r.floor.requestsPerSecond), p50: across((r) => r.floor.p50), p99: across((r) => r.floor.p99), cpuMs: across((r) => r.floor.cpuMsPerRequest) },
+        me: { perSecond: across((r) => r.me.requestsPerSecond), p50: across((r) => r.me.p50), p99: across((r) => r.me.p99), cpuMs: across((r) => r.me.cpuMsPerRequest) },
         wrongRatio: across((r) => r.wrongRatio),
         correctRatio: across((r) => r.correctRatio),
         byProcess: Object.fromEntries(
-          (["wrong", "correct", "floor"] as const).map((kind) => [
+          (["wrong", "correct", "floor", "me"] as const).map((kind) => [
             kind,
             Object.fromEntries(["web", "workers", "postgres", "redis"].map((group) => [group, +across((r) => r[kind].cpuMs[group] / r[kind].requests).median.toFixed(3)])),
           ]),
         ),
-        other: runs.reduce((sum, run) => sum + run.wrong.other + run.correct.other + run.floor.other, 0),
+        other: runs.reduce((sum, run) => sum + run.wrong.other + run.correct.other + run.floor.other + run.me.other, 0),
       }
     : null;
   const rows: Array<Record<string, unknown>> = [];
@@ -495,14 +513,15 @@ try {
     rows.push({ what: "live: solve → every client", count: delivery.count, p50: delivery.p50.toFixed(1), p95: delivery.p95.toFixed(1), p99: delivery.p99.toFixed(1), max: delivery.max.toFixed(0), "over 1 s": delivery.late, missing: delivery.missing });
   }
   if (cost) {
-    for (const kind of ["wrong", "correct", "floor"] as const) {
+    const labels = { wrong: "wrong", correct: "correct (new solve)", floor: "floor (insert the row)", me: "GET /api/v1/auth/me (the framework, no verdict)" };
+    for (const kind of ["wrong", "correct", "floor", "me"] as const) {
       rows.push({
-        what: `cost: ${kind === "correct" ? "correct (new solve)" : kind === "wrong" ? "wrong" : "floor (insert the row)"}`,
+        what: `cost: ${labels[kind]}`,
         "req/s": showFigure(cost[kind].perSecond, 0),
         p50: showFigure(cost[kind].p50),
         p99: showFigure(cost[kind].p99),
         "CPU ms/answer": showFigure(cost[kind].cpuMs, 3),
-        "÷ floor": kind === "floor" ? "" : showFigure(kind === "wrong" ? cost.wrongRatio : cost.correctRatio, 2),
+        "÷ floor": kind === "floor" || kind === "me" ? "" : showFigure(kind === "wrong" ? cost.wrongRatio : cost.correctRatio, 2),
         rCTF: kind === "wrong" ? `${RCTF.wrongPerSecond}/s, ${RCTF.wrongCpuMs} ms` : kind === "correct" ? `${RCTF.correctPerSecond}/s, ${RCTF.correctCpuMs} ms` : "",
       });
     }
@@ -532,7 +551,7 @@ try {
     args.smoke,
     `Flag answers: a live gate (${config.teams} teams' clients, ${config.ratePerSecond} answers/s for ${config.seconds} s) and the cost per verdict (${config.connections} connections, ${config.runs} run(s) of ${config.amount ? `${config.amount} answers` : `${config.durationSeconds} s`} a round)`,
     rows,
-    { config, target: TARGET, rctf: RCTF, targets, live: liveFigures, cost, runs, exactAtEnd, solvesShort, conditions: { loadBefore, loadAfter: loadAverage1m(), cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model } },
+    { config, target: TARGET, rctf: RCTF, targets, live: liveFigures, cost, runs, exactAtEnd, unstored, conditions: { loadBefore, loadAfter: loadAverage1m(), cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model } },
     args.out,
   );
   console.table(targets);
@@ -545,7 +564,7 @@ try {
     ...(exactAfterLive && !exactAfterLive.exact ? [`standings not exact after the live run: ${JSON.stringify(exactAfterLive.mismatches.slice(0, 3))}`] : []),
     ...(exactAtEnd && !exactAtEnd.exact ? [`standings not exact at the end: ${JSON.stringify(exactAtEnd.mismatches.slice(0, 3))}`] : []),
     ...(cost && cost.other > 0 ? [`${cost.other} cost-round answers were not 200`] : []),
-    ...(solvesShort !== 0 ? [`${solvesShort} right answers of the cost rounds made no solve`] : []),
+    ...(unstored > 0 ? [`${unstored} answers of the cost rounds told 200 left no attempt row`] : []),
   ];
   if (failures.length > 0) throw new BenchFailure(failures.join("; "));
 } finally {
