@@ -22,7 +22,8 @@
  *    statement), says how much of a verdict's web CPU is the framework's.
  *
  *   npm run bench:flags [-- --smoke] [--teams N] [--rate PER_S] [--seconds N] [--shards N] [--runs N]
- *                       [--duration S] [--connections N] [--live off] [--cost off]
+ *                       [--duration S] [--connections N] [--live off] [--cost off] [--dynamic SHARE (0.2: the dynamic
+ *                       challenge solved by a fifth of the teams at most; 0: not at all)]
  */
 import { readFileSync } from "node:fs";
 import http from "node:http";
@@ -45,6 +46,7 @@ import { acrossRuns, BenchFailure, benchArgs, numberOption, report, showFigure, 
 import { BENCH_PORT_BASE, sleep, startBenchServer, startWebs, startWorkers, stopChildren } from "./lib/servers.ts";
 import { nextMessage, startShards } from "./lib/shards.ts";
 import { cookiesFor, seedWorld } from "./lib/world.ts";
+import { random } from "./lib/random.ts";
 
 const args = benchArgs({
   teams: { type: "string" },
@@ -56,6 +58,7 @@ const args = benchArgs({
   connections: { type: "string" },
   live: { type: "string" },
   cost: { type: "string" },
+  dynamic: { type: "string" },
 });
 const profile = args.smoke
   ? { teams: 40, rate: 40, seconds: 5, shards: 1, workers: 1, runs: 1, duration: 1, connections: 10, amount: 150, costChallenges: 10 }
@@ -74,6 +77,8 @@ const config = {
   amount: profile.amount,
   costChallenges: profile.costChallenges,
   live: args.live !== "off",
+  /** The dynamic challenge's solvers at most, a share of the teams: each of its solves re-sends every solver. */
+  dynamicShare: numberOption(args.dynamic, 0.2),
   cost: args.cost !== "off",
 };
 /** rCTF's flag endpoint on a machine of this kind (docs/PERFORMANCE.md "Flag answers"): server CPU per answer. */
@@ -83,22 +88,10 @@ const TARGET = { verdictP99Ms: 100, deliveryMs: 1000, ratioToFloor: 1.5 };
 const SOLVE_SHARE = 0.1;
 const FLOOD_SHARE = 0.15;
 const FLOODER_SHARE = 0.05;
-/** The dynamic challenge's solvers at most (a share of the teams): each of its solves re-sends every solver. */
-const DYNAMIC_SHARE = 0.2;
 /** Wrong answers a (team, challenge) pair is sent at most: below the event's 5 a minute, so none waits. */
 const WRONG_PER_PAIR = 4;
 
-/** A seeded generator, so two runs offer the same answers. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded: two runs offer the same answers. */
 const rand = random(49);
 function shuffle<T>(items: T[]): T[] {
   for (let i = items.length - 1; i > 0; i--) {
@@ -156,7 +149,7 @@ interface Planned {
 
 /**
  * The live run's answers: `total` at the rate, FLOOD_SHARE of them from a few teams to one challenge (past its
- * limit), SOLVE_SHARE right ones (a pair solved once, the dynamic challenge by DYNAMIC_SHARE of the teams at most),
+ * limit), SOLVE_SHARE right ones (a pair solved once, the dynamic challenge by --dynamic's share of the teams at most),
  * the rest wrong, at most WRONG_PER_PAIR a pair; a pair's answers spread over the run, its right one last.
  */
 function planAnswers(total: number, teamIds: number[], live: FlagChallenge[], dynamicId: number): Planned[] {
@@ -172,7 +165,7 @@ function planAnswers(total: number, teamIds: number[], live: FlagChallenge[], dy
   }
   const pairs = shuffle(teamIds.flatMap((teamId) => live.filter((challenge) => !(challenge.id === floodTarget && flooders.includes(teamId))).map((challenge) => ({ teamId, challenge }))));
   const solves = Math.round(total * SOLVE_SHARE);
-  const maxDynamic = Math.ceil(teamIds.length * DYNAMIC_SHARE);
+  const maxDynamic = Math.ceil(teamIds.length * config.dynamicShare);
   const solved = new Set<(typeof pairs)[number]>();
   let dynamicSolves = 0;
   for (const pair of pairs) {
@@ -257,7 +250,7 @@ try {
       points: 500,
       scoring: "dynamic",
       minimumPoints: 100,
-      decay: Math.max(2, Math.ceil(config.teams * DYNAMIC_SHARE)),
+      decay: Math.max(2, Math.ceil(config.teams * config.dynamicShare)),
     }),
     await makeFlagChallenge("Per team", { kind: "per_team", value: "GK{<hmac>}" }, (teamId, secret) => perTeamFlag(secret!, teamId, "GK{<hmac>}"), { points: 200 }),
   ];
@@ -325,8 +318,10 @@ try {
       tails.set(answer.pair, next);
       outcomes.push(next);
     }
-    await Promise.all(outcomes);
+    // The offer's own pace (the last answer's slot; a pair's answer waits for its previous one's verdict).
     const offeredSeconds = (performance.now() - start) / 1000;
+    await Promise.all(outcomes);
+    const answeredSeconds = (performance.now() - start) / 1000;
     await waitForStandingsDrained(120_000);
     let merged = new Map<number, number>();
     // Every solve must reach every client: wait for the last deliveries (120 s at most: a late one is not a lost one).
@@ -358,6 +353,7 @@ try {
     liveFigures = {
       answers: plan.length,
       offeredPerSecond: +(plan.length / offeredSeconds).toFixed(1),
+      answeredSeconds: +answeredSeconds.toFixed(1),
       planned: { wrong: plan.filter((a) => a.kind === "wrong").length, right: plan.filter((a) => a.kind === "right").length, flood: plan.filter((a) => a.kind === "flood").length },
       verdicts: { all: figure(verdictTimes.all), correct: figure(verdictTimes.correct), incorrect: figure(verdictTimes.incorrect), limited: figure(verdictTimes.limited) },
       solves: sentSolves.length,
@@ -368,7 +364,7 @@ try {
       load: liveLoad,
     };
     console.info(
-      `live: ${plan.length} answers at ${(plan.length / offeredSeconds).toFixed(0)}/s; verdict p50 ${pct(verdictTimes.all).p50.toFixed(1)} ms, p99 ${pct(verdictTimes.all).p99.toFixed(1)} ms` +
+      `live: ${plan.length} answers offered at ${(plan.length / offeredSeconds).toFixed(0)}/s, the last answered after ${answeredSeconds.toFixed(0)} s; verdict p50 ${pct(verdictTimes.all).p50.toFixed(1)} ms, p99 ${pct(verdictTimes.all).p99.toFixed(1)} ms` +
         ` (correct ${verdictTimes.correct.length}, incorrect ${verdictTimes.incorrect.length}, 429 ${verdictTimes.limited.length}, unexpected ${unexpected.length});` +
         ` ${sentSolves.length} solves to ${cookies.length} clients: p50 ${delivery.p50} ms, p99 ${delivery.p99} ms, max ${delivery.max.toFixed(0)} ms, over 1 s ${delivery.late}, missing ${delivery.missing};` +
         ` standings ${exactAfterLive.exact ? "exact" : "NOT exact"}; load ${liveLoad.loadAverage1m}, CPUs busy ${liveLoad.busyPct} %`,
