@@ -22,6 +22,7 @@ import { BenchFailure, benchArgs, numberOption, report, targetVerdict } from "./
 import { cpuTimeMs } from "./lib/http-load.ts";
 import { BENCH_PORT_BASE, startWeb, stopChildren } from "./lib/servers.ts";
 import { cookiesFor } from "./lib/world.ts";
+import { random } from "./lib/random.ts";
 
 const args = benchArgs({ records: { type: "string" }, teams: { type: "string" }, users: { type: "string" }, "http-runs": { type: "string" } });
 const profile = args.smoke ? { records: 20_000, teams: 50, users: 60, runs: 10, httpRuns: 3 } : { records: 1_000_000, teams: 1000, users: 600, runs: 300, httpRuns: 40 };
@@ -36,18 +37,6 @@ const TARGET_P95_MS = 50;
 const WARM_UP = 10;
 const HOURS = 48;
 const EVENT_ZONE = "Africa/Algiers";
-
-/** A small seeded generator: every run of the benchmark asks the same questions. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface People {
   teams: number[];

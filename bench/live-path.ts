@@ -25,11 +25,9 @@
  * a client that lacks a (team, value) pair truly missed it. The clients live in a few child processes
  * (bench/lib/socket-shard.ts), so that one client process's event loop does not inflate the delays.
  */
-import { fork, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import http from "node:http";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { once } from "node:events";
 import os from "node:os";
 import { sql } from "drizzle-orm";
 import { closeDb, getDb } from "../app/infrastructure/db.server.ts";
@@ -42,6 +40,7 @@ import { jobTimeline, type Stage } from "./lib/job-timeline.ts";
 import { acrossRuns, BenchFailure, benchArgs, numberOption, report, showFigure, targetVerdict } from "./lib/report.ts";
 import { cpuWindow, loadAverage1m } from "./lib/machine-load.ts";
 import { BENCH_PORT_BASE, REPO_ROOT, sleep, startFloorPublisher, startFloorWeb, startWebs, startWorkers, stopChildren } from "./lib/servers.ts";
+import { nextMessage, startShards } from "./lib/shards.ts";
 import { cookiesFor, seedWorld } from "./lib/world.ts";
 
 const args = benchArgs({
@@ -71,38 +70,6 @@ const withFloor = args.floor !== "off";
 
 /** The one challenge's points: values up to points × 100 hundredths stay distinct across runs. */
 const POINTS = 1000;
-
-/** The shard's next message; a shard that exits first (a socket refused, a crash) fails the run instead of hanging it. */
-async function nextMessage<T>(child: ChildProcess): Promise<T> {
-  // Both listeners go once either fires: a run collects hundreds of times from each shard.
-  const done = new AbortController();
-  const exited = once(child, "exit", { signal: done.signal }).then(([code]) => {
-    throw new Error(`a child process exited (code ${code}) before it answered`);
-  });
-  exited.catch(() => {});
-  try {
-    const [message] = (await Promise.race([once(child, "message", { signal: done.signal }), exited])) as [T];
-    return message;
-  } finally {
-    done.abort();
-  }
-}
-
-/** Client processes (bench/lib/socket-shard.ts), each with an equal share of the sockets. */
-async function startShards(count: number, cookies: string[], urls: string[]): Promise<ChildProcess[]> {
-  return Promise.all(
-    Array.from({ length: count }, async (_, shard) => {
-      const child = fork(fileURLToPath(new URL("./lib/socket-shard.ts", import.meta.url)), [], { execArgv: ["--import", "tsx"] });
-      // Client i goes to web i mod webs, as without shards: spread evenly over the web processes.
-      const mine = cookies.filter((_, index) => index % count === shard);
-      const offset = shard % urls.length;
-      child.send({ type: "connect", urls: [...urls.slice(offset), ...urls.slice(0, offset)], cookies: mine });
-      const reply = await nextMessage<{ type: string }>(child);
-      if (reply.type !== "connected") throw new Error(`socket shard ${shard} did not connect`);
-      return child;
-    }),
-  );
-}
 
 /**
  * The judge's POST, on a kept-alive connection (node:http; each web process's own), its form made beforehand

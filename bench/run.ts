@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (the seven benchmarks at full size, one after another so they do not disturb each
+ * `npm run bench` (the eight benchmarks at full size, one after another so they do not disturb each
  * other) and `npm run bench:smoke` (each at a size that takes seconds: it proves they still run and
  * that the standings end exact, and never judges timing). Exits non-zero if any benchmark fails.
  *
@@ -9,7 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { ensureBuild, REPO_ROOT } from "./lib/servers.ts";
 
-export const BENCHMARKS = ["live-path", "standings-cost", "pages", "uploads", "event-day", "audit", "stampede"] as const;
+export const BENCHMARKS = ["live-path", "standings-cost", "pages", "uploads", "event-day", "audit", "stampede", "flags"] as const;
 
 const { values } = parseArgs({ options: { smoke: { type: "boolean", default: false }, only: { type: "string" }, parallel: { type: "string" } } });
 // Full runs one at a time (each has the machine); smoke runs side by side (it judges no timing).

@@ -102,15 +102,20 @@ async function answering(child: ChildProcess, port: number, name: string): Promi
  * The live-path floor's "web process" (bench/lib/floor-web.ts: Socket.IO and the Redis adapter, no
  * application) on `port`, with the adapter's `key`; resolves once it answers /healthz.
  */
-export async function startFloorWeb(env: Record<string, string>, port: number, key: string): Promise<WebProcess> {
-  const child = spawn(process.execPath, nodeArgs("bench/lib/floor-web.ts"), {
+export function startFloorWeb(env: Record<string, string>, port: number, key: string): Promise<WebProcess> {
+  return startBenchServer("bench/lib/floor-web.ts", { ...env, FLOOR_KEY: key }, port);
+}
+
+/** A bench's own bare server (`file`, e.g. bench/lib/floor-flag-web.ts) on `port`; resolves once it answers /healthz. */
+export async function startBenchServer(file: string, env: Record<string, string>, port: number): Promise<WebProcess> {
+  const child = spawn(process.execPath, nodeArgs(file), {
     cwd: REPO_ROOT,
-    env: processEnv({ ...env, PORT: String(port), FLOOR_KEY: key }),
+    env: processEnv({ ...env, PORT: String(port) }),
     stdio: ["ignore", "ignore", "inherit"],
   });
   children.add(child);
   child.on("exit", () => children.delete(child));
-  return answering(child, port, "floor web");
+  return answering(child, port, file);
 }
 
 /** The live-path floor's publisher (bench/lib/floor-publisher.ts), a child over IPC. */
