@@ -10,20 +10,11 @@ import { useServerMessage } from "~/components/server-message";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
-import {
-  cleanupObject,
-  createChallenge,
-  getChallenge,
-  getChallengeAnswersText,
-  getPaidHintsText,
-  getPrerequisiteIds,
-  getRubric,
-  listChallenges,
-  updateChallenge,
-} from "~/modules/challenges/challenges.server";
+import { cleanupObject, createChallenge, getChallenge, getChallengeAnswersText, getPaidHintsText, getPrerequisiteIds, getRubric, listChallenges, updateChallenge } from "~/modules/challenges/challenges.server";
 import { formatRubric } from "~/modules/scoring/rubric";
 import { attachmentAccept, categories, ChallengeFormSchema, difficulties } from "~/modules/challenges/schema";
 import { useHydrated } from "~/hooks/use-hydrated";
+import { FlagAnswersHelp } from "~/components/dashboard/flag-answers-help";
 import { parseChallengeForm } from "~/glue/challenge-form.server";
 import { messages } from "~/modules/messages";
 import styles from "~/styles/dashboard.css";
@@ -184,24 +175,7 @@ function ChallengeForm({ editing, choices }: { editing: Editing; choices: Choice
       </SelectField>
       <fieldset className="flag-fields" hidden={flagHidden} disabled={flagHidden}>
         <legend>{t("challengesPage.flagFields")}</legend>
-        <div id={`${form.id}-answers-help`} className="muted">
-          <p>{t("challengesPage.answersHelp")}</p>
-          <ul>
-            <li>
-              <code dir="ltr">exact: GK{"{…}"}</code> {t("challengesPage.answersExact")}
-            </li>
-            <li>
-              <code dir="ltr">any case: gk{"{…}"}</code> {t("challengesPage.answersAnyCase")}
-            </li>
-            <li>
-              <code dir="ltr">regex: GK\{"{"}[a-z]+\{"}"}</code> {t("challengesPage.answersRegex")}
-            </li>
-            <li>
-              <code dir="ltr">per team: GK{"{<hmac>}"}</code> {t("challengesPage.answersPerTeam", { slot: "<hmac>" })}
-            </li>
-          </ul>
-          <p>{t("challengesPage.answersBare")}</p>
-        </div>
+        <FlagAnswersHelp id={`${form.id}-answers-help`} />
         <TextareaField
           label={t("challengesPage.answers")}
           textareaProps={{ ...getTextareaProps(fields.answers), rows: 4, dir: "ltr", spellCheck: false, autoComplete: "off", "aria-describedby": `${form.id}-answers-help` }}
