@@ -101,15 +101,21 @@ export function SubmissionScreen({ challenge, submission, flag, canSubmit, maxBy
     request.send(new FormData(form));
   }
 
+  const header = (
+    <>
+      <div className="gate-board__bar">
+        <ActionLink to={`/gate/${challenge.wave}`} variant="subtle">
+          {t("common.back")}
+        </ActionLink>
+      </div>
+      <TitleBar title={<bdi>{challenge.title}</bdi>} />
+    </>
+  );
   if (locked) {
+    // Locked for the team (docs/domain.md "Gates and challenges"): its title and what it requires, nothing else.
     return (
       <main className="page participant-page submission-page">
-        <div className="gate-board__bar">
-          <ActionLink to={`/gate/${challenge.wave}`} variant="subtle">
-            {t("common.back")}
-          </ActionLink>
-        </div>
-        <TitleBar title={<bdi>{challenge.title}</bdi>} />
+        {header}
         <Message tone="error">{t("challenge.lockedUntil", { titles: locked.join(", ") })}</Message>
       </main>
     );
@@ -120,12 +126,7 @@ export function SubmissionScreen({ challenge, submission, flag, canSubmit, maxBy
 
   return (
     <main className="page participant-page submission-page">
-      <div className="gate-board__bar">
-        <ActionLink to={`/gate/${challenge.wave}`} variant="subtle">
-          {t("common.back")}
-        </ActionLink>
-      </div>
-      <TitleBar title={<bdi>{challenge.title}</bdi>} />
+      {header}
       {showBanner ? (
         <Message tone="correct" className="submission-banner">
           {t("submission.submitted")}
