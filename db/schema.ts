@@ -493,6 +493,8 @@ export const teamAnswers = pgView("team_answers", {
   rejected: boolean("rejected").notNull(),
   scoreCenti: integer("score_centi"),
   scoredAt: timestamp("scored_at", { withTimezone: true }),
+  // A flag solve (solved by definition, whatever a dynamic challenge's value has fallen to); false: judged.
+  flag: boolean("flag").notNull(),
 }).existing();
 
 /** A judge's score on each rubric criterion of a submission (their submission score is derived from these). */

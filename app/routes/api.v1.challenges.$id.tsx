@@ -17,7 +17,8 @@ const resource = apiResource("/challenges/{id}", {
     // Whoever may open the dashboard's challenges reads it as its edit form does; others as the submission page (its visibility rule).
     const staff = canOpen(user.role, "/dashboard/challenges");
     const own = staff ? null : await getChallengeForSubmission(id, user);
-    const challenge = staff || own ? await getChallenge(id) : null;
+    // A challenge locked for the caller's team (its prerequisites unsolved) is not its to read yet.
+    const challenge = staff || (own && !own.locked) ? await getChallenge(id) : null;
     if (!challenge) throw new ApiError("not_found", messages.participant.challengeNotFound);
     // A participant's team's state on a flag challenge: solved, attempts left. How many answers it accepts is the
     // editors' to know; no one is ever sent an answer (the schema drops the rest).

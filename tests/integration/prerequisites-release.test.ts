@@ -4,7 +4,13 @@
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { challenges } from "../../db/schema.ts";
+import { challenges, users } from "../../db/schema.ts";
+import { createApiToken } from "../../app/modules/api-tokens/tokens.server.ts";
+import { missingPrerequisites } from "../../app/modules/challenges/visibility.server.ts";
+import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
+import { deleteTeam } from "../../app/modules/teams/teams.server.ts";
+import * as challengeApi from "../../app/routes/api.v1.challenges.$id.tsx";
+import { send } from "../support/api.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { createChallenge, updateChallenge } from "../../app/modules/challenges/challenges.server.ts";
 import { FlagError, sendFlag } from "../../app/modules/flags/guess.server.ts";
@@ -58,7 +64,7 @@ describe("prerequisites", () => {
   });
 });
 
-describe("release times", () => {
+describe("release times, and what unlocks and keeps", () => {
   it("keep a challenge hidden until its minutes after the gate have passed, for every path", async () => {
     const later = await flag(`Later ${Date.now()}`, "GK{later}", { releaseAfterMinutes: 120 });
     const team = await makeTeam();
@@ -72,5 +78,40 @@ describe("release times", () => {
     expect(refused).toMatchObject({ code: "notReleased", status: 403, message: messages.participant.challengeNotReleased });
     await getDb().update(challenges).set({ releaseAfterMinutes: 30 }).where(eq(challenges.id, later.id));
     expect((await sendFlag({ actor, teamId: team.id, challengeId: later.id, answer: "GK{later}" })).verdict).toBe("correct");
+  });
+
+  it("hold a dynamic solve as solved, whatever its value falls to; a locked challenge is not the API's to show", async () => {
+    const dynamic = await flag(`Dynamic ${Date.now()}`, "GK{dyn}");
+    await getDb().update(challenges).set({ scoring: "dynamic", minimumPoints: 100, decay: 2, points: 500 }).where(eq(challenges.id, dynamic.id));
+    const next = await flag(`Next ${Date.now()}`, "GK{next}", { prerequisites: [dynamic.id] });
+    await getDb().update(challenges).set({ description: "SECRET BRIEF of next" }).where(eq(challenges.id, next.id));
+    const [first, ...others] = await Promise.all([0, 1, 2].map(async () => {
+      const team = await makeTeam();
+      const user = await makeUser("participant", team.id);
+      return { team, user, actor: actorFor(user.id, user.name, "participant") };
+    }));
+    const { token } = await createApiToken(testAdmin, first.user.id, "locked");
+    const read = async () => (await send(challengeApi, "GET", `/challenges/${next.id}`, { token }, { id: String(next.id) }));
+    const locked = await read();
+    expect(locked.status).toBe(404);
+    expect(JSON.stringify(locked.body)).not.toContain("SECRET BRIEF");
+
+    await sendFlag({ actor: first.actor, teamId: first.team.id, challengeId: dynamic.id, answer: "GK{dyn}" });
+    for (const other of others) await sendFlag({ actor: other.actor, teamId: other.team.id, challengeId: dynamic.id, answer: "GK{dyn}" });
+    // Three solves at decay 2: the value is the minimum, 100 of 500, far below 65 %: still solved.
+    expect((await missingPrerequisites(getDb(), first.team.id, [next.id])).size).toBe(0);
+    expect((await getGateBoard(5, first.team.id))?.challenges?.find((c) => c.id === dynamic.id)?.solved).toBe(true);
+    const standing = (await computeAllStandings(getDb())).standings.find((row) => row.teamId === first.team.id);
+    expect(standing).toMatchObject({ totalCenti: 10_000, solvedCount: 1 });
+    expect((await read()).status).toBe(200);
+  });
+
+  it("keep a team that answered by flag from being deleted, as one with submissions", async () => {
+    const challenge = await flag(`Kept ${Date.now()}`, "GK{kept}");
+    const team = await makeTeam();
+    const user = await makeUser("participant", team.id);
+    await sendFlag({ actor: actorFor(user.id, user.name, "participant"), teamId: team.id, challengeId: challenge.id, answer: "GK{nope}" });
+    await getDb().update(users).set({ teamId: null }).where(eq(users.id, user.id));
+    await expect(deleteTeam(testAdmin, team.id)).rejects.toMatchObject({ status: 409, message: messages.dashboard.teamHasAnswers });
   });
 });

@@ -440,10 +440,12 @@ export async function updateChallenge(actor: Actor, id: number, input: Challenge
     let teams: number[] = [];
     const curveChanged = before.scoring !== after.scoring || before.minimumPoints !== after.minimumPoints || before.decay !== after.decay;
     if (before.points !== input.points || before.category !== input.category || curveChanged) {
-      // Every team that scored on it: by a submission, or by a flag solve (counted at the challenge's points).
+      // Every team that scored on it: by a submission, a flag solve (counted at the challenge's value), or a paid
+      // hint's unlock (its cost counts in the challenge's category).
       const rows = await tx.execute<{ team_id: number }>(
         sql`select ${submissions.teamId} as team_id from ${submissions} where ${submissions.challengeId} = ${id}
-          union select ${flagSolves.teamId} from ${flagSolves} where ${flagSolves.challengeId} = ${id}`,
+          union select ${flagSolves.teamId} from ${flagSolves} where ${flagSolves.challengeId} = ${id}
+          union select ${hintUnlocks.teamId} from ${hintUnlocks} inner join ${challengeHints} on ${challengeHints.id} = ${hintUnlocks.hintId} where ${challengeHints.challengeId} = ${id}`,
       );
       teams = rows.map((row) => Number(row.team_id));
       await markStandingsStale(tx, teams);

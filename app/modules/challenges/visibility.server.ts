@@ -73,15 +73,15 @@ export const challengeGateJoin = eq(gates.number, challenges.wave);
 /**
  * The titles (a JSON array, by title; `[]`: none) of the prerequisites of a challenge the team has not solved:
  * the one SQL form of the rule, read by the challenge page in its own statement and by
- * `missingPrerequisites`. A prerequisite is solved as everywhere: a judged answer that counts at 65 % of its
- * points, or a flag solve.
+ * `missingPrerequisites`. A prerequisite is solved as everywhere (`isSolved`, app/modules/scoring/rules.ts): a
+ * flag solve, whatever its value has fallen to, or a judged answer that counts at 65 % of its points.
  */
 export function missingPrerequisitesSql(challengeId: SQLWrapper, teamId: SQLWrapper): SQL {
   return sql`(select coalesce(json_agg(required.title order by required.title), '[]'::json)
     from ${challengePrerequisites} prerequisite inner join ${challenges} required on required.id = prerequisite.requires_id
     where prerequisite.challenge_id = ${challengeId}
       and not exists (select 1 from ${teamAnswers} solved where solved.team_id = ${teamId} and solved.challenge_id = prerequisite.requires_id
-        and not solved.rejected and solved.score_centi >= ${SOLVE_THRESHOLD_PERCENT} * required.points))`;
+        and (solved.flag or (not solved.rejected and solved.score_centi >= ${SOLVE_THRESHOLD_PERCENT} * required.points))))`;
 }
 
 /**

@@ -63,3 +63,16 @@ describe("answers and patterns refused", () => {
     expect(sameText("a", "ab")).toBe(false);
   });
 });
+
+describe("the pattern engine's memory", () => {
+  it("frees what it compiles: checks and evicted patterns leave room for the next match", () => {
+    // Without freeing, some 2,500 compiles of this pattern fill the engine's 16 MB heap.
+    for (let i = 0; i < 2_800; i++) expect(checkPattern(`GK\\{[A-Za-z0-9_]{8,64}\\}${i % 7}`)).toBeNull();
+    for (let i = 0; i < 150; i++) matchAnswer([{ kind: "regex", value: `GK\\{[A-Za-z0-9_]{8,64}\\}x${i}` }], "GK{abc}", none);
+    expect(matchAnswer([{ kind: "regex", value: "flag\\{[a-f0-9]{32}\\}" }], `flag{${"a".repeat(32)}}`, none)).toBe(1);
+  }, 60_000);
+
+  it("folds case in composed form: precomposed and decomposed letters are one", () => {
+    expect(matchAnswer([{ kind: "exact_ci", value: "gk{café}" }], "GK{CAFE\u0301}", none)).toBe(1);
+  });
+});

@@ -3,7 +3,7 @@
  * RE2): no flag, pattern or secret ever reaches a browser bundle.
  *
  * - An answer is trimmed of surrounding white space, then refused above 1 KB (UTF-8) before any matching.
- * - exact: the same characters; exact_ci: the same ignoring case (both lower-cased, Unicode's simple rule).
+ * - exact: the same characters; exact_ci: the same ignoring case (`foldCase`: composed, then lower-cased).
  *   Both compare SHA-256 digests with `timingSafeEqual`, so the time taken says nothing of how much matched.
  * - regex: the pattern must match the whole answer, run by RE2 (linear time: no pattern can stall a web
  *   process); a pattern is compile-checked when saved (`checkPattern`).
@@ -13,10 +13,20 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { RE2 } from "re2-wasm";
+import { getLogger } from "../../infrastructure/logger.server.ts";
 import { MAX_ANSWER_BYTES, PER_TEAM_SLOT, type FlagAnswer } from "./answers.ts";
 
 // The answers' shape and limits are written once, in the browser-safe answers.ts.
 export { MAX_ANSWER_BYTES, PER_TEAM_SLOT, type FlagAnswer, type FlagKind } from "./answers.ts";
+
+/**
+ * "Any case": both sides in Unicode's composed form (NFC), then lower-cased by JavaScript's full mapping
+ * (`toLowerCase`): "É" and "E\u0301" are one, "STRASSE" is "strasse"; the mapping's special cases stay as
+ * they are ("İ" lower-cases to "i̇", not "i").
+ */
+export function foldCase(text: string): string {
+  return text.normalize("NFC").toLowerCase();
+}
 
 /** The answer as matched: surrounding white space removed. */
 export function normalisedAnswer(answer: string): string {
@@ -54,15 +64,29 @@ export function flagDigest(flag: string): string {
   return createHash("sha256").update(flag, "utf8").digest("hex");
 }
 
+/**
+ * RE2 runs as WebAssembly with a fixed heap (16 MB a process) and frees a compiled pattern only when told to:
+ * every compile is freed once it is no longer kept (a check at save time at once, a cached one when evicted),
+ * and the cache is small. A pattern the engine cannot hold is refused when saved, with its reason.
+ */
 const compiled = new Map<string, RE2>();
-const MAX_CACHED_PATTERNS = 500;
+const MAX_CACHED_PATTERNS = 100;
+
+/** Frees a compiled pattern's memory in the engine (re2-wasm keeps its native object in a private `wrapper`). */
+function free(regex: RE2 | undefined) {
+  (regex as unknown as { wrapper?: { delete?: () => void } } | undefined)?.wrapper?.delete?.();
+}
 
 /** The pattern compiled to match a whole answer, kept per process (a pattern compiles once). */
 function wholeMatch(pattern: string): RE2 {
   let regex = compiled.get(pattern);
   if (!regex) {
     regex = new RE2(`^(?:${pattern})$`, "u");
-    if (compiled.size >= MAX_CACHED_PATTERNS) compiled.delete(compiled.keys().next().value as string);
+    if (compiled.size >= MAX_CACHED_PATTERNS) {
+      const oldest = compiled.keys().next().value as string;
+      free(compiled.get(oldest));
+      compiled.delete(oldest);
+    }
     compiled.set(pattern, regex);
   }
   return regex;
@@ -71,10 +95,12 @@ function wholeMatch(pattern: string): RE2 {
 /** Null if RE2 compiles the pattern (as it will be matched: whole); else why not, in RE2's words. */
 export function checkPattern(pattern: string): string | null {
   try {
-    new RE2(`^(?:${pattern})$`, "u");
+    free(new RE2(`^(?:${pattern})$`, "u"));
     return null;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    const reason = error instanceof Error ? error.message : String(error);
+    // The engine's heap is full: the pattern is too large for it (never a stack trace to the admin).
+    return /enlarge memory|abort/i.test(reason) ? "the pattern is too large for the pattern engine; write it with fewer repetitions or classes" : reason.split("\n")[0];
   }
 }
 
@@ -98,12 +124,14 @@ function matchesOne(candidate: FlagAnswer, given: string, team: { id: number | n
     case "exact":
       return sameText(given, candidate.value.trim());
     case "exact_ci":
-      return sameText(given.toLowerCase(), candidate.value.trim().toLowerCase());
+      return sameText(foldCase(given), foldCase(candidate.value.trim()));
     case "regex":
       try {
         return wholeMatch(candidate.value).test(given);
-      } catch {
-        // A pattern saved before it was checked, or one RE2 no longer takes: it matches nothing.
+      } catch (error) {
+        // A pattern RE2 does not take now (saved before it was checked, or its heap full): it matches nothing,
+        // and the operators hear of it, since a right answer may read "incorrect".
+        getLogger().error({ err: error }, "a flag pattern could not be run: it matches nothing");
         return false;
       }
     case "per_team":

@@ -75,6 +75,8 @@ export interface TeamResult {
   challengeId: number;
   rejected: boolean;
   scoreCenti: number | null;
+  /** A flag solve (solved whatever its value). */
+  flag: boolean;
 }
 
 /**
@@ -85,7 +87,7 @@ export interface TeamResult {
  * gate between the two reads shows as not solved for that one load.
  */
 export function gateResultsSql(teamId: Placeholder, wave: Placeholder): SQL {
-  return scalarSubquery(sql`select coalesce(json_agg(${jsonObjectSql({ challengeId: teamAnswers.challengeId, rejected: teamAnswers.rejected, scoreCenti: teamAnswers.scoreCenti })}), '[]'::json)
+  return scalarSubquery(sql`select coalesce(json_agg(${jsonObjectSql({ challengeId: teamAnswers.challengeId, rejected: teamAnswers.rejected, scoreCenti: teamAnswers.scoreCenti, flag: teamAnswers.flag })}), '[]'::json)
     from ${teamAnswers} inner join ${challenges} on ${challenges.id} = ${teamAnswers.challengeId}
     where ${teamAnswers.teamId} = ${teamId} and ${challenges.wave} = ${wave}`);
 }
@@ -222,7 +224,7 @@ export async function getGateBoard(
       difficulty: row.difficulty,
       checking: row.checking,
       // No submission is never solved.
-      solved: submission ? isSolved({ rejected: submission.rejected, scoreCenti: submission.scoreCenti, points: row.points }) : false,
+      solved: submission ? isSolved({ rejected: submission.rejected, scoreCenti: submission.scoreCenti, points: row.points, flag: submission.flag }) : false,
       // The prerequisites the team has not solved yet (null: open to it).
       locked: locked.get(row.id) ?? null,
     };

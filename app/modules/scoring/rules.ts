@@ -31,6 +31,8 @@ export interface ScoredSubmission {
   rejected: boolean;
   scoreCenti: number | null;
   scoredAt: Date | null;
+  /** A flag solve: solved by definition, whatever its (dynamic) value has fallen to. Judged answers: false or absent. */
+  flag?: boolean;
 }
 
 /** Points count once a judge scored the submission, unless it was rejected (which counts 0). */
@@ -39,8 +41,9 @@ export function countedCenti(submission: Pick<ScoredSubmission, "rejected" | "sc
   return submission.scoreCenti;
 }
 
-/** Solved: it counts, and its score is at least 65 % of the challenge's points. */
-export function isSolved(submission: Pick<ScoredSubmission, "rejected" | "scoreCenti" | "points">): boolean {
+/** Solved: a flag solve; or a judged answer that counts, at least 65 % of the challenge's points. */
+export function isSolved(submission: Pick<ScoredSubmission, "rejected" | "scoreCenti" | "points" | "flag">): boolean {
+  if (submission.flag) return true;
   if (submission.scoreCenti === null || submission.rejected) return false;
   // score ≥ 65 % of points ⇔ scoreCenti ≥ 65 × points (points × 100 hundredths × 0.65), exact in integers.
   return submission.scoreCenti >= SOLVE_THRESHOLD_PERCENT * submission.points;

@@ -21,6 +21,7 @@ const scoredColumns = {
   rejected: teamAnswers.rejected,
   scoreCenti: teamAnswers.scoreCenti,
   scoredAt: teamAnswers.scoredAt,
+  flag: teamAnswers.flag,
 };
 
 export type ScoredRow = ScoredSubmission & { teamId: number; userId: number | null };

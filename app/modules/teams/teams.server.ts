@@ -5,7 +5,7 @@
  * standings stale in the same transaction, so the board picks up a new or renamed team.
  */
 import { asc, count, eq, sql } from "drizzle-orm";
-import { submissions, teams, users, awards } from "../../../db/schema.ts";
+import { awards, flagAttempts, hintUnlocks, submissions, teams, users } from "../../../db/schema.ts";
 import { isUniqueViolation } from "../../../db/unique-violation.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
@@ -134,6 +134,11 @@ export async function deleteTeam(actor: Actor, id: number) {
       tx.select({ n: count() }).from(users).where(eq(users.teamId, id)),
     ]);
     if (subs.n > 0) throw new DashboardError(m.teamHasSubmissions, 409);
+    // Its flag answers and paid hints are part of other teams' standings (a dynamic challenge's value counts
+    // every solve) and of the event's story, as submissions are.
+    const [answered] = await tx.execute<{ answered: boolean }>(sql`select exists (select 1 from ${flagAttempts} where ${flagAttempts.teamId} = ${id})
+      or exists (select 1 from ${hintUnlocks} where ${hintUnlocks.teamId} = ${id}) as answered`);
+    if (answered?.answered) throw new DashboardError(m.teamHasAnswers, 409);
     if (members.n > 0) throw new DashboardError(m.teamHasMembers(members.n), 409);
     // Its awards go with it (cascade): the record keeps them.
     const gone = await tx.select({ id: awards.id, pointsCenti: awards.pointsCenti, category: awards.category, reason: awards.reason, revokedAt: awards.revokedAt }).from(awards).where(eq(awards.teamId, id));
