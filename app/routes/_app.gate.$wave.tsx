@@ -130,7 +130,7 @@ export default function GateBoard() {
                     {challenge.flag && challenge.flag.firsts.length > 0 ? <FirstSolvers firsts={challenge.flag.firsts} /> : null}
                     <p className="challenge-card__status">{challenge.solved ? t("gate.solvedNote") : t("gate.unsolvedNote")}</p>
                     {challenge.locked ? (
-                      <p className="challenge-card__locked">{t("challenge.lockedUntil", { titles: challenge.locked.join(", ") })}</p>
+                      <p className="challenge-card__locked">{t("challenge.lockedUntil", { titles: challenge.locked.map((title) => title ?? t("challenge.notOpenYet")).join(", ") })}</p>
                     ) : (
                       <ActionLink to={`/submition/${challenge.id}`} aria-label={t("common.nextTo", { name: challenge.title })}>
                         {t("common.next")}

@@ -48,6 +48,12 @@ describe("prerequisites", () => {
     // Staff are never held back.
     expect((await getChallengeForSubmission(second.id, { role: "admin", teamId: null }))?.locked).toBeNull();
 
+    // A prerequisite participants cannot see yet is not named.
+    const hidden = await flag(`Hidden ${Date.now()}`, "GK{h}");
+    await getDb().update(challenges).set({ status: "inactive", title: "HIDDEN-TITLE" }).where(eq(challenges.id, hidden.id));
+    const third = await flag(`Third ${Date.now()}`, "GK{3}", { prerequisites: [hidden.id] });
+    expect((await getGateBoard(5, team.id))?.challenges?.find((c) => c.id === third.id)?.locked).toEqual([null]);
+
     expect((await sendFlag({ actor, teamId: team.id, challengeId: first.id, answer: "GK{one}" })).verdict).toBe("correct");
     expect((await card())?.locked).toBeNull();
     expect((await getChallengeForSubmission(second.id, viewer))?.challenge.description).toContain("the Second");

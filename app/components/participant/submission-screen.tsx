@@ -116,7 +116,7 @@ export function SubmissionScreen({ challenge, submission, flag, canSubmit, maxBy
     return (
       <main className="page participant-page submission-page">
         {header}
-        <Message tone="error">{t("challenge.lockedUntil", { titles: locked.join(", ") })}</Message>
+        <Message tone="error">{t("challenge.lockedUntil", { titles: locked.map((title) => title ?? t("challenge.notOpenYet")).join(", ") })}</Message>
       </main>
     );
   }

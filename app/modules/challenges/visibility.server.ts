@@ -77,8 +77,12 @@ export const challengeGateJoin = eq(gates.number, challenges.wave);
  * flag solve, whatever its value has fallen to, or a judged answer that counts at 65 % of its points.
  */
 export function missingPrerequisitesSql(challengeId: SQLWrapper, teamId: SQLWrapper): SQL {
-  return sql`(select coalesce(json_agg(required.title order by required.title), '[]'::json)
+  // A prerequisite participants cannot see yet (inactive, in no gate or a closed one, not released) is named by
+  // no title: null (the page says "a challenge not open yet").
+  const seen = sql`required.status = 'active' and required_gate.opens_at + make_interval(mins => coalesce(required.release_after_minutes, 0)) <= now()`;
+  return sql`(select coalesce(json_agg(case when ${seen} then required.title end order by required.title), '[]'::json)
     from ${challengePrerequisites} prerequisite inner join ${challenges} required on required.id = prerequisite.requires_id
+    left join ${gates} required_gate on required_gate.number = required.wave
     where prerequisite.challenge_id = ${challengeId}
       and not exists (select 1 from ${teamAnswers} solved where solved.team_id = ${teamId} and solved.challenge_id = prerequisite.requires_id
         and (solved.flag or (not solved.rejected and solved.score_centi >= ${SOLVE_THRESHOLD_PERCENT} * required.points))))`;
@@ -89,15 +93,15 @@ export function missingPrerequisitesSql(challengeId: SQLWrapper, teamId: SQLWrap
  * solved (a challenge missing from the map is open to it). One statement. A viewer without a team (staff, a
  * participant without one) is not held back here: what they may do is decided elsewhere.
  */
-export async function missingPrerequisites(db: Queryable, teamId: number | null, challengeIds: readonly number[]): Promise<Map<number, string[]>> {
-  const missing = new Map<number, string[]>();
+export async function missingPrerequisites(db: Queryable, teamId: number | null, challengeIds: readonly number[]): Promise<Map<number, Array<string | null>>> {
+  const missing = new Map<number, Array<string | null>>();
   if (teamId === null || challengeIds.length === 0) return missing;
   const rows = await db
     .select({ id: challenges.id, titles: missingPrerequisitesSql(sql`${challenges}.id`, sql`${teamId}::int`) })
     .from(challenges)
     .where(anyOf(challenges.id, [...challengeIds]));
   for (const row of rows) {
-    const titles = parsedJson(row.titles) as string[];
+    const titles = parsedJson(row.titles) as Array<string | null>;
     if (titles.length > 0) missing.set(row.id, titles);
   }
   return missing;

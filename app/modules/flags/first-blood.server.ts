@@ -101,8 +101,10 @@ export async function announceFirstBlood(challengeId: number): Promise<FirstBloo
   try {
     const event = await firstBloodOf(getDb(), challengeId);
     if (!event) return null;
-    const [settings] = await getDb().select({ frozen: eventSettings.scoreboardFrozen }).from(eventSettings).where(eq(eventSettings.id, 1));
-    const frozen = settings?.frozen ?? false;
+    const [settings] = await getDb().select({ frozen: eventSettings.scoreboardFrozen, frozenAt: eventSettings.frozenAt }).from(eventSettings).where(eq(eventSettings.id, 1));
+    // Held when it fell inside the freeze, by the same instant the release reads (a solve made just before the
+    // freeze and committed after it is the board's as of the freeze: told now).
+    const frozen = Boolean(settings?.frozen && settings.frozenAt && new Date(event.at) > settings.frozenAt);
     broadcastFirstBlood(publicPart(event), frozen);
     // The organisers' chat may be read by players: it hears a first blood when participants do.
     if (!frozen) await enqueueFirstBloodWebhook(webhookPart(event));

@@ -280,9 +280,13 @@ async function checkInTransaction(input: Parameters<typeof sendFlag>[0], teamId:
       // Solves of a challenge take turns on its row: the order of their times is the order they were made in
       // (the first blood is the first to commit), and only one can be the first.
       await tx.execute(sql`select 1 from ${challenges} where ${challenges.id} = ${input.challengeId} for no key update`);
-      const solvedAt = input.now ?? new Date();
+      // The database's clock, read once the row is held: every web process orders solves by the same clock.
+      const [solve] = await tx
+        .insert(flagSolves)
+        .values({ teamId, challengeId: input.challengeId, userId: input.actor.id, solvedAt: input.now ?? sql`clock_timestamp()` })
+        .returning({ solvedAt: flagSolves.solvedAt });
+      const solvedAt = solve.solvedAt;
       await tx.insert(flagAttempts).values({ teamId, userId: input.actor.id, challengeId: input.challengeId, at: solvedAt, verdict: "correct", matched });
-      await tx.insert(flagSolves).values({ teamId, challengeId: input.challengeId, userId: input.actor.id, solvedAt });
       const firstBlood = await isFirstSolve(tx, input.challengeId, teamId);
       // Dynamic points: this solve lowers what every solver counts, so every solver's standing is recomputed.
       const solvers =

@@ -35,8 +35,8 @@ export interface ChallengeCard {
   difficulty: string | null;
   checking: Challenge["checking"];
   solved: boolean;
-  /** The prerequisites the team has not solved yet (null: open to it): docs/domain.md "Gates and challenges". */
-  locked: string[] | null;
+  /** The prerequisites the team has not solved yet, by title (null: one not open yet), or null: open to it. */
+  locked: Array<string | null> | null;
 }
 
 export interface GateBoard {
@@ -131,8 +131,8 @@ export interface ChallengeRow {
   /** teamHintsSql's column, unparsed. */
   paidHints: unknown;
   releaseAfterMinutes: number | null;
-  /** missingPrerequisitesSql's column: titles. */
-  locked: string[];
+  /** missingPrerequisitesSql's column: titles (null: a prerequisite not open yet). */
+  locked: Array<string | null>;
 }
 
 /** The challenge page's row as one JSON column (null: none); read alone (below) or with the badges. */
@@ -299,7 +299,7 @@ export async function getChallengeForSubmission(
   versions: EventVersions | null = null,
   /** The row as the request already read it for this viewer's team (with the badges); undefined: read here. */
   known?: ChallengeRow | null,
-): Promise<{ challenge: ChallengeDetail; submission: OwnSubmission | null; flag: FlagPageState | null; paidHints: TeamHint[]; locked: string[] | null } | null> {
+): Promise<{ challenge: ChallengeDetail; submission: OwnSubmission | null; flag: FlagPageState | null; paidHints: TeamHint[]; locked: Array<string | null> | null } | null> {
   const row =
     known !== undefined
       ? known
