@@ -35,7 +35,7 @@ test("an admin reads a team's flag attempts and resets its wrong answers", async
   await page.getByRole("link", { name: "Attempts" }).click();
   await expect(page.getByRole("heading", { name: "Flag attempts" })).toBeVisible();
 
-  await page.getByLabel("Team").selectOption({ label: seeded.team });
+  await page.getByLabel("Team", { exact: true }).selectOption({ label: seeded.team });
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(new RegExp(`team=${seeded.teamId}`));
   const rows = page.locator(".attempts-table tbody tr");

@@ -59,7 +59,7 @@ test.describe("a flag challenge", () => {
     await page.goto("/gate/3");
     const card = page.getByRole("listitem").filter({ hasText: challenge.title });
     await expect(card).toHaveClass(/challenge-card--solved/);
-    await expect(card.getByRole("definition").last()).toHaveText("Yes");
+    await expect(card.locator("dt", { hasText: /^Solved$/ }).locator("xpath=following-sibling::dd[1]")).toHaveText("Yes");
     await page.context().close();
   });
 
