@@ -8,7 +8,12 @@ import postgres from "postgres";
 import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
 import { logins, signedInPage, signIn } from "./support/login.ts";
 
-const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
+// One client per run of the file's hooks: in parallel mode a worker may run this file's afterAll, then another
+// of its tests (a client ended once would be ended for that test).
+let sql: postgres.Sql;
+test.beforeAll(() => {
+  sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
+});
 test.afterAll(async () => {
   await sql.end({ timeout: 5 });
 });

@@ -9,7 +9,12 @@ import { axe } from "./support/axe.ts";
 import { budgetSteps } from "./support/budget.ts";
 import { storedKeys } from "./support/storage.ts";
 
-const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
+// One client per run of the file's hooks: in parallel mode a worker may run this file's afterAll, then another
+// of its tests (a client ended once would be ended for that test).
+let sql: postgres.Sql;
+test.beforeAll(() => {
+  sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
+});
 test.afterAll(async () => {
   await sql.end({ timeout: 5 });
 });
