@@ -18,6 +18,7 @@ import type { Queryable } from "../../../db/client.ts";
 import { challengePrerequisites, challenges, gates, teamAnswers } from "../../../db/schema.ts";
 import { STAFF_READERS, type Role } from "../auth/access.ts";
 import { SOLVE_THRESHOLD_PERCENT } from "../scoring/rules.ts";
+import { submissionsCloseSql, submissionsOpenAt } from "../submissions/close.ts";
 
 const MINUTE = 60_000;
 
@@ -109,3 +110,33 @@ export async function missingPrerequisites(db: Queryable, teamId: number | null,
 
 /** Whether a challenge has prerequisites at all (cached with the challenges: only then is a team's state read). */
 export const hasPrerequisitesSql = sql<boolean>`exists (select 1 from ${challengePrerequisites} where ${challengePrerequisites}.challenge_id = ${challenges}.id)`;
+
+/** The columns `refusalToAnswer` reads, for a select over `challenges` joined to its gate and the settings row. */
+export const answerGateColumns = {
+  status: challenges.status,
+  wave: challenges.wave,
+  opensAt: gates.opensAt,
+  releaseAfterMinutes: challenges.releaseAfterMinutes,
+  closesAt: submissionsCloseSql,
+};
+
+export type AnswerRefusal = "inactive" | "noGate" | "closed" | "notReleased" | "locked" | "submissionsClosed";
+
+/**
+ * Why a team may not answer this challenge now (null: it may): the one rule that a judged upload, a flag
+ * answer and a hint's unlock all ask, in this order: hidden from participants (a closed gate is "closed"),
+ * locked by prerequisites the team has not solved, submissions closed for a request begun at `begunAt`.
+ */
+export async function refusalToAnswer(
+  db: Queryable,
+  row: { status: "active" | "inactive"; wave: number | null; opensAt: Date | null; releaseAfterMinutes: number | null; closesAt: Date | null },
+  team: { teamId: number; challengeId: number },
+  now: Date,
+  begunAt: Date = now,
+): Promise<AnswerRefusal | null> {
+  const hidden = hiddenFromParticipants({ status: row.status, opensAt: row.wave === null ? null : row.opensAt, releaseAfterMinutes: row.releaseAfterMinutes }, now);
+  if (hidden) return hidden === "gateClosed" ? "closed" : hidden;
+  if ((await missingPrerequisites(db, team.teamId, [team.challengeId])).size > 0) return "locked";
+  if (!submissionsOpenAt(row.closesAt, begunAt)) return "submissionsClosed";
+  return null;
+}

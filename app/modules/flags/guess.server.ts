@@ -10,11 +10,10 @@ import { jsonDate, parsedJson } from "../../../db/json.ts";
 import { challengeFlags, challenges, eventSettings, flagAttempts, flagSharing, flagSolves, gates, teamFlags, teams } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
-import { challengeGateJoin, hiddenFromParticipants, missingPrerequisites } from "../challenges/visibility.server.ts";
+import { answerGateColumns, challengeGateJoin, refusalToAnswer } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestBatchRecompute, requestStandingsRecompute } from "../standings/outbox.server.ts";
-import { submissionsCloseSql, submissionsOpenAt } from "../submissions/close.ts";
 import { hasControlCharacters } from "./answers.ts";
 import { announceFirstBlood, isFirstSolve } from "./first-blood.server.ts";
 import { challengeValue } from "./decay.ts";
@@ -135,11 +134,7 @@ export async function lockTeamAnswers(tx: Queryable, teamId: number, challengeId
 async function readChallenge(tx: Queryable, challengeId: number) {
   const [row] = await tx
     .select({
-      status: challenges.status,
-      wave: challenges.wave,
-      opensAt: gates.opensAt,
-      releaseAfterMinutes: challenges.releaseAfterMinutes,
-      closesAt: submissionsCloseSql,
+      ...answerGateColumns,
       checking: challenges.checking,
       points: challenges.points,
       secret: challenges.flagSecret,
@@ -261,10 +256,8 @@ async function checkInTransaction(input: Parameters<typeof sendFlag>[0], teamId:
     const now = input.now ?? new Date();
     const challenge = await readChallenge(tx, input.challengeId);
     if (!challenge) throw new FlagError("notFound");
-    const hidden = hiddenFromParticipants({ status: challenge.status, opensAt: challenge.wave === null ? null : challenge.opensAt, releaseAfterMinutes: challenge.releaseAfterMinutes }, now);
-    if (hidden) throw new FlagError(hidden === "gateClosed" ? "closed" : hidden);
-    if ((await missingPrerequisites(tx, teamId, [input.challengeId])).size > 0) throw new FlagError("locked");
-    if (!submissionsOpenAt(challenge.closesAt, input.begunAt ?? now)) throw new FlagError("submissionsClosed");
+    const refused = await refusalToAnswer(tx, challenge, { teamId, challengeId: input.challengeId }, now, input.begunAt ?? now);
+    if (refused) throw new FlagError(refused);
     if (challenge.checking !== "flag") throw new FlagError("notFlag");
     const limit = challenge.wrongPerMinute;
     const state = await readTeamState(tx, teamId, input.challengeId, limit);

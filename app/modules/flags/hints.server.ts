@@ -11,12 +11,11 @@ import type { Queryable } from "../../../db/client.ts";
 import { challengeHints, challenges, eventSettings, gates, hintUnlocks } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
-import { challengeGateJoin, hiddenFromParticipants, missingPrerequisites } from "../challenges/visibility.server.ts";
+import { answerGateColumns, challengeGateJoin, refusalToAnswer } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { fromCenti } from "../scoring/rules.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
-import { submissionsCloseSql, submissionsOpenAt } from "../submissions/close.ts";
 
 const m = messages.hints;
 
@@ -89,21 +88,19 @@ export async function unlockHint(input: { actor: Actor & { id: number }; teamId:
         position: challengeHints.position,
         text: challengeHints.text,
         costCenti: challengeHints.costCenti,
-        status: challenges.status,
-        wave: challenges.wave,
-        opensAt: gates.opensAt,
-        releaseAfterMinutes: challenges.releaseAfterMinutes,
-        closesAt: submissionsCloseSql,
+        ...answerGateColumns,
       })
       .from(challengeHints)
       .innerJoin(challenges, eq(challenges.id, challengeHints.challengeId))
       .leftJoin(gates, challengeGateJoin)
       .leftJoin(eventSettings, eq(eventSettings.id, 1))
       .where(eq(challengeHints.id, input.hintId));
-    if (!hint || hiddenFromParticipants({ status: hint.status, opensAt: hint.wave === null ? null : hint.opensAt, releaseAfterMinutes: hint.releaseAfterMinutes }, now))
-      throw new HintError(m.notFound, { status: 404 });
-    if ((await missingPrerequisites(tx, teamId, [hint.challengeId])).size > 0) throw new HintError(messages.participant.challengeLocked, { status: 403 });
-    if (!submissionsOpenAt(hint.closesAt, now)) throw new HintError(messages.participant.submissionsClosed, { status: 403 });
+    if (!hint) throw new HintError(m.notFound, { status: 404 });
+    const refused = await refusalToAnswer(tx, hint, { teamId, challengeId: hint.challengeId }, now);
+    // A challenge the team may not see is, to it, no hint at all.
+    if (refused === "locked") throw new HintError(messages.participant.challengeLocked, { status: 403 });
+    if (refused === "submissionsClosed") throw new HintError(messages.participant.submissionsClosed, { status: 403 });
+    if (refused) throw new HintError(m.notFound, { status: 404 });
     const inserted = await tx
       .insert(hintUnlocks)
       .values({ teamId, hintId: input.hintId, userId: input.actor.id, costCenti: hint.costCenti, unlockedAt: now })

@@ -13,9 +13,8 @@ import { getLogger } from "../../infrastructure/logger.server.ts";
 import { enqueue } from "../../infrastructure/queue.server.ts";
 import { deleteObject } from "../../infrastructure/s3.server.ts";
 import { mayReadTeam, STAFF_READERS, type Role } from "../auth/access.ts";
-import { challengeGateJoin, hiddenFromParticipants, maySeeChallenge, missingPrerequisites } from "../challenges/visibility.server.ts";
+import { answerGateColumns, challengeGateJoin, maySeeChallenge, missingPrerequisites, refusalToAnswer } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
-import { submissionsCloseSql, submissionsOpenAt } from "./close.ts";
 import { messages } from "../messages.ts";
 import { broadcastJudgingChanged } from "../realtime/broadcast.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
@@ -101,11 +100,7 @@ export async function assertCanSubmit(
   const now = input.now ?? new Date();
   const [row] = await db
     .select({
-      status: challenges.status,
-      wave: challenges.wave,
-      opensAt: gates.opensAt,
-      releaseAfterMinutes: challenges.releaseAfterMinutes,
-      closesAt: submissionsCloseSql,
+      ...answerGateColumns,
       checking: challenges.checking,
     })
     .from(challenges)
@@ -114,12 +109,11 @@ export async function assertCanSubmit(
     .where(eq(challenges.id, input.challengeId))
     .limit(1);
   if (!row) throw new SubmissionError("notFound");
-  const hidden = hiddenFromParticipants({ status: row.status, opensAt: row.wave === null ? null : row.opensAt, releaseAfterMinutes: row.releaseAfterMinutes }, now);
-  if (hidden) throw new SubmissionError(hidden === "gateClosed" ? "closed" : hidden);
-  if ((await missingPrerequisites(db, input.teamId, [input.challengeId])).size > 0) throw new SubmissionError("locked");
+  const refused = await refusalToAnswer(db, row, { teamId: input.teamId, challengeId: input.challengeId }, now, input.begunAt ?? now);
+  if (refused && refused !== "submissionsClosed") throw new SubmissionError(refused);
   // A flag challenge takes typed answers only (app/modules/flags/guess.server.ts), never a judged upload.
   if (row.checking === "flag") throw new SubmissionError("judgedByFlag");
-  if (!submissionsOpenAt(row.closesAt, input.begunAt ?? now)) throw new SubmissionError("submissionsClosed");
+  if (refused) throw new SubmissionError(refused);
   return { closesAt: row.closesAt };
 }
 
