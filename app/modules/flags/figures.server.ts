@@ -8,12 +8,11 @@
 import { and, eq, sql } from "drizzle-orm";
 import { anyOf } from "../../../db/any-of.ts";
 import type { Queryable } from "../../../db/client.ts";
-import { challenges, eventSettings, flagSolves } from "../../../db/schema.ts";
+import { challenges, flagSolves } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import type { Role } from "../auth/access.ts";
-import { seesLiveBoard } from "../standings/frozen-view.ts";
 import { challengeValue } from "./decay.ts";
-import { firstSolvesFor } from "./first-blood.server.ts";
+import { firstSolvesFor, freezeCutFor } from "./first-blood.server.ts";
 
 export interface FlagFigures {
   /** The points a solve counts now (as of the freeze, for a participant while frozen). */
@@ -27,8 +26,7 @@ export interface FlagFigures {
 export async function flagFiguresFor(challengeIds: readonly number[], viewer: { role: Role }, db: Queryable = getDb()): Promise<Map<number, FlagFigures>> {
   const figures = new Map<number, FlagFigures>();
   if (challengeIds.length === 0) return figures;
-  const [settings] = await db.select({ frozen: eventSettings.scoreboardFrozen, frozenAt: eventSettings.frozenAt }).from(eventSettings).where(eq(eventSettings.id, 1));
-  const cutAt = settings?.frozen && !seesLiveBoard(viewer.role, true) ? settings.frozenAt : null;
+  const cutAt = await freezeCutFor(viewer, db);
   // Qualified by hand: inside a select of one table drizzle writes its columns unqualified.
   const counted = sql<number>`(select count(*)::int from ${flagSolves} solves where solves.challenge_id = ${challenges}.id${cutAt ? sql` and solves.solved_at <= ${cutAt.toISOString()}::timestamptz` : sql``})`;
   const rows = await db
@@ -40,6 +38,7 @@ export async function flagFiguresFor(challengeIds: readonly number[], viewer: { 
     rows.map((row) => row.id),
     viewer,
     db,
+    cutAt,
   );
   for (const row of rows) {
     const solves = Number(row.solves);

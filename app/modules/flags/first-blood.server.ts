@@ -32,11 +32,16 @@ export interface FirstSolve {
  * The first solves of these challenges as the viewer may see them: live for the roles that see the live
  * board; as of the freeze for the others while the board is frozen (a solve after it is not marked yet).
  */
-export async function firstSolvesFor(challengeIds: readonly number[], viewer: { role: Role }, db: Queryable = getDb()): Promise<Map<number, FirstSolve[]>> {
+export async function firstSolvesFor(
+  challengeIds: readonly number[],
+  viewer: { role: Role },
+  db: Queryable = getDb(),
+  /** The viewer's cut as the caller already read it (freezeCutFor); undefined: read here. */
+  known?: Date | null,
+): Promise<Map<number, FirstSolve[]>> {
   const marks = new Map<number, FirstSolve[]>();
   if (challengeIds.length === 0) return marks;
-  const [settings] = await db.select({ frozen: eventSettings.scoreboardFrozen, frozenAt: eventSettings.frozenAt }).from(eventSettings).where(eq(eventSettings.id, 1));
-  const cutAt = settings?.frozen && !seesLiveBoard(viewer.role, true) ? settings.frozenAt : null;
+  const cutAt = known !== undefined ? known : await freezeCutFor(viewer, db);
   const ranked = db
     .select({
       challengeId: flagSolves.challengeId,
@@ -60,6 +65,12 @@ export async function firstSolvesFor(challengeIds: readonly number[], viewer: { 
     else marks.set(row.challengeId, [solve]);
   }
   return marks;
+}
+
+/** Where the viewer's view of solves stops: the freeze's instant for who does not see the live board, else null. */
+export async function freezeCutFor(viewer: { role: Role }, db: Queryable = getDb()): Promise<Date | null> {
+  const [settings] = await db.select({ frozen: eventSettings.scoreboardFrozen, frozenAt: eventSettings.frozenAt }).from(eventSettings).where(eq(eventSettings.id, 1));
+  return settings?.frozen && !seesLiveBoard(viewer.role, true) ? settings.frozenAt : null;
 }
 
 /** The challenge's first solve as the live event says it, with what the organisers' webhook adds. */
