@@ -19,6 +19,7 @@ import { createRequestHandler } from "./app/glue/remix-express.server.ts";
 import { aheadOfExpress, answerFailure, assertPageReadsRunExpressMiddleware, mountMatches, routeMatches, type Step } from "./app/glue/ahead-of-express.server.ts";
 import { admissionQueue } from "./app/glue/admission.server.ts";
 import { flagGuard } from "./app/glue/flag-guard.server.ts";
+import { flagAnswerListener, flagCallOf } from "./app/glue/flag-answer-api.server.ts";
 import { bodyRule, boundedBodies, withReadableBodies, withReadBody } from "./app/glue/request-bodies.server.ts";
 import { withFittingAnswers } from "./app/glue/fitting-answers.server.ts";
 import { answerClientError, answerMalformation, isValidHost, malformationOf, refuseConnect } from "./app/glue/malformed-requests.server.ts";
@@ -102,9 +103,18 @@ function listener(req: IncomingMessage, res: ServerResponse) {
     void feed(req, res);
     return;
   }
+  // A flag answer through the API (decision 039): the same way round Express, when it is the plain call.
+  const flagChallengeId = flagCallOf(req, trustProxy);
+  if (flagChallengeId !== null) {
+    observeDuration(req, res, req.url!, () => true);
+    void flagAnswers(req, res, flagChallengeId);
+    return;
+  }
   if (pageReads(req, res)) return;
   app(req, res);
 }
+/** Express's compiled `trust proxy` (its own function: the flag answers read the client as Express does). */
+const trustProxy = app.get("trust proxy fn") as (address: string, hop: number) => boolean;
 
 // Every middleware function below that a page read passes through is a named constant: the page reads
 // served ahead of Express (the end of this file) run the very same functions, in the same order. A new one
@@ -304,6 +314,22 @@ app.use(readBodies);
 // (app/glue/flag-guard.server.ts): other players' pages never queue behind it.
 const guardFlags = flagGuard();
 app.use(guardFlags);
+
+// Flag answers through the API, ahead of Express (see `listener` above; app/glue/flag-answer-api.server.ts):
+// the same guard's count, the same security headers for JSON as the feed's.
+const flagAnswers = flagAnswerListener({
+  headers: {
+    "X-Content-Type-Options": "nosniff",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    ...(env.NODE_ENV === "production" ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
+  },
+  trustProxy,
+  appOrigin: env.APP_ORIGIN,
+  guard: guardFlags,
+  bodyDeadlineMs: env.WEB_BODY_DEADLINE_MS,
+  logWarn: (fields, message) => log.warn(fields, message),
+  logError: (fields, message) => log.error(fields, message),
+});
 
 // Pages and actions in arrival order, a few at a time (decision 013). Uploads stream for as long as the
 // file takes and wait on S3, not on this CPU: they go straight through.

@@ -394,6 +394,39 @@ export const flagSolves = pgTable(
 );
 
 /**
+ * A team's standing on one flag challenge, in one row, so that a verdict is one statement (docs/domain.md
+ * "Guessing has a price"): its counted wrong answers, the times of the latest of them (newest first, as many
+ * as the limit a minute), and its solve. Written in the same statement as the attempt (flag_attempts, which
+ * stays the record); its row lock takes a team's answers to a challenge in turn, across web processes.
+ */
+export const flagTries = pgTable(
+  "flag_tries",
+  {
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    wrong: integer("wrong").notNull().default(0),
+    recent: timestamp("recent", { withTimezone: true }).array().notNull().default(sql`'{}'`),
+    solvedAt: timestamp("solved_at", { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.challengeId] }), index("flag_tries_challenge_idx").on(t.challengeId)],
+);
+
+/**
+ * How many teams solved each flag challenge. Its row lock takes a challenge's solves in turn for the length of
+ * one statement: the count it returns is the solve's place (1: the first blood), and a dynamic value's input.
+ */
+export const flagSolveCounts = pgTable("flag_solve_counts", {
+  challengeId: integer("challenge_id")
+    .primaryKey()
+    .references(() => challenges.id, { onDelete: "cascade" }),
+  solves: integer("solves").notNull(),
+});
+
+/**
  * Each team's per-team flag of a challenge, as a digest (SHA-256 of the flag, hex): a wrong answer is looked
  * up here to recognise another team's flag (a sharing signal), without deriving every team's flag.
  */

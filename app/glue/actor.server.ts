@@ -9,7 +9,11 @@ import { clientIp } from "./request.server.ts";
 import { requirePage } from "./auth.server.ts";
 
 export function actorOf(caller: Caller, request: Request): UserActor {
-  const ip = clientIp(request);
+  return actorFrom(caller, clientIp(request));
+}
+
+/** The same from the client's address as Express reads it ("unknown" when none): for a request served ahead of Express. */
+export function actorFrom(caller: Caller, ip: string): UserActor {
   return {
     id: caller.id,
     name: caller.name,

@@ -132,7 +132,12 @@ export function publicApiResource(path: string, handlers: Partial<Record<ApiMeth
 
 /** The body as the documented response schema gives it: unknown keys are dropped, so nothing leaks. */
 export function respond<S extends z.ZodType>(schema: S, body: z.input<S>, init: { status?: number; headers?: Record<string, string> } = {}) {
-  return Response.json(schema.parse(body), { status: init.status ?? 200, headers: { ...NO_STORE, ...init.headers } });
+  return respondWith(schema.parse(body), init);
+}
+
+/** A body already in its documented shape (parsed by its schema): the same headers as `respond`. */
+export function respondWith(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}) {
+  return Response.json(body, { status: init.status ?? 200, headers: { ...NO_STORE, ...init.headers } });
 }
 
 export function noContent(): Response {
@@ -175,7 +180,11 @@ export async function readFields(request: Request): Promise<Record<string, unkno
   if (type !== "application/json" && type !== "application/x-www-form-urlencoded") {
     throw new ApiError("unsupported_media_type", m.unsupportedMediaType("application/json"));
   }
-  const text = await readText(request, MAX_BODY_BYTES);
+  return fieldsOfText(type, await readText(request, MAX_BODY_BYTES));
+}
+
+/** A body's text as fields (readFields' rule, for a body read another way): JSON, else an HTML-form encoding. */
+export function fieldsOfText(type: "application/json" | "application/x-www-form-urlencoded", text: string): Record<string, unknown> {
   let raw: unknown;
   if (type === "application/json") {
     try {

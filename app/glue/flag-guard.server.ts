@@ -58,28 +58,40 @@ export function guessKey(
   return { key: `${Number(match[1])} ${credential}`, api: api !== null };
 }
 
-export function flagGuard() {
+/** The in-flight count of answers per caller and challenge, shared by Express's path and the listener ahead of it (flag-answer-api.server.ts). */
+export interface FlagGuard {
+  (req: Request, res: Response, next: NextFunction): void;
+  /** Takes a turn for `key`: a function that gives it back (once), or null when MAX_IN_FLIGHT are being served. */
+  admit(key: string): (() => void) | null;
+  stats(): { inFlight: number };
+}
+
+export function flagGuard(): FlagGuard {
   const inFlight = new Map<string, number>();
-  const guard = (req: Request, res: Response, next: NextFunction) => {
-    const guess = guessKey(req);
-    if (!guess) return next();
-    const { key } = guess;
+  const admit = (key: string): (() => void) | null => {
     const serving = inFlight.get(key) ?? 0;
-    if (serving >= MAX_IN_FLIGHT) return sendRefusal(req, res, 429, messages.flags.busy, { "Retry-After": "1" });
-    if (serving === 0 && inFlight.size >= MAX_KEYS) return next();
+    if (serving >= MAX_IN_FLIGHT) return null;
+    if (serving === 0 && inFlight.size >= MAX_KEYS) return () => undefined;
     inFlight.set(key, serving + 1);
     let released = false;
-    const release = () => {
+    return () => {
       if (released) return;
       released = true;
       const left = (inFlight.get(key) ?? 1) - 1;
       if (left <= 0) inFlight.delete(key);
       else inFlight.set(key, left);
     };
+  };
+  const guard = ((req: Request, res: Response, next: NextFunction) => {
+    const guess = guessKey(req);
+    if (!guess) return next();
+    const release = admit(guess.key);
+    if (!release) return sendRefusal(req, res, 429, messages.flags.busy, { "Retry-After": "1" });
     res.once("finish", release);
     res.once("close", release);
     next();
-  };
+  }) as FlagGuard;
+  guard.admit = admit;
   guard.stats = () => ({ inFlight: inFlight.size });
   return guard;
 }

@@ -64,7 +64,7 @@ export const LINGER_MS = 2_000;
  * a 502 instead of this 413 or 408 (the web-tier drill found it). Meanwhile the sender is held back by
  * TCP's flow control, or its bytes dropped, never kept.
  */
-function closeAfterAnswer(req: ExpressRequest) {
+export function closeAfterAnswer(req: Pick<ExpressRequest, "socket">) {
   const socket = req.socket as ExpressRequest["socket"] & { destroySoon?: () => void };
   // Node ends a `Connection: close` answer with socket.destroySoon(): a FIN, then at once a destroy.
   socket.destroySoon = () => {

@@ -21,7 +21,7 @@ import * as submitApi from "../../app/routes/api.v1.challenges.$id.submission.ts
 import * as challengeApi from "../../app/routes/api.v1.challenges.$id.tsx";
 import { ORIGIN, send } from "../support/api.ts";
 import { ensureEventSettings, openAllGates, makeTeam, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
-import { makeFlagChallenge } from "../support/flags.ts";
+import { makeFlagChallenge, moveWrongAnswersBack } from "../support/flags.ts";
 import { multipart } from "../support/multipart.ts";
 import { startWebServer, stopAll } from "../support/processes.ts";
 import { FIXTURE_PASSWORD } from "../drills/support/event.ts";
@@ -153,7 +153,7 @@ describe("POST /api/v1/challenges/{id}/flag", () => {
     expect(Number(throttled.headers.get("Retry-After"))).toBeGreaterThan(50);
 
     // The wait over (the counted answers' times moved back a minute), the right answer is taken.
-    await getDb().execute(sql`update flag_attempts set at = at - interval '2 minutes' where team_id = ${team.id}`);
+    await moveWrongAnswersBack(team.id, "2 minutes");
     const right = await answerApi(challenge.id, { token }, { answer: "gk{API}" });
     expect(right).toMatchObject({ status: 200, body: { verdict: "correct", points: 150, solvedAt: expect.any(String) } });
     expect(Object.keys(right.body!).sort()).toEqual(["message", "points", "solvedAt", "verdict"]);

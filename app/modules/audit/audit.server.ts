@@ -104,6 +104,11 @@ function auditInsert(value: Record<AuditName, SQLWrapper>): SQL {
 
 const auditRecord = prebuilt(AUDIT_NAMES, (value) => auditInsert(value));
 
+/** One record's statement, not yet sent: to send with a change's other statements (sendInOrder), in its transaction. */
+export function auditRecordOf(actor: Actor, entry: AuditEntry): Prebuilt {
+  return auditRecord({ ...auditValues(actor, entry) });
+}
+
 function auditValues(actor: Actor, entry: AuditEntry): Record<AuditName, unknown> {
   const row = auditRow(actor, entry);
   return {

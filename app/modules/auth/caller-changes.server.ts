@@ -18,6 +18,37 @@ import { getLogger } from "../../infrastructure/logger.server.ts";
 import { forgetRecentUsers, setHearingChanges } from "./recent-users.server.ts";
 
 export const CALLERS_CHANGED_CHANNEL = "gk_callers_changed";
+/**
+ * Notices on the same channel that are not about callers, each to its own listeners (onNotice): an admin's reset
+ * of a team's wrong answers ("flag_reset:<team>:<challenge>", app/modules/flags/attempts.server.ts) and a change
+ * to the event's data ("event_data:<table>", migration 0024's triggers). They make no process forget its callers.
+ */
+export const FLAG_RESET_PREFIX = "flag_reset:";
+export const EVENT_DATA_PREFIX = "event_data:";
+const noticeListeners = new Map<string, Set<(rest: string) => void>>([
+  [FLAG_RESET_PREFIX, new Set()],
+  [EVENT_DATA_PREFIX, new Set()],
+]);
+
+/**
+ * Calls `listener` with the rest of each notice that starts with `prefix` (FLAG_RESET_PREFIX, EVENT_DATA_PREFIX),
+ * and with null after each (re)connect or lost ping: notices may have been missed then.
+ */
+export function onNotice(prefix: typeof FLAG_RESET_PREFIX | typeof EVENT_DATA_PREFIX, listener: (rest: string | null) => void): () => void {
+  const set = noticeListeners.get(prefix)!;
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+function tell(prefix: string, rest: string | null) {
+  for (const listener of noticeListeners.get(prefix) ?? []) {
+    try {
+      listener(rest as string);
+    } catch (error) {
+      getLogger().error({ err: error }, "a listener to notices failed");
+    }
+  }
+}
 /** How often the process checks that it still hears the channel. */
 export const PING_EVERY_MS = 2_000;
 const PING_PREFIX = "ping:";
@@ -34,6 +65,8 @@ export function onCallersChanged(listener: () => void): () => void {
 
 function changed() {
   forgetRecentUsers();
+  // Whatever was missed, the other notices' listeners forget too.
+  for (const prefix of noticeListeners.keys()) tell(prefix, null);
   for (const listener of listeners) {
     try {
       listener();
@@ -67,7 +100,8 @@ export function watchCallerChanges(): Promise<void> {
   forgetRecentUsers();
   let awaiting: string | null = null;
   let sequence = 0;
-  const onNotice = (payload: string) => {
+  const onPayload = (payload: string) => {
+    for (const prefix of noticeListeners.keys()) if (payload.startsWith(prefix)) return tell(prefix, payload.slice(prefix.length));
     if (!payload.startsWith(PING_PREFIX)) return changed();
     if (payload !== awaiting) return; // another process's ping, or an old one of ours
     awaiting = null;
@@ -91,7 +125,7 @@ export function watchCallerChanges(): Promise<void> {
   const pinger = setInterval(ping, PING_EVERY_MS);
   pinger.unref();
   const listening = handle.sql
-    .listen(CALLERS_CHANGED_CHANNEL, onNotice, () => {
+    .listen(CALLERS_CHANGED_CHANNEL, onPayload, () => {
       if (watching?.handle === handle) setHearing(true);
       changed();
     })

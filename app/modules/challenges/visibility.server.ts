@@ -122,21 +122,42 @@ export const answerGateColumns = {
 
 export type AnswerRefusal = "inactive" | "noGate" | "closed" | "notReleased" | "locked" | "submissionsClosed";
 
+/** What `refusalToAnswer` reads of a challenge (answerGateColumns). */
+export interface AnswerGate {
+  status: "active" | "inactive";
+  wave: number | null;
+  opensAt: Date | null;
+  releaseAfterMinutes: number | null;
+  closesAt: Date | null;
+}
+
+/**
+ * The part of `refusalToAnswer` that is the same for every team: hidden from participants (a closed gate is
+ * "closed"), or submissions closed for a request begun at `begunAt`. Pure: a flag answer asks it of the
+ * challenge it remembers, then asks Postgres the team's part (prerequisites) in the statement that records it.
+ */
+export function refusalToEveryTeam(row: AnswerGate, now: Date, begunAt: Date = now): Exclude<AnswerRefusal, "locked"> | null {
+  const hidden = hiddenFromParticipants({ status: row.status, opensAt: row.wave === null ? null : row.opensAt, releaseAfterMinutes: row.releaseAfterMinutes }, now);
+  if (hidden) return hidden === "gateClosed" ? "closed" : hidden;
+  if (!submissionsOpenAt(row.closesAt, begunAt)) return "submissionsClosed";
+  return null;
+}
+
 /**
  * Why a team may not answer this challenge now (null: it may): the one rule that a judged upload, a flag
  * answer and a hint's unlock all ask, in this order: hidden from participants (a closed gate is "closed"),
- * locked by prerequisites the team has not solved, submissions closed for a request begun at `begunAt`.
+ * submissions closed for a request begun at `begunAt` (refusalToEveryTeam), then locked by prerequisites the
+ * team has not solved (missingPrerequisitesSql).
  */
 export async function refusalToAnswer(
   db: Queryable,
-  row: { status: "active" | "inactive"; wave: number | null; opensAt: Date | null; releaseAfterMinutes: number | null; closesAt: Date | null },
+  row: AnswerGate,
   team: { teamId: number; challengeId: number },
   now: Date,
   begunAt: Date = now,
 ): Promise<AnswerRefusal | null> {
-  const hidden = hiddenFromParticipants({ status: row.status, opensAt: row.wave === null ? null : row.opensAt, releaseAfterMinutes: row.releaseAfterMinutes }, now);
-  if (hidden) return hidden === "gateClosed" ? "closed" : hidden;
+  const everyTeam = refusalToEveryTeam(row, now, begunAt);
+  if (everyTeam) return everyTeam;
   if ((await missingPrerequisites(db, team.teamId, [team.challengeId])).size > 0) return "locked";
-  if (!submissionsOpenAt(row.closesAt, begunAt)) return "submissionsClosed";
   return null;
 }

@@ -7,7 +7,7 @@
  */
 import { and, asc, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { challengeFlags, challenges, flagAttempts, flagSharing, teams, users } from "../../../db/schema.ts";
+import { challengeFlags, challenges, flagAttempts, flagSharing, flagTries, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type UserActor } from "../audit/audit.server.ts";
 import { auditTimeText } from "../audit/present.ts";
@@ -16,7 +16,7 @@ import { csvHead, csvRows, toCsv, type CsvCell } from "../exports/csv-format.ser
 import { messages } from "../messages.ts";
 import { readListPage } from "../paging.ts";
 import type { AttemptFilter, AttemptVerdict } from "./attempts-query.ts";
-import { lockTeamAnswers } from "./guess.server.ts";
+import { CALLERS_CHANGED_CHANNEL, FLAG_RESET_PREFIX } from "../auth/caller-changes.server.ts";
 import { perTeamFlag } from "./matching.server.ts";
 
 const m = messages.flagAttempts;
@@ -191,7 +191,8 @@ export async function resetWrongAnswers(actor: UserActor, teamId: number, challe
     const [challenge] = await tx.select({ title: challenges.title, checking: challenges.checking }).from(challenges).where(eq(challenges.id, challengeId));
     if (!challenge) throw new DomainError(m.challengeNotFound, { status: 404, field: "challengeId" });
     if (challenge.checking !== "flag") throw new DomainError(m.notFlag, { status: 409, field: "challengeId" });
-    await lockTeamAnswers(tx, teamId, challengeId);
+    // The team's row first: its lock makes a wrong answer sent at the same instant wait, then count after the reset.
+    await tx.update(flagTries).set({ wrong: 0, recent: [] }).where(and(eq(flagTries.teamId, teamId), eq(flagTries.challengeId, challengeId)));
     const reset = await tx
       .update(flagAttempts)
       .set({ counted: false })
@@ -206,6 +207,8 @@ export async function resetWrongAnswers(actor: UserActor, teamId: number, challe
       before: { challenge: challengeId, wrongAnswersCounted: reset.length },
       after: { challenge: challengeId, wrongAnswersCounted: 0 },
     });
+    // Every web process forgets the refusals it remembers for this team (guess.server.ts), at this commit.
+    await tx.execute(sql`select pg_notify(${CALLERS_CHANGED_CHANNEL}, ${`${FLAG_RESET_PREFIX}${teamId}:${challengeId}`})`);
     return { team: team.name, challenge: challenge.title, count: reset.length };
   });
 }

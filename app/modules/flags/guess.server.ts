@@ -4,20 +4,37 @@
  * two members answering at the same instant make one solve and each is told the truth. Every refusal is a
  * FlagError with its 4xx; a flag never leaves this module (records say "answer n").
  */
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { asc, desc, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
-import { jsonDate, parsedJson } from "../../../db/json.ts";
-import { challengeFlags, challenges, eventSettings, flagAttempts, flagSharing, flagSolves, gates, teamFlags, teams } from "../../../db/schema.ts";
+import { prebuilt, rowsOf, sendInOrder } from "../../../db/in-order.ts";
+import { parsedJson } from "../../../db/json.ts";
+import {
+  challengeFlags,
+  challenges,
+  eventSettings,
+  flagAttempts,
+  flagSharing,
+  flagSolveCounts,
+  flagSolves,
+  flagTries,
+  gates,
+  standingsOutbox,
+  teamFlags,
+  teams,
+} from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
-import { recordAudit, type Actor } from "../audit/audit.server.ts";
-import { answerGateColumns, challengeGateJoin, refusalToAnswer } from "../challenges/visibility.server.ts";
+import { auditRecordOf, type Actor } from "../audit/audit.server.ts";
+import { EVENT_DATA_PREFIX, FLAG_RESET_PREFIX, isHearingChanges as isHearingFlagResets, onNotice, watchCallerChanges } from "../auth/caller-changes.server.ts";
+import { challengeGateJoin, hasPrerequisitesSql, missingPrerequisitesSql, refusalToEveryTeam, type AnswerGate } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
-import { markStandingsStale, requestBatchRecompute, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { changeTeamThenRecompute } from "../standings/recompute.server.ts";
+import { requestBatchRecompute } from "../standings/outbox.server.ts";
+import { submissionsCloseSql } from "../submissions/close.ts";
 import { hasControlCharacters } from "./answers.ts";
-import { announceFirstBlood, isFirstSolve } from "./first-blood.server.ts";
+import { announceFirstBlood } from "./first-blood.server.ts";
 import { challengeValue } from "./decay.ts";
-import { attemptsLeft, nextGuessAt, secondsUntil } from "./limits.ts";
+import { attemptsLeft, secondsUntil } from "./limits.ts";
 import { answerTooLong, flagDigest, matchAnswer, normalisedAnswer, perTeamFlag, type FlagAnswer } from "./matching.server.ts";
 
 const m = messages.flags;
@@ -119,58 +136,9 @@ export function checkedAnswer(answer: string): string {
   return given;
 }
 
-/**
- * The class key of the advisory lock that serialises a team's answers to one challenge (key: the team
- * and the challenge). The standings locks use 4242 and 4243, submissions 4244 (app/modules/...).
- */
-const FLAG_LOCK = 4245;
-
-/** Holds the team's answers to the challenge until the transaction ends (a reset takes it too). */
-export async function lockTeamAnswers(tx: Queryable, teamId: number, challengeId: number) {
-  await tx.execute(sql`select pg_advisory_xact_lock(${FLAG_LOCK}, ${teamId} # (${challengeId} << 16))`);
-}
-
-/** The challenge as an answer to it reads it, with the event's settings (one row). */
-async function readChallenge(tx: Queryable, challengeId: number) {
-  const [row] = await tx
-    .select({
-      ...answerGateColumns,
-      checking: challenges.checking,
-      points: challenges.points,
-      secret: challenges.flagSecret,
-      maxAttempts: challenges.maxAttempts,
-      scoring: challenges.scoring,
-      minimumPoints: challenges.minimumPoints,
-      decay: challenges.decay,
-      wrongPerMinute: sql<number>`coalesce(${challenges.wrongPerMinute}, ${eventSettings.flagWrongPerMinute}, 5)`.mapWith(Number),
-    })
-    .from(challenges)
-    .leftJoin(gates, challengeGateJoin)
-    .leftJoin(eventSettings, eq(eventSettings.id, 1))
-    .where(eq(challenges.id, challengeId))
-    .limit(1);
-  return row ?? null;
-}
-
 /** A challenge's accepted answers, in order. */
 export async function readFlagAnswers(tx: Queryable, challengeId: number): Promise<FlagAnswer[]> {
   return tx.select({ kind: challengeFlags.kind, value: challengeFlags.value }).from(challengeFlags).where(eq(challengeFlags.challengeId, challengeId)).orderBy(asc(challengeFlags.position));
-}
-
-/** The team's standing on a challenge: its solve, and its counted wrong answers (the latest `limit` times). */
-async function readTeamState(tx: Queryable, teamId: number, challengeId: number, limit: number) {
-  const [row] = await tx.execute<{ solved_at: string | null; wrong: number; recent: unknown }>(sql`select
-      (select ${flagSolves.solvedAt} from ${flagSolves} where ${flagSolves.teamId} = ${teamId} and ${flagSolves.challengeId} = ${challengeId}) as solved_at,
-      (select count(*)::int from ${flagAttempts} where ${flagAttempts.teamId} = ${teamId} and ${flagAttempts.challengeId} = ${challengeId}
-        and ${flagAttempts.verdict} = 'incorrect' and ${flagAttempts.counted}) as wrong,
-      (select coalesce(json_agg(recent.at order by recent.at desc), '[]'::json) from (select ${flagAttempts.at} as at from ${flagAttempts}
-        where ${flagAttempts.teamId} = ${teamId} and ${flagAttempts.challengeId} = ${challengeId} and ${flagAttempts.verdict} = 'incorrect' and ${flagAttempts.counted}
-        order by ${flagAttempts.at} desc limit ${limit}) recent) as recent`);
-  return {
-    solvedAt: row.solved_at === null ? null : new Date(row.solved_at),
-    wrong: Number(row.wrong),
-    recent: (parsedJson(row.recent) as string[]).map((at) => jsonDate(at)),
-  };
 }
 
 /** What a team's page shows of a flag challenge: solved, attempts left, how long to wait. */
@@ -183,23 +151,43 @@ export interface TeamFlagState {
   waitSeconds: number;
 }
 
+/** A team's row of a challenge (flag_tries) as the rule reads it: its wait by gk_flag_next_guess_at (migration 0024). */
+const teamStateStatement = prebuilt(["teamId", "challengeId"], ({ teamId, challengeId }) =>
+  sql`select ${challenges.checking} as checking, ${challenges.maxAttempts} as max_attempts, t.wrong as wrong, t.solved_at as solved_at,
+      gk_flag_next_guess_at(t.wrong, t.recent, ${wrongPerMinuteSql}) as next_at
+    from ${challenges} left join ${eventSettings} on ${eventSettings.id} = 1
+      left join ${flagTries} t on t.team_id = ${teamId} and t.challenge_id = ${challenges.id}
+    where ${challenges.id} = ${challengeId}`,
+);
+
 export async function teamFlagState(teamId: number, challengeId: number, now = new Date(), db: Queryable = getDb()): Promise<TeamFlagState | null> {
-  const challenge = await readChallenge(db, challengeId);
-  if (!challenge || challenge.checking !== "flag") return null;
-  const state = await readTeamState(db, teamId, challengeId, challenge.wrongPerMinute);
+  const [result] = await sendInOrder(db, [teamStateStatement({ teamId, challengeId })]);
+  const [row] = rowsOf(result);
+  if (!row || row.checking !== "flag") return null;
+  const wrong = Number(row.wrong ?? 0);
+  const maxAttempts = row.max_attempts === null ? null : Number(row.max_attempts);
   return {
-    solvedAt: state.solvedAt,
-    wrongCount: state.wrong,
-    attemptsLeft: attemptsLeft(challenge.maxAttempts, state.wrong),
-    maxAttempts: challenge.maxAttempts,
-    waitSeconds: secondsUntil(nextGuessAt(state.recent, state.wrong, challenge.wrongPerMinute), now),
+    solvedAt: dateOrNull(row.solved_at),
+    wrongCount: wrong,
+    attemptsLeft: attemptsLeft(maxAttempts, wrong),
+    maxAttempts,
+    waitSeconds: secondsUntil(dateOrNull(row.next_at), now),
   };
+}
+
+function dateOrNull(value: unknown): Date | null {
+  if (value === null || value === undefined) return null;
+  return value instanceof Date ? value : new Date(String(value));
 }
 
 /**
  * A member's answer: checked, recorded, and (when right) the team's solve. Throws a FlagError for a
  * refusal (nothing recorded); a wrong answer is recorded and answered "incorrect" (never thrown). `begunAt`:
  * when the request arrived (an answer begun before submissions close is taken).
+ *
+ * The challenge (its gate, answers, limits) comes from what this process remembers (flagChallenge); the team's
+ * part is one statement: a wrong answer is that statement alone, a right one that statement and the solve's
+ * transaction (docs/domain.md "Flag challenges").
  */
 export async function sendFlag(input: {
   actor: Actor & { id: number };
@@ -212,13 +200,12 @@ export async function sendFlag(input: {
   if (input.teamId === null) throw new FlagError("noTeam");
   const teamId = input.teamId;
   const given = checkedAnswer(input.answer);
-  const verdict = await inTurn(`${teamId}:${input.challengeId}`, () => checkInTransaction(input, teamId, given));
-  if (verdict.verdict === "correct") {
-    // A dynamic challenge's value fell for every solver: one batch, one event (the outbox rows stand behind it).
-    if (verdict.solvers.length > 1) await requestBatchRecompute(verdict.solvers, { challengeId: input.challengeId, value: verdict.points });
-    else await requestStandingsRecompute(verdict.solvers);
-    if (verdict.firstBlood) await announceFirstBlood(input.challengeId);
-  }
+  // Not awaited: until the process hears admins' resets it remembers no refusal (rememberedRefusal).
+  void watchCallerChanges();
+  const known = rememberedRefusal(teamId, input.challengeId, input.now ?? new Date());
+  if (known) throw known;
+  const verdict = await inTurn(`${teamId}:${input.challengeId}`, () => checkAnswer(input, teamId, given));
+  if (verdict.verdict === "correct" && verdict.firstBlood) await announceFirstBlood(input.challengeId);
   return verdict;
 }
 
@@ -226,7 +213,7 @@ export async function sendFlag(input: {
  * A team's answers to one challenge take turns in this process before they take a database connection:
  * a flood of one team's guesses waits here (at most MAX_WAITING_TURNS, the rest refused at once with a
  * 429), never in the pool, where it would hold connections other players' pages need. Across processes
- * the advisory lock in the transaction makes the turns.
+ * the team's row (flag_tries), locked by the verdict's statement, makes the turns.
  */
 const turns = new Map<string, { tail: Promise<unknown>; waiting: number }>();
 export const MAX_WAITING_TURNS = 4;
@@ -250,90 +237,339 @@ async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function checkInTransaction(input: Parameters<typeof sendFlag>[0], teamId: number, given: string): Promise<FlagVerdict> {
-  return getDb().transaction(async (tx) => {
-    await lockTeamAnswers(tx, teamId, input.challengeId);
-    const now = input.now ?? new Date();
-    const challenge = await readChallenge(tx, input.challengeId);
-    if (!challenge) throw new FlagError("notFound");
-    const refused = await refusalToAnswer(tx, challenge, { teamId, challengeId: input.challengeId }, now, input.begunAt ?? now);
-    if (refused) throw new FlagError(refused);
-    if (challenge.checking !== "flag") throw new FlagError("notFlag");
-    const limit = challenge.wrongPerMinute;
-    const state = await readTeamState(tx, teamId, input.challengeId, limit);
-    if (state.solvedAt) throw new FlagError("alreadySolved");
-    if (challenge.maxAttempts !== null && state.wrong >= challenge.maxAttempts) throw new FlagError("noAttemptsLeft");
-    const waitBefore = secondsUntil(nextGuessAt(state.recent, state.wrong, limit), now);
-    if (waitBefore > 0) throw new FlagError("wait", waitBefore);
-
-    const answers = await readFlagAnswers(tx, input.challengeId);
-    const perTeam = answers.some((answer) => answer.kind === "per_team");
-    const matched = matchAnswer(answers, given, { id: teamId, secret: challenge.secret });
-    if (matched !== null) {
-      // Solves of a challenge take turns on its row: the order of their times is the order they were made in
-      // (the first blood is the first to commit), and only one can be the first.
-      await tx.execute(sql`select 1 from ${challenges} where ${challenges.id} = ${input.challengeId} for no key update`);
-      // The database's clock, read once the row is held: every web process orders solves by the same clock.
-      const [solve] = await tx
-        .insert(flagSolves)
-        .values({ teamId, challengeId: input.challengeId, userId: input.actor.id, solvedAt: input.now ?? sql`clock_timestamp()` })
-        .returning({ solvedAt: flagSolves.solvedAt });
-      const solvedAt = solve.solvedAt;
-      await tx.insert(flagAttempts).values({ teamId, userId: input.actor.id, challengeId: input.challengeId, at: solvedAt, verdict: "correct", matched });
-      const firstBlood = await isFirstSolve(tx, input.challengeId, teamId);
-      // Dynamic points: this solve lowers what every solver counts, so every solver's standing is recomputed.
-      const solvers =
-        challenge.scoring === "dynamic"
-          ? (await tx.select({ teamId: flagSolves.teamId }).from(flagSolves).where(eq(flagSolves.challengeId, input.challengeId))).map((row) => row.teamId)
-          : [teamId];
-      await markStandingsStale(tx, solvers);
-      const points = challengeValue(challenge, solvers.length);
-      await recordAudit(tx, input.actor, {
-        kind: "flag.solved",
-        teamId,
-        userId: input.actor.id,
-        subjectId: input.challengeId,
-        after: { challenge: input.challengeId, matched: `answer ${matched}`, points },
-      });
-      return { verdict: "correct" as const, challengeId: input.challengeId, points, solvedAt, firstBlood, solvers, message: m.correct(points) };
+/** The challenge's refusal to every team, its mode, then the match and the team's statement; once more if the challenge changed meanwhile. */
+async function checkAnswer(input: Parameters<typeof sendFlag>[0], teamId: number, given: string): Promise<FlagVerdict> {
+  const now = input.now ?? new Date();
+  for (let fresh = false; ; fresh = true) {
+    const challenge = await flagChallenge(input.challengeId, { fresh });
+    // What the process remembers may be old: a refusal from it is made only on a challenge read afresh.
+    const refused = challenge === null ? "notFound" : (refusalToEveryTeam(challenge, now, input.begunAt ?? now) ?? (challenge.checking !== "flag" ? "notFlag" : null));
+    if (refused !== null) {
+      if (fresh) throw new FlagError(refused);
+      continue;
     }
-    // A wrong answer keeps what was typed (organisers read typos), except where flags are per team: there
-    // it may be another team's flag, which is not kept; it is looked up, and a match is a sharing signal.
-    await tx.insert(flagAttempts).values({
-      teamId,
-      userId: input.actor.id,
-      challengeId: input.challengeId,
-      at: now,
-      verdict: "incorrect",
-      answer: perTeam ? null : given,
-    });
-    if (perTeam && challenge.secret) await recordSharing(tx, { challengeId: input.challengeId, teamId, userId: input.actor.id, given, secret: challenge.secret, answers, at: now });
-    const wrong = state.wrong + 1;
-    const left = attemptsLeft(challenge.maxAttempts, wrong);
-    const waitSeconds = secondsUntil(nextGuessAt([now, ...state.recent], wrong, limit), now);
-    const message = waitSeconds > 0 && left !== 0 ? m.incorrectWait(waitSeconds) : left !== null ? m.incorrectAttemptsLeft(left) : m.incorrect;
-    return { verdict: "incorrect" as const, challengeId: input.challengeId, attemptsLeft: left, waitSeconds, message };
-  });
+    const matched = matchAnswer(challenge!.answers, given, { id: teamId, secret: challenge!.secret });
+    const verdict = matched === null ? await recordWrong(input, challenge!, teamId, given, now) : await recordSolve(input, challenge!, teamId, matched, now);
+    if (verdict !== STALE) return verdict;
+    // The challenge, its gate or the event's settings changed since it was read: nothing was recorded.
+    if (fresh) throw new FlagError("busy");
+  }
+}
+
+/** The answer's statement found the challenge changed since the process read it: nothing recorded. */
+const STALE = Symbol("stale");
+
+/** The versions a remembered challenge was read under (migration 0016; answers and prerequisites move the challenges'). */
+const challengeLabelSql = sql`(select string_agg(version::text, ',' order by table_name) from event_data_versions where table_name in ('challenges', 'event_settings', 'gates'))`;
+const wrongPerMinuteSql = sql`coalesce(${challenges.wrongPerMinute}, ${eventSettings.flagWrongPerMinute}, 5)`;
+
+/** A flag challenge as its answers are checked: read once per change of the challenges, the gates or the event's settings. */
+export interface FlagChallenge extends AnswerGate {
+  id: number;
+  checking: "judges" | "flag";
+  title: string;
+  points: number;
+  secret: string | null;
+  maxAttempts: number | null;
+  scoring: "static" | "dynamic";
+  minimumPoints: number | null;
+  decay: number | null;
+  wrongPerMinute: number;
+  hasPrerequisites: boolean;
+  answers: FlagAnswer[];
+  perTeam: boolean;
+  /** The versions it was read under: the answer's statement records only while they are still these. */
+  label: string;
+  /** When the per-team flags' digests were last completed (epoch ms; per-team challenges only). */
+  syncedAt: number;
+}
+
+const flagChallengeStatement = prebuilt(["challengeId"], ({ challengeId }) =>
+  sql`select ${challenges.id} as id, ${challenges.status} as status, ${challenges.wave} as wave, ${gates.opensAt} as opens_at,
+      ${challenges.releaseAfterMinutes} as release_after_minutes, ${submissionsCloseSql} as closes_at, ${challenges.checking} as checking,
+      ${challenges.title} as title, ${challenges.points} as points, ${challenges.flagSecret} as secret, ${challenges.maxAttempts} as max_attempts,
+      ${challenges.scoring} as scoring, ${challenges.minimumPoints} as minimum_points, ${challenges.decay} as decay,
+      ${wrongPerMinuteSql} as wrong_per_minute, ${hasPrerequisitesSql} as has_prerequisites,
+      (select coalesce(json_agg(json_build_object('kind', f.kind, 'value', f.value) order by f.position), '[]'::json)
+        from ${challengeFlags} f where f.challenge_id = ${challenges.id}) as answers,
+      ${challengeLabelSql} as label
+    from ${challenges} left join ${gates} on ${challengeGateJoin} left join ${eventSettings} on ${eventSettings.id} = 1
+    where ${challenges.id} = ${challengeId}`,
+);
+
+const remembered = new Map<number, Promise<FlagChallenge | null>>();
+const REMEMBERED_MAX = 1000;
+
+/** The challenge as remembered by this process, or read (`fresh`: always read, and remembered). */
+export function flagChallenge(challengeId: number, { fresh = false } = {}): Promise<FlagChallenge | null> {
+  const hit = remembered.get(challengeId);
+  if (hit && !fresh) return hit;
+  if (!hit && remembered.size >= REMEMBERED_MAX) remembered.delete(remembered.keys().next().value as number);
+  const read = readFlagChallenge(challengeId);
+  remembered.set(challengeId, read);
+  read.then(
+    (challenge) => {
+      if (challenge === null && remembered.get(challengeId) === read) remembered.delete(challengeId);
+    },
+    () => {
+      if (remembered.get(challengeId) === read) remembered.delete(challengeId);
+    },
+  );
+  return read;
+}
+
+async function readFlagChallenge(challengeId: number): Promise<FlagChallenge | null> {
+  const [result] = await sendInOrder(getDb(), [flagChallengeStatement({ challengeId })]);
+  const [row] = rowsOf(result);
+  if (!row) return null;
+  const answers = parsedJson(row.answers) as FlagAnswer[];
+  return {
+    id: Number(row.id),
+    status: row.status as FlagChallenge["status"],
+    wave: row.wave === null ? null : Number(row.wave),
+    opensAt: dateOrNull(row.opens_at),
+    releaseAfterMinutes: row.release_after_minutes === null ? null : Number(row.release_after_minutes),
+    closesAt: dateOrNull(row.closes_at),
+    checking: row.checking as FlagChallenge["checking"],
+    title: String(row.title),
+    points: Number(row.points),
+    secret: (row.secret as string | null) ?? null,
+    maxAttempts: row.max_attempts === null ? null : Number(row.max_attempts),
+    scoring: row.scoring as FlagChallenge["scoring"],
+    minimumPoints: row.minimum_points === null ? null : Number(row.minimum_points),
+    decay: row.decay === null ? null : Number(row.decay),
+    wrongPerMinute: Number(row.wrong_per_minute),
+    hasPrerequisites: row.has_prerequisites === true,
+    answers,
+    perTeam: answers.some((answer) => answer.kind === "per_team"),
+    label: String(row.label),
+    syncedAt: 0,
+  };
 }
 
 /**
- * Fills team_flags for a challenge's teams that lack a row (a team made since the challenge got its per-team
- * answer), then records a sharing signal if the answer is another team's flag. Looked up by digest: no
- * team's flag is derived to find it.
+ * The start of both answers' statements: `fresh` (the challenge is as remembered), `allowed` (fresh, and the
+ * team has solved its prerequisites), then the team's row, inserted or updated only if it may answer now:
+ * not solved, attempts left, no wait (gk_flag_next_guess_at). The update's condition is evaluated on the row
+ * as last committed, under its lock: two answers of one team take turns, in any web process.
  */
-async function recordSharing(
-  tx: Queryable,
-  input: { challengeId: number; teamId: number; userId: number; given: string; secret: string; answers: readonly FlagAnswer[]; at: Date },
-) {
-  await syncTeamFlags(tx, input.challengeId, input.secret, input.answers);
-  const [owner] = await tx
-    .select({ teamId: teamFlags.teamId })
-    .from(teamFlags)
-    .where(and(eq(teamFlags.challengeId, input.challengeId), eq(teamFlags.digest, flagDigest(input.given))))
-    .limit(1);
-  if (owner && owner.teamId !== input.teamId) {
-    await tx.insert(flagSharing).values({ challengeId: input.challengeId, teamId: input.teamId, ownerTeamId: owner.teamId, userId: input.userId, at: input.at });
+function teamRowCte(values: Record<"teamId" | "challengeId" | "label" | "limit" | "maxAttempts" | "at", SQLWrapper>, prerequisites: boolean, change: { insert: SQL; values: SQL; set: SQL; returning: SQL }): SQL {
+  const unlocked = prerequisites ? sql` and json_array_length(${missingPrerequisitesSql(sql`${values.challengeId}::int`, sql`${values.teamId}::int`)}) = 0` : sql``;
+  return sql`fresh as (select ${challengeLabelSql} = ${values.label}::text as ok),
+    allowed as (select 1 as one from fresh where fresh.ok${unlocked}),
+    tried as (
+      insert into ${flagTries} as t (team_id, challenge_id, ${change.insert}) select ${values.teamId}::int, ${values.challengeId}::int, ${change.values} from allowed
+      on conflict (team_id, challenge_id) do update set ${change.set}
+      where t.solved_at is null and (${values.maxAttempts}::int is null or t.wrong < ${values.maxAttempts}::int)
+        and coalesce(gk_flag_next_guess_at(t.wrong, t.recent, ${values.limit}::int) <= ${values.at}::timestamptz, true)
+      returning ${change.returning})`;
+}
+
+const WRONG_NAMES = ["teamId", "challengeId", "label", "limit", "maxAttempts", "at", "userId", "answer", "digest"] as const;
+
+/** A wrong answer in one statement: the team's row, the attempt, and (per-team challenges) another team's flag recognised. */
+function wrongStatement(prerequisites: boolean, perTeam: boolean) {
+  return prebuilt(WRONG_NAMES, (v) => {
+    const sharing = perTeam
+      ? sql`, sharing as (insert into ${flagSharing} (challenge_id, team_id, owner_team_id, user_id, at)
+          select ${v.challengeId}::int, ${v.teamId}::int, owner.team_id, ${v.userId}::int, ${v.at}::timestamptz from ${teamFlags} owner
+          where owner.challenge_id = ${v.challengeId}::int and owner.digest = ${v.digest}::text and owner.team_id <> ${v.teamId}::int and exists (select 1 from tried))`
+      : sql``;
+    return sql`with ${teamRowCte(v, prerequisites, {
+      insert: sql`wrong, recent`,
+      values: sql`1, array[${v.at}::timestamptz]`,
+      set: sql`wrong = t.wrong + 1, recent = (array[${v.at}::timestamptz] || t.recent)[1:${v.limit}::int]`,
+      returning: sql`t.wrong, t.recent`,
+    })},
+      attempt as (insert into ${flagAttempts} (team_id, user_id, challenge_id, at, verdict, answer)
+        select ${v.teamId}::int, ${v.userId}::int, ${v.challengeId}::int, ${v.at}::timestamptz, 'incorrect', ${v.answer}::text from tried)${sharing}
+      select fresh.ok as fresh, exists (select 1 from allowed) as open, tried.wrong as wrong,
+        gk_flag_next_guess_at(tried.wrong, tried.recent, ${v.limit}::int) as next_at
+      from fresh left join tried on true`;
+  });
+}
+const wrongStatements = [wrongStatement(false, false), wrongStatement(false, true), wrongStatement(true, false), wrongStatement(true, true)];
+
+const SOLVE_NAMES = ["teamId", "challengeId", "label", "limit", "maxAttempts", "at", "userId", "matched", "solvedAt"] as const;
+
+/**
+ * A right answer's statement: the team's row marked solved, the challenge's count of solves (its row lock makes
+ * the challenge's solves take turns for the length of this statement: the count is the solve's place, 1 the first
+ * blood; the solve's time is read once it is held, so times follow places), the solve and the attempt.
+ */
+function solveStatement(prerequisites: boolean) {
+  return prebuilt(SOLVE_NAMES, (v) =>
+    sql`with ${teamRowCte(v, prerequisites, { insert: sql`solved_at`, values: sql`clock_timestamp()`, set: sql`solved_at = clock_timestamp()`, returning: sql`1 as one` })},
+      counted as (insert into ${flagSolveCounts} as c (challenge_id, solves) select ${v.challengeId}::int, 1 from tried
+        on conflict (challenge_id) do update set solves = c.solves + 1 returning c.solves),
+      solve as (insert into ${flagSolves} (team_id, challenge_id, user_id, solved_at)
+        select ${v.teamId}::int, ${v.challengeId}::int, ${v.userId}::int, coalesce(${v.solvedAt}::timestamptz, clock_timestamp()) from counted
+        returning solved_at),
+      attempt as (insert into ${flagAttempts} (team_id, user_id, challenge_id, at, verdict, matched)
+        select ${v.teamId}::int, ${v.userId}::int, ${v.challengeId}::int, solve.solved_at, 'correct', ${v.matched}::smallint from solve)
+      select fresh.ok as fresh, exists (select 1 from allowed) as open, counted.solves as solves, solve.solved_at as solved_at
+      from fresh left join counted on true left join solve on true`,
+  );
+}
+const solveStatements = [solveStatement(false), solveStatement(true)];
+
+/** Every solver of a dynamic challenge marked stale, read once the solve's statement has ended (its own snapshot: every earlier solve). */
+const markSolversStale = prebuilt(["challengeId"], ({ challengeId }) =>
+  sql`insert into ${standingsOutbox} (team_id) select ${flagSolves.teamId} from ${flagSolves} where ${flagSolves.challengeId} = ${challengeId}::int order by 1
+    on conflict (team_id) do update set version = nextval('standings_outbox_version_seq'), requested_at = now()
+    returning team_id`,
+);
+
+function teamValues(challenge: FlagChallenge, teamId: number, userId: number, at: Date) {
+  return { teamId, challengeId: challenge.id, label: challenge.label, limit: challenge.wrongPerMinute, maxAttempts: challenge.maxAttempts, at: at.toISOString(), userId };
+}
+
+/** Why the team's row took no answer: the challenge changed (STALE), locked, solved, no attempts left, or a wait. */
+async function refusalOfTeam(row: Record<string, unknown>, challenge: FlagChallenge, teamId: number, now: Date): Promise<FlagError | typeof STALE> {
+  if (row.fresh !== true) return STALE;
+  if (row.open !== true) return new FlagError("locked");
+  const state = await teamFlagState(teamId, challenge.id, now);
+  if (!state) return STALE;
+  const refusal = state.solvedAt
+    ? new FlagError("alreadySolved")
+    : state.attemptsLeft === 0
+      ? new FlagError("noAttemptsLeft")
+      : state.waitSeconds > 0
+        ? new FlagError("wait", state.waitSeconds)
+        : // Its row changed between the two statements (another answer of the team): its turn again shortly.
+          new FlagError("busy");
+  remember(teamId, challenge.id, refusal, state.waitSeconds, now);
+  return refusal;
+}
+
+async function recordWrong(input: Parameters<typeof sendFlag>[0], challenge: FlagChallenge, teamId: number, given: string, now: Date): Promise<FlagVerdict | typeof STALE> {
+  if (challenge.perTeam && challenge.secret && Date.now() - challenge.syncedAt > TEAM_FLAGS_SYNC_MS) {
+    await syncTeamFlags(getDb(), challenge.id, challenge.secret, challenge.answers);
+    challenge.syncedAt = Date.now();
   }
+  const statement = wrongStatements[(challenge.hasPrerequisites ? 2 : 0) + (challenge.perTeam ? 1 : 0)];
+  // A wrong answer keeps what was typed (organisers read typos), except where flags are per team: there it may
+  // be another team's flag, which is not kept; it is looked up by digest, and a match is a sharing signal.
+  const values = { ...teamValues(challenge, teamId, input.actor.id, now), answer: challenge.perTeam ? null : given, digest: challenge.perTeam ? flagDigest(given) : null };
+  const [result] = await sendInOrder(getDb(), [statement(values)]);
+  const [row] = rowsOf(result);
+  if (row.wrong === null) {
+    const refusal = await refusalOfTeam(row, challenge, teamId, now);
+    if (refusal === STALE) return STALE;
+    throw refusal;
+  }
+  const wrong = Number(row.wrong);
+  const left = attemptsLeft(challenge.maxAttempts, wrong);
+  const waitSeconds = secondsUntil(dateOrNull(row.next_at), now);
+  if (waitSeconds > 0 || left === 0) remember(teamId, challenge.id, left === 0 ? new FlagError("noAttemptsLeft") : new FlagError("wait", waitSeconds), waitSeconds, now);
+  const message = waitSeconds > 0 && left !== 0 ? m.incorrectWait(waitSeconds) : left !== null ? m.incorrectAttemptsLeft(left) : m.incorrect;
+  return { verdict: "incorrect", challengeId: challenge.id, attemptsLeft: left, waitSeconds, message };
+}
+
+/** How often, at most, a per-team challenge's digests are completed for teams made since (a wrong answer's lookup reads them). */
+const TEAM_FLAGS_SYNC_MS = 10_000;
+
+/**
+ * A right answer: the solve's statement, then in the same transaction its audit record and standings marks; a
+ * static challenge's team is recomputed in the request (changeTeamThenRecompute), a dynamic one's solvers by one
+ * batch job (their values all fell).
+ */
+async function recordSolve(input: Parameters<typeof sendFlag>[0], challenge: FlagChallenge, teamId: number, matched: number, now: Date): Promise<FlagVerdict | typeof STALE> {
+  const statement = solveStatements[challenge.hasPrerequisites ? 1 : 0]({ ...teamValues(challenge, teamId, input.actor.id, now), matched, solvedAt: input.now?.toISOString() ?? null });
+  let refusal: FlagError | typeof STALE | null = null;
+  const solved = async (tx: Queryable) => {
+    const [result] = await sendInOrder(tx, [statement]);
+    const [row] = rowsOf(result);
+    if (row.solves === null) {
+      // Nothing was written: the transaction ends with nothing to keep. Explained after it, outside it.
+      refusal = row.fresh !== true ? STALE : row.open !== true ? new FlagError("locked") : null;
+      throw refusal ?? new TeamRowRefused(row);
+    }
+    const solves = Number(row.solves);
+    const points = challengeValue(challenge, solves);
+    const solvedAt = dateOrNull(row.solved_at)!;
+    const audit = auditRecordOf(input.actor, {
+      kind: "flag.solved",
+      teamId,
+      userId: input.actor.id,
+      subjectId: challenge.id,
+      after: { challenge: challenge.id, matched: `answer ${matched}`, points },
+    });
+    return { solves, points, solvedAt, audit };
+  };
+  try {
+    if (challenge.scoring === "dynamic") {
+      const { solves, points, solvedAt, solvers } = await getDb().transaction(async (tx) => {
+        const made = await solved(tx);
+        const [marked, audited] = await sendInOrder(tx, [markSolversStale({ challengeId: challenge.id }), made.audit]);
+        rowsOf(audited);
+        return { ...made, solvers: rowsOf(marked).map((row) => Number(row.team_id)) };
+      });
+      // This solve lowered what every solver counts: one batch, one event (the outbox rows stand behind it).
+      await requestBatchRecompute(solvers, { challengeId: challenge.id, value: points });
+      return correct(challenge.id, points, solvedAt, solves, solvers);
+    }
+    const made = await changeTeamThenRecompute(async (tx) => {
+      const result = await solved(tx);
+      return { value: result, teamId, finish: [result.audit] };
+    });
+    return correct(challenge.id, made.points, made.solvedAt, made.solves, [teamId]);
+  } catch (error) {
+    if (error === STALE) return STALE;
+    if (error instanceof FlagError) throw error;
+    if (error instanceof TeamRowRefused) {
+      const explained = await refusalOfTeam(error.row, challenge, teamId, now);
+      if (explained === STALE) return STALE;
+      throw explained;
+    }
+    throw error;
+  }
+}
+
+/** The solve's statement found the team's row not taking an answer (explained once its transaction has ended). */
+class TeamRowRefused extends Error {
+  constructor(public readonly row: Record<string, unknown>) {
+    super("the team's row took no answer");
+  }
+}
+
+function correct(challengeId: number, points: number, solvedAt: Date, solves: number, solvers: number[]): FlagVerdict {
+  return { verdict: "correct", challengeId, points, solvedAt, firstBlood: solves === 1, solvers, message: m.correct(points) };
+}
+
+/**
+ * What this process remembers of a team's refusals (a fast check in front of Postgres, docs/domain.md
+ * "Guessing has a price"): a wait until its instant, a solve or a used maximum until an admin's reset is heard.
+ * Postgres decides every verdict; this only answers a refusal it already gave without asking again. Forgotten
+ * at once when the process hears a reset (resetWrongAnswers notifies every process), and not used while it
+ * cannot hear them.
+ */
+const refusals = new Map<string, { error: FlagError; until: number }>();
+const REFUSALS_MAX = 50_000;
+
+function remember(teamId: number, challengeId: number, error: FlagError, waitSeconds: number, now: Date) {
+  if (!isHearingFlagResets()) return;
+  if (error.code !== "wait" && error.code !== "alreadySolved" && error.code !== "noAttemptsLeft") return;
+  if (refusals.size >= REFUSALS_MAX) refusals.clear();
+  const until = error.code === "wait" ? now.getTime() + waitSeconds * 1000 : Number.POSITIVE_INFINITY;
+  refusals.set(`${teamId}:${challengeId}`, { error, until });
+}
+
+function rememberedRefusal(teamId: number, challengeId: number, now: Date): FlagError | null {
+  const key = `${teamId}:${challengeId}`;
+  const hit = refusals.get(key);
+  if (!hit) return null;
+  if (hit.until <= now.getTime() || !isHearingFlagResets()) {
+    refusals.delete(key);
+    return null;
+  }
+  return hit.error.code === "wait" ? new FlagError("wait", Math.max(1, Math.ceil((hit.until - now.getTime()) / 1000))) : hit.error;
+}
+
+/** Forget what was remembered of a team on a challenge (a reset), or of everything (null: unheard resets). */
+export function forgetFlagRefusals(teamId: number | null = null, challengeId: number | null = null): void {
+  if (teamId === null || challengeId === null) refusals.clear();
+  else refusals.delete(`${teamId}:${challengeId}`);
 }
 
 /** Every team's per-team flag digest for the challenge's first per-team answer, for the teams without one. */
@@ -360,3 +596,17 @@ export async function tryFlag(challengeId: number, answer: string, asTeamId: num
 
 /** The newest attempts first (for the page and tests): kept here so that the columns read stay with their rule. */
 export const attemptOrder = [desc(flagAttempts.at), desc(flagAttempts.id)];
+
+// A reset of a team's count, heard from any web process: what this one remembers of it goes. A change to the
+// challenges, the gates or the event's settings: every remembered challenge and refusal goes (a limit or a
+// maximum may have changed). Null: notices may have been missed: everything goes.
+onNotice(FLAG_RESET_PREFIX, (rest) => {
+  const [teamId, challengeId] = rest === null ? [] : rest.split(":").map(Number);
+  if (Number.isInteger(teamId) && Number.isInteger(challengeId)) forgetFlagRefusals(teamId, challengeId);
+  else forgetFlagRefusals();
+});
+onNotice(EVENT_DATA_PREFIX, (table) => {
+  if (table !== null && table !== "challenges" && table !== "gates" && table !== "event_settings") return;
+  forgetFlagRefusals();
+  remembered.clear();
+});
