@@ -27,6 +27,7 @@ import { placeTeam, readSnapshot, snapshotKeys } from "../../app/modules/standin
 import { updateTeam } from "../../app/modules/teams/teams.server.ts";
 import { actorFor, ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, testAdmin } from "../support/fixtures.ts";
 import { whileTeamsLocked } from "../support/standings.ts";
+import { LOCK_CLASS } from "../../db/advisory-locks.ts";
 
 afterAll(() => closeEmitter());
 
@@ -160,7 +161,7 @@ describe("a judge's score", () => {
     expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
     expect(await jobsFor(team.id)).toBe(0);
     // The recompute's transaction, opened with the COMMIT that Postgres ran as a ROLLBACK, was rolled back: its locks are free.
-    const [free] = await getDb().execute<{ team: boolean }>(sql`select pg_try_advisory_xact_lock(4242, ${team.id}) as team`);
+    const [free] = await getDb().execute<{ team: boolean }>(sql`select pg_try_advisory_xact_lock(${LOCK_CLASS.team}, ${team.id}) as team`);
     expect(free.team).toBe(true);
     expect((await readSnapshot(getRedis())).board.find((entry) => entry.id === team.id)).toMatchObject({ totalScore: 0 });
     // And the judge can score it now.
@@ -190,7 +191,7 @@ describe("a judge's score", () => {
       expect(row.name).toBe(team.name);
       expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
       expect(await jobsFor(team.id)).toBe(0);
-      const [free] = await getDb().execute<{ team: boolean }>(sql`select pg_try_advisory_xact_lock(4242, ${team.id}) as team`);
+      const [free] = await getDb().execute<{ team: boolean }>(sql`select pg_try_advisory_xact_lock(${LOCK_CLASS.team}, ${team.id}) as team`);
       expect(free.team).toBe(true);
     } finally {
       // The pool's connection that forgot them: not left to the tests after this one.

@@ -18,7 +18,8 @@ import { divisionOnList, readDivisions } from "../divisions/divisions.server.ts"
 import { divisionNamed } from "../divisions/schema.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
-import { ACCOUNTS_LOCK, generatePassword, teamNamed } from "../registrations/accounts.server.ts";
+import { generatePassword, teamNamed } from "../registrations/accounts.server.ts";
+import { ACCOUNTS_LOCK_KEY } from "../../../db/advisory-locks.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { admitMembers, fitsInTeam, memberCounts, readTeamSizeCap } from "../teams/team-size.server.ts";
 import { isUniqueViolation } from "../../../db/unique-violation.ts";
@@ -171,7 +172,7 @@ export async function importAccounts(actor: Actor, text: string): Promise<Accoun
   const touchedTeams = new Set<number>();
   try {
     await getDb().transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${ACCOUNTS_LOCK})`);
+      await tx.execute(sql`select pg_advisory_xact_lock(${ACCOUNTS_LOCK_KEY})`);
       // Checked again under the lock: a user may have been created since the preview.
       const { check } = await checkAccounts(text, tx);
       if (refused(check)) throw new ImportRefused(check);

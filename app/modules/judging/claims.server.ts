@@ -9,11 +9,10 @@ import { prebuilt } from "../../../db/in-order.ts";
 import { judgeClaims, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { judgeQueue, stillNeedsJudges, type QueueFilter } from "./queue.server.ts";
+import { LOCK_CLASS } from "../../../db/advisory-locks.ts";
 
 export const CLAIM_MINUTES = 5;
 
-/** The class key of the advisory lock that serialises claims on one submission (see the other locks in app/modules). */
-const CLAIM_LOCK = 4245;
 
 const expiry = sql`now() + make_interval(mins => ${CLAIM_MINUTES})`;
 
@@ -25,7 +24,7 @@ const expiry = sql`now() + make_interval(mins => ${CLAIM_MINUTES})`;
 export async function claimFirstAvailable(judgeId: number, candidates: readonly number[]): Promise<number | null> {
   for (const submissionId of candidates) {
     const claimed = await getDb().transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK}, ${submissionId})`);
+      await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASS.judgeClaim}, ${submissionId})`);
       const [free] = await tx
         .select({ id: submissions.id })
         .from(submissions)

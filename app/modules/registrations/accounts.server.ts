@@ -16,6 +16,7 @@ import { hashPassword } from "../auth/password.server.ts";
 import { nameColumns, nameKey, withoutInvisibleCharacters } from "../names/names.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { admitMembers, TeamFullError } from "../teams/team-size.server.ts";
+import { ACCOUNTS_LOCK_KEY } from "../../../db/advisory-locks.ts";
 
 export interface CreatedAccount {
   registrationId: number;
@@ -96,9 +97,8 @@ export async function teamNamed(tx: Transaction, name: string): Promise<{ id: nu
   return { ...raced, created: false };
 }
 
-// One key for pg_advisory_xact_lock: two admins creating accounts at once (from registrations or
-// an import) take turns, so name choices never collide.
-export const ACCOUNTS_LOCK = 6_006_001;
+// One key for pg_advisory_xact_lock (db/advisory-locks.ts): two admins creating accounts at once (from
+// registrations or an import) take turns, so name choices never collide.
 
 export async function createAccountsFromRegistrations(actor: Actor, ids: number[]): Promise<AccountsResult> {
   const wanted = [...new Set(ids)];
@@ -110,7 +110,7 @@ export async function createAccountsFromRegistrations(actor: Actor, ids: number[
   const touchedTeams = new Set<number>();
   const refused: RefusedRegistration[] = [];
   const created = await getDb().transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${ACCOUNTS_LOCK})`);
+    await tx.execute(sql`select pg_advisory_xact_lock(${ACCOUNTS_LOCK_KEY})`);
     const rows = await tx
       .select()
       .from(registrations)

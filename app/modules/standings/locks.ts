@@ -1,5 +1,6 @@
 import { type SQL, sql, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
+import { LOCK_CLASS } from "../../../db/advisory-locks.ts";
 
 /**
  * Transaction-scoped advisory locks. A team's recompute holds its team lock for the whole job, so
@@ -7,20 +8,17 @@ import type { Queryable } from "../../../db/client.ts";
  * other); the full rebuild and the freeze hold it exclusive, so no job's write can land between
  * their read of Postgres and their write of the whole Redis snapshot. Order: team, then board.
  */
-const TEAM_LOCK = 4242;
-const BOARD_LOCK = 4243;
-const USER_LOCK = 4244;
 
 export async function lockTeam(tx: Queryable, teamId: number) {
-  await tx.execute(sql`select pg_advisory_xact_lock(${TEAM_LOCK}, ${teamId})`);
+  await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASS.team}, ${teamId})`);
 }
 
 export async function lockBoardShared(tx: Queryable) {
-  await tx.execute(sql`select pg_advisory_xact_lock_shared(${BOARD_LOCK}, 0)`);
+  await tx.execute(sql`select pg_advisory_xact_lock_shared(${LOCK_CLASS.board}, 0)`);
 }
 
 export async function lockBoardExclusive(tx: Queryable) {
-  await tx.execute(sql`select pg_advisory_xact_lock(${BOARD_LOCK}, 0)`);
+  await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASS.board}, 0)`);
 }
 
 /**
@@ -34,9 +32,9 @@ export async function lockBoardExclusive(tx: Queryable) {
  */
 export function teamThenBoardSharedSql(teamId: SQLWrapper, { tryWithin }: { tryWithin?: SQLWrapper } = {}): SQL {
   if (tryWithin === undefined) {
-    return sql`select true as team, true as board from (select pg_advisory_xact_lock(${TEAM_LOCK}, ${teamId}), pg_advisory_xact_lock_shared(${BOARD_LOCK}, 0)) taken`;
+    return sql`select true as team, true as board from (select pg_advisory_xact_lock(${LOCK_CLASS.team}, ${teamId}), pg_advisory_xact_lock_shared(${LOCK_CLASS.board}, 0)) taken`;
   }
-  return sql`select set_config('lock_timeout', ${tryWithin}::text, true), pg_try_advisory_xact_lock(${TEAM_LOCK}, ${teamId}) as team, pg_try_advisory_xact_lock_shared(${BOARD_LOCK}, 0) as board`;
+  return sql`select set_config('lock_timeout', ${tryWithin}::text, true), pg_try_advisory_xact_lock(${LOCK_CLASS.team}, ${teamId}) as team, pg_try_advisory_xact_lock_shared(${LOCK_CLASS.board}, 0) as board`;
 }
 
 /**
@@ -49,7 +47,7 @@ export function teamThenBoardSharedSql(teamId: SQLWrapper, { tryWithin }: { tryW
  * it row by row after the sort, and never drops it from the subquery.
  */
 export function lockUsersSql(userIds: SQL): SQL<number> {
-  return sql<number>`(select count(*)::int from (select pg_advisory_xact_lock(${USER_LOCK}, locked.id) from (${userIds}) locked(id) order by locked.id) taken)`;
+  return sql<number>`(select count(*)::int from (select pg_advisory_xact_lock(${LOCK_CLASS.userStatistics}, locked.id) from (${userIds}) locked(id) order by locked.id) taken)`;
 }
 
 /**
@@ -59,7 +57,7 @@ export function lockUsersSql(userIds: SQL): SQL<number> {
  * wait for each other in a circle. Each team's own statements then take its locks again (held already: no wait).
  */
 export function teamsThenBoardSharedThenUsersSql(teamIds: SQLWrapper, users: SQL): SQL {
-  return sql`select (select count(*)::int from (select pg_advisory_xact_lock(${TEAM_LOCK}, locked.id) from unnest(${teamIds}::int[]) locked(id) order by locked.id) taken) as teams,
-    (select count(*)::int from (select pg_advisory_xact_lock_shared(${BOARD_LOCK}, 0)) board) as board,
+  return sql`select (select count(*)::int from (select pg_advisory_xact_lock(${LOCK_CLASS.team}, locked.id) from unnest(${teamIds}::int[]) locked(id) order by locked.id) taken) as teams,
+    (select count(*)::int from (select pg_advisory_xact_lock_shared(${LOCK_CLASS.board}, 0)) board) as board,
     ${lockUsersSql(users)} as users`;
 }

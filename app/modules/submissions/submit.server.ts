@@ -19,6 +19,7 @@ import { messages } from "../messages.ts";
 import { broadcastJudgingChanged } from "../realtime/broadcast.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { LOCK_CLASS } from "../../../db/advisory-locks.ts";
 
 export type SubmissionErrorCode =
   | "noTeam"
@@ -122,11 +123,6 @@ export interface SaveResult {
   created: boolean;
 }
 
-/**
- * The class key of the advisory lock that serialises a team's submission writes (a team's members only,
- * a few milliseconds each). The standings locks use 4242 and 4243 (app/modules/standings/locks.ts).
- */
-const SUBMISSION_LOCK = 4244;
 
 /**
  * Creates or updates the team's submission (the unique index makes it one). Sets it pending, credits
@@ -155,7 +151,7 @@ export async function saveSubmission(input: {
     result = await getDb().transaction(async (tx) => {
       // One writer at a time per team: two members sending the first answer at once would both find no
       // row to lock, both say "created", and the first file would lose its row to the second's upsert.
-      await tx.execute(sql`select pg_advisory_xact_lock(${SUBMISSION_LOCK}, ${teamId})`);
+      await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASS.submission}, ${teamId})`);
       await assertCanSubmit({ teamId, challengeId: input.challengeId, now: input.now, begunAt: input.begunAt }, tx);
       const [existing] = await tx
         .select({ id: submissions.id, ...auditedColumns })
