@@ -383,7 +383,9 @@ try {
     const floorWebs = await Promise.all(Array.from({ length: config.webs }, (_, index) => startBenchServer("bench/lib/floor-flag-web.ts", world.env, BENCH_PORT_BASE + 88 + index)));
     // Turns over the pairs, kept across rounds: a wrong pair gets one answer a pass (at most WRONG_PER_PAIR passes), a right pair one answer ever.
     const turns = { wrong: 0, correct: 0, floor: 0, me: 0 };
-    const pairAt = (set: FlagChallenge[], turn: number) => ({ challenge: set[turn % set.length], teamId: teamIds[Math.floor(turn / set.length) % teamIds.length] });
+    // One team after another (as at an event: a team sends its answers one at a time, many teams at once), each
+    // pass over the teams on the next challenge.
+    const pairAt = (set: FlagChallenge[], turn: number) => ({ challenge: set[Math.floor(turn / teamIds.length) % set.length], teamId: teamIds[turn % teamIds.length] });
     const capacity = { wrong: wrongSet.length * teamIds.length * WRONG_PER_PAIR, correct: rightSet.length * teamIds.length, floor: Infinity, me: Infinity };
 
     async function costRound(kind: Round["kind"], seconds: number, amount = 0): Promise<Round> {

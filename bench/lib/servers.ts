@@ -128,7 +128,9 @@ export function startFloorPublisher(env: Record<string, string>): ChildProcess {
 
 /** `rootOf(i)`: the checkout web i runs from (this one unless told). */
 export async function startWebs(env: Record<string, string>, count: number, firstPort: number, rootOf: (index: number) => string = () => REPO_ROOT): Promise<WebProcess[]> {
-  return Promise.all(Array.from({ length: count }, (_, index) => startWeb(env, firstPort + index, rootOf(index))));
+  // BENCH_WEB_LOG=<path>: each web process's log kept in <path>.<index> (a diagnosis; dropped otherwise).
+  const logOf = (index: number) => (process.env.BENCH_WEB_LOG ? `${process.env.BENCH_WEB_LOG}.${index}` : undefined);
+  return Promise.all(Array.from({ length: count }, (_, index) => startWeb(env, firstPort + index, rootOf(index), [], logOf(index))));
 }
 
 /** Starts a worker process; resolves when it says it started (its only info line at start). `flags`: as startWeb's; `root` too. */
