@@ -416,14 +416,20 @@ export const flagTries = pgTable(
 );
 
 /**
- * How many teams solved each flag challenge. Its row lock takes a challenge's solves in turn for the length of
- * one statement: the count it returns is the solve's place (1: the first blood), and a dynamic value's input.
+ * How many teams solved each flag challenge. Its row lock takes a challenge's solves in turn until the solve
+ * commits: the count it returns is the solve's place (1: the first blood), and a dynamic value's input.
  */
 export const flagSolveCounts = pgTable("flag_solve_counts", {
   challengeId: integer("challenge_id")
     .primaryKey()
     .references(() => challenges.id, { onDelete: "cascade" }),
   solves: integer("solves").notNull(),
+  /**
+   * A dynamic challenge's solvers were last recomputed at this many solves: while it is behind `solves`, every
+   * solver's value is still to fall (the challenge's own outbox: the solve commits it, a worker catches it up).
+   */
+  recomputed: integer("recomputed").notNull().default(0),
+  changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 /**

@@ -6,6 +6,7 @@ import { hostname } from "node:os";
 import { Worker, type Processor } from "bullmq";
 import { queues, type QueueKey } from "../app/infrastructure/queues.ts";
 import { outboxBacklog, sweepStaleStandings } from "../app/modules/standings/outbox.server.ts";
+import { sweepBehindChallenges } from "../app/modules/flags/dynamic-solvers.server.ts";
 import { readLiveSnapshot } from "../app/modules/standings/scoreboard.server.ts";
 import { closeEmitter } from "../app/infrastructure/emitter.server.ts";
 import { getEnv } from "../app/infrastructure/env.server.ts";
@@ -106,6 +107,8 @@ async function main() {
     try {
       const swept = await sweepStaleStandings();
       if (swept > 0) log.info({ teams: swept }, "re-enqueued stale standings");
+      const behind = await sweepBehindChallenges();
+      if (behind > 0) log.info({ challenges: behind }, "re-enqueued dynamic challenges' solvers");
     } catch (error) {
       log.warn({ err: error }, "standings sweep failed; will retry");
     }

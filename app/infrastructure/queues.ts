@@ -11,15 +11,13 @@ export const queues = {
     payload: z.object({ teamId: z.number().int().positive() }),
   },
   /**
-   * Recomputes several teams together and publishes them as one event: every solver of a dynamic challenge
-   * whose value fell (app/modules/standings/recompute.server.ts, `recomputeTeamsTogether`).
+   * Recomputes every solver of a dynamic challenge whose value fell, together, published as one event
+   * (app/modules/flags/dynamic-solvers.server.ts); one job per challenge at a time (its job id).
    */
   standingsBatch: {
     name: "standings-batch",
     payload: z.object({
-      teamIds: z.array(z.number().int().positive()).min(1).max(100_000),
       challengeId: z.number().int().positive(),
-      value: z.number().int().positive(),
     }),
   },
   /** Deletes a stored object that nothing points at any more (a replaced file, a removed attachment). */

@@ -1,6 +1,8 @@
 CREATE TABLE "flag_solve_counts" (
 	"challenge_id" integer PRIMARY KEY NOT NULL,
-	"solves" integer NOT NULL
+	"solves" integer NOT NULL,
+	"recomputed" integer DEFAULT 0 NOT NULL,
+	"changed_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "flag_tries" (
@@ -74,4 +76,4 @@ FROM (SELECT team_id, challenge_id FROM flag_attempts UNION SELECT team_id, chal
 INNER JOIN challenges c ON c.id = k.challenge_id
 LEFT JOIN event_settings s ON s.id = 1;
 --> statement-breakpoint
-INSERT INTO flag_solve_counts (challenge_id, solves) SELECT challenge_id, count(*) FROM flag_solves GROUP BY challenge_id;
+INSERT INTO flag_solve_counts (challenge_id, solves, recomputed) SELECT challenge_id, count(*), count(*) FROM flag_solves GROUP BY challenge_id;

@@ -9,13 +9,15 @@ import { getDb } from "../../app/infrastructure/db.server.ts";
 import { createApiToken } from "../../app/modules/api-tokens/tokens.server.ts";
 import { resetWrongAnswers } from "../../app/modules/flags/attempts.server.ts";
 import { messages } from "../../app/modules/messages.ts";
-import { flagAttempts } from "../../db/schema.ts";
-import { eq } from "drizzle-orm";
+import { challenges, flagAttempts, flagSolveCounts, standings } from "../../db/schema.ts";
+import { eq, sql } from "drizzle-orm";
 import { FIXTURE_PASSWORD } from "../drills/support/event.ts";
 import { login } from "../drills/support/http.ts";
 import { actorFor, ensureEventSettings, makeTeam, makeUser, openAllGates, testAdmin } from "../support/fixtures.ts";
 import { makeFlagChallenge } from "../support/flags.ts";
-import { startWebServer, stopAll } from "../support/processes.ts";
+import { startWebServer, startWorker, stopAll } from "../support/processes.ts";
+import { waitForEmptyOutbox } from "../support/standings.ts";
+import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
 
 const m = messages.flags;
 const state = {} as { url: string };
@@ -24,7 +26,8 @@ beforeAll(async () => {
   await ensureEventSettings();
   await openAllGates();
   // A short deadline for bodies, so the slow body's 408 comes quickly.
-  state.url = (await startWebServer({ WEB_BODY_DEADLINE_MS: "1500" })).url;
+  const [web] = await Promise.all([startWebServer({ WEB_BODY_DEADLINE_MS: "1500" }), startWorker()]);
+  state.url = web.url;
 }, 90_000);
 afterAll(() => stopAll());
 
@@ -112,5 +115,29 @@ describe("a flag answer on the wire", () => {
     await resetWrongAnswers(actorFor(admin.id, admin.name, "admin"), team.id, challenge.id);
     // The notice reaches the web process at the reset's commit; the next answer is taken.
     await expect.poll(async () => (await send("GK{reset}")).status, { timeout: 10_000 }).toBe(200);
+  });
+
+  it("lowers every solver of a dynamic challenge together through the worker, as a rebuild computes them", async () => {
+    const challenge = await makeFlagChallenge([{ kind: "exact", value: "GK{falls}" }], { points: 500 });
+    await getDb().update(challenges).set({ scoring: "dynamic", minimumPoints: 100, decay: 3 }).where(eq(challenges.id, challenge.id));
+    const solvers = await Promise.all([member(), member(), member()]);
+    const points: unknown[] = [];
+    for (const solver of solvers) {
+      points.push((await answer(`/api/v1/challenges/${challenge.id}/flag`, JSON.stringify({ answer: "GK{falls}" }), { Authorization: `Bearer ${solver.token}` })).body?.points);
+    }
+    expect(points).toEqual([500, 456, 323]);
+    // The worker catches the challenge's solvers up (its count's `recomputed`), then every team's standing.
+    await expect
+      .poll(async () => (await getDb().select().from(flagSolveCounts).where(sql`${flagSolveCounts.challengeId} = ${challenge.id} and ${flagSolveCounts.recomputed} = 3`)).length, { timeout: 30_000 })
+      .toBe(1);
+    await waitForEmptyOutbox(30_000);
+    // Each solver's stored standing is what a full rebuild computes: the value at three solves.
+    const rebuilt = (await computeAllStandings(getDb())).standings;
+    for (const solver of solvers) {
+      const [stored] = await getDb().select().from(standings).where(eq(standings.teamId, solver.team.id));
+      const expected = rebuilt.find((row) => row.teamId === solver.team.id)!;
+      expect([stored.totalCenti, stored.solvedCount, stored.totalReachedAt]).toEqual([expected.totalCenti, expected.solvedCount, expected.totalReachedAt]);
+      expect(stored.totalCenti).toBe(32_300);
+    }
   });
 });

@@ -6,10 +6,11 @@
  * rebuild from submissions, scores and awards. Rebuilds running alongside jobs must neither deadlock nor
  * leave stale rows.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { challengeFlags, challenges, standings, standingsOutbox, submissions, userStatistics } from "../../db/schema.ts";
+import { challengeFlags, challenges, flagSolveCounts, standings, standingsOutbox, submissions, userStatistics } from "../../db/schema.ts";
+import { recomputeChallengeSolvers } from "../../app/modules/flags/dynamic-solvers.server.ts";
 import { FlagError, sendFlag } from "../../app/modules/flags/guess.server.ts";
 import { AwardError, giveAward, revokeAward } from "../../app/modules/awards/awards.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
@@ -187,12 +188,19 @@ describe("incremental standings", () => {
             await Promise.all([rebuildStandings(), runPending(step.order.map((index) => teamRows[index].id), true)]);
           } else if (step.batch) {
             const ids = step.order.map((index) => teamRows[index].id);
-            // A batch beside single jobs of some of its teams.
-            await Promise.all([recomputeTeamsTogether(ids), step.together ? runPending(ids.slice(0, 2), true) : Promise.resolve()]);
+            // A batch beside single jobs of some of its teams, and beside the dynamic challenges' solvers' jobs.
+            await Promise.all([
+              recomputeTeamsTogether(ids),
+              step.together ? runPending(ids.slice(0, 2), true) : Promise.resolve(),
+              ...flagRows.map((challengeId) => recomputeChallengeSolvers(challengeId)),
+            ]);
           } else {
             await runPending(step.order.map((index) => teamRows[index].id), step.together);
           }
         }
+        // What the workers do at the end: every dynamic challenge's solvers left behind, then every team still marked.
+        const behind = await getDb().select({ challengeId: flagSolveCounts.challengeId }).from(flagSolveCounts).where(sql`${flagSolveCounts.recomputed} < ${flagSolveCounts.solves}`);
+        for (const { challengeId } of behind) await recomputeChallengeSolvers(challengeId);
         const pending = (await getDb().select({ teamId: standingsOutbox.teamId }).from(standingsOutbox)).map((row) => row.teamId);
         await runPending(pending, true);
         await expectMatchesRebuild();

@@ -1,6 +1,7 @@
 import type { Job } from "bullmq";
 import { queues } from "../../app/infrastructure/queues.ts";
-import { recomputeTeamsTogether, recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
+import { recomputeChallengeSolvers } from "../../app/modules/flags/dynamic-solvers.server.ts";
+import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 
 /** One team's standings, recomputed from Postgres; a job whose work was already done is skipped. */
 export async function processStandings(job: Job) {
@@ -9,9 +10,9 @@ export async function processStandings(job: Job) {
   return result.status === "updated" ? { status: result.status, rank: result.team.rank } : result;
 }
 
-/** Several teams' standings together, published as one event (a dynamic challenge's new value). */
+/** A dynamic challenge's solvers together, published as one event with its new value, until no solve came in meanwhile. */
 export async function processStandingsBatch(job: Job) {
-  const { teamIds, challengeId, value } = queues.standingsBatch.payload.parse(job.data);
-  const results = await recomputeTeamsTogether(teamIds, { challengeId, value });
-  return { teams: results.length, updated: results.filter((result) => result.status === "updated").length };
+  const { challengeId } = queues.standingsBatch.payload.parse(job.data);
+  const rounds = await recomputeChallengeSolvers(challengeId);
+  return { rounds: rounds.length, teams: rounds.reduce((sum, round) => sum + round.length, 0) };
 }

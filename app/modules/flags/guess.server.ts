@@ -18,7 +18,6 @@ import {
   flagSolves,
   flagTries,
   gates,
-  standingsOutbox,
   teamFlags,
   teams,
 } from "../../../db/schema.ts";
@@ -29,7 +28,7 @@ import { challengeGateJoin, hasPrerequisitesSql, missingPrerequisitesSql, refusa
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { changeTeamThenRecompute } from "../standings/recompute.server.ts";
-import { requestBatchRecompute } from "../standings/outbox.server.ts";
+import { requestSolversRecompute } from "./dynamic-solvers.server.ts";
 import { submissionsCloseSql } from "../submissions/close.ts";
 import { hasControlCharacters } from "./answers.ts";
 import { announceFirstBlood } from "./first-blood.server.ts";
@@ -114,7 +113,7 @@ export type FlagVerdict =
       message: string;
       /** The challenge's first solve. */
       firstBlood: boolean;
-      /** The teams whose standing the solve changes: the team, or every solver of a dynamic challenge. */
+      /** The team whose standing the solve changes at once (a dynamic challenge's other solvers follow: dynamic-solvers.server.ts). */
       solvers: number[];
     }
   | {
@@ -390,7 +389,7 @@ function wrongStatement(prerequisites: boolean, perTeam: boolean) {
 }
 const wrongStatements = [wrongStatement(false, false), wrongStatement(false, true), wrongStatement(true, false), wrongStatement(true, true)];
 
-const SOLVE_NAMES = ["teamId", "challengeId", "label", "limit", "maxAttempts", "at", "userId", "matched", "solvedAt"] as const;
+const SOLVE_NAMES = ["teamId", "challengeId", "label", "limit", "maxAttempts", "at", "userId", "matched", "solvedAt", "dynamic"] as const;
 
 /**
  * A right answer's statement: the team's row marked solved, the challenge's count of solves (its row lock makes
@@ -400,8 +399,10 @@ const SOLVE_NAMES = ["teamId", "challengeId", "label", "limit", "maxAttempts", "
 function solveStatement(prerequisites: boolean) {
   return prebuilt(SOLVE_NAMES, (v) =>
     sql`with ${teamRowCte(v, prerequisites, { insert: sql`solved_at`, values: sql`clock_timestamp()`, set: sql`solved_at = clock_timestamp()`, returning: sql`1 as one` })},
-      counted as (insert into ${flagSolveCounts} as c (challenge_id, solves) select ${v.challengeId}::int, 1 from tried
-        on conflict (challenge_id) do update set solves = c.solves + 1 returning c.solves),
+      counted as (insert into ${flagSolveCounts} as c (challenge_id, solves, recomputed) select ${v.challengeId}::int, 1, case when ${v.dynamic}::boolean then 0 else 1 end from tried
+        on conflict (challenge_id) do update set solves = c.solves + 1, changed_at = now(),
+          recomputed = case when ${v.dynamic}::boolean then c.recomputed else c.solves + 1 end
+        returning c.solves),
       solve as (insert into ${flagSolves} (team_id, challenge_id, user_id, solved_at)
         select ${v.teamId}::int, ${v.challengeId}::int, ${v.userId}::int, coalesce(${v.solvedAt}::timestamptz, clock_timestamp()) from counted
         returning solved_at),
@@ -412,13 +413,6 @@ function solveStatement(prerequisites: boolean) {
   );
 }
 const solveStatements = [solveStatement(false), solveStatement(true)];
-
-/** Every solver of a dynamic challenge marked stale, read once the solve's statement has ended (its own snapshot: every earlier solve). */
-const markSolversStale = prebuilt(["challengeId"], ({ challengeId }) =>
-  sql`insert into ${standingsOutbox} (team_id) select ${flagSolves.teamId} from ${flagSolves} where ${flagSolves.challengeId} = ${challengeId}::int order by 1
-    on conflict (team_id) do update set version = nextval('standings_outbox_version_seq'), requested_at = now()
-    returning team_id`,
-);
 
 function teamValues(challenge: FlagChallenge, teamId: number, userId: number, at: Date) {
   return { teamId, challengeId: challenge.id, label: challenge.label, limit: challenge.wrongPerMinute, maxAttempts: challenge.maxAttempts, at: at.toISOString(), userId };
@@ -475,7 +469,13 @@ const TEAM_FLAGS_SYNC_MS = 10_000;
  * batch job (their values all fell).
  */
 async function recordSolve(input: Parameters<typeof sendFlag>[0], challenge: FlagChallenge, teamId: number, matched: number, now: Date): Promise<FlagVerdict | typeof STALE> {
-  const statement = solveStatements[challenge.hasPrerequisites ? 1 : 0]({ ...teamValues(challenge, teamId, input.actor.id, now), matched, solvedAt: input.now?.toISOString() ?? null });
+  const statement = solveStatements[challenge.hasPrerequisites ? 1 : 0]({
+    ...teamValues(challenge, teamId, input.actor.id, now),
+    matched,
+    solvedAt: input.now?.toISOString() ?? null,
+    // A static challenge's solvers are never behind: its count's `recomputed` follows its solves.
+    dynamic: challenge.scoring === "dynamic",
+  });
   let refusal: FlagError | typeof STALE | null = null;
   const solved = async (tx: Queryable) => {
     const [result] = await sendInOrder(tx, [statement]);
@@ -499,15 +499,16 @@ async function recordSolve(input: Parameters<typeof sendFlag>[0], challenge: Fla
   };
   try {
     if (challenge.scoring === "dynamic") {
-      const { solves, points, solvedAt, solvers } = await getDb().transaction(async (tx) => {
+      // The solve and its record; every solver's value falls, which the challenge's count says until a worker has
+      // recomputed them (flag_solve_counts.recomputed: the challenge's own outbox, dynamic-solvers.server.ts). No
+      // other team's row is touched here: the count's lock is held only until this commits.
+      const { solves, points, solvedAt } = await getDb().transaction(async (tx) => {
         const made = await solved(tx);
-        const [marked, audited] = await sendInOrder(tx, [markSolversStale({ challengeId: challenge.id }), made.audit]);
-        rowsOf(audited);
-        return { ...made, solvers: rowsOf(marked).map((row) => Number(row.team_id)) };
+        rowsOf((await sendInOrder(tx, [made.audit]))[0]);
+        return made;
       });
-      // This solve lowered what every solver counts: one batch, one event (the outbox rows stand behind it).
-      await requestBatchRecompute(solvers, { challengeId: challenge.id, value: points });
-      return correct(challenge.id, points, solvedAt, solves, solvers);
+      await requestSolversRecompute(challenge.id);
+      return correct(challenge.id, points, solvedAt, solves, [teamId]);
     }
     const made = await changeTeamThenRecompute(async (tx) => {
       const result = await solved(tx);

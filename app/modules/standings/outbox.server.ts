@@ -4,7 +4,7 @@ import { prebuilt } from "../../../db/in-order.ts";
 import { standingsOutbox } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
-import { enqueue, enqueueMany } from "../../infrastructure/queue.server.ts";
+import { enqueueMany } from "../../infrastructure/queue.server.ts";
 
 /**
  * Marks teams' standings stale, inside the caller's transaction: the score and the request to
@@ -57,21 +57,6 @@ export async function requestStandingsRecompute(teams: number | Iterable<number 
     return true;
   } catch (error) {
     getLogger().warn({ err: error, teams: teamIds.length, teamId: teamIds[0] }, "standings jobs not enqueued; the outbox sweep will retry");
-    return false;
-  }
-}
-
-/**
- * After commit: ask a worker to recompute these teams together and publish them as one event (a dynamic
- * challenge's new value). As requestStandingsRecompute: a failure gives up at once (the sweep enqueues each
- * team still marked, one job each).
- */
-export async function requestBatchRecompute(teamIds: readonly number[], about: { challengeId: number; value: number }): Promise<boolean> {
-  try {
-    await enqueue("standingsBatch", { teamIds: [...new Set(teamIds)], ...about });
-    return true;
-  } catch (error) {
-    getLogger().warn({ err: error, teams: teamIds.length, challengeId: about.challengeId }, "standings batch not enqueued; the outbox sweep will retry");
     return false;
   }
 }
