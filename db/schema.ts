@@ -119,6 +119,10 @@ export const challenges = pgTable(
     id: serial("id").primaryKey(),
     title: text("title").notNull(),
     description: text("description").notNull(),
+    // The Arabic beside the English (null: none; an Arabic reader then reads the English): docs/domain.md
+    // "Event content in two languages".
+    titleAr: text("title_ar"),
+    descriptionAr: text("description_ar"),
     points: integer("points").notNull(),
     category: categoryEnum("category").notNull(),
     difficulty: difficultyEnum("difficulty"),
@@ -630,6 +634,9 @@ export const announcements = pgTable(
     id: serial("id").primaryKey(),
     title: text("title").notNull(),
     content: text("content").notNull(),
+    // The Arabic beside the English (null: none): docs/domain.md "Event content in two languages".
+    titleAr: text("title_ar"),
+    contentAr: text("content_ar"),
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
     // An answer to a challenge question published to every team: the challenge page links it.
     challengeId: integer("challenge_id").references(() => challenges.id, { onDelete: "set null" }),
@@ -643,6 +650,8 @@ export const notifications = pgTable(
   {
     id: serial("id").primaryKey(),
     message: text("message").notNull(),
+    // The Arabic beside the English (null: none): docs/domain.md "Event content in two languages".
+    messageAr: text("message_ar"),
     sentBy: integer("sent_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
@@ -774,6 +783,9 @@ export const gates = pgTable(
     number: smallint("number").primaryKey(),
     title: text("title").notNull(),
     description: text("description").notNull(),
+    // The Arabic beside the English (null: none): docs/domain.md "Event content in two languages".
+    titleAr: text("title_ar"),
+    descriptionAr: text("description_ar"),
     opensAt: timestamp("opens_at", { withTimezone: true }).notNull(),
     updatedAt: updatedAt(),
   },

@@ -23,12 +23,37 @@ export function demoParticipants() {
   );
 }
 
+/**
+ * The five gates. The first three have their Arabic beside the English (docs/domain.md "Event content in two
+ * languages"); the last two are English only, so an Arabic reader sees both cases.
+ */
 export function demoGates(now: Date) {
   const at = (offset: number) => new Date(now.getTime() + offset);
   return [
-    { number: 1, title: "Gate I — The Awakening", description: "Your first trial: warm up your mind and your team.", opensAt: at(-6 * HOUR) },
-    { number: 2, title: "Gate II — The Labyrinth", description: "Paths twist and logic bends. Find the way through.", opensAt: at(-3 * HOUR) },
-    { number: 3, title: "Gate III — The Forge", description: "Build, break and rebuild. Only the strongest designs survive.", opensAt: at(-10 * MINUTE) },
+    {
+      number: 1,
+      title: "Gate I — The Awakening",
+      description: "Your first trial: warm up your mind and your team.",
+      titleAr: "البوابة الأولى — اليقظة",
+      descriptionAr: "تجربتك الأولى: أيقظ ذهنك وذهن فريقك.",
+      opensAt: at(-6 * HOUR),
+    },
+    {
+      number: 2,
+      title: "Gate II — The Labyrinth",
+      description: "Paths twist and logic bends. Find the way through.",
+      titleAr: "البوابة الثانية — المتاهة",
+      descriptionAr: "تتلوّى الدروب وينحني المنطق. اعثر على طريق العبور.",
+      opensAt: at(-3 * HOUR),
+    },
+    {
+      number: 3,
+      title: "Gate III — The Forge",
+      description: "Build, break and rebuild. Only the strongest designs survive.",
+      titleAr: "البوابة الثالثة — المِصهر",
+      descriptionAr: "ابنِ واكسر ثم أعد البناء. لا يصمد إلا أقوى التصاميم.",
+      opensAt: at(-10 * MINUTE),
+    },
     { number: 4, title: "Gate IV — The Abyss", description: "Defend what is yours and breach what is not.", opensAt: at(2 * HOUR) },
     { number: 5, title: "Gate V — The Throne", description: "The final gate. Few have seen what lies beyond.", opensAt: at(8 * HOUR) },
   ];
@@ -65,6 +90,9 @@ export function demoMeals(now: Date) {
 export interface DemoChallenge {
   title: string;
   description: string;
+  /** The Arabic beside the English (some challenges only: the others show their English to Arabic readers). */
+  titleAr?: string;
+  descriptionAr?: string;
   points: number;
   category: Category;
   difficulty: "Easy" | "Medium" | "Hard";
@@ -88,15 +116,15 @@ export interface DemoChallenge {
 
 export const demoChallenges: DemoChallenge[] = [
   { wave: 1, category: "PS", difficulty: "Easy", points: 100, title: "Runes of Order", description: "Sort the ancient runes so that every pair of neighbours obeys the rule of the elders.", hints: "Think about a stable sort with a custom comparator.", attachment: { name: "runes.pdf", type: "application/pdf" } },
-  { wave: 1, category: "AI", difficulty: "Easy", points: 100, title: "Oracle's First Sight", description: "Train a classifier that tells guardians from wanderers using the provided features.", hints: "Start with a baseline before tuning anything." },
-  { wave: 2, category: "CS", difficulty: "Medium", points: 150, title: "Sealed Scroll", description: "A message was sealed with a weak cipher. Recover the plain text.", hints: "Frequency analysis still works on old seals.", attachment: { name: "scroll.png", type: "image/png" } },
+  { wave: 1, category: "AI", difficulty: "Easy", points: 100, title: "Oracle's First Sight", description: "Train a classifier that tells guardians from wanderers using the provided features.", titleAr: "النظرة الأولى للعرّافة", descriptionAr: "درّب مصنِّفًا يميّز الحرّاس من التائهين باستعمال الخصائص المرفقة.", hints: "Start with a baseline before tuning anything." },
+  { wave: 2, category: "CS", difficulty: "Medium", points: 150, title: "Sealed Scroll", description: "A message was sealed with a weak cipher. Recover the plain text.", titleAr: "اللفافة المختومة", descriptionAr: "خُتمت رسالة بشيفرة ضعيفة. استعد نصّها الأصلي.", hints: "Frequency analysis still works on old seals.", attachment: { name: "scroll.png", type: "image/png" } },
   { wave: 2, category: "GD", difficulty: "Medium", points: 150, title: "Banner of the Clan", description: "Design a banner for your team that reads well at a distance and in one colour.", hints: "Contrast first, detail last. Judged on clarity, originality and craft.", rubric: [{ name: "Clarity", weight: 2, maxPoints: 10 }, { name: "Originality", weight: 1, maxPoints: 10 }, { name: "Craft", weight: 1, maxPoints: 10 }] },
   { wave: 3, category: "AI", difficulty: "Medium", points: 200, title: "Whispering Stones", description: "Summarise the stone inscriptions into three sentences a child could understand.", hints: "Evaluate your summaries against the reference set." },
-  { wave: 3, category: "PS", difficulty: "Hard", points: 200, title: "Bridge of Trials", description: "Find the minimum number of moves to cross the bridge before the torch burns out.", hints: "Model it as a shortest path over states." },
+  { wave: 3, category: "PS", difficulty: "Hard", points: 200, title: "Bridge of Trials", description: "Find the minimum number of moves to cross the bridge before the torch burns out.", titleAr: "جسر المحن", descriptionAr: "جد أقلّ عدد من الخطوات لعبور الجسر قبل أن تنطفئ الشعلة.", hints: "Model it as a shortest path over states." },
   { wave: 4, category: "CS", difficulty: "Hard", points: 250, title: "Breach the Abyss", description: "Find the flaw in the gatekeeper's login service and explain how to fix it.", hints: "Look at how the service compares secrets." },
   { wave: 4, category: "GD", difficulty: "Medium", points: 250, title: "Map of the Depths", description: "Draw an information map of the abyss levels for newcomers.", hints: "Judged on hierarchy, legibility and story.", rubric: [{ name: "Hierarchy", weight: 1, maxPoints: 10 }, { name: "Legibility", weight: 1, maxPoints: 10 }, { name: "Story", weight: 1, maxPoints: 10 }] },
   // Flag challenges: the platform checks the answer at once (the demo's flags are in scripts/demo-event.ts on purpose).
-  { wave: 1, category: "CS", difficulty: "Easy", points: 100, title: "Whisper in the Logs", description: "Somewhere in the gatekeeper's logs a guard wrote the first key down. Type it in as it is written: GK{...}. (Demo: the key is GK{first_light}.)", hints: "Keys are case-sensitive here.", flag: { answers: [{ kind: "exact", value: "GK{first_light}" }] }, paidHints: [{ cost: 20, text: "The guard wrote on the first line of the log, in lower case, with an underscore." }] },
+  { wave: 1, category: "CS", difficulty: "Easy", points: 100, title: "Whisper in the Logs", description: "Somewhere in the gatekeeper's logs a guard wrote the first key down. Type it in as it is written: GK{...}. (Demo: the key is GK{first_light}.)", titleAr: "همسة في السجلات", descriptionAr: "في مكان ما من سجلات حارس البوابة، كتب أحد الحرّاس المفتاح الأول. اكتبه كما هو مكتوب: GK{...}. (للتجربة: المفتاح هو GK{first_light}.)", hints: "Keys are case-sensitive here.", flag: { answers: [{ kind: "exact", value: "GK{first_light}" }] }, paidHints: [{ cost: 20, text: "The guard wrote on the first line of the log, in lower case, with an underscore." }] },
   { wave: 1, category: "CS", difficulty: "Easy", points: 50, title: "Case of the Lost Key", description: "The key was shouted across the hall, so nobody knows its case. You have three tries. (Demo: gk{open sesame}, in any case.)", hints: "Case does not matter; spaces inside the braces do.", flag: { answers: [{ kind: "exact_ci", value: "gk{open sesame}" }], maxAttempts: 3 } },
   { wave: 2, category: "CS", difficulty: "Medium", points: 150, title: "Pattern of the Serpent", description: "Every serpent's scale carries a four-digit number: any scale opens the gate. (Demo: GK{serpent-0042} or any four digits.)", hints: "Exactly four digits, nothing around them. Its points fall as more teams solve it.", flag: { answers: [{ kind: "regex", value: "GK\\{serpent-[0-9]{4}\\}" }], dynamic: { minimum: 50, decay: 4 } } },
   { wave: 3, category: "CS", difficulty: "Medium", points: 200, title: "Mirror Keys", description: "Each team's mirror shows a key of its own: another team's key opens nothing. (Demo: an admin reads each team's key in Dashboard → Attempts, per-team flags.)", hints: "Sharing keys between teams is noticed.", flag: { answers: [{ kind: "per_team", value: "GK{<hmac>}" }] }, requires: ["Whisper in the Logs"] },

@@ -8,8 +8,9 @@ import { useSocketEvent } from "~/components/realtime/socket-provider";
 import { useUnreadAnnouncements } from "~/components/realtime/unread-announcements";
 import { RouteErrorPage } from "~/components/status-page";
 import { TitleBar } from "~/components/ui/title-bar";
-import { listAnnouncements, markAnnouncementsSeen, markShownAnnouncementsSeen } from "~/modules/announcements/announcements.server";
-import type { AnnouncementEvent } from "~/modules/realtime/events";
+import { announcementsIn, listAnnouncements, markAnnouncementsSeen, markShownAnnouncementsSeen } from "~/modules/announcements/announcements.server";
+import { CONTENT_TEXTS, shownIn } from "~/modules/i18n/content";
+import { languageOf } from "~/glue/language.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { requirePage } from "~/glue/auth.server";
 import { badgesFor } from "~/glue/viewer-badges.server";
@@ -29,7 +30,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // What is shown is now seen: written only when something was unread as the request began (counted with
   // the badges, in Postgres), so a page read again writes nothing; the list is at least as new as that count.
   if (badges === null || badges.unreadAnnouncements > 0) await markShownAnnouncementsSeen(user.id, announcements.map((announcement) => announcement.id));
-  return { announcements, timeZone };
+  // Each in the viewer's language (docs/domain.md "Event content in two languages").
+  return { announcements: announcementsIn(announcements, languageOf(request)), timeZone };
 }
 
 /** An announcement arrived live while the page was open: the user has seen it too. */
@@ -43,10 +45,10 @@ export default function Announcements() {
   const { announcements, timeZone } = useLoaderData<typeof loader>();
   const { reset } = useUnreadAnnouncements();
   const seen = useFetcher<typeof action>();
-  const { t } = useT();
+  const { t, language } = useT();
   const format = useFormats();
 
-  const [items, setItems] = useState<AnnouncementEvent[]>(announcements);
+  const [items, setItems] = useState(announcements);
   const [liveIds, setLiveIds] = useState<ReadonlySet<number>>(() => new Set());
   const [source, setSource] = useState(announcements);
   if (source !== announcements) {
@@ -61,7 +63,9 @@ export default function Announcements() {
   }, [reset, announcements]);
 
   const [news, setNews] = useState("");
-  useSocketEvent("new_announcement", (announcement) => {
+  useSocketEvent("new_announcement", (incoming) => {
+    // It carries both languages: the page shows its viewer's, as the loader does.
+    const announcement = shownIn(incoming, language, CONTENT_TEXTS.announcement);
     setItems((current) => (current.some((item) => item.id === announcement.id) ? current : [announcement, ...current]));
     setLiveIds((current) => new Set(current).add(announcement.id));
     setNews(t("announcements.new", { title: announcement.title }));

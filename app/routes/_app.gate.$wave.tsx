@@ -12,7 +12,8 @@ import { ActionLink } from "~/components/ui/action-button";
 import { Message } from "~/components/ui/message";
 import { TitleBar } from "~/components/ui/title-bar";
 import { messages } from "~/modules/messages";
-import { getGateBoard, withFlagFigures } from "~/modules/participant/board.server";
+import { gateBoardIn, getGateBoard, withFlagFigures } from "~/modules/participant/board.server";
+import { languageOf } from "~/glue/language.server";
 import { requirePage } from "~/glue/auth.server";
 import { pageReadFor } from "~/glue/viewer-badges.server";
 import { loadOrFail } from "~/glue/load.server";
@@ -30,7 +31,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         async () => {
           const { versions, rows } = await pageReadFor(context, user, request, "gateResults", wave);
           const found = await getGateBoard(wave, user.teamId, now, versions, rows);
-          return found && withFlagFigures(found, user);
+          // In the viewer's language (docs/domain.md "Event content in two languages").
+          return found && gateBoardIn(await withFlagFigures(found, user), languageOf(request));
         },
         messages.participant.gateLoadFailed,
         { wave },
@@ -70,7 +72,7 @@ export default function GateBoard() {
           {t("common.back")}
         </ActionLink>
       </div>
-      <TitleBar title={gate.title} />
+      <TitleBar title={gate.title} written />
       {challenges && !submissions.open && submissions.closesAt ? (
         <Message tone="error" className="submissions-closed">
           {t("participant.submissionsClosedAt", { when: format.dayTime(submissions.closesAt, submissions.timeZone) })}
@@ -110,7 +112,9 @@ export default function GateBoard() {
                       </div>
                       <div>
                         <dt>{t("challenge.points")}</dt>
-                        <dd className="ltr">{format.points(challenge.flag?.value ?? challenge.points)}</dd>
+                        <dd>
+                          <span className="ltr">{format.points(challenge.flag?.value ?? challenge.points)}</span>
+                        </dd>
                       </div>
                       <div>
                         <dt>{t("challenge.difficulty")}</dt>
@@ -123,7 +127,9 @@ export default function GateBoard() {
                       {challenge.flag ? (
                         <div>
                           <dt>{t("flag.solves")}</dt>
-                          <dd className="ltr">{challenge.flag.solves}</dd>
+                          <dd>
+                            <span className="ltr">{challenge.flag.solves}</span>
+                          </dd>
                         </div>
                       ) : null}
                     </dl>

@@ -5,7 +5,8 @@ import { GateArt } from "~/components/participant/gate-art";
 import { RouteErrorPage } from "~/components/status-page";
 import { ActionLink } from "~/components/ui/action-button";
 import { TitleBar } from "~/components/ui/title-bar";
-import { listGates } from "~/modules/gates/gates.server";
+import { listGatesIn } from "~/modules/gates/gates.server";
+import { languageOf } from "~/glue/language.server";
 import { requirePage } from "~/glue/auth.server";
 import { eventVersionsFor } from "~/glue/viewer-badges.server";
 import { pageTitle } from "~/modules/i18n/i18n";
@@ -16,7 +17,8 @@ export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   const now = new Date();
-  return { gates: await listGates(now, await eventVersionsFor(context, user, request)), serverNow: now.toISOString() };
+  // Each gate's texts in the viewer's language (docs/domain.md "Event content in two languages").
+  return { gates: await listGatesIn(languageOf(request), now, await eventVersionsFor(context, user, request)), serverNow: now.toISOString() };
 }
 
 export default function Gates() {
@@ -49,10 +51,12 @@ function GateCard({ gate, serverNow }: { gate: GateItem; serverNow: string }) {
   return (
     <li className={`card gate-card gate-card--${gate.number}${open ? " gate-card--open" : ""}`}>
       <GateArt gate={gate.number} className="gate-card__art" />
-      <h2 className="gate-card__title">{gate.title}</h2>
+      <h2 className="gate-card__title" dir="auto">
+        {gate.title}
+      </h2>
       {open ? (
         <>
-          <p>{gate.description}</p>
+          <p dir="auto">{gate.description}</p>
           <ActionLink to={`/gate/${gate.number}`} aria-label={t("common.nextTo", { name: gate.title })}>
             {t("common.next")}
           </ActionLink>

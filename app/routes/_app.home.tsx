@@ -5,7 +5,8 @@ import { TeamThreads } from "~/components/participant/team-threads";
 import { RouteErrorPage } from "~/components/status-page";
 import { TitleBar } from "~/components/ui/title-bar";
 import { loadHomeContent } from "~/modules/participant/home.server";
-import { teamThreads } from "~/modules/requests/threads.server";
+import { teamThreads, threadChallengeIn } from "~/modules/requests/threads.server";
+import { languageOf } from "~/glue/language.server";
 import { handleHomeAction } from "~/glue/home-forms.server";
 import { actorOf } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
@@ -21,7 +22,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const [content, threads] = await Promise.all([loadHomeContent(new Date(), versions), user.teamId === null ? [] : (rows ?? teamThreads(user.teamId))]);
   return {
     content,
-    threads: threads.map((thread) => ({ id: thread.id, kind: thread.kind, status: thread.status, message: thread.message, challenge: thread.challenge, updatedAt: thread.updatedAt.toISOString() })),
+    threads: threads.map((thread) => ({
+      id: thread.id,
+      kind: thread.kind,
+      status: thread.status,
+      message: thread.message,
+      challenge: threadChallengeIn(thread, languageOf(request)),
+      updatedAt: thread.updatedAt.toISOString(),
+    })),
   };
 }
 

@@ -95,12 +95,16 @@ export default function Status() {
           {order.map((category) => (
             <div key={category}>
               <dt>{category}</dt>
-              <dd className="ltr">{points(team?.categories[category])}</dd>
+              <dd>
+                <span className="ltr">{points(team?.categories[category])}</span>
+              </dd>
             </div>
           ))}
           <div className="status-card__total">
             <dt>{t("status.totalPoints")}</dt>
-            <dd className="ltr">{points(team?.totalScore)}</dd>
+            <dd>
+              <span className="ltr">{points(team?.totalScore)}</span>
+            </dd>
           </div>
         </dl>
         {shown.awards.length ? (

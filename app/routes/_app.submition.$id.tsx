@@ -5,9 +5,10 @@ import { SubmissionScreen } from "~/components/participant/submission-screen";
 import { useT } from "~/components/i18n";
 import { pageTitle } from "~/modules/i18n/i18n";
 import { LoadErrorPage } from "~/components/status-page";
-import { challengeAnswers } from "~/modules/announcements/announcements.server";
+import { announcementsIn, challengeAnswers } from "~/modules/announcements/announcements.server";
 import { messages } from "~/modules/messages";
-import { getChallengeForSubmission } from "~/modules/participant/board.server";
+import { challengePageIn, getChallengeForSubmission } from "~/modules/participant/board.server";
+import { languageOf } from "~/glue/language.server";
 import { getSubmissionsWindow } from "~/modules/settings/settings.server";
 import { submissionMaxBytes } from "~/modules/submissions/submit.server";
 import { handleSubmissionPost } from "~/glue/submission-upload.server";
@@ -51,7 +52,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!found) throw new Response("Not found", { status: 404 });
   // A flag challenge's figures (its value now, solves, first solvers): a read of its own, as its team's state.
   const figures = found.challenge.checking === "flag" ? (await flagFiguresFor([challengeId], user)).get(challengeId) ?? null : null;
-  return { ...found, canSubmit: user.teamId !== null, maxBytes: submissionMaxBytes(), submissions: deadline, answers, figures };
+  const language = languageOf(request);
+  // In the viewer's language (docs/domain.md "Event content in two languages").
+  return { ...challengePageIn(found, language), canSubmit: user.teamId !== null, maxBytes: submissionMaxBytes(), submissions: deadline, answers: announcementsIn(answers, language), figures };
 }
 
 /**

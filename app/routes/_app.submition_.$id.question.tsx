@@ -11,6 +11,8 @@ import { TitleBar } from "~/components/ui/title-bar";
 import { parseRowId } from "~/modules/ids";
 import { messages } from "~/modules/messages";
 import { getChallengeForSubmission } from "~/modules/participant/board.server";
+import { inLanguage } from "~/modules/i18n/content";
+import { languageOf } from "~/glue/language.server";
 import { QuestionSchema } from "~/modules/requests/schema";
 import { askQuestion } from "~/modules/requests/threads.server";
 import { requirePage } from "~/glue/auth.server";
@@ -35,7 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requirePage(request);
   const found = await getChallengeForSubmission(challengeIdOf(params.id), user);
   if (!found) throw notFound();
-  return { challenge: { id: found.challenge.id, title: found.challenge.title }, canAsk: user.teamId !== null };
+  return { challenge: { id: found.challenge.id, title: inLanguage(languageOf(request), found.challenge.title, found.challenge.titleAr) }, canAsk: user.teamId !== null };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

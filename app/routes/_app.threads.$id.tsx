@@ -13,7 +13,8 @@ import { TitleBar } from "~/components/ui/title-bar";
 import { parseRowId } from "~/modules/ids";
 import { messages } from "~/modules/messages";
 import { ReplySchema } from "~/modules/requests/schema";
-import { getThread, isTeamThread, teamReply } from "~/modules/requests/threads.server";
+import { getThread, isTeamThread, teamReply, threadChallengeIn } from "~/modules/requests/threads.server";
+import { languageOf } from "~/glue/language.server";
 import { getEventTimeZone } from "~/modules/settings/settings.server";
 import { requirePage } from "~/glue/auth.server";
 import { formFailure } from "~/glue/failures.server";
@@ -45,7 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       kind: thread.kind,
       status: thread.status,
       message: thread.message,
-      challenge: thread.challenge,
+      challenge: threadChallengeIn(thread, languageOf(request)),
       challengeId: thread.challengeId,
       // Organisers' names are logins: a team reads "an organiser", never whom to guess a password for.
       claimed: thread.claimedBy !== null,

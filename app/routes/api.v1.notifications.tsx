@@ -9,8 +9,8 @@ import { apiResource, readBody, respond } from "~/glue/api.server";
 // app/modules/api/operations.ts); tests/integration/api-openapi.test.ts calls it as a visitor and as each role.
 const resource = apiResource("/notifications", {
   POST: async ({ request, caller: admin }) => {
-    const { message } = await readBody(request, NotificationSchema);
-    return respond(NotificationOutSchema, await sendNotification(actorOf(admin, request), message), { status: 201 });
+    const { message, messageAr } = await readBody(request, NotificationSchema);
+    return respond(NotificationOutSchema, await sendNotification(actorOf(admin, request), message, messageAr), { status: 201 });
   },
 });
 export const loader = resource.loader;

@@ -8,6 +8,7 @@ import { useT } from "~/components/i18n";
 import { useServerMessage } from "~/components/server-message";
 import { Field, TextareaField } from "~/components/ui/field";
 import { VideosForm } from "~/components/videos-form";
+import { ArabicTextFields } from "~/components/dashboard/arabic-fields";
 import { createAnnouncement } from "~/modules/announcements/announcements.server";
 import { AnnouncementSchema } from "~/modules/announcements/schema";
 import { dashboardCounts } from "~/modules/dashboard/counts.server";
@@ -70,6 +71,7 @@ function AnnouncementForm() {
         <input type="hidden" name="intent" value="announcement" />
         <Field label={t("dashboardHome.announcementTitle")} inputProps={{ ...getInputProps(fields.title, { type: "text" }), dir: "auto" }} errors={fields.title.errors} />
         <TextareaField label={t("dashboardHome.announcementContent")} textareaProps={{ ...getTextareaProps(fields.content), rows: 4, dir: "auto" }} errors={fields.content.errors} />
+        <ArabicTextFields title={fields.titleAr} text={fields.contentAr} textLabel="dashboardMisc.arabic.contentAr" rows={4} />
         {form.errors ? (
           <p className="message message--error" role="alert">
             {serverMessage(form.errors[0])}

@@ -10,11 +10,11 @@ import { useServerMessage } from "~/components/server-message";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { ErrorList, Field, SelectField, TextareaField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
-import { cleanupObject, createChallenge, getChallenge, getChallengeAnswersText, getPaidHintsText, getPrerequisiteIds, getRubric, listChallenges, updateChallenge } from "~/modules/challenges/challenges.server";
-import { formatRubric } from "~/modules/scoring/rubric";
+import { challengeFormValues, cleanupObject, createChallenge, listChallenges, updateChallenge } from "~/modules/challenges/challenges.server";
 import { attachmentAccept, categories, ChallengeFormSchema, difficulties } from "~/modules/challenges/schema";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { FlagAnswersHelp } from "~/components/dashboard/flag-answers-help";
+import { ArabicTextFields } from "~/components/dashboard/arabic-fields";
 import { parseChallengeForm } from "~/glue/challenge-form.server";
 import { messages } from "~/modules/messages";
 import styles from "~/styles/dashboard.css";
@@ -31,37 +31,10 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePage(request);
   const editId = parseRowId(new URL(request.url).searchParams.get("edit"));
-  const challenge = editId ? await getChallenge(editId) : null;
+  const editing = editId ? await challengeFormValues(editId) : null;
   // What a challenge may require: the others (titles, gates), in the list's order.
-  const choices = (await listChallenges()).filter((other) => other.id !== challenge?.id).map((other) => ({ id: other.id, title: other.title, wave: other.wave }));
-  return {
-    choices,
-    editing: challenge
-      ? {
-          id: challenge.id,
-          title: challenge.title,
-          description: challenge.description,
-          points: String(challenge.points),
-          category: challenge.category,
-          hints: challenge.hints ?? "",
-          wave: challenge.wave ? String(challenge.wave) : "",
-          difficulty: challenge.difficulty ?? "",
-          rubric: formatRubric(await getRubric(challenge.id)),
-          attachmentName: challenge.attachmentName,
-          // The page is admins' only (pageRoles): the answers fill the form, and go nowhere else.
-          checking: challenge.checking,
-          answers: await getChallengeAnswersText(challenge.id),
-          wrongPerMinute: challenge.wrongPerMinute === null ? "" : String(challenge.wrongPerMinute),
-          maxAttempts: challenge.maxAttempts === null ? "" : String(challenge.maxAttempts),
-          scoring: challenge.scoring,
-          minimumPoints: challenge.minimumPoints === null ? "" : String(challenge.minimumPoints),
-          decay: challenge.decay === null ? "" : String(challenge.decay),
-          paidHints: await getPaidHintsText(challenge.id),
-          releaseAfterMinutes: challenge.releaseAfterMinutes === null ? "" : String(challenge.releaseAfterMinutes),
-          prerequisites: (await getPrerequisiteIds(challenge.id)).map(String),
-        }
-      : null,
-  };
+  const choices = (await listChallenges()).filter((other) => other.id !== editing?.id).map((other) => ({ id: other.id, title: other.title, wave: other.wave }));
+  return { choices, editing };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -123,6 +96,7 @@ function ChallengeForm({ editing, choices }: { editing: Editing; choices: Choice
       {editing ? <input {...getInputProps(fields.id, { type: "hidden" })} key={fields.id.key} /> : null}
       <Field label={t("challengesPage.titleField")} inputProps={{ ...getInputProps(fields.title, { type: "text" }), dir: "auto" }} errors={fields.title.errors} />
       <TextareaField label={t("challengesPage.description")} textareaProps={{ ...getTextareaProps(fields.description), rows: 5, dir: "auto" }} errors={fields.description.errors} />
+      <ArabicTextFields title={fields.titleAr} text={fields.descriptionAr} textLabel="dashboardMisc.arabic.descriptionAr" rows={5} />
       <div className="dash-grid">
         <Field label={t("challengesPage.points")} inputProps={{ ...getInputProps(fields.points, { type: "number" }), min: 1, step: 1, inputMode: "numeric" }} errors={fields.points.errors} />
         <SelectField label={t("challengesPage.category")} selectProps={getSelectProps(fields.category)} errors={fields.category.errors}>

@@ -8,6 +8,7 @@ import { handleWorkspaceAction } from "~/glue/judge-workspace.server";
 import { pageTitle } from "~/modules/i18n/i18n";
 import { filtersOf, readWorkspaceQuery, workspaceHref } from "~/modules/judging/schema";
 import { openWorkspace } from "~/modules/judging/workspace-page.server";
+import { languageOf } from "~/glue/language.server";
 import styles from "~/styles/judge.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -20,7 +21,7 @@ export const handle: DashboardHandle = { loadFailed: (_message, t) => t("judgeWo
 export async function loader({ request }: LoaderFunctionArgs) {
   const judge = await requirePage(request);
   const query = readWorkspaceQuery(new URL(request.url).searchParams);
-  const opened = await openWorkspace(judge, query);
+  const opened = await openWorkspace(judge, query, languageOf(request));
   if ("handedOut" in opened) throw redirect(workspaceHref({ ...filtersOf(query), s: opened.handedOut, saved: query.saved }));
   return opened.page;
 }

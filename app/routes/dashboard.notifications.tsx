@@ -9,6 +9,7 @@ import { useT } from "~/components/i18n";
 import { useServerMessage } from "~/components/server-message";
 import { ActionButton } from "~/components/ui/action-button";
 import { TextareaField } from "~/components/ui/field";
+import { ArabicTextFields } from "~/components/dashboard/arabic-fields";
 import { Message } from "~/components/ui/message";
 import { messages } from "~/modules/messages";
 import { lastNotification, sendNotification } from "~/modules/notifications/notifications.server";
@@ -29,7 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: NotificationSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), outcome: null }, { status: 400 });
   try {
-    await sendNotification(actorOf(admin, request), submission.value.message);
+    await sendNotification(actorOf(admin, request), submission.value.message, submission.value.messageAr);
   } catch (error) {
     // The page says "failed" in red whatever the cause; the status and the log tell which.
     const failed = dashboardFailureOf(error, "notification failed");
@@ -74,6 +75,7 @@ export default function Notifications() {
           <h2 id="send-title">{t("notificationsPage.send")}</h2>
           <Form method="post" {...getFormProps(form)} className="form">
             <TextareaField label={t("notificationsPage.message")} textareaProps={{ ...getTextareaProps(fields.message), rows: 4, dir: "auto" }} errors={fields.message.errors} />
+            <ArabicTextFields text={fields.messageAr} textLabel="dashboardMisc.arabic.messageAr" rows={4} />
             <div className="message-slot" aria-live="polite">
               {outcome === "sent" ? <Message tone="correct">{serverMessage(messages.notifications.sent)}</Message> : null}
               {outcome === "failed" ? <Message tone="error">{serverMessage(messages.notifications.failed)}</Message> : null}
@@ -88,6 +90,11 @@ export default function Notifications() {
           {last ? (
             <>
               <p dir="auto">{last.message}</p>
+              {last.messageAr ? (
+                <p dir="auto" lang="ar">
+                  {last.messageAr}
+                </p>
+              ) : null}
               <p className="muted">
                 <time dateTime={last.timestamp}>{format.dayTime(last.timestamp, timeZone)}</time>
               </p>

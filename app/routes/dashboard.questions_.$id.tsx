@@ -27,6 +27,7 @@ import { requirePage } from "~/glue/auth.server";
 import { dashboardFormFailure, dashboardToastFailure } from "~/glue/failures.server";
 import { notFound } from "~/glue/responses.server";
 import { redirectWithToast } from "~/glue/toast.server";
+import { ArabicTextFields } from "~/components/dashboard/arabic-fields";
 
 const m = messages.threads;
 
@@ -148,6 +149,7 @@ function PublishForm({ thread }: { thread: LoaderData["thread"] }) {
       <Form method="post" {...getFormProps(form)} className="form">
         <Field label={t("questionsPage.publishTitle")} inputProps={{ ...getInputProps(fields.title, { type: "text" }), maxLength: 200, dir: "auto" }} errors={fields.title.errors} />
         <TextareaField label={t("questionsPage.publishContent")} textareaProps={{ ...getTextareaProps(fields.content), rows: 5, maxLength: 5000, dir: "auto" }} errors={fields.content.errors} />
+        <ArabicTextFields title={fields.titleAr} text={fields.contentAr} textLabel="dashboardMisc.arabic.contentAr" rows={5} />
         <ActionButton type="submit" name="intent" value="publish" variant="subtle">
           {t("questionsPage.publish")}
         </ActionButton>

@@ -5,6 +5,12 @@
  * (teams, users, challenges, gates, announcements…), or one of the few words of ALLOWED below. Then the
  * same screen in English: axe finds nothing there either.
  *
+ * On each screen, in both languages, every text people wrote (organisers' gates, challenges, announcements,
+ * notifications; teams', users' and judges' names, questions, answers, reasons…: writtenTexts) takes its
+ * direction from its own content: it sits in a <bdi> or in an element with dir="auto" (or, inside a
+ * translated sentence, between U+2068 and U+2069). An English title in an Arabic page, or an Arabic name in
+ * an English one, would otherwise take the page's direction and lose its punctuation to the wrong end.
+ *
  * A new screen is one line of SCREENS. ARABIC_SCREENSHOTS=<folder> saves each screen in Arabic at 1366
  * and 390 px.
  */
@@ -114,6 +120,13 @@ async function setUp(): Promise<Fixture> {
   const [thread] = await sql<Array<{ id: number }>>`
     insert into requests (kind, message, user_id, team_id, challenge_id) values ('question', 'Is a PDF fine for the answer?', ${member.id}, ${team.id}, ${challenge.id}) returning id`;
   await sql`insert into request_messages (request_id, author_id, from_team, body) values (${thread.id}, ${admin.id}, false, 'Yes, a PDF is fine.')`;
+  // Arabic written by people, for the English screens' direction check: the team thanks the organisers.
+  await sql`insert into request_messages (request_id, author_id, from_team, body) values (${thread.id}, ${member.id}, true, 'شكرًا لكم على الجواب!')`;
+  // An award in each language (status, awards), an announcement in English only (an Arabic reader reads its
+  // English) and a notification in both (the dashboard shows the last).
+  await sql`insert into awards (team_id, points_centi, reason, given_by) values (${team.id}, 500, 'For the clearest write-up', ${admin.id}), (${team.id}, -200, 'تأخّر في التسليم', ${admin.id})`;
+  await sql`insert into announcements (title, content, created_by) values ('Lunch is served in Hall B', 'Bring your badge, please.', ${admin.id})`;
+  await sql`insert into notifications (message, message_ar, sent_by) values ('Doors close at midnight.', 'تُغلق الأبواب عند منتصف الليل.', ${admin.id})`;
   const judging = await freshChallengeToJudge(sql, 2);
   fixture = { team, challenge, threadId: thread.id, judging };
   return fixture;
@@ -184,6 +197,85 @@ async function visibleTexts(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * What people wrote that screens show as written (never translated): the texts whose direction must come from
+ * their own content. Read when a screen is checked, as contentOf.
+ */
+async function writtenTexts(): Promise<string[]> {
+  const rows = await sql<Array<{ text: string | null }>>`
+    select name as text from teams union all select division from teams union all select name from users
+    union all select title from challenges union all select title_ar from challenges
+    union all select description from challenges union all select description_ar from challenges union all select hints from challenges
+    union all select name from challenge_criteria union all select text from challenge_hints
+    union all select text from submissions union all select comment from submission_scores
+    union all select title from gates union all select title_ar from gates union all select description from gates union all select description_ar from gates
+    union all select title from announcements union all select title_ar from announcements
+    union all select content from announcements union all select content_ar from announcements
+    union all select message from notifications union all select message_ar from notifications
+    union all select message from requests union all select body from request_messages
+    union all select reason from awards union all select name from api_tokens
+    union all select unnest(array[name, last_name, team_name, university, major]) from registrations
+    union all select name from event_settings union all select unnest(divisions) from event_settings`;
+  return [...new Set(rows.map((row) => row.text?.replace(/\s+/g, " ").trim()).filter((text): text is string => !!text))];
+}
+
+/**
+ * The texts people wrote that the screen shows without a direction of their own: a text node holding one (or,
+ * 20 characters or more, a part of one: a description in paragraphs) whose nearest element with a direction is
+ * not a <bdi> nor dir="auto", and which is not isolated in its sentence by U+2068…U+2069. A text in the
+ * other script (Latin on an Arabic page, Arabic on an English one) counts from 3 letters; one in the page's
+ * script from 12 characters (a shorter one could be the interface's own words: the user "mentor" in "Call a
+ * mentor"). Code (a path, a format's example) is written left to right on purpose.
+ */
+async function textsWithoutOwnDirection(page: Page, written: readonly string[]): Promise<string[]> {
+  return page.evaluate((written) => {
+    const arabicPage = document.documentElement.lang === "ar";
+    const foreign = arabicPage ? /[A-Za-z]{3}/ : /[\u0600-\u06FF]{3}/;
+    const pieces = written.filter((text) => text.length >= 12 || foreign.test(text));
+    const SKIP = "script, style, noscript, template, textarea, select, option, [hidden], code, kbd, samp, pre";
+    const isolated = (raw: string, piece: string) => {
+      // Every occurrence of the piece sits between an isolate's start (U+2066–U+2068) and its end (U+2069).
+      let from = raw.indexOf(piece);
+      if (from < 0) return false;
+      while (from >= 0) {
+        const before = raw.slice(0, from).replace(/\s+$/, "");
+        const after = raw.slice(from + piece.length).replace(/^\s+/, "");
+        if (!/[\u2066-\u2068]$/.test(before) || !after.startsWith("\u2069")) return false;
+        from = raw.indexOf(piece, from + 1);
+      }
+      return true;
+    };
+    // The piece as whole words of the text (a user "admin" is not in "administrators").
+    const edge = /[\p{L}\p{N}]/u;
+    const wordAt = (text: string, piece: string) => {
+      for (let at = text.indexOf(piece); at >= 0; at = text.indexOf(piece, at + 1)) {
+        const startsClean = !edge.test(piece[0]) || !edge.test(text[at - 1] ?? "");
+        const endsClean = !edge.test(piece.at(-1)!) || !edge.test(text[at + piece.length] ?? "");
+        if (startsClean && endsClean) return true;
+      }
+      return false;
+    };
+    const found: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const element = node.parentElement;
+      const raw = node.textContent ?? "";
+      const text = raw.replace(/[\u2066-\u2069\u200e\u200f]/g, "").replace(/\s+/g, " ").trim();
+      if (!element || !text || element.closest(SKIP) || !element.checkVisibility({ checkVisibilityCSS: true })) continue;
+      const matched = pieces.filter((piece) => wordAt(text, piece) || (text.length >= 20 && piece.includes(text)));
+      // A name inside a longer one shown whole ("judge" in "Alder judge 17…") is that one's part, not a text of its own.
+      const shown = matched.filter((piece) => !matched.some((other) => other !== piece && other.includes(piece)));
+      if (shown.length === 0) continue;
+      const owner = element.closest("bdi, [dir]");
+      if (owner && (owner.localName === "bdi" || owner.getAttribute("dir") === "auto")) continue;
+      const normalised = raw.replace(/\s+/g, " ");
+      if (shown.every((piece) => isolated(normalised, piece))) continue;
+      found.push(`${element.localName}.${[...element.classList].join(".")}: ${text.slice(0, 80)}`);
+    }
+    return [...new Set(found)];
+  }, written);
+}
+
 const LATIN_RUN = /[A-Za-z]{3,}/;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const ALLOWED_WORDS = new RegExp(`\\b(?:${ALLOWED.map(escapeRegExp).join("|")})\\b`, "g");
@@ -228,6 +320,8 @@ test.describe("Arabic screens: no English left (and axe in both languages)", () 
         await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
         const english = englishIn(await visibleTexts(page), await contentOf());
         expect.soft(english, `English on ${screen.path(f)}`).toEqual([]);
+        const written = await writtenTexts();
+        expect.soft(await textsWithoutOwnDirection(page, written), `written texts without a direction of their own on ${screen.path(f)} (Arabic)`).toEqual([]);
         expect.soft(await accessibilityViolations(page), `axe on ${screen.path(f)}`).toEqual([]);
         await shoot(page, `screen-${screen.name}`);
         // The same screen in English passes axe too.
@@ -236,6 +330,7 @@ test.describe("Arabic screens: no English left (and axe in both languages)", () 
         await expect(page.locator("html")).toHaveAttribute("lang", "en");
         await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
         expect.soft(await accessibilityViolations(page), `axe in English on ${screen.path(f)}`).toEqual([]);
+        expect.soft(await textsWithoutOwnDirection(page, written), `written texts without a direction of their own on ${screen.path(f)} (English)`).toEqual([]);
         await page.context().close();
       });
     }

@@ -94,8 +94,8 @@ test.describe("admin dashboard", () => {
     await page.getByRole("button", { name: "Add Challenge" }).click();
     await expect(page.getByText("Title is required")).toBeVisible();
     await expect(page.getByText("Category is required")).toBeVisible();
-    await page.getByLabel("Title").fill(title);
-    await page.getByLabel("Description").fill("Read the runes.");
+    await page.getByLabel("Title", { exact: true }).fill(title);
+    await page.getByLabel("Description", { exact: true }).fill("Read the runes.");
     await page.getByLabel("Points").fill("120");
     await page.getByLabel("Category").selectOption("CS");
     await page.getByLabel("Wave").selectOption("2");
@@ -249,8 +249,8 @@ test.describe("admin dashboard", () => {
     const title = `Lantern ${Date.now()}`;
     await signIn(page, logins.admin);
     await page.goto("/dashboard/challenges");
-    await page.getByLabel("Title").fill(title);
-    await page.getByLabel("Description").fill("Light the lantern.");
+    await page.getByLabel("Title", { exact: true }).fill(title);
+    await page.getByLabel("Description", { exact: true }).fill("Light the lantern.");
     await page.getByLabel("Points").fill("80");
     await page.getByLabel("Category").selectOption("PS");
     await page.getByRole("button", { name: "Add Challenge" }).click();
@@ -258,9 +258,9 @@ test.describe("admin dashboard", () => {
 
     await page.goto("/dashboard/getAllChallenges");
     await page.getByRole("link", { name: `Edit ${title}` }).click();
-    await expect(page.getByLabel("Title")).toHaveValue(title);
+    await expect(page.getByLabel("Title", { exact: true })).toHaveValue(title);
     await expect(page.getByLabel("Points")).toHaveValue("80");
-    await page.getByLabel("Title").fill(`${title} renamed`);
+    await page.getByLabel("Title", { exact: true }).fill(`${title} renamed`);
     await page.getByLabel("Wave").selectOption("3");
     await page.getByRole("button", { name: "Save changes" }).click();
     await expect(page).toHaveURL(/\/dashboard\/getAllChallenges$/);

@@ -17,8 +17,8 @@ test("an admin makes a flag challenge: the flag fields follow the choice, a bad 
   await page.getByLabel("Checked by").selectOption("flag");
   await expect(answers).toBeVisible();
 
-  await page.getByLabel("Title").fill(title);
-  await page.getByLabel("Description").fill("Find the flag.");
+  await page.getByLabel("Title", { exact: true }).fill(title);
+  await page.getByLabel("Description", { exact: true }).fill("Find the flag.");
   await page.getByLabel("Points", { exact: true }).fill("60");
   await page.getByLabel("Category").selectOption("CS");
   await page.getByLabel("Wave").selectOption("1");

@@ -23,8 +23,8 @@ test.describe("a fresh event", () => {
       [`Dinner moved ${stamp}`, "Dinner is served at 21:00 in hall B."],
     ]) {
       await admin.goto("/dashboard");
-      await admin.getByLabel("Title").fill(title);
-      await admin.getByLabel("Content").fill(content);
+      await admin.getByLabel("Title", { exact: true }).fill(title);
+      await admin.getByLabel("Content", { exact: true }).fill(content);
       await admin.getByRole("button", { name: "Send Announcement" }).click();
       await expect(admin.getByText("Announcement created successfully!")).toBeVisible();
     }

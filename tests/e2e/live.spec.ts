@@ -47,8 +47,8 @@ test.describe("live event pipeline in the browser", () => {
     const admin = await signedInPage(browser, logins.admin);
     const title = `Gate news ${Date.now()}`;
     await admin.goto("/dashboard");
-    await admin.getByLabel("Title").fill(title);
-    await admin.getByLabel("Content").fill("Gate 4 opens early.");
+    await admin.getByLabel("Title", { exact: true }).fill(title);
+    await admin.getByLabel("Content", { exact: true }).fill("Gate 4 opens early.");
     await admin.getByRole("button", { name: "Send Announcement" }).click();
     await expect(admin.getByText("Announcement created successfully!")).toBeVisible();
 
@@ -57,7 +57,7 @@ test.describe("live event pipeline in the browser", () => {
 
     const message = `Dinner in 10 minutes ${Date.now()}`;
     await admin.goto("/dashboard/notifications");
-    await admin.getByLabel("Message").fill(message);
+    await admin.getByLabel("Message", { exact: true }).fill(message);
     await admin.getByRole("button", { name: "Send" }).click();
     await expect(admin.getByText("Notification sent successfully")).toBeVisible();
     await expect(admin.getByText("Notification sent successfully")).toBeHidden({ timeout: 5000 });

@@ -104,8 +104,8 @@ test.describe("web security", () => {
     const payload = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
     const admin = await signedInPage(browser, logins.admin);
     await admin.goto("/dashboard");
-    await admin.getByLabel("Title").fill(`Alert ${stamp} ${payload}`);
-    await admin.getByLabel("Content").fill(`<b>bold?</b> ${payload}`);
+    await admin.getByLabel("Title", { exact: true }).fill(`Alert ${stamp} ${payload}`);
+    await admin.getByLabel("Content", { exact: true }).fill(`<b>bold?</b> ${payload}`);
     await admin.getByRole("button", { name: "Send Announcement" }).click();
     await expect(admin.getByText("Announcement created successfully!")).toBeVisible();
 
@@ -115,7 +115,7 @@ test.describe("web security", () => {
     await expect(player.getByText(`<b>bold?</b> ${payload}`)).toBeVisible();
 
     await admin.goto("/dashboard/notifications");
-    await admin.getByLabel("Message").fill(`Notice ${stamp} ${payload}`);
+    await admin.getByLabel("Message", { exact: true }).fill(`Notice ${stamp} ${payload}`);
     await admin.getByRole("button", { name: "Send" }).click();
     await expect(player.getByRole("region", { name: /Notification from the organisers/ })).toContainText(`Notice ${stamp} ${payload}`);
 

@@ -81,7 +81,7 @@ test.describe("questions and requests", () => {
       // announcement, linked from the challenge's page of another team.
       await expect(sara.getByRole("button", { name: "Publish as an announcement" })).toHaveCount(0);
       await admin.reload();
-      await admin.getByLabel("Title").fill(`External APIs (${team.name})`);
+      await admin.getByLabel("Title", { exact: true }).fill(`External APIs (${team.name})`);
       await admin.getByRole("button", { name: "Publish as an announcement" }).click();
       const title = `External APIs (${team.name})`;
       await expect.poll(async () => (await sql`select 1 from announcements where title = ${title} and challenge_id = ${challenge.id}`).length).toBe(1);

@@ -2,6 +2,7 @@
  * Challenges, gates, submissions and scoring through the API: the participant screens' visibility
  * rules, the streaming upload handlers (413 past the limit) and the judge's score.
  */
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { gates } from "../../db/schema.ts";
@@ -140,6 +141,28 @@ describe("gates", () => {
     const open = GateBoardSchema.parse((await send(boardRoute, "GET", "/gates/1/challenges", { token }, { wave: "1" })).body);
     expect(open.challenges?.length).toBeGreaterThan(0);
     expect((await send(boardRoute, "GET", "/gates/9/challenges", { token }, { wave: "9" })).status).toBe(404);
+  });
+});
+
+describe("content in two languages", () => {
+  it("a challenge and a gate carry their Arabic beside their English; the API answers both to everyone", async () => {
+    const admin = callers.tokens.admin;
+    const json = { title: "Lantern", description: "Light it.", titleAr: "الفانوس", descriptionAr: "أشعله.", points: 40, category: "PS", wave: 1 };
+    const created = await send(challengesRoute, "POST", "/challenges", { token: admin, json });
+    expect(ChallengeOutSchema.parse(created.body)).toMatchObject({ title: "Lantern", titleAr: "الفانوس", descriptionAr: "أشعله." });
+    const id = String(ChallengeOutSchema.parse(created.body).id);
+    const read = await send(challengeRoute, "GET", `/challenges/${id}`, { token: callers.tokens.participant }, { id });
+    expect(read.body).toMatchObject({ title: "Lantern", description: "Light it.", titleAr: "الفانوس", descriptionAr: "أشعله." });
+    const board = GateBoardSchema.parse((await send(boardRoute, "GET", "/gates/1/challenges", { token: callers.tokens.participant }, { wave: "1" })).body);
+    expect(board.challenges?.find((card) => card.id === Number(id))).toMatchObject({ title: "Lantern", titleAr: "الفانوس" });
+    // An edit sets the Arabic as given: left out, there is none.
+    const edited = await send(challengeRoute, "PUT", `/challenges/${id}`, { token: admin, json: { ...json, titleAr: undefined, descriptionAr: "" } }, { id });
+    expect(edited.body).toMatchObject({ title: "Lantern", titleAr: null, descriptionAr: null });
+
+    await getDb().update(gates).set({ titleAr: "البوابة الأولى", descriptionAr: "ادخل." }).where(eq(gates.number, 1));
+    const list = z.array(GateOutSchema).parse((await send(gatesRoute, "GET", "/gates", { token: callers.tokens.participant })).body);
+    expect(list[0]).toMatchObject({ title: "Gate 1", titleAr: "البوابة الأولى", descriptionAr: "ادخل." });
+    expect(list[1]).toMatchObject({ titleAr: null, descriptionAr: null });
   });
 });
 

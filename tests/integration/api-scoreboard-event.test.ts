@@ -191,6 +191,23 @@ describe("announcements, notifications and videos", () => {
     expect(NotificationOutSchema.parse(sent.body).message).toBe("Gate 3 opens in 10 minutes");
   });
 
+  it("carries the Arabic beside the English, both ways (docs/domain.md \"Event content in two languages\")", async () => {
+    const json = { title: "Dinner", content: "Hall B at eight.", titleAr: "العشاء", contentAr: "القاعة ب عند الثامنة." };
+    const posted = await send(announcements, "POST", "/announcements", { token: callers.tokens.admin, json });
+    expect(AnnouncementOutSchema.parse(posted.body)).toMatchObject(json);
+    // Every caller reads both, whatever their language: the API picks nothing.
+    const read = z.array(AnnouncementOutSchema).parse((await send(announcements, "GET", "/announcements", { token: callers.tokens.participant })).body);
+    expect(read.find((announcement) => announcement.id === AnnouncementOutSchema.parse(posted.body).id)).toMatchObject(json);
+    // No Arabic, or an empty one: none.
+    const english = await send(announcements, "POST", "/announcements", { token: callers.tokens.admin, json: { title: "Tea", content: "Now.", contentAr: "  " } });
+    expect(english.body).toMatchObject({ titleAr: null, contentAr: null });
+
+    const sent = await send(notifications, "POST", "/notifications", { token: callers.tokens.admin, json: { message: "Doors close at ten.", messageAr: "تُغلق الأبواب في العاشرة." } });
+    expect(NotificationOutSchema.parse(sent.body)).toMatchObject({ message: "Doors close at ten.", messageAr: "تُغلق الأبواب في العاشرة." });
+    const long = await send(notifications, "POST", "/notifications", { token: callers.tokens.admin, json: { message: "x", messageAr: "ب".repeat(1001) } });
+    expect(long).toMatchObject({ status: 400, body: { code: "validation_failed", fieldErrors: { messageAr: [expect.any(String)] } } });
+  });
+
   it("reads and saves the home videos; an empty save is refused with the original platform's message", async () => {
     const saved = await send(videos, "PUT", "/videos", { token: callers.tokens.admin, json: { video1: "https://youtu.be/abc" } });
     expect(saved.status).toBe(200);

@@ -271,6 +271,11 @@ describe("the event's settings", () => {
     const { record: gate } = await oneRecord("gate.changed", () => updateGate(admin, 3, { title: "Three", description: "d", opensAt: new Date("2030-01-01T11:00:00Z") }));
     expect(gate).toMatchObject({ subjectId: 3, before: { gate: 3, opensAt: "2030-01-01T10:00:00.000Z" }, after: { gate: 3, opensAt: "2030-01-01T11:00:00.000Z" } });
     await noRecord(() => updateGate(admin, 3, { title: "Three", description: "d", opensAt: new Date("2030-01-01T11:00:00Z") }), "unchanged");
+    // The Arabic beside the English is recorded once there is some.
+    const arabic = { title: "Three", description: "d", titleAr: "الثالثة", descriptionAr: "ب", opensAt: new Date("2030-01-01T11:00:00Z") };
+    const { record: inArabic } = await oneRecord("gate.changed", () => updateGate(admin, 3, arabic));
+    expect(inArabic).toMatchObject({ before: { titleAr: null, descriptionAr: null }, after: { titleAr: "الثالثة", descriptionAr: "ب" } });
+    await noRecord(() => updateGate(admin, 3, arabic), "unchanged");
 
     const finalAt = new Date("2031-05-05T12:00:00Z");
     const { record: final } = await oneRecord("event.final", () => updateFinalAt(admin, finalAt));
@@ -392,6 +397,11 @@ describe("what every team reads", () => {
     const { record: posted } = await oneRecord("announcement.created", () => createAnnouncement(admin, { title: "Gate 3 opens early", content: "At 17:00." }));
     expect(posted.after).toMatchObject({ title: "Gate 3 opens early", content: "At 17:00." });
     await oneRecord("notification.sent", () => sendNotification(admin, "Dinner is served"));
+    // The Arabic beside the English, as posted.
+    const { record: bilingual } = await oneRecord("announcement.created", () => createAnnouncement(admin, { title: "Lunch", content: "Now.", titleAr: "الغداء", contentAr: "الآن." }));
+    expect(bilingual.after).toMatchObject({ title: "Lunch", titleAr: "الغداء", contentAr: "الآن." });
+    const { record: notified } = await oneRecord("notification.sent", () => sendNotification(admin, "Doors close", "تُغلق الأبواب"));
+    expect(notified.after).toEqual({ message: "Doors close", messageAr: "تُغلق الأبواب" });
     await oneRecord("videos.changed", () => updateVideos(admin, { video1: `https://videos.example/${process.pid}` }));
     await noRecord(() => updateVideos(admin, { video1: `https://videos.example/${process.pid}` }), "unchanged");
     await oneRecord("meal.added", () => addMeal(admin, "Breakfast", new Date("2031-05-05T07:00:00Z")));

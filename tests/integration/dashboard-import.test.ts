@@ -157,6 +157,20 @@ describe("importing challenges", () => {
     expect(previewChallengesImport('[{"title":"x","colour":"red"}]', "c.json").fileError).toMatch(/Unknown column colour/);
   });
 
+  it("carries each challenge's Arabic beside its English (title_ar, description_ar; empty: none)", async () => {
+    const stamp = Date.now();
+    const csv = `title,description,points,category,wave,title_ar,description_ar\n"Lantern ${stamp}","Light it.",40,PS,1,"الفانوس ${stamp}","أشعله."\n"Rope ${stamp}","Climb it.",30,PS,1,,\n`;
+    expect(previewChallengesImport(csv, "c.csv").rows).toMatchObject([{ title: `Lantern ${stamp}`, titleAr: `الفانوس ${stamp}` }, { title: `Rope ${stamp}`, titleAr: null }]);
+    expect(await importChallenges(testAdmin, csv, "c.csv")).toEqual({ ok: true, created: 2 });
+    const [lantern] = await getDb().select().from(challenges).where(eq(challenges.title, `Lantern ${stamp}`));
+    expect(lantern).toMatchObject({ titleAr: `الفانوس ${stamp}`, descriptionAr: "أشعله." });
+    const [rope] = await getDb().select().from(challenges).where(eq(challenges.title, `Rope ${stamp}`));
+    expect(rope).toMatchObject({ titleAr: null, descriptionAr: null });
+    // A problem names the file's column.
+    const long = JSON.stringify([{ title: "x", description: "y", points: 1, category: "PS", title_ar: "ب".repeat(201) }]);
+    expect(previewChallengesImport(long, "c.json").issues[0].messages).toEqual([`title_ar: ${messages.dashboard.tooLong}`]);
+  });
+
   it("through the page: preview, then import", async () => {
     const admin = await makeUser("admin");
     const cookie = await sessionCookie(admin.id);

@@ -70,6 +70,11 @@ describe("settings storage", () => {
     await updateGate(testAdmin, 1, { title: "The Gate of Dawn", description: "d", opensAt: zonedLocalToUtc("2025-04-24T19:00", "Africa/Algiers")! });
     const [gate] = await getDb().select().from(gates).where(eq(gates.number, 1));
     expect(gate.opensAt.toISOString()).toBe("2025-04-24T18:00:00.000Z");
+    // The Arabic beside the English (docs/domain.md "Event content in two languages"); not given: none.
+    await updateGate(testAdmin, 1, { title: "The Gate of Dawn", description: "d", titleAr: "بوابة الفجر", descriptionAr: "ادخل.", opensAt: gate.opensAt });
+    expect((await readEventSettings()).gates.find((row) => row.number === 1)).toMatchObject({ titleAr: "بوابة الفجر", descriptionAr: "ادخل." });
+    await updateGate(testAdmin, 1, { title: "The Gate of Dawn", description: "d", opensAt: gate.opensAt });
+    expect((await readEventSettings()).gates.find((row) => row.number === 1)).toMatchObject({ titleAr: null, descriptionAr: null });
 
     await updateVideos(testAdmin, { video2: "https://new/2" });
     expect(await getHomeSettings()).toEqual({ videos: ["https://old/1", "https://new/2"], timeZone: "Africa/Algiers" });

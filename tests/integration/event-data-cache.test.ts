@@ -84,6 +84,41 @@ describe("shared event data", () => {
     expect(await page("/announcement", cookie)).toContain("Lunch moved");
   });
 
+  it("each viewer reads the event's content in their language, whatever another's request left in the shared reads", async () => {
+    const team = await makeTeam();
+    const [englishUser, arabicUser] = [await makeUser("participant", team.id), await makeUser("participant", team.id)];
+    const english = await login(web, englishUser.name, FIXTURE_PASSWORD);
+    // The language the switch keeps (decision 025), beside the session.
+    const arabic = `${await login(web, arabicUser.name, FIXTURE_PASSWORD)}; lang=ar`;
+    const stamp = Date.now();
+    await getDb().update(gates).set({ title: `Third door ${stamp}`, titleAr: `الباب الثالث ${stamp}`, description: "Walk in.", descriptionAr: "ادخل." }).where(eq(gates.number, 3));
+    await getDb().update(gates).set({ title: `Second door ${stamp}`, titleAr: null }).where(eq(gates.number, 2));
+    const challenge = await makeChallenge({ wave: 3 });
+    await getDb().update(challenges).set({ titleAr: `تحدّي ${stamp}`, description: "Solve the riddle.", descriptionAr: "حلّ اللغز." }).where(eq(challenges.id, challenge.id));
+    await getDb().insert(announcements).values([
+      { title: `Lunch ${stamp}`, content: "Hall C at noon.", titleAr: `الغداء ${stamp}`, contentAr: "القاعة ج عند الظهر.", createdBy: englishUser.id },
+      { title: `Answer ${stamp}`, content: "Yes, a PDF.", titleAr: `الجواب ${stamp}`, contentAr: "نعم، ملف PDF.", challengeId: challenge.id, createdBy: englishUser.id },
+    ]);
+    const pages = ["/gates", "/gate/3", `/submition/${challenge.id}`, "/announcement"];
+    const arabicTexts = [`الباب الثالث ${stamp}`, `تحدّي ${stamp}`, "حلّ اللغز.", `الغداء ${stamp}`, "القاعة ج عند الظهر.", `الجواب ${stamp}`];
+    const englishTexts = [`Third door ${stamp}`, challenge.title, "Solve the riddle.", `Lunch ${stamp}`, "Hall C at noon.", `Answer ${stamp}`];
+    // Interleaved both ways, so whichever language a shared read or a cache kept would reach the other viewer.
+    for (const order of [[english, arabic], [arabic, english], [english, arabic]]) {
+      for (const path of pages) {
+        for (const cookie of order) {
+          const html = await page(path, cookie);
+          const [own, other] = cookie === arabic ? [arabicTexts, englishTexts] : [englishTexts, arabicTexts];
+          for (const text of other) expect(html, `${path} for the ${cookie === arabic ? "Arabic" : "English"} viewer`).not.toContain(text);
+          if (path === "/gates") expect(html).toContain(own[0]);
+          if (path === `/submition/${challenge.id}`) for (const text of [own[1], own[2], own[5]]) expect(html).toContain(text);
+          if (path === "/announcement") for (const text of [own[3], own[4]]) expect(html).toContain(text);
+        }
+      }
+    }
+    // A gate given no Arabic: the Arabic viewer reads its English.
+    expect(await page("/gates", arabic)).toContain(`Second door ${stamp}`);
+  });
+
   it("never serves one team's solved flags or one user's unread count to another", async () => {
     const [solver, other] = [await makeTeam(), await makeTeam()];
     const [solverUser, otherUser] = [await makeUser("participant", solver.id), await makeUser("participant", other.id)];

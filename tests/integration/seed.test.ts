@@ -48,6 +48,9 @@ describe("demo seed", () => {
     const all = await getDb().select().from(challenges);
     for (const wave of [1, 2, 3, 4, 5]) expect(all.filter((c) => c.wave === wave).length).toBeGreaterThanOrEqual(2);
     expect(new Set(all.map((c) => c.category))).toEqual(new Set(["AI", "CS", "PS", "GD"]));
+    // Some content has its Arabic beside the English, some is English only (docs/domain.md "Event content in two languages").
+    expect(gateViews.map((gate) => gate.titleAr !== null && gate.descriptionAr !== null)).toEqual([true, true, true, false, false]);
+    expect(all.filter((c) => c.titleAr !== null && c.descriptionAr !== null).map((c) => c.title).sort()).toEqual(["Bridge of Trials", "Oracle's First Sight", "Sealed Scroll", "Whisper in the Logs"]);
 
     // Flag challenges of each kind, checked by the platform; a per-team one has its key.
     const flagged = all.filter((c) => c.checking === "flag");

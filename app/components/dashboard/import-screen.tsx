@@ -185,6 +185,7 @@ const accountColumns = (t: T): Array<Column<AccountsCheck["rows"][number]>> => [
 
 const challengeColumns = (t: T): Array<Column<ChallengesCheck["rows"][number]>> => [
   { label: t("importPage.preview.challengeTitle"), cell: (row) => <bdi>{row.title}</bdi> },
+  { label: t("importPage.preview.challengeTitleAr"), cell: (row) => (row.titleAr ? <bdi lang="ar">{row.titleAr}</bdi> : "—") },
   { label: t("importPage.preview.category"), cell: (row) => row.category },
   { label: t("importPage.preview.points"), cell: (row) => row.points, className: "num" },
   { label: t("importPage.preview.wave"), cell: (row) => row.wave ?? t("importPage.preview.draft") },

@@ -6,6 +6,7 @@ import { useT } from "~/components/i18n";
 import { useFormats } from "~/components/realtime/format";
 import { useServerMessage } from "~/components/server-message";
 import { ActionButton } from "~/components/ui/action-button";
+import { ArabicHelp, ArabicTextFields } from "~/components/dashboard/arabic-fields";
 import { Field, TextareaField } from "~/components/ui/field";
 import { DIVISION_NAME_MAX, DivisionsFormSchema, MAX_DIVISIONS } from "~/modules/divisions/schema";
 import { FEEDBACK_GATE_NUMBERS, FeedbackGatesSchema, JudgingSettingsSchema } from "~/modules/judging/schema";
@@ -51,6 +52,8 @@ function GateForm({ gate }: { gate: SettingsPage["gates"][number] }) {
   const [form, fields] = useSchemaForm(`gate-${gate.number}`, GateSettingsSchema, result?.result, {
     title: gate.title,
     description: gate.description,
+    titleAr: gate.titleAr,
+    descriptionAr: gate.descriptionAr,
     opensAt: gate.opensAt,
   });
   const saving = useSubmittingIntent("gate", gate.number);
@@ -62,6 +65,7 @@ function GateForm({ gate }: { gate: SettingsPage["gates"][number] }) {
       <input type="hidden" name="number" value={gate.number} />
       <Field label={t("settingsPage.gate.titleLabel")} inputProps={{ ...getInputProps(fields.title, { type: "text" }), dir: "auto" }} errors={fields.title.errors} />
       <TextareaField label={t("settingsPage.gate.description")} textareaProps={{ ...getTextareaProps(fields.description), rows: 2, dir: "auto" }} errors={fields.description.errors} />
+      <ArabicTextFields title={fields.titleAr} text={fields.descriptionAr} textLabel="dashboardMisc.arabic.descriptionAr" rows={2} help={false} />
       <Field label={t("settingsPage.gate.opensAt")} inputProps={getInputProps(fields.opensAt, { type: "datetime-local" })} errors={fields.opensAt.errors} />
       <ActionButton type="submit" disabled={saving}>
         {saving ? t("settingsPage.saving") : t("settingsPage.gate.save", { number: gate.number })}
@@ -366,6 +370,7 @@ export function SettingsScreen({ frozen, gates, finalAt, submissionsCloseAt, clo
       </section>
       <section aria-labelledby="gates-title" className="stack">
         <h2 id="gates-title">{t("settingsPage.gates.title")}</h2>
+        <ArabicHelp />
         <div className="dash-grid dash-grid--wide">
           {gates.map((gate) => (
             <GateForm key={gate.number} gate={gate} />

@@ -3,14 +3,14 @@ import { useFormats } from "~/components/realtime/format";
 import { useT } from "~/components/i18n";
 import { ActionButton } from "~/components/ui/action-button";
 import { TextareaField } from "~/components/ui/field";
-import type { AnnouncementEvent } from "~/modules/realtime/events";
+import type { AnnouncementShown } from "~/modules/realtime/events";
 import { AppLink } from "~/components/ui/app-link";
 
 /**
  * Under a challenge: the answers organisers published about it (announcements), and a question form that
  * posts to /submition/:id/question (a page of its own without JavaScript, so a refusal keeps the text).
  */
-export function ChallengeQuestions({ challengeId, answers, canAsk, timeZone }: { challengeId: number; answers: AnnouncementEvent[]; canAsk: boolean; timeZone: string }) {
+export function ChallengeQuestions({ challengeId, answers, canAsk, timeZone }: { challengeId: number; answers: AnnouncementShown[]; canAsk: boolean; timeZone: string }) {
   const { t } = useT();
   const format = useFormats();
   return (

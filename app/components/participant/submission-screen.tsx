@@ -12,8 +12,8 @@ import { showAppToast } from "~/components/toaster";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { Message } from "~/components/ui/message";
 import { TitleBar } from "~/components/ui/title-bar";
-import type { getChallengeForSubmission } from "~/modules/participant/board.server";
-import type { AnnouncementEvent } from "~/modules/realtime/events";
+import type { challengePageIn } from "~/modules/participant/board.server";
+import type { announcementsIn } from "~/modules/announcements/announcements.server";
 import type { FlagFigures } from "~/modules/flags/figures.server";
 import { FirstSolvers } from "~/components/participant/first-solvers";
 import { PaidHints } from "~/components/participant/paid-hints";
@@ -22,11 +22,11 @@ import type { SubmissionsWindow } from "~/modules/settings/settings.server";
 type Upload = { state: "idle" } | { state: "uploading"; percent: number };
 
 /** What the page's loader gives. */
-export type SubmissionPageData = NonNullable<Awaited<ReturnType<typeof getChallengeForSubmission>>> & {
+export type SubmissionPageData = ReturnType<typeof challengePageIn> & {
   canSubmit: boolean;
   maxBytes: number;
   submissions: SubmissionsWindow;
-  answers: AnnouncementEvent[];
+  answers: ReturnType<typeof announcementsIn>;
   figures: FlagFigures | null;
 };
 

@@ -3,12 +3,14 @@ import { useEffect, useId, useRef, useState } from "react";
 import type { FirstBloodEvent, NotificationEvent } from "~/modules/realtime/events";
 import { playChime, unlockAudioOnFirstGesture } from "./chime";
 import { useT } from "~/components/i18n";
+import { inLanguage } from "~/modules/i18n/content";
 import { DEFAULT_EVENT_TIME_ZONE, useFormats } from "./format";
 import { useSocketEvent } from "./socket-provider";
 
-/** The original platform's localStorage keys. */
+/** The original platform's localStorage keys, and ours for the notification's Arabic beside its English. */
 export const NOTIFICATION_STORAGE_KEY = "notification";
 export const NOTIFICATION_TIME_STORAGE_KEY = "notificationTime";
+export const NOTIFICATION_ARABIC_STORAGE_KEY = "notificationAr";
 
 function isDashboardPath(pathname: string): boolean {
   return pathname === "/dashboard" || pathname.startsWith("/dashboard/");
@@ -18,7 +20,11 @@ function readSaved(): NotificationEvent | null {
   try {
     const message = window.localStorage.getItem(NOTIFICATION_STORAGE_KEY);
     if (!message) return null;
-    return { message, timestamp: window.localStorage.getItem(NOTIFICATION_TIME_STORAGE_KEY) ?? "" };
+    return {
+      message,
+      messageAr: window.localStorage.getItem(NOTIFICATION_ARABIC_STORAGE_KEY),
+      timestamp: window.localStorage.getItem(NOTIFICATION_TIME_STORAGE_KEY) ?? "",
+    };
   } catch {
     return null;
   }
@@ -28,6 +34,8 @@ function save(notification: NotificationEvent) {
   try {
     window.localStorage.setItem(NOTIFICATION_STORAGE_KEY, notification.message);
     window.localStorage.setItem(NOTIFICATION_TIME_STORAGE_KEY, notification.timestamp);
+    if (notification.messageAr) window.localStorage.setItem(NOTIFICATION_ARABIC_STORAGE_KEY, notification.messageAr);
+    else window.localStorage.removeItem(NOTIFICATION_ARABIC_STORAGE_KEY);
   } catch {
     // Storage disabled: the popup still shows, it just will not survive a reload.
   }
@@ -37,6 +45,7 @@ function clearSaved() {
   try {
     window.localStorage.removeItem(NOTIFICATION_STORAGE_KEY);
     window.localStorage.removeItem(NOTIFICATION_TIME_STORAGE_KEY);
+    window.localStorage.removeItem(NOTIFICATION_ARABIC_STORAGE_KEY);
   } catch {
     // Nothing to clear.
   }
@@ -45,7 +54,9 @@ function clearSaved() {
 /**
  * The admin's notification: shown when a `notification` event arrives, with a short
  * chime, until dismissed. It is saved in localStorage, so it comes back after a reload until the
- * user closes it. Inside /dashboard it is hidden and silent.
+ * user closes it. Inside /dashboard it is hidden and silent. It carries both languages: the popup
+ * shows the viewer's (the other when there is only one; app/modules/i18n/content.ts), and follows a
+ * change of language.
  *
  * Times are shown in the event's zone (docs/domain.md), like every other instant.
  *
@@ -53,7 +64,7 @@ function clearSaved() {
  * submission. Screen readers hear it through a live region when it arrives.
  */
 export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { timeZone?: string }) {
-  const { t } = useT();
+  const { t, language } = useT();
   const format = useFormats();
   // A reply to the team's thread, or a first blood, shows under its own title and is not kept (the thread
   // keeps a reply; a first blood is a moment).
@@ -78,7 +89,7 @@ export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { time
     save(incoming);
     setNotification(incoming);
     if (mutedRef.current) return;
-    setAnnouncement(t("popup.newNotification", { message: incoming.message }));
+    setAnnouncement(t("popup.newNotification", { message: inLanguage(language, incoming.message, incoming.messageAr) }));
     void playChime();
   });
 
@@ -90,7 +101,7 @@ export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { time
   });
 
   useSocketEvent("first_blood", (incoming) => {
-    const message = t("popup.firstBlood", { team: incoming.team, challenge: incoming.challenge });
+    const message = t("popup.firstBlood", { team: incoming.team, challenge: inLanguage(language, incoming.challenge, incoming.challengeAr) });
     setNotification({ message, timestamp: incoming.at, firstBlood: incoming });
     if (mutedRef.current) return;
     setAnnouncement(`${t("popup.firstBloodTitle")}: ${message}`);
@@ -144,7 +155,7 @@ export function NotificationPopup({ timeZone = DEFAULT_EVENT_TIME_ZONE }: { time
             ) : null}
           </header>
           <p id={messageId} className="notification-popup__message" dir="auto">
-            {notification.message}
+            {notification.firstBlood ? notification.message : inLanguage(language, notification.message, notification.messageAr)}
             {notification.threadId === undefined ? null : (
               <>
                 {" "}

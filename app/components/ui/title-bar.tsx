@@ -9,8 +9,11 @@ export function TitleBar({
   warning = false,
   id,
   className,
+  written = false,
 }: {
   title: ReactNode;
+  /** The title is text people wrote (a gate's title): it takes its direction from its own content (dir="auto"). */
+  written?: boolean;
   warning?: boolean;
   /** Lets a page point aria-labelledby at the heading. */
   id?: string;
@@ -19,7 +22,9 @@ export function TitleBar({
   return (
     <h1 id={id} className={["title-bar", warning ? "title-bar--warning" : null, className].filter(Boolean).join(" ")}>
       {warning ? <WarningIcon /> : null}
-      <span className="title-bar__text">{title}</span>
+      <span className="title-bar__text" dir={written ? "auto" : undefined}>
+        {title}
+      </span>
     </h1>
   );
 }

@@ -7,18 +7,31 @@ import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { sharedReadBy, type EventVersions } from "../event-data/shared.server.ts";
 import { broadcastAnnouncement } from "../realtime/broadcast.server.ts";
 import type { AnnouncementEvent } from "../realtime/events.ts";
+import { arabicOrNull, CONTENT_TEXTS, shownIn } from "../i18n/content.ts";
+import type { Language } from "../i18n/i18n.ts";
 import { type AnnouncementSchema } from "./schema.ts";
 
 
+/** An announcement as the API and live events carry it: both languages (docs/domain.md "Event content in two languages"). */
 function toEvent(row: typeof announcements.$inferSelect): AnnouncementEvent {
-  return { id: row.id, title: row.title, content: row.content, createdAt: row.createdAt.toISOString() };
+  return { id: row.id, title: row.title, content: row.content, titleAr: row.titleAr, contentAr: row.contentAr, createdAt: row.createdAt.toISOString() };
 }
 
-/** Stores the announcement (history), then tells every browser. `challengeId`: a question's answer, linked from that challenge's page. */
+/** Announcements as a viewer of `language` reads them: one language. */
+export function announcementsIn(list: readonly AnnouncementEvent[], language: Language) {
+  return list.map((announcement) => shownIn(announcement, language, CONTENT_TEXTS.announcement));
+}
+
+/**
+ * Stores the announcement (history), then tells every browser, in both languages (each shows its viewer's).
+ * `challengeId`: a question's answer, linked from that challenge's page.
+ */
 export async function createAnnouncement(actor: Actor & { id: number }, input: z.infer<typeof AnnouncementSchema> & { challengeId?: number | null }) {
+  const values = { title: input.title, content: input.content, titleAr: arabicOrNull(input.titleAr), contentAr: arabicOrNull(input.contentAr), challengeId: input.challengeId };
   const row = await getDb().transaction(async (tx) => {
-    const [created] = await tx.insert(announcements).values({ ...input, createdBy: actor.id }).returning();
-    await recordAudit(tx, actor, { kind: "announcement.created", subjectId: created.id, after: { title: created.title, content: created.content, challengeId: created.challengeId } });
+    const [created] = await tx.insert(announcements).values({ ...values, createdBy: actor.id }).returning();
+    const arabic = created.titleAr !== null || created.contentAr !== null ? { titleAr: created.titleAr, contentAr: created.contentAr } : {};
+    await recordAudit(tx, actor, { kind: "announcement.created", subjectId: created.id, after: { title: created.title, content: created.content, ...arabic, challengeId: created.challengeId } });
     return created;
   });
   const event = toEvent(row);

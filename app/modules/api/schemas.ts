@@ -25,6 +25,8 @@ const category = z.enum(["AI", "CS", "PS", "GD"]);
 const checking = z.enum(["judges", "flag"]).meta({ description: "judges: a file and/or a text, scored by judges; flag: a typed answer checked at once (POST /challenges/{id}/flag)" });
 const submissionStatus = z.enum(["pending", "approved", "rejected", "reviewed"]);
 const points = z.number().meta({ description: "Points, up to 2 decimals" });
+/** The Arabic beside an English text (docs/domain.md "Event content in two languages"). */
+const arabic = (of: string) => z.string().nullable().meta({ description: `The ${of} in Arabic; null: none (an Arabic reader reads the English)` });
 
 export const MeSchema = z
   .object({
@@ -45,7 +47,9 @@ export function meOf(user: SessionUser): z.input<typeof MeSchema> {
 
 export const VideosOutSchema = z.object({ video1: z.string().nullable(), video2: z.string().nullable() }).meta({ id: "Videos" });
 
-export const AnnouncementOutSchema = z.object({ id, title: z.string(), content: z.string(), createdAt: instant }).meta({ id: "Announcement" });
+export const AnnouncementOutSchema = z
+  .object({ id, title: z.string(), content: z.string(), titleAr: arabic("title"), contentAr: arabic("content"), createdAt: instant })
+  .meta({ id: "Announcement" });
 
 export const UserOutSchema = z
   .object({ id, name: z.string(), role: z.enum(userRoles), teamId: id.nullable(), team: z.string().nullable() })
@@ -74,6 +78,7 @@ export const ChallengeListItemSchema = z
   .object({
     id,
     title: z.string(),
+    titleAr: arabic("title"),
     category,
     wave: z.number().int().nullable().meta({ description: "The gate; null for a draft" }),
     points: z.number().int(),
@@ -92,6 +97,8 @@ export const ChallengeOutSchema = z
     id,
     title: z.string(),
     description: z.string(),
+    titleAr: arabic("title"),
+    descriptionAr: arabic("description"),
     points: z.number().int(),
     category,
     difficulty: z.enum(["Easy", "Medium", "Hard"]).nullable(),
@@ -135,6 +142,8 @@ const gate = z.object({
   number: z.number().int().min(1).max(5),
   title: z.string(),
   description: z.string(),
+  titleAr: arabic("title"),
+  descriptionAr: arabic("description"),
   opensAt: instant,
   open: z.boolean().meta({ description: "Opened by server time" }),
 });
@@ -149,6 +158,7 @@ export const GateBoardSchema = z
         z.object({
           id,
           title: z.string(),
+          titleAr: arabic("title"),
           category: z.string().meta({ description: "AI, CS, PS or GD" }),
           points: z.number().int(),
           difficulty: z.string().nullable(),
@@ -278,7 +288,7 @@ export const ScoreResultSchema = z
   .object({ submissionId: id, teamId: id.nullable().meta({ description: "Null for a judge while judging is blind" }), score: points.nullable(), status: submissionStatus })
   .meta({ id: "ScoreResult" });
 
-export const NotificationOutSchema = z.object({ id, message: z.string(), timestamp: instant }).meta({ id: "Notification" });
+export const NotificationOutSchema = z.object({ id, message: z.string(), messageAr: arabic("message"), timestamp: instant }).meta({ id: "Notification" });
 
 export const RequestOutSchema = z
   .object({ id, kind: z.enum(["mentor", "needs", "question"]), message: z.string(), team: z.string().nullable(), user: z.string().nullable(), createdAt: instant })

@@ -12,6 +12,7 @@ import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { enqueue } from "../../infrastructure/queue.server.ts";
 import { deleteObject } from "../../infrastructure/s3.server.ts";
+import { arabicOrNull } from "../i18n/content.ts";
 import { messages } from "../messages.ts";
 import { type Criterion, formatRubric, type RubricLine } from "../scoring/rubric.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
@@ -164,6 +165,7 @@ export async function listChallenges() {
     .select({
       id: challenges.id,
       title: challenges.title,
+      titleAr: challenges.titleAr,
       category: challenges.category,
       wave: challenges.wave,
       points: challenges.points,
@@ -199,6 +201,41 @@ export async function getChallenge(id: number) {
 // Qualified by hand: in a one-table select drizzle writes a column unqualified, and "id" would be the flags' own.
 const answerCountSql = sql<number>`(select count(*)::int from ${challengeFlags} where ${challengeFlags.challengeId} = ${sql.raw('"challenges"."id"')})`.mapWith(Number);
 
+/**
+ * A challenge as its edit form (Dashboard → Challenges, admins only) shows it: every field as the form's text,
+ * the Arabic beside the English, its answers, paid hints, rubric and prerequisites; null: no such challenge.
+ */
+export async function challengeFormValues(id: number) {
+  const challenge = await getChallenge(id);
+  if (!challenge) return null;
+  const text = (value: number | null) => (value === null ? "" : String(value));
+  return {
+    id: challenge.id,
+    title: challenge.title,
+    description: challenge.description,
+    titleAr: challenge.titleAr ?? "",
+    descriptionAr: challenge.descriptionAr ?? "",
+    points: String(challenge.points),
+    category: challenge.category,
+    hints: challenge.hints ?? "",
+    wave: challenge.wave ? String(challenge.wave) : "",
+    difficulty: challenge.difficulty ?? "",
+    rubric: formatRubric(await getRubric(challenge.id)),
+    attachmentName: challenge.attachmentName,
+    // The page is admins' only (pageRoles): the answers fill the form, and go nowhere else.
+    checking: challenge.checking,
+    answers: await getChallengeAnswersText(challenge.id),
+    wrongPerMinute: text(challenge.wrongPerMinute),
+    maxAttempts: text(challenge.maxAttempts),
+    scoring: challenge.scoring,
+    minimumPoints: text(challenge.minimumPoints),
+    decay: text(challenge.decay),
+    paidHints: await getPaidHintsText(challenge.id),
+    releaseAfterMinutes: text(challenge.releaseAfterMinutes),
+    prerequisites: (await getPrerequisiteIds(challenge.id)).map(String),
+  };
+}
+
 /** A challenge's accepted answers in the admin's text form, for its edit form (admins only: a flag never reaches a team). */
 export async function getChallengeAnswersText(id: number): Promise<string> {
   return formatAnswers(await readFlagAnswers(getDb(), id));
@@ -208,6 +245,9 @@ function values(input: ChallengeInput) {
   return {
     title: input.title,
     description: input.description,
+    // The Arabic beside the English (docs/domain.md "Event content in two languages"): empty is none.
+    titleAr: arabicOrNull(input.titleAr),
+    descriptionAr: arabicOrNull(input.descriptionAr),
     points: input.points,
     category: input.category,
     hints: input.hints || null,
@@ -283,6 +323,7 @@ export async function createChallenge(actor: Actor, input: ChallengeInput, attac
 /** What a challenge's audit record keeps of it (its texts are long and change no standing: not kept). */
 const auditedColumns = {
   title: challenges.title,
+  titleAr: challenges.titleAr,
   points: challenges.points,
   category: challenges.category,
   wave: challenges.wave,
@@ -300,6 +341,7 @@ const auditedColumns = {
 
 function audited(row: {
   title: string;
+  titleAr: string | null;
   points: number;
   category: string;
   wave: number | null;
@@ -316,6 +358,8 @@ function audited(row: {
 }) {
   return {
     title: row.title,
+    // The Arabic title, once there is one (none: not said).
+    ...(row.titleAr !== null ? { titleAr: row.titleAr } : {}),
     points: row.points,
     category: row.category,
     wave: row.wave,
@@ -395,7 +439,7 @@ export async function updateChallenge(actor: Actor, id: number, input: Challenge
   const checking = checkingOf(input);
   const { oldKey, teams } = await getDb().transaction(async (tx) => {
     const [before] = await tx
-      .select({ ...auditedColumns, attachmentKey: challenges.attachmentKey, description: challenges.description, hints: challenges.hints, flagSecret: challenges.flagSecret })
+      .select({ ...auditedColumns, attachmentKey: challenges.attachmentKey, description: challenges.description, descriptionAr: challenges.descriptionAr, hints: challenges.hints, flagSecret: challenges.flagSecret })
       .from(challenges)
       .where(eq(challenges.id, id))
       .for("update");
@@ -424,6 +468,7 @@ export async function updateChallenge(actor: Actor, id: number, input: Challenge
     // changes nothing is not recorded.
     const texts = {
       ...(before.description !== input.description ? { descriptionChanged: true } : {}),
+      ...(before.descriptionAr !== arabicOrNull(input.descriptionAr) ? { descriptionArChanged: true } : {}),
       ...(before.hints !== (input.hints || null) ? { hintsChanged: true } : {}),
       ...(input.paidHints !== undefined && hintsBefore !== formatPaidHints(paidHintsOf(input.paidHints)) ? { paidHintsChanged: true } : {}),
       ...(prerequisitesChanged ? { prerequisites: [...new Set(input.prerequisites)].sort((a, b) => a - b) } : {}),

@@ -94,6 +94,9 @@ const challengeFields = z.object({
   id: rowId().optional(),
   title: text({ error: m.titleRequired }).trim().min(1, m.titleRequired).max(200, m.tooLong),
   description: text({ error: m.descriptionRequired }).trim().min(1, m.descriptionRequired).max(20_000, m.tooLong),
+  // The Arabic beside the English, optional (docs/domain.md "Event content in two languages"): empty is none.
+  titleAr: text().trim().max(200, m.tooLong).optional(),
+  descriptionAr: text().trim().max(20_000, m.tooLong).optional(),
   points: text({ error: m.pointsRequired })
     .trim()
     .min(1, m.pointsRequired)

@@ -71,8 +71,11 @@ export function visibleChallengeSql(viewer: { role: Role }, now: Date): SQL {
 /** The join `visibleChallengeSql` reads: a challenge's gate. */
 export const challengeGateJoin = eq(gates.number, challenges.wave);
 
+/** A prerequisite as a locked challenge names it: its title in both languages (null: one participants cannot see yet). */
+export type PrerequisiteTitle = { title: string; titleAr: string | null } | null;
+
 /**
- * The titles (a JSON array, by title; `[]`: none) of the prerequisites of a challenge the team has not solved:
+ * The titles (a JSON array of PrerequisiteTitle, by title; `[]`: none) of the prerequisites of a challenge the team has not solved:
  * the one SQL form of the rule, read by the challenge page in its own statement and by
  * `missingPrerequisites`. A prerequisite is solved as everywhere (`isSolved`, app/modules/scoring/rules.ts): a
  * flag solve, whatever its value has fallen to, or a judged answer that counts at 65 % of its points.
@@ -81,7 +84,7 @@ export function missingPrerequisitesSql(challengeId: SQLWrapper, teamId: SQLWrap
   // A prerequisite participants cannot see yet (inactive, in no gate or a closed one, not released) is named by
   // no title: null (the page says "a challenge not open yet").
   const seen = sql`required.status = 'active' and required_gate.opens_at + make_interval(mins => coalesce(required.release_after_minutes, 0)) <= now()`;
-  return sql`(select coalesce(json_agg(case when ${seen} then required.title end order by required.title), '[]'::json)
+  return sql`(select coalesce(json_agg(case when ${seen} then json_build_object('title', required.title, 'titleAr', required.title_ar) end order by required.title), '[]'::json)
     from ${challengePrerequisites} prerequisite inner join ${challenges} required on required.id = prerequisite.requires_id
     left join ${gates} required_gate on required_gate.number = required.wave
     where prerequisite.challenge_id = ${challengeId}
@@ -94,15 +97,15 @@ export function missingPrerequisitesSql(challengeId: SQLWrapper, teamId: SQLWrap
  * solved (a challenge missing from the map is open to it). One statement. A viewer without a team (staff, a
  * participant without one) is not held back here: what they may do is decided elsewhere.
  */
-export async function missingPrerequisites(db: Queryable, teamId: number | null, challengeIds: readonly number[]): Promise<Map<number, Array<string | null>>> {
-  const missing = new Map<number, Array<string | null>>();
+export async function missingPrerequisites(db: Queryable, teamId: number | null, challengeIds: readonly number[]): Promise<Map<number, PrerequisiteTitle[]>> {
+  const missing = new Map<number, PrerequisiteTitle[]>();
   if (teamId === null || challengeIds.length === 0) return missing;
   const rows = await db
     .select({ id: challenges.id, titles: missingPrerequisitesSql(sql`${challenges}.id`, sql`${teamId}::int`) })
     .from(challenges)
     .where(anyOf(challenges.id, [...challengeIds]));
   for (const row of rows) {
-    const titles = parsedJson(row.titles) as Array<string | null>;
+    const titles = parsedJson(row.titles) as PrerequisiteTitle[];
     if (titles.length > 0) missing.set(row.id, titles);
   }
   return missing;

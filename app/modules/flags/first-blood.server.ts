@@ -76,14 +76,14 @@ export async function freezeCutFor(viewer: { role: Role }, db: Queryable = getDb
 /** The challenge's first solve as the live event says it, with what the organisers' webhook adds. */
 async function firstBloodOf(db: Queryable, challengeId: number): Promise<(FirstBloodEvent & { teamId: number; points: number }) | null> {
   const [row] = await db
-    .select({ challenge: challenges.title, category: challenges.category, team: teams.name, teamId: teams.id, points: challenges.points, at: flagSolves.solvedAt })
+    .select({ challenge: challenges.title, challengeAr: challenges.titleAr, category: challenges.category, team: teams.name, teamId: teams.id, points: challenges.points, at: flagSolves.solvedAt })
     .from(flagSolves)
     .innerJoin(challenges, eq(challenges.id, flagSolves.challengeId))
     .innerJoin(teams, eq(teams.id, flagSolves.teamId))
     .where(eq(flagSolves.challengeId, challengeId))
     .orderBy(flagSolves.solvedAt, flagSolves.teamId)
     .limit(1);
-  return row ? { challengeId, challenge: row.challenge, category: row.category as Category, team: row.team, at: row.at.toISOString(), teamId: row.teamId, points: row.points } : null;
+  return row ? { challengeId, challenge: row.challenge, challengeAr: row.challengeAr, category: row.category as Category, team: row.team, at: row.at.toISOString(), teamId: row.teamId, points: row.points } : null;
 }
 
 /** What every browser hears of a first blood. */

@@ -1,6 +1,6 @@
 /**
- * Challenges from a CSV file (a header row: title, description, points, category, difficulty,
- * hints, wave, checking, answers, wrong_per_minute, max_attempts) or a JSON list of the same fields
+ * Challenges from a CSV file (a header row: title, description, points, category, title_ar,
+ * description_ar, difficulty, hints, wave, checking, answers, wrong_per_minute, max_attempts) or a JSON list of the same fields
  * (decision 009). Each row passes the challenge form's schema, and a flag challenge's patterns are
  * compiled; the import writes them all in one transaction, or none. The preview shows how each is
  * checked and how many answers it has, never an answer. Attachments are added on the challenge's edit
@@ -18,6 +18,8 @@ import { CHALLENGE_COLUMNS, MAX_IMPORT_ROWS } from "./schema.ts";
 export interface ChallengePreviewRow {
   row: number;
   title: string;
+  /** Its Arabic title (null: none). */
+  titleAr: string | null;
   category: string;
   points: number;
   wave: number | null;
@@ -41,15 +43,18 @@ function readChallengeFile(text: string, fileName: string): FileRead {
   return json ? readJsonList(text, "challenges", CHALLENGE_COLUMNS, MAX_IMPORT_ROWS) : readCsv(text, CHALLENGE_COLUMNS, MAX_IMPORT_ROWS);
 }
 
-const columnOf: Record<string, string> = { wrongPerMinute: "wrong_per_minute", maxAttempts: "max_attempts" };
+/** The form's fields named otherwise in the file. */
+const columnOf: Record<string, string> = { wrongPerMinute: "wrong_per_minute", maxAttempts: "max_attempts", titleAr: "title_ar", descriptionAr: "description_ar" };
 
 /** The file's column names as the form's fields (wrong_per_minute → wrongPerMinute); a JSON list of answer lines as the text. */
 function asFormFields({ row, fields }: FileRow): FileRow {
-  const { wrong_per_minute: wrongPerMinute, max_attempts: maxAttempts, answers, ...rest } = fields;
+  const { wrong_per_minute: wrongPerMinute, max_attempts: maxAttempts, title_ar: titleAr, description_ar: descriptionAr, answers, ...rest } = fields;
   return {
     row,
     fields: {
       ...rest,
+      ...(titleAr === undefined ? {} : { titleAr }),
+      ...(descriptionAr === undefined ? {} : { descriptionAr }),
       ...(answers === undefined ? {} : { answers: Array.isArray(answers) && answers.every((line) => typeof line === "string") ? answers.join("\n") : answers }),
       ...(wrongPerMinute === undefined ? {} : { wrongPerMinute }),
       ...(maxAttempts === undefined ? {} : { maxAttempts }),
@@ -62,7 +67,7 @@ function checkChallenges(text: string, fileName: string) {
   if (!read.ok) return { check: { fileError: read.error, issues: [], rows: [] }, valid: [] };
   const checked = validateRows(read.rows.map(asFormFields), ChallengeCreateSchema);
   // A problem names the file's column, not the form's field.
-  const issues = checked.issues.map((issue) => ({ ...issue, messages: issue.messages.map((text) => text.replace(/^(wrongPerMinute|maxAttempts):/, (_, field: string) => `${columnOf[field]}:`)) }));
+  const issues = checked.issues.map((issue) => ({ ...issue, messages: issue.messages.map((text) => text.replace(/^(wrongPerMinute|maxAttempts|titleAr|descriptionAr):/, (_, field: string) => `${columnOf[field]}:`)) }));
   const valid = checked.valid.filter(({ row, value }) => {
     const parsed = value.checking === "flag" ? parseAnswersToSave(value.answers) : null;
     if (parsed && "error" in parsed) addIssue(issues, row, `answers: ${parsed.error}`);
@@ -73,6 +78,7 @@ function checkChallenges(text: string, fileName: string) {
     return {
       row,
       title: value.title,
+      titleAr: value.titleAr || null,
       category: value.category,
       points: value.points,
       wave: value.wave ?? null,

@@ -17,11 +17,13 @@ export const ACCOUNT_COLUMNS = { required: ["name", "role"], optional: ["team", 
 /**
  * A challenge file's columns. `checking` is "judges" (empty) or "flag"; `answers` is the dashboard form's text,
  * one answer a line (a quoted CSV cell may hold line breaks; in a JSON file a string with "\n" or a list of
- * lines); `wrong_per_minute` and `max_attempts` are a flag challenge's limits (empty: the event's, none).
+ * lines); `wrong_per_minute` and `max_attempts` are a flag challenge's limits (empty: the event's, none);
+ * `title_ar` and `description_ar` the Arabic beside the English (empty: none; docs/domain.md "Event content in
+ * two languages").
  */
 export const CHALLENGE_COLUMNS = {
   required: ["title", "description", "points", "category"],
-  optional: ["difficulty", "hints", "wave", "checking", "answers", "wrong_per_minute", "max_attempts"],
+  optional: ["title_ar", "description_ar", "difficulty", "hints", "wave", "checking", "answers", "wrong_per_minute", "max_attempts"],
 } as const;
 
 /**

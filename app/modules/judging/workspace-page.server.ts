@@ -5,6 +5,8 @@
  * ./blind.server.ts).
  */
 import type { Role } from "../auth/access.ts";
+import { CONTENT_TEXTS, shownIn } from "../i18n/content.ts";
+import type { Language } from "../i18n/i18n.ts";
 import { getEventTimeZone } from "../settings/settings.server.ts";
 import { KEPT_VERSION_FILES } from "../submissions/submit.server.ts";
 import { namesView } from "./blind.server.ts";
@@ -18,7 +20,7 @@ import { neighbours, submissionForJudge } from "./workspace.server.ts";
  * The workspace for this judge and query: `handedOut`, the submission to pin in the address (nothing else
  * is read before it), or the page's data.
  */
-export async function openWorkspace(judge: { id: number; role: Role }, query: WorkspaceQuery) {
+export async function openWorkspace(judge: { id: number; role: Role }, query: WorkspaceQuery, language: Language = "en") {
   const filter = { gate: query.gate, category: query.category, challengeId: query.challenge };
   const settings = await getJudgingSettings();
   const shared = settings.judgesPerSubmission !== null;
@@ -38,7 +40,8 @@ export async function openWorkspace(judge: { id: number; role: Role }, query: Wo
   ]);
   const found = currentId === null ? null : await submissionForJudge(currentId, judge.id);
   const names = namesView(settings, judge);
-  const current = found && names.submission(found);
+  // The challenge's texts in the judge's language (docs/domain.md "Event content in two languages").
+  const current = found && { ...names.submission(found), challenge: shownIn(found.challenge, language, CONTENT_TEXTS.challenge) };
   const { previous, next } = neighbours(queue, current?.id ?? null);
   const shownHistory = names.rows(history);
   const saved = query.saved === undefined ? undefined : shownHistory.find((entry) => entry.submissionId === query.saved);

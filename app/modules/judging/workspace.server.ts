@@ -44,7 +44,8 @@ export interface SubmissionForJudge {
   teamId: number;
   team: string;
   user: string | null;
-  challenge: { id: number; title: string; description: string; hints: string | null; points: number; category: Category; wave: number | null };
+  /** The challenge, its texts in both languages (the workspace shows the judge's). */
+  challenge: { id: number; title: string; description: string; titleAr: string | null; descriptionAr: string | null; hints: string | null; points: number; category: Category; wave: number | null };
   text: string | null;
   file: FileShown | null;
   status: "pending" | "approved" | "rejected" | "reviewed";
@@ -111,6 +112,8 @@ export async function submissionForJudge(submissionId: number, judgeId: number):
       challengeId: challenges.id,
       title: challenges.title,
       description: challenges.description,
+      titleAr: challenges.titleAr,
+      descriptionAr: challenges.descriptionAr,
       hints: challenges.hints,
       points: challenges.points,
       category: challenges.category,
@@ -169,6 +172,8 @@ export async function submissionForJudge(submissionId: number, judgeId: number):
       id: row.challengeId,
       title: row.title,
       description: row.description,
+      titleAr: row.titleAr,
+      descriptionAr: row.descriptionAr,
       hints: row.hints,
       points: row.points,
       category: row.category,

@@ -4,9 +4,11 @@ import { jsonDate, jsonObjectSql, oneRow, parsedJson, scalarSubquery } from "../
 import { challenges, gates, submissions, teamAnswers } from "../../../db/schema.ts";
 import { getDb, preparedOnce } from "../../infrastructure/db.server.ts";
 import type { Role } from "../auth/access.ts";
-import { challengeGateJoin, hasPrerequisitesSql, hiddenFromParticipants, isGateOpen, maySeeChallenge, missingPrerequisites, missingPrerequisitesSql } from "../challenges/visibility.server.ts";
+import { challengeGateJoin, hasPrerequisitesSql, hiddenFromParticipants, isGateOpen, maySeeChallenge, missingPrerequisites, missingPrerequisitesSql, type PrerequisiteTitle } from "../challenges/visibility.server.ts";
 import { sharedReadBy, type EventVersions } from "../event-data/shared.server.ts";
 import { gateRows } from "../gates/gates.server.ts";
+import { CONTENT_TEXTS, inLanguage, isolated, shownIn } from "../i18n/content.ts";
+import type { Language } from "../i18n/i18n.ts";
 import { shownFileNameOrNull } from "../file-names.ts";
 import { teamFlagState } from "../flags/guess.server.ts";
 import { readFeedback, type SubmissionFeedback } from "../judging/feedback.server.ts";
@@ -19,10 +21,13 @@ import { getSubmissionsWindow } from "../settings/settings.server.ts";
 type Challenge = typeof challenges.$inferSelect;
 type Submission = typeof submissions.$inferSelect;
 
+/** A gate as its page heads it, its texts in English and the Arabic beside them (docs/domain.md "Event content in two languages"). */
 export interface GateHeader {
   number: number;
   title: string;
   description: string;
+  titleAr: string | null;
+  descriptionAr: string | null;
   opensAt: string;
   open: boolean;
 }
@@ -30,13 +35,14 @@ export interface GateHeader {
 export interface ChallengeCard {
   id: number;
   title: string;
+  titleAr: string | null;
   category: string;
   points: number;
   difficulty: string | null;
   checking: Challenge["checking"];
   solved: boolean;
   /** The prerequisites the team has not solved yet, by title (null: one not open yet), or null: open to it. */
-  locked: Array<string | null> | null;
+  locked: PrerequisiteTitle[] | null;
 }
 
 export interface GateBoard {
@@ -57,6 +63,7 @@ const challengesOfWave = sharedReadBy(["challenges"], (wave: number) =>
     .select({
       id: challenges.id,
       title: challenges.title,
+      titleAr: challenges.titleAr,
       category: challenges.category,
       points: challenges.points,
       difficulty: challenges.difficulty,
@@ -112,6 +119,8 @@ export interface ChallengeRow {
   id: number;
   title: string;
   description: string;
+  titleAr: string | null;
+  descriptionAr: string | null;
   category: Challenge["category"];
   hints: string | null;
   wave: number | null;
@@ -132,7 +141,7 @@ export interface ChallengeRow {
   paidHints: unknown;
   releaseAfterMinutes: number | null;
   /** missingPrerequisitesSql's column: titles (null: a prerequisite not open yet). */
-  locked: Array<string | null>;
+  locked: PrerequisiteTitle[];
 }
 
 /** The challenge page's row as one JSON column (null: none); read alone (below) or with the badges. */
@@ -141,6 +150,8 @@ export function challengeWithSubmissionSql(challengeId: Placeholder, teamId: Pla
     id: challenges.id,
     title: challenges.title,
     description: challenges.description,
+    titleAr: challenges.titleAr,
+    descriptionAr: challenges.descriptionAr,
     category: challenges.category,
     hints: challenges.hints,
     wave: challenges.wave,
@@ -198,6 +209,8 @@ export async function getGateBoard(
     number: gate.number,
     title: gate.title,
     description: gate.description,
+    titleAr: gate.titleAr,
+    descriptionAr: gate.descriptionAr,
     opensAt: gate.opensAt.toISOString(),
     open: isGateOpen(gate.opensAt, now),
   };
@@ -208,7 +221,7 @@ export async function getGateBoard(
   );
   // The team's locks, read only when a challenge of the gate has prerequisites (most gates: no statement).
   const withPrerequisites = visible.filter((row) => row.hasPrerequisites).map((row) => row.id);
-  const locked = teamId === null || withPrerequisites.length === 0 ? new Map<number, string[]>() : await missingPrerequisites(getDb(), teamId, withPrerequisites);
+  const locked = teamId === null || withPrerequisites.length === 0 ? new Map<number, PrerequisiteTitle[]>() : await missingPrerequisites(getDb(), teamId, withPrerequisites);
   const results =
     teamId === null || visible.length === 0
       ? []
@@ -219,6 +232,7 @@ export async function getGateBoard(
     return {
       id: row.id,
       title: row.title,
+      titleAr: row.titleAr,
       category: row.category,
       points: row.points,
       difficulty: row.difficulty,
@@ -255,6 +269,8 @@ export interface ChallengeDetail {
   id: number;
   title: string;
   description: string;
+  titleAr: string | null;
+  descriptionAr: string | null;
   category: string;
   hints: string | null;
   wave: number;
@@ -287,6 +303,34 @@ export interface OwnSubmission {
   feedback: SubmissionFeedback | null;
 }
 
+/** The challenge page's data (getChallengeForSubmission), both languages. */
+export interface ChallengePage {
+  challenge: ChallengeDetail;
+  submission: OwnSubmission | null;
+  flag: FlagPageState | null;
+  paidHints: TeamHint[];
+  locked: PrerequisiteTitle[] | null;
+}
+
+/** A locked challenge's prerequisites as a viewer of `language` reads them, each isolated in the sentence that lists them (null: not open yet). */
+export function prerequisitesIn(locked: readonly PrerequisiteTitle[], language: Language): Array<string | null> {
+  return locked.map((prerequisite) => (prerequisite === null ? null : isolated(inLanguage(language, prerequisite.title, prerequisite.titleAr))));
+}
+
+/** A gate board as a viewer of `language` reads it: one language (app/modules/i18n/content.ts). */
+export function gateBoardIn<B extends GateBoard>(board: B, language: Language) {
+  return {
+    ...board,
+    gate: shownIn(board.gate, language, CONTENT_TEXTS.gate),
+    challenges: board.challenges?.map((card) => ({ ...shownIn(card, language, ["title"]), locked: card.locked && prerequisitesIn(card.locked, language) })) ?? null,
+  };
+}
+
+/** The challenge page as a viewer of `language` reads it: one language. */
+export function challengePageIn(page: ChallengePage, language: Language) {
+  return { ...page, challenge: shownIn(page.challenge, language, CONTENT_TEXTS.challenge), locked: page.locked && prerequisitesIn(page.locked, language) };
+}
+
 /**
  * A challenge in a gate, if the viewer may see it (app/modules/challenges/visibility.server.ts); null
  * otherwise (the route answers 404). Also the team's submission, with its judging feedback once published.
@@ -299,7 +343,7 @@ export async function getChallengeForSubmission(
   versions: EventVersions | null = null,
   /** The row as the request already read it for this viewer's team (with the badges); undefined: read here. */
   known?: ChallengeRow | null,
-): Promise<{ challenge: ChallengeDetail; submission: OwnSubmission | null; flag: FlagPageState | null; paidHints: TeamHint[]; locked: Array<string | null> | null } | null> {
+): Promise<ChallengePage | null> {
   const row =
     known !== undefined
       ? known
@@ -308,7 +352,7 @@ export async function getChallengeForSubmission(
   // Locked for the team (its prerequisites not solved): its title and what it requires, nothing else.
   if (!STAFF_READERS.includes(viewer.role) && viewer.teamId !== null && row.locked.length > 0) {
     return {
-      challenge: { id: row.id, title: row.title, description: "", category: row.category, hints: null, wave: row.wave, hasAttachment: false, attachmentName: null, checking: row.checking },
+      challenge: { id: row.id, title: row.title, description: "", titleAr: row.titleAr, descriptionAr: null, category: row.category, hints: null, wave: row.wave, hasAttachment: false, attachmentName: null, checking: row.checking },
       flag: null,
       paidHints: [],
       submission: null,
@@ -332,6 +376,8 @@ export async function getChallengeForSubmission(
       id: row.id,
       title: row.title,
       description: row.description,
+      titleAr: row.titleAr,
+      descriptionAr: row.descriptionAr,
       category: row.category,
       hints: row.hints,
       wave: row.wave,

@@ -13,15 +13,26 @@ import { rankStandings } from "../standings/ranking.ts";
  */
 export type TeamStanding = StoredTeamStanding;
 
+/**
+ * An announcement, in both languages: the Arabic beside the English (null: none); each browser shows its
+ * viewer's (docs/domain.md "Event content in two languages").
+ */
 export interface AnnouncementEvent {
   id: number;
   title: string;
   content: string;
+  titleAr: string | null;
+  contentAr: string | null;
   createdAt: string;
 }
 
+/** An announcement as a viewer reads it: one language (app/modules/i18n/content.ts picked it). */
+export type AnnouncementShown = Omit<AnnouncementEvent, "titleAr" | "contentAr">;
+
+/** An organisers' notification, in both languages as an announcement; a thread's reply has no Arabic of its own. */
 export interface NotificationEvent {
   message: string;
+  messageAr?: string | null;
   timestamp: string;
 }
 
@@ -33,6 +44,8 @@ export interface ThreadReplyEvent extends NotificationEvent {
 export interface FirstBloodEvent {
   challengeId: number;
   challenge: string;
+  /** The challenge's Arabic title (null: none): each browser names it in its viewer's language. */
+  challengeAr: string | null;
   category: "AI" | "CS" | "PS" | "GD";
   team: string;
   at: string;

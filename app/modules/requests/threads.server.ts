@@ -14,6 +14,8 @@ import type { UserActor } from "../audit/audit.server.ts";
 import { isOrganiser, mayOverrule, type Role } from "../auth/access.ts";
 import { challengeGateJoin, visibleChallengeSql } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
+import { inLanguage } from "../i18n/content.ts";
+import type { Language } from "../i18n/i18n.ts";
 import { messages } from "../messages.ts";
 import { broadcastThreadChanged, broadcastThreadReply } from "../realtime/broadcast.server.ts";
 import { createAnnouncement } from "../announcements/announcements.server.ts";
@@ -51,6 +53,8 @@ const listColumns = {
   team: teams.name,
   challengeId: requests.challengeId,
   challenge: challenges.title,
+  // Its Arabic title (null: none): a team's pages name it in their reader's language.
+  challengeAr: challenges.titleAr,
   gate: challenges.wave,
   claimedBy: requests.claimedBy,
   claimedByName: claimer,
@@ -127,12 +131,18 @@ export interface TeamThread {
   team: string | null;
   challengeId: number | null;
   challenge: string | null;
+  challengeAr: string | null;
   gate: number | null;
   claimedBy: number | null;
   claimedByName: string | null;
   createdAt: Date;
   updatedAt: Date;
   replies: number;
+}
+
+/** The challenge a thread is about, by its title in the reader's language (docs/domain.md "Event content in two languages"); null: none. */
+export function threadChallengeIn(thread: { challenge: string | null; challengeAr: string | null }, language: Language): string | null {
+  return thread.challenge === null ? null : inLanguage(language, thread.challenge, thread.challengeAr);
 }
 
 /** How many threads a team's list shows. */
@@ -336,7 +346,7 @@ export async function askQuestion(member: { id: number; name: string; role: Role
  * An admin publishes a question's answer to every team: an announcement with the question's challenge, which
  * that challenge's page lists. A mentor answers the team only (403).
  */
-export async function publishAnswer(actor: UserActor, id: number, answer: { title: string; content: string }) {
+export async function publishAnswer(actor: UserActor, id: number, answer: { title: string; content: string; titleAr?: string; contentAr?: string }) {
   if (!mayOverrule(actor.role)) throw new ThreadError(messages.errors.forbidden, { status: 403 });
   const question = await questionOf(id);
   return createAnnouncement(actor, { ...answer, challengeId: question.challengeId });

@@ -11,6 +11,7 @@ import { divisionList, type DivisionsFormSchema } from "../divisions/schema.ts";
 import { getFeedbackGates, updateFeedbackGates } from "../judging/feedback.server.ts";
 import type { FeedbackGatesSchema, JudgingSettingsSchema } from "../judging/schema.ts";
 import { getJudgingSettings, updateJudgingSettings } from "../judging/settings.server.ts";
+import { arabicOrNull } from "../i18n/content.ts";
 import { messages } from "../messages.ts";
 import { isScoreboardFrozen, setScoreboardFrozen } from "../standings/freeze.server.ts";
 import { readTeamSizeCap, updateTeamSizeCap } from "../teams/team-size.server.ts";
@@ -42,7 +43,14 @@ export async function readSettingsPage() {
     closesAt: settings.closesAt?.toISOString() ?? null,
     gates: [1, 2, 3, 4, 5].map((number) => {
       const gate = settings.gates.find((row) => row.number === number);
-      return { number, title: gate?.title ?? "", description: gate?.description ?? "", opensAt: gate ? utcToZonedLocal(gate.opensAt, zone) : "" };
+      return {
+        number,
+        title: gate?.title ?? "",
+        description: gate?.description ?? "",
+        titleAr: gate?.titleAr ?? "",
+        descriptionAr: gate?.descriptionAr ?? "",
+        opensAt: gate ? utcToZonedLocal(gate.opensAt, zone) : "",
+      };
     }),
     meals: settings.meals.map((meal) => ({ id: meal.id, label: meal.label, at: meal.at.toISOString() })),
     judging,
@@ -71,7 +79,13 @@ export async function freezeScoreboard(actor: Actor, frozen: boolean): Promise<s
 export async function saveGate(actor: Actor, value: z.output<typeof GateSettingsSchema>): Promise<SettingsOutcome> {
   const opensAt = await eventInstant(value.opensAt);
   if (!opensAt) return impossible("opensAt");
-  await updateGate(actor, value.number, { title: value.title, description: value.description, opensAt });
+  await updateGate(actor, value.number, {
+    title: value.title,
+    description: value.description,
+    titleAr: arabicOrNull(value.titleAr),
+    descriptionAr: arabicOrNull(value.descriptionAr),
+    opensAt,
+  });
   return { saved: m.gateSaved(value.number) };
 }
 

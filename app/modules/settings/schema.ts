@@ -22,6 +22,9 @@ export const GateSettingsSchema = z.object({
   number: z.coerce.number().int().min(1).max(5),
   title: text({ error: m.titleRequired }).trim().min(1, m.titleRequired).max(200, m.tooLong),
   description: text({ error: m.descriptionMissing }).trim().min(1, m.descriptionMissing).max(2000, m.tooLong),
+  // The Arabic beside the English, optional (docs/domain.md "Event content in two languages"): empty is none.
+  titleAr: text().trim().max(200, m.tooLong).optional(),
+  descriptionAr: text().trim().max(2000, m.tooLong).optional(),
   opensAt: instant,
 });
 

@@ -60,16 +60,49 @@ export async function updateFlagWrongPerMinute(actor: Actor, flagWrongPerMinute:
   });
 }
 
-/** Sets a gate's title, description and opening instant; a change is audited (an unchanged save is not). */
-export async function updateGate(actor: Actor, number: number, values: { title: string; description: string; opensAt: Date }) {
+/** A gate as an admin sets it: its texts (the Arabic beside the English: null, none) and its opening instant. */
+export interface GateValues {
+  title: string;
+  description: string;
+  titleAr?: string | null;
+  descriptionAr?: string | null;
+  opensAt: Date;
+}
+
+/**
+ * Sets a gate's title, description (in English and, optionally, Arabic: docs/domain.md "Event content in two
+ * languages") and opening instant; a change is audited (an unchanged save is not). Arabic not given is none.
+ */
+export async function updateGate(actor: Actor, number: number, given: GateValues) {
+  const values = { ...given, titleAr: given.titleAr ?? null, descriptionAr: given.descriptionAr ?? null };
   await getDb().transaction(async (tx) => {
-    const [before] = await tx.select({ title: gates.title, description: gates.description, opensAt: gates.opensAt }).from(gates).where(eq(gates.number, number)).for("update");
+    const [before] = await tx
+      .select({ title: gates.title, description: gates.description, titleAr: gates.titleAr, descriptionAr: gates.descriptionAr, opensAt: gates.opensAt })
+      .from(gates)
+      .where(eq(gates.number, number))
+      .for("update");
     await tx
       .insert(gates)
       .values({ number, ...values })
       .onConflictDoUpdate({ target: gates.number, set: values });
-    const same = before && before.title === values.title && before.description === values.description && before.opensAt.getTime() === values.opensAt.getTime();
-    if (!same) await recordAudit(tx, actor, { kind: "gate.changed", subjectId: number, before: before ? { gate: number, ...before } : null, after: { gate: number, ...values } });
+    const same =
+      before &&
+      before.title === values.title &&
+      before.description === values.description &&
+      before.titleAr === values.titleAr &&
+      before.descriptionAr === values.descriptionAr &&
+      before.opensAt.getTime() === values.opensAt.getTime();
+    // The record holds the Arabic only when there is some, before or after (a gate in English only reads as it did).
+    const withArabic = Boolean(before?.titleAr || before?.descriptionAr || values.titleAr || values.descriptionAr);
+    const arabic = (row: { titleAr: string | null; descriptionAr: string | null }) => (withArabic ? { titleAr: row.titleAr, descriptionAr: row.descriptionAr } : {});
+    if (!same) {
+      await recordAudit(tx, actor, {
+        kind: "gate.changed",
+        subjectId: number,
+        before: before ? { gate: number, title: before.title, description: before.description, ...arabic(before), opensAt: before.opensAt } : null,
+        after: { gate: number, title: values.title, description: values.description, ...arabic(values), opensAt: values.opensAt },
+      });
+    }
   });
 }
 
