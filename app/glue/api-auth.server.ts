@@ -10,7 +10,7 @@ import { mayReadTeam } from "../modules/auth/access.ts";
 import { refuseTeamReads } from "../modules/judging/blind.server.ts";
 import { messages } from "../modules/messages.ts";
 import { bearerIn, carriesAuthorization, carriesSessionCookie, findCaller, type Caller, type CallerHeaders } from "./caller.server.ts";
-import { isForgedRequest, isUnsafeMethod } from "./csrf.server.ts";
+import { isForgedRequest, isUnsafeMethod, type RequestFacts } from "./csrf.server.ts";
 import { getEnv } from "../infrastructure/env.server.ts";
 
 const m = messages.api;
@@ -74,14 +74,22 @@ function ownOrigins(request: Request): string[] {
  * then decides: a 401 unless it is live). The public operations (signing in) take no token: never exempt.
  */
 export async function rejectCrossSiteRequest(request: Request, options: { tokens: boolean }): Promise<void> {
-  const facts = {
-    method: request.method,
-    origin: request.headers.get("Origin") ?? undefined,
-    referer: request.headers.get("Referer") ?? undefined,
-    authorization: request.headers.get("Authorization") ?? undefined,
-    tokensAccepted: options.tokens,
-  };
-  if (isForgedRequest(facts, ownOrigins(request))) throw new ApiError("forbidden_origin", m.foreignOrigin);
-  if (!isUnsafeMethod(request.method) || (options.tokens && bearerToken(request)) || facts.origin || facts.referer) return;
-  if (await carriesSessionCookie(request.headers.get("Cookie"))) throw new ApiError("forbidden_origin", m.missingOrigin);
+  await rejectCrossSiteFacts(
+    {
+      method: request.method,
+      origin: request.headers.get("Origin") ?? undefined,
+      referer: request.headers.get("Referer") ?? undefined,
+      authorization: request.headers.get("Authorization") ?? undefined,
+      cookie: request.headers.get("Cookie"),
+      tokensAccepted: options.tokens,
+    },
+    ownOrigins(request),
+  );
+}
+
+/** The same rule from a request's facts (a request served ahead of Express: app/glue/flag-answer-api.server.ts). */
+export async function rejectCrossSiteFacts(facts: RequestFacts & { cookie: string | null | undefined }, own: readonly string[]): Promise<void> {
+  if (isForgedRequest(facts, own)) throw new ApiError("forbidden_origin", m.foreignOrigin);
+  if (!isUnsafeMethod(facts.method) || (facts.tokensAccepted && bearerIn(facts.authorization ?? null)) || facts.origin || facts.referer) return;
+  if (await carriesSessionCookie(facts.cookie)) throw new ApiError("forbidden_origin", m.missingOrigin);
 }

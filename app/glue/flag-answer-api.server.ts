@@ -21,7 +21,7 @@ import { sendFlag } from "../modules/flags/guess.server.ts";
 import { FlagAnswerSchema } from "../modules/flags/schema.ts";
 import { messages } from "../modules/messages.ts";
 import { actorFrom } from "./actor.server.ts";
-import { requireOperationCaller } from "./api-auth.server.ts";
+import { rejectCrossSiteFacts, requireOperationCaller } from "./api-auth.server.ts";
 import { errorResponse, fieldsOfText, MAX_BODY_BYTES, parseFields } from "./api.server.ts";
 import type { Caller } from "./caller.server.ts";
 import { acceptsTokensAt } from "./caller.server.ts";
@@ -143,14 +143,13 @@ export function flagAnswerListener(options: FlagListenerOptions) {
     const begunAt = new Date();
     let release: (() => void) | null = null;
     try {
-      // Cross-site request forgery: the check every state change passes (server.ts's refuseForgeries).
+      // Cross-site request forgery: the check every state change passes (server.ts's refuseForgeries), then the
+      // API's own (a change with the session cookie must name its origin: api-auth.server.ts).
       const authorization = req.headers.authorization;
       const own = [`${protocolOf(req, options.trustProxy)}://${req.headers.host}`, ...(appOrigin ? [appOrigin] : [])];
       const facts = { method: "POST", origin: headerOf(req, "origin"), referer: headerOf(req, "referer"), authorization, tokensAccepted: authorization !== undefined && acceptsTokensAt(req.url!) };
-      if (isForgedRequest(facts, own)) {
-        options.logWarn({ method: "POST", url: req.url, origin: facts.origin, referer: facts.referer }, "cross-site request refused");
-        return await refuse(req, res, new ApiError("forbidden_origin", messages.api.foreignOrigin));
-      }
+      if (isForgedRequest(facts, own)) options.logWarn({ method: "POST", url: req.url, origin: facts.origin, referer: facts.referer }, "cross-site request refused");
+      await rejectCrossSiteFacts({ ...facts, tokensAccepted: true, cookie: req.headers.cookie }, own);
       // One caller's flood is refused before anything is read (flag-guard.server.ts).
       const guess = guessKey({ method: "POST", path: req.url!, headers: { authorization, cookie: req.headers.cookie } });
       if (guess) {

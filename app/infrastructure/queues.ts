@@ -12,12 +12,14 @@ export const queues = {
   },
   /**
    * Recomputes every solver of a dynamic challenge whose value fell, together, published as one event
-   * (app/modules/flags/dynamic-solvers.server.ts); one job per challenge at a time (its job id).
+   * (app/modules/flags/dynamic-solvers.server.ts): a job per solve, naming the count it made; one whose count is
+   * already recomputed ends at once.
    */
   standingsBatch: {
     name: "standings-batch",
     payload: z.object({
       challengeId: z.number().int().positive(),
+      solves: z.number().int().positive(),
     }),
   },
   /** Deletes a stored object that nothing points at any more (a replaced file, a removed attachment). */

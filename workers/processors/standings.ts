@@ -12,6 +12,7 @@ export async function processStandings(job: Job) {
 
 /** A dynamic challenge's solvers together, published as one event with its new value, until no solve came in meanwhile. */
 export async function processStandingsBatch(job: Job) {
+  // `solves`: the count the solve made, for the queue's dashboard; the job reads the count afresh.
   const { challengeId } = queues.standingsBatch.payload.parse(job.data);
   const rounds = await recomputeChallengeSolvers(challengeId);
   return { rounds: rounds.length, teams: rounds.reduce((sum, round) => sum + round.length, 0) };

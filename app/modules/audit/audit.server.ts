@@ -93,16 +93,33 @@ export async function recordAudit(tx: Queryable, actor: Actor, entry: AuditEntry
 const AUDIT_NAMES = ["auditAt", "auditKind", "actorId", "actorName", "actorRole", "via", "sessionId", "tokenId", "ip", "auditTeamId", "auditUserId", "subjectId", "before", "after"] as const;
 type AuditName = (typeof AUDIT_NAMES)[number];
 
-/** A record's INSERT: the one place its columns are written. */
+/** A record's INSERT: the one place its columns are written (auditInsertFrom, with no source: one record). */
 function auditInsert(value: Record<AuditName, SQLWrapper>): SQL {
-  return sql`
-    insert into ${auditLog} (at, kind, actor_id, actor_name, actor_role, via, session_id, token_id, ip, team_id, user_id, subject_id, before, after)
-    values (coalesce(${value.auditAt}::timestamptz, now()), ${value.auditKind}, ${value.actorId}, ${value.actorName}, ${value.actorRole}, ${value.via},
-      ${value.sessionId}, ${value.tokenId}, ${value.ip}, ${value.auditTeamId}, ${value.auditUserId}, ${value.subjectId},
-      ${value.before}::jsonb, ${value.after}::jsonb)`;
+  return auditInsertFrom(value, null, sql`${value.after}::jsonb`);
 }
 
 const auditRecord = prebuilt(AUDIT_NAMES, (value) => auditInsert(value));
+
+/**
+ * A record written once per row of `source` (the name of a data-modifying WITH of the same statement), its
+ * `after` computed by Postgres: for a change that may not happen (a flag solve its statement refuses writes no
+ * record). `value` names the record's other columns as auditValuesOf gives them.
+ */
+export function auditInsertFrom(value: Record<AuditName, SQLWrapper>, source: SQL | null, after: SQL): SQL {
+  return sql`
+    insert into ${auditLog} (at, kind, actor_id, actor_name, actor_role, via, session_id, token_id, ip, team_id, user_id, subject_id, before, after)
+    select coalesce(${value.auditAt}::timestamptz, now()), ${value.auditKind}, ${value.actorId}, ${value.actorName}, ${value.actorRole}, ${value.via},
+      ${value.sessionId}, ${value.tokenId}, ${value.ip}, ${value.auditTeamId}, ${value.auditUserId}, ${value.subjectId},
+      ${value.before}::jsonb, ${after}${source === null ? sql`` : sql` from ${source}`}`;
+}
+
+/** A record's columns' values, by the names auditInsertFrom and the prebuilt statements read. */
+export function auditValuesOf(actor: Actor, entry: AuditEntry): Record<AuditName, unknown> {
+  return auditValues(actor, entry);
+}
+
+export { AUDIT_NAMES };
+export type { AuditName };
 
 /** One record's statement, not yet sent: to send with a change's other statements (sendInOrder), in its transaction. */
 export function auditRecordOf(actor: Actor, entry: AuditEntry): Prebuilt {

@@ -63,10 +63,10 @@ export function onCallersChanged(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-function changed() {
+/** A change to callers; `missed`: notices may have been lost (a (re)connect, a ping unanswered), so every listener forgets. */
+function changed(missed = true) {
   forgetRecentUsers();
-  // Whatever was missed, the other notices' listeners forget too.
-  for (const prefix of noticeListeners.keys()) tell(prefix, null);
+  if (missed) for (const prefix of noticeListeners.keys()) tell(prefix, null);
   for (const listener of listeners) {
     try {
       listener();
@@ -102,7 +102,7 @@ export function watchCallerChanges(): Promise<void> {
   let sequence = 0;
   const onPayload = (payload: string) => {
     for (const prefix of noticeListeners.keys()) if (payload.startsWith(prefix)) return tell(prefix, payload.slice(prefix.length));
-    if (!payload.startsWith(PING_PREFIX)) return changed();
+    if (!payload.startsWith(PING_PREFIX)) return changed(false);
     if (payload !== awaiting) return; // another process's ping, or an old one of ours
     awaiting = null;
     if (!hearing && watching?.handle === handle) {

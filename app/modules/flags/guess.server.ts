@@ -18,11 +18,12 @@ import {
   flagSolves,
   flagTries,
   gates,
+  standingsOutbox,
   teamFlags,
   teams,
 } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
-import { auditRecordOf, type Actor } from "../audit/audit.server.ts";
+import { AUDIT_NAMES, auditInsertFrom, auditValuesOf, type Actor } from "../audit/audit.server.ts";
 import { EVENT_DATA_PREFIX, FLAG_RESET_PREFIX, isHearingChanges as isHearingFlagResets, onNotice, watchCallerChanges } from "../auth/caller-changes.server.ts";
 import { challengeGateJoin, hasPrerequisitesSql, missingPrerequisitesSql, refusalToEveryTeam, type AnswerGate } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
@@ -152,7 +153,8 @@ export interface TeamFlagState {
 
 /** A team's row of a challenge (flag_tries) as the rule reads it: its wait by gk_flag_next_guess_at (migration 0024). */
 const teamStateStatement = prebuilt(["teamId", "challengeId"], ({ teamId, challengeId }) =>
-  sql`select ${challenges.checking} as checking, ${challenges.maxAttempts} as max_attempts, t.wrong as wrong, t.solved_at as solved_at,
+  sql`select ${challenges.checking} as checking, ${challenges.maxAttempts} as max_attempts, t.wrong as wrong,
+      (select s.solved_at from ${flagSolves} s where s.team_id = ${teamId} and s.challenge_id = ${challenges.id}) as solved_at,
       gk_flag_next_guess_at(t.wrong, t.recent, ${wrongPerMinuteSql}) as next_at
     from ${challenges} left join ${eventSettings} on ${eventSettings.id} = 1
       left join ${flagTries} t on t.team_id = ${teamId} and t.challenge_id = ${challenges.id}
@@ -239,6 +241,8 @@ async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
 /** The challenge's refusal to every team, its mode, then the match and the team's statement; once more if the challenge changed meanwhile. */
 async function checkAnswer(input: Parameters<typeof sendFlag>[0], teamId: number, given: string): Promise<FlagVerdict> {
   const now = input.now ?? new Date();
+  // What was forgotten before now is not remembered again from what this answer reads (remember).
+  const readIn = generation;
   for (let fresh = false; ; fresh = true) {
     const challenge = await flagChallenge(input.challengeId, { fresh });
     // What the process remembers may be old: a refusal from it is made only on a challenge read afresh.
@@ -247,8 +251,13 @@ async function checkAnswer(input: Parameters<typeof sendFlag>[0], teamId: number
       if (fresh) throw new FlagError(refused);
       continue;
     }
+    // Before the match, so that a right answer and a wrong one take the same way until their statement.
+    if (challenge!.perTeam && challenge!.secret && Date.now() - challenge!.syncedAt > TEAM_FLAGS_SYNC_MS) {
+      await syncTeamFlags(getDb(), challenge!.id, challenge!.secret, challenge!.answers);
+      challenge!.syncedAt = Date.now();
+    }
     const matched = matchAnswer(challenge!.answers, given, { id: teamId, secret: challenge!.secret });
-    const verdict = matched === null ? await recordWrong(input, challenge!, teamId, given, now) : await recordSolve(input, challenge!, teamId, matched, now);
+    const verdict = matched === null ? await recordWrong(input, challenge!, teamId, given, now, readIn) : await recordSolve(input, challenge!, teamId, matched, now, readIn);
     if (verdict !== STALE) return verdict;
     // The challenge, its gate or the event's settings changed since it was read: nothing was recorded.
     if (fresh) throw new FlagError("busy");
@@ -389,16 +398,23 @@ function wrongStatement(prerequisites: boolean, perTeam: boolean) {
 }
 const wrongStatements = [wrongStatement(false, false), wrongStatement(false, true), wrongStatement(true, false), wrongStatement(true, true)];
 
-const SOLVE_NAMES = ["teamId", "challengeId", "label", "limit", "maxAttempts", "at", "userId", "matched", "solvedAt", "dynamic"] as const;
+const SOLVE_NAMES = ["teamId", "challengeId", "label", "limit", "maxAttempts", "at", "userId", "matched", "solvedAt", "dynamic", "points", "minimumPoints", "decay", "matchedText"] as const;
 
 /**
- * A right answer's statement: the team's row marked solved, the challenge's count of solves (its row lock makes
- * the challenge's solves take turns for the length of this statement: the count is the solve's place, 1 the first
- * blood; the solve's time is read once it is held, so times follow places), the solve and the attempt.
+ * A right answer in one statement, as a wrong one is (so a refusal takes the same time whether the answer was
+ * right: one statement either way): the team's row marked solved; the challenge's count of solves (its row lock
+ * makes the challenge's solves take turns for the length of this statement: the count is the solve's place, 1
+ * the first blood; the solve's time is read once it is held, so times follow places); the solve, the attempt, the
+ * audit record with the value the solve counts (decay.ts's rule, as the `team_answers` view writes it); and a
+ * static challenge's standings mark for the team (a dynamic one's solvers are the count's: `recomputed` stays
+ * behind, dynamic-solvers.server.ts).
  */
 function solveStatement(prerequisites: boolean) {
-  return prebuilt(SOLVE_NAMES, (v) =>
-    sql`with ${teamRowCte(v, prerequisites, { insert: sql`solved_at`, values: sql`clock_timestamp()`, set: sql`solved_at = clock_timestamp()`, returning: sql`1 as one` })},
+  return prebuilt([...SOLVE_NAMES, ...AUDIT_NAMES], (v) => {
+    const value = sql`case when ${v.dynamic}::boolean then greatest(${v.minimumPoints}::bigint, ${v.points}::int
+      - (${v.points}::int - ${v.minimumPoints}::int)::bigint * (counted.solves - 1) * (counted.solves - 1) / (${v.decay}::bigint * ${v.decay}::bigint))
+      else ${v.points}::int end`;
+    return sql`with ${teamRowCte(v, prerequisites, { insert: sql`solved_at`, values: sql`clock_timestamp()`, set: sql`solved_at = clock_timestamp()`, returning: sql`1 as one` })},
       counted as (insert into ${flagSolveCounts} as c (challenge_id, solves, recomputed) select ${v.challengeId}::int, 1, case when ${v.dynamic}::boolean then 0 else 1 end from tried
         on conflict (challenge_id) do update set solves = c.solves + 1, changed_at = now(),
           recomputed = case when ${v.dynamic}::boolean then c.recomputed else c.solves + 1 end
@@ -407,10 +423,13 @@ function solveStatement(prerequisites: boolean) {
         select ${v.teamId}::int, ${v.challengeId}::int, ${v.userId}::int, coalesce(${v.solvedAt}::timestamptz, clock_timestamp()) from counted
         returning solved_at),
       attempt as (insert into ${flagAttempts} (team_id, user_id, challenge_id, at, verdict, matched)
-        select ${v.teamId}::int, ${v.userId}::int, ${v.challengeId}::int, solve.solved_at, 'correct', ${v.matched}::smallint from solve)
+        select ${v.teamId}::int, ${v.userId}::int, ${v.challengeId}::int, solve.solved_at, 'correct', ${v.matched}::smallint from solve),
+      audited as (${auditInsertFrom(v, sql`counted`, sql`jsonb_build_object('challenge', ${v.challengeId}::int, 'matched', ${v.matchedText}::text, 'points', ${value})`)}),
+      marked as (insert into ${standingsOutbox} (team_id) select ${v.teamId}::int from counted where not ${v.dynamic}::boolean
+        on conflict (team_id) do update set version = nextval('standings_outbox_version_seq'), requested_at = now())
       select fresh.ok as fresh, exists (select 1 from allowed) as open, counted.solves as solves, solve.solved_at as solved_at
-      from fresh left join counted on true left join solve on true`,
-  );
+      from fresh left join counted on true left join solve on true`;
+  });
 }
 const solveStatements = [solveStatement(false), solveStatement(true)];
 
@@ -419,7 +438,7 @@ function teamValues(challenge: FlagChallenge, teamId: number, userId: number, at
 }
 
 /** Why the team's row took no answer: the challenge changed (STALE), locked, solved, no attempts left, or a wait. */
-async function refusalOfTeam(row: Record<string, unknown>, challenge: FlagChallenge, teamId: number, now: Date): Promise<FlagError | typeof STALE> {
+async function refusalOfTeam(row: Record<string, unknown>, challenge: FlagChallenge, teamId: number, now: Date, readIn: number): Promise<FlagError | typeof STALE> {
   if (row.fresh !== true) return STALE;
   if (row.open !== true) return new FlagError("locked");
   const state = await teamFlagState(teamId, challenge.id, now);
@@ -432,15 +451,11 @@ async function refusalOfTeam(row: Record<string, unknown>, challenge: FlagChalle
         ? new FlagError("wait", state.waitSeconds)
         : // Its row changed between the two statements (another answer of the team): its turn again shortly.
           new FlagError("busy");
-  remember(teamId, challenge.id, refusal, state.waitSeconds, now);
+  remember(teamId, challenge.id, refusal, state.waitSeconds, now, readIn);
   return refusal;
 }
 
-async function recordWrong(input: Parameters<typeof sendFlag>[0], challenge: FlagChallenge, teamId: number, given: string, now: Date): Promise<FlagVerdict | typeof STALE> {
-  if (challenge.perTeam && challenge.secret && Date.now() - challenge.syncedAt > TEAM_FLAGS_SYNC_MS) {
-    await syncTeamFlags(getDb(), challenge.id, challenge.secret, challenge.answers);
-    challenge.syncedAt = Date.now();
-  }
+async function recordWrong(input: Parameters<typeof sendFlag>[0], challenge: FlagChallenge, teamId: number, given: string, now: Date, readIn: number): Promise<FlagVerdict | typeof STALE> {
   const statement = wrongStatements[(challenge.hasPrerequisites ? 2 : 0) + (challenge.perTeam ? 1 : 0)];
   // A wrong answer keeps what was typed (organisers read typos), except where flags are per team: there it may
   // be another team's flag, which is not kept; it is looked up by digest, and a match is a sharing signal.
@@ -448,14 +463,14 @@ async function recordWrong(input: Parameters<typeof sendFlag>[0], challenge: Fla
   const [result] = await sendInOrder(getDb(), [statement(values)]);
   const [row] = rowsOf(result);
   if (row.wrong === null) {
-    const refusal = await refusalOfTeam(row, challenge, teamId, now);
+    const refusal = await refusalOfTeam(row, challenge, teamId, now, readIn);
     if (refusal === STALE) return STALE;
     throw refusal;
   }
   const wrong = Number(row.wrong);
   const left = attemptsLeft(challenge.maxAttempts, wrong);
   const waitSeconds = secondsUntil(dateOrNull(row.next_at), now);
-  if (waitSeconds > 0 || left === 0) remember(teamId, challenge.id, left === 0 ? new FlagError("noAttemptsLeft") : new FlagError("wait", waitSeconds), waitSeconds, now);
+  if (waitSeconds > 0 || left === 0) remember(teamId, challenge.id, left === 0 ? new FlagError("noAttemptsLeft") : new FlagError("wait", waitSeconds), waitSeconds, now, readIn);
   const message = waitSeconds > 0 && left !== 0 ? m.incorrectWait(waitSeconds) : left !== null ? m.incorrectAttemptsLeft(left) : m.incorrect;
   return { verdict: "incorrect", challengeId: challenge.id, attemptsLeft: left, waitSeconds, message };
 }
@@ -464,74 +479,38 @@ async function recordWrong(input: Parameters<typeof sendFlag>[0], challenge: Fla
 const TEAM_FLAGS_SYNC_MS = 10_000;
 
 /**
- * A right answer: the solve's statement, then in the same transaction its audit record and standings marks; a
- * static challenge's team is recomputed in the request (changeTeamThenRecompute), a dynamic one's solvers by one
- * batch job (their values all fell).
+ * A right answer: the solve's statement (everything the solve writes, its record and its standings mark, or
+ * nothing); then a static challenge's team is recomputed in the request (changeTeamThenRecompute, the judged
+ * score's way, the queue if it cannot be done), a dynamic challenge's solvers by the challenge's job.
  */
-async function recordSolve(input: Parameters<typeof sendFlag>[0], challenge: FlagChallenge, teamId: number, matched: number, now: Date): Promise<FlagVerdict | typeof STALE> {
+async function recordSolve(input: Parameters<typeof sendFlag>[0], challenge: FlagChallenge, teamId: number, matched: number, now: Date, readIn: number): Promise<FlagVerdict | typeof STALE> {
+  const dynamic = challenge.scoring === "dynamic";
   const statement = solveStatements[challenge.hasPrerequisites ? 1 : 0]({
     ...teamValues(challenge, teamId, input.actor.id, now),
     matched,
+    matchedText: `answer ${matched}`,
     solvedAt: input.now?.toISOString() ?? null,
     // A static challenge's solvers are never behind: its count's `recomputed` follows its solves.
-    dynamic: challenge.scoring === "dynamic",
+    dynamic,
+    points: challenge.points,
+    minimumPoints: challenge.minimumPoints,
+    decay: challenge.decay,
+    ...auditValuesOf(input.actor, { kind: "flag.solved", teamId, userId: input.actor.id, subjectId: challenge.id }),
   });
-  let refusal: FlagError | typeof STALE | null = null;
-  const solved = async (tx: Queryable) => {
-    const [result] = await sendInOrder(tx, [statement]);
-    const [row] = rowsOf(result);
-    if (row.solves === null) {
-      // Nothing was written: the transaction ends with nothing to keep. Explained after it, outside it.
-      refusal = row.fresh !== true ? STALE : row.open !== true ? new FlagError("locked") : null;
-      throw refusal ?? new TeamRowRefused(row);
-    }
-    const solves = Number(row.solves);
-    const points = challengeValue(challenge, solves);
-    const solvedAt = dateOrNull(row.solved_at)!;
-    const audit = auditRecordOf(input.actor, {
-      kind: "flag.solved",
-      teamId,
-      userId: input.actor.id,
-      subjectId: challenge.id,
-      after: { challenge: challenge.id, matched: `answer ${matched}`, points },
-    });
-    return { solves, points, solvedAt, audit };
-  };
-  try {
-    if (challenge.scoring === "dynamic") {
-      // The solve and its record; every solver's value falls, which the challenge's count says until a worker has
-      // recomputed them (flag_solve_counts.recomputed: the challenge's own outbox, dynamic-solvers.server.ts). No
-      // other team's row is touched here: the count's lock is held only until this commits.
-      const { solves, points, solvedAt } = await getDb().transaction(async (tx) => {
-        const made = await solved(tx);
-        rowsOf((await sendInOrder(tx, [made.audit]))[0]);
-        return made;
-      });
-      await requestSolversRecompute(challenge.id);
-      return correct(challenge.id, points, solvedAt, solves, [teamId]);
-    }
-    const made = await changeTeamThenRecompute(async (tx) => {
-      const result = await solved(tx);
-      return { value: result, teamId, finish: [result.audit] };
-    });
-    return correct(challenge.id, made.points, made.solvedAt, made.solves, [teamId]);
-  } catch (error) {
-    if (error === STALE) return STALE;
-    if (error instanceof FlagError) throw error;
-    if (error instanceof TeamRowRefused) {
-      const explained = await refusalOfTeam(error.row, challenge, teamId, now);
-      if (explained === STALE) return STALE;
-      throw explained;
-    }
-    throw error;
+  const [result] = await sendInOrder(getDb(), [statement]);
+  const [row] = rowsOf(result);
+  if (row.solves === null) {
+    const refusal = await refusalOfTeam(row, challenge, teamId, now, readIn);
+    if (refusal === STALE) return STALE;
+    throw refusal;
   }
-}
-
-/** The solve's statement found the team's row not taking an answer (explained once its transaction has ended). */
-class TeamRowRefused extends Error {
-  constructor(public readonly row: Record<string, unknown>) {
-    super("the team's row took no answer");
-  }
+  const solves = Number(row.solves);
+  const points = challengeValue(challenge, solves);
+  const solvedAt = dateOrNull(row.solved_at)!;
+  if (dynamic) await requestSolversRecompute(challenge.id, solves);
+  // The solve and its mark are committed: the team's standing now, in the request (nothing more to change).
+  else await changeTeamThenRecompute(async () => ({ value: null, teamId, finish: [] }));
+  return correct(challenge.id, points, solvedAt, solves, [teamId]);
 }
 
 function correct(challengeId: number, points: number, solvedAt: Date, solves: number, solvers: number[]): FlagVerdict {
@@ -547,9 +526,11 @@ function correct(challengeId: number, points: number, solvedAt: Date, solves: nu
  */
 const refusals = new Map<string, { error: FlagError; until: number }>();
 const REFUSALS_MAX = 50_000;
+/** Moves at every forgetting: a refusal read before a reset was heard is not remembered after it. */
+let generation = 0;
 
-function remember(teamId: number, challengeId: number, error: FlagError, waitSeconds: number, now: Date) {
-  if (!isHearingFlagResets()) return;
+function remember(teamId: number, challengeId: number, error: FlagError, waitSeconds: number, now: Date, readIn: number) {
+  if (!isHearingFlagResets() || readIn !== generation) return;
   if (error.code !== "wait" && error.code !== "alreadySolved" && error.code !== "noAttemptsLeft") return;
   if (refusals.size >= REFUSALS_MAX) refusals.clear();
   const until = error.code === "wait" ? now.getTime() + waitSeconds * 1000 : Number.POSITIVE_INFINITY;
@@ -569,6 +550,7 @@ function rememberedRefusal(teamId: number, challengeId: number, now: Date): Flag
 
 /** Forget what was remembered of a team on a challenge (a reset), or of everything (null: unheard resets). */
 export function forgetFlagRefusals(teamId: number | null = null, challengeId: number | null = null): void {
+  generation += 1;
   if (teamId === null || challengeId === null) refusals.clear();
   else refusals.delete(`${teamId}:${challengeId}`);
 }
