@@ -137,7 +137,7 @@ describe("importing teams and users", () => {
 describe("importing challenges", () => {
   it("from CSV (quoted cells, a BOM) and from JSON, all or nothing", async () => {
     const csv = '\uFEFFtitle,description,points,category,difficulty,hints,wave\r\n"Cipher, part 1","Decode ""this""",100,CS,Medium,"Think\nCaesar",1\r\nDraft,Later,50,AI,,,\r\n';
-    expect(previewChallengesImport(csv, "c.csv")).toMatchObject({ fileError: null, issues: [], rows: [{ row: 2, title: "Cipher, part 1", wave: 1 }, { title: "Draft", wave: null }] });
+    expect(await previewChallengesImport(csv, "c.csv")).toMatchObject({ fileError: null, issues: [], rows: [{ row: 2, title: "Cipher, part 1", wave: 1 }, { title: "Draft", wave: null }] });
     expect(await importChallenges(testAdmin, csv, "c.csv")).toEqual({ ok: true, created: 2 });
     const [cipher] = await getDb().select().from(challenges).where(eq(challenges.title, "Cipher, part 1"));
     expect(cipher).toMatchObject({ description: 'Decode "this"', hints: "Think\nCaesar", points: 100, status: "active", difficulty: "Medium" });
@@ -154,7 +154,7 @@ describe("importing challenges", () => {
     }
     expect(await getDb().select().from(challenges).where(eq(challenges.title, "Logo"))).toEqual([]);
     expect(await importChallenges(testAdmin, JSON.stringify([{ title: "Logo", description: "Draw", points: 80, category: "GD", wave: 2 }]), "c.json")).toEqual({ ok: true, created: 1 });
-    expect(previewChallengesImport('[{"title":"x","colour":"red"}]', "c.json").fileError).toMatch(/Unknown column colour/);
+    expect((await previewChallengesImport('[{"title":"x","colour":"red"}]', "c.json")).fileError).toMatch(/Unknown column colour/);
   });
 
   it("through the page: preview, then import", async () => {
