@@ -11,6 +11,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { challengeFlags, challenges, standings } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
+import { getRedis } from "../../app/infrastructure/redis.server.ts";
 import { giveAward } from "../../app/modules/awards/awards.server.ts";
 import { dynamicValue } from "../../app/modules/flags/decay.ts";
 import { flagFiguresFor } from "../../app/modules/flags/figures.server.ts";
@@ -23,6 +24,7 @@ import { getScoreChart } from "../../app/modules/standings/history.server.ts";
 import { computeAllStandings, rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { recomputeTeamsTogether, recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { getScoreboard, getScoreboardFeed, getScoreboardJson, type Viewer } from "../../app/modules/standings/scoreboard.server.ts";
+import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
 import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
 import { collect, connectSocket, nextEvent, startRealtimeServer, stopAll, type TestSocket } from "../support/processes.ts";
 
@@ -156,11 +158,22 @@ describe("the freeze with dynamic points", () => {
     expect(line.at(-1)).toBe(ownA);
     expect(Math.min(...line)).toBe(atFreeze);
 
+    // What the jobs kept of the teams' own points is what a rebuild computes.
+    const incremental = (await readSnapshot(getRedis())).own;
+    expect(incremental).toEqual((await computeAllStandings(getDb())).own);
+    expect(incremental?.get(a.team.id)?.totalScore).toBe(ownA);
+
     // A rebuild while frozen keeps the teams' own points.
     await rebuildStandings();
     expect(totalOf((await getScoreboard(a.viewer)).teams, a.team.id)).toBe(ownA);
     expect(totalOf((await getScoreboard(c.viewer)).teams, c.team.id)).toBe(atFreeze);
     await expectStandingsExact();
+
+    // Frozen again: the new freeze's values (every solve so far counts as it does live).
+    await setScoreboardFrozen(testAdmin, true);
+    expect(totalOf((await getScoreboard(a.viewer)).teams, a.team.id)).toBe(live + 10);
+    expect(totalOf((await getScoreboard(c.viewer)).teams, c.team.id)).toBe(live);
+    expect((await flagFiguresFor([challenge.id], { role: "participant" })).get(challenge.id)).toMatchObject({ value: live, solves: 4 });
 
     // Unfrozen: everyone sees the live values.
     await setScoreboardFrozen(testAdmin, false);
