@@ -142,21 +142,10 @@ describe("the API's challenge objects and the hint unlock", () => {
     };
     const created = await send(challengesRoute, "POST", "/challenges", { token: tokens.admin, json: body });
     expect(created.status).toBe(201);
-    const shown = {
-      checking: "flag",
-      wrongPerMinute: 4,
-      maxAttempts: 9,
-      scoring: "dynamic",
-      minimumPoints: 50,
-      decay: 10,
-      releaseAfterMinutes: 5,
-      prerequisites: [required.id],
-      paidHints: [
-        { number: 1, cost: 30, text: "Secret hint one" },
-        { number: 2, cost: 0, text: "Secret hint two" },
-      ],
-      answerCount: 1,
-    };
+    // Every field as written, the hints numbered with their texts (admins write them); never an answer.
+    const { checking, wrongPerMinute, maxAttempts, scoring, minimumPoints, decay, releaseAfterMinutes, prerequisites } = body;
+    const paidHints = body.paidHints.map((hint, at) => ({ number: at + 1, ...hint }));
+    const shown = { checking, wrongPerMinute, maxAttempts, scoring, minimumPoints, decay, releaseAfterMinutes, prerequisites, paidHints, answerCount: 1 };
     expect(created.body).toMatchObject(shown);
     const id = Number(created.body!.id);
     const asAdmin = await send(challengeRoute, "GET", `/challenges/${id}`, { token: tokens.admin }, { id: String(id) });

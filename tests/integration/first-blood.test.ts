@@ -10,12 +10,12 @@ import { challengeFlags, challenges } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { firstSolvesFor } from "../../app/modules/flags/first-blood.server.ts";
 import { sendFlag } from "../../app/modules/flags/guess.server.ts";
-import { broadcastNotification } from "../../app/modules/realtime/broadcast.server.ts";
 import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { loader as scoreboardPage } from "../../app/routes/_app.scoreboard.tsx";
 import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
 import { collect, connectSocket, nextEvent, startRealtimeServer, stopAll, type TestSocket } from "../support/processes.ts";
+import { drained } from "../support/drained.ts";
 
 const sockets: TestSocket[] = [];
 let url: string;
@@ -50,14 +50,6 @@ async function socketOf(role: "participant" | "admin") {
   const socket = await connectSocket(url, await sessionCookie(user.id));
   sockets.push(socket);
   return socket;
-}
-
-/** Resolves once the socket has had every event sent to it before now (one emitter's events keep their order). */
-async function drained(socket: TestSocket) {
-  const marker = `barrier ${Math.random()}`;
-  const heard = nextEvent(socket, "notification", (event) => event.message === marker);
-  broadcastNotification({ message: marker, timestamp: new Date().toISOString() });
-  await heard;
 }
 
 describe("first blood", () => {

@@ -16,7 +16,6 @@ import { giveAward } from "../../app/modules/awards/awards.server.ts";
 import { dynamicValue } from "../../app/modules/flags/decay.ts";
 import { flagFiguresFor } from "../../app/modules/flags/figures.server.ts";
 import { sendFlag } from "../../app/modules/flags/guess.server.ts";
-import { broadcastNotification } from "../../app/modules/realtime/broadcast.server.ts";
 import type { TeamStanding } from "../../app/modules/realtime/events.ts";
 import { teamCategoryScores } from "../../app/modules/scoring/category-scores.server.ts";
 import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
@@ -26,7 +25,8 @@ import { recomputeTeamsTogether, recomputeTeamStanding } from "../../app/modules
 import { getScoreboard, getScoreboardFeed, getScoreboardJson, type Viewer } from "../../app/modules/standings/scoreboard.server.ts";
 import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
 import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
-import { collect, connectSocket, nextEvent, startRealtimeServer, stopAll, type TestSocket } from "../support/processes.ts";
+import { collect, connectSocket, startRealtimeServer, stopAll, type TestSocket } from "../support/processes.ts";
+import { drained } from "../support/drained.ts";
 
 const FLAG = "GK{frozen-decay}";
 const curve = { initial: 500, minimum: 100, decay: 3 };
@@ -77,14 +77,6 @@ async function expectStandingsExact() {
   const stored = await getDb().select({ teamId: standings.teamId, totalCenti: standings.totalCenti }).from(standings);
   expect(new Map(stored.map((row) => [row.teamId, row.totalCenti]))).toEqual(new Map(expected.standings.map((row) => [row.teamId, row.totalCenti])));
   return expected;
-}
-
-/** Resolves once the socket has had every event sent to it before now. */
-async function drained(socket: TestSocket) {
-  const marker = `barrier ${Math.random()}`;
-  const heard = nextEvent(socket, "notification", (event) => event.message === marker);
-  broadcastNotification({ message: marker, timestamp: new Date().toISOString() });
-  await heard;
 }
 
 describe("the freeze with dynamic points", () => {
