@@ -356,6 +356,10 @@ export const messages = {
     ),
     accountsImported: template({ one: "1 account imported", other: "{{count}} accounts imported" }, (count: number) => ({ count })),
     challengesImported: template({ one: "1 challenge imported", other: "{{count}} challenges imported" }, (count: number) => ({ count })),
+    // A challenge file's `prerequisites`: the titles of challenges already saved or on other rows of the file.
+    prerequisiteUnknown: template("No challenge is called “{{title}}”, saved or in this file", (title: string) => ({ title })),
+    prerequisiteAmbiguous: template("Several challenges are called “{{title}}”: name one that is alone with its title", (title: string) => ({ title })),
+    prerequisitesTooMany: template("At most {{max}} prerequisites", (max: number) => ({ max })),
     failed: "The import failed and nothing was written. Please try again.",
   },
   errors: {
@@ -540,6 +544,7 @@ export const messages = {
     challengeNotFound: "This challenge no longer exists.",
     notFlag: "This challenge is judged: it takes no flag answers.",
     nothingToReset: "This team has no counted wrong answer on this challenge: nothing to reset.",
+    tryInvalid: "Choose a flag challenge and type an answer to try.",
     reset: template(
       {
         one: "{{team}} may answer {{challenge}} again: 1 wrong answer no longer counts.",

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { SocialLinks } from "~/components/participant/social-links";
 import { CategoryLeadersPanel } from "~/components/realtime/category-leaders";
@@ -7,12 +7,13 @@ import { useFormats } from "~/components/realtime/format";
 import { Trans } from "react-i18next";
 import { useT } from "~/components/i18n";
 import { pageTitle } from "~/modules/i18n/i18n";
-import { BoardRow, boardCategories as categories } from "~/components/realtime/board-row";
+import { BoardRow, boardCategories as categories, marksByTeam } from "~/components/realtime/board-row";
+import { BoardPages, DivisionFilter } from "~/components/realtime/board-nav";
+import { useSocketEvent } from "~/components/realtime/socket-provider";
 import { LiveIndicator } from "~/components/realtime/live-indicator";
 import { useLiveStandings } from "~/components/realtime/live-standings";
 import { ScoreChart } from "~/components/realtime/score-chart";
 import { LoadErrorPage } from "~/components/status-page";
-import { PageLinks } from "~/components/ui/page-links";
 import { TitleBar } from "~/components/ui/title-bar";
 import type { TeamStanding } from "~/modules/realtime/events";
 import { socialLinks } from "~/modules/settings/social-links";
@@ -21,7 +22,7 @@ import { CHART_TEAMS, chartTeamIds, extendChart, followsTeams } from "~/modules/
 import { chartCutFor } from "~/modules/standings/frozen-view";
 import { getScoreChart } from "~/modules/standings/history.server";
 import { boardPageOf } from "~/modules/standings/feed-query";
-import { getCategoryLeaders, getScoreboardJson, type BoardPage } from "~/modules/standings/scoreboard.server";
+import { getBoardMarks, getCategoryLeaders, getScoreboardJson } from "~/modules/standings/scoreboard.server";
 import { requirePage } from "~/glue/auth.server";
 import { eventVersionsFor } from "~/glue/viewer-badges.server";
 
@@ -36,14 +37,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // team, or of the division `?division=` names (app/modules/standings/divisions.ts); a big board a page
   // (`?page=`) at a time, the viewer's own team always shown (app/modules/standings/board-window.ts).
   const { leaders, live, boardLeaders, ...board } = await getScoreboardJson(viewer, CHART_TEAMS, query.get("division"), boardPageOf(query.get("page")));
-  const [{ chart, timeZone }, categoryLeaders] = await Promise.all([
+  const [{ chart, timeZone }, categoryLeaders, marks] = await Promise.all([
     // Read once per board and per version of the settings and gates, not per request (history.server.ts).
     eventVersionsFor(context, user, request).then((versions) => getScoreChart({ teams: leaders, frozenFor: chartCutFor(viewer, board.frozen), versions })),
     // The category top 3 of this board: ranked once per version by the server for a page of a big board; a
     // frozen participant's places at the freeze; null for a whole live board (ranked on the page).
     boardLeaders ?? (live ? null : getCategoryLeaders(viewer, board.division)),
+    // The first three solves of each flag challenge, for the rows' details: once per board (as of the freeze for a frozen participant).
+    getBoardMarks(viewer),
   ]);
-  return { ...board, liveForViewer: live, chart, timeZone, categoryLeaders };
+  return { ...board, liveForViewer: live, chart, timeZone, categoryLeaders, marks };
 }
 
 const FLASH_MS = 1600;
@@ -115,8 +118,11 @@ export default function Scoreboard() {
   const pageRows = aroundCount ? teams.slice(0, teams.length - aroundCount) : teams;
   const aroundRows = aroundCount ? teams.slice(teams.length - aroundCount) : [];
   const ownAbove = data.window !== null && data.window.ownPage !== null && data.window.ownPage < data.window.page;
+  // A first blood re-reads the page: the rows' marks come with its data.
+  useSocketEvent("first_blood", () => revalidate());
+  const marks = marksByTeam(data.marks);
   const row = (team: TeamStanding) => (
-    <BoardRow key={team.id} team={team} own={team.id === data.ownTeamId} flashing={flashing.has(team.id)} />
+    <BoardRow key={team.id} team={team} own={team.id === data.ownTeamId} flashing={flashing.has(team.id)} marks={marks.get(team.id)} />
   );
   const gap = (where: string) => (
     <tr className="scoreboard__gap" key={`gap-${where}`}>
@@ -216,72 +222,6 @@ export default function Scoreboard() {
         {ownNews}
       </div>
     </main>
-  );
-}
-
-/**
- * A big board's pages (`?page=`, with the division kept): plain links, so they work without JavaScript; with
- * it, Remix moves between pages without a reload and the socket stays open.
- */
-function BoardPages({ window, division }: { window: BoardPage; division: string | null }) {
-  const { t } = useT();
-  const format = useFormats();
-  const href = (page: number) => `/scoreboard?${new URLSearchParams({ ...(division === null ? {} : { division }), ...(page > 1 ? { page: String(page) } : {}) })}`;
-  const last = Math.min(window.offset + window.limit, window.total);
-  const range = t("scoreboard.pages.range", {
-    from: format.number(window.offset + 1),
-    to: format.number(last),
-    total: format.number(window.total),
-    page: format.number(window.page),
-    pages: format.number(window.pages),
-  });
-  return (
-    <PageLinks label={t("scoreboard.pages.label")} range={range} page={window.page} pages={window.pages} href={href}>
-      {window.ownPage !== null && window.ownPage !== window.page ? (
-        <li>
-          <Link to={href(window.ownPage)} className="list-pages__page list-pages__page--own">
-            {t("scoreboard.pages.own", { page: format.number(window.ownPage) })}
-          </Link>
-        </li>
-      ) : null}
-    </PageLinks>
-  );
-}
-
-/**
- * The division filter (docs/domain.md "Divisions"): plain links (`?division=`), so it works without
- * JavaScript; with it, Remix moves between boards without a reload and the socket stays open. Names are
- * shown as text (React escapes them) and put in the address encoded.
- */
-function DivisionFilter({ divisions, division, unknown }: { divisions: string[]; division: string | null; unknown: string | null }) {
-  const { t } = useT();
-  if (!divisions.length && unknown === null) return null;
-  return (
-    <>
-      {unknown !== null ? (
-        <p className="scoreboard__division-note" role="note">
-          <Trans i18nKey="scoreboard.notOnBoard" values={{ division: unknown }} components={{ name: <bdi /> }} />
-        </p>
-      ) : null}
-      {divisions.length ? (
-        <nav className="scoreboard__divisions" aria-label={t("scoreboard.divisions")}>
-          <ul className="scoreboard__division-list">
-            {[null, ...divisions].map((name) => (
-              <li key={name ?? ""}>
-                <Link
-                  to={name === null ? "/scoreboard" : `/scoreboard?${new URLSearchParams({ division: name })}`}
-                  className="scoreboard__division"
-                  aria-current={name === division ? "page" : undefined}
-                  preventScrollReset
-                >
-                  {name === null ? t("scoreboard.allTeams") : <bdi>{name}</bdi>}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      ) : null}
-    </>
   );
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApiError } from "~/modules/api/errors";
 import { ChallengeListItemSchema, ChallengeOutSchema } from "~/modules/api/schemas";
-import { cleanupObject, createChallenge, getChallenge, listChallenges } from "~/modules/challenges/challenges.server";
+import { cleanupObject, createChallenge, getChallengeForAdmin, listChallengesForApi } from "~/modules/challenges/challenges.server";
 import { ChallengeApiSchema, ChallengeCreateSchema } from "~/modules/challenges/schema";
 import { parseChallengeForm } from "~/glue/challenge-form.server";
 import { messages } from "~/modules/messages";
@@ -29,7 +29,7 @@ async function readMultipartChallenge(request: Request) {
 // app/modules/api/operations.ts); tests/integration/api-openapi.test.ts calls it as a visitor and as each role.
 const resource = apiResource("/challenges", {
   GET: async () => {
-    return respond(z.array(ChallengeListItemSchema), await listChallenges());
+    return respond(z.array(ChallengeListItemSchema), await listChallengesForApi());
   },
   POST: async ({ request, caller }) => {
     const { values, attachment } = isMultipart(request)
@@ -37,7 +37,7 @@ const resource = apiResource("/challenges", {
       : { values: await readBody(request, ChallengeApiSchema), attachment: null };
     try {
       const { id } = await createChallenge(actorOf(caller, request), values, attachment);
-      return respond(ChallengeOutSchema, (await getChallenge(id))!, { status: 201 });
+      return respond(ChallengeOutSchema, (await getChallengeForAdmin(id))!, { status: 201 });
     } catch (error) {
       if (attachment) await cleanupObject(attachment.key);
       throw error;

@@ -9,10 +9,10 @@ import { apiResource, pathId, respond } from "~/glue/api.server";
 // operation's roles from the catalogue (403) before the handler runs (app/glue/api.server.ts,
 // app/modules/api/operations.ts); tests/integration/api-openapi.test.ts calls it as a visitor and as each role.
 const resource = apiResource("/teams/{id}/scores", {
-  GET: async ({ params }) => {
+  GET: async ({ params, caller }) => {
     const teamId = pathId(params.id);
     if (!(await getTeam(teamId))) throw new ApiError("not_found", messages.dashboard.teamNotFound);
-    return respond(CategoryScoresSchema, await teamCategoryScores(teamId));
+    return respond(CategoryScoresSchema, await teamCategoryScores(teamId, caller));
   },
 });
 export const loader = resource.loader;

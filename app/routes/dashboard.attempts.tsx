@@ -1,8 +1,10 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { data } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { AttemptsScreen } from "~/components/dashboard/attempts-screen";
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
 import { actorOf } from "~/glue/actor.server";
+import { tryAnswerPost } from "~/glue/try-answer.server";
 import { requirePage } from "~/glue/auth.server";
 import { dashboardToastFailure } from "~/glue/failures.server";
 import { badRequest } from "~/glue/responses.server";
@@ -51,12 +53,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-/** Resets a team's counted wrong answers to a challenge (a row's button), back to the same list. */
+/**
+ * Resets a team's counted wrong answers to a challenge (a row's button), back to the same list; or tries an
+ * answer on a challenge (`intent=try`), recording nothing, and answers with the verdict and what was typed.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const caller = await requirePage(request);
   const formData = await request.formData();
   const url = new URL(request.url);
   const back = `${url.pathname}${url.search}`;
+  if (formData.get("intent") === "try") {
+    const tried = await tryAnswerPost(formData);
+    return data({ tried }, { status: tried.status });
+  }
   if (formData.get("intent") !== "reset") throw badRequest();
   const parsed = AttemptResetSchema.safeParse({ teamId: formData.get("teamId"), challengeId: formData.get("challengeId") });
   if (!parsed.success) throw badRequest();
@@ -69,5 +78,6 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Attempts() {
-  return <AttemptsScreen {...useLoaderData<typeof loader>()} />;
+  const tried = useActionData<typeof action>();
+  return <AttemptsScreen {...useLoaderData<typeof loader>()} tried={tried && "tried" in tried ? tried.tried : null} />;
 }

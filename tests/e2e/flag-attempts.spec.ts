@@ -83,3 +83,26 @@ test("judges are refused the attempts", async ({ page }) => {
   const response = await page.goto("/dashboard/attempts");
   expect(response?.status()).toBe(403);
 });
+
+test("an admin tests an answer without recording it, with and without JavaScript", async ({ browser }) => {
+  budgetSteps(8);
+  const seeded = await teamWithAttempts();
+  for (const javaScriptEnabled of [true, false]) {
+    const page = await signedInPage(browser, logins.admin, { javaScriptEnabled });
+    await page.goto("/dashboard/attempts");
+    const form = page.getByRole("form", { name: "Test an answer" });
+    await form.getByLabel("Challenge to test").selectOption({ label: seeded.challenge });
+    await form.getByLabel("Answer to try").fill("gk{not it}");
+    await form.getByRole("button", { name: "Test" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Matches no answer." })).toBeVisible();
+    // What was typed is kept; then the right one.
+    await expect(form.getByLabel("Answer to try")).toHaveValue("gk{not it}");
+    await form.getByLabel("Answer to try").fill(seeded.flag);
+    await form.getByRole("button", { name: "Test" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Matches answer 1." })).toBeVisible();
+    await page.context().close();
+  }
+  // Nothing recorded: the three seeded attempts only.
+  const [{ count }] = await sql<Array<{ count: number }>>`select count(*)::int as count from flag_attempts where challenge_id = ${seeded.challengeId}`;
+  expect(count).toBe(3);
+});

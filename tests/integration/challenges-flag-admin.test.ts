@@ -196,7 +196,7 @@ describe("the import", () => {
   it("reads checking, answers (a quoted cell of lines), wrong_per_minute and max_attempts; the preview counts the answers, never shows one", async () => {
     const title = `Imported flag ${Date.now()}`;
     const csv = `title,description,points,category,wave,checking,answers,wrong_per_minute,max_attempts\r\n"${title}",d,50,CS,1,flag,"exact: GK{imported}\nany case: gk{IMPORTED-too}",4,9\r\nJudged import,d,40,AI,1,,,,\r\n`;
-    const preview = previewChallengesImport(csv, "flags.csv");
+    const preview = await previewChallengesImport(csv, "flags.csv");
     expect(preview).toMatchObject({ fileError: null, issues: [], rows: [{ title, checking: "flag", answerCount: 2 }, { checking: "judges", answerCount: 0 }] });
     expect(JSON.stringify(preview)).not.toMatch(/imported\}|IMPORTED/);
     expect(await importChallenges(testAdmin, csv, "flags.csv")).toEqual({ ok: true, created: 2 });
@@ -208,15 +208,15 @@ describe("the import", () => {
     ]);
 
     const json = JSON.stringify([{ title: `${title} json`, description: "d", points: 10, category: "CS", checking: "flag", answers: ["per team: GK{<hmac>}", "GK{x}"] }]);
-    expect(previewChallengesImport(json, "c.json").rows).toMatchObject([{ checking: "flag", answerCount: 2 }]);
+    expect((await previewChallengesImport(json, "c.json")).rows).toMatchObject([{ checking: "flag", answerCount: 2 }]);
 
     const bad = `title,description,points,category,checking,answers,max_attempts\r\nBad,d,10,CS,flag,"GK{a}\nregex: (",0\r\nNone,d,10,CS,flag,,\r\n`;
-    const refused = previewChallengesImport(bad, "bad.csv");
+    const refused = await previewChallengesImport(bad, "bad.csv");
     expect(refused.issues).toEqual([
       { row: 2, messages: [`max_attempts: ${fm.maxAttemptsInvalid}`] },
       { row: 4, messages: [`answers: ${fm.required}`] },
     ]);
-    const pattern = previewChallengesImport(bad.replace(",0\r\n", ",\r\n"), "bad.csv");
+    const pattern = await previewChallengesImport(bad.replace(",0\r\n", ",\r\n"), "bad.csv");
     expect(pattern.issues[0]).toMatchObject({ row: 2, messages: [expect.stringMatching(/^answers: Answers, line 2: this pattern does not compile/)] });
   });
 });

@@ -137,7 +137,7 @@ describe("importing teams and users", () => {
 describe("importing challenges", () => {
   it("from CSV (quoted cells, a BOM) and from JSON, all or nothing", async () => {
     const csv = '\uFEFFtitle,description,points,category,difficulty,hints,wave\r\n"Cipher, part 1","Decode ""this""",100,CS,Medium,"Think\nCaesar",1\r\nDraft,Later,50,AI,,,\r\n';
-    expect(previewChallengesImport(csv, "c.csv")).toMatchObject({ fileError: null, issues: [], rows: [{ row: 2, title: "Cipher, part 1", wave: 1 }, { title: "Draft", wave: null }] });
+    expect(await previewChallengesImport(csv, "c.csv")).toMatchObject({ fileError: null, issues: [], rows: [{ row: 2, title: "Cipher, part 1", wave: 1 }, { title: "Draft", wave: null }] });
     expect(await importChallenges(testAdmin, csv, "c.csv")).toEqual({ ok: true, created: 2 });
     const [cipher] = await getDb().select().from(challenges).where(eq(challenges.title, "Cipher, part 1"));
     expect(cipher).toMatchObject({ description: 'Decode "this"', hints: "Think\nCaesar", points: 100, status: "active", difficulty: "Medium" });
@@ -154,13 +154,13 @@ describe("importing challenges", () => {
     }
     expect(await getDb().select().from(challenges).where(eq(challenges.title, "Logo"))).toEqual([]);
     expect(await importChallenges(testAdmin, JSON.stringify([{ title: "Logo", description: "Draw", points: 80, category: "GD", wave: 2 }]), "c.json")).toEqual({ ok: true, created: 1 });
-    expect(previewChallengesImport('[{"title":"x","colour":"red"}]', "c.json").fileError).toMatch(/Unknown column colour/);
+    expect((await previewChallengesImport('[{"title":"x","colour":"red"}]', "c.json")).fileError).toMatch(/Unknown column colour/);
   });
 
   it("carries each challenge's Arabic beside its English (title_ar, description_ar; empty: none)", async () => {
     const stamp = Date.now();
     const csv = `title,description,points,category,wave,title_ar,description_ar\n"Lantern ${stamp}","Light it.",40,PS,1,"الفانوس ${stamp}","أشعله."\n"Rope ${stamp}","Climb it.",30,PS,1,,\n`;
-    expect(previewChallengesImport(csv, "c.csv").rows).toMatchObject([{ title: `Lantern ${stamp}`, titleAr: `الفانوس ${stamp}` }, { title: `Rope ${stamp}`, titleAr: null }]);
+    expect((await previewChallengesImport(csv, "c.csv")).rows).toMatchObject([{ title: `Lantern ${stamp}`, titleAr: `الفانوس ${stamp}` }, { title: `Rope ${stamp}`, titleAr: null }]);
     expect(await importChallenges(testAdmin, csv, "c.csv")).toEqual({ ok: true, created: 2 });
     const [lantern] = await getDb().select().from(challenges).where(eq(challenges.title, `Lantern ${stamp}`));
     expect(lantern).toMatchObject({ titleAr: `الفانوس ${stamp}`, descriptionAr: "أشعله." });
@@ -168,7 +168,7 @@ describe("importing challenges", () => {
     expect(rope).toMatchObject({ titleAr: null, descriptionAr: null });
     // A problem names the file's column.
     const long = JSON.stringify([{ title: "x", description: "y", points: 1, category: "PS", title_ar: "ب".repeat(201) }]);
-    expect(previewChallengesImport(long, "c.json").issues[0].messages).toEqual([`title_ar: ${messages.dashboard.tooLong}`]);
+    expect((await previewChallengesImport(long, "c.json")).issues[0].messages).toEqual([`title_ar: ${messages.dashboard.tooLong}`]);
   });
 
   it("through the page: preview, then import", async () => {

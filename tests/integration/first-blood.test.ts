@@ -10,10 +10,12 @@ import { challengeFlags, challenges } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { firstSolvesFor } from "../../app/modules/flags/first-blood.server.ts";
 import { sendFlag } from "../../app/modules/flags/guess.server.ts";
-import { broadcastNotification } from "../../app/modules/realtime/broadcast.server.ts";
 import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
+import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
+import { loader as scoreboardPage } from "../../app/routes/_app.scoreboard.tsx";
 import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
 import { collect, connectSocket, nextEvent, startRealtimeServer, stopAll, type TestSocket } from "../support/processes.ts";
+import { drained } from "../support/drained.ts";
 
 const sockets: TestSocket[] = [];
 let url: string;
@@ -48,14 +50,6 @@ async function socketOf(role: "participant" | "admin") {
   const socket = await connectSocket(url, await sessionCookie(user.id));
   sockets.push(socket);
   return socket;
-}
-
-/** Resolves once the socket has had every event sent to it before now (one emitter's events keep their order). */
-async function drained(socket: TestSocket) {
-  const marker = `barrier ${Math.random()}`;
-  const heard = nextEvent(socket, "notification", (event) => event.message === marker);
-  broadcastNotification({ message: marker, timestamp: new Date().toISOString() });
-  await heard;
 }
 
 describe("first blood", () => {
@@ -112,6 +106,48 @@ describe("first blood", () => {
       await setScoreboardFrozen(testAdmin, false);
       expect((await released)[0]).toMatchObject({ team: solver.name, challenge: challenge.title });
       expect((await firstSolvesFor([challenge.id], { role: "participant" })).get(challenge.id)).toHaveLength(1);
+    } finally {
+      await setScoreboardFrozen(testAdmin, false);
+    }
+  });
+
+  it("marks each team's first-three solves in the scoreboard's row details, as of the freeze for participants, only of challenges they may see", async () => {
+    const challenge = await flagChallenge("GK{rows}");
+    const hidden = await flagChallenge("GK{hidden}");
+    const [a, b, c] = await Promise.all([team(), team(), team()]);
+    await sendFlag({ actor: a.actor, teamId: a.id, challengeId: challenge.id, answer: "GK{rows}" });
+    await sendFlag({ actor: b.actor, teamId: b.id, challengeId: challenge.id, answer: "GK{rows}" });
+    // A challenge taken back (inactive) keeps its solves; participants see neither it nor its marks.
+    await sendFlag({ actor: c.actor, teamId: c.id, challengeId: hidden.id, answer: "GK{hidden}" });
+    await getDb().update(challenges).set({ status: "inactive" }).where(eq(challenges.id, hidden.id));
+    const participant = await makeUser("participant", a.id);
+    const admin = await makeUser("admin");
+    const marksOf = async (userId: number) => {
+      const data = (await scoreboardPage({ request: new Request("http://localhost/scoreboard", { headers: { Cookie: await sessionCookie(userId) } }), params: {}, context: {} })) as {
+        marks: Array<{ teamId: number; place: number; challengeId: number; challenge: string }>;
+      };
+      return data.marks.filter((mark) => mark.challengeId === challenge.id || mark.challengeId === hidden.id).map((mark) => [mark.challenge, mark.place, mark.teamId]);
+    };
+    await setScoreboardFrozen(testAdmin, true);
+    try {
+      await sendFlag({ actor: c.actor, teamId: c.id, challengeId: challenge.id, answer: "GK{rows}" });
+      await recomputeTeamStanding(c.id);
+      expect(await marksOf(participant.id)).toEqual([
+        [challenge.title, 1, a.id],
+        [challenge.title, 2, b.id],
+      ]);
+      expect(await marksOf(admin.id)).toEqual([
+        [challenge.title, 1, a.id],
+        [challenge.title, 2, b.id],
+        [challenge.title, 3, c.id],
+        [hidden.title, 1, c.id],
+      ]);
+      await setScoreboardFrozen(testAdmin, false);
+      expect(await marksOf(participant.id)).toEqual([
+        [challenge.title, 1, a.id],
+        [challenge.title, 2, b.id],
+        [challenge.title, 3, c.id],
+      ]);
     } finally {
       await setScoreboardFrozen(testAdmin, false);
     }

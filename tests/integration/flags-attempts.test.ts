@@ -168,7 +168,7 @@ describe("resetting a team's wrong answers", () => {
     expect(await thrownStatus(attemptsAction({ request: post("/dashboard/attempts", participant, fields), params: {}, context: {} }))).toBe(403);
     expect((await page(`?team=${team.id}`)).resettable).toEqual([expect.objectContaining({ challengeId: challenge.id, wrong: 2, maxAttempts: 2 })]);
 
-    const response = await attemptsAction({ request: post(`/dashboard/attempts?team=${team.id}`, admin, fields), params: {}, context: {} });
+    const response = (await attemptsAction({ request: post(`/dashboard/attempts?team=${team.id}`, admin, fields), params: {}, context: {} })) as Response;
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`/dashboard/attempts?team=${team.id}`);
     const toast = await getToast(new Request("http://localhost/", { headers: { Cookie: response.headers.get("Set-Cookie")!.split(";")[0] } }));
@@ -186,7 +186,7 @@ describe("resetting a team's wrong answers", () => {
     expect(after.resettable).toEqual([]);
     expect(after.attempts.map((row) => row.counted)).toEqual([false, false]);
     // A second reset with nothing counted says so (a toast, nothing recorded).
-    const again = await attemptsAction({ request: post("/dashboard/attempts", admin, fields), params: {}, context: {} });
+    const again = (await attemptsAction({ request: post("/dashboard/attempts", admin, fields), params: {}, context: {} })) as Response;
     const refused = await getToast(new Request("http://localhost/", { headers: { Cookie: again.headers.get("Set-Cookie")!.split(";")[0] } }));
     expect(refused.toast).toMatchObject({ type: "error", title: messages.dashboard.warn(messages.flagAttempts.nothingToReset) });
     expect(await getDb().select().from(auditLog).where(and(eq(auditLog.kind, "flag.attempts-reset"), eq(auditLog.teamId, team.id)))).toHaveLength(1);
@@ -200,9 +200,39 @@ describe("resetting a team's wrong answers", () => {
     expect(await thrownStatus(attemptsAction({ request: post("/dashboard/attempts", admin, { intent: "other" }), params: {}, context: {} }))).toBe(400);
     const judged = await makeChallenge({ wave: 1 });
     const { team } = await makePlayer();
-    const response = await attemptsAction({ request: post("/dashboard/attempts", admin, { intent: "reset", teamId: team.id, challengeId: judged.id }), params: {}, context: {} });
+    const response = (await attemptsAction({ request: post("/dashboard/attempts", admin, { intent: "reset", teamId: team.id, challengeId: judged.id }), params: {}, context: {} })) as Response;
     const toast = await getToast(new Request("http://localhost/", { headers: { Cookie: response.headers.get("Set-Cookie")!.split(";")[0] } }));
     expect(toast.toast?.title).toBe(messages.dashboard.warn(messages.flagAttempts.notFlag));
+  });
+});
+
+describe("an admin's test of an answer", () => {
+  it("says which answer it matches, as a team for a per-team one, and records nothing", async () => {
+    const challenge = await makeFlagChallenge([
+      { kind: "exact", value: "GK{tested}" },
+      { kind: "per_team", value: "GK{<hmac>}" },
+    ]);
+    const { team } = await makePlayer();
+    const flagOfTeam = perTeamFlag(challenge.flagSecret!, team.id, "GK{<hmac>}");
+    type Tried = { data: { tried: { ok: boolean; matched: number | null; message: string; values: { answer: string } } }; init: { status: number } };
+    const tryIt = async (fields: Record<string, string | number>, cookie = admin) =>
+      (await attemptsAction({ request: post("/dashboard/attempts", cookie, { intent: "try", ...fields }), params: {}, context: {} })) as unknown as Tried;
+    const exact = await tryIt({ challengeId: challenge.id, answer: "  GK{tested}  " });
+    expect(exact.init.status).toBe(200);
+    expect(exact.data.tried).toMatchObject({ ok: true, matched: 1, message: messages.flags.matchedAnswer(1) });
+    expect((await tryIt({ challengeId: challenge.id, teamId: team.id, answer: flagOfTeam })).data.tried).toMatchObject({ ok: true, matched: 2 });
+    // Without the team, a team's flag matches nothing; what was typed comes back.
+    const none = await tryIt({ challengeId: challenge.id, teamId: "", answer: flagOfTeam });
+    expect(none.data.tried).toMatchObject({ ok: true, matched: null, message: messages.flags.matchedNothing, values: { answer: flagOfTeam } });
+    // An answer the check refuses says why (400), the typed text kept.
+    const long = await tryIt({ challengeId: challenge.id, answer: "x".repeat(1025) });
+    expect(long.init.status).toBe(413);
+    expect(long.data.tried).toMatchObject({ ok: false, message: messages.flags.tooLong });
+    expect((await tryIt({ challengeId: "nope", answer: "x" })).init.status).toBe(400);
+    // Nothing recorded: no attempt, no solve, no standing; judges and participants may not try.
+    expect(await getDb().select().from(flagAttempts).where(eq(flagAttempts.challengeId, challenge.id))).toEqual([]);
+    expect(await thrownStatus(tryIt({ challengeId: challenge.id, answer: "GK{tested}" }, judge))).toBe(403);
+    expect(await thrownStatus(tryIt({ challengeId: challenge.id, answer: "GK{tested}" }, participant))).toBe(403);
   });
 });
 

@@ -6,7 +6,8 @@ import { ActionButton } from "~/components/ui/action-button";
 import { confirmSubmit } from "~/components/ui/confirm-submit";
 import { SelectField } from "~/components/ui/field";
 import { ListPageLinks } from "~/components/ui/page-links";
-import { attemptVerdicts, type AttemptListQuery } from "~/modules/flags/attempts-query";
+import { attemptVerdicts, type AttemptListQuery, type TriedAnswer } from "~/modules/flags/attempts-query";
+import { TryAnswer } from "~/components/dashboard/try-answer";
 import type { AttemptRow, ResettableCount, SharingRow } from "~/modules/flags/attempts.server";
 import type { ListPage } from "~/modules/paging";
 
@@ -24,6 +25,8 @@ export interface AttemptsPageData {
   sharing: Array<Iso<SharingRow, "at">>;
   resettable: Array<Iso<ResettableCount, "lastAt">>;
   resettableLimit: number;
+  /** The action's answer to an admin's test of an answer (null: none yet). */
+  tried: TriedAnswer | null;
 }
 
 /** The query as a link keeps it (empty values dropped), with `change` applied. */
@@ -376,6 +379,7 @@ export function AttemptsScreen(data: AttemptsPageData) {
             ) : null}
           </section>
           <ResetList rows={data.resettable} limit={data.resettableLimit} timeZone={timeZone} />
+          <TryAnswer challenges={data.choices.challenges} teams={data.choices.teams} tried={data.tried} />
           <Downloads query={query} choices={data.choices} />
         </>
       ) : (

@@ -16,7 +16,7 @@ const m = messages.imports;
 
 const accountExample = "team,name,role,password\nPhoenix,amina,participant,\nPhoenix,yacine,participant,a-chosen-password\n,judge.lina,judge,";
 const challengeExample =
-  'title,description,points,category,difficulty,hints,wave,checking,answers,max_attempts\n"Cipher","Decode the message",100,CS,Medium,"Think Caesar",1,,,\n"Warm-up","Find the flag",50,CS,Easy,,1,flag,"exact: GK{warm-up}\nany case: gk{warm up}",10';
+  'title,description,points,category,difficulty,hints,wave,checking,answers,max_attempts,scoring,minimum_points,decay,paid_hints,prerequisites\n"Cipher","Decode the message",100,CS,Medium,"Think Caesar",1,,,,,,,,\n"Warm-up","Find the flag",500,CS,Easy,,1,flag,"exact: GK{warm-up}\nany case: gk{warm up}",10,dynamic,100,20,"25 | Look at the logs",Cipher';
 
 function UploadForm({
   kind,
@@ -195,7 +195,20 @@ const challengeColumns = (t: T): Array<Column<ChallengesCheck["rows"][number]>> 
     label: t("importPage.preview.checking"),
     cell: (row) => (row.checking === "flag" ? t("importPage.preview.flagAnswers", { count: row.answerCount }) : t("importPage.preview.judges")),
   },
+  // The points' curve, the release, the hints that cost points and the prerequisites (how many, never a hint's text).
+  { label: t("importPage.preview.more"), cell: (row) => moreOf(row, t) || "—" },
 ];
+
+function moreOf(row: ChallengesCheck["rows"][number], t: T): string {
+  return [
+    row.dynamic ? t("importPage.preview.dynamic", { minimum: row.dynamic.minimumPoints, decay: row.dynamic.decay }) : null,
+    row.releaseAfterMinutes !== null ? t("importPage.preview.opensAfter", { minutes: row.releaseAfterMinutes }) : null,
+    row.paidHints > 0 ? t("importPage.preview.paidHints", { count: row.paidHints }) : null,
+    row.prerequisites > 0 ? t("importPage.preview.requires", { count: row.prerequisites }) : null,
+  ]
+    .filter(Boolean)
+    .join("; ");
+}
 
 function PreviewRows({ preview }: { preview: ImportPreview }) {
   const { t } = useT();

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { MarkupCacheProvider } from "~/hooks/markup-cache";
 import { createMarkupCache } from "~/hooks/markup-cache.server";
 import type { TeamStanding } from "~/modules/realtime/events";
-import { BoardRow } from "./board-row";
+import { BoardRow, marksByTeam, type RowMark } from "./board-row";
 
 const team = (id: number, rank: number, name = `Team ${id}`, totalScore = 1000 - rank * 7.25): TeamStanding => ({
   id,
@@ -38,14 +38,20 @@ function LanguageProbe() {
   return h("span", { id: "probe" }, useContext(I18nContext)?.i18n?.language ?? "none");
 }
 
-function tree(language: "en" | "ar", ownTeamId: number | null, cache: ReturnType<typeof createMarkupCache> | null, teams = board): ReactElement {
+function tree(
+  language: "en" | "ar",
+  ownTeamId: number | null,
+  cache: ReturnType<typeof createMarkupCache> | null,
+  teams = board,
+  marks: ReadonlyMap<number, RowMark[]> = new Map(),
+): ReactElement {
   const rows = h(
     "table",
     null,
     h(
       "tbody",
       null,
-      teams.map((entry) => h(BoardRow, { key: entry.id, team: entry, own: entry.id === ownTeamId, flashing: false })),
+      teams.map((entry) => h(BoardRow, { key: entry.id, team: entry, own: entry.id === ownTeamId, flashing: false, marks: marks.get(entry.id) })),
     ),
     h("caption", null, h(LanguageProbe)),
   );
@@ -161,5 +167,32 @@ describe("the markup cache", () => {
     cache.markup("b", piece("B"));
     expect(renders).toBe(5);
     expect(cache.size).toBeLessThanOrEqual(4);
+  });
+
+  it("lists a team's first-three solves in its row's details, and a new one on the next render", async () => {
+    const cache = createMarkupCache(1000);
+    const first = marksByTeam([
+      { teamId: 12, place: 1, challenge: "Blood <Trail>" },
+      { teamId: 12, place: 3, challenge: "Second Wind" },
+      { teamId: 30, place: 2, challenge: "Blood <Trail>" },
+    ]);
+    const html = await page("en", null, cache, board, first);
+    expect(html).toBe(await page("en", null, null, board, first));
+    const rowOf = (text: string, name: string) => text.slice(text.lastIndexOf("<tr", text.indexOf(`>${name}</bdi>`)), text.indexOf("</tr>", text.indexOf(`>${name}</bdi>`)));
+    expect(rowOf(html, "Team 12")).toContain("<details");
+    expect(rowOf(html, "Team 12")).toContain("scoreboard__blood");
+    expect(rowOf(html, "Team 12")).toContain("Blood &lt;Trail&gt;");
+    expect(rowOf(html, "Team 12")).toContain("Second Wind");
+    expect(rowOf(html, "Team 30")).not.toContain("scoreboard__blood");
+    expect(rowOf(html, "Team 31")).not.toContain("<details");
+    const next = marksByTeam([
+      { teamId: 12, place: 1, challenge: "Blood <Trail>" },
+      { teamId: 12, place: 3, challenge: "Second Wind" },
+      { teamId: 31, place: 1, challenge: "New Dawn" },
+    ]);
+    const after = await page("en", null, cache, board, next);
+    expect(after).toBe(await page("en", null, null, board, next));
+    expect(rowOf(after, "Team 31")).toContain("New Dawn");
+    expect(rowOf(after, "Team 30")).not.toContain("<details");
   });
 });

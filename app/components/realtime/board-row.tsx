@@ -15,8 +15,30 @@ export const boardCategories: ReadonlyArray<{ key: Category; title: string | nul
   { key: "GD", title: "challenge.categories.GD" },
 ];
 
-/** One team's row: medal or rank, name (and "your team"), the categories, solved, total. */
-export function BoardRow({ team, own, flashing }: { team: TeamStanding; own: boolean; flashing: boolean }) {
+/** A team's marked solve (one of a flag challenge's first three: docs/domain.md "First blood"), as the row details list it. */
+export interface RowMark {
+  place: number;
+  challenge: string;
+}
+
+/** The board's marks (the page's data: every team's, in the challenges' order) by team. */
+export function marksByTeam(marks: ReadonlyArray<RowMark & { teamId: number }>): Map<number, RowMark[]> {
+  const byTeam = new Map<number, RowMark[]>();
+  for (const { teamId, place, challenge } of marks) {
+    const list = byTeam.get(teamId);
+    if (list) list.push({ place, challenge });
+    else byTeam.set(teamId, [{ place, challenge }]);
+  }
+  return byTeam;
+}
+
+const placeKeys: Record<number, string> = { 1: "flag.firstBlood", 2: "flag.second", 3: "flag.third" };
+
+/**
+ * One team's row: medal or rank, name (and "your team"), the categories, solved, total. `marks`: the team's
+ * first-three solves, listed in the row's details (a disclosure under its name: works without JavaScript).
+ */
+export function BoardRow({ team, own, flashing, marks = [] }: { team: TeamStanding; own: boolean; flashing: boolean; marks?: readonly RowMark[] }) {
   const { t } = useT();
   const format = useFormats();
   const cache = useMarkupCache();
@@ -26,6 +48,13 @@ export function BoardRow({ team, own, flashing }: { team: TeamStanding; own: boo
     points: boardCategories.map((category) => format.points(team.categories[category.key])),
     solved: team.solvedCount,
     total: format.points(team.totalScore),
+    details: marks.length
+      ? {
+          summary: t("scoreboard.marks", { count: marks.length }),
+          firstBloods: marks.filter((mark) => mark.place === 1).length,
+          items: marks.map((mark) => ({ place: mark.place, label: t(placeKeys[mark.place] ?? "flag.third"), challenge: mark.challenge })),
+        }
+      : null,
   };
   const className = [
     "scoreboard__row",
@@ -59,6 +88,8 @@ interface RowCellsProps {
   points: string[];
   solved: number;
   total: string;
+  /** The row's details: the team's marked solves (null: none, no details). */
+  details: { summary: string; firstBloods: number; items: Array<{ place: number; label: string; challenge: string }> } | null;
 }
 
 /**
@@ -73,7 +104,7 @@ const cacheable = (cells: RowCellsProps) => Number.isFinite(cells.rank) && Numbe
  * A row's cells, from its props alone (the server keeps their markup by content: BoardRow). It must stay
  * pure: no hook, no `useId`, no context (app/hooks/markup-cache.ts says why).
  */
-function RowCells({ rank, name, points, solved, total, medal = null, you = null }: RowCellsProps & { medal?: ReactNode; you?: ReactNode }) {
+function RowCells({ rank, name, points, solved, total, details, medal = null, you = null }: RowCellsProps & { medal?: ReactNode; you?: ReactNode }) {
   return (
     <>
       <td className="scoreboard__rank">{medal ?? <span className="scoreboard__position ltr">{rank > 0 ? rank : "—"}</span>}</td>
@@ -87,6 +118,21 @@ function RowCells({ rank, name, points, solved, total, medal = null, you = null 
             </span>
           ))}
         </span>
+        {details ? (
+          <details className="scoreboard__details">
+            <summary className="scoreboard__marks">
+              {details.firstBloods > 0 ? <span className="scoreboard__blood" aria-hidden="true" /> : null}
+              {details.summary}
+            </summary>
+            <ul className="scoreboard__marks-list list-reset">
+              {details.items.map((item, at) => (
+                <li key={at} className={`first-solvers__item first-solvers__item--${item.place}`}>
+                  <span className="first-solvers__place">{item.label}</span> <bdi>{item.challenge}</bdi>
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
       </th>
       {boardCategories.map((category, at) => (
         <td key={category.key} className="num scoreboard__cat">

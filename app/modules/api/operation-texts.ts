@@ -46,6 +46,7 @@ export const operationTexts: Record<string, OperationTexts> = {
   "GET /challenges/{id}/attachment": { summary: "apiDocs.calls.challengeAttachment.summary", description: "apiDocs.calls.challengeAttachment.description" },
   "POST /challenges/{id}/submission": { summary: "apiDocs.calls.challengeSubmit.summary", description: "apiDocs.calls.challengeSubmit.description" },
   "POST /challenges/{id}/flag": { summary: "apiDocs.calls.challengeFlag.summary", description: "apiDocs.calls.challengeFlag.description" },
+  "POST /challenges/{id}/hints/{number}/unlock": { summary: "apiDocs.calls.challengeHintUnlock.summary", description: "apiDocs.calls.challengeHintUnlock.description" },
   "GET /gates": { summary: "apiDocs.calls.gatesGet.summary" },
   "GET /gates/{wave}/challenges": { summary: "apiDocs.calls.gateChallenges.summary", description: "apiDocs.calls.gateChallenges.description" },
   "GET /submissions": { summary: "apiDocs.calls.submissionsGet.summary" },

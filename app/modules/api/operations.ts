@@ -12,6 +12,7 @@ import type { Role } from "../auth/access.ts";
 import { ApiLoginSchema } from "../auth/login-schema.ts";
 import { ChallengeApiSchema, ChallengeCreateSchema, ChallengeStatusSchema } from "../challenges/schema.ts";
 import { FlagAnswerSchema } from "../flags/schema.ts";
+import { MAX_PAID_HINTS } from "../flags/paid-hints.ts";
 import { NotificationSchema } from "../notifications/schema.ts";
 import { RequestSchema } from "../requests/schema.ts";
 import { ScoreFormSchema } from "../scoring/score-input.ts";
@@ -31,6 +32,7 @@ import {
   FlagVerdictSchema,
   GateBoardSchema,
   GateOutSchema,
+  HintUnlockOutSchema,
   MeSchema,
   NotificationOutSchema,
   OwnSubmissionSchema,
@@ -344,7 +346,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     post: {
       summary: "Create a challenge",
       description:
-        "JSON, or multipart/form-data with an optional `attachment` (.jpg, .png, .pdf, .docx, checked by content; 20 MB at most, 413 past it) sent after the text fields. No wave makes a draft. Active by default. `checking`: judges (the default) or flag; a flag challenge takes 1 to 20 `answers` (JSON: a list of `{ kind, value }`; multipart: the dashboard form's text, one a line), with optional `wrongPerMinute` and `maxAttempts`. A pattern RE2 cannot compile is refused (400, naming the answer). No response ever holds an answer.",
+        "JSON, or multipart/form-data with an optional `attachment` (.jpg, .png, .pdf, .docx, checked by content; 20 MB at most, 413 past it) sent after the text fields. No wave makes a draft. Active by default. `checking`: judges (the default) or flag; a flag challenge takes 1 to 20 `answers` (JSON: a list of `{ kind, value }`; multipart: the dashboard form's text, one a line), with optional `wrongPerMinute` and `maxAttempts`, and its points may be `scoring`: dynamic, with `minimumPoints` and `decay`. `releaseAfterMinutes` opens it after its gate; `prerequisites` (ids) must be solved first; `paidHints` cost points to unlock (JSON: a list of `{ cost, text }`; multipart: the form's text, `cost | text` a line). A pattern RE2 cannot compile is refused (400, naming the answer). No response ever holds an answer.",
       access: admin,
       originalCalls: ["POST /challenges"],
       tag: "challenges",
@@ -356,7 +358,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
   "/challenges/{id}": {
     get: {
       summary: "One challenge",
-      description: "Admins see any challenge; others only one in a gate, and participants only an active one whose gate has opened (else 404).",
+      description: "Admins see any challenge, with its prerequisites and its paid hints' texts; others only one in a gate, and participants only an active one whose gate has opened (else 404), with each paid hint's cost, and its text once their team unlocked it.",
       access: everyone,
       originalCalls: ["GET /challenges/{id}"],
       tag: "challenges",
@@ -367,7 +369,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     put: {
       summary: "Edit a challenge",
       description:
-        "Every field as on creation (JSON; the attachment and rubric stay as they are). Without `checking`, how it is checked, its answers and limits stay; with it, they are replaced (`answers` as a list of `{ kind, value }`). Changing `checking` once a team has sent a submission or an answer is refused (409). No response ever holds an answer.",
+        "Every field as on creation (JSON; the attachment and rubric stay as they are). Without `checking`, how it is checked, its answers and limits stay; with it, they are replaced (`answers` as a list of `{ kind, value }`). Without `paidHints` or `prerequisites`, they stay; an empty list removes them (a hint a team unlocked cannot be removed: 409). Changing `checking` once a team has sent a submission or an answer is refused (409). No response ever holds an answer.",
       access: admin,
       originalCalls: [],
       tag: "challenges",
@@ -430,6 +432,19 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       body: { json: FlagAnswerSchema },
       responses: { 200: { description: "The verdict", schema: FlagVerdictSchema } },
       errors: [400, 404, 409, 413, 429],
+    },
+  },
+  "/challenges/{id}/hints/{number}/unlock": {
+    post: {
+      summary: "Unlock a hint that costs points for the caller's team",
+      description:
+        "The challenge's hint `number` (from 1, as `paidHints` lists them): its cost is taken from the team's points once (a second unlock charges nothing), recorded in the audit trail and shown on the board at once, and its text comes back. Refused: 403 without a team (admins and judges have none), for a challenge locked by its prerequisites or once submissions are closed; 404 for a hint or a challenge the team may not see.",
+      access: participant,
+      originalCalls: [],
+      tag: "challenges",
+      path: idPath.extend({ number: z.coerce.number().int().min(1).max(MAX_PAID_HINTS).meta({ description: "The hint's number, from 1" }) }),
+      responses: { 200: { description: "Unlocked", schema: HintUnlockOutSchema } },
+      errors: [404],
     },
   },
   "/gates": {

@@ -73,6 +73,25 @@ const flagLimits = {
   maxAttempts: z.number().int().nullable().meta({ description: "A flag challenge's most wrong answers; null: no limit" }),
 };
 const answerCount = z.number().int().meta({ description: "How many answers a flag challenge accepts (the answers are never sent)" });
+// A flag challenge's points' curve and a challenge's release (docs/domain.md "Dynamic points", "Gates and challenges").
+const curve = {
+  scoring: z.enum(["static", "dynamic"]).meta({ description: "static: `points`; dynamic (flag challenges): from `points` down to `minimumPoints` at `decay` solves" }),
+  minimumPoints: z.number().int().nullable().meta({ description: "A dynamic challenge's lowest value; null when static" }),
+  decay: z.number().int().nullable().meta({ description: "The solves at which a dynamic challenge's value reaches its minimum; null when static" }),
+  releaseAfterMinutes: z.number().int().nullable().meta({ description: "Opens this many minutes after its gate; null: with it" }),
+};
+const prerequisites = z.array(id).meta({ description: "The challenges a team must solve first (admins only)" });
+const AdminPaidHintSchema = z
+  .object({ number: z.number().int().meta({ description: "Its place in the list, from 1" }), cost: points, text: z.string() })
+  .meta({ id: "AdminPaidHint", description: "A hint that costs points, as admins read it (its text included)" });
+const TeamPaidHintSchema = z
+  .object({
+    number: z.number().int().meta({ description: "Its place in the list, from 1: unlock it with POST /challenges/{id}/hints/{number}/unlock" }),
+    cost: points,
+    unlocked: z.boolean().meta({ description: "Unlocked by the caller's team" }),
+    text: z.string().nullable().meta({ description: "Null until the caller's team unlocked it" }),
+  })
+  .meta({ id: "PaidHint", description: "A hint that costs points, as a team reads it" });
 
 export const ChallengeListItemSchema = z
   .object({
@@ -89,6 +108,9 @@ export const ChallengeListItemSchema = z
     checking,
     ...flagLimits,
     answerCount,
+    ...curve,
+    prerequisites,
+    paidHints: z.array(AdminPaidHintSchema),
   })
   .meta({ id: "ChallengeListItem" });
 
@@ -109,6 +131,11 @@ export const ChallengeOutSchema = z
     checking,
     ...flagLimits,
     answerCount: answerCount.optional().meta({ description: "Admins only: how many answers a flag challenge accepts (the answers are never sent)" }),
+    ...curve,
+    prerequisites: prerequisites.optional(),
+    paidHints: z
+      .array(z.union([TeamPaidHintSchema, AdminPaidHintSchema]))
+      .meta({ description: "Hints that cost points: admins read each one's text; others each one's cost, and its text only once their team unlocked it" }),
     solved: z.boolean().optional().meta({ description: "A flag challenge, read by a participant: solved by their team" }),
     attemptsLeft: z
       .number()
@@ -135,6 +162,15 @@ export const FlagVerdictSchema = z
     }),
   ])
   .meta({ id: "FlagVerdict", description: "A flag answer's verdict; a refusal is an Error (409 solved already, 429 wait with Retry-After…)" });
+
+export const HintUnlockOutSchema = z
+  .object({
+    number: z.number().int(),
+    cost: points.meta({ description: "What the hint costs (what the team paid, if this unlock charged it)" }),
+    charged: z.boolean().meta({ description: "This call charged the team (false: unlocked before, nothing more taken)" }),
+    text: z.string(),
+  })
+  .meta({ id: "HintUnlock", description: "A hint that costs points, unlocked for the caller's team" });
 
 export const ChallengeStatusOutSchema = z.object({ id, title: z.string(), status: z.enum(["active", "inactive"]) }).meta({ id: "ChallengeStatus" });
 

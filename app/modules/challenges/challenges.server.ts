@@ -5,6 +5,7 @@
  */
 import { asc, count, eq, getTableColumns, type SQL, sql, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
+import { parsedJson } from "../../../db/json.ts";
 import { anyOf } from "../../../db/any-of.ts";
 import { prebuilt, type Rows } from "../../../db/in-order.ts";
 import { challengeCriteria, challengeFlags, challengeHints, challengePrerequisites, challenges, flagAttempts, flagSolves, hintUnlocks, submissions, teamFlags } from "../../../db/schema.ts";
@@ -16,6 +17,7 @@ import { arabicOrNull } from "../i18n/content.ts";
 import { messages } from "../messages.ts";
 import { type Criterion, formatRubric, type RubricLine } from "../scoring/rubric.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { fromCenti } from "../scoring/rules.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { DashboardError } from "../teams/teams.server.ts";
 import { shownFileNameOrNull } from "../file-names.ts";
@@ -51,6 +53,8 @@ export type ChallengeInput = Omit<
   paidHints?: string;
   /** The challenges a team must solve first (undefined: left as they are). */
   prerequisites?: number[];
+  /** In a bulk import (createChallenges): the challenges of the same import it requires, by their index in it. */
+  prerequisiteRows?: number[];
 };
 
 const fm = messages.flagAnswers;
@@ -176,6 +180,10 @@ export async function listChallenges() {
       checking: challenges.checking,
       wrongPerMinute: challenges.wrongPerMinute,
       maxAttempts: challenges.maxAttempts,
+      scoring: challenges.scoring,
+      minimumPoints: challenges.minimumPoints,
+      decay: challenges.decay,
+      releaseAfterMinutes: challenges.releaseAfterMinutes,
       answerCount: answerCountSql,
     })
     .from(challenges)
@@ -234,6 +242,51 @@ export async function challengeFormValues(id: number) {
     releaseAfterMinutes: text(challenge.releaseAfterMinutes),
     prerequisites: (await getPrerequisiteIds(challenge.id)).map(String),
   };
+}
+
+/** A challenge's hints that cost points as the API shows them to admins: their number, cost and text. */
+export interface AdminPaidHint {
+  number: number;
+  cost: number;
+  text: string;
+}
+
+/**
+ * What the API's objects for admins add to challenges' columns: each one's prerequisites (ids) and its hints
+ * that cost points (text included: admins write them). One statement for any number of challenges. Never an
+ * answer, and never for a participant (who reads their team's hints: app/modules/flags/hints.server.ts).
+ */
+export async function challengeLinks(ids: readonly number[]): Promise<Map<number, { prerequisites: number[]; paidHints: AdminPaidHint[] }>> {
+  const links = new Map<number, { prerequisites: number[]; paidHints: AdminPaidHint[] }>();
+  if (ids.length === 0) return links;
+  const rows = await getDb().execute<{ id: number; prerequisites: unknown; hints: unknown }>(sql`
+    select one.id,
+      (select coalesce(json_agg(${challengePrerequisites.requiresId} order by ${challengePrerequisites.requiresId}), '[]'::json)
+        from ${challengePrerequisites} where ${challengePrerequisites.challengeId} = one.id) as prerequisites,
+      (select coalesce(json_agg(json_build_object('number', ${challengeHints.position}, 'costCenti', ${challengeHints.costCenti}, 'text', ${challengeHints.text})
+        order by ${challengeHints.position}), '[]'::json) from ${challengeHints} where ${challengeHints.challengeId} = one.id) as hints
+    from unnest(${`{${ids.join(",")}}`}::int[]) as one(id)`);
+  for (const row of rows) {
+    const hints = parsedJson(row.hints) as Array<{ number: number; costCenti: number; text: string }>;
+    links.set(Number(row.id), {
+      prerequisites: (parsedJson(row.prerequisites) as number[]).map(Number),
+      paidHints: hints.map((hint) => ({ number: Number(hint.number), cost: fromCenti(Number(hint.costCenti)), text: hint.text })),
+    });
+  }
+  return links;
+}
+
+/** One challenge as the API shows it to admins: getChallenge's, with its prerequisites and paid hints (null: none such). */
+export async function getChallengeForAdmin(id: number) {
+  const [challenge, links] = await Promise.all([getChallenge(id), challengeLinks([id])]);
+  return challenge && { ...challenge, ...(links.get(id) ?? { prerequisites: [], paidHints: [] }) };
+}
+
+/** Every challenge as the API lists it for admins: listChallenges' rows with their prerequisites and paid hints. */
+export async function listChallengesForApi() {
+  const rows = await listChallenges();
+  const links = await challengeLinks(rows.map((row) => row.id));
+  return rows.map((row) => ({ ...row, ...(links.get(row.id) ?? { prerequisites: [], paidHints: [] }) }));
 }
 
 /** A challenge's accepted answers in the admin's text form, for its edit form (admins only: a flag never reaches a team). */
@@ -413,11 +466,16 @@ async function replaceRubric(tx: Queryable, challengeId: number, rubric: RubricL
   return true;
 }
 
-/** Many challenges at once (a bulk import): one statement, so all are created or none, and one audit record. */
+/**
+ * Many challenges at once (a bulk import): one statement, so all are created or none, and one audit record;
+ * then each one's answers, hints that cost points and prerequisites (saved ones by id, the import's own by
+ * their index: `prerequisiteRows`), under the same rules as one challenge's.
+ */
 export async function createChallenges(actor: Actor, inputs: ChallengeInput[], fileName: string) {
   if (!inputs.length) return [];
   const checkings = inputs.map(checkingOf);
   const secrets = checkings.map((checking) => (checking ? secretFor(checking.answers, null) : null));
+  const hints = inputs.map((input) => (input.paidHints ? paidHintsOf(input.paidHints) : []));
   return getDb().transaction(async (tx) => {
     const rows = inputs.map((input, index) => ({ ...values(input), ...(checkings[index] ? checkingValues(checkings[index], secrets[index]) : {}) }));
     const created = await tx.insert(challenges).values(rows).returning({ id: challenges.id, title: challenges.title });
@@ -425,6 +483,9 @@ export async function createChallenges(actor: Actor, inputs: ChallengeInput[], f
     for (const [index, row] of created.entries()) {
       const answers = checkings[index]?.answers ?? [];
       if (answers.length) await saveAnswers(tx, actor, row.id, answers, secrets[index]);
+      if (hints[index].length) await replaceHints(tx, row.id, hints[index]);
+      const requires = [...(inputs[index].prerequisites ?? []), ...(inputs[index].prerequisiteRows ?? []).map((at) => created[at].id)];
+      if (requires.length) await replacePrerequisites(tx, row.id, requires);
     }
     return created;
   });

@@ -4,7 +4,7 @@ import { rowId } from "../ids.ts";
 import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 import { checkAnswers, flagKinds, formatAnswers, parseAnswers } from "../flags/answers.ts";
-import { parsePaidHints } from "../flags/paid-hints.ts";
+import { paidHintsText, parsePaidHints } from "../flags/paid-hints.ts";
 
 const m = messages.dashboard;
 const fm = messages.flagAnswers;
@@ -141,13 +141,27 @@ export const FlagAnswerInputSchema = z.object({ kind: z.enum(flagKinds), value: 
   description: "exact: the same characters; exact_ci: the same in any case; regex: an RE2 pattern matching the whole answer; per_team: each team's own flag, `<hmac>` marking where the team's HMAC goes",
 });
 
+/** One hint that costs points as the API takes it. */
+export const PaidHintInputSchema = z
+  .object({ cost: z.number().meta({ description: "Points, 0 to 100,000, up to 2 decimals (0: free)" }), text: z.string() })
+  .meta({ id: "PaidHintInput", description: "A hint a team may unlock for its cost (its text reaches that team only from then on)" });
+
 /**
  * A challenge as the API's JSON writes it (create and update): the create schema with the answers as a list of
- * `{ kind, value }`, checked by the same rules (the n-th answer is "line n" in a message) and given on as the
- * form's text.
+ * `{ kind, value }` and the hints that cost points as a list of `{ cost, text }` (or either as the form's
+ * text), checked by the same rules (the n-th item is "line n" in a message) and given on as the form's text.
  */
 export const ChallengeApiSchema = createFields
   .extend({
+    // Not given: an updated challenge keeps its hints; an empty list removes them (one a team unlocked cannot be).
+    paidHints: z
+      .union([z.string().max(30_000, m.tooLong), z.array(PaidHintInputSchema).max(100, m.tooLong)])
+      .optional()
+      .transform((value) => paidHintsText(value) as string | undefined)
+      .superRefine((value, context) => {
+        const parsed = parsePaidHints(value);
+        if ("error" in parsed) context.addIssue({ code: "custom", message: parsed.error });
+      }),
     // Not given: a new challenge is judged; an updated one keeps its mode, answers and limits.
     checking: z.enum(checkingModes, { error: fm.checkingInvalid }).optional(),
     answers: z

@@ -4,6 +4,7 @@
  * component reads the type.
  */
 import { z } from "zod";
+import { rowId } from "../ids.ts";
 
 export const attemptVerdicts = ["correct", "incorrect"] as const;
 export type AttemptVerdict = (typeof attemptVerdicts)[number];
@@ -47,3 +48,24 @@ export const AttemptResetSchema = z.object({
 export const TeamFlagsQuerySchema = z.object({
   challenge: z.coerce.number().int().min(1).max(2_147_483_647),
 });
+
+/**
+ * An admin's test of an answer (Dashboard → Attempts, docs/domain.md "Flag challenges"): the challenge, what
+ * to try, and for a per-team answer the team to try it as (empty: none). Nothing is recorded.
+ */
+export const TryAnswerSchema = z.object({
+  challengeId: rowId(),
+  teamId: rowId().optional(),
+  // Longer than an answer may be is said by the check itself (tryFlag), in words.
+  answer: z.string().max(100_000),
+});
+
+/** What the page's action answers to a test: the verdict (or why it was refused) and what was typed, kept. */
+export interface TriedAnswer {
+  ok: boolean;
+  /** The answer it matched (null: none, or refused). */
+  matched: number | null;
+  /** In English (messages.flags): the page shows it in the viewer's language. */
+  message: string;
+  values: { challengeId: string; teamId: string; answer: string };
+}

@@ -7,10 +7,11 @@
 import { and, eq, lte, sql } from "drizzle-orm";
 import { anyOf } from "../../../db/any-of.ts";
 import type { Queryable } from "../../../db/client.ts";
-import { challenges, eventSettings, flagSolves, teams, type Category } from "../../../db/schema.ts";
+import { challenges, eventSettings, flagSolves, gates, teams, type Category } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import type { Role } from "../auth/access.ts";
+import { challengeGateJoin, visibleChallengeSql } from "../challenges/visibility.server.ts";
 import { broadcastFirstBlood, broadcastHeldFirstBlood } from "../realtime/broadcast.server.ts";
 import type { FirstBloodEvent } from "../realtime/events.ts";
 import { seesLiveBoard } from "../standings/frozen-view.ts";
@@ -65,6 +66,40 @@ export async function firstSolvesFor(
     else marks.set(row.challengeId, [solve]);
   }
   return marks;
+}
+
+/** A marked solve as the scoreboard's row details show it: the team, its place, the challenge's title. */
+export interface BoardMark {
+  teamId: number;
+  place: number;
+  challengeId: number;
+  challenge: string;
+}
+
+/**
+ * The marked solves (the first three of each flag challenge the viewer may see: staff every one, participants
+ * those open to them) of every team, for the scoreboard's row details, as the freeze lets the viewer see them
+ * (as of the freeze for who does not see the live board). One statement: each challenge's first three solves
+ * through the (challenge, solved_at) index. Titles in the challenge's order, then by place.
+ */
+export async function marksOnBoard(viewer: { role: Role }, db: Queryable = getDb(), now: Date = new Date()): Promise<BoardMark[]> {
+  const live = seesLiveBoard(viewer.role, true);
+  const rows = await db.execute<{ challenge_id: number; title: string; team_id: number; place: number }>(sql`
+    select ${challenges.id} as challenge_id, ${challenges.title} as title, firsts.team_id,
+      row_number() over (partition by ${challenges.id} order by firsts.solved_at, firsts.team_id) as place
+    from ${challenges}
+    left join ${gates} on ${challengeGateJoin}
+    left join ${eventSettings} on ${eventSettings.id} = 1
+    cross join lateral (
+      select solves.team_id, solves.solved_at from ${flagSolves} solves
+      where solves.challenge_id = ${challenges.id}
+        and (${live} or ${eventSettings.scoreboardFrozen} is not true or ${eventSettings.frozenAt} is null or solves.solved_at <= ${eventSettings.frozenAt})
+      order by solves.solved_at, solves.team_id
+      limit ${MARKED_SOLVES}
+    ) firsts
+    where ${challenges.checking} = 'flag' and ${visibleChallengeSql(viewer, now)}
+    order by ${challenges.wave}, ${challenges.id}, place`);
+  return rows.map((row) => ({ teamId: Number(row.team_id), place: Number(row.place), challengeId: Number(row.challenge_id), challenge: row.title }));
 }
 
 /** Where the viewer's view of solves stops: the freeze's instant for who does not see the live board, else null. */

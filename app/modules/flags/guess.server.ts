@@ -290,6 +290,8 @@ export interface FlagChallenge extends AnswerGate {
   label: string;
   /** When the per-team flags' digests were last completed (epoch ms; per-team challenges only). */
   syncedAt: number;
+  /** The freeze's instant while the board is frozen (null: live). A freeze moves the settings' version. */
+  frozenAt: Date | null;
 }
 
 const flagChallengeStatement = prebuilt(["challengeId"], ({ challengeId }) =>
@@ -300,7 +302,7 @@ const flagChallengeStatement = prebuilt(["challengeId"], ({ challengeId }) =>
       ${wrongPerMinuteSql} as wrong_per_minute, ${hasPrerequisitesSql} as has_prerequisites,
       (select coalesce(json_agg(json_build_object('kind', f.kind, 'value', f.value) order by f.position), '[]'::json)
         from ${challengeFlags} f where f.challenge_id = ${challenges.id}) as answers,
-      ${challengeLabelSql} as label
+      ${challengeLabelSql} as label, case when ${eventSettings.scoreboardFrozen} then ${eventSettings.frozenAt} end as frozen_at
     from ${challenges} left join ${gates} on ${challengeGateJoin} left join ${eventSettings} on ${eventSettings.id} = 1
     where ${challenges.id} = ${challengeId}`,
 );
@@ -352,6 +354,7 @@ async function readFlagChallenge(challengeId: number): Promise<FlagChallenge | n
     perTeam: answers.some((answer) => answer.kind === "per_team"),
     label: String(row.label),
     syncedAt: 0,
+    frozenAt: dateOrNull(row.frozen_at),
   };
 }
 
@@ -398,7 +401,7 @@ function wrongStatement(prerequisites: boolean, perTeam: boolean) {
 }
 const wrongStatements = [wrongStatement(false, false), wrongStatement(false, true), wrongStatement(true, false), wrongStatement(true, true)];
 
-const SOLVE_NAMES = ["teamId", "challengeId", "label", "limit", "maxAttempts", "at", "userId", "matched", "solvedAt", "dynamic", "points", "minimumPoints", "decay", "matchedText"] as const;
+const SOLVE_NAMES = ["teamId", "challengeId", "label", "limit", "maxAttempts", "at", "userId", "matched", "solvedAt", "dynamic", "points", "minimumPoints", "decay", "matchedText", "frozenAt"] as const;
 
 /**
  * A right answer in one statement, as a wrong one is (so a refusal takes the same time whether the answer was
@@ -427,7 +430,8 @@ function solveStatement(prerequisites: boolean) {
       audited as (${auditInsertFrom(v, sql`counted`, sql`jsonb_build_object('challenge', ${v.challengeId}::int, 'matched', ${v.matchedText}::text, 'points', ${value})`)}),
       marked as (insert into ${standingsOutbox} (team_id) select ${v.teamId}::int from counted where not ${v.dynamic}::boolean
         on conflict (team_id) do update set version = nextval('standings_outbox_version_seq'), requested_at = now())
-      select fresh.ok as fresh, exists (select 1 from allowed) as open, counted.solves as solves, solve.solved_at as solved_at
+      select fresh.ok as fresh, exists (select 1 from allowed) as open, counted.solves as solves, solve.solved_at as solved_at,
+        (select count(*)::int from ${flagSolves} upto where upto.challenge_id = ${v.challengeId}::int and upto.solved_at <= ${v.frozenAt}::timestamptz) as solves_at_freeze
       from fresh left join counted on true left join solve on true`;
   });
 }
@@ -495,6 +499,7 @@ async function recordSolve(input: Parameters<typeof sendFlag>[0], challenge: Fla
     points: challenge.points,
     minimumPoints: challenge.minimumPoints,
     decay: challenge.decay,
+    frozenAt: challenge.frozenAt?.toISOString() ?? null,
     ...auditValuesOf(input.actor, { kind: "flag.solved", teamId, userId: input.actor.id, subjectId: challenge.id }),
   });
   const [result] = await sendInOrder(getDb(), [statement]);
@@ -505,7 +510,9 @@ async function recordSolve(input: Parameters<typeof sendFlag>[0], challenge: Fla
     throw refusal;
   }
   const solves = Number(row.solves);
-  const points = challengeValue(challenge, solves);
+  // While the board is frozen the team reads a dynamic value as of the freeze, as its board and the challenge's
+  // card show it (app/modules/standings/frozen-values.server.ts): the verdict must not say how many solved since.
+  const points = dynamic && challenge.frozenAt ? challengeValue(challenge, Number(row.solves_at_freeze)) : challengeValue(challenge, solves);
   const solvedAt = dateOrNull(row.solved_at)!;
   if (dynamic) await requestSolversRecompute(challenge.id, solves);
   // The solve and its mark are committed: the team's standing now, in the request (nothing more to change).

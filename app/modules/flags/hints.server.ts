@@ -16,6 +16,7 @@ import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { fromCenti } from "../scoring/rules.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { MAX_PAID_HINTS } from "./paid-hints.ts";
 
 const m = messages.hints;
 
@@ -121,6 +122,22 @@ export async function unlockHint(input: { actor: Actor & { id: number }; teamId:
   });
   if (outcome.moves) await requestStandingsRecompute(teamId);
   return { text: outcome.text, cost: outcome.cost, charged: outcome.charged };
+}
+
+/**
+ * The API's unlock (`POST /challenges/{id}/hints/{number}/unlock`): a challenge's hint by its number, from 1,
+ * unlocked by `unlockHint`'s rule. A number the challenge has no hint at is a 404, as a hint of a challenge the
+ * team may not see.
+ */
+export async function unlockHintAt(input: { actor: Actor & { id: number }; teamId: number | null; challengeId: number; number: number }) {
+  if (input.teamId === null) throw new HintError(m.noTeam, { status: 403 });
+  if (input.number > MAX_PAID_HINTS) throw new HintError(m.notFound, { status: 404 });
+  const [hint] = await getDb()
+    .select({ id: challengeHints.id })
+    .from(challengeHints)
+    .where(and(eq(challengeHints.challengeId, input.challengeId), eq(challengeHints.position, input.number)));
+  if (!hint) throw new HintError(m.notFound, { status: 404 });
+  return { number: input.number, ...(await unlockHint({ actor: input.actor, teamId: input.teamId, hintId: hint.id })) };
 }
 
 /** An admin's list of a challenge's hints: position, text and cost, in order. */

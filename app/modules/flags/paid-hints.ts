@@ -38,3 +38,24 @@ export function parsePaidHints(value: string | undefined | null): { hints: PaidH
 export function formatPaidHints(hints: ReadonlyArray<{ costCenti: number; text: string }>): string {
   return hints.map((hint) => `${hint.costCenti % 100 === 0 ? hint.costCenti / 100 : (hint.costCenti / 100).toFixed(2)} | ${hint.text.replace(/\r?\n/g, " ")}`).join("\n");
 }
+
+/** A hint as a list item gives it (the API's JSON, an imported JSON file): its cost in points and its text. */
+export interface PaidHintItem {
+  cost: number;
+  text: string;
+}
+
+/**
+ * A list of hints (each `{ cost, text }`, or a line `cost | text`) as the form's text, checked afterwards by
+ * `parsePaidHints` as the form's is; anything else is given back as it is (the form's text itself, or a value
+ * the schema refuses). A cost is written as given, so a cost the form would refuse is refused.
+ */
+export function paidHintsText(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  const lines = value.map((item: unknown) => {
+    if (typeof item === "string") return item;
+    const hint = item as Partial<Record<keyof PaidHintItem, unknown>> | null;
+    return `${typeof hint?.cost === "number" || typeof hint?.cost === "string" ? String(hint.cost) : ""} | ${typeof hint?.text === "string" ? hint.text.replace(/\r?\n/g, " ") : ""}`;
+  });
+  return lines.join("\n");
+}

@@ -18,12 +18,31 @@ export const ACCOUNT_COLUMNS = { required: ["name", "role"], optional: ["team", 
  * A challenge file's columns. `checking` is "judges" (empty) or "flag"; `answers` is the dashboard form's text,
  * one answer a line (a quoted CSV cell may hold line breaks; in a JSON file a string with "\n" or a list of
  * lines); `wrong_per_minute` and `max_attempts` are a flag challenge's limits (empty: the event's, none);
- * `title_ar` and `description_ar` the Arabic beside the English (empty: none; docs/domain.md "Event content in
- * two languages").
+ * `scoring` is "static" (empty) or "dynamic", with `minimum_points` and `decay` (the solves at which the value
+ * reaches the minimum); `release_after_minutes` opens it after its gate; `paid_hints` are its hints that cost
+ * points, `cost | text` a line (in JSON also a list of `{ cost, text }`); `prerequisites` the titles of the
+ * challenges it requires, one a line: saved ones or other rows of the file. `title_ar` and `description_ar` the
+ * Arabic beside the English (empty: none; docs/domain.md "Event content in two languages").
  */
 export const CHALLENGE_COLUMNS = {
   required: ["title", "description", "points", "category"],
-  optional: ["title_ar", "description_ar", "difficulty", "hints", "wave", "checking", "answers", "wrong_per_minute", "max_attempts"],
+  optional: [
+    "title_ar",
+    "description_ar",
+    "difficulty",
+    "hints",
+    "wave",
+    "checking",
+    "answers",
+    "wrong_per_minute",
+    "max_attempts",
+    "scoring",
+    "minimum_points",
+    "decay",
+    "release_after_minutes",
+    "paid_hints",
+    "prerequisites",
+  ],
 } as const;
 
 /**

@@ -1,5 +1,5 @@
 import { getEmitter as getAnyEmitter } from "../../infrastructure/emitter.server.ts";
-import { ownUpdateWhileFrozen, rolesSeeingLiveBoard } from "../standings/frozen-view.ts";
+import { ownUpdateWhileFrozen, rolesSeeingLiveBoard, type OwnPoints } from "../standings/frozen-view.ts";
 import { roomOfRole, rooms } from "./rooms.ts";
 import type { AnnouncementEvent, FirstBloodEvent, NotificationEvent, RequestEvent, ServerToClientEvents, TeamStanding, ThreadReplyEvent } from "./events.ts";
 
@@ -43,12 +43,12 @@ export function broadcastThreadReply(teamId: number, reply: ThreadReplyEvent) {
 /**
  * A team's new standing, to whom the frozen-board rule (app/modules/standings/frozen-view.ts) lets see
  * it: the rooms of the roles that see the live board (everyone while live); while frozen, also the team's
- * own members (its live points at its frozen rank).
+ * own members (its live points, its own points while frozen where they differ, at its frozen rank).
  */
-export function broadcastTeamStanding(team: TeamStanding, freeze: { frozen: boolean; frozenRank: number | null }) {
+export function broadcastTeamStanding(team: TeamStanding, freeze: { frozen: boolean; frozenRank: number | null; own?: OwnPoints | null }) {
   const liveRooms = rolesSeeingLiveBoard(freeze.frozen).map(roomOfRole);
   getEmitter().to(liveRooms).emit("teams:update", team);
-  if (freeze.frozen) getEmitter().to(rooms.team(team.id)).except(liveRooms).emit("teams:update", ownUpdateWhileFrozen(team, freeze.frozenRank));
+  if (freeze.frozen) getEmitter().to(rooms.team(team.id)).except(liveRooms).emit("teams:update", ownUpdateWhileFrozen(team, freeze.frozenRank, freeze.own ?? null));
 }
 
 /**
@@ -57,13 +57,13 @@ export function broadcastTeamStanding(team: TeamStanding, freeze: { frozen: bool
  * `broadcastTeamStanding`.
  */
 export function broadcastTeamStandings(
-  updates: ReadonlyArray<{ team: TeamStanding; frozenRank: number | null }>,
+  updates: ReadonlyArray<{ team: TeamStanding; frozenRank: number | null; own?: OwnPoints | null }>,
   freeze: { frozen: boolean; about: { challengeId: number; value: number } | null },
 ) {
   const liveRooms = rolesSeeingLiveBoard(freeze.frozen).map(roomOfRole);
   getEmitter().to(liveRooms).emit("teams:batch", { teams: updates.map(({ team }) => team), challengeId: freeze.about?.challengeId ?? null, value: freeze.about?.value ?? null });
   if (!freeze.frozen) return;
-  for (const { team, frozenRank } of updates) getEmitter().to(rooms.team(team.id)).except(liveRooms).emit("teams:update", ownUpdateWhileFrozen(team, frozenRank));
+  for (const { team, frozenRank, own } of updates) getEmitter().to(rooms.team(team.id)).except(liveRooms).emit("teams:update", ownUpdateWhileFrozen(team, frozenRank, own ?? null));
 }
 
 /** The whole board changed (freeze, unfreeze, rebuild): every client re-reads it. */

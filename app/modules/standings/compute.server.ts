@@ -7,6 +7,7 @@ import { awardTotalsOf, type AwardTotals, type CountedAward } from "../awards/ru
 import { fromCenti, totalsOf, type ScoredSubmission, type Totals } from "../scoring/rules.ts";
 import type { TeamStanding } from "../realtime/events.ts";
 import { frozenRankSql } from "./frozen-view.ts";
+import { frozenSolvesOf, frozenSolvesSql, type FrozenSolve } from "./frozen-values.server.ts";
 import { reachedAt } from "./ranking.ts";
 
 /**
@@ -15,6 +16,7 @@ import { reachedAt } from "./ranking.ts";
  */
 const scoredColumns = {
   teamId: teamAnswers.teamId,
+  challengeId: teamAnswers.challengeId,
   userId: teamAnswers.userId,
   category: challenges.category,
   points: challenges.points,
@@ -24,7 +26,7 @@ const scoredColumns = {
   flag: teamAnswers.flag,
 };
 
-export type ScoredRow = ScoredSubmission & { teamId: number; userId: number | null };
+export type ScoredRow = ScoredSubmission & { teamId: number; challengeId: number; userId: number | null };
 
 export async function scoredSubmissionsOfTeam(tx: Queryable, teamId: number): Promise<ScoredRow[]> {
   return tx.select(scoredColumns).from(teamAnswers).innerJoin(challenges, eq(challenges.id, teamAnswers.challengeId)).where(eq(teamAnswers.teamId, teamId));
@@ -151,7 +153,8 @@ const jsonList = (element: SQL, from: SQL) => scalarSubquery(sql`select coalesce
  * Everything a team's recompute reads, in one statement (one snapshot, one round trip, one row): the team,
  * its scored submissions and its awards, the users whose statistics it writes (affectedUserIds) and what they
  * are credited with, the team's standings row as it stands (its total and what clients were last shown), the
- * board's freeze with the team's frozen rank, and a new standings version (app/modules/standings/outbox.server.ts).
+ * board's freeze with the team's frozen rank and, while frozen, its dynamic flag solves as of the freeze
+ * (./frozen-values.server.ts), and a new standings version (app/modules/standings/outbox.server.ts).
  * The users' submissions: `= any(array(...))` makes the ids an init plan and the lookup an index scan on
  * submissions.user_id whatever the statistics say (as `in (subquery)` the planner chose a hash join over
  * every submission when the tables had not been analyzed yet: 49 ms at 100,000 submissions). The frozen rank
@@ -168,6 +171,7 @@ function recomputeReadsSql(teamId: SQLWrapper): SQL {
     ${scalarSubquery(sql`select ${jsonObjectSql({ totalCenti: standings.totalCenti, reachedAt: standings.totalReachedAt, shown: standings.shown })} from ${standings} where ${standings.teamId} = ${teamId}`)} as previous,
     ${scalarSubquery(sql`select ${eventSettings.scoreboardFrozen} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen,
     ${scalarSubquery(sql`select ${frozenRankSql({ frozen: eventSettings.scoreboardFrozen, frozenBoard: eventSettings.frozenBoard }, teamId)} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen_rank,
+    ${frozenSolvesSql(teamId)} as frozen_solves,
     nextval('standings_outbox_version_seq') as version
   from ${oneRow()}`;
 }
@@ -183,6 +187,8 @@ export interface RecomputeReads {
   userRows: ScoredRow[];
   previous: { totalCenti: number; reachedAt: Date; shown: string | null } | null;
   freeze: { frozen: boolean; frozenRank: number | null };
+  /** While frozen: the team's solves of dynamic flag challenges, with their value as of the freeze's makings. */
+  frozenSolves: FrozenSolve[];
   version: number;
 }
 
@@ -205,6 +211,7 @@ export function recomputeReadsOf(row: Record<string, unknown>): RecomputeReads {
     userRows: (parsedJson(row.user_rows) as Json<ScoredRow>[]).map(scoredOf),
     previous,
     freeze: { frozen: row.frozen === true, frozenRank: row.frozen_rank === null || row.frozen_rank === undefined ? null : Number(row.frozen_rank) },
+    frozenSolves: frozenSolvesOf(row.frozen_solves),
     version: Number(row.version),
   };
 }

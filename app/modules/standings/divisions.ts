@@ -29,5 +29,6 @@ export function divisionFreezeState(state: FreezeState, division: string): Freez
     frozen: state.frozen,
     board: divisionBoard(state.board, division),
     frozenBoard: state.frozenBoard === null ? null : divisionBoard(state.frozenBoard, division),
+    own: state.own,
   };
 }

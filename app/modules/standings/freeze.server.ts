@@ -36,6 +36,9 @@ export async function setScoreboardFrozen(actor: Actor, frozen: boolean) {
     const multi = getRedis().multi();
     if (frozen) multi.set(snapshotKeys.frozen(), JSON.stringify(live));
     else multi.del(snapshotKeys.frozen());
+    // The teams' own points while frozen: none at a new freeze's instant (every solve so far counts as it does
+    // live), none once lifted (the live points show). A solve after a new freeze recomputes its solvers.
+    multi.del(snapshotKeys.own());
     multi.hset(snapshotKeys.meta(), "frozen", frozen ? "1" : "0");
     bumpVersion(multi);
     const results = await multi.exec();

@@ -13,6 +13,7 @@ import {
   seesLiveBoard,
   seesUpdate,
   UNRANKED,
+  windowForViewer,
 } from "./frozen-view";
 import type { Snapshot } from "./snapshot.server";
 
@@ -43,6 +44,21 @@ describe("what a viewer sees of a frozen board", () => {
       [1, 1, 300],
       [2, 2, 400],
     ]);
+  });
+
+  it("shows a participant their own team's points as its members see them while frozen, where the job kept them", () => {
+    const own = new Map([[2, { totalScore: 350, categories: { AI: 350, CS: 0, PS: 0, GD: 0 } }]]);
+    const viewer = { id: 9, role: "participant", teamId: 2 } as const;
+    const seen = boardForViewer({ ...snapshot, own }, viewer).teams;
+    expect(seen.map((t) => [t.id, t.rank, t.totalScore, t.categories.AI])).toEqual([
+      [1, 1, 300, 300],
+      [2, 2, 350, 350],
+    ]);
+    expect(windowForViewer({ ...snapshot, own }, viewer, { offset: 0, limit: null }).teams).toEqual(seen);
+    // Staff, and another team's members, see no team's own points.
+    expect(boardForViewer({ ...snapshot, own }, { id: 9, role: "admin", teamId: null }).teams).toBe(live);
+    expect(boardForViewer({ ...snapshot, own }, { id: 9, role: "participant", teamId: 1 }).teams.find((t) => t.id === 2)?.totalScore).toBe(200);
+    expect(ownUpdateWhileFrozen(team(2, 400, 1), 2, own.get(2)!)).toMatchObject({ id: 2, totalScore: 350, rank: 2, categories: { AI: 350 } });
   });
 
   it("lists a team created after the freeze last and unranked, never with its live rank", () => {

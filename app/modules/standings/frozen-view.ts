@@ -6,7 +6,9 @@
  * - Not frozen: everyone sees live standings.
  * - Frozen: admins and judges still see live standings. A participant sees the frozen board, except
  *   their own team's points, which stay live, shown at the team's frozen rank; a team created after the
- *   freeze is listed last, unranked (rank 0), never with its live rank. Other teams' live updates do not
+ *   freeze is listed last, unranked (rank 0), never with its live rank. Their own points count a dynamic flag
+ *   challenge's solves at its value as of the freeze (`own`: ./frozen-values.server.ts), so no solve made after
+ *   the freeze shows through the decay of their own points. Other teams' live updates do not
  *   reach participants, and their chart lines stop at the freeze. The category top 3 keeps the places
  *   of the freeze, the team's own entry showing its live points.
  *
@@ -55,6 +57,19 @@ export interface FreezeState {
   board: readonly TeamStanding[];
   /** While frozen: the board as it stood at the freeze. */
   frozenBoard: readonly TeamStanding[] | null;
+  /**
+   * While frozen: a team's own points as its members see them, where they differ from its live points (its
+   * dynamic flag solves at their values as of the freeze: ./frozen-values.server.ts). Absent: the live ones.
+   */
+  own?: ReadonlyMap<number, OwnPoints>;
+}
+
+/** A team's points as its own members see them while frozen (the rest of its standing is its live one). */
+export type OwnPoints = Pick<TeamStanding, "totalScore" | "categories">;
+
+/** The team's live standing with its own points while frozen put in (the very standing given when it has none). */
+export function withOwnPoints(team: TeamStanding, own: OwnPoints | null | undefined): TeamStanding {
+  return own ? { ...team, totalScore: own.totalScore, categories: own.categories } : team;
 }
 
 export interface ViewedBoard {
@@ -69,7 +84,8 @@ export interface ViewedBoard {
 export function boardForViewer(state: FreezeState, viewer: Viewer): ViewedBoard {
   const ownTeamId = viewer.teamId;
   if (seesLiveBoard(viewer.role, state.frozen)) return { teams: state.board as TeamStanding[], frozen: state.frozen, ownTeamId, live: true };
-  const live = state.board.find((team) => team.id === ownTeamId);
+  const liveRow = state.board.find((team) => team.id === ownTeamId);
+  const live = liveRow && withOwnPoints(liveRow, state.own?.get(liveRow.id));
   const frozenBoard = state.frozenBoard ?? [];
   const teams = frozenBoard.map((team) => (live && team.id === live.id ? { ...live, rank: team.rank } : team));
   if (live && !frozenBoard.some((team) => team.id === live.id)) teams.push({ ...live, rank: UNRANKED });
@@ -92,11 +108,11 @@ export function frozenRankSql(settings: { frozen: SQLWrapper; frozenBoard: SQLWr
 }
 
 /**
- * The live update a frozen team's own members receive: its live points at its frozen rank (`frozenRank`
- * null: the team is not on the frozen board).
+ * The live update a frozen team's own members receive: its live points (its own points while frozen, `own`,
+ * where they differ) at its frozen rank (`frozenRank` null: the team is not on the frozen board).
  */
-export function ownUpdateWhileFrozen(team: TeamStanding, frozenRank: number | null): TeamStanding {
-  return { ...team, rank: frozenRank ?? UNRANKED };
+export function ownUpdateWhileFrozen(team: TeamStanding, frozenRank: number | null, own: OwnPoints | null = null): TeamStanding {
+  return { ...withOwnPoints(team, own), rank: frozenRank ?? UNRANKED };
 }
 
 /** Whose chart lines stop at the freeze for a viewer: every team's but `ownTeamId`'s. */
@@ -228,7 +244,7 @@ export function windowForViewer(state: FreezeState, viewer: Viewer, range: Board
   const base = reader.slice(frozenBoard, range);
   const frozenPosition = liveOwn ? reader.positionOf(frozenBoard, liveOwn.id) : -1;
   const position = !liveOwn ? -1 : frozenPosition >= 0 ? frozenPosition : frozenBoard.length;
-  const ownTeam = liveOwn ? { ...liveOwn, rank: frozenPosition >= 0 ? frozenBoard[frozenPosition].rank : UNRANKED } : null;
+  const ownTeam = liveOwn ? { ...withOwnPoints(liveOwn, state.own?.get(liveOwn.id)), rank: frozenPosition >= 0 ? frozenBoard[frozenPosition].rank : UNRANKED } : null;
   const total = frozenBoard.length + (liveOwn && frozenPosition < 0 ? 1 : 0);
   const end = range.limit === null ? Infinity : range.offset + range.limit;
   let teams = base;

@@ -8,6 +8,7 @@ import type { EventVersions } from "../event-data/shared.server.ts";
 import { DEFAULT_TIME_ZONE } from "../settings/zoned-time.ts";
 import type { ChartSeries, ScoreChart } from "./chart.ts";
 import { chartCutAtSql, chartLineEnd, chartLineEndSql, type ChartCut } from "./frozen-view.ts";
+import { ownLineWhileFrozen } from "./frozen-values.server.ts";
 
 /** A team's changes inside the window; far more than an event produces (one per judged score). */
 const MAX_CHANGES_PER_TEAM = 1000;
@@ -19,8 +20,9 @@ export interface ChartRequest {
   teams: ReadonlyArray<{ id: number; name: string; totalScore?: number }>;
   /**
    * While frozen, a participant sees other teams as they stood at the freeze: their lines stop
-   * there. Their own team's line stays live (docs/domain.md, "Freeze"; the cut is the frozen-board rule's,
-   * `chartCutFor` in ./frozen-view.ts, as code and as SQL).
+   * there. Their own team's line stays live, its dynamic flag solves at their values as of the freeze
+   * (docs/domain.md, "Freeze"; the cut is the frozen-board rule's, `chartCutFor` in ./frozen-view.ts, as code
+   * and as SQL).
    */
   frozenFor: ChartCut | null;
   /**
@@ -91,6 +93,11 @@ async function readChart(request: ChartRequest): Promise<ReadChart> {
     const points = pointsByTeam.get(teamId) ?? [];
     points.push([new Date(row.at).getTime(), Number(row.total_centi) / 100]);
     pointsByTeam.set(teamId, points);
+  }
+  // A frozen viewer's own line: its dynamic flag solves at their values as of the freeze (./frozen-values.server.ts).
+  const ownTeamId = cut?.ownTeamId ?? null;
+  if (ownTeamId !== null && pointsByTeam.has(ownTeamId)) {
+    pointsByTeam.set(ownTeamId, await ownLineWhileFrozen(getDb(), ownTeamId, cutAt, pointsByTeam.get(ownTeamId)!));
   }
   const lines = request.teams.map((team) => (pointsByTeam.get(team.id) ?? []).sort((a, b) => a[0] - b[0]));
   return { lines, fromAt, cutAt, nowAt, readAt: Date.now(), timeZone: first?.time_zone ?? DEFAULT_TIME_ZONE };

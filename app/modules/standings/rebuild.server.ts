@@ -3,7 +3,7 @@
  * incremental writer against): every team's standing, rank and history point, and every user's
  * statistics, recomputed from submissions, scores and awards alone (awards count for teams, not users).
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { eventSettings, standings, standingsHistory, standingsOutbox, teams, userStatistics, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
@@ -11,6 +11,8 @@ import { getRedis } from "../../infrastructure/redis.server.ts";
 import { broadcastStandingsRefresh } from "../realtime/broadcast.server.ts";
 import type { TeamStanding } from "../realtime/events.ts";
 import { allAwards, allScoredSubmissions, awardTotalsOf, groupBy, historyPointAt, teamStandingValues, toTeamStanding, totalsOf, userStatisticsValues } from "./compute.server.ts";
+import type { OwnPoints } from "./frozen-view.ts";
+import { atFreezeValues, frozenCentiByChallenge, frozenSolvesOf, frozenSolvesSql, ownPointsOf } from "./frozen-values.server.ts";
 import { lockBoardExclusive } from "./locks.ts";
 import { nextStandingsVersion } from "./outbox.server.ts";
 import { rankAll } from "./ranking.ts";
@@ -19,16 +21,33 @@ import { writeWholeSnapshot } from "./snapshot.server.ts";
 
 export type ComputedStanding = ReturnType<typeof teamStandingValues> & { teamId: number; name: string; division: string | null; rank: number };
 
-/** The standings as a from-scratch computation says they must be (no writes). */
+/**
+ * The standings as a from-scratch computation says they must be (no writes); while frozen, also each team's
+ * own points as its members see them, where they differ from its live ones (./frozen-values.server.ts).
+ */
 export async function computeAllStandings(tx: Queryable) {
-  const [teamRows, scored, awarded, userRows] = await Promise.all([
+  const [teamRows, scored, awarded, userRows, [frozen]] = await Promise.all([
     tx.select({ id: teams.id, name: teams.name, division: teams.division, createdAt: teams.createdAt }).from(teams),
     allScoredSubmissions(tx),
     allAwards(tx),
     tx.select({ id: users.id }).from(users),
+    tx.execute<{ solves: unknown }>(sql`select ${frozenSolvesSql(null)} as solves`),
   ]);
   const byTeam = groupBy(scored, (row) => row.teamId);
   const awardsByTeam = groupBy(awarded, (row) => row.teamId);
+  const own = new Map<number, OwnPoints>();
+  const teamsById = new Map(teamRows.map((team) => [team.id, team]));
+  for (const [teamId, solves] of groupBy(frozenSolvesOf(frozen?.solves), (solve) => solve.teamId)) {
+    const team = teamsById.get(teamId);
+    if (!team) continue;
+    const rows = byTeam.get(teamId) ?? [];
+    const awards = awardTotalsOf(awardsByTeam.get(teamId) ?? []);
+    const points = ownPointsOf(
+      teamStandingValues(totalsOf(atFreezeValues(rows, frozenCentiByChallenge(solves))), awards, team.createdAt),
+      teamStandingValues(totalsOf(rows), awards, team.createdAt),
+    );
+    if (points) own.set(teamId, points);
+  }
   const ranked = rankAll(
     teamRows.map((team) => {
       const values = teamStandingValues(totalsOf(byTeam.get(team.id) ?? []), awardTotalsOf(awardsByTeam.get(team.id) ?? []), team.createdAt);
@@ -37,7 +56,7 @@ export async function computeAllStandings(tx: Queryable) {
   ).map(({ reachedAt: _reachedAt, ...row }) => row satisfies ComputedStanding);
   const byUser = groupBy(scored, (row) => row.userId);
   const userStats = userRows.map((user) => ({ userId: user.id, ...userStatisticsValues(totalsOf(byUser.get(user.id) ?? [])) }));
-  return { standings: ranked, userStats };
+  return { standings: ranked, userStats, own };
 }
 
 export function toBoard(rows: readonly ComputedStanding[], version: number): TeamStanding[] {
@@ -75,7 +94,7 @@ export async function rebuildStandings(): Promise<{ teams: number; users: number
 
     const board = toBoard(computed.standings, await nextStandingsVersion(tx));
     const freeze = await readFreeze(tx);
-    await writeWholeSnapshot(getRedis(), board, freeze);
+    await writeWholeSnapshot(getRedis(), board, { ...freeze, own: computed.own });
     return { teams: computed.standings.length, users: computed.userStats.length };
   });
   broadcastStandingsRefresh();

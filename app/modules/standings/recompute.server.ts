@@ -29,6 +29,8 @@ import {
   totalsOf,
   userStatisticsValues,
 } from "./compute.server.ts";
+import type { OwnPoints } from "./frozen-view.ts";
+import { atFreezeValues, frozenCentiByChallenge, ownPointsOf } from "./frozen-values.server.ts";
 import { lockBoardShared, lockTeam, lockUsersSql, teamsThenBoardSharedThenUsersSql, teamThenBoardSharedSql } from "./locks.ts";
 import { markTeamStale, requestStandingsRecompute } from "./outbox.server.ts";
 import { ensureSnapshotReady } from "./scoreboard.server.ts";
@@ -180,7 +182,7 @@ function firstStatements(teamId: number, { inRequest }: { inRequest: boolean }):
   return [inRequest ? locksInRequest({ teamId, timeout: `${IN_REQUEST_ROW_LOCK_MS}ms` }) : locksInJob({ teamId }), recomputeReads({ teamId })];
 }
 
-type Publish = { team: TeamStanding; frozen: boolean; frozenRank: number | null; requestedAt: Date };
+type Publish = { team: TeamStanding; frozen: boolean; frozenRank: number | null; own: OwnPoints | null; requestedAt: Date };
 /** `publish`: what to publish once the transaction has committed (a job's; a request publishes on its own COMMIT). */
 type Recomputed = { result: RecomputeResult | { status: "busy" }; publish: Publish | null };
 
@@ -214,7 +216,7 @@ async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: Prom
   if (locked?.locked !== true) return { result: { status: "busy" }, publish: null };
   if (locked.version === null) return { result: { status: "skipped" }, publish: null };
   const pending = { version: Number(locked.version), requestedAt: standingsOutbox.requestedAt.mapFromDriverValue(locked.requested_at as string) as Date };
-  const { team, teamRows, teamAwards, userIds, userRows, previous, freeze, version } = recomputeReadsOf(rowsOf(reads)[0]);
+  const { team, teamRows, teamAwards, userIds, userRows, previous, freeze, frozenSolves, version } = recomputeReadsOf(rowsOf(reads)[0]);
 
   if (!team) {
     // The team was deleted (its standings row went with it): only the outbox row is left.
@@ -224,14 +226,17 @@ async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: Prom
   }
 
   // Awards are team points: in the team's standing, never in its users' statistics.
-  const values = teamStandingValues(totalsOf(teamRows), awardTotalsOf(teamAwards), team.createdAt);
+  const awarded = awardTotalsOf(teamAwards);
+  const values = teamStandingValues(totalsOf(teamRows), awarded, team.createdAt);
   const standing = toTeamStanding(team, { ...values, rank: 0 }, version);
+  // While frozen, its own members see its dynamic flag solves at their values as of the freeze (null: as live).
+  const own = frozenSolves.length === 0 ? null : ownPointsOf(teamStandingValues(totalsOf(atFreezeValues(teamRows, frozenCentiByChallenge(frozenSolves))), awarded, team.createdAt), values);
   const shown = shownOf(standing);
   // Mirror to Redis before commit, under the team lock (snapshots of one team are written in
   // commit order) and the shared board lock. If Redis is down the job fails, rolls back and is retried.
   // In a request, Redis gets a deadline: a Redis that holds the connection open without answering must not hold
   // the judge, a pool connection and the team's locks. Placed late (after the rollback), the retry still publishes.
-  const placement = placeTeam(getRedis(), standing, values.totalCenti);
+  const placement = placeTeam(getRedis(), standing, values.totalCenti, own);
   const written = sendInOrder(tx, [
     recomputeWrites({
       teamId,
@@ -255,7 +260,7 @@ async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: Prom
   // Decided on Postgres's row, not on Redis (which a job rolled back after its placement leaves ahead): the
   // retry of such a job still publishes.
   // `standing` by reference: its rank is set below, before anything is published.
-  const publish = previous?.shown !== shown ? { team: standing, ...freeze, requestedAt: pending.requestedAt } : null;
+  const publish = previous?.shown !== shown ? { team: standing, ...freeze, own, requestedAt: pending.requestedAt } : null;
   if (inRequest) {
     // The COMMIT goes as soon as Redis has the team (never before: the placement is under the team's lock),
     // behind the writes if they have not answered yet, with a BEGIN after it: the transaction's own COMMIT ends
@@ -327,7 +332,7 @@ function publishStandings(publishes: readonly Publish[], about: BatchCause | nul
   if (publishes.length === 0) return;
   try {
     broadcastTeamStandings(
-      publishes.map(({ team, frozenRank }) => ({ team, frozenRank })),
+      publishes.map(({ team, frozenRank, own }) => ({ team, frozenRank, own })),
       { frozen: publishes[0].frozen, about },
     );
     const now = Date.now();
@@ -340,9 +345,9 @@ function publishStandings(publishes: readonly Publish[], about: BatchCause | nul
 /** Published after commit: a browser that re-reads on this hint sees the committed standings. */
 function publishStanding(teamId: number, publish: Publish | null) {
   if (!publish) return;
-  const { team, frozen, frozenRank, requestedAt } = publish;
+  const { team, frozen, frozenRank, own, requestedAt } = publish;
   try {
-    broadcastTeamStanding(team, { frozen, frozenRank });
+    broadcastTeamStanding(team, { frozen, frozenRank, own });
     // The live path's lag: from the change's transaction (it marked the team stale) to this publish.
     getMetrics().liveLag().observe(Math.max(0, Date.now() - requestedAt.getTime()) / 1000);
   } catch (error) {

@@ -10,7 +10,9 @@ import { DIVISION_NAME_MAX, divisionNamed } from "../divisions/schema.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { divisionFreezeState } from "./divisions.ts";
-import { boardForViewer, categoryLeadersForViewer, placesBoardFor, plainReader, windowForViewer, type BoardReader, type FreezeState, type Viewer, type ViewedBoard } from "./frozen-view.ts";
+import { STAFF_READERS } from "../auth/access.ts";
+import { marksOnBoard, type BoardMark } from "../flags/first-blood.server.ts";
+import { boardForViewer, categoryLeadersForViewer, seesLiveBoard, placesBoardFor, plainReader, windowForViewer, type BoardReader, type FreezeState, type Viewer, type ViewedBoard } from "./frozen-view.ts";
 import { rememberChartBoard } from "./history.server.ts";
 import { isSnapshotReady, readSnapshotCached, type Snapshot } from "./snapshot.server.ts";
 import { rebuildStandings } from "./rebuild.server.ts";
@@ -297,4 +299,29 @@ function rankBoard(board: readonly TeamStanding[]): CategoryLeaders {
 /** The category top 3 a viewer's scoreboard (overall or a division's: a name `chooseBoard` returned) starts from (app/modules/standings/frozen-view.ts): null when the page ranks its live board itself. */
 export async function getCategoryLeaders(viewer: Viewer, division: string | null = null): Promise<CategoryLeaders | null> {
   return categoryLeadersForViewer(stateOf(await readLiveSnapshot(), division), viewer, rankBoard);
+}
+
+/** How long the scoreboard's first-solve marks of one board are kept at most (a title or a gate may change meanwhile). */
+const MARKS_MAX_AGE_MS = 15_000;
+
+const boardMarks = new WeakMap<Snapshot, Map<string, { at: number; marks: Promise<BoardMark[]> }>>();
+
+/**
+ * The first-solve marks of the scoreboard's row details (app/modules/flags/first-blood.server.ts `marksOnBoard`)
+ * for this viewer, read once per board (the snapshot moves with every solve, each a change of its team's
+ * points, and with the freeze) and per kind of viewer, at most MARKS_MAX_AGE_MS old: the board page reads no
+ * Postgres of its own per request.
+ */
+export async function getBoardMarks(viewer: Viewer): Promise<BoardMark[]> {
+  const snapshot = await readLiveSnapshot();
+  const key = `${STAFF_READERS.includes(viewer.role) ? "staff" : "open"}|${seesLiveBoard(viewer.role, snapshot.frozen) ? "live" : "frozen"}`;
+  let kept = boardMarks.get(snapshot);
+  if (!kept) boardMarks.set(snapshot, (kept = new Map()));
+  const hit = kept.get(key);
+  if (hit && Date.now() - hit.at < MARKS_MAX_AGE_MS) return hit.marks;
+  const entry = { at: Date.now(), marks: marksOnBoard(viewer) };
+  kept.set(key, entry);
+  // A failed read is not kept.
+  entry.marks.catch(() => kept.get(key) === entry && kept.delete(key));
+  return entry.marks;
 }

@@ -9,6 +9,9 @@
  *   <prefix>:standings:meta     HASH    ready = 1, frozen = 0 | 1, divisions = the event's divisions
  *                                       (JSON list), so the division boards need no Postgres either
  *   <prefix>:standings:frozen   STRING  the frozen public board (TeamStanding[] JSON) while frozen
+ *   <prefix>:standings:own      HASH    while frozen, teamId → the team's own points as its members see them
+ *                                       (OwnPoints JSON, ./frozen-view.ts), for the teams where they differ
+ *                                       from its live points (./frozen-values.server.ts)
  *   <prefix>:standings:version  STRING  changes with every write above (in the same script or MULTI) that
  *                                       changes what a reader sees, so a reader can tell in one tiny GET
  *                                       that its copy is current. A team placed again with nothing changed
@@ -20,6 +23,7 @@
 import type { ChainableCommander, Redis } from "ioredis";
 import { redisKey } from "../../infrastructure/redis.server.ts";
 import type { TeamStanding } from "../realtime/events.ts";
+import type { OwnPoints } from "./frozen-view.ts";
 import { rankKeyOf, rankOrderMember, rankOrderScore, teamIdOfRankMember } from "./ranking.ts";
 
 export const snapshotKeys = {
@@ -28,6 +32,7 @@ export const snapshotKeys = {
   teams: () => redisKey("standings", "teams"),
   meta: () => redisKey("standings", "meta"),
   frozen: () => redisKey("standings", "frozen"),
+  own: () => redisKey("standings", "own"),
   version: () => redisKey("standings", "version"),
 };
 
@@ -39,14 +44,26 @@ type StoredTeam = Omit<TeamStanding, "rank">;
 // A team whose member and stored JSON are the same but for its update counter (`"version":N`; JSON escapes
 // every quote inside a string, so only the key itself can match) is left as stored, the version not moved:
 // every reader's copy, and every web process's bytes of it, stay the same.
+// The team's own points while frozen (ARGV[5]; empty: none, its live ones) are kept beside it in the same
+// script: a change of them alone moves the version too.
 const PLACE_SCRIPT = `
 if redis.call('HGET', KEYS[5], 'ready') ~= '1' then return redis.error_reply('GK_SNAPSHOT_NOT_READY') end
+local ownMoved = 0
+if ARGV[5] == '' then
+  ownMoved = redis.call('HDEL', KEYS[6], ARGV[1])
+elseif redis.call('HGET', KEYS[6], ARGV[1]) ~= ARGV[5] then
+  redis.call('HSET', KEYS[6], ARGV[1], ARGV[5])
+  ownMoved = 1
+end
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old == ARGV[2] then
   local oldJson = redis.call('HGET', KEYS[3], ARGV[1])
   if oldJson and string.gsub(oldJson, ',?"version":%d+', '') == string.gsub(ARGV[3], ',?"version":%d+', '') then
     local rank = redis.call('ZREVRANK', KEYS[1], old)
-    if rank then return rank end
+    if rank then
+      if ownMoved == 1 then redis.call('INCR', KEYS[4]) end
+      return rank
+    end
   end
 end
 if old and old ~= ARGV[2] then redis.call('ZREM', KEYS[1], old) end
@@ -62,20 +79,21 @@ local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old then redis.call('ZREM', KEYS[1], old) end
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[5], ARGV[1])
 redis.call('INCR', KEYS[4])
 return 1
 `;
 
 type WithScripts = Redis & {
-  gkPlaceTeam(order: string, members: string, teams: string, version: string, meta: string, teamId: string, member: string, json: string, total: string): Promise<number>;
-  gkRemoveTeam(order: string, members: string, teams: string, version: string, teamId: string): Promise<number>;
+  gkPlaceTeam(order: string, members: string, teams: string, version: string, meta: string, own: string, teamId: string, member: string, json: string, total: string, ownJson: string): Promise<number>;
+  gkRemoveTeam(order: string, members: string, teams: string, version: string, own: string, teamId: string): Promise<number>;
 };
 
 function withScripts(redis: Redis): WithScripts {
   const scripted = redis as WithScripts;
   if (typeof scripted.gkPlaceTeam !== "function") {
-    redis.defineCommand("gkPlaceTeam", { numberOfKeys: 5, lua: PLACE_SCRIPT });
-    redis.defineCommand("gkRemoveTeam", { numberOfKeys: 4, lua: REMOVE_SCRIPT });
+    redis.defineCommand("gkPlaceTeam", { numberOfKeys: 6, lua: PLACE_SCRIPT });
+    redis.defineCommand("gkRemoveTeam", { numberOfKeys: 5, lua: REMOVE_SCRIPT });
   }
   return scripted;
 }
@@ -126,17 +144,28 @@ export class SnapshotNotReadyError extends Error {
   }
 }
 
-/** Places one team and returns its rank (1 = first); throws SnapshotNotReadyError, writing nothing, if the snapshot is not ready. */
-export async function placeTeam(redis: Redis, team: StoredTeam, totalCenti: number): Promise<number> {
+/** Own points as stored: keys in one order, so that the same points are the same text. */
+function storedOwn(own: OwnPoints): string {
+  const { AI, CS, PS, GD } = own.categories;
+  return JSON.stringify({ totalScore: own.totalScore, categories: { AI, CS, PS, GD } });
+}
+
+/**
+ * Places one team and returns its rank (1 = first); throws SnapshotNotReadyError, writing nothing, if the
+ * snapshot is not ready. `own`: its own points as its members see them while frozen (null: its live ones).
+ */
+export async function placeTeam(redis: Redis, team: StoredTeam, totalCenti: number, own: OwnPoints | null = null): Promise<number> {
   const key = { teamId: team.id, totalCenti, reachedAt: new Date(team.reachedAt) };
   try {
     const zeroBased = await withScripts(redis).gkPlaceTeam(
       ...writeKeys(),
       snapshotKeys.meta(),
+      snapshotKeys.own(),
       String(team.id),
       rankOrderMember(key),
       stored(team),
       String(rankOrderScore(key)),
+      own ? storedOwn(own) : "",
     );
     return Number(zeroBased) + 1;
   } catch (error) {
@@ -146,7 +175,7 @@ export async function placeTeam(redis: Redis, team: StoredTeam, totalCenti: numb
 }
 
 export async function removeTeamFromSnapshot(redis: Redis, teamId: number) {
-  await withScripts(redis).gkRemoveTeam(...writeKeys(), String(teamId));
+  await withScripts(redis).gkRemoveTeam(...writeKeys(), snapshotKeys.own(), String(teamId));
 }
 
 function writeTeam(pipeline: ChainableCommander, team: TeamStanding) {
@@ -161,12 +190,13 @@ function writeTeam(pipeline: ChainableCommander, team: TeamStanding) {
 export async function writeWholeSnapshot(
   redis: Redis,
   board: readonly TeamStanding[],
-  settings: { frozen: boolean; frozenBoard: readonly TeamStanding[] | null; divisions: readonly string[] },
+  settings: { frozen: boolean; frozenBoard: readonly TeamStanding[] | null; divisions: readonly string[]; own?: ReadonlyMap<number, OwnPoints> },
 ) {
   const multi = redis.multi();
-  multi.del(snapshotKeys.order(), snapshotKeys.members(), snapshotKeys.teams(), snapshotKeys.frozen());
+  multi.del(snapshotKeys.order(), snapshotKeys.members(), snapshotKeys.teams(), snapshotKeys.frozen(), snapshotKeys.own());
   for (const team of board) writeTeam(multi, team);
   if (settings.frozen && settings.frozenBoard) multi.set(snapshotKeys.frozen(), JSON.stringify(settings.frozenBoard));
+  if (settings.frozen) for (const [teamId, own] of settings.own ?? []) multi.hset(snapshotKeys.own(), String(teamId), storedOwn(own));
   multi.hset(snapshotKeys.meta(), { ready: "1", frozen: settings.frozen ? "1" : "0", divisions: JSON.stringify(settings.divisions) });
   multi.set(snapshotKeys.version(), freshVersion());
   await execOrThrow(multi);
@@ -189,11 +219,13 @@ export interface Snapshot {
   frozen: boolean;
   board: TeamStanding[];
   frozenBoard: TeamStanding[] | null;
+  /** While frozen: teams' own points as their members see them, where they differ from the live ones (FreezeState's `own`). */
+  own?: ReadonlyMap<number, OwnPoints>;
   /** The event's divisions, in the filter's order (docs/domain.md "Divisions"). */
   divisions: string[];
 }
 
-/** One round trip: the live board in rank order, the freeze flag and the frozen board. */
+/** One round trip: the live board in rank order, the freeze flag, the frozen board and the teams' own points while frozen. */
 export async function readSnapshot(redis: Redis): Promise<Snapshot> {
   return (await readVersionedSnapshot(redis)).snapshot;
 }
@@ -206,13 +238,15 @@ async function readVersionedSnapshot(redis: Redis): Promise<{ version: string | 
       .zrevrange(snapshotKeys.order(), 0, -1)
       .hgetall(snapshotKeys.teams())
       .get(snapshotKeys.frozen())
-      .get(snapshotKeys.version()),
+      .get(snapshotKeys.version())
+      .hgetall(snapshotKeys.own()),
   );
   const meta = results[0][1] as Record<string, string>;
   const order = results[1][1] as string[];
   const teams = results[2][1] as Record<string, string>;
   const frozenJson = results[3][1] as string | null;
   const version = results[4][1] as string | null;
+  const ownJson = results[5][1] as Record<string, string>;
   const board: TeamStanding[] = [];
   for (const member of order) {
     const json = teams[String(teamIdOfRankMember(member))];
@@ -225,6 +259,7 @@ async function readVersionedSnapshot(redis: Redis): Promise<{ version: string | 
       frozen: meta.frozen === "1",
       board,
       frozenBoard: frozenJson ? (JSON.parse(frozenJson) as TeamStanding[]) : null,
+      own: new Map(meta.frozen === "1" ? Object.entries(ownJson).map(([teamId, json]) => [Number(teamId), JSON.parse(json) as OwnPoints]) : []),
       divisions: divisionsOf(meta.divisions),
     },
   };
