@@ -214,9 +214,10 @@ const refuseForgeries: Step = (req, res, next) => {
   const authorization = req.get("authorization");
   // A bearer token waives the check only where tokens are accepted: /api/v1 (app/glue/caller.server.ts).
   const tokensAccepted = authorization !== undefined && acceptsTokensAt(req.originalUrl);
-  const facts = { method: req.method, origin: req.get("origin"), referer: req.get("referer"), authorization, tokensAccepted };
+  const facts = { method: req.method, origin: req.get("origin"), referer: req.get("referer"), authorization, tokensAccepted, path: req.path };
   if (!isForgedRequest(facts, own)) return next();
-  log.warn({ method: req.method, url: req.originalUrl, origin: facts.origin, referer: facts.referer }, "cross-site request refused");
+  // The path only: a query (a mailed link's token) never reaches the log, nor does a Referer's.
+  log.warn({ method: req.method, path: req.path, origin: facts.origin, referer: facts.referer === undefined ? undefined : (URL.parse(facts.referer)?.origin ?? "unreadable") }, "cross-site request refused");
   // The API answers in its own error shape (decision 009); pages and forms get a sentence.
   if (req.path.startsWith("/api/")) res.status(403).json(new ApiError("forbidden_origin", messages.api.foreignOrigin).body);
   else res.status(403).type("text/plain").send(messages.errors.crossSite);

@@ -47,6 +47,7 @@ const dashboardLinks = [
   { to: "/dashboard/settings", label: "dashboard.nav.settings" },
   { to: "/dashboard/audit", label: "dashboard.nav.audit" },
   { to: "/dashboard/registrations", label: "dashboard.nav.registrations" },
+  { to: "/dashboard/mailbox", label: "dashboard.nav.mailbox" },
   { to: "/dashboard/queues", label: "dashboard.nav.queues", external: true },
   { to: "/dashboard/tokens", label: "dashboard.nav.tokens" },
   { to: "/dashboard/import", label: "dashboard.nav.import" },
@@ -106,6 +107,7 @@ function DashboardShell({ user, backlog: loaded, children }: { user: { name: str
         </nav>
         <div className="dashboard__foot">
           <LanguageSwitch className="dashboard__language" />
+          <NavLink to="/account/password">{t("dashboard.changePassword")}</NavLink>
           <Form method="post" action="/logout">
             <button type="submit" className="link-button">
               {t("dashboard.logout")} (<bdi>{user.name}</bdi>)

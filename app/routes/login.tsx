@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { FullScreenToggle } from "~/components/layout/top-nav";
 import { LanguageSwitch } from "~/components/layout/language-switch";
@@ -26,6 +26,7 @@ import {
 } from "~/glue/auth.server";
 import { getLogger } from "~/infrastructure/logger.server";
 import { isServiceUnreachable } from "~/glue/unavailable.server";
+import { mailIsOn } from "~/modules/mail/mails.server";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.login") }];
 
@@ -33,7 +34,8 @@ export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
   if (user) throw redirect(afterLoginPath(user.role, new URL(request.url).searchParams.get("redirectTo")));
-  return null;
+  // "Forgot your password?" only where mail is sent (docs/domain.md "Mail").
+  return { mailOn: mailIsOn() };
 }
 
 // Public route: the login action (the form strategy checks the throttle and the password).
@@ -81,11 +83,14 @@ function useTransientMessage(message: string | undefined, attempt: unknown) {
 
 export default function LoginPage() {
   const lastResult = useActionData<typeof action>();
+  const { mailOn } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
   const [form, fields] = useForm({
     id: "login",
     lastResult,
+    // A password just chosen from a mailed link comes back here with its account's name.
+    defaultValue: { username: searchParams.get("name")?.slice(0, 200) ?? "" },
     constraint: getZodConstraint(LoginSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onSubmit",
@@ -149,6 +154,11 @@ export default function LoginPage() {
               {pending ? t("login.pending") : t("login.submit")}
             </ActionButton>
           </Form>
+          {mailOn ? (
+            <p className="login__hint">
+              <Link to="/forgot-password">{t("login.forgot")}</Link>
+            </p>
+          ) : null}
         </section>
       </main>
     </Scene>

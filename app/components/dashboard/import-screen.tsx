@@ -180,7 +180,8 @@ const accountColumns = (t: T): Array<Column<AccountsCheck["rows"][number]>> => [
     ),
   },
   { label: t("importPage.preview.division"), cell: (row) => (row.division ? <bdi>{row.division}</bdi> : "—") },
-  { label: t("importPage.password"), cell: (row) => (row.passwordGiven ? t("importPage.fromFile") : t("importPage.preview.generated")) },
+  { label: t("importPage.email"), cell: (row) => (row.email ? <bdi dir="ltr">{row.email}</bdi> : "—") },
+  { label: t("importPage.password"), cell: (row) => (row.passwordGiven ? t("importPage.fromFile") : row.linkMailed ? t("importPage.preview.linkMailed") : t("importPage.preview.generated")) },
 ];
 
 const challengeColumns = (t: T): Array<Column<ChallengesCheck["rows"][number]>> => [
@@ -287,7 +288,19 @@ function DonePanel({ done }: { done: ImportDone }) {
                 </td>
                 <td>{roleKeys[account.role] ? t(roleKeys[account.role]!) : account.role}</td>
                 <td>{account.team ? <bdi>{account.team}</bdi> : "—"}</td>
-                <td>{account.generatedPassword ? <bdi dir="ltr" className="secret-value">{account.generatedPassword}</bdi> : <span className="muted">{t("importPage.fromFile")}</span>}</td>
+                <td>
+                  {account.generatedPassword ? (
+                    <bdi dir="ltr" className="secret-value">
+                      {account.generatedPassword}
+                    </bdi>
+                  ) : account.linkMailedTo ? (
+                    <span className="muted">
+                      {t("importPage.done.linkMailedTo")} <bdi dir="ltr">{account.linkMailedTo}</bdi>
+                    </span>
+                  ) : (
+                    <span className="muted">{t("importPage.fromFile")}</span>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
