@@ -22,7 +22,7 @@ import { flagGuard } from "./app/glue/flag-guard.server.ts";
 import { bodyRule, boundedBodies, withReadableBodies, withReadBody } from "./app/glue/request-bodies.server.ts";
 import { withFittingAnswers } from "./app/glue/fitting-answers.server.ts";
 import { answerClientError, answerMalformation, isValidHost, malformationOf, refuseConnect } from "./app/glue/malformed-requests.server.ts";
-import { isForgedRequest } from "./app/glue/csrf.server.ts";
+import { isForgedRequest, TOKEN_FORM_PATHS } from "./app/glue/csrf.server.ts";
 import { acceptsTokensAt } from "./app/glue/caller.server.ts";
 import { closeDb, getDb } from "./app/infrastructure/db.server.ts";
 import { closeEmitter } from "./app/infrastructure/emitter.server.ts";
@@ -215,7 +215,12 @@ const refuseForgeries: Step = (req, res, next) => {
   // A bearer token waives the check only where tokens are accepted: /api/v1 (app/glue/caller.server.ts).
   const tokensAccepted = authorization !== undefined && acceptsTokensAt(req.originalUrl);
   const facts = { method: req.method, origin: req.get("origin"), referer: req.get("referer"), authorization, tokensAccepted, path: req.path };
-  if (!isForgedRequest(facts, own)) return next();
+  if (!isForgedRequest(facts, own)) {
+    // A mailed link's form posts with `Origin: null` (its page sends no referrer): checked here, as every
+    // request is; Remix, which refuses a document post from "null", is not asked again.
+    if (facts.origin === "null" && TOKEN_FORM_PATHS.has(req.path)) delete req.headers.origin;
+    return next();
+  }
   // The path only: a query (a mailed link's token) never reaches the log, nor does a Referer's.
   log.warn({ method: req.method, path: req.path, origin: facts.origin, referer: facts.referer === undefined ? undefined : (URL.parse(facts.referer)?.origin ?? "unreadable") }, "cross-site request refused");
   // The API answers in its own error shape (decision 009); pages and forms get a sentence.

@@ -28,7 +28,7 @@ export interface RequestFacts {
  * Forms whose authority is the token they carry, never the session cookie: a mailed link's page
  * (/set-password). The page sends `Referrer-Policy: no-referrer` (its URL holds the token), so the browser
  * posts its form with `Origin: null`; that origin passes here. A forged post could only do what the token
- * already lets its holder do, and the page signs nobody in (docs/decisions/039-mail.md).
+ * already lets its holder do, and the page signs nobody in (docs/decisions/040-mail-and-password-links.md).
  */
 export const TOKEN_FORM_PATHS: ReadonlySet<string> = new Set(["/set-password"]);
 

@@ -1,5 +1,5 @@
 /**
- * Outgoing mail through SMTP (nodemailer; docs/decisions/039-mail.md): one transport per process, made from
+ * Outgoing mail through SMTP (nodemailer; docs/decisions/040-mail-and-password-links.md): one transport per process, made from
  * the settings the environment gives (env.server.ts, SMTP_*). Knows no rule: what to send, to whom and when
  * is app/modules/mail's; only a worker sends (never a request).
  */

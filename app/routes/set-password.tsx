@@ -78,7 +78,8 @@ export default function SetPasswordPage() {
         </>
       }
     >
-      <Form method="post" action="/set-password" {...getFormProps(form)} className="form">
+      {/* Posted to the link's own address, so a refused form is shown again with the link still read. */}
+      <Form method="post" action={`/set-password?${new URLSearchParams({ token })}`} {...getFormProps(form)} className="form">
         <input type="hidden" name="token" value={token} />
         {/* The account's name, for the browser's password manager. */}
         <input type="text" name="username" value={userName ?? ""} autoComplete="username" readOnly hidden />
