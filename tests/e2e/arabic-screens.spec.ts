@@ -63,7 +63,7 @@ const SCREENS: { participant: readonly Screen[]; dashboard: readonly Screen[] } 
     { name: "register", who: "nobody", path: at("/register") },
     { name: "forgot-password", who: "nobody", path: at("/forgot-password") },
     { name: "set-password", who: "nobody", path: (f) => `/set-password?token=${f.linkToken}` },
-    { name: "set-password-refused", who: "nobody", path: at("/set-password?token=no-such-link") },
+    { name: "set-password-not-found", who: "nobody", path: at("/set-password?token=no-such-link") },
     { name: "api-docs", who: "nobody", path: at("/docs/api") },
     { name: "welcome", who: "participant", path: at("/welcome") },
     { name: "ready", who: "participant", path: at("/preloader") },

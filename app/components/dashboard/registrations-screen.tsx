@@ -226,7 +226,7 @@ function CreatedAccountsCard({ accounts }: { accounts: CreatedAccounts }) {
           <div className="table-wrap" role="region" aria-labelledby="created-accounts-caption" tabIndex={0}>
             <table className="table">
               <caption id="created-accounts-caption" className="visually-hidden">
-                {t("registrationsPage.created.caption")}
+                {accounts.linksMailed ? t("registrationsPage.created.captionMailed") : t("registrationsPage.created.caption")}
               </caption>
               <thead>
                 <tr>
