@@ -22,6 +22,7 @@ import { deliverMail } from "../../app/modules/mail/delivery.server.ts";
 import { RESET_PER_ADDRESS } from "../../app/modules/mail/reset.server.ts";
 import { messages } from "../../app/modules/messages.ts";
 import { createAccountsFromRegistrations } from "../../app/modules/registrations/accounts.server.ts";
+import { importAccounts } from "../../app/modules/imports/accounts-import.server.ts";
 import { register } from "../../app/modules/registrations/registrations.server.ts";
 import { createUser, deleteUser } from "../../app/modules/users/users.server.ts";
 import * as forgotRoute from "../../app/routes/forgot-password.tsx";
@@ -159,6 +160,26 @@ describe("a new account's set-password link", () => {
     const [mail] = await waitForMails(to, started);
     expect(mail.text).toContain(result.created[0].userName);
     expect(mail.html).toContain('lang="ar"');
+  });
+});
+
+describe("the accounts import", () => {
+  it("mails a link to each row with an address and no password, generates the rest, and refuses an address twice", async () => {
+    const [first, second] = [address(), address()];
+    const stamp = `${process.pid}-${serial}`;
+    const twice = await importAccounts(testAdmin, `name,role,email,language,password\nimp-a-${stamp},judge,${first},ar,\nimp-b-${stamp},judge,${first.toUpperCase()},,\n`);
+    expect(twice).toMatchObject({ ok: false, check: { issues: [{ row: 3, messages: [`email: ${messages.imports.duplicateAddressInFile(2)}`] }] } });
+    const result = await importAccounts(testAdmin, `name,role,email,language,password\nimp-a-${stamp},judge,${first},ar,\nimp-b-${stamp},judge,${second},,own-password-1\nimp-c-${stamp},judge,,,\n`);
+    if (!result.ok) throw new Error(JSON.stringify(result.check));
+    expect(result.accounts.map((account) => [account.linkMailedTo, account.generatedPassword === null])).toEqual([
+      [first, true],
+      [null, true],
+      [null, false],
+    ]);
+    const [mail] = await waitForMails(first, started);
+    expect(mail.html).toContain('dir="rtl"');
+    // The row with a password of its own is mailed nothing.
+    expect(mailsTo(second, started)).toEqual([]);
   });
 });
 

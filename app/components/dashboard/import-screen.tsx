@@ -14,7 +14,7 @@ import { messages } from "~/modules/messages";
 
 const m = messages.imports;
 
-const accountExample = "team,name,role,password\nPhoenix,amina,participant,\nPhoenix,yacine,participant,a-chosen-password\n,judge.lina,judge,";
+const accountExample = "team,name,role,password,email,language\nPhoenix,amina,participant,,amina@example.org,ar\nPhoenix,yacine,participant,a-chosen-password,,\n,judge.lina,judge,,,";
 const challengeExample =
   'title,description,points,category,difficulty,hints,wave,checking,answers,max_attempts\n"Cipher","Decode the message",100,CS,Medium,"Think Caesar",1,,,\n"Warm-up","Find the flag",50,CS,Easy,,1,flag,"exact: GK{warm-up}\nany case: gk{warm up}",10';
 
