@@ -1,14 +1,13 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { FormMessage, useAccountForm } from "~/components/account/account-card";
 import { useT } from "~/components/i18n";
-import { useServerMessage } from "~/components/server-message";
 import { RouteErrorPage } from "~/components/status-page";
 import { ActionButton } from "~/components/ui/action-button";
 import { Field } from "~/components/ui/field";
-import { Message } from "~/components/ui/message";
 import { TitleBar } from "~/components/ui/title-bar";
 import { changeOwnPassword } from "~/modules/auth/password-change.server";
 import { pageTitle } from "~/modules/i18n/i18n";
@@ -60,16 +59,8 @@ export default function ChangePasswordPage() {
   const { name } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    id: "change-password",
-    lastResult,
-    constraint: getZodConstraint(ChangePasswordSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
-  });
+  const [form, fields] = useAccountForm("change-password", ChangePasswordSchema, lastResult);
   const { t } = useT();
-  const serverMessage = useServerMessage();
   const saving = navigation.state === "submitting";
   return (
     <main className="page participant-page" aria-labelledby="change-password-title">
@@ -83,13 +74,7 @@ export default function ChangePasswordPage() {
           <Field label={t("account.change.current")} inputProps={{ ...getInputProps(fields.current, { type: "password" }), autoComplete: "current-password" }} errors={fields.current.errors} />
           <Field label={t("account.newPassword")} inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "new-password" }} errors={fields.password.errors} />
           <Field label={t("account.confirmPassword")} inputProps={{ ...getInputProps(fields.confirm, { type: "password" }), autoComplete: "new-password" }} errors={fields.confirm.errors} />
-          <div className="login__message" aria-live="polite">
-            {form.errors?.[0] ? (
-              <Message tone="error" id={form.errorId}>
-                {serverMessage(form.errors[0])}
-              </Message>
-            ) : null}
-          </div>
+          <FormMessage id={form.errorId} error={form.errors?.[0]} />
           <ActionButton type="submit" disabled={saving}>
             {saving ? t("account.saving") : t("account.change.submit")}
           </ActionButton>

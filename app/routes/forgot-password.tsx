@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { AccountCard } from "~/components/account/account-card";
+import { AccountCard, FormMessage, useAccountForm } from "~/components/account/account-card";
 import { useT } from "~/components/i18n";
 import { useServerMessage } from "~/components/server-message";
 import { ActionButton } from "~/components/ui/action-button";
@@ -42,14 +42,7 @@ export default function ForgotPasswordPage() {
   const { mailOn, sent } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    id: "forgot-password",
-    lastResult,
-    constraint: getZodConstraint(ForgotPasswordSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
-  });
+  const [form, fields] = useAccountForm("forgot-password", ForgotPasswordSchema, lastResult);
   const { t } = useT();
   const serverMessage = useServerMessage();
   const pending = navigation.state === "submitting";
@@ -81,13 +74,7 @@ export default function ForgotPasswordPage() {
           inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", autoFocus: true, dir: "ltr" }}
           errors={fields.email.errors}
         />
-        <div className="login__message" aria-live="polite">
-          {form.errors?.[0] ? (
-            <Message tone="error" id={form.errorId}>
-              {serverMessage(form.errors[0])}
-            </Message>
-          ) : null}
-        </div>
+        <FormMessage id={form.errorId} error={form.errors?.[0]} />
         <ActionButton type="submit" disabled={pending}>
           {pending ? t("account.forgot.sending") : t("account.forgot.submit")}
         </ActionButton>

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { AccountCard } from "~/components/account/account-card";
+import { AccountCard, FormMessage, useAccountForm } from "~/components/account/account-card";
 import { useT } from "~/components/i18n";
 import { useServerMessage } from "~/components/server-message";
 import { ActionButton } from "~/components/ui/action-button";
@@ -48,14 +48,7 @@ export default function SetPasswordPage() {
   const { token, refusal, userName, purpose } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    id: "set-password",
-    lastResult,
-    constraint: getZodConstraint(SetPasswordSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SetPasswordSchema }),
-  });
+  const [form, fields] = useAccountForm("set-password", SetPasswordSchema, lastResult);
   const { t } = useT();
   const serverMessage = useServerMessage();
   const title = purpose === "reset" ? t("account.set.resetTitle") : t("account.set.title");
@@ -89,13 +82,7 @@ export default function SetPasswordPage() {
           errors={fields.password.errors}
         />
         <Field label={t("account.confirmPassword")} inputProps={{ ...getInputProps(fields.confirm, { type: "password" }), autoComplete: "new-password" }} errors={fields.confirm.errors} />
-        <div className="login__message" aria-live="polite">
-          {form.errors?.[0] ? (
-            <Message tone="error" id={form.errorId}>
-              {serverMessage(form.errors[0])}
-            </Message>
-          ) : null}
-        </div>
+        <FormMessage id={form.errorId} error={form.errors?.[0]} />
         <ActionButton type="submit" disabled={navigation.state === "submitting"}>
           {navigation.state === "submitting" ? t("account.saving") : t("account.set.submit")}
         </ActionButton>

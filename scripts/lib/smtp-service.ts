@@ -3,11 +3,10 @@
  * SMTP_HOST set to another server (or to "none": no mail) makes it external: nothing is started, nothing is
  * waited for (a mail provider is not ours to probe at every start; a send that fails is retried and shown).
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { LOCAL_DIR, LOCAL_HOST, MAILBOX_DIR, REPO_ROOT, SMTP_PORT } from "./local-services.ts";
-import { isOurProcess, isPidAlive, isPortOpen, readPidFile, sleep, tailFile, waitUntil } from "./process.ts";
+import { isPidAlive, isPortOpen, launchDetachedNode, ourPidFrom, sleep, tailFile, waitUntil } from "./process.ts";
 import { ServiceError, type LocalService, type StartResult, type StatusResult } from "./service.ts";
 
 const SMTP_DIR = path.join(LOCAL_DIR, "smtp");
@@ -18,12 +17,7 @@ const PROCESS_MARKER = "smtp-server.ts";
 const READY_TIMEOUT_MS = 20_000;
 const LOCAL_URL = `smtp://${LOCAL_HOST}:${SMTP_PORT}`;
 
-function ourPid(): number | null {
-  const pid = readPidFile(PID_FILE);
-  if (pid !== null && isOurProcess(pid, PROCESS_MARKER)) return pid;
-  fs.rmSync(PID_FILE, { force: true });
-  return null;
-}
+const ourPid = () => ourPidFrom(PID_FILE, PROCESS_MARKER);
 
 function failStart(message: string): never {
   throw new ServiceError("smtp", message, tailFile(LOG_FILE), LOG_FILE);
@@ -31,15 +25,7 @@ function failStart(message: string): never {
 
 function launch(): { hasExited: () => boolean } {
   fs.mkdirSync(MAILBOX_DIR, { recursive: true });
-  const log = fs.openSync(LOG_FILE, "a");
-  const child = spawn(process.execPath, ["--import", "tsx", SERVER_SCRIPT], { cwd: REPO_ROOT, detached: true, stdio: ["ignore", log, log] });
-  fs.closeSync(log);
-  let exited = false;
-  child.once("exit", () => (exited = true));
-  child.unref();
-  if (child.pid === undefined) failStart("could not spawn node for scripts/smtp-server.ts");
-  fs.writeFileSync(PID_FILE, `${child.pid}\n`);
-  return { hasExited: () => exited };
+  return launchDetachedNode(SERVER_SCRIPT, REPO_ROOT, LOG_FILE, PID_FILE) ?? failStart("could not spawn node for scripts/smtp-server.ts");
 }
 
 async function waitForPort(hasExited: () => boolean): Promise<void> {
