@@ -187,7 +187,7 @@ function UserMail({ user, mailOn }: { user: NonNullable<UsersPage["viewing"]>; m
   const { t } = useT();
   const formats = useFormats();
   return (
-    <section aria-labelledby="user-mail-heading" className="stack">
+    <section aria-labelledby="user-mail-heading" className="stack" style={{ marginTop: "1.5rem" }}>
       <h3 id="user-mail-heading">{t("usersPage.mail.heading")}</h3>
       {user.mails.length === 0 ? (
         <p className="muted">{t("usersPage.mail.none")}</p>
