@@ -389,6 +389,8 @@ httpServer.listen(env.PORT, () => {
   const address = httpServer.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
   log.info({ port }, `Gatekeeper web listening on http://localhost:${port}`);
+  // The flows that need mail say so on their pages; the operator reads it here (docs/domain.md "Mail").
+  if ("off" in env.mail) log.warn({ reason: env.mail.off }, "mail is off: no SMTP server is configured (SMTP_HOST); new accounts get one-time passwords, and there is no \"Forgot your password?\"");
   if (env.NODE_ENV === "development" && process.env.REMIX_DEV_ORIGIN) void broadcastDevReady(build);
 });
 
