@@ -23,7 +23,7 @@ import { flagAnswerListener, flagCallOf } from "./app/glue/flag-answer-api.serve
 import { bodyRule, boundedBodies, withReadableBodies, withReadBody } from "./app/glue/request-bodies.server.ts";
 import { withFittingAnswers } from "./app/glue/fitting-answers.server.ts";
 import { answerClientError, answerMalformation, isValidHost, malformationOf, refuseConnect } from "./app/glue/malformed-requests.server.ts";
-import { isForgedRequest } from "./app/glue/csrf.server.ts";
+import { isForgedRequest, TOKEN_FORM_PATHS } from "./app/glue/csrf.server.ts";
 import { acceptsTokensAt } from "./app/glue/caller.server.ts";
 import { closeDb, getDb } from "./app/infrastructure/db.server.ts";
 import { closeEmitter } from "./app/infrastructure/emitter.server.ts";
@@ -224,9 +224,15 @@ const refuseForgeries: Step = (req, res, next) => {
   const authorization = req.get("authorization");
   // A bearer token waives the check only where tokens are accepted: /api/v1 (app/glue/caller.server.ts).
   const tokensAccepted = authorization !== undefined && acceptsTokensAt(req.originalUrl);
-  const facts = { method: req.method, origin: req.get("origin"), referer: req.get("referer"), authorization, tokensAccepted };
-  if (!isForgedRequest(facts, own)) return next();
-  log.warn({ method: req.method, url: req.originalUrl, origin: facts.origin, referer: facts.referer }, "cross-site request refused");
+  const facts = { method: req.method, origin: req.get("origin"), referer: req.get("referer"), authorization, tokensAccepted, path: req.path };
+  if (!isForgedRequest(facts, own)) {
+    // A mailed link's form posts with `Origin: null` (its page sends no referrer): checked here, as every
+    // request is; Remix, which refuses a document post from "null", is not asked again.
+    if (facts.origin === "null" && TOKEN_FORM_PATHS.has(req.path)) delete req.headers.origin;
+    return next();
+  }
+  // The path only: a query (a mailed link's token) never reaches the log, nor does a Referer's.
+  log.warn({ method: req.method, path: req.path, origin: facts.origin, referer: facts.referer === undefined ? undefined : (URL.parse(facts.referer)?.origin ?? "unreadable") }, "cross-site request refused");
   // The API answers in its own error shape (decision 009); pages and forms get a sentence.
   if (req.path.startsWith("/api/")) res.status(403).json(new ApiError("forbidden_origin", messages.api.foreignOrigin).body);
   else res.status(403).type("text/plain").send(messages.errors.crossSite);
@@ -409,6 +415,8 @@ httpServer.listen(env.PORT, () => {
   const address = httpServer.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
   log.info({ port }, `Gatekeeper web listening on http://localhost:${port}`);
+  // The flows that need mail say so on their pages; the operator reads it here (docs/domain.md "Mail").
+  if ("off" in env.mail) log.warn({ reason: env.mail.off }, "mail is off: no SMTP server is configured (SMTP_HOST); new accounts get one-time passwords, and there is no \"Forgot your password?\"");
   if (env.NODE_ENV === "development" && process.env.REMIX_DEV_ORIGIN) void broadcastDevReady(build);
 });
 

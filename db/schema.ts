@@ -71,6 +71,12 @@ export const attemptVerdictEnum = pgEnum("attempt_verdict", ["correct", "incorre
 // A flag challenge's points: static, or dynamic (falling as more teams solve it: app/modules/flags/decay.ts).
 export const scoringEnum = pgEnum("scoring", ["static", "dynamic"]);
 export const tshirtSizeEnum = pgEnum("tshirt_size", ["S", "M", "L", "XL", "XXL"]);
+// The screens' languages (app/modules/i18n/i18n.ts): a user's mail is in theirs.
+export const languageEnum = pgEnum("language", ["en", "ar"]);
+// What a mail is for, whether the SMTP server took it, what a password link lets its holder do (docs/domain.md "Mail").
+export const mailKindEnum = pgEnum("mail_kind", ["set_password", "password_reset"]);
+export const mailStatusEnum = pgEnum("mail_status", ["queued", "sent", "failed"]);
+export const passwordLinkPurposeEnum = pgEnum("password_link_purpose", ["set", "reset"]);
 
 export const teams = pgTable(
   "teams",
@@ -96,6 +102,10 @@ export const users = pgTable(
     // As teams.name_key.
     nameKey: text("name_key").notNull(),
     passwordHash: text("password_hash").notNull(),
+    // Optional; unique without regard to case (app/modules/mail/addresses.ts keeps it in one form).
+    email: text("email"),
+    // The language of the mail the user is sent.
+    language: languageEnum("language").notNull().default("en"),
     role: roleEnum("role").notNull().default("participant"),
     // Restrict: a team with members cannot vanish under them; the teams module says so first.
     teamId: integer("team_id").references(() => teams.id, { onDelete: "restrict" }),
@@ -108,6 +118,7 @@ export const users = pgTable(
     // Names are logins: "Alice" and "alice" must not both exist.
     uniqueIndex("users_name_lower_key").on(sql`lower(${t.name})`),
     uniqueIndex("users_name_key_key").on(t.nameKey),
+    uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
     index("users_team_id_idx").on(t.teamId),
     index("users_role_idx").on(t.role),
   ],
@@ -719,12 +730,16 @@ export const registrations = pgTable(
     portfolio: text("portfolio"),
     major: text("major"),
     university: text("university"),
+    // The language the form was shown in: the account made from it is mailed in it.
+    language: languageEnum("language").notNull().default("en"),
     // Set when an admin turns the registration into a participant account.
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("registrations_email_lower_key").on(sql`lower(${t.email})`),
+    // Not unique: a second registration with an address is kept (the visitor is thanked alike) and shown to
+    // the admins as a duplicate; an address has one account (users_email_lower_key).
+    index("registrations_email_lower_idx").on(sql`lower(${t.email})`),
     index("registrations_created_at_idx").on(t.createdAt),
   ],
 );
@@ -847,6 +862,62 @@ export const sessions = pgTable(
 );
 
 /**
+ * Mail to a user (docs/domain.md "Mail"), one row per message: written when it is asked for (in the
+ * transaction that asks), sent by a worker (the `mail` queue), marked sent when the SMTP server accepted it,
+ * or failed after its last try. What an admin reads per user; never the link it carried.
+ */
+export const mails = pgTable(
+  "mails",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: mailKindEnum("kind").notNull(),
+    toAddress: text("to_address").notNull(),
+    language: languageEnum("language").notNull(),
+    status: mailStatusEnum("status").notNull().default("queued"),
+    attempts: smallint("attempts").notNull().default(0),
+    // The SMTP server's answer: its acceptance, or the last refusal or failure (cut short).
+    smtpResponse: text("smtp_response"),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    failedAt: timestamp("failed_at", { withTimezone: true }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("mails_user_id_idx").on(t.userId, t.id),
+    // The workers' sweep: queued mails whose job never reached Redis.
+    index("mails_queued_idx").on(t.updatedAt).where(sql`${t.status} = 'queued'`),
+  ],
+);
+
+/**
+ * Single-use links to choose a password: `set` for a new account (PASSWORD_LINK_HOURS), `reset` for a
+ * forgotten one (30 minutes). The link carries a selector (which row) and a verifier; only the verifier's
+ * SHA-256 is stored, compared in constant time (app/modules/mail/password-links.server.ts).
+ */
+export const passwordLinks = pgTable(
+  "password_links",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: passwordLinkPurposeEnum("purpose").notNull(),
+    selector: text("selector").notNull(),
+    verifierHash: text("verifier_hash").notNull(),
+    // The mail that carried it (a new try of that mail replaces an unused link).
+    mailId: integer("mail_id").references(() => mails.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("password_links_selector_key").on(t.selector), index("password_links_user_id_idx").on(t.userId), index("password_links_mail_id_idx").on(t.mailId)],
+);
+
+/**
  * Points an admin gives a team outside any challenge (a talk, a penalty): positive or negative, in
  * hundredths, with a reason and optionally a category. They count in the team's total (and that
  * category) through the standings pipeline, as scores do. Revoking one sets `revoked_at`; the row stays.
@@ -932,5 +1003,7 @@ export type Gate = typeof gates.$inferSelect;
 export type Meal = typeof meals.$inferSelect;
 export type ApiToken = typeof apiTokens.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
+export type Mail = typeof mails.$inferSelect;
+export type MailKind = (typeof mailKindEnum.enumValues)[number];
 export type Award = typeof awards.$inferSelect;
 export type AuditRecord = typeof auditLog.$inferSelect;

@@ -12,5 +12,8 @@ Demo logins
   participants ${participants.map((p) => p.name).join(", ")}
                password for each: ${demoLogins.participantPassword}
 
+Mail (set-password links, "Forgot your password?") goes to the project's own SMTP server:
+  read it at ${url}/dashboard/mailbox as the admin. Each demo user's address is <name>@demo.gatekeeper.example.
+
 Press Ctrl-C to stop.
 `);

@@ -3,13 +3,17 @@
  * stack trace reaches a browser, the strict CSP, the __Host- cookie) with the project-local services.
  * Prints `export NAME='value'` lines for the shell to eval.
  *
+ * Mail: through the project's own SMTP server, which keeps it (Dashboard → Mailbox shows it), the links in
+ * it opening this demo.
+ *
  * SESSION_SECRET: the one in the environment if it is long enough, else one generated on the first
  * run and kept in .local/session-secret (mode 600, never committed), so sessions survive a restart.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { LOCAL_DIR, productionServiceEnv } from "./lib/local-services.ts";
+import { localPorts } from "../app/infrastructure/local-services.ts";
+import { LOCAL_DIR, localMailEnv, productionServiceEnv } from "./lib/local-services.ts";
 
 const SECRET_FILE = path.join(LOCAL_DIR, "session-secret");
 
@@ -27,5 +31,7 @@ function sessionSecret(): string {
 }
 
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
-const env: Record<string, string> = { NODE_ENV: "production", SESSION_SECRET: sessionSecret(), ...productionServiceEnv() };
+// Mail goes to the project's own SMTP server (unless SMTP_HOST names another); its links open this demo.
+const origin = `http://localhost:${process.env.PORT ?? localPorts().web}`;
+const env: Record<string, string> = { NODE_ENV: "production", SESSION_SECRET: sessionSecret(), ...productionServiceEnv(), ...localMailEnv(origin) };
 for (const [name, value] of Object.entries(env)) console.log(`export ${name}=${quote(value)}`);

@@ -64,7 +64,8 @@ async function upsertUser(db: Database, name: string, password: string, role: Ro
   if (existing) return existing.id;
   const [created] = await db
     .insert(users)
-    .values({ ...nameColumns(name), passwordHash: await hashPassword(password), role, teamId })
+    // An address on a reserved domain: "Forgot your password?" works in the demo, its mail in Dashboard → Mailbox.
+    .values({ ...nameColumns(name), passwordHash: await hashPassword(password), role, teamId, email: `${name}@demo.gatekeeper.example` })
     .returning({ id: users.id });
   return created.id;
 }

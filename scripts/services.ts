@@ -1,22 +1,24 @@
 /**
- * Starts, stops and reports the backing services for dev and tests: Postgres, Redis and S3.
+ * Starts, stops and reports the backing services for dev and tests: Postgres, Redis, S3 and the project's own
+ * SMTP server (which keeps the mail it receives: scripts/smtp-server.ts).
  *
  *   node --import tsx scripts/services.ts start|stop|status
  *
- * A service whose env var is set (DATABASE_URL, REDIS_URL, S3_ENDPOINT) is external: we only wait for it and
+ * A service whose env var is set (DATABASE_URL, REDIS_URL, S3_ENDPOINT, SMTP_HOST) is external: we only wait for it and
  * create the database or bucket. Otherwise a project-local instance runs on a non-standard port with its data
  * in .local/, so it never touches a system install and a fresh machine needs no setup.
  */
 import { postgresService } from "./lib/postgres-service.ts";
 import { redisService } from "./lib/redis-service.ts";
 import { s3Service } from "./lib/s3-service.ts";
+import { smtpService } from "./lib/smtp-service.ts";
 import { errorMessage } from "./lib/process.ts";
 import { ServiceError, formatLine, redactUrl, type LocalService, type ServiceName } from "./lib/service.ts";
 
 // The SDK's "node >= 22 from 2027" notice is known (the SDK is pinned in package.json); it only adds noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
-const SERVICES: LocalService[] = [postgresService, redisService, s3Service];
+const SERVICES: LocalService[] = [postgresService, redisService, s3Service, smtpService];
 const COMMANDS = ["start", "stop", "status"] as const;
 type Command = (typeof COMMANDS)[number];
 
@@ -27,6 +29,7 @@ const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, "");
  * that must still start the local instance rather than wait for a server nobody starts.
  */
 function externalUrl(service: LocalService): string | undefined {
+  if (service.externalTarget) return service.externalTarget();
   const url = process.env[service.envVar];
   if (!url || withoutTrailingSlash(url) === withoutTrailingSlash(service.localUrl)) return undefined;
   return url;

@@ -19,16 +19,22 @@ import { closeS3 } from "../app/infrastructure/s3.server.ts";
 import { processStandings, processStandingsBatch } from "./processors/standings.ts";
 import { processStorageCleanup } from "./processors/storage-cleanup.ts";
 import { processFirstBloodWebhook } from "./processors/first-blood-webhook.ts";
+import { processMail } from "./processors/mail.ts";
+import { closeMail } from "../app/infrastructure/mail.server.ts";
+import { sweepQueuedMails } from "../app/modules/mail/mails.server.ts";
 
 const processors: Record<QueueKey, Processor> = {
   standings: processStandings,
   standingsBatch: processStandingsBatch,
   storageCleanup: processStorageCleanup,
   firstBloodWebhook: processFirstBloodWebhook,
+  mail: processMail,
 };
 
 /** How often each worker re-enqueues teams still marked stale (a score saved while Redis was down). */
 const SWEEP_INTERVAL_MS = 5000;
+/** How often each worker queues again the mails whose job never reached Redis (app/modules/mail/mails.server.ts). */
+const MAIL_SWEEP_INTERVAL_MS = 30_000;
 
 export function startWorkers(): Worker[] {
   const env = getEnv();
@@ -116,6 +122,17 @@ async function main() {
   void readLiveSnapshot().catch((error: unknown) => log.warn({ err: error }, "standings snapshot not ready yet"));
   void sweep();
   const sweepTimer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
+  const sweepMail = async () => {
+    try {
+      const queued = await sweepQueuedMails();
+      if (queued > 0) log.info({ mails: queued }, "queued mails again");
+    } catch (error) {
+      log.warn({ err: error }, "mail sweep failed; will retry");
+    }
+  };
+  const mailSweepTimer = setInterval(() => void sweepMail(), MAIL_SWEEP_INTERVAL_MS);
+  const mail = getEnv().mail;
+  if ("off" in mail) log.warn({ reason: mail.off }, "mail is off: no SMTP server is configured (SMTP_HOST); set-password links and password resets are not sent");
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -129,10 +146,12 @@ async function main() {
     }, 30_000).unref();
     // close() waits for the jobs in hand; anything not finished is picked up by another worker.
     clearInterval(sweepTimer);
+    clearInterval(mailSweepTimer);
     metricsServer?.close();
     await Promise.all(workers.map((worker) => worker.close()));
     await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis(), closeDb()]);
     closeS3();
+    closeMail();
     log.info("worker closed");
     process.exit(0);
   };

@@ -42,6 +42,22 @@ describe("cross-site request forgery", () => {
   });
 });
 
+describe("a mailed link's form (its page sends no referrer, so its post says Origin: null)", () => {
+  const own = ["http://localhost:3000"];
+  it("passes a null or absent origin without a referer on /set-password only", () => {
+    expect(isForgedRequest({ method: "POST", origin: "null", path: "/set-password" }, own)).toBe(false);
+    expect(isForgedRequest({ method: "POST", path: "/set-password" }, own)).toBe(false);
+    expect(isForgedRequest({ method: "POST", origin: "null", path: "/account/password" }, own)).toBe(true);
+    expect(isForgedRequest({ method: "POST", origin: "null", path: "/login" }, own)).toBe(true);
+  });
+
+  it("still refuses another site's origin or referer there", () => {
+    expect(isForgedRequest({ method: "POST", origin: "https://evil.example", path: "/set-password" }, own)).toBe(true);
+    expect(isForgedRequest({ method: "POST", referer: "https://evil.example/x", path: "/set-password" }, own)).toBe(true);
+    expect(isForgedRequest({ method: "POST", origin: "null", referer: "https://evil.example/x", path: "/set-password" }, own)).toBe(true);
+  });
+});
+
 describe("the Socket.IO handshake's origin", () => {
   it("passes our own host, APP_ORIGIN, and clients that name no origin", () => {
     expect(isForeignOrigin("http://127.0.0.1:3000", "127.0.0.1:3000", undefined)).toBe(false);

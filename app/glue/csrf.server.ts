@@ -20,7 +20,17 @@ export interface RequestFacts {
   authorization?: string;
   /** API tokens are accepted here (caller.server.ts, `acceptsTokensAt`): only then does a bearer token waive the check. */
   tokensAccepted?: boolean;
+  /** The request's path (without its query). */
+  path?: string;
 }
+
+/**
+ * Forms whose authority is the token they carry, never the session cookie: a mailed link's page
+ * (/set-password). The page sends `Referrer-Policy: no-referrer` (its URL holds the token), so the browser
+ * posts its form with `Origin: null`; that origin passes here. A forged post could only do what the token
+ * already lets its holder do, and the page signs nobody in (docs/decisions/040-mail-and-password-links.md).
+ */
+export const TOKEN_FORM_PATHS: ReadonlySet<string> = new Set(["/set-password"]);
 
 function originOf(url: string): string | null {
   try {
@@ -36,6 +46,7 @@ export function isForgedRequest(request: RequestFacts, ownOrigins: readonly stri
   // Only a bearer token, only where tokens are accepted: a browser attaches HTTP Basic credentials (a
   // staging proxy) to cross-site posts, and a page takes no token, so a header there proves nothing.
   if (request.tokensAccepted && request.authorization && /^Bearer\s+\S+/i.test(request.authorization)) return false;
+  if (request.path !== undefined && TOKEN_FORM_PATHS.has(request.path) && (request.origin === undefined || request.origin === "null") && request.referer === undefined) return false;
   // "null" is what a sandboxed frame or a cross-site redirect chain sends: never one of our pages.
   if (request.origin !== undefined) return request.origin === "null" || !ownOrigins.includes(request.origin);
   if (request.referer !== undefined) {

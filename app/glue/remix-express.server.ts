@@ -57,13 +57,17 @@ const UTF8_TYPES = /^text\/|^application\/(javascript|json)/;
 /**
  * One header of the answer, as Express's `res.append` adds it: a name set before (a security header, an
  * earlier Set-Cookie) keeps its values and gains this one; a Content-Type of text without a charset gets
- * `; charset=utf-8`.
+ * `; charset=utf-8`. A page's own Referrer-Policy (a mailed link's page: no-referrer) replaces the site's.
  */
 export function appendHeader(res: ServerResponse, name: string, value: string): void {
   const before = res.getHeader(name);
   if (name.toLowerCase() === "content-type") {
     if (before !== undefined && before !== "" && before !== 0) throw new TypeError("Content-Type cannot be set to an Array");
     res.setHeader(name, !CHARSET.test(value) && UTF8_TYPES.test(value.split(";")[0]!) ? `${value}; charset=utf-8` : value);
+    return;
+  }
+  if (name.toLowerCase() === "referrer-policy") {
+    res.setHeader(name, value);
     return;
   }
   if (before === undefined || before === "" || before === 0) res.setHeader(name, value);

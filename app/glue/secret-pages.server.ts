@@ -11,3 +11,10 @@ export const SECRET_PAGE_HEADERS = { "Cache-Control": "no-store", Pragma: "no-ca
 
 /** The route's `headers` export: the page and its `.data` answer, for a GET and a POST alike. */
 export const secretPageHeaders: HeadersFunction = () => ({ ...SECRET_PAGE_HEADERS });
+
+/**
+ * A page opened from a mailed link (/set-password?token=…): no cache keeps it, and no request it makes (its
+ * styles, a link followed) carries its URL in a Referer. Its form posts with `Origin: null` then, which the
+ * cross-site check lets through on this page only (app/glue/csrf.server.ts, TOKEN_FORM_PATHS).
+ */
+export const LINK_PAGE_HEADERS = { ...SECRET_PAGE_HEADERS, "Referrer-Policy": "no-referrer" } as const;

@@ -64,7 +64,7 @@ function answering503(fn: RouteFunction): RouteFunction {
       return await fn(args);
     } catch (error) {
       if (!isServiceUnreachable(error)) throw error;
-      getLogger().warn({ err: error, url: args.request.url }, "a backing service is unreachable: answered 503");
+      getLogger().warn({ err: error, path: new URL(args.request.url).pathname }, "a backing service is unreachable: answered 503");
       throw unavailableResponse();
     }
   };

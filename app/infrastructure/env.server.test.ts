@@ -70,4 +70,23 @@ describe("configuration", () => {
     expect(() => parseEnv({ ...production, WEBHOOK_ALLOW_LOOPBACK: "true" })).toThrowError(/WEBHOOK_ALLOW_LOOPBACK: a test-only setting/);
     expect(parseEnv({ ...production, WEBHOOK_ALLOW_LOOPBACK: "0" }).WEBHOOK_ALLOW_LOOPBACK).toBe(false);
   });
+
+  it("mails through the project's own SMTP server outside production, and in production only through one it is told of", () => {
+    expect(parseEnv({ GATEKEEPER_PORT_OFFSET: "7" }).mail).toMatchObject({ host: "127.0.0.1", port: 52532, tls: "off", origin: "http://localhost:3007" });
+    expect(parseEnv({ SMTP_HOST: "none" }).mail).toEqual({ off: "turned-off" });
+    // Production without SMTP_HOST starts, with mail off (the flows that need it say so).
+    expect(parseEnv(production).mail).toEqual({ off: "not-configured" });
+    const relay = { ...production, SMTP_HOST: "smtp.example.org", SMTP_FROM: "Gatekeeper <noreply@example.org>", APP_ORIGIN: "https://gates.example.org" };
+    expect(parseEnv(relay).mail).toMatchObject({ host: "smtp.example.org", port: 587, tls: "starttls", origin: "https://gates.example.org", mailboxDir: null });
+    expect(parseEnv({ ...relay, SMTP_TLS: "implicit" }).mail).toMatchObject({ port: 465, tls: "implicit" });
+    // What production refuses, naming the variable.
+    expect(() => parseEnv({ ...relay, SMTP_FROM: undefined })).toThrowError(/SMTP_FROM: production needs the sender/);
+    expect(() => parseEnv({ ...relay, APP_ORIGIN: undefined })).toThrowError(/APP_ORIGIN: the links mailed/);
+    expect(() => parseEnv({ ...relay, SMTP_TLS: "off" })).toThrowError(/SMTP_TLS: off sends the links in clear/);
+    expect(parseEnv({ ...relay, SMTP_HOST: "127.0.0.1", SMTP_TLS: "off" }).mail).toMatchObject({ tls: "off" });
+    expect(() => parseEnv({ SMTP_USER: "gatekeeper" })).toThrowError(/SMTP_PASSWORD: SMTP_USER and SMTP_PASSWORD go together/);
+    // A sender or a host that could carry another header is refused.
+    expect(() => parseEnv({ SMTP_FROM: "Gatekeeper <a@b.example>\r\nBcc: thief@example.org" })).toThrowError(/SMTP_FROM/);
+    expect(() => parseEnv({ SMTP_HOST: "smtp.example.org\r\nX: y" })).toThrowError(/SMTP_HOST/);
+  });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { DEFAULT_S3_ACCESS_KEY_ID, DEFAULT_S3_BUCKET, DEFAULT_S3_REGION, DEFAULT_S3_SECRET_ACCESS_KEY, localPorts, localServiceUrls, MAX_PORT_OFFSET, portOffsetOf } from "./local-services.ts";
+import path from "node:path";
+import { DEFAULT_S3_ACCESS_KEY_ID, DEFAULT_S3_BUCKET, DEFAULT_S3_REGION, DEFAULT_S3_SECRET_ACCESS_KEY, LOCAL_MAIL_FROM, LOCAL_MAILBOX_PATH, localPorts, localServiceUrls, MAX_PORT_OFFSET, portOffsetOf } from "./local-services.ts";
 
 /**
  * The process configuration, parsed once. Local defaults point at the project-local services that
@@ -28,6 +29,35 @@ export function trustedProxies(value: string): false | number | string[] | undef
   if (list.length === 0 || list.some((entry) => !/^[0-9a-fA-F:./]+$|^(loopback|linklocal|uniquelocal)$/.test(entry))) return undefined;
   return list;
 }
+
+/** SMTP_HOST's word for "this event sends no mail" (any environment). */
+export const NO_SMTP = "none";
+const SMTP_TLS_MODES = ["starttls", "implicit", "off"] as const;
+
+/**
+ * A sender as SMTP_FROM gives it: "Name <address>" or an address alone, on one line, no quotes or angle
+ * brackets inside the name (nodemailer writes the header from it: nothing here may start another header).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what must not reach the From header
+const SENDER = /^(?:[^<>"\r\n\u0000-\u001f\u007f]{1,100} <[^\s<>"@]{1,64}@[^\s<>"@]{1,190}>|[^\s<>"@]{1,64}@[^\s<>"@]{1,190})$/u;
+
+/** How this process sends mail (docs/domain.md "Mail"); null: it sends none (and says why). */
+export interface MailSettings {
+  host: string;
+  port: number;
+  tls: (typeof SMTP_TLS_MODES)[number];
+  user?: string;
+  password?: string;
+  from: string;
+  /** The site's public origin, the links mailed point at (never a request's Host, which a client writes). */
+  origin: string;
+  /** The local SMTP server's kept mail, listed by Dashboard → Mailbox (null: not this machine's to read). */
+  mailboxDir: string | null;
+}
+
+export type MailOff = { off: "not-configured" | "turned-off" };
+
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/i;
 
 /** The schema, its local defaults those of the offset the environment asks for (local-services.ts). */
 function envSchema(source: Record<string, string | undefined>) {
@@ -113,6 +143,21 @@ function envSchema(source: Record<string, string | undefined>) {
       WEBHOOK_ALLOW_LOOPBACK: booleanFromString.default(false),
       // The port a worker serves its metrics on; several workers on one host take the next free ones.
       WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).default(ports.workerMetrics),
+      // Outgoing mail (docs/domain.md "Mail"): the SMTP server, its TLS (starttls: the server must offer it;
+      // implicit: TLS from the first byte, port 465; off: plain, only to this machine in production), its
+      // credentials and the sender. Unset outside production: the project's own local SMTP server, which keeps
+      // what it receives (scripts/smtp-server.ts). Unset in production, or "none" anywhere: no mail is sent, and
+      // the flows that need it say so (one-time passwords instead of set-password links, no "forgot password").
+      SMTP_HOST: z.string().min(1).max(253).regex(/^[A-Za-z0-9.:[\]-]+$/, "a host name or an address").optional(),
+      SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+      SMTP_TLS: z.enum(SMTP_TLS_MODES).optional(),
+      SMTP_USER: z.string().min(1).max(500).optional(),
+      SMTP_PASSWORD: z.string().min(1).max(500).optional(),
+      SMTP_FROM: z.string().regex(SENDER, 'an address, or "Name <address>" on one line').optional(),
+      // Where the local SMTP server keeps what it receives: set, admins read it on Dashboard → Mailbox.
+      SMTP_MAILBOX_DIR: z.string().min(1).optional(),
+      // How long a set-password link (a new account's) stays usable; a reset link is 30 minutes.
+      PASSWORD_LINK_HOURS: z.coerce.number().int().min(1).max(720).default(72),
     })
     .superRefine((env, ctx) => {
       if (env.NODE_ENV !== "production") return;
@@ -129,7 +174,43 @@ function envSchema(source: Record<string, string | undefined>) {
       if (env.METRICS_TOKEN !== undefined && env.METRICS_TOKEN.length < 32) {
         ctx.addIssue({ code: "custom", path: ["METRICS_TOKEN"], message: "production needs a metrics token of at least 32 characters (e.g. openssl rand -hex 24)" });
       }
-    });
+      if (env.SMTP_HOST !== undefined && env.SMTP_HOST !== NO_SMTP) {
+        if (env.SMTP_FROM === undefined) ctx.addIssue({ code: "custom", path: ["SMTP_FROM"], message: "production needs the sender of its mail (e.g. Gatekeeper <noreply@your.domain>)" });
+        if (env.APP_ORIGIN === undefined) ctx.addIssue({ code: "custom", path: ["APP_ORIGIN"], message: "the links mailed (set-password, reset) need the site's public origin, e.g. https://gates.example.org" });
+        if (env.SMTP_TLS === "off" && !LOOPBACK_HOST.test(env.SMTP_HOST)) {
+          ctx.addIssue({ code: "custom", path: ["SMTP_TLS"], message: "off sends the links in clear over the network: use starttls or implicit, or a relay on this machine" });
+        }
+      }
+    })
+    .superRefine((env, ctx) => {
+      if ((env.SMTP_USER === undefined) !== (env.SMTP_PASSWORD === undefined)) {
+        ctx.addIssue({ code: "custom", path: [env.SMTP_USER === undefined ? "SMTP_USER" : "SMTP_PASSWORD"], message: "SMTP_USER and SMTP_PASSWORD go together" });
+      }
+    })
+    .transform((env) => ({ ...env, mail: mailSettingsOf(env, ports) }));
+}
+
+/**
+ * The mail settings the variables give (see SMTP_HOST above): production mails only through a server it is
+ * told of; elsewhere the local one is the default, so `npm test` and the quickstart send real mail.
+ */
+function mailSettingsOf(
+  env: { NODE_ENV: string; PORT: number; APP_ORIGIN?: string; SMTP_HOST?: string; SMTP_PORT?: number; SMTP_TLS?: MailSettings["tls"]; SMTP_USER?: string; SMTP_PASSWORD?: string; SMTP_FROM?: string; SMTP_MAILBOX_DIR?: string },
+  ports: { smtp: number },
+): MailSettings | MailOff {
+  if (env.SMTP_HOST === NO_SMTP) return { off: "turned-off" };
+  const local = env.SMTP_HOST === undefined;
+  if (local && env.NODE_ENV === "production") return { off: "not-configured" };
+  const auth = env.SMTP_USER !== undefined && env.SMTP_PASSWORD !== undefined ? { user: env.SMTP_USER, password: env.SMTP_PASSWORD } : {};
+  return {
+    host: env.SMTP_HOST ?? "127.0.0.1",
+    port: env.SMTP_PORT ?? (local ? ports.smtp : env.SMTP_TLS === "implicit" ? 465 : 587),
+    tls: env.SMTP_TLS ?? (local ? "off" : "starttls"),
+    ...auth,
+    from: env.SMTP_FROM ?? LOCAL_MAIL_FROM,
+    origin: new URL(env.APP_ORIGIN ?? `http://localhost:${env.PORT}`).origin,
+    mailboxDir: env.SMTP_MAILBOX_DIR ? path.resolve(env.SMTP_MAILBOX_DIR) : local ? path.resolve(LOCAL_MAILBOX_PATH) : null,
+  };
 }
 
 export type Env = z.infer<ReturnType<typeof envSchema>>;

@@ -46,9 +46,9 @@ export async function enqueue<K extends QueueKey>(key: K, payload: QueuePayload<
  * of `enqueue` over every team of an import would wait that deadline once a team on a Redis that stopped
  * answering, and send one round trip a team on one that answers.
  */
-export async function enqueueMany<K extends QueueKey>(key: K, payloads: readonly QueuePayload<K>[]) {
+export async function enqueueMany<K extends QueueKey>(key: K, payloads: readonly QueuePayload<K>[], jobIdOf?: (payload: QueuePayload<K>) => string) {
   if (payloads.length === 0) return [];
-  const jobs = payloads.map((payload) => ({ name: queues[key].name, data: queues[key].payload.parse(payload) }));
+  const jobs = payloads.map((payload) => ({ name: queues[key].name, data: queues[key].payload.parse(payload), ...(jobIdOf ? { opts: { jobId: jobIdOf(payload) } } : {}) }));
   return within(getQueue(key).addBulk(jobs), ENQUEUE_TIMEOUT_MS, `Redis did not answer within ${ENQUEUE_TIMEOUT_MS} ms`);
 }
 

@@ -49,6 +49,20 @@ export const queues = {
     // A chat that is down for a few minutes still gets the post: 6 tries over about half a minute and more.
     jobOptions: { attempts: 6, backoff: { type: "exponential", delay: 1000 } },
   },
+  /**
+   * Mail (app/modules/mail): `send` one mail of the `mails` table (its row says to whom and what; a link is
+   * made at the send, never carried here); `reset-request` resolves a forgotten-password request, queued
+   * whether or not an account has the address (so the answer's timing tells nothing), into a `send`.
+   */
+  mail: {
+    name: "mail",
+    payload: z.discriminatedUnion("kind", [
+      z.object({ kind: z.literal("send"), mailId: z.number().int().positive() }),
+      z.object({ kind: z.literal("reset-request"), address: z.string().min(3).max(254) }),
+    ]),
+    // A provider that is down for a while still gets the mail: 6 tries over about 5 minutes, then it is shown failed.
+    jobOptions: { attempts: 6, backoff: { type: "exponential", delay: 10_000 } },
+  },
 } as const;
 
 export type QueueKey = keyof typeof queues;

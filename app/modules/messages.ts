@@ -16,6 +16,7 @@ const wait = [waitSeconds, waitMinutes];
 const challengeStatus = { active: "active", inactive: "inactive" };
 const noDivision = "no division";
 const someoneElse = "another organiser";
+const emailInvalid = "Enter a valid email address";
 
 export const messages = {
   // How long to wait, inside the messages that say it (formatWait).
@@ -268,11 +269,10 @@ export const messages = {
     thankYou: "Registration completed successfully! Check your email for any news or updates.",
     // Ours.
     digitsOnly: "Use digits only",
-    email: "Enter a valid email address",
+    email: emailInvalid,
     hasTeam: "Choose yes or no",
     tshirtSize: "Choose S, M, L, XL or XXL",
     tooLong,
-    duplicateEmail: "This email is already registered. One registration per person.",
     rateLimited: template(
       "Too many registrations from your network. Try again in {{wait}}.",
       (retryAfterSeconds: number) => ({ wait: formatWait(retryAfterSeconds) }),
@@ -282,6 +282,35 @@ export const messages = {
     tooManySelected: template("Select at most {{count}} registrations at a time", (max: number) => ({ count: max })),
     accountsCreated: template({ one: "1 account created", other: "{{count}} accounts created" }, (count: number) => ({ count })),
     accountsFailed: "The accounts could not be created. Nothing was changed; please try again.",
+  },
+  // Mail, set-password links, forgotten and changed passwords (docs/domain.md "Mail").
+  mail: {
+    addressRequired: "Enter your email address",
+    addressInvalid: emailInvalid,
+    languageInvalid: "Choose English or Arabic",
+    addressTaken: "Another user already has this email address",
+    // The flows that need mail, when this server sends none.
+    off: "Mail is off on this server: no SMTP server is configured (SMTP_HOST).",
+    noAddress: "This user has no email address: add one first.",
+    passwordOrAddress: "Give a password, or an email address to mail a link to choose one",
+    passwordNeeded: "Mail is off on this server: give a password.",
+    notQueued: "The mail could not be queued. Please try again in a moment.",
+    linkQueued: template("A set-password link is on its way to {{address}}", (address: string) => ({ address })),
+    // /forgot-password: the one answer, whether or not an account has the address.
+    resetAnswer: "If an account has this address, a link to choose a new password is on its way to it. The link works for 30 minutes.",
+    resetThrottled: template(
+      "Too many requests from your network. Try again in {{wait}}.",
+      (retryAfterSeconds: number) => ({ wait: formatWait(retryAfterSeconds) }),
+      { nested: { wait } },
+    ),
+    // A link opened or sent: why it does not work.
+    linkUnknown: "This link is not valid: it may have been mistyped, or replaced by a newer one. Ask for a new link.",
+    linkUsed: "This link has already been used. Ask for a new link if you need one.",
+    linkExpired: "This link has expired. Ask for a new link.",
+    passwordsDiffer: "The two passwords are not the same",
+    passwordSet: "Your password is set. Sign in with it.",
+    currentPasswordWrong: "Your current password is not right",
+    passwordChanged: "Your password is changed. Your other sign-ins were ended.",
   },
   // HTTP API: the `message` of its JSON errors.
   api: {
@@ -345,6 +374,7 @@ export const messages = {
     empty: "The file has no rows",
     tooManyRows: template("At most {{count}} rows per file: split it", (max: number) => ({ count: max })),
     duplicateInFile: template("The same name is also on row {{row}}", (row: number) => ({ row })),
+    duplicateAddressInFile: template("The same email address is also on row {{row}}", (row: number) => ({ row })),
     staffTeam: "Admins and judges have no team: leave it empty",
     roleInvalid: "The role must be admin, judge or participant",
     rowsInvalid: template(

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, NavLink, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, NavLink, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useThrottledEvent } from "~/components/realtime/revalidate-on";
 import { useState, type ReactNode } from "react";
 import { useT } from "~/components/i18n";
@@ -47,6 +47,7 @@ const dashboardLinks = [
   { to: "/dashboard/settings", label: "dashboard.nav.settings" },
   { to: "/dashboard/audit", label: "dashboard.nav.audit" },
   { to: "/dashboard/registrations", label: "dashboard.nav.registrations" },
+  { to: "/dashboard/mailbox", label: "dashboard.nav.mailbox" },
   { to: "/dashboard/queues", label: "dashboard.nav.queues", external: true },
   { to: "/dashboard/tokens", label: "dashboard.nav.tokens" },
   { to: "/dashboard/import", label: "dashboard.nav.import" },
@@ -105,7 +106,16 @@ function DashboardShell({ user, backlog: loaded, children }: { user: { name: str
           </ul>
         </nav>
         <div className="dashboard__foot">
-          <LanguageSwitch className="dashboard__language" />
+          {/* One row: the foot keeps its height, and every link of the sidebar stays in view on a laptop. */}
+          <div className="dashboard__foot-row">
+            <LanguageSwitch className="dashboard__language" />
+            <Link to="/account/password" className="icon-button dashboard__account" aria-label={t("dashboard.changePassword")} title={t("dashboard.changePassword")}>
+              <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+                <circle cx="8" cy="15" r="4" fill="none" stroke="currentColor" strokeWidth="2" />
+                <path d="M11 12l9-9M17 6l3 3M15 8l2 2" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+              </svg>
+            </Link>
+          </div>
           <Form method="post" action="/logout">
             <button type="submit" className="link-button">
               {t("dashboard.logout")} (<bdi>{user.name}</bdi>)

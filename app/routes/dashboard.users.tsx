@@ -8,6 +8,7 @@ import { messages } from "~/modules/messages";
 import { EndSessionsSchema, UserDeleteSchema, UserFormSchema } from "~/modules/users/schema";
 import { readUsersPage } from "~/modules/users/users-page.server";
 import { createUser, deleteUser, endUserSession, endUserSessions, updateUser } from "~/modules/users/users.server";
+import { sendSetPasswordLink } from "~/modules/mail/mails.server";
 import styles from "~/styles/dashboard.css";
 import { requirePageActor } from "~/glue/actor.server";
 import { requirePage } from "~/glue/auth.server";
@@ -57,18 +58,33 @@ export async function action({ request }: ActionFunctionArgs) {
     }
   }
 
+  // A new set-password link, mailed (docs/domain.md "Mail").
+  if (intent === "send-link") {
+    const parsed = UserDeleteSchema.safeParse({ id: formData.get("id") });
+    if (!parsed.success) throw badRequest();
+    const back = `/dashboard/users?view=${parsed.data.id}`;
+    try {
+      const address = await sendSetPasswordLink(admin, parsed.data.id);
+      return redirectWithToast(back, { type: "success", title: messages.mail.linkQueued(address) });
+    } catch (error) {
+      return dashboardToastFailure(back, error, "sending a set-password link failed");
+    }
+  }
+
   const submission = parseWithZod(formData, { schema: UserFormSchema });
   // The password is never sent back, even on an error (the form asks for it again).
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   const { id, ...values } = submission.value;
+  let linkTo: string | null = null;
   try {
-    if (id) await updateUser(admin, { id, ...values });
-    else await createUser(admin, values);
+    // The form always has the address: left empty, the user has none.
+    if (id) await updateUser(admin, { id, ...values, email: values.email ?? null });
+    else if ((await createUser(admin, values)).linkMailed) linkTo = values.email ?? null;
   } catch (error) {
     const failed = dashboardFormFailure(submission, error, { log: "user change failed", hideFields: ["password"] });
     return data(failed.result, failed.init);
   }
-  return redirectWithToast("/dashboard/users", { type: "success", title: id ? m.userEdited : m.userAdded });
+  return redirectWithToast("/dashboard/users", { type: "success", title: linkTo ? messages.mail.linkQueued(linkTo) : id ? m.userEdited : m.userAdded });
 }
 
 export default function Users() {

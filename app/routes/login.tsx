@@ -2,18 +2,13 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { FullScreenToggle } from "~/components/layout/top-nav";
-import { LanguageSwitch } from "~/components/layout/language-switch";
+import { AccountCard, FormMessage } from "~/components/account/account-card";
 import { useT } from "~/components/i18n";
-import { useServerMessage } from "~/components/server-message";
 import { pageTitle } from "~/modules/i18n/i18n";
 import { ActionButton } from "~/components/ui/action-button";
 import { Field } from "~/components/ui/field";
-import { Message } from "~/components/ui/message";
-import { Scene } from "~/components/ui/scene";
-import { TitleBar } from "~/components/ui/title-bar";
 import { afterLoginLanding, afterLoginPath } from "~/modules/auth/access";
 import { LoginSchema } from "~/modules/auth/login-schema";
 import { messages } from "~/modules/messages";
@@ -26,6 +21,7 @@ import {
 } from "~/glue/auth.server";
 import { getLogger } from "~/infrastructure/logger.server";
 import { isServiceUnreachable } from "~/glue/unavailable.server";
+import { mailIsOn } from "~/modules/mail/mails.server";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.login") }];
 
@@ -33,7 +29,8 @@ export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
   if (user) throw redirect(afterLoginPath(user.role, new URL(request.url).searchParams.get("redirectTo")));
-  return null;
+  // "Forgot your password?" only where mail is sent (docs/domain.md "Mail").
+  return { mailOn: mailIsOn() };
 }
 
 // Public route: the login action (the form strategy checks the throttle and the password).
@@ -81,11 +78,14 @@ function useTransientMessage(message: string | undefined, attempt: unknown) {
 
 export default function LoginPage() {
   const lastResult = useActionData<typeof action>();
+  const { mailOn } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
   const [form, fields] = useForm({
     id: "login",
     lastResult,
+    // A password just chosen from a mailed link comes back here with its account's name.
+    defaultValue: { username: searchParams.get("name")?.slice(0, 200) ?? "" },
     constraint: getZodConstraint(LoginSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onSubmit",
@@ -96,61 +96,45 @@ export default function LoginPage() {
   const message = useTransientMessage(form.errors?.[0] ?? fieldMessage, `${attempts}:${JSON.stringify(lastResult ?? null)}`);
   const pending = navigation.state === "submitting" && navigation.formAction?.startsWith("/login");
   const { t } = useT();
-  const serverMessage = useServerMessage();
 
   return (
-    <Scene statue="left">
-      <main className="login" aria-labelledby="login-title">
-        <Link to="/" className="back-arrow" aria-label={t("login.backToIntro")}>
-          <svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">
-            <path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
-          </svg>
-        </Link>
-        {/* The full-screen toggle is on every public page; the back arrow stands for the bar here. */}
-        <div className="corner-tools">
-          <LanguageSwitch />
-          <FullScreenToggle />
-        </div>
-        <section className="card login__card">
-          <div id="login-title">
-            <TitleBar title={t("login.title")} />
-          </div>
-          <p className="login__hint">{t("login.hint")}</p>
-          <Form
-            method="post"
-            {...getFormProps(form)}
-            className="form"
-            onSubmitCapture={() => setAttempts((count) => count + 1)}
-          >
-            <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
-            <Field
-              label={t("login.username")}
-              inputProps={{
-                ...getInputProps(fields.username, { type: "text" }),
-                autoComplete: "username",
-                autoFocus: true,
-                required: false,
-              }}
-              errors={fields.username.errors?.length ? [""] : undefined}
-            />
-            <Field
-              label={t("login.password")}
-              inputProps={{
-                ...getInputProps(fields.password, { type: "password" }),
-                autoComplete: "current-password",
-                required: false,
-              }}
-              errors={fields.password.errors?.length ? [""] : undefined}
-            />
-            <div className="login__message" aria-live="polite">
-              {message ? <Message tone="error" id={form.errorId}>{serverMessage(message)}</Message> : null}
-            </div>
-            <ActionButton type="submit" disabled={pending}>
-              {pending ? t("login.pending") : t("login.submit")}
-            </ActionButton>
-          </Form>
-        </section>
-      </main>
-    </Scene>
+    <AccountCard title={t("login.title")} hint={t("login.hint")} back={{ to: "/", label: t("login.backToIntro") }}>
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        className="form"
+        onSubmitCapture={() => setAttempts((count) => count + 1)}
+      >
+        <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+        <Field
+          label={t("login.username")}
+          inputProps={{
+            ...getInputProps(fields.username, { type: "text" }),
+            autoComplete: "username",
+            autoFocus: true,
+            required: false,
+          }}
+          errors={fields.username.errors?.length ? [""] : undefined}
+        />
+        <Field
+          label={t("login.password")}
+          inputProps={{
+            ...getInputProps(fields.password, { type: "password" }),
+            autoComplete: "current-password",
+            required: false,
+          }}
+          errors={fields.password.errors?.length ? [""] : undefined}
+        />
+        <FormMessage id={form.errorId} error={message} />
+        <ActionButton type="submit" disabled={pending}>
+          {pending ? t("login.pending") : t("login.submit")}
+        </ActionButton>
+      </Form>
+      {mailOn ? (
+        <p className="login__hint">
+          <Link to="/forgot-password">{t("login.forgot")}</Link>
+        </p>
+      ) : null}
+    </AccountCard>
   );
 }

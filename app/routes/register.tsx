@@ -19,6 +19,7 @@ import { useOptionalUser } from "~/root";
 import { DIGITS_INPUT_PATTERN, hasNonDigits, HONEYPOT_FIELD, isMissing, RegistrationSchema, TSHIRT_SIZES } from "~/modules/registrations/schema";
 import styles from "~/styles/register.css";
 import { clientIp } from "~/glue/request.server";
+import { languageOf } from "~/glue/language.server";
 import { formFailure } from "~/glue/failures.server";
 
 const m = messages.registration;
@@ -44,7 +45,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: RegistrationSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
-    const outcome = await register(submission.value, clientIp(request));
+    // The page's language is the account's, should one be made from this registration (its mail is in it).
+    const outcome = await register(submission.value, clientIp(request), languageOf(request));
     if (outcome.kind === "rate-limited") {
       return data(submission.reply({ formErrors: [m.rateLimited(outcome.retryAfterSeconds)] }), {
         status: 429,
@@ -52,7 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
       });
     }
   } catch (error) {
-    // A known email goes on the email input; the database down: 503, the form keeps what was typed.
+    // The database down: 503, the form keeps what was typed. (An address registered before is thanked alike.)
     const failed = formFailure(submission, error, { log: "registration failed", fallback: m.failed, fieldOf: (refusal) => refusal?.field });
     return data(failed.result, failed.init);
   }

@@ -1,5 +1,5 @@
 /** Small process, file and network helpers shared by the local service managers. */
-import { spawnSync, type SpawnSyncOptions } from "node:child_process";
+import { spawn, spawnSync, type SpawnSyncOptions } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -158,4 +158,29 @@ export function errorMessage(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) return errorMessage(error.errors[0]);
   if (error instanceof Error) return error.message || error.name;
   return String(error);
+}
+
+/** The pid in the pid file while that process is still ours (its command line names `marker`); a stale file is removed. */
+export function ourPidFrom(pidFile: string, marker: string): number | null {
+  const pid = readPidFile(pidFile);
+  if (pid !== null && isOurProcess(pid, marker)) return pid;
+  fs.rmSync(pidFile, { force: true });
+  return null;
+}
+
+/**
+ * Spawns `node --import tsx <script>` detached, so it outlives the command that started it, its output
+ * appended to `logFile` and its pid written to `pidFile`; cwd is `root`, so `--import tsx` resolves from our
+ * node_modules. Null when no process could be spawned.
+ */
+export function launchDetachedNode(script: string, root: string, logFile: string, pidFile: string, env: NodeJS.ProcessEnv = process.env): { pid: number; hasExited: () => boolean } | null {
+  const log = fs.openSync(logFile, "a");
+  const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: root, detached: true, stdio: ["ignore", log, log], env });
+  fs.closeSync(log);
+  let exited = false;
+  child.once("exit", () => (exited = true));
+  child.unref();
+  if (child.pid === undefined) return null;
+  fs.writeFileSync(pidFile, `${child.pid}\n`);
+  return { pid: child.pid, hasExited: () => exited };
 }

@@ -1,5 +1,4 @@
 /** A project-local s3rver (see scripts/s3-server.ts), run as a detached Node process. */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { CreateBucketCommand, HeadBucketCommand, ListBucketsCommand, PutBucketLifecycleConfigurationCommand, S3Client } from "@aws-sdk/client-s3";
@@ -17,10 +16,10 @@ import {
 } from "./local-services.ts";
 import {
   errorMessage,
-  isOurProcess,
   isPidAlive,
   isPortOpen,
-  readPidFile,
+  launchDetachedNode,
+  ourPidFrom,
   retryUntil,
   sleep,
   tailFile,
@@ -133,12 +132,7 @@ async function ensureBucket(settings: S3Settings, bucket: string, timeoutMs: num
 }
 
 /** The pid from our pid file, if that process is still our s3rver; a stale file is removed. */
-function ourPid(): number | null {
-  const pid = readPidFile(PID_FILE);
-  if (pid !== null && isOurProcess(pid, PROCESS_MARKER)) return pid;
-  fs.rmSync(PID_FILE, { force: true });
-  return null;
-}
+const ourPid = () => ourPidFrom(PID_FILE, PROCESS_MARKER);
 
 function failStart(message: string): never {
   throw new ServiceError("s3", message, tailFile(LOG_FILE), LOG_FILE);
@@ -147,20 +141,7 @@ function failStart(message: string): never {
 /** Spawns s3-server.ts detached so it outlives this command; its output goes to the log file. */
 function launch(): { pid: number; hasExited: () => boolean } {
   fs.mkdirSync(S3_DATA_DIR, { recursive: true });
-  const log = fs.openSync(LOG_FILE, "a");
-  // cwd is the repo so `--import tsx` resolves from our node_modules.
-  const child = spawn(process.execPath, ["--import", "tsx", SERVER_SCRIPT], {
-    cwd: REPO_ROOT,
-    detached: true,
-    stdio: ["ignore", log, log],
-  });
-  fs.closeSync(log);
-  let exited = false;
-  child.once("exit", () => (exited = true));
-  child.unref();
-  if (child.pid === undefined) failStart("could not spawn node for scripts/s3-server.ts");
-  fs.writeFileSync(PID_FILE, `${child.pid}\n`);
-  return { pid: child.pid, hasExited: () => exited };
+  return launchDetachedNode(SERVER_SCRIPT, REPO_ROOT, LOG_FILE, PID_FILE) ?? failStart("could not spawn node for scripts/s3-server.ts");
 }
 
 /** A real S3 call, not just an open port: s3rver listens only after its buckets are configured. */

@@ -1,6 +1,6 @@
 /** The contract every local service manager fulfils, plus the shared output format. */
 
-export type ServiceName = "postgres" | "redis" | "s3";
+export type ServiceName = "postgres" | "redis" | "s3" | "smtp";
 
 export interface StartResult {
   /** "started" when we launched it now, "running" when a copy of ours was already up. */
@@ -21,6 +21,8 @@ export interface LocalService {
   envVar: string;
   /** The URL of our local instance; the env var set to exactly this still means "run it locally". */
   localUrl: string;
+  /** What the environment names instead of the local instance, when the env var is not a URL (SMTP_HOST). */
+  externalTarget?: () => string | undefined;
   start(): Promise<StartResult>;
   /** Waits until the external service answers, then creates what the app needs (database, bucket). */
   prepareExternal(url: string): Promise<void>;

@@ -14,6 +14,7 @@
  * A new screen is one line of SCREENS. ARABIC_SCREENSHOTS=<folder> saves each screen in Arabic at 1366
  * and 390 px.
  */
+import { createHash, randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import postgres from "postgres";
 import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
@@ -47,6 +48,8 @@ interface Fixture {
   challenge: { id: number; title: string };
   threadId: number;
   judging: Awaited<ReturnType<typeof freshChallengeToJudge>>;
+  /** A live set-password link of the team's member (its page's form). */
+  linkToken: string;
 }
 
 type Who = "nobody" | "participant" | "admin" | "judge";
@@ -64,6 +67,9 @@ const SCREENS: { participant: readonly Screen[]; dashboard: readonly Screen[] } 
     { name: "intro", who: "nobody", path: at("/") },
     { name: "login", who: "nobody", path: at("/login") },
     { name: "register", who: "nobody", path: at("/register") },
+    { name: "forgot-password", who: "nobody", path: at("/forgot-password") },
+    { name: "set-password", who: "nobody", path: (f) => `/set-password?token=${f.linkToken}` },
+    { name: "set-password-not-found", who: "nobody", path: at("/set-password?token=no-such-link") },
     { name: "api-docs", who: "nobody", path: at("/docs/api") },
     { name: "welcome", who: "participant", path: at("/welcome") },
     { name: "ready", who: "participant", path: at("/preloader") },
@@ -78,6 +84,7 @@ const SCREENS: { participant: readonly Screen[]; dashboard: readonly Screen[] } 
     { name: "announcements", who: "participant", path: at("/announcement") },
     { name: "notifications", who: "participant", path: at("/notification") },
     { name: "timer", who: "participant", path: at("/timer") },
+    { name: "account-password", who: "participant", path: at("/account/password") },
     { name: "not-found", who: "participant", path: at("/no-such-page") },
   ],
   dashboard: [
@@ -102,6 +109,7 @@ const SCREENS: { participant: readonly Screen[]; dashboard: readonly Screen[] } 
     { name: "dashboard-settings", who: "admin", path: at("/dashboard/settings") },
     { name: "dashboard-tokens", who: "admin", path: at("/dashboard/tokens") },
     { name: "dashboard-audit", who: "admin", path: at("/dashboard/audit") },
+    { name: "dashboard-mailbox", who: "admin", path: at("/dashboard/mailbox") },
     { name: "dashboard-404", who: "admin", path: at("/dashboard/404") },
     { name: "dashboard-not-found", who: "admin", path: at("/dashboard/no-such-page") },
   ],
@@ -128,7 +136,11 @@ async function setUp(): Promise<Fixture> {
   await sql`insert into announcements (title, content, created_by) values ('Lunch is served in Hall B', 'Bring your badge, please.', ${admin.id})`;
   await sql`insert into notifications (message, message_ar, sent_by) values ('Doors close at midnight.', 'تُغلق الأبواب عند منتصف الليل.', ${admin.id})`;
   const judging = await freshChallengeToJudge(sql, 2);
-  fixture = { team, challenge, threadId: thread.id, judging };
+  // A set-password link as the mail carries it: <selector>.<verifier>, only the verifier's SHA-256 stored.
+  const [selector, verifier] = [randomBytes(16).toString("base64url"), randomBytes(32).toString("base64url")];
+  await sql`insert into password_links (user_id, purpose, selector, verifier_hash, expires_at)
+    values (${member.id}, 'set', ${selector}, ${createHash("sha256").update(verifier).digest("hex")}, now() + interval '1 day')`;
+  fixture = { team, challenge, threadId: thread.id, judging, linkToken: `${selector}.${verifier}` };
   return fixture;
 }
 

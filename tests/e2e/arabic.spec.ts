@@ -336,7 +336,7 @@ test("an admin in Arabic: settings, import (with a preview), users (with a user'
   await admin.goto(`/dashboard/registrations?q=arabi${stamp}`);
   await admin.getByLabel(`تحديد Yasmine Arabi${stamp}`).check();
   await admin.getByRole("button", { name: "إنشاء حسابات للمحدَّد" }).click();
-  const created = admin.getByRole("table", { name: "الحسابات الجديدة وكلمات مرورها" });
+  const created = admin.getByRole("table", { name: "الحسابات الجديدة، وقد أُرسل إلى كلٍّ منها رابط لاختيار كلمة مروره" });
   await expect(created).toContainText(`الصقور ${stamp} (فريق جديد)`);
   await expectAccessible(admin);
   await shoot(admin, "admin-registrations-created");

@@ -28,6 +28,7 @@ const pages = [
   "/dashboard/tokens",
   "/dashboard/import",
   "/dashboard/audit",
+  "/dashboard/mailbox",
   "/dashboard/attempts",
 ];
 

@@ -97,7 +97,7 @@ describe("users", () => {
     });
     expect(created.status).toBe(201);
     const user = UserOutSchema.parse(created.body);
-    expect(user).toEqual({ id: user.id, name: "zoe", role: "participant", teamId: callers.team.id, team: callers.team.name });
+    expect(user).toEqual({ id: user.id, name: "zoe", email: null, language: "en", role: "participant", teamId: callers.team.id, team: callers.team.name });
     expect(JSON.stringify(created.body)).not.toMatch(/password|secret/);
 
     const edited = await send(userRoute, "PATCH", `/users/${user.id}`, { ...admin, json: { name: "Zoe", role: "participant", teamId: callers.team.id } }, { id: String(user.id) });
@@ -114,7 +114,7 @@ describe("users", () => {
   it("refuses what the user form refuses, with its messages", async () => {
     const missing = await send(usersRoute, "POST", "/users", { ...admin, json: { name: "x", role: "participant" } });
     expect(missing.status).toBe(400);
-    expect(missing.body).toMatchObject({ code: "validation_failed", fieldErrors: { password: [m.passwordRequired], teamId: [m.teamRequired] } });
+    expect(missing.body).toMatchObject({ code: "validation_failed", fieldErrors: { password: [messages.mail.passwordOrAddress], teamId: [m.teamRequired] } });
 
     const short = await send(usersRoute, "POST", "/users", { ...admin, json: { name: "x", role: "judge", password: "short" } });
     expect(short.body).toMatchObject({ fieldErrors: { password: [m.passwordTooShort] } });

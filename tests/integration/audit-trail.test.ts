@@ -33,6 +33,7 @@ import { updateTeamSizeCap } from "../../app/modules/teams/team-size.server.ts";
 import { updateDivisions } from "../../app/modules/divisions/divisions.server.ts";
 import { createUser, deleteUser, endUserSession, endUserSessions, updateUser } from "../../app/modules/users/users.server.ts";
 import { startSession } from "../../app/modules/auth/sessions.server.ts";
+import { sendSetPasswordLink } from "../../app/modules/mail/mails.server.ts";
 import { createAccountsFromRegistrations } from "../../app/modules/registrations/accounts.server.ts";
 import * as scoreRoute from "../../app/routes/api.v1.submissions.$id.score.tsx";
 import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
@@ -352,6 +353,13 @@ describe("teams, users, sessions, tokens, imports", () => {
     await noRecord(() => updateUser(admin, { id: admin.id, name: adminUser.name, role: "judge" }));
     await oneRecord("user.deleted", () => deleteUser(admin, user.id));
     await noRecord(() => deleteUser(admin, user.id));
+  });
+
+  it("a set-password link an admin mails again: one record, the address it goes to", async () => {
+    const user = await makeUser("participant");
+    await getDb().update(users).set({ email: `again-${process.pid}@example.org` }).where(eq(users.id, user.id));
+    const { record } = await oneRecord("mail.link-sent", () => sendSetPasswordLink(admin, user.id));
+    expect(record).toMatchObject({ userId: user.id, after: { to: `again-${process.pid}@example.org` } });
   });
 
   it("sessions ended by an admin: all of a user's, or one", async () => {

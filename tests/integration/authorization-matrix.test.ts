@@ -68,6 +68,10 @@ const matrix: Record<string, Case[]> = {
   // The language switch: anyone sets their own cookie (and a GET only goes home).
   "routes/language": [{ loader: everyone, action: everyone }],
   "routes/register": [{ loader: "page", action: "page" }],
+  // A forgotten password and a mailed link's page are public; the link's page without a live link says so (404).
+  "routes/forgot-password": [{ loader: "page", action: "page" }],
+  "routes/set-password": [{ loader: nobody, action: everyone }],
+  "routes/_app.account.password": [{ loader: "page", action: "page" }],
   // The not-found page answers 404 to everyone, by design.
   "routes/404": [{ loader: nobody }],
   "routes/$": [{ params: () => ({ "*": "nowhere" }), loader: everyone, action: everyone }],
@@ -123,6 +127,7 @@ const matrix: Record<string, Case[]> = {
   // The dashboard's own not-found page: 404 to staff, the usual refusal to everyone else.
   "routes/dashboard.404": [{ loader: { visitor: "login", participant: "403", outsider: "403", judge: "404", admin: "404", mentor: "404" } }],
   "routes/dashboard.submissions": [{ loader: "page", action: "page" }],
+  "routes/dashboard.mailbox": [{ loader: "page" }],
   "routes/dashboard.judge": [{ loader: "page", action: "page" }],
   "routes/dashboard.backlog": [{ loader: "page" }],
   "routes/dashboard.judges": [{ loader: "page", action: "page" }],

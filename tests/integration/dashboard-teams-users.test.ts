@@ -63,7 +63,8 @@ describe("teams", () => {
 describe("user form validation", () => {
   it("gives clear messages", () => {
     expect(issues(UserFormSchema.safeParse({}))).toMatchObject({ name: m.nameRequired, role: m.roleRequired });
-    expect(issues(UserFormSchema.safeParse({ name: "a", role: "participant" }))).toEqual({ password: m.passwordRequired, teamId: m.teamRequired });
+    // A new user needs a password, or an address to mail a link to choose one.
+    expect(issues(UserFormSchema.safeParse({ name: "a", role: "participant" }))).toEqual({ password: messages.mail.passwordOrAddress, teamId: m.teamRequired });
     expect(issues(UserFormSchema.safeParse({ name: "a", role: "admin", password: "short" }))).toEqual({ password: m.passwordTooShort });
     // Editing: a blank password keeps the current one.
     expect(UserFormSchema.safeParse({ id: "4", name: "a", role: "judge" }).success).toBe(true);

@@ -1,4 +1,8 @@
-/** Turning registrations into participant accounts (dashboard, beyond the original platform). */
+/**
+ * Turning registrations into participant accounts (dashboard, beyond the original platform), on a server that
+ * sends no mail (SMTP_HOST=none): each account gets a password shown once. With mail, each is mailed a link
+ * instead: tests/integration/mail-links.test.ts.
+ */
 import { eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { registrations, standingsOutbox, teams, users } from "../../db/schema.ts";
@@ -12,6 +16,10 @@ import { BOM } from "../../app/modules/exports/csv-format.server.ts";
 import { accountsCsvDataUrl } from "../../app/modules/registrations/csv.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { makeTeam, makeUser, testAdmin } from "../support/fixtures.ts";
+import { resetEnvForTests } from "../../app/infrastructure/env.server.ts";
+
+process.env.SMTP_HOST = "none";
+resetEnvForTests();
 
 let counter = 0;
 async function makeRegistration(over: Partial<typeof registrations.$inferInsert> = {}) {
@@ -85,9 +93,9 @@ describe("createAccountsFromRegistrations", () => {
     expect(noTeam.teamId).toBeNull();
 
     // The shown password logs in; it is stored nowhere in plain text.
-    expect(await verifyLogin(created[0].userName, created[0].password)).toMatchObject({ name: "amina.benali2", teamId: existing.id });
+    expect(await verifyLogin(created[0].userName, created[0].password!)).toMatchObject({ name: "amina.benali2", teamId: existing.id });
     const dump = JSON.stringify(await getDb().execute(sql`select * from users`)) + JSON.stringify(await getDb().select().from(registrations));
-    for (const account of created) expect(dump).not.toContain(account.password);
+    for (const account of created) expect(dump).not.toContain(account.password!);
 
     // The touched teams' standings are marked stale (membership changed).
     const stale = await getDb().select({ teamId: standingsOutbox.teamId }).from(standingsOutbox);
@@ -99,7 +107,7 @@ describe("createAccountsFromRegistrations", () => {
     const first = await createAccountsFromRegistrations(testAdmin, [r.id, r.id]);
     expect(first.created).toHaveLength(1);
     const again = await createAccountsFromRegistrations(testAdmin, [r.id, 999_999]);
-    expect(again).toEqual({ created: [], refused: [], skipped: 2 });
+    expect(again).toEqual({ created: [], refused: [], skipped: 2, linksMailed: false });
     const [row] = await getDb().select().from(registrations).where(eq(registrations.id, r.id));
     expect(row.userId).not.toBeNull();
     const named = await getDb().select().from(users).where(sql`lower(${users.name}) like 'once.only%'`);

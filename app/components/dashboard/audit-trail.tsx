@@ -81,6 +81,7 @@ const kindKeys: Record<AuditKind, string> = {
   "user.updated": "auditPage.kinds.userUpdated",
   "user.deleted": "auditPage.kinds.userDeleted",
   "session.ended": "auditPage.kinds.sessionEnded",
+  "mail.link-sent": "auditPage.kinds.mailLinkSent",
   "token.created": "auditPage.kinds.tokenCreated",
   "token.revoked": "auditPage.kinds.tokenRevoked",
   "import.accounts": "auditPage.kinds.importAccounts",

@@ -14,7 +14,7 @@ import { messages } from "~/modules/messages";
 
 const m = messages.imports;
 
-const accountExample = "team,name,role,password\nPhoenix,amina,participant,\nPhoenix,yacine,participant,a-chosen-password\n,judge.lina,judge,";
+const accountExample = "team,name,role,password,email,language\nPhoenix,amina,participant,,amina@example.org,ar\nPhoenix,yacine,participant,a-chosen-password,,\n,judge.lina,judge,,,";
 const challengeExample =
   'title,description,points,category,difficulty,hints,wave,checking,answers,max_attempts,scoring,minimum_points,decay,paid_hints,prerequisites\n"Cipher","Decode the message",100,CS,Medium,"Think Caesar",1,,,,,,,,\n"Warm-up","Find the flag",500,CS,Easy,,1,flag,"exact: GK{warm-up}\nany case: gk{warm up}",10,dynamic,100,20,"25 | Look at the logs",Cipher';
 
@@ -180,7 +180,8 @@ const accountColumns = (t: T): Array<Column<AccountsCheck["rows"][number]>> => [
     ),
   },
   { label: t("importPage.preview.division"), cell: (row) => (row.division ? <bdi>{row.division}</bdi> : "—") },
-  { label: t("importPage.password"), cell: (row) => (row.passwordGiven ? t("importPage.fromFile") : t("importPage.preview.generated")) },
+  { label: t("importPage.email"), cell: (row) => (row.email ? <bdi dir="ltr">{row.email}</bdi> : "—") },
+  { label: t("importPage.password"), cell: (row) => (row.passwordGiven ? t("importPage.fromFile") : row.linkMailed ? t("importPage.preview.linkMailed") : t("importPage.preview.generated")) },
 ];
 
 const challengeColumns = (t: T): Array<Column<ChallengesCheck["rows"][number]>> => [
@@ -301,7 +302,19 @@ function DonePanel({ done }: { done: ImportDone }) {
                 </td>
                 <td>{roleKeys[account.role] ? t(roleKeys[account.role]!) : account.role}</td>
                 <td>{account.team ? <bdi>{account.team}</bdi> : "—"}</td>
-                <td>{account.generatedPassword ? <bdi dir="ltr" className="secret-value">{account.generatedPassword}</bdi> : <span className="muted">{t("importPage.fromFile")}</span>}</td>
+                <td>
+                  {account.generatedPassword ? (
+                    <bdi dir="ltr" className="secret-value">
+                      {account.generatedPassword}
+                    </bdi>
+                  ) : account.linkMailedTo ? (
+                    <span className="muted">
+                      {t("importPage.done.linkMailedTo")} <bdi dir="ltr">{account.linkMailedTo}</bdi>
+                    </span>
+                  ) : (
+                    <span className="muted">{t("importPage.fromFile")}</span>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

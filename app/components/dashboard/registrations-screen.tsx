@@ -27,7 +27,7 @@ function dateFormatsOf(language: Language) {
 type RegistrationsAction = { result: SubmissionResult<string[]>; accounts: CreatedAccounts | null };
 
 /** Dashboard → Registrations: the accounts just created, the counts, and the list to create accounts from. */
-export function RegistrationsScreen({ q, counts, rows }: RegistrationsPage) {
+export function RegistrationsScreen({ q, counts, rows, mailOn }: RegistrationsPage) {
   const actionData = useActionData<RegistrationsAction>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -49,6 +49,8 @@ export function RegistrationsScreen({ q, counts, rows }: RegistrationsPage) {
       <h1 id="registrations-title">{t("registrationsPage.title")}</h1>
 
       {actionData?.accounts ? <CreatedAccountsCard accounts={actionData.accounts} /> : null}
+      {/* How accounts made here learn their password (docs/domain.md "Mail"). */}
+      <p className={mailOn ? "muted" : "registrations__warning"}>{mailOn ? t("registrationsPage.mailOn") : t("registrationsPage.mailOff")}</p>
 
       <section className="card" aria-labelledby="registrations-counts-title">
         <h2 id="registrations-counts-title">{t("registrationsPage.counts.title")}</h2>
@@ -130,6 +132,7 @@ export function RegistrationsScreen({ q, counts, rows }: RegistrationsPage) {
                       </td>
                       <td>
                         <bdi dir="ltr">{row.email}</bdi>
+                        {row.sameAddress > 1 ? <span className="registrations__duplicate"> ({t("registrationsPage.list.duplicate", { count: row.sameAddress })})</span> : null}
                       </td>
                       <td>{row.teamName ? <bdi>{row.teamName}</bdi> : <span className="muted">{t("registrationsPage.none")}</span>}</td>
                       <td>
@@ -212,22 +215,25 @@ function CreatedAccountsCard({ accounts }: { accounts: CreatedAccounts }) {
           ))}
         </ul>
       ) : null}
+      {accounts.created.length && accounts.linksMailed ? <p>{t("registrationsPage.created.linksMailed")}</p> : null}
       {accounts.created.length ? (
         <>
-          <p className="registrations__warning">
-            {t("registrationsPage.created.warning")}
-          </p>
+          {accounts.linksMailed ? null : (
+            <p className="registrations__warning">
+              {t("registrationsPage.created.warning")}
+            </p>
+          )}
           <div className="table-wrap" role="region" aria-labelledby="created-accounts-caption" tabIndex={0}>
             <table className="table">
               <caption id="created-accounts-caption" className="visually-hidden">
-                {t("registrationsPage.created.caption")}
+                {accounts.linksMailed ? t("registrationsPage.created.captionMailed") : t("registrationsPage.created.caption")}
               </caption>
               <thead>
                 <tr>
                   <th scope="col">{t("registrationsPage.name")}</th>
                   <th scope="col">{t("registrationsPage.email")}</th>
                   <th scope="col">{t("registrationsPage.created.userName")}</th>
-                  <th scope="col">{t("registrationsPage.created.password")}</th>
+                  {accounts.linksMailed ? null : <th scope="col">{t("registrationsPage.created.password")}</th>}
                   <th scope="col">{t("registrationsPage.team")}</th>
                 </tr>
               </thead>
@@ -243,9 +249,11 @@ function CreatedAccountsCard({ accounts }: { accounts: CreatedAccounts }) {
                     <td>
                       <bdi>{account.userName}</bdi>
                     </td>
-                    <td className="registrations__password">
-                      <bdi dir="ltr">{account.password}</bdi>
-                    </td>
+                    {accounts.linksMailed ? null : (
+                      <td className="registrations__password">
+                        <bdi dir="ltr">{account.password}</bdi>
+                      </td>
+                    )}
                     <td>
                       {account.teamName ? <bdi>{account.teamName}</bdi> : <span className="muted">{t("registrationsPage.none")}</span>}
                       {account.teamCreated ? <span className="muted"> ({t("registrationsPage.created.newTeam")})</span> : null}

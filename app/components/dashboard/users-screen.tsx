@@ -11,6 +11,7 @@ import { Field, SelectField } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
 import type { UsersPage } from "~/modules/users/users-page.server";
 import { UserFormSchema, userRoles } from "~/modules/users/schema";
+import { languageNames } from "~/modules/i18n/i18n";
 
 /** Each role's name on the screen (the English is roleLabels' in app/modules/users/schema.ts). */
 const roleKeys = {
@@ -20,7 +21,7 @@ const roleKeys = {
   mentor: "usersPage.roles.mentor",
 } as const satisfies Record<(typeof userRoles)[number], string>;
 
-function UserForm({ editing, teams }: { editing: UsersPage["editing"]; teams: UsersPage["teams"] }) {
+function UserForm({ editing, teams, mailOn }: { editing: UsersPage["editing"]; teams: UsersPage["teams"]; mailOn: boolean }) {
   const lastResult = useActionData<SubmissionResult<string[]>>();
   useFormErrorToast(lastResult);
   const navigation = useNavigation();
@@ -28,8 +29,8 @@ function UserForm({ editing, teams }: { editing: UsersPage["editing"]; teams: Us
     id: editing ? `user-edit-${editing.id}` : "user-new",
     lastResult,
     defaultValue: editing
-      ? { id: String(editing.id), name: editing.name, role: editing.role, teamId: editing.teamId ? String(editing.teamId) : "" }
-      : { role: "participant" },
+      ? { id: String(editing.id), name: editing.name, email: editing.email ?? "", language: editing.language, role: editing.role, teamId: editing.teamId ? String(editing.teamId) : "" }
+      : { role: "participant", language: "en" },
     constraint: getZodConstraint(UserFormSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
@@ -55,10 +56,15 @@ function UserForm({ editing, teams }: { editing: UsersPage["editing"]; teams: Us
         <div className="dash-grid dash-grid--wide">
           <Field label={t("usersPage.name")} inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off", dir: "auto" }} errors={fields.name.errors} />
           <Field
-            label={editing ? t("usersPage.form.passwordKeep") : t("usersPage.password")}
-            inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "new-password", required: !editing }}
+            label={editing ? t("usersPage.form.passwordKeep") : mailOn ? t("usersPage.form.passwordOrLink") : t("usersPage.password")}
+            inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "new-password", required: false }}
             errors={fields.password.errors}
           />
+          <Field label={t("usersPage.email")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off", dir: "ltr", required: false }} errors={fields.email.errors} />
+          <SelectField label={t("usersPage.language")} selectProps={{ ...getSelectProps(fields.language), required: false }} errors={fields.language.errors}>
+            <option value="en">{languageNames.en}</option>
+            <option value="ar">{languageNames.ar}</option>
+          </SelectField>
           <SelectField label={t("usersPage.role")} selectProps={getSelectProps(fields.role)} errors={fields.role.errors}>
             {userRoles.map((role) => (
               <option key={role} value={role}>
@@ -75,6 +81,7 @@ function UserForm({ editing, teams }: { editing: UsersPage["editing"]; teams: Us
             ))}
           </SelectField>
         </div>
+        {editing ? null : <p className="muted">{mailOn ? t("usersPage.form.linkHint") : t("usersPage.form.mailOff")}</p>}
         <div className="message-slot" id={form.errorId} aria-live="polite">
           {form.errors?.[0] ? <Message tone="error">{serverMessage(form.errors[0])}</Message> : null}
         </div>
@@ -170,7 +177,68 @@ function UserSessions({ user, mySession }: { user: NonNullable<UsersPage["viewin
   );
 }
 
-function UserDetails({ user, mySession }: { user: NonNullable<UsersPage["viewing"]>; mySession: number | null }) {
+const mailKindKeys = { set_password: "usersPage.mail.kinds.setPassword", password_reset: "usersPage.mail.kinds.reset" } as const;
+const mailStatusKeys = { queued: "usersPage.mail.status.queued", sent: "usersPage.mail.status.sent", failed: "usersPage.mail.status.failed" } as const;
+
+/** What was mailed to the user and what the SMTP server said; a new set-password link (docs/domain.md "Mail"). */
+function UserMail({ user, mailOn }: { user: NonNullable<UsersPage["viewing"]>; mailOn: boolean }) {
+  const navigation = useNavigation();
+  const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "send-link";
+  const { t } = useT();
+  const formats = useFormats();
+  return (
+    <section aria-labelledby="user-mail-heading" className="stack" style={{ marginTop: "1.5rem" }}>
+      <h3 id="user-mail-heading">{t("usersPage.mail.heading")}</h3>
+      {user.mails.length === 0 ? (
+        <p className="muted">{t("usersPage.mail.none")}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">{t("usersPage.mail.asked")}</th>
+                <th scope="col">{t("usersPage.mail.kind")}</th>
+                <th scope="col">{t("usersPage.mail.to")}</th>
+                <th scope="col">{t("usersPage.mail.state")}</th>
+                <th scope="col">{t("usersPage.mail.answer")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {user.mails.map((mail) => (
+                <tr key={mail.id} data-mail-id={mail.id} data-mail-status={mail.status}>
+                  <td className="nowrap">{formats.dayTime(mail.createdAt)}</td>
+                  <td>{t(mailKindKeys[mail.kind])}</td>
+                  <td>
+                    <bdi dir="ltr">{mail.toAddress}</bdi>
+                  </td>
+                  <td>
+                    {t(mailStatusKeys[mail.status])}
+                    {mail.status === "queued" && mail.attempts > 0 ? <span className="muted"> ({t("usersPage.mail.tries", { count: mail.attempts })})</span> : null}
+                  </td>
+                  <td>
+                    <bdi dir="ltr">{mail.status === "sent" ? mail.smtpResponse : (mail.lastError ?? "—")}</bdi>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {mailOn && user.email ? (
+        <Form method="post" action="/dashboard/users">
+          <input type="hidden" name="id" value={user.id} />
+          <ActionButton type="submit" name="intent" value="send-link" variant="subtle" disabled={sending}>
+            {t("usersPage.mail.sendLink")}
+          </ActionButton>
+        </Form>
+      ) : (
+        <p className="muted">{mailOn ? t("usersPage.mail.noAddress") : t("usersPage.form.mailOff")}</p>
+      )}
+    </section>
+  );
+}
+
+function UserDetails({ user, mySession, mailOn }: { user: NonNullable<UsersPage["viewing"]>; mySession: number | null; mailOn: boolean }) {
   const { t } = useT();
   const formats = useFormats();
   return (
@@ -189,8 +257,15 @@ function UserDetails({ user, mySession }: { user: NonNullable<UsersPage["viewing
         <dd>{user.team ? <bdi>{user.team}</bdi> : "—"}</dd>
         <dt>{t("usersPage.details.created")}</dt>
         <dd>{formats.dayTime(user.createdAt)}</dd>
+        <dt>{t("usersPage.email")}</dt>
+        <dd>{user.email ? <bdi dir="ltr">{user.email}</bdi> : "—"}</dd>
+        <dt>{t("usersPage.language")}</dt>
+        <dd>{languageNames[user.language]}</dd>
+        <dt>{t("usersPage.password")}</dt>
+        <dd>{user.hasPassword ? t("usersPage.details.passwordSet") : t("usersPage.details.passwordNotYet")}</dd>
       </dl>
       <UserSessions user={user} mySession={mySession} />
+      <UserMail user={user} mailOn={mailOn} />
       <p style={{ marginTop: "1rem" }}>
         <Link to="/dashboard/users">{t("common.close")}</Link>
       </p>
@@ -199,7 +274,7 @@ function UserDetails({ user, mySession }: { user: NonNullable<UsersPage["viewing
 }
 
 /** Dashboard → Users: the user viewed (with their sessions), the add or edit form, and the list. */
-export function UsersScreen({ users, teams, editing, viewing, me, mySession }: UsersPage) {
+export function UsersScreen({ users, teams, editing, viewing, me, mySession, mailOn }: UsersPage) {
   const location = useLocation();
   const navigation = useNavigation();
   const deleting = navigation.state === "submitting" && navigation.formData?.get("intent") === "delete" ? navigation.formData.get("id") : null;
@@ -207,8 +282,8 @@ export function UsersScreen({ users, teams, editing, viewing, me, mySession }: U
   return (
     <section aria-labelledby="users-title" className="stack dash-page">
       <h1 id="users-title">{t("usersPage.title")}</h1>
-      {viewing ? <UserDetails user={viewing} mySession={mySession} /> : null}
-      <UserForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} teams={teams} />
+      {viewing ? <UserDetails user={viewing} mySession={mySession} mailOn={mailOn} /> : null}
+      <UserForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} teams={teams} mailOn={mailOn} />
       <section className="card" aria-labelledby="user-list-heading">
         <h2 id="user-list-heading">{t("usersPage.list.heading")}</h2>
         <div className="table-wrap">
@@ -216,6 +291,7 @@ export function UsersScreen({ users, teams, editing, viewing, me, mySession }: U
             <thead>
               <tr>
                 <th scope="col">{t("usersPage.name")}</th>
+                <th scope="col">{t("usersPage.email")}</th>
                 <th scope="col">{t("usersPage.role")}</th>
                 <th scope="col">{t("usersPage.team")}</th>
                 <th scope="col">{t("usersPage.list.signedIn")}</th>
@@ -228,6 +304,7 @@ export function UsersScreen({ users, teams, editing, viewing, me, mySession }: U
                   <td>
                     <bdi>{user.name}</bdi>
                   </td>
+                  <td>{user.email ? <bdi dir="ltr">{user.email}</bdi> : "—"}</td>
                   <td>{t(roleKeys[user.role])}</td>
                   <td>{user.team ? <bdi>{user.team}</bdi> : "—"}</td>
                   <td>{user.sessions === 0 ? <span className="muted">{t("usersPage.list.none")}</span> : t("usersPage.list.sessions", { count: user.sessions })}</td>

@@ -74,9 +74,10 @@ export function TopNav({ user }: { user: TopNavUser | null }) {
         <LanguageSwitch />
         <FullScreenToggle />
         {user ? (
-          <bdi className="topnav__name" dir="auto">
-            {user.name}
-          </bdi>
+          // The user's name leads to their account: changing their password (docs/domain.md "Mail").
+          <AppLink to="/account/password" className="topnav__name" title={t("nav.account")} aria-label={t("nav.accountOf", { name: user.name })}>
+            <bdi dir="auto">{user.name}</bdi>
+          </AppLink>
         ) : null}
         <AuthIcon signedIn={user !== null} />
       </div>

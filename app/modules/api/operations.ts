@@ -158,7 +158,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     post: {
       summary: "Create a user",
       description:
-        "A participant needs a team; admins and judges have none. Names are unique without regard to case. A team at the team size cap (Settings) takes no one more: 409 with the message.",
+        "A participant needs a team; admins and judges have none. Names are unique without regard to case, and so are email addresses (409). A password, or an email address: without a password, the user is mailed a link to choose one (valid `PASSWORD_LINK_HOURS`; 400 when this server sends no mail). `language` (en or ar, default en) is their mail's. A team at the team size cap (Settings) takes no one more: 409 with the message.",
       access: admin,
       originalCalls: ["POST /users"],
       tag: "users",
@@ -171,7 +171,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     patch: {
       summary: "Edit a user",
       description:
-        "The user form's fields: name and role are required; a missing password keeps the current one. An admin cannot demote themselves. Moving a user to a team at the team size cap is refused (409); a member stays in their team when the cap is lowered.",
+        "The user form's fields: name and role are required; a missing password keeps the current one, so do a missing email and language (`email: null` removes the address). An admin cannot demote themselves. Moving a user to a team at the team size cap is refused (409); a member stays in their team when the cap is lowered.",
       access: admin,
       originalCalls: ["PATCH /users/{id}"],
       tag: "users",

@@ -52,7 +52,15 @@ export const AnnouncementOutSchema = z
   .meta({ id: "Announcement" });
 
 export const UserOutSchema = z
-  .object({ id, name: z.string(), role: z.enum(userRoles), teamId: id.nullable(), team: z.string().nullable() })
+  .object({
+    id,
+    name: z.string(),
+    email: z.string().nullable().meta({ description: "The user's address (unique without regard to case), or null" }),
+    language: z.enum(["en", "ar"]).meta({ description: "The language of the user's mail" }),
+    role: z.enum(userRoles),
+    teamId: id.nullable(),
+    team: z.string().nullable(),
+  })
   .meta({ id: "User", description: "A user; the password is never sent back" });
 
 export const SessionOutSchema = z

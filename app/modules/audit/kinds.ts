@@ -31,6 +31,8 @@ export const auditKinds = {
   "user.updated": "User changed",
   "user.deleted": "User deleted",
   "session.ended": "Session ended by an admin",
+  // An admin's new set-password link for a user (a new account's link goes with its "User created").
+  "mail.link-sent": "Set-password link sent",
   "token.created": "API token created",
   "token.revoked": "API token revoked",
   "import.accounts": "Accounts imported",

@@ -41,6 +41,9 @@ export const pageRoles: ReadonlyArray<{ path: string; exact?: true; roles: reado
   { path: "/logout", exact: true, roles: "public" },
   { path: "/language", exact: true, roles: "public" },
   { path: "/register", exact: true, roles: "public" },
+  // A forgotten password, and a mailed link's page (docs/domain.md "Mail").
+  { path: "/forgot-password", exact: true, roles: "public" },
+  { path: "/set-password", exact: true, roles: "public" },
   { path: "/404", exact: true, roles: "public" },
   { path: "/docs/api", exact: true, roles: "public" },
   { path: "/dashboard/submissions", roles: ["admin", "judge"] },

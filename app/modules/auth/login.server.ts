@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import type { Role } from "./access.ts";
-import { verifyDummyPassword, verifyPassword } from "./password.server.ts";
+import { NO_PASSWORD, verifyDummyPassword, verifyPassword } from "./password.server.ts";
 
 /** What the session keeps about a signed-in user. */
 export interface SessionUser {
@@ -57,7 +57,8 @@ export async function verifyLogin(name: string, password: string): Promise<Verif
     .from(users)
     .where(sql`lower(${users.name}) = lower(${normaliseName(name)})`)
     .limit(1);
-  if (!row) {
+  // No such user, or one who has not chosen a password yet: the same time as a wrong password.
+  if (!row || row.passwordHash === NO_PASSWORD) {
     await verifyDummyPassword(password);
     return null;
   }

@@ -3,6 +3,12 @@ import { hash, verify } from "@node-rs/argon2";
 // argon2id with OWASP's minimum profile (19 MiB, 2 passes): strong, yet ~20 ms on this 2-core box.
 const options = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
+/**
+ * The stored "hash" of an account whose user has not chosen a password yet (made with a set-password link
+ * mailed, docs/domain.md "Mail"): no password verifies against it, and a login tries it at a dummy hash's cost.
+ */
+export const NO_PASSWORD = "!none";
+
 export function hashPassword(password: string): Promise<string> {
   return hash(password, options);
 }

@@ -1,6 +1,7 @@
 /**
- * Teams and users from a CSV file (decision 009): `name, role, team, password, division` (team for
- * participants; password optional, generated when empty; division optional, the team's). A preview checks
+ * Teams and users from a CSV file (decision 009): `name, role, team, password, division, email, language`
+ * (team for participants; password optional: when empty, a row with an address is mailed a link to choose one
+ * where mail is on, any other gets one generated; division optional, the team's; email unique). A preview checks
  * every row with the user form's rules and against the database (names, the event's divisions, room in each
  * team under the team size cap); the import checks again and writes every row in one transaction, or
  * nothing: one refused row refuses the file. Generated passwords are returned once, like accounts from registrations
@@ -12,7 +13,9 @@ import { anyOf } from "../../../db/any-of.ts";
 import { teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
-import { hashPassword } from "../auth/password.server.ts";
+import { hashPassword, NO_PASSWORD } from "../auth/password.server.ts";
+import { emailKey } from "../mail/addresses.ts";
+import { dispatchMails, mailIsOn, queueMails } from "../mail/mails.server.ts";
 import type { Role } from "../auth/access.ts";
 import { divisionOnList, readDivisions } from "../divisions/divisions.server.ts";
 import { divisionNamed } from "../divisions/schema.ts";
@@ -38,6 +41,10 @@ export interface AccountPreviewRow {
   /** The division the row puts its team in, as the event's list spells it; null: the team's stays. */
   division: string | null;
   passwordGiven: boolean;
+  /** The row's address, if any. */
+  email: string | null;
+  /** No password given: a link to choose one is mailed to the address (mail on), else one is generated. */
+  linkMailed: boolean;
 }
 
 export interface AccountsCheck {
@@ -51,8 +58,10 @@ export interface ImportedAccount {
   name: string;
   role: Role;
   team: string | null;
-  /** Generated here, returned once; null when the file gave the password. */
+  /** Generated here, returned once; null when the file gave the password or a link was mailed. */
   generatedPassword: string | null;
+  /** The address a link to choose a password was mailed to, if one was. */
+  linkMailedTo: string | null;
 }
 
 export type AccountsImportResult = { ok: true; accounts: ImportedAccount[] } | { ok: false; check: AccountsCheck };
@@ -61,6 +70,13 @@ export type AccountsImportResult = { ok: true; accounts: ImportedAccount[] } | {
 async function takenNames(db: Queryable, keys: string[]): Promise<Set<string>> {
   if (!keys.length) return new Set();
   const rows = await db.select({ key: users.nameKey }).from(users).where(anyOf(users.nameKey, keys));
+  return new Set(rows.map((row) => row.key));
+}
+
+/** The addresses (compared as emailKey) among `keys` that a user already has. */
+async function takenEmails(db: Queryable, keys: string[]): Promise<Set<string>> {
+  if (!keys.length) return new Set();
+  const rows = await db.select({ key: sql<string>`lower(${users.email})` }).from(users).where(sql`lower(${users.email}) = any(${sql.param(keys)}::text[])`);
   return new Set(rows.map((row) => row.key));
 }
 
@@ -91,6 +107,17 @@ async function checkAccounts(text: string, db: Queryable): Promise<{ check: Acco
   }
   const taken = await takenNames(db, [...firstRowOf.keys()]);
   for (const { row, value } of valid) if (taken.has(nameKey(value.name))) addIssue(issues, row, `name: ${messages.dashboard.userNameTaken}`);
+
+  // Addresses: one user each, within the file and against the database, without regard to case.
+  const firstRowOfAddress = new Map<string, number>();
+  for (const { row, value } of valid) {
+    if (!value.email) continue;
+    const first = firstRowOfAddress.get(emailKey(value.email));
+    if (first === undefined) firstRowOfAddress.set(emailKey(value.email), row);
+    else addIssue(issues, row, `email: ${messages.imports.duplicateAddressInFile(first)}`);
+  }
+  const takenAddresses = await takenEmails(db, [...firstRowOfAddress.keys()]);
+  for (const { row, value } of valid) if (value.email && takenAddresses.has(emailKey(value.email))) addIssue(issues, row, `email: ${messages.mail.addressTaken}`);
 
   const teamKeys = [...new Set(valid.flatMap(({ value }) => (value.team ? [nameKey(value.team)] : [])))];
   const [existingTeams, divisions, cap] = await Promise.all([knownTeams(db, teamKeys), readDivisions(db), readTeamSizeCap(db)]);
@@ -132,6 +159,8 @@ async function checkAccounts(text: string, db: Queryable): Promise<{ check: Acco
     newTeam: Boolean(value.team && !existingTeams.has(nameKey(value.team))),
     division: rowDivision.get(row) ?? null,
     passwordGiven: Boolean(value.password),
+    email: value.email ?? null,
+    linkMailed: !value.password && Boolean(value.email) && mailIsOn(),
   }));
   return { check: { fileError: null, issues, rows }, valid };
 }
@@ -165,9 +194,13 @@ export async function importAccounts(actor: Actor, text: string): Promise<Accoun
   const before = await checkAccounts(text, getDb());
   if (refused(before.check)) return { ok: false, check: before.check };
 
+  // A row with an address and no password is mailed a link (mail on); any other without one gets one generated.
+  const mailOn = mailIsOn();
+  const mailed = before.valid.map(({ value }) => !value.password && Boolean(value.email) && mailOn);
+  const passwords = before.valid.map(({ value }, index) => (mailed[index] ? null : (value.password ?? generatePassword())));
   // Hashing is the slow part (argon2): do it before the transaction holds any lock.
-  const passwords = before.valid.map(({ value }) => value.password ?? generatePassword());
-  const hashes = await Promise.all(passwords.map((password) => hashPassword(password)));
+  const hashes = await Promise.all(passwords.map((password) => (password === null ? NO_PASSWORD : hashPassword(password))));
+  let mailIds: number[] = [];
 
   const touchedTeams = new Set<number>();
   try {
@@ -203,8 +236,14 @@ export async function importAccounts(actor: Actor, text: string): Promise<Accoun
           role: value.role,
           teamId: value.team ? (teamIds.get(nameKey(value.team)) ?? null) : null,
           passwordHash: hashes[index],
+          email: value.email ?? null,
+          language: value.language ?? "en",
         })),
-      ).returning({ id: users.id, name: users.name, role: users.role, teamId: users.teamId });
+      ).returning({ id: users.id, name: users.name, role: users.role, teamId: users.teamId, email: users.email, language: users.language });
+      mailIds = await queueMails(
+        tx,
+        inserted.flatMap((user, index) => (mailed[index] && user.email ? [{ userId: user.id, kind: "set_password" as const, toAddress: user.email, language: user.language }] : [])),
+      );
       // The import is one change, one record: who came in, as what, in which team (never a password), and
       // the divisions it moved teams to.
       await recordAudit(tx, actor, { kind: "import.accounts", after: { created: inserted.length, teamsCreated, users: inserted, ...(divisionsSet.length ? { divisionsSet } : {}) } });
@@ -223,8 +262,10 @@ export async function importAccounts(actor: Actor, text: string): Promise<Accoun
     }
     // A user created by someone else between the check and the insert (no lock on the Users page).
     if (NAME_CONSTRAINTS.users.some((constraint) => isUniqueViolation(error, constraint))) return { ok: false, check: { ...before.check, fileError: messages.dashboard.userNameTaken } };
+    if (isUniqueViolation(error, "users_email_lower_key")) return { ok: false, check: { ...before.check, fileError: messages.mail.addressTaken } };
     throw error;
   }
+  await dispatchMails(mailIds);
   await requestStandingsRecompute(touchedTeams);
   return {
     ok: true,
@@ -232,7 +273,8 @@ export async function importAccounts(actor: Actor, text: string): Promise<Accoun
       name: value.name,
       role: value.role,
       team: value.team ?? null,
-      generatedPassword: value.password ? null : passwords[index],
+      generatedPassword: value.password || mailed[index] ? null : passwords[index],
+      linkMailedTo: mailed[index] ? (value.email ?? null) : null,
     })),
   };
 }

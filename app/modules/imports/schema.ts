@@ -13,7 +13,7 @@ export const MAX_IMPORT_FILE_BYTES = 2_000_000;
 export const importKinds = ["accounts", "challenges"] as const;
 export type ImportKind = (typeof importKinds)[number];
 
-export const ACCOUNT_COLUMNS = { required: ["name", "role"], optional: ["team", "password", "division"] } as const;
+export const ACCOUNT_COLUMNS = { required: ["name", "role"], optional: ["team", "password", "division", "email", "language"] } as const;
 /**
  * A challenge file's columns. `checking` is "judges" (empty) or "flag"; `answers` is the dashboard form's text,
  * one answer a line (a quoted CSV cell may hold line breaks; in a JSON file a string with "\n" or a list of
@@ -47,7 +47,8 @@ export const CHALLENGE_COLUMNS = {
 
 /**
  * One row of a teams-and-users file: the user form's rules, with the team given by name (an existing
- * team, any case, or a new one) and the password optional (one is generated). Roles may be written
+ * team, any case, or a new one) and the password optional (a link is mailed to the row's address where mail
+ * is on, else one is generated). Roles may be written
  * as the screens label them ("Admin", "participant"). A participant's row may name the team's division.
  */
 export const AccountRowSchema = z
@@ -62,6 +63,10 @@ export const AccountRowSchema = z
     team: TeamNameSchema.shape.name.optional(),
     // The team's division (one of the event's list, checked against it by the import); empty: the team's stays.
     division: divisionField,
+    // The user's address and their mail's language (en or ar; empty: en). With an address and no password,
+    // where mail is on, the user is mailed a link to choose one (docs/domain.md "Mail").
+    email: userFields.email,
+    language: z.preprocess((value) => (typeof value === "string" ? value.toLowerCase() : value), userFields.language),
   })
   .superRefine(userRules({ passwordRequired: false, teamField: "team" }))
   .superRefine((value, ctx) => {

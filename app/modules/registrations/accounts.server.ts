@@ -3,7 +3,10 @@
  * hand out logins. Each selected registration without an account gets a participant user, on the team
  * named in the registration (an existing team matched without regard to case, or a new one) while that team
  * has room under the team size cap (a full team's registrations are listed back, left as they were). The
- * generated passwords are returned once, to be shown and downloaded once; only their hashes are stored.
+ * account takes the registration's address (one account an address: a registration whose address an account
+ * already has is listed back) and language. Where mail is on, each is mailed a link to choose a password and
+ * none is made; without mail, the generated passwords are returned once, to be shown and downloaded once, and
+ * only their hashes are stored (docs/domain.md "Mail").
  */
 import { randomInt } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
@@ -12,7 +15,10 @@ import { anyOf } from "../../../db/any-of.ts";
 import { registrations, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudits, type Actor, type AuditEntry } from "../audit/audit.server.ts";
-import { hashPassword } from "../auth/password.server.ts";
+import { hashPassword, NO_PASSWORD } from "../auth/password.server.ts";
+import { emailKey, normaliseEmail } from "../mail/addresses.ts";
+import { dispatchMails, mailIsOn, queueMails } from "../mail/mails.server.ts";
+import { messages } from "../messages.ts";
 import { nameColumns, nameKey, withoutInvisibleCharacters } from "../names/names.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { admitMembers, TeamFullError } from "../teams/team-size.server.ts";
@@ -23,17 +29,17 @@ export interface CreatedAccount {
   fullName: string;
   email: string;
   userName: string;
-  /** Plain text, returned once: never stored or logged. */
-  password: string;
+  /** Plain text, returned once: never stored or logged. Null: a link to choose one was mailed instead. */
+  password: string | null;
   teamName: string | null;
   teamCreated: boolean;
 }
 
-/** A registration left without an account: its team has no room under the team size cap. */
+/** A registration left without an account: its team has no room under the team size cap, or its address has an account. */
 export interface RefusedRegistration {
   registrationId: number;
   fullName: string;
-  teamName: string;
+  teamName: string | null;
   message: string;
 }
 
@@ -100,12 +106,14 @@ export async function teamNamed(tx: Transaction, name: string): Promise<{ id: nu
 // One key for pg_advisory_xact_lock (db/advisory-locks.ts): two admins creating accounts at once (from
 // registrations or an import) take turns, so name choices never collide.
 
-export async function createAccountsFromRegistrations(actor: Actor, ids: number[]): Promise<AccountsResult> {
+export async function createAccountsFromRegistrations(actor: Actor, ids: number[]): Promise<AccountsResult & { linksMailed: boolean }> {
   const wanted = [...new Set(ids)];
-  if (!wanted.length) return { created: [], refused: [], skipped: 0 };
-  // Hashing is the slow part (argon2): do it before the transaction holds any lock.
-  const passwords = wanted.map(() => generatePassword());
-  const hashes = await Promise.all(passwords.map((password) => hashPassword(password)));
+  const linksMailed = mailIsOn();
+  if (!wanted.length) return { created: [], refused: [], skipped: 0, linksMailed };
+  // Without mail, passwords. Hashing is the slow part (argon2): do it before the transaction holds any lock.
+  const passwords = linksMailed ? wanted.map(() => null) : wanted.map(() => generatePassword());
+  const hashes = await Promise.all(passwords.map((password) => (password === null ? NO_PASSWORD : hashPassword(password))));
+  const mailIds: number[] = [];
 
   const touchedTeams = new Set<number>();
   const refused: RefusedRegistration[] = [];
@@ -120,6 +128,12 @@ export async function createAccountsFromRegistrations(actor: Actor, ids: number[
     const accounts: CreatedAccount[] = [];
     const audits: AuditEntry[] = [];
     for (const [index, registration] of rows.entries()) {
+      // One account an address (the unique index, asked first so the refusal names the registration).
+      const [holder] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, emailKey(registration.email))).limit(1);
+      if (holder) {
+        refused.push({ registrationId: registration.id, fullName: `${registration.name} ${registration.lastName}`, teamName: registration.hasTeam ? registration.teamName : null, message: messages.mail.addressTaken });
+        continue;
+      }
       const team = registration.hasTeam && registration.teamName?.trim() ? await teamNamed(tx, registration.teamName.trim()) : null;
       if (team) {
         // The team size cap (app/modules/teams/team-size.server.ts): a full team leaves this one without an account.
@@ -131,14 +145,22 @@ export async function createAccountsFromRegistrations(actor: Actor, ids: number[
           continue;
         }
       }
+      const email = normaliseEmail(registration.email);
       const userName = await uniqueUserName(tx, baseUserName(registration.name, registration.lastName, registration.email));
       const [user] = await tx
         .insert(users)
-        .values({ ...nameColumns(userName), passwordHash: hashes[index], role: "participant", teamId: team?.id ?? null })
+        .values({ ...nameColumns(userName), passwordHash: hashes[index], role: "participant", teamId: team?.id ?? null, email, language: registration.language })
         .returning({ id: users.id });
+      if (linksMailed) mailIds.push(...(await queueMails(tx, [{ userId: user.id, kind: "set_password", toAddress: email, language: registration.language }])));
       await tx.update(registrations).set({ userId: user.id }).where(eq(registrations.id, registration.id));
       if (team?.created) audits.push({ kind: "team.created", teamId: team.id, subjectId: team.id, after: { name: team.name, registrationId: registration.id } });
-      audits.push({ kind: "user.created", userId: user.id, teamId: team?.id ?? null, subjectId: user.id, after: { name: userName, role: "participant", teamId: team?.id ?? null, registrationId: registration.id } });
+      audits.push({
+        kind: "user.created",
+        userId: user.id,
+        teamId: team?.id ?? null,
+        subjectId: user.id,
+        after: { name: userName, role: "participant", teamId: team?.id ?? null, email: registration.email, registrationId: registration.id, ...(linksMailed ? { linkMailed: true } : {}) },
+      });
       if (team) {
         // A new member (and maybe a new team) changes the team's row on the board.
         await markStandingsStale(tx, team.id);
@@ -157,6 +179,7 @@ export async function createAccountsFromRegistrations(actor: Actor, ids: number[
     await recordAudits(tx, actor, audits);
     return accounts;
   });
+  await dispatchMails(mailIds);
   await requestStandingsRecompute(touchedTeams);
-  return { created, refused, skipped: wanted.length - created.length - refused.length };
+  return { created, refused, skipped: wanted.length - created.length - refused.length, linksMailed };
 }

@@ -1,11 +1,13 @@
 /**
- * Dashboard → Registrations: the list (searched by `q`) with its counts, and participant accounts created
- * for the selected registrations, their passwords answered once (never stored) with a CSV of the logins.
+ * Dashboard → Registrations: the list (searched by `q`, duplicates of an address marked) with its counts, and
+ * participant accounts created for the selected registrations: each mailed a link to choose a password, or,
+ * where mail is off, their passwords answered once (never stored) with a CSV of the logins.
  */
 import type { Actor } from "../audit/audit.server.ts";
 import { csvFileName } from "../exports/csv-format.server.ts";
 import { createAccountsFromRegistrations } from "./accounts.server.ts";
 import { accountsCsvDataUrl } from "./csv.server.ts";
+import { mailIsOn } from "../mail/mails.server.ts";
 import { listRegistrations, registrationCounts } from "./registrations.server.ts";
 
 export async function readRegistrationsPage(q: string) {
@@ -13,6 +15,8 @@ export async function readRegistrationsPage(q: string) {
   return {
     q,
     counts,
+    // Accounts made now get a mailed link (mail on) or a password shown once (off): the page says which.
+    mailOn: mailIsOn(),
     rows: rows.map((row) => ({
       id: row.id,
       name: `${row.name} ${row.lastName}`,
@@ -21,6 +25,8 @@ export async function readRegistrationsPage(q: string) {
       teamName: row.hasTeam ? row.teamName : null,
       tshirtSize: row.tshirtSize,
       userName: row.userName,
+      // The address is registered this many times (1: once); the list marks the duplicates.
+      sameAddress: row.sameAddress,
       createdAt: row.createdAt.toISOString(),
     })),
   };
@@ -30,7 +36,7 @@ export type RegistrationsPage = Awaited<ReturnType<typeof readRegistrationsPage>
 
 /** Creates the accounts; what the page shows of them once. */
 export async function createRegistrationAccounts(actor: Actor, ids: number[]) {
-  const { created, refused, skipped } = await createAccountsFromRegistrations(actor, ids);
+  const { created, refused, skipped, linksMailed } = await createAccountsFromRegistrations(actor, ids);
   return {
     created: created.map(({ registrationId, fullName, email, userName, password, teamName, teamCreated }) => ({
       registrationId,
@@ -43,7 +49,9 @@ export async function createRegistrationAccounts(actor: Actor, ids: number[]) {
     })),
     refused,
     skipped,
-    csv: created.length ? accountsCsvDataUrl(created) : null,
+    linksMailed,
+    // Without mail only: the passwords, once. With it, nothing to export (no password exists).
+    csv: !linksMailed && created.length ? accountsCsvDataUrl(created.map((account) => ({ ...account, password: account.password ?? "" }))) : null,
     fileName: csvFileName("accounts"),
   };
 }

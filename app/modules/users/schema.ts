@@ -4,6 +4,7 @@ import { rowId } from "../ids.ts";
 import { text } from "../form-fields.ts";
 import { messages } from "../messages.ts";
 import { nameField } from "../names/names.ts";
+import { languageField, optionalEmailField } from "../mail/addresses.ts";
 
 const m = messages.dashboard;
 
@@ -16,15 +17,19 @@ export const userFields = {
   password: text().max(200, m.tooLong).optional(),
   role: z.enum(userRoles, { error: m.roleRequired }),
   teamId: rowId().optional(),
+  // Optional: with it (and mail on), a new user without a password is mailed a link to choose one.
+  email: optionalEmailField(),
+  language: languageField,
 };
 
 /**
- * A password is needed for a new user only (an edit keeps the current one; an import generates it);
- * a team for participants only (`belongsToTeam`: the other roles have none). `teamField` names where the team is.
+ * A new user needs a password or an address to mail a set-password link to (an edit keeps the current one;
+ * an import generates one); a team for participants only (`belongsToTeam`: the other roles have none).
+ * `teamField` names where the team is.
  */
 export function userRules({ passwordRequired, teamField = "teamId" }: { passwordRequired: boolean; teamField?: string }) {
   return (value: { password?: string; role: Role } & Record<string, unknown>, ctx: z.RefinementCtx) => {
-    if (passwordRequired && !value.password) ctx.addIssue({ code: "custom", path: ["password"], message: m.passwordRequired });
+    if (passwordRequired && !value.password && !value.email) ctx.addIssue({ code: "custom", path: ["password"], message: messages.mail.passwordOrAddress });
     if (value.password && value.password.length < 8) ctx.addIssue({ code: "custom", path: ["password"], message: m.passwordTooShort });
     if (belongsToTeam(value.role) && !value[teamField]) ctx.addIssue({ code: "custom", path: [teamField], message: m.teamRequired });
   };
@@ -37,7 +42,7 @@ export const UserFormSchema = z
 
 /** The same rules without the form's id (the API's POST and PATCH). */
 export const UserCreateSchema = z.object(userFields).superRefine(userRules({ passwordRequired: true }));
-export const UserEditSchema = z.object(userFields).superRefine(userRules({ passwordRequired: false }));
+export const UserEditSchema = z.object({ ...userFields, email: userFields.email.nullable() }).superRefine(userRules({ passwordRequired: false }));
 
 export type UserFormValues = z.infer<typeof UserFormSchema>;
 

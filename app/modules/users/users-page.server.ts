@@ -1,32 +1,37 @@
 /**
  * What Dashboard → Users shows: every user with their live sessions counted, the teams to choose from,
  * the user being edited (never the password hash: the form shows a blank password) and the one being
- * viewed, with their sessions.
+ * viewed, with their sessions and the mail sent to them (whether the SMTP server took it), and whether
+ * this server sends mail at all.
  */
 import { countLiveSessions, listSessionsOf } from "../auth/sessions.server.ts";
 import { listTeams } from "../teams/teams.server.ts";
+import { listMailsOf, mailIsOn } from "../mail/mails.server.ts";
 import { getUser, listUsers } from "./users.server.ts";
 
 export async function readUsersPage(admin: { id: number; sessionId: number | null }, editId: number | null, viewId: number | null) {
-  const [users, teams, editing, viewing, sessions, signedIn] = await Promise.all([
+  const [users, teams, editing, viewing, sessions, signedIn, mails] = await Promise.all([
     listUsers(),
     listTeams(),
     editId ? getUser(editId) : null,
     viewId ? getUser(viewId) : null,
     viewId ? listSessionsOf(viewId) : [],
     countLiveSessions(),
+    viewId ? listMailsOf(viewId) : [],
   ]);
   return {
     me: admin.id,
+    mailOn: mailIsOn(),
     mySession: admin.sessionId,
     users: users.map((user) => ({ ...user, sessions: signedIn.get(user.id) ?? 0 })),
     teams: teams.map((team) => ({ id: team.id, name: team.name })),
-    editing: editing ? { id: editing.id, name: editing.name, role: editing.role, teamId: editing.teamId } : null,
+    editing: editing ? { id: editing.id, name: editing.name, email: editing.email, language: editing.language, role: editing.role, teamId: editing.teamId } : null,
     viewing: viewing
       ? {
           ...viewing,
           createdAt: viewing.createdAt.toISOString(),
           sessions: sessions.map((session) => ({ ...session, createdAt: session.createdAt.toISOString(), lastUsedAt: session.lastUsedAt.toISOString() })),
+          mails,
         }
       : null,
   };

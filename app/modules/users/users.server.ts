@@ -5,13 +5,16 @@
  * A user joins a team only while it has room under the team size cap (app/modules/teams/team-size.server.ts).
  * A change to who a user is (role, team, password) ends their sign-in sessions in the same
  * transaction (docs/decisions/015-server-side-sessions.md); deleting them ends them by cascade.
+ * A user may have an e-mail address (unique without regard to case) and a language for their mail; a new
+ * user given an address and no password is mailed a link to choose one (docs/domain.md "Mail").
  */
 import { asc, eq, sql } from "drizzle-orm";
 import { teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor, type UserActor } from "../audit/audit.server.ts";
 import { belongsToTeam, mayManageUsers } from "../auth/access.ts";
-import { hashPassword } from "../auth/password.server.ts";
+import { hashPassword, NO_PASSWORD } from "../auth/password.server.ts";
+import { dispatchMails, mailIsOn, queueMails } from "../mail/mails.server.ts";
 import { forgetRecentUsers } from "../auth/recent-users.server.ts";
 import { endSession, endSessionsOf, listSessionsOf } from "../auth/sessions.server.ts";
 import { messages } from "../messages.ts";
@@ -26,7 +29,7 @@ const m = messages.dashboard;
 
 export async function listUsers() {
   return getDb()
-    .select({ id: users.id, name: users.name, role: users.role, teamId: users.teamId, team: teams.name })
+    .select({ id: users.id, name: users.name, email: users.email, language: users.language, role: users.role, teamId: users.teamId, team: teams.name })
     .from(users)
     .leftJoin(teams, eq(teams.id, users.teamId))
     .orderBy(asc(users.role), asc(sql`lower(${users.name})`), asc(users.id));
@@ -34,7 +37,17 @@ export async function listUsers() {
 
 export async function getUser(id: number) {
   const [user] = await getDb()
-    .select({ id: users.id, name: users.name, role: users.role, teamId: users.teamId, team: teams.name, createdAt: users.createdAt })
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      language: users.language,
+      hasPassword: sql<boolean>`${users.passwordHash} <> ${NO_PASSWORD}`,
+      role: users.role,
+      teamId: users.teamId,
+      team: teams.name,
+      createdAt: users.createdAt,
+    })
     .from(users)
     .leftJoin(teams, eq(teams.id, users.teamId))
     .where(eq(users.id, id));
@@ -43,6 +56,7 @@ export async function getUser(id: number) {
 
 function translate(error: unknown): never {
   if (NAME_CONSTRAINTS.users.some((constraint) => isUniqueViolation(error, constraint))) throw new DashboardError(m.userNameTaken, 409, "name");
+  if (isUniqueViolation(error, "users_email_lower_key")) throw new DashboardError(messages.mail.addressTaken, 409, "email");
   // 23503: the chosen team was deleted meanwhile.
   if ((error as { code?: string; cause?: { code?: string } }).code === "23503" || (error as { cause?: { code?: string } }).cause?.code === "23503") {
     throw new DashboardError(m.teamNotFound, 409, "teamId");
@@ -54,28 +68,39 @@ async function afterCommit(teamIds: Array<number | null | undefined>) {
   await requestStandingsRecompute(teamIds);
 }
 
-export async function createUser(actor: Actor, input: Omit<UserFormValues, "id">) {
+/**
+ * A new user. Without a password, an address is needed and mail must be on: the user is mailed a link to
+ * choose one (and signs in with nothing until then); `linkMailed` says so.
+ */
+export async function createUser(actor: Actor, input: Omit<UserFormValues, "id">): Promise<{ id: number; linkMailed: boolean }> {
   const teamId = belongsToTeam(input.role) ? (input.teamId ?? null) : null;
-  const passwordHash = await hashPassword(input.password ?? "");
+  const email = input.email ?? null;
+  const mailLink = !input.password;
+  if (mailLink && !email) throw new DashboardError(messages.mail.passwordOrAddress, 400, "password");
+  if (mailLink && !mailIsOn()) throw new DashboardError(messages.mail.passwordNeeded, 400, "password");
+  const passwordHash = input.password ? await hashPassword(input.password) : NO_PASSWORD;
+  const language = input.language ?? "en";
   const user = await getDb()
     .transaction(async (tx) => {
       // The team size cap (app/modules/teams/team-size.server.ts): the team's row stays locked until commit.
       if (teamId) await admitMembers(tx, teamId);
-      const [row] = await tx.insert(users).values({ ...nameColumns(input.name), role: input.role, teamId, passwordHash }).returning({ id: users.id, ...auditedColumns });
+      const [row] = await tx.insert(users).values({ ...nameColumns(input.name), role: input.role, teamId, passwordHash, email, language }).returning({ id: users.id, ...auditedColumns });
       if (teamId) await markStandingsStale(tx, teamId);
-      await recordAudit(tx, actor, { kind: "user.created", userId: row.id, teamId, subjectId: row.id, after: audited(row) });
-      return { id: row.id };
+      const mailIds = mailLink && email ? await queueMails(tx, [{ userId: row.id, kind: "set_password", toAddress: email, language }]) : [];
+      await recordAudit(tx, actor, { kind: "user.created", userId: row.id, teamId, subjectId: row.id, after: { ...audited(row), ...(mailLink ? { linkMailed: true } : {}) } });
+      return { id: row.id, mailIds };
     })
     .catch(translate);
+  await dispatchMails(user.mailIds);
   await afterCommit([teamId]);
-  return user;
+  return { id: user.id, linkMailed: user.mailIds.length > 0 };
 }
 
 /** What a user's audit record keeps: never the password or its hash (a change of password is a flag). */
-const auditedColumns = { name: users.name, role: users.role, teamId: users.teamId };
+const auditedColumns = { name: users.name, role: users.role, teamId: users.teamId, email: users.email, language: users.language };
 
-function audited(row: { name: string; role: string; teamId: number | null }) {
-  return { name: row.name, role: row.role, teamId: row.teamId };
+function audited(row: { name: string; role: string; teamId: number | null; email: string | null; language: string }) {
+  return { name: row.name, role: row.role, teamId: row.teamId, email: row.email, language: row.language };
 }
 
 /**
@@ -84,7 +109,7 @@ function audited(row: { name: string; role: string; teamId: number | null }) {
  * longer is, or by someone who may no longer know the password. An admin changing their own password
  * keeps the session they changed it from.
  */
-export async function updateUser(actor: UserActor, input: UserFormValues & { id: number }) {
+export async function updateUser(actor: UserActor, input: Omit<UserFormValues, "email"> & { id: number; email?: string | null }) {
   if (input.id === actor.id && !mayManageUsers(input.role)) throw new DashboardError(m.cannotDemoteSelf, 409, "role");
   const teamId = belongsToTeam(input.role) ? (input.teamId ?? null) : null;
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
@@ -100,10 +125,18 @@ export async function updateUser(actor: UserActor, input: UserFormValues & { id:
       }
       const [after] = await tx
         .update(users)
-        .set({ ...nameColumns(input.name), role: input.role, teamId, ...(passwordHash ? { passwordHash } : {}) })
+        .set({
+          ...nameColumns(input.name),
+          role: input.role,
+          teamId,
+          ...(passwordHash ? { passwordHash } : {}),
+          // Left out (the API's PATCH without it): kept; null: removed.
+          ...(input.email !== undefined ? { email: input.email } : {}),
+          ...(input.language !== undefined ? { language: input.language } : {}),
+        })
         .where(eq(users.id, input.id))
         .returning(auditedColumns);
-      const changed = before.name !== after.name || before.role !== after.role || before.teamId !== after.teamId || passwordHash;
+      const changed = before.name !== after.name || before.role !== after.role || before.teamId !== after.teamId || before.email !== after.email || before.language !== after.language || passwordHash;
       if (changed) {
         await recordAudit(tx, actor, {
           kind: "user.updated",

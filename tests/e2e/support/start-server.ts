@@ -8,7 +8,7 @@ import path from "node:path";
 import { runMigrations } from "../../../scripts/migrate.ts";
 import { seedDemoEvent } from "../../../scripts/seed.ts";
 import { createDb } from "../../../db/client.ts";
-import { productionServiceEnv } from "../../../scripts/lib/local-services.ts";
+import { localMailEnv, productionServiceEnv } from "../../../scripts/lib/local-services.ts";
 import { WEB_NODE_FLAGS } from "../../../scripts/lib/web-node-flags.ts";
 import { databaseUrlFor, E2E_BUCKET, E2E_DATABASE, withAdminConnection } from "../../setup/databases.ts";
 import { createBucket, emptyBucket } from "../../support/buckets.ts";
@@ -38,6 +38,8 @@ const env = {
   SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
   // Production names every service explicitly (no silent fallback to the dev defaults).
   ...productionServiceEnv(),
+  // Mail through the project's own SMTP server (the tests read what it kept); links open this server.
+  ...localMailEnv(`http://127.0.0.1:${process.env.E2E_PORT ?? "3105"}`),
   DATABASE_URL: databaseUrl,
   REDIS_PREFIX: `gke2e_${process.pid}`,
   PORT: process.env.E2E_PORT ?? "3105",

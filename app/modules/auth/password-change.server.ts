@@ -1,0 +1,22 @@
+/**
+ * A signed-in user changes their own password (/account/password; docs/domain.md "Mail"): the current one is
+ * checked first, by the caller, under the login throttle (app/glue/auth.server.ts). The new one is hashed
+ * before the transaction; the user's other sign-in sessions end in it, the one they changed it from goes on.
+ */
+import { eq } from "drizzle-orm";
+import { users } from "../../../db/schema.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { hashPassword } from "./password.server.ts";
+import { forgetRecentUsers } from "./recent-users.server.ts";
+import { endSessionsOf } from "./sessions.server.ts";
+
+/** Sets the password; returns how many of the user's other sessions ended. */
+export async function changeOwnPassword(userId: number, keepSessionId: number | null, password: string): Promise<number> {
+  const passwordHash = await hashPassword(password);
+  const ended = await getDb().transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, userId));
+    return endSessionsOf(tx, userId, keepSessionId);
+  });
+  if (ended > 0) forgetRecentUsers();
+  return ended;
+}

@@ -1,0 +1,113 @@
+/**
+ * Single-use links to choose a password (docs/domain.md "Mail"): `set` for a new account (valid
+ * PASSWORD_LINK_HOURS, 72 by default), `reset` for a forgotten password (30 minutes). A link carries
+ * `<selector>.<verifier>`: the selector (128 random bits) names the row, the verifier (256 random bits) proves
+ * the link; only the verifier's SHA-256 is stored, and it is compared in constant time, so neither a database
+ * leak nor the time an answer takes gives a usable link. Opening a link (GET) reads it; only submitting the
+ * form (POST) uses it: mail scanners open links. Using it sets the password, spends the link and every other
+ * unused link of the user, and ends every sign-in session of the user, in one transaction.
+ */
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { and, eq, isNull, ne } from "drizzle-orm";
+import type { Queryable } from "../../../db/client.ts";
+import { passwordLinks, users } from "../../../db/schema.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { getEnv } from "../../infrastructure/env.server.ts";
+import { hashPassword } from "../auth/password.server.ts";
+import { forgetRecentUsers } from "../auth/recent-users.server.ts";
+import { endSessionsOf } from "../auth/sessions.server.ts";
+import { DomainError } from "../errors.ts";
+import { messages } from "../messages.ts";
+
+export type LinkPurpose = "set" | "reset";
+
+/** A reset link's life: long enough to open the mail, short enough that an old mailbox holds no live one. */
+export const RESET_LINK_MINUTES = 30;
+
+/** How long a link of this purpose stays usable. */
+export function linkValidityMs(purpose: LinkPurpose): number {
+  return purpose === "reset" ? RESET_LINK_MINUTES * 60_000 : getEnv().PASSWORD_LINK_HOURS * 3_600_000;
+}
+
+const TOKEN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+
+function verifierHash(verifier: string): Buffer {
+  return createHash("sha256").update(verifier).digest();
+}
+
+/**
+ * A new link for the user, in the caller's transaction; the token, plain, for the mail only (never stored,
+ * never logged). An unused link the same mail carried before (an earlier try of it) is replaced.
+ */
+export async function createPasswordLink(tx: Queryable, link: { userId: number; purpose: LinkPurpose; mailId: number | null }, now = new Date()): Promise<string> {
+  const selector = randomBytes(16).toString("base64url");
+  const verifier = randomBytes(32).toString("base64url");
+  if (link.mailId !== null) await tx.delete(passwordLinks).where(and(eq(passwordLinks.mailId, link.mailId), isNull(passwordLinks.usedAt)));
+  await tx.insert(passwordLinks).values({
+    userId: link.userId,
+    purpose: link.purpose,
+    selector,
+    verifierHash: verifierHash(verifier).toString("hex"),
+    mailId: link.mailId,
+    expiresAt: new Date(now.getTime() + linkValidityMs(link.purpose)),
+  });
+  return `${selector}.${verifier}`;
+}
+
+/** Removes the unused links a mail carried (its send failed: nobody got them). */
+export async function dropLinksOfMail(tx: Queryable, mailId: number): Promise<void> {
+  await tx.delete(passwordLinks).where(and(eq(passwordLinks.mailId, mailId), isNull(passwordLinks.usedAt)));
+}
+
+export type LinkState =
+  | { state: "live"; userId: number; userName: string; purpose: LinkPurpose; expiresAt: Date }
+  | { state: "unknown" | "used" | "expired" };
+
+/** The state of a link, read (not used): what its page shows. A malformed token is unknown. */
+export async function readPasswordLink(token: string, db: Queryable = getDb(), now = new Date(), forUpdate = false): Promise<LinkState> {
+  const parts = TOKEN.exec(token);
+  if (!parts) return { state: "unknown" };
+  const query = db
+    .select({ id: passwordLinks.id, userId: passwordLinks.userId, userName: users.name, purpose: passwordLinks.purpose, verifierHash: passwordLinks.verifierHash, expiresAt: passwordLinks.expiresAt, usedAt: passwordLinks.usedAt })
+    .from(passwordLinks)
+    .innerJoin(users, eq(users.id, passwordLinks.userId))
+    .where(eq(passwordLinks.selector, parts[1]));
+  const [row] = forUpdate ? await query.for("update", { of: passwordLinks }) : await query;
+  // The verifier is compared in constant time; a link of a deleted user went with the user (cascade).
+  const stored = row ? Buffer.from(row.verifierHash, "hex") : Buffer.alloc(32);
+  const matches = timingSafeEqual(stored.length === 32 ? stored : Buffer.alloc(32), verifierHash(parts[2])) && row !== undefined;
+  if (!row || !matches) return { state: "unknown" };
+  if (row.usedAt) return { state: "used" };
+  if (row.expiresAt.getTime() <= now.getTime()) return { state: "expired" };
+  return { state: "live", userId: row.userId, userName: row.userName, purpose: row.purpose, expiresAt: row.expiresAt };
+}
+
+/** Why a link cannot be used, as the page and the form say it. */
+export function linkRefusal(state: "unknown" | "used" | "expired"): DomainError {
+  if (state === "used") return new DomainError(messages.mail.linkUsed, { status: 410 });
+  if (state === "expired") return new DomainError(messages.mail.linkExpired, { status: 410 });
+  return new DomainError(messages.mail.linkUnknown, { status: 404 });
+}
+
+/**
+ * Uses a link: the user's password becomes `password`, the link and every other unused link of the user are
+ * spent, and every sign-in session of the user ends (the link's page starts none: the user signs in with
+ * the new password). Throws the link's refusal when it is not live (used meanwhile: the row is locked, so
+ * two submissions of one link cannot both pass). Returns the user's name, for the sign-in form.
+ */
+export async function spendPasswordLink(token: string, password: string, now = new Date()): Promise<{ userName: string; sessionsEnded: number }> {
+  // Hashing is the slow part: before the transaction holds the row. A refused link pays it too (no timing tell).
+  const passwordHash = await hashPassword(password);
+  const used = await getDb().transaction(async (tx) => {
+    const link = await readPasswordLink(token, tx, now, true);
+    if (link.state !== "live") throw linkRefusal(link.state);
+    const parts = TOKEN.exec(token)!;
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, link.userId));
+    await tx.update(passwordLinks).set({ usedAt: now }).where(eq(passwordLinks.selector, parts[1]));
+    await tx.delete(passwordLinks).where(and(eq(passwordLinks.userId, link.userId), isNull(passwordLinks.usedAt), ne(passwordLinks.selector, parts[1])));
+    const sessionsEnded = await endSessionsOf(tx, link.userId);
+    return { userName: link.userName, sessionsEnded };
+  });
+  if (used.sessionsEnded > 0) forgetRecentUsers();
+  return used;
+}
