@@ -54,10 +54,11 @@ CREATE TRIGGER challenge_flags_event_data_version AFTER INSERT OR UPDATE OR DELE
 CREATE TRIGGER challenge_prerequisites_event_data_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON challenge_prerequisites
   FOR EACH STATEMENT EXECUTE FUNCTION gk_bump_challenges_version();
 --> statement-breakpoint
--- A solve that goes (its team deleted) leaves the count: the count stays the number of solves.
+-- A solve that goes (its team deleted) leaves the count: the count stays the number of solves, and a dynamic
+-- challenge's solvers are to be recomputed again (their value rises back): the worker's sweep takes it.
 CREATE FUNCTION gk_flag_solve_gone() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE flag_solve_counts SET solves = solves - 1 WHERE challenge_id = OLD.challenge_id;
+  UPDATE flag_solve_counts SET solves = solves - 1, recomputed = 0, changed_at = now() WHERE challenge_id = OLD.challenge_id;
   RETURN NULL;
 END;
 $$;
