@@ -134,4 +134,21 @@ describe("dynamic points", () => {
     await barrier;
     expect(singles.filter(([update]) => ids.includes(update.id))).toEqual([]);
   });
+
+  it("counts a solve that goes (deleted in the database) out, and sends the challenge's solvers back to the sweep", async () => {
+    const challenge = await dynamicChallenge(500, 100, 3);
+    const players = await Promise.all([0, 1].map(async () => {
+      const team = await makeTeam();
+      const user = await makeUser("participant", team.id);
+      return { team, actor: actorFor(user.id, user.name, "participant") };
+    }));
+    for (const player of players) await sendFlag({ actor: player.actor, teamId: player.team.id, challengeId: challenge.id, answer: "GK{decay}" });
+    await recomputeChallengeSolvers(challenge.id);
+    await getDb().delete(flagSolves).where(eq(flagSolves.teamId, players[1].team.id));
+    const [count] = await getDb().select().from(flagSolveCounts).where(eq(flagSolveCounts.challengeId, challenge.id));
+    expect([count.solves, count.recomputed]).toEqual([1, 0]);
+    await recomputeChallengeSolvers(challenge.id);
+    const [first] = await getDb().select().from(standings).where(eq(standings.teamId, players[0].team.id));
+    expect(first.totalCenti).toBe(50_000);
+  });
 });
