@@ -23,6 +23,7 @@ import {
   teams,
 } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { getLogger } from "../../infrastructure/logger.server.ts";
 import { AUDIT_NAMES, auditInsertFrom, auditValuesOf, type Actor } from "../audit/audit.server.ts";
 import { EVENT_DATA_PREFIX, FLAG_RESET_PREFIX, isHearingChanges as isHearingFlagResets, onNotice, watchCallerChanges } from "../auth/caller-changes.server.ts";
 import { challengeGateJoin, hasPrerequisitesSql, missingPrerequisitesSql, refusalToEveryTeam, type AnswerGate } from "../challenges/visibility.server.ts";
@@ -515,8 +516,13 @@ async function recordSolve(input: Parameters<typeof sendFlag>[0], challenge: Fla
   const points = dynamic && challenge.frozenAt ? challengeValue(challenge, Number(row.solves_at_freeze)) : challengeValue(challenge, solves);
   const solvedAt = dateOrNull(row.solved_at)!;
   if (dynamic) await requestSolversRecompute(challenge.id, solves);
-  // The solve and its mark are committed: the team's standing now, in the request (nothing more to change).
-  else await changeTeamThenRecompute(async () => ({ value: null, teamId, finish: [] }));
+  else {
+    // The solve and its mark are committed: the team's standing now, in the request (nothing more to change). A
+    // failure here leaves the mark for the sweep; the team is told the truth: it solved it.
+    await changeTeamThenRecompute(async () => ({ value: null, teamId, finish: [] })).catch((error: unknown) =>
+      getLogger().warn({ err: error, teamId, challengeId: challenge.id }, "a flag solve's standings not recomputed in the request; the sweep takes them"),
+    );
+  }
   return correct(challenge.id, points, solvedAt, solves, [teamId]);
 }
 
