@@ -43,7 +43,8 @@ test("a first blood pops up on another player's screen and marks the solver's ro
 
   // On the other player's screen, at once: the popup, titled, naming the team and the challenge.
   const popup = watching.getByRole("region", { name: "First blood" });
-  await expect(popup).toContainText(`${solver.name} solved ${title} first.`);
+  // The names as the sentence isolates them (U+2068 … U+2069: each takes its own direction).
+  await expect(popup).toContainText(`\u2068${solver.name}\u2069 solved \u2068${title}\u2069 first.`);
   // The scoreboard re-read: the solver's row details mark its first blood.
   const details = solverRow.getByText("Among the first three on 1 challenge");
   await expect(details).toBeVisible();
