@@ -37,7 +37,7 @@ test.describe("admin dashboard", () => {
 
     await page.goto("/dashboard/users");
     await page.getByLabel("Name").fill(userName);
-    await page.getByLabel("Password").fill("falcon-password");
+    await page.getByRole("textbox", { name: /^Password/ }).fill("falcon-password");
     await page.getByLabel("Role").selectOption("participant");
     await page.getByLabel("Team").selectOption({ label: teamName });
     await page.getByRole("button", { name: "Add user" }).click();
