@@ -176,7 +176,8 @@ test.describe("web security", () => {
     const userName = `canary-${Date.now()}`;
     await page.goto("/dashboard/users");
     await page.getByLabel("Name").fill(userName);
-    await page.getByLabel("Password").fill(canary);
+    // The form's field, not the bar's "Change your password" link.
+    await page.getByRole("textbox", { name: /^Password/ }).fill(canary);
     await page.getByLabel("Role").selectOption("judge");
     await page.getByRole("button", { name: "Add user" }).click();
     await expect(page.getByText("تمت إضافة المستخدم بنجاح")).toBeVisible();
