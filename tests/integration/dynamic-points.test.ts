@@ -3,7 +3,7 @@
  * app/modules/flags/decay.ts are one rule; a new solve lowers every solver's points, each keeps the time it
  * reached its total, and the chart shows the fall when it happened.
  */
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { challengeFlags, challenges, flagSolveCounts, flagSolves, standings, standingsHistory, teamAnswers } from "../../db/schema.ts";
@@ -133,6 +133,28 @@ describe("dynamic points", () => {
     broadcastNotification({ message: marker, timestamp: new Date().toISOString() });
     await barrier;
     expect(singles.filter(([update]) => ids.includes(update.id))).toEqual([]);
+  });
+
+  it("runs one batch for a burst however many jobs run at once, and every solve of the burst is in it", async () => {
+    const challenge = await dynamicChallenge(400, 80, 5);
+    const players = await Promise.all(
+      [0, 1, 2, 3, 4, 5].map(async () => {
+        const team = await makeTeam();
+        const user = await makeUser("participant", team.id);
+        return { team, actor: actorFor(user.id, user.name, "participant") };
+      }),
+    );
+    for (const player of players) await sendFlag({ actor: player.actor, teamId: player.team.id, challengeId: challenge.id, answer: "GK{decay}" });
+    // A worker runs several jobs at once: eight jobs of the burst together recompute the six solvers once, not
+    // once each (each used to wait for the running batch's locks, then redo it).
+    const jobs = await Promise.all(Array.from({ length: 8 }, () => recomputeChallengeSolvers(challenge.id)));
+    const teamsRecomputed = jobs.flat().reduce((sum, round) => sum + round.length, 0);
+    expect(teamsRecomputed).toBe(6);
+    const [count] = await getDb().select().from(flagSolveCounts).where(eq(flagSolveCounts.challengeId, challenge.id));
+    expect([count.solves, count.recomputed]).toEqual([6, 6]);
+    const value = dynamicValue({ initial: 400, minimum: 80, decay: 5 }, 6);
+    const totals = await getDb().select({ teamId: standings.teamId, totalCenti: standings.totalCenti }).from(standings).where(inArray(standings.teamId, players.map((player) => player.team.id)));
+    expect(totals.map((row) => row.totalCenti)).toEqual(Array(6).fill(value * 100));
   });
 
   it("counts a solve that goes (deleted in the database) out, and sends the challenge's solvers back to the sweep", async () => {

@@ -8,12 +8,14 @@
  * challenge is a few batches, the rest of its jobs nothing. The worker's sweep enqueues any challenge left behind
  * (Redis down, a process gone between the commit and the enqueue).
  */
+import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { rowsOf, sendInOrder } from "../../../db/in-order.ts";
 import { challenges, flagSolveCounts, flagSolves } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { enqueue } from "../../infrastructure/queue.server.ts";
+import { getRedis, redisKey } from "../../infrastructure/redis.server.ts";
 import { markStandingsStale } from "../standings/outbox.server.ts";
 import { recomputeTeamsTogether, type RecomputeResult } from "../standings/recompute.server.ts";
 import { challengeValue } from "./decay.ts";
@@ -62,13 +64,49 @@ async function readSolvers(challengeId: number) {
 
 /** Rounds at most per job: past them the sweep or the next solve's job goes on. */
 const MAX_ROUNDS = 5;
+/** How long a job's turn on a challenge lasts at most (a worker that died holding it): then another may take it. */
+const TURN_MS = 120_000;
+/** Turns at most per job: past them the sweep or the next solve's job goes on. */
+const MAX_TURNS = 10;
+/** Deletes the turn's key only if it is still this job's. */
+const RELEASE_TURN = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`;
+
+/**
+ * The challenge's solvers recomputed by one job at a time (docs/domain.md "Dynamic points"). Without it every
+ * job of a burst (a worker runs several at once) found the count behind, waited for the running batch's team
+ * locks, then recomputed every solver again: each solve paid for all of them. A job first says it came (the
+ * `wanted` key), then takes the challenge's turn (a Redis key, set if absent) or ends; the holder, once done and
+ * the turn given back, takes it again if a job came meanwhile. A job that found the turn taken set `wanted`
+ * before, so either the holder reads the count after that (its solve is in) or sees `wanted` after giving the
+ * turn back. Returns each round's results.
+ */
+export async function recomputeChallengeSolvers(challengeId: number): Promise<RecomputeResult[][]> {
+  const redis = getRedis();
+  const turnKey = redisKey("flag-solvers", challengeId, "turn");
+  const wantedKey = redisKey("flag-solvers", challengeId, "wanted");
+  const token = randomUUID();
+  const rounds: RecomputeResult[][] = [];
+  await redis.set(wantedKey, "1", "PX", TURN_MS);
+  for (let turn = 0; turn < MAX_TURNS; turn++) {
+    if ((await redis.set(turnKey, token, "PX", TURN_MS, "NX")) !== "OK") return rounds;
+    try {
+      // From here the count is read afresh: whoever came before this is in it.
+      await redis.del(wantedKey);
+      rounds.push(...(await recomputeWhileBehind(challengeId)));
+    } finally {
+      await redis.eval(RELEASE_TURN, 1, turnKey, token);
+    }
+    if ((await redis.exists(wantedKey)) === 0) return rounds;
+  }
+  return rounds;
+}
 
 /**
  * Every solver of the challenge recomputed together and published as one event, until the count read before a
  * round is still the count after it; then `recomputed` says so. Nothing to do once `recomputed` has reached the
- * count (another job did it: the job of every later solve of a burst ends here). Returns each round's results.
+ * count (another job did it). Returns each round's results.
  */
-export async function recomputeChallengeSolvers(challengeId: number): Promise<RecomputeResult[][]> {
+async function recomputeWhileBehind(challengeId: number): Promise<RecomputeResult[][]> {
   const rounds: RecomputeResult[][] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const read = await readSolvers(challengeId);

@@ -208,7 +208,13 @@ async function recomputeOnce(teamId: number): Promise<RecomputeResult> {
  * publish once the transaction has committed (publishStanding). `inRequest`: the locks were only tried, the
  * Redis placement gets its deadline, and the writes are committed here, in one round trip with them as a rule.
  */
-async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: PromiseSettledResult<Rows>[], inRequest: Progress | null): Promise<Recomputed> {
+async function recomputeFrom(
+  tx: Queryable,
+  teamId: number,
+  [locks, reads]: PromiseSettledResult<Rows>[],
+  inRequest: Progress | null,
+  outboxDone: PendingOutbox[] | null = null,
+): Promise<Recomputed> {
   // The shared board lock before any write: a rebuild holds it exclusive and then rewrites every row, so a
   // job that wrote first and waited for the lock afterwards would deadlock with it. Its Redis writes below
   // also happen under it (a rebuild cannot overwrite them with older data).
@@ -252,7 +258,9 @@ async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: Prom
       updatedAt: new Date().toISOString(),
       totalChanged: previous?.totalCenti !== values.totalCenti,
       historyAt: historyPointAt(previous?.reachedAt, values.totalReachedAt, new Date()).toISOString(),
-      pendingVersion: pending.version,
+      // A batch removes its teams' outbox rows in its last statement (outboxDone), not here: a row it removed here
+      // would stay locked until the batch's COMMIT, and a solve marking that team would wait for it.
+      pendingVersion: outboxDone ? null : pending.version,
     }),
   ]);
   // Nothing a client shows changed since the last committed job (a first answer still pending, an answer sent
@@ -261,6 +269,7 @@ async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: Prom
   // retry of such a job still publishes.
   // `standing` by reference: its rank is set below, before anything is published.
   const publish = previous?.shown !== shown ? { team: standing, ...freeze, own, requestedAt: pending.requestedAt } : null;
+  outboxDone?.push({ teamId, version: pending.version });
   if (inRequest) {
     // The COMMIT goes as soon as Redis has the team (never before: the placement is under the team's lock),
     // behind the writes if they have not answered yet, with a BEGIN after it: the transaction's own COMMIT ends
@@ -304,6 +313,12 @@ export async function recomputeTeamsTogether(teamIds: readonly number[], about: 
   }
 }
 
+/** A team's outbox version a batch recomputed, removed at the batch's end. */
+interface PendingOutbox {
+  teamId: number;
+  version: number;
+}
+
 /** What a batch recompute was for: a dynamic challenge's new value. */
 export interface BatchCause {
   challengeId: number;
@@ -316,10 +331,18 @@ async function recomputeTogetherOnce(ids: number[], about: BatchCause | null): P
     for (const result of await sendInOrder(tx, [GENERIC_PLANS, teamsThenBoardSharedThenUsersSql(idList, affectedUserIdsOfTeams(idList))])) rowsOf(result);
     const results: RecomputeResult[] = [];
     const publishes: Publish[] = [];
+    const outboxDone: PendingOutbox[] = [];
     for (const teamId of ids) {
-      const { result, publish } = await recomputeFrom(tx, teamId, await sendInOrder(tx, firstStatements(teamId, { inRequest: false })), null);
+      const { result, publish } = await recomputeFrom(tx, teamId, await sendInOrder(tx, firstStatements(teamId, { inRequest: false })), null, outboxDone);
       results.push(result as RecomputeResult);
       if (publish) publishes.push(publish);
+    }
+    // Each team's outbox row, if it still has the version its recompute read (a change meanwhile keeps it), in
+    // the batch's last statement: locked only from here to the COMMIT.
+    if (outboxDone.length > 0) {
+      await tx.execute(sql`delete from ${standingsOutbox} o using unnest(${`{${outboxDone.map((done) => done.teamId).join(",")}}`}::int[],
+          ${`{${outboxDone.map((done) => done.version).join(",")}}`}::bigint[]) done(team_id, version)
+        where o.team_id = done.team_id and o.version = done.version`);
     }
     return { results, publishes };
   });
