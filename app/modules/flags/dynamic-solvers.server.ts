@@ -64,12 +64,18 @@ async function readSolvers(challengeId: number) {
 
 /** Rounds at most per job: past them the sweep or the next solve's job goes on. */
 const MAX_ROUNDS = 5;
-/** How long a job's turn on a challenge lasts at most (a worker that died holding it): then another may take it. */
-const TURN_MS = 120_000;
+/**
+ * How long a job's turn on a challenge lasts unless renewed (renewed before each round): a worker that died holding
+ * it holds up the challenge's solvers this long at most. A round longer than this lets a second job in: work done
+ * twice, nothing wrong (the batches' locks still take turns).
+ */
+const TURN_MS = 30_000;
 /** Turns at most per job: past them the sweep or the next solve's job goes on. */
 const MAX_TURNS = 10;
 /** Deletes the turn's key only if it is still this job's. */
 const RELEASE_TURN = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`;
+/** Renews the turn only if it is still this job's. */
+const RENEW_TURN = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) end return 0`;
 
 /**
  * The challenge's solvers recomputed by one job at a time (docs/domain.md "Dynamic points"). Without it every
@@ -92,7 +98,7 @@ export async function recomputeChallengeSolvers(challengeId: number): Promise<Re
     try {
       // From here the count is read afresh: whoever came before this is in it.
       await redis.del(wantedKey);
-      rounds.push(...(await recomputeWhileBehind(challengeId)));
+      rounds.push(...(await recomputeWhileBehind(challengeId, () => redis.eval(RENEW_TURN, 1, turnKey, token, TURN_MS))));
     } finally {
       await redis.eval(RELEASE_TURN, 1, turnKey, token);
     }
@@ -106,9 +112,10 @@ export async function recomputeChallengeSolvers(challengeId: number): Promise<Re
  * round is still the count after it; then `recomputed` says so. Nothing to do once `recomputed` has reached the
  * count (another job did it). Returns each round's results.
  */
-async function recomputeWhileBehind(challengeId: number): Promise<RecomputeResult[][]> {
+async function recomputeWhileBehind(challengeId: number, renewTurn: () => Promise<unknown>): Promise<RecomputeResult[][]> {
   const rounds: RecomputeResult[][] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
+    if (round > 0) await renewTurn();
     const read = await readSolvers(challengeId);
     if (!read || read.recomputed >= read.solves) return rounds;
     // Marked stale first (a statement of its own: no lock held beyond it), so each is a pending recompute, and the
