@@ -97,13 +97,15 @@ export async function compareSubmission(submissionId: number): Promise<{ signals
       fileKey: submissions.fileKey,
       fileSize: submissions.fileSize,
       starter: challengeStarters.text,
+      similarityPercent: integritySettings.similarityPercent,
     })
     .from(submissions)
     .leftJoin(challengeStarters, eq(challengeStarters.challengeId, submissions.challengeId))
+    .leftJoin(integritySettings, eq(integritySettings.id, 1))
     .where(eq(submissions.id, submissionId));
   if (!row) return { signals: 0 };
   const version: Version = { submissionId: row.submissionId, teamId: row.teamId, challengeId: row.challengeId, versionAt: row.versionAt };
-  const { similarityPercent } = await readIntegritySettings(db);
+  const similarityPercent = row.similarityPercent ?? DEFAULT_SIMILARITY_PERCENT;
 
   // The file is read before the transaction (storage may be slow; nothing is locked meanwhile).
   let file: { hash: string; print: Fingerprint | null; kind: "text" | "code" | "file" } | null = null;
