@@ -200,7 +200,7 @@ describe("decisions", () => {
     expect(await signalsCsv()).toContain(`${signal.id},similar,confirmed`);
   });
 
-  it("refuses a penalty for a team outside the signal", async () => {
+  it("refuses a penalty for a team outside the signal, or one whose reason names the other team", async () => {
     const challenge = await makeChallenge();
     const [a, b, outsider] = [await makePlayer(), await makePlayer(), await makePlayer()];
     await printed(await send(a, challenge.id, original));
@@ -209,6 +209,11 @@ describe("decisions", () => {
     const admin = await makeUser("admin");
     await expect(confirmSignal(actorFor(admin.id, admin.name, "admin"), { id: signal.id, teamId: outsider.team.id, points: "10", publicReason: "x" })).rejects.toMatchObject({ status: 400 });
     expect(await getDb().select().from(awards).where(eq(awards.teamId, outsider.team.id))).toEqual([]);
+    // Nor a public reason naming the other team.
+    await expect(
+      confirmSignal(actorFor(admin.id, admin.name, "admin"), { id: signal.id, teamId: b.team.id, points: "10", publicReason: `Copied from ${a.team.name.toUpperCase()}` }),
+    ).rejects.toMatchObject({ status: 400, field: "publicReason" });
+    expect(await getDb().select().from(awards).where(eq(awards.teamId, b.team.id))).toEqual([]);
   });
 });
 

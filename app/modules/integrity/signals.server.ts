@@ -285,6 +285,12 @@ export async function confirmSignal(actor: Actor, input: { id: number; teamId: n
   const award = await getDb().transaction(async (tx) => {
     const row = await lockOpen(tx, input.id);
     if (input.teamId !== row.teamId && input.teamId !== row.otherTeamId) throw new SignalError(m.teamNotInSignal, 400, "teamId");
+    // The reason the team reads never names the other team (nor, by the form's hint, the evidence).
+    const otherId = input.teamId === row.teamId ? row.otherTeamId : row.teamId;
+    if (otherId !== null) {
+      const [other] = await tx.select({ name: teams.name }).from(teams).where(eq(teams.id, otherId));
+      if (other && input.publicReason.toLowerCase().includes(other.name.toLowerCase())) throw new SignalError(m.reasonNamesTeam, 400, "publicReason");
+    }
     const points = input.points.trim().startsWith("-") ? input.points.trim() : `-${input.points.trim()}`;
     const award = await giveAwardIn(tx, actor, { teamId: input.teamId, points, reason: input.publicReason });
     await tx.update(integritySignals).set({ status: "confirmed", reason: input.publicReason, decidedBy: actor.id, decidedAt: new Date(), awardId: award.id }).where(eq(integritySignals.id, row.id));
