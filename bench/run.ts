@@ -9,7 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { ensureBuild, REPO_ROOT } from "./lib/servers.ts";
 
-export const BENCHMARKS = ["live-path", "standings-cost", "pages", "uploads", "event-day", "audit", "stampede", "flags"] as const;
+export const BENCHMARKS = ["live-path", "standings-cost", "pages", "uploads", "event-day", "audit", "stampede", "flags", "signals"] as const;
 
 const { values } = parseArgs({ options: { smoke: { type: "boolean", default: false }, only: { type: "string" }, parallel: { type: "string" } } });
 // Full runs one at a time (each has the machine); smoke runs side by side (it judges no timing).

@@ -1007,3 +1007,137 @@ export type Mail = typeof mails.$inferSelect;
 export type MailKind = (typeof mailKindEnum.enumValues)[number];
 export type Award = typeof awards.$inferSelect;
 export type AuditRecord = typeof auditLog.$inferSelect;
+
+/**
+ * Integrity signals (docs/domain.md "Integrity signals", docs/decisions/045-integrity-signals.md). A challenge's
+ * starter code or template, set by an admin: what every team shares, subtracted before answers are compared.
+ */
+export const challengeStarters = pgTable("challenge_starters", {
+  challengeId: integer("challenge_id")
+    .primaryKey()
+    .references(() => challenges.id, { onDelete: "cascade" }),
+  text: text("text").notNull(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A fingerprint of one version of a submission (`version_at` is the submission's revised_at when it was sent,
+ * which its row in submission_versions keeps as submitted_at): from its text, or from its file. `content_hash`
+ * is the SHA-256 of the file's bytes; `signature` the MinHash of the text's (or text file's) shingles, null
+ * when too little of it is the team's own. Written by the integrity worker, never in a request.
+ */
+export const submissionPrints = pgTable(
+  "submission_prints",
+  {
+    id: serial("id").primaryKey(),
+    submissionId: integer("submission_id")
+      .notNull()
+      .references(() => submissions.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    versionAt: timestamp("version_at", { withTimezone: true }).notNull(),
+    source: text("source", { enum: ["text", "file"] }).notNull(),
+    kind: text("kind", { enum: ["text", "code", "file"] }).notNull(),
+    contentHash: text("content_hash"),
+    shingles: integer("shingles").notNull().default(0),
+    signature: integer("signature").array(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("submission_prints_version_key").on(t.submissionId, t.versionAt, t.source),
+    index("submission_prints_hash_idx").on(t.challengeId, t.contentHash),
+  ],
+);
+
+/** A print's LSH band keys: the candidates of a new print are the prints sharing one of its keys, found by index. */
+export const printBands = pgTable(
+  "print_bands",
+  {
+    challengeId: integer("challenge_id").notNull(),
+    key: integer("key").notNull(),
+    printId: integer("print_id")
+      .notNull()
+      .references(() => submissionPrints.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.challengeId, t.key, t.printId] }), index("print_bands_print_idx").on(t.printId)],
+);
+
+/**
+ * One integrity signal: two teams whose answers look alike, a flag of one sent by another, a browser signed in
+ * as members of two teams, an account used from many browsers. For admins and judges only, never participants.
+ * `source_key` makes the worker's writes idempotent (one signal per new version and other team, per flag
+ * sharing, per device and team pair, per account). People decide: dismissed with a reason, or confirmed (with
+ * the penalty award it gave).
+ */
+export const integritySignals = pgTable(
+  "integrity_signals",
+  {
+    id: serial("id").primaryKey(),
+    kind: text("kind", { enum: ["similar", "identical-file", "flag-shared", "device-shared", "many-devices"] }).notNull(),
+    challengeId: integer("challenge_id").references(() => challenges.id, { onDelete: "cascade" }),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    otherTeamId: integer("other_team_id").references(() => teams.id, { onDelete: "cascade" }),
+    printId: integer("print_id").references(() => submissionPrints.id, { onDelete: "set null" }),
+    otherPrintId: integer("other_print_id").references(() => submissionPrints.id, { onDelete: "set null" }),
+    // The similarity in percent (100 for an identical file, a shared flag); for devices, the count.
+    similarity: smallint("similarity").notNull(),
+    details: jsonb("details").$type<Record<string, string | number | null>>().notNull().default(sql`'{}'::jsonb`),
+    sourceKey: text("source_key").notNull(),
+    status: text("status", { enum: ["open", "dismissed", "confirmed"] }).notNull().default("open"),
+    reason: text("reason"),
+    decidedBy: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    awardId: integer("award_id").references(() => awards.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("integrity_signals_source_key").on(t.sourceKey),
+    index("integrity_signals_status_idx").on(t.status, t.similarity),
+    index("integrity_signals_print_idx").on(t.printId),
+    index("integrity_signals_other_print_idx").on(t.otherPrintId),
+  ],
+);
+
+/**
+ * The sign-in log (docs/domain.md "Integrity signals"): who signed in, when, from which browser (the SHA-256 of
+ * its device cookie) and address, and the team the user was in then. Sessions are deleted when they end; this
+ * stays for the retention period, then the worker prunes it.
+ */
+export const signIns = pgTable(
+  "sign_ins",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    teamId: integer("team_id").references(() => teams.id, { onDelete: "set null" }),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    device: text("device").notNull(),
+    address: text("address"),
+  },
+  (t) => [index("sign_ins_device_idx").on(t.device, t.at), index("sign_ins_user_idx").on(t.userId, t.at), index("sign_ins_at_idx").on(t.at)],
+);
+
+/** The thresholds of the integrity signals (one row, as event_settings): an admin sets them on the signals page. */
+export const integritySettings = pgTable(
+  "integrity_settings",
+  {
+    id: smallint("id").primaryKey().default(1),
+    // Two answers at least this similar (percent, after normalising) make a signal.
+    similarityPercent: smallint("similarity_percent").notNull().default(50),
+    // An account signed in from at least this many browsers within the sign-in log's retention makes a signal.
+    devicesPerAccount: smallint("devices_per_account").notNull().default(4),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("integrity_settings_single_row", sql`${t.id} = 1`),
+    check("integrity_settings_similarity", sql`${t.similarityPercent} between 10 and 100`),
+    check("integrity_settings_devices", sql`${t.devicesPerAccount} between 2 and 100`),
+  ],
+);

@@ -20,6 +20,9 @@ import { processStandings, processStandingsBatch } from "./processors/standings.
 import { processStorageCleanup } from "./processors/storage-cleanup.ts";
 import { processFirstBloodWebhook } from "./processors/first-blood-webhook.ts";
 import { processMail } from "./processors/mail.ts";
+import { processIntegrity } from "./processors/integrity.ts";
+import { surfaceFlagSharing } from "../app/modules/integrity/compare.server.ts";
+import { pruneSignIns } from "../app/modules/integrity/sign-ins.server.ts";
 import { closeMail } from "../app/infrastructure/mail.server.ts";
 import { sweepQueuedMails } from "../app/modules/mail/mails.server.ts";
 
@@ -29,12 +32,15 @@ const processors: Record<QueueKey, Processor> = {
   storageCleanup: processStorageCleanup,
   firstBloodWebhook: processFirstBloodWebhook,
   mail: processMail,
+  integrity: processIntegrity,
 };
 
 /** How often each worker re-enqueues teams still marked stale (a score saved while Redis was down). */
 const SWEEP_INTERVAL_MS = 5000;
 /** How often each worker queues again the mails whose job never reached Redis (app/modules/mail/mails.server.ts). */
 const MAIL_SWEEP_INTERVAL_MS = 30_000;
+/** How often each worker surfaces new flag-sharing records as signals and prunes the sign-in log (app/modules/integrity). */
+const INTEGRITY_SWEEP_INTERVAL_MS = 30_000;
 
 export function startWorkers(): Worker[] {
   const env = getEnv();
@@ -131,6 +137,18 @@ async function main() {
     }
   };
   const mailSweepTimer = setInterval(() => void sweepMail(), MAIL_SWEEP_INTERVAL_MS);
+  const sweepIntegrity = async () => {
+    try {
+      const surfaced = await surfaceFlagSharing();
+      if (surfaced > 0) log.info({ signals: surfaced }, "flag sharing surfaced as integrity signals");
+      const pruned = await pruneSignIns();
+      if (pruned > 0) log.info({ signIns: pruned }, "sign-in log pruned");
+    } catch (error) {
+      log.warn({ err: error }, "integrity sweep failed; will retry");
+    }
+  };
+  void sweepIntegrity();
+  const integritySweepTimer = setInterval(() => void sweepIntegrity(), INTEGRITY_SWEEP_INTERVAL_MS);
   const mail = getEnv().mail;
   if ("off" in mail) log.warn({ reason: mail.off }, "mail is off: no SMTP server is configured (SMTP_HOST); set-password links and password resets are not sent");
 
@@ -147,6 +165,7 @@ async function main() {
     // close() waits for the jobs in hand; anything not finished is picked up by another worker.
     clearInterval(sweepTimer);
     clearInterval(mailSweepTimer);
+    clearInterval(integritySweepTimer);
     metricsServer?.close();
     await Promise.all(workers.map((worker) => worker.close()));
     await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis(), closeDb()]);

@@ -11,7 +11,8 @@ import { deleteExpiredSessions, endSessionByToken, startSession } from "../modul
 import { findSessionCaller, type Caller } from "./caller.server.ts";
 import { languageOf } from "./language.server.ts";
 import { clientIp } from "./request.server.ts";
-import { clearedSessionCookie, knownAccountsIn, knownAccountsSetCookie, readSessionToken, sessionSetCookie } from "./session.server.ts";
+import { clearedSessionCookie, deviceSetCookie, knownAccountsIn, knownAccountsSetCookie, readDeviceId, readSessionToken, sessionSetCookie } from "./session.server.ts";
+import { newDeviceId, recordSignIn } from "../modules/integrity/sign-ins.server.ts";
 import { nameKey } from "../modules/names/names.ts";
 import { createToastHeaders } from "./toast.server.ts";
 
@@ -168,6 +169,10 @@ export async function sessionHeadersFor(user: VerifiedUser, request: Request): P
   headers.append("Set-Cookie", await sessionSetCookie(started.token));
   const known = await knownAccountsSetCookie(request.headers.get("Cookie"), nameKey(user.name));
   if (known) headers.append("Set-Cookie", known);
+  // The sign-in log of the integrity signals: this browser's device cookie, made at its first sign-in.
+  const device = (await readDeviceId(request.headers.get("Cookie"))) ?? newDeviceId();
+  headers.append("Set-Cookie", await deviceSetCookie(device));
+  await recordSignIn(user.id, device, clientIp(request));
   return headers;
 }
 

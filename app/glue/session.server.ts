@@ -111,3 +111,29 @@ export async function knownAccountsSetCookie(cookieHeader: string | null | undef
   const before = await knownAccountsIn(cookieHeader);
   return knownAccountsCookie().serialize([accountKey, ...before.filter((key) => key !== accountKey)].slice(0, KNOWN_ACCOUNTS));
 }
+
+/**
+ * The device cookie (docs/domain.md "Integrity signals"): a random value a browser gets at its first sign-in and
+ * keeps (httpOnly, signed, 400 days: the longest a browser keeps one), which the sign-in log records (hashed) so
+ * one browser signing in as members of two teams shows, where a venue's shared address would say nothing.
+ */
+let deviceCookie: Cookie | undefined;
+
+function getDeviceCookie(): Cookie {
+  const env = getEnv();
+  const secure = env.NODE_ENV === "production";
+  deviceCookie ??= createCookie(secure ? "__Host-gk_device" : "__gk_device", { httpOnly: true, sameSite: "lax", path: "/", secure, secrets: [env.SESSION_SECRET], maxAge: 400 * 24 * 3600 });
+  return deviceCookie;
+}
+
+/** The browser's device value, if its cookie is well-signed. */
+export async function readDeviceId(cookieHeader: string | null | undefined): Promise<string | null> {
+  if (!cookieHeader) return null;
+  const value: unknown = await getDeviceCookie().parse(cookieHeader);
+  return typeof value === "string" && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : null;
+}
+
+/** The Set-Cookie value that gives the browser this device value (again: its age starts over). */
+export async function deviceSetCookie(device: string): Promise<string> {
+  return getDeviceCookie().serialize(device);
+}

@@ -63,6 +63,18 @@ export const queues = {
     // A provider that is down for a while still gets the mail: 6 tries over about 5 minutes, then it is shown failed.
     jobOptions: { attempts: 6, backoff: { type: "exponential", delay: 10_000 } },
   },
+  /**
+   * Integrity signals (app/modules/integrity, docs/decisions/045-integrity-signals.md): `version` fingerprints a
+   * submission's newest version and compares it with the earlier versions of other teams found by band key;
+   * `sign-in` checks one sign-in's browser and account against the thresholds.
+   */
+  integrity: {
+    name: "integrity",
+    payload: z.discriminatedUnion("kind", [
+      z.object({ kind: z.literal("version"), submissionId: z.number().int().positive() }),
+      z.object({ kind: z.literal("sign-in"), signInId: z.number().int().positive() }),
+    ]),
+  },
 } as const;
 
 export type QueueKey = keyof typeof queues;

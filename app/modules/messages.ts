@@ -329,6 +329,23 @@ export const messages = {
     invalidFields: "Some fields are invalid.",
     invalidId: "The id in the path must be a positive whole number.",
   },
+  // Integrity signals (Dashboard → Integrity signals).
+  integrity: {
+    notFound: "This signal no longer exists",
+    alreadyDecided: "This signal was already decided by another admin",
+    teamRequired: "Choose the team to penalise",
+    teamNotInSignal: "Choose one of the two teams of this signal",
+    reasonNamesTeam: "The team reads this reason: leave the other team's name out of it",
+    reasonRequired: "Please give a reason",
+    challengeNotFound: "This challenge no longer exists",
+    starterTooLong: template("The starter code is too long ({{count}} characters at most)", (max: number) => ({ count: max })),
+    similarityRange: "The similarity threshold is a whole percentage from 10 to 100",
+    devicesRange: "The browsers per account threshold is a whole number from 2 to 100",
+    dismissed: "Signal dismissed",
+    confirmed: "Signal confirmed: the penalty is given",
+    starterSaved: "Starter code saved",
+    thresholdsSaved: "Thresholds saved",
+  },
   // Manual awards (Dashboard → Awards).
   awards: {
     teamRequired: "Choose a team",

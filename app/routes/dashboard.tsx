@@ -43,6 +43,7 @@ const dashboardLinks = [
   { to: "/dashboard/judges", label: "dashboard.nav.judges" },
   { to: "/dashboard/submissions", label: "dashboard.nav.submissions" },
   { to: "/dashboard/attempts", label: "dashboard.nav.attempts" },
+  { to: "/dashboard/signals", label: "dashboard.nav.signals" },
   { to: "/dashboard/notifications", label: "dashboard.nav.notifications" },
   { to: "/dashboard/settings", label: "dashboard.nav.settings" },
   { to: "/dashboard/audit", label: "dashboard.nav.audit" },

@@ -30,6 +30,7 @@ const pages = [
   "/dashboard/audit",
   "/dashboard/mailbox",
   "/dashboard/attempts",
+  "/dashboard/signals",
 ];
 
 test.describe("dashboard pages hydrate without an error", () => {
@@ -37,7 +38,7 @@ test.describe("dashboard pages hydrate without an error", () => {
 
   test("the list covers every dashboard page in the page-roles table", () => {
     // Data, not pages: the sidebar's count, the audit trail's CSV, the attempts' downloads.
-    const resources = ["/dashboard/backlog", "/dashboard/exports/audit.csv", "/dashboard/exports/attempts.csv", "/dashboard/exports/team-flags.csv", "/dashboard/exports/ctftime.json"];
+    const resources = ["/dashboard/backlog", "/dashboard/exports/audit.csv", "/dashboard/exports/attempts.csv", "/dashboard/exports/team-flags.csv", "/dashboard/exports/ctftime.json", "/dashboard/exports/signals.csv"];
     const declared = pageRoles.map((entry) => entry.path).filter((path) => path.startsWith("/dashboard/") && !resources.includes(path));
     for (const path of declared) expect(pages, path).toContain(path);
   });

@@ -157,6 +157,9 @@ const matrix: Record<string, Case[]> = {
   "routes/dashboard.exports.attempts[.csv]": [{ loader: "page" }],
   "routes/dashboard.exports.team-flags[.csv]": [{ action: "page" }],
   "routes/dashboard.exports.ctftime[.json]": [{ loader: "page" }],
+  // Integrity signals and their CSV: admins only (judges read a submission's signals in their workspace).
+  "routes/dashboard.signals": [{ loader: "page", action: "page" }],
+  "routes/dashboard.exports.signals[.csv]": [{ loader: "page" }],
   "routes/dashboard.tokens": [{ loader: "page", action: "page" }],
   "routes/dashboard.import": [{ loader: "page", action: "page" }],
   "routes/docs.api": [{ loader: "page" }],

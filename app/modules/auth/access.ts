@@ -62,6 +62,9 @@ export const pageRoles: ReadonlyArray<{ path: string; exact?: true; roles: reado
   { path: "/dashboard/exports/attempts.csv", exact: true, roles: ["admin"] },
   { path: "/dashboard/exports/team-flags.csv", exact: true, roles: ["admin"] },
   { path: "/dashboard/exports/ctftime.json", exact: true, roles: ["admin"] },
+  // Integrity signals and their CSV: admins decide (judges read a submission's signals in their workspace).
+  { path: "/dashboard/signals", exact: true, roles: ["admin"] },
+  { path: "/dashboard/exports/signals.csv", exact: true, roles: ["admin"] },
   { path: "/dashboard", roles: ["admin"] },
   { path: "/", roles },
 ];

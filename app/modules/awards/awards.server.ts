@@ -8,6 +8,7 @@
 import { and, desc, eq, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { jsonDate, jsonObjectSql, oneRow, parsedJson, scalarSubquery } from "../../../db/json.ts";
+import type { Queryable } from "../../../db/client.ts";
 import { awards, teams, users, type Category } from "../../../db/schema.ts";
 import { getDb, preparedOnce } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
@@ -42,6 +43,16 @@ export interface Award {
 
 /** Gives a team an award (the actor is the admin, or the system). */
 export async function giveAward(actor: Actor, input: AwardInput) {
+  const award = await getDb().transaction((tx) => giveAwardIn(tx, actor, input));
+  await requestStandingsRecompute(award.teamId);
+  return award;
+}
+
+/**
+ * Gives an award inside the caller's transaction (an integrity signal confirmed into a penalty writes both
+ * together, app/modules/integrity/signals.server.ts); the caller asks for the standings job after commit.
+ */
+export async function giveAwardIn(tx: Queryable, actor: Actor, input: AwardInput) {
   const parsed = AwardFormSchema.safeParse({ ...input, category: input.category ?? undefined });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -49,28 +60,24 @@ export async function giveAward(actor: Actor, input: AwardInput) {
   }
   const { teamId, points, category, reason } = parsed.data;
   const pointsCenti = awardPointsCenti(points);
-  const award = await getDb().transaction(async (tx) => {
-    // A key-share lock: the team cannot be deleted under the award (a rename may go on).
-    const [team] = await tx.select({ id: teams.id, name: teams.name }).from(teams).where(eq(teams.id, teamId)).for("key share");
-    if (!team) throw new AwardError(m.teamNotFound, 404, "teamId");
-    const [row] = await tx
-      .insert(awards)
-      // The web process's clock, as a judge's score time (scoring.server.ts): the tie-break compares the two.
-      .values({ teamId, pointsCenti, category: category ?? null, reason, givenBy: actor.id, createdAt: new Date() })
-      .returning({ id: awards.id, teamId: awards.teamId, createdAt: awards.createdAt });
-    await Promise.all([
-      markStandingsStale(tx, teamId),
-      recordAudit(tx, actor, {
-        kind: "award.given",
-        teamId,
-        subjectId: row.id,
-        after: { team: team.name, points: fromCenti(pointsCenti), category: category ?? null, reason },
-      }),
-    ]);
-    return row;
-  });
-  await requestStandingsRecompute(award.teamId);
-  return award;
+  // A key-share lock: the team cannot be deleted under the award (a rename may go on).
+  const [team] = await tx.select({ id: teams.id, name: teams.name }).from(teams).where(eq(teams.id, teamId)).for("key share");
+  if (!team) throw new AwardError(m.teamNotFound, 404, "teamId");
+  const [row] = await tx
+    .insert(awards)
+    // The web process's clock, as a judge's score time (scoring.server.ts): the tie-break compares the two.
+    .values({ teamId, pointsCenti, category: category ?? null, reason, givenBy: actor.id, createdAt: new Date() })
+    .returning({ id: awards.id, teamId: awards.teamId, createdAt: awards.createdAt });
+  await Promise.all([
+    markStandingsStale(tx, teamId),
+    recordAudit(tx, actor, {
+      kind: "award.given",
+      teamId,
+      subjectId: row.id,
+      after: { team: team.name, points: fromCenti(pointsCenti), category: category ?? null, reason },
+    }),
+  ]);
+  return row;
 }
 
 /** Revokes an award: it stays listed, marked revoked, and counts 0 from now on. A second revoke is refused (409). */

@@ -46,6 +46,7 @@ const samples: Record<string, [english: string, arabic: string]> = {
   "messages.api.unsupportedMediaType": [m.api.unsupportedMediaType("application/json"), `أرسل المحتوى بصيغة ${bdi("application/json")}.`],
   "messages.awards.pointsRange": [m.awards.pointsRange("1,000"), "1,000 نقطة على الأكثر، موجبة أو سالبة"],
   "messages.awards.reasonTooLong": [m.awards.reasonTooLong(500), "السبب طويل جدًا (500 حرف على الأكثر)"],
+  "messages.integrity.starterTooLong": [m.integrity.starterTooLong(100_000), "الشيفرة الأولية طويلة جدًا (100000 حرف على الأكثر)"],
   "messages.imports.fileTooLarge": [m.imports.fileTooLarge(5_000_000), "الملف أكبر من 5 MB"],
   "messages.imports.unreadableCsv": [m.imports.unreadableCsv("Quote not closed"), `تعذّرت قراءة الملف بصيغة CSV: ${bdi("Quote not closed")}`],
   "messages.imports.unreadableJson": [m.imports.unreadableJson("Unexpected token"), `تعذّرت قراءة الملف بصيغة JSON: ${bdi("Unexpected token")}`],

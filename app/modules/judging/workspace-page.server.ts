@@ -15,6 +15,7 @@ import { challengesWithSubmissions, judgeBacklog, judgeHistory, judgeQueue } fro
 import type { WorkspaceQuery } from "./schema.ts";
 import { getJudgingSettings } from "./settings.server.ts";
 import { neighbours, submissionForJudge } from "./workspace.server.ts";
+import { signalsForSubmission } from "../integrity/signals.server.ts";
 
 /**
  * The workspace for this judge and query: `handedOut`, the submission to pin in the address (nothing else
@@ -43,6 +44,8 @@ export async function openWorkspace(judge: { id: number; role: Role }, query: Wo
   // The challenge's texts in the judge's language (docs/domain.md "Event content in two languages").
   const current = found && { ...names.submission(found), challenge: shownIn(found.challenge, language, CONTENT_TEXTS.challenge) };
   const { previous, next } = neighbours(queue, current?.id ?? null);
+  // Its integrity signals, with the evidence (the other team a label while judging is blind): app/modules/integrity.
+  const signals = current ? await signalsForSubmission(current.id, judge) : [];
   const shownHistory = names.rows(history);
   const saved = query.saved === undefined ? undefined : shownHistory.find((entry) => entry.submissionId === query.saved);
   const page = {
@@ -51,6 +54,7 @@ export async function openWorkspace(judge: { id: number; role: Role }, query: Wo
     backlog,
     history: shownHistory,
     current,
+    signals,
     blind: names.hidden,
     missing: query.s !== undefined && current === null,
     inQueue: current !== null && queue.some((item) => item.id === current.id),

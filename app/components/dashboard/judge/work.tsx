@@ -2,9 +2,22 @@ import { Trans } from "react-i18next";
 import { useFormats } from "~/components/realtime/format";
 import { useT } from "~/components/i18n";
 import { categoryLabel, submissionStatusKeys } from "~/components/participant/category";
-import { downloadHref, formatSize, inlineHref, useAt, type Current } from "./format";
+import { downloadHref, formatSize, inlineHref, useAt, type Current, type WorkspacePage } from "./format";
+import { SignalsPanel } from "./signals";
 
-export function Work({ current, timeZone, blind, keptVersionFiles }: { current: Current; timeZone: string; blind: boolean; keptVersionFiles: number }) {
+export function Work({
+  current,
+  timeZone,
+  blind,
+  keptVersionFiles,
+  signals = [],
+}: {
+  current: Current;
+  timeZone: string;
+  blind: boolean;
+  keptVersionFiles: number;
+  signals?: WorkspacePage["signals"];
+}) {
   const { t, language } = useT();
   const format = useFormats();
   const at = useAt();
@@ -63,6 +76,7 @@ export function Work({ current, timeZone, blind, keptVersionFiles }: { current: 
         )}
         {current.file ? <FileView submissionId={current.id} file={current.file} /> : <p className="muted">{t("judgeWorkspace.noFile")}</p>}
       </section>
+      <SignalsPanel signals={signals} timeZone={timeZone} />
       {current.versions.length > 0 ? (
         <details id="versions" className="judge__versions" open={changed}>
           <summary>{t("judgeWorkspace.earlierVersions", { number: current.versions.length })}</summary>

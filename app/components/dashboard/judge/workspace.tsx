@@ -57,7 +57,7 @@ export function JudgeWorkspace({ data: loaded }: { data: WorkspacePage }) {
       ) : null}
       {current ? (
         <div className="judge__grid">
-          <Work current={current} timeZone={loaded.timeZone} blind={loaded.blind} keptVersionFiles={loaded.keptVersionFiles} />
+          <Work current={current} timeZone={loaded.timeZone} blind={loaded.blind} keptVersionFiles={loaded.keptVersionFiles} signals={loaded.signals} />
           <aside className="judge__side" aria-label={t("judgeWorkspace.sideLabel")}>
             <ScorePanel
               current={current}

@@ -1,0 +1,68 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import type { DashboardHandle } from "~/components/dashboard/error-boundary";
+import { SignalsScreen, type SignalsAction } from "~/components/dashboard/signals-screen";
+import { actorOf } from "~/glue/actor.server";
+import { requirePage } from "~/glue/auth.server";
+import { dashboardFormFailure } from "~/glue/failures.server";
+import { badRequest } from "~/glue/responses.server";
+import { redirectWithToast } from "~/glue/toast.server";
+import { pageTitle } from "~/modules/i18n/i18n";
+import { ConfirmSchema, DismissSchema, readSignalFilter, StarterSchema, ThresholdsSchema } from "~/modules/integrity/schema";
+import { confirmSignal, dismissSignal, loadSignalsPage, saveStarter, saveThresholds } from "~/modules/integrity/signals.server";
+import { messages } from "~/modules/messages";
+import styles from "~/styles/dashboard.css";
+
+const m = messages.integrity;
+
+export const handle: DashboardHandle = { loadFailed: messages.dashboard.loadFailed };
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "integrity.title") }];
+
+/** Open signals strongest first (or the filter's), with the filters' choices, the thresholds and the starters (admins only: app/modules/auth/access.ts). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requirePage(request);
+  return loadSignalsPage(readSignalFilter(new URL(request.url).searchParams));
+}
+
+/** Dismiss or confirm a signal, save a challenge's starter code, or the thresholds; every refusal keeps what was typed. */
+export async function action({ request }: ActionFunctionArgs) {
+  const caller = await requirePage(request);
+  const actor = actorOf(caller, request);
+  const formData = await request.formData();
+  const back = `/dashboard/signals${new URL(request.url).search}`;
+  const intent = formData.get("intent");
+  const reply = (answer: SignalsAction, status: number, headers?: HeadersInit) => data(answer, { status, headers });
+  const rowId = String(formData.get("id") ?? formData.get("challengeId") ?? "");
+  if (intent === "dismiss" || intent === "confirm") {
+    const submission = parseWithZod(formData, { schema: intent === "dismiss" ? DismissSchema : ConfirmSchema });
+    if (submission.status !== "success") return reply({ intent, id: rowId, result: submission.reply() }, 400);
+    try {
+      if (submission.value.intent === "dismiss") await dismissSignal(actor, submission.value);
+      else await confirmSignal(actor, submission.value);
+    } catch (error) {
+      const failed = dashboardFormFailure(submission, error, { log: `signal ${intent} failed`, fieldOf: (refusal) => refusal?.field });
+      return reply({ intent, id: rowId, result: failed.result }, failed.init.status ?? 500, failed.init.headers);
+    }
+    return redirectWithToast(back, { type: "success", title: intent === "dismiss" ? m.dismissed : m.confirmed });
+  }
+  if (intent === "starter" || intent === "thresholds") {
+    const submission = parseWithZod(formData, { schema: intent === "starter" ? StarterSchema : ThresholdsSchema });
+    if (submission.status !== "success") return reply({ intent, id: rowId, result: submission.reply() }, 400);
+    try {
+      if (submission.value.intent === "starter") await saveStarter(actor, submission.value);
+      else await saveThresholds(actor, submission.value);
+    } catch (error) {
+      const failed = dashboardFormFailure(submission, error, { log: `signal ${intent} failed`, fieldOf: (refusal) => refusal?.field });
+      return reply({ intent, id: rowId, result: failed.result }, failed.init.status ?? 500, failed.init.headers);
+    }
+    return redirectWithToast(back, { type: "success", title: intent === "starter" ? m.starterSaved : m.thresholdsSaved });
+  }
+  throw badRequest();
+}
+
+export default function SignalsRoute() {
+  return <SignalsScreen data={useLoaderData<typeof loader>()} answer={useActionData<typeof action>() ?? null} />;
+}

@@ -1,0 +1,211 @@
+/**
+ * Integrity signals (docs/PERFORMANCE.md "Integrity signals", docs/decisions/045-integrity-signals.md). Two parts:
+ *
+ * 1. Speed: one challenge holding VERSIONS stored versions (generated programs, fingerprinted and stored with
+ *    their band keys in bulk), then NEW versions from new teams each compared by the worker's own function
+ *    (compareSubmission: read, fingerprint, band-key lookup, candidates' signatures, signal writes) — the
+ *    worker time of a new version, p50 and p99. Target: at most 50 ms.
+ * 2. Accuracy: a challenge with starter code; INDEPENDENT answers (the starter plus each team's own lines) sent one
+ *    by one through compareSubmission, then COPIES of random ones, edited as copiers do (identifiers renamed,
+ *    lines reordered, a comment and blank lines added, one literal changed). Measured: the share of planted copies
+ *    that yield a signal naming the copied team (target ≥ 90 %), and the share of independent answers that yield
+ *    any signal (target ≤ 1 %).
+ *
+ *   npm run bench:signals [-- --smoke] [--versions N] [--new N] [--independent N] [--copies N]
+ */
+import { sql } from "drizzle-orm";
+import { challenges, challengeStarters, integritySignals, printBands, submissionPrints, submissions, teams } from "../db/schema.ts";
+import { closeDb, getDb } from "../app/infrastructure/db.server.ts";
+import { closeEmitter } from "../app/infrastructure/emitter.server.ts";
+import { closeRedis } from "../app/infrastructure/redis.server.ts";
+import { compareSubmission, DEFAULT_SIMILARITY_PERCENT } from "../app/modules/integrity/compare.server.ts";
+import { fingerprint } from "../app/modules/integrity/fingerprint.ts";
+import { toStored } from "../app/modules/integrity/minhash.ts";
+import { createBenchWorld, summarise } from "./lib/env.ts";
+import { BenchFailure, benchArgs, numberOption, report, targetVerdict } from "./lib/report.ts";
+import { random } from "./lib/random.ts";
+
+const args = benchArgs({ versions: { type: "string" }, new: { type: "string" }, independent: { type: "string" }, copies: { type: "string" } });
+const VERSIONS = numberOption(args.versions, args.smoke ? 1000 : 10_000);
+const NEW = numberOption(args.new, args.smoke ? 20 : 200);
+const INDEPENDENT = numberOption(args.independent, args.smoke ? 100 : 1000);
+const COPIES = numberOption(args.copies, args.smoke ? 20 : 100);
+
+const rand = random(45);
+const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)];
+const int = (max: number) => Math.floor(rand() * max);
+
+const WORDS = "alpha beta gamma delta total count items values result score rank name data row col key index left right low high mid node edge path cost best worst sum avg".split(" ");
+const STRINGS = "ok done error missing empty ready start stop found none yes no input output".split(" ");
+const ident = () => `${pick(WORDS)}${pick(["", "_", ""])}${pick(["", pick(WORDS)])}${int(3) === 0 ? int(10) : ""}`;
+
+/** One statement, Python-like, its names and literals random. */
+function statement(): string {
+  const a = ident();
+  const b = ident();
+  const c = ident();
+  const n = int(100);
+  const shapes = [
+    () => `${a} = ${b} + ${n}`,
+    () => `${a} = ${b}(${c}, ${n})`,
+    () => `for ${a} in range(${n}):`,
+    () => `    ${a} += ${b}[${n % 7}] * ${int(10)}`,
+    () => `if ${a} > ${n}:`,
+    () => `    return ${a} - ${n}`,
+    () => `${a}.append(${b} // ${n + 1})`,
+    () => `print('${pick(STRINGS)}', ${a}, ${n})`,
+    () => `${a} = [${b} for ${b} in ${c} if ${b} % ${int(9) + 2} == ${int(3)}]`,
+    () => `while ${a} < ${n}:`,
+    () => `    ${a} = max(${a}, ${b}[${int(5)}])`,
+    () => `def ${a}(${b}, ${c}=${n}):`,
+    () => `${a} = {'${pick(STRINGS)}': ${n}, '${pick(STRINGS)}': ${b}}`,
+    () => `${a} = sorted(${b}, key=lambda ${c}: ${c}[${int(4)}])[:${n}]`,
+    () => `raise ValueError('${pick(STRINGS)} ${n}')`,
+  ];
+  return pick(shapes)();
+}
+
+const answer = (lines: number) => Array.from({ length: lines }, statement).join("\n");
+
+/** A copier's edits: names renamed consistently, lines shuffled in blocks, a comment and blank lines, one literal changed. */
+function edited(text: string): string {
+  const names = new Map<string, string>();
+  // Names outside strings (a string's words are its value, which a copier keeps).
+  const renamed = text.replace(/'[^'\n]*'|[A-Za-z_][A-Za-z_0-9]*/g, (name) => {
+    if (name.startsWith("'") || /^(for|in|range|if|return|while|def|print|max|sorted|lambda|key|raise|ValueError|append)$/.test(name)) return name;
+    if (!names.has(name)) names.set(name, `v${names.size}_${int(1000)}`);
+    return names.get(name)!;
+  });
+  const lines = renamed.split("\n");
+  // Reorder: swap a third of the lines with others.
+  for (let i = 0; i < lines.length / 3; i++) {
+    const x = int(lines.length);
+    const y = int(lines.length);
+    [lines[x], lines[y]] = [lines[y], lines[x]];
+  }
+  const changed = int(lines.length);
+  lines[changed] = lines[changed].replace(/\d+/, (digits) => String(Number(digits) + 1));
+  lines.splice(int(lines.length), 0, "# written by our team", "");
+  return lines.join("\n");
+}
+
+const STARTER = [
+  "import sys",
+  "def read_input():",
+  "    data = sys.stdin.read().split()",
+  "    return [int(x) for x in data]",
+  "def main():",
+  "    values = read_input()",
+  "    # your code here",
+  "    print(solve(values))",
+  "if __name__ == '__main__':",
+  "    main()",
+].join("\n");
+
+async function makeTeams(count: number, prefix: string): Promise<number[]> {
+  const ids: number[] = [];
+  for (let start = 0; start < count; start += 2000) {
+    const rows = Array.from({ length: Math.min(2000, count - start) }, (_, i) => {
+      const name = `${prefix}-${start + i}`;
+      return { name, nameKey: name };
+    });
+    ids.push(...(await getDb().insert(teams).values(rows).returning({ id: teams.id })).map((row) => row.id));
+  }
+  return ids;
+}
+
+async function makeChallenge(title: string) {
+  const [row] = await getDb().insert(challenges).values({ title, description: "bench", points: 100, category: "CS", wave: 1 }).returning({ id: challenges.id });
+  return row.id;
+}
+
+/** Stored versions in bulk: a submission per team, VERSIONS / teams versions each, fingerprinted and banded. */
+async function seedVersions(challengeId: number, count: number) {
+  const perTeam = 5;
+  const teamIds = await makeTeams(Math.ceil(count / perTeam), `seed-${challengeId}`);
+  const subs = await getDb()
+    .insert(submissions)
+    .values(teamIds.map((teamId) => ({ teamId, challengeId, text: "seeded" })))
+    .returning({ id: submissions.id, teamId: submissions.teamId });
+  let made = 0;
+  for (let offset = 0; offset < subs.length; offset += 200) {
+    const prints: (typeof submissionPrints.$inferInsert)[] = [];
+    const bandsOf: number[][] = [];
+    for (const sub of subs.slice(offset, offset + 200)) {
+      for (let v = 0; v < perTeam && made < count; v++, made++) {
+        const print = fingerprint(answer(12 + int(20)));
+        if (!print) continue;
+        prints.push({ submissionId: sub.id, teamId: sub.teamId, challengeId, versionAt: new Date(Date.now() - (v + 1) * 60_000), source: "text", kind: print.kind, shingles: print.shingles, signature: toStored(print.signature) });
+        bandsOf.push(print.bands);
+      }
+    }
+    const ids = await getDb().insert(submissionPrints).values(prints).returning({ id: submissionPrints.id });
+    const bands = ids.flatMap((row, i) => [...new Set(bandsOf[i])].map((key) => ({ challengeId, key, printId: row.id })));
+    for (let b = 0; b < bands.length; b += 5000) await getDb().insert(printBands).values(bands.slice(b, b + 5000)).onConflictDoNothing();
+  }
+  return made;
+}
+
+/** A new version of a new team, through the worker's own function; returns its time in ms and its signals' other teams. */
+async function sendAndCompare(challengeId: number, teamId: number, text: string) {
+  const [sub] = await getDb().insert(submissions).values({ teamId, challengeId, text }).returning({ id: submissions.id });
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  await compareSubmission(sub.id);
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  cpuTimes.push((used.user + used.system) / 1000);
+  const signals = await getDb().select({ otherTeamId: integritySignals.otherTeamId }).from(integritySignals).where(sql`${integritySignals.printId} in (select id from ${submissionPrints} where submission_id = ${sub.id})`);
+  return { ms, others: signals.map((row) => row.otherTeamId) };
+}
+
+/** The worker process's own CPU per comparison (ms): what it costs, apart from waiting on Postgres. */
+const cpuTimes: number[] = [];
+
+const world = await createBenchWorld("signals");
+try {
+  // 1. Speed.
+  const speedChallenge = await makeChallenge("speed");
+  const seeded = await seedVersions(speedChallenge, VERSIONS);
+  await getDb().execute(sql`analyze`);
+  const newTeams = await makeTeams(NEW, "new");
+  const times: number[] = [];
+  for (const teamId of newTeams) times.push((await sendAndCompare(speedChallenge, teamId, answer(12 + int(20)))).ms);
+  const speed = summarise(times);
+  const speedCpu = summarise(cpuTimes.splice(0));
+
+  // 2. Accuracy.
+  const accuracyChallenge = await makeChallenge("accuracy");
+  await getDb().insert(challengeStarters).values({ challengeId: accuracyChallenge, text: STARTER });
+  const independentTeams = await makeTeams(INDEPENDENT, "independent");
+  const originals: string[] = [];
+  let falseSignals = 0;
+  for (const teamId of independentTeams) {
+    const text = STARTER.replace("    # your code here", answer(10 + int(15)));
+    originals.push(text);
+    if ((await sendAndCompare(accuracyChallenge, teamId, text)).others.length > 0) falseSignals++;
+  }
+  const copierTeams = await makeTeams(COPIES, "copier");
+  let found = 0;
+  for (const teamId of copierTeams) {
+    const source = int(INDEPENDENT);
+    const { others } = await sendAndCompare(accuracyChallenge, teamId, edited(originals[source]));
+    if (others.includes(independentTeams[source])) found++;
+  }
+  const foundShare = found / COPIES;
+  const falseShare = falseSignals / INDEPENDENT;
+
+  const rows = [
+    { what: `a new version's comparison at ${seeded} stored versions (ms, ${NEW} new versions)`, p50: +speed.p50.toFixed(2), p99: +speed.p99.toFixed(2), max: +speed.max.toFixed(2), target: "≤ 50 ms", verdict: targetVerdict(speed.p99 <= 50) },
+    { what: "the same comparisons: the worker process's own CPU (ms)", p50: +speedCpu.p50.toFixed(2), p99: +speedCpu.p99.toFixed(2), max: +speedCpu.max.toFixed(2), target: "", verdict: "" },
+    { what: `planted copies found (${COPIES}, edited)`, p50: +(foundShare * 100).toFixed(1), p99: "", max: "", target: "≥ 90 %", verdict: targetVerdict(foundShare >= 0.9) },
+    { what: `independent answers with a signal (${INDEPENDENT}, shared starter)`, p50: +(falseShare * 100).toFixed(2), p99: "", max: "", target: "≤ 1 %", verdict: targetVerdict(falseShare <= 0.01) },
+  ];
+  report("signals", args.smoke, `Integrity signals (threshold ${DEFAULT_SIMILARITY_PERCENT} %)`, rows, { versions: seeded, speed, speedCpu, loadAverage1m: (await import("node:os")).loadavg()[0], found, copies: COPIES, falseSignals, independent: INDEPENDENT }, args.out);
+  if (!args.smoke && found === 0) throw new BenchFailure("no planted copy was found");
+} finally {
+  await closeEmitter().catch(() => undefined);
+  await closeRedis().catch(() => undefined);
+  await closeDb();
+  await world.drop();
+}
