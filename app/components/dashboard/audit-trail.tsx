@@ -98,6 +98,12 @@ const kindKeys: Record<AuditKind, string> = {
   "videos.changed": "auditPage.kinds.videosChanged",
   "meal.added": "auditPage.kinds.mealAdded",
   "meal.removed": "auditPage.kinds.mealRemoved",
+  "team.joined": "auditPage.kinds.teamJoined",
+  "team.left": "auditPage.kinds.teamLeft",
+  "team.member-removed": "auditPage.kinds.teamMemberRemoved",
+  "team.invite-created": "auditPage.kinds.teamInviteCreated",
+  "team.invite-revoked": "auditPage.kinds.teamInviteRevoked",
+  "event.team-formation": "auditPage.kinds.eventTeamFormation",
 };
 
 function Filters({ choices, values, errors }: Pick<AuditTrailData, "choices" | "values" | "errors">) {
@@ -219,6 +225,12 @@ const fieldKeys: Record<string, string> = {
   label: "auditPage.fields.label",
   at: "auditPage.fields.at",
   created: "auditPage.fields.created",
+  captain: "auditPage.fields.captain",
+  member: "auditPage.fields.member",
+  inviteId: "auditPage.fields.inviteId",
+  expiresAt: "auditPage.fields.expiresAt",
+  selfFormedTeams: "auditPage.fields.selfFormedTeams",
+  teamsLocked: "auditPage.fields.teamsLocked",
   teamsCreated: "auditPage.fields.teamsCreated",
   users: "auditPage.fields.users",
   file: "auditPage.fields.file",

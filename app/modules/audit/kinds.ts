@@ -50,6 +50,13 @@ export const auditKinds = {
   "videos.changed": "Home videos changed",
   "meal.added": "Meal added",
   "meal.removed": "Meal removed",
+  // Teams that form themselves (docs/domain.md "Teams that form themselves"): the participants' own changes.
+  "team.joined": "Joined a team",
+  "team.left": "Left a team",
+  "team.member-removed": "Member removed by the captain",
+  "team.invite-created": "Team invitation created",
+  "team.invite-revoked": "Team invitation revoked",
+  "event.team-formation": "Team formation changed",
 } as const;
 
 export type AuditKind = keyof typeof auditKinds;
