@@ -22,6 +22,7 @@ import { processFirstBloodWebhook } from "./processors/first-blood-webhook.ts";
 import { processMail } from "./processors/mail.ts";
 import { closeMail } from "../app/infrastructure/mail.server.ts";
 import { sweepQueuedMails } from "../app/modules/mail/mails.server.ts";
+import { pruneMailRecords } from "../app/modules/mail/retention.server.ts";
 
 const processors: Record<QueueKey, Processor> = {
   standings: processStandings,
@@ -35,6 +36,8 @@ const processors: Record<QueueKey, Processor> = {
 const SWEEP_INTERVAL_MS = 5000;
 /** How often each worker queues again the mails whose job never reached Redis (app/modules/mail/mails.server.ts). */
 const MAIL_SWEEP_INTERVAL_MS = 30_000;
+/** How often each worker prunes spent password links, old mails and dead invitations (app/modules/mail/retention.server.ts). */
+const PRUNE_INTERVAL_MS = 3_600_000;
 
 export function startWorkers(): Worker[] {
   const env = getEnv();
@@ -131,6 +134,16 @@ async function main() {
     }
   };
   const mailSweepTimer = setInterval(() => void sweepMail(), MAIL_SWEEP_INTERVAL_MS);
+  const prune = async () => {
+    try {
+      const pruned = await pruneMailRecords();
+      if (pruned.links + pruned.mails + pruned.invites > 0) log.info(pruned, "pruned spent links, old mails and dead invitations");
+    } catch (error) {
+      log.warn({ err: error }, "pruning mail records failed; will retry");
+    }
+  };
+  void prune();
+  const pruneTimer = setInterval(() => void prune(), PRUNE_INTERVAL_MS);
   const mail = getEnv().mail;
   if ("off" in mail) log.warn({ reason: mail.off }, "mail is off: no SMTP server is configured (SMTP_HOST); set-password links and password resets are not sent");
 
@@ -147,6 +160,7 @@ async function main() {
     // close() waits for the jobs in hand; anything not finished is picked up by another worker.
     clearInterval(sweepTimer);
     clearInterval(mailSweepTimer);
+    clearInterval(pruneTimer);
     metricsServer?.close();
     await Promise.all(workers.map((worker) => worker.close()));
     await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis(), closeDb()]);

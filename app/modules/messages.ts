@@ -258,7 +258,7 @@ export const messages = {
     } as Record<string, string>,
     deletedTeam: template("Team #{{id}} (deleted)", (id: number) => ({ id })),
     deletedUser: template("User #{{id}} (deleted)", (id: number) => ({ id })),
-    via: { session: "session", token: "API token", system: "system" } as Record<string, string>,
+    via: { session: "session", token: "API token", system: "system", link: "mailed link" } as Record<string, string>,
   },
   // Public registration.
   registration: {

@@ -31,6 +31,9 @@ export const auditKinds = {
   "user.updated": "User changed",
   "user.deleted": "User deleted",
   "session.ended": "Session ended by an admin",
+  // A user's own password: changed while signed in, or chosen with a mailed link (a reset or a new account's).
+  "user.password-changed": "Password changed by its user",
+  "user.password-set": "Password chosen with a mailed link",
   // An admin's new set-password link for a user (a new account's link goes with its "User created").
   "mail.link-sent": "Set-password link sent",
   "token.created": "API token created",
