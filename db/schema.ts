@@ -6,6 +6,7 @@
  */
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -88,6 +89,9 @@ export const teams = pgTable(
     // One of event_settings.divisions, as spelt there, or null (the overall board only). The teams module
     // checks it against the list under a lock on the settings row (docs/domain.md "Divisions").
     division: text("division"),
+    // Who made the team on the team page (docs/domain.md "Teams that form themselves"): they remove members
+    // and invite; null for a team an admin made, or when the captain left it (no one else stands in).
+    captainId: integer("captain_id").references((): AnyPgColumn => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -773,6 +777,11 @@ export const eventSettings = pgTable(
     divisions: text("divisions").array().notNull().default(sql`'{}'::text[]`),
     // The most members a team may have; lowering it keeps the members a team has (docs/domain.md "Teams").
     teamSizeCap: smallint("team_size_cap").notNull().default(5),
+    // Participants create teams and invite others on the team page; while on, a registration's team is a
+    // wish the admins read, not a membership (docs/domain.md "Teams that form themselves").
+    selfFormedTeams: boolean("self_formed_teams").notNull().default(false),
+    // No one joins, leaves, is removed or invites by themselves (an admin still edits teams by hand).
+    teamsLocked: boolean("teams_locked").notNull().default(false),
     // Flag challenges: the wrong answers a team may send a challenge in a minute before it waits (a
     // challenge may set its own); docs/domain.md "Flag challenges".
     flagWrongPerMinute: smallint("flag_wrong_per_minute").notNull().default(5),
@@ -915,6 +924,31 @@ export const passwordLinks = pgTable(
     usedAt: timestamp("used_at", { withTimezone: true }),
   },
   (t) => [uniqueIndex("password_links_selector_key").on(t.selector), index("password_links_user_id_idx").on(t.userId), index("password_links_mail_id_idx").on(t.mailId)],
+);
+
+/**
+ * A team's invitation (docs/domain.md "Teams that form themselves"): a short code, also carried by a link,
+ * `<selector>-<verifier>` in Crockford's base32 (20 and 40 random bits); the selector finds the row, only the
+ * verifier's SHA-256 is stored and compared in constant time (app/modules/teams/invites.server.ts). Used by
+ * as many people as the team has room for, until it expires or the captain revokes it.
+ */
+export const teamInvites = pgTable(
+  "team_invites",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    selector: text("selector").notNull(),
+    verifierHash: text("verifier_hash").notNull(),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    // How many joined with it.
+    joins: integer("joins").notNull().default(0),
+  },
+  (t) => [uniqueIndex("team_invites_selector_key").on(t.selector), index("team_invites_team_id_idx").on(t.teamId)],
 );
 
 /**

@@ -25,6 +25,7 @@ import { surfaceFlagSharing } from "../app/modules/integrity/compare.server.ts";
 import { pruneSignIns } from "../app/modules/integrity/sign-ins.server.ts";
 import { closeMail } from "../app/infrastructure/mail.server.ts";
 import { sweepQueuedMails } from "../app/modules/mail/mails.server.ts";
+import { pruneMailRecords } from "../app/modules/mail/retention.server.ts";
 
 const processors: Record<QueueKey, Processor> = {
   standings: processStandings,
@@ -41,6 +42,8 @@ const SWEEP_INTERVAL_MS = 5000;
 const MAIL_SWEEP_INTERVAL_MS = 30_000;
 /** How often each worker surfaces new flag-sharing records as signals and prunes the sign-in log (app/modules/integrity). */
 const INTEGRITY_SWEEP_INTERVAL_MS = 30_000;
+/** How often each worker prunes spent password links, old mails and dead invitations (app/modules/mail/retention.server.ts). */
+const PRUNE_INTERVAL_MS = 3_600_000;
 
 export function startWorkers(): Worker[] {
   const env = getEnv();
@@ -149,6 +152,16 @@ async function main() {
   };
   void sweepIntegrity();
   const integritySweepTimer = setInterval(() => void sweepIntegrity(), INTEGRITY_SWEEP_INTERVAL_MS);
+  const prune = async () => {
+    try {
+      const pruned = await pruneMailRecords();
+      if (pruned.links + pruned.mails + pruned.invites > 0) log.info(pruned, "pruned spent links, old mails and dead invitations");
+    } catch (error) {
+      log.warn({ err: error }, "pruning mail records failed; will retry");
+    }
+  };
+  void prune();
+  const pruneTimer = setInterval(() => void prune(), PRUNE_INTERVAL_MS);
   const mail = getEnv().mail;
   if ("off" in mail) log.warn({ reason: mail.off }, "mail is off: no SMTP server is configured (SMTP_HOST); set-password links and password resets are not sent");
 
@@ -166,6 +179,7 @@ async function main() {
     clearInterval(sweepTimer);
     clearInterval(mailSweepTimer);
     clearInterval(integritySweepTimer);
+    clearInterval(pruneTimer);
     metricsServer?.close();
     await Promise.all(workers.map((worker) => worker.close()));
     await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis(), closeDb()]);

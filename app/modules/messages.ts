@@ -258,7 +258,7 @@ export const messages = {
     } as Record<string, string>,
     deletedTeam: template("Team #{{id}} (deleted)", (id: number) => ({ id })),
     deletedUser: template("User #{{id}} (deleted)", (id: number) => ({ id })),
-    via: { session: "session", token: "API token", system: "system" } as Record<string, string>,
+    via: { session: "session", token: "API token", system: "system", link: "mailed link" } as Record<string, string>,
   },
   // Public registration.
   registration: {
@@ -507,6 +507,37 @@ export const messages = {
     ),
     // The registration form's label (the original platform's words at the default of 5).
     registrationLabel: template("Team Name (Team must have a maximum of {{count}} members)", (cap: number) => ({ count: cap })),
+  },
+  // Teams that form themselves (docs/domain.md "Teams that form themselves"): the team page's sentences.
+  selfTeams: {
+    off: "Teams are formed by the organisers at this event.",
+    locked: "Teams are locked: no one joins or leaves now. Ask an organiser.",
+    participantsOnly: "Only participants are members of teams.",
+    noTeam: "You are not in a team.",
+    alreadyInTeam: "You are already in a team: leave it first to create another.",
+    alreadyThisTeam: "You are already in this team.",
+    leaveFirst: "You are in another team: leave it first to join this one.",
+    captainOnly: "Only the team's captain can do this.",
+    memberNotFound: "This person is not in your team.",
+    inviteNotFound: "This invitation does not exist or was already revoked.",
+    inviteUnknown: "This code is not a team's invitation. Check it with your captain.",
+    inviteRevoked: "This invitation was revoked by the team's captain. Ask them for a new one.",
+    inviteExpired: "This invitation has expired. Ask the team's captain for a new one.",
+    teamFull: template(
+      { one: "{{team}} is full: a team has at most {{count}} member.", other: "{{team}} is full: a team has at most {{count}} members." },
+      (team: string, cap: number) => ({ team, count: cap }),
+    ),
+    tooManyInvites: template("A team holds at most {{max}} live invitations: revoke one first.", (max: number) => ({ max })),
+    tooManyTries: template("Too many codes tried. Try again in {{wait}}.", (retryAfterSeconds: number) => ({ wait: formatWait(retryAfterSeconds) }), {
+      nested: { wait },
+    }),
+    codeRequired: "Type the invitation's code",
+    created: template("Team {{team}} created: you are its captain.", (team: string) => ({ team })),
+    joined: template("You joined {{team}}.", (team: string) => ({ team })),
+    left: "You left the team.",
+    removed: "Removed from the team.",
+    revoked: "Invitation revoked.",
+    formationSaved: "Team formation saved.",
   },
   // Hints that cost points (docs/domain.md "Hints that cost points").
   hints: {

@@ -14,6 +14,7 @@ import { pageTitle } from "~/modules/i18n/i18n";
 import { ChangePasswordSchema } from "~/modules/mail/schema";
 import { messages } from "~/modules/messages";
 import { InvalidCredentialsError, LoginThrottledError, requirePage, verifyThrottledLogin } from "~/glue/auth.server";
+import { actorOf } from "~/glue/actor.server";
 import { formFailure } from "~/glue/failures.server";
 import { SECRET_PAGE_HEADERS } from "~/glue/secret-pages.server";
 import { redirectWithToast } from "~/glue/toast.server";
@@ -47,7 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return data(failed.result, failed.init);
   }
   try {
-    await changeOwnPassword(user.id, user.sessionId, submission.value.password);
+    await changeOwnPassword(actorOf(user, request), submission.value.password);
   } catch (error) {
     const failed = formFailure(submission, error, { log: "changing a password failed", fallback: messages.login.generic, hideFields });
     return data(failed.result, failed.init);

@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { SettingsScreen } from "~/components/dashboard/settings-forms";
 import { FirstBloodWebhookSettings } from "~/components/dashboard/webhook-settings";
 import { DivisionsFormSchema } from "~/modules/divisions/schema";
+import { TeamFormationSchema } from "~/modules/teams/schema";
 import { FeedbackGatesSchema, JudgingSettingsSchema } from "~/modules/judging/schema";
 import {
   dropMeal,
@@ -16,6 +17,7 @@ import {
   saveJudging,
   saveMeal,
   saveSubmissionsClose,
+  saveTeamFormation,
   saveTeamSizeCap,
 } from "~/modules/settings/event-settings.server";
 import { FinalSettingsSchema, FlagSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "~/modules/settings/schema";
@@ -53,6 +55,7 @@ const settingsForms = (): Record<string, IntentForm> => ({
   judging: intentForm(JudgingSettingsSchema, saveJudging, { failure: { log: "judging settings not saved" } }),
   feedback: intentForm(FeedbackGatesSchema, saveFeedbackGates, { failure: { log: "feedback gates not saved" } }),
   "team-cap": intentForm(TeamSizeCapSchema, saveTeamSizeCap, { failure: { log: "team size cap not saved", fieldOf: () => "teamSizeCap" } }),
+  "team-formation": intentForm(TeamFormationSchema, saveTeamFormation, { failure: { log: "team formation not saved", fieldOf: () => "selfFormedTeams" } }),
   flags: intentForm(FlagSettingsSchema, saveFlagSettings, { failure: { log: "flag settings not saved", fieldOf: () => "flagWrongPerMinute" } }),
   divisions: intentForm(DivisionsFormSchema, saveDivisions, { failure: { log: "divisions not saved", fieldOf: (refusal) => (refusal ? "divisions" : undefined) } }),
   "meal-add": intentForm(MealAddSchema, saveMeal),

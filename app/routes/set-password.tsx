@@ -14,6 +14,7 @@ import { linkRefusal, readPasswordLink, spendPasswordLink } from "~/modules/mail
 import { SetPasswordSchema } from "~/modules/mail/schema";
 import { messages } from "~/modules/messages";
 import { formFailure } from "~/glue/failures.server";
+import { clientIp } from "~/glue/request.server";
 import { LINK_PAGE_HEADERS } from "~/glue/secret-pages.server";
 import { redirectWithToast } from "~/glue/toast.server";
 
@@ -36,7 +37,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const hide = ["password", "confirm", "token"];
   if (submission.status !== "success") return data(submission.reply({ hideFields: hide }), { status: 400, headers: LINK_PAGE_HEADERS });
   try {
-    const { userName } = await spendPasswordLink(submission.value.token ?? "", submission.value.password);
+    const { userName } = await spendPasswordLink(submission.value.token ?? "", submission.value.password, new Date(), clientIp(request));
     return redirectWithToast(`/login?${new URLSearchParams({ name: userName })}`, { type: "success", title: messages.mail.passwordSet }, { headers: LINK_PAGE_HEADERS });
   } catch (error) {
     const failed = formFailure(submission, error, { log: "setting a password from a link failed", fallback: messages.login.generic, hideFields: hide });

@@ -72,6 +72,7 @@ const matrix: Record<string, Case[]> = {
   "routes/forgot-password": [{ loader: "page", action: "page" }],
   "routes/set-password": [{ loader: nobody, action: everyone }],
   "routes/_app.account.password": [{ loader: "page", action: "page" }],
+  "routes/_app.team": [{ loader: "page", action: "page" }],
   // The not-found page answers 404 to everyone, by design.
   "routes/404": [{ loader: nobody }],
   "routes/$": [{ params: () => ({ "*": "nowhere" }), loader: everyone, action: everyone }],

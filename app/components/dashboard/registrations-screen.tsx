@@ -27,7 +27,7 @@ function dateFormatsOf(language: Language) {
 type RegistrationsAction = { result: SubmissionResult<string[]>; accounts: CreatedAccounts | null };
 
 /** Dashboard → Registrations: the accounts just created, the counts, and the list to create accounts from. */
-export function RegistrationsScreen({ q, counts, rows, mailOn }: RegistrationsPage) {
+export function RegistrationsScreen({ q, counts, rows, mailOn, teamWishes }: RegistrationsPage) {
   const actionData = useActionData<RegistrationsAction>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -51,6 +51,7 @@ export function RegistrationsScreen({ q, counts, rows, mailOn }: RegistrationsPa
       {actionData?.accounts ? <CreatedAccountsCard accounts={actionData.accounts} /> : null}
       {/* How accounts made here learn their password (docs/domain.md "Mail"). */}
       <p className={mailOn ? "muted" : "registrations__warning"}>{mailOn ? t("registrationsPage.mailOn") : t("registrationsPage.mailOff")}</p>
+      {teamWishes ? <p className="muted">{t("registrationsPage.teamWishes")}</p> : null}
 
       <section className="card" aria-labelledby="registrations-counts-title">
         <h2 id="registrations-counts-title">{t("registrationsPage.counts.title")}</h2>
@@ -99,7 +100,7 @@ export function RegistrationsScreen({ q, counts, rows, mailOn }: RegistrationsPa
                   </th>
                   <th scope="col">{t("registrationsPage.name")}</th>
                   <th scope="col">{t("registrationsPage.email")}</th>
-                  <th scope="col">{t("registrationsPage.team")}</th>
+                  <th scope="col">{teamWishes ? t("registrationsPage.teamWish") : t("registrationsPage.team")}</th>
                   <th scope="col">{t("registrationsPage.list.skill")}</th>
                   <th scope="col">{t("registrationsPage.list.tshirt")}</th>
                   <th scope="col">{t("registrationsPage.list.registered")}</th>

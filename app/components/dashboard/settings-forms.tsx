@@ -243,6 +243,30 @@ function TeamSizeForm({ teamSizeCap }: { teamSizeCap: number }) {
   return <NumberSettingForm intent="team-cap" schema={TeamSizeCapSchema} name="teamSizeCap" value={teamSizeCap} max={100} words={words} />;
 }
 
+/** Settings → Teams: participants form their own teams (docs/domain.md "Teams that form themselves"), and the lock. */
+function TeamFormationForm({ formation }: { formation: SettingsPage["teamFormation"] }) {
+  const saving = useSubmittingIntent("team-formation");
+  const { t } = useT();
+  return (
+    <Form method="post" className="form">
+      <input type="hidden" name="intent" value="team-formation" />
+      <p id="team-formation-help" className="muted">
+        {t("settingsPage.teamFormation.help")}
+      </p>
+      <label className="checkbox">
+        <input type="checkbox" name="selfFormedTeams" value="on" defaultChecked={formation.selfFormedTeams} aria-describedby="team-formation-help" />{" "}
+        {t("settingsPage.teamFormation.selfFormed")}
+      </label>
+      <label className="checkbox">
+        <input type="checkbox" name="teamsLocked" value="on" defaultChecked={formation.teamsLocked} /> {t("settingsPage.teamFormation.locked")}
+      </label>
+      <ActionButton type="submit" disabled={saving}>
+        {saving ? t("settingsPage.saving") : t("settingsPage.teamFormation.save")}
+      </ActionButton>
+    </Form>
+  );
+}
+
 function FlagSettingsForm({ flagWrongPerMinute }: { flagWrongPerMinute: number }) {
   const { t } = useT();
   const words = { help: t("settingsPage.flags.help"), label: t("settingsPage.flags.label"), save: t("settingsPage.flags.save") };
@@ -318,7 +342,7 @@ function Meals({ meals, timeZone }: { meals: SettingsPage["meals"]; timeZone: st
 }
 
 /** Dashboard → Settings: the scoreboard freeze, the event's times, judging, teams, gates and meals. */
-export function SettingsScreen({ frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone, judging, feedbackGates, divisions, teamSizeCap, flagWrongPerMinute }: SettingsPage) {
+export function SettingsScreen({ frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone, judging, feedbackGates, divisions, teamSizeCap, teamFormation, flagWrongPerMinute }: SettingsPage) {
   const freezing = useSubmittingIntent(frozen ? "unfreeze" : "freeze");
   const { t } = useT();
   return (
@@ -359,6 +383,10 @@ export function SettingsScreen({ frozen, gates, finalAt, submissionsCloseAt, clo
           {t("settingsPage.divisions.title")}
         </h3>
         <DivisionsForm divisions={divisions} />
+        <h3 id="team-formation-title" className="settings__subheading">
+          {t("settingsPage.teamFormation.title")}
+        </h3>
+        <TeamFormationForm formation={teamFormation} />
       </section>
       <section className="card" aria-labelledby="flag-settings-title">
         <h2 id="flag-settings-title">{t("settingsPage.flags.title")}</h2>

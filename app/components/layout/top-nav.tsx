@@ -22,6 +22,8 @@ function navLinks(signedIn: boolean) {
     { to: "/scoreboard", label: "nav.scoreboard" },
     { to: "/announcement", label: "nav.announcement" },
     { to: "/timer", label: "nav.timer" },
+    // One's team (docs/domain.md "Teams that form themselves"): signed-in users only.
+    ...(signedIn ? [{ to: "/team", label: "nav.team" }] : []),
   ];
 }
 

@@ -28,6 +28,7 @@ export const operationTexts: Record<string, OperationTexts> = {
   "GET /users/{id}/sessions": { summary: "apiDocs.calls.userSessionsGet.summary", description: "apiDocs.calls.userSessionsGet.description" },
   "DELETE /users/{id}/sessions": { summary: "apiDocs.calls.userSessionsDelete.summary", description: "apiDocs.calls.userSessionsDelete.description" },
   "DELETE /users/{id}/sessions/{sessionId}": { summary: "apiDocs.calls.userSessionDelete.summary" },
+  "POST /users/{id}/password-link": { summary: "apiDocs.calls.userPasswordLinkPost.summary", description: "apiDocs.calls.userPasswordLinkPost.description" },
   "GET /teams": { summary: "apiDocs.calls.teamsGet.summary" },
   "POST /teams": { summary: "apiDocs.calls.teamsPost.summary", description: "apiDocs.calls.teamsPost.description" },
   "PATCH /teams/{id}": { summary: "apiDocs.calls.teamPatch.summary", description: "apiDocs.calls.teamPatch.description" },

@@ -213,6 +213,19 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       errors: [404],
     },
   },
+  "/users/{id}/password-link": {
+    post: {
+      summary: "Mail a user a new set-password link",
+      description:
+        "As the Users page's button: a single-use link to choose a password, valid PASSWORD_LINK_HOURS, is mailed to the user's address by a worker (never in the answer). 409 when mail is off or the user has no address. Recorded in the audit trail (mail.link-sent).",
+      access: admin,
+      originalCalls: [],
+      tag: "users",
+      path: idPath,
+      responses: { 202: { description: "Queued: the address it goes to", schema: z.object({ to: z.string() }) } },
+      errors: [404, 409],
+    },
+  },
   "/users/{id}/sessions/{sessionId}": {
     delete: {
       summary: "End one session of a user",

@@ -379,7 +379,7 @@ export const AuditRecordOutSchema = z
       id: id.nullable().meta({ description: "null for the system (the seed, scripts)" }),
       name: z.string().nullable().meta({ description: "Their name when they acted" }),
       role: z.enum(userRoles).nullable(),
-      via: z.enum(["session", "token", "system"]),
+      via: z.enum(["session", "token", "system", "link"]),
       sessionId: id.nullable(),
       tokenId: id.nullable(),
       ip: z.string().nullable(),

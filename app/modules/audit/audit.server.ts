@@ -19,7 +19,8 @@ export interface Actor {
   id: number | null;
   name: string | null;
   role: Role | null;
-  via: "session" | "token" | "system";
+  // "link": a person acting through a mailed single-use link, signed in nowhere (docs/domain.md "Mail").
+  via: "session" | "token" | "system" | "link";
   sessionId: number | null;
   tokenId: number | null;
   ip: string | null;

@@ -31,6 +31,9 @@ export const auditKinds = {
   "user.updated": "User changed",
   "user.deleted": "User deleted",
   "session.ended": "Session ended by an admin",
+  // A user's own password: changed while signed in, or chosen with a mailed link (a reset or a new account's).
+  "user.password-changed": "Password changed by its user",
+  "user.password-set": "Password chosen with a mailed link",
   // An admin's new set-password link for a user (a new account's link goes with its "User created").
   "mail.link-sent": "Set-password link sent",
   "token.created": "API token created",
@@ -53,6 +56,13 @@ export const auditKinds = {
   "videos.changed": "Home videos changed",
   "meal.added": "Meal added",
   "meal.removed": "Meal removed",
+  // Teams that form themselves (docs/domain.md "Teams that form themselves"): the participants' own changes.
+  "team.joined": "Joined a team",
+  "team.left": "Left a team",
+  "team.member-removed": "Member removed by the captain",
+  "team.invite-created": "Team invitation created",
+  "team.invite-revoked": "Team invitation revoked",
+  "event.team-formation": "Team formation changed",
 } as const;
 
 export type AuditKind = keyof typeof auditKinds;

@@ -24,7 +24,7 @@ export interface AuditRecordRow {
   cursor: string;
   at: Date;
   kind: string;
-  actor: { id: number | null; name: string | null; role: Role | null; via: "session" | "token" | "system"; sessionId: number | null; tokenId: number | null; ip: string | null };
+  actor: { id: number | null; name: string | null; role: Role | null; via: "session" | "token" | "system" | "link"; sessionId: number | null; tokenId: number | null; ip: string | null };
   /** The team the change is about (its current name; null once deleted). */
   team: { id: number; name: string | null } | null;
   /** The user the change is about (their current name; null once deleted). */

@@ -6,16 +6,19 @@
 import { eq } from "drizzle-orm";
 import { users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { recordAudit, type UserActor } from "../audit/audit.server.ts";
 import { hashPassword } from "./password.server.ts";
 import { forgetRecentUsers } from "./recent-users.server.ts";
 import { endSessionsOf } from "./sessions.server.ts";
 
-/** Sets the password; returns how many of the user's other sessions ended. */
-export async function changeOwnPassword(userId: number, keepSessionId: number | null, password: string): Promise<number> {
+/** Sets the password (audited: `user.password-changed`, never the password); returns how many of the user's other sessions ended. */
+export async function changeOwnPassword(actor: UserActor, password: string): Promise<number> {
   const passwordHash = await hashPassword(password);
   const ended = await getDb().transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash }).where(eq(users.id, userId));
-    return endSessionsOf(tx, userId, keepSessionId);
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, actor.id));
+    const sessionsEnded = await endSessionsOf(tx, actor.id, actor.sessionId);
+    await recordAudit(tx, actor, { kind: "user.password-changed", userId: actor.id, subjectId: actor.id, after: sessionsEnded ? { sessionsEnded } : null });
+    return sessionsEnded;
   });
   if (ended > 0) forgetRecentUsers();
   return ended;

@@ -16,6 +16,7 @@ import { getEnv } from "../../infrastructure/env.server.ts";
 import { hashPassword } from "../auth/password.server.ts";
 import { forgetRecentUsers } from "../auth/recent-users.server.ts";
 import { endSessionsOf } from "../auth/sessions.server.ts";
+import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 
@@ -95,7 +96,7 @@ export function linkRefusal(state: "unknown" | "used" | "expired"): DomainError 
  * the new password). Throws the link's refusal when it is not live (used meanwhile: the row is locked, so
  * two submissions of one link cannot both pass). Returns the user's name, for the sign-in form.
  */
-export async function spendPasswordLink(token: string, password: string, now = new Date()): Promise<{ userName: string; sessionsEnded: number }> {
+export async function spendPasswordLink(token: string, password: string, now = new Date(), ip: string | null = null): Promise<{ userName: string; sessionsEnded: number }> {
   // Hashing is the slow part: before the transaction holds the row. A refused link pays it too (no timing tell).
   const passwordHash = await hashPassword(password);
   const used = await getDb().transaction(async (tx) => {
@@ -106,6 +107,16 @@ export async function spendPasswordLink(token: string, password: string, now = n
     await tx.update(passwordLinks).set({ usedAt: now }).where(eq(passwordLinks.selector, parts[1]));
     await tx.delete(passwordLinks).where(and(eq(passwordLinks.userId, link.userId), isNull(passwordLinks.usedAt), ne(passwordLinks.selector, parts[1])));
     const sessionsEnded = await endSessionsOf(tx, link.userId);
+    // The person acted through the link, signed in nowhere: the record names them, "via a mailed link".
+    const [user] = await tx.select({ role: users.role, teamId: users.teamId }).from(users).where(eq(users.id, link.userId));
+    const actor: Actor = { id: link.userId, name: link.userName, role: user.role, via: "link", sessionId: null, tokenId: null, ip };
+    await recordAudit(tx, actor, {
+      kind: "user.password-set",
+      userId: link.userId,
+      teamId: user.teamId,
+      subjectId: link.userId,
+      after: { purpose: link.purpose, ...(sessionsEnded ? { sessionsEnded } : {}) },
+    });
     return { userName: link.userName, sessionsEnded };
   });
   if (used.sessionsEnded > 0) forgetRecentUsers();

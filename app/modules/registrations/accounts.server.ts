@@ -1,7 +1,7 @@
 /**
  * Turning registrations into participant accounts (beyond the original platform; decision 006), so organisers can
  * hand out logins. Each selected registration without an account gets a participant user, on the team
- * named in the registration (an existing team matched without regard to case, or a new one) while that team
+ * named in the registration (unless teams form themselves: then on none, docs/domain.md "Teams that form themselves") (an existing team matched without regard to case, or a new one) while that team
  * has room under the team size cap (a full team's registrations are listed back, left as they were). The
  * account takes the registration's address (one account an address: a registration whose address an account
  * already has is listed back) and language. Where mail is on, each is mailed a link to choose a password and
@@ -21,6 +21,7 @@ import { dispatchMails, mailIsOn, queueMails } from "../mail/mails.server.ts";
 import { messages } from "../messages.ts";
 import { nameColumns, nameKey, withoutInvisibleCharacters } from "../names/names.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { readTeamFormation } from "../teams/self-formed.server.ts";
 import { admitMembers, TeamFullError } from "../teams/team-size.server.ts";
 import { ACCOUNTS_LOCK_KEY } from "../../../db/advisory-locks.ts";
 
@@ -125,6 +126,8 @@ export async function createAccountsFromRegistrations(actor: Actor, ids: number[
       .where(and(anyOf(registrations.id, wanted), isNull(registrations.userId)))
       .orderBy(registrations.id)
       .for("update");
+    // While teams form themselves, the team a registration names is a wish the admins read, not a membership.
+    const { selfFormedTeams } = await readTeamFormation(tx);
     const accounts: CreatedAccount[] = [];
     const audits: AuditEntry[] = [];
     for (const [index, registration] of rows.entries()) {
@@ -134,7 +137,7 @@ export async function createAccountsFromRegistrations(actor: Actor, ids: number[
         refused.push({ registrationId: registration.id, fullName: `${registration.name} ${registration.lastName}`, teamName: registration.hasTeam ? registration.teamName : null, message: messages.mail.addressTaken });
         continue;
       }
-      const team = registration.hasTeam && registration.teamName?.trim() ? await teamNamed(tx, registration.teamName.trim()) : null;
+      const team = !selfFormedTeams && registration.hasTeam && registration.teamName?.trim() ? await teamNamed(tx, registration.teamName.trim()) : null;
       if (team) {
         // The team size cap (app/modules/teams/team-size.server.ts): a full team leaves this one without an account.
         try {

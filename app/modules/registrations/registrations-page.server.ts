@@ -8,13 +8,16 @@ import { csvFileName } from "../exports/csv-format.server.ts";
 import { createAccountsFromRegistrations } from "./accounts.server.ts";
 import { accountsCsvDataUrl } from "./csv.server.ts";
 import { mailIsOn } from "../mail/mails.server.ts";
+import { readTeamFormation } from "../teams/self-formed.server.ts";
 import { listRegistrations, registrationCounts } from "./registrations.server.ts";
 
 export async function readRegistrationsPage(q: string) {
-  const [rows, counts] = await Promise.all([listRegistrations(q), registrationCounts()]);
+  const [rows, counts, formation] = await Promise.all([listRegistrations(q), registrationCounts(), readTeamFormation()]);
   return {
     q,
     counts,
+    // Teams form themselves: a registration's team is a wish shown here, and accounts are made on no team.
+    teamWishes: formation.selfFormedTeams,
     // Accounts made now get a mailed link (mail on) or a password shown once (off): the page says which.
     mailOn: mailIsOn(),
     rows: rows.map((row) => ({

@@ -15,6 +15,8 @@ import { arabicOrNull } from "../i18n/content.ts";
 import { messages } from "../messages.ts";
 import { isScoreboardFrozen, setScoreboardFrozen } from "../standings/freeze.server.ts";
 import { readTeamSizeCap, updateTeamSizeCap } from "../teams/team-size.server.ts";
+import type { TeamFormationSchema } from "../teams/schema.ts";
+import { readTeamFormation, saveTeamFormation as writeTeamFormation } from "../teams/self-formed.server.ts";
 import type { FinalSettingsSchema, FlagSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "./schema.ts";
 import { addMeal, getEventTimeZone, readEventSettings, removeMeal, updateFinalAt, updateFlagWrongPerMinute, updateGate, updateSubmissionsCloseAt } from "./settings.server.ts";
 import { utcToZonedLocal, zonedLocalToUtc } from "./zoned-time.ts";
@@ -26,13 +28,14 @@ export type SettingsOutcome = { saved: string } | { refused: { field: string; me
 
 /** Everything the settings page shows; instants as the event's wall-clock time (datetime-local values). */
 export async function readSettingsPage() {
-  const [frozen, settings, judging, feedbackGates, divisions, teamSizeCap] = await Promise.all([
+  const [frozen, settings, judging, feedbackGates, divisions, teamSizeCap, teamFormation] = await Promise.all([
     isScoreboardFrozen(),
     readEventSettings(),
     getJudgingSettings(),
     getFeedbackGates(),
     readDivisions(),
     readTeamSizeCap(),
+    readTeamFormation(),
   ]);
   const zone = settings.timeZone;
   return {
@@ -57,6 +60,7 @@ export async function readSettingsPage() {
     feedbackGates,
     divisions,
     teamSizeCap,
+    teamFormation,
     flagWrongPerMinute: settings.flagWrongPerMinute,
   };
 }
@@ -119,6 +123,12 @@ export async function saveFeedbackGates(actor: Actor, value: z.output<typeof Fee
 export async function saveTeamSizeCap(actor: Actor, value: z.output<typeof TeamSizeCapSchema>): Promise<SettingsOutcome> {
   await updateTeamSizeCap(actor, value.teamSizeCap);
   return { saved: messages.teamSize.saved(value.teamSizeCap) };
+}
+
+/** Settings → Teams: whether participants form their own teams, and whether teams are locked (docs/domain.md "Teams that form themselves"). */
+export async function saveTeamFormation(actor: Actor, value: z.output<typeof TeamFormationSchema>): Promise<SettingsOutcome> {
+  await writeTeamFormation(actor, { selfFormedTeams: value.selfFormedTeams, teamsLocked: value.teamsLocked });
+  return { saved: messages.selfTeams.formationSaved };
 }
 
 export async function saveFlagSettings(actor: Actor, value: z.output<typeof FlagSettingsSchema>): Promise<SettingsOutcome> {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { divisionField } from "../divisions/schema.ts";
+import { text } from "../form-fields.ts";
 import { rowId } from "../ids.ts";
 import { messages } from "../messages.ts";
 import { nameField } from "../names/names.ts";
@@ -26,3 +27,19 @@ export const TeamDivisionSchema = z.object({
 });
 
 export const TeamDeleteSchema = z.object({ id: rowId() });
+
+/** The team page's forms (docs/domain.md "Teams that form themselves"), by intent. */
+export const OwnTeamCreateSchema = z.object({ intent: z.literal("create"), name: nameField(100) });
+export const JoinTeamSchema = z.object({
+  intent: z.literal("join"),
+  code: text({ error: messages.selfTeams.codeRequired }).trim().min(1, messages.selfTeams.codeRequired).max(64, messages.selfTeams.inviteUnknown),
+});
+export const RemoveMemberSchema = z.object({ intent: z.literal("remove"), userId: rowId() });
+export const RevokeInviteSchema = z.object({ intent: z.literal("revoke"), inviteId: rowId() });
+
+/** Settings → Teams: team formation (two checkboxes: absent is off). */
+export const TeamFormationSchema = z.object({
+  intent: z.literal("team-formation"),
+  selfFormedTeams: z.literal("on").optional().transform(Boolean),
+  teamsLocked: z.literal("on").optional().transform(Boolean),
+});
