@@ -12,6 +12,7 @@ import { requirePage } from "~/glue/auth.server";
 import { dashboardToastFailure } from "~/glue/failures.server";
 import { badRequest } from "~/glue/responses.server";
 import { redirectWithToast } from "~/glue/toast.server";
+import { SideScroll } from "~/components/ui/side-scroll";
 
 const m = messages.dashboard;
 
@@ -51,7 +52,7 @@ export default function ChallengeStatusTable() {
       {challenges.length === 0 ? (
         <p>{t("allChallengesPage.none")}</p>
       ) : (
-        <div className="table-wrap">
+        <SideScroll>
           <table className="table">
             <thead>
               <tr>
@@ -94,7 +95,7 @@ export default function ChallengeStatusTable() {
               })}
             </tbody>
           </table>
-        </div>
+        </SideScroll>
       )}
     </section>
   );

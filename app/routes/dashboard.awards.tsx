@@ -27,6 +27,7 @@ import { requirePage } from "~/glue/auth.server";
 import { dashboardFormFailure, dashboardToastFailure } from "~/glue/failures.server";
 import { badRequest } from "~/glue/responses.server";
 import { redirectWithToast } from "~/glue/toast.server";
+import { SideScroll } from "~/components/ui/side-scroll";
 
 const m = messages.awards;
 
@@ -160,7 +161,7 @@ export default function Awards() {
         {awards.length === 0 ? (
           <p>{t("awardsPage.none")}</p>
         ) : (
-          <div className="table-wrap">
+          <SideScroll>
             <table className="table award-table">
               <thead>
                 <tr>
@@ -233,7 +234,7 @@ export default function Awards() {
                 })}
               </tbody>
             </table>
-          </div>
+          </SideScroll>
         )}
       </section>
     </section>

@@ -13,6 +13,7 @@ import { dashboardToastFailure } from "~/glue/failures.server";
 import { badRequest } from "~/glue/responses.server";
 import { redirectWithToast } from "~/glue/toast.server";
 import { confirmSubmit } from "~/components/ui/confirm-submit";
+import { SideScroll } from "~/components/ui/side-scroll";
 
 const m = messages.dashboard;
 
@@ -49,7 +50,7 @@ export default function AllChallengesList() {
       {challenges.length === 0 ? (
         <p>{t("allChallengesPage.none")}</p>
       ) : (
-        <div className="table-wrap">
+        <SideScroll>
           <table className="table">
             <thead>
               <tr>
@@ -114,7 +115,7 @@ export default function AllChallengesList() {
               ))}
             </tbody>
           </table>
-        </div>
+        </SideScroll>
       )}
     </section>
   );

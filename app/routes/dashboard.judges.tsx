@@ -15,6 +15,7 @@ import { AssignmentSchema, listAssignments, setAssignment } from "~/modules/judg
 import { messages } from "~/modules/messages";
 import { judgeCalibration, OUTLIER_MIN_DIFFERENCE, OUTLIER_MIN_SHARED } from "~/modules/judging/calibration.server";
 import styles from "~/styles/dashboard.css";
+import { SideScroll } from "~/components/ui/side-scroll";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "judgesPage.title") }];
@@ -69,7 +70,7 @@ export default function Judges() {
         <>
           {compared ? null : <p className="muted">{t("judgesPage.nothingCompared")}</p>}
           {/* Scrolls sideways on a phone: focusable, so a keyboard scrolls it too. */}
-          <div className="table-wrap" role="region" aria-labelledby="judges-caption" tabIndex={0}>
+          <SideScroll role="region" aria-labelledby="judges-caption" tabIndex={0}>
             <table className="table calibration">
               <caption id="judges-caption" className="visually-hidden">
                 {t("judgesPage.caption")}
@@ -113,7 +114,7 @@ export default function Judges() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </SideScroll>
           <section aria-labelledby="assignments-title" className="stack">
             <h2 id="assignments-title">{t("judgesPage.assignments")}</h2>
             <p>{t("judgesPage.assignmentsHint")}</p>

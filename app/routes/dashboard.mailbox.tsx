@@ -9,6 +9,7 @@ import { messages } from "~/modules/messages";
 import styles from "~/styles/dashboard.css";
 import { requirePage } from "~/glue/auth.server";
 import { secretPageHeaders } from "~/glue/secret-pages.server";
+import { Folded, SideScroll } from "~/components/ui/side-scroll";
 
 export const handle: DashboardHandle = { loadFailed: messages.dashboard.loadFailed };
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -82,21 +83,26 @@ export default function Mailbox() {
           {mails.length === 0 ? (
             <p className="muted">{t("mailboxPage.empty")}</p>
           ) : (
-            <div className="table-wrap">
+            <SideScroll>
               <table className="table">
                 <thead>
                   <tr>
                     <th scope="col">{t("mailboxPage.received")}</th>
-                    <th scope="col">{t("mailboxPage.to")}</th>
+                    <th scope="col" data-priority="3">{t("mailboxPage.to")}</th>
                     <th scope="col">{t("mailboxPage.subject")}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {mails.map((mail) => (
                     <tr key={mail.id} data-mail-id={mail.id}>
-                      <td className="nowrap">{formats.dayTime(mail.receivedAt)}</td>
-                      <td>
-                        <bdi dir="ltr">{mail.to}</bdi>
+                      <td className="nowrap">
+                        {formats.dayTime(mail.receivedAt)}
+                        <Folded lines={[{ label: t("mailboxPage.to"), value: <bdi dir="ltr" className="cut" title={mail.to}>{mail.to}</bdi>, priority: 3 }]} />
+                      </td>
+                      <td data-priority="3">
+                        <bdi dir="ltr" className="cut" title={mail.to}>
+                          {mail.to}
+                        </bdi>
                       </td>
                       <td>
                         <Link to={`?mail=${mail.id}`}>
@@ -107,7 +113,7 @@ export default function Mailbox() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </SideScroll>
           )}
         </section>
       ) : null}

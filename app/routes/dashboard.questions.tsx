@@ -20,6 +20,7 @@ import { requirePage } from "~/glue/auth.server";
 import { dashboardToastFailure } from "~/glue/failures.server";
 import { badRequest } from "~/glue/responses.server";
 import { redirectWithToast } from "~/glue/toast.server";
+import { SideScroll } from "~/components/ui/side-scroll";
 
 const m = messages.threads;
 
@@ -126,7 +127,7 @@ export default function Questions() {
       {threads.length === 0 ? (
         <p>{t("questionsPage.empty")}</p>
       ) : (
-        <div className="table-wrap">
+        <SideScroll>
           <table className="table thread-table">
             <thead>
               <tr>
@@ -199,7 +200,7 @@ export default function Questions() {
               ))}
             </tbody>
           </table>
-        </div>
+        </SideScroll>
       )}
       {pages.pages > 1 ? <QueuePages pages={pages} filter={filter} /> : null}
     </section>

@@ -23,6 +23,7 @@ import { badRequest } from "~/glue/responses.server";
 import { redirectWithToast } from "~/glue/toast.server";
 import { confirmSubmit } from "~/components/ui/confirm-submit";
 import { parseRowId } from "~/modules/ids";
+import { Folded, SideScroll } from "~/components/ui/side-scroll";
 
 const m = messages.dashboard;
 const dm = messages.divisions;
@@ -135,6 +136,12 @@ export default function Teams() {
   const deleting = navigation.state === "submitting" && navigation.formData?.get("intent") === "delete" ? navigation.formData.get("id") : null;
   const { t } = useT();
   const serverMessage = useServerMessage();
+  const members = (count: number) => (
+    <>
+      {count}
+      {count >= cap ? <span className="muted"> {t("teamsPage.full")}</span> : null}
+    </>
+  );
   return (
     <section aria-labelledby="teams-title" className="stack dash-page">
       <h1 id="teams-title">{t("teamsPage.heading")}</h1>
@@ -146,13 +153,13 @@ export default function Teams() {
         {teams.length === 0 ? (
           <p>{t("teamsPage.none")}</p>
         ) : (
-          <div className="table-wrap">
+          <SideScroll>
             <table className="table">
               <thead>
                 <tr>
                   <th scope="col">{t("teamsPage.name")}</th>
-                  <th scope="col">{t("teamsPage.members")}</th>
-                  <th scope="col">{serverMessage(dm.label)}</th>
+                  <th scope="col" data-priority="2">{t("teamsPage.members")}</th>
+                  <th scope="col" data-priority="3">{serverMessage(dm.label)}</th>
                   <th scope="col">{t("teamsPage.actions")}</th>
                 </tr>
               </thead>
@@ -161,12 +168,17 @@ export default function Teams() {
                   <tr key={team.id} data-team-id={team.id}>
                     <td>
                       <bdi>{team.name}</bdi>
+                      <Folded
+                        lines={[
+                          { label: t("teamsPage.members"), value: members(team.members), priority: 2 },
+                          { label: serverMessage(dm.label), value: team.division ? <bdi>{team.division}</bdi> : "—", priority: 3 },
+                        ]}
+                      />
                     </td>
-                    <td className="num">
-                      {team.members}
-                      {team.members >= cap ? <span className="muted"> {t("teamsPage.full")}</span> : null}
+                    <td className="num" data-priority="2">
+                      {members(team.members)}
                     </td>
-                    <td>{team.division ? <bdi>{team.division}</bdi> : <span className="muted">—</span>}</td>
+                    <td data-priority="3">{team.division ? <bdi>{team.division}</bdi> : <span className="muted">—</span>}</td>
                     <td>
                       <div className="row-actions">
                         <Link to={`?edit=${team.id}`} aria-label={t("teamsPage.editLabel", { name: team.name })}>
@@ -194,7 +206,7 @@ export default function Teams() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </SideScroll>
         )}
       </section>
     </section>

@@ -22,6 +22,7 @@ import { requirePage } from "~/glue/auth.server";
 import { dashboardFormFailure, dashboardToastFailure } from "~/glue/failures.server";
 import { redirectWithToast } from "~/glue/toast.server";
 import { confirmSubmit } from "~/components/ui/confirm-submit";
+import { SideScroll } from "~/components/ui/side-scroll";
 
 const m = messages.apiTokens;
 
@@ -159,7 +160,7 @@ export default function ApiTokens() {
         {tokens.length === 0 ? (
           <p>{t("tokensPage.none")}</p>
         ) : (
-          <div className="table-wrap">
+          <SideScroll>
             <table className="table">
               <thead>
                 <tr>
@@ -207,7 +208,7 @@ export default function ApiTokens() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </SideScroll>
         )}
       </section>
     </section>

@@ -83,45 +83,48 @@ function DashboardShell({ user, backlog: loaded, children }: { user: { name: str
     <div className="dashboard">
       {/* Above the page on a phone: toasts stay below it there (beside it on a wide screen). */}
       <aside className="dashboard__sidebar" {...toastsBelow}>
-        <p className="dashboard__brand">{t("dashboard.title")}</p>
-        <nav aria-label={t("dashboard.navLabel")}>
-          <ul>
-            {links.map((link) => (
-              <li key={link.to}>
-                {"external" in link ? (
-                  // Served by Express (bull-board), not by Remix: a full page load.
-                  <a href={link.to}>{t(link.label)}</a>
-                ) : (
-                  <NavLink to={link.to} end={"end" in link}>
-                    {t(link.label)}
-                    {"counted" in link ? (
-                      <span className="dashboard__count">
-                        <span aria-hidden="true">{backlog}</span>
-                        <span className="visually-hidden">{t("dashboard.leftToScore", { count: backlog })}</span>
-                      </span>
-                    ) : null}
-                  </NavLink>
-                )}
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="dashboard__foot">
-          {/* One row: the foot keeps its height, and every link of the sidebar stays in view on a laptop. */}
-          <div className="dashboard__foot-row">
-            <LanguageSwitch className="dashboard__language" />
-            <Link to="/account/password" className="icon-button dashboard__account" aria-label={t("dashboard.changePassword")} title={t("dashboard.changePassword")}>
-              <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-                <circle cx="8" cy="15" r="4" fill="none" stroke="currentColor" strokeWidth="2" />
-                <path d="M11 12l9-9M17 6l3 3M15 8l2 2" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-              </svg>
-            </Link>
+        {/* The screen-high column that stays in view on a long page: the links scroll inside it, never under its foot. */}
+        <div className="dashboard__rail">
+          <p className="dashboard__brand">{t("dashboard.title")}</p>
+          <nav aria-label={t("dashboard.navLabel")}>
+            <ul>
+              {links.map((link) => (
+                <li key={link.to}>
+                  {"external" in link ? (
+                    // Served by Express (bull-board), not by Remix: a full page load.
+                    <a href={link.to}>{t(link.label)}</a>
+                  ) : (
+                    <NavLink to={link.to} end={"end" in link}>
+                      {t(link.label)}
+                      {"counted" in link ? (
+                        <span className="dashboard__count">
+                          <span aria-hidden="true">{backlog}</span>
+                          <span className="visually-hidden">{t("dashboard.leftToScore", { count: backlog })}</span>
+                        </span>
+                      ) : null}
+                    </NavLink>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="dashboard__foot">
+            {/* One row: the foot keeps its height, and every link of the sidebar stays in view on a laptop. */}
+            <div className="dashboard__foot-row">
+              <LanguageSwitch className="dashboard__language" />
+              <Link to="/account/password" className="icon-button dashboard__account" aria-label={t("dashboard.changePassword")} title={t("dashboard.changePassword")}>
+                <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+                  <circle cx="8" cy="15" r="4" fill="none" stroke="currentColor" strokeWidth="2" />
+                  <path d="M11 12l9-9M17 6l3 3M15 8l2 2" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+                </svg>
+              </Link>
+            </div>
+            <Form method="post" action="/logout">
+              <button type="submit" className="link-button">
+                {t("dashboard.logout")} (<bdi>{user.name}</bdi>)
+              </button>
+            </Form>
           </div>
-          <Form method="post" action="/logout">
-            <button type="submit" className="link-button">
-              {t("dashboard.logout")} (<bdi>{user.name}</bdi>)
-            </button>
-          </Form>
         </div>
       </aside>
       <main className="dashboard__main">

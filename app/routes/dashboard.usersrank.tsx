@@ -5,6 +5,7 @@ import { useFormats } from "~/components/realtime/format";
 import { listUsersRank } from "~/modules/users/rank.server";
 import styles from "~/styles/dashboard.css";
 import { requirePage } from "~/glue/auth.server";
+import { SideScroll } from "~/components/ui/side-scroll";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
@@ -42,7 +43,7 @@ export default function UsersRank() {
       {users.length === 0 ? (
         <p>{t("usersRankPage.empty")}</p>
       ) : (
-        <div className="table-wrap" role="region" aria-labelledby="users-rank-caption" tabIndex={0}>
+        <SideScroll role="region" aria-labelledby="users-rank-caption" tabIndex={0}>
           <table className="table">
             <caption id="users-rank-caption" className="visually-hidden">
               {t("usersRankPage.caption")}
@@ -86,7 +87,7 @@ export default function UsersRank() {
               ))}
             </tbody>
           </table>
-        </div>
+        </SideScroll>
       )}
     </section>
   );

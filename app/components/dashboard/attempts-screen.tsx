@@ -10,6 +10,7 @@ import { attemptVerdicts, type AttemptListQuery, type TriedAnswer } from "~/modu
 import { TryAnswer } from "~/components/dashboard/try-answer";
 import type { AttemptRow, ResettableCount, SharingRow } from "~/modules/flags/attempts.server";
 import type { ListPage } from "~/modules/paging";
+import { Folded, SideScroll } from "~/components/ui/side-scroll";
 
 type Iso<T, K extends keyof T> = Omit<T, K> & { [P in K]: string };
 
@@ -182,7 +183,8 @@ function EventTable<Row extends { id: number; at: string }>({
   rowProps,
 }: {
   caption: string;
-  columns: Array<{ label: string; cell: (row: Row) => ReactNode }>;
+  /** Each column's priority (docs/screens.md): 2 and 3 drop on narrow boxes, folded under the row's time. */
+  columns: Array<{ label: string; cell: (row: Row) => ReactNode; priority?: 2 | 3 }>;
   rows: Row[];
   timeZone: string;
   className?: string;
@@ -191,14 +193,14 @@ function EventTable<Row extends { id: number; at: string }>({
   const { t } = useT();
   const format = useFormats();
   return (
-    <div className="table-wrap">
+    <SideScroll>
       <table className={className ? `table ${className}` : "table"}>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
             <th scope="col">{t("attemptsPage.column.when")}</th>
             {columns.map((column) => (
-              <th key={column.label} scope="col">
+              <th key={column.label} scope="col" data-priority={column.priority}>
                 {column.label}
               </th>
             ))}
@@ -209,15 +211,18 @@ function EventTable<Row extends { id: number; at: string }>({
             <tr key={row.id} {...rowProps(row)}>
               <td className="nowrap">
                 <time dateTime={row.at}>{format.dayTime(row.at, timeZone)}</time>
+                <Folded lines={columns.map((column) => column.priority !== undefined && { label: column.label, value: column.cell(row), priority: column.priority })} />
               </td>
               {columns.map((column) => (
-                <td key={column.label}>{column.cell(row)}</td>
+                <td key={column.label} data-priority={column.priority}>
+                  {column.cell(row)}
+                </td>
               ))}
             </tr>
           ))}
         </tbody>
       </table>
-    </div>
+    </SideScroll>
   );
 }
 
@@ -238,8 +243,8 @@ function AttemptsTable({ rows, timeZone }: { rows: AttemptsPageData["attempts"];
       rowProps={(row) => ({ "data-attempt-id": row.id, className: `attempt--${row.verdict}` })}
       columns={[
         { label: t("attemptsPage.column.team"), cell: (row) => <Name name={row.team} /> },
-        { label: t("attemptsPage.column.user"), cell: (row) => <Name name={row.user} /> },
-        { label: t("attemptsPage.column.challenge"), cell: (row) => <Name name={row.challenge} /> },
+        { label: t("attemptsPage.column.user"), cell: (row) => <Name name={row.user} />, priority: 3 },
+        { label: t("attemptsPage.column.challenge"), cell: (row) => <Name name={row.challenge} />, priority: 2 },
         {
           label: t("attemptsPage.column.verdict"),
           cell: (row) => (
@@ -251,6 +256,7 @@ function AttemptsTable({ rows, timeZone }: { rows: AttemptsPageData["attempts"];
         },
         {
           label: t("attemptsPage.column.answer"),
+          priority: 3,
           cell: (row) =>
             row.verdict === "correct" ? (
               t("attemptsPage.answerNumber", { number: row.matched ?? "?" })
@@ -279,7 +285,7 @@ function ResetList({ rows, limit, timeZone }: { rows: AttemptsPageData["resettab
       {rows.length === 0 ? (
         <p>{t("attemptsPage.resets.none")}</p>
       ) : (
-        <div className="table-wrap">
+        <SideScroll>
           <table className="table">
             <thead>
               <tr>
@@ -332,7 +338,7 @@ function ResetList({ rows, limit, timeZone }: { rows: AttemptsPageData["resettab
               })}
             </tbody>
           </table>
-        </div>
+        </SideScroll>
       )}
       {rows.length >= limit ? <p className="muted">{t("attemptsPage.resets.more", { count: limit, number: format.number(limit) })}</p> : null}
     </section>

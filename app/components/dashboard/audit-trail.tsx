@@ -10,6 +10,7 @@ import type { auditFilterChoices } from "~/modules/audit/read.server";
 import { AUDIT_FILTER_FIELDS } from "~/modules/audit/schema";
 import type { Role } from "~/modules/auth/access";
 import { messages } from "~/modules/messages";
+import { Folded, SideScroll } from "~/components/ui/side-scroll";
 
 const m = messages.audit;
 
@@ -309,52 +310,68 @@ function Records({ records }: { records: AuditRecordView[] }) {
   const { t } = useT();
   const serverMessage = useServerMessage();
   return (
-    <div className="table-wrap" role="region" aria-labelledby="audit-records-heading" tabIndex={0}>
+    <SideScroll role="region" aria-labelledby="audit-records-heading" tabIndex={0}>
       <table className="table audit-table">
         <thead>
           <tr>
             <th scope="col">{t("auditPage.when")}</th>
-            <th scope="col">{t("auditPage.change")}</th>
-            <th scope="col">{t("auditPage.who")}</th>
-            <th scope="col">{t("auditPage.team")}</th>
+            <th scope="col" data-priority="2">{t("auditPage.change")}</th>
+            <th scope="col" data-priority="3">{t("auditPage.who")}</th>
+            <th scope="col" data-priority="3">{t("auditPage.team")}</th>
             <th scope="col">{t("auditPage.what")}</th>
-            <th scope="col">{t("auditPage.beforeAfter")}</th>
+            <th scope="col" data-priority="2">{t("auditPage.beforeAfter")}</th>
           </tr>
         </thead>
         <tbody>
-          {records.map((record) => (
+          {records.map((record) => {
+            const change = isAuditKind(record.kind) ? t(kindKeys[record.kind]) : record.kindLabel;
+            const who = (
+              <>
+              {record.actor.id !== null ? (
+                <Link to={`?user=${record.actor.id}`} title={t("auditPage.userHistory")}>
+                  <bdi>{record.actor.name}</bdi>
+                </Link>
+              ) : (
+                <bdi>{record.actor.name}</bdi>
+              )}
+              <span className="audit-meta">
+                {[
+                  record.actor.role ? t(roleKeys[record.actor.role]) : null,
+                  t("auditPage.via", { via: viaText(record.actor, serverMessage) }),
+                  record.actor.ip,
+                ]
+                  .filter(Boolean)
+                  .join(" · ")}
+              </span>
+              </>
+            );
+            const team = (
+              <>
+              {record.team ? (
+                <Link to={`?team=${record.team.id}`} title={t("auditPage.teamHistory")}>
+                  {record.team.deleted ? t("auditPage.deletedTeam", { id: record.team.id }) : <bdi>{record.team.name}</bdi>}
+                </Link>
+              ) : (
+                <span className="audit-muted">—</span>
+              )}
+              </>
+            );
+            return (
             <tr key={record.id} data-audit-id={record.id}>
               <td className="audit-when">
                 <time dateTime={record.at}>{record.atText}</time>
+                <Folded
+                  lines={[
+                    { label: t("auditPage.change"), value: change, priority: 2 },
+                    { label: t("auditPage.beforeAfter"), value: <Changes record={record} />, priority: 2 },
+                    { label: t("auditPage.who"), value: who, priority: 3 },
+                    { label: t("auditPage.team"), value: team, priority: 3 },
+                  ]}
+                />
               </td>
-              <td>{isAuditKind(record.kind) ? t(kindKeys[record.kind]) : record.kindLabel}</td>
-              <td>
-                {record.actor.id !== null ? (
-                  <Link to={`?user=${record.actor.id}`} title={t("auditPage.userHistory")}>
-                    <bdi>{record.actor.name}</bdi>
-                  </Link>
-                ) : (
-                  <bdi>{record.actor.name}</bdi>
-                )}
-                <span className="audit-meta">
-                  {[
-                    record.actor.role ? t(roleKeys[record.actor.role]) : null,
-                    t("auditPage.via", { via: viaText(record.actor, serverMessage) }),
-                    record.actor.ip,
-                  ]
-                    .filter(Boolean)
-                    .join(" · ")}
-                </span>
-              </td>
-              <td>
-                {record.team ? (
-                  <Link to={`?team=${record.team.id}`} title={t("auditPage.teamHistory")}>
-                    {record.team.deleted ? t("auditPage.deletedTeam", { id: record.team.id }) : <bdi>{record.team.name}</bdi>}
-                  </Link>
-                ) : (
-                  <span className="audit-muted">—</span>
-                )}
-              </td>
+              <td data-priority="2">{change}</td>
+              <td data-priority="3">{who}</td>
+              <td data-priority="3">{team}</td>
               <td>
                 {subjectText(record, t, serverMessage)}
                 {record.title ? (
@@ -371,14 +388,15 @@ function Records({ records }: { records: AuditRecordView[] }) {
                   </span>
                 ) : null}
               </td>
-              <td className="audit-diff">
+              <td className="audit-diff" data-priority="2">
                 <Changes record={record} />
               </td>
             </tr>
-          ))}
+            );
+          })}
         </tbody>
       </table>
-    </div>
+    </SideScroll>
   );
 }
 

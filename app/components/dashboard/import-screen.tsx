@@ -11,6 +11,7 @@ import type { ChallengesCheck } from "~/modules/imports/challenges-import.server
 import type { ImportCheck, ImportDone, ImportPreview } from "~/modules/imports/import-flow.server";
 import { ACCOUNT_COLUMNS, CHALLENGE_COLUMNS, MAX_IMPORT_ROWS, type ImportKind } from "~/modules/imports/schema";
 import { messages } from "~/modules/messages";
+import { SideScroll } from "~/components/ui/side-scroll";
 
 const m = messages.imports;
 
@@ -84,7 +85,7 @@ function Issues({ check }: { check: ImportCheck }) {
         <bdi>{m.rowsInvalid(check.issues.length)}</bdi>
       </Message>
       {/* Focusable, as the tables below: nothing in them is, and on a phone they scroll. */}
-      <div className="table-wrap" role="region" aria-labelledby="import-errors-caption" tabIndex={0}>
+      <SideScroll role="region" aria-labelledby="import-errors-caption" tabIndex={0}>
         <table className="table import-errors">
           <caption id="import-errors-caption" className="visually-hidden">
             {t("importPage.issues.caption")}
@@ -112,7 +113,7 @@ function Issues({ check }: { check: ImportCheck }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </SideScroll>
     </>
   );
 }
@@ -238,9 +239,9 @@ function PreviewPanel({ preview }: { preview: ImportPreview }) {
       </h2>
       <Issues check={preview.check} />
       {count ? (
-        <div className="table-wrap" role="region" aria-labelledby="import-rows-caption" tabIndex={0}>
+        <SideScroll role="region" aria-labelledby="import-rows-caption" tabIndex={0}>
           <PreviewRows preview={preview} />
-        </div>
+        </SideScroll>
       ) : null}
       {ready ? (
         <Form method="post" className="form">
@@ -281,7 +282,7 @@ function DonePanel({ done }: { done: ImportDone }) {
         <bdi>{m.accountsImported(done.accounts.length)}</bdi>
       </h2>
       {generated ? <p className="import-warning">{t("importPage.done.warning")}</p> : null}
-      <div className="table-wrap" role="region" aria-labelledby="import-done-caption" tabIndex={0}>
+      <SideScroll role="region" aria-labelledby="import-done-caption" tabIndex={0}>
         <table className="table">
           <caption id="import-done-caption" className="visually-hidden">
             {t("importPage.done.caption")}
@@ -319,7 +320,7 @@ function DonePanel({ done }: { done: ImportDone }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </SideScroll>
       {done.csv ? (
         <a href={done.csv} download={done.csvName} className="action-button">
           {t("importPage.done.download")}

@@ -11,6 +11,7 @@ import { intlLocale, type Language } from "~/modules/i18n/i18n";
 import { messages } from "~/modules/messages";
 import type { CreatedAccounts, RegistrationsPage } from "~/modules/registrations/registrations-page.server";
 import { CreateAccountsSchema, TSHIRT_SIZES } from "~/modules/registrations/schema";
+import { Folded, SideScroll } from "~/components/ui/side-scroll";
 
 const m = messages.registration;
 
@@ -88,7 +89,7 @@ export function RegistrationsScreen({ q, counts, rows, mailOn, teamWishes }: Reg
 
         <Form method="post" {...getFormProps(form)} className="stack">
           {/* Focusable: once every row has its account, nothing in it is (a scrolling table must be reachable). */}
-          <div className="table-wrap" role="region" aria-labelledby="registrations-caption" tabIndex={0}>
+          <SideScroll role="region" aria-labelledby="registrations-caption" tabIndex={0}>
             <table className="table">
               <caption id="registrations-caption" className="visually-hidden">
                 {q ? t("registrationsPage.list.captionMatching", { q, number: rows.length }) : t("registrationsPage.list.captionAll", { number: rows.length })}
@@ -99,12 +100,12 @@ export function RegistrationsScreen({ q, counts, rows, mailOn, teamWishes }: Reg
                     {selectable ? <SelectAll /> : t("registrationsPage.list.select")}
                   </th>
                   <th scope="col">{t("registrationsPage.name")}</th>
-                  <th scope="col">{t("registrationsPage.email")}</th>
-                  <th scope="col">{teamWishes ? t("registrationsPage.teamWish") : t("registrationsPage.team")}</th>
-                  <th scope="col">{t("registrationsPage.list.skill")}</th>
-                  <th scope="col">{t("registrationsPage.list.tshirt")}</th>
-                  <th scope="col">{t("registrationsPage.list.registered")}</th>
-                  <th scope="col">{t("registrationsPage.list.account")}</th>
+                  <th scope="col" data-priority="3">{t("registrationsPage.email")}</th>
+                  <th scope="col" data-priority="2">{teamWishes ? t("registrationsPage.teamWish") : t("registrationsPage.team")}</th>
+                  <th scope="col" data-priority="3">{t("registrationsPage.list.skill")}</th>
+                  <th scope="col" data-priority="3">{t("registrationsPage.list.tshirt")}</th>
+                  <th scope="col" data-priority="3">{t("registrationsPage.list.registered")}</th>
+                  <th scope="col" data-priority="2">{t("registrationsPage.list.account")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -115,43 +116,65 @@ export function RegistrationsScreen({ q, counts, rows, mailOn, teamWishes }: Reg
                     </td>
                   </tr>
                 ) : (
-                  rows.map((row) => (
-                    <tr key={row.id}>
-                      <td>
-                        {row.userName ? null : (
-                          <input
-                            type="checkbox"
-                            name={fields.ids.name}
-                            value={row.id}
-                            className="registrations__select"
-                            aria-label={t("registrationsPage.list.selectOne", { name: row.name })}
-                          />
-                        )}
-                      </td>
-                      <td>
-                        <bdi>{row.name}</bdi>
-                      </td>
-                      <td>
-                        <bdi dir="ltr">{row.email}</bdi>
+                  rows.map((row) => {
+                    const email = (
+                      <>
+                        <bdi dir="ltr" className="cut" title={row.email}>
+                          {row.email}
+                        </bdi>
                         {row.sameAddress > 1 ? <span className="registrations__duplicate"> ({t("registrationsPage.list.duplicate", { count: row.sameAddress })})</span> : null}
-                      </td>
-                      <td>{row.teamName ? <bdi>{row.teamName}</bdi> : <span className="muted">{t("registrationsPage.none")}</span>}</td>
-                      <td>
-                        <bdi>{row.skill}</bdi>
-                      </td>
-                      <td>{row.tshirtSize}</td>
-                      <td className="nowrap">
-                        <time dateTime={row.createdAt} title={`${formats.time.format(new Date(row.createdAt))} UTC`}>
-                          {formats.date.format(new Date(row.createdAt))}
-                        </time>
-                      </td>
-                      <td>{row.userName ? <bdi>{row.userName}</bdi> : <span className="muted">{t("registrationsPage.none")}</span>}</td>
-                    </tr>
-                  ))
+                      </>
+                    );
+                    const team = row.teamName ? <bdi>{row.teamName}</bdi> : <span className="muted">{t("registrationsPage.none")}</span>;
+                    const registered = (
+                      <time dateTime={row.createdAt} title={`${formats.time.format(new Date(row.createdAt))} UTC`}>
+                        {formats.date.format(new Date(row.createdAt))}
+                      </time>
+                    );
+                    const account = row.userName ? <bdi>{row.userName}</bdi> : <span className="muted">{t("registrationsPage.none")}</span>;
+                    return (
+                      <tr key={row.id}>
+                        <td>
+                          {row.userName ? null : (
+                            <input
+                              type="checkbox"
+                              name={fields.ids.name}
+                              value={row.id}
+                              className="registrations__select"
+                              aria-label={t("registrationsPage.list.selectOne", { name: row.name })}
+                            />
+                          )}
+                        </td>
+                        <td>
+                          <bdi>{row.name}</bdi>
+                          <Folded
+                            lines={[
+                              { label: teamWishes ? t("registrationsPage.teamWish") : t("registrationsPage.team"), value: team, priority: 2 },
+                              { label: t("registrationsPage.list.account"), value: account, priority: 2 },
+                              { label: t("registrationsPage.email"), value: email, priority: 3 },
+                              { label: t("registrationsPage.list.skill"), value: <bdi>{row.skill}</bdi>, priority: 3 },
+                              { label: t("registrationsPage.list.tshirt"), value: row.tshirtSize, priority: 3 },
+                              { label: t("registrationsPage.list.registered"), value: registered, priority: 3 },
+                            ]}
+                          />
+                        </td>
+                        <td data-priority="3">{email}</td>
+                        <td data-priority="2">{team}</td>
+                        <td data-priority="3">
+                          <bdi>{row.skill}</bdi>
+                        </td>
+                        <td data-priority="3">{row.tshirtSize}</td>
+                        <td className="nowrap" data-priority="3">
+                          {registered}
+                        </td>
+                        <td data-priority="2">{account}</td>
+                      </tr>
+                    );
+                  })
                 )}
               </tbody>
             </table>
-          </div>
+          </SideScroll>
           <div className="message-slot" aria-live="polite">
             {error ? (
               <Message tone="error" id={form.errorId}>
@@ -224,7 +247,7 @@ function CreatedAccountsCard({ accounts }: { accounts: CreatedAccounts }) {
               {t("registrationsPage.created.warning")}
             </p>
           )}
-          <div className="table-wrap" role="region" aria-labelledby="created-accounts-caption" tabIndex={0}>
+          <SideScroll role="region" aria-labelledby="created-accounts-caption" tabIndex={0}>
             <table className="table">
               <caption id="created-accounts-caption" className="visually-hidden">
                 {accounts.linksMailed ? t("registrationsPage.created.captionMailed") : t("registrationsPage.created.caption")}
@@ -263,7 +286,7 @@ function CreatedAccountsCard({ accounts }: { accounts: CreatedAccounts }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </SideScroll>
           {accounts.csv ? (
             <a href={accounts.csv} download={accounts.fileName} className="action-button registrations__download">
               {t("registrationsPage.created.download")}

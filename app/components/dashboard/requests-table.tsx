@@ -3,6 +3,7 @@ import { useFormats } from "~/components/realtime/format";
 import { useT } from "~/components/i18n";
 import { useSocketEvent } from "~/components/realtime/socket-provider";
 import type { RequestEvent } from "~/modules/realtime/events";
+import { SideScroll } from "~/components/ui/side-scroll";
 
 /**
  * Mentors Calls and Users Needs: Team, User, Message, Date (12-hour), newest first; new rows
@@ -39,7 +40,7 @@ export function RequestsPage({
       {all.length === 0 ? (
         <p>{empty}</p>
       ) : (
-        <div className="table-wrap">
+        <SideScroll>
           <table className="table">
             <thead>
               <tr>
@@ -64,7 +65,7 @@ export function RequestsPage({
               ))}
             </tbody>
           </table>
-        </div>
+        </SideScroll>
       )}
     </section>
   );

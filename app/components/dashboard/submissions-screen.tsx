@@ -7,6 +7,7 @@ import { useFormats } from "~/components/realtime/format";
 import { useServerMessage } from "~/components/server-message";
 import { ActionButton } from "~/components/ui/action-button";
 import { ListPageLinks } from "~/components/ui/page-links";
+import { Folded, SideScroll } from "~/components/ui/side-scroll";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { verdictChoices } from "~/modules/scoring/score-input";
 import type { listSubmissionsPage, SubmissionListPage, SubmissionSortKey } from "~/modules/submissions/list.server";
@@ -97,16 +98,17 @@ function ScoreForm({ row, judgeId }: { row: Row; judgeId: number }) {
 
 type Query = SubmissionListQuery;
 
-const sortColumns: Array<{ key: SubmissionSortKey; label: string }> = [
+/** The sortable columns and their priorities (docs/screens.md): the team and the score form always stay. */
+const sortColumns: Array<{ key: SubmissionSortKey; label: string; priority?: 2 | 3 }> = [
   { key: "team", label: "submissionsPage.column.team" },
-  { key: "user", label: "submissionsPage.column.user" },
-  { key: "challenge", label: "submissionsPage.column.challenge" },
-  { key: "date", label: "submissionsPage.column.date" },
-  { key: "status", label: "submissionsPage.column.status" },
+  { key: "user", label: "submissionsPage.column.user", priority: 3 },
+  { key: "challenge", label: "submissionsPage.column.challenge", priority: 2 },
+  { key: "date", label: "submissionsPage.column.date", priority: 3 },
+  { key: "status", label: "submissionsPage.column.status", priority: 2 },
 ];
 
 /** A header that sorts by its column (a plain link: works without JavaScript); again reverses it. */
-function SortHeader({ column, label, query }: { column: SubmissionSortKey; label: string; query: Query }) {
+function SortHeader({ column, label, query, priority }: { column: SubmissionSortKey; label: string; query: Query; priority?: 2 | 3 }) {
   const active = query.sort === column;
   const params = new URLSearchParams();
   // A new order starts at its first page.
@@ -114,7 +116,7 @@ function SortHeader({ column, label, query }: { column: SubmissionSortKey; label
   params.set("sort", column);
   params.set("dir", active && query.dir === "asc" ? "desc" : "asc");
   return (
-    <th scope="col" aria-sort={active ? (query.dir === "asc" ? "ascending" : "descending") : undefined}>
+    <th scope="col" data-priority={priority} aria-sort={active ? (query.dir === "asc" ? "ascending" : "descending") : undefined}>
       <Link to={`?${params}`} className="sort-link" preventScrollReset>
         {label}
         {/* A no-break space: a header that wraps keeps its arrow beside the last word. */}
@@ -197,64 +199,86 @@ export function SubmissionsScreen({ rows, judgeId, query, timeZone, pages }: Sub
       {rows.length === 0 ? (
         <p>{Object.keys(query).some((key) => !["sort", "dir", "page"].includes(key) && query[key as keyof Query] !== undefined) ? t("submissionsPage.noneFiltered") : t("submissionsPage.none")}</p>
       ) : (
-        <div className="table-wrap">
+        <SideScroll>
           <table className="table">
             <thead>
               <tr>
                 {sortColumns.map((column) => (
-                  <SortHeader key={column.key} column={column.key} label={t(column.label)} query={query} />
+                  <SortHeader key={column.key} column={column.key} label={t(column.label)} query={query} priority={column.priority} />
                 ))}
-                <th scope="col">{t("submissionsPage.column.submission")}</th>
-                <SortHeader column="points" label={t("submissionsPage.column.points")} query={query} />
-                <th scope="col">{t("submissionsPage.column.judges")}</th>
+                <th scope="col" data-priority="2">{t("submissionsPage.column.submission")}</th>
+                <SortHeader column="points" label={t("submissionsPage.column.points")} query={query} priority={3} />
+                <th scope="col" data-priority="3">{t("submissionsPage.column.judges")}</th>
                 <th scope="col">{t("submissionsPage.column.yourScore")}</th>
               </tr>
             </thead>
             <tbody>
-              {rows.map((row) => (
-                <tr key={row.id} className={`status-${row.status}`} data-submission-id={row.id}>
-                  <td>
-                    <bdi>{row.team}</bdi>
-                  </td>
-                  <td>{row.user ? <bdi>{row.user}</bdi> : t("submissionsPage.deletedUser")}</td>
-                  <td>
+              {rows.map((row) => {
+                const user = row.user ? <bdi>{row.user}</bdi> : t("submissionsPage.deletedUser");
+                const challenge = (
+                  <>
                     <bdi>{row.challenge}</bdi> <span className="muted">{t("submissionsPage.challengeMeta", { category: row.category, points: row.points })}</span>
-                  </td>
-                  <td>
-                    <time dateTime={row.createdAt}>{format.dayTime(row.createdAt, timeZone)}</time>
-                  </td>
-                  <td>
-                    <span className={`status-${row.status}`}>{t(submissionStatusKeys[row.status])}</span>
-                  </td>
-                  <td className="submission-text">
+                  </>
+                );
+                const date = <time dateTime={row.createdAt}>{format.dayTime(row.createdAt, timeZone)}</time>;
+                const status = <span className={`status-${row.status}`}>{t(submissionStatusKeys[row.status])}</span>;
+                const answer = (
+                  <>
                     {row.text ? <span dir="auto">{row.text}</span> : null}
                     {row.fileName ? (
-                      <a href={`/submissions/${row.id}/file`}>
+                      <a href={`/submissions/${row.id}/file`} title={row.fileName}>
                         {t("submissionsPage.file")} <bdi>{row.fileName}</bdi>
                       </a>
                     ) : null}
                     {!row.text && !row.fileName ? "—" : null}
-                  </td>
-                  <td className="num" dir="ltr">{row.scoreCenti === null ? "—" : (row.scoreCenti / 100).toFixed(2)}</td>
+                  </>
+                );
+                const score = row.scoreCenti === null ? "—" : (row.scoreCenti / 100).toFixed(2);
+                const judges =
+                  row.judgeScores.length === 0 ? (
+                    <span className="muted">{t("submissionsPage.notScored")}</span>
+                  ) : (
+                    <ul className="judge-scores">
+                      {row.judgeScores.map((judgeScore) => (
+                        <li key={`${judgeScore.judgeId}-${judgeScore.judge}`}>
+                          <bdi>{judgeScore.judge}</bdi>: <bdi dir="ltr">{judgeScore.score}</bdi>
+                          {judgeScore.comment ? (
+                            <>
+                              {" — "}
+                              <bdi>{judgeScore.comment}</bdi>
+                            </>
+                          ) : null}
+                        </li>
+                      ))}
+                    </ul>
+                  );
+                return (
+                <tr key={row.id} className={`status-${row.status}`} data-submission-id={row.id}>
                   <td>
-                    {row.judgeScores.length === 0 ? (
-                      <span className="muted">{t("submissionsPage.notScored")}</span>
-                    ) : (
-                      <ul className="judge-scores">
-                        {row.judgeScores.map((score) => (
-                          <li key={`${score.judgeId}-${score.judge}`}>
-                            <bdi>{score.judge}</bdi>: <bdi dir="ltr">{score.score}</bdi>
-                            {score.comment ? (
-                              <>
-                                {" — "}
-                                <bdi>{score.comment}</bdi>
-                              </>
-                            ) : null}
-                          </li>
-                        ))}
-                      </ul>
-                    )}
+                    <bdi>{row.team}</bdi>
+                    <Folded
+                      lines={[
+                        { label: t("submissionsPage.column.challenge"), value: challenge, priority: 2 },
+                        { label: t("submissionsPage.column.status"), value: status, priority: 2 },
+                        { label: t("submissionsPage.column.submission"), value: <span className="submission-text">{answer}</span>, priority: 2 },
+                        { label: t("submissionsPage.column.user"), value: user, priority: 3 },
+                        { label: t("submissionsPage.column.date"), value: date, priority: 3 },
+                        { label: t("submissionsPage.column.points"), value: <span dir="ltr">{score}</span>, priority: 3 },
+                        { label: t("submissionsPage.column.judges"), value: judges, priority: 3 },
+                      ]}
+                    />
                   </td>
+                  <td data-priority="3">{user}</td>
+                  <td data-priority="2">{challenge}</td>
+                  <td data-priority="3">{date}</td>
+                  <td data-priority="2">{status}</td>
+                  <td className="submission-text" data-priority="2">
+                    {answer}
+                  </td>
+                  <td className="num" dir="ltr" data-priority="3">
+                    {score}
+                  </td>
+                  <td data-priority="3">{judges}</td>
                   <td>
                     {row.hasRubric ? (
                       <p className="muted">
@@ -265,10 +289,11 @@ export function SubmissionsScreen({ rows, judgeId, query, timeZone, pages }: Sub
                     )}
                   </td>
                 </tr>
-              ))}
+                );
+              })}
             </tbody>
           </table>
-        </div>
+        </SideScroll>
       )}
       {pages.pages > 1 ? <ListPages pages={pages} query={query} /> : null}
     </section>

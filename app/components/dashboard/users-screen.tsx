@@ -12,6 +12,7 @@ import { Message } from "~/components/ui/message";
 import type { UsersPage } from "~/modules/users/users-page.server";
 import { UserFormSchema, userRoles } from "~/modules/users/schema";
 import { languageNames } from "~/modules/i18n/i18n";
+import { Folded, SideScroll } from "~/components/ui/side-scroll";
 
 /** Each role's name on the screen (the English is roleLabels' in app/modules/users/schema.ts). */
 const roleKeys = {
@@ -129,7 +130,7 @@ function UserSessions({ user, mySession }: { user: NonNullable<UsersPage["viewin
         <p className="muted">{t("usersPage.sessions.none")}</p>
       ) : (
         <>
-          <div className="table-wrap">
+          <SideScroll>
             <table className="table">
               <thead>
                 <tr>
@@ -164,7 +165,7 @@ function UserSessions({ user, mySession }: { user: NonNullable<UsersPage["viewin
                 ))}
               </tbody>
             </table>
-          </div>
+          </SideScroll>
           <Form method="post" action="/dashboard/users" onSubmit={confirmSubmit(t("usersPage.sessions.confirmEndAll", { name: user.name }))}>
             <input type="hidden" name="id" value={user.id} />
             <ActionButton type="submit" name="intent" value="end-sessions" variant="subtle" disabled={busy}>
@@ -192,7 +193,7 @@ function UserMail({ user, mailOn }: { user: NonNullable<UsersPage["viewing"]>; m
       {user.mails.length === 0 ? (
         <p className="muted">{t("usersPage.mail.none")}</p>
       ) : (
-        <div className="table-wrap">
+        <SideScroll>
           <table className="table">
             <thead>
               <tr>
@@ -222,7 +223,7 @@ function UserMail({ user, mailOn }: { user: NonNullable<UsersPage["viewing"]>; m
               ))}
             </tbody>
           </table>
-        </div>
+        </SideScroll>
       )}
       {mailOn && user.email ? (
         <Form method="post" action="/dashboard/users">
@@ -286,28 +287,46 @@ export function UsersScreen({ users, teams, editing, viewing, me, mySession, mai
       <UserForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} teams={teams} mailOn={mailOn} />
       <section className="card" aria-labelledby="user-list-heading">
         <h2 id="user-list-heading">{t("usersPage.list.heading")}</h2>
-        <div className="table-wrap">
+        <SideScroll>
           <table className="table">
             <thead>
               <tr>
                 <th scope="col">{t("usersPage.name")}</th>
-                <th scope="col">{t("usersPage.email")}</th>
-                <th scope="col">{t("usersPage.role")}</th>
-                <th scope="col">{t("usersPage.team")}</th>
-                <th scope="col">{t("usersPage.list.signedIn")}</th>
+                <th scope="col" data-priority="3">{t("usersPage.email")}</th>
+                <th scope="col" data-priority="2">{t("usersPage.role")}</th>
+                <th scope="col" data-priority="2">{t("usersPage.team")}</th>
+                <th scope="col" data-priority="3">{t("usersPage.list.signedIn")}</th>
                 <th scope="col">{t("usersPage.actions")}</th>
               </tr>
             </thead>
             <tbody>
-              {users.map((user) => (
+              {users.map((user) => {
+                const email = user.email ? (
+                  <bdi dir="ltr" className="cut" title={user.email}>
+                    {user.email}
+                  </bdi>
+                ) : (
+                  "—"
+                );
+                const team = user.team ? <bdi>{user.team}</bdi> : "—";
+                const sessions = user.sessions === 0 ? <span className="muted">{t("usersPage.list.none")}</span> : t("usersPage.list.sessions", { count: user.sessions });
+                return (
                 <tr key={user.id} data-user-id={user.id}>
                   <td>
                     <bdi>{user.name}</bdi>
+                    <Folded
+                      lines={[
+                        { label: t("usersPage.role"), value: t(roleKeys[user.role]), priority: 2 },
+                        { label: t("usersPage.team"), value: team, priority: 2 },
+                        { label: t("usersPage.email"), value: email, priority: 3 },
+                        { label: t("usersPage.list.signedIn"), value: sessions, priority: 3 },
+                      ]}
+                    />
                   </td>
-                  <td>{user.email ? <bdi dir="ltr">{user.email}</bdi> : "—"}</td>
-                  <td>{t(roleKeys[user.role])}</td>
-                  <td>{user.team ? <bdi>{user.team}</bdi> : "—"}</td>
-                  <td>{user.sessions === 0 ? <span className="muted">{t("usersPage.list.none")}</span> : t("usersPage.list.sessions", { count: user.sessions })}</td>
+                  <td data-priority="3">{email}</td>
+                  <td data-priority="2">{t(roleKeys[user.role])}</td>
+                  <td data-priority="2">{team}</td>
+                  <td data-priority="3">{sessions}</td>
                   <td>
                     <div className="row-actions">
                       <Link to={`?view=${user.id}`} aria-label={t("usersPage.list.viewLabel", { name: user.name })}>
@@ -332,10 +351,11 @@ export function UsersScreen({ users, teams, editing, viewing, me, mySession, mai
                     </div>
                   </td>
                 </tr>
-              ))}
+                );
+              })}
             </tbody>
           </table>
-        </div>
+        </SideScroll>
       </section>
     </section>
   );

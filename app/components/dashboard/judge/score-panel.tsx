@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Trans } from "react-i18next";
 import { useFormats } from "~/components/realtime/format";
 import { useT } from "~/components/i18n";
@@ -41,8 +41,14 @@ export function ScorePanel({ current, next, inQueue, timeZone, formAction }: { c
   const points = current.challenge.points;
   const solvedAt = (SOLVE_THRESHOLD_PERCENT * points) / 100;
   const mine = current.mine;
+  // The first score input has the focus for the keyboard, without scrolling to it: on a phone the page opens on
+  // the team and challenge heading above (the side panel comes after the work there).
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    formRef.current?.querySelector<HTMLInputElement>('input[type="number"]')?.focus({ preventScroll: true });
+  }, [current.id]);
   return (
-    <Form method="post" action={formAction} className="judge__score card" aria-labelledby="score-title" key={current.id}>
+    <Form ref={formRef} method="post" action={formAction} className="judge__score card" aria-labelledby="score-title" key={current.id}>
       <h2 id="score-title">{t("judgeWorkspace.scoreHeading")}</h2>
       <input type="hidden" name="submissionId" value={current.id} />
       <input type="hidden" name="revision" value={current.revisedAt.toISOString()} />
@@ -62,7 +68,6 @@ export function ScorePanel({ current, next, inQueue, timeZone, formAction }: { c
             max={points}
             step="0.01"
             required
-            autoFocus
             dir="ltr"
             defaultValue={typed("score") ?? (mine ? String(mine.scoreCenti / 100) : "")}
             aria-invalid={scoreError ? true : undefined}
@@ -153,7 +158,6 @@ function RubricInputs({
               max={criterion.maxPoints}
               step="0.01"
               required
-              autoFocus={index === 0}
               dir="ltr"
               defaultValue={initial(criterion.id)}
               onInput={(event) => {

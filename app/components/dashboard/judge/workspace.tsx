@@ -17,7 +17,7 @@ import { Work } from "./work";
 
 /**
  * The judge's workspace (/dashboard/judge, docs/decisions/019-judge-workspace.md): one submission with
- * everything needed to score it, the score box, the moves, the shortcuts and the queue beside it, the
+ * everything needed to score it, the score box, the moves, the queue and the shortcuts beside it, the
  * backlog and filters above, the judge's history below.
  */
 export function JudgeWorkspace({ data: loaded }: { data: WorkspacePage }) {
@@ -70,8 +70,8 @@ export function JudgeWorkspace({ data: loaded }: { data: WorkspacePage }) {
               {hrefFor(previous) ? <Link to={hrefFor(previous)!}>{t("judgeWorkspace.previousKey")}</Link> : <span className="muted">{t("judgeWorkspace.previous")}</span>}
               {skipHref ? <Link to={skipHref}>{t("judgeWorkspace.skipKey")}</Link> : <span className="muted">{t("judgeWorkspace.skip")}</span>}
             </nav>
-            <Shortcuts />
             <QueueList data={loaded} />
+            <Shortcuts />
           </aside>
         </div>
       ) : (
