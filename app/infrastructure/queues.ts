@@ -63,6 +63,11 @@ export const queues = {
     // A provider that is down for a while still gets the mail: 6 tries over about 5 minutes, then it is shown failed.
     jobOptions: { attempts: 6, backoff: { type: "exponential", delay: 10_000 } },
   },
+  /** Scores a team's predictions file against its challenge's labels (app/modules/predictions/scoring.server.ts). */
+  predictions: {
+    name: "predictions",
+    payload: z.object({ submissionId: z.number().int().positive() }),
+  },
 } as const;
 
 export type QueueKey = keyof typeof queues;
