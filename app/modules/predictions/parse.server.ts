@@ -1,15 +1,13 @@
 /**
  * Reading a prediction challenge's labels and a team's predictions (docs/domain.md "Prediction challenges"): CSV
- * streamed through csv-parse (RFC 4180 quoting, a byte-order mark, CRLF), every record handled in csv-parse's
- * `on_record` and dropped there, so nothing but typed arrays grows with the file. Ids that are all whole numbers
+ * streamed through ./csv.server.ts (RFC 4180 quoting, a byte-order mark, CRLF), every record handled as it completes
+ * and dropped, so nothing but typed arrays grows with the file. Ids that are all whole numbers
  * (the common case: 0..n−1, 1..n) are kept as int32 and looked up in a dense table; other ids in a Map.
  *
- * A fault is a line number (the line a record ends on) and what is wrong; the first MAX_FAULTS are kept, all are
+ * A fault is a line number (the line a record starts on) and what is wrong; the first MAX_FAULTS are kept, all are
  * counted. The messages are made from them in the reader's language (app/modules/predictions/messages.ts).
  */
-import { parse } from "csv-parse";
-import { Writable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { CsvError, readCsv } from "./csv.server.ts";
 import { classMetric, predictsClass, type Metric } from "./metrics.ts";
 
 export type FaultCode =
@@ -145,32 +143,14 @@ type Source = AsyncIterable<Uint8Array | string> | NodeJS.ReadableStream;
 
 /**
  * Runs the records of a CSV stream through `each` (cells, line), the header first; nothing is kept. A stream that
- * is not CSV (an unclosed quote, a NUL) is a fault of its own.
+ * is not CSV (an unclosed quote, a quote inside a cell) is a fault of its own, naming its line.
  */
 async function eachRecord(source: Source, each: (cells: string[], line: number) => void, faults: Faults): Promise<void> {
-  const parser = parse({
-    bom: true,
-    skip_empty_lines: true,
-    trim: true,
-    relax_column_count: true,
-    max_record_size: 100_000,
-    on_record: (record: string[], context: { lines: number }) => {
-      each(record, context.lines);
-      return null;
-    },
-  });
   try {
-    await pipeline(
-      source as AsyncIterable<Uint8Array>,
-      parser,
-      new Writable({
-        objectMode: true,
-        write: (_chunk, _encoding, done) => done(),
-      }),
-    );
+    await readCsv(source as AsyncIterable<Uint8Array>, each);
   } catch (error) {
-    const line = typeof (error as { lines?: unknown }).lines === "number" ? (error as { lines: number }).lines : 0;
-    addFault(faults, { code: "unreadable", line });
+    if (!(error instanceof CsvError)) throw error;
+    addFault(faults, { code: "unreadable", line: error.line });
   }
 }
 
