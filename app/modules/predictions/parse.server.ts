@@ -10,37 +10,9 @@
 import { CsvError, readCsv } from "./csv.server.ts";
 import { classMetric, predictsClass, type Metric } from "./metrics.ts";
 
-export type FaultCode =
-  | "header"
-  | "columnCount"
-  | "emptyId"
-  | "unknownId"
-  | "duplicateId"
-  | "badNumber"
-  | "badClass"
-  | "badBinary"
-  | "tooManyClasses"
-  | "missingIds"
-  | "noRows"
-  | "tooManyRows"
-  | "unreadable"
-  | "oneClassSplit"
-  | "noLabels";
+import type { Fault, Faults } from "./faults.ts";
 
-export interface Fault {
-  code: FaultCode;
-  /** The line at fault (1 is the header); 0 for the file as a whole. */
-  line: number;
-  /** The cell at fault, cut to MAX_VALUE_CHARS (an id, a number, a class), or what is expected (header). */
-  value?: string;
-  /** duplicateId: the line where the id first came; missingIds: how many are missing. */
-  other?: number;
-}
-
-export interface Faults {
-  first: Fault[];
-  count: number;
-}
+export type { Fault, FaultCode, Faults } from "./faults.ts";
 
 export const MAX_FAULTS = 5;
 const MAX_VALUE_CHARS = 40;

@@ -22,7 +22,10 @@ import {
 import { getDb } from "../../infrastructure/db.server.ts";
 import { enqueue, enqueueMany } from "../../infrastructure/queue.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
-import { answerGateColumns, challengeGateJoin, refusalToAnswer, type AnswerRefusal } from "../challenges/visibility.server.ts";
+import type { Role } from "../auth/access.ts";
+import { answerGateColumns, challengeGateJoin, maySeeChallenge, refusalToAnswer, type AnswerRefusal } from "../challenges/visibility.server.ts";
+import { inLanguage } from "../i18n/content.ts";
+import type { Language } from "../i18n/i18n.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
@@ -497,4 +500,94 @@ export async function allSubmissions(challengeId: number, db: Queryable = getDb(
     .where(eq(predictionSubmissions.challengeId, challengeId))
     .orderBy(desc(predictionSubmissions.id))
     .limit(500);
+}
+
+/** What /predictions/:id shows its viewer: nothing private before the reveal (docs/domain.md "Prediction challenges"). */
+export async function predictionsPage(challengeId: number, viewer: { role: Role; teamId: number | null }, language: Language, now = new Date()) {
+  const db = getDb();
+  const [row] = await db
+    .select({
+      id: challenges.id,
+      title: challenges.title,
+      titleAr: challenges.titleAr,
+      points: challenges.points,
+      checking: challenges.checking,
+      status: challenges.status,
+      wave: challenges.wave,
+      opensAt: gates.opensAt,
+      releaseAfterMinutes: challenges.releaseAfterMinutes,
+      finalAt: eventSettings.finalAt,
+      timeZone: eventSettings.timeZone,
+      frozen: eventSettings.scoreboardFrozen,
+      frozenAt: eventSettings.frozenAt,
+    })
+    .from(challenges)
+    .leftJoin(gates, challengeGateJoin)
+    .leftJoin(eventSettings, eq(eventSettings.id, 1))
+    .where(eq(challenges.id, challengeId));
+  if (!row || row.checking !== "metric") return null;
+  if (!maySeeChallenge(viewer, { status: row.status, opensAt: row.wave === null ? null : row.opensAt, releaseAfterMinutes: row.releaseAfterMinutes }, now)) return null;
+  const challenge = await getPredictionChallenge(challengeId, db);
+  const revealed = challenge ? isRevealed(challenge, row.finalAt, now) : false;
+  // The frozen board's rule (docs/domain.md "Freeze"): a participant sees other teams' files scored up to the freeze.
+  const frozenAt = viewer.role === "participant" && row.frozen && row.frozenAt ? row.frozenAt : null;
+  const [own, sent, board] = await Promise.all([
+    challenge && viewer.teamId !== null ? ownSubmissions(viewer.teamId, challenge, revealed, db) : Promise.resolve([]),
+    challenge && viewer.teamId !== null ? sentToday(viewer.teamId, challengeId, db) : Promise.resolve(0),
+    challenge ? leaderboard(challenge, { revealed, frozenAt, ownTeamId: viewer.teamId }, db) : Promise.resolve([]),
+  ]);
+  return {
+    challenge: {
+      id: row.id,
+      title: inLanguage(language, row.title, row.titleAr),
+      points: row.points,
+      metric: challenge?.metric ?? null,
+      publicPercent: challenge?.publicPercent ?? null,
+      dailyLimit: challenge?.dailyLimit ?? null,
+      idColumn: challenge?.idColumn ?? null,
+      targetColumn: challenge?.targetColumn ?? null,
+      ready: Boolean(challenge?.labelsKey),
+      lowerIsBetter: challenge ? lowerIsBetter(challenge.metric) : false,
+    },
+    revealed,
+    frozen: frozenAt !== null,
+    timeZone: row.timeZone ?? "UTC",
+    teamId: viewer.teamId,
+    sentToday: sent,
+    maxBytes: PREDICTIONS_MAX_BYTES,
+    own: own.map((file) => ({ ...file, createdAt: file.createdAt.toISOString(), scoredAt: file.scoredAt?.toISOString() ?? null })),
+    board: board.map((line) => ({ ...line, scoredAt: line.scoredAt.toISOString() })),
+  };
+}
+
+export type PredictionsPageData = NonNullable<Awaited<ReturnType<typeof predictionsPage>>>;
+
+/** What /dashboard/predictions/:id shows an admin: the settings, the labels' summary, the reveal, every file. */
+export async function adminPredictionsPage(challengeId: number) {
+  const [row] = await getDb()
+    .select({ id: challenges.id, title: challenges.title, points: challenges.points, checking: challenges.checking, finalAt: eventSettings.finalAt, timeZone: eventSettings.timeZone })
+    .from(challenges)
+    .leftJoin(eventSettings, eq(eventSettings.id, 1))
+    .where(eq(challenges.id, challengeId));
+  if (!row || row.checking !== "metric") return null;
+  const settings = await getPredictionChallenge(challengeId);
+  const files = await allSubmissions(challengeId);
+  return {
+    challenge: { id: row.id, title: row.title, points: row.points },
+    settings: settings
+      ? {
+          metric: settings.metric,
+          publicPercent: settings.publicPercent,
+          baseline: settings.baseline,
+          target: settings.target,
+          dailyLimit: settings.dailyLimit,
+          labelsName: settings.labelsName,
+          labelsRows: settings.labelsRows,
+          columns: settings.idColumn && settings.targetColumn ? `${settings.idColumn},${settings.targetColumn}` : null,
+        }
+      : null,
+    revealed: settings ? isRevealed(settings, row.finalAt, new Date()) : false,
+    timeZone: row.timeZone ?? "UTC",
+    files: files.map((file) => ({ ...file, createdAt: file.createdAt.toISOString(), faults: (file.faults as Faults | null) ?? null })),
+  };
 }
