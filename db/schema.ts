@@ -11,6 +11,8 @@ import {
   bigserial,
   boolean,
   check,
+  date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -64,13 +66,17 @@ export const challengeStatusEnum = pgEnum("challenge_status", ["active", "inacti
 export const submissionStatusEnum = pgEnum("submission_status", ["pending", "approved", "rejected", "reviewed"]);
 export const requestKindEnum = pgEnum("request_kind", ["mentor", "needs", "question"]);
 export const requestStatusEnum = pgEnum("request_status", ["open", "claimed", "answered", "closed"]);
-// Who checks a challenge's answers: judges (a submission, scored by hand) or the platform (a flag).
-export const checkingEnum = pgEnum("checking", ["judges", "flag"]);
+// Who checks a challenge's answers: judges (a submission, scored by hand) or the platform (a flag; a metric over
+// a team's predictions: docs/domain.md "Prediction challenges").
+export const checkingEnum = pgEnum("checking", ["judges", "flag", "metric"]);
 // How a flag challenge's accepted answer matches (app/modules/flags/matching.ts).
 export const flagKindEnum = pgEnum("flag_kind", ["exact", "exact_ci", "regex", "per_team"]);
 export const attemptVerdictEnum = pgEnum("attempt_verdict", ["correct", "incorrect"]);
 // A flag challenge's points: static, or dynamic (falling as more teams solve it: app/modules/flags/decay.ts).
 export const scoringEnum = pgEnum("scoring", ["static", "dynamic"]);
+// A prediction challenge's metric (app/modules/predictions/metrics.ts), and where a team's predictions file stands.
+export const predictionMetricEnum = pgEnum("prediction_metric", ["accuracy", "macro_f1", "rmse", "mae", "roc_auc"]);
+export const predictionStatusEnum = pgEnum("prediction_status", ["queued", "scored", "failed"]);
 export const tshirtSizeEnum = pgEnum("tshirt_size", ["S", "M", "L", "XL", "XXL"]);
 // The screens' languages (app/modules/i18n/i18n.ts): a user's mail is in theirs.
 export const languageEnum = pgEnum("language", ["en", "ar"]);
@@ -539,7 +545,8 @@ export const teamAwards = pgView("team_awards", {
 }).existing();
 
 /**
- * What each team's answers count, judged or checked (migrations 0018, 0019): a submission's judged score,
+ * What each team's answers count, judged or checked (migrations 0018, 0019; predictions: the counted submission's
+ * public points, its private ones once revealed, docs/domain.md "Prediction challenges"): a submission's judged score,
  * and a flag solve at the challenge's whole value (its points, or its dynamic value now: app/modules/flags/
  * decay.ts says the same in TypeScript), so it is solved by definition. The standings, the gate
  * pages' solved marks and the statistics read this, so the two kinds of challenge count alike.
@@ -554,6 +561,97 @@ export const teamAnswers = pgView("team_answers", {
   // A flag solve (solved by definition, whatever a dynamic challenge's value has fallen to); false: judged.
   flag: boolean("flag").notNull(),
 }).existing();
+
+/**
+ * A prediction challenge's scoring (docs/domain.md "Prediction challenges"): its metric, its hidden labels (a CSV in
+ * storage; `labels_rows` etc. are what their upload read), the share of rows that is public (drawn with `seed`:
+ * app/modules/predictions/split.ts), the baseline and the target that set the points, and the daily limit. `seed`,
+ * the labels and the private scores never reach a participant before `revealed_at`.
+ */
+export const predictionChallenges = pgTable(
+  "prediction_challenges",
+  {
+    challengeId: integer("challenge_id")
+      .primaryKey()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    metric: predictionMetricEnum("metric").notNull(),
+    publicPercent: smallint("public_percent").notNull().default(30),
+    baseline: doublePrecision("baseline").notNull(),
+    target: doublePrecision("target").notNull(),
+    // Predictions a team may send each day (the event's time zone's days).
+    dailyLimit: smallint("daily_limit").notNull().default(5),
+    // 32 random bytes, hex: the public rows' draw. Made with the row; a new labels file keeps it.
+    seed: text("seed").notNull(),
+    labelsKey: text("labels_key"),
+    labelsName: text("labels_name"),
+    labelsRows: integer("labels_rows"),
+    idColumn: text("id_column"),
+    targetColumn: text("target_column"),
+    // When the private scores were revealed (an admin's button, or the event's final instant: the worker's sweep);
+    // null: the public scores count.
+    revealedAt: timestamp("revealed_at", { withTimezone: true }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("prediction_challenges_public_percent_range", sql`${t.publicPercent} between 1 and 99`),
+    check("prediction_challenges_daily_limit_range", sql`${t.dailyLimit} between 1 and 1000`),
+    check("prediction_challenges_baseline_target", sql`${t.baseline} <> ${t.target}`),
+  ],
+);
+
+/**
+ * A team's predictions file for a prediction challenge, and its scores once the worker read it (the public and the
+ * private score), or the faults that stopped it (its first lines at fault).
+ */
+export const predictionSubmissions = pgTable(
+  "prediction_submissions",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    fileKey: text("file_key").notNull(),
+    fileName: text("file_name").notNull(),
+    fileSize: integer("file_size").notNull(),
+    // The event's day (its time zone) it was sent on: the daily limit counts these.
+    day: date("day").notNull(),
+    status: predictionStatusEnum("status").notNull().default("queued"),
+    // Faults (app/modules/predictions/parse.ts `Faults`): a failed file's first lines at fault.
+    faults: jsonb("faults"),
+    // The metric's value on the public rows and on the private ones (null: undefined, which counts 0). Points are
+    // not kept: the team_answers view makes them from these, the challenge's points, baseline and target.
+    publicScore: doublePrecision("public_score"),
+    privateScore: doublePrecision("private_score"),
+    createdAt: createdAt(),
+    scoredAt: timestamp("scored_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("prediction_submissions_team_challenge_idx").on(t.teamId, t.challengeId, t.id),
+    index("prediction_submissions_challenge_idx").on(t.challengeId, t.status),
+    index("prediction_submissions_day_idx").on(t.teamId, t.challengeId, t.day),
+  ],
+);
+
+/** The submission a team chose to count for a prediction challenge (none: its latest scored one). */
+export const predictionChoices = pgTable(
+  "prediction_choices",
+  {
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    submissionId: integer("submission_id")
+      .notNull()
+      .references(() => predictionSubmissions.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.challengeId] })],
+);
 
 /** A judge's score on each rubric criterion of a submission (their submission score is derived from these). */
 export const criterionScores = pgTable(

@@ -110,6 +110,11 @@ export interface DemoChallenge {
   };
   /** Hints that cost points (cost in points, text). */
   paidHints?: Array<{ cost: number; text: string }>;
+  /**
+   * Checked by a metric over a predictions file (docs/domain.md "Prediction challenges"): its scoring, and its hidden
+   * labels, `rows` of them made by `demoLabels` (ids 1..rows).
+   */
+  predictions?: { metric: "accuracy" | "macro_f1" | "rmse" | "mae" | "roc_auc"; publicPercent: number; baseline: number; target: number; dailyLimit: number; rows: number };
   /** Titles of the challenges a team must solve first. */
   requires?: string[];
 }
@@ -124,6 +129,8 @@ export const demoChallenges: DemoChallenge[] = [
   { wave: 4, category: "CS", difficulty: "Hard", points: 250, title: "Breach the Abyss", description: "Find the flaw in the gatekeeper's login service and explain how to fix it.", hints: "Look at how the service compares secrets." },
   { wave: 4, category: "GD", difficulty: "Medium", points: 250, title: "Map of the Depths", description: "Draw an information map of the abyss levels for newcomers.", hints: "Judged on hierarchy, legibility and story.", rubric: [{ name: "Hierarchy", weight: 1, maxPoints: 10 }, { name: "Legibility", weight: 1, maxPoints: 10 }, { name: "Story", weight: 1, maxPoints: 10 }] },
   // Flag challenges: the platform checks the answer at once (the demo's flags are in scripts/demo-event.ts on purpose).
+  // A prediction challenge: the labels are demoLabels' (every third id a guardian); a file of all "wanderer" scores about 0.67.
+  { wave: 1, category: "AI", difficulty: "Easy", points: 120, title: "Census of the Gate", description: "Tell each traveller at the gate a guardian or a wanderer. Send a CSV with the header id,kind and a line for each id from 1 to 300 (kind: guardian or wanderer). Scored by accuracy. (Demo: every third id is a guardian.)", titleAr: "إحصاء البوابة", descriptionAr: "صنّف كل مسافر عند البوابة: حارس (guardian) أو تائه (wanderer). أرسل ملف CSV ترويسته id,kind وسطرًا لكل معرّف من 1 إلى 300. يُقيَّم بالدقة. (للتجربة: كل معرّف ثالث حارس.)", hints: "Start with the majority class: it is the baseline.", predictions: { metric: "accuracy", publicPercent: 30, baseline: 0.6, target: 1, dailyLimit: 5, rows: 300 } },
   { wave: 1, category: "CS", difficulty: "Easy", points: 100, title: "Whisper in the Logs", description: "Somewhere in the gatekeeper's logs a guard wrote the first key down. Type it in as it is written: GK{...}. (Demo: the key is GK{first_light}.)", titleAr: "همسة في السجلات", descriptionAr: "في مكان ما من سجلات حارس البوابة، كتب أحد الحرّاس المفتاح الأول. اكتبه كما هو مكتوب: GK{...}. (للتجربة: المفتاح هو GK{first_light}.)", hints: "Keys are case-sensitive here.", flag: { answers: [{ kind: "exact", value: "GK{first_light}" }] }, paidHints: [{ cost: 20, text: "The guard wrote on the first line of the log, in lower case, with an underscore." }] },
   { wave: 1, category: "CS", difficulty: "Easy", points: 50, title: "Case of the Lost Key", description: "The key was shouted across the hall, so nobody knows its case. You have three tries. (Demo: gk{open sesame}, in any case.)", hints: "Case does not matter; spaces inside the braces do.", flag: { answers: [{ kind: "exact_ci", value: "gk{open sesame}" }], maxAttempts: 3 } },
   { wave: 2, category: "CS", difficulty: "Medium", points: 150, title: "Pattern of the Serpent", description: "Every serpent's scale carries a four-digit number: any scale opens the gate. (Demo: GK{serpent-0042} or any four digits.)", hints: "Exactly four digits, nothing around them. Its points fall as more teams solve it.", flag: { answers: [{ kind: "regex", value: "GK\\{serpent-[0-9]{4}\\}" }], dynamic: { minimum: 50, decay: 4 } } },
@@ -131,3 +138,8 @@ export const demoChallenges: DemoChallenge[] = [
   { wave: 5, category: "PS", difficulty: "Hard", points: 300, title: "The Throne's Riddle", description: "Solve the final riddle: a puzzle of weights, scales and one liar.", hints: "Divide and conquer; keep track of what each weighing tells you." },
   { wave: 5, category: "AI", difficulty: "Hard", points: 300, title: "Mind of the King", description: "Build an agent that plays the king's game better than the court's champion.", hints: "Search plus a good evaluation beats brute force." },
 ];
+
+/** A prediction challenge's hidden labels for the demo (CSV): id 1..rows, every third a guardian. */
+export function demoLabels(rows: number): string {
+  return `id,kind\n${Array.from({ length: rows }, (_, index) => `${index + 1},${(index + 1) % 3 === 0 ? "guardian" : "wanderer"}`).join("\n")}\n`;
+}

@@ -2,6 +2,7 @@
  * `npm run db:seed` (scripts/, not db/: the seed uses the app's modules, and db/ imports nothing from app/): creates the demo event. Seeding twice duplicates nothing (every row is keyed
  * by a natural key); `--reset-clock` moves gates, final timer and meals relative to now again.
  */
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Readable } from "node:stream";
 import { crc32, deflateSync } from "node:zlib";
@@ -23,13 +24,28 @@ import {
   demoChallenges,
   demoFinalAt,
   demoGates,
+  demoLabels,
   demoLogins,
   demoMeals,
   demoParticipants,
   demoTeams,
   demoVideos,
 } from "./demo-event.ts";
-import { challengeCriteria, challengeFlags, challengeHints, challengePrerequisites, challenges, eventSettings, gates, meals, submissions, submissionVersions, teams, users } from "../db/schema.ts";
+import {
+  challengeCriteria,
+  challengeFlags,
+  challengeHints,
+  challengePrerequisites,
+  challenges,
+  eventSettings,
+  gates,
+  meals,
+  predictionChallenges,
+  submissions,
+  submissionVersions,
+  teams,
+  users,
+} from "../db/schema.ts";
 
 /** A tiny but real file of each attachment type, so downloads work in the demo. */
 function demoAttachmentBody(type: string): Buffer {
@@ -132,7 +148,7 @@ export async function seedDemoEvent(db: Database, options: { now?: Date; resetCl
         attachmentType: challenge.attachment.type,
       };
     }
-    const { attachment: _ignored, rubric, flag, paidHints, requires: _requires, ...fields } = challenge;
+    const { attachment: _ignored, rubric, flag, paidHints, requires: _requires, predictions, ...fields } = challenge;
     const checked = flag
       ? {
           checking: "flag" as const,
@@ -140,8 +156,26 @@ export async function seedDemoEvent(db: Database, options: { now?: Date; resetCl
           flagSecret: flag.answers.some((answer) => answer.kind === "per_team") ? newFlagSecret() : null,
           ...(flag.dynamic ? { scoring: "dynamic" as const, minimumPoints: flag.dynamic.minimum, decay: flag.dynamic.decay } : {}),
         }
-      : {};
+      : predictions
+        ? { checking: "metric" as const }
+        : {};
     const [created] = await db.insert(challenges).values({ ...fields, ...attachment, ...checked }).returning({ id: challenges.id });
+    if (predictions) {
+      // Its hidden labels in storage, as an admin's upload leaves them (app/modules/predictions).
+      const body = Buffer.from(demoLabels(predictions.rows));
+      const stored = await uploadStream({ key: newObjectKey("labels"), body: Readable.from([body]), contentType: "text/csv", limitBytes: body.length });
+      const { rows, ...scoring } = predictions;
+      await db.insert(predictionChallenges).values({
+        challengeId: created.id,
+        ...scoring,
+        seed: randomBytes(32).toString("hex"),
+        labelsKey: stored.key,
+        labelsName: "census-labels.csv",
+        labelsRows: rows,
+        idColumn: "id",
+        targetColumn: "kind",
+      });
+    }
     if (rubric) await db.insert(challengeCriteria).values(rubric.map((criterion, position) => ({ challengeId: created.id, position, ...criterion })));
     if (flag) await db.insert(challengeFlags).values(flag.answers.map((answer, index) => ({ challengeId: created.id, position: index + 1, ...answer })));
     if (paidHints) await db.insert(challengeHints).values(paidHints.map((hint, index) => ({ challengeId: created.id, position: index + 1, text: hint.text, costCenti: hint.cost * 100 })));

@@ -23,6 +23,8 @@ import { processMail } from "./processors/mail.ts";
 import { processIntegrity } from "./processors/integrity.ts";
 import { surfaceFlagSharing } from "../app/modules/integrity/compare.server.ts";
 import { pruneSignIns } from "../app/modules/integrity/sign-ins.server.ts";
+import { processPredictions } from "./processors/predictions.ts";
+import { requeueStalePredictions, revealDueChallenges } from "../app/modules/predictions/predictions.server.ts";
 import { closeMail } from "../app/infrastructure/mail.server.ts";
 import { sweepQueuedMails } from "../app/modules/mail/mails.server.ts";
 import { pruneMailRecords } from "../app/modules/mail/retention.server.ts";
@@ -34,6 +36,7 @@ const processors: Record<QueueKey, Processor> = {
   firstBloodWebhook: processFirstBloodWebhook,
   mail: processMail,
   integrity: processIntegrity,
+  predictions: processPredictions,
 };
 
 /** How often each worker re-enqueues teams still marked stale (a score saved while Redis was down). */
@@ -124,6 +127,11 @@ async function main() {
       if (swept > 0) log.info({ teams: swept }, "re-enqueued stale standings");
       const behind = await sweepBehindChallenges();
       if (behind > 0) log.info({ challenges: behind }, "re-enqueued dynamic challenges' solvers");
+      // Prediction challenges: revealed at the event's final instant; files whose job never reached Redis queued again.
+      const revealed = await revealDueChallenges();
+      if (revealed > 0) log.info({ challenges: revealed }, "revealed prediction challenges' private scores at the final instant");
+      const requeued = await requeueStalePredictions();
+      if (requeued > 0) log.info({ files: requeued }, "re-enqueued predictions files");
     } catch (error) {
       log.warn({ err: error }, "standings sweep failed; will retry");
     }

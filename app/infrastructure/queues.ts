@@ -75,6 +75,11 @@ export const queues = {
       z.object({ kind: z.literal("sign-in"), signInId: z.number().int().positive() }),
     ]),
   },
+  /** Scores a team's predictions file against its challenge's labels (app/modules/predictions/scoring.server.ts). */
+  predictions: {
+    name: "predictions",
+    payload: z.object({ submissionId: z.number().int().positive() }),
+  },
 } as const;
 
 export type QueueKey = keyof typeof queues;

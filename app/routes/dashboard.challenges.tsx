@@ -146,6 +146,7 @@ function ChallengeForm({ editing, choices }: { editing: Editing; choices: Choice
       <SelectField label={t("challengesPage.checkedBy")} selectProps={getSelectProps(fields.checking)} errors={fields.checking.errors}>
         <option value="judges">{t("challengesPage.checkingJudges")}</option>
         <option value="flag">{t("challengesPage.checkingFlag")}</option>
+        <option value="metric">{t("challengesPage.checkingMetric")}</option>
       </SelectField>
       <fieldset className="flag-fields" hidden={flagHidden} disabled={flagHidden}>
         <legend>{t("challengesPage.flagFields")}</legend>
@@ -267,6 +268,13 @@ export default function AddChallenge() {
           t("challengesPage.heading")
         )}
       </h1>
+      {editing?.checking === "metric" ? (
+        <p>
+          <ActionLink to={`/dashboard/predictions/${editing.id}`} variant="subtle">
+            {t("predictionsAdmin.open")}
+          </ActionLink>
+        </p>
+      ) : null}
       <ChallengeForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} choices={choices} />
     </section>
   );

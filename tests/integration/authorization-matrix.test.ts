@@ -98,6 +98,14 @@ const matrix: Record<string, Case[]> = {
       action: { visitor: "login", participant: "403", outsider: "403", judge: "403", admin: "403", mentor: "403" },
     },
   ],
+  // A prediction challenge's page: a judged challenge has none (404); a post is read (a choice or a file) before who sends it.
+  "routes/_app.predictions.$id": [
+    {
+      params: (w) => ({ id: String(w.openChallenge) }),
+      loader: { visitor: "login", participant: "404", outsider: "404", judge: "404", admin: "404", mentor: "404" },
+      action: signedIn,
+    },
+  ],
   "routes/_app.submition_.$id.question": [
     // The form is read first (an empty one is a 400 for everyone); who may ask about what: tests/integration/threads.test.ts.
     { name: "an open challenge", params: (w) => ({ id: String(w.openChallenge) }), loader: signedIn, action: signedIn },
@@ -144,6 +152,14 @@ const matrix: Record<string, Case[]> = {
   "routes/dashboard.challenges": [{ loader: "page", action: "page" }],
   "routes/dashboard.getAllChallenges": [{ loader: "page", action: "page" }],
   "routes/dashboard.challenges_.$id.attachment": [{ params: (w) => ({ id: String(w.openChallenge) }), loader: "page" }],
+  // A judged challenge has no predictions page (404); the admin's form reads its intent before anything else.
+  "routes/dashboard.predictions.$id": [
+    {
+      params: (w) => ({ id: String(w.openChallenge) }),
+      loader: { visitor: "login", participant: "403", outsider: "403", judge: "403", admin: "404", mentor: "403" },
+      action: "page",
+    },
+  ],
   "routes/dashboard.notifications": [{ loader: "page", action: "page" }],
   "routes/dashboard.settings": [{ loader: "page", action: "page" }],
   "routes/dashboard.registrations": [{ loader: "page", action: "page" }],

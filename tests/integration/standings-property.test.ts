@@ -1,6 +1,6 @@
 /**
  * Property: whatever judges, admins and players do (scores, verdicts, updates, awards given and revoked, flags
- * solved, static and dynamic points), in
+ * solved, static and dynamic points, predictions files scored, chosen and revealed), in
  * whatever order the standings jobs run (even at once), the
  * incrementally maintained standings, ranks, users' statistics and Redis snapshot equal a full
  * rebuild from submissions, scores and awards. Rebuilds running alongside jobs must neither deadlock nor
@@ -9,7 +9,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { challengeFlags, challenges, flagSolveCounts, standings, standingsOutbox, submissions, userStatistics } from "../../db/schema.ts";
+import { challengeFlags, challenges, flagSolveCounts, predictionChallenges, predictionSubmissions, standings, standingsOutbox, submissions, userStatistics } from "../../db/schema.ts";
+import { choosePredictions, PredictionError, revealPredictions } from "../../app/modules/predictions/predictions.server.ts";
 import { recomputeChallengeSolvers } from "../../app/modules/flags/dynamic-solvers.server.ts";
 import { FlagError, sendFlag } from "../../app/modules/flags/guess.server.ts";
 import { AwardError, giveAward, revokeAward } from "../../app/modules/awards/awards.server.ts";
@@ -71,6 +72,17 @@ const command = fc.oneof(
   }),
   // A member sends the right flag: a static flag challenge, or a dynamic one (every earlier solver's points fall).
   fc.record({ type: fc.constant("solve" as const), team: fc.nat(TEAMS - 1), flag: fc.nat(FLAGS.length - 1), member: fc.nat(1) }),
+  // A team's predictions file scored (as the worker saves it: its scores and the outbox in one transaction).
+  fc.record({
+    type: fc.constant("predict" as const),
+    team: fc.nat(TEAMS - 1),
+    member: fc.nat(1),
+    publicScore: fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constant(null)),
+    privateScore: fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constant(null)),
+  }),
+  // The team chooses one of its files (or its latest again); the admin reveals the private scores.
+  fc.record({ type: fc.constant("choose" as const), team: fc.nat(TEAMS - 1), pick: fc.option(fc.nat(), { nil: null }) }),
+  fc.record({ type: fc.constant("reveal" as const) }),
   // A full rebuild (an operator's `standings:rebuild`, or a reader after a Redis flush) while jobs run.
   fc.record({ type: fc.constant("rebuild" as const), order: fc.array(fc.nat(TEAMS - 1), { maxLength: TEAMS }) }),
 );
@@ -140,6 +152,11 @@ describe("incremental standings", () => {
           return row;
         };
         const given: number[] = [];
+        // A prediction challenge of its own each run (a reveal is for good): accuracy, baseline 0.3, target 0.9.
+        const predicted = await makeChallenge({ points: 80, category: "AI", wave: 1 });
+        await getDb().update(challenges).set({ checking: "metric" }).where(eq(challenges.id, predicted.id));
+        await getDb().insert(predictionChallenges).values({ challengeId: predicted.id, metric: "accuracy", baseline: 0.3, target: 0.9, seed: "00".repeat(32) });
+        const files: number[][] = teamRows.map(() => []);
         for (const team of teamRows) {
           await getDb().transaction((tx) => markStandingsStale(tx, team.id));
         }
@@ -184,6 +201,36 @@ describe("incremental standings", () => {
                 if (!(error instanceof FlagError && error.code === "alreadySolved")) throw error;
               },
             );
+          } else if (step.type === "predict") {
+            const file = await getDb().transaction(async (tx) => {
+              const [row] = await tx
+                .insert(predictionSubmissions)
+                .values({
+                  teamId: teamRows[step.team].id,
+                  challengeId: predicted.id,
+                  userId: members[step.team][step.member],
+                  fileKey: "k",
+                  fileName: "p.csv",
+                  fileSize: 1,
+                  day: sql`current_date`,
+                  status: "scored",
+                  publicScore: step.publicScore,
+                  privateScore: step.privateScore,
+                  scoredAt: new Date(),
+                })
+                .returning({ id: predictionSubmissions.id });
+              await markStandingsStale(tx, teamRows[step.team].id);
+              return row.id;
+            });
+            files[step.team].push(file);
+          } else if (step.type === "choose") {
+            const own = files[step.team];
+            const pick = step.pick === null || own.length === 0 ? null : own[step.pick % own.length];
+            await choosePredictions({ teamId: teamRows[step.team].id }, predicted.id, pick).catch((error: unknown) => {
+              if (!(error instanceof PredictionError && error.status === 403)) throw error;
+            });
+          } else if (step.type === "reveal") {
+            await revealPredictions(actorFor(admin.id, admin.name, "admin"), predicted.id);
           } else if (step.type === "rebuild") {
             await Promise.all([rebuildStandings(), runPending(step.order.map((index) => teamRows[index].id), true)]);
           } else if (step.batch) {

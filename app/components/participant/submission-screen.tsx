@@ -175,7 +175,15 @@ export function SubmissionScreen({ challenge, submission, flag, canSubmit, maxBy
           )}
         </section>
 
-        {challenge.checking === "flag" ? (
+        {challenge.checking === "metric" ? (
+          <section className="card stack" aria-labelledby="predictions-link">
+            <h2 id="predictions-link">{t("predictions.send")}</h2>
+            <p>{t("predictions.onChallenge")}</p>
+            <p>
+              <ActionLink to={`/predictions/${challenge.id}`}>{t("predictions.openPage")}</ActionLink>
+            </p>
+          </section>
+        ) : challenge.checking === "flag" ? (
           <FlagAnswerCard
             state={flag}
             timeZone={deadline.timeZone}

@@ -45,6 +45,9 @@ export const auditKinds = {
   "flag.answers": "Flag answers changed",
   // A read, not a change: every team's per-team flag of a challenge downloaded (app/modules/flags/attempts.server.ts).
   "flag.export": "Per-team flags exported",
+  "predictions.settings": "Prediction settings changed",
+  "predictions.labels": "Prediction labels uploaded",
+  "predictions.revealed": "Private scores revealed",
   "hint.unlocked": "Hint unlocked",
   "award.given": "Award given",
   "award.revoked": "Award revoked",

@@ -8,7 +8,7 @@ import type { Queryable } from "../../../db/client.ts";
 import { parsedJson } from "../../../db/json.ts";
 import { anyOf } from "../../../db/any-of.ts";
 import { prebuilt, type Rows } from "../../../db/in-order.ts";
-import { challengeCriteria, challengeFlags, challengeHints, challengePrerequisites, challenges, flagAttempts, flagSolves, hintUnlocks, submissions, teamFlags } from "../../../db/schema.ts";
+import { challengeCriteria, challengeFlags, challengeHints, challengePrerequisites, challenges, flagAttempts, flagSolves, hintUnlocks, predictionSubmissions, submissions, teamFlags } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { enqueue } from "../../infrastructure/queue.server.ts";
@@ -79,10 +79,11 @@ function checkingOf(input: ChallengeInput): Checking | null {
   if (input.checking === undefined) return null;
   const parsed = parseAnswersToSave(input.answers);
   if ("error" in parsed) throw new DashboardError(parsed.error, 400, "answers");
-  if (input.checking === "judges") {
+  if (input.checking === "judges" || input.checking === "metric") {
     if (parsed.answers.length) throw new DashboardError(fm.notForJudges, 400, "answers");
     if (input.scoring === "dynamic") throw new DashboardError(fm.dynamicForFlags, 400, "scoring");
-    return { checking: "judges", answers: [], wrongPerMinute: null, maxAttempts: null, scoring: "static", minimumPoints: null, decay: null };
+    // A metric's settings and labels are the prediction challenge's own (app/modules/predictions).
+    return { checking: input.checking, answers: [], wrongPerMinute: null, maxAttempts: null, scoring: "static", minimumPoints: null, decay: null };
   }
   if (!parsed.answers.length) throw new DashboardError(fm.required, 400, "answers");
   const dynamic = input.scoring === "dynamic";
@@ -551,6 +552,7 @@ export async function updateChallenge(actor: Actor, id: number, input: Challenge
       const rows = await tx.execute<{ team_id: number }>(
         sql`select ${submissions.teamId} as team_id from ${submissions} where ${submissions.challengeId} = ${id}
           union select ${flagSolves.teamId} from ${flagSolves} where ${flagSolves.challengeId} = ${id}
+          union select ${predictionSubmissions.teamId} from ${predictionSubmissions} where ${predictionSubmissions.challengeId} = ${id}
           union select ${hintUnlocks.teamId} from ${hintUnlocks} inner join ${challengeHints} on ${challengeHints.id} = ${hintUnlocks.hintId} where ${challengeHints.challengeId} = ${id}`,
       );
       teams = rows.map((row) => Number(row.team_id));
@@ -566,7 +568,8 @@ export async function updateChallenge(actor: Actor, id: number, input: Challenge
 async function hasAnswersFromTeams(tx: Queryable, challengeId: number): Promise<boolean> {
   const [row] = await tx.execute<{ answered: boolean }>(
     sql`select exists (select 1 from ${submissions} where ${submissions.challengeId} = ${challengeId})
-      or exists (select 1 from ${flagAttempts} where ${flagAttempts.challengeId} = ${challengeId}) as answered`,
+      or exists (select 1 from ${flagAttempts} where ${flagAttempts.challengeId} = ${challengeId})
+      or exists (select 1 from ${predictionSubmissions} where ${predictionSubmissions.challengeId} = ${challengeId}) as answered`,
   );
   return Boolean(row.answered);
 }

@@ -79,6 +79,11 @@ export function broadcastJudgingChanged() {
   getEmitter().to([rooms.judges, rooms.admins]).emit("judging:changed");
 }
 
+/** A prediction challenge's files or reveal changed: every page showing it re-reads what its viewer may see. */
+export function broadcastPredictionsChanged(challengeId: number) {
+  getEmitter().to(everyone).emit("predictions:changed", { challengeId });
+}
+
 /**
  * A first blood, to whom the frozen-board rule lets see it now: everyone while live; while frozen, the roles
  * that see the live board (the others get it when the freeze is lifted: `broadcastHeldFirstBlood`).

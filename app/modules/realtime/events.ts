@@ -91,6 +91,8 @@ export interface ServerToClientEvents {
   first_blood: (event: FirstBloodEvent) => void;
   /** Judges and admins: a submission was sent or updated, or a score saved; re-read the judging queue. */
   "judging:changed": () => void;
+  /** A prediction challenge's file was scored or refused, or its scores revealed: re-read its pages (no score in it). */
+  "predictions:changed": (event: { challengeId: number }) => void;
 }
 
 export type ServerEventName = keyof ServerToClientEvents;

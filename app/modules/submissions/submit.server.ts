@@ -34,6 +34,7 @@ export type SubmissionErrorCode =
   | "malformed"
   | "storage"
   | "judgedByFlag"
+  | "checkedByMetric"
   | "notReleased"
   | "locked";
 
@@ -52,6 +53,7 @@ const errorText: Record<SubmissionErrorCode, string> = {
   notReleased: messages.participant.challengeNotReleased,
   locked: messages.participant.challengeLocked,
   judgedByFlag: messages.flags.judgedByFlag,
+  checkedByMetric: messages.predictions.checkedByMetric,
 };
 
 /** A refused submission, with the message the user sees and the HTTP status it maps to. */
@@ -65,6 +67,7 @@ const errorStatus: Partial<Record<SubmissionErrorCode, number>> = {
   inactive: 403,
   noGate: 403,
   judgedByFlag: 409,
+  checkedByMetric: 409,
 };
 
 export class SubmissionError extends DomainError {
@@ -114,6 +117,8 @@ export async function assertCanSubmit(
   if (refused && refused !== "submissionsClosed") throw new SubmissionError(refused);
   // A flag challenge takes typed answers only (app/modules/flags/guess.server.ts), never a judged upload.
   if (row.checking === "flag") throw new SubmissionError("judgedByFlag");
+  // A prediction challenge takes a predictions file on its own page (app/modules/predictions), never a judged upload.
+  if (row.checking === "metric") throw new SubmissionError("checkedByMetric");
   if (refused) throw new SubmissionError(refused);
   return { closesAt: row.closesAt };
 }

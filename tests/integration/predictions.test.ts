@@ -1,0 +1,169 @@
+/**
+ * Prediction challenges end to end through the module and the worker's scoring (docs/domain.md "Prediction
+ * challenges"), on real Postgres, Redis and S3: labels checked at their upload, files scored with their faults, the
+ * daily limit, the private score kept from the team until the reveal, the chosen file, and the standings.
+ */
+import { eq, sql } from "drizzle-orm";
+import { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { challenges, predictionSubmissions, standings } from "../../db/schema.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
+import { newObjectKey, uploadStream } from "../../app/infrastructure/s3.server.ts";
+import { pointsCentiOf } from "../../app/modules/predictions/metrics.ts";
+import {
+  choosePredictions,
+  getPredictionChallenge,
+  leaderboard,
+  ownSubmissions,
+  PredictionError,
+  revealPredictions,
+  saveLabels,
+  savePredictionSettings,
+  sendPredictions,
+} from "../../app/modules/predictions/predictions.server.ts";
+import { checkLabels, scoreSubmission } from "../../app/modules/predictions/scoring.server.ts";
+import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
+import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makePlayer, makeUser } from "../support/fixtures.ts";
+
+afterAll(() => closeEmitter());
+
+async function store(text: string, prefix = "predictions") {
+  const key = newObjectKey(prefix);
+  const stored = await uploadStream({ key, body: Readable.from([Buffer.from(text)]), limitBytes: 10_000_000 });
+  return { key, name: `${prefix}.csv`, size: stored.size };
+}
+
+// Ten rows, MAE: labels 0..9.
+const LABELS = `id,y\n${Array.from({ length: 10 }, (_, i) => `${i + 1},${i}`).join("\n")}\n`;
+const predictionsOff = (off: number) => `id,y\n${Array.from({ length: 10 }, (_, i) => `${i + 1},${i + off}`).join("\n")}\n`;
+
+async function metricChallenge(points = 100) {
+  const admin = await makeUser("admin");
+  const challenge = await makeChallenge({ points, category: "AI", wave: 1 });
+  await getDb().update(challenges).set({ checking: "metric" }).where(eq(challenges.id, challenge.id));
+  const actor = actorFor(admin.id, admin.name, "admin");
+  await savePredictionSettings(actor, challenge.id, { metric: "mae", publicPercent: 30, baseline: 4, target: 0, dailyLimit: 3 });
+  const settings = (await getPredictionChallenge(challenge.id))!;
+  const labels = await checkLabels(await store(LABELS, "labels"), settings);
+  if (!labels.ok) throw new Error("labels refused");
+  await saveLabels(actor, challenge.id, labels.value);
+  return { challenge, actor };
+}
+
+async function totalOf(teamId: number) {
+  await recomputeTeamStanding(teamId);
+  const [row] = await getDb().select({ total: standings.totalCenti }).from(standings).where(eq(standings.teamId, teamId));
+  return row?.total ?? 0;
+}
+
+beforeAll(async () => {
+  await ensureEventSettings();
+  await ensureTwoOpenGates();
+});
+
+describe("prediction challenges", () => {
+  it("score a file on its public rows for the standings, and keep the private score from the team until the reveal", async () => {
+    const { challenge, actor } = await metricChallenge(100);
+    const { team, user } = await makePlayer();
+    const id = await sendPredictions({ id: user.id, teamId: team.id }, challenge.id, await store(predictionsOff(1)));
+    expect(await scoreSubmission(id)).toBe("scored");
+    // MAE 1 everywhere: (1 − 4) / (0 − 4) = 0.75 of 100 points.
+    expect(await totalOf(team.id)).toBe(7500);
+    const settings = (await getPredictionChallenge(challenge.id))!;
+    const before = await ownSubmissions(team.id, settings, false);
+    expect(before[0]).toMatchObject({ status: "scored", publicScore: 1, publicCenti: 7500, privateScore: null, privateCenti: null, counts: true });
+    expect(JSON.stringify(before)).not.toContain("privateScore\":1");
+
+    expect(await revealPredictions(actor, challenge.id)).toBe(true);
+    expect(await revealPredictions(actor, challenge.id)).toBe(false);
+    const after = await ownSubmissions(team.id, (await getPredictionChallenge(challenge.id))!, true);
+    expect(after[0]).toMatchObject({ privateScore: 1, privateCenti: 7500 });
+    // Revealed: no more files, no other choice.
+    await expect(sendPredictions({ id: user.id, teamId: team.id }, challenge.id, await store(predictionsOff(0)))).rejects.toBeInstanceOf(PredictionError);
+    await expect(choosePredictions({ teamId: team.id }, challenge.id, id)).rejects.toMatchObject({ status: 403 });
+  });
+
+  it("count the private rows after the reveal, for the file the team chose", async () => {
+    const { challenge, actor } = await metricChallenge(100);
+    const { team, user } = await makePlayer();
+    // A file right on the public rows and far off on the private ones, then a plain one.
+    const settings = (await getPredictionChallenge(challenge.id))!;
+    const { publicRows } = await import("../../app/modules/predictions/split.server.ts");
+    const marks = publicRows(10, 30, settings.seed);
+    const skewed = `id,y\n${Array.from({ length: 10 }, (_, i) => `${i + 1},${marks[i] ? i : i + 4}`).join("\n")}\n`;
+    const first = await sendPredictions({ id: user.id, teamId: team.id }, challenge.id, await store(skewed));
+    await scoreSubmission(first);
+    const second = await sendPredictions({ id: user.id, teamId: team.id }, challenge.id, await store(predictionsOff(2)));
+    await scoreSubmission(second);
+    // The latest counts by default: MAE 2 → 50 points.
+    expect(await totalOf(team.id)).toBe(5000);
+    await choosePredictions({ teamId: team.id }, challenge.id, first);
+    // Public MAE 0 → 100 points.
+    expect(await totalOf(team.id)).toBe(10_000);
+    await revealPredictions(actor, challenge.id);
+    // Private MAE 4 → 0 points.
+    expect(await totalOf(team.id)).toBe(0);
+    const board = await leaderboard((await getPredictionChallenge(challenge.id))!, { revealed: true, frozenAt: null, ownTeamId: null });
+    expect(board.find((row) => row.teamId === team.id)).toMatchObject({ score: 4, centi: 0, files: 2 });
+  });
+
+  it("refuse a file with faults, naming its first lines, and count nothing for it", async () => {
+    const { challenge } = await metricChallenge(100);
+    const { team, user } = await makePlayer();
+    const id = await sendPredictions({ id: user.id, teamId: team.id }, challenge.id, await store("id,y\n1,0\n1,0\n99,1\n3,abc\n"));
+    expect(await scoreSubmission(id)).toBe("failed");
+    const [row] = await getDb().select().from(predictionSubmissions).where(eq(predictionSubmissions.id, id));
+    expect(row.faults).toMatchObject({
+      count: 3,
+      first: [
+        { code: "duplicateId", line: 3, other: 2 },
+        { code: "unknownId", line: 4, value: "99" },
+        { code: "badNumber", line: 5, value: "abc" },
+      ],
+    });
+    expect(await totalOf(team.id)).toBe(0);
+    // A failed file cannot be chosen.
+    await expect(choosePredictions({ teamId: team.id }, challenge.id, id)).rejects.toMatchObject({ status: 409 });
+  });
+
+  it("hold a team to its daily limit, in the event's days", async () => {
+    const { challenge } = await metricChallenge(100);
+    const { team, user } = await makePlayer();
+    for (let i = 0; i < 3; i++) await sendPredictions({ id: user.id, teamId: team.id }, challenge.id, await store(predictionsOff(1)));
+    await expect(sendPredictions({ id: user.id, teamId: team.id }, challenge.id, await store(predictionsOff(1)))).rejects.toMatchObject({ status: 429 });
+    // Another team is not held by this one's files.
+    const other = await makePlayer();
+    await expect(sendPredictions({ id: other.user.id, teamId: other.team.id }, challenge.id, await store(predictionsOff(1)))).resolves.toBeGreaterThan(0);
+  });
+
+  it("refuse labels whose ROC AUC split lacks a class, and a target on the wrong side of the baseline", async () => {
+    const admin = await makeUser("admin");
+    const actor = actorFor(admin.id, admin.name, "admin");
+    const challenge = await makeChallenge({ points: 10, wave: 1 });
+    await getDb().update(challenges).set({ checking: "metric" }).where(eq(challenges.id, challenge.id));
+    await expect(savePredictionSettings(actor, challenge.id, { metric: "rmse", publicPercent: 30, baseline: 1, target: 2, dailyLimit: 5 })).rejects.toMatchObject({ status: 400 });
+    await savePredictionSettings(actor, challenge.id, { metric: "roc_auc", publicPercent: 50, baseline: 0.5, target: 1, dailyLimit: 5 });
+    const settings = (await getPredictionChallenge(challenge.id))!;
+    // One positive among ten rows: one half of the split has none.
+    const labels = await checkLabels(await store(`id,y\n${Array.from({ length: 10 }, (_, i) => `${i},${i === 0 ? 1 : 0}`).join("\n")}\n`, "labels"), settings);
+    expect(labels).toMatchObject({ ok: false, faults: { first: [{ code: "oneClassSplit" }] } });
+  });
+
+  it("make the same points in the standings' SQL as in TypeScript, to the hundredth", async () => {
+    const cases = [
+      { points: 7, baseline: 0, target: 3, score: 1 },
+      { points: 1, baseline: 0, target: 8, score: 1 },
+      { points: 333, baseline: 0.5, target: 0.95, score: 0.8123456789 },
+      { points: 100, baseline: 10, target: 2, score: 3.3333333 },
+      { points: 50, baseline: 0.1, target: 0.7, score: 0.3 },
+      { points: 1_000_000, baseline: 0, target: 1, score: 0.123456789 },
+    ];
+    for (const c of cases) {
+      const [row] = await getDb().execute<{ centi: number }>(
+        sql`select coalesce(floor((${c.points}::int * 100)::float8 * least(1::float8, greatest(0::float8, (${c.score}::float8 - ${c.baseline}::float8) / (${c.target}::float8 - ${c.baseline}::float8))) + 0.5)::integer, 0) as centi`,
+      );
+      expect(Number(row.centi)).toBe(pointsCentiOf(c.score, c));
+    }
+  });
+});
