@@ -163,7 +163,9 @@ function prlimitArguments(limits: Limits): string[] {
     `--fsize=${limits.fileBytes}`,
     `--nofile=${limits.openFiles}`,
     `--stack=${limits.stackBytes}`,
-    `--nproc=${limits.processes + 4}`,
+    // Per user, not per run: finished runs' zombies (until the machine's init reaps them) count too. The
+    // pids cgroup is the run's exact limit; this only bounds the slot user should the cgroup ever be missing.
+    "--nproc=512",
     "--core=0",
   ];
   if (limits.addressSpaceBytes !== null) args.push(`--as=${limits.addressSpaceBytes}`);
@@ -249,7 +251,7 @@ export async function runInSandbox(sandbox: SandboxHost, request: SandboxRequest
       const code = Number(exitMatch[1]);
       if (code > 128 && code <= 128 + 64) result.signal = code - 128;
       else result.exitCode = code;
-    } else if (!statusText.includes("child-pid") && outcome === null) {
+    } else if (outcome === null && (!statusText.includes("child-pid") || result.stderr.toString("utf8").startsWith("bwrap:"))) {
       // bwrap (or what starts it) failed before the program ran: the platform's fault, never the program's.
       result.outcome = "sandbox-failure";
       result.failure = `${result.stderr.toString("utf8").slice(0, 500)} (exit ${exited.code ?? exited.signal})`;
