@@ -22,7 +22,9 @@ const instant = z
     },
   });
 const category = z.enum(["AI", "CS", "PS", "GD"]);
-const checking = z.enum(["judges", "flag"]).meta({ description: "judges: a file and/or a text, scored by judges; flag: a typed answer checked at once (POST /challenges/{id}/flag)" });
+const checking = z
+  .enum(["judges", "flag", "tests"])
+  .meta({ description: "judges: a file and/or a text, scored by judges; flag: a typed answer checked at once (POST /challenges/{id}/flag); tests: a program run against hidden tests" });
 const submissionStatus = z.enum(["pending", "approved", "rejected", "reviewed"]);
 const points = z.number().meta({ description: "Points, up to 2 decimals" });
 /** The Arabic beside an English text (docs/domain.md "Event content in two languages"). */
