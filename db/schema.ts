@@ -67,8 +67,9 @@ export const submissionStatusEnum = pgEnum("submission_status", ["pending", "app
 export const requestKindEnum = pgEnum("request_kind", ["mentor", "needs", "question"]);
 export const requestStatusEnum = pgEnum("request_status", ["open", "claimed", "answered", "closed"]);
 // Who checks a challenge's answers: judges (a submission, scored by hand) or the platform (a flag; a metric over
-// a team's predictions: docs/domain.md "Prediction challenges").
-export const checkingEnum = pgEnum("checking", ["judges", "flag", "metric"]);
+// a team's predictions: docs/domain.md "Prediction challenges"; a program run against hidden tests, "tests":
+// docs/domain.md "Code challenges").
+export const checkingEnum = pgEnum("checking", ["judges", "flag", "metric", "tests"]);
 // How a flag challenge's accepted answer matches (app/modules/flags/matching.ts).
 export const flagKindEnum = pgEnum("flag_kind", ["exact", "exact_ci", "regex", "per_team"]);
 export const attemptVerdictEnum = pgEnum("attempt_verdict", ["correct", "incorrect"]);

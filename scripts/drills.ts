@@ -34,6 +34,8 @@ if (run(process.execPath, ["--import", "tsx", "scripts/services.ts", "start"]) !
 // The web-tier drill runs Debian's nginx in front of the web processes: installed here if missing (as root).
 // Without it that drill fails, saying so; the others still run.
 run("bash", ["-c", "source scripts/lib/ensure.sh && ensure_nginx"]);
+// The code sandbox's drill needs bubblewrap and its slot users (as root); without them it skips, saying why.
+run("bash", ["-c", "source scripts/lib/ensure.sh && ensure_sandbox"]);
 // Always a fresh build: the drills run the production web process, which serves it.
 console.log("==> build");
 if (run("npm", ["run", "-s", "build"], { ...process.env, NODE_ENV: "production" }) !== 0) process.exit(1);

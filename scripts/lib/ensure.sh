@@ -86,3 +86,33 @@ check_compose_file() {
   fi
   SESSION_SECRET=compose-config-check docker-compose -f docker-compose.yml config -q
 }
+
+# The code challenges' sandbox (docs/decisions/042-code-sandbox.md): Debian's bubblewrap, python3-seccomp (the
+# seccomp filter is generated with libseccomp's own bindings), util-linux's setpriv and prlimit, the compilers and
+# runtimes of the languages offered, and one unprivileged user per runner slot (gk-sandbox-0 …, no home, no
+# shell, no password). Needs root. Where the machine cannot sandbox, says why and returns 1: the sandbox tests
+# then skip saying so, and a runner refuses to start.
+# Each command the sandbox runs and the Debian package that provides it where it is missing.
+SANDBOX_COMMANDS="bwrap:bubblewrap setpriv:util-linux prlimit:util-linux gcc:gcc g++:g++ python3:python3 javac:default-jdk-headless node:nodejs"
+ensure_sandbox() {
+  local slots="${GATEKEEPER_SANDBOX_SLOTS:-8}" missing="" pair index user
+  for pair in $SANDBOX_COMMANDS; do
+    [ -x "/usr/bin/${pair%%:*}" ] || missing="$missing ${pair#*:}"
+  done
+  /usr/bin/python3 -c "import seccomp" 2>/dev/null || missing="$missing python3-seccomp"
+  if [ -n "$missing" ]; then
+    echo "==> installing the sandbox's Debian packages:$missing"
+    if ! apt_install $missing; then
+      echo "note: the code sandbox cannot be set up here (apt-get install$missing needs root); its tests skip." >&2
+      return 1
+    fi
+  fi
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "note: the code sandbox needs root to make its slot users and control groups; its tests skip." >&2
+    return 1
+  fi
+  for index in $(seq 0 $((slots - 1))); do
+    user="gk-sandbox-$index"
+    id -u "$user" >/dev/null 2>&1 || useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin --user-group "$user"
+  done
+}

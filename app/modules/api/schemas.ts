@@ -22,8 +22,9 @@ const instant = z
     },
   });
 const category = z.enum(["AI", "CS", "PS", "GD"]);
-const checking = z.enum(["judges", "flag", "metric"]).meta({
-  description: "judges: a file and/or a text, scored by judges; flag: a typed answer checked at once (POST /challenges/{id}/flag); metric: a predictions file scored against hidden labels (its page: /predictions/{id})",
+const checking = z.enum(["judges", "flag", "metric", "tests"]).meta({
+  description:
+    "judges: a file and/or a text, scored by judges; flag: a typed answer checked at once (POST /challenges/{id}/flag); metric: a predictions file scored against hidden labels (its page: /predictions/{id}); tests: a program run against hidden tests",
 });
 const submissionStatus = z.enum(["pending", "approved", "rejected", "reviewed"]);
 const points = z.number().meta({ description: "Points, up to 2 decimals" });

@@ -402,7 +402,7 @@ function audited(row: {
   difficulty: string | null;
   status: string;
   attachmentName: string | null;
-  checking: CheckingMode;
+  checking: CheckingMode | "tests";
   wrongPerMinute: number | null;
   maxAttempts: number | null;
   scoring: ScoringMode;

@@ -1,0 +1,133 @@
+/**
+ * Judging one program against a challenge's hidden tests (docs/domain.md "Code challenges"): compile in a
+ * sandbox that holds no tests, then each subtask's tests in order, each run seeing only its own input; the
+ * first failing test of a subtask stops that subtask. Points: the shares of the subtasks fully passed.
+ *
+ * The sandbox's own failures are never the program's: the whole run is a judge error (re-queued by the runner).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type LanguageId } from "~/infrastructure/sandbox/languages.server";
+import { compileProgram, makeBox, removeBox, runProgram, type RunLimits } from "~/infrastructure/sandbox/programs.server";
+import { type SandboxHost, type SandboxResult, type Slot } from "~/infrastructure/sandbox/sandbox.server";
+import { outputMatches, type Comparator } from "./compare";
+import { type TestsArchive } from "./tests-archive.server";
+
+export const VERDICTS = ["accepted", "wrong-answer", "time-limit", "memory-limit", "runtime-error", "compilation-error", "output-limit", "judge-error"] as const;
+export type Verdict = (typeof VERDICTS)[number];
+/** Per test, also: not run (an earlier test of its subtask failed). */
+export type TestVerdict = Verdict | "skipped";
+
+export interface TestResult {
+  subtask: string;
+  test: string;
+  verdict: TestVerdict;
+  timeMs: number;
+  memoryBytes: number;
+}
+
+export interface SubtaskResult {
+  name: string;
+  share: number;
+  passed: boolean;
+}
+
+export interface Judgement {
+  verdict: Verdict;
+  /** The compiler's message, cut and cleaned (compilation errors only). */
+  compileMessage: string | null;
+  /** What went wrong on the platform's side (judge errors only; for the admins, never the team). */
+  failure: string | null;
+  tests: TestResult[];
+  subtasks: SubtaskResult[];
+  /** The passed subtasks' shares over the archive's total: 0 to 1. */
+  fraction: number;
+}
+
+export interface JudgeRequest {
+  slot: Slot;
+  language: LanguageId;
+  source: string;
+  archive: TestsArchive;
+  limits: RunLimits;
+  comparator: Comparator;
+  tolerance?: number;
+  /** Called before each test (the live "running test n of m"). */
+  onTest?: (index: number, count: number) => void;
+  onCompiling?: () => void;
+}
+
+function testVerdict(result: SandboxResult, matches: () => boolean): Verdict {
+  switch (result.outcome) {
+    case "sandbox-failure":
+      return "judge-error";
+    case "time":
+      return "time-limit";
+    case "memory":
+      return "memory-limit";
+    case "output":
+      return "output-limit";
+    case "signaled":
+      return result.signal === 25 /* SIGXFSZ: a file beyond the size limit */ ? "output-limit" : "runtime-error";
+    case "exited":
+      return result.exitCode !== 0 ? "runtime-error" : matches() ? "accepted" : "wrong-answer";
+  }
+}
+
+export async function judge(host: SandboxHost, request: JudgeRequest): Promise<Judgement> {
+  const empty = (verdict: Verdict, extra: Partial<Judgement> = {}): Judgement => ({
+    verdict,
+    compileMessage: null,
+    failure: null,
+    tests: [],
+    subtasks: request.archive.subtasks.map((subtask) => ({ name: subtask.name, share: subtask.share, passed: false })),
+    fraction: 0,
+    ...extra,
+  });
+  const program = makeBox(request.slot, request.language, request.source);
+  // Inputs are root's files outside every box: a run gets its own test's as a descriptor, nothing else.
+  const inputs = mkdtempSync(path.join(tmpdir(), "gk-inputs-"));
+  try {
+    request.onCompiling?.();
+    const compiled = await compileProgram(host, program);
+    if (!compiled.ok) {
+      if (compiled.result.outcome === "sandbox-failure") return empty("judge-error", { failure: compiled.result.failure ?? "compile sandbox failed" });
+      return empty("compilation-error", { compileMessage: compiled.message });
+    }
+    const count = request.archive.subtasks.reduce((sum, subtask) => sum + subtask.tests.length, 0);
+    const tests: TestResult[] = [];
+    const subtasks: SubtaskResult[] = [];
+    let verdict: Verdict = "accepted";
+    let index = 0;
+    for (const subtask of request.archive.subtasks) {
+      let passed = true;
+      for (const test of subtask.tests) {
+        index++;
+        if (!passed) {
+          tests.push({ subtask: subtask.name, test: test.name, verdict: "skipped", timeMs: 0, memoryBytes: 0 });
+          continue;
+        }
+        request.onTest?.(index, count);
+        const input = path.join(inputs, "input");
+        writeFileSync(input, test.input, { mode: 0o600 });
+        const result = await runProgram(host, program, input, request.limits);
+        if (result.outcome === "sandbox-failure") return empty("judge-error", { failure: result.failure ?? "run sandbox failed" });
+        const outcome = testVerdict(result, () => outputMatches(request.comparator, result.stdout.toString("utf8"), test.output.toString("utf8"), request.tolerance));
+        tests.push({ subtask: subtask.name, test: test.name, verdict: outcome, timeMs: Math.round(Math.min(result.cpuMs, request.limits.timeMs + 1)), memoryBytes: result.memoryBytes });
+        if (outcome !== "accepted") {
+          passed = false;
+          if (verdict === "accepted") verdict = outcome;
+        }
+      }
+      subtasks.push({ name: subtask.name, share: subtask.share, passed });
+    }
+    const earned = subtasks.filter((subtask) => subtask.passed).reduce((sum, subtask) => sum + subtask.share, 0);
+    return { verdict, compileMessage: null, failure: null, tests, subtasks, fraction: earned / request.archive.totalShare };
+  } catch (error) {
+    return empty("judge-error", { failure: (error as Error).message });
+  } finally {
+    removeBox(program);
+    rmSync(inputs, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,1 @@
+ALTER TYPE "public"."checking" ADD VALUE 'tests';

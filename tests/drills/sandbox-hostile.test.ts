@@ -1,0 +1,273 @@
+/**
+ * Drill: hostile programs in the code sandbox (docs/decisions/042-code-sandbox.md). Each one is compiled and
+ * run exactly as a team's submission is (app/infrastructure/sandbox), gets its verdict, and leaves nothing
+ * behind: no file written on the host, no process of the slot's user, no connection to a port of the host.
+ *
+ * Skips, saying why, on a machine that cannot sandbox (not root, no bubblewrap, no control groups):
+ * scripts/lib/ensure.sh ensure_sandbox sets one up.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileProgram, makeBox, removeBox, runProgram, type Program } from "../../app/infrastructure/sandbox/programs.server.ts";
+import { type LanguageId } from "../../app/infrastructure/sandbox/languages.server.ts";
+import { sandboxHost, type SandboxHost, type SandboxResult } from "../../app/infrastructure/sandbox/sandbox.server.ts";
+import { recordDrill } from "./support/report.ts";
+
+const host = await sandboxHost();
+const unavailable = "reason" in host ? host.reason : null;
+if (unavailable) console.warn(`sandbox drill skipped: ${unavailable}`);
+const sandbox = host as SandboxHost;
+
+const MB = 1024 * 1024;
+const LIMITS = { timeMs: 1000, memoryBytes: 64 * MB, outputBytes: 1 * MB };
+const SECRET = `gk-drill-secret-${randomBytes(6).toString("hex")}`;
+const HOST_MARK = `/tmp/gk-sandbox-escape-${randomBytes(4).toString("hex")}`;
+const REPO_SECRET_FILE = path.resolve(import.meta.dirname, "../../.local/sandbox-drill-secret.txt");
+const observations: string[] = [];
+
+let listener: Server;
+let port = 0;
+let connections = 0;
+let inputDir: string;
+let emptyInput: string;
+
+beforeAll(async () => {
+  if (unavailable) return;
+  process.env.GK_DRILL_SECRET = SECRET;
+  mkdirSync(path.dirname(REPO_SECRET_FILE), { recursive: true });
+  writeFileSync(REPO_SECRET_FILE, SECRET);
+  listener = createServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  port = (listener.address() as { port: number }).port;
+  inputDir = path.join(path.dirname(REPO_SECRET_FILE), `sandbox-inputs-${randomBytes(3).toString("hex")}`);
+  mkdirSync(inputDir, { recursive: true, mode: 0o700 });
+  emptyInput = path.join(inputDir, "empty.in");
+  writeFileSync(emptyInput, "");
+});
+
+afterAll(async () => {
+  if (unavailable) return;
+  listener.close();
+  rmSync(REPO_SECRET_FILE, { force: true });
+  rmSync(inputDir, { recursive: true, force: true });
+  recordDrill({
+    drill: "sandbox-hostile",
+    fault: "hostile programs (fork bomb, loop, memory bomb, 10 GB write, connect, read secrets, kill -1, background process) in the code sandbox",
+    faults: observations.length,
+    observations,
+    items: [],
+    timings: [],
+  });
+});
+
+/**
+ * The live processes of the slot's user on the host. A finished bwrap may linger as a zombie until the
+ * machine's init reaps it: a zombie runs nothing and holds nothing but its pid, so it is not counted.
+ */
+function processesOf(uid: number): string[] {
+  try {
+    return execFileSync("ps", ["-u", String(uid), "-o", "pid=,stat="], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .map((line) => line.trim().split(/\s+/))
+      .filter(([pid, stat]) => pid && !stat?.startsWith("Z"))
+      .map(([pid]) => pid!);
+  } catch {
+    return [];
+  }
+}
+
+async function compileAndRun(language: LanguageId, source: string, input = emptyInput): Promise<{ program: Program; result: SandboxResult }> {
+  const program = makeBox(sandbox.slots[0]!, language, source);
+  try {
+    const compiled = await compileProgram(sandbox, program);
+    if (!compiled.ok) throw new Error(`did not compile: ${compiled.message}`);
+    const result = await runProgram(sandbox, program, input, LIMITS);
+    return { program, result };
+  } finally {
+    removeBox(program);
+  }
+}
+
+/** Nothing of the run is left: no process of the slot user, no file the program meant for the host, no connection. */
+function expectNothingOutside(what: string) {
+  expect(processesOf(sandbox.slots[0]!.uid), `${what}: no process of the slot user left`).toEqual([]);
+  expect(existsSync(HOST_MARK), `${what}: no file written on the host`).toBe(false);
+  expect(connections, `${what}: no connection reached the host's port`).toBe(0);
+}
+
+const C_HOSTILE: Array<{ name: string; source: () => string; expected: SandboxResult["outcome"][] }> = [
+  {
+    name: "fork bomb",
+    source: () => `#include <unistd.h>\nint main(void){ for(;;) fork(); }`,
+    expected: ["time", "signaled"],
+  },
+  { name: "infinite loop", source: () => `int main(void){ volatile unsigned long i=0; for(;;) i++; }`, expected: ["time"] },
+  {
+    name: "memory bomb",
+    source: () => `#include <stdlib.h>\n#include <string.h>\nint main(void){ for(;;){ char *p = malloc(1<<20); if(!p) return 3; memset(p, 1, 1<<20);} }`,
+    expected: ["memory"],
+  },
+  {
+    name: "10 GB written to a file",
+    source: () =>
+      `#include <stdio.h>\n#include <string.h>\nint main(void){ static char b[1<<20]; memset(b,'x',sizeof b); FILE *f = fopen("/tmp/big","w"); if(!f) return 2;` +
+      ` for(int i=0;i<10240;i++){ if(fwrite(b,1,sizeof b,f)!=sizeof b) return 4; } fclose(f); FILE *h = fopen("${HOST_MARK}","w"); return h ? 0 : 5; }`,
+    expected: ["exited", "signaled"],
+  },
+  {
+    name: "10 GB written to standard output",
+    source: () => `#include <stdio.h>\n#include <string.h>\nint main(void){ static char b[1<<20]; memset(b,'y',sizeof b); for(int i=0;i<10240;i++) fwrite(b,1,sizeof b,stdout); return 0; }`,
+    expected: ["output"],
+  },
+  {
+    name: "kill -1",
+    source: () => `#include <signal.h>\nint main(void){ kill(-1, SIGKILL); return 0; }`,
+    expected: ["exited", "signaled"],
+  },
+  {
+    name: "background process meant to outlive the run",
+    source: () =>
+      `#include <unistd.h>\n#include <stdio.h>\nint main(void){ if(fork()==0){ setsid(); if(fork()==0){ sleep(30); FILE *f=fopen("${HOST_MARK}","w"); return 0; } return 0; } return 0; }`,
+    expected: ["exited"],
+  },
+];
+
+describe.skipIf(unavailable !== null)("drill: hostile programs in the sandbox", () => {
+  for (const hostile of C_HOSTILE) {
+    it(`C: ${hostile.name} gets its verdict and leaves nothing outside`, async () => {
+      const { result } = await compileAndRun("c", hostile.source());
+      observations.push(`C ${hostile.name}: ${result.outcome} (exit ${result.exitCode ?? "-"}, signal ${result.signal ?? "-"}, ${Math.round(result.cpuMs)} ms CPU, ${Math.round(result.wallMs)} ms wall)`);
+      expect(hostile.expected).toContain(result.outcome);
+      if (hostile.name === "10 GB written to a file") expect(result.exitCode ?? result.signal, "the write is stopped (ENOSPC: exit 4, or SIGXFSZ)").not.toBe(0);
+      expectNothingOutside(hostile.name);
+    });
+  }
+
+  it("C: a connection to the host's port is refused inside; the host's listener sees nothing", async () => {
+    const source = `#include <sys/socket.h>\n#include <netinet/in.h>\n#include <arpa/inet.h>\n#include <stdio.h>\n#include <errno.h>\n#include <string.h>
+int main(void){ int s = socket(AF_INET, SOCK_STREAM, 0); if (s < 0) { printf("socket: %s\\n", strerror(errno)); return 0; }
+struct sockaddr_in a = {0}; a.sin_family = AF_INET; a.sin_port = htons(${port}); a.sin_addr.s_addr = inet_addr("127.0.0.1");
+int r = connect(s, (struct sockaddr*)&a, sizeof a); printf("connect: %d %s\\n", r, r ? strerror(errno) : "connected"); return 0; }`;
+    const { result } = await compileAndRun("c", source);
+    observations.push(`C connect to the host's port ${port}: ${result.stdout.toString().trim()}`);
+    expect(result.stdout.toString()).toMatch(/connect: -1/);
+    expectNothingOutside("connect");
+  });
+
+  it("C: reading the runner's environment, the repository, /etc and other processes finds nothing", async () => {
+    const source = `#include <stdio.h>\n#include <stdlib.h>\n#include <dirent.h>
+static void show(const char *p){ FILE *f = fopen(p, "r"); if(!f){ printf("%s: closed\\n", p); return; } char b[256]; size_t n = fread(b,1,255,f); b[n]=0; printf("%s: %s\\n", p, b); fclose(f); }
+int main(int argc, char **argv, char **env){ for(char **e=env; *e; e++) printf("env %s\\n", *e);
+show("${REPO_SECRET_FILE}"); show("/etc/shadow"); show("/etc/passwd"); show("/proc/1/environ"); show("/proc/self/environ");
+DIR *d = opendir("/proc"); struct dirent *x; while(d && (x = readdir(d))) printf("proc %s\\n", x->d_name); return 0; }`;
+    const { result } = await compileAndRun("c", source);
+    const seen = result.stdout.toString();
+    expect(result.outcome).toBe("exited");
+    expect(seen).not.toContain(SECRET);
+    expect(seen).toContain(`${REPO_SECRET_FILE}: closed`);
+    expect(seen).toContain("/etc/shadow: closed");
+    expect(seen).not.toMatch(/env (DATABASE_URL|REDIS_URL|S3_|SESSION_SECRET|GK_DRILL_SECRET)/);
+    // The run's own pid namespace: a handful of its own processes, none of the host's.
+    const pids = [...seen.matchAll(/^proc (\d+)$/gm)].map((match) => Number(match[1]));
+    observations.push(`C reads: environment ${[...seen.matchAll(/^env (\w+)=/gm)].map((match) => match[1]).join(", ")}; pids seen ${pids.join(", ")}`);
+    expect(pids.length).toBeLessThanOrEqual(3);
+    expectNothingOutside("reads");
+  });
+
+  it("kill -1 inside does not reach a process of the same user on the host", async () => {
+    const { uid, gid } = sandbox.slots[0]!;
+    const bystander: ChildProcess = spawn("/usr/bin/setpriv", [`--reuid=${uid}`, `--regid=${gid}`, "--clear-groups", "/bin/sleep", "60"], { stdio: "ignore" });
+    try {
+      await new Promise((resolve) => bystander.once("spawn", resolve));
+      const { result } = await compileAndRun("c", `#include <signal.h>\nint main(void){ return kill(-1, SIGKILL); }`);
+      expect(result.outcome === "exited" || result.outcome === "signaled").toBe(true);
+      expect(bystander.exitCode).toBeNull();
+      expect(bystander.signalCode).toBeNull();
+      expect(processesOf(uid)).toEqual([String(bystander.pid)]);
+    } finally {
+      bystander.kill("SIGKILL");
+      await new Promise((resolve) => (bystander.exitCode !== null || bystander.signalCode !== null ? resolve(null) : bystander.once("exit", resolve)));
+    }
+  });
+
+  it("C: a program including /dev/zero is a compilation error, not a stuck runner", async () => {
+    const program = makeBox(sandbox.slots[0]!, "c", `#include "/dev/zero"\nint main(void){ return 0; }`);
+    try {
+      const compiled = await compileProgram(sandbox, program);
+      observations.push(`C #include "/dev/zero": ${compiled.ok ? "compiled" : compiled.message.split("\n")[0]} (${Math.round(compiled.result.wallMs)} ms)`);
+      expect(compiled.ok).toBe(false);
+    } finally {
+      removeBox(program);
+    }
+    expectNothingOutside("include /dev/zero");
+  });
+
+  // Every language: the usual answer is accepted, and its hostile programs get their verdicts.
+  const PER_LANGUAGE: Record<Exclude<LanguageId, "c">, { sum: string; loop: string; memory: string; fork: string; secret: string }> = {
+    cpp: {
+      sum: `#include <iostream>\nint main(){ long a,b; std::cin>>a>>b; std::cout<<a+b<<"\\n"; }`,
+      loop: `int main(){ volatile long i=0; for(;;) i++; }`,
+      memory: `#include <vector>\n#include <cstdio>\nint main(){ std::vector<std::vector<char>> v; for(;;) v.emplace_back(1<<20, 'x'); }`,
+      fork: `#include <unistd.h>\nint main(){ for(;;) fork(); }`,
+      secret: `#include <cstdlib>\n#include <cstdio>\nint main(){ const char* s = std::getenv("GK_DRILL_SECRET"); std::puts(s ? s : "none"); }`,
+    },
+    python3: {
+      sum: `a, b = map(int, input().split())\nprint(a + b)`,
+      loop: `while True:\n    pass`,
+      memory: `x = []\nwhile True:\n    x.append(bytearray(1 << 20))`,
+      fork: `import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass`,
+      secret: `import os\nprint(os.environ.get("GK_DRILL_SECRET", "none"))`,
+    },
+    java: {
+      sum: `import java.util.*;\npublic class Main { public static void main(String[] a){ Scanner s = new Scanner(System.in); long x = s.nextLong(), y = s.nextLong(); System.out.println(x + y); } }`,
+      loop: `public class Main { public static void main(String[] a){ long i = 0; while (true) i++; } }`,
+      memory: `import java.util.*;\npublic class Main { public static void main(String[] a){ List<byte[]> l = new ArrayList<>(); while (true) l.add(new byte[1 << 20]); } }`,
+      fork: `public class Main { public static void main(String[] a) throws Exception { while (true) { try { new ProcessBuilder("/bin/sh", "-c", "sleep 100").start(); } catch (Exception e) { } } } }`,
+      secret: `public class Main { public static void main(String[] a){ String s = System.getenv("GK_DRILL_SECRET"); System.out.println(s == null ? "none" : s); } }`,
+    },
+    javascript: {
+      sum: `const [a, b] = require("fs").readFileSync(0, "utf8").trim().split(/\\s+/).map(Number);\nconsole.log(a + b);`,
+      loop: `for (;;) {}`,
+      memory: `const k = []; for (;;) k.push(Buffer.alloc(1 << 20, 1));`,
+      fork: `const { spawn } = require("child_process"); for (;;) { try { spawn("/bin/sh", ["-c", "sleep 100"]); } catch {} }`,
+      secret: `console.log(process.env.GK_DRILL_SECRET ?? "none");`,
+    },
+  };
+
+  for (const [language, programs] of Object.entries(PER_LANGUAGE) as Array<[Exclude<LanguageId, "c">, (typeof PER_LANGUAGE)["cpp"]]>) {
+    it(`${language}: the usual answer runs; a loop, a memory bomb, a fork bomb and a look at the environment get their verdicts`, async () => {
+      const input = path.join(inputDir, `${language}.in`);
+      writeFileSync(input, "2 40\n");
+      const sum = await compileAndRun(language, programs.sum, input);
+      expect(sum.result.stdout.toString().trim(), `${language} sum: ${sum.result.stderr.toString()}`).toBe("42");
+      expect(sum.result.outcome).toBe("exited");
+      const loop = await compileAndRun(language, programs.loop);
+      expect(loop.result.outcome).toBe("time");
+      const memory = await compileAndRun(language, programs.memory);
+      // The JVM and V8 stop at their own heap size (set below the limit): an error exit, never a pass.
+      expect(language === "java" || language === "javascript" ? ["memory", "exited", "signaled"] : ["memory"]).toContain(memory.result.outcome);
+      if (memory.result.outcome === "exited") expect(memory.result.exitCode).not.toBe(0);
+      const fork = await compileAndRun(language, programs.fork);
+      expect(["time", "signaled", "memory", "exited"]).toContain(fork.result.outcome);
+      const secret = await compileAndRun(language, programs.secret);
+      expect(secret.result.stdout.toString().trim()).toBe("none");
+      observations.push(
+        `${language}: sum ${Math.round(sum.result.wallMs)} ms wall, loop ${loop.result.outcome}, memory bomb ${memory.result.outcome}, fork bomb ${fork.result.outcome}, environment read: none`,
+      );
+      expectNothingOutside(language);
+    });
+  }
+
+  it("leaves no box behind", () => {
+    const root = process.env.GATEKEEPER_SANDBOX_DIR ?? "/var/lib/gatekeeper-sandbox";
+    expect(readdirSync(root).filter((name) => name.startsWith(`box-${sandbox.slots[0]!.index}-`))).toEqual([]);
+  });
+});
