@@ -2,7 +2,8 @@
 # What a script needs on a fresh machine, made ready before it runs: `bash scripts/prepare.sh services [chromium]`.
 # package.json's single benchmarks and the soak start with it, so each works from a fresh clone as `npm test` and
 # `npm run bench` do: the project-local services (or the ones DATABASE_URL, REDIS_URL and S3_ENDPOINT name), and
-# Debian's headless Chromium for a benchmark that loads pages in a browser.
+# Debian's headless Chromium for a benchmark that loads pages in a browser, and the code sandbox (bubblewrap, its users
+# and its seccomp filter) for the runner's benchmark.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/ensure.sh
@@ -10,6 +11,7 @@ for need in "$@"; do
   case "$need" in
     services) node --import tsx scripts/services.ts start ;;
     chromium) ensure_chromium ;;
-    *) echo "scripts/prepare.sh: unknown need '$need' (services, chromium)" >&2; exit 2 ;;
+    sandbox) ensure_sandbox ;;
+    *) echo "scripts/prepare.sh: unknown need '$need' (services, chromium, sandbox)" >&2; exit 2 ;;
   esac
 done

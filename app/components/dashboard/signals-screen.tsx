@@ -18,6 +18,15 @@ export interface SignalsAction {
 
 const kinds = ["similar", "identical-file", "flag-shared", "device-shared", "many-devices"] as const;
 const statuses = ["open", "dismissed", "confirmed"] as const;
+/** Each kind's and status's text key, written out (the translation files' check finds them in the code). */
+const KIND_KEYS: Record<string, string> = {
+  similar: "integrity.kinds.similar",
+  "identical-file": "integrity.kinds.identicalFile",
+  "flag-shared": "integrity.kinds.flagShared",
+  "device-shared": "integrity.kinds.deviceShared",
+  "many-devices": "integrity.kinds.manyDevices",
+};
+const STATUS_KEYS: Record<string, string> = { open: "integrity.status.open", dismissed: "integrity.status.dismissed", confirmed: "integrity.status.confirmed" };
 
 type Row = SignalsPageData["rows"][number];
 
@@ -39,7 +48,7 @@ export function SignalsScreen({ data, answer }: { data: SignalsPageData; answer:
         <SelectField label={t("integrity.status.label")} selectProps={{ id: "signal-status", name: "status", defaultValue: filter.status ?? "open" }}>
           {statuses.map((status) => (
             <option key={status} value={status}>
-              {t(`integrity.status.${status}`)}
+              {t(STATUS_KEYS[status])}
             </option>
           ))}
         </SelectField>
@@ -63,7 +72,7 @@ export function SignalsScreen({ data, answer }: { data: SignalsPageData; answer:
           <option value="">{t("integrity.allKinds")}</option>
           {kinds.map((kind) => (
             <option key={kind} value={kind}>
-              {t(`integrity.kinds.${kind}`)}
+              {t(KIND_KEYS[kind])}
             </option>
           ))}
         </SelectField>
@@ -97,7 +106,7 @@ function SignalItem({ row, timeZone, answer }: { row: Row; timeZone: string; ans
         <strong dir="ltr" className="signal__strength">
           {row.kind === "many-devices" ? t("integrity.devicesCount", { count: Number(details.devices ?? row.similarity) }) : `${row.similarity} %`}
         </strong>{" "}
-        {t(`integrity.kinds.${row.kind}`)}
+        {t(KIND_KEYS[row.kind] ?? row.kind)}
         {row.challenge ? (
           <>
             {" · "}
@@ -126,7 +135,7 @@ function SignalItem({ row, timeZone, answer }: { row: Row; timeZone: string; ans
       </p>
       {row.status !== "open" ? (
         <p className="muted">
-          {t(`integrity.status.${row.status}`)} — <bdi>{row.decidedBy ?? "—"}</bdi>, {when(row.decidedAt)}: <bdi>{row.reason}</bdi>
+          {t(STATUS_KEYS[row.status] ?? row.status)} — <bdi>{row.decidedBy ?? "—"}</bdi>, {when(row.decidedAt)}: <bdi>{row.reason}</bdi>
         </p>
       ) : (
         <div className="signal__actions">
