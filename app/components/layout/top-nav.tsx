@@ -77,7 +77,7 @@ export function TopNav({ user }: { user: TopNavUser | null }) {
         <FullScreenToggle />
         {user ? (
           // The user's name leads to their account: changing their password (docs/domain.md "Mail").
-          <AppLink to="/account/password" className="topnav__name" title={t("nav.account")} aria-label={t("nav.accountOf", { name: user.name })}>
+          <AppLink to="/account/password" className="topnav__name" title={t("nav.accountOf", { name: user.name })} aria-label={t("nav.accountOf", { name: user.name })}>
             <bdi dir="auto">{user.name}</bdi>
           </AppLink>
         ) : null}
