@@ -2,6 +2,7 @@ import { useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Toaster, toast as showToast } from "sonner";
 import { useT } from "~/components/i18n";
+import { FIRST_LINE_ATTRIBUTE } from "~/components/flash-notice";
 import { isLanguage } from "~/modules/i18n/i18n";
 import { translateMessage } from "~/modules/i18n/server-messages";
 
@@ -85,7 +86,13 @@ export function AppToaster({ toast }: { toast: ClientToast | null }) {
   const { t } = useT();
   useEffect(() => {
     // Deferred a tick so the Toaster has mounted when a toast arrives with the first render.
-    if (toast) setTimeout(() => showAppToast(toast), 0);
+    if (!toast) return;
+    setTimeout(() => {
+      // The page shows it as its first line (the dashboard on a phone: FlashNotice): no toast over the first card.
+      const firstLine = document.querySelector<HTMLElement>(`[${FIRST_LINE_ATTRIBUTE}]`);
+      if (firstLine && firstLine.getClientRects().length > 0) return;
+      showAppToast(toast);
+    }, 0);
   }, [toast]);
   return (
     <Toaster

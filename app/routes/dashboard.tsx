@@ -128,7 +128,7 @@ function DashboardShell({ user, backlog: loaded, children }: { user: { name: str
         </div>
       </aside>
       <main className="dashboard__main">
-        <FlashNotice />
+        <FlashNotice firstLineOnPhone />
         {children}
       </main>
     </div>
