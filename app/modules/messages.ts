@@ -194,7 +194,7 @@ export const messages = {
     challengeDeleted: "Challenge deleted",
     challengeNotFound: "This challenge no longer exists",
     challengeHasSubmissions: "This challenge has submissions and cannot be deleted",
-    challengeHasAnswers: "Teams have answered this challenge (flags or paid hints) and it cannot be deleted",
+    challengeHasAnswers: "Teams have answered this challenge (flags, paid hints or predictions files) and it cannot be deleted",
     teamHasAnswers: "This team has answered flag challenges or unlocked paid hints and cannot be deleted",
     releaseInvalid: "Opens after: a whole number of minutes from 1 to 10,080 (a week), or empty.",
     prerequisiteSelf: "A challenge cannot require itself.",

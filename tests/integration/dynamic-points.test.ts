@@ -3,7 +3,7 @@
  * app/modules/flags/decay.ts are one rule; a new solve lowers every solver's points, each keeps the time it
  * reached its total, and the chart shows the fall when it happened.
  */
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { challengeFlags, challenges, flagSolveCounts, flagSolves, standings, standingsHistory, teamAnswers } from "../../db/schema.ts";
@@ -155,6 +155,47 @@ describe("dynamic points", () => {
     const value = dynamicValue({ initial: 400, minimum: 80, decay: 5 }, 6);
     const totals = await getDb().select({ teamId: standings.teamId, totalCenti: standings.totalCenti }).from(standings).where(inArray(standings.teamId, players.map((player) => player.team.id)));
     expect(totals.map((row) => row.totalCenti)).toEqual(Array(6).fill(value * 100));
+  });
+
+  it("recomputes the solvers again when a solve is deleted while their batch runs (never marks them done at the old count)", async () => {
+    const challenge = await dynamicChallenge(500, 100, 3);
+    const players = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const team = await makeTeam();
+        const user = await makeUser("participant", team.id);
+        return { team, actor: actorFor(user.id, user.name, "participant") };
+      }),
+    );
+    for (const player of players) await sendFlag({ actor: player.actor, teamId: player.team.id, challengeId: challenge.id, answer: "GK{decay}" });
+    // An admin's deletion of the third solve, not yet committed: it holds the count's row, so the batch that read 3
+    // solves and recomputed at 3 waits on it to say it caught up.
+    let commitDeletion!: () => void;
+    const deletionMayCommit = new Promise<void>((resolve) => (commitDeletion = resolve));
+    let deleted!: () => void;
+    const deletionStarted = new Promise<void>((resolve) => (deleted = resolve));
+    const deletion = getDb().transaction(async (tx) => {
+      await tx.delete(flagSolves).where(and(eq(flagSolves.teamId, players[2].team.id), eq(flagSolves.challengeId, challenge.id)));
+      deleted();
+      await deletionMayCommit;
+    });
+    await deletionStarted;
+    const job = recomputeChallengeSolvers(challenge.id);
+    await expect
+      .poll(async () => {
+        const [waiting] = await getDb().execute<{ n: number }>(
+          sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%update "flag_solve_counts" set recomputed%'`,
+        );
+        return Number(waiting.n);
+      })
+      .toBeGreaterThan(0);
+    commitDeletion();
+    await deletion;
+    await job;
+    const value = dynamicValue({ initial: 500, minimum: 100, decay: 3 }, 2);
+    const totals = await getDb().select({ totalCenti: standings.totalCenti }).from(standings).where(inArray(standings.teamId, [players[0].team.id, players[1].team.id]));
+    expect(totals.map((row) => row.totalCenti)).toEqual([value * 100, value * 100]);
+    const [count] = await getDb().select().from(flagSolveCounts).where(eq(flagSolveCounts.challengeId, challenge.id));
+    expect([count.solves, count.recomputed]).toEqual([2, 2]);
   });
 
   it("counts a solve that goes (deleted in the database) out, and sends the challenge's solvers back to the sweep", async () => {

@@ -6,10 +6,11 @@
 import { eq, sql } from "drizzle-orm";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { challenges, predictionSubmissions, standings } from "../../db/schema.ts";
+import { challenges, predictionSubmissions, standings, users } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { newObjectKey, uploadStream } from "../../app/infrastructure/s3.server.ts";
+import { deleteChallenge } from "../../app/modules/challenges/challenges.server.ts";
 import { pointsCentiOf } from "../../app/modules/predictions/metrics.ts";
 import {
   choosePredictions,
@@ -135,6 +136,19 @@ describe("prediction challenges", () => {
     // Another team is not held by this one's files.
     const other = await makePlayer();
     await expect(sendPredictions({ id: other.user.id, teamId: other.team.id }, challenge.id, await store(predictionsOff(1)))).resolves.toBeGreaterThan(0);
+    // The sender's own files count in any team: a member who moves to a team of their own gets no new day's files.
+    const hop = await makePlayer();
+    await getDb().update(users).set({ teamId: hop.team.id }).where(eq(users.id, user.id));
+    await expect(sendPredictions({ id: user.id, teamId: hop.team.id }, challenge.id, await store(predictionsOff(1)))).rejects.toMatchObject({ status: 429 });
+  });
+
+  it("keep a challenge with teams' files from being deleted", async () => {
+    const { challenge } = await metricChallenge(100);
+    const { team, user } = await makePlayer();
+    await sendPredictions({ id: user.id, teamId: team.id }, challenge.id, await store(predictionsOff(1)));
+    const admin = await makeUser("admin");
+    await expect(deleteChallenge(actorFor(admin.id, admin.name, "admin"), challenge.id)).rejects.toMatchObject({ status: 409 });
+    expect(await getDb().select({ id: challenges.id }).from(challenges).where(eq(challenges.id, challenge.id))).toHaveLength(1);
   });
 
   it("refuse labels whose ROC AUC split lacks a class, and a target on the wrong side of the baseline", async () => {

@@ -207,6 +207,9 @@ describe("captains and members", () => {
     await expect(removeMember(captain, stranger.id)).rejects.toMatchObject({ message: m.memberNotFound, status: 404 });
     await removeMember(captain, second.id);
     expect(await teamOf(second.id)).toBeNull();
+    // The code the removed member knows no longer lets them back.
+    await expect(join(second, code)).rejects.toMatchObject({ message: m.inviteRevoked, status: 410 });
+    expect(await teamOf(second.id)).toBeNull();
     await leaveOwnTeam(captain);
     const [row] = await getDb().select({ captainId: teams.captainId }).from(teams).where(eq(teams.id, team.id));
     expect(row.captainId).toBe(first.id);

@@ -1,4 +1,5 @@
 import { Form, Link, useActionData } from "@remix-run/react";
+import { ActionButton } from "~/components/ui/action-button";
 import { useT } from "~/components/i18n";
 import { useFormats } from "~/components/realtime/format";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
@@ -71,9 +72,9 @@ export function AdminPredictionsScreen({ challenge, settings, revealed, timeZone
           </label>
           <input id="prediction-daily" name="dailyLimit" className="field__input" inputMode="numeric" defaultValue={value("dailyLimit", "5")} required />
         </div>
-        <button type="submit" className="button">
+        <ActionButton type="submit">
           {t("predictionsAdmin.save")}
-        </button>
+        </ActionButton>
       </Form>
 
       <Form method="post" encType="multipart/form-data" className="form card stack" aria-labelledby="predictions-labels">
@@ -92,9 +93,9 @@ export function AdminPredictionsScreen({ challenge, settings, revealed, timeZone
           </label>
           <input id="prediction-labels" className="field__input" type="file" name="file" accept=".csv,text/csv" required />
         </div>
-        <button type="submit" className="button">
+        <ActionButton type="submit">
           {t("predictionsAdmin.upload")}
-        </button>
+        </ActionButton>
       </Form>
 
       <Form method="post" className="form card stack" aria-labelledby="predictions-reveal">
@@ -105,9 +106,9 @@ export function AdminPredictionsScreen({ challenge, settings, revealed, timeZone
           <>
             <p className="muted">{t("predictionsAdmin.revealHelp")}</p>
             <input type="hidden" name="intent" value="reveal" />
-            <button type="submit" className="button button--danger">
+            <ActionButton type="submit" variant="danger">
               {t("predictionsAdmin.reveal")}
-            </button>
+            </ActionButton>
           </>
         )}
       </Form>

@@ -1,4 +1,5 @@
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { ActionButton } from "~/components/ui/action-button";
 import { useT } from "~/components/i18n";
 import { useFormats } from "~/components/realtime/format";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
@@ -102,9 +103,9 @@ export function PredictionsScreen({ challenge, revealed, frozen, timeZone, teamI
               <input id="predictions-file" className="field__input" type="file" name="file" accept=".csv,text/csv" required />
             </div>
             <p className="muted">{t("predictions.daily", { sent: sentToday, limit: challenge.dailyLimit ?? 0 })}</p>
-            <button type="submit" className="button" disabled={navigation.state === "submitting"}>
+            <ActionButton type="submit" disabled={navigation.state === "submitting"}>
               {navigation.state === "submitting" ? t("predictions.sending") : t("predictions.send")}
-            </button>
+            </ActionButton>
           </Form>
         ) : null}
       </section>
@@ -153,9 +154,9 @@ export function PredictionsScreen({ challenge, revealed, frozen, timeZone, teamI
                           <Form method="post">
                             <input type="hidden" name="intent" value="choose" />
                             <input type="hidden" name="submission" value={file.id} />
-                            <button type="submit" className="button button--small">
+                            <ActionButton type="submit" variant="subtle">
                               {t("predictions.choose")}
-                            </button>
+                            </ActionButton>
                           </Form>
                         ) : null}
                       </td>
@@ -169,9 +170,9 @@ export function PredictionsScreen({ challenge, revealed, frozen, timeZone, teamI
             <Form method="post">
               <input type="hidden" name="intent" value="choose" />
               <input type="hidden" name="submission" value="latest" />
-              <button type="submit" className="button button--small">
+              <ActionButton type="submit" variant="subtle">
                 {t("predictions.latest")}
-              </button>
+              </ActionButton>
             </Form>
           ) : null}
         </section>

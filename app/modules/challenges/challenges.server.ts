@@ -580,9 +580,10 @@ export async function deleteChallenge(actor: Actor, id: number) {
     if (!row) throw new DashboardError(m.challengeNotFound, 404);
     const [subs] = await tx.select({ n: count() }).from(submissions).where(eq(submissions.challengeId, id));
     if (subs.n > 0) throw new DashboardError(m.challengeHasSubmissions, 409);
-    // Flag answers and paid hints are part of the standings and the audit's story, as submissions are.
+    // Flag answers, paid hints and predictions files are part of the standings and the audit's story, as submissions are.
     const [answered] = await tx.execute<{ answered: boolean }>(sql`select exists (select 1 from ${flagAttempts} where ${flagAttempts.challengeId} = ${id})
-      or exists (select 1 from ${hintUnlocks} inner join ${challengeHints} on ${challengeHints.id} = ${hintUnlocks.hintId} where ${challengeHints.challengeId} = ${id}) as answered`);
+      or exists (select 1 from ${hintUnlocks} inner join ${challengeHints} on ${challengeHints.id} = ${hintUnlocks.hintId} where ${challengeHints.challengeId} = ${id})
+      or exists (select 1 from ${predictionSubmissions} where ${predictionSubmissions.challengeId} = ${id}) as answered`);
     if (answered?.answered) throw new DashboardError(m.challengeHasAnswers, 409);
     await tx.delete(challenges).where(eq(challenges.id, id));
     await recordAudit(tx, actor, { kind: "challenge.deleted", subjectId: id, before: audited(row) });

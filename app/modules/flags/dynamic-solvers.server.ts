@@ -38,7 +38,8 @@ export async function requestSolversRecompute(challengeId: number, solves: numbe
 /** The count, the curve and the solvers of a challenge, in one statement. */
 async function readSolvers(challengeId: number) {
   const [result] = await sendInOrder(getDb(), [
-    sql`select ${flagSolveCounts.solves} as solves, ${flagSolveCounts.recomputed} as recomputed, ${challenges.points} as points, ${challenges.scoring} as scoring,
+    sql`select ${flagSolveCounts.solves} as solves, ${flagSolveCounts.recomputed} as recomputed, ${flagSolveCounts.changedAt}::text as changed_at,
+        ${challenges.points} as points, ${challenges.scoring} as scoring,
         ${challenges.minimumPoints} as minimum_points, ${challenges.decay} as decay,
         (select coalesce(array_agg(s.team_id order by s.team_id), '{}') from ${flagSolves} s where s.challenge_id = ${challengeId}) as solvers
       from ${flagSolveCounts} inner join ${challenges} on ${challenges.id} = ${flagSolveCounts.challengeId}
@@ -49,6 +50,8 @@ async function readSolvers(challengeId: number) {
   return {
     solves: Number(row.solves),
     recomputed: Number(row.recomputed),
+    /** When the count last moved (a solve, or one deleted), as Postgres wrote it (microseconds kept). */
+    changedAt: String(row.changed_at),
     value: challengeValue(
       {
         points: Number(row.points),
@@ -123,11 +126,14 @@ async function recomputeWhileBehind(challengeId: number, renewTurn: () => Promis
     // afresh: a solve after `read` lowers them too.
     await markStandingsStale(getDb(), read.solvers);
     rounds.push(await recomputeTeamsTogether(read.solvers, { challengeId, value: read.value }));
+    // Caught up only if the count did not move since `read`: a solve since, or a solve deleted (the count falls and
+    // `recomputed` goes back to 0, so a `greatest` over it would mark solvers done that were recomputed before the
+    // deletion, and a later solve's job would then find nothing to do), sends the job round again.
     const [moved] = await getDb().execute<{ solves: number }>(
       sql`update ${flagSolveCounts} set recomputed = greatest(${flagSolveCounts.recomputed}, ${read.solves}::int)
-        where ${flagSolveCounts.challengeId} = ${challengeId} returning ${flagSolveCounts.solves} as solves`,
+        where ${flagSolveCounts.challengeId} = ${challengeId} and ${flagSolveCounts.changedAt} = ${read.changedAt}::timestamptz returning ${flagSolveCounts.solves} as solves`,
     );
-    if (!moved || Number(moved.solves) === read.solves) return rounds;
+    if (moved) return rounds;
   }
   return rounds;
 }

@@ -299,11 +299,16 @@ export async function sendPredictions(caller: { id: number; teamId: number | nul
     const challenge = await assertCanSendPredictions(tx, { teamId: caller.teamId, challengeId, begunAt });
     await tx.select({ id: predictionChallenges.challengeId }).from(predictionChallenges).where(eq(predictionChallenges.challengeId, challengeId)).for("update");
     const today = sql`(now() at time zone ${challenge.timeZone})::date`;
+    // The team's files today, and the sender's own (in any team): a member who leaves, forms a team of their own and
+    // sends from it does not get the day's files again (docs/domain.md "Prediction challenges").
     const [count] = await tx
-      .select({ sent: sql<number>`count(*)::int` })
+      .select({
+        team: sql<number>`count(*) filter (where ${predictionSubmissions.teamId} = ${caller.teamId!})::int`,
+        sender: sql<number>`count(*) filter (where ${predictionSubmissions.userId} = ${caller.id})::int`,
+      })
       .from(predictionSubmissions)
-      .where(and(eq(predictionSubmissions.teamId, caller.teamId!), eq(predictionSubmissions.challengeId, challengeId), sql`${predictionSubmissions.day} = ${today}`));
-    if (count.sent >= challenge.dailyLimit) throw new PredictionError(m.dailyLimit(challenge.dailyLimit), { status: 429 });
+      .where(and(eq(predictionSubmissions.challengeId, challengeId), sql`${predictionSubmissions.day} = ${today}`));
+    if (Math.max(count.team, count.sender) >= challenge.dailyLimit) throw new PredictionError(m.dailyLimit(challenge.dailyLimit), { status: 429 });
     const [row] = await tx
       .insert(predictionSubmissions)
       .values({ teamId: caller.teamId!, challengeId, userId: caller.id, fileKey: file.key, fileName: file.name, fileSize: file.size, day: today })

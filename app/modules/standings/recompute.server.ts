@@ -340,6 +340,10 @@ async function recomputeTogetherOnce(ids: number[], about: BatchCause | null): P
     // Each team's outbox row, if it still has the version its recompute read (a change meanwhile keeps it), in
     // the batch's last statement: locked only from here to the COMMIT.
     if (outboxDone.length > 0) {
+      // Their rows locked in team id order first, as every statement marking several teams locks them (the delete's
+      // own join may take them in any order): two of them never wait for each other in a circle.
+      const teams = `{${outboxDone.map((done) => done.teamId).join(",")}}`;
+      await tx.execute(sql`select 1 from ${standingsOutbox} where team_id = any(${teams}::int[]) order by team_id for update`);
       await tx.execute(sql`delete from ${standingsOutbox} o using unnest(${`{${outboxDone.map((done) => done.teamId).join(",")}}`}::int[],
           ${`{${outboxDone.map((done) => done.version).join(",")}}`}::bigint[]) done(team_id, version)
         where o.team_id = done.team_id and o.version = done.version`);

@@ -274,7 +274,21 @@ async function takeOut(actor: UserActor, userId: number): Promise<void> {
         .for("update");
       if (!member) throw new DomainError(m.memberNotFound, { status: 404 });
       await tx.update(users).set({ teamId: null }).where(eq(users.id, member.id));
-      await recordAudit(tx, actor, { kind: "team.member-removed", teamId: team.id, userId: member.id, subjectId: member.id, before: { team: team.name, member: member.name } });
+      // The removed member knows the team's live codes: they are revoked with the removal, or the member would be
+      // back at once (the captain makes a new invitation for the others).
+      const revoked = await tx
+        .update(teamInvites)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(teamInvites.teamId, team.id), isNull(teamInvites.revokedAt)))
+        .returning({ id: teamInvites.id });
+      await recordAudit(tx, actor, {
+        kind: "team.member-removed",
+        teamId: team.id,
+        userId: member.id,
+        subjectId: member.id,
+        before: { team: team.name, member: member.name },
+        ...(revoked.length > 0 ? { after: { invitationsRevoked: revoked.length } } : {}),
+      });
     } else {
       await tx.update(users).set({ teamId: null }).where(eq(users.id, actor.id));
       let nextCaptain: { id: number; name: string } | undefined;
