@@ -419,9 +419,24 @@ describe("what every team reads", () => {
   });
 });
 
+/** Kinds each made and counted in their own module's test, as awards' are. */
+const COVERED_ELSEWHERE: Record<string, string> = {
+  "award.": "tests/integration/awards.test.ts",
+  "predictions.": "tests/integration/predictions.test.ts",
+  "signal.": "tests/integration/integrity-signals.test.ts",
+  "team.joined": "tests/integration/self-formed-teams.test.ts",
+  "team.left": "tests/integration/self-formed-teams.test.ts",
+  "team.member-removed": "tests/integration/self-formed-teams.test.ts",
+  "team.invite-created": "tests/integration/self-formed-teams.test.ts",
+  "team.invite-revoked": "tests/integration/self-formed-teams.test.ts",
+  "event.team-formation": "tests/integration/self-formed-teams.test.ts",
+  "user.password-changed": "tests/integration/mail-extras.test.ts",
+  "user.password-set": "tests/integration/mail-extras.test.ts",
+};
+
 describe("coverage", () => {
-  it("every kind of record but awards (tests/integration/awards.test.ts) was made above", () => {
-    const missing = auditKindList.filter((kind) => !kind.startsWith("award.") && !covered.has(kind));
+  it("every kind of record was made above, or in its module's own test (COVERED_ELSEWHERE)", () => {
+    const missing = auditKindList.filter((kind) => !Object.keys(COVERED_ELSEWHERE).some((prefix) => kind.startsWith(prefix)) && !covered.has(kind));
     expect(missing).toEqual([]);
   });
 });

@@ -17,7 +17,7 @@ import { bullPrefix } from "../../app/infrastructure/queue.server.ts";
 import { createRedis } from "../../app/infrastructure/redis.server.ts";
 import { newObjectKey, uploadStream } from "../../app/infrastructure/s3.server.ts";
 import { surfaceFlagSharing } from "../../app/modules/integrity/compare.server.ts";
-import { confirmSignal, dismissSignal, listSignals, saveStarter, signalsCsv, signalsForSubmission } from "../../app/modules/integrity/signals.server.ts";
+import { confirmSignal, dismissSignal, listSignals, saveStarter, saveThresholds, signalsCsv, signalsForSubmission } from "../../app/modules/integrity/signals.server.ts";
 import { newDeviceId, recordSignIn } from "../../app/modules/integrity/sign-ins.server.ts";
 import { saveSubmission, type StoredFile } from "../../app/modules/submissions/submit.server.ts";
 import { processIntegrity } from "../../workers/processors/integrity.ts";
@@ -196,6 +196,15 @@ describe("decisions", () => {
     await expect(dismissSignal(actor, { id: signal.id, reason: "late" })).rejects.toMatchObject({ status: 409 });
     const records = await getDb().select().from(auditLog).where(and(eq(auditLog.kind, "signal.confirmed"), eq(auditLog.subjectId, signal.id)));
     expect(records).toHaveLength(1);
+    // A dismissal and the thresholds are recorded too.
+    const [other] = await getDb()
+      .insert(integritySignals)
+      .values({ kind: "similar", challengeId: challenge.id, teamId: b.team.id, otherTeamId: a.team.id, similarity: 90, sourceKey: `dismissal of ${signal.id}` })
+      .returning({ id: integritySignals.id });
+    await dismissSignal(actor, { id: other.id, reason: "Both teams used the course's sample" });
+    expect(await getDb().select().from(auditLog).where(and(eq(auditLog.kind, "signal.dismissed"), eq(auditLog.subjectId, other.id)))).toHaveLength(1);
+    await saveThresholds(actor, { similarityPercent: 50, devicesPerAccount: 4 });
+    expect(await getDb().select().from(auditLog).where(and(eq(auditLog.kind, "signal.settings"), eq(auditLog.actorId, admin.id)))).toHaveLength(1);
     expect((await listSignals({ status: "confirmed", team: b.team.id })).rows.map((row) => row.id)).toEqual([signal.id]);
     expect(await signalsCsv()).toContain(`${signal.id},similar,confirmed`);
   });

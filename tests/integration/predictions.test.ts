@@ -6,7 +6,7 @@
 import { eq, sql } from "drizzle-orm";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { challenges, predictionSubmissions, standings, users } from "../../db/schema.ts";
+import { auditLog, challenges, predictionSubmissions, standings, users } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { newObjectKey, uploadStream } from "../../app/infrastructure/s3.server.ts";
@@ -78,6 +78,9 @@ describe("prediction challenges", () => {
 
     expect(await revealPredictions(actor, challenge.id)).toBe(true);
     expect(await revealPredictions(actor, challenge.id)).toBe(false);
+    // The admin's settings, labels and reveal are each one audit record (a reveal that changed nothing, none).
+    const recorded = await getDb().select({ kind: auditLog.kind }).from(auditLog).where(eq(auditLog.subjectId, challenge.id));
+    for (const kind of ["predictions.settings", "predictions.labels", "predictions.revealed"]) expect(recorded.filter((row) => row.kind === kind), kind).toHaveLength(1);
     const after = await ownSubmissions(team.id, (await getPredictionChallenge(challenge.id))!, true);
     expect(after[0]).toMatchObject({ privateScore: 1, privateCenti: 7500 });
     // Revealed: no more files, no other choice.

@@ -23,7 +23,7 @@ describe("demo seed", () => {
     try {
       await seedDemoEvent(handle.db, { now });
       const first = await counts();
-      expect(first).toEqual({ users: 3 + 12, teams: 4, challenges: 14, gates: 5, meals: 8 });
+      expect(first).toEqual({ users: 3 + 12, teams: 4, challenges: 15, gates: 5, meals: 8 });
       const [videos] = await getDb().select({ video1: eventSettings.video1, video2: eventSettings.video2 }).from(eventSettings);
       await seedDemoEvent(handle.db, { now });
       expect(await counts()).toEqual(first);
@@ -50,7 +50,7 @@ describe("demo seed", () => {
     expect(new Set(all.map((c) => c.category))).toEqual(new Set(["AI", "CS", "PS", "GD"]));
     // Some content has its Arabic beside the English, some is English only (docs/domain.md "Event content in two languages").
     expect(gateViews.map((gate) => gate.titleAr !== null && gate.descriptionAr !== null)).toEqual([true, true, true, false, false]);
-    expect(all.filter((c) => c.titleAr !== null && c.descriptionAr !== null).map((c) => c.title).sort()).toEqual(["Bridge of Trials", "Oracle's First Sight", "Sealed Scroll", "Whisper in the Logs"]);
+    expect(all.filter((c) => c.titleAr !== null && c.descriptionAr !== null).map((c) => c.title).sort()).toEqual(["Bridge of Trials", "Census of the Gate", "Oracle's First Sight", "Sealed Scroll", "Whisper in the Logs"]);
 
     // Flag challenges of each kind, checked by the platform; a per-team one has its key.
     const flagged = all.filter((c) => c.checking === "flag");

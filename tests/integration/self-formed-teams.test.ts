@@ -141,6 +141,7 @@ describe("a team formed by invitation", () => {
     await expect(join(captain, code)).rejects.toMatchObject({ message: m.alreadyThisTeam, status: 409 });
     const [invite] = (await readTeamPage({ id: captain.id, role: "participant" })).team!.invites;
     await revokeInvite(captain, invite.id);
+    expect(await getDb().select().from(auditLog).where(and(eq(auditLog.kind, "team.invite-revoked"), eq(auditLog.subjectId, invite.id)))).toHaveLength(1);
     await expect(join(member, code)).rejects.toMatchObject({ message: m.inviteRevoked, status: 410 });
     expect(await teamOf(member.id)).toBeNull();
   });
@@ -211,6 +212,7 @@ describe("captains and members", () => {
     await expect(join(second, code)).rejects.toMatchObject({ message: m.inviteRevoked, status: 410 });
     expect(await teamOf(second.id)).toBeNull();
     await leaveOwnTeam(captain);
+    expect(await getDb().select().from(auditLog).where(and(eq(auditLog.kind, "team.left"), eq(auditLog.userId, captain.id)))).toHaveLength(1);
     const [row] = await getDb().select({ captainId: teams.captainId }).from(teams).where(eq(teams.id, team.id));
     expect(row.captainId).toBe(first.id);
     const removed = await getDb().select().from(auditLog).where(and(eq(auditLog.kind, "team.member-removed"), eq(auditLog.userId, second.id)));
