@@ -41,6 +41,10 @@ test.afterAll(async () => {
 // shared 2-core machine a long dashboard page took over 60 s for that (tests/e2e/README.md: a heavy file sets its own).
 test.describe.configure({ mode: "parallel", timeout: 150_000 });
 
+// Not yet part of `npm test`: its first run over every screen is still to be made and its faults fixed
+// (docs/screens.md "The layout check"). SCREENS_LAYOUT=1 npx playwright test tests/e2e/screens-layout.spec.ts runs it.
+test.skip(process.env.SCREENS_LAYOUT !== "1", "the layout check runs with SCREENS_LAYOUT=1 (docs/screens.md)");
+
 /** Made once a worker: a team of its own that answered and asked, and a challenge of its own to judge. */
 let fixture: Promise<{ screen: ScreenFixture; member: { name: string; password: string } }> | undefined;
 function setUp() {
