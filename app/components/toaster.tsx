@@ -2,7 +2,7 @@ import { useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Toaster, toast as showToast } from "sonner";
 import { useT } from "~/components/i18n";
-import { FIRST_LINE_ATTRIBUTE } from "~/components/flash-notice";
+import { PHONE_WIDTH } from "~/components/flash-notice";
 import { isLanguage } from "~/modules/i18n/i18n";
 import { translateMessage } from "~/modules/i18n/server-messages";
 
@@ -89,8 +89,7 @@ export function AppToaster({ toast }: { toast: ClientToast | null }) {
     if (!toast) return;
     setTimeout(() => {
       // The page shows it as its first line (the dashboard on a phone: FlashNotice): no toast over the first card.
-      const firstLine = document.querySelector<HTMLElement>(`[${FIRST_LINE_ATTRIBUTE}]`);
-      if (firstLine && firstLine.getClientRects().length > 0) return;
+      if (document.querySelector("[data-flash-first-line-host]") && window.matchMedia(PHONE_WIDTH).matches) return;
       showAppToast(toast);
     }, 0);
   }, [toast]);

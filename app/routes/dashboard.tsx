@@ -6,7 +6,7 @@ import { useT } from "~/components/i18n";
 import { LanguageSwitch } from "~/components/layout/language-switch";
 import { pageTitle } from "~/modules/i18n/i18n";
 import { DashboardError } from "~/components/dashboard/error-boundary";
-import { FlashNotice, type FlashNoticeHandle } from "~/components/flash-notice";
+import { FIRST_LINE_HOST, FlashNotice, type FlashNoticeHandle } from "~/components/flash-notice";
 import { toastsBelow } from "~/components/toaster";
 import { RouteErrorPage } from "~/components/status-page";
 import { requireLayout } from "~/glue/auth.server";
@@ -127,7 +127,7 @@ function DashboardShell({ user, backlog: loaded, children }: { user: { name: str
           </div>
         </div>
       </aside>
-      <main className="dashboard__main">
+      <main className="dashboard__main" {...FIRST_LINE_HOST}>
         <FlashNotice firstLineOnPhone />
         {children}
       </main>

@@ -199,7 +199,7 @@ export function SubmissionsScreen({ rows, judgeId, query, timeZone, pages }: Sub
       {rows.length === 0 ? (
         <p>{Object.keys(query).some((key) => !["sort", "dir", "page"].includes(key) && query[key as keyof Query] !== undefined) ? t("submissionsPage.noneFiltered") : t("submissionsPage.none")}</p>
       ) : (
-        <SideScroll>
+        <SideScroll roomy>
           <table className="table">
             <thead>
               <tr>
