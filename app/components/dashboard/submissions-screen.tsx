@@ -207,7 +207,7 @@ export function SubmissionsScreen({ rows, judgeId, query, timeZone, pages }: Sub
                   <SortHeader key={column.key} column={column.key} label={t(column.label)} query={query} priority={column.priority} />
                 ))}
                 <th scope="col" data-priority="2">{t("submissionsPage.column.submission")}</th>
-                <SortHeader column="points" label={t("submissionsPage.column.points")} query={query} priority={3} />
+                <SortHeader column="points" label={t("submissionsPage.column.points")} query={query} priority={2} />
                 <th scope="col" data-priority="3">{t("submissionsPage.column.judges")}</th>
                 <th scope="col">{t("submissionsPage.column.yourScore")}</th>
               </tr>
@@ -263,7 +263,7 @@ export function SubmissionsScreen({ rows, judgeId, query, timeZone, pages }: Sub
                         { label: t("submissionsPage.column.submission"), value: <span className="submission-text">{answer}</span>, priority: 2 },
                         { label: t("submissionsPage.column.user"), value: user, priority: 3 },
                         { label: t("submissionsPage.column.date"), value: date, priority: 3 },
-                        { label: t("submissionsPage.column.points"), value: <span dir="ltr">{score}</span>, priority: 3 },
+                        { label: t("submissionsPage.column.points"), value: <span dir="ltr">{score}</span>, priority: 2 },
                         { label: t("submissionsPage.column.judges"), value: judges, priority: 3 },
                       ]}
                     />
@@ -275,7 +275,7 @@ export function SubmissionsScreen({ rows, judgeId, query, timeZone, pages }: Sub
                   <td className="submission-text" data-priority="2">
                     {answer}
                   </td>
-                  <td className="num" dir="ltr" data-priority="3">
+                  <td className="num" dir="ltr" data-priority="2">
                     {score}
                   </td>
                   <td data-priority="3">{judges}</td>
