@@ -313,7 +313,7 @@ function Records({ records }: { records: AuditRecordView[] }) {
   const { t } = useT();
   const serverMessage = useServerMessage();
   return (
-    <SideScroll roomy role="region" aria-labelledby="audit-records-heading" tabIndex={0}>
+    <SideScroll role="region" aria-labelledby="audit-records-heading" tabIndex={0}>
       <table className="table audit-table">
         <thead>
           <tr>
