@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, NavLink, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useThrottledEvent } from "~/components/realtime/revalidate-on";
-import { useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useT } from "~/components/i18n";
 import { LanguageSwitch } from "~/components/layout/language-switch";
 import { pageTitle } from "~/modules/i18n/i18n";
@@ -79,6 +79,18 @@ function DashboardShell({ user, backlog: loaded, children }: { user: { name: str
   });
   // A newer page load (another page, a re-read) brings its own count: a live figure fetched before it is dropped.
   const backlog = fresh && fresh.for === loaded ? fresh.backlog : loaded;
+  // On a phone the links are one row that scrolls sideways: the current page's link is brought into it.
+  const nav = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  useEffect(() => {
+    const row = nav.current;
+    const current = row?.querySelector<HTMLElement>('a[aria-current="page"]');
+    if (!row || !current || row.scrollWidth <= row.clientWidth + 1) return;
+    const rowBox = row.getBoundingClientRect();
+    const linkBox = current.getBoundingClientRect();
+    // Centred in the row, without moving the page itself.
+    row.scrollLeft += linkBox.left + linkBox.width / 2 - (rowBox.left + rowBox.width / 2);
+  }, [pathname]);
   return (
     <div className="dashboard">
       {/* Above the page on a phone: toasts stay below it there (beside it on a wide screen). */}
@@ -86,7 +98,7 @@ function DashboardShell({ user, backlog: loaded, children }: { user: { name: str
         {/* The screen-high column that stays in view on a long page: the links scroll inside it, never under its foot. */}
         <div className="dashboard__rail">
           <p className="dashboard__brand">{t("dashboard.title")}</p>
-          <nav aria-label={t("dashboard.navLabel")}>
+          <nav ref={nav} aria-label={t("dashboard.navLabel")}>
             <ul>
               {links.map((link) => (
                 <li key={link.to}>

@@ -217,7 +217,7 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     post: {
       summary: "Mail a user a new set-password link",
       description:
-        "As the Users page's button: a single-use link to choose a password, valid PASSWORD_LINK_HOURS, is mailed to the user's address by a worker (never in the answer). 409 when mail is off or the user has no address. Recorded in the audit trail (mail.link-sent).",
+        "As the Users page's button: a single-use link to choose a password, valid PASSWORD_LINK_HOURS, is mailed to the user's address by a worker (never in the answer). 409 when mail is off or the user has no address. Recorded in the audit trail (`mail.link-sent`).",
       access: admin,
       originalCalls: [],
       tag: "users",
