@@ -1,4 +1,4 @@
-/** The route fuzz (tests/support/route-fuzz.ts) over the pages and resource routes. */
+/** The route fuzz (tests/support/route-fuzz.ts) over the participants' and visitors' pages and resource routes. */
 import { fuzzRoutes } from "../support/route-fuzz.ts";
 
-await fuzzRoutes((routeId) => !routeId.startsWith("routes/api."));
+await fuzzRoutes((routeId) => !routeId.startsWith("routes/api.") && !routeId.startsWith("routes/dashboard"));
