@@ -19,6 +19,7 @@ import { expect, test, type Page } from "@playwright/test";
 import postgres from "postgres";
 import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
 import { accessibilityViolations, arabicPage, expectArabic, SHOTS, shoot } from "./support/arabic.ts";
+import { budgetSteps } from "./support/budget.ts";
 import { freshChallengeToJudge } from "./support/judging.ts";
 import { logins } from "./support/login.ts";
 import { freshTeam, openedChallenge } from "./support/teams.ts";
@@ -320,6 +321,10 @@ test.describe("Arabic screens: no English left (and axe in both languages)", () 
   for (const [group, screens] of Object.entries(SCREENS)) {
     for (const screen of screens) {
       test(`${group}: ${screen.name}`, async ({ browser }) => {
+        // Steps: the fixture, then in each language a page load, the hydration, axe and the direction check over
+        // every text, and in Arabic the English search (the dashboard's long tables, audit and users, take the
+        // most: 21 s on a loaded machine where a form page takes 3 s).
+        budgetSteps(15);
         // Full-page screenshots at two widths of a long page take their time.
         if (SHOTS) test.slow();
         const f = await setUp();
