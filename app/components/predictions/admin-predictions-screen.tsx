@@ -1,14 +1,14 @@
 import { Form, Link, useActionData } from "@remix-run/react";
 import { ActionButton } from "~/components/ui/action-button";
+import { SideScroll } from "~/components/ui/side-scroll";
 import { useT } from "~/components/i18n";
-import { useFormats } from "~/components/realtime/format";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { useServerMessage } from "~/components/server-message";
 import { Message } from "~/components/ui/message";
 import { METRICS } from "~/modules/predictions/metrics";
 import type { Faults } from "~/modules/predictions/faults";
 import type { adminPredictionsPage } from "~/modules/predictions/predictions.server";
-import { FaultList, metricKeys, shownScore } from "./predictions-screen";
+import { FaultList, FileCells, metricKeys, shownScore } from "./predictions-screen";
 
 type Data = NonNullable<Awaited<ReturnType<typeof adminPredictionsPage>>>;
 type Reply = { ok: boolean; message: string; faults?: Faults; fields?: Record<string, string> } | undefined;
@@ -16,7 +16,6 @@ type Reply = { ok: boolean; message: string; faults?: Faults; fields?: Record<st
 /** A prediction challenge's admin page (/dashboard/predictions/:id): scoring, hidden labels, the reveal, every file. */
 export function AdminPredictionsScreen({ challenge, settings, revealed, timeZone, files }: Data) {
   const { t } = useT();
-  const format = useFormats();
   const serverMessage = useServerMessage();
   const reply = useActionData<Reply>();
   useRevalidateOn("predictions:changed");
@@ -118,7 +117,7 @@ export function AdminPredictionsScreen({ challenge, settings, revealed, timeZone
         {files.length === 0 ? (
           <p className="muted">{t("predictionsAdmin.noFiles")}</p>
         ) : (
-          <div className="table-wrap">
+          <SideScroll>
             <table className="table">
               <thead>
                 <tr>
@@ -135,15 +134,7 @@ export function AdminPredictionsScreen({ challenge, settings, revealed, timeZone
                     <td>
                       <bdi>{file.teamName}</bdi>
                     </td>
-                    <td>
-                      <bdi>{file.fileName}</bdi>
-                      <br />
-                      <span className="muted">{format.dayTime(file.createdAt, timeZone)}</span>
-                    </td>
-                    <td>
-                      {t(file.status === "scored" ? "predictions.statuses.scored" : file.status === "failed" ? "predictions.statuses.failed" : "predictions.statuses.queued")}
-                      {file.faults ? <FaultList faults={file.faults} /> : null}
-                    </td>
+                    <FileCells file={file} timeZone={timeZone} />
                     <td className="figures" dir="ltr">
                       {shownScore(file.publicScore)}
                     </td>
@@ -154,7 +145,7 @@ export function AdminPredictionsScreen({ challenge, settings, revealed, timeZone
                 ))}
               </tbody>
             </table>
-          </div>
+          </SideScroll>
         )}
       </section>
     </section>

@@ -1,5 +1,6 @@
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { ActionButton } from "~/components/ui/action-button";
+import { SideScroll } from "~/components/ui/side-scroll";
 import { useT } from "~/components/i18n";
 import { useFormats } from "~/components/realtime/format";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
@@ -62,6 +63,25 @@ type Reply = { ok: boolean; message: string; faults?: Faults } | undefined;
  * (public scores; private ones only once revealed) with the choice of the one that counts, and the leaderboard.
  * Re-read live when a file of the challenge is scored (`predictions:changed`); without JavaScript, on the next load.
  */
+/** A predictions file's first two cells, on the team's screen and the admins': its name and when it came, its status. */
+export function FileCells({ file, timeZone }: { file: { fileName: string; createdAt: string; status: keyof typeof statusKeys; faults: Faults | null }; timeZone: string }) {
+  const { t } = useT();
+  const format = useFormats();
+  return (
+    <>
+      <td>
+        <bdi>{file.fileName}</bdi>
+        <br />
+        <span className="muted">{format.dayTime(file.createdAt, timeZone)}</span>
+      </td>
+      <td>
+        {t(statusKeys[file.status])}
+        {file.faults ? <FaultList faults={file.faults} /> : null}
+      </td>
+    </>
+  );
+}
+
 export function PredictionsScreen({ challenge, revealed, frozen, timeZone, teamId, sentToday, maxBytes, own, board }: PredictionsPageData) {
   const { t } = useT();
   const format = useFormats();
@@ -116,7 +136,7 @@ export function PredictionsScreen({ challenge, revealed, frozen, timeZone, teamI
           {own.length === 0 ? (
             <p className="muted">{t("predictions.none")}</p>
           ) : (
-            <div className="table-wrap">
+            <SideScroll>
               <table className="table predictions-files">
                 <thead>
                   <tr>
@@ -131,15 +151,7 @@ export function PredictionsScreen({ challenge, revealed, frozen, timeZone, teamI
                 <tbody>
                   {own.map((file) => (
                     <tr key={file.id} data-file={file.id} className={file.counts ? "predictions-files__counts" : undefined}>
-                      <td>
-                        <bdi>{file.fileName}</bdi>
-                        <br />
-                        <span className="muted">{format.dayTime(file.createdAt, timeZone)}</span>
-                      </td>
-                      <td>
-                        {t(statusKeys[file.status])}
-                        {file.faults ? <FaultList faults={file.faults} /> : null}
-                      </td>
+                      <FileCells file={file} timeZone={timeZone} />
                       <td className="figures" dir="ltr">
                         {file.status === "scored" ? shownScore(file.publicScore) : "—"}
                       </td>
@@ -164,7 +176,7 @@ export function PredictionsScreen({ challenge, revealed, frozen, timeZone, teamI
                   ))}
                 </tbody>
               </table>
-            </div>
+            </SideScroll>
           )}
           {anyChosen && !revealed ? (
             <Form method="post">
@@ -185,7 +197,7 @@ export function PredictionsScreen({ challenge, revealed, frozen, timeZone, teamI
         {board.length === 0 ? (
           <p className="muted">{t("predictions.noScores")}</p>
         ) : (
-          <div className="table-wrap">
+          <SideScroll>
             <table className="table predictions-board">
               <thead>
                 <tr>
@@ -214,7 +226,7 @@ export function PredictionsScreen({ challenge, revealed, frozen, timeZone, teamI
                 ))}
               </tbody>
             </table>
-          </div>
+          </SideScroll>
         )}
       </section>
       <p>
