@@ -19,7 +19,7 @@ import { forgetRecentUsers } from "../auth/recent-users.server.ts";
 import { endSession, endSessionsOf, listSessionsOf } from "../auth/sessions.server.ts";
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
-import { admitMembers } from "../teams/team-size.server.ts";
+import { admitMembers, changeMembership, lockTeams, MembershipMoved } from "../teams/team-size.server.ts";
 import { DashboardError } from "../teams/teams.server.ts";
 import { isUniqueViolation } from "../../../db/unique-violation.ts";
 import { NAME_CONSTRAINTS, nameColumns } from "../names/names.ts";
@@ -113,10 +113,14 @@ export async function updateUser(actor: UserActor, input: Omit<UserFormValues, "
   if (input.id === actor.id && !mayManageUsers(input.role)) throw new DashboardError(m.cannotDemoteSelf, 409, "role");
   const teamId = belongsToTeam(input.role) ? (input.teamId ?? null) : null;
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-  const touched = await getDb()
-    .transaction(async (tx) => {
+  const touched = await changeMembership(async (tx) => {
+      // The membership order (app/modules/teams/team-size.server.ts): both teams' rows, then the user's.
+      const [look] = await tx.select({ teamId: users.teamId }).from(users).where(eq(users.id, input.id));
+      if (!look) throw new DashboardError(m.userNotFound, 404);
+      if (look.teamId !== teamId) await lockTeams(tx, [look.teamId, teamId]);
       const [before] = await tx.select(auditedColumns).from(users).where(eq(users.id, input.id)).for("update");
       if (!before) throw new DashboardError(m.userNotFound, 404);
+      if (before.teamId !== look.teamId) throw new MembershipMoved();
       // Joining a team takes a place under the cap; staying in one keeps it, even over a lowered cap.
       if (teamId && teamId !== before.teamId) await admitMembers(tx, teamId);
       let sessionsEnded = 0;
@@ -150,8 +154,7 @@ export async function updateUser(actor: UserActor, input: Omit<UserFormValues, "
       const stale = before.teamId === teamId ? [] : [before.teamId, teamId];
       await markStandingsStale(tx, stale.filter((id): id is number => id !== null));
       return stale;
-    })
-    .catch(translate);
+    }).catch(translate);
   // Committed: forget the callers remembered here at once (the other processes at Postgres's notice).
   forgetRecentUsers();
   await afterCommit(touched);
@@ -159,9 +162,16 @@ export async function updateUser(actor: UserActor, input: Omit<UserFormValues, "
 
 export async function deleteUser(actor: Actor, id: number) {
   if (id === actor.id) throw new DashboardError(m.cannotDeleteSelf, 409);
-  const teamId = await getDb().transaction(async (tx) => {
+  const teamId = await changeMembership(async (tx) => {
+    // The membership order (app/modules/teams/team-size.server.ts): the user's team and the team they captain
+    // (its captain becomes none: a write to its row), then the user's row.
+    const [look] = await tx.select({ teamId: users.teamId }).from(users).where(eq(users.id, id));
+    if (!look) throw new DashboardError(m.userNotFound, 404);
+    const captained = await tx.select({ id: teams.id }).from(teams).where(eq(teams.captainId, id));
+    await lockTeams(tx, [look.teamId, ...captained.map((team) => team.id)]);
     const [row] = await tx.delete(users).where(eq(users.id, id)).returning(auditedColumns);
     if (!row) throw new DashboardError(m.userNotFound, 404);
+    if (row.teamId !== look.teamId) throw new MembershipMoved();
     if (row.teamId) await markStandingsStale(tx, row.teamId);
     await recordAudit(tx, actor, { kind: "user.deleted", userId: id, teamId: row.teamId, subjectId: id, before: audited(row) });
     return row.teamId;
