@@ -19,14 +19,12 @@
  */
 import { createHash, randomInt, timingSafeEqual } from "node:crypto";
 import { and, asc, count, eq, gt, isNull, or, sql } from "drizzle-orm";
-import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { anyOf } from "../../../db/any-of.ts";
 import type { Transaction } from "../../../db/client.ts";
 import { eventSettings, teamInvites, teams, users } from "../../../db/schema.ts";
 import { isUniqueViolation } from "../../../db/unique-violation.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
-import { getEnv } from "../../infrastructure/env.server.ts";
-import { getRedis } from "../../infrastructure/redis.server.ts";
+import { triesLimiter } from "../../infrastructure/tries.server.ts";
 import { recordAudit, type Actor, type UserActor } from "../audit/audit.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
@@ -74,30 +72,7 @@ function verifierHash(verifier: string): Buffer {
   return createHash("sha256").update(verifier).digest();
 }
 
-let limiters: { user: RateLimiterRedis; client: RateLimiterRedis } | undefined;
-function getLimiters() {
-  const prefix = getEnv().REDIS_PREFIX;
-  limiters ??= {
-    user: new RateLimiterRedis({ storeClient: getRedis(), keyPrefix: `${prefix}:invite-user`, ...JOIN_TRIES_PER_USER }),
-    client: new RateLimiterRedis({ storeClient: getRedis(), keyPrefix: `${prefix}:invite-client`, ...JOIN_TRIES_PER_CLIENT }),
-  };
-  return limiters;
-}
-
-/** Forgets the limiters (a test that changes REDIS_PREFIX). */
-export function resetInviteLimitersForTests() {
-  limiters = undefined;
-}
-
-async function consume(limiter: RateLimiterRedis, key: string): Promise<number> {
-  try {
-    await limiter.consume(key);
-    return 0;
-  } catch (error) {
-    if (error instanceof RateLimiterRes) return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-    throw error;
-  }
-}
+const tries = { user: triesLimiter("invite-user", JOIN_TRIES_PER_USER), client: triesLimiter("invite-client", JOIN_TRIES_PER_CLIENT) };
 
 export interface TeamFormation {
   selfFormedTeams: boolean;
@@ -234,8 +209,7 @@ export async function revokeInvite(actor: UserActor, inviteId: number): Promise<
  * of ours (404), revoked or expired (410), already in a team (409), the team full (409), teams locked (409).
  */
 export async function joinByCode(actor: UserActor, typed: string, client: string, now = new Date()): Promise<{ id: number; name: string }> {
-  const { user: perUser, client: perClient } = getLimiters();
-  const wait = Math.max(await consume(perUser, String(actor.id)), await consume(perClient, client));
+  const wait = Math.max(await tries.user.take(String(actor.id)), await tries.client.take(client));
   if (wait > 0) throw new DomainError(m.tooManyTries(wait), { status: 429, retryAfterSeconds: wait, field: "code" });
   const code = normaliseInviteCode(typed);
   const team = await getDb().transaction(async (tx) => {
