@@ -6,9 +6,9 @@
 import { eq, sql } from "drizzle-orm";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, challenges, predictionSubmissions, standings, users } from "../../db/schema.ts";
+import { auditLog, challenges, eventSettings, predictionSubmissions, standings, users } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
-import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
+import { closeEmitter, emitThroughLocalServer, type Broadcast, type EventsMap } from "../../app/infrastructure/emitter.server.ts";
 import { newObjectKey, uploadStream } from "../../app/infrastructure/s3.server.ts";
 import { deleteChallenge } from "../../app/modules/challenges/challenges.server.ts";
 import { pointsCentiOf } from "../../app/modules/predictions/metrics.ts";
@@ -173,6 +173,45 @@ describe("prediction challenges", () => {
     expect(read).toBe(false);
     const [{ after }] = await getDb().execute<{ after: number }>(sql`select count(*)::int as after from prediction_submissions where challenge_id = ${challenge.id}`);
     expect(after).toBe(before);
+  });
+
+  it("tell a scored or refused file only to whom it concerns, with no score in it: the team, the admins, the live board's viewers", async () => {
+    const { challenge } = await metricChallenge(100);
+    const { team, user } = await makePlayer();
+    const heard: Array<{ rooms: string[]; except: string[]; event: string; payload: unknown }> = [];
+    const broadcast = (rooms: string[], except: string[]): Broadcast<EventsMap> => ({
+      to: (room) => broadcast([...rooms, ...[room].flat()], except),
+      except: (room) => broadcast(rooms, [...except, ...[room].flat()]),
+      emit: (event, ...args) => heard.push({ rooms: [...rooms].sort(), except, event, payload: args[0] }) > 0,
+    });
+    emitThroughLocalServer({ to: (room) => broadcast([room].flat(), []) });
+    await getDb().update(eventSettings).set({ scoreboardFrozen: false });
+    try {
+      const scored = await sendPredictions({ id: user.id, teamId: team.id }, challenge.id, await store(predictionsOff(1)));
+      const refused = await sendPredictions({ id: user.id, teamId: team.id }, challenge.id, await store("id,y\n1,0\n"));
+      const whileFrozen = await sendPredictions({ id: user.id, teamId: team.id }, challenge.id, await store(predictionsOff(2)));
+      expect(await scoreSubmission(scored)).toBe("scored");
+      expect(await scoreSubmission(refused)).toBe("failed");
+      await getDb().update(eventSettings).set({ scoreboardFrozen: true });
+      try {
+        expect(await scoreSubmission(whileFrozen)).toBe("scored");
+      } finally {
+        await getDb().update(eventSettings).set({ scoreboardFrozen: false });
+      }
+    } finally {
+      emitThroughLocalServer(null);
+    }
+    const changes = heard.filter((one) => one.event === "predictions:changed");
+    const own = `team:${team.id}`;
+    expect(changes.map((one) => one.rooms)).toEqual([
+      // Scored while live: every role sees the leaderboard move, and the team its result.
+      ["admins", "judges", "mentors", "participants", own].sort(),
+      // Refused: its team and the admins only.
+      ["admins", own].sort(),
+      // Scored while frozen: no other participant (their leaderboard keeps to the freeze).
+      ["admins", "judges", own].sort(),
+    ]);
+    for (const change of changes) expect(change.payload).toEqual({ challengeId: challenge.id });
   });
 
   it("keep a challenge with teams' files from being deleted", async () => {
