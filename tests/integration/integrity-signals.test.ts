@@ -22,6 +22,7 @@ import { confirmSignal, dismissSignal, listSignals, saveStarter, saveThresholds,
 import { checkSignIn, newDeviceId, recordSignIn } from "../../app/modules/integrity/sign-ins.server.ts";
 import { saveSubmission, type StoredFile } from "../../app/modules/submissions/submit.server.ts";
 import { processIntegrity } from "../../workers/processors/integrity.ts";
+import { messages } from "../../app/modules/messages.ts";
 import { actorFor, ensureEventSettings, makeChallenge, makePlayer, makeUser } from "../support/fixtures.ts";
 
 const HOUR = 3_600_000;
@@ -223,7 +224,18 @@ describe("decisions", () => {
     await expect(
       confirmSignal(actorFor(admin.id, admin.name, "admin"), { id: signal.id, teamId: b.team.id, points: "10", publicReason: `Copied from ${a.team.name.toUpperCase()}` }),
     ).rejects.toMatchObject({ status: 400, field: "publicReason" });
+    // Nor one of its members, nor the team in another spelling of the same name (full width, look-alikes: docs/domain.md "Names").
+    const fullWidth = (text: string) => [...text].map((char) => (char >= "!" && char <= "~" ? String.fromCharCode(char.charCodeAt(0) + 0xfee0) : char)).join("");
+    for (const publicReason of [`Worked with ${a.user.name}`, `Copied from ${fullWidth(a.team.name)}`, `Copied from ${a.team.name.replace(/o/g, "0").replace(/e/g, "е")}`]) {
+      await expect(confirmSignal(actorFor(admin.id, admin.name, "admin"), { id: signal.id, teamId: b.team.id, points: "10", publicReason }), publicReason).rejects.toMatchObject({
+        status: 400,
+        field: "publicReason",
+        message: messages.integrity.reasonNamesTeam,
+      });
+    }
     expect(await getDb().select().from(awards).where(eq(awards.teamId, b.team.id))).toEqual([]);
+    // Words that only contain a name are no mention: the default reason goes through.
+    await expect(confirmSignal(actorFor(admin.id, admin.name, "admin"), { id: signal.id, teamId: b.team.id, points: "10", publicReason: "Penalty: breach of the competition rules" })).resolves.toMatchObject({ teamId: b.team.id });
   });
 });
 
