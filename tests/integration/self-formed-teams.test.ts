@@ -24,7 +24,7 @@ import {
   saveTeamFormation,
 } from "../../app/modules/teams/self-formed.server.ts";
 import { updateTeamSizeCap } from "../../app/modules/teams/team-size.server.ts";
-import { updateUser } from "../../app/modules/users/users.server.ts";
+import { deleteUser, updateUser } from "../../app/modules/users/users.server.ts";
 import * as teamRoute from "../../app/routes/_app.team.tsx";
 import { actorFor, ensureEventSettings, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
 import { answerOf, callRoute } from "../support/route-manifest.ts";
@@ -218,6 +218,24 @@ describe("captains and members", () => {
     const removed = await getDb().select().from(auditLog).where(and(eq(auditLog.kind, "team.member-removed"), eq(auditLog.userId, second.id)));
     expect(removed).toHaveLength(1);
     await expect(leaveOwnTeam(stranger)).rejects.toMatchObject({ message: m.noTeam });
+  });
+
+  it("a captain an admin moves to another team, or deletes, hands the team to its next member", async () => {
+    const admin = actorFor((await makeUser("admin")).id, "admin", "admin");
+    const captainOf = async (teamId: number) => (await getDb().select({ captainId: teams.captainId }).from(teams).where(eq(teams.id, teamId)))[0].captainId;
+    const { captain, team } = await captainWithTeam();
+    const { code } = await createInvite(captain);
+    const [first, second] = [await participant(), await participant()];
+    await join(first, code);
+    await join(second, code);
+    const elsewhere = await captainWithTeam();
+    await updateUser(admin, { id: captain.id, name: captain.name, role: "participant", teamId: elsewhere.team.id });
+    expect(await captainOf(team.id)).toBe(first.id);
+    // The new captain leads: they invite; the one moved away does not captain their old team.
+    await expect(createInvite(first)).resolves.toMatchObject({ code: expect.any(String) });
+    await deleteUser(admin, first.id);
+    expect(await captainOf(team.id)).toBe(second.id);
+    expect((await readTeamPage({ id: second.id, role: "participant" })).team?.captain).toBe(true);
   });
 
   it("one in a team creates no second team and joins no other", async () => {

@@ -283,11 +283,7 @@ async function takeOut(actor: UserActor, userId: number): Promise<void> {
     } else {
       await tx.update(users).set({ teamId: null }).where(eq(users.id, actor.id));
       let nextCaptain: { id: number; name: string } | undefined;
-      if (captain) {
-        // The members' rows are locked (ownTeam), in id order: the first other one is the longest-standing.
-        nextCaptain = rows.find((row) => row.id !== actor.id && row.teamId === team.id);
-        await tx.update(teams).set({ captainId: nextCaptain?.id ?? null }).where(eq(teams.id, team.id));
-      }
+      if (captain) nextCaptain = await handOnCaptaincy(tx, team.id, actor.id, rows);
       await recordAudit(tx, actor, {
         kind: "team.left",
         teamId: team.id,
@@ -301,6 +297,17 @@ async function takeOut(actor: UserActor, userId: number): Promise<void> {
     return team.id;
   });
   await requestStandingsRecompute(teamId);
+}
+
+/**
+ * The captain of `teamId` is leaving it (by themselves, or moved or deleted by an admin): the team goes to its
+ * longest-standing other member (the lowest account number), or to no one. `members`: the team's members' rows,
+ * locked in id order (the membership order: app/modules/teams/team-size.server.ts). Returns the new captain.
+ */
+export async function handOnCaptaincy(tx: Transaction, teamId: number, leavingId: number, members: ReadonlyArray<{ id: number; name: string; teamId: number | null }>) {
+  const next = members.find((row) => row.id !== leavingId && row.teamId === teamId);
+  await tx.update(teams).set({ captainId: next?.id ?? null }).where(eq(teams.id, teamId));
+  return next;
 }
 
 export function leaveOwnTeam(actor: UserActor): Promise<void> {
