@@ -115,56 +115,56 @@ export async function updateUser(actor: UserActor, input: Omit<UserFormValues, "
   const teamId = belongsToTeam(input.role) ? (input.teamId ?? null) : null;
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const touched = await changeMembership(async (tx) => {
-      // The membership order (app/modules/teams/team-size.server.ts): both teams' rows, then the user's.
-      const [look] = await tx.select({ teamId: users.teamId }).from(users).where(eq(users.id, input.id));
-      if (!look) throw new DashboardError(m.userNotFound, 404);
-      const locked = look.teamId !== teamId ? await lockTeams(tx, [look.teamId, teamId]) : [];
-      // A captain moved out of their team hands it on (docs/domain.md "Teams that form themselves"): its members' rows too.
-      const captained = locked.find((team) => team.id === look.teamId && team.captainId === input.id);
-      const rows = await lockUsers(tx, captained ? or(eq(users.id, input.id), eq(users.teamId, captained.id))! : eq(users.id, input.id));
-      const [before] = await tx.select(auditedColumns).from(users).where(eq(users.id, input.id));
-      if (!before) throw new DashboardError(m.userNotFound, 404);
-      if (before.teamId !== look.teamId) throw new MembershipMoved();
-      // Joining a team takes a place under the cap; staying in one keeps it, even over a lowered cap.
-      if (teamId && teamId !== before.teamId) await admitMembers(tx, teamId);
-      let sessionsEnded = 0;
-      if (before.role !== input.role || before.teamId !== teamId || passwordHash) {
-        sessionsEnded = await endSessionsOf(tx, input.id, input.id === actor.id ? actor.sessionId : null);
-      }
-      const [after] = await tx
-        .update(users)
-        .set({
-          ...nameColumns(input.name),
-          role: input.role,
-          teamId,
-          ...(passwordHash ? { passwordHash } : {}),
-          // Left out (the API's PATCH without it): kept; null: removed.
-          ...(input.email !== undefined ? { email: input.email } : {}),
-          ...(input.language !== undefined ? { language: input.language } : {}),
-        })
-        .where(eq(users.id, input.id))
-        .returning(auditedColumns);
-      const nextCaptain = captained && after.teamId !== captained.id ? await handOnCaptaincy(tx, captained.id, input.id, rows) : undefined;
-      const changed = before.name !== after.name || before.role !== after.role || before.teamId !== after.teamId || before.email !== after.email || before.language !== after.language || passwordHash;
-      if (changed) {
-        await recordAudit(tx, actor, {
-          kind: "user.updated",
-          userId: input.id,
-          teamId: after.teamId ?? before.teamId,
-          subjectId: input.id,
-          before: audited(before),
-          after: {
-            ...audited(after),
-            ...(passwordHash ? { passwordChanged: true } : {}),
-            ...(sessionsEnded ? { sessionsEnded } : {}),
-            ...(captained && after.teamId !== captained.id ? { captainOf: { teamId: captained.id, next: nextCaptain?.name ?? null } } : {}),
-          },
-        });
-      }
-      const stale = before.teamId === teamId ? [] : [before.teamId, teamId];
-      await markStandingsStale(tx, stale.filter((id): id is number => id !== null));
-      return stale;
-    }).catch(translate);
+    // The membership order (app/modules/teams/team-size.server.ts): both teams' rows, then the user's.
+    const [look] = await tx.select({ teamId: users.teamId }).from(users).where(eq(users.id, input.id));
+    if (!look) throw new DashboardError(m.userNotFound, 404);
+    const locked = look.teamId !== teamId ? await lockTeams(tx, [look.teamId, teamId]) : [];
+    // A captain moved out of their team hands it on (docs/domain.md "Teams that form themselves"): its members' rows too.
+    const captained = locked.find((team) => team.id === look.teamId && team.captainId === input.id);
+    const rows = await lockUsers(tx, captained ? or(eq(users.id, input.id), eq(users.teamId, captained.id))! : eq(users.id, input.id));
+    const [before] = await tx.select(auditedColumns).from(users).where(eq(users.id, input.id));
+    if (!before) throw new DashboardError(m.userNotFound, 404);
+    if (before.teamId !== look.teamId) throw new MembershipMoved();
+    // Joining a team takes a place under the cap; staying in one keeps it, even over a lowered cap.
+    if (teamId && teamId !== before.teamId) await admitMembers(tx, teamId);
+    let sessionsEnded = 0;
+    if (before.role !== input.role || before.teamId !== teamId || passwordHash) {
+      sessionsEnded = await endSessionsOf(tx, input.id, input.id === actor.id ? actor.sessionId : null);
+    }
+    const [after] = await tx
+      .update(users)
+      .set({
+        ...nameColumns(input.name),
+        role: input.role,
+        teamId,
+        ...(passwordHash ? { passwordHash } : {}),
+        // Left out (the API's PATCH without it): kept; null: removed.
+        ...(input.email !== undefined ? { email: input.email } : {}),
+        ...(input.language !== undefined ? { language: input.language } : {}),
+      })
+      .where(eq(users.id, input.id))
+      .returning(auditedColumns);
+    const nextCaptain = captained && after.teamId !== captained.id ? await handOnCaptaincy(tx, captained.id, input.id, rows) : undefined;
+    const changed = before.name !== after.name || before.role !== after.role || before.teamId !== after.teamId || before.email !== after.email || before.language !== after.language || passwordHash;
+    if (changed) {
+      await recordAudit(tx, actor, {
+        kind: "user.updated",
+        userId: input.id,
+        teamId: after.teamId ?? before.teamId,
+        subjectId: input.id,
+        before: audited(before),
+        after: {
+          ...audited(after),
+          ...(passwordHash ? { passwordChanged: true } : {}),
+          ...(sessionsEnded ? { sessionsEnded } : {}),
+          ...(captained && after.teamId !== captained.id ? { captainOf: { teamId: captained.id, next: nextCaptain?.name ?? null } } : {}),
+        },
+      });
+    }
+    const stale = before.teamId === teamId ? [] : [before.teamId, teamId];
+    await markStandingsStale(tx, stale.filter((id): id is number => id !== null));
+    return stale;
+  }).catch(translate);
   // Committed: forget the callers remembered here at once (the other processes at Postgres's notice).
   forgetRecentUsers();
   await afterCommit(touched);
