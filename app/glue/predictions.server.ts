@@ -6,12 +6,11 @@
  */
 import { z } from "zod";
 import { deleteObject } from "../infrastructure/s3.server.ts";
-import { getDb } from "../infrastructure/db.server.ts";
 import { DomainError } from "../modules/errors.ts";
 import { messages } from "../modules/messages.ts";
 import { METRICS } from "../modules/predictions/metrics.ts";
 import {
-  assertCanSendPredictions,
+  assertMaySendPredictions,
   choosePredictions,
   getPredictionChallenge,
   LABELS_MAX_BYTES,
@@ -58,7 +57,7 @@ const ChooseSchema = z.object({ intent: z.literal("choose"), submission: z.union
 
 /**
  * A team's post on /predictions/:id: a file (multipart), or the choice of the file that counts. The team's right to
- * send is checked before the body is read, so a refused team's file is never stored.
+ * send and its day's limit are checked before the body is read, so a refused team's file is never stored.
  */
 export async function predictionsPost(request: Request, caller: Caller, challengeId: number, begunAt: Date): Promise<PredictionsReply> {
   try {
@@ -69,7 +68,8 @@ export async function predictionsPost(request: Request, caller: Caller, challeng
       await choosePredictions(caller, challengeId, submission);
       return { ok: true, message: submission === null ? m.latestChosen : m.chosen };
     }
-    await assertCanSendPredictions(getDb(), { teamId: caller.teamId, challengeId, begunAt });
+    // The right to send and the day's limit, before the body is read: a refused team's file is never stored.
+    await assertMaySendPredictions(caller, challengeId, begunAt);
     const { file } = await receiveCsv(request, "predictions", PREDICTIONS_MAX_BYTES);
     if (!file) return { ok: false, status: 400, message: m.fileRequired };
     try {

@@ -335,7 +335,7 @@ export const messages = {
     alreadyDecided: "This signal was already decided by another admin",
     teamRequired: "Choose the team to penalise",
     teamNotInSignal: "Choose one of the two teams of this signal",
-    reasonNamesTeam: "The team reads this reason: leave the other team's name out of it",
+    reasonNamesTeam: "The team reads this reason: leave the other team's name and its members' names out of it",
     reasonRequired: "Please give a reason",
     challengeNotFound: "This challenge no longer exists",
     starterTooLong: template("The starter code is too long ({{count}} characters at most)", (max: number) => ({ count: max })),

@@ -8,9 +8,10 @@
  */
 import { Readable } from "node:stream";
 import { Worker } from "bullmq";
-import { and, eq } from "drizzle-orm";
+import { and, eq, or } from "drizzle-orm";
+import { anyOf } from "../../db/any-of.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, awards, eventSettings, flagSharing, gates, integritySignals, submissionPrints } from "../../db/schema.ts";
+import { auditLog, awards, eventSettings, flagSharing, gates, integritySignals, signIns, submissionPrints, users } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { queues } from "../../app/infrastructure/queues.ts";
 import { bullPrefix } from "../../app/infrastructure/queue.server.ts";
@@ -18,9 +19,10 @@ import { createRedis } from "../../app/infrastructure/redis.server.ts";
 import { newObjectKey, uploadStream } from "../../app/infrastructure/s3.server.ts";
 import { surfaceFlagSharing } from "../../app/modules/integrity/compare.server.ts";
 import { confirmSignal, dismissSignal, listSignals, saveStarter, saveThresholds, signalsCsv, signalsForSubmission } from "../../app/modules/integrity/signals.server.ts";
-import { newDeviceId, recordSignIn } from "../../app/modules/integrity/sign-ins.server.ts";
+import { checkSignIn, newDeviceId, recordSignIn } from "../../app/modules/integrity/sign-ins.server.ts";
 import { saveSubmission, type StoredFile } from "../../app/modules/submissions/submit.server.ts";
 import { processIntegrity } from "../../workers/processors/integrity.ts";
+import { messages } from "../../app/modules/messages.ts";
 import { actorFor, ensureEventSettings, makeChallenge, makePlayer, makeUser } from "../support/fixtures.ts";
 
 const HOUR = 3_600_000;
@@ -222,7 +224,18 @@ describe("decisions", () => {
     await expect(
       confirmSignal(actorFor(admin.id, admin.name, "admin"), { id: signal.id, teamId: b.team.id, points: "10", publicReason: `Copied from ${a.team.name.toUpperCase()}` }),
     ).rejects.toMatchObject({ status: 400, field: "publicReason" });
+    // Nor one of its members, nor the team in another spelling of the same name (full width, look-alikes: docs/domain.md "Names").
+    const fullWidth = (text: string) => [...text].map((char) => (char >= "!" && char <= "~" ? String.fromCharCode(char.charCodeAt(0) + 0xfee0) : char)).join("");
+    for (const publicReason of [`Worked with ${a.user.name}`, `Copied from ${fullWidth(a.team.name)}`, `Copied from ${a.team.name.replace(/o/g, "0").replace(/e/g, "е")}`]) {
+      await expect(confirmSignal(actorFor(admin.id, admin.name, "admin"), { id: signal.id, teamId: b.team.id, points: "10", publicReason }), publicReason).rejects.toMatchObject({
+        status: 400,
+        field: "publicReason",
+        message: messages.integrity.reasonNamesTeam,
+      });
+    }
     expect(await getDb().select().from(awards).where(eq(awards.teamId, b.team.id))).toEqual([]);
+    // Words that only contain a name are no mention: the default reason goes through.
+    await expect(confirmSignal(actorFor(admin.id, admin.name, "admin"), { id: signal.id, teamId: b.team.id, points: "10", publicReason: "Penalty: breach of the competition rules" })).resolves.toMatchObject({ teamId: b.team.id });
   });
 });
 
@@ -251,6 +264,32 @@ describe("accounts and flags", () => {
     await recordSignIn(d.user.id, newDeviceId(), "203.0.113.5");
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect([...(await signalsOfTeam(c.team.id)), ...(await signalsOfTeam(d.team.id))]).toEqual([]);
+  });
+
+  it("does not signal one person's browser seen in their own successive teams (an admin moved them); another person on it still is", async () => {
+    const [a, b, c] = [await makePlayer(), await makePlayer(), await makePlayer()];
+    const device = newDeviceId();
+    const checkAll = async () => {
+      const rows = await getDb().select({ id: signIns.id }).from(signIns).where(anyOf(signIns.userId, [a.user.id, c.user.id]));
+      for (const row of rows) await checkSignIn(row.id);
+    };
+    const teamIds = [a.team.id, b.team.id, c.team.id];
+    const devicePairs = () =>
+      getDb()
+        .select()
+        .from(integritySignals)
+        .where(and(eq(integritySignals.kind, "device-shared"), or(anyOf(integritySignals.teamId, teamIds), anyOf(integritySignals.otherTeamId, teamIds))));
+    await recordSignIn(a.user.id, device, "203.0.113.9");
+    await getDb().update(users).set({ teamId: b.team.id }).where(eq(users.id, a.user.id));
+    await recordSignIn(a.user.id, device, "203.0.113.9");
+    await checkAll();
+    expect(await devicePairs()).toEqual([]);
+    // Someone else signing in on that browser is the signal it was made for.
+    await recordSignIn(c.user.id, device, "203.0.113.9");
+    await checkAll();
+    const pairs = await devicePairs();
+    expect(pairs.length).toBeGreaterThan(0);
+    for (const pair of pairs) expect([pair.teamId, pair.otherTeamId]).toContain(c.team.id);
   });
 
   it("surfaces a per-team flag sent by another team as a signal, once", async () => {

@@ -6,9 +6,9 @@
 import { eq, sql } from "drizzle-orm";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, challenges, predictionSubmissions, standings, users } from "../../db/schema.ts";
+import { auditLog, challenges, eventSettings, predictionSubmissions, standings, users } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
-import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
+import { closeEmitter, emitThroughLocalServer, type Broadcast, type EventsMap } from "../../app/infrastructure/emitter.server.ts";
 import { newObjectKey, uploadStream } from "../../app/infrastructure/s3.server.ts";
 import { deleteChallenge } from "../../app/modules/challenges/challenges.server.ts";
 import { pointsCentiOf } from "../../app/modules/predictions/metrics.ts";
@@ -25,7 +25,9 @@ import {
 } from "../../app/modules/predictions/predictions.server.ts";
 import { checkLabels, scoreSubmission } from "../../app/modules/predictions/scoring.server.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
-import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makePlayer, makeUser } from "../support/fixtures.ts";
+import { predictionsPost } from "../../app/glue/predictions.server.ts";
+import { messages } from "../../app/modules/messages.ts";
+import { actorFor, callerOf, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makePlayer, makeUser } from "../support/fixtures.ts";
 
 afterAll(() => closeEmitter());
 
@@ -143,6 +145,73 @@ describe("prediction challenges", () => {
     const hop = await makePlayer();
     await getDb().update(users).set({ teamId: hop.team.id }).where(eq(users.id, user.id));
     await expect(sendPredictions({ id: user.id, teamId: hop.team.id }, challenge.id, await store(predictionsOff(1)))).rejects.toMatchObject({ status: 429 });
+  });
+
+  it("refuse a team at its daily limit before reading its file: the upload's body is never read, nothing stored", async () => {
+    const { challenge } = await metricChallenge(100);
+    const { team, user } = await makePlayer();
+    for (let i = 0; i < 3; i++) await sendPredictions({ id: user.id, teamId: team.id }, challenge.id, await store(predictionsOff(1)));
+    const [{ before }] = await getDb().execute<{ before: number }>(sql`select count(*)::int as before from prediction_submissions where challenge_id = ${challenge.id}`);
+    // A multipart body that notes when the server first reads it.
+    let read = false;
+    const boundary = "limit-boundary";
+    const parts = [`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.csv"\r\nContent-Type: text/csv\r\n\r\n${predictionsOff(1)}\r\n--${boundary}--\r\n`];
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          read = true;
+          const part = parts.shift();
+          if (part === undefined) controller.close();
+          else controller.enqueue(new TextEncoder().encode(part));
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const request = new Request(`http://localhost/predictions/${challenge.id}`, { method: "POST", body, duplex: "half", headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` } } as RequestInit);
+    const reply = await predictionsPost(request, callerOf({ id: user.id, name: user.name, role: "participant", teamId: team.id }), challenge.id, new Date());
+    expect(reply).toMatchObject({ ok: false, status: 429, message: messages.predictions.dailyLimit(3) });
+    expect(read).toBe(false);
+    const [{ after }] = await getDb().execute<{ after: number }>(sql`select count(*)::int as after from prediction_submissions where challenge_id = ${challenge.id}`);
+    expect(after).toBe(before);
+  });
+
+  it("tell a scored or refused file only to whom it concerns, with no score in it: the team, the admins, the live board's viewers", async () => {
+    const { challenge } = await metricChallenge(100);
+    const { team, user } = await makePlayer();
+    const heard: Array<{ rooms: string[]; except: string[]; event: string; payload: unknown }> = [];
+    const broadcast = (rooms: string[], except: string[]): Broadcast<EventsMap> => ({
+      to: (room) => broadcast([...rooms, ...[room].flat()], except),
+      except: (room) => broadcast(rooms, [...except, ...[room].flat()]),
+      emit: (event, ...args) => heard.push({ rooms: [...rooms].sort(), except, event, payload: args[0] }) > 0,
+    });
+    emitThroughLocalServer({ to: (room) => broadcast([room].flat(), []) });
+    await getDb().update(eventSettings).set({ scoreboardFrozen: false });
+    try {
+      const scored = await sendPredictions({ id: user.id, teamId: team.id }, challenge.id, await store(predictionsOff(1)));
+      const refused = await sendPredictions({ id: user.id, teamId: team.id }, challenge.id, await store("id,y\n1,0\n"));
+      const whileFrozen = await sendPredictions({ id: user.id, teamId: team.id }, challenge.id, await store(predictionsOff(2)));
+      expect(await scoreSubmission(scored)).toBe("scored");
+      expect(await scoreSubmission(refused)).toBe("failed");
+      await getDb().update(eventSettings).set({ scoreboardFrozen: true });
+      try {
+        expect(await scoreSubmission(whileFrozen)).toBe("scored");
+      } finally {
+        await getDb().update(eventSettings).set({ scoreboardFrozen: false });
+      }
+    } finally {
+      emitThroughLocalServer(null);
+    }
+    const changes = heard.filter((one) => one.event === "predictions:changed");
+    const own = `team:${team.id}`;
+    expect(changes.map((one) => one.rooms)).toEqual([
+      // Scored while live: every role sees the leaderboard move, and the team its result.
+      ["admins", "judges", "mentors", "participants", own].sort(),
+      // Refused: its team and the admins only.
+      ["admins", own].sort(),
+      // Scored while frozen: no other participant (their leaderboard keeps to the freeze).
+      ["admins", "judges", own].sort(),
+    ]);
+    for (const change of changes) expect(change.payload).toEqual({ challengeId: challenge.id });
   });
 
   it("keep a challenge with teams' files from being deleted", async () => {

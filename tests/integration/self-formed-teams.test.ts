@@ -4,7 +4,7 @@
  * the page's action with one's session kept, removing, leaving, the lock, and the hostile cases: a wrong,
  * revoked or expired code, a full or locked team, tries past the limit, and joins racing for the last place.
  */
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { auditLog, registrations, sessions, teamInvites, teams, users } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
@@ -24,7 +24,7 @@ import {
   saveTeamFormation,
 } from "../../app/modules/teams/self-formed.server.ts";
 import { updateTeamSizeCap } from "../../app/modules/teams/team-size.server.ts";
-import { updateUser } from "../../app/modules/users/users.server.ts";
+import { deleteUser, updateUser } from "../../app/modules/users/users.server.ts";
 import * as teamRoute from "../../app/routes/_app.team.tsx";
 import { actorFor, ensureEventSettings, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
 import { answerOf, callRoute } from "../support/route-manifest.ts";
@@ -220,12 +220,136 @@ describe("captains and members", () => {
     await expect(leaveOwnTeam(stranger)).rejects.toMatchObject({ message: m.noTeam });
   });
 
+  it("a captain an admin moves to another team, or deletes, hands the team to its next member", async () => {
+    const admin = actorFor((await makeUser("admin")).id, "admin", "admin");
+    const captainOf = async (teamId: number) => (await getDb().select({ captainId: teams.captainId }).from(teams).where(eq(teams.id, teamId)))[0].captainId;
+    const { captain, team } = await captainWithTeam();
+    const { code } = await createInvite(captain);
+    const [first, second] = [await participant(), await participant()];
+    await join(first, code);
+    await join(second, code);
+    const elsewhere = await captainWithTeam();
+    await updateUser(admin, { id: captain.id, name: captain.name, role: "participant", teamId: elsewhere.team.id });
+    expect(await captainOf(team.id)).toBe(first.id);
+    // The new captain leads: they invite; the one moved away does not captain their old team.
+    await expect(createInvite(first)).resolves.toMatchObject({ code: expect.any(String) });
+    await deleteUser(admin, first.id);
+    expect(await captainOf(team.id)).toBe(second.id);
+    expect((await readTeamPage({ id: second.id, role: "participant" })).team?.captain).toBe(true);
+  });
+
   it("one in a team creates no second team and joins no other", async () => {
     const { captain } = await captainWithTeam();
     const other = await captainWithTeam();
     const { code } = await createInvite(other.captain);
     await expect(createOwnTeam(captain, "Second")).rejects.toMatchObject({ message: m.alreadyInTeam, status: 409 });
     await expect(join(captain, code)).rejects.toMatchObject({ message: m.leaveFirst, status: 409 });
+  });
+});
+
+/**
+ * Two membership changes lined up behind a lock the test holds on a team's row: `first` starts, then `second`,
+ * each once the one before waits (behind the test's lock, or behind the other) or has ended; then the lock goes.
+ * Each settles to "ok" or its error.
+ */
+async function lineUpBehindTeam(teamId: number, first: () => Promise<unknown>, second: () => Promise<unknown>) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let pid!: number;
+  let locked!: () => void;
+  const holding = new Promise<void>((resolve) => (locked = resolve));
+  const blocker = getDb().transaction(async (tx) => {
+    [{ pid }] = await tx.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`);
+    await tx.select({ id: teams.id }).from(teams).where(eq(teams.id, teamId)).for("update");
+    locked();
+    await released;
+  });
+  await holding;
+  const ended = new Set<Promise<unknown>>();
+  const settle = (run: () => Promise<unknown>) => {
+    const outcome = run().then(
+      () => "ok" as const,
+      (error: unknown) => error,
+    );
+    void outcome.then(() => ended.add(outcome));
+    return outcome;
+  };
+  // Backends waiting behind the test's lock, directly or behind another waiter.
+  const waitingOrEnded = async (n: number, outcomes: Promise<unknown>[]) => {
+    for (;;) {
+      const [row] = await getDb().execute<{ n: number }>(sql`with recursive behind(pid) as (select ${pid}::int union select activity.pid from pg_stat_activity activity, behind where behind.pid = any(pg_blocking_pids(activity.pid)))
+        select count(*)::int - 1 as n from behind`);
+      if (Number(row.n) + outcomes.filter((outcome) => ended.has(outcome)).length >= n) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const a = settle(first);
+  await waitingOrEnded(1, [a]);
+  const b = settle(second);
+  await waitingOrEnded(2, [a, b]);
+  release();
+  await blocker;
+  return Promise.all([a, b]);
+}
+
+const isDeadlock = (outcome: unknown) => {
+  const error = outcome as { code?: string; cause?: { code?: string } } | undefined;
+  return error?.code === "40P01" || error?.cause?.code === "40P01";
+};
+
+describe("membership changes at once (one order of locks: the team, then users by id)", () => {
+  it("a member leaving while the captain removes them: no deadlock, the member is out, the loser reads a sentence", async () => {
+    const { captain, team } = await captainWithTeam();
+    const { code } = await createInvite(captain);
+    const member = await participant();
+    await join(member, code);
+    const [removed, left] = await lineUpBehindTeam(
+      team.id,
+      () => removeMember(captain, member.id),
+      () => leaveOwnTeam(member),
+    );
+    expect(isDeadlock(removed) || isDeadlock(left)).toBe(false);
+    expect(removed).toBe("ok");
+    expect(left).toMatchObject({ message: m.noTeam });
+    expect(await teamOf(member.id)).toBeNull();
+    expect(await teamOf(captain.id)).toBe(team.id);
+  });
+
+  it("a captain leaving (handing the team on) while the next captain leaves: no deadlock, both are out", async () => {
+    const { captain, team } = await captainWithTeam();
+    const { code } = await createInvite(captain);
+    const next = await participant();
+    await join(next, code);
+    const outcomes = await lineUpBehindTeam(
+      team.id,
+      () => leaveOwnTeam(captain),
+      () => leaveOwnTeam(next),
+    );
+    expect(outcomes.some(isDeadlock)).toBe(false);
+    expect(outcomes).toEqual(["ok", "ok"]);
+    expect(await membersOf(team.id)).toBe(0);
+    const [row] = await getDb().select({ captainId: teams.captainId }).from(teams).where(eq(teams.id, team.id));
+    expect(row.captainId).toBeNull();
+  });
+
+  it("an admin moving the next captain to another team while the captain leaves: the team is never handed to someone outside it", async () => {
+    const { captain, team } = await captainWithTeam();
+    const other = await captainWithTeam();
+    const { code } = await createInvite(captain);
+    const next = await participant();
+    await join(next, code);
+    const admin = actorFor((await makeUser("admin")).id, "admin", "admin");
+    // The move waits for the other team's row (the test holds it) while the captain leaves.
+    const outcomes = await lineUpBehindTeam(
+      other.team.id,
+      () => updateUser(admin, { id: next.id, name: next.name, role: "participant", teamId: other.team.id }),
+      () => leaveOwnTeam(captain),
+    );
+    expect(outcomes.some(isDeadlock)).toBe(false);
+    expect(outcomes).toEqual(["ok", "ok"]);
+    expect(await teamOf(next.id)).toBe(other.team.id);
+    const [row] = await getDb().select({ captainId: teams.captainId }).from(teams).where(eq(teams.id, team.id));
+    expect(row.captainId).toBeNull();
   });
 });
 

@@ -24,7 +24,7 @@ import { messages } from "../messages.ts";
 import { generatePassword, teamNamed } from "../registrations/accounts.server.ts";
 import { ACCOUNTS_LOCK_KEY } from "../../../db/advisory-locks.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
-import { admitMembers, fitsInTeam, memberCounts, readTeamSizeCap } from "../teams/team-size.server.ts";
+import { admitMembers, fitsInTeam, lockTeams, memberCounts, readTeamSizeCap } from "../teams/team-size.server.ts";
 import { isUniqueViolation } from "../../../db/unique-violation.ts";
 import { NAME_CONSTRAINTS, nameColumns, nameKey } from "../names/names.ts";
 import { readCsv } from "./read-file.server.ts";
@@ -228,6 +228,9 @@ export async function importAccounts(actor: Actor, text: string): Promise<Accoun
         if (division) divisionWanted.set(teamId, division);
       }
       // The one rule of the cap, authoritative under each team's lock (the Users page takes no import lock).
+      // In team id order, as every membership change locks teams (app/modules/teams/team-size.server.ts); a refusal
+      // still names the file's first full team: the whole file is refused either way.
+      await lockTeams(tx, [...joining.keys()]);
       for (const [teamId, adding] of joining) await admitMembers(tx, teamId, adding, "team");
       const divisionsSet = await setDivisions(tx, divisionWanted);
       const inserted = await tx.insert(users).values(

@@ -2,7 +2,8 @@
  * The sign-in log and the account signals (docs/domain.md "Integrity signals"). Each sign-in records the user,
  * their team then, the time, the browser (the SHA-256 of its device cookie: a random value set at sign-in, so a
  * venue's shared address says nothing) and the address. The worker then checks two things against the
- * thresholds: one browser signed in as members of two teams, and one account used from many browsers, both
+ * thresholds: one browser signed in as two people of two teams (never one user seen in their own successive teams
+ * after a move), and one account used from many browsers, both
  * within the log's retention (SIGN_IN_RETENTION_DAYS); the worker prunes older rows.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -52,7 +53,8 @@ export async function checkSignIn(signInId: number): Promise<{ signals: number }
     const others = await db
       .selectDistinct({ teamId: signIns.teamId })
       .from(signIns)
-      .where(and(eq(signIns.device, entry.device), isNotNull(signIns.teamId), ne(signIns.teamId, entry.teamId), gt(signIns.at, retained())));
+      // Another person's sign-in: one user's own successive teams (an admin moved them) share nothing.
+      .where(and(eq(signIns.device, entry.device), isNotNull(signIns.teamId), ne(signIns.teamId, entry.teamId), ne(signIns.userId, entry.userId), gt(signIns.at, retained())));
     for (const other of others) {
       if (other.teamId === null) continue;
       const [low, high] = entry.teamId < other.teamId ? [entry.teamId, other.teamId] : [other.teamId, entry.teamId];

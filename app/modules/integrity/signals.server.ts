@@ -9,6 +9,7 @@
 import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { anyOf } from "../../../db/any-of.ts";
+import type { Queryable } from "../../../db/client.ts";
 import { challengeStarters, challenges, integritySettings, integritySignals, submissionPrints, submissions, submissionVersions, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { readObjectStart } from "../../infrastructure/s3.server.ts";
@@ -19,6 +20,7 @@ import { DomainError } from "../errors.ts";
 import { csvHead, csvRows } from "../exports/csv-format.server.ts";
 import { anonymousTeamName, namesShownTo } from "../judging/blind.server.ts";
 import { messages } from "../messages.ts";
+import { nameKey } from "../names/names.ts";
 import { requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { decodeText, fileView } from "../submissions/file-view.ts";
 import { readIntegritySettings, TEXT_FILE_BYTES } from "./compare.server.ts";
@@ -276,6 +278,26 @@ export async function dismissSignal(actor: Actor, input: { id: number; reason: s
   });
 }
 
+/** A name as a whole word of `text`, in any spelling the names rule counts as the same (case, full width, look-alikes). */
+function mentions(textKey: string, name: string): boolean {
+  const key = nameKey(name);
+  if (!key) return false;
+  return new RegExp(`(?<![\\p{L}\\p{N}])${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "u").test(textKey);
+}
+
+/**
+ * Whether a public reason names the other team of a signal: its name, or the name of one of its members (a login is
+ * public on Users Rank), each compared as names are (docs/domain.md "Names"), not letter for letter.
+ */
+async function namesOtherTeam(tx: Queryable, reason: string, otherTeamId: number): Promise<boolean> {
+  const [team, members] = await Promise.all([
+    tx.select({ name: teams.name }).from(teams).where(eq(teams.id, otherTeamId)),
+    tx.select({ name: users.name }).from(users).where(eq(users.teamId, otherTeamId)),
+  ]);
+  const reasonKey = nameKey(reason);
+  return [...team, ...members].some((one) => mentions(reasonKey, one.name));
+}
+
 /**
  * Confirms an open signal and gives the chosen team (one of the signal's two) a penalty award, in one
  * transaction (audited twice: the award, and the decision naming it). The award's reason is `publicReason`,
@@ -285,12 +307,9 @@ export async function confirmSignal(actor: Actor, input: { id: number; teamId: n
   const award = await getDb().transaction(async (tx) => {
     const row = await lockOpen(tx, input.id);
     if (input.teamId !== row.teamId && input.teamId !== row.otherTeamId) throw new SignalError(m.teamNotInSignal, 400, "teamId");
-    // The reason the team reads never names the other team (nor, by the form's hint, the evidence).
+    // The reason the team reads never names the other team nor one of its people (nor, by the form's hint, the evidence).
     const otherId = input.teamId === row.teamId ? row.otherTeamId : row.teamId;
-    if (otherId !== null) {
-      const [other] = await tx.select({ name: teams.name }).from(teams).where(eq(teams.id, otherId));
-      if (other && input.publicReason.toLowerCase().includes(other.name.toLowerCase())) throw new SignalError(m.reasonNamesTeam, 400, "publicReason");
-    }
+    if (otherId !== null && (await namesOtherTeam(tx, input.publicReason, otherId))) throw new SignalError(m.reasonNamesTeam, 400, "publicReason");
     const points = input.points.trim().startsWith("-") ? input.points.trim() : `-${input.points.trim()}`;
     const award = await giveAwardIn(tx, actor, { teamId: input.teamId, points, reason: input.publicReason });
     await tx.update(integritySignals).set({ status: "confirmed", reason: input.publicReason, decidedBy: actor.id, decidedAt: new Date(), awardId: award.id }).where(eq(integritySignals.id, row.id));

@@ -8,13 +8,11 @@
  */
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
-import { getEnv } from "../../infrastructure/env.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { enqueue } from "../../infrastructure/queue.server.ts";
-import { getRedis } from "../../infrastructure/redis.server.ts";
+import { triesLimiter } from "../../infrastructure/tries.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { emailKey } from "./addresses.ts";
@@ -25,34 +23,10 @@ export const RESET_PER_CLIENT = { points: 20, duration: 3600 } as const;
 /** Mails to one address: 3 an hour (a person who lost the first two still gets a third). */
 export const RESET_PER_ADDRESS = { points: 3, duration: 3600 } as const;
 
-let limiters: { client: RateLimiterRedis; address: RateLimiterRedis } | undefined;
-function getLimiters() {
-  const prefix = getEnv().REDIS_PREFIX;
-  limiters ??= {
-    client: new RateLimiterRedis({ storeClient: getRedis(), keyPrefix: `${prefix}:reset-client`, ...RESET_PER_CLIENT }),
-    address: new RateLimiterRedis({ storeClient: getRedis(), keyPrefix: `${prefix}:reset-address`, ...RESET_PER_ADDRESS }),
-  };
-  return limiters;
-}
-
-/** Forgets the limiters (a test that changes REDIS_PREFIX). */
-export function resetLimitersForTests() {
-  limiters = undefined;
-}
+const tries = { client: triesLimiter("reset-client", RESET_PER_CLIENT), address: triesLimiter("reset-address", RESET_PER_ADDRESS) };
 
 /** An address is counted by its digest: Redis keys never hold it. */
 const addressCounter = (address: string) => createHash("sha256").update(emailKey(address)).digest("base64url");
-
-/** One point of `limiter` for `key`: 0, or the seconds to wait. Redis away: the queue refuses next anyway. */
-async function consume(limiter: RateLimiterRedis, key: string): Promise<number> {
-  try {
-    await limiter.consume(key);
-    return 0;
-  } catch (error) {
-    if (error instanceof RateLimiterRes) return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-    throw error;
-  }
-}
 
 /**
  * A visitor asks for a reset link for `address` from `client`. Returns nothing (the
@@ -61,11 +35,10 @@ async function consume(limiter: RateLimiterRedis, key: string): Promise<number> 
  */
 export async function requestPasswordReset(address: string, client: string): Promise<void> {
   if (!mailIsOn()) throw new DomainError(messages.mail.off, { status: 409 });
-  const { client: perClient, address: perAddress } = getLimiters();
   try {
-    const wait = await consume(perClient, client);
+    const wait = await tries.client.take(client);
     if (wait > 0) throw new DomainError(messages.mail.resetThrottled(wait), { status: 429, retryAfterSeconds: wait });
-    if ((await consume(perAddress, addressCounter(address))) > 0) return;
+    if ((await tries.address.take(addressCounter(address))) > 0) return;
     await enqueue("mail", { kind: "reset-request", address });
   } catch (error) {
     if (error instanceof DomainError) throw error;

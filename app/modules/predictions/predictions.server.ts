@@ -282,6 +282,34 @@ export async function requeueStalePredictions(): Promise<number> {
   return rows.length;
 }
 
+/**
+ * The day's limit (the event's time zone's days): the team's files today, and the sender's own (in any team), so a
+ * member who leaves, forms a team of their own and sends from it does not get the day's files again (docs/domain.md
+ * "Prediction challenges"). Throws a 429 at the limit; returns today's date as SQL.
+ */
+async function assertUnderDailyLimit(db: Queryable, caller: { id: number; teamId: number | null }, challengeId: number, challenge: { timeZone: string; dailyLimit: number }) {
+  const today = sql`(now() at time zone ${challenge.timeZone})::date`;
+  const [count] = await db
+    .select({
+      team: sql<number>`count(*) filter (where ${predictionSubmissions.teamId} = ${caller.teamId ?? 0})::int`,
+      sender: sql<number>`count(*) filter (where ${predictionSubmissions.userId} = ${caller.id})::int`,
+    })
+    .from(predictionSubmissions)
+    .where(and(eq(predictionSubmissions.challengeId, challengeId), sql`${predictionSubmissions.day} = ${today}`));
+  if (Math.max(count.team, count.sender) >= challenge.dailyLimit) throw new PredictionError(m.dailyLimit(challenge.dailyLimit), { status: 429 });
+  return today;
+}
+
+/**
+ * Asked before a file's body is read (app/glue/predictions.server.ts): whether the team may send to the challenge
+ * now, and has a file left today. A team at its limit is refused before anything is stored; `sendPredictions` asks
+ * again under its lock.
+ */
+export async function assertMaySendPredictions(caller: { id: number; teamId: number | null }, challengeId: number, begunAt = new Date()): Promise<void> {
+  const challenge = await assertCanSendPredictions(getDb(), { teamId: caller.teamId, challengeId, begunAt });
+  await assertUnderDailyLimit(getDb(), caller, challengeId, challenge);
+}
+
 /** A file already streamed to storage. */
 export interface StoredPredictions {
   key: string;
@@ -298,17 +326,8 @@ export async function sendPredictions(caller: { id: number; teamId: number | nul
   const id = await getDb().transaction(async (tx) => {
     const challenge = await assertCanSendPredictions(tx, { teamId: caller.teamId, challengeId, begunAt });
     await tx.select({ id: predictionChallenges.challengeId }).from(predictionChallenges).where(eq(predictionChallenges.challengeId, challengeId)).for("update");
-    const today = sql`(now() at time zone ${challenge.timeZone})::date`;
-    // The team's files today, and the sender's own (in any team): a member who leaves, forms a team of their own and
-    // sends from it does not get the day's files again (docs/domain.md "Prediction challenges").
-    const [count] = await tx
-      .select({
-        team: sql<number>`count(*) filter (where ${predictionSubmissions.teamId} = ${caller.teamId!})::int`,
-        sender: sql<number>`count(*) filter (where ${predictionSubmissions.userId} = ${caller.id})::int`,
-      })
-      .from(predictionSubmissions)
-      .where(and(eq(predictionSubmissions.challengeId, challengeId), sql`${predictionSubmissions.day} = ${today}`));
-    if (Math.max(count.team, count.sender) >= challenge.dailyLimit) throw new PredictionError(m.dailyLimit(challenge.dailyLimit), { status: 429 });
+    // Again under the lock: the check before the file was read let two files at once both through.
+    const today = await assertUnderDailyLimit(tx, caller, challengeId, challenge);
     const [row] = await tx
       .insert(predictionSubmissions)
       .values({ teamId: caller.teamId!, challengeId, userId: caller.id, fileKey: file.key, fileName: file.name, fileSize: file.size, day: today })

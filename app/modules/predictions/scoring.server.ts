@@ -9,6 +9,7 @@ import { predictionSubmissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { openObject } from "../../infrastructure/s3.server.ts";
 import { broadcastPredictionsChanged } from "../realtime/broadcast.server.ts";
+import { isScoreboardFrozen } from "../standings/freeze.server.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import type { Metric } from "./metrics.ts";
 import { readLabels, readPredictions, type Faults, type Labels } from "./parse.server.ts";
@@ -83,7 +84,8 @@ export async function scoreSubmission(submissionId: number, open: (key: string) 
   });
   if (!saved) return "skipped";
   if (scored) await requestStandingsRecompute(saved.teamId);
-  // No score in it: who may read what is the pages' business (docs/domain.md "Prediction challenges").
-  broadcastPredictionsChanged(submission.challengeId);
+  // No score in it, and only to whom the change concerns: who may read what is the pages' business (docs/domain.md
+  // "Prediction challenges").
+  broadcastPredictionsChanged(submission.challengeId, { teamId: saved.teamId, scored, frozen: scored && (await isScoreboardFrozen()) });
   return scored ? "scored" : "failed";
 }

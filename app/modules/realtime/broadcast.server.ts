@@ -79,9 +79,15 @@ export function broadcastJudgingChanged() {
   getEmitter().to([rooms.judges, rooms.admins]).emit("judging:changed");
 }
 
-/** A prediction challenge's files or reveal changed: every page showing it re-reads what its viewer may see. */
-export function broadcastPredictionsChanged(challengeId: number) {
-  getEmitter().to(everyone).emit("predictions:changed", { challengeId });
+/**
+ * A team's predictions file was scored or refused: the team's own pages (its result) and the admins' (every file)
+ * re-read; when it was scored, the per-challenge leaderboard may move, so the roles that see the live board hear it
+ * too (everyone while live; while frozen, admins and judges: a participant's leaderboard then shows other teams'
+ * files scored up to the freeze only). Only the challenge's id: never a score or a team (docs/domain.md "Live events").
+ */
+export function broadcastPredictionsChanged(challengeId: number, change: { teamId: number; scored: boolean; frozen: boolean }) {
+  const to = new Set([rooms.admins, rooms.team(change.teamId), ...(change.scored ? rolesSeeingLiveBoard(change.frozen).map(roomOfRole) : [])]);
+  getEmitter().to([...to]).emit("predictions:changed", { challengeId });
 }
 
 /**

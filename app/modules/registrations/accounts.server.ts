@@ -22,7 +22,7 @@ import { messages } from "../messages.ts";
 import { nameColumns, nameKey, withoutInvisibleCharacters } from "../names/names.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { readTeamFormation } from "../teams/self-formed.server.ts";
-import { admitMembers, TeamFullError } from "../teams/team-size.server.ts";
+import { admitMembers, lockTeams, TeamFullError } from "../teams/team-size.server.ts";
 import { ACCOUNTS_LOCK_KEY } from "../../../db/advisory-locks.ts";
 
 export interface CreatedAccount {
@@ -128,6 +128,10 @@ export async function createAccountsFromRegistrations(actor: Actor, ids: number[
       .for("update");
     // While teams form themselves, the team a registration names is a wish the admins read, not a membership.
     const { selfFormedTeams } = await readTeamFormation(tx);
+    // The teams named that exist, locked first and in id order, as every membership change locks them
+    // (app/modules/teams/team-size.server.ts); a team made below is new to everyone else.
+    const named = selfFormedTeams ? [] : rows.flatMap((row) => (row.hasTeam && row.teamName?.trim() ? [nameColumns(withoutInvisibleCharacters(row.teamName.trim())).nameKey] : []));
+    if (named.length) await lockTeams(tx, (await tx.select({ id: teams.id }).from(teams).where(anyOf(teams.nameKey, named))).map((team) => team.id));
     const accounts: CreatedAccount[] = [];
     const audits: AuditEntry[] = [];
     for (const [index, registration] of rows.entries()) {

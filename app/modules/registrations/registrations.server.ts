@@ -6,27 +6,17 @@
  */
 import { stripControlCharacters } from "../form-fields.ts";
 import { and, asc, count, eq, ilike, isNotNull, or, sql, type SQL } from "drizzle-orm";
-import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { registrations, users, type Registration } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
-import { getEnv } from "../../infrastructure/env.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
-import { getRedis } from "../../infrastructure/redis.server.ts";
+import { triesLimiter } from "../../infrastructure/tries.server.ts";
 import type { Language } from "../i18n/i18n.ts";
 import { HONEYPOT_FIELD, TSHIRT_SIZES, type RegistrationInput, type TshirtSize } from "./schema.ts";
 
 /** 10 accepted attempts per IP per hour, then a 1-hour wait (decision 006). */
 export const REGISTRATION_LIMIT = { points: 10, duration: 60 * 60 } as const;
 
-let limiter: RateLimiterRedis | undefined;
-function getLimiter() {
-  limiter ??= new RateLimiterRedis({
-    storeClient: getRedis(),
-    keyPrefix: `${getEnv().REDIS_PREFIX}:register-ip`,
-    ...REGISTRATION_LIMIT,
-  });
-  return limiter;
-}
+const tries = triesLimiter("register-ip", REGISTRATION_LIMIT);
 
 export type RegisterOutcome =
   | { kind: "created"; id: number }
@@ -41,10 +31,8 @@ export type RegisterOutcome =
  */
 async function consumeAttempt(ip: string): Promise<number> {
   try {
-    await getLimiter().consume(ip);
-    return 0;
+    return await tries.take(ip);
   } catch (error) {
-    if (error instanceof RateLimiterRes) return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
     getLogger().warn({ err: error }, "registration rate limit unavailable");
     return 0;
   }
@@ -56,7 +44,7 @@ async function consumeAttempt(ip: string): Promise<number> {
  */
 async function giveAttemptBack(ip: string): Promise<void> {
   try {
-    await getLimiter().reward(ip, 1);
+    await tries.giveBack(ip);
   } catch (error) {
     getLogger().warn({ err: error }, "registration rate limit unavailable: attempt not given back");
   }

@@ -5,9 +5,11 @@
  *
  * - Every change runs in one transaction that first takes the settings row FOR SHARE: an admin's lock
  *   (`saveTeamFormation`, FOR UPDATE) waits for the joins in flight and every later one sees it, so "locked"
- *   holds from the instant it commits. Then the user's row FOR UPDATE (one's own team, read afresh, never
- *   from the session's remembered copy), then the team's through `admitMembers` (the one cap rule,
- *   app/modules/teams/team-size.server.ts): joins racing for the last place take turns and the cap holds.
+ *   holds from the instant it commits. Then the rows in the membership order (app/modules/teams/team-size.server.ts):
+ *   the team's row, then the users' rows by id (one's own team read afresh, never from the session's remembered
+ *   copy; the transaction runs again if it changed before the lock), so a member leaving while the captain removes
+ *   them waits rather than deadlocks. A join then counts through `admitMembers` (the one cap rule): joins racing
+ *   for the last place take turns and the cap holds.
  * - A code is `<selector>-<verifier>` in Crockford's base32: 4 + 8 characters, 20 + 40 random bits. The
  *   selector finds the row; only the verifier's SHA-256 is stored, compared with `timingSafeEqual`. Tries are
  *   limited per user and per client address (Redis), right or wrong, before the code is looked at.
@@ -16,20 +18,19 @@
  *   An admin's change of a user's team on the Users page still ends their sessions (users.server.ts).
  */
 import { createHash, randomInt, timingSafeEqual } from "node:crypto";
-import { and, asc, count, eq, gt, isNull, sql } from "drizzle-orm";
-import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { and, asc, count, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { anyOf } from "../../../db/any-of.ts";
 import type { Transaction } from "../../../db/client.ts";
 import { eventSettings, teamInvites, teams, users } from "../../../db/schema.ts";
 import { isUniqueViolation } from "../../../db/unique-violation.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
-import { getEnv } from "../../infrastructure/env.server.ts";
-import { getRedis } from "../../infrastructure/redis.server.ts";
+import { triesLimiter } from "../../infrastructure/tries.server.ts";
 import { recordAudit, type Actor, type UserActor } from "../audit/audit.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
 import { NAME_CONSTRAINTS, nameColumns } from "../names/names.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
-import { admitMembers, readTeamSizeCap, TeamFullError } from "./team-size.server.ts";
+import { admitMembers, changeMembership, lockTeams, lockUsers, MembershipMoved, readTeamSizeCap, TeamFullError } from "./team-size.server.ts";
 
 const m = messages.selfTeams;
 
@@ -71,30 +72,7 @@ function verifierHash(verifier: string): Buffer {
   return createHash("sha256").update(verifier).digest();
 }
 
-let limiters: { user: RateLimiterRedis; client: RateLimiterRedis } | undefined;
-function getLimiters() {
-  const prefix = getEnv().REDIS_PREFIX;
-  limiters ??= {
-    user: new RateLimiterRedis({ storeClient: getRedis(), keyPrefix: `${prefix}:invite-user`, ...JOIN_TRIES_PER_USER }),
-    client: new RateLimiterRedis({ storeClient: getRedis(), keyPrefix: `${prefix}:invite-client`, ...JOIN_TRIES_PER_CLIENT }),
-  };
-  return limiters;
-}
-
-/** Forgets the limiters (a test that changes REDIS_PREFIX). */
-export function resetInviteLimitersForTests() {
-  limiters = undefined;
-}
-
-async function consume(limiter: RateLimiterRedis, key: string): Promise<number> {
-  try {
-    await limiter.consume(key);
-    return 0;
-  } catch (error) {
-    if (error instanceof RateLimiterRes) return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-    throw error;
-  }
-}
+const tries = { user: triesLimiter("invite-user", JOIN_TRIES_PER_USER), client: triesLimiter("invite-client", JOIN_TRIES_PER_CLIENT) };
 
 export interface TeamFormation {
   selfFormedTeams: boolean;
@@ -128,12 +106,26 @@ async function ownRow(tx: Transaction, userId: number) {
   return row;
 }
 
-/** The actor's team, locked (FOR NO KEY UPDATE, as admitMembers takes it), and whether they captain it. */
-async function ownTeam(tx: Transaction, userId: number) {
-  const me = await ownRow(tx, userId);
-  if (me.teamId === null) throw new DomainError(m.noTeam, { status: 409 });
-  const [team] = await tx.select({ id: teams.id, name: teams.name, captainId: teams.captainId }).from(teams).where(eq(teams.id, me.teamId)).for("no key update");
-  return { me, team, captain: team.captainId === userId };
+/**
+ * The actor's team and the users' rows the change needs, locked in the membership order (team first, then
+ * users by id: app/modules/teams/team-size.server.ts). `others` picks, once the team's row is locked, which
+ * users beside the actor: none, one member, or every member (a captain leaving hands the team on, and the
+ * new captain's row is then written to). A team changed between the first look and the locks: MembershipMoved.
+ */
+async function ownTeam(tx: Transaction, userId: number, others: (team: { id: number; captainId: number | null }) => "none" | "members" | number = () => "none") {
+  const [look] = await tx.select({ teamId: users.teamId }).from(users).where(eq(users.id, userId));
+  if (!look) throw new DomainError(m.noTeam, { status: 404 });
+  if (look.teamId === null) throw new DomainError(m.noTeam, { status: 409 });
+  const [team] = await lockTeams(tx, [look.teamId]);
+  const also = team ? others(team) : "none";
+  const rows = await lockUsers(
+    tx,
+    also === "members" && team ? or(eq(users.teamId, team.id), eq(users.id, userId))! : anyOf(users.id, typeof also === "number" ? [userId, also] : [userId]),
+  );
+  const me = rows.find((row) => row.id === userId);
+  if (!me) throw new DomainError(m.noTeam, { status: 404 });
+  if (!team || me.teamId !== team.id) throw new MembershipMoved();
+  return { me, team, rows, captain: team.captainId === userId };
 }
 
 function captainOnly(captain: boolean) {
@@ -171,7 +163,7 @@ export async function createInvite(actor: UserActor, now = new Date()): Promise<
     const selector = randomCode(SELECTOR_LENGTH);
     const verifier = randomCode(VERIFIER_LENGTH);
     try {
-      return await getDb().transaction(async (tx) => {
+      return await changeMembership(async (tx) => {
         await allowSelfService(tx, actor);
         const { team, captain } = await ownTeam(tx, actor.id);
         captainOnly(captain);
@@ -198,7 +190,7 @@ export async function createInvite(actor: UserActor, now = new Date()): Promise<
 
 /** The captain revokes one of their team's invitations; a revoked or expired one stays refused. */
 export async function revokeInvite(actor: UserActor, inviteId: number): Promise<void> {
-  await getDb().transaction(async (tx) => {
+  await changeMembership(async (tx) => {
     await allowSelfService(tx, actor);
     const { team, captain } = await ownTeam(tx, actor.id);
     captainOnly(captain);
@@ -217,8 +209,7 @@ export async function revokeInvite(actor: UserActor, inviteId: number): Promise<
  * of ours (404), revoked or expired (410), already in a team (409), the team full (409), teams locked (409).
  */
 export async function joinByCode(actor: UserActor, typed: string, client: string, now = new Date()): Promise<{ id: number; name: string }> {
-  const { user: perUser, client: perClient } = getLimiters();
-  const wait = Math.max(await consume(perUser, String(actor.id)), await consume(perClient, client));
+  const wait = Math.max(await tries.user.take(String(actor.id)), await tries.client.take(client));
   if (wait > 0) throw new DomainError(m.tooManyTries(wait), { status: 429, retryAfterSeconds: wait, field: "code" });
   const code = normaliseInviteCode(typed);
   const team = await getDb().transaction(async (tx) => {
@@ -235,7 +226,10 @@ export async function joinByCode(actor: UserActor, typed: string, client: string
     if (!invite || !matches) throw new DomainError(m.inviteUnknown, { status: 404, field: "code" });
     if (invite.revokedAt) throw new DomainError(m.inviteRevoked, { status: 410, field: "code" });
     if (invite.expiresAt.getTime() <= now.getTime()) throw new DomainError(m.inviteExpired, { status: 410, field: "code" });
-    const me = await ownRow(tx, actor.id);
+    // The membership order: the team's row, then the user's (app/modules/teams/team-size.server.ts).
+    await lockTeams(tx, [invite.teamId]);
+    const [me] = await lockUsers(tx, eq(users.id, actor.id));
+    if (!me) throw new DomainError(m.noTeam, { status: 404 });
     if (me.teamId === invite.teamId) throw new DomainError(m.alreadyThisTeam, { status: 409, field: "code" });
     if (me.teamId !== null) throw new DomainError(m.leaveFirst, { status: 409, field: "code" });
     try {
@@ -261,17 +255,14 @@ export async function joinByCode(actor: UserActor, typed: string, client: string
  * a team left without members stays, empty, for an admin to delete or fill.
  */
 async function takeOut(actor: UserActor, userId: number): Promise<void> {
-  const teamId = await getDb().transaction(async (tx) => {
+  const leaving = userId === actor.id;
+  const teamId = await changeMembership(async (tx) => {
     await allowSelfService(tx, actor);
-    const { team, captain } = await ownTeam(tx, actor.id);
-    const leaving = userId === actor.id;
+    // Removing: the member's row too; a captain leaving: every member's (one of them becomes captain).
+    const { team, captain, rows } = await ownTeam(tx, actor.id, (locked) => (!leaving ? userId : locked.captainId === actor.id ? "members" : "none"));
     if (!leaving) {
       captainOnly(captain);
-      const [member] = await tx
-        .select({ id: users.id, name: users.name })
-        .from(users)
-        .where(and(eq(users.id, userId), eq(users.teamId, team.id)))
-        .for("update");
+      const member = rows.find((row) => row.id === userId && row.teamId === team.id);
       if (!member) throw new DomainError(m.memberNotFound, { status: 404 });
       await tx.update(users).set({ teamId: null }).where(eq(users.id, member.id));
       // The removed member knows the team's live codes: they are revoked with the removal, or the member would be
@@ -292,10 +283,7 @@ async function takeOut(actor: UserActor, userId: number): Promise<void> {
     } else {
       await tx.update(users).set({ teamId: null }).where(eq(users.id, actor.id));
       let nextCaptain: { id: number; name: string } | undefined;
-      if (captain) {
-        [nextCaptain] = await tx.select({ id: users.id, name: users.name }).from(users).where(eq(users.teamId, team.id)).orderBy(asc(users.id)).limit(1);
-        await tx.update(teams).set({ captainId: nextCaptain?.id ?? null }).where(eq(teams.id, team.id));
-      }
+      if (captain) nextCaptain = await handOnCaptaincy(tx, team.id, actor.id, rows);
       await recordAudit(tx, actor, {
         kind: "team.left",
         teamId: team.id,
@@ -309,6 +297,17 @@ async function takeOut(actor: UserActor, userId: number): Promise<void> {
     return team.id;
   });
   await requestStandingsRecompute(teamId);
+}
+
+/**
+ * The captain of `teamId` is leaving it (by themselves, or moved or deleted by an admin): the team goes to its
+ * longest-standing other member (the lowest account number), or to no one. `members`: the team's members' rows,
+ * locked in id order (the membership order: app/modules/teams/team-size.server.ts). Returns the new captain.
+ */
+export async function handOnCaptaincy(tx: Transaction, teamId: number, leavingId: number, members: ReadonlyArray<{ id: number; name: string; teamId: number | null }>) {
+  const next = members.find((row) => row.id !== leavingId && row.teamId === teamId);
+  await tx.update(teams).set({ captainId: next?.id ?? null }).where(eq(teams.id, teamId));
+  return next;
 }
 
 export function leaveOwnTeam(actor: UserActor): Promise<void> {

@@ -10,8 +10,13 @@
  * before. Two adds at one place left: the second waits, counts the first, and is refused.
  *
  * Lowering the cap keeps the members a team has; it only stops new ones while the team is at or over it.
+ *
+ * One order of locks (docs/domain.md "Teams"): every change of who is in which team locks the teams' rows it
+ * touches first, by id (`lockTeams`), then the users' rows, by id (`lockUsers`). Two changes at once (a member
+ * leaving while the captain removes them, an admin's move while a captain leaves) then wait for each other
+ * instead of each holding a row the other needs (a deadlock, which Postgres ends by failing one).
  */
-import { count, eq } from "drizzle-orm";
+import { asc, count, eq, type SQL } from "drizzle-orm";
 import type { Queryable, Transaction } from "../../../db/client.ts";
 import { anyOf } from "../../../db/any-of.ts";
 import { eventSettings, teams, users } from "../../../db/schema.ts";
@@ -62,6 +67,41 @@ export async function memberCounts(db: Queryable, teamIds: number[]): Promise<Ma
   const rows = await db.select({ teamId: users.teamId, n: count() }).from(users).where(anyOf(users.teamId, teamIds)).groupBy(users.teamId);
   for (const row of rows) if (row.teamId !== null) counts.set(row.teamId, row.n);
   return counts;
+}
+
+/** The teams' rows, locked FOR NO KEY UPDATE in id order (the first lock of a membership change). */
+export async function lockTeams(tx: Transaction, teamIds: ReadonlyArray<number | null | undefined>) {
+  const ids = [...new Set(teamIds.filter((id): id is number => typeof id === "number"))];
+  if (!ids.length) return [];
+  return tx.select({ id: teams.id, name: teams.name, captainId: teams.captainId }).from(teams).where(anyOf(teams.id, ids)).orderBy(asc(teams.id)).for("no key update");
+}
+
+/** The users' rows `where` picks, locked FOR UPDATE in id order (after their teams': `lockTeams`). */
+export async function lockUsers(tx: Transaction, where: SQL) {
+  return tx.select({ id: users.id, name: users.name, teamId: users.teamId }).from(users).where(where).orderBy(asc(users.id)).for("update");
+}
+
+/** A user's team changed between a first look and the locks (their team's row was locked in vain): start again. */
+export class MembershipMoved extends Error {
+  constructor() {
+    super("a user's team changed before its row was locked");
+    this.name = "MembershipMoved";
+  }
+}
+
+/**
+ * Runs a change of membership in a transaction, again (twice at most) when it found a user's team changed
+ * between its first look and its locks (`MembershipMoved`): the team it locked was the wrong one, and locking
+ * the right one then could break the order.
+ */
+export async function changeMembership<T>(run: (tx: Transaction) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await getDb().transaction(run);
+    } catch (error) {
+      if (!(error instanceof MembershipMoved) || attempt >= 3) throw error;
+    }
+  }
 }
 
 /**

@@ -8,7 +8,7 @@
  * A user may have an e-mail address (unique without regard to case) and a language for their mail; a new
  * user given an address and no password is mailed a link to choose one (docs/domain.md "Mail").
  */
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, or, sql } from "drizzle-orm";
 import { teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type Actor, type UserActor } from "../audit/audit.server.ts";
@@ -19,7 +19,8 @@ import { forgetRecentUsers } from "../auth/recent-users.server.ts";
 import { endSession, endSessionsOf, listSessionsOf } from "../auth/sessions.server.ts";
 import { messages } from "../messages.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
-import { admitMembers } from "../teams/team-size.server.ts";
+import { handOnCaptaincy } from "../teams/self-formed.server.ts";
+import { admitMembers, changeMembership, lockTeams, lockUsers, MembershipMoved } from "../teams/team-size.server.ts";
 import { DashboardError } from "../teams/teams.server.ts";
 import { isUniqueViolation } from "../../../db/unique-violation.ts";
 import { NAME_CONSTRAINTS, nameColumns } from "../names/names.ts";
@@ -113,45 +114,57 @@ export async function updateUser(actor: UserActor, input: Omit<UserFormValues, "
   if (input.id === actor.id && !mayManageUsers(input.role)) throw new DashboardError(m.cannotDemoteSelf, 409, "role");
   const teamId = belongsToTeam(input.role) ? (input.teamId ?? null) : null;
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-  const touched = await getDb()
-    .transaction(async (tx) => {
-      const [before] = await tx.select(auditedColumns).from(users).where(eq(users.id, input.id)).for("update");
-      if (!before) throw new DashboardError(m.userNotFound, 404);
-      // Joining a team takes a place under the cap; staying in one keeps it, even over a lowered cap.
-      if (teamId && teamId !== before.teamId) await admitMembers(tx, teamId);
-      let sessionsEnded = 0;
-      if (before.role !== input.role || before.teamId !== teamId || passwordHash) {
-        sessionsEnded = await endSessionsOf(tx, input.id, input.id === actor.id ? actor.sessionId : null);
-      }
-      const [after] = await tx
-        .update(users)
-        .set({
-          ...nameColumns(input.name),
-          role: input.role,
-          teamId,
-          ...(passwordHash ? { passwordHash } : {}),
-          // Left out (the API's PATCH without it): kept; null: removed.
-          ...(input.email !== undefined ? { email: input.email } : {}),
-          ...(input.language !== undefined ? { language: input.language } : {}),
-        })
-        .where(eq(users.id, input.id))
-        .returning(auditedColumns);
-      const changed = before.name !== after.name || before.role !== after.role || before.teamId !== after.teamId || before.email !== after.email || before.language !== after.language || passwordHash;
-      if (changed) {
-        await recordAudit(tx, actor, {
-          kind: "user.updated",
-          userId: input.id,
-          teamId: after.teamId ?? before.teamId,
-          subjectId: input.id,
-          before: audited(before),
-          after: { ...audited(after), ...(passwordHash ? { passwordChanged: true } : {}), ...(sessionsEnded ? { sessionsEnded } : {}) },
-        });
-      }
-      const stale = before.teamId === teamId ? [] : [before.teamId, teamId];
-      await markStandingsStale(tx, stale.filter((id): id is number => id !== null));
-      return stale;
-    })
-    .catch(translate);
+  const touched = await changeMembership(async (tx) => {
+    // The membership order (app/modules/teams/team-size.server.ts): both teams' rows, then the user's.
+    const [look] = await tx.select({ teamId: users.teamId }).from(users).where(eq(users.id, input.id));
+    if (!look) throw new DashboardError(m.userNotFound, 404);
+    const locked = look.teamId !== teamId ? await lockTeams(tx, [look.teamId, teamId]) : [];
+    // A captain moved out of their team hands it on (docs/domain.md "Teams that form themselves"): its members' rows too.
+    const captained = locked.find((team) => team.id === look.teamId && team.captainId === input.id);
+    const rows = await lockUsers(tx, captained ? or(eq(users.id, input.id), eq(users.teamId, captained.id))! : eq(users.id, input.id));
+    const [before] = await tx.select(auditedColumns).from(users).where(eq(users.id, input.id));
+    if (!before) throw new DashboardError(m.userNotFound, 404);
+    if (before.teamId !== look.teamId) throw new MembershipMoved();
+    // Joining a team takes a place under the cap; staying in one keeps it, even over a lowered cap.
+    if (teamId && teamId !== before.teamId) await admitMembers(tx, teamId);
+    let sessionsEnded = 0;
+    if (before.role !== input.role || before.teamId !== teamId || passwordHash) {
+      sessionsEnded = await endSessionsOf(tx, input.id, input.id === actor.id ? actor.sessionId : null);
+    }
+    const [after] = await tx
+      .update(users)
+      .set({
+        ...nameColumns(input.name),
+        role: input.role,
+        teamId,
+        ...(passwordHash ? { passwordHash } : {}),
+        // Left out (the API's PATCH without it): kept; null: removed.
+        ...(input.email !== undefined ? { email: input.email } : {}),
+        ...(input.language !== undefined ? { language: input.language } : {}),
+      })
+      .where(eq(users.id, input.id))
+      .returning(auditedColumns);
+    const nextCaptain = captained && after.teamId !== captained.id ? await handOnCaptaincy(tx, captained.id, input.id, rows) : undefined;
+    const changed = before.name !== after.name || before.role !== after.role || before.teamId !== after.teamId || before.email !== after.email || before.language !== after.language || passwordHash;
+    if (changed) {
+      await recordAudit(tx, actor, {
+        kind: "user.updated",
+        userId: input.id,
+        teamId: after.teamId ?? before.teamId,
+        subjectId: input.id,
+        before: audited(before),
+        after: {
+          ...audited(after),
+          ...(passwordHash ? { passwordChanged: true } : {}),
+          ...(sessionsEnded ? { sessionsEnded } : {}),
+          ...(captained && after.teamId !== captained.id ? { captainOf: { teamId: captained.id, next: nextCaptain?.name ?? null } } : {}),
+        },
+      });
+    }
+    const stale = before.teamId === teamId ? [] : [before.teamId, teamId];
+    await markStandingsStale(tx, stale.filter((id): id is number => id !== null));
+    return stale;
+  }).catch(translate);
   // Committed: forget the callers remembered here at once (the other processes at Postgres's notice).
   forgetRecentUsers();
   await afterCommit(touched);
@@ -159,9 +172,20 @@ export async function updateUser(actor: UserActor, input: Omit<UserFormValues, "
 
 export async function deleteUser(actor: Actor, id: number) {
   if (id === actor.id) throw new DashboardError(m.cannotDeleteSelf, 409);
-  const teamId = await getDb().transaction(async (tx) => {
+  const teamId = await changeMembership(async (tx) => {
+    // The membership order (app/modules/teams/team-size.server.ts): the user's team and the team they captain
+    // (its captain becomes none: a write to its row), then the user's row.
+    const [look] = await tx.select({ teamId: users.teamId }).from(users).where(eq(users.id, id));
+    if (!look) throw new DashboardError(m.userNotFound, 404);
+    const captained = (await lockTeams(tx, [look.teamId, ...(await tx.select({ id: teams.id }).from(teams).where(eq(teams.captainId, id))).map((team) => team.id)])).filter(
+      (team) => team.captainId === id,
+    );
+    // A captain's team goes to its next member (docs/domain.md "Teams that form themselves"): their rows are locked too.
+    const rows = await lockUsers(tx, or(eq(users.id, id), ...captained.map((team) => eq(users.teamId, team.id)))!);
     const [row] = await tx.delete(users).where(eq(users.id, id)).returning(auditedColumns);
     if (!row) throw new DashboardError(m.userNotFound, 404);
+    if (row.teamId !== look.teamId) throw new MembershipMoved();
+    for (const team of captained) await handOnCaptaincy(tx, team.id, id, rows);
     if (row.teamId) await markStandingsStale(tx, row.teamId);
     await recordAudit(tx, actor, { kind: "user.deleted", userId: id, teamId: row.teamId, subjectId: id, before: audited(row) });
     return row.teamId;
