@@ -1274,3 +1274,23 @@ export const integritySettings = pgTable(
     check("integrity_settings_devices", sql`${t.devicesPerAccount} between 2 and 100`),
   ],
 );
+
+/**
+ * An account's identity at the organisers' OpenID Connect provider (docs/domain.md "Sign-in with the
+ * organisers' identity provider"): the provider's issuer and its subject for the person, bound at their first
+ * sign-in through it. One identity is one account (issuer + subject), and an account holds at most one identity
+ * of an issuer, so a second person at the provider cannot take over an account already bound.
+ */
+export const oidcIdentities = pgTable(
+  "oidc_identities",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("oidc_identities_issuer_subject_key").on(t.issuer, t.subject), uniqueIndex("oidc_identities_user_issuer_key").on(t.userId, t.issuer)],
+);

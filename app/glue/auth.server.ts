@@ -4,7 +4,7 @@ import { FormStrategy } from "remix-auth-form";
 import { rolesForPath, rolesUnder, type Role } from "../modules/auth/access.ts";
 import { LoginSchema } from "../modules/auth/login-schema.ts";
 import { checkLoginAttempt, recordLoginFailure, recordLoginSuccess, returnAccountAttempt, type LoginAttempt } from "../modules/auth/login-throttle.server.ts";
-import { verifyLogin, type VerifiedUser } from "../modules/auth/login.server.ts";
+import { verifyLogin, type SessionUser, type VerifiedUser } from "../modules/auth/login.server.ts";
 import { messages } from "../modules/messages.ts";
 import { getLogger } from "../infrastructure/logger.server.ts";
 import { deleteExpiredSessions, endSessionByToken, startSession } from "../modules/auth/sessions.server.ts";
@@ -156,9 +156,11 @@ function sweepExpiredSessions(now = Date.now()) {
  * Starts a new session for the user (a login) and returns its Set-Cookie headers. The session the
  * request came with, if any, ends: a login always gets a new token, so a token planted before the
  * login (session fixation) is worth nothing after it. When the login ended the user's oldest sessions
- * (SESSIONS_PER_USER, app/modules/auth/sessions.server.ts), a toast tells them on the first page.
+ * (SESSIONS_PER_USER, app/modules/auth/sessions.server.ts), a toast tells them on the first page. A password
+ * login passes the hash it checked (the session starts only while it is still the password); a sign-in through
+ * the identity provider (app/glue/oidc.server.ts) has none.
  */
-export async function sessionHeadersFor(user: VerifiedUser, request: Request): Promise<Headers> {
+export async function sessionHeadersFor(user: SessionUser & { verifiedPasswordHash?: string }, request: Request): Promise<Headers> {
   const previous = await readSessionToken(request.headers.get("Cookie"));
   if (previous) await endSessionByToken(previous);
   const started = await startSession(user.id, { ip: clientIp(request), userAgent: request.headers.get("User-Agent") }, user.verifiedPasswordHash);

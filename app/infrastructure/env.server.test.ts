@@ -89,4 +89,24 @@ describe("configuration", () => {
     expect(() => parseEnv({ SMTP_FROM: "Gatekeeper <a@b.example>\r\nBcc: thief@example.org" })).toThrowError(/SMTP_FROM/);
     expect(() => parseEnv({ SMTP_HOST: "smtp.example.org\r\nX: y" })).toThrowError(/SMTP_HOST/);
   });
+
+  it("signs in through an identity provider only when OIDC_ISSUER and its client are all set; production only over HTTPS, back to APP_ORIGIN", () => {
+    expect(parseEnv({}).oidc).toBeNull();
+    const provider = { OIDC_ISSUER: "http://127.0.0.1:9000", OIDC_CLIENT_ID: "gatekeeper", OIDC_CLIENT_SECRET: "secret", OIDC_LABEL: " University account " };
+    expect(parseEnv({ ...provider, GATEKEEPER_PORT_OFFSET: "7" }).oidc).toEqual({
+      issuer: "http://127.0.0.1:9000",
+      clientId: "gatekeeper",
+      clientSecret: "secret",
+      label: "University account",
+      createsAccounts: false,
+      redirectUri: "http://localhost:3007/auth/oidc/callback",
+    });
+    expect(parseEnv({ ...provider, OIDC_CREATES_ACCOUNTS: "1" }).oidc).toMatchObject({ createsAccounts: true });
+    expect(() => parseEnv({ ...provider, OIDC_CLIENT_SECRET: undefined })).toThrowError(/OIDC_CLIENT_SECRET: OIDC_ISSUER needs/);
+    expect(() => parseEnv({ ...provider, OIDC_LABEL: "Uni\r\nX" })).toThrowError(/OIDC_LABEL/);
+    const live = { ...production, ...provider, OIDC_ISSUER: "https://id.example.org/realms/uni", APP_ORIGIN: "https://gates.example.org" };
+    expect(parseEnv(live).oidc).toMatchObject({ redirectUri: "https://gates.example.org/auth/oidc/callback" });
+    expect(() => parseEnv({ ...live, OIDC_ISSUER: "http://id.example.org" })).toThrowError(/OIDC_ISSUER: production talks to its identity provider over HTTPS/);
+    expect(() => parseEnv({ ...live, APP_ORIGIN: undefined })).toThrowError(/APP_ORIGIN: the identity provider sends people back/);
+  });
 });

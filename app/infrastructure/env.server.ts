@@ -158,6 +158,17 @@ function envSchema(source: Record<string, string | undefined>) {
       SMTP_MAILBOX_DIR: z.string().min(1).optional(),
       // How long a set-password link (a new account's) stays usable; a reset link is 30 minutes.
       PASSWORD_LINK_HOURS: z.coerce.number().int().min(1).max(720).default(72),
+      // Sign-in with the organisers' OpenID Connect provider (docs/domain.md "Sign-in with the organisers' identity
+      // provider"): its issuer (discovered at <issuer>/.well-known/openid-configuration), this site's client id and
+      // secret there, and the provider's name on the login page's button ("University account"). Unset
+      // OIDC_ISSUER: no such sign-in, nothing shows. OIDC_CREATES_ACCOUNTS: a person the provider vouches for who
+      // has no account here gets a participant account without a team (otherwise they are refused).
+      OIDC_ISSUER: z.url().max(500).optional(),
+      OIDC_CLIENT_ID: z.string().min(1).max(500).optional(),
+      OIDC_CLIENT_SECRET: z.string().min(1).max(2_000).optional(),
+      // eslint-disable-next-line no-control-regex -- a label is one line of plain text on a button
+      OIDC_LABEL: z.string().trim().min(1).max(60).regex(/^[^\u0000-\u001f\u007f<>]+$/u, "one line of text, no angle brackets").optional(),
+      OIDC_CREATES_ACCOUNTS: booleanFromString.default(false),
     })
     .superRefine((env, ctx) => {
       if (env.NODE_ENV !== "production") return;
@@ -183,11 +194,20 @@ function envSchema(source: Record<string, string | undefined>) {
       }
     })
     .superRefine((env, ctx) => {
+      if (env.OIDC_ISSUER === undefined) return;
+      for (const name of ["OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET", "OIDC_LABEL"] as const) {
+        if (env[name] === undefined) ctx.addIssue({ code: "custom", path: [name], message: "OIDC_ISSUER needs OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and OIDC_LABEL" });
+      }
+      if (env.NODE_ENV !== "production") return;
+      if (!env.OIDC_ISSUER.startsWith("https://")) ctx.addIssue({ code: "custom", path: ["OIDC_ISSUER"], message: "production talks to its identity provider over HTTPS only (https://...)" });
+      if (env.APP_ORIGIN === undefined) ctx.addIssue({ code: "custom", path: ["APP_ORIGIN"], message: "the identity provider sends people back to the site's public origin, e.g. https://gates.example.org" });
+    })
+    .superRefine((env, ctx) => {
       if ((env.SMTP_USER === undefined) !== (env.SMTP_PASSWORD === undefined)) {
         ctx.addIssue({ code: "custom", path: [env.SMTP_USER === undefined ? "SMTP_USER" : "SMTP_PASSWORD"], message: "SMTP_USER and SMTP_PASSWORD go together" });
       }
     })
-    .transform((env) => ({ ...env, mail: mailSettingsOf(env, ports) }));
+    .transform((env) => ({ ...env, mail: mailSettingsOf(env, ports), oidc: oidcSettingsOf(env) }));
 }
 
 /**
@@ -210,6 +230,30 @@ function mailSettingsOf(
     from: env.SMTP_FROM ?? LOCAL_MAIL_FROM,
     origin: new URL(env.APP_ORIGIN ?? `http://localhost:${env.PORT}`).origin,
     mailboxDir: env.SMTP_MAILBOX_DIR ? path.resolve(env.SMTP_MAILBOX_DIR) : local ? path.resolve(LOCAL_MAILBOX_PATH) : null,
+  };
+}
+
+/** The organisers' OpenID Connect provider, as the OIDC_* variables name it (null: no such sign-in). */
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  label: string;
+  createsAccounts: boolean;
+  /** Where the provider sends the person back: on the site's public origin, never a request's Host. */
+  redirectUri: string;
+}
+
+function oidcSettingsOf(env: { PORT: number; APP_ORIGIN?: string; OIDC_ISSUER?: string; OIDC_CLIENT_ID?: string; OIDC_CLIENT_SECRET?: string; OIDC_LABEL?: string; OIDC_CREATES_ACCOUNTS: boolean }): OidcSettings | null {
+  if (env.OIDC_ISSUER === undefined || env.OIDC_CLIENT_ID === undefined || env.OIDC_CLIENT_SECRET === undefined || env.OIDC_LABEL === undefined) return null;
+  const origin = new URL(env.APP_ORIGIN ?? `http://localhost:${env.PORT}`).origin;
+  return {
+    issuer: env.OIDC_ISSUER,
+    clientId: env.OIDC_CLIENT_ID,
+    clientSecret: env.OIDC_CLIENT_SECRET,
+    label: env.OIDC_LABEL,
+    createsAccounts: env.OIDC_CREATES_ACCOUNTS,
+    redirectUri: `${origin}/auth/oidc/callback`,
   };
 }
 

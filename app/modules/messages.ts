@@ -37,6 +37,16 @@ export const messages = {
     // The first page after a login that ended the user's oldest sessions (SESSIONS_PER_USER).
     oldestSessionEnded: "You were signed in on too many devices; the oldest sign-in was ended.",
   },
+  // Sign-in with the organisers' identity provider (app/modules/auth/oidc.server.ts, docs/domain.md).
+  oidc: {
+    failed: "The sign-in with your organisation's account did not complete. Please try again.",
+    cancelled: "The sign-in was cancelled at your organisation's sign-in page.",
+    unavailable: "Your organisation's sign-in cannot be reached right now. Try again in a moment, or sign in with your username and password.",
+    unverified: "Your organisation has not confirmed your e-mail address, so no account here can be matched to it. Ask the organisers, or sign in with your username and password.",
+    noAccount: "No account here matches your organisation's account. Ask the organisers for one, or sign in with your username and password.",
+    staffAccount: "This account signs in with its username and password only.",
+    boundElsewhere: "This account is already linked to another person at your organisation. Sign in with your username and password, or ask the organisers.",
+  },
   // A Socket.IO connection refused at its handshake (SOCKETS_PER_SESSION, SOCKETS_PER_USER): connect_error's message.
   realtime: {
     tooManyForSession: template("Too many live connections for this sign-in ({{limit}} at most): close a tab, then reload.", (limit: number) => ({ limit })),

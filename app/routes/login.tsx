@@ -22,6 +22,7 @@ import {
 import { getLogger } from "~/infrastructure/logger.server";
 import { isServiceUnreachable } from "~/glue/unavailable.server";
 import { mailIsOn } from "~/modules/mail/mails.server";
+import { oidcSettings } from "~/modules/auth/oidc.server";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "meta.login") }];
 
@@ -29,8 +30,9 @@ export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
   if (user) throw redirect(afterLoginPath(user.role, new URL(request.url).searchParams.get("redirectTo")));
-  // "Forgot your password?" only where mail is sent (docs/domain.md "Mail").
-  return { mailOn: mailIsOn() };
+  // "Forgot your password?" only where mail is sent (docs/domain.md "Mail"); "Sign in with …" only where the
+  // event has an identity provider (docs/domain.md "Sign-in with the organisers' identity provider").
+  return { mailOn: mailIsOn(), providerLabel: oidcSettings()?.label ?? null };
 }
 
 // Public route: the login action (the form strategy checks the throttle and the password).
@@ -78,7 +80,7 @@ function useTransientMessage(message: string | undefined, attempt: unknown) {
 
 export default function LoginPage() {
   const lastResult = useActionData<typeof action>();
-  const { mailOn } = useLoaderData<typeof loader>();
+  const { mailOn, providerLabel } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
   const [form, fields] = useForm({
@@ -130,6 +132,14 @@ export default function LoginPage() {
           {pending ? t("login.pending") : t("login.submit")}
         </ActionButton>
       </Form>
+      {providerLabel ? (
+        // A plain form post (reloadDocument): the answer is a redirect to the provider's own site.
+        <Form method="post" action="/auth/oidc" reloadDocument className="form login__provider">
+          <p className="login__or">{t("login.or")}</p>
+          <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+          <ActionButton type="submit">{t("login.oidc", { label: providerLabel })}</ActionButton>
+        </Form>
+      ) : null}
       {mailOn ? (
         <p className="login__hint">
           <Link to="/forgot-password">{t("login.forgot")}</Link>

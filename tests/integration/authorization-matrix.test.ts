@@ -71,6 +71,10 @@ const matrix: Record<string, Case[]> = {
   // A forgotten password and a mailed link's page are public; the link's page without a live link says so (404).
   "routes/forgot-password": [{ loader: "page", action: "page" }],
   "routes/set-password": [{ loader: nobody, action: everyone }],
+  // Sign-in with the organisers' identity provider: public, and not there (404) while no provider is configured,
+  // as here; a GET of the start only goes to /login (tests/integration/oidc-sign-in.test.ts has the flow).
+  "routes/auth.oidc": [{ loader: everyone, action: nobody }],
+  "routes/auth.oidc_.callback": [{ loader: nobody }],
   "routes/_app.account.password": [{ loader: "page", action: "page" }],
   "routes/_app.team": [{ loader: "page", action: "page" }],
   // The not-found page answers 404 to everyone, by design.

@@ -44,6 +44,9 @@ export const pageRoles: ReadonlyArray<{ path: string; exact?: true; roles: reado
   // A forgotten password, and a mailed link's page (docs/domain.md "Mail").
   { path: "/forgot-password", exact: true, roles: "public" },
   { path: "/set-password", exact: true, roles: "public" },
+  // Sign-in with the organisers' identity provider: its start and the provider's way back (docs/domain.md).
+  { path: "/auth/oidc", exact: true, roles: "public" },
+  { path: "/auth/oidc/callback", exact: true, roles: "public" },
   { path: "/404", exact: true, roles: "public" },
   { path: "/docs/api", exact: true, roles: "public" },
   { path: "/dashboard/submissions", roles: ["admin", "judge"] },

@@ -81,7 +81,7 @@ export function baseUserName(name: string, lastName: string, email: string): str
  * The first of base, base2, base3 … that is not the same name as any user's (case and look-alikes
  * ignored, as for every name: app/modules/names/names.ts), asked 50 at a time.
  */
-async function uniqueUserName(tx: Transaction, base: string): Promise<string> {
+export async function uniqueUserName(tx: Transaction, base: string): Promise<string> {
   for (let from = 1; ; from += 50) {
     const candidates = Array.from({ length: 50 }, (_, index) => (from + index === 1 ? base : `${base}${from + index}`));
     const taken = await tx.select({ key: users.nameKey }).from(users).where(anyOf(users.nameKey, candidates.map(nameKey)));
