@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import Provider from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, oidcIdentities, users } from "../../db/schema.ts";
+import { auditLog, oidcIdentities, signIns, users } from "../../db/schema.ts";
 import { findSessionCaller } from "../../app/glue/caller.server.ts";
 import { getToast } from "../../app/glue/toast.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
@@ -109,10 +109,10 @@ const cookieHeader = (jar: Map<string, string>) => [...jar].map(([name, value]) 
  * The login page's button, then the provider's pages as `subject`, up to the provider's redirect back to the app:
  * the callback's URL and the app's cookie jar (the pending sign-in's cookie).
  */
-async function throughProvider(subject: string): Promise<{ callbackUrl: string; appJar: Map<string, string> }> {
+async function throughProvider(subject: string, redirectTo = ""): Promise<{ callbackUrl: string; appJar: Map<string, string> }> {
   signingIn = subject;
   const appJar = new Map<string, string>();
-  const start = (await callRoute(startRoute as never, "action", { request: new Request(`${APP_ORIGIN}/auth/oidc`, { method: "POST", body: new URLSearchParams({ redirectTo: "" }) }), params: {}, context: {} })) as Response;
+  const start = (await callRoute(startRoute as never, "action", { request: new Request(`${APP_ORIGIN}/auth/oidc`, { method: "POST", body: new URLSearchParams({ redirectTo }) }), params: {}, context: {} })) as Response;
   expect(start.status).toBe(302);
   keep(appJar, start);
   let url = start.headers.get("Location")!;
@@ -141,8 +141,8 @@ async function callback(callbackUrl: string, appJar: Map<string, string>) {
   return { location: response.headers.get("Location"), caller, message: toast?.title ?? null, jar };
 }
 
-async function signIn(subject: string) {
-  const { callbackUrl, appJar } = await throughProvider(subject);
+async function signIn(subject: string, redirectTo = "") {
+  const { callbackUrl, appJar } = await throughProvider(subject, redirectTo);
   return callback(callbackUrl, appJar);
 }
 
@@ -174,11 +174,16 @@ describe("signing in with the organisers' identity provider", () => {
     expect(await identitiesOf(alice.id)).toEqual([expect.objectContaining({ issuer: `${issuer}`, subject })]);
     const [record] = await getDb().select().from(auditLog).where(eq(auditLog.kind, "user.identity-bound"));
     expect(record).toMatchObject({ userId: alice.id });
+    // As a password login: the browser's device cookie, and the sign-in log of the integrity signals.
+    expect(first.jar.has("__gk_device")).toBe(true);
+    expect(await getDb().select().from(signIns).where(eq(signIns.userId, alice.id))).toHaveLength(1);
 
     // The person's address changes at the provider (and is no longer vouched for): the binding still says who they are.
     people.set(subject, { email: `${unique("renamed")}@uni.example`, email_verified: false });
-    const second = await signIn(subject);
+    // The page the person was going to when sent to /login comes along through the provider.
+    const second = await signIn(subject, "/scoreboard");
     expect(second.message).toBeNull();
+    expect(second.location).toBe("/scoreboard");
     expect(second.caller).toMatchObject({ id: alice.id });
     expect(second.caller!.sessionId).not.toBe(first.caller!.sessionId);
   });
@@ -230,6 +235,23 @@ describe("signing in with the organisers' identity provider", () => {
     } finally {
       configure({ OIDC_ISSUER: issuer });
     }
+  });
+
+  it("keeps one identity to an account, and refuses a bound participant once made staff", async () => {
+    const email = `${unique("dana")}@uni.example`;
+    const dana = await participantWithAddress(email);
+    const first = unique("sub");
+    people.set(first, { email, email_verified: true });
+    expect((await signIn(first)).caller).toMatchObject({ id: dana.id });
+
+    // Another person at the provider given the same (recycled) address: the account is not theirs.
+    const second = unique("sub");
+    people.set(second, { email, email_verified: true });
+    expect(await signIn(second)).toMatchObject({ location: "/login", caller: null, message: messages.oidc.boundElsewhere });
+    expect(await identitiesOf(dana.id)).toEqual([expect.objectContaining({ subject: first })]);
+
+    await getDb().update(users).set({ role: "judge" }).where(eq(users.id, dana.id));
+    expect(await signIn(first)).toMatchObject({ location: "/login", caller: null, message: messages.oidc.staffAccount });
   });
 
   it("refuses a replayed callback, a wrong state, and a callback without the sign-in's cookie", async () => {
