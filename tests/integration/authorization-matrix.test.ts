@@ -106,6 +106,15 @@ const matrix: Record<string, Case[]> = {
       action: signedIn,
     },
   ],
+  // A code challenge's page: a judged challenge has none (404); a post is refused before its body is read (staff have
+  // no team: 403; a team's member is told the challenge is not checked by tests).
+  "routes/_app.code.$id": [
+    {
+      params: (w) => ({ id: String(w.openChallenge) }),
+      loader: { visitor: "login", participant: "404", outsider: "404", judge: "404", admin: "404", mentor: "404" },
+      action: { visitor: "login", participant: "allowed", outsider: "allowed", judge: "403", admin: "403", mentor: "403" },
+    },
+  ],
   "routes/_app.submition_.$id.question": [
     // The form is read first (an empty one is a 400 for everyone); who may ask about what: tests/integration/threads.test.ts.
     { name: "an open challenge", params: (w) => ({ id: String(w.openChallenge) }), loader: signedIn, action: signedIn },
@@ -154,6 +163,14 @@ const matrix: Record<string, Case[]> = {
   "routes/dashboard.challenges_.$id.attachment": [{ params: (w) => ({ id: String(w.openChallenge) }), loader: "page" }],
   // A judged challenge has no predictions page (404); the admin's form reads its intent before anything else.
   "routes/dashboard.predictions.$id": [
+    {
+      params: (w) => ({ id: String(w.openChallenge) }),
+      loader: { visitor: "login", participant: "403", outsider: "403", judge: "403", admin: "404", mentor: "403" },
+      action: "page",
+    },
+  ],
+  // A judged challenge has no code page (404); the admin's form reads its intent before anything else.
+  "routes/dashboard.code.$id": [
     {
       params: (w) => ({ id: String(w.openChallenge) }),
       loader: { visitor: "login", participant: "403", outsider: "403", judge: "403", admin: "404", mentor: "403" },

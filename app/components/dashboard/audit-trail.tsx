@@ -96,6 +96,8 @@ const kindKeys: Record<AuditKind, string> = {
   "predictions.settings": "auditPage.kinds.predictionsSettings",
   "predictions.labels": "auditPage.kinds.predictionsLabels",
   "predictions.revealed": "auditPage.kinds.predictionsRevealed",
+  "code.settings": "auditPage.kinds.codeSettings",
+  "code.tests": "auditPage.kinds.codeTests",
   "hint.unlocked": "auditPage.kinds.hintUnlocked",
   "award.given": "auditPage.kinds.awardGiven",
   "award.revoked": "auditPage.kinds.awardRevoked",

@@ -48,6 +48,8 @@ export const auditKinds = {
   "predictions.settings": "Prediction settings changed",
   "predictions.labels": "Prediction labels uploaded",
   "predictions.revealed": "Private scores revealed",
+  "code.settings": "Code settings changed",
+  "code.tests": "Hidden tests uploaded",
   "hint.unlocked": "Hint unlocked",
   "award.given": "Award given",
   "award.revoked": "Award revoked",

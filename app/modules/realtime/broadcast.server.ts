@@ -79,6 +79,11 @@ export function broadcastJudgingChanged() {
   getEmitter().to([rooms.judges, rooms.admins]).emit("judging:changed");
 }
 
+/** One of a team's code runs moved: the team's pages and the admins' re-read what their viewer may see. */
+export function broadcastRunChanged(teamId: number, challengeId: number) {
+  getEmitter().to([rooms.team(teamId), rooms.admins]).emit("runs:changed", { challengeId });
+}
+
 /** A prediction challenge's files or reveal changed: every page showing it re-reads what its viewer may see. */
 export function broadcastPredictionsChanged(challengeId: number) {
   getEmitter().to(everyone).emit("predictions:changed", { challengeId });
