@@ -20,7 +20,7 @@ import { getCodeChallenge, loadTestsArchive, OUTPUT_LIMIT_BYTES } from "./settin
 
 export class JudgeFailure extends Error {}
 
-export type RunOutcome = { kind: "judged"; verdict: Exclude<Verdict, "judge-error">; pointsCenti: number; teamId: number } | { kind: "skipped" };
+export type RunOutcome = { kind: "judged"; verdict: Exclude<Verdict, "judge-error">; language: string; pointsCenti: number; teamId: number } | { kind: "skipped" };
 
 /** Live progress is written at most this often (a run of 100 fast tests is not 100 writes). */
 const PROGRESS_EVERY_MS = 250;
@@ -89,5 +89,5 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
   if (!saved) return { kind: "skipped" };
   if (passed.length > 0) await requestStandingsRecompute(saved.teamId);
   broadcastRunChanged(run.teamId, run.challengeId);
-  return { kind: "judged", verdict: judgement.verdict, pointsCenti, teamId: saved.teamId };
+  return { kind: "judged", verdict: judgement.verdict, language: run.language, pointsCenti, teamId: saved.teamId };
 }

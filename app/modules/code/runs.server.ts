@@ -102,12 +102,19 @@ export async function sendRun(caller: { id: number; teamId: number | null }, cha
   return id;
 }
 
-/** Queues again the runs still queued a minute after they were sent (their job lost with Redis): the runner's sweep. */
+/**
+ * The runner's sweep: queues again the runs still queued a minute after they were sent (their job lost with Redis,
+ * or its tries spent on judge errors), and those left compiling or running for ten minutes (a runner gone). Each at
+ * most once every ten minutes; a job already in the queue is not added twice.
+ */
 export async function requeueStaleRuns(): Promise<number> {
   const rows = await getDb()
     .select({ id: codeRuns.id })
     .from(codeRuns)
-    .where(and(eq(codeRuns.state, "queued"), sql`${codeRuns.createdAt} < now() - interval '1 minute'`, sql`${codeRuns.failures} = 0`))
+    .where(
+      sql`(${codeRuns.state} = 'queued' and ${codeRuns.createdAt} < now() - interval '1 minute')
+        or (${codeRuns.state} in ('compiling', 'running') and ${codeRuns.startedAt} < now() - interval '10 minutes')`,
+    )
     .limit(500);
   const bucket = Math.floor(Date.now() / 600_000);
   if (rows.length) await enqueueMany("runs", rows.map((row) => ({ runId: row.id })), (payload) => `runs-${payload.runId}-${bucket}`);
