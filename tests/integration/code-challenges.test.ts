@@ -11,7 +11,7 @@ import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { objectExists } from "../../app/infrastructure/s3.server.ts";
 import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
-import { ChallengeFormSchema } from "../../app/modules/challenges/schema.ts";
+import { ChallengeApiSchema, ChallengeFormSchema } from "../../app/modules/challenges/schema.ts";
 import { codePage, QUEUED_PER_TEAM } from "../../app/modules/code/runs.server.ts";
 import { getCodeChallenge } from "../../app/modules/code/settings.server.ts";
 import { assertCanSubmit } from "../../app/modules/submissions/submit.server.ts";
@@ -30,6 +30,9 @@ describe("code challenges: the admin's side", () => {
     expect(ChallengeFormSchema.safeParse({ ...base, checking: "tests" }).success).toBe(true);
     const withAnswers = ChallengeFormSchema.safeParse({ ...base, checking: "tests", answers: "flag{x}" });
     expect(withAnswers.success).toBe(false);
+    // The API's input likewise (its languages, limits and tests are the dashboard page's).
+    const api = ChallengeApiSchema.safeParse({ title: "Sums", description: "Add two numbers", points: "100", category: "PS", wave: 1, checking: "tests" });
+    expect(api.error?.issues ?? []).toEqual([]);
   });
 
   it("refuses bad settings with a sentence, giving back what was typed", async () => {
