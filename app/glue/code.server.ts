@@ -9,6 +9,7 @@ import { getDb } from "../infrastructure/db.server.ts";
 import { deleteObject } from "../infrastructure/s3.server.ts";
 import { LANGUAGE_IDS } from "../infrastructure/sandbox/languages.server.ts";
 import { COMPARATORS } from "../modules/code/compare.ts";
+import { pauseJudging, rejudgeRuns } from "../modules/code/rejudge.server.ts";
 import { assertCanSendRun, sendRun, SOURCE_MAX_BYTES } from "../modules/code/runs.server.ts";
 import { checkTestsArchive, getCodeChallenge, MEMORY_LIMIT_MB, saveCodeSettings, saveTests, TESTS_MAX_BYTES, TIME_LIMIT_MS } from "../modules/code/settings.server.ts";
 import { DomainError } from "../modules/errors.ts";
@@ -80,7 +81,10 @@ export const CodeSettingsSchema = z.object({
   comparator: z.enum(COMPARATORS, { error: m.comparatorInvalid }),
 });
 
-/** An admin's post on /dashboard/code/:id: the settings (`intent=settings`), or the tests archive (multipart). */
+/**
+ * An admin's post on /dashboard/code/:id: the settings (`intent=settings`), the tests archive (multipart), a rejudge
+ * (`intent=rejudge`, of one `run` or of every judged run), or pausing and resuming every runner.
+ */
 export async function adminCodePost(request: Request, caller: Caller, challengeId: number): Promise<CodeReply> {
   const actor = actorOf(caller, request);
   try {
@@ -115,7 +119,18 @@ export async function adminCodePost(request: Request, caller: Caller, challengeI
     }
     const form = await request.formData();
     const fields = typedBack(form);
-    if (form.get("intent") !== "settings") return { ok: false, status: 400, message: messages.errors.badRequest };
+    const intent = form.get("intent");
+    if (intent === "rejudge") {
+      const run = String(form.get("run") ?? "");
+      if (run !== "" && !/^[1-9][0-9]{0,9}$/.test(run)) return { ok: false, status: 400, message: messages.errors.badRequest };
+      return { ok: true, message: m.rejudged(await rejudgeRuns(actor, challengeId, run === "" ? null : Number(run))) };
+    }
+    if (intent === "pause" || intent === "resume") {
+      const changed = await pauseJudging(actor, intent === "pause");
+      if (!changed) return { ok: false, status: 409, message: intent === "pause" ? m.alreadyPaused : m.alreadyRunning };
+      return { ok: true, message: intent === "pause" ? m.paused : m.resumed };
+    }
+    if (intent !== "settings") return { ok: false, status: 400, message: messages.errors.badRequest };
     const parsed = CodeSettingsSchema.safeParse({ ...fields, languages: form.getAll("languages").map(String) });
     if (!parsed.success) return { ok: false, status: 400, message: parsed.error.issues[0].message, fields: { ...fields, languages: form.getAll("languages").map(String).join(",") } };
     await saveCodeSettings(actor, challengeId, parsed.data);

@@ -80,8 +80,8 @@ CREATE OR REPLACE VIEW "team_answers" AS
 			sum(s.share)::bigint AS earned, max(f.first_at) AS scored_at
 		FROM (
 			SELECT DISTINCT ON (r.team_id, r.challenge_id, p.name) r.team_id, r.challenge_id, r.user_id, r.id AS run_id, p.name, r.created_at AS first_at
+			-- Every run's last judgement: a run queued again (a rejudge) keeps it until the new one replaces it.
 			FROM "code_runs" r CROSS JOIN LATERAL unnest(r.passed_subtasks) AS p(name)
-			WHERE r.state = 'done'
 			ORDER BY r.team_id, r.challenge_id, p.name, r.created_at, r.id
 		) f
 		INNER JOIN "code_challenges" sc ON sc.challenge_id = f.challenge_id

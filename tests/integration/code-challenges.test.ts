@@ -12,6 +12,7 @@ import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { objectExists } from "../../app/infrastructure/s3.server.ts";
 import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
 import { ChallengeApiSchema, ChallengeFormSchema } from "../../app/modules/challenges/schema.ts";
+import { judgingPaused } from "../../app/modules/code/rejudge.server.ts";
 import { codePage, QUEUED_PER_TEAM } from "../../app/modules/code/runs.server.ts";
 import { getCodeChallenge } from "../../app/modules/code/settings.server.ts";
 import { assertCanSubmit } from "../../app/modules/submissions/submit.server.ts";
@@ -131,5 +132,48 @@ describe("code challenges: a team's programs", () => {
     const early = await codePost(post(`/code/${challenge.id}`, programForm("python3", "print(1)")), callerOf(user), challenge.id, new Date());
     expect(early).toMatchObject({ ok: false, status: 409, message: "This challenge's tests are not uploaded yet: programs cannot be judged before they are." });
     await expect(assertCanSubmit({ teamId: team.id, challengeId: challenge.id })).rejects.toMatchObject({ status: 409, message: "This challenge runs your program against hidden tests: send it on the challenge's code page." });
+  });
+
+  it("rejudges a judged run, which keeps its verdict and points until the new ones; a run not judged cannot be", async () => {
+    const { challenge, caller, path } = await codeChallenge();
+    const { team, user } = await makePlayer();
+    await codePost(post(`/code/${challenge.id}`, programForm("python3", "print(3)")), callerOf(user), challenge.id, new Date());
+    const [run] = await getDb().select().from(codeRuns).where(eq(codeRuns.teamId, team.id));
+    const notYet = await adminCodePost(post(path, new URLSearchParams({ intent: "rejudge", run: String(run.id) })), caller, challenge.id);
+    expect(notYet).toMatchObject({ ok: false, status: 409, message: "This run is not judged yet: it cannot be judged again before." });
+    await getDb().update(codeRuns).set({ state: "done", verdict: "wrong-answer", passedSubtasks: ["small"], pointsCenti: 3000 }).where(eq(codeRuns.id, run.id));
+    const bad = await adminCodePost(post(path, new URLSearchParams({ intent: "rejudge", run: "x" })), caller, challenge.id);
+    expect(bad).toMatchObject({ ok: false, status: 400 });
+    const again = await adminCodePost(post(path, new URLSearchParams({ intent: "rejudge" })), caller, challenge.id);
+    expect(again).toMatchObject({ ok: true, message: "Runs queued to be judged again: 1. Each keeps its last verdict until the new one." });
+    const [queued] = await getDb().select().from(codeRuns).where(eq(codeRuns.id, run.id));
+    expect(queued).toMatchObject({ state: "queued", verdict: "wrong-answer", passedSubtasks: ["small"], createdAt: run.createdAt });
+    // Its points still count while it waits.
+    const page = (await codePage(challenge.id, { role: "participant", teamId: team.id }, "en"))!;
+    expect(page.pointsCenti).toBe(3000);
+    const recorded = await getDb().select({ after: auditLog.after }).from(auditLog).where(eq(auditLog.kind, "code.rejudged"));
+    expect(recorded.some((row) => JSON.stringify(row.after) === JSON.stringify({ runs: 1 }))).toBe(true);
+  });
+
+  it("pauses and resumes every runner, each once, recorded", async () => {
+    const { challenge, caller, path } = await codeChallenge();
+    const pause = () => adminCodePost(post(path, new URLSearchParams({ intent: "pause" })), caller, challenge.id);
+    const resume = () => adminCodePost(post(path, new URLSearchParams({ intent: "resume" })), caller, challenge.id);
+    try {
+      expect(await pause()).toMatchObject({ ok: true, message: "Judging paused: programs are still taken and queued, no runner starts one." });
+      expect(await judgingPaused()).toBe(true);
+      expect(await pause()).toMatchObject({ ok: false, status: 409, message: "Judging was already paused." });
+      // Programs are still taken while paused.
+      const { user } = await makePlayer();
+      expect(await codePost(post(`/code/${challenge.id}`, programForm("c", "int main(){}")), callerOf(user), challenge.id, new Date())).toMatchObject({ ok: true });
+      expect(await resume()).toMatchObject({ ok: true, message: "Judging resumed: runners take the queued programs." });
+      expect(await judgingPaused()).toBe(false);
+      expect(await resume()).toMatchObject({ ok: false, status: 409 });
+    } finally {
+      await resume();
+    }
+    const kinds = (await getDb().select({ kind: auditLog.kind }).from(auditLog).where(eq(auditLog.actorId, caller.id))).map((row) => row.kind);
+    expect(kinds.filter((kind) => kind === "code.paused")).toHaveLength(1);
+    expect(kinds.filter((kind) => kind === "code.resumed")).toHaveLength(1);
   });
 });

@@ -11,16 +11,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeRuns, standings, teamAnswers } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
-import { bullPrefix } from "../../app/infrastructure/queue.server.ts";
+import { bullPrefix, getQueue } from "../../app/infrastructure/queue.server.ts";
 import { deleteObject } from "../../app/infrastructure/s3.server.ts";
 import { sandboxHost, type SandboxHost } from "../../app/infrastructure/sandbox/sandbox.server.ts";
-import { codePost } from "../../app/glue/code.server.ts";
+import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
+import { pauseJudging, rejudgeRuns } from "../../app/modules/code/rejudge.server.ts";
 import { codePage } from "../../app/modules/code/runs.server.ts";
 import { getCodeChallenge } from "../../app/modules/code/settings.server.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { startRunner } from "../../workers/processors/runs.ts";
-import { codeChallenge, post, programForm } from "../support/code.ts";
-import { callerOf, ensureEventSettings, ensureTwoOpenGates, makePlayer } from "../support/fixtures.ts";
+import { archiveForm, codeChallenge, post, programForm, SUMS, tarGz } from "../support/code.ts";
+import { actorFor, callerOf, ensureEventSettings, ensureTwoOpenGates, makePlayer } from "../support/fixtures.ts";
 
 // This file's own queues: its runner takes none of the runs other test files queue (and they none of its).
 process.env.REDIS_PREFIX = `gk-runner-${process.pid}`;
@@ -129,5 +130,54 @@ describe.skipIf(unavailable !== null)("code runs judged by a real runner", () =>
     expect(await totalOf(team.id)).toBe(0);
     const page = (await codePage(challenge.id, { role: "participant", teamId: team.id }, "en"))!;
     expect(JSON.stringify(page)).not.toContain("unreadable");
+  });
+
+  it("judges again after the tests are fixed: the team's points follow, still reached at the run's send time", async () => {
+    // A wrong expected output in the large subtask: the right program fails it.
+    const { challenge, caller, path } = await codeChallenge(100, { ...SUMS, "large/1.out": "4000000001\n" });
+    const { team, user } = await makePlayer();
+    const run = await sendAndWait(user, challenge.id, RIGHT);
+    expect(run).toMatchObject({ verdict: "wrong-answer", pointsCenti: 3000 });
+    expect(await totalOf(team.id)).toBe(3000);
+    expect(await adminCodePost(post(path, archiveForm(await tarGz(SUMS))), caller, challenge.id)).toMatchObject({ ok: true });
+    expect(await rejudgeRuns(actorFor(caller.id, caller.name, "admin"), challenge.id)).toBe(1);
+    const deadline = Date.now() + 60_000;
+    let again = run;
+    while (again.state !== "done" || again.verdict !== "accepted") {
+      if (Date.now() > deadline) throw new Error(`run ${run.id} not judged again: ${again.state} ${again.verdict}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      [again] = await getDb().select().from(codeRuns).where(eq(codeRuns.id, run.id));
+    }
+    expect(again).toMatchObject({ pointsCenti: 10_000, createdAt: run.createdAt });
+    expect(await totalOf(team.id)).toBe(10_000);
+  });
+
+  it("starts nothing while judging is paused, and judges the queued runs once resumed", async () => {
+    const { challenge } = await codeChallenge(100);
+    const { user } = await makePlayer();
+    const admin = actorFor(user.id, "admin", "admin");
+    expect(await pauseJudging(admin, true)).toBe(true);
+    try {
+      const reply = await codePost(post(`/code/${challenge.id}`, programForm("python3", RIGHT)), callerOf(user), challenge.id, new Date());
+      expect(reply).toMatchObject({ ok: true });
+      const [run] = await getDb().select().from(codeRuns).where(eq(codeRuns.teamId, user.teamId!));
+      // Its job waits in the paused queue: no runner may take it.
+      const jobs = await getQueue("runs").getJobs(["waiting", "active"]);
+      const job = jobs.find((candidate) => (candidate.data as { runId: number }).runId === run.id)!;
+      expect(await job.getState()).toBe("waiting");
+      expect((await getDb().select({ state: codeRuns.state }).from(codeRuns).where(eq(codeRuns.id, run.id)))[0].state).toBe("queued");
+    } finally {
+      await pauseJudging(admin, false);
+    }
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const [row] = await getDb().select().from(codeRuns).where(eq(codeRuns.teamId, user.teamId!));
+      if (row.state === "done") {
+        expect(row.verdict).toBe("accepted");
+        break;
+      }
+      if (Date.now() > deadline) throw new Error("the queued run was not judged after resuming");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   });
 });

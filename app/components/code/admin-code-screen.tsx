@@ -12,7 +12,7 @@ type Data = NonNullable<Awaited<ReturnType<typeof adminCodePage>>>;
 type Reply = { ok: boolean; message: string; fields?: Record<string, string> } | undefined;
 
 /** A code challenge's admin page (/dashboard/code/:id): languages and limits, the hidden tests, every run. */
-export function AdminCodeScreen({ challenge, settings, available, timeZone, runs }: Data) {
+export function AdminCodeScreen({ challenge, paused, settings, available, timeZone, runs }: Data) {
   const { t } = useT();
   const format = useFormats();
   const serverMessage = useServerMessage();
@@ -91,6 +91,24 @@ export function AdminCodeScreen({ challenge, settings, available, timeZone, runs
         <ActionButton type="submit">{t("codeAdmin.upload")}</ActionButton>
       </Form>
 
+      <section className="card stack" aria-labelledby="code-judging">
+        <h2 id="code-judging">{t("codeAdmin.judging")}</h2>
+        <p>{paused === null ? t("codeAdmin.judgingUnknown") : paused ? t("codeAdmin.judgingPaused") : t("codeAdmin.judgingRunning")}</p>
+        <Form method="post">
+          <input type="hidden" name="intent" value={paused ? "resume" : "pause"} />
+          <ActionButton type="submit" variant={paused ? undefined : "danger"}>
+            {paused ? t("codeAdmin.resume") : t("codeAdmin.pause")}
+          </ActionButton>
+        </Form>
+        <p className="muted">{t("codeAdmin.rejudgeHelp")}</p>
+        <Form method="post">
+          <input type="hidden" name="intent" value="rejudge" />
+          <ActionButton type="submit" variant="subtle">
+            {t("codeAdmin.rejudgeAll")}
+          </ActionButton>
+        </Form>
+      </section>
+
       <section className="card stack" aria-labelledby="code-all-runs">
         <h2 id="code-all-runs">{t("codeAdmin.runs")}</h2>
         {runs.length === 0 ? (
@@ -121,6 +139,15 @@ export function AdminCodeScreen({ challenge, settings, available, timeZone, runs
                       <RunDetails run={run}>
                         {run.failures > 0 ? <p className="message message--error">{t("codeAdmin.failures", { times: run.failures, failure: run.failure ?? "" })}</p> : null}
                       </RunDetails>
+                      {run.state === "done" ? (
+                        <Form method="post">
+                          <input type="hidden" name="intent" value="rejudge" />
+                          <input type="hidden" name="run" value={run.id} />
+                          <ActionButton type="submit" variant="subtle">
+                            {t("codeAdmin.rejudge")}
+                          </ActionButton>
+                        </Form>
+                      ) : null}
                     </td>
                     <RunPoints run={run} />
                   </tr>

@@ -66,6 +66,7 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
   const passed = judgement.subtasks.filter((subtask) => subtask.passed);
   const earned = passed.reduce((sum, subtask) => sum + subtask.share, 0);
   const pointsCenti = pointsCentiOfShares(challenge.points, earned, archive.totalShare);
+  const moves = passed.length > 0 || run.passedSubtasks.length > 0;
   const saved = await getDb().transaction(async (tx) => {
     const [row] = await tx
       .update(codeRuns)
@@ -82,12 +83,12 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
       })
       .where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`))
       .returning({ teamId: codeRuns.teamId });
-    // Only a run that passed a subtask can move the team's points.
-    if (row && passed.length > 0) await markStandingsStale(tx, row.teamId);
+    // Only a run that passes a subtask, or passed one before (a rejudge), can move the team's points.
+    if (row && moves) await markStandingsStale(tx, row.teamId);
     return row ?? null;
   });
   if (!saved) return { kind: "skipped" };
-  if (passed.length > 0) await requestStandingsRecompute(saved.teamId);
+  if (moves) await requestStandingsRecompute(saved.teamId);
   broadcastRunChanged(run.teamId, run.challengeId);
   return { kind: "judged", verdict: judgement.verdict, language: run.language, pointsCenti, teamId: saved.teamId };
 }

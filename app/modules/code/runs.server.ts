@@ -21,6 +21,7 @@ import { inLanguage } from "../i18n/content.ts";
 import type { Language } from "../i18n/i18n.ts";
 import { messages } from "../messages.ts";
 import { broadcastRunChanged } from "../realtime/broadcast.server.ts";
+import { judgingPaused } from "./rejudge.server.ts";
 import { teamChallengeScore } from "./scoring.ts";
 import { CodeError, getCodeChallenge, type CodeChallenge } from "./settings.server.ts";
 
@@ -224,7 +225,8 @@ export async function codePage(challengeId: number, viewer: { role: Role; teamId
   const score = teamChallengeScore(
     row.points,
     subtasks,
-    runs.filter((run) => run.state === "done").map((run) => ({ id: run.id, createdAt: run.createdAt, passedSubtasks: run.passedSubtasks })),
+    // A run being rejudged keeps its last judgement until the new one (app/modules/code/rejudge.server.ts).
+    runs.map((run) => ({ id: run.id, createdAt: run.createdAt, passedSubtasks: run.passedSubtasks })),
   );
   return {
     challenge: {
@@ -267,6 +269,7 @@ export async function adminCodePage(challengeId: number) {
     .limit(300);
   return {
     challenge: { id: row.id, title: row.title, points: row.points },
+    paused: await judgingPaused().catch(() => null),
     settings,
     available: languageChoices(Object.keys(languages()) as LanguageId[]),
     timeZone: row.timeZone ?? "UTC",
