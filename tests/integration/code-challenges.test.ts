@@ -4,9 +4,9 @@
  * checked at its upload, a refusal a sentence, nothing typed lost); a team's program, pasted or as a file, held to
  * the challenge's languages and the team's limits; a judged upload refused; the audit records.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, challenges, codeRuns } from "../../db/schema.ts";
+import { auditLog, challenges, codeRuns, teamAnswers } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { objectExists } from "../../app/infrastructure/s3.server.ts";
@@ -14,6 +14,7 @@ import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
 import { ChallengeApiSchema, ChallengeFormSchema } from "../../app/modules/challenges/schema.ts";
 import { judgingPaused } from "../../app/modules/code/rejudge.server.ts";
 import { codePage, QUEUED_PER_TEAM } from "../../app/modules/code/runs.server.ts";
+import { teamChallengeScore } from "../../app/modules/code/scoring.ts";
 import { getCodeChallenge } from "../../app/modules/code/settings.server.ts";
 import { assertCanSubmit } from "../../app/modules/submissions/submit.server.ts";
 import { archiveForm, codeChallenge, post, programForm, settingsForm, SUMS, tarGz } from "../support/code.ts";
@@ -175,5 +176,34 @@ describe("code challenges: a team's programs", () => {
     const kinds = (await getDb().select({ kind: auditLog.kind }).from(auditLog).where(eq(auditLog.actorId, caller.id))).map((row) => row.kind);
     expect(kinds.filter((kind) => kind === "code.paused")).toHaveLength(1);
     expect(kinds.filter((kind) => kind === "code.resumed")).toHaveLength(1);
+  });
+
+  it("counts the best of each subtask over the team's runs in team_answers, as scoring.ts does, to the hundredth and the instant", async () => {
+    // 70 points over shares 1, 1, 1 (thirds round) — and the view agrees with its TypeScript twin on random runs.
+    const files = { "subtasks.json": JSON.stringify({ a: 1, b: 1, c: 1 }), "a/1.in": "1", "a/1.out": "1", "b/1.in": "1", "b/1.out": "1", "c/1.in": "1", "c/1.out": "1" };
+    const { challenge } = await codeChallenge(70, files);
+    const subtasks = (await getCodeChallenge(challenge.id))!.subtasks;
+    const { team, user } = await makePlayer();
+    const base = Date.UTC(2030, 0, 1);
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const runs: Array<{ id: number; createdAt: Date; passedSubtasks: string[] }> = [];
+    let partial = false;
+    for (let i = 0; i < 8; i++) {
+      const passedSubtasks = ["a", "b", "c"].filter(() => random() < 0.3);
+      const createdAt = new Date(base + Math.floor(random() * 1000) * 1000);
+      const [row] = await getDb()
+        .insert(codeRuns)
+        .values({ teamId: team.id, challengeId: challenge.id, userId: user.id, language: "python3", source: "x", state: "done", verdict: "wrong-answer", passedSubtasks, createdAt })
+        .returning({ id: codeRuns.id });
+      runs.push({ id: row.id, createdAt, passedSubtasks });
+      const expected = teamChallengeScore(challenge.points, subtasks, runs);
+      const [answer] = await getDb().select().from(teamAnswers).where(and(eq(teamAnswers.teamId, team.id), eq(teamAnswers.challengeId, challenge.id)));
+      expect(answer?.scoreCenti ?? 0, `after ${i + 1} runs`).toBe(expected.pointsCenti);
+      expect(answer?.scoredAt ?? null).toEqual(expected.reachedAt);
+      partial ||= expected.pointsCenti % 100 !== 0;
+    }
+    // The draw went through partial scores (thirds: the rounding was at stake).
+    expect(partial).toBe(true);
   });
 });

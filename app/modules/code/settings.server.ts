@@ -139,9 +139,9 @@ export async function saveTests(actor: Actor, challengeId: number, tests: { key:
   return previous;
 }
 
-/** The archives this process last read (a runner judges a challenge's runs in a row): a few, by storage key. */
+/** The archives this process last read (a runner judges a challenge's runs in a row): two, by storage key (each up to MAX_TOTAL_BYTES unpacked). */
 const archives = new Map<string, Promise<TestsArchive>>();
-const ARCHIVES_KEPT = 4;
+const ARCHIVES_KEPT = 2;
 
 /** A challenge's hidden tests, read from storage (or this process's copy: a key is never reused). */
 export function loadTestsArchive(key: string, open: (key: string) => Promise<Readable> = openStored): Promise<TestsArchive> {
