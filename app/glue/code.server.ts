@@ -83,12 +83,15 @@ export const CodeSettingsSchema = z.object({
 
 /**
  * An admin's post on /dashboard/code/:id: the settings (`intent=settings`), the tests archive (multipart), a rejudge
- * (`intent=rejudge`, of one `run` or of every judged run), or pausing and resuming every runner.
+ * (`intent=rejudge`, of one `run` or of every judged run; a judge's too), or pausing and resuming every runner.
  */
 export async function adminCodePost(request: Request, caller: Caller, challengeId: number): Promise<CodeReply> {
   const actor = actorOf(caller, request);
   try {
+    // Judges rejudge; the settings, the tests and pausing are the admins'.
+    const adminOnly = caller.role !== "admin";
     if (isMultipartForm(request)) {
+      if (adminOnly) return { ok: false, status: 403, message: m.adminOnly };
       if (!(await getCodeChallenge(challengeId))) return { ok: false, status: 409, message: m.settingsFirst };
       let stored: { key: string; name: string } | null = null;
       try {
@@ -120,17 +123,18 @@ export async function adminCodePost(request: Request, caller: Caller, challengeI
     const form = await request.formData();
     const fields = typedBack(form);
     const intent = form.get("intent");
+    if (intent !== "settings" && intent !== "rejudge" && intent !== "pause" && intent !== "resume") return { ok: false, status: 400, message: messages.errors.badRequest };
     if (intent === "rejudge") {
       const run = String(form.get("run") ?? "");
       if (run !== "" && !/^[1-9][0-9]{0,9}$/.test(run)) return { ok: false, status: 400, message: messages.errors.badRequest };
       return { ok: true, message: m.rejudged(await rejudgeRuns(actor, challengeId, run === "" ? null : Number(run))) };
     }
+    if (adminOnly) return { ok: false, status: 403, message: m.adminOnly };
     if (intent === "pause" || intent === "resume") {
       const changed = await pauseJudging(actor, intent === "pause");
       if (!changed) return { ok: false, status: 409, message: intent === "pause" ? m.alreadyPaused : m.alreadyRunning };
       return { ok: true, message: intent === "pause" ? m.paused : m.resumed };
     }
-    if (intent !== "settings") return { ok: false, status: 400, message: messages.errors.badRequest };
     const parsed = CodeSettingsSchema.safeParse({ ...fields, languages: form.getAll("languages").map(String) });
     if (!parsed.success) return { ok: false, status: 400, message: parsed.error.issues[0].message, fields: { ...fields, languages: form.getAll("languages").map(String).join(",") } };
     await saveCodeSettings(actor, challengeId, parsed.data);

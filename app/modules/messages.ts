@@ -694,6 +694,7 @@ export const messages = {
     tooManyPerMinute: template("Your team has sent {{limit}} programs in the last minute: wait a minute before sending another.", (limit: number) => ({ limit })),
     sent: "Program sent: its verdict shows here as soon as it is judged.",
     notJudged: "This run is not judged yet: it cannot be judged again before.",
+    adminOnly: "Only an admin changes a code challenge's settings and tests, or pauses judging; judges may rejudge.",
     rejudged: template("Runs queued to be judged again: {{runs}}. Each keeps its last verdict until the new one.", (runs: number) => ({ runs })),
     paused: "Judging paused: programs are still taken and queued, no runner starts one.",
     resumed: "Judging resumed: runners take the queued programs.",

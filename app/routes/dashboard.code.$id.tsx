@@ -15,13 +15,13 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(matches, "codeAdmin.title", { title: data?.challenge.title ?? "" }) }];
 export const handle: DashboardHandle = { loadFailed: messages.code.loadFailed };
 
-/** Admins only (pageRoles: the dashboard): a code challenge's languages, limits, hidden tests and runs. */
+/** Admins and judges (pageRoles): a code challenge's languages, limits, hidden tests and every run; the forms are admins'. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requirePage(request);
-  return foundOr404(await adminCodePage(rowIdOr404(params.id)));
+  const user = await requirePage(request);
+  return foundOr404(await adminCodePage(rowIdOr404(params.id), user));
 }
 
-/** The settings or the tests archive (multipart); the answer is shown on the page. */
+/** The settings, the tests archive (multipart), pausing (admins), a rejudge (admins and judges); the answer is shown on the page. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const caller = await requirePage(request);
   const reply = await adminCodePost(request, caller, rowIdOr404(params.id));

@@ -169,11 +169,12 @@ const matrix: Record<string, Case[]> = {
       action: "page",
     },
   ],
-  // A judged challenge has no code page (404); the admin's form reads its intent before anything else.
+  // Admins and judges (every run; judges rejudge); a judged challenge has no code page (404); the form reads its intent
+  // before anything else (an empty one: 400 to both).
   "routes/dashboard.code.$id": [
     {
       params: (w) => ({ id: String(w.openChallenge) }),
-      loader: { visitor: "login", participant: "403", outsider: "403", judge: "403", admin: "404", mentor: "403" },
+      loader: { visitor: "login", participant: "403", outsider: "403", judge: "404", admin: "404", mentor: "403" },
       action: "page",
     },
   ],

@@ -13,7 +13,7 @@ import { objectExists } from "../../app/infrastructure/s3.server.ts";
 import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
 import { ChallengeApiSchema, ChallengeFormSchema } from "../../app/modules/challenges/schema.ts";
 import { judgingPaused } from "../../app/modules/code/rejudge.server.ts";
-import { codePage, QUEUED_PER_TEAM } from "../../app/modules/code/runs.server.ts";
+import { adminCodePage, codePage, QUEUED_PER_TEAM } from "../../app/modules/code/runs.server.ts";
 import { teamChallengeScore } from "../../app/modules/code/scoring.ts";
 import { getCodeChallenge } from "../../app/modules/code/settings.server.ts";
 import { assertCanSubmit } from "../../app/modules/submissions/submit.server.ts";
@@ -205,5 +205,25 @@ describe("code challenges: a team's programs", () => {
     }
     // The draw went through partial scores (thirds: the rounding was at stake).
     expect(partial).toBe(true);
+  });
+
+  it("shows judges every run and lets them rejudge, while the settings, the tests and pausing stay the admins'", async () => {
+    const { challenge, path } = await codeChallenge();
+    const judge = callerOf(await makeUser("judge"));
+    const { team, user } = await makePlayer();
+    await codePost(post(`/code/${challenge.id}`, programForm("python3", "print(3)")), callerOf(user), challenge.id, new Date());
+    await getDb().update(codeRuns).set({ state: "done", verdict: "accepted", tests: [{ subtask: "small", test: "1", verdict: "accepted", timeMs: 5, memoryBytes: 1 }] }).where(eq(codeRuns.teamId, team.id));
+    const page = (await adminCodePage(challenge.id, judge))!;
+    expect(page.admin).toBe(false);
+    expect(page.runs.map((run) => [run.teamName, run.verdict])).toEqual([[team.name, "accepted"]]);
+    const adminOnly = "Only an admin changes a code challenge's settings and tests, or pauses judging; judges may rejudge.";
+    expect(await adminCodePost(post(path, settingsForm({ timeLimitMs: "5000" })), judge, challenge.id)).toMatchObject({ ok: false, status: 403, message: adminOnly });
+    expect(await adminCodePost(post(path, archiveForm(await tarGz(SUMS))), judge, challenge.id)).toMatchObject({ ok: false, status: 403, message: adminOnly });
+    expect(await adminCodePost(post(path, new URLSearchParams({ intent: "pause" })), judge, challenge.id)).toMatchObject({ ok: false, status: 403 });
+    expect((await getCodeChallenge(challenge.id))!.timeLimitMs).toBe(1000);
+    expect(await adminCodePost(post(path, new URLSearchParams({ intent: "rejudge" })), judge, challenge.id)).toMatchObject({ ok: true });
+    // A team's page shows a test by its position only; the staff's, by its name.
+    const teamPage = (await codePage(challenge.id, { role: "participant", teamId: team.id }, "en"))!;
+    expect(teamPage.runs[0].tests).toEqual([{ subtask: "small", test: "1", verdict: "accepted", timeMs: 5, memoryBytes: 1 }]);
   });
 });

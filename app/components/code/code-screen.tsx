@@ -107,7 +107,7 @@ type Reply = { ok: boolean; message: string; fields?: Record<string, string> } |
  * (pasted or as a file), and the team's runs with their verdicts and the points they earn (IOI style). Re-read live
  * when one of the team's runs moves (`runs:changed`); without JavaScript, the page reloads itself while a run is judged.
  */
-export function CodeScreen({ challenge, teamId, timeZone, pointsCenti, limits, runs }: CodePageData) {
+export function CodeScreen({ challenge, teamId, staff, timeZone, pointsCenti, limits, runs }: CodePageData) {
   const { t } = useT();
   const format = useFormats();
   const serverMessage = useServerMessage();
@@ -125,6 +125,11 @@ export function CodeScreen({ challenge, teamId, timeZone, pointsCenti, limits, r
         </noscript>
       ) : null}
       <TitleBar title={t("code.title", { title: challenge.title })} written />
+      {staff ? (
+        <p>
+          <Link to={`/dashboard/code/${challenge.id}`}>{t("code.allRuns")}</Link>
+        </p>
+      ) : null}
       <section className="card stack" aria-labelledby="code-send">
         <h2 id="code-send">{t("code.send")}</h2>
         <p>{t("code.about")}</p>

@@ -160,13 +160,16 @@ const runColumns = {
 
 type RunRow = Pick<typeof codeRuns.$inferSelect, keyof typeof runColumns>;
 
-function shownRun(row: RunRow, forStaff: boolean) {
+/** Runs shown with each test's result, newest first; older ones show their verdict and points (a page stays small). */
+const RUNS_WITH_TESTS = 20;
+
+function shownRun(row: RunRow, forStaff: boolean, index: number) {
   return {
     id: row.id,
     language: row.language,
     state: row.state,
     verdict: row.verdict,
-    tests: shownTests(row.tests, forStaff),
+    tests: index < RUNS_WITH_TESTS ? shownTests(row.tests, forStaff) : [],
     passedSubtasks: row.passedSubtasks,
     pointsCenti: row.pointsCenti,
     compileMessage: row.compileMessage,
@@ -241,17 +244,22 @@ export async function codePage(challengeId: number, viewer: { role: Role; teamId
       totalShare: challenge?.totalShare ?? null,
     },
     teamId: viewer.teamId,
+    // Admins and judges: a link to every team's runs (/dashboard/code/:id).
+    staff: viewer.role === "admin" || viewer.role === "judge",
     timeZone: row.timeZone ?? "UTC",
     pointsCenti: score.pointsCenti,
     limits: { queued: QUEUED_PER_TEAM, perMinute: RUNS_PER_MINUTE, sourceBytes: SOURCE_MAX_BYTES },
-    runs: runs.map((run) => shownRun(run, false)),
+    runs: runs.map((run, index) => shownRun(run, false, index)),
   };
 }
 
 export type CodePageData = NonNullable<Awaited<ReturnType<typeof codePage>>>;
 
-/** What /dashboard/code/:id shows an admin: the settings, the tests' summary, every run (per test: verdict, time, memory). */
-export async function adminCodePage(challengeId: number) {
+/**
+ * What /dashboard/code/:id shows an admin or a judge: the settings, the tests' summary, every run (per test: verdict,
+ * time, memory); `admin`: the forms that change them.
+ */
+export async function adminCodePage(challengeId: number, viewer: { role: Role }) {
   const db = getDb();
   const [row] = await db
     .select({ id: challenges.id, title: challenges.title, points: challenges.points, checking: challenges.checking, timeZone: eventSettings.timeZone })
@@ -269,10 +277,11 @@ export async function adminCodePage(challengeId: number) {
     .limit(300);
   return {
     challenge: { id: row.id, title: row.title, points: row.points },
+    admin: viewer.role === "admin",
     paused: await judgingPaused().catch(() => null),
     settings,
     available: languageChoices(Object.keys(languages()) as LanguageId[]),
     timeZone: row.timeZone ?? "UTC",
-    runs: runs.map((run) => ({ ...shownRun(run, true), teamName: run.teamName, failures: run.failures, failure: run.failure })),
+    runs: runs.map((run, index) => ({ ...shownRun(run, true, index), teamName: run.teamName, failures: run.failures, failure: run.failure })),
   };
 }
