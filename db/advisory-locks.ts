@@ -16,6 +16,8 @@ export const LOCK_CLASS = {
   judgeClaim: 4245,
   /** A team's submission writes (app/modules/submissions/submit.server.ts). */
   submission: 4246,
+  /** A team's code runs being sent (app/modules/code/runs.server.ts): its queued-runs and per-minute limits. */
+  codeRuns: 4247,
 } as const;
 
 /** The one lock taken with a single key (`pg_advisory_xact_lock(key)`, a key space of its own): making accounts. */

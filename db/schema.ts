@@ -654,6 +654,87 @@ export const predictionChoices = pgTable(
   (t) => [primaryKey({ columns: [t.teamId, t.challengeId] })],
 );
 
+/**
+ * A code challenge's settings (docs/domain.md "Code challenges"): the languages it takes (of the sandbox's:
+ * app/infrastructure/sandbox/languages.server.ts), its time and memory limits per test, how output is compared,
+ * and its hidden tests (a .tar.gz in storage, read by app/modules/code/tests-archive.server.ts at its upload;
+ * `subtasks` is what that read: each subtask's name, share of the points and number of tests). The tests'
+ * contents never leave storage but for the runner.
+ */
+export const codeChallenges = pgTable(
+  "code_challenges",
+  {
+    challengeId: integer("challenge_id")
+      .primaryKey()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    languages: text("languages").array().notNull(),
+    timeLimitMs: integer("time_limit_ms").notNull().default(2000),
+    memoryLimitMb: integer("memory_limit_mb").notNull().default(256),
+    comparator: text("comparator", { enum: ["exact", "numeric"] }).notNull().default("exact"),
+    testsKey: text("tests_key"),
+    testsName: text("tests_name"),
+    // [{ name, share, tests }] in the order they run (app/modules/code/runs.server.ts `SubtaskSummary`).
+    subtasks: jsonb("subtasks").notNull().default([]),
+    totalShare: integer("total_share"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("code_challenges_time_limit_range", sql`${t.timeLimitMs} between 100 and 20000`),
+    check("code_challenges_memory_limit_range", sql`${t.memoryLimitMb} between 16 and 1024`),
+    check("code_challenges_total_share_positive", sql`${t.totalShare} is null or ${t.totalShare} > 0`),
+  ],
+);
+
+/** Where a run stands: waiting for a runner, compiling, running its tests, judged. */
+export const runStateEnum = pgEnum("run_state", ["queued", "compiling", "running", "done"]);
+
+/**
+ * One program a team sent to a code challenge, and its judgement (docs/domain.md "Code challenges"): rows of
+ * their own, apart from the one-per-team submissions judges score. `passed_subtasks` are the subtasks every
+ * test of which it passed; the team's points for the challenge are made from them by the team_answers view
+ * (the best of each subtask over all its runs, reached at the run that first passed it). `failure` and
+ * `failures` are the platform's side (judge errors, re-queued): for the admins, never the team.
+ */
+export const codeRuns = pgTable(
+  "code_runs",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    language: text("language").notNull(),
+    source: text("source").notNull(),
+    state: runStateEnum("state").notNull().default("queued"),
+    verdict: text("verdict", {
+      enum: ["accepted", "wrong-answer", "time-limit", "memory-limit", "runtime-error", "compilation-error", "output-limit"],
+    }),
+    // [{ subtask, test, verdict, timeMs, memoryBytes }] (app/modules/code/judge.server.ts `TestResult`).
+    tests: jsonb("tests"),
+    passedSubtasks: text("passed_subtasks").array().notNull().default(sql`'{}'::text[]`),
+    // This run's own points (hundredths); the team's for the challenge are the view's.
+    pointsCenti: integer("points_centi"),
+    compileMessage: text("compile_message"),
+    // The live "running test n of m".
+    testIndex: integer("test_index"),
+    testCount: integer("test_count"),
+    failures: smallint("failures").notNull().default(0),
+    failure: text("failure"),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("code_runs_team_challenge_idx").on(t.teamId, t.challengeId, t.id),
+    index("code_runs_challenge_idx").on(t.challengeId, t.id),
+    index("code_runs_state_idx").on(t.state, t.id),
+    check("code_runs_source_size", sql`octet_length(${t.source}) <= 65536`),
+  ],
+);
+
 /** A judge's score on each rubric criterion of a submission (their submission score is derived from these). */
 export const criterionScores = pgTable(
   "criterion_scores",

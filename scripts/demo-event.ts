@@ -115,6 +115,11 @@ export interface DemoChallenge {
    * labels, `rows` of them made by `demoLabels` (ids 1..rows).
    */
   predictions?: { metric: "accuracy" | "macro_f1" | "rmse" | "mae" | "roc_auc"; publicPercent: number; baseline: number; target: number; dailyLimit: number; rows: number };
+  /**
+   * Checked by tests (docs/domain.md "Code challenges"): its languages and limits; its hidden tests are
+   * `demoTests`' (a .tar.gz the seed stores as an admin's upload leaves it).
+   */
+  code?: { languages: Array<"c" | "cpp" | "python3" | "java" | "javascript">; timeLimitMs: number; memoryLimitMb: number };
   /** Titles of the challenges a team must solve first. */
   requires?: string[];
 }
@@ -129,6 +134,8 @@ export const demoChallenges: DemoChallenge[] = [
   { wave: 4, category: "CS", difficulty: "Hard", points: 250, title: "Breach the Abyss", description: "Find the flaw in the gatekeeper's login service and explain how to fix it.", hints: "Look at how the service compares secrets." },
   { wave: 4, category: "GD", difficulty: "Medium", points: 250, title: "Map of the Depths", description: "Draw an information map of the abyss levels for newcomers.", hints: "Judged on hierarchy, legibility and story.", rubric: [{ name: "Hierarchy", weight: 1, maxPoints: 10 }, { name: "Legibility", weight: 1, maxPoints: 10 }, { name: "Story", weight: 1, maxPoints: 10 }] },
   // Flag challenges: the platform checks the answer at once (the demo's flags are in scripts/demo-event.ts on purpose).
+  // A code challenge, judged by the runner (npm run runner) against demoTests: `print(sum(map(int, input().split())))` is accepted.
+  { wave: 1, category: "PS", difficulty: "Easy", points: 100, title: "Sum at the Gate", description: "Two whole numbers a and b on one line: print a + b. Subtask small (30 %): |a|, |b| ≤ 1000; subtask large (70 %): |a|, |b| ≤ 10^18. Send a program in C, C++, Python 3, Java or JavaScript on the challenge's code page.", titleAr: "المجموع عند البوابة", descriptionAr: "عددان صحيحان a وb في سطر واحد: اطبع a + b. المهمة الفرعية small (30 ٪): |a| و|b| ≤ 1000؛ المهمة الفرعية large (70 ٪): |a| و|b| ≤ 10^18. أرسل برنامجًا بلغة C أو C++ أو Python 3 أو Java أو JavaScript من صفحة البرمجة للتحدي.", hints: "Mind the type: 10^18 + 10^18 does not fit in 32 bits.", code: { languages: ["c", "cpp", "python3", "java", "javascript"], timeLimitMs: 1000, memoryLimitMb: 256 } },
   // A prediction challenge: the labels are demoLabels' (every third id a guardian); a file of all "wanderer" scores about 0.67.
   { wave: 1, category: "AI", difficulty: "Easy", points: 120, title: "Census of the Gate", description: "Tell each traveller at the gate a guardian or a wanderer. Send a CSV with the header id,kind and a line for each id from 1 to 300 (kind: guardian or wanderer). Scored by accuracy. (Demo: every third id is a guardian.)", titleAr: "إحصاء البوابة", descriptionAr: "صنّف كل مسافر عند البوابة: حارس (guardian) أو تائه (wanderer). أرسل ملف CSV ترويسته id,kind وسطرًا لكل معرّف من 1 إلى 300. يُقيَّم بالدقة. (للتجربة: كل معرّف ثالث حارس.)", hints: "Start with the majority class: it is the baseline.", predictions: { metric: "accuracy", publicPercent: 30, baseline: 0.6, target: 1, dailyLimit: 5, rows: 300 } },
   { wave: 1, category: "CS", difficulty: "Easy", points: 100, title: "Whisper in the Logs", description: "Somewhere in the gatekeeper's logs a guard wrote the first key down. Type it in as it is written: GK{...}. (Demo: the key is GK{first_light}.)", titleAr: "همسة في السجلات", descriptionAr: "في مكان ما من سجلات حارس البوابة، كتب أحد الحرّاس المفتاح الأول. اكتبه كما هو مكتوب: GK{...}. (للتجربة: المفتاح هو GK{first_light}.)", hints: "Keys are case-sensitive here.", flag: { answers: [{ kind: "exact", value: "GK{first_light}" }] }, paidHints: [{ cost: 20, text: "The guard wrote on the first line of the log, in lower case, with an underscore." }] },
@@ -138,6 +145,22 @@ export const demoChallenges: DemoChallenge[] = [
   { wave: 5, category: "PS", difficulty: "Hard", points: 300, title: "The Throne's Riddle", description: "Solve the final riddle: a puzzle of weights, scales and one liar.", hints: "Divide and conquer; keep track of what each weighing tells you." },
   { wave: 5, category: "AI", difficulty: "Hard", points: 300, title: "Mind of the King", description: "Build an agent that plays the king's game better than the court's champion.", hints: "Search plus a good evaluation beats brute force." },
 ];
+
+/** The demo code challenge's hidden tests (file → content): two subtasks, 30 and 70. */
+export function demoTests(): Record<string, string> {
+  const pairs: Record<string, Array<[bigint, bigint]>> = {
+    small: [[1n, 2n], [-1000n, 1000n], [999n, 1000n]],
+    large: [[10n ** 18n, 10n ** 18n], [-(10n ** 18n), 7n], [123456789012345678n, 876543210987654321n]],
+  };
+  const files: Record<string, string> = { "subtasks.json": JSON.stringify({ small: 30, large: 70 }) };
+  for (const [subtask, tests] of Object.entries(pairs)) {
+    tests.forEach(([a, b], index) => {
+      files[`${subtask}/${index + 1}.in`] = `${a} ${b}\n`;
+      files[`${subtask}/${index + 1}.out`] = `${a + b}\n`;
+    });
+  }
+  return files;
+}
 
 /** A prediction challenge's hidden labels for the demo (CSV): id 1..rows, every third a guardian. */
 export function demoLabels(rows: number): string {

@@ -5,7 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Readable } from "node:stream";
-import { crc32, deflateSync } from "node:zlib";
+import { crc32, deflateSync, gzipSync } from "node:zlib";
+import * as tar from "tar-stream";
 import { fileURLToPath } from "node:url";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { hashPassword } from "../app/modules/auth/password.server.ts";
@@ -17,6 +18,7 @@ import { recordAudit, systemActor } from "../app/modules/audit/audit.server.ts";
 import { scoreSubmission } from "../app/modules/scoring/scoring.server.ts";
 import { getRubric } from "../app/modules/challenges/challenges.server.ts";
 import { newFlagSecret } from "../app/modules/flags/matching.server.ts";
+import { readTestsArchive } from "../app/modules/code/tests-archive.server.ts";
 import { storeVideoFile } from "../app/modules/videos/files.server.ts";
 import { createDb, type Database } from "../db/client.ts";
 import type { Role } from "../db/schema.ts";
@@ -26,6 +28,7 @@ import {
   demoGates,
   demoLabels,
   demoLogins,
+  demoTests,
   demoMeals,
   demoParticipants,
   demoTeams,
@@ -37,6 +40,7 @@ import {
   challengeHints,
   challengePrerequisites,
   challenges,
+  codeChallenges,
   eventSettings,
   gates,
   meals,
@@ -148,7 +152,7 @@ export async function seedDemoEvent(db: Database, options: { now?: Date; resetCl
         attachmentType: challenge.attachment.type,
       };
     }
-    const { attachment: _ignored, rubric, flag, paidHints, requires: _requires, predictions, ...fields } = challenge;
+    const { attachment: _ignored, rubric, flag, paidHints, requires: _requires, predictions, code, ...fields } = challenge;
     const checked = flag
       ? {
           checking: "flag" as const,
@@ -158,7 +162,9 @@ export async function seedDemoEvent(db: Database, options: { now?: Date; resetCl
         }
       : predictions
         ? { checking: "metric" as const }
-        : {};
+        : code
+          ? { checking: "tests" as const }
+          : {};
     const [created] = await db.insert(challenges).values({ ...fields, ...attachment, ...checked }).returning({ id: challenges.id });
     if (predictions) {
       // Its hidden labels in storage, as an admin's upload leaves them (app/modules/predictions).
@@ -176,6 +182,20 @@ export async function seedDemoEvent(db: Database, options: { now?: Date; resetCl
         targetColumn: "kind",
       });
     }
+    if (code) {
+      // Its hidden tests in storage, as an admin's upload leaves them (app/modules/code), read back by the same reader.
+      const body = await tarGz(demoTests());
+      const stored = await uploadStream({ key: newObjectKey("tests"), body: Readable.from([body]), contentType: "application/gzip", limitBytes: body.length });
+      const read = await readTestsArchive(body);
+      await db.insert(codeChallenges).values({
+        challengeId: created.id,
+        ...code,
+        testsKey: stored.key,
+        testsName: "sum-tests.tar.gz",
+        subtasks: read.subtasks.map((subtask) => ({ name: subtask.name, share: subtask.share, tests: subtask.tests.length })),
+        totalShare: read.totalShare,
+      });
+    }
     if (rubric) await db.insert(challengeCriteria).values(rubric.map((criterion, position) => ({ challengeId: created.id, position, ...criterion })));
     if (flag) await db.insert(challengeFlags).values(flag.answers.map((answer, index) => ({ challengeId: created.id, position: index + 1, ...answer })));
     if (paidHints) await db.insert(challengeHints).values(paidHints.map((hint, index) => ({ challengeId: created.id, position: index + 1, text: hint.text, costCenti: hint.cost * 100 })));
@@ -191,6 +211,20 @@ export async function seedDemoEvent(db: Database, options: { now?: Date; resetCl
 
 
   await seedDemoSubmissions(db, teamIds, now);
+}
+
+/** A .tar.gz of these files (the demo code challenge's tests). */
+async function tarGz(files: Record<string, string>): Promise<Buffer> {
+  const pack = tar.pack();
+  const chunks: Buffer[] = [];
+  pack.on("data", (chunk: unknown) => chunks.push(chunk as Buffer));
+  const done = new Promise<void>((resolve) => pack.on("end", () => resolve()));
+  for (const [name, content] of Object.entries(files)) {
+    await new Promise<void>((resolve, reject) => pack.entry({ name, type: "file" }, content, (error) => (error ? reject(error) : resolve())));
+  }
+  pack.finalize();
+  await done;
+  return gzipSync(Buffer.concat(chunks));
 }
 
 /** A PNG of `width` × `height` pixels drawn by `colour(x, y)` (RGB): the demo's submitted banner. */

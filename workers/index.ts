@@ -29,7 +29,10 @@ import { closeMail } from "../app/infrastructure/mail.server.ts";
 import { sweepQueuedMails } from "../app/modules/mail/mails.server.ts";
 import { pruneMailRecords } from "../app/modules/mail/retention.server.ts";
 
-const processors: Record<QueueKey, Processor> = {
+/** Every queue but the code runs', which the runner process consumes (workers/runner.ts). */
+type WorkerQueue = Exclude<QueueKey, "runs">;
+
+const processors: Record<WorkerQueue, Processor> = {
   standings: processStandings,
   standingsBatch: processStandingsBatch,
   storageCleanup: processStorageCleanup,
@@ -51,7 +54,7 @@ const PRUNE_INTERVAL_MS = 3_600_000;
 export function startWorkers(): Worker[] {
   const env = getEnv();
   const log = getLogger().child({ process: "worker", pid: process.pid });
-  return (Object.keys(processors) as QueueKey[]).map((key) => {
+  return (Object.keys(processors) as WorkerQueue[]).map((key) => {
     const worker = new Worker(queues[key].name, processors[key], {
       connection: createRedis("worker"),
       prefix: bullPrefix(),
@@ -93,7 +96,7 @@ function workerGauges() {
     "gatekeeper_queue_jobs",
     "Jobs in each queue by state (the same figures from every worker: read one, e.g. max by queue and state)",
     async () => {
-      const counts = await Promise.all((Object.keys(processors) as QueueKey[]).map(async (key) => [key, await getQueue(key).getJobCounts(...STATES)] as const));
+      const counts = await Promise.all((Object.keys(processors) as WorkerQueue[]).map(async (key) => [key, await getQueue(key).getJobCounts(...STATES)] as const));
       return counts.flatMap(([key, byState]) => STATES.map((state): [Record<"queue" | "state", string>, number] => [{ queue: queues[key].name, state }, byState[state] ?? 0]));
     },
     ["queue", "state"],

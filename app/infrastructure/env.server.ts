@@ -131,6 +131,10 @@ function envSchema(source: Record<string, string | undefined>) {
       LOGIN_KNOWN_ADDRESSES: z.coerce.number().int().min(0).max(100).default(10),
       LOGIN_KNOWN_ADDRESS_DAYS: z.coerce.number().int().min(1).max(365).default(30),
       WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+      // A code runner's programs at once (docs/operations.md "Code runners"); unset: the machine's cores less one.
+      RUNNER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+      // The first sandbox slot (gk-sandbox-N user) a runner takes: two runners on one machine take disjoint slots.
+      RUNNER_FIRST_SLOT: z.coerce.number().int().min(0).max(63).default(0),
       // Shown as "processed by" on each job in the queue dashboard. Default: host and pid.
       WORKER_NAME: z.string().min(1).max(100).optional(),
       // Submission upload limit in bytes (200 MB). Lowered only by the e2e server to keep CI fast.

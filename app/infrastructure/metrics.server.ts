@@ -13,7 +13,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import { getEnv } from "./env.server.ts";
 import { getLogger } from "./logger.server.ts";
 
-export type ProcessType = "web" | "worker";
+export type ProcessType = "web" | "worker" | "runner";
 
 const globalForMetrics = globalThis as typeof globalThis & { __gatekeeperMetrics?: Metrics };
 
@@ -23,7 +23,7 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 function createMetrics(processType: ProcessType) {
   const register = new Registry();
   // Always with the pid: replicas sharing a WORKER_NAME (or a host name) stay apart.
-  const name = processType === "worker" ? (getEnv().WORKER_NAME ?? hostname()) : hostname();
+  const name = processType === "web" ? hostname() : (getEnv().WORKER_NAME ?? hostname());
   register.setDefaultLabels({ process_type: processType, instance_name: `${name}:${process.pid}` });
   // Process CPU, resident memory, heap, event-loop lag (nodejs_eventloop_lag_*), open handles.
   collectDefaultMetrics({ register, eventLoopMonitoringPrecision: 20 });
@@ -80,6 +80,43 @@ function createMetrics(processType: ProcessType) {
           name: "gatekeeper_score_standings_total",
           help: "Judges' scores by how their team's standings were recomputed: in the score's own request, handed to the queue, or neither (Redis away: the outbox sweep)",
           labelNames: ["path"] as const,
+          registers,
+        }),
+    ),
+    // The code runner (workers/runner.ts, docs/operations.md "Code runners").
+    runWait: once(
+      () =>
+        new Histogram({
+          name: "gatekeeper_run_queue_wait_seconds",
+          help: "Time a code run waited from being sent to a runner taking it",
+          buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+          registers,
+        }),
+    ),
+    runDuration: once(
+      () =>
+        new Histogram({
+          name: "gatekeeper_run_duration_seconds",
+          help: "Time a runner spent judging one code run (compile and every test), by language",
+          labelNames: ["language"] as const,
+          buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+          registers,
+        }),
+    ),
+    runVerdicts: once(
+      () =>
+        new Counter({
+          name: "gatekeeper_run_verdicts_total",
+          help: "Code runs judged, by verdict and language (judge errors: gatekeeper_sandbox_failures_total)",
+          labelNames: ["verdict", "language"] as const,
+          registers,
+        }),
+    ),
+    sandboxFailures: once(
+      () =>
+        new Counter({
+          name: "gatekeeper_sandbox_failures_total",
+          help: "Code runs a runner failed to judge (a judge error: the platform's fault, the run queued again)",
           registers,
         }),
     ),

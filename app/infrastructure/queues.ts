@@ -80,6 +80,16 @@ export const queues = {
     name: "predictions",
     payload: z.object({ submissionId: z.number().int().positive() }),
   },
+  /**
+   * Judges one code run against its challenge's hidden tests (app/modules/code/runner.server.ts): consumed by the
+   * runner process only (workers/runner.ts), never by the worker. A judge error (the platform's fault) fails the
+   * job, which is tried again after a pause.
+   */
+  runs: {
+    name: "runs",
+    payload: z.object({ runId: z.number().int().positive() }),
+    jobOptions: { attempts: 6, backoff: { type: "exponential", delay: 5000 } },
+  },
 } as const;
 
 export type QueueKey = keyof typeof queues;

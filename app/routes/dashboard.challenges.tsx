@@ -147,6 +147,7 @@ function ChallengeForm({ editing, choices }: { editing: Editing; choices: Choice
         <option value="judges">{t("challengesPage.checkingJudges")}</option>
         <option value="flag">{t("challengesPage.checkingFlag")}</option>
         <option value="metric">{t("challengesPage.checkingMetric")}</option>
+        <option value="tests">{t("challengesPage.checkingTests")}</option>
       </SelectField>
       <fieldset className="flag-fields" hidden={flagHidden} disabled={flagHidden}>
         <legend>{t("challengesPage.flagFields")}</legend>
@@ -272,6 +273,12 @@ export default function AddChallenge() {
         <p>
           <ActionLink to={`/dashboard/predictions/${editing.id}`} variant="subtle">
             {t("predictionsAdmin.open")}
+          </ActionLink>
+        </p>
+      ) : editing?.checking === "tests" ? (
+        <p>
+          <ActionLink to={`/dashboard/code/${editing.id}`} variant="subtle">
+            {t("codeAdmin.open")}
           </ActionLink>
         </p>
       ) : null}

@@ -5,8 +5,8 @@ import { AdminPredictionsScreen } from "~/components/predictions/admin-predictio
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
 import { requirePage } from "~/glue/auth.server";
 import { adminPredictionsPost } from "~/glue/predictions.server";
+import { foundOr404, rowIdOr404 } from "~/glue/responses.server";
 import { pageTitle } from "~/modules/i18n/i18n";
-import { parseRowId } from "~/modules/ids";
 import { messages } from "~/modules/messages";
 import { adminPredictionsPage } from "~/modules/predictions/predictions.server";
 import styles from "~/styles/dashboard.css";
@@ -15,24 +15,16 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(matches, "predictionsAdmin.title", { title: data?.challenge.title ?? "" }) }];
 export const handle: DashboardHandle = { loadFailed: messages.predictions.loadFailed };
 
-function challengeIdOf(param: string | undefined): number {
-  const id = parseRowId(param);
-  if (!id) throw new Response("Not found", { status: 404 });
-  return id;
-}
-
 /** Admins only (pageRoles: the dashboard): a prediction challenge's scoring, labels, reveal and files. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requirePage(request);
-  const page = await adminPredictionsPage(challengeIdOf(params.id));
-  if (!page) throw new Response("Not found", { status: 404 });
-  return page;
+  return foundOr404(await adminPredictionsPage(rowIdOr404(params.id)));
 }
 
 /** The settings, the labels file (multipart) or the reveal; the answer is shown on the page. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const caller = await requirePage(request);
-  const reply = await adminPredictionsPost(request, caller, challengeIdOf(params.id));
+  const reply = await adminPredictionsPost(request, caller, rowIdOr404(params.id));
   return data(reply, { status: reply.ok ? 200 : reply.status });
 }
 

@@ -110,6 +110,15 @@ const matrix: Record<string, Case[]> = {
       action: signedIn,
     },
   ],
+  // A code challenge's page: a judged challenge has none (404); a post is refused before its body is read (staff have
+  // no team: 403; a team's member is told the challenge is not checked by tests).
+  "routes/_app.code.$id": [
+    {
+      params: (w) => ({ id: String(w.openChallenge) }),
+      loader: { visitor: "login", participant: "404", outsider: "404", judge: "404", admin: "404", mentor: "404" },
+      action: { visitor: "login", participant: "allowed", outsider: "allowed", judge: "403", admin: "403", mentor: "403" },
+    },
+  ],
   "routes/_app.submition_.$id.question": [
     // The form is read first (an empty one is a 400 for everyone); who may ask about what: tests/integration/threads.test.ts.
     { name: "an open challenge", params: (w) => ({ id: String(w.openChallenge) }), loader: signedIn, action: signedIn },
@@ -161,6 +170,15 @@ const matrix: Record<string, Case[]> = {
     {
       params: (w) => ({ id: String(w.openChallenge) }),
       loader: { visitor: "login", participant: "403", outsider: "403", judge: "403", admin: "404", mentor: "403" },
+      action: "page",
+    },
+  ],
+  // Admins and judges (every run; judges rejudge); a judged challenge has no code page (404); the form reads its intent
+  // before anything else (an empty one: 400 to both).
+  "routes/dashboard.code.$id": [
+    {
+      params: (w) => ({ id: String(w.openChallenge) }),
+      loader: { visitor: "login", participant: "403", outsider: "403", judge: "404", admin: "404", mentor: "403" },
       action: "page",
     },
   ],

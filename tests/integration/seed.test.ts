@@ -2,7 +2,7 @@ import { count, eq, isNotNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../db/client.ts";
 import { demoLogins, demoVideos } from "../../scripts/demo-event.ts";
-import { challengeFlags, challengeHints, challengePrerequisites, challenges, gates, meals, teams, users, eventSettings } from "../../db/schema.ts";
+import { challengeFlags, challengeHints, challengePrerequisites, challenges, codeChallenges, gates, meals, teams, users, eventSettings } from "../../db/schema.ts";
 import { seedDemoEvent } from "../../scripts/seed.ts";
 import { verifyLogin } from "../../app/modules/auth/login.server.ts";
 import { listGates } from "../../app/modules/gates/gates.server.ts";
@@ -23,7 +23,7 @@ describe("demo seed", () => {
     try {
       await seedDemoEvent(handle.db, { now });
       const first = await counts();
-      expect(first).toEqual({ users: 3 + 12, teams: 4, challenges: 15, gates: 5, meals: 8 });
+      expect(first).toEqual({ users: 3 + 12, teams: 4, challenges: 16, gates: 5, meals: 8 });
       const [videos] = await getDb().select({ video1: eventSettings.video1, video2: eventSettings.video2 }).from(eventSettings);
       await seedDemoEvent(handle.db, { now });
       expect(await counts()).toEqual(first);
@@ -50,7 +50,7 @@ describe("demo seed", () => {
     expect(new Set(all.map((c) => c.category))).toEqual(new Set(["AI", "CS", "PS", "GD"]));
     // Some content has its Arabic beside the English, some is English only (docs/domain.md "Event content in two languages").
     expect(gateViews.map((gate) => gate.titleAr !== null && gate.descriptionAr !== null)).toEqual([true, true, true, false, false]);
-    expect(all.filter((c) => c.titleAr !== null && c.descriptionAr !== null).map((c) => c.title).sort()).toEqual(["Bridge of Trials", "Census of the Gate", "Oracle's First Sight", "Sealed Scroll", "Whisper in the Logs"]);
+    expect(all.filter((c) => c.titleAr !== null && c.descriptionAr !== null).map((c) => c.title).sort()).toEqual(["Bridge of Trials", "Census of the Gate", "Oracle's First Sight", "Sealed Scroll", "Sum at the Gate", "Whisper in the Logs"]);
 
     // Flag challenges of each kind, checked by the platform; a per-team one has its key.
     const flagged = all.filter((c) => c.checking === "flag");
@@ -62,6 +62,13 @@ describe("demo seed", () => {
     expect(flagged.filter((c) => c.scoring === "dynamic").map((c) => [c.title, c.minimumPoints, c.decay])).toEqual([["Pattern of the Serpent", 50, 4]]);
     expect(await getDb().select({ costCenti: challengeHints.costCenti }).from(challengeHints)).toEqual([{ costCenti: 2000 }]);
     expect(await getDb().select().from(challengePrerequisites)).toHaveLength(1);
+
+    // A code challenge with its hidden tests in S3 (two subtasks, 30 and 70).
+    const coded = all.filter((c) => c.checking === "tests");
+    expect(coded.map((c) => c.title)).toEqual(["Sum at the Gate"]);
+    const [code] = await getDb().select().from(codeChallenges).where(eq(codeChallenges.challengeId, coded[0].id));
+    expect(code).toMatchObject({ totalShare: 100, subtasks: [{ name: "large", share: 70, tests: 3 }, { name: "small", share: 30, tests: 3 }] });
+    expect(await objectExists(code.testsKey!)).toBe(true);
 
     // Attachments are real objects in S3.
     const withFiles = await getDb().select().from(challenges).where(isNotNull(challenges.attachmentKey));

@@ -1,6 +1,6 @@
 /**
  * Property: whatever judges, admins and players do (scores, verdicts, updates, awards given and revoked, flags
- * solved, static and dynamic points, predictions files scored, chosen and revealed), in
+ * solved, static and dynamic points, predictions files scored, chosen and revealed, code runs judged IOI style), in
  * whatever order the standings jobs run (even at once), the
  * incrementally maintained standings, ranks, users' statistics and Redis snapshot equal a full
  * rebuild from submissions, scores and awards. Rebuilds running alongside jobs must neither deadlock nor
@@ -9,7 +9,19 @@
 import { and, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { challengeFlags, challenges, flagSolveCounts, predictionChallenges, predictionSubmissions, standings, standingsOutbox, submissions, userStatistics } from "../../db/schema.ts";
+import {
+  challengeFlags,
+  challenges,
+  codeChallenges,
+  codeRuns,
+  flagSolveCounts,
+  predictionChallenges,
+  predictionSubmissions,
+  standings,
+  standingsOutbox,
+  submissions,
+  userStatistics,
+} from "../../db/schema.ts";
 import { choosePredictions, PredictionError, revealPredictions } from "../../app/modules/predictions/predictions.server.ts";
 import { recomputeChallengeSolvers } from "../../app/modules/flags/dynamic-solvers.server.ts";
 import { FlagError, sendFlag } from "../../app/modules/flags/guess.server.ts";
@@ -83,6 +95,8 @@ const command = fc.oneof(
   // The team chooses one of its files (or its latest again); the admin reveals the private scores.
   fc.record({ type: fc.constant("choose" as const), team: fc.nat(TEAMS - 1), pick: fc.option(fc.nat(), { nil: null }) }),
   fc.record({ type: fc.constant("reveal" as const) }),
+  // A team's code run judged (as the runner saves it: the subtasks it passed and the outbox in one transaction).
+  fc.record({ type: fc.constant("run" as const), team: fc.nat(TEAMS - 1), member: fc.nat(1), passed: fc.subarray(["small", "medium", "large"]) }),
   // A full rebuild (an operator's `standings:rebuild`, or a reader after a Redis flush) while jobs run.
   fc.record({ type: fc.constant("rebuild" as const), order: fc.array(fc.nat(TEAMS - 1), { maxLength: TEAMS }) }),
 );
@@ -157,6 +171,12 @@ describe("incremental standings", () => {
         await getDb().update(challenges).set({ checking: "metric" }).where(eq(challenges.id, predicted.id));
         await getDb().insert(predictionChallenges).values({ challengeId: predicted.id, metric: "accuracy", baseline: 0.3, target: 0.9, seed: "00".repeat(32) });
         const files: number[][] = teamRows.map(() => []);
+        // A code challenge of its own each run: 70 points over shares 1, 1 and 1 (thirds: rounding at stake).
+        const coded = await makeChallenge({ points: 70, category: "PS", wave: 1 });
+        await getDb().update(challenges).set({ checking: "tests" }).where(eq(challenges.id, coded.id));
+        await getDb()
+          .insert(codeChallenges)
+          .values({ challengeId: coded.id, languages: ["python3"], testsKey: "k", testsName: "t.tar.gz", subtasks: ["small", "medium", "large"].map((name) => ({ name, share: 1, tests: 1 })), totalShare: 3 });
         for (const team of teamRows) {
           await getDb().transaction((tx) => markStandingsStale(tx, team.id));
         }
@@ -228,6 +248,21 @@ describe("incremental standings", () => {
             const pick = step.pick === null || own.length === 0 ? null : own[step.pick % own.length];
             await choosePredictions({ teamId: teamRows[step.team].id }, predicted.id, pick).catch((error: unknown) => {
               if (!(error instanceof PredictionError && error.status === 403)) throw error;
+            });
+          } else if (step.type === "run") {
+            await getDb().transaction(async (tx) => {
+              await tx.insert(codeRuns).values({
+                teamId: teamRows[step.team].id,
+                challengeId: coded.id,
+                userId: members[step.team][step.member],
+                language: "python3",
+                source: "print()",
+                state: "done",
+                verdict: step.passed.length === 3 ? "accepted" : "wrong-answer",
+                passedSubtasks: step.passed,
+                finishedAt: new Date(),
+              });
+              await markStandingsStale(tx, teamRows[step.team].id);
             });
           } else if (step.type === "reveal") {
             await revealPredictions(actorFor(admin.id, admin.name, "admin"), predicted.id);

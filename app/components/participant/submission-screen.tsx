@@ -183,6 +183,14 @@ export function SubmissionScreen({ challenge, submission, flag, canSubmit, maxBy
               <ActionLink to={`/predictions/${challenge.id}`}>{t("predictions.openPage")}</ActionLink>
             </p>
           </section>
+        ) : challenge.checking === "tests" ? (
+          <section className="card stack" aria-labelledby="code-link">
+            <h2 id="code-link">{t("code.send")}</h2>
+            <p>{t("code.onChallenge")}</p>
+            <p>
+              <ActionLink to={`/code/${challenge.id}`}>{t("code.openPage")}</ActionLink>
+            </p>
+          </section>
         ) : challenge.checking === "flag" ? (
           <FlagAnswerCard
             state={flag}

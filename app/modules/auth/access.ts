@@ -52,6 +52,8 @@ export const pageRoles: ReadonlyArray<{ path: string; exact?: true; roles: reado
   { path: "/dashboard/submissions", roles: ["admin", "judge"] },
   { path: "/dashboard/judge", exact: true, roles: ["admin", "judge"] },
   { path: "/dashboard/backlog", exact: true, roles: ["admin", "judge"] },
+  // A code challenge's runs: judges see every one and rejudge; its settings, tests and pausing are admins' (the action checks).
+  { path: "/dashboard/code", roles: ["admin", "judge"] },
   // Mentors see and answer the teams' threads, and nothing else of the dashboard.
   { path: "/dashboard/questions", roles: ["admin", "mentor"] },
   // Points given by hand move the board: admins only, whoever else the dashboard may one day admit.

@@ -8,7 +8,20 @@ import type { Queryable } from "../../../db/client.ts";
 import { parsedJson } from "../../../db/json.ts";
 import { anyOf } from "../../../db/any-of.ts";
 import { prebuilt, type Rows } from "../../../db/in-order.ts";
-import { challengeCriteria, challengeFlags, challengeHints, challengePrerequisites, challenges, flagAttempts, flagSolves, hintUnlocks, predictionSubmissions, submissions, teamFlags } from "../../../db/schema.ts";
+import {
+  challengeCriteria,
+  challengeFlags,
+  challengeHints,
+  challengePrerequisites,
+  challenges,
+  codeRuns,
+  flagAttempts,
+  flagSolves,
+  hintUnlocks,
+  predictionSubmissions,
+  submissions,
+  teamFlags,
+} from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { enqueue } from "../../infrastructure/queue.server.ts";
@@ -79,10 +92,11 @@ function checkingOf(input: ChallengeInput): Checking | null {
   if (input.checking === undefined) return null;
   const parsed = parseAnswersToSave(input.answers);
   if ("error" in parsed) throw new DashboardError(parsed.error, 400, "answers");
-  if (input.checking === "judges" || input.checking === "metric") {
+  if (input.checking === "judges" || input.checking === "metric" || input.checking === "tests") {
     if (parsed.answers.length) throw new DashboardError(fm.notForJudges, 400, "answers");
     if (input.scoring === "dynamic") throw new DashboardError(fm.dynamicForFlags, 400, "scoring");
-    // A metric's settings and labels are the prediction challenge's own (app/modules/predictions).
+    // A metric's settings and labels are the prediction challenge's own (app/modules/predictions); the languages,
+    // limits and hidden tests the code challenge's (app/modules/code).
     return { checking: input.checking, answers: [], wrongPerMinute: null, maxAttempts: null, scoring: "static", minimumPoints: null, decay: null };
   }
   if (!parsed.answers.length) throw new DashboardError(fm.required, 400, "answers");
@@ -553,6 +567,7 @@ export async function updateChallenge(actor: Actor, id: number, input: Challenge
         sql`select ${submissions.teamId} as team_id from ${submissions} where ${submissions.challengeId} = ${id}
           union select ${flagSolves.teamId} from ${flagSolves} where ${flagSolves.challengeId} = ${id}
           union select ${predictionSubmissions.teamId} from ${predictionSubmissions} where ${predictionSubmissions.challengeId} = ${id}
+          union select ${codeRuns.teamId} from ${codeRuns} where ${codeRuns.challengeId} = ${id}
           union select ${hintUnlocks.teamId} from ${hintUnlocks} inner join ${challengeHints} on ${challengeHints.id} = ${hintUnlocks.hintId} where ${challengeHints.challengeId} = ${id}`,
       );
       teams = rows.map((row) => Number(row.team_id));
@@ -569,7 +584,8 @@ async function hasAnswersFromTeams(tx: Queryable, challengeId: number): Promise<
   const [row] = await tx.execute<{ answered: boolean }>(
     sql`select exists (select 1 from ${submissions} where ${submissions.challengeId} = ${challengeId})
       or exists (select 1 from ${flagAttempts} where ${flagAttempts.challengeId} = ${challengeId})
-      or exists (select 1 from ${predictionSubmissions} where ${predictionSubmissions.challengeId} = ${challengeId}) as answered`,
+      or exists (select 1 from ${predictionSubmissions} where ${predictionSubmissions.challengeId} = ${challengeId})
+      or exists (select 1 from ${codeRuns} where ${codeRuns.challengeId} = ${challengeId}) as answered`,
   );
   return Boolean(row.answered);
 }
@@ -580,10 +596,11 @@ export async function deleteChallenge(actor: Actor, id: number) {
     if (!row) throw new DashboardError(m.challengeNotFound, 404);
     const [subs] = await tx.select({ n: count() }).from(submissions).where(eq(submissions.challengeId, id));
     if (subs.n > 0) throw new DashboardError(m.challengeHasSubmissions, 409);
-    // Flag answers, paid hints and predictions files are part of the standings and the audit's story, as submissions are.
+    // Flag answers, paid hints, predictions files and code runs are part of the standings and the audit's story, as submissions are.
     const [answered] = await tx.execute<{ answered: boolean }>(sql`select exists (select 1 from ${flagAttempts} where ${flagAttempts.challengeId} = ${id})
       or exists (select 1 from ${hintUnlocks} inner join ${challengeHints} on ${challengeHints.id} = ${hintUnlocks.hintId} where ${challengeHints.challengeId} = ${id})
-      or exists (select 1 from ${predictionSubmissions} where ${predictionSubmissions.challengeId} = ${id}) as answered`);
+      or exists (select 1 from ${predictionSubmissions} where ${predictionSubmissions.challengeId} = ${id})
+      or exists (select 1 from ${codeRuns} where ${codeRuns.challengeId} = ${id}) as answered`);
     if (answered?.answered) throw new DashboardError(m.challengeHasAnswers, 409);
     await tx.delete(challenges).where(eq(challenges.id, id));
     await recordAudit(tx, actor, { kind: "challenge.deleted", subjectId: id, before: audited(row) });

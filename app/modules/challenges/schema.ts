@@ -19,10 +19,11 @@ export const categoryLabels: Record<(typeof categories)[number], string> = {
 };
 
 /**
- * How a challenge is checked (docs/domain.md "Flag challenges", "Prediction challenges"): by judges, or by the
- * platform against its answers, or by a metric over a team's predictions file.
+ * How a challenge is checked (docs/domain.md "Flag challenges", "Prediction challenges", "Code challenges"): by
+ * judges, or by the platform against its answers, by a metric over a team's predictions file, or by running a
+ * team's program against hidden tests.
  */
-export const checkingModes = ["judges", "flag", "metric"] as const;
+export const checkingModes = ["judges", "flag", "metric", "tests"] as const;
 export type CheckingMode = (typeof checkingModes)[number];
 /** A flag challenge's points: static, or falling with its solves (app/modules/flags/decay.ts). */
 export const scoringModes = ["static", "dynamic"] as const;
@@ -89,7 +90,7 @@ function checkingRules(
   const given = Array.isArray(value.answers) ? value.answers.length > 0 : typeof value.answers === "string" && value.answers.trim() !== "";
   if (value.checking === undefined && given) context.addIssue({ code: "custom", path: ["checking"], message: fm.checkingInvalid });
   if (value.checking === "flag" && !given) context.addIssue({ code: "custom", path: ["answers"], message: fm.required });
-  if ((value.checking === "judges" || value.checking === "metric") && given) context.addIssue({ code: "custom", path: ["answers"], message: fm.notForJudges });
+  if ((value.checking === "judges" || value.checking === "metric" || value.checking === "tests") && given) context.addIssue({ code: "custom", path: ["answers"], message: fm.notForJudges });
 }
 
 /** The challenge form (the original platform's messages). No wave = a draft: in the dashboard, in no gate. */

@@ -33,7 +33,7 @@ export interface ChallengePreviewRow {
   points: number;
   wave: number | null;
   difficulty: string | null;
-  checking: "judges" | "flag" | "metric";
+  checking: "judges" | "flag" | "metric" | "tests";
   /** How many answers a flag challenge accepts (never which). */
   answerCount: number;
   /** A dynamic flag challenge's curve (null: static points). */

@@ -79,6 +79,11 @@ export function broadcastJudgingChanged() {
   getEmitter().to([rooms.judges, rooms.admins]).emit("judging:changed");
 }
 
+/** One of a team's code runs moved: the team's pages and the admins' re-read what their viewer may see. */
+export function broadcastRunChanged(teamId: number, challengeId: number) {
+  getEmitter().to([rooms.team(teamId), rooms.admins]).emit("runs:changed", { challengeId });
+}
+
 /**
  * A team's predictions file was scored or refused: the team's own pages (its result) and the admins' (every file)
  * re-read; when it was scored, the per-challenge leaderboard may move, so the roles that see the live board hear it

@@ -93,6 +93,8 @@ export interface ServerToClientEvents {
   "judging:changed": () => void;
   /** A prediction challenge's file was scored or refused, or its scores revealed: re-read its pages (no score in it). */
   "predictions:changed": (event: { challengeId: number }) => void;
+  /** One of a team's code runs moved (queued, compiling, running test n of m, judged): its pages re-read (no verdict in it). */
+  "runs:changed": (event: { challengeId: number }) => void;
 }
 
 export type ServerEventName = keyof ServerToClientEvents;

@@ -35,6 +35,7 @@ export type SubmissionErrorCode =
   | "storage"
   | "judgedByFlag"
   | "checkedByMetric"
+  | "checkedByTests"
   | "notReleased"
   | "locked";
 
@@ -54,6 +55,7 @@ const errorText: Record<SubmissionErrorCode, string> = {
   locked: messages.participant.challengeLocked,
   judgedByFlag: messages.flags.judgedByFlag,
   checkedByMetric: messages.predictions.checkedByMetric,
+  checkedByTests: messages.code.checkedByTests,
 };
 
 /** A refused submission, with the message the user sees and the HTTP status it maps to. */
@@ -68,6 +70,7 @@ const errorStatus: Partial<Record<SubmissionErrorCode, number>> = {
   noGate: 403,
   judgedByFlag: 409,
   checkedByMetric: 409,
+  checkedByTests: 409,
 };
 
 export class SubmissionError extends DomainError {
@@ -119,6 +122,8 @@ export async function assertCanSubmit(
   if (row.checking === "flag") throw new SubmissionError("judgedByFlag");
   // A prediction challenge takes a predictions file on its own page (app/modules/predictions), never a judged upload.
   if (row.checking === "metric") throw new SubmissionError("checkedByMetric");
+  // A code challenge takes programs on its own page (app/modules/code), judged by the runner, never a judged upload.
+  if (row.checking === "tests") throw new SubmissionError("checkedByTests");
   if (refused) throw new SubmissionError(refused);
   return { closesAt: row.closesAt };
 }

@@ -13,6 +13,7 @@ import { WEB_NODE_FLAGS } from "../../../scripts/lib/web-node-flags.ts";
 import { databaseUrlFor, E2E_BUCKET, E2E_DATABASE, withAdminConnection } from "../../setup/databases.ts";
 import { createBucket, emptyBucket } from "../../support/buckets.ts";
 import { E2E_SERVER_LOG } from "./paths.ts";
+import { sandboxHost } from "../../../app/infrastructure/sandbox/sandbox.server.ts";
 
 // Several e2e runs can share a machine (one per developer task): each names its own database.
 const databaseName = E2E_DATABASE;
@@ -53,6 +54,8 @@ const env = {
   SOCKETS_PER_USER: "1000",
   THREADS_WAITING_PER_TEAM: "1000",
   THREADS_WAITING_PER_USER: "1000",
+  RUNNER_CONCURRENCY: "1",
+  RUNNER_FIRST_SLOT: "4",
 };
 mkdirSync(path.dirname(E2E_SERVER_LOG), { recursive: true });
 const log = createWriteStream(E2E_SERVER_LOG, { flags: "w" });
@@ -67,6 +70,9 @@ const start = (file: string, flags: readonly string[] = []) => {
 };
 // The web process as production starts it (scripts/lib/web-node-flags.ts).
 const children = [start("workers/index.ts"), start("server.ts", WEB_NODE_FLAGS)];
+// A code runner where this machine can sandbox (as root, after ensure_sandbox); tests/e2e/code.spec.ts skips without.
+// Its slots from 4 on: the sandbox's integration tests take the first and the last.
+if (!("reason" in (await sandboxHost()))) children.push(start("workers/runner.ts"));
 const stop = () => {
   for (const child of children) child.kill("SIGTERM");
 };

@@ -1,0 +1,173 @@
+import { Form, Link, useActionData } from "@remix-run/react";
+import { ActionButton } from "~/components/ui/action-button";
+import { useT } from "~/components/i18n";
+import { useFormats } from "~/components/realtime/format";
+import { useRevalidateOn } from "~/components/realtime/revalidate-on";
+import { useServerMessage } from "~/components/server-message";
+import { Message } from "~/components/ui/message";
+import type { adminCodePage } from "~/modules/code/runs.server";
+import { RunDetails, RunPoints } from "./code-screen";
+
+type Data = NonNullable<Awaited<ReturnType<typeof adminCodePage>>>;
+
+/** The two limits' boxes: the field, its label, its value before any is saved. */
+const limitFields = [
+  { name: "timeLimitMs", label: "codeAdmin.timeLimit", fallback: 2000 },
+  { name: "memoryLimitMb", label: "codeAdmin.memoryLimit", fallback: 256 },
+] as const;
+type Reply = { ok: boolean; message: string; fields?: Record<string, string> } | undefined;
+
+/**
+ * A code challenge's admin page (/dashboard/code/:id): languages and limits, the hidden tests, pausing (admins), and
+ * every run with its rejudge (admins and judges).
+ */
+export function AdminCodeScreen({ challenge, admin, paused, settings, available, timeZone, runs }: Data) {
+  const { t } = useT();
+  const format = useFormats();
+  const serverMessage = useServerMessage();
+  const reply = useActionData<Reply>();
+  useRevalidateOn("runs:changed");
+  // What was typed comes back with a refusal (nothing lost); else the saved settings.
+  const typed = reply && !reply.ok ? reply.fields : undefined;
+  const chosen = new Set(typed?.languages !== undefined ? typed.languages.split(",") : (settings?.languages ?? ["c", "cpp", "python3", "java", "javascript"]));
+  return (
+    <section className="stack dash-page" aria-labelledby="code-admin-title">
+      <h1 id="code-admin-title">{t("codeAdmin.title", { title: challenge.title })}</h1>
+      <p>
+        <Link to={`/code/${challenge.id}`}>{t("codeAdmin.participantPage")}</Link>
+      </p>
+      {reply ? <Message tone={reply.ok ? "correct" : "error"}>{serverMessage(reply.message)}</Message> : null}
+
+      {admin ? (
+        <>
+        <Form method="post" className="form card stack" aria-labelledby="code-settings">
+          <h2 id="code-settings">{t("codeAdmin.settings")}</h2>
+          <input type="hidden" name="intent" value="settings" />
+          <fieldset className="stack">
+            <legend>{t("codeAdmin.languages")}</legend>
+            {available.map((language) => (
+              <label key={language.id} className="checkbox">
+                <input type="checkbox" name="languages" value={language.id} defaultChecked={chosen.has(language.id)} />{" "}
+                <bdi>{t("code.languageOption", { name: language.name, version: language.version })}</bdi>
+              </label>
+            ))}
+          </fieldset>
+          {limitFields.map((field) => (
+            <div className="field" key={field.name}>
+              <label className="field__label" htmlFor={`code-${field.name}`}>
+                {t(field.label)}
+              </label>
+              <input id={`code-${field.name}`} name={field.name} className="field__input" inputMode="numeric" defaultValue={typed?.[field.name] ?? String(settings?.[field.name] ?? field.fallback)} required />
+            </div>
+          ))}
+          <div className="field">
+            <label className="field__label" htmlFor="code-comparator">
+              {t("codeAdmin.comparator")}
+            </label>
+            <select id="code-comparator" name="comparator" className="field__input" defaultValue={typed?.comparator ?? settings?.comparator ?? "exact"}>
+              <option value="exact">{t("codeAdmin.comparatorExact")}</option>
+              <option value="numeric">{t("codeAdmin.comparatorNumeric")}</option>
+            </select>
+          </div>
+          <ActionButton type="submit">{t("codeAdmin.save")}</ActionButton>
+        </Form>
+  
+        <Form method="post" encType="multipart/form-data" className="form card stack" aria-labelledby="code-tests">
+          <h2 id="code-tests">{t("codeAdmin.tests")}</h2>
+          <p className="muted">{t("codeAdmin.testsHelp")}</p>
+          {settings?.testsName ? (
+            <>
+              <p>
+                <bdi>{t("codeAdmin.testsNow", { name: settings.testsName })}</bdi>
+              </p>
+              <ul>
+                {settings.subtasks.map((subtask) => (
+                  <li key={subtask.name}>{t("code.subtaskLine", { name: subtask.name, share: subtask.share, total: settings.totalShare ?? 0, tests: subtask.tests })}</li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            <p>{t("codeAdmin.testsNone")}</p>
+          )}
+          <div className="field">
+            <label className="field__label" htmlFor="code-tests-file">
+              {t("codeAdmin.testsFile")}
+            </label>
+            <input id="code-tests-file" className="field__input" type="file" name="file" accept=".tar.gz,.tgz,application/gzip" required />
+          </div>
+          <ActionButton type="submit">{t("codeAdmin.upload")}</ActionButton>
+        </Form>
+        </>
+      ) : null}
+
+      <section className="card stack" aria-labelledby="code-judging">
+        <h2 id="code-judging">{t("codeAdmin.judging")}</h2>
+        <p>{paused === null ? t("codeAdmin.judgingUnknown") : paused ? t("codeAdmin.judgingPaused") : t("codeAdmin.judgingRunning")}</p>
+        {admin ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value={paused ? "resume" : "pause"} />
+            <ActionButton type="submit" variant={paused ? undefined : "danger"}>
+              {paused ? t("codeAdmin.resume") : t("codeAdmin.pause")}
+            </ActionButton>
+          </Form>
+        ) : null}
+        <p className="muted">{t("codeAdmin.rejudgeHelp")}</p>
+        <Form method="post">
+          <input type="hidden" name="intent" value="rejudge" />
+          <ActionButton type="submit" variant="subtle">
+            {t("codeAdmin.rejudgeAll")}
+          </ActionButton>
+        </Form>
+      </section>
+
+      <section className="card stack" aria-labelledby="code-all-runs">
+        <h2 id="code-all-runs">{t("codeAdmin.runs")}</h2>
+        {runs.length === 0 ? (
+          <p className="muted">{t("code.none")}</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">{t("codeAdmin.team")}</th>
+                  <th scope="col">{t("code.sentAt")}</th>
+                  <th scope="col">{t("code.verdict")}</th>
+                  <th scope="col">{t("code.points")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {runs.map((run) => (
+                  <tr key={run.id} data-run={run.id}>
+                    <td>
+                      <bdi>{run.teamName}</bdi>
+                    </td>
+                    <td>
+                      <bdi>{run.language}</bdi>
+                      <br />
+                      <span className="muted">{format.dayTime(run.createdAt, timeZone)}</span>
+                    </td>
+                    <td>
+                      <RunDetails run={run}>
+                        {run.failures > 0 ? <p className="message message--error">{t("codeAdmin.failures", { times: run.failures, failure: run.failure ?? "" })}</p> : null}
+                      </RunDetails>
+                      {run.state === "done" ? (
+                        <Form method="post">
+                          <input type="hidden" name="intent" value="rejudge" />
+                          <input type="hidden" name="run" value={run.id} />
+                          <ActionButton type="submit" variant="subtle">
+                            {t("codeAdmin.rejudge")}
+                          </ActionButton>
+                        </Form>
+                      ) : null}
+                    </td>
+                    <RunPoints run={run} />
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </section>
+  );
+}

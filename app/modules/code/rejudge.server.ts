@@ -1,0 +1,56 @@
+/**
+ * What admins do to judging (docs/domain.md "Code challenges"): rejudge one run or every judged run of a challenge
+ * (after fixing its tests), and pause or resume every runner at once.
+ *
+ * A rejudged run goes back to *queued* keeping its last judgement until the new one replaces it: the standings do
+ * not flicker while it waits, and the new judgement moves the team's points (both ways) through the outbox. A run's
+ * send time stays what it was, so a rejudge never reorders ties.
+ *
+ * Pausing pauses the `runs` queue itself (BullMQ): runs are still sent and queued, no runner starts one; the runs
+ * being judged finish.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { challenges, codeRuns } from "../../../db/schema.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { enqueueMany, getQueue } from "../../infrastructure/queue.server.ts";
+import { recordAudit, type Actor } from "../audit/audit.server.ts";
+import { messages } from "../messages.ts";
+import { broadcastRunChanged } from "../realtime/broadcast.server.ts";
+import { CodeError } from "./settings.server.ts";
+
+const m = messages.code;
+
+/** Queues again the challenge's judged runs (or the one run `runId`); returns how many. */
+export async function rejudgeRuns(actor: Actor, challengeId: number, runId: number | null = null): Promise<number> {
+  const rows = await getDb().transaction(async (tx) => {
+    const [challenge] = await tx.select({ checking: challenges.checking }).from(challenges).where(eq(challenges.id, challengeId));
+    if (!challenge) throw new CodeError(messages.dashboard.challengeNotFound, { status: 404 });
+    if (challenge.checking !== "tests") throw new CodeError(m.notTests, { status: 409 });
+    const rows = await tx
+      .update(codeRuns)
+      .set({ state: "queued", failures: 0, failure: null, testIndex: null, testCount: null, startedAt: null })
+      .where(and(eq(codeRuns.challengeId, challengeId), eq(codeRuns.state, "done"), runId === null ? sql`true` : eq(codeRuns.id, runId)))
+      .returning({ id: codeRuns.id, teamId: codeRuns.teamId });
+    if (runId !== null && rows.length === 0) throw new CodeError(m.notJudged, { status: 409 });
+    await recordAudit(tx, actor, { kind: "code.rejudged", subjectId: challengeId, after: { runs: rows.length, ...(runId === null ? {} : { run: runId }) } });
+    return rows;
+  });
+  await enqueueMany("runs", rows.map((row) => ({ runId: row.id }))).catch(() => undefined);
+  for (const teamId of new Set(rows.map((row) => row.teamId))) broadcastRunChanged(teamId, challengeId);
+  return rows.length;
+}
+
+/** Whether runners take runs now. */
+export async function judgingPaused(): Promise<boolean> {
+  return getQueue("runs").isPaused();
+}
+
+/** Pauses (true) or resumes (false) every runner; recorded in the audit trail. False: it already was so. */
+export async function pauseJudging(actor: Actor, paused: boolean): Promise<boolean> {
+  const queue = getQueue("runs");
+  if ((await queue.isPaused()) === paused) return false;
+  if (paused) await queue.pause();
+  else await queue.resume();
+  await getDb().transaction((tx) => recordAudit(tx, actor, { kind: paused ? "code.paused" : "code.resumed" }));
+  return true;
+}

@@ -1,0 +1,94 @@
+/**
+ * Judging one queued run (the runner's `runs` job, workers/runner.ts; docs/domain.md "Code challenges"): the
+ * program compiled and run in the sandbox against the challenge's hidden tests (./judge.server.ts), its state
+ * shown live (compiling, running test n of m), then its verdict, per-test results and passed subtasks saved
+ * with the team marked stale in the same transaction (the outbox), then recomputed by the standings job.
+ *
+ * A judge error is the platform's fault, never the program's: the run goes back to queued, its failure kept for
+ * the admins, and the job fails so that BullMQ tries it again (the runner logs it).
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { codeRuns } from "../../../db/schema.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { LANGUAGE_IDS, type LanguageId } from "../../infrastructure/sandbox/languages.server.ts";
+import type { SandboxHost, Slot } from "../../infrastructure/sandbox/sandbox.server.ts";
+import { broadcastRunChanged } from "../realtime/broadcast.server.ts";
+import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { judge, type Judgement, type Verdict } from "./judge.server.ts";
+import { pointsCentiOfShares } from "./scoring.ts";
+import { getCodeChallenge, loadTestsArchive, OUTPUT_LIMIT_BYTES } from "./settings.server.ts";
+
+export class JudgeFailure extends Error {}
+
+export type RunOutcome = { kind: "judged"; verdict: Exclude<Verdict, "judge-error">; language: string; pointsCenti: number; teamId: number } | { kind: "skipped" };
+
+/** Live progress is written at most this often (a run of 100 fast tests is not 100 writes). */
+const PROGRESS_EVERY_MS = 250;
+
+async function failed(runId: number, failure: string): Promise<never> {
+  await getDb()
+    .update(codeRuns)
+    .set({ state: "queued", failure: failure.slice(0, 2000), failures: sql`${codeRuns.failures} + 1`, testIndex: null, testCount: null })
+    .where(eq(codeRuns.id, runId));
+  throw new JudgeFailure(failure);
+}
+
+/** Judges one run on `slot`; a run already judged (a job run twice) is skipped. Throws JudgeFailure on a judge error. */
+export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Promise<RunOutcome> {
+  const [run] = await getDb().select().from(codeRuns).where(eq(codeRuns.id, runId));
+  if (!run || run.state === "done") return { kind: "skipped" };
+  const challenge = await getCodeChallenge(run.challengeId);
+  if (!challenge?.testsKey || !challenge.totalShare) return failed(runId, "the challenge has no tests");
+  if (!(LANGUAGE_IDS as readonly string[]).includes(run.language)) return failed(runId, `unknown language ${run.language}`);
+  const archive = await loadTestsArchive(challenge.testsKey).catch((error: unknown) => failed(runId, `tests unreadable: ${(error as Error).message}`));
+  await getDb().update(codeRuns).set({ state: "compiling", startedAt: sql`now()`, testIndex: null, testCount: null }).where(eq(codeRuns.id, runId));
+  broadcastRunChanged(run.teamId, run.challengeId);
+  let lastProgress = 0;
+  let progress: Promise<unknown> = Promise.resolve();
+  const judgement: Judgement = await judge(host, {
+    slot,
+    language: run.language as LanguageId,
+    source: run.source,
+    archive,
+    limits: { timeMs: challenge.timeLimitMs, memoryBytes: challenge.memoryLimitMb * 1024 * 1024, outputBytes: OUTPUT_LIMIT_BYTES },
+    comparator: challenge.comparator,
+    onTest: (index, count) => {
+      if (index > 1 && index < count && Date.now() - lastProgress < PROGRESS_EVERY_MS) return;
+      lastProgress = Date.now();
+      progress = progress
+        .then(() => getDb().update(codeRuns).set({ state: "running", testIndex: index, testCount: count }).where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`)))
+        .then(() => broadcastRunChanged(run.teamId, run.challengeId))
+        .catch(() => undefined);
+    },
+  });
+  await progress;
+  if (judgement.verdict === "judge-error") return failed(runId, judgement.failure ?? "judge error");
+  const passed = judgement.subtasks.filter((subtask) => subtask.passed);
+  const earned = passed.reduce((sum, subtask) => sum + subtask.share, 0);
+  const pointsCenti = pointsCentiOfShares(challenge.points, earned, archive.totalShare);
+  const moves = passed.length > 0 || run.passedSubtasks.length > 0;
+  const saved = await getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(codeRuns)
+      .set({
+        state: "done",
+        verdict: judgement.verdict as Exclude<Verdict, "judge-error">,
+        tests: judgement.tests,
+        passedSubtasks: passed.map((subtask) => subtask.name),
+        pointsCenti,
+        compileMessage: judgement.compileMessage,
+        testIndex: null,
+        testCount: null,
+        finishedAt: sql`now()`,
+      })
+      .where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`))
+      .returning({ teamId: codeRuns.teamId });
+    // Only a run that passes a subtask, or passed one before (a rejudge), can move the team's points.
+    if (row && moves) await markStandingsStale(tx, row.teamId);
+    return row ?? null;
+  });
+  if (!saved) return { kind: "skipped" };
+  if (moves) await requestStandingsRecompute(saved.teamId);
+  broadcastRunChanged(run.teamId, run.challengeId);
+  return { kind: "judged", verdict: judgement.verdict, language: run.language, pointsCenti, teamId: saved.teamId };
+}

@@ -1,0 +1,287 @@
+/**
+ * A team's code runs (docs/domain.md "Code challenges"): a program sent with its language, queued for a runner
+ * (workers/runner.ts), judged against the hidden tests; the team's points for the challenge are the team_answers
+ * view's (IOI style: ./scoring.ts). Per team: at most QUEUED_PER_TEAM runs waiting or being judged, and at most
+ * RUNS_PER_MINUTE sent in any minute; both checked under the team's own lock, so two sends at once cannot both
+ * be the last one allowed.
+ *
+ * What a participant sees of a run: its state, verdict, each test's verdict, time and memory, the compiler's
+ * message; never a test's input or expected output, never the platform's own failure.
+ */
+import { and, desc, eq, sql } from "drizzle-orm";
+import { LOCK_CLASS } from "../../../db/advisory-locks.ts";
+import type { Queryable } from "../../../db/client.ts";
+import { challenges, codeRuns, eventSettings, gates, teams } from "../../../db/schema.ts";
+import { getDb } from "../../infrastructure/db.server.ts";
+import { enqueue, enqueueMany } from "../../infrastructure/queue.server.ts";
+import { languages, languageVersions, type LanguageId } from "../../infrastructure/sandbox/languages.server.ts";
+import type { Role } from "../auth/access.ts";
+import { answerGateColumns, challengeGateJoin, maySeeChallenge, refusalToAnswer, type AnswerRefusal } from "../challenges/visibility.server.ts";
+import { inLanguage } from "../i18n/content.ts";
+import type { Language } from "../i18n/i18n.ts";
+import { messages } from "../messages.ts";
+import { broadcastRunChanged } from "../realtime/broadcast.server.ts";
+import { judgingPaused } from "./rejudge.server.ts";
+import { teamChallengeScore } from "./scoring.ts";
+import { CodeError, getCodeChallenge, type CodeChallenge } from "./settings.server.ts";
+
+const m = messages.code;
+
+/** A program's source is at most this big (UTF-8 bytes), pasted or as a file. */
+export const SOURCE_MAX_BYTES = 64 * 1024;
+/** Runs of one team waiting for a runner or being judged, at most. */
+export const QUEUED_PER_TEAM = 3;
+/** Runs one team may send in any minute. */
+export const RUNS_PER_MINUTE = 6;
+
+const refusalMessage: Record<AnswerRefusal, string> = {
+  inactive: messages.participant.challengeInactive,
+  noGate: messages.participant.challengeNoGate,
+  closed: messages.participant.gateClosed,
+  notReleased: messages.participant.challengeNotReleased,
+  locked: messages.participant.challengeLocked,
+  submissionsClosed: messages.participant.submissionsClosed,
+};
+
+/**
+ * Whether the team may send a run to the challenge now: the rule every answer follows (gate, release,
+ * prerequisites, submissions' close), then this kind's own: checked by tests, tests uploaded.
+ */
+export async function assertCanSendRun(db: Queryable, input: { teamId: number | null; challengeId: number; now?: Date; begunAt?: Date }): Promise<CodeChallenge> {
+  if (input.teamId === null) throw new CodeError(messages.participant.noTeam, { status: 403 });
+  const now = input.now ?? new Date();
+  const [row] = await db
+    .select({ ...answerGateColumns, checking: challenges.checking })
+    .from(challenges)
+    .leftJoin(gates, challengeGateJoin)
+    .leftJoin(eventSettings, eq(eventSettings.id, 1))
+    .where(eq(challenges.id, input.challengeId))
+    .limit(1);
+  if (!row) throw new CodeError(messages.participant.challengeNotFound, { status: 404 });
+  const refused = await refusalToAnswer(db, row, { teamId: input.teamId, challengeId: input.challengeId }, now, input.begunAt ?? now);
+  if (refused) throw new CodeError(refusalMessage[refused], { status: refused === "locked" ? 400 : 403 });
+  const challenge = row.checking === "tests" ? await getCodeChallenge(input.challengeId, db) : null;
+  if (!challenge) throw new CodeError(m.notTests, { status: 409 });
+  if (!challenge.testsKey || !challenge.totalShare) throw new CodeError(m.notReady, { status: 409 });
+  return challenge;
+}
+
+export interface RunInput {
+  language: string;
+  source: string;
+}
+
+/** Records a team's program and queues it for a runner. Returns the run's id. */
+export async function sendRun(caller: { id: number; teamId: number | null }, challengeId: number, input: RunInput, begunAt = new Date()): Promise<number> {
+  if (Buffer.byteLength(input.source, "utf8") > SOURCE_MAX_BYTES) throw new CodeError(m.sourceTooLarge(SOURCE_MAX_BYTES / 1024), { status: 413, field: "source" });
+  if (input.source.trim() === "") throw new CodeError(m.sourceRequired, { status: 400, field: "source" });
+  // eslint-disable-next-line no-control-regex -- a NUL is never part of a program's text
+  if (/\u0000/.test(input.source)) throw new CodeError(m.sourceBinary, { status: 400, field: "source" });
+  const id = await getDb().transaction(async (tx) => {
+    const challenge = await assertCanSendRun(tx, { teamId: caller.teamId, challengeId, begunAt });
+    if (!(challenge.languages as string[]).includes(input.language)) throw new CodeError(m.languageNotAllowed, { status: 400, field: "language" });
+    const teamId = caller.teamId!;
+    await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASS.codeRuns}, ${teamId})`);
+    const [counts] = await tx
+      .select({
+        waiting: sql<number>`count(*) filter (where ${codeRuns.state} <> 'done')::int`,
+        lastMinute: sql<number>`count(*) filter (where ${codeRuns.createdAt} > now() - interval '1 minute')::int`,
+      })
+      .from(codeRuns)
+      .where(and(eq(codeRuns.teamId, teamId), sql`(${codeRuns.state} <> 'done' or ${codeRuns.createdAt} > now() - interval '1 minute')`));
+    if (counts.waiting >= QUEUED_PER_TEAM) throw new CodeError(m.tooManyQueued(QUEUED_PER_TEAM), { status: 429, retryAfterSeconds: 10 });
+    if (counts.lastMinute >= RUNS_PER_MINUTE) throw new CodeError(m.tooManyPerMinute(RUNS_PER_MINUTE), { status: 429, retryAfterSeconds: 60 });
+    const [row] = await tx
+      .insert(codeRuns)
+      .values({ teamId, challengeId, userId: caller.id, language: input.language, source: input.source })
+      .returning({ id: codeRuns.id });
+    return row.id;
+  });
+  // A job lost with Redis is queued again by the runner's sweep (requeueStaleRuns).
+  await enqueue("runs", { runId: id }).catch(() => undefined);
+  broadcastRunChanged(caller.teamId!, challengeId);
+  return id;
+}
+
+/**
+ * The runner's sweep: queues again the runs still queued a minute after they were sent (their job lost with Redis,
+ * or its tries spent on judge errors), and those left compiling or running for ten minutes (a runner gone). Each at
+ * most once every ten minutes; a job already in the queue is not added twice.
+ */
+export async function requeueStaleRuns(): Promise<number> {
+  const rows = await getDb()
+    .select({ id: codeRuns.id })
+    .from(codeRuns)
+    .where(
+      sql`(${codeRuns.state} = 'queued' and ${codeRuns.createdAt} < now() - interval '1 minute')
+        or (${codeRuns.state} in ('compiling', 'running') and ${codeRuns.startedAt} < now() - interval '10 minutes')`,
+    )
+    .limit(500);
+  const bucket = Math.floor(Date.now() / 600_000);
+  if (rows.length) await enqueueMany("runs", rows.map((row) => ({ runId: row.id })), (payload) => `runs-${payload.runId}-${bucket}`);
+  return rows.length;
+}
+
+/** One test's result as anyone may see it (app/modules/code/judge.server.ts `TestResult`). */
+export interface ShownTest {
+  subtask: string;
+  test: string;
+  verdict: string;
+  timeMs: number;
+  memoryBytes: number;
+}
+
+/** Test names are the archive's file names: the participant sees each test's position in its subtask instead. */
+function shownTests(raw: unknown, forStaff: boolean): ShownTest[] {
+  if (!Array.isArray(raw)) return [];
+  const positions = new Map<string, number>();
+  return (raw as ShownTest[]).map((test) => {
+    const position = (positions.get(test.subtask) ?? 0) + 1;
+    positions.set(test.subtask, position);
+    return { subtask: test.subtask, test: forStaff ? test.test : String(position), verdict: test.verdict, timeMs: test.timeMs, memoryBytes: test.memoryBytes };
+  });
+}
+
+const runColumns = {
+  id: codeRuns.id,
+  teamId: codeRuns.teamId,
+  language: codeRuns.language,
+  state: codeRuns.state,
+  verdict: codeRuns.verdict,
+  tests: codeRuns.tests,
+  passedSubtasks: codeRuns.passedSubtasks,
+  pointsCenti: codeRuns.pointsCenti,
+  compileMessage: codeRuns.compileMessage,
+  testIndex: codeRuns.testIndex,
+  testCount: codeRuns.testCount,
+  createdAt: codeRuns.createdAt,
+  finishedAt: codeRuns.finishedAt,
+};
+
+type RunRow = Pick<typeof codeRuns.$inferSelect, keyof typeof runColumns>;
+
+/** Runs shown with each test's result, newest first; older ones show their verdict and points (a page stays small). */
+const RUNS_WITH_TESTS = 20;
+
+function shownRun(row: RunRow, forStaff: boolean, index: number) {
+  return {
+    id: row.id,
+    language: row.language,
+    state: row.state,
+    verdict: row.verdict,
+    tests: index < RUNS_WITH_TESTS ? shownTests(row.tests, forStaff) : [],
+    passedSubtasks: row.passedSubtasks,
+    pointsCenti: row.pointsCenti,
+    compileMessage: row.compileMessage,
+    testIndex: row.testIndex,
+    testCount: row.testCount,
+    createdAt: row.createdAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export type ShownRun = ReturnType<typeof shownRun>;
+
+/** The team's runs for the challenge, newest first. */
+export async function ownRuns(teamId: number, challengeId: number, db: Queryable = getDb()) {
+  const rows = await db
+    .select(runColumns)
+    .from(codeRuns)
+    .where(and(eq(codeRuns.teamId, teamId), eq(codeRuns.challengeId, challengeId)))
+    .orderBy(desc(codeRuns.id))
+    .limit(100);
+  return rows;
+}
+
+/** The languages a challenge takes, each with the version the machine provides. */
+function languageChoices(ids: readonly LanguageId[]) {
+  const all = languages();
+  const versions = languageVersions();
+  return ids.map((id) => ({ id, name: all[id].name, version: versions.get(id) ?? "" }));
+}
+
+/** What /code/:id shows its viewer: the challenge's rules, the team's runs and its points (docs/domain.md "Code challenges"). */
+export async function codePage(challengeId: number, viewer: { role: Role; teamId: number | null }, language: Language, now = new Date()) {
+  const db = getDb();
+  const [row] = await db
+    .select({
+      id: challenges.id,
+      title: challenges.title,
+      titleAr: challenges.titleAr,
+      points: challenges.points,
+      checking: challenges.checking,
+      status: challenges.status,
+      wave: challenges.wave,
+      opensAt: gates.opensAt,
+      releaseAfterMinutes: challenges.releaseAfterMinutes,
+      timeZone: eventSettings.timeZone,
+    })
+    .from(challenges)
+    .leftJoin(gates, challengeGateJoin)
+    .leftJoin(eventSettings, eq(eventSettings.id, 1))
+    .where(eq(challenges.id, challengeId));
+  if (!row || row.checking !== "tests") return null;
+  if (!maySeeChallenge(viewer, { status: row.status, opensAt: row.wave === null ? null : row.opensAt, releaseAfterMinutes: row.releaseAfterMinutes }, now)) return null;
+  const challenge = await getCodeChallenge(challengeId, db);
+  const runs = challenge && viewer.teamId !== null ? await ownRuns(viewer.teamId, challengeId, db) : [];
+  const subtasks = challenge?.subtasks ?? [];
+  const score = teamChallengeScore(
+    row.points,
+    subtasks,
+    // A run being rejudged keeps its last judgement until the new one (app/modules/code/rejudge.server.ts).
+    runs.map((run) => ({ id: run.id, createdAt: run.createdAt, passedSubtasks: run.passedSubtasks })),
+  );
+  return {
+    challenge: {
+      id: row.id,
+      title: inLanguage(language, row.title, row.titleAr),
+      points: row.points,
+      ready: Boolean(challenge?.testsKey),
+      timeLimitMs: challenge?.timeLimitMs ?? null,
+      memoryLimitMb: challenge?.memoryLimitMb ?? null,
+      languages: languageChoices(challenge?.languages ?? []),
+      subtasks: subtasks.map((subtask) => ({ ...subtask, passed: score.passed.some((passed) => passed.name === subtask.name) })),
+      totalShare: challenge?.totalShare ?? null,
+    },
+    teamId: viewer.teamId,
+    // Admins and judges: a link to every team's runs (/dashboard/code/:id).
+    staff: viewer.role === "admin" || viewer.role === "judge",
+    timeZone: row.timeZone ?? "UTC",
+    pointsCenti: score.pointsCenti,
+    limits: { queued: QUEUED_PER_TEAM, perMinute: RUNS_PER_MINUTE, sourceBytes: SOURCE_MAX_BYTES },
+    runs: runs.map((run, index) => shownRun(run, false, index)),
+  };
+}
+
+export type CodePageData = NonNullable<Awaited<ReturnType<typeof codePage>>>;
+
+/**
+ * What /dashboard/code/:id shows an admin or a judge: the settings, the tests' summary, every run (per test: verdict,
+ * time, memory); `admin`: the forms that change them.
+ */
+export async function adminCodePage(challengeId: number, viewer: { role: Role }) {
+  const db = getDb();
+  const [row] = await db
+    .select({ id: challenges.id, title: challenges.title, points: challenges.points, checking: challenges.checking, timeZone: eventSettings.timeZone })
+    .from(challenges)
+    .leftJoin(eventSettings, eq(eventSettings.id, 1))
+    .where(eq(challenges.id, challengeId));
+  if (!row || row.checking !== "tests") return null;
+  const settings = await getCodeChallenge(challengeId, db);
+  const runs = await db
+    .select({ ...runColumns, teamName: teams.name, failures: codeRuns.failures, failure: codeRuns.failure })
+    .from(codeRuns)
+    .innerJoin(teams, eq(teams.id, codeRuns.teamId))
+    .where(eq(codeRuns.challengeId, challengeId))
+    .orderBy(desc(codeRuns.id))
+    .limit(300);
+  return {
+    challenge: { id: row.id, title: row.title, points: row.points },
+    admin: viewer.role === "admin",
+    paused: await judgingPaused().catch(() => null),
+    settings,
+    available: languageChoices(Object.keys(languages()) as LanguageId[]),
+    timeZone: row.timeZone ?? "UTC",
+    runs: runs.map((run, index) => ({ ...shownRun(run, true, index), teamName: run.teamName, failures: run.failures, failure: run.failure })),
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * A team sends a program to a code challenge and reads its verdict (docs/domain.md "Code challenges"): with
+ * JavaScript the verdict comes live (runs:changed, no reload); without, the page reloads itself until it is judged.
+ * The admin rejudges the run. Needs the e2e server's code runner, which runs where the machine can sandbox
+ * (tests/e2e/support/start-server.ts): skipped, saying why, elsewhere.
+ */
+import { expect, test } from "@playwright/test";
+import postgres from "postgres";
+import { sandboxHost } from "../../app/infrastructure/sandbox/sandbox.server.ts";
+import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
+import { logins, signedInPage } from "./support/login.ts";
+import { freshTeam } from "./support/teams.ts";
+
+const host = await sandboxHost();
+const unavailable = "reason" in host ? host.reason : null;
+
+let sql: postgres.Sql;
+test.beforeAll(() => {
+  sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
+});
+test.afterAll(async () => {
+  await sql.end({ timeout: 5 });
+});
+
+const RIGHT = "a, b = map(int, input().split())\nprint(a + b)\n";
+const SMALL_ONLY = "a, b = map(int, input().split())\nprint(a + b if abs(a) < 2000 else 0)\n";
+
+async function demoCodeChallenge() {
+  const [row] = await sql<Array<{ id: number }>>`select id from challenges where title = 'Sum at the Gate'`;
+  return row.id;
+}
+
+test.describe("a code challenge", () => {
+  test.skip(unavailable !== null, `no code runner on this machine: ${unavailable}`);
+
+  test("with JavaScript: a program sent, its verdict live without a reload, the points on the page", async ({ browser }) => {
+    const team = await freshTeam(sql, "Heron");
+    const id = await demoCodeChallenge();
+    const page = await signedInPage(browser, team.member);
+    await page.goto(`/submition/${id}`);
+    await page.getByRole("link", { name: "Open the code page" }).click();
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+    await page.getByLabel("Language").selectOption("python3");
+    await page.getByLabel(/^Program/).fill(SMALL_ONLY);
+    await page.getByRole("button", { name: "Send a program" }).click();
+    await expect(page.getByText("Program sent: its verdict shows here as soon as it is judged.")).toBeVisible();
+    await page.evaluate(() => ((window as unknown as { unreloaded: boolean }).unreloaded = true));
+    const row = page.locator("table.code-runs > tbody > tr").first();
+    await expect(row.locator(".run-verdict")).toHaveText("Wrong answer", { timeout: 30_000 });
+    await expect(row.locator("td").last()).toHaveText("30");
+    await expect(page.getByText("Your team's points here: 30 of 100.")).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { unreloaded?: boolean }).unreloaded)).toBe(true);
+    // The hidden tests' contents are nowhere on the page.
+    await expect(page.locator("body")).not.toContainText("1000000000000000000");
+  });
+
+  test("without JavaScript: the page reloads itself until the verdict; the admin rejudges the run", async ({ browser }) => {
+    const team = await freshTeam(sql, "Ibis");
+    const id = await demoCodeChallenge();
+    const page = await signedInPage(browser, team.member, { javaScriptEnabled: false });
+    await page.goto(`/code/${id}`);
+    await page.getByLabel("Language").selectOption("python3");
+    await page.getByLabel(/^Program/).fill(RIGHT);
+    await page.getByRole("button", { name: "Send a program" }).click();
+    await expect(page.getByText("Program sent: its verdict shows here as soon as it is judged.")).toBeVisible();
+    await expect(page.locator("table.code-runs > tbody > tr").first().locator(".run-verdict")).toHaveText("Accepted", { timeout: 30_000 });
+
+    const admin = await signedInPage(browser, logins.admin);
+    await admin.goto(`/dashboard/code/${id}`);
+    const [run] = await sql<Array<{ id: number }>>`select id from code_runs where team_id = ${team.id} order by id desc limit 1`;
+    await admin.locator(`tr[data-run="${run.id}"]`).getByRole("button", { name: "Rejudge" }).click();
+    await expect(admin.getByText("Runs queued to be judged again: 1. Each keeps its last verdict until the new one.")).toBeVisible();
+    await expect
+      .poll(async () => (await sql<Array<{ state: string; verdict: string }>>`select state, verdict from code_runs where id = ${run.id}`)[0], { timeout: 30_000 })
+      .toEqual({ state: "done", verdict: "accepted" });
+  });
+});

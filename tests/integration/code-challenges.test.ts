@@ -1,0 +1,229 @@
+/**
+ * Code challenges' forms and rules without a runner (docs/domain.md "Code challenges"), on real Postgres, Redis
+ * and S3: the challenge form takes checking by tests; an admin's languages, limits and hidden tests (the archive
+ * checked at its upload, a refusal a sentence, nothing typed lost); a team's program, pasted or as a file, held to
+ * the challenge's languages and the team's limits; a judged upload refused; the audit records.
+ */
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog, challenges, codeRuns, teamAnswers } from "../../db/schema.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
+import { objectExists } from "../../app/infrastructure/s3.server.ts";
+import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
+import { ChallengeApiSchema, ChallengeFormSchema } from "../../app/modules/challenges/schema.ts";
+import { judgingPaused } from "../../app/modules/code/rejudge.server.ts";
+import { adminCodePage, codePage, QUEUED_PER_TEAM } from "../../app/modules/code/runs.server.ts";
+import { teamChallengeScore } from "../../app/modules/code/scoring.ts";
+import { getCodeChallenge } from "../../app/modules/code/settings.server.ts";
+import { assertCanSubmit } from "../../app/modules/submissions/submit.server.ts";
+import { archiveForm, codeChallenge, post, programForm, settingsForm, SUMS, tarGz } from "../support/code.ts";
+import { callerOf, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makePlayer, makeUser } from "../support/fixtures.ts";
+
+afterAll(() => closeEmitter());
+beforeAll(async () => {
+  await ensureEventSettings();
+  await ensureTwoOpenGates();
+});
+
+describe("code challenges: the admin's side", () => {
+  it("the challenge form takes checking by tests, with no flag answers", () => {
+    const base = { title: "Sums", description: "Add two numbers", points: "100", category: "PS", wave: "1" };
+    expect(ChallengeFormSchema.safeParse({ ...base, checking: "tests" }).success).toBe(true);
+    const withAnswers = ChallengeFormSchema.safeParse({ ...base, checking: "tests", answers: "flag{x}" });
+    expect(withAnswers.success).toBe(false);
+    // The API's input likewise (its languages, limits and tests are the dashboard page's).
+    const api = ChallengeApiSchema.safeParse({ title: "Sums", description: "Add two numbers", points: "100", category: "PS", wave: 1, checking: "tests" });
+    expect(api.error?.issues ?? []).toEqual([]);
+  });
+
+  it("refuses bad settings with a sentence, giving back what was typed", async () => {
+    const admin = await makeUser("admin");
+    const challenge = await makeChallenge({ category: "PS" });
+    await getDb().update(challenges).set({ checking: "tests" }).where(eq(challenges.id, challenge.id));
+    const path = `/dashboard/code/${challenge.id}`;
+    const slow = await adminCodePost(post(path, settingsForm({ timeLimitMs: "99999" })), callerOf(admin), challenge.id);
+    expect(slow).toMatchObject({ ok: false, status: 400, message: "Time limit: a whole number of milliseconds from 100 to 20,000.", fields: { timeLimitMs: "99999", memoryLimitMb: "128" } });
+    const none = await adminCodePost(post(path, settingsForm({ languages: [] })), callerOf(admin), challenge.id);
+    expect(none).toMatchObject({ ok: false, status: 400, message: "Choose at least one language." });
+    const unknown = await adminCodePost(post(path, settingsForm({ languages: ["cobol"] })), callerOf(admin), challenge.id);
+    expect(unknown).toMatchObject({ ok: false, status: 400, message: "Choose a language this platform runs." });
+    // Tests before settings: told to save the settings first.
+    const early = await adminCodePost(post(path, archiveForm(await tarGz(SUMS))), callerOf(admin), challenge.id);
+    expect(early).toMatchObject({ ok: false, status: 409, message: "Save the challenge's languages and limits first, then upload its tests." });
+    // A judged challenge has no code settings.
+    const judged = await makeChallenge();
+    expect(await adminCodePost(post(`/dashboard/code/${judged.id}`, settingsForm()), callerOf(admin), judged.id)).toMatchObject({ ok: false, status: 409 });
+    expect(await getCodeChallenge(challenge.id)).toBeNull();
+  });
+
+  it("keeps a checked archive's subtasks, refuses a hostile one by name and deletes it, and records both changes", async () => {
+    const { challenge, caller, path } = await codeChallenge();
+    const saved = (await getCodeChallenge(challenge.id))!;
+    expect(saved).toMatchObject({ languages: ["python3", "c"], timeLimitMs: 1000, memoryLimitMb: 128, comparator: "exact", totalShare: 100, testsName: "tests.tar.gz" });
+    expect(saved.subtasks).toEqual([
+      { name: "large", share: 70, tests: 1 },
+      { name: "small", share: 30, tests: 2 },
+    ]);
+    const hostile = await adminCodePost(post(path, archiveForm(await tarGz({ "small/../../etc/passwd.in": "x" }))), caller, challenge.id);
+    expect(hostile).toMatchObject({ ok: false, status: 400 });
+    expect((hostile as { message: string }).message).toMatch(/^The tests archive was refused, nothing was changed: .*climbs out of the archive/);
+    const notGzip = await adminCodePost(post(path, archiveForm(Buffer.from("not an archive"))), caller, challenge.id);
+    expect(notGzip).toMatchObject({ ok: false, status: 400 });
+    // The refused archives changed nothing; the kept one is still in storage.
+    expect((await getCodeChallenge(challenge.id))!.testsKey).toBe(saved.testsKey);
+    expect(await objectExists(saved.testsKey!)).toBe(true);
+    const recorded = await getDb().select({ kind: auditLog.kind }).from(auditLog).where(eq(auditLog.subjectId, challenge.id));
+    for (const kind of ["code.settings", "code.tests"]) expect(recorded.filter((row) => row.kind === kind), kind).toHaveLength(1);
+  });
+});
+
+describe("code challenges: a team's programs", () => {
+  it("takes a pasted program or a file, in the challenge's languages only, and shows it queued with nothing of the tests", async () => {
+    const { challenge } = await codeChallenge();
+    const { team, user } = await makePlayer();
+    const caller = callerOf(user);
+    const path = `/code/${challenge.id}`;
+    const begun = new Date();
+    expect(await codePost(post(path, programForm("python3", "print(sum(map(int, input().split())))")), caller, challenge.id, begun)).toMatchObject({ ok: true });
+    expect(await codePost(post(path, programForm("python3", "print(3)", true)), caller, challenge.id, begun)).toMatchObject({ ok: true });
+    const java = await codePost(post(path, programForm("java", "class Main {}")), caller, challenge.id, begun);
+    expect(java).toMatchObject({ ok: false, status: 400, message: "This challenge does not take programs in that language.", fields: { language: "java", source: "class Main {}" } });
+    const empty = await codePost(post(path, programForm("python3", "   ")), caller, challenge.id, begun);
+    expect(empty).toMatchObject({ ok: false, status: 400, message: "Paste your program or choose its file." });
+    const huge = await codePost(post(path, programForm("python3", "#".repeat(70 * 1024), true)), caller, challenge.id, begun);
+    expect(huge).toMatchObject({ ok: false, status: 413, message: "A program has at most 64 KB." });
+    const rows = await getDb().select().from(codeRuns).where(eq(codeRuns.teamId, team.id));
+    expect(rows.map((row) => [row.language, row.state, row.userId])).toEqual([
+      ["python3", "queued", user.id],
+      ["python3", "queued", user.id],
+    ]);
+    const page = (await codePage(challenge.id, { role: "participant", teamId: team.id }, "en"))!;
+    expect(page.runs).toHaveLength(2);
+    expect(page.challenge.subtasks.map((subtask) => [subtask.name, subtask.share, subtask.tests])).toEqual([
+      ["large", 70, 1],
+      ["small", 30, 2],
+    ]);
+    expect(JSON.stringify(page)).not.toContain("4000000000");
+  });
+
+  it("holds a team to its queued runs and to its runs a minute, with a sentence; another team is not held", async () => {
+    const { challenge } = await codeChallenge();
+    const { team, user } = await makePlayer();
+    const path = `/code/${challenge.id}`;
+    for (let i = 0; i < QUEUED_PER_TEAM; i++) expect(await codePost(post(path, programForm("c", `int main(){return ${i};}`)), callerOf(user), challenge.id, new Date())).toMatchObject({ ok: true });
+    const more = await codePost(post(path, programForm("c", "int main(){}")), callerOf(user), challenge.id, new Date());
+    expect(more).toMatchObject({ ok: false, status: 429, message: "Your team already has 3 programs waiting to be judged: wait for a verdict before sending another." });
+    // Judged runs no longer wait, but the minute still counts them.
+    await getDb().update(codeRuns).set({ state: "done", verdict: "wrong-answer" }).where(eq(codeRuns.teamId, team.id));
+    for (let i = 0; i < 3; i++) expect(await codePost(post(path, programForm("c", "int main(){}")), callerOf(user), challenge.id, new Date())).toMatchObject({ ok: true });
+    await getDb().update(codeRuns).set({ state: "done", verdict: "wrong-answer" }).where(eq(codeRuns.teamId, team.id));
+    const fast = await codePost(post(path, programForm("c", "int main(){}")), callerOf(user), challenge.id, new Date());
+    expect(fast).toMatchObject({ ok: false, status: 429, message: "Your team has sent 6 programs in the last minute: wait a minute before sending another." });
+    const other = await makePlayer();
+    expect(await codePost(post(path, programForm("c", "int main(){}")), callerOf(other.user), challenge.id, new Date())).toMatchObject({ ok: true });
+  });
+
+  it("refuses a program before the tests are uploaded, and a judged upload to a challenge checked by tests", async () => {
+    const admin = await makeUser("admin");
+    const challenge = await makeChallenge({ category: "PS" });
+    await getDb().update(challenges).set({ checking: "tests" }).where(eq(challenges.id, challenge.id));
+    await adminCodePost(post(`/dashboard/code/${challenge.id}`, settingsForm()), callerOf(admin), challenge.id);
+    const { team, user } = await makePlayer();
+    const early = await codePost(post(`/code/${challenge.id}`, programForm("python3", "print(1)")), callerOf(user), challenge.id, new Date());
+    expect(early).toMatchObject({ ok: false, status: 409, message: "This challenge's tests are not uploaded yet: programs cannot be judged before they are." });
+    await expect(assertCanSubmit({ teamId: team.id, challengeId: challenge.id })).rejects.toMatchObject({ status: 409, message: "This challenge runs your program against hidden tests: send it on the challenge's code page." });
+  });
+
+  it("rejudges a judged run, which keeps its verdict and points until the new ones; a run not judged cannot be", async () => {
+    const { challenge, caller, path } = await codeChallenge();
+    const { team, user } = await makePlayer();
+    await codePost(post(`/code/${challenge.id}`, programForm("python3", "print(3)")), callerOf(user), challenge.id, new Date());
+    const [run] = await getDb().select().from(codeRuns).where(eq(codeRuns.teamId, team.id));
+    const notYet = await adminCodePost(post(path, new URLSearchParams({ intent: "rejudge", run: String(run.id) })), caller, challenge.id);
+    expect(notYet).toMatchObject({ ok: false, status: 409, message: "This run is not judged yet: it cannot be judged again before." });
+    await getDb().update(codeRuns).set({ state: "done", verdict: "wrong-answer", passedSubtasks: ["small"], pointsCenti: 3000 }).where(eq(codeRuns.id, run.id));
+    const bad = await adminCodePost(post(path, new URLSearchParams({ intent: "rejudge", run: "x" })), caller, challenge.id);
+    expect(bad).toMatchObject({ ok: false, status: 400 });
+    const again = await adminCodePost(post(path, new URLSearchParams({ intent: "rejudge" })), caller, challenge.id);
+    expect(again).toMatchObject({ ok: true, message: "Runs queued to be judged again: 1. Each keeps its last verdict until the new one." });
+    const [queued] = await getDb().select().from(codeRuns).where(eq(codeRuns.id, run.id));
+    expect(queued).toMatchObject({ state: "queued", verdict: "wrong-answer", passedSubtasks: ["small"], createdAt: run.createdAt });
+    // Its points still count while it waits.
+    const page = (await codePage(challenge.id, { role: "participant", teamId: team.id }, "en"))!;
+    expect(page.pointsCenti).toBe(3000);
+    const recorded = await getDb().select({ after: auditLog.after }).from(auditLog).where(eq(auditLog.kind, "code.rejudged"));
+    expect(recorded.some((row) => JSON.stringify(row.after) === JSON.stringify({ runs: 1 }))).toBe(true);
+  });
+
+  it("pauses and resumes every runner, each once, recorded", async () => {
+    const { challenge, caller, path } = await codeChallenge();
+    const pause = () => adminCodePost(post(path, new URLSearchParams({ intent: "pause" })), caller, challenge.id);
+    const resume = () => adminCodePost(post(path, new URLSearchParams({ intent: "resume" })), caller, challenge.id);
+    try {
+      expect(await pause()).toMatchObject({ ok: true, message: "Judging paused: programs are still taken and queued, no runner starts one." });
+      expect(await judgingPaused()).toBe(true);
+      expect(await pause()).toMatchObject({ ok: false, status: 409, message: "Judging was already paused." });
+      // Programs are still taken while paused.
+      const { user } = await makePlayer();
+      expect(await codePost(post(`/code/${challenge.id}`, programForm("c", "int main(){}")), callerOf(user), challenge.id, new Date())).toMatchObject({ ok: true });
+      expect(await resume()).toMatchObject({ ok: true, message: "Judging resumed: runners take the queued programs." });
+      expect(await judgingPaused()).toBe(false);
+      expect(await resume()).toMatchObject({ ok: false, status: 409 });
+    } finally {
+      await resume();
+    }
+    const kinds = (await getDb().select({ kind: auditLog.kind }).from(auditLog).where(eq(auditLog.actorId, caller.id))).map((row) => row.kind);
+    expect(kinds.filter((kind) => kind === "code.paused")).toHaveLength(1);
+    expect(kinds.filter((kind) => kind === "code.resumed")).toHaveLength(1);
+  });
+
+  it("counts the best of each subtask over the team's runs in team_answers, as scoring.ts does, to the hundredth and the instant", async () => {
+    // 70 points over shares 1, 1, 1 (thirds round) — and the view agrees with its TypeScript twin on random runs.
+    const files = { "subtasks.json": JSON.stringify({ a: 1, b: 1, c: 1 }), "a/1.in": "1", "a/1.out": "1", "b/1.in": "1", "b/1.out": "1", "c/1.in": "1", "c/1.out": "1" };
+    const { challenge } = await codeChallenge(70, files);
+    const subtasks = (await getCodeChallenge(challenge.id))!.subtasks;
+    const { team, user } = await makePlayer();
+    const base = Date.UTC(2030, 0, 1);
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const runs: Array<{ id: number; createdAt: Date; passedSubtasks: string[] }> = [];
+    let partial = false;
+    for (let i = 0; i < 8; i++) {
+      const passedSubtasks = ["a", "b", "c"].filter(() => random() < 0.3);
+      const createdAt = new Date(base + Math.floor(random() * 1000) * 1000);
+      const [row] = await getDb()
+        .insert(codeRuns)
+        .values({ teamId: team.id, challengeId: challenge.id, userId: user.id, language: "python3", source: "x", state: "done", verdict: "wrong-answer", passedSubtasks, createdAt })
+        .returning({ id: codeRuns.id });
+      runs.push({ id: row.id, createdAt, passedSubtasks });
+      const expected = teamChallengeScore(challenge.points, subtasks, runs);
+      const [answer] = await getDb().select().from(teamAnswers).where(and(eq(teamAnswers.teamId, team.id), eq(teamAnswers.challengeId, challenge.id)));
+      expect(answer?.scoreCenti ?? 0, `after ${i + 1} runs`).toBe(expected.pointsCenti);
+      expect(answer?.scoredAt ?? null).toEqual(expected.reachedAt);
+      partial ||= expected.pointsCenti % 100 !== 0;
+    }
+    // The draw went through partial scores (thirds: the rounding was at stake).
+    expect(partial).toBe(true);
+  });
+
+  it("shows judges every run and lets them rejudge, while the settings, the tests and pausing stay the admins'", async () => {
+    const { challenge, path } = await codeChallenge();
+    const judge = callerOf(await makeUser("judge"));
+    const { team, user } = await makePlayer();
+    await codePost(post(`/code/${challenge.id}`, programForm("python3", "print(3)")), callerOf(user), challenge.id, new Date());
+    await getDb().update(codeRuns).set({ state: "done", verdict: "accepted", tests: [{ subtask: "small", test: "1", verdict: "accepted", timeMs: 5, memoryBytes: 1 }] }).where(eq(codeRuns.teamId, team.id));
+    const page = (await adminCodePage(challenge.id, judge))!;
+    expect(page.admin).toBe(false);
+    expect(page.runs.map((run) => [run.teamName, run.verdict])).toEqual([[team.name, "accepted"]]);
+    const adminOnly = "Only an admin changes a code challenge's settings and tests, or pauses judging; judges may rejudge.";
+    expect(await adminCodePost(post(path, settingsForm({ timeLimitMs: "5000" })), judge, challenge.id)).toMatchObject({ ok: false, status: 403, message: adminOnly });
+    expect(await adminCodePost(post(path, archiveForm(await tarGz(SUMS))), judge, challenge.id)).toMatchObject({ ok: false, status: 403, message: adminOnly });
+    expect(await adminCodePost(post(path, new URLSearchParams({ intent: "pause" })), judge, challenge.id)).toMatchObject({ ok: false, status: 403 });
+    expect((await getCodeChallenge(challenge.id))!.timeLimitMs).toBe(1000);
+    expect(await adminCodePost(post(path, new URLSearchParams({ intent: "rejudge" })), judge, challenge.id)).toMatchObject({ ok: true });
+    // A team's page shows a test by its position only; the staff's, by its name.
+    const teamPage = (await codePage(challenge.id, { role: "participant", teamId: team.id }, "en"))!;
+    expect(teamPage.runs[0].tests).toEqual([{ subtask: "small", test: "1", verdict: "accepted", timeMs: 5, memoryBytes: 1 }]);
+  });
+});

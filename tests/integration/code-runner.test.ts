@@ -1,0 +1,183 @@
+/**
+ * Code runs judged by a real runner (workers/processors/runs.ts, the `runs` queue) in the real sandbox, on real
+ * Postgres, Redis and S3 (docs/domain.md "Code challenges"): a right Python program accepted, a wrong one rejected,
+ * the team's points the best of each subtask over its runs (IOI style), dated at the run that first earned them,
+ * in the standings; a judge error (the platform's fault) never a verdict. Skips, saying why, on a machine that
+ * cannot sandbox (scripts/lib/ensure.sh ensure_sandbox).
+ */
+import { and, eq } from "drizzle-orm";
+import type { Worker } from "bullmq";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codeRuns, standings, teamAnswers } from "../../db/schema.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
+import { bullPrefix, getQueue } from "../../app/infrastructure/queue.server.ts";
+import { deleteObject } from "../../app/infrastructure/s3.server.ts";
+import { sandboxHost, type SandboxHost } from "../../app/infrastructure/sandbox/sandbox.server.ts";
+import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
+import { pauseJudging, rejudgeRuns } from "../../app/modules/code/rejudge.server.ts";
+import { codePage } from "../../app/modules/code/runs.server.ts";
+import { getCodeChallenge } from "../../app/modules/code/settings.server.ts";
+import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
+import { startRunner } from "../../workers/processors/runs.ts";
+import { archiveForm, codeChallenge, post, programForm, SUMS, tarGz } from "../support/code.ts";
+import { actorFor, callerOf, ensureEventSettings, ensureTwoOpenGates, makePlayer } from "../support/fixtures.ts";
+
+// This file's own queues: its runner takes none of the runs other test files queue (and they none of its).
+process.env.REDIS_PREFIX = `gk-runner-${process.pid}`;
+
+const host = await sandboxHost();
+const unavailable = "reason" in host ? host.reason : null;
+if (unavailable) console.warn(`code runner tests skipped: ${unavailable}`);
+
+const RIGHT = "a, b = map(int, input().split())\nprint(a + b)\n";
+const WRONG = "a, b = map(int, input().split())\nprint(a * b)\n";
+/** Right on small sums only (the small subtask: 30 of 100). */
+const SMALL_ONLY = "a, b = map(int, input().split())\nprint(a + b if a + b < 1000 else 0)\n";
+/** Right on large sums only (the large subtask: 70 of 100). */
+const LARGE_ONLY = "a, b = map(int, input().split())\nprint(a + b if a + b >= 1000 else 0)\n";
+
+let runner: Worker | null = null;
+
+beforeAll(async () => {
+  expect(bullPrefix()).toBe(`gk-runner-${process.pid}:bull`);
+  await ensureEventSettings();
+  await ensureTwoOpenGates();
+  // The machine's last slot: the sandbox's own tests take the first ones.
+  if (!unavailable) runner = startRunner(host as SandboxHost, { concurrency: 1, firstSlot: (host as SandboxHost).slots.at(-1)!.index });
+});
+
+afterAll(async () => {
+  await runner?.close();
+  await closeEmitter();
+});
+
+/** Sends a program as the team's member would, and waits for the runner to finish with it (or to fail it `failures` times). */
+async function sendAndWait(user: Parameters<typeof callerOf>[0], challengeId: number, source: string, until: "done" | "failed" = "done") {
+  const reply = await codePost(post(`/code/${challengeId}`, programForm("python3", source)), callerOf(user), challengeId, new Date());
+  expect(reply).toMatchObject({ ok: true });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const rows = await getDb().select().from(codeRuns).where(eq(codeRuns.teamId, user.teamId!)).orderBy(codeRuns.id);
+    const run = rows.at(-1)!;
+    if (until === "done" ? run.state === "done" : run.failures > 0) return run;
+    if (Date.now() > deadline) throw new Error(`run ${run.id} still ${run.state} after 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function totalOf(teamId: number) {
+  await recomputeTeamStanding(teamId);
+  const [row] = await getDb().select({ total: standings.totalCenti }).from(standings).where(eq(standings.teamId, teamId));
+  return row?.total ?? 0;
+}
+
+describe.skipIf(unavailable !== null)("code runs judged by a real runner", () => {
+  it("accepts a right Python program with every test's time and memory, and counts its points in the standings", async () => {
+    const { challenge } = await codeChallenge(100);
+    const { team, user } = await makePlayer();
+    const run = await sendAndWait(user, challenge.id, RIGHT);
+    expect(run).toMatchObject({ state: "done", verdict: "accepted", pointsCenti: 10_000, failures: 0 });
+    expect(run.passedSubtasks.sort()).toEqual(["large", "small"]);
+    const tests = run.tests as Array<{ verdict: string; timeMs: number; memoryBytes: number }>;
+    expect(tests.map((test) => test.verdict)).toEqual(["accepted", "accepted", "accepted"]);
+    expect(tests.every((test) => test.memoryBytes > 0)).toBe(true);
+    expect(await totalOf(team.id)).toBe(10_000);
+    // The team's page: the verdict and the points, never a test's contents.
+    const page = (await codePage(challenge.id, { role: "participant", teamId: team.id }, "en"))!;
+    expect(page.pointsCenti).toBe(10_000);
+    expect(page.runs[0]).toMatchObject({ state: "done", verdict: "accepted" });
+    expect(JSON.stringify(page)).not.toContain("4000000000");
+  });
+
+  it("rejects a wrong program as a wrong answer, stopping each subtask at its first failing test, for no points", async () => {
+    const { challenge } = await codeChallenge(100);
+    const { team, user } = await makePlayer();
+    const run = await sendAndWait(user, challenge.id, WRONG);
+    expect(run).toMatchObject({ verdict: "wrong-answer", pointsCenti: 0, passedSubtasks: [] });
+    // large: 1 test; small: its first fails, its second is not run.
+    expect((run.tests as Array<{ verdict: string }>).map((test) => test.verdict)).toEqual(["wrong-answer", "wrong-answer", "skipped"]);
+    expect(await totalOf(team.id)).toBe(0);
+  });
+
+  it("scores IOI style: the best of each subtask over all runs, reached at the run that first passed the last of them", async () => {
+    const { challenge } = await codeChallenge(200);
+    const { team, user } = await makePlayer();
+    const first = await sendAndWait(user, challenge.id, SMALL_ONLY);
+    expect(first).toMatchObject({ verdict: "wrong-answer", pointsCenti: 6000, passedSubtasks: ["small"] });
+    expect(await totalOf(team.id)).toBe(6000);
+    const second = await sendAndWait(user, challenge.id, LARGE_ONLY);
+    expect(second).toMatchObject({ verdict: "wrong-answer", pointsCenti: 14_000, passedSubtasks: ["large"] });
+    // No run passed everything, yet the team has every subtask: all 200 points.
+    expect(await totalOf(team.id)).toBe(20_000);
+    const reached = async () => (await getDb().select({ at: teamAnswers.scoredAt }).from(teamAnswers).where(and(eq(teamAnswers.teamId, team.id), eq(teamAnswers.challengeId, challenge.id))))[0]!.at;
+    expect(await reached()).toEqual(second.createdAt);
+    // A later run passing everything again moves neither the points nor when they were reached.
+    const third = await sendAndWait(user, challenge.id, RIGHT);
+    expect(third).toMatchObject({ verdict: "accepted", pointsCenti: 20_000 });
+    expect(await totalOf(team.id)).toBe(20_000);
+    expect(await reached()).toEqual(second.createdAt);
+  });
+
+  it("gives no verdict for a judge error (its tests gone from storage): the run waits, queued again, its failure kept for the admins", async () => {
+    const { challenge } = await codeChallenge(100);
+    const { team, user } = await makePlayer();
+    await deleteObject((await getCodeChallenge(challenge.id))!.testsKey!);
+    const run = await sendAndWait(user, challenge.id, RIGHT, "failed");
+    expect(run.verdict).toBeNull();
+    expect(["queued", "compiling"]).toContain(run.state);
+    expect(run.failure).toMatch(/tests unreadable/);
+    expect(await totalOf(team.id)).toBe(0);
+    const page = (await codePage(challenge.id, { role: "participant", teamId: team.id }, "en"))!;
+    expect(JSON.stringify(page)).not.toContain("unreadable");
+  });
+
+  it("judges again after the tests are fixed: the team's points follow, still reached at the run's send time", async () => {
+    // A wrong expected output in the large subtask: the right program fails it.
+    const { challenge, caller, path } = await codeChallenge(100, { ...SUMS, "large/1.out": "4000000001\n" });
+    const { team, user } = await makePlayer();
+    const run = await sendAndWait(user, challenge.id, RIGHT);
+    expect(run).toMatchObject({ verdict: "wrong-answer", pointsCenti: 3000 });
+    expect(await totalOf(team.id)).toBe(3000);
+    expect(await adminCodePost(post(path, archiveForm(await tarGz(SUMS))), caller, challenge.id)).toMatchObject({ ok: true });
+    expect(await rejudgeRuns(actorFor(caller.id, caller.name, "admin"), challenge.id)).toBe(1);
+    const deadline = Date.now() + 60_000;
+    let again = run;
+    while (again.state !== "done" || again.verdict !== "accepted") {
+      if (Date.now() > deadline) throw new Error(`run ${run.id} not judged again: ${again.state} ${again.verdict}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      [again] = await getDb().select().from(codeRuns).where(eq(codeRuns.id, run.id));
+    }
+    expect(again).toMatchObject({ pointsCenti: 10_000, createdAt: run.createdAt });
+    expect(await totalOf(team.id)).toBe(10_000);
+  });
+
+  it("starts nothing while judging is paused, and judges the queued runs once resumed", async () => {
+    const { challenge } = await codeChallenge(100);
+    const { user } = await makePlayer();
+    const admin = actorFor(user.id, "admin", "admin");
+    expect(await pauseJudging(admin, true)).toBe(true);
+    try {
+      const reply = await codePost(post(`/code/${challenge.id}`, programForm("python3", RIGHT)), callerOf(user), challenge.id, new Date());
+      expect(reply).toMatchObject({ ok: true });
+      const [run] = await getDb().select().from(codeRuns).where(eq(codeRuns.teamId, user.teamId!));
+      // Its job waits in the paused queue: no runner may take it.
+      const jobs = await getQueue("runs").getJobs(["waiting", "active"]);
+      const job = jobs.find((candidate) => (candidate.data as { runId: number }).runId === run.id)!;
+      expect(await job.getState()).toBe("waiting");
+      expect((await getDb().select({ state: codeRuns.state }).from(codeRuns).where(eq(codeRuns.id, run.id)))[0].state).toBe("queued");
+    } finally {
+      await pauseJudging(admin, false);
+    }
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const [row] = await getDb().select().from(codeRuns).where(eq(codeRuns.teamId, user.teamId!));
+      if (row.state === "done") {
+        expect(row.verdict).toBe("accepted");
+        break;
+      }
+      if (Date.now() > deadline) throw new Error("the queued run was not judged after resuming");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+});
