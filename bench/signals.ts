@@ -10,7 +10,7 @@
  *    lines reordered, a comment and blank lines added, one literal changed). Measured: the share of planted copies
  *    that yield a signal naming the copied team (target ≥ 90 %), and the share of independent answers that yield
  *    any signal (target ≤ 1 %).
- * 3. Images (decision 046): IMAGES stored image prints (generated pictures, hashed), then NEW image uploads of new
+ * 3. Images (decision 047): IMAGES stored image prints (generated pictures, hashed), then NEW image uploads of new
  *    teams compared by compareSubmission (the bytes read from storage, decoded, hashed, band lookup); then
  *    INDEPENDENT_IMAGES independent pictures one by one and COPIES re-encodings of random ones (resized to 90 %,
  *    JPEG at quality 60): the share of copies found (an 'image' signal naming the team copied) and of

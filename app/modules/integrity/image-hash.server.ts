@@ -1,5 +1,5 @@
 /**
- * An image's perceptual hash, decoded by sharp (libvips; docs/decisions/046-image-hashes.md) in the integrity
+ * An image's perceptual hash, decoded by sharp (libvips; docs/decisions/047-image-hashes.md) in the integrity
  * worker only, loaded on first use (the web process never loads it). An upload is hostile until decoded: only
  * bytes that begin as PNG, JPEG, GIF or WebP are decoded, at most IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS and
  * IMAGE_TIMEOUT_SECONDS each, the first frame only; whatever fails is null (the caller logs it and moves on).

@@ -1,5 +1,5 @@
 /**
- * The perceptual hash of images (docs/decisions/046-image-hashes.md): the same picture re-encoded (JPEG at quality
+ * The perceptual hash of images (docs/decisions/047-image-hashes.md): the same picture re-encoded (JPEG at quality
  * 60, resized to 90 %, WebP, a GIF) lands within IMAGE_DISTANCE bits; another picture, a blank page and a corrupt
  * or oversized file do not. Pictures are made from raw pixels (tests/support/pictures.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Images that are the same picture re-encoded (docs/domain.md "Integrity signals", docs/decisions/046-image-hashes.md):
+ * Images that are the same picture re-encoded (docs/domain.md "Integrity signals", docs/decisions/047-image-hashes.md):
  * a 64-bit difference hash (dHash) of a grey 9 × 8 copy, compared by Hamming distance, and the band keys that find
  * every stored hash within the threshold by index. Pure: the decoding is image-hash.server.ts's.
  */
