@@ -10,26 +10,40 @@
  *    lines reordered, a comment and blank lines added, one literal changed). Measured: the share of planted copies
  *    that yield a signal naming the copied team (target ≥ 90 %), and the share of independent answers that yield
  *    any signal (target ≤ 1 %).
+ * 3. Images (decision 047): IMAGES stored image prints (generated pictures, hashed), then NEW image uploads of new
+ *    teams compared by compareSubmission (the bytes read from storage, decoded, hashed, band lookup); then
+ *    INDEPENDENT_IMAGES independent pictures one by one and COPIES re-encodings of random ones (resized to 90 %,
+ *    JPEG at quality 60): the share of copies found (an 'image' signal naming the team copied) and of
+ *    independent pictures with any signal.
  *
- *   npm run bench:signals [-- --smoke] [--versions N] [--new N] [--independent N] [--copies N]
+ *   npm run bench:signals [-- --smoke] [--versions N] [--new N] [--independent N] [--copies N] [--images N] [--independent-images N]
  */
 import { sql } from "drizzle-orm";
-import { challenges, challengeStarters, integritySignals, printBands, submissionPrints, submissions, teams } from "../db/schema.ts";
+import { Readable } from "node:stream";
+import { challenges, challengeStarters, imageBands, integritySignals, printBands, submissionPrints, submissions, teams } from "../db/schema.ts";
 import { closeDb, getDb } from "../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../app/infrastructure/emitter.server.ts";
 import { closeRedis } from "../app/infrastructure/redis.server.ts";
 import { compareSubmission, DEFAULT_SIMILARITY_PERCENT } from "../app/modules/integrity/compare.server.ts";
 import { fingerprint } from "../app/modules/integrity/fingerprint.ts";
 import { toStored } from "../app/modules/integrity/minhash.ts";
+import { imageHash } from "../app/modules/integrity/image-hash.server.ts";
+import { imageBandKeys, toStoredHash } from "../app/modules/integrity/image-hash.ts";
+import { newObjectKey, uploadStream } from "../app/infrastructure/s3.server.ts";
+import { PICTURE_HEIGHT, PICTURE_WIDTH, picturePng, reencoded } from "../tests/support/pictures.ts";
 import { createBenchWorld, summarise } from "./lib/env.ts";
 import { BenchFailure, benchArgs, numberOption, report, targetVerdict } from "./lib/report.ts";
 import { random } from "./lib/random.ts";
 
-const args = benchArgs({ versions: { type: "string" }, new: { type: "string" }, independent: { type: "string" }, copies: { type: "string" } });
+const args = benchArgs({ versions: { type: "string" }, new: { type: "string" }, independent: { type: "string" }, copies: { type: "string" }, images: { type: "string" }, "independent-images": { type: "string" } });
 const VERSIONS = numberOption(args.versions, args.smoke ? 1000 : 10_000);
 const NEW = numberOption(args.new, args.smoke ? 20 : 200);
 const INDEPENDENT = numberOption(args.independent, args.smoke ? 100 : 1000);
 const COPIES = numberOption(args.copies, args.smoke ? 20 : 100);
+const IMAGES = numberOption(args.images, args.smoke ? 500 : 10_000);
+const INDEPENDENT_IMAGES = numberOption(args["independent-images"], args.smoke ? 100 : 1000);
+/** The generated pictures' size (tests/support/pictures.ts: 320 × 240, about 5 ms each to make). */
+const PICTURE = { width: PICTURE_WIDTH, height: PICTURE_HEIGHT };
 
 const rand = random(45);
 const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)];
@@ -159,6 +173,49 @@ async function sendAndCompare(challengeId: number, teamId: number, text: string)
   return { ms, others: signals.map((row) => row.otherTeamId) };
 }
 
+/** Stored image prints in bulk: one submission and one hashed picture per team, with their band keys. */
+async function seedImages(challengeId: number, count: number) {
+  const teamIds = await makeTeams(count, `image-${challengeId}`);
+  const subs = await getDb()
+    .insert(submissions)
+    .values(teamIds.map((teamId) => ({ teamId, challengeId, text: null })))
+    .returning({ id: submissions.id, teamId: submissions.teamId });
+  let made = 0;
+  for (let offset = 0; offset < subs.length; offset += 500) {
+    const prints: (typeof submissionPrints.$inferInsert)[] = [];
+    const hashes: bigint[] = [];
+    for (const sub of subs.slice(offset, offset + 500)) {
+      const result = await imageHash(await picturePng(1_000_000 + sub.id, PICTURE.width, PICTURE.height));
+      if (!("hash" in result)) continue;
+      prints.push({ submissionId: sub.id, teamId: sub.teamId, challengeId, versionAt: new Date(), source: "file", kind: "image", imageHash: toStoredHash(result.hash) });
+      hashes.push(result.hash);
+    }
+    const ids = await getDb().insert(submissionPrints).values(prints).returning({ id: submissionPrints.id });
+    const bands = ids.flatMap((row, i) => imageBandKeys(hashes[i]).map((key) => ({ challengeId, key, printId: row.id })));
+    for (let b = 0; b < bands.length; b += 5000) await getDb().insert(imageBands).values(bands.slice(b, b + 5000)).onConflictDoNothing();
+    made += ids.length;
+  }
+  return made;
+}
+
+/** A new image upload of a new team (stored, then compared by the worker's own function); its time and its image signals' other teams. */
+async function sendImage(challengeId: number, teamId: number, bytes: Buffer) {
+  const key = newObjectKey("submissions");
+  const { size } = await uploadStream({ key, body: Readable.from([bytes]), limitBytes: 10_000_000 });
+  const [sub] = await getDb().insert(submissions).values({ teamId, challengeId, text: null, fileKey: key, fileName: "answer", fileSize: size }).returning({ id: submissions.id });
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  await compareSubmission(sub.id);
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  cpuTimes.push((used.user + used.system) / 1000);
+  const signals = await getDb()
+    .select({ otherTeamId: integritySignals.otherTeamId, kind: integritySignals.kind })
+    .from(integritySignals)
+    .where(sql`${integritySignals.printId} in (select id from ${submissionPrints} where submission_id = ${sub.id})`);
+  return { ms, others: signals.map((row) => row.otherTeamId), kinds: signals.map((row) => row.kind) };
+}
+
 /** The worker process's own CPU per comparison (ms): what it costs, apart from waiting on Postgres. */
 const cpuTimes: number[] = [];
 
@@ -195,13 +252,44 @@ try {
   const foundShare = found / COPIES;
   const falseShare = falseSignals / INDEPENDENT;
 
+  // 3. Images.
+  const imageChallenge = await makeChallenge("images");
+  const seededImages = await seedImages(imageChallenge, IMAGES);
+  await getDb().execute(sql`analyze`);
+  const imageTimes: number[] = [];
+  for (const teamId of await makeTeams(NEW, "new-image")) imageTimes.push((await sendImage(imageChallenge, teamId, await picturePng(2_000_000 + teamId, PICTURE.width, PICTURE.height))).ms);
+  const imageSpeed = summarise(imageTimes);
+  const imageCpu = summarise(cpuTimes.splice(0));
+  const pictureChallenge = await makeChallenge("image accuracy");
+  const pictureTeams = await makeTeams(INDEPENDENT_IMAGES, "independent-image");
+  const pictures: Buffer[] = [];
+  let falseImages = 0;
+  for (const teamId of pictureTeams) {
+    const bytes = await picturePng(3_000_000 + teamId, PICTURE.width, PICTURE.height);
+    pictures.push(bytes);
+    if ((await sendImage(pictureChallenge, teamId, bytes)).others.length > 0) falseImages++;
+  }
+  let foundImages = 0;
+  for (const teamId of await makeTeams(COPIES, "image-copier")) {
+    const source = int(INDEPENDENT_IMAGES);
+    const { others, kinds } = await sendImage(pictureChallenge, teamId, await reencoded(pictures[source]));
+    if (others.includes(pictureTeams[source]) && kinds.includes("image")) foundImages++;
+  }
+  cpuTimes.splice(0);
+  const foundImageShare = foundImages / COPIES;
+  const falseImageShare = falseImages / INDEPENDENT_IMAGES;
+
   const rows = [
     { what: `a new version's comparison at ${seeded} stored versions (ms, ${NEW} new versions)`, p50: +speed.p50.toFixed(2), p99: +speed.p99.toFixed(2), max: +speed.max.toFixed(2), target: "≤ 50 ms", verdict: targetVerdict(speed.p99 <= 50) },
     { what: "the same comparisons: the worker process's own CPU (ms)", p50: +speedCpu.p50.toFixed(2), p99: +speedCpu.p99.toFixed(2), max: +speedCpu.max.toFixed(2), target: "", verdict: "" },
     { what: `planted copies found (${COPIES}, edited)`, p50: +(foundShare * 100).toFixed(1), p99: "", max: "", target: "≥ 90 %", verdict: targetVerdict(foundShare >= 0.9) },
     { what: `independent answers with a signal (${INDEPENDENT}, shared starter)`, p50: +(falseShare * 100).toFixed(2), p99: "", max: "", target: "≤ 1 %", verdict: targetVerdict(falseShare <= 0.01) },
+    { what: `a new image's comparison at ${seededImages} stored images (ms, ${NEW} uploads; read, decode, hash, lookup)`, p50: +imageSpeed.p50.toFixed(2), p99: +imageSpeed.p99.toFixed(2), max: +imageSpeed.max.toFixed(2), target: "≤ 50 ms", verdict: targetVerdict(imageSpeed.p99 <= 50) },
+    { what: "the same image comparisons: the worker process's own CPU (ms)", p50: +imageCpu.p50.toFixed(2), p99: +imageCpu.p99.toFixed(2), max: +imageCpu.max.toFixed(2), target: "", verdict: "" },
+    { what: `re-encoded images found (${COPIES}, 90 % size, JPEG quality 60)`, p50: +(foundImageShare * 100).toFixed(1), p99: "", max: "", target: "≥ 90 %", verdict: targetVerdict(foundImageShare >= 0.9) },
+    { what: `independent pictures with a signal (${INDEPENDENT_IMAGES})`, p50: +(falseImageShare * 100).toFixed(2), p99: "", max: "", target: "≤ 1 %", verdict: targetVerdict(falseImageShare <= 0.01) },
   ];
-  report("signals", args.smoke, `Integrity signals (threshold ${DEFAULT_SIMILARITY_PERCENT} %)`, rows, { versions: seeded, speed, speedCpu, loadAverage1m: (await import("node:os")).loadavg()[0], found, copies: COPIES, falseSignals, independent: INDEPENDENT }, args.out);
+  report("signals", args.smoke, `Integrity signals (threshold ${DEFAULT_SIMILARITY_PERCENT} %)`, rows, { versions: seeded, speed, speedCpu, loadAverage1m: (await import("node:os")).loadavg()[0], found, copies: COPIES, falseSignals, independent: INDEPENDENT, images: seededImages, imageSpeed, imageCpu, foundImages, falseImages, independentImages: INDEPENDENT_IMAGES }, args.out);
   if (!args.smoke && found === 0) throw new BenchFailure("no planted copy was found");
 } finally {
   await closeEmitter().catch(() => undefined);

@@ -1255,10 +1255,13 @@ export const submissionPrints = pgTable(
       .references(() => challenges.id, { onDelete: "cascade" }),
     versionAt: timestamp("version_at", { withTimezone: true }).notNull(),
     source: text("source", { enum: ["text", "file"] }).notNull(),
-    kind: text("kind", { enum: ["text", "code", "file"] }).notNull(),
+    kind: text("kind", { enum: ["text", "code", "file", "image"] }).notNull(),
     contentHash: text("content_hash"),
     shingles: integer("shingles").notNull().default(0),
     signature: integer("signature").array(),
+    // An image's 64-bit dHash (signed as Postgres keeps it; app/modules/integrity/image-hash.ts), null for
+    // anything else, a plain picture or one like the challenge's own attachment.
+    imageHash: bigint("image_hash", { mode: "bigint" }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -1281,6 +1284,22 @@ export const printBands = pgTable(
 );
 
 /**
+ * An image print's band keys (app/modules/integrity/image-hash.ts): two hashes within the image threshold share
+ * at least one, so a new image's candidates are found by index, as print_bands finds texts'.
+ */
+export const imageBands = pgTable(
+  "image_bands",
+  {
+    challengeId: integer("challenge_id").notNull(),
+    key: integer("key").notNull(),
+    printId: integer("print_id")
+      .notNull()
+      .references(() => submissionPrints.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.challengeId, t.key, t.printId] }), index("image_bands_print_idx").on(t.printId)],
+);
+
+/**
  * One integrity signal: two teams whose answers look alike, a flag of one sent by another, a browser signed in
  * as members of two teams, an account used from many browsers. For admins and judges only, never participants.
  * `source_key` makes the worker's writes idempotent (one signal per new version and other team, per flag
@@ -1291,7 +1310,7 @@ export const integritySignals = pgTable(
   "integrity_signals",
   {
     id: serial("id").primaryKey(),
-    kind: text("kind", { enum: ["similar", "identical-file", "flag-shared", "device-shared", "many-devices"] }).notNull(),
+    kind: text("kind", { enum: ["similar", "identical-file", "image", "flag-shared", "device-shared", "many-devices"] }).notNull(),
     challengeId: integer("challenge_id").references(() => challenges.id, { onDelete: "cascade" }),
     teamId: integer("team_id")
       .notNull()

@@ -16,12 +16,13 @@ export interface SignalsAction {
   result: SubmissionResult<string[]>;
 }
 
-const kinds = ["similar", "identical-file", "flag-shared", "device-shared", "many-devices"] as const;
+const kinds = ["similar", "identical-file", "image", "flag-shared", "device-shared", "many-devices"] as const;
 const statuses = ["open", "dismissed", "confirmed"] as const;
 /** Each kind's and status's text key, written out (the translation files' check finds them in the code). */
 const KIND_KEYS: Record<string, string> = {
   similar: "integrity.kinds.similar",
   "identical-file": "integrity.kinds.identicalFile",
+  image: "integrity.kinds.image",
   "flag-shared": "integrity.kinds.flagShared",
   "device-shared": "integrity.kinds.deviceShared",
   "many-devices": "integrity.kinds.manyDevices",

@@ -1,21 +1,24 @@
 /**
  * The integrity worker's comparisons (docs/domain.md "Integrity signals", docs/decisions/045-integrity-signals.md).
  * After a team sends a version, its text (and its file: the bytes' SHA-256, and a text file's words) is
- * fingerprinted; candidates are the prints of other teams on the same challenge that share an LSH band key or the
- * file's hash, found by index — never by reading every version; a candidate at least as similar as the
- * threshold makes a signal. Idempotent: a retried job finds its print and stops.
+ * fingerprinted, an image file also by its perceptual hash (image-hash.ts); candidates are the prints of other
+ * teams on the same challenge that share an LSH band key, the file's hash or an image band key, found by index —
+ * never by reading every version; a candidate at least as similar as the threshold makes a signal. Idempotent: a retried job finds its print and stops.
  */
 import { createHash } from "node:crypto";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { anyOf } from "../../../db/any-of.ts";
-import { challengeStarters, integritySettings, integritySignals, printBands, submissionPrints, submissions } from "../../../db/schema.ts";
+import { challengeStarters, challenges, imageBands, integritySettings, integritySignals, printBands, submissionPrints, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { getLogger } from "../../infrastructure/logger.server.ts";
 import { openObject, readObjectStart } from "../../infrastructure/s3.server.ts";
-import { decodeText, fileView } from "../submissions/file-view.ts";
+import { decodeText, fileView, SNIFF_BYTES } from "../submissions/file-view.ts";
 import { broadcastJudgingChanged } from "../realtime/broadcast.server.ts";
 import { fingerprint, type Fingerprint } from "./fingerprint.ts";
 import { estimatedSimilarity, fromStored, toStored } from "./minhash.ts";
+import { IMAGE_MAX_BYTES, imageHash } from "./image-hash.server.ts";
+import { hammingDistance, IMAGE_DISTANCE, imageBandKeys, imageSimilarity, toStoredHash } from "./image-hash.ts";
 
 /** A text file up to this size is also compared by its words (bigger ones by their bytes only). */
 export const TEXT_FILE_BYTES = 256 * 1024;
@@ -56,16 +59,66 @@ export async function similarPrints(db: Queryable, version: Version, print: Fing
   return best;
 }
 
-/** Stores a print (none if this version's source was fingerprinted already: null), with its band keys. */
-async function storePrint(db: Queryable, version: Version, source: "text" | "file", print: Fingerprint | null, contentHash: string | null, kind: "text" | "code" | "file") {
+/**
+ * Other teams' image prints on the challenge within IMAGE_DISTANCE bits of `hash`, the nearest per team: the
+ * candidates share one of its band keys (by index), the distance is counted by Postgres.
+ */
+export async function nearImages(db: Queryable, version: Pick<Version, "teamId" | "challengeId">, hash: bigint) {
+  const distance = sql<number>`bit_count((${submissionPrints.imageHash} # ${toStoredHash(hash).toString()}::bigint)::bit(64))::int`.mapWith(Number);
+  return db
+    .selectDistinctOn([submissionPrints.teamId], { id: submissionPrints.id, teamId: submissionPrints.teamId, distance })
+    .from(imageBands)
+    .innerJoin(submissionPrints, eq(submissionPrints.id, imageBands.printId))
+    .where(and(eq(imageBands.challengeId, version.challengeId), anyOf(imageBands.key, imageBandKeys(hash)), ne(submissionPrints.teamId, version.teamId), sql`${distance} <= ${IMAGE_DISTANCE}`))
+    .orderBy(submissionPrints.teamId, distance, submissionPrints.versionAt);
+}
+
+type PrintKind = (typeof submissionPrints.$inferInsert)["kind"];
+
+/** Stores a print (none if this version's source was fingerprinted already: null), with its band keys (and an image's). */
+async function storePrint(db: Queryable, version: Version, source: "text" | "file", print: Fingerprint | null, contentHash: string | null, kind: PrintKind, image: bigint | null = null) {
   const [row] = await db
     .insert(submissionPrints)
-    .values({ ...version, source, kind, contentHash, shingles: print?.shingles ?? 0, signature: print ? toStored(print.signature) : null })
+    .values({ ...version, source, kind, contentHash, shingles: print?.shingles ?? 0, signature: print ? toStored(print.signature) : null, imageHash: image === null ? null : toStoredHash(image) })
     .onConflictDoNothing()
     .returning({ id: submissionPrints.id });
   if (!row) return null;
   if (print) await db.insert(printBands).values([...new Set(print.bands)].map((key) => ({ challengeId: version.challengeId, key, printId: row.id }))).onConflictDoNothing();
+  if (image !== null) await db.insert(imageBands).values(imageBandKeys(image).map((key) => ({ challengeId: version.challengeId, key, printId: row.id }))).onConflictDoNothing();
   return row.id;
+}
+
+/** The hashes of challenges' attachments (what every team is given), by storage key: an attachment's bytes never change under one key. */
+const attachmentHashes = new Map<string, Promise<bigint | null>>();
+
+/** The perceptual hash of a challenge's attachment when it is an image (null otherwise, or unreadable). */
+function attachmentHash(key: string): Promise<bigint | null> {
+  let known = attachmentHashes.get(key);
+  if (!known) {
+    known = readObjectStart(key, IMAGE_MAX_BYTES + 1)
+      .then(imageHash)
+      .then((result) => ("hash" in result ? result.hash : null))
+      .catch(() => null);
+    if (attachmentHashes.size >= 256) attachmentHashes.delete(attachmentHashes.keys().next().value!);
+    attachmentHashes.set(key, known);
+  }
+  return known;
+}
+
+/**
+ * An uploaded file's perceptual hash when its bytes begin as an image (`start`: its first bytes, or all of a small
+ * file); null for anything else, an image too big, plain or corrupt (logged: the job goes on). `given`: the
+ * picture is the challenge's own attachment sent back (within IMAGE_DISTANCE of it): what every team was given,
+ * left out as starter code is for texts (no hash kept, and its bytes make no identical-file signal).
+ */
+async function uploadedImageHash(key: string, size: number, start: Uint8Array, attachmentKey: string | null): Promise<{ image: bigint | null; given: boolean }> {
+  if (fileView(start).kind !== "image" || size > IMAGE_MAX_BYTES) return { image: null, given: false };
+  const bytes = start.length >= size ? start : await readObjectStart(key, IMAGE_MAX_BYTES);
+  const result = await imageHash(bytes);
+  if ("failed" in result) getLogger().warn({ key, reason: result.failed }, "image not hashed for the integrity signals");
+  if (!("hash" in result)) return { image: null, given: false };
+  const attachment = attachmentKey ? await attachmentHash(attachmentKey) : null;
+  return attachment !== null && hammingDistance(attachment, result.hash) <= IMAGE_DISTANCE ? { image: null, given: true } : { image: result.hash, given: false };
 }
 
 async function addSignal(db: Queryable, values: typeof integritySignals.$inferInsert) {
@@ -97,10 +150,12 @@ export async function compareSubmission(submissionId: number): Promise<{ signals
       fileKey: submissions.fileKey,
       fileSize: submissions.fileSize,
       starter: challengeStarters.text,
+      attachmentKey: challenges.attachmentKey,
       similarityPercent: integritySettings.similarityPercent,
     })
     .from(submissions)
     .leftJoin(challengeStarters, eq(challengeStarters.challengeId, submissions.challengeId))
+    .leftJoin(challenges, eq(challenges.id, submissions.challengeId))
     .leftJoin(integritySettings, eq(integritySettings.id, 1))
     .where(eq(submissions.id, submissionId));
   if (!row) return { signals: 0 };
@@ -108,16 +163,19 @@ export async function compareSubmission(submissionId: number): Promise<{ signals
   const similarityPercent = row.similarityPercent ?? DEFAULT_SIMILARITY_PERCENT;
 
   // The file is read before the transaction (storage may be slow; nothing is locked meanwhile).
-  let file: { hash: string; print: Fingerprint | null; kind: "text" | "code" | "file" } | null = null;
+  let file: { hash: string; print: Fingerprint | null; kind: PrintKind; image: bigint | null; given: boolean } | null = null;
   if (row.fileKey && (row.fileSize ?? 0) >= MIN_FILE_BYTES) {
+    const size = row.fileSize ?? 0;
     const hash = await fileHash(row.fileKey);
     let print: Fingerprint | null = null;
-    if ((row.fileSize ?? 0) <= TEXT_FILE_BYTES) {
-      const bytes = await readObjectStart(row.fileKey, TEXT_FILE_BYTES);
+    // A small file is read whole (a text's words, a small image); a bigger one by its first bytes, to know it.
+    const bytes = await readObjectStart(row.fileKey, size <= TEXT_FILE_BYTES ? TEXT_FILE_BYTES : SNIFF_BYTES);
+    if (size <= TEXT_FILE_BYTES) {
       const text = fileView(bytes).kind === "text" ? decodeText(bytes) : null;
       if (text) print = fingerprint(text, row.starter);
     }
-    file = { hash, print, kind: print?.kind ?? "file" };
+    const { image, given } = await uploadedImageHash(row.fileKey, size, bytes, row.attachmentKey);
+    file = { hash, print, kind: image !== null ? "image" : (print?.kind ?? "file"), image, given };
   }
   const textPrint = row.text ? fingerprint(row.text, row.starter) : null;
 
@@ -142,8 +200,8 @@ export async function compareSubmission(submissionId: number): Promise<{ signals
       if (printId !== null && textPrint) await similar(printId, textPrint);
     }
     if (file) {
-      const printId = await storePrint(tx, version, "file", file.print, file.hash, file.kind);
-      if (printId !== null) {
+      const printId = await storePrint(tx, version, "file", file.print, file.hash, file.kind, file.image);
+      if (printId !== null && !file.given) {
         const same = await tx
           .selectDistinctOn([submissionPrints.teamId], { id: submissionPrints.id, teamId: submissionPrints.teamId })
           .from(submissionPrints)
@@ -162,6 +220,24 @@ export async function compareSubmission(submissionId: number): Promise<{ signals
           });
         }
         if (file.print && same.length === 0) await similar(printId, file.print);
+        // The same picture re-encoded: teams whose file is byte for byte the same have their signal already.
+        if (file.image !== null) {
+          const identical = new Set(same.map((other) => other.teamId));
+          for (const other of await nearImages(tx, version, file.image)) {
+            if (identical.has(other.teamId)) continue;
+            signals += await addSignal(tx, {
+              kind: "image",
+              challengeId: version.challengeId,
+              teamId: version.teamId,
+              otherTeamId: other.teamId,
+              printId,
+              otherPrintId: other.id,
+              similarity: imageSimilarity(other.distance),
+              details: { distance: other.distance },
+              sourceKey: `image:${printId}:${other.teamId}`,
+            });
+          }
+        }
       }
     }
     return signals;

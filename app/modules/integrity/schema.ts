@@ -11,7 +11,7 @@ import { messages } from "../messages.ts";
 
 const m = messages.integrity;
 
-export const signalKinds = ["similar", "identical-file", "flag-shared", "device-shared", "many-devices"] as const;
+export const signalKinds = ["similar", "identical-file", "image", "flag-shared", "device-shared", "many-devices"] as const;
 export type SignalKind = (typeof signalKinds)[number];
 export const signalStatuses = ["open", "dismissed", "confirmed"] as const;
 

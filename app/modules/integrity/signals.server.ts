@@ -146,27 +146,42 @@ export async function signalChoices() {
 /** A stored instant (microseconds) and a print's (a JS date: milliseconds, truncated) name the same version. */
 const sameInstant = (column: typeof submissions.revisedAt | typeof submissionVersions.submittedAt, at: Date) => sql`date_trunc('milliseconds', ${column}) = ${at.toISOString()}::timestamptz`;
 
-/** What one version of a submission said: its text, or its file's text (a text file up to TEXT_FILE_BYTES), and the file's name. */
-async function versionContent(p: { submissionId: number; versionAt: Date; source: "text" | "file" }): Promise<{ text: string | null; fileName: string | null }> {
+interface VersionContent {
+  text: string | null;
+  fileName: string | null;
+  /** The file's version as the inline path names it (null: the submission's newest), when its bytes are an image. */
+  image: { submissionId: number; versionId: number | null } | null;
+}
+
+/**
+ * What one version of a submission said: its text, or its file's text (a text file up to TEXT_FILE_BYTES), the
+ * file's name, and whether the file is an image a judge can see beside the other (by its first bytes).
+ */
+async function versionContent(p: { submissionId: number; versionAt: Date; source: "text" | "file" }): Promise<VersionContent> {
   const [current] = await getDb()
-    .select({ text: submissions.text, fileKey: submissions.fileKey, fileName: submissions.fileName })
+    .select({ text: submissions.text, fileKey: submissions.fileKey, fileName: submissions.fileName, versionId: sql<number | null>`null::int` })
     .from(submissions)
     .where(and(eq(submissions.id, p.submissionId), sameInstant(submissions.revisedAt, p.versionAt)));
   const [older] = current
     ? [current]
     : await getDb()
-        .select({ text: submissionVersions.text, fileKey: submissionVersions.fileKey, fileName: submissionVersions.fileName })
+        .select({ text: submissionVersions.text, fileKey: submissionVersions.fileKey, fileName: submissionVersions.fileName, versionId: sql<number | null>`${submissionVersions.id}` })
         .from(submissionVersions)
         .where(and(eq(submissionVersions.submissionId, p.submissionId), sameInstant(submissionVersions.submittedAt, p.versionAt)))
         .limit(1);
-  if (!older) return { text: null, fileName: null };
-  if (p.source === "text") return { text: older.text, fileName: null };
-  if (!older.fileKey) return { text: null, fileName: older.fileName };
+  if (!older) return { text: null, fileName: null, image: null };
+  if (p.source === "text") return { text: older.text, fileName: null, image: null };
+  if (!older.fileKey) return { text: null, fileName: older.fileName, image: null };
   try {
     const bytes = await readObjectStart(older.fileKey, TEXT_FILE_BYTES);
-    return { text: fileView(bytes).kind === "text" ? decodeText(bytes) : null, fileName: older.fileName };
+    const view = fileView(bytes);
+    return {
+      text: view.kind === "text" ? decodeText(bytes) : null,
+      fileName: older.fileName,
+      image: view.kind === "image" ? { submissionId: p.submissionId, versionId: older.versionId === null ? null : Number(older.versionId) } : null,
+    };
   } catch {
-    return { text: null, fileName: older.fileName };
+    return { text: null, fileName: older.fileName, image: null };
   }
 }
 
@@ -186,6 +201,10 @@ export interface SubmissionSignal {
   theirs: EvidenceLine[] | null;
   fileName: string | null;
   otherFileName: string | null;
+  /** Both files when they are images (shown side by side through the inline path), else null. */
+  images: { mine: NonNullable<VersionContent["image"]>; theirs: NonNullable<VersionContent["image"]> } | null;
+  /** An image signal's distance in bits (of 64). */
+  distance: number | null;
 }
 
 /**
@@ -199,6 +218,7 @@ export async function signalsForSubmission(submissionId: number, viewer: { role:
       kind: integritySignals.kind,
       status: integritySignals.status,
       similarity: integritySignals.similarity,
+      details: integritySignals.details,
       teamId: integritySignals.teamId,
       team: teams.name,
       otherTeamId: integritySignals.otherTeamId,
@@ -238,6 +258,8 @@ export async function signalsForSubmission(submissionId: number, viewer: { role:
         theirs: shown ? shown.b.slice(0, EVIDENCE_LINES) : null,
         fileName: mineContent.fileName === null ? null : names.fileName(mineContent.fileName),
         otherFileName: theirContent.fileName === null ? null : names.fileName(theirContent.fileName),
+        images: mineContent.image && theirContent.image ? { mine: mineContent.image, theirs: theirContent.image } : null,
+        distance: typeof row.details.distance === "number" ? row.details.distance : null,
       };
     }),
   );
