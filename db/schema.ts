@@ -724,7 +724,9 @@ export const codeRuns = pgTable(
     failures: smallint("failures").notNull().default(0),
     failure: text("failure"),
     createdAt: createdAt(),
-    startedAt: timestamp("started_at", { withTimezone: true }),
+    // The run's last sign of life from its runner: set when it starts compiling, then at each test. The sweep takes
+    // a run silent for three minutes for one whose runner is gone (app/modules/code/runs.server.ts).
+    aliveAt: timestamp("alive_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
   (t) => [

@@ -13,6 +13,7 @@ import { pauseJudging, rejudgeRuns } from "../modules/code/rejudge.server.ts";
 import { assertCanSendRun, sendRun, SOURCE_MAX_BYTES } from "../modules/code/runs.server.ts";
 import { checkTestsArchive, getCodeChallenge, MEMORY_LIMIT_MB, saveCodeSettings, saveTests, TESTS_MAX_BYTES, TIME_LIMIT_MS } from "../modules/code/settings.server.ts";
 import { DomainError } from "../modules/errors.ts";
+import { parseRowId } from "../modules/ids.ts";
 import { messages } from "../modules/messages.ts";
 import { actorOf } from "./actor.server.ts";
 import type { Caller } from "./caller.server.ts";
@@ -126,8 +127,10 @@ export async function adminCodePost(request: Request, caller: Caller, challengeI
     if (intent !== "settings" && intent !== "rejudge" && intent !== "pause" && intent !== "resume") return { ok: false, status: 400, message: messages.errors.badRequest };
     if (intent === "rejudge") {
       const run = String(form.get("run") ?? "");
-      if (run !== "" && !/^[1-9][0-9]{0,9}$/.test(run)) return { ok: false, status: 400, message: messages.errors.badRequest };
-      return { ok: true, message: m.rejudged(await rejudgeRuns(actor, challengeId, run === "" ? null : Number(run))) };
+      // A row's id as every id from outside (app/modules/ids.ts): 2147483648 would reach Postgres as a failed query.
+      const runId = run === "" ? null : parseRowId(run);
+      if (run !== "" && runId === null) return { ok: false, status: 400, message: messages.errors.badRequest };
+      return { ok: true, message: m.rejudged(await rejudgeRuns(actor, challengeId, runId)) };
     }
     if (adminOnly) return { ok: false, status: 403, message: m.adminOnly };
     if (intent === "pause" || intent === "resume") {

@@ -33,7 +33,7 @@ CREATE TABLE "code_runs" (
 	"failures" smallint DEFAULT 0 NOT NULL,
 	"failure" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"started_at" timestamp with time zone,
+	"alive_at" timestamp with time zone,
 	"finished_at" timestamp with time zone,
 	CONSTRAINT "code_runs_source_size" CHECK (octet_length("code_runs"."source") <= 65536)
 );
@@ -86,7 +86,9 @@ CREATE OR REPLACE VIEW "team_answers" AS
 		) f
 		INNER JOIN "code_challenges" sc ON sc.challenge_id = f.challenge_id
 		CROSS JOIN LATERAL jsonb_to_recordset(sc.subtasks) AS s(name text, share integer)
-		WHERE s.name = f.name
+		-- A subtask worth nothing (the samples) earns no points and dates nothing: passing it later never moves the
+		-- team's tie-break time.
+		WHERE s.name = f.name AND s.share > 0
 		GROUP BY f.team_id, f.challenge_id
 	) e INNER JOIN "code_challenges" cc ON cc.challenge_id = e.challenge_id INNER JOIN "challenges" c ON c.id = e.challenge_id
 	WHERE cc.total_share > 0;

@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, challenges, codeRuns, teamAnswers } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
+import { getQueue } from "../../app/infrastructure/queue.server.ts";
 import { objectExists } from "../../app/infrastructure/s3.server.ts";
 import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
 import { ChallengeApiSchema, ChallengeFormSchema } from "../../app/modules/challenges/schema.ts";
 import { judgingPaused } from "../../app/modules/code/rejudge.server.ts";
-import { adminCodePage, codePage, QUEUED_PER_TEAM } from "../../app/modules/code/runs.server.ts";
+import { adminCodePage, codePage, GIVEN_UP_AFTER_FAILURES, QUEUED_PER_TEAM, requeueStaleRuns } from "../../app/modules/code/runs.server.ts";
 import { teamChallengeScore } from "../../app/modules/code/scoring.ts";
 import { getCodeChallenge } from "../../app/modules/code/settings.server.ts";
 import { assertCanSubmit } from "../../app/modules/submissions/submit.server.ts";
@@ -124,6 +125,40 @@ describe("code challenges: a team's programs", () => {
     expect(await codePost(post(path, programForm("c", "int main(){}")), callerOf(other.user), challenge.id, new Date())).toMatchObject({ ok: true });
   });
 
+  it("lets a team send while its judged runs are judged again, or while runs the platform gave up on wait for the admins", async () => {
+    const { challenge } = await codeChallenge();
+    const { team, user } = await makePlayer();
+    const path = `/code/${challenge.id}`;
+    const long = new Date(Date.now() - 5 * 60_000);
+    // Three runs judged once and queued again by a rejudge (their verdict kept, finished), one given up on.
+    const judgedOnce = { teamId: team.id, challengeId: challenge.id, userId: user.id, language: "c", source: "int main(){}", createdAt: long, finishedAt: long, verdict: "wrong-answer" as const };
+    await getDb().insert(codeRuns).values([{ ...judgedOnce, state: "queued" }, { ...judgedOnce, state: "queued" }, { ...judgedOnce, state: "running" }]);
+    await getDb().insert(codeRuns).values({ ...judgedOnce, finishedAt: null, verdict: null, state: "queued", failures: GIVEN_UP_AFTER_FAILURES });
+    expect(await codePost(post(path, programForm("c", "int main(){return 1;}")), callerOf(user), challenge.id, new Date())).toMatchObject({ ok: true });
+  });
+
+  it("queues again only the runs whose runner went silent, never a slow run still being judged, nor one given up on", async () => {
+    const { challenge } = await codeChallenge();
+    const { team, user } = await makePlayer();
+    const base = { teamId: team.id, challengeId: challenge.id, userId: user.id, language: "python3", source: "print(1)", createdAt: new Date(Date.now() - 30 * 60_000) };
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    const rows = await getDb()
+      .insert(codeRuns)
+      .values([
+        // Sent half an hour ago and still judged: its runner wrote a sign of life a moment ago.
+        { ...base, state: "running", aliveAt: minutesAgo(0.1) },
+        // Its runner silent for five minutes: gone.
+        { ...base, state: "compiling", aliveAt: minutesAgo(5) },
+        // Given up on after its judge errors: left for the admins.
+        { ...base, state: "queued", failures: GIVEN_UP_AFTER_FAILURES },
+      ])
+      .returning({ id: codeRuns.id });
+    expect(await requeueStaleRuns()).toBeGreaterThanOrEqual(1);
+    const jobs = await getQueue("runs").getJobs(["waiting", "delayed", "prioritized"]);
+    const queuedIds = new Set(jobs.map((job) => (job.data as { runId: number }).runId));
+    expect(rows.map((row) => queuedIds.has(row.id))).toEqual([false, true, false]);
+  });
+
   it("refuses a program before the tests are uploaded, and a judged upload to a challenge checked by tests", async () => {
     const admin = await makeUser("admin");
     const challenge = await makeChallenge({ category: "PS" });
@@ -143,8 +178,10 @@ describe("code challenges: a team's programs", () => {
     const notYet = await adminCodePost(post(path, new URLSearchParams({ intent: "rejudge", run: String(run.id) })), caller, challenge.id);
     expect(notYet).toMatchObject({ ok: false, status: 409, message: "This run is not judged yet: it cannot be judged again before." });
     await getDb().update(codeRuns).set({ state: "done", verdict: "wrong-answer", passedSubtasks: ["small"], pointsCenti: 3000 }).where(eq(codeRuns.id, run.id));
-    const bad = await adminCodePost(post(path, new URLSearchParams({ intent: "rejudge", run: "x" })), caller, challenge.id);
-    expect(bad).toMatchObject({ ok: false, status: 400 });
+    for (const run of ["x", "2147483648", "9999999999"]) {
+      const bad = await adminCodePost(post(path, new URLSearchParams({ intent: "rejudge", run })), caller, challenge.id);
+      expect(bad, `run ${run}`).toMatchObject({ ok: false, status: 400 });
+    }
     const again = await adminCodePost(post(path, new URLSearchParams({ intent: "rejudge" })), caller, challenge.id);
     expect(again).toMatchObject({ ok: true, message: "Runs queued to be judged again: 1. Each keeps its last verdict until the new one." });
     const [queued] = await getDb().select().from(codeRuns).where(eq(codeRuns.id, run.id));
@@ -179,8 +216,9 @@ describe("code challenges: a team's programs", () => {
   });
 
   it("counts the best of each subtask over the team's runs in team_answers, as scoring.ts does, to the hundredth and the instant", async () => {
-    // 70 points over shares 1, 1, 1 (thirds round) — and the view agrees with its TypeScript twin on random runs.
-    const files = { "subtasks.json": JSON.stringify({ a: 1, b: 1, c: 1 }), "a/1.in": "1", "a/1.out": "1", "b/1.in": "1", "b/1.out": "1", "c/1.in": "1", "c/1.out": "1" };
+    // 70 points over shares 1, 1, 1 (thirds round), and samples worth nothing (passing them dates nothing) — and
+    // the view agrees with its TypeScript twin on random runs.
+    const files = { "subtasks.json": JSON.stringify({ a: 1, b: 1, c: 1, samples: 0 }), "a/1.in": "1", "a/1.out": "1", "b/1.in": "1", "b/1.out": "1", "c/1.in": "1", "c/1.out": "1", "samples/1.in": "1", "samples/1.out": "1" };
     const { challenge } = await codeChallenge(70, files);
     const subtasks = (await getCodeChallenge(challenge.id))!.subtasks;
     const { team, user } = await makePlayer();
@@ -190,7 +228,7 @@ describe("code challenges: a team's programs", () => {
     const runs: Array<{ id: number; createdAt: Date; passedSubtasks: string[] }> = [];
     let partial = false;
     for (let i = 0; i < 8; i++) {
-      const passedSubtasks = ["a", "b", "c"].filter(() => random() < 0.3);
+      const passedSubtasks = ["a", "b", "c", "samples"].filter(() => random() < 0.3);
       const createdAt = new Date(base + Math.floor(random() * 1000) * 1000);
       const [row] = await getDb()
         .insert(codeRuns)

@@ -111,6 +111,13 @@ describe("images compared by the worker", () => {
     const [copy] = await printed(await sendFile(c, challenge.id, await reencoded(given), "c.jpg"));
     expect(copy).toMatchObject({ kind: "file", imageHash: null });
     for (const team of [b, c]) expect(await signalsOfTeam(team.team.id)).toEqual([]);
+    // A copy of the attachment made anew (re-encoded twice) and shared byte for byte by two teams is still an
+    // identical file, though near the attachment.
+    const [g, h] = [await makePlayer(), await makePlayer()];
+    const marked = await reencoded(await reencoded(given));
+    await printed(await sendFile(g, challenge.id, marked, "g.jpg"));
+    await printed(await sendFile(h, challenge.id, marked, "h.jpg"));
+    expect(await signalsOfTeam(h.team.id)).toMatchObject([{ kind: "identical-file", otherTeamId: g.team.id }]);
 
     // A PNG cut short: stored as a plain file (its bytes' hash still compared), no image hash, no crash.
     const broken = (await picturePng(32)).subarray(0, 2000);

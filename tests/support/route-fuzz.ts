@@ -26,8 +26,9 @@ const fieldNames = [
   "email", "phone", "hasTeam", "teamName", "nationalId", "skill", "linkedin", "portfolio", "major", "university",
   "tshirtSize", "website", "q", "userId", "status", "challengeId", "kind", "video", "edit", "view", "sort", "dir", "gate", "mine", "reason",
   "team", "user", "from", "to", "before", "after", "limit", "challenge",
+  "language", "languages", "source", "run", "comparator", "timeLimitMs", "memoryLimitMb",
 ];
-const intents = ["save", "delete", "videos", "announcement", "mentor", "needs", "gate", "final", "submissions-close", "meal-add", "meal-remove", "freeze", "unfreeze", "toggle", "create-accounts", "seen", "give", "revoke", "reset"];
+const intents = ["save", "delete", "videos", "announcement", "mentor", "needs", "gate", "final", "submissions-close", "meal-add", "meal-remove", "freeze", "unfreeze", "toggle", "create-accounts", "seen", "give", "revoke", "reset", "settings", "tests", "pause", "resume", "rejudge"];
 
 const field = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...fieldNames) }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) });
 const value = fc.oneof({ weight: 5, arbitrary: hostileValue }, { weight: 2, arbitrary: fc.constantFrom(...intents) }, { weight: 1, arbitrary: fc.nat(50).map(String) });
@@ -51,7 +52,7 @@ function actorOf(routeId: string): WorldRole {
  * the sum of a 64-bit hash of each row's text: any row added, removed or changed moves it, with no sort and no
  * long string built (thousands of digests per file).
  */
-const digestTables = ["teams", "users", "challenges", "submissions", "submission_scores", "announcements", "notifications", "requests", "registrations", "meals", "gates", "event_settings", "standings_outbox", "api_tokens", "awards", "audit_log", "flag_attempts", "team_invites", "challenge_flags", "challenge_hints", "hint_unlocks", "challenge_criteria", "criterion_scores", "judge_assignments", "request_messages", "prediction_challenges", "prediction_submissions", "prediction_choices", "integrity_settings"];
+const digestTables = ["teams", "users", "challenges", "submissions", "submission_scores", "announcements", "notifications", "requests", "registrations", "meals", "gates", "event_settings", "standings_outbox", "api_tokens", "awards", "audit_log", "flag_attempts", "team_invites", "challenge_flags", "challenge_hints", "hint_unlocks", "challenge_criteria", "criterion_scores", "judge_assignments", "request_messages", "prediction_challenges", "prediction_submissions", "prediction_choices", "integrity_settings", "code_challenges", "code_runs", "oidc_identities"];
 async function databaseDigest(): Promise<string> {
   const [row] = await getDb().execute<{ digest: string }>(
     sql.raw(`select concat_ws(',', ${digestTables.map((table) => `(select count(*) || ':' || coalesce(sum(hashtextextended(x::text, 0)::numeric), 0) from ${table} x)`).join(", ")}) as digest`),

@@ -28,7 +28,7 @@ export async function rejudgeRuns(actor: Actor, challengeId: number, runId: numb
     if (challenge.checking !== "tests") throw new CodeError(m.notTests, { status: 409 });
     const rows = await tx
       .update(codeRuns)
-      .set({ state: "queued", failures: 0, failure: null, testIndex: null, testCount: null, startedAt: null })
+      .set({ state: "queued", failures: 0, failure: null, testIndex: null, testCount: null, aliveAt: null })
       .where(and(eq(codeRuns.challengeId, challengeId), eq(codeRuns.state, "done"), runId === null ? sql`true` : eq(codeRuns.id, runId)))
       .returning({ id: codeRuns.id, teamId: codeRuns.teamId });
     if (runId !== null && rows.length === 0) throw new CodeError(m.notJudged, { status: 409 });

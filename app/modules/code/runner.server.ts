@@ -29,7 +29,8 @@ async function failed(runId: number, failure: string): Promise<never> {
   await getDb()
     .update(codeRuns)
     .set({ state: "queued", failure: failure.slice(0, 2000), failures: sql`${codeRuns.failures} + 1`, testIndex: null, testCount: null })
-    .where(eq(codeRuns.id, runId));
+    // A copy of the job that failed after another judged the run leaves its verdict alone.
+    .where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`));
   throw new JudgeFailure(failure);
 }
 
@@ -41,7 +42,7 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
   if (!challenge?.testsKey || !challenge.totalShare) return failed(runId, "the challenge has no tests");
   if (!(LANGUAGE_IDS as readonly string[]).includes(run.language)) return failed(runId, `unknown language ${run.language}`);
   const archive = await loadTestsArchive(challenge.testsKey).catch((error: unknown) => failed(runId, `tests unreadable: ${(error as Error).message}`));
-  await getDb().update(codeRuns).set({ state: "compiling", startedAt: sql`now()`, testIndex: null, testCount: null }).where(eq(codeRuns.id, runId));
+  await getDb().update(codeRuns).set({ state: "compiling", aliveAt: sql`now()`, testIndex: null, testCount: null }).where(eq(codeRuns.id, runId));
   broadcastRunChanged(run.teamId, run.challengeId);
   let lastProgress = 0;
   let progress: Promise<unknown> = Promise.resolve();
@@ -56,7 +57,7 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
       if (index > 1 && index < count && Date.now() - lastProgress < PROGRESS_EVERY_MS) return;
       lastProgress = Date.now();
       progress = progress
-        .then(() => getDb().update(codeRuns).set({ state: "running", testIndex: index, testCount: count }).where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`)))
+        .then(() => getDb().update(codeRuns).set({ state: "running", testIndex: index, testCount: count, aliveAt: sql`now()` }).where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`)))
         .then(() => broadcastRunChanged(run.teamId, run.challengeId))
         .catch(() => undefined);
     },

@@ -84,7 +84,9 @@ export async function sendRun(caller: { id: number; teamId: number | null }, cha
     await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASS.codeRuns}, ${teamId})`);
     const [counts] = await tx
       .select({
-        waiting: sql<number>`count(*) filter (where ${codeRuns.state} <> 'done')::int`,
+        // A rejudged run (judged once, its verdict kept until the new one) and a run given up after its judge errors
+        // do not hold the team's turn.
+        waiting: sql<number>`count(*) filter (where ${codeRuns.state} <> 'done' and ${codeRuns.finishedAt} is null and ${codeRuns.failures} < ${GIVEN_UP_AFTER_FAILURES})::int`,
         lastMinute: sql<number>`count(*) filter (where ${codeRuns.createdAt} > now() - interval '1 minute')::int`,
       })
       .from(codeRuns)
@@ -103,18 +105,23 @@ export async function sendRun(caller: { id: number; teamId: number | null }, cha
   return id;
 }
 
+/** A run whose judging failed this many times (the platform's fault each time) is left for the admins, not retried. */
+export const GIVEN_UP_AFTER_FAILURES = 30;
+
 /**
  * The runner's sweep: queues again the runs still queued a minute after they were sent (their job lost with Redis,
- * or its tries spent on judge errors), and those left compiling or running for ten minutes (a runner gone). Each at
- * most once every ten minutes; a job already in the queue is not added twice.
+ * or its tries spent on judge errors, until GIVEN_UP_AFTER_FAILURES), and those compiling or running whose runner
+ * has given no sign of life for three minutes (it writes one at each test: a compile takes 30 s at most, a test
+ * less than a minute), so a slow run still being judged is never judged twice. Each at most once every ten
+ * minutes; a job already in the queue is not added twice.
  */
 export async function requeueStaleRuns(): Promise<number> {
   const rows = await getDb()
     .select({ id: codeRuns.id })
     .from(codeRuns)
     .where(
-      sql`(${codeRuns.state} = 'queued' and ${codeRuns.createdAt} < now() - interval '1 minute')
-        or (${codeRuns.state} in ('compiling', 'running') and ${codeRuns.startedAt} < now() - interval '10 minutes')`,
+      sql`${codeRuns.failures} < ${GIVEN_UP_AFTER_FAILURES} and ((${codeRuns.state} = 'queued' and ${codeRuns.createdAt} < now() - interval '1 minute')
+        or (${codeRuns.state} in ('compiling', 'running') and ${codeRuns.aliveAt} < now() - interval '3 minutes'))`,
     )
     .limit(500);
   const bucket = Math.floor(Date.now() / 600_000);

@@ -46,6 +46,17 @@ describe("code challenges' points (IOI style)", () => {
     expect(again.reachedAt).toEqual(at(1));
   });
 
+  it("dates nothing by a subtask worth nothing: samples passed later never move the team's time", () => {
+    const withSamples = [...SUBTASKS, { name: "samples", share: 0 }];
+    const score = teamChallengeScore(100, withSamples, [
+      { id: 1, createdAt: at(1), passedSubtasks: ["small"] },
+      { id: 2, createdAt: at(7), passedSubtasks: ["samples"] },
+    ]);
+    expect(score.pointsCenti).toBe(3000);
+    expect(score.reachedAt).toEqual(at(1));
+    expect(teamChallengeScore(100, withSamples, [{ id: 3, createdAt: at(2), passedSubtasks: ["samples"] }]).reachedAt).toBeNull();
+  });
+
   it("counts nothing for a subtask the archive no longer has, and nothing without runs", () => {
     expect(teamChallengeScore(100, SUBTASKS, [{ id: 1, createdAt: at(1), passedSubtasks: ["gone"] }]).pointsCenti).toBe(0);
     expect(teamChallengeScore(100, SUBTASKS, []).reachedAt).toBeNull();

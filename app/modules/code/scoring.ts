@@ -27,7 +27,7 @@ export interface ChallengeScore {
   passed: Array<{ name: string; share: number; runId: number; at: Date }>;
   earnedShare: number;
   pointsCenti: number;
-  /** When the team reached these points: the latest of the first passes (null: nothing earned). */
+  /** When the team reached these points: the latest of the first passes of subtasks worth something (null: nothing earned). */
   reachedAt: Date | null;
 }
 
@@ -41,6 +41,8 @@ export function teamChallengeScore(points: number, subtasks: readonly SubtaskSha
     if (first) passed.push({ name: subtask.name, share: subtask.share, runId: first.id, at: first.createdAt });
   }
   const earnedShare = passed.reduce((sum, subtask) => sum + subtask.share, 0);
-  const reachedAt = passed.length ? new Date(Math.max(...passed.map((subtask) => subtask.at.getTime()))) : null;
+  // A subtask worth nothing (the samples) dates nothing, as in the team_answers view.
+  const earning = passed.filter((subtask) => subtask.share > 0);
+  const reachedAt = earning.length ? new Date(Math.max(...earning.map((subtask) => subtask.at.getTime()))) : null;
   return { passed, earnedShare, pointsCenti: pointsCentiOfShares(points, earnedShare, total), reachedAt };
 }

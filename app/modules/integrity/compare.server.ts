@@ -89,16 +89,21 @@ async function storePrint(db: Queryable, version: Version, source: "text" | "fil
 }
 
 /** The hashes of challenges' attachments (what every team is given), by storage key: an attachment's bytes never change under one key. */
-const attachmentHashes = new Map<string, Promise<bigint | null>>();
+const attachmentHashes = new Map<string, Promise<{ image: bigint | null; content: string | null }>>();
 
-/** The perceptual hash of a challenge's attachment when it is an image (null otherwise, or unreadable). */
-function attachmentHash(key: string): Promise<bigint | null> {
+/**
+ * A challenge's attachment's hashes: its perceptual hash when it is an image, and its content's (each null when
+ * there is none, or it cannot be read).
+ */
+function attachmentHashesOf(key: string): Promise<{ image: bigint | null; content: string | null }> {
   let known = attachmentHashes.get(key);
   if (!known) {
-    known = readObjectStart(key, IMAGE_MAX_BYTES + 1)
+    const image = readObjectStart(key, IMAGE_MAX_BYTES + 1)
       .then(imageHash)
       .then((result) => ("hash" in result ? result.hash : null))
       .catch(() => null);
+    const content = fileHash(key).catch(() => null);
+    known = Promise.all([image, content]).then(([image, content]) => ({ image, content }));
     if (attachmentHashes.size >= 256) attachmentHashes.delete(attachmentHashes.keys().next().value!);
     attachmentHashes.set(key, known);
   }
@@ -108,8 +113,9 @@ function attachmentHash(key: string): Promise<bigint | null> {
 /**
  * An uploaded file's perceptual hash when its bytes begin as an image (`start`: its first bytes, or all of a small
  * file); null for anything else, an image too big, plain or corrupt (logged: the job goes on). `given`: the
- * picture is the challenge's own attachment sent back (within IMAGE_DISTANCE of it): what every team was given,
- * left out as starter code is for texts (no hash kept, and its bytes make no identical-file signal).
+ * picture is near the challenge's own attachment (within IMAGE_DISTANCE of it): what every team was given, left
+ * out of the image signals as starter code is for texts (no hash kept). Only a file byte for byte the attachment
+ * is left out of the identical-file signal (a marked-up copy of it shared by two teams is still found).
  */
 async function uploadedImageHash(key: string, size: number, start: Uint8Array, attachmentKey: string | null): Promise<{ image: bigint | null; given: boolean }> {
   if (fileView(start).kind !== "image" || size > IMAGE_MAX_BYTES) return { image: null, given: false };
@@ -117,7 +123,7 @@ async function uploadedImageHash(key: string, size: number, start: Uint8Array, a
   const result = await imageHash(bytes);
   if ("failed" in result) getLogger().warn({ key, reason: result.failed }, "image not hashed for the integrity signals");
   if (!("hash" in result)) return { image: null, given: false };
-  const attachment = attachmentKey ? await attachmentHash(attachmentKey) : null;
+  const attachment = attachmentKey ? (await attachmentHashesOf(attachmentKey)).image : null;
   return attachment !== null && hammingDistance(attachment, result.hash) <= IMAGE_DISTANCE ? { image: null, given: true } : { image: result.hash, given: false };
 }
 
@@ -163,7 +169,7 @@ export async function compareSubmission(submissionId: number): Promise<{ signals
   const similarityPercent = row.similarityPercent ?? DEFAULT_SIMILARITY_PERCENT;
 
   // The file is read before the transaction (storage may be slow; nothing is locked meanwhile).
-  let file: { hash: string; print: Fingerprint | null; kind: PrintKind; image: bigint | null; given: boolean } | null = null;
+  let file: { hash: string; print: Fingerprint | null; kind: PrintKind; image: bigint | null; sentBack: boolean } | null = null;
   if (row.fileKey && (row.fileSize ?? 0) >= MIN_FILE_BYTES) {
     const size = row.fileSize ?? 0;
     const hash = await fileHash(row.fileKey);
@@ -174,8 +180,9 @@ export async function compareSubmission(submissionId: number): Promise<{ signals
       const text = fileView(bytes).kind === "text" ? decodeText(bytes) : null;
       if (text) print = fingerprint(text, row.starter);
     }
-    const { image, given } = await uploadedImageHash(row.fileKey, size, bytes, row.attachmentKey);
-    file = { hash, print, kind: image !== null ? "image" : (print?.kind ?? "file"), image, given };
+    const { image } = await uploadedImageHash(row.fileKey, size, bytes, row.attachmentKey);
+    const sentBack = row.attachmentKey !== null && (await attachmentHashesOf(row.attachmentKey)).content === hash;
+    file = { hash, print, kind: image !== null ? "image" : (print?.kind ?? "file"), image, sentBack };
   }
   const textPrint = row.text ? fingerprint(row.text, row.starter) : null;
 
@@ -201,7 +208,7 @@ export async function compareSubmission(submissionId: number): Promise<{ signals
     }
     if (file) {
       const printId = await storePrint(tx, version, "file", file.print, file.hash, file.kind, file.image);
-      if (printId !== null && !file.given) {
+      if (printId !== null && !file.sentBack) {
         const same = await tx
           .selectDistinctOn([submissionPrints.teamId], { id: submissionPrints.id, teamId: submissionPrints.teamId })
           .from(submissionPrints)

@@ -79,9 +79,9 @@ export function broadcastJudgingChanged() {
   getEmitter().to([rooms.judges, rooms.admins]).emit("judging:changed");
 }
 
-/** One of a team's code runs moved: the team's pages and the admins' re-read what their viewer may see. */
+/** One of a team's code runs moved: the team's pages and the staff's (admins and judges see every run) re-read what their viewer may see. */
 export function broadcastRunChanged(teamId: number, challengeId: number) {
-  getEmitter().to([rooms.team(teamId), rooms.admins]).emit("runs:changed", { challengeId });
+  getEmitter().to([rooms.team(teamId), rooms.admins, rooms.judges]).emit("runs:changed", { challengeId });
 }
 
 /**
