@@ -433,6 +433,7 @@ const COVERED_ELSEWHERE: Record<string, string> = {
   "event.team-formation": "tests/integration/self-formed-teams.test.ts",
   "user.password-changed": "tests/integration/mail-extras.test.ts",
   "user.password-set": "tests/integration/mail-extras.test.ts",
+  "user.identity-bound": "tests/integration/oidc-sign-in.test.ts",
 };
 
 describe("coverage", () => {
