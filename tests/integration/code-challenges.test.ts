@@ -137,6 +137,20 @@ describe("code challenges: a team's programs", () => {
     expect(await codePost(post(path, programForm("c", "int main(){return 1;}")), callerOf(user), challenge.id, new Date())).toMatchObject({ ok: true });
   });
 
+  it("shows the team the points of all its runs, though it lists the newest 100", async () => {
+    const { challenge } = await codeChallenge(100);
+    const { team, user } = await makePlayer();
+    const subtask = (await getCodeChallenge(challenge.id))!.subtasks[0]!;
+    const base = { teamId: team.id, challengeId: challenge.id, userId: user.id, language: "python3", source: "print(1)", state: "done" as const, verdict: "wrong-answer" as const };
+    await getDb().insert(codeRuns).values({ ...base, passedSubtasks: [subtask.name], createdAt: new Date(Date.now() - 60 * 60_000) });
+    await getDb().insert(codeRuns).values(Array.from({ length: 100 }, () => ({ ...base, passedSubtasks: [] })));
+    const page = (await codePage(challenge.id, { role: "participant", teamId: team.id }, "en"))!;
+    expect(page.runs).toHaveLength(100);
+    const [answer] = await getDb().select().from(teamAnswers).where(and(eq(teamAnswers.teamId, team.id), eq(teamAnswers.challengeId, challenge.id)));
+    expect(answer.scoreCenti).toBeGreaterThan(0);
+    expect(page.pointsCenti).toBe(answer.scoreCenti);
+  });
+
   it("queues again only the runs whose runner went silent, never a slow run still being judged, nor one given up on", async () => {
     const { challenge } = await codeChallenge();
     const { team, user } = await makePlayer();

@@ -232,12 +232,16 @@ export async function codePage(challengeId: number, viewer: { role: Role; teamId
   const challenge = await getCodeChallenge(challengeId, db);
   const runs = challenge && viewer.teamId !== null ? await ownRuns(viewer.teamId, challengeId, db) : [];
   const subtasks = challenge?.subtasks ?? [];
-  const score = teamChallengeScore(
-    row.points,
-    subtasks,
-    // A run being rejudged keeps its last judgement until the new one (app/modules/code/rejudge.server.ts).
-    runs.map((run) => ({ id: run.id, createdAt: run.createdAt, passedSubtasks: run.passedSubtasks })),
-  );
+  // The points from every run that passed something (the list shows the newest 100 only), as the standings count
+  // them. A run being rejudged keeps its last judgement until the new one (app/modules/code/rejudge.server.ts).
+  const passing =
+    challenge && viewer.teamId !== null
+      ? await db
+          .select({ id: codeRuns.id, createdAt: codeRuns.createdAt, passedSubtasks: codeRuns.passedSubtasks })
+          .from(codeRuns)
+          .where(and(eq(codeRuns.teamId, viewer.teamId), eq(codeRuns.challengeId, challengeId), sql`cardinality(${codeRuns.passedSubtasks}) > 0`))
+      : [];
+  const score = teamChallengeScore(row.points, subtasks, passing);
   return {
     challenge: {
       id: row.id,
