@@ -1,0 +1,66 @@
+/**
+ * A team sends a predictions file to the demo's prediction challenge (docs/domain.md "Prediction challenges"): the
+ * worker scores it and the team's page shows its public score, its points and its line on the leaderboard live,
+ * without a reload; a file with a wrong header is refused, its first line at fault named. Another team's page sees
+ * the leaderboard move; nothing there tells a private score before the reveal.
+ */
+import { expect, test } from "@playwright/test";
+import postgres from "postgres";
+import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
+import { signedInPage } from "./support/login.ts";
+import { freshTeam } from "./support/teams.ts";
+
+let sql: postgres.Sql;
+test.beforeAll(() => {
+  sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
+});
+test.afterAll(async () => {
+  await sql.end({ timeout: 5 });
+});
+
+/** The demo's answer (every third traveller a guardian), right on every row: accuracy 1, the challenge's 120 points. */
+const RIGHT = `id,kind\n${Array.from({ length: 300 }, (_, index) => `${index + 1},${(index + 1) % 3 === 0 ? "guardian" : "wanderer"}`).join("\n")}\n`;
+
+async function demoPredictionChallenge() {
+  const [row] = await sql<Array<{ id: number }>>`select id from challenges where title = 'Census of the Gate'`;
+  return row.id;
+}
+
+test("a team's predictions file is scored live: its public score, its points and its line on the leaderboard; a bad file is refused by its line", async ({ browser }) => {
+  const team = await freshTeam(sql, "Kestrel");
+  const watcher = await freshTeam(sql, "Lark");
+  const id = await demoPredictionChallenge();
+  const page = await signedInPage(browser, team.member);
+  await page.goto(`/submition/${id}`);
+  await page.getByRole("link", { name: "Open the predictions page" }).click();
+  await expect(page).toHaveURL(new RegExp(`/predictions/${id}$`));
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  const other = await signedInPage(browser, watcher.member);
+  await other.goto(`/predictions/${id}`);
+  await expect(other.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await page.evaluate(() => ((window as unknown as { unreloaded: boolean }).unreloaded = true));
+
+  // A wrong header: refused by the worker, the line at fault named.
+  await page.getByLabel(/^Predictions file/).setInputFiles({ name: "wrong.csv", mimeType: "text/csv", buffer: Buffer.from("id,label\n1,guardian\n") });
+  await page.getByRole("button", { name: "Send predictions" }).click();
+  const files = page.locator("table.predictions-files > tbody > tr");
+  await expect(files.first()).toContainText("Refused", { timeout: 20_000 });
+  await expect(files.first()).toContainText("Line 1: the header must be id,kind.");
+
+  // The right answer: scored, 1 on the public rows, the challenge's 120 points, the team's line on the board.
+  await page.getByLabel(/^Predictions file/).setInputFiles({ name: "census.csv", mimeType: "text/csv", buffer: Buffer.from(RIGHT) });
+  await page.getByRole("button", { name: "Send predictions" }).click();
+  const scored = files.filter({ hasText: "census.csv" });
+  await expect(scored).toContainText("Scored", { timeout: 20_000 });
+  await expect(scored.locator("td").nth(2)).toHaveText("1");
+  await expect(scored).toContainText("hidden until the reveal");
+  await expect(scored.locator("td").nth(4)).toHaveText("120");
+  const line = page.locator(`table.predictions-board tr[data-team="${team.id}"]`);
+  await expect(line).toContainText("120");
+  await expect(line).toHaveAttribute("aria-current", "true");
+  expect(await page.evaluate(() => (window as unknown as { unreloaded?: boolean }).unreloaded), "no reload").toBe(true);
+
+  // Another team's page: the board moved live; no private score anywhere on it.
+  await expect(other.locator(`table.predictions-board tr[data-team="${team.id}"]`)).toContainText("120", { timeout: 10_000 });
+  await expect(other.locator("body")).not.toContainText("Private score");
+});
