@@ -37,8 +37,9 @@ test.describe("dashboard pages hydrate without an error", () => {
   test.describe.configure({ mode: "parallel" });
 
   test("the list covers every dashboard page in the page-roles table", () => {
-    // Data, not pages: the sidebar's count, the audit trail's CSV, the attempts' downloads.
-    const resources = ["/dashboard/backlog", "/dashboard/exports/audit.csv", "/dashboard/exports/attempts.csv", "/dashboard/exports/team-flags.csv", "/dashboard/exports/ctftime.json", "/dashboard/exports/signals.csv"];
+    // Data, not pages: the sidebar's count, the audit trail's CSV, the attempts' downloads. And a code challenge's
+    // page, which needs the challenge's id (/dashboard/code/:id: opened, JavaScript running, in code.spec.ts).
+    const resources = ["/dashboard/code", "/dashboard/backlog", "/dashboard/exports/audit.csv", "/dashboard/exports/attempts.csv", "/dashboard/exports/team-flags.csv", "/dashboard/exports/ctftime.json", "/dashboard/exports/signals.csv"];
     const declared = pageRoles.map((entry) => entry.path).filter((path) => path.startsWith("/dashboard/") && !resources.includes(path));
     for (const path of declared) expect(pages, path).toContain(path);
   });

@@ -150,8 +150,9 @@ function faultsOf(page: Page): Promise<string[]> {
       if (element.getBoundingClientRect().top > window.innerHeight * 3) continue;
       for (const node of element.childNodes) {
         if (node.nodeType !== Node.TEXT_NODE || !node.textContent) continue;
-        // A word as a line may break it: a hyphenated one ("set-password") may break after its hyphen.
-        for (const match of node.textContent.matchAll(/[^\s\-\u2010]{4,}[-\u2010]?/g)) {
+        // A word: letters and figures (a hyphenated one, "set-password", may break after its hyphen; a string of
+        // markup or punctuation someone typed may break where the browser's line breaking allows).
+        for (const match of node.textContent.matchAll(/[\p{L}\p{M}\p{N}_]{4,}/gu)) {
           if (++words > 1500) break;
           range.setStart(node, match.index);
           range.setEnd(node, match.index + match[0].length);
