@@ -150,9 +150,11 @@ function faultsOf(page: Page): Promise<string[]> {
       if (element.getBoundingClientRect().top > window.innerHeight * 3) continue;
       for (const node of element.childNodes) {
         if (node.nodeType !== Node.TEXT_NODE || !node.textContent) continue;
-        // A word: letters and figures (a hyphenated one, "set-password", may break after its hyphen; a string of
-        // markup or punctuation someone typed may break where the browser's line breaking allows).
-        for (const match of node.textContent.matchAll(/[\p{L}\p{M}\p{N}_]{4,}/gu)) {
+        // A run without a space that fits its line yet is drawn over two is a fault when a line ends between two
+        // letters or figures (a word cut); a hyphenated word ("set-password") or markup someone typed may break
+        // after its punctuation, as lines do. A run longer than its line (an address, a long name) may break anywhere.
+        const text = node.textContent;
+        for (const match of text.matchAll(/\S{4,}/g)) {
           if (++words > 1500) break;
           range.setStart(node, match.index);
           range.setEnd(node, match.index + match[0].length);
@@ -160,7 +162,23 @@ function faultsOf(page: Page): Promise<string[]> {
           const lines = new Set(rects.map((rect) => Math.round(rect.top)));
           if (lines.size < 2) continue;
           const width = rects.reduce((sum, rect) => sum + rect.width, 0);
-          if (width <= room) faults.push(`"${match[0]}" broken over ${lines.size} lines though it fits (${Math.round(width)} px in ${Math.round(room)}): ${describe(element)}`);
+          if (width > room) continue;
+          // Where its first line ends: the first character drawn on another line.
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + 1);
+          const firstTop = Math.round(range.getBoundingClientRect().top);
+          let cut = -1;
+          for (let at = match.index + 1; at < match.index + match[0].length; at++) {
+            range.setStart(node, at);
+            range.setEnd(node, at + 1);
+            const box = range.getBoundingClientRect();
+            if (box.width > 0 && Math.round(box.top) !== firstTop) {
+              cut = at;
+              break;
+            }
+          }
+          if (cut < 0 || !/[\p{L}\p{M}\p{N}]/u.test(text[cut - 1]) || !/[\p{L}\p{M}\p{N}]/u.test(text[cut])) continue;
+          faults.push(`"${match[0]}" broken over ${lines.size} lines though it fits (${Math.round(width)} px in ${Math.round(room)}): ${describe(element)}`);
         }
       }
     }
