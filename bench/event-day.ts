@@ -10,13 +10,18 @@
  * and their errors count.
  *
  *   npm run bench:event-day [-- --smoke] [--participants N] [--judges N] [--seconds N] [--warm-up N] [--root DIR]
- *                           [--versus DIR [--rounds N]]
+ *                           [--versus DIR [--rounds N]] [--code-runs PY,CPP [--code-tests N]]
  *
  * --root DIR: the web and worker processes run from another checkout of this repository (built, with its own
  * node_modules). --versus DIR: before and after in one run: the whole event day again and again, its servers
  * alternately from this checkout and from DIR (bench/lib/alternate.ts), `--rounds` pairs (2 unless told), each
  * on a world of its own seeded alike; then each version's p50, p99 and web CPU a request served, run by run,
  * and their ratios.
+ *
+ * --code-runs PY,CPP (`npm run bench:runner`): the same day with code challenges judged beside it
+ * (bench/lib/code-load.ts): PY Python 3 and CPP C++ programs of `--code-tests` tests (20) each, sent over the
+ * first 60 s of the recorded load by teams of their own, judged by one real runner process in the sandbox; the
+ * recorded load lasts until the last of them is judged (at least `--seconds`). Its JSON: bench/results/runner-at-size.json.
  */
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -33,6 +38,7 @@ import { BenchFailure, benchArgs, numberOption, report, targetVerdict } from "./
 import { BENCH_PORT_BASE, REPO_ROOT, sleep, startWebs, startWorkers, stopChildren, type WebProcess } from "./lib/servers.ts";
 import { alternateRuns, median } from "./lib/alternate.ts";
 import { cookiesFor, deleteStoredSubmissionFiles, seedWorld } from "./lib/world.ts";
+import { prepareCodeLoad, type CodeLoad, type CodeLoadFigures } from "./lib/code-load.ts";
 
 const args = benchArgs({
   participants: { type: "string" },
@@ -42,6 +48,8 @@ const args = benchArgs({
   root: { type: "string" },
   versus: { type: "string" },
   rounds: { type: "string" },
+  "code-runs": { type: "string" },
+  "code-tests": { type: "string" },
 });
 // The smoke runs one web and one worker process: the live-path smoke covers several of each.
 const profile = args.smoke
@@ -62,6 +70,14 @@ const config = {
   /** The admin posts an announcement or a notification every half of this. */
   adminEveryMs: profile.adminEveryMs,
 };
+
+/** Code runs judged beside the load (--code-runs PY,CPP), else none. */
+const codeRuns = args["code-runs"]
+  ? (() => {
+      const [python, cpp] = args["code-runs"].split(",").map((part) => numberOption(part, 0));
+      return { python: python ?? 0, cpp: cpp ?? 0, tests: numberOption(args["code-tests"], 20), sendOverSeconds: args.smoke ? 2 : 60 };
+    })()
+  : null;
 
 if (args.versus) {
   await eventDayVersus(path.resolve(args.versus), numberOption(args.rounds, 2));
@@ -107,6 +123,7 @@ const isRedirect = (answer: Answer) => answer.status === 302;
 
 const world = await createBenchWorld("eventday");
 const sockets: TestSocket[] = [];
+let codeLoad: CodeLoad | null = null;
 try {
   const teams = Math.ceil(config.participants / config.teamSize);
   const seeded = await seedWorld({ teams, membersPerTeam: config.teamSize, challenges: config.challenges, judges: config.judges, submissionsPerTeam: 3 });
@@ -136,8 +153,10 @@ try {
     );
   };
   await refreshSubmissions();
+  if (codeRuns) codeLoad = await prepareCodeLoad(world.env, seeded.adminId, codeRuns);
 
-  const endAt = performance.now() + (config.warmUpSeconds + config.seconds) * 1000;
+  // The recorded seconds end at `endAt`: after `--seconds`, or (with code runs) once the last run is judged if later.
+  let endAt = performance.now() + (config.warmUpSeconds + config.seconds) * 1000;
   const running = () => performance.now() < endAt;
   const sent = { notifications: 0, announcements: 0, submissions: 0, scores: 0 };
 
@@ -218,11 +237,29 @@ try {
   const started = performance.now();
   recordFrom = started + config.warmUpSeconds * 1000;
   // Where the machine's CPU goes over the recorded seconds, by kind of process (the load generator is this process).
-  const kinds = { webPids: webs.map((web) => web.pid), workerPids: workers.map((worker) => worker.pid!) };
+  const kinds = { webPids: webs.map((web) => web.pid), workerPids: workers.map((worker) => worker.pid!), runnerPids: codeLoad ? [codeLoad.pid] : [] };
   let cpuWindow: ReturnType<typeof cpuByProcessWindow> | null = null;
   let cpuAtEnd: ReturnType<ReturnType<typeof cpuByProcessWindow>["end"]> = null;
   const cpuStart = setTimeout(() => (cpuWindow = cpuByProcessWindow(kinds)), config.warmUpSeconds * 1000);
-  const cpuEnd = setTimeout(() => (cpuAtEnd = cpuWindow?.end() ?? null), (config.warmUpSeconds + config.seconds) * 1000);
+  const endCpuWindow = () => void (cpuAtEnd = cpuWindow?.end() ?? null);
+  const cpuEnd = codeLoad ? undefined : setTimeout(endCpuWindow, (config.warmUpSeconds + config.seconds) * 1000);
+  let codeFigures: CodeLoadFigures | null = null;
+  if (codeLoad) {
+    const load = codeLoad;
+    endAt = Number.POSITIVE_INFINITY;
+    const atLeastUntil = started + (config.warmUpSeconds + config.seconds) * 1000;
+    void (async () => {
+      await sleep(config.warmUpSeconds * 1000);
+      codeFigures = await load.run(webs).catch((error: unknown) => {
+        errors.push({ page: "code runs", status: error instanceof Error ? error.message : String(error) });
+        return null;
+      });
+      const remaining = atLeastUntil - performance.now();
+      if (remaining > 0) await sleep(remaining);
+      endAt = performance.now();
+      endCpuWindow();
+    })();
+  }
   await Promise.all([
     ...participants.map((_, index) => participantLoop(index)),
     ...seeded.judgeIds.map((_, index) => judgeLoop(index)),
@@ -232,7 +269,7 @@ try {
   clearTimeout(cpuStart);
   clearTimeout(cpuEnd);
   // The recorded requests are those started in the recorded seconds (the loops' last pauses run past them).
-  const loadSeconds = config.seconds;
+  const loadSeconds = (endAt - recordFrom) / 1000;
 
   const drainMs = await waitForStandingsDrained(60_000);
   await sleep(1000); // the last events in flight reach the sockets
@@ -274,25 +311,29 @@ try {
     announcements: `${received.announcement}/${sent.announcements * sockets.length}`,
     teamsUpdates: received.teamsUpdate,
   };
+  if (codeFigures) reportCodeRuns(codeFigures, all, loadSeconds);
   report(
-    "event-day",
+    codeFigures ? "runner-at-size" : "event-day",
     args.smoke,
-    `5. Event day: ${participants.length} participants (${teams} teams), ${config.judges} judges, an admin, ${config.seconds} s on ${config.webs} web + ${config.workers} worker processes — ` +
+    `5. Event day: ${participants.length} participants (${teams} teams), ${config.judges} judges, an admin, ${loadSeconds.toFixed(0)} s on ${config.webs} web + ${config.workers} worker processes — ` +
       `${(all.count / loadSeconds).toFixed(0)} req/s; errors ${targetVerdict(errors.length === 0)} (${errors.length}); standings ${exactness.exact ? "exact" : "INEXACT"} ` +
       `(workers caught up ${drainMs.toFixed(0)} ms after the load); live events delivered: notifications ${delivery.notifications}, announcements ${delivery.announcements}` +
       (warmUp.count > 0 ? `; before it, ${config.warmUpSeconds} s of the same load unrecorded (warm-up: ${warmUp.count} requests, p50 ${warmUp.p50.toFixed(0)} ms, p99 ${warmUp.p99.toFixed(0)} ms)` : ""),
     rows,
-    { config: { ...config, root: serversRoot }, sent, received, delivery, errors: errors.slice(0, 20), exactness, drainMs, requestsPerSecond: all.count / loadSeconds, warmUp, windows, cpu },
+    { config: { ...config, root: serversRoot }, sent, received, delivery, errors: errors.slice(0, 20), exactness, drainMs, requestsPerSecond: all.count / loadSeconds, warmUp, windows, cpu, codeRuns: codeFigures },
     args.out,
   );
   console.table(windows);
   if (cpu) {
-    console.log(`Where the machine's CPU went over the recorded ${config.seconds} s: ${cpu.busyPct} % busy (of all its cores)`);
+    console.log(`Where the machine's CPU went over the recorded ${loadSeconds.toFixed(0)} s: ${cpu.busyPct} % busy (of all its cores)`);
     console.table(cpu.shares.map((share) => ({ processes: share.kind, "CPU s": share.cpuSeconds, "% of the machine": share.machinePct, "ms a request served": share.msPerRequest })));
   }
+  const failedRuns = codeFigures ? Object.entries((codeFigures as CodeLoadFigures).verdicts).filter(([verdict]) => verdict !== "accepted") : [];
+  if (failedRuns.length > 0) throw new BenchFailure(`right programs not accepted: ${JSON.stringify(failedRuns)}`);
   if (!exactness.exact) throw new BenchFailure(`standings inexact: ${JSON.stringify(exactness.mismatches)}`);
   if (errors.length > 0) throw new BenchFailure(`${errors.length} failed requests, e.g. ${JSON.stringify(errors.slice(0, 3))}`);
 } finally {
+  await codeLoad?.stop();
   for (const socket of sockets) socket.disconnect();
   client.close();
   await stopChildren();
@@ -300,6 +341,17 @@ try {
   await world.drop();
 }
 process.exit(0);
+
+/** bench:runner's own figures, printed before the event day's table: the drain, and the web's p99 beside it. */
+function reportCodeRuns(figures: CodeLoadFigures, all: ReturnType<typeof summarise>, loadSeconds: number) {
+  const row = (what: string, stats: ReturnType<typeof summarise>) => ({ what, runs: stats.count, "p50 ms": +stats.p50.toFixed(0), "p90 ms": +stats.p90.toFixed(0), "p99 ms": +stats.p99.toFixed(0), "max ms": +stats.max.toFixed(0) });
+  console.info(
+    `\nbench:runner at size: ${figures.runs} runs (${codeRuns!.python} Python 3, ${codeRuns!.cpp} C++, ${codeRuns!.tests} tests each) on ${figures.slots} runner slot(s), ` +
+      `drained ${figures.drainSeconds.toFixed(0)} s after the first was sent; verdicts ${JSON.stringify(figures.verdicts)}; ${figures.sendErrors.length} sends refused. ` +
+      `Beside them, the event day's ${all.count} requests over ${loadSeconds.toFixed(0)} s: p99 ${all.p99.toFixed(0)} ms (target ≤ 200 ms: ${targetVerdict(all.p99 <= 200)}).`,
+  );
+  console.table([row("sent → verdict", figures.latencyMs), row("judging, Python 3", figures.judgingMs.python3), row("judging, C++", figures.judgingMs.cpp)]);
+}
 
 /**
  * --versus: the event day run `rounds` × 2 times, alternating the servers' checkout, and the two versions side

@@ -4,17 +4,34 @@
  * sandbox (control groups made and removed, prlimit, setpriv, bwrap with its namespaces and seccomp filter),
  * alternating, in one process; the medians and the 90th percentiles of the wall time, and their difference.
  *
- *   npm run bench:runner [-- --runs N]      (as root, after scripts/lib/ensure.sh ensure_sandbox)
+ * Then the runner at the issue's size (bench/event-day.ts --code-runs, bench/lib/code-load.ts): 300 Python 3 and 300
+ * C++ programs of 20 tests judged by a real runner process while the event day's load runs beside them: the drain,
+ * and the web's p99 beside it.
+ *
+ *   npm run bench:runner [-- --runs N] [--code-runs PY,CPP] [--code-tests N] [--smoke] [--overhead-only]
+ *                                                        (as root, after scripts/lib/ensure.sh ensure_sandbox)
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { compileProgram, makeBox, removeBox, runProgram } from "../app/infrastructure/sandbox/programs.server.ts";
 import { sandboxHost } from "../app/infrastructure/sandbox/sandbox.server.ts";
+import { numberOption } from "./lib/report.ts";
+import { REPO_ROOT } from "./lib/servers.ts";
 
-const runsArg = process.argv.indexOf("--runs");
-const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 100;
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: "string" },
+    "code-runs": { type: "string" },
+    "code-tests": { type: "string" },
+    smoke: { type: "boolean", default: false },
+    "overhead-only": { type: "boolean", default: false },
+  },
+  strict: true,
+});
+const RUNS = numberOption(args.runs, args.smoke ? 10 : 100);
 
 const host = await sandboxHost();
 if ("reason" in host) {
@@ -58,4 +75,12 @@ try {
 } finally {
   removeBox(program);
   rmSync(inputs, { recursive: true, force: true });
+}
+
+if (!args["overhead-only"]) {
+  // The event day in a process of its own (its own world, servers and runner), as `npm run bench:event-day` runs it.
+  const dayArgs = ["--import", "tsx", "bench/event-day.ts", "--code-runs", args["code-runs"] ?? (args.smoke ? "4,4" : "300,300"), "--code-tests", args["code-tests"] ?? (args.smoke ? "5" : "20")];
+  if (args.smoke) dayArgs.push("--smoke");
+  const day = spawnSync(process.execPath, dayArgs, { cwd: REPO_ROOT, stdio: "inherit" });
+  process.exit(day.status ?? 1);
 }

@@ -5,8 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Readable } from "node:stream";
-import { crc32, deflateSync, gzipSync } from "node:zlib";
-import * as tar from "tar-stream";
+import { crc32, deflateSync } from "node:zlib";
+import { tarGz } from "./lib/tar-gz.ts";
 import { fileURLToPath } from "node:url";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { hashPassword } from "../app/modules/auth/password.server.ts";
@@ -211,20 +211,6 @@ export async function seedDemoEvent(db: Database, options: { now?: Date; resetCl
 
 
   await seedDemoSubmissions(db, teamIds, now);
-}
-
-/** A .tar.gz of these files (the demo code challenge's tests). */
-async function tarGz(files: Record<string, string>): Promise<Buffer> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  pack.on("data", (chunk: unknown) => chunks.push(chunk as Buffer));
-  const done = new Promise<void>((resolve) => pack.on("end", () => resolve()));
-  for (const [name, content] of Object.entries(files)) {
-    await new Promise<void>((resolve, reject) => pack.entry({ name, type: "file" }, content, (error) => (error ? reject(error) : resolve())));
-  }
-  pack.finalize();
-  await done;
-  return gzipSync(Buffer.concat(chunks));
 }
 
 /** A PNG of `width` × `height` pixels drawn by `colour(x, y)` (RGB): the demo's submitted banner. */

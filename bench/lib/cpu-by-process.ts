@@ -47,9 +47,11 @@ function everyProcess(): Map<number, ProcessCpu> | null {
 export interface ProcessKinds {
   webPids: readonly number[];
   workerPids: readonly number[];
+  /** A code runner's process (bench:runner): its sandboxed programs end within the window, so fall to the rest. */
+  runnerPids?: readonly number[];
 }
 
-const KINDS = ["web processes", "worker processes", "load generator (the benchmark's process)", "Postgres", "Redis", "S3 (s3rver)"] as const;
+const KINDS = ["web processes", "worker processes", "code runner", "load generator (the benchmark's process)", "Postgres", "Redis", "S3 (s3rver)"] as const;
 type Kind = (typeof KINDS)[number];
 const REST = "the rest (the kernel, any other process)";
 
@@ -62,6 +64,7 @@ function kindOf(pid: number, processes: Map<number, ProcessCpu>, kinds: ProcessK
   for (let ancestor: number | undefined = pid; ancestor !== undefined && ancestor > 1 && ancestry.length < 8; ancestor = processes.get(ancestor)?.parent) ancestry.push(ancestor);
   if (ancestry.some((each) => kinds.webPids.includes(each))) return "web processes";
   if (ancestry.some((each) => kinds.workerPids.includes(each))) return "worker processes";
+  if (ancestry.some((each) => kinds.runnerPids?.includes(each))) return "code runner";
   const command = processes.get(pid)?.command ?? "";
   // The server's processes ("…/bin/postgres -D …") and its backends ("postgres: user db 127.0.0.1(…) idle").
   if (/(^|\/)postgres( |$)/.test(command) || command.startsWith("postgres:")) return "Postgres";

@@ -1,26 +1,13 @@
 /** Code challenges made as an admin makes them (app/glue/code.server.ts), for the integration tests. */
 import { eq } from "drizzle-orm";
-import { gzipSync } from "node:zlib";
-import * as tar from "tar-stream";
 import { expect } from "vitest";
 import { challenges } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { adminCodePost } from "../../app/glue/code.server.ts";
 import { callerOf, makeChallenge, makeUser } from "./fixtures.ts";
+import { tarGz } from "../../scripts/lib/tar-gz.ts";
 
-/** A .tar.gz of these files (paths as given, hostile ones included). */
-export async function tarGz(files: Record<string, string>): Promise<Buffer> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  pack.on("data", (chunk: unknown) => chunks.push(chunk as Buffer));
-  const done = new Promise<void>((resolve) => pack.on("end", () => resolve()));
-  for (const [name, content] of Object.entries(files)) {
-    await new Promise<void>((resolve, reject) => pack.entry({ name, type: "file" }, content, (error) => (error ? reject(error) : resolve())));
-  }
-  pack.finalize();
-  await done;
-  return gzipSync(Buffer.concat(chunks));
-}
+export { tarGz };
 
 export const SUMS = {
   "subtasks.json": JSON.stringify({ small: 30, large: 70 }),
