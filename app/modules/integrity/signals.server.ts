@@ -186,6 +186,28 @@ async function versionContent(p: { submissionId: number; versionAt: Date; source
   }
 }
 
+/**
+ * A challenge's starter text as the worker subtracts it (compare.server.ts): the typed starter code, and the text
+ * of each file every team is given (its attachment, its starter files) that is a text file up to TEXT_FILE_BYTES;
+ * one storage cannot give is left out.
+ */
+async function starterText(challengeId: number): Promise<string | null> {
+  const [[typed], [challenge], files] = await Promise.all([
+    getDb().select({ text: challengeStarters.text }).from(challengeStarters).where(eq(challengeStarters.challengeId, challengeId)),
+    getDb().select({ key: challenges.attachmentKey }).from(challenges).where(eq(challenges.id, challengeId)),
+    getDb().select({ key: challengeStarterFiles.fileKey }).from(challengeStarterFiles).where(eq(challengeStarterFiles.challengeId, challengeId)),
+  ]);
+  const keys = [challenge?.key, ...files.map((file) => file.key)].filter((key): key is string => Boolean(key));
+  const texts = await Promise.all(
+    keys.map((key) =>
+      readObjectStart(key, TEXT_FILE_BYTES + 1)
+        .then((bytes) => (bytes.length <= TEXT_FILE_BYTES && fileView(bytes).kind === "text" ? decodeText(bytes) : null))
+        .catch(() => null),
+    ),
+  );
+  return [typed?.text, ...texts].filter((text): text is string => Boolean(text?.trim())).join("\n") || null;
+}
+
 /** The most lines of each side a judge's comparison shows. */
 const EVIDENCE_LINES = 400;
 
@@ -238,7 +260,7 @@ export async function signalsForSubmission(submissionId: number, viewer: { role:
     .limit(5);
   if (rows.length === 0) return [];
   const names = await namesShownTo(viewer);
-  const [starter] = await getDb().select({ text: challengeStarters.text }).from(challengeStarters).where(eq(challengeStarters.challengeId, rows[0].challengeId ?? 0));
+  const starter = { text: await starterText(rows[0].challengeId ?? 0) };
   return Promise.all(
     rows.map(async (row) => {
       const mineIsA = row.a.submissionId === submissionId;
