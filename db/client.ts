@@ -25,6 +25,8 @@ export interface PoolStats {
   waiting: number;
   /** Statements and transactions this pool has sent since it opened (each counted once, when sent). */
   sent: number;
+  /** Milliseconds since it opened during which at least one was in flight: what a sequential caller waited on Postgres (the bench's split of a job's time). */
+  awaitedMs: number;
 }
 
 /**
@@ -57,17 +59,22 @@ function preparing(sql: postgres.Sql | postgres.TransactionSql): postgres.Sql {
  * runs a query when it is awaited) until it settles, a transaction for its whole callback. postgres.js keeps
  * its connection queues to itself; this is the load they carry.
  */
-function counting(sql: postgres.Sql, counter: { inFlight: number; sent: number }): postgres.Sql {
+type Counter = { inFlight: number; sent: number; awaitedMs: number; since: number };
+
+function counting(sql: postgres.Sql, counter: Counter): postgres.Sql {
+  const start = () => {
+    if (counter.inFlight++ === 0) counter.since = performance.now();
+    counter.sent++;
+  };
   const settle = () => {
-    counter.inFlight--;
+    if (--counter.inFlight === 0) counter.awaitedMs += performance.now() - counter.since;
   };
   return new Proxy(sql, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (property === "begin") {
         return (...args: unknown[]) => {
-          counter.inFlight++;
-          counter.sent++;
+          start();
           return (value as (...args: unknown[]) => Promise<unknown>).apply(target, args).finally(settle);
         };
       }
@@ -82,8 +89,7 @@ function counting(sql: postgres.Sql, counter: { inFlight: number; sent: number }
             value(onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) {
               if (!sent) {
                 sent = true;
-                counter.inFlight++;
-                counter.sent++;
+                start();
                 then.call(query, settle, settle);
               }
               return then.call(query, onFulfilled, onRejected);
@@ -110,13 +116,13 @@ export function createDb(url: string, options: { max?: number } = {}): DbHandle 
     // short, capped wait cannot hammer a server that is down.
     backoff: (retries: number) => Math.min(0.1 * 2 ** retries, 1),
   });
-  const counter = { inFlight: 0, sent: 0 };
+  const counter: Counter = { inFlight: 0, sent: 0, awaitedMs: 0, since: 0 };
   const db = drizzle(counting(preparing(sql), counter), { schema });
   const max = options.max ?? 10;
   return {
     db,
     sql,
     close: () => sql.end({ timeout: 5 }),
-    poolStats: () => ({ max, inFlight: counter.inFlight, inUse: Math.min(counter.inFlight, max), waiting: Math.max(0, counter.inFlight - max), sent: counter.sent }),
+    poolStats: () => ({ max, inFlight: counter.inFlight, inUse: Math.min(counter.inFlight, max), waiting: Math.max(0, counter.inFlight - max), sent: counter.sent, awaitedMs: counter.awaitedMs }),
   };
 }

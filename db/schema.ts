@@ -1237,6 +1237,27 @@ export const challengeStarters = pgTable("challenge_starters", {
 });
 
 /**
+ * A challenge's starter files (docs/decisions/048-starter-files.md): files every team is given — a template, a
+ * skeleton program, a picture — set by an admin on the signals page, stored in S3 (`file_key`, never served to
+ * teams). A team's file byte for byte one of them makes no identical-file signal, an image near one of them no
+ * image signal, and a text file's shingles are subtracted as the starter text's are.
+ */
+export const challengeStarterFiles = pgTable(
+  "challenge_starter_files",
+  {
+    id: serial("id").primaryKey(),
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    fileKey: text("file_key").notNull().unique(),
+    size: integer("size").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("challenge_starter_files_challenge_idx").on(t.challengeId, t.id)],
+);
+
+/**
  * A fingerprint of one version of a submission (`version_at` is the submission's revised_at when it was sent,
  * which its row in submission_versions keeps as submitted_at): from its text, or from its file. `content_hash`
  * is the SHA-256 of the file's bytes; `signature` the MinHash of the text's (or text file's) shingles, null

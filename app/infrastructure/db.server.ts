@@ -25,7 +25,7 @@ export async function closeDb() {
 
 /** The process's pool load (metrics); zeros before the first query opened it. */
 export function poolStats(): PoolStats {
-  return globalForDb.__gatekeeperDb?.poolStats() ?? { max: getEnv().DATABASE_POOL_MAX, inFlight: 0, inUse: 0, waiting: 0, sent: 0 };
+  return globalForDb.__gatekeeperDb?.poolStats() ?? { max: getEnv().DATABASE_POOL_MAX, inFlight: 0, inUse: 0, waiting: 0, sent: 0, awaitedMs: 0 };
 }
 
 /**

@@ -355,6 +355,12 @@ export const messages = {
     confirmed: "Signal confirmed: the penalty is given",
     starterSaved: "Starter code saved",
     thresholdsSaved: "Thresholds saved",
+    starterFileRequired: "Choose a file to add",
+    starterFileTooLarge: "The starter file is larger than 20 MB",
+    starterFilesFull: template("A challenge holds {{count}} starter files at most: remove one first", (max: number) => ({ count: max })),
+    starterFileNotFound: "This starter file no longer exists",
+    starterFileAdded: "Starter file added",
+    starterFileRemoved: "Starter file removed",
   },
   // Manual awards (Dashboard → Awards).
   awards: {

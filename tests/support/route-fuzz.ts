@@ -52,7 +52,7 @@ function actorOf(routeId: string): WorldRole {
  * the sum of a 64-bit hash of each row's text: any row added, removed or changed moves it, with no sort and no
  * long string built (thousands of digests per file).
  */
-const digestTables = ["teams", "users", "challenges", "submissions", "submission_scores", "announcements", "notifications", "requests", "registrations", "meals", "gates", "event_settings", "standings_outbox", "api_tokens", "awards", "audit_log", "flag_attempts", "team_invites", "challenge_flags", "challenge_hints", "hint_unlocks", "challenge_criteria", "criterion_scores", "judge_assignments", "request_messages", "prediction_challenges", "prediction_submissions", "prediction_choices", "integrity_settings", "code_challenges", "code_runs", "oidc_identities"];
+const digestTables = ["teams", "users", "challenges", "submissions", "submission_scores", "announcements", "notifications", "requests", "registrations", "meals", "gates", "event_settings", "standings_outbox", "api_tokens", "awards", "audit_log", "flag_attempts", "team_invites", "challenge_flags", "challenge_hints", "hint_unlocks", "challenge_criteria", "criterion_scores", "judge_assignments", "request_messages", "prediction_challenges", "prediction_submissions", "prediction_choices", "integrity_settings", "code_challenges", "code_runs", "oidc_identities", "challenge_starter_files"];
 async function databaseDigest(): Promise<string> {
   const [row] = await getDb().execute<{ digest: string }>(
     sql.raw(`select concat_ws(',', ${digestTables.map((table) => `(select count(*) || ':' || coalesce(sum(hashtextextended(x::text, 0)::numeric), 0) from ${table} x)`).join(", ")}) as digest`),

@@ -214,9 +214,9 @@ function Settings({ data, answer }: { data: SignalsPageData; answer: SignalsActi
         <h2 id="signal-starters-heading">{t("integrity.startersHeading")}</h2>
         <p className="muted">{t("integrity.startersHint")}</p>
         {data.starters.map((challenge) => (
-          <details key={challenge.id} open={mine("starter", String(challenge.id))}>
+          <details key={challenge.id} open={mine("starter", String(challenge.id)) || mine("starter-file", String(challenge.id)) || challenge.files.some((file) => mine("starter-file-remove", String(file.id)))}>
             <summary>
-              <bdi>{challenge.title}</bdi> {challenge.starter ? `· ${t("integrity.starterSet")}` : ""}
+              <bdi>{challenge.title}</bdi> {challenge.starter ? `· ${t("integrity.starterSet")}` : ""} {challenge.files.length > 0 ? `· ${t("integrity.starterFiles")} (${challenge.files.length})` : ""}
             </summary>
             <Form method="post" className="form">
               <input type="hidden" name="challengeId" value={challenge.id} />
@@ -230,9 +230,56 @@ function Settings({ data, answer }: { data: SignalsPageData; answer: SignalsActi
                 {t("integrity.saveStarter")}
               </ActionButton>
             </Form>
+            <StarterFiles challenge={challenge} answer={answer} />
           </details>
         ))}
       </section>
     </>
+  );
+}
+
+/** A challenge's starter files: each with its remove button, and the form adding one (multipart, works without JavaScript). */
+function StarterFiles({ challenge, answer }: { challenge: SignalsPageData["starters"][number]; answer: SignalsAction | null }) {
+  const { t } = useT();
+  const errors = answer?.result.error ?? {};
+  const adding = answer?.intent === "starter-file" && answer.id === String(challenge.id);
+  return (
+    <div className="stack">
+      <h3>{t("integrity.starterFiles")}</h3>
+      <p className="muted">{t("integrity.starterFilesHint")}</p>
+      {challenge.files.length === 0 ? (
+        <p>{t("integrity.starterFilesNone")}</p>
+      ) : (
+        <ul>
+          {challenge.files.map((file) => (
+            <li key={file.id}>
+              <Form method="post">
+                <input type="hidden" name="id" value={file.id} />
+                <bdi>{file.name}</bdi> <span className="muted">({Math.max(1, Math.round(file.size / 1024))} KB)</span>{" "}
+                <ActionButton type="submit" name="intent" value="starter-file-remove" variant="subtle" aria-label={t("integrity.removeStarterFile", { name: file.name })}>
+                  {t("integrity.removeFile")}
+                </ActionButton>
+                <ErrorList errors={answer?.intent === "starter-file-remove" && answer.id === String(file.id) ? errors.id : undefined} />
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Form method="post" encType="multipart/form-data" className="form">
+        <input type="hidden" name="intent" value="starter-file" />
+        <input type="hidden" name="challengeId" value={challenge.id} />
+        <div className="field">
+          <label className="field__label" htmlFor={`starter-file-${challenge.id}`}>
+            {t("integrity.starterFile")}
+          </label>
+          <input id={`starter-file-${challenge.id}`} className="field__input" type="file" name="file" required aria-describedby={adding && errors.file ? `starter-file-${challenge.id}-error` : undefined} />
+          <ErrorList id={`starter-file-${challenge.id}-error`} errors={adding ? errors.file : undefined} />
+        </div>
+        <ErrorList errors={adding ? errors.challengeId : undefined} />
+        <ActionButton type="submit" variant="subtle">
+          {t("integrity.addStarterFile")}
+        </ActionButton>
+      </Form>
+    </div>
   );
 }

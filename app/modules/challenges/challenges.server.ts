@@ -12,6 +12,7 @@ import {
   challengeCriteria,
   challengeFlags,
   challengeHints,
+  challengeStarterFiles,
   challengePrerequisites,
   challenges,
   codeRuns,
@@ -591,7 +592,7 @@ async function hasAnswersFromTeams(tx: Queryable, challengeId: number): Promise<
 }
 
 export async function deleteChallenge(actor: Actor, id: number) {
-  const key = await getDb().transaction(async (tx) => {
+  const keys = await getDb().transaction(async (tx) => {
     const [row] = await tx.select({ ...auditedColumns, attachmentKey: challenges.attachmentKey }).from(challenges).where(eq(challenges.id, id)).for("update");
     if (!row) throw new DashboardError(m.challengeNotFound, 404);
     const [subs] = await tx.select({ n: count() }).from(submissions).where(eq(submissions.challengeId, id));
@@ -602,11 +603,13 @@ export async function deleteChallenge(actor: Actor, id: number) {
       or exists (select 1 from ${predictionSubmissions} where ${predictionSubmissions.challengeId} = ${id})
       or exists (select 1 from ${codeRuns} where ${codeRuns.challengeId} = ${id}) as answered`);
     if (answered?.answered) throw new DashboardError(m.challengeHasAnswers, 409);
+    // Its starter files (the integrity signals') go with it: their rows by cascade, their objects after the commit.
+    const starterFiles = await tx.select({ key: challengeStarterFiles.fileKey }).from(challengeStarterFiles).where(eq(challengeStarterFiles.challengeId, id));
     await tx.delete(challenges).where(eq(challenges.id, id));
     await recordAudit(tx, actor, { kind: "challenge.deleted", subjectId: id, before: audited(row) });
-    return row.attachmentKey;
+    return [row.attachmentKey, ...starterFiles.map((file) => file.key)];
   });
-  if (key) await cleanupObject(key);
+  for (const key of keys) if (key) await cleanupObject(key);
 }
 
 /** Clicking the status toggles active/inactive. Returns the new status. */

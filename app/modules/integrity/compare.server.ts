@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { anyOf } from "../../../db/any-of.ts";
-import { challengeStarters, challenges, imageBands, integritySettings, integritySignals, printBands, submissionPrints, submissions } from "../../../db/schema.ts";
+import { challengeStarterFiles, challengeStarters, challenges, imageBands, integritySettings, integritySignals, printBands, submissionPrints, submissions } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { openObject, readObjectStart } from "../../infrastructure/s3.server.ts";
@@ -41,13 +41,23 @@ interface Version {
   versionAt: Date;
 }
 
-/** The candidates of a fingerprint: other teams' prints on the challenge sharing a band key, best per team. */
-export async function similarPrints(db: Queryable, version: Version, print: Fingerprint, threshold: number) {
+/** The most candidates of one fingerprint whose signatures are read (those sharing the most band keys first). */
+export const CANDIDATES_MAX = 500;
+
+/**
+ * The candidates of a fingerprint: other teams' prints on the challenge sharing a band key, those sharing the
+ * most first (an answer at similarity s shares 32·s⁴ bands on average), at most CANDIDATES_MAX; each one's
+ * signature is compared here, the best per team at least as similar as the threshold kept.
+ */
+export async function similarPrints(db: Queryable, version: Pick<Version, "teamId" | "challengeId">, print: Fingerprint, threshold: number) {
   const rows = await db
-    .selectDistinct({ id: submissionPrints.id, teamId: submissionPrints.teamId, signature: submissionPrints.signature })
+    .select({ id: submissionPrints.id, teamId: submissionPrints.teamId, signature: submissionPrints.signature })
     .from(printBands)
     .innerJoin(submissionPrints, eq(submissionPrints.id, printBands.printId))
-    .where(and(eq(printBands.challengeId, version.challengeId), anyOf(printBands.key, print.bands), ne(submissionPrints.teamId, version.teamId)));
+    .where(and(eq(printBands.challengeId, version.challengeId), anyOf(printBands.key, [...new Set(print.bands)]), ne(submissionPrints.teamId, version.teamId)))
+    .groupBy(submissionPrints.id)
+    .orderBy(sql`count(*) desc`, submissionPrints.id)
+    .limit(CANDIDATES_MAX);
   const best = new Map<number, { printId: number; similarity: number }>();
   for (const row of rows) {
     if (!row.signature) continue;
@@ -73,64 +83,103 @@ export async function nearImages(db: Queryable, version: Pick<Version, "teamId" 
     .orderBy(submissionPrints.teamId, distance, submissionPrints.versionAt);
 }
 
-type PrintKind = (typeof submissionPrints.$inferInsert)["kind"];
-
-/** Stores a print (none if this version's source was fingerprinted already: null), with its band keys (and an image's). */
-async function storePrint(db: Queryable, version: Version, source: "text" | "file", print: Fingerprint | null, contentHash: string | null, kind: PrintKind, image: bigint | null = null) {
-  const [row] = await db
-    .insert(submissionPrints)
-    .values({ ...version, source, kind, contentHash, shingles: print?.shingles ?? 0, signature: print ? toStored(print.signature) : null, imageHash: image === null ? null : toStoredHash(image) })
-    .onConflictDoNothing()
-    .returning({ id: submissionPrints.id });
-  if (!row) return null;
-  if (print) await db.insert(printBands).values([...new Set(print.bands)].map((key) => ({ challengeId: version.challengeId, key, printId: row.id }))).onConflictDoNothing();
-  if (image !== null) await db.insert(imageBands).values(imageBandKeys(image).map((key) => ({ challengeId: version.challengeId, key, printId: row.id }))).onConflictDoNothing();
-  return row.id;
+/** Other teams' files on the challenge with these very bytes, the earliest per team (by index). */
+function identicalFiles(db: Queryable, version: Pick<Version, "teamId" | "challengeId">, contentHash: string) {
+  return db
+    .selectDistinctOn([submissionPrints.teamId], { id: submissionPrints.id, teamId: submissionPrints.teamId })
+    .from(submissionPrints)
+    .where(and(eq(submissionPrints.challengeId, version.challengeId), eq(submissionPrints.contentHash, contentHash), ne(submissionPrints.teamId, version.teamId)))
+    .orderBy(submissionPrints.teamId, submissionPrints.versionAt);
 }
 
-/** The hashes of challenges' attachments (what every team is given), by storage key: an attachment's bytes never change under one key. */
-const attachmentHashes = new Map<string, Promise<{ image: bigint | null; content: string | null }>>();
+type PrintKind = (typeof submissionPrints.$inferInsert)["kind"];
+
+/** A signal a new print makes, found before it is written: its other team and print, its strength. */
+interface Found {
+  kind: "similar" | "identical-file" | "image";
+  otherTeamId: number;
+  otherPrintId: number;
+  similarity: number;
+  details: Record<string, number>;
+}
+
+/** A Postgres int4[] literal of whole numbers (band keys, a signature). */
+const intArray = (values: readonly number[]) => `{${values.join(",")}}`;
 
 /**
- * A challenge's attachment's hashes: its perceptual hash when it is an image, and its content's (each null when
- * there is none, or it cannot be read).
+ * Stores a print with its band keys (and an image's) and the signals it makes, in ONE statement (one round trip,
+ * its own transaction): none of it when this version's source was fingerprinted already (a retried job: the
+ * unique key), then 0. Returns how many signals were new.
  */
-function attachmentHashesOf(key: string): Promise<{ image: bigint | null; content: string | null }> {
-  let known = attachmentHashes.get(key);
+async function storePrint(db: Queryable, version: Version, source: "text" | "file", print: { fingerprint: Fingerprint | null; contentHash: string | null; kind: PrintKind; image: bigint | null }, found: Found[]): Promise<number> {
+  const bands = print.fingerprint ? [...new Set(print.fingerprint.bands)] : [];
+  const imageKeys = print.image === null ? [] : imageBandKeys(print.image);
+  const [row] = await db.execute<{ signals: number }>(sql`
+    with print as (
+      insert into ${submissionPrints} (submission_id, team_id, challenge_id, version_at, source, kind, content_hash, shingles, signature, image_hash)
+      values (${version.submissionId}, ${version.teamId}, ${version.challengeId}, ${version.versionAt.toISOString()}::timestamptz, ${source}, ${print.kind}, ${print.contentHash},
+        ${print.fingerprint?.shingles ?? 0}, ${print.fingerprint ? intArray(toStored(print.fingerprint.signature)) : null}::int[], ${print.image === null ? null : toStoredHash(print.image).toString()}::bigint)
+      on conflict do nothing
+      returning id
+    ), bands as (
+      insert into ${printBands} (challenge_id, key, print_id)
+      select ${version.challengeId}, key, print.id from print, unnest(${intArray(bands)}::int[]) as key
+      on conflict do nothing
+    ), image_keys as (
+      insert into ${imageBands} (challenge_id, key, print_id)
+      select ${version.challengeId}, key, print.id from print, unnest(${intArray(imageKeys)}::int[]) as key
+      on conflict do nothing
+    ), signals as (
+      insert into ${integritySignals} (kind, challenge_id, team_id, other_team_id, print_id, other_print_id, similarity, details, source_key)
+      select found.kind, ${version.challengeId}, ${version.teamId}, found.other_team_id, print.id, found.other_print_id, found.similarity, found.details, found.kind || ':' || print.id || ':' || found.other_team_id
+      from print, jsonb_to_recordset(${JSON.stringify(found.map((one) => ({ kind: one.kind, other_team_id: one.otherTeamId, other_print_id: one.otherPrintId, similarity: one.similarity, details: one.details })))}::jsonb)
+        as found(kind text, other_team_id int, other_print_id int, similarity int, details jsonb)
+      on conflict do nothing
+      returning 1
+    )
+    select (select count(*) from signals)::int as signals`);
+  return Number(row?.signals ?? 0);
+}
+
+/** What a file every team is given says: its bytes' SHA-256, its perceptual hash (an image), its text (a text file); each null when none. */
+interface Given {
+  content: string | null;
+  image: bigint | null;
+  text: string | null;
+}
+
+/** The files every team is given (a challenge's attachment, its starter files), by storage key: an object's bytes never change under one key. */
+const givenFiles = new Map<string, Promise<Given>>();
+
+/**
+ * A given file, read once per worker process (then remembered, 256 at most; one that could not be read is
+ * tried again next time). Attachments and starter files are at most 20 MB: read whole, in one request.
+ */
+function givenFile(key: string): Promise<Given> {
+  let known = givenFiles.get(key);
   if (!known) {
-    const image = readObjectStart(key, IMAGE_MAX_BYTES + 1)
-      .then(imageHash)
-      .then((result) => ("hash" in result ? result.hash : null))
-      .catch(() => null);
-    const content = fileHash(key).catch(() => null);
-    known = Promise.all([image, content]).then(([image, content]) => ({ image, content }));
-    if (attachmentHashes.size >= 256) attachmentHashes.delete(attachmentHashes.keys().next().value!);
-    attachmentHashes.set(key, known);
+    known = (async (): Promise<Given> => {
+      const bytes = await readObjectStart(key, IMAGE_MAX_BYTES + 1);
+      if (bytes.length > IMAGE_MAX_BYTES) return { content: await fileHash(key), image: null, text: null };
+      const view = fileView(bytes);
+      const image = view.kind === "image" ? await imageHash(bytes) : null;
+      return {
+        content: sha256(bytes),
+        image: image && "hash" in image ? image.hash : null,
+        text: view.kind === "text" && bytes.length <= TEXT_FILE_BYTES ? decodeText(bytes) : null,
+      };
+    })().catch((error: unknown) => {
+      getLogger().warn({ err: error, key }, "a given file not read for the integrity signals");
+      givenFiles.delete(key);
+      return { content: null, image: null, text: null };
+    });
+    if (givenFiles.size >= 256) givenFiles.delete(givenFiles.keys().next().value!);
+    givenFiles.set(key, known);
   }
   return known;
 }
 
-/**
- * An uploaded file's perceptual hash when its bytes begin as an image (`start`: its first bytes, or all of a small
- * file); null for anything else, an image too big, plain or corrupt (logged: the job goes on). `given`: the
- * picture is near the challenge's own attachment (within IMAGE_DISTANCE of it): what every team was given, left
- * out of the image signals as starter code is for texts (no hash kept). Only a file byte for byte the attachment
- * is left out of the identical-file signal (a marked-up copy of it shared by two teams is still found).
- */
-async function uploadedImageHash(key: string, size: number, start: Uint8Array, attachmentKey: string | null): Promise<{ image: bigint | null; given: boolean }> {
-  if (fileView(start).kind !== "image" || size > IMAGE_MAX_BYTES) return { image: null, given: false };
-  const bytes = start.length >= size ? start : await readObjectStart(key, IMAGE_MAX_BYTES);
-  const result = await imageHash(bytes);
-  if ("failed" in result) getLogger().warn({ key, reason: result.failed }, "image not hashed for the integrity signals");
-  if (!("hash" in result)) return { image: null, given: false };
-  const attachment = attachmentKey ? (await attachmentHashesOf(attachmentKey)).image : null;
-  return attachment !== null && hammingDistance(attachment, result.hash) <= IMAGE_DISTANCE ? { image: null, given: true } : { image: result.hash, given: false };
-}
-
-async function addSignal(db: Queryable, values: typeof integritySignals.$inferInsert) {
-  const [row] = await db.insert(integritySignals).values(values).onConflictDoNothing().returning({ id: integritySignals.id });
-  return row ? 1 : 0;
-}
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 /** A file's SHA-256, streamed from storage (never held whole). */
 async function fileHash(key: string): Promise<string> {
@@ -141,11 +190,50 @@ async function fileHash(key: string): Promise<string> {
 }
 
 /**
+ * An uploaded file's SHA-256 and the bytes the comparison reads, in as few requests as it allows: a file up to
+ * TEXT_FILE_BYTES is read whole once (its hash from memory); a bigger image up to IMAGE_MAX_BYTES too, after its
+ * first bytes said it is one; anything else by its first bytes, its hash streamed.
+ */
+async function readUpload(key: string, size: number): Promise<{ hash: string; bytes: Uint8Array; whole: boolean }> {
+  const first = size <= TEXT_FILE_BYTES ? TEXT_FILE_BYTES : SNIFF_BYTES;
+  const start = await readObjectStart(key, first + 1);
+  // Fewer bytes than asked: the object ended (whatever its recorded size said).
+  if (start.length <= first) return { hash: sha256(start), bytes: start, whole: true };
+  if (fileView(start).kind === "image" && size <= IMAGE_MAX_BYTES) {
+    const bytes = await readObjectStart(key, IMAGE_MAX_BYTES + 1);
+    if (bytes.length <= IMAGE_MAX_BYTES) return { hash: sha256(bytes), bytes, whole: true };
+  }
+  return { hash: await fileHash(key), bytes: start, whole: false };
+}
+
+/**
+ * An uploaded file's perceptual hash when its bytes are an image (read whole); null for anything else, an image
+ * too big, plain or corrupt (logged: the job goes on), or one within IMAGE_DISTANCE of a given image (what every
+ * team was given, left out as starter code is for texts: no hash kept).
+ */
+async function uploadedImageHash(key: string, bytes: Uint8Array, whole: boolean, given: Given[]): Promise<bigint | null> {
+  if (!whole || fileView(bytes).kind !== "image") return null;
+  const result = await imageHash(bytes);
+  if ("failed" in result) getLogger().warn({ key, reason: result.failed }, "image not hashed for the integrity signals");
+  if (!("hash" in result)) return null;
+  return given.some((one) => one.image !== null && hammingDistance(one.image, result.hash) <= IMAGE_DISTANCE) ? null : result.hash;
+}
+
+/** The best match per other team as 'similar' signals. */
+const similarFound = (best: Map<number, { printId: number; similarity: number }>): Found[] =>
+  [...best].map(([otherTeamId, match]) => ({ kind: "similar", otherTeamId, otherPrintId: match.printId, similarity: Math.round(match.similarity * 100), details: {} }));
+
+/**
  * Fingerprints a submission's newest version and writes its signals; returns how many signals were new.
- * Called by the `integrity` queue's worker after each version a team sends.
+ * Called by the `integrity` queue's worker after each version a team sends. Three steps of round trips
+ * (docs/PERFORMANCE.md "Integrity signals"): one read of the version, its challenge's starter text and files
+ * and whether it was fingerprinted already; the candidates' reads, side by side; each print written with its
+ * band keys and signals in one statement. Nothing is locked while storage is read or signatures compared.
  */
 export async function compareSubmission(submissionId: number): Promise<{ signals: number }> {
   const db = getDb();
+  const printed = (source: "text" | "file") =>
+    sql<boolean>`exists (select 1 from ${submissionPrints} where ${submissionPrints.submissionId} = ${submissions.id} and ${submissionPrints.versionAt} = date_trunc('milliseconds', ${submissions.revisedAt}) and ${submissionPrints.source} = ${source})`;
   const [row] = await db
     .select({
       submissionId: submissions.id,
@@ -157,7 +245,10 @@ export async function compareSubmission(submissionId: number): Promise<{ signals
       fileSize: submissions.fileSize,
       starter: challengeStarters.text,
       attachmentKey: challenges.attachmentKey,
+      starterFiles: sql<string[]>`coalesce((select array_agg(${challengeStarterFiles.fileKey} order by ${challengeStarterFiles.id}) from ${challengeStarterFiles} where ${challengeStarterFiles.challengeId} = ${submissions.challengeId}), '{}')`,
       similarityPercent: integritySettings.similarityPercent,
+      textPrinted: printed("text"),
+      filePrinted: printed("file"),
     })
     .from(submissions)
     .leftJoin(challengeStarters, eq(challengeStarters.challengeId, submissions.challengeId))
@@ -167,88 +258,49 @@ export async function compareSubmission(submissionId: number): Promise<{ signals
   if (!row) return { signals: 0 };
   const version: Version = { submissionId: row.submissionId, teamId: row.teamId, challengeId: row.challengeId, versionAt: row.versionAt };
   const similarityPercent = row.similarityPercent ?? DEFAULT_SIMILARITY_PERCENT;
+  const withText = Boolean(row.text) && !row.textPrinted;
+  const withFile = Boolean(row.fileKey) && (row.fileSize ?? 0) >= MIN_FILE_BYTES && !row.filePrinted;
+  if (!withText && !withFile) return { signals: 0 };
 
-  // The file is read before the transaction (storage may be slow; nothing is locked meanwhile).
+  // What every team is given: the attachment and the starter files (read from storage once per process).
+  const givenKeys = [row.attachmentKey, ...row.starterFiles].filter((key): key is string => Boolean(key));
+  const given = withFile || givenKeys.length > 0 ? await Promise.all(givenKeys.map(givenFile)) : [];
+  const starter = [row.starter, ...given.map((one) => one.text)].filter((text): text is string => Boolean(text?.trim())).join("\n") || null;
+
+  // The file is read before anything is written (storage may be slow; nothing is locked meanwhile).
   let file: { hash: string; print: Fingerprint | null; kind: PrintKind; image: bigint | null; sentBack: boolean } | null = null;
-  if (row.fileKey && (row.fileSize ?? 0) >= MIN_FILE_BYTES) {
-    const size = row.fileSize ?? 0;
-    const hash = await fileHash(row.fileKey);
-    let print: Fingerprint | null = null;
-    // A small file is read whole (a text's words, a small image); a bigger one by its first bytes, to know it.
-    const bytes = await readObjectStart(row.fileKey, size <= TEXT_FILE_BYTES ? TEXT_FILE_BYTES : SNIFF_BYTES);
-    if (size <= TEXT_FILE_BYTES) {
-      const text = fileView(bytes).kind === "text" ? decodeText(bytes) : null;
-      if (text) print = fingerprint(text, row.starter);
-    }
-    const { image } = await uploadedImageHash(row.fileKey, size, bytes, row.attachmentKey);
-    const sentBack = row.attachmentKey !== null && (await attachmentHashesOf(row.attachmentKey)).content === hash;
-    file = { hash, print, kind: image !== null ? "image" : (print?.kind ?? "file"), image, sentBack };
+  if (withFile && row.fileKey) {
+    const upload = await readUpload(row.fileKey, row.fileSize ?? 0);
+    const text = upload.whole && upload.bytes.length <= TEXT_FILE_BYTES && fileView(upload.bytes).kind === "text" ? decodeText(upload.bytes) : null;
+    const print = text ? fingerprint(text, starter) : null;
+    const image = await uploadedImageHash(row.fileKey, upload.bytes, upload.whole, given);
+    // A team sending back a given file byte for byte: no identical-file signal.
+    const sentBack = given.some((one) => one.content === upload.hash);
+    file = { hash: upload.hash, print, kind: image !== null ? "image" : (print?.kind ?? "file"), image, sentBack };
   }
-  const textPrint = row.text ? fingerprint(row.text, row.starter) : null;
+  const textPrint = withText && row.text ? fingerprint(row.text, starter) : null;
 
-  const added = await db.transaction(async (tx) => {
-    let signals = 0;
-    const similar = async (printId: number, print: Fingerprint) => {
-      for (const [otherTeamId, match] of await similarPrints(tx, version, print, similarityPercent)) {
-        signals += await addSignal(tx, {
-          kind: "similar",
-          challengeId: version.challengeId,
-          teamId: version.teamId,
-          otherTeamId,
-          printId,
-          otherPrintId: match.printId,
-          similarity: Math.round(match.similarity * 100),
-          sourceKey: `similar:${printId}:${otherTeamId}`,
-        });
-      }
-    };
-    if (row.text) {
-      const printId = await storePrint(tx, version, "text", textPrint, null, textPrint?.kind ?? "text");
-      if (printId !== null && textPrint) await similar(printId, textPrint);
+  // The candidates, read side by side.
+  const [textSimilar, same, fileSimilar, near] = await Promise.all([
+    textPrint ? similarPrints(db, version, textPrint, similarityPercent) : null,
+    file && !file.sentBack ? identicalFiles(db, version, file.hash) : [],
+    file?.print && !file.sentBack ? similarPrints(db, version, file.print, similarityPercent) : null,
+    file?.image != null && !file.sentBack ? nearImages(db, version, file.image) : [],
+  ]);
+  const writes: Promise<number>[] = [];
+  if (withText) writes.push(storePrint(db, version, "text", { fingerprint: textPrint, contentHash: null, kind: textPrint?.kind ?? "text", image: null }, textSimilar ? similarFound(textSimilar) : []));
+  if (file) {
+    const found: Found[] = same.map((other) => ({ kind: "identical-file", otherTeamId: other.teamId, otherPrintId: other.id, similarity: 100, details: {} }));
+    // A text file byte for byte another team's has its identical-file signal; otherwise, its words are compared.
+    if (fileSimilar && same.length === 0) found.push(...similarFound(fileSimilar));
+    // The same picture re-encoded: teams whose file is byte for byte the same have their signal already.
+    const identical = new Set(same.map((other) => other.teamId));
+    for (const other of near) {
+      if (!identical.has(other.teamId)) found.push({ kind: "image", otherTeamId: other.teamId, otherPrintId: other.id, similarity: imageSimilarity(other.distance), details: { distance: other.distance } });
     }
-    if (file) {
-      const printId = await storePrint(tx, version, "file", file.print, file.hash, file.kind, file.image);
-      if (printId !== null && !file.sentBack) {
-        const same = await tx
-          .selectDistinctOn([submissionPrints.teamId], { id: submissionPrints.id, teamId: submissionPrints.teamId })
-          .from(submissionPrints)
-          .where(and(eq(submissionPrints.challengeId, version.challengeId), eq(submissionPrints.contentHash, file.hash), ne(submissionPrints.teamId, version.teamId)))
-          .orderBy(submissionPrints.teamId, submissionPrints.versionAt);
-        for (const other of same) {
-          signals += await addSignal(tx, {
-            kind: "identical-file",
-            challengeId: version.challengeId,
-            teamId: version.teamId,
-            otherTeamId: other.teamId,
-            printId,
-            otherPrintId: other.id,
-            similarity: 100,
-            sourceKey: `identical-file:${printId}:${other.teamId}`,
-          });
-        }
-        if (file.print && same.length === 0) await similar(printId, file.print);
-        // The same picture re-encoded: teams whose file is byte for byte the same have their signal already.
-        if (file.image !== null) {
-          const identical = new Set(same.map((other) => other.teamId));
-          for (const other of await nearImages(tx, version, file.image)) {
-            if (identical.has(other.teamId)) continue;
-            signals += await addSignal(tx, {
-              kind: "image",
-              challengeId: version.challengeId,
-              teamId: version.teamId,
-              otherTeamId: other.teamId,
-              printId,
-              otherPrintId: other.id,
-              similarity: imageSimilarity(other.distance),
-              details: { distance: other.distance },
-              sourceKey: `image:${printId}:${other.teamId}`,
-            });
-          }
-        }
-      }
-    }
-    return signals;
-  });
+    writes.push(storePrint(db, version, "file", { fingerprint: file.print, contentHash: file.hash, kind: file.kind, image: file.image }, found));
+  }
+  const added = (await Promise.all(writes)).reduce((sum, count) => sum + count, 0);
   if (added > 0) broadcastJudgingChanged();
   return { signals: added };
 }

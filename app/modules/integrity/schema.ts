@@ -56,6 +56,21 @@ export const StarterSchema = z.object({
   starter: z.string().max(STARTER_MAX, m.starterTooLong(STARTER_MAX)).optional().default(""),
 });
 
+/** The largest starter file (as a challenge's attachment) and the most a challenge holds (docs/decisions/048-starter-files.md). */
+export const STARTER_FILE_LIMIT_BYTES = 20 * 1024 * 1024;
+export const STARTER_FILES_MAX = 20;
+
+/** A starter file's form: its challenge (the file itself comes through the multipart parser). */
+export const StarterFileSchema = z.object({
+  intent: z.literal("starter-file"),
+  challengeId: rowId(m.challengeNotFound),
+});
+
+export const StarterFileRemoveSchema = z.object({
+  intent: z.literal("starter-file-remove"),
+  id: rowId(m.starterFileNotFound),
+});
+
 export const ThresholdsSchema = z.object({
   intent: z.literal("thresholds"),
   similarityPercent: z.coerce.number({ error: m.similarityRange }).int(m.similarityRange).min(10, m.similarityRange).max(100, m.similarityRange),

@@ -10,7 +10,7 @@ import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { anyOf } from "../../../db/any-of.ts";
 import type { Queryable } from "../../../db/client.ts";
-import { challengeStarters, challenges, integritySettings, integritySignals, submissionPrints, submissions, submissionVersions, teams, users } from "../../../db/schema.ts";
+import { challengeStarterFiles, challengeStarters, challenges, integritySettings, integritySignals, submissionPrints, submissions, submissionVersions, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { readObjectStart } from "../../infrastructure/s3.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
@@ -27,7 +27,8 @@ import { readIntegritySettings, TEXT_FILE_BYTES } from "./compare.server.ts";
 import { SIGN_IN_RETENTION_DAYS } from "./sign-ins.server.ts";
 import { getEventTimeZone } from "../settings/settings.server.ts";
 import { evidence, type EvidenceLine } from "./fingerprint.ts";
-import type { SignalFilter, SignalKind } from "./schema.ts";
+import { STARTER_FILES_MAX, type SignalFilter, type SignalKind } from "./schema.ts";
+import { cleanupObject } from "../challenges/challenges.server.ts";
 
 const m = messages.integrity;
 
@@ -185,6 +186,28 @@ async function versionContent(p: { submissionId: number; versionAt: Date; source
   }
 }
 
+/**
+ * A challenge's starter text as the worker subtracts it (compare.server.ts): the typed starter code, and the text
+ * of each file every team is given (its attachment, its starter files) that is a text file up to TEXT_FILE_BYTES;
+ * one storage cannot give is left out.
+ */
+async function starterText(challengeId: number): Promise<string | null> {
+  const [[typed], [challenge], files] = await Promise.all([
+    getDb().select({ text: challengeStarters.text }).from(challengeStarters).where(eq(challengeStarters.challengeId, challengeId)),
+    getDb().select({ key: challenges.attachmentKey }).from(challenges).where(eq(challenges.id, challengeId)),
+    getDb().select({ key: challengeStarterFiles.fileKey }).from(challengeStarterFiles).where(eq(challengeStarterFiles.challengeId, challengeId)),
+  ]);
+  const keys = [challenge?.key, ...files.map((file) => file.key)].filter((key): key is string => Boolean(key));
+  const texts = await Promise.all(
+    keys.map((key) =>
+      readObjectStart(key, TEXT_FILE_BYTES + 1)
+        .then((bytes) => (bytes.length <= TEXT_FILE_BYTES && fileView(bytes).kind === "text" ? decodeText(bytes) : null))
+        .catch(() => null),
+    ),
+  );
+  return [typed?.text, ...texts].filter((text): text is string => Boolean(text?.trim())).join("\n") || null;
+}
+
 /** The most lines of each side a judge's comparison shows. */
 const EVIDENCE_LINES = 400;
 
@@ -237,7 +260,7 @@ export async function signalsForSubmission(submissionId: number, viewer: { role:
     .limit(5);
   if (rows.length === 0) return [];
   const names = await namesShownTo(viewer);
-  const [starter] = await getDb().select({ text: challengeStarters.text }).from(challengeStarters).where(eq(challengeStarters.challengeId, rows[0].challengeId ?? 0));
+  const starter = { text: await starterText(rows[0].challengeId ?? 0) };
   return Promise.all(
     rows.map(async (row) => {
       const mineIsA = row.a.submissionId === submissionId;
@@ -348,13 +371,50 @@ export async function confirmSignal(actor: Actor, input: { id: number; teamId: n
   return award;
 }
 
-/** The challenges an admin may give a starter code or template, with the one each has. */
+/** The challenges an admin may give a starter code or template, with the one each has and its starter files. */
 export async function listStarters() {
-  return getDb()
-    .select({ id: challenges.id, title: challenges.title, starter: challengeStarters.text })
-    .from(challenges)
-    .leftJoin(challengeStarters, eq(challengeStarters.challengeId, challenges.id))
-    .orderBy(challenges.title, challenges.id);
+  const [rows, files] = await Promise.all([
+    getDb()
+      .select({ id: challenges.id, title: challenges.title, starter: challengeStarters.text })
+      .from(challenges)
+      .leftJoin(challengeStarters, eq(challengeStarters.challengeId, challenges.id))
+      .orderBy(challenges.title, challenges.id),
+    getDb()
+      .select({ id: challengeStarterFiles.id, challengeId: challengeStarterFiles.challengeId, name: challengeStarterFiles.name, size: challengeStarterFiles.size })
+      .from(challengeStarterFiles)
+      .orderBy(challengeStarterFiles.challengeId, challengeStarterFiles.id),
+  ]);
+  return rows.map((row) => ({ ...row, files: files.filter((file) => file.challengeId === row.id).map(({ challengeId: _challenge, ...file }) => file) }));
+}
+
+/**
+ * Adds a starter file (already stored under `file.key`; the caller deletes it when this refuses) to a challenge,
+ * at most STARTER_FILES_MAX each (audited). Later versions are compared without what it gives every team.
+ */
+export async function addStarterFile(actor: Actor, input: { challengeId: number; file: { key: string; name: string; size: number } }) {
+  await getDb().transaction(async (tx) => {
+    // The challenge's row is locked: two admins adding at once count each other's file.
+    const [challenge] = await tx.select({ id: challenges.id }).from(challenges).where(eq(challenges.id, input.challengeId)).for("no key update");
+    if (!challenge) throw new SignalError(m.challengeNotFound, 404, "challengeId");
+    const [{ held }] = await tx.select({ held: sql<number>`count(*)::int`.mapWith(Number) }).from(challengeStarterFiles).where(eq(challengeStarterFiles.challengeId, input.challengeId));
+    if (held >= STARTER_FILES_MAX) throw new SignalError(m.starterFilesFull(STARTER_FILES_MAX), 409, "file");
+    const [row] = await tx.insert(challengeStarterFiles).values({ challengeId: input.challengeId, name: input.file.name, fileKey: input.file.key, size: input.file.size }).returning({ id: challengeStarterFiles.id });
+    await recordAudit(tx, actor, { kind: "signal.settings", subjectId: input.challengeId, after: { challengeId: input.challengeId, starterFile: { id: row.id, name: input.file.name, size: input.file.size } } });
+  });
+}
+
+/** Removes a starter file (audited); its object is deleted once the row is gone. */
+export async function removeStarterFile(actor: Actor, input: { id: number }) {
+  const key = await getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .delete(challengeStarterFiles)
+      .where(eq(challengeStarterFiles.id, input.id))
+      .returning({ challengeId: challengeStarterFiles.challengeId, name: challengeStarterFiles.name, size: challengeStarterFiles.size, key: challengeStarterFiles.fileKey });
+    if (!row) throw new SignalError(m.starterFileNotFound, 404, "id");
+    await recordAudit(tx, actor, { kind: "signal.settings", subjectId: row.challengeId, before: { challengeId: row.challengeId, starterFile: { id: input.id, name: row.name, size: row.size } }, after: null });
+    return row.key;
+  });
+  await cleanupObject(key);
 }
 
 /** Sets (or, empty, removes) a challenge's starter code; later versions are compared without it. */
