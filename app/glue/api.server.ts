@@ -36,11 +36,7 @@ const NO_STORE = { "Cache-Control": "no-store" };
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   // A refusal a rule made: its status picks the code; its input, when it names one, the field errors.
-  if (error instanceof DomainError) {
-    const fieldErrors = error.field ? { [error.field]: [error.message] } : undefined;
-    const headers = error.retryAfterSeconds ? { "Retry-After": String(error.retryAfterSeconds) } : undefined;
-    return new ApiError(error.status === 400 && fieldErrors ? "validation_failed" : codeForStatus(error.status), error.message, fieldErrors, headers);
-  }
+  if (error instanceof DomainError) return refusalOf(error);
   if (UnreadableBodyError.is(error)) return new ApiError(UNREADABLE_BODY_CODES[error.status], error.message);
   // Postgres (or another service) down or restarting: briefly unavailable, not broken (unavailable.server.ts).
   if (isServiceUnreachable(error)) {
@@ -49,6 +45,16 @@ export function toApiError(error: unknown): ApiError {
   }
   getLogger().error({ err: error }, "api call failed");
   return new ApiError("internal", messages.errors.server);
+}
+
+/**
+ * A refusal (a DomainError, or a page's form reply that carries one: app/glue/code.server.ts) as the API's error: its
+ * status picks the code; its input, when it names one, the field errors; a 429's wait, Retry-After.
+ */
+export function refusalOf(refusal: { status: number; message: string; field?: string; retryAfterSeconds?: number }): ApiError {
+  const fieldErrors = refusal.field ? { [refusal.field]: [refusal.message] } : undefined;
+  const headers = refusal.retryAfterSeconds ? { "Retry-After": String(refusal.retryAfterSeconds) } : undefined;
+  return new ApiError(refusal.status === 400 && fieldErrors ? "validation_failed" : codeForStatus(refusal.status), refusal.message, fieldErrors, headers);
 }
 
 /**

@@ -11,28 +11,46 @@ import { LANGUAGE_IDS } from "../infrastructure/sandbox/languages.server.ts";
 import { COMPARATORS } from "../modules/code/compare.ts";
 import { pauseJudging, rejudgeRuns } from "../modules/code/rejudge.server.ts";
 import { assertCanSendRun, sendRun, SOURCE_MAX_BYTES } from "../modules/code/runs.server.ts";
-import { checkTestsArchive, getCodeChallenge, MEMORY_LIMIT_MB, saveCodeSettings, saveTests, TESTS_MAX_BYTES, TIME_LIMIT_MS } from "../modules/code/settings.server.ts";
+import { checkTestsArchive, CodeError, getCodeChallenge, MEMORY_LIMIT_MB, saveCodeSettings, saveTests, TESTS_MAX_BYTES, TIME_LIMIT_MS } from "../modules/code/settings.server.ts";
 import { DomainError } from "../modules/errors.ts";
 import { parseRowId } from "../modules/ids.ts";
 import { messages } from "../modules/messages.ts";
+import type { Actor } from "../modules/audit/audit.server.ts";
 import { actorOf } from "./actor.server.ts";
+import { readFields } from "./api.server.ts";
 import type { Caller } from "./caller.server.ts";
 import { MultipartError, receiveMultipart } from "./multipart.server.ts";
-import { isMultipartForm } from "./request-bodies.server.ts";
+import { isMultipartForm, mediaType } from "./request-bodies.server.ts";
 
 const m = messages.code;
 
-export type CodeReply = { ok: true; message: string } | { ok: false; status: number; message: string; fields?: Record<string, string> };
+/**
+ * A form's answer: on a refusal its status, the sentence, the input to blame (`field`), the seconds to wait for a 429
+ * (`retryAfterSeconds`, sent as Retry-After) and what was typed (`fields`); a sent program's `runId`.
+ */
+export type CodeReply =
+  | { ok: true; message: string; runId?: number }
+  | { ok: false; status: number; message: string; field?: string; retryAfterSeconds?: number; fields?: Record<string, string> };
 
 function refusal(error: unknown, fields?: Record<string, string>): CodeReply {
-  if (error instanceof DomainError) return { ok: false, status: error.status, message: error.message, ...(fields ? { fields } : {}) };
+  if (error instanceof DomainError) {
+    return {
+      ok: false,
+      status: error.status,
+      message: error.message,
+      ...(error.field ? { field: error.field } : {}),
+      ...(error.retryAfterSeconds ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+      ...(fields ? { fields } : {}),
+    };
+  }
   throw error;
 }
 
 const typedBack = (form: FormData) => Object.fromEntries([...form].filter(([, value]) => typeof value === "string").map(([key, value]) => [key, String(value)]));
 
 /**
- * A team's program on /code/:id: its language and its source, pasted (`source`) or as a file (`file`). The team's
+ * A team's program on /code/:id and through the API (POST /api/v1/challenges/{id}/runs): its language and its source,
+ * pasted (`source`) or as a file (`file`, multipart); the API's JSON body is read as the form's fields. The team's
  * right to send is checked before the body is read.
  */
 export async function codePost(request: Request, caller: Caller, challengeId: number, begunAt: Date): Promise<CodeReply> {
@@ -41,7 +59,8 @@ export async function codePost(request: Request, caller: Caller, challengeId: nu
     await assertCanSendRun(getDb(), { teamId: caller.teamId, challengeId, begunAt });
     let form: FormData;
     let file: Buffer | null = null;
-    if (isMultipartForm(request)) {
+    if (mediaType(request.headers.get("Content-Type")) === "application/json") form = await jsonForm(request);
+    else if (isMultipartForm(request)) {
       try {
         const received = await receiveMultipart(request, { files: { file: { to: "memory", limitBytes: SOURCE_MAX_BYTES } }, maxFieldBytes: SOURCE_MAX_BYTES * 4 });
         form = received.fields;
@@ -60,11 +79,29 @@ export async function codePost(request: Request, caller: Caller, challengeId: nu
     if (file && pasted.trim() !== "") return { ok: false, status: 400, message: m.sourceTwice, fields };
     const source = file ? file.toString("utf8") : pasted;
     if (file && (file.includes(0) || source.includes("\uFFFD"))) return { ok: false, status: 400, message: m.sourceBinary, fields };
-    await sendRun(caller, challengeId, { language, source }, begunAt);
-    return { ok: true, message: m.sent };
+    const runId = await sendRun(caller, challengeId, { language, source }, begunAt);
+    return { ok: true, message: m.sent, runId };
   } catch (error) {
     return refusal(error, fields);
   }
+}
+
+/** The API's JSON body as the form's fields (its 256 KB cap and its refusals: api.server.ts). */
+async function jsonForm(request: Request): Promise<FormData> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(await readFields(request))) form.set(key, typeof value === "string" ? value : JSON.stringify(value));
+  return form;
+}
+
+/**
+ * A rejudge on /dashboard/code/:id or through the API (POST /api/v1/challenges/{id}/rejudge), by an admin or a judge:
+ * `run`, a run's id as typed, or "" for every judged run of the challenge. Returns how many runs were queued again.
+ */
+export async function rejudge(actor: Actor, challengeId: number, run: string): Promise<number> {
+  // A row's id as every id from outside (app/modules/ids.ts): 2147483648 would reach Postgres as a failed query.
+  const runId = run === "" ? null : parseRowId(run);
+  if (run !== "" && runId === null) throw new CodeError(messages.errors.badRequest, { status: 400, field: "run" });
+  return rejudgeRuns(actor, challengeId, runId);
 }
 
 const wholeNumber = (min: number, max: number, message: string) =>
@@ -126,11 +163,7 @@ export async function adminCodePost(request: Request, caller: Caller, challengeI
     const intent = form.get("intent");
     if (intent !== "settings" && intent !== "rejudge" && intent !== "pause" && intent !== "resume") return { ok: false, status: 400, message: messages.errors.badRequest };
     if (intent === "rejudge") {
-      const run = String(form.get("run") ?? "");
-      // A row's id as every id from outside (app/modules/ids.ts): 2147483648 would reach Postgres as a failed query.
-      const runId = run === "" ? null : parseRowId(run);
-      if (run !== "" && runId === null) return { ok: false, status: 400, message: messages.errors.badRequest };
-      return { ok: true, message: m.rejudged(await rejudgeRuns(actor, challengeId, runId)) };
+      return { ok: true, message: m.rejudged(await rejudge(actor, challengeId, String(form.get("run") ?? ""))) };
     }
     if (adminOnly) return { ok: false, status: 403, message: m.adminOnly };
     if (intent === "pause" || intent === "resume") {

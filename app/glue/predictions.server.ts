@@ -9,6 +9,7 @@ import { deleteObject } from "../infrastructure/s3.server.ts";
 import { DomainError } from "../modules/errors.ts";
 import { messages } from "../modules/messages.ts";
 import { METRICS } from "../modules/predictions/metrics.ts";
+import { ChoiceSchema } from "../modules/predictions/schema.ts";
 import {
   assertMaySendPredictions,
   choosePredictions,
@@ -23,6 +24,7 @@ import {
 } from "../modules/predictions/predictions.server.ts";
 import { checkLabels } from "../modules/predictions/scoring.server.ts";
 import type { Faults } from "../modules/predictions/faults.ts";
+import type { Actor } from "../modules/audit/audit.server.ts";
 import { actorOf } from "./actor.server.ts";
 import type { Caller } from "./caller.server.ts";
 import { MultipartError, receiveMultipart } from "./multipart.server.ts";
@@ -31,7 +33,10 @@ import { isMultipartForm } from "./request-bodies.server.ts";
 const m = messages.predictions;
 const FILE_FIELD = "file";
 
-export type PredictionsReply = { ok: true; message: string } | { ok: false; status: number; message: string; faults?: Faults; fields?: Record<string, string> };
+/** A form's answer; a sent file's `submissionId`. */
+export type PredictionsReply =
+  | { ok: true; message: string; submissionId?: number }
+  | { ok: false; status: number; message: string; faults?: Faults; fields?: Record<string, string> };
 
 function refusal(error: unknown): PredictionsReply {
   if (error instanceof DomainError) return { ok: false, status: error.status, message: error.message };
@@ -53,32 +58,41 @@ async function receiveCsv(request: Request, prefix: string, limitBytes: number) 
   }
 }
 
-const ChooseSchema = z.object({ intent: z.literal("choose"), submission: z.union([z.literal("latest"), z.string().regex(/^[1-9][0-9]{0,9}$/).transform(Number)]) });
+/**
+ * The team's choice of the file that counts, on /predictions/:id and through the API (PUT /api/v1/challenges/{id}/
+ * predictions/choice): the sentence that confirms it.
+ */
+export async function choose(caller: Caller, challengeId: number, choice: z.output<typeof ChoiceSchema>): Promise<string> {
+  const submission = choice.submission === "latest" ? null : choice.submission;
+  await choosePredictions(caller, challengeId, submission);
+  return submission === null ? m.latestChosen : m.chosen;
+}
 
 /**
- * A team's post on /predictions/:id: a file (multipart), or the choice of the file that counts. The team's right to
- * send and its day's limit are checked before the body is read, so a refused team's file is never stored.
+ * A team's post on /predictions/:id: a file (multipart), or the choice of the file that counts; the API's upload
+ * (POST /api/v1/challenges/{id}/predictions) is the same multipart post. The team's right to send and its day's
+ * limit are checked before the body is read, so a refused team's file is never stored.
  */
 export async function predictionsPost(request: Request, caller: Caller, challengeId: number, begunAt: Date): Promise<PredictionsReply> {
   try {
     if (!isMultipartForm(request)) {
-      const parsed = ChooseSchema.safeParse(Object.fromEntries(await request.formData()));
-      if (!parsed.success) return { ok: false, status: 400, message: messages.errors.badRequest };
-      const submission = parsed.data.submission === "latest" ? null : parsed.data.submission;
-      await choosePredictions(caller, challengeId, submission);
-      return { ok: true, message: submission === null ? m.latestChosen : m.chosen };
+      const form = Object.fromEntries(await request.formData());
+      const parsed = ChoiceSchema.safeParse(form);
+      if (form.intent !== "choose" || !parsed.success) return { ok: false, status: 400, message: messages.errors.badRequest };
+      return { ok: true, message: await choose(caller, challengeId, parsed.data) };
     }
     // The right to send and the day's limit, before the body is read: a refused team's file is never stored.
     await assertMaySendPredictions(caller, challengeId, begunAt);
     const { file } = await receiveCsv(request, "predictions", PREDICTIONS_MAX_BYTES);
     if (!file) return { ok: false, status: 400, message: m.fileRequired };
+    let submissionId: number;
     try {
-      await sendPredictions(caller, challengeId, file, begunAt);
+      submissionId = await sendPredictions(caller, challengeId, file, begunAt);
     } catch (error) {
       await deleteObject(file.key).catch(() => undefined);
       throw error;
     }
-    return { ok: true, message: m.sent };
+    return { ok: true, message: m.sent, submissionId };
   } catch (error) {
     return refusal(error);
   }
@@ -109,6 +123,12 @@ export const PredictionSettingsSchema = z.object({
     .refine((value) => value >= 1 && value <= 1000, m.dailyLimitInvalid),
 });
 
+/** An admin's reveal of the private scores, on /dashboard/predictions/:id and through the API (POST …/predictions/reveal). */
+export async function reveal(actor: Actor, challengeId: number): Promise<PredictionsReply> {
+  if (!(await getPredictionChallenge(challengeId))) return { ok: false, status: 409, message: m.settingsFirst };
+  return (await revealPredictions(actor, challengeId)) ? { ok: true, message: m.revealedNow } : { ok: false, status: 409, message: m.alreadyRevealed };
+}
+
 /**
  * An admin's post on /dashboard/predictions/:id: the settings (`intent=settings`), the labels file (multipart), or
  * the reveal (`intent=reveal`).
@@ -137,9 +157,7 @@ export async function adminPredictionsPost(request: Request, caller: Caller, cha
       return { ok: true, message: m.labelsSaved(checked.value.rows) };
     }
     const form = Object.fromEntries(await request.formData());
-    if (form.intent === "reveal") {
-      return (await revealPredictions(actor, challengeId)) ? { ok: true, message: m.revealedNow } : { ok: false, status: 409, message: m.alreadyRevealed };
-    }
+    if (form.intent === "reveal") return await reveal(actor, challengeId);
     if (form.intent !== "settings") return { ok: false, status: 400, message: messages.errors.badRequest };
     const parsed = PredictionSettingsSchema.safeParse(form);
     if (!parsed.success) {

@@ -4,12 +4,10 @@
  * daily limit, the private score kept from the team until the reveal, the chosen file, and the standings.
  */
 import { eq, sql } from "drizzle-orm";
-import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, challenges, eventSettings, predictionSubmissions, standings, users } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter, emitThroughLocalServer, type Broadcast, type EventsMap } from "../../app/infrastructure/emitter.server.ts";
-import { newObjectKey, uploadStream } from "../../app/infrastructure/s3.server.ts";
 import { deleteChallenge } from "../../app/modules/challenges/challenges.server.ts";
 import { pointsCentiOf } from "../../app/modules/predictions/metrics.ts";
 import {
@@ -19,7 +17,6 @@ import {
   ownSubmissions,
   PredictionError,
   revealPredictions,
-  saveLabels,
   savePredictionSettings,
   sendPredictions,
 } from "../../app/modules/predictions/predictions.server.ts";
@@ -28,31 +25,9 @@ import { recomputeTeamStanding } from "../../app/modules/standings/recompute.ser
 import { predictionsPost } from "../../app/glue/predictions.server.ts";
 import { messages } from "../../app/modules/messages.ts";
 import { actorFor, callerOf, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makePlayer, makeUser } from "../support/fixtures.ts";
+import { metricChallenge, predictionsOff, store } from "../support/predictions.ts";
 
 afterAll(() => closeEmitter());
-
-async function store(text: string, prefix = "predictions") {
-  const key = newObjectKey(prefix);
-  const stored = await uploadStream({ key, body: Readable.from([Buffer.from(text)]), limitBytes: 10_000_000 });
-  return { key, name: `${prefix}.csv`, size: stored.size };
-}
-
-// Ten rows, MAE: labels 0..9.
-const LABELS = `id,y\n${Array.from({ length: 10 }, (_, i) => `${i + 1},${i}`).join("\n")}\n`;
-const predictionsOff = (off: number) => `id,y\n${Array.from({ length: 10 }, (_, i) => `${i + 1},${i + off}`).join("\n")}\n`;
-
-async function metricChallenge(points = 100) {
-  const admin = await makeUser("admin");
-  const challenge = await makeChallenge({ points, category: "AI", wave: 1 });
-  await getDb().update(challenges).set({ checking: "metric" }).where(eq(challenges.id, challenge.id));
-  const actor = actorFor(admin.id, admin.name, "admin");
-  await savePredictionSettings(actor, challenge.id, { metric: "mae", publicPercent: 30, baseline: 4, target: 0, dailyLimit: 3 });
-  const settings = (await getPredictionChallenge(challenge.id))!;
-  const labels = await checkLabels(await store(LABELS, "labels"), settings);
-  if (!labels.ok) throw new Error("labels refused");
-  await saveLabels(actor, challenge.id, labels.value);
-  return { challenge, actor };
-}
 
 async function totalOf(teamId: number) {
   await recomputeTeamStanding(teamId);

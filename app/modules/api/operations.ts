@@ -11,9 +11,11 @@ import { AuditQuerySchema } from "../audit/schema.ts";
 import type { Role } from "../auth/access.ts";
 import { ApiLoginSchema } from "../auth/login-schema.ts";
 import { ChallengeApiSchema, ChallengeCreateSchema, ChallengeStatusSchema } from "../challenges/schema.ts";
+import { ProgramSchema, RejudgeSchema } from "../code/schema.ts";
 import { FlagAnswerSchema } from "../flags/schema.ts";
 import { MAX_PAID_HINTS } from "../flags/paid-hints.ts";
 import { NotificationSchema } from "../notifications/schema.ts";
+import { ChoiceSchema } from "../predictions/schema.ts";
 import { RequestSchema } from "../requests/schema.ts";
 import { ScoreFormSchema } from "../scoring/score-input.ts";
 import { feedQuerySchema } from "../standings/feed-query.ts";
@@ -27,6 +29,8 @@ import {
   AuditPageOutSchema,
   CategoryScoresSchema,
   ChallengeListItemSchema,
+  CodeRunOutSchema,
+  CodeRunsOutSchema,
   ChallengeOutSchema,
   ChallengeStatusOutSchema,
   FlagVerdictSchema,
@@ -34,9 +38,14 @@ import {
   GateOutSchema,
   HintUnlockOutSchema,
   MeSchema,
+  MessageOutSchema,
   NotificationOutSchema,
   OwnSubmissionSchema,
+  PredictionFilesOutSchema,
+  PredictionSentSchema,
+  RejudgedSchema,
   RequestOutSchema,
+  RunSentSchema,
   ScoreboardSchema,
   ScoreResultSchema,
   SessionOutSchema,
@@ -458,6 +467,108 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
       path: idPath.extend({ number: z.coerce.number().int().min(1).max(MAX_PAID_HINTS).meta({ description: "The hint's number, from 1" }) }),
       responses: { 200: { description: "Unlocked", schema: HintUnlockOutSchema } },
       errors: [404],
+    },
+  },
+  "/challenges/{id}/runs": {
+    get: {
+      summary: "A code challenge's runs",
+      description:
+        "A participant: their team's runs, newest first, and the team's points for the challenge, as the challenge's code page shows them (each test's verdict, time and memory; never a test's input or output). Admins and judges: every team's runs, with the team and the platform's failures, as the dashboard's page shows them. 404 for a challenge that is not checked by tests or that the caller may not see.",
+      access: everyone,
+      originalCalls: [],
+      tag: "code",
+      path: idPath,
+      responses: { 200: { description: "The runs", schema: CodeRunsOutSchema } },
+      errors: [404],
+    },
+    post: {
+      summary: "Send a program for the caller's team",
+      description:
+        "JSON `{ \"language\": \"python3\", \"source\": \"…\" }`, or multipart/form-data with `language` and `source` or `file` (not both): 64 KB of text at most (413 past it), in one of the challenge's languages (400). Queued for a runner: 201 with the run. Refused: 429 with Retry-After while the team has 3 programs waiting or sent 6 in the last minute, 409 for a challenge not checked by tests or whose tests are not uploaded, 403 without a team, for a closed gate or once submissions are closed.",
+      access: participant,
+      originalCalls: [],
+      tag: "code",
+      path: idPath,
+      body: { json: ProgramSchema, multipart: ProgramSchema.extend({ file: binary.optional() }) },
+      responses: { 201: { description: "Queued", schema: RunSentSchema } },
+      errors: [400, 404, 409, 413, 415, 429],
+    },
+  },
+  "/challenges/{id}/rejudge": {
+    post: {
+      summary: "Judge a code challenge's runs again",
+      description:
+        "JSON `{ \"run\": 12 }` for one judged run, or `{}` for every judged run of the challenge (after its tests were fixed). Each keeps its last verdict until the new one. 409 for a run not judged yet or a challenge not checked by tests; 400 for a run id that names no row.",
+      access: staff,
+      originalCalls: [],
+      tag: "code",
+      path: idPath,
+      body: { json: RejudgeSchema },
+      responses: { 200: { description: "Queued again", schema: RejudgedSchema } },
+      errors: [400, 404, 409],
+    },
+  },
+  "/runs/{id}": {
+    get: {
+      summary: "One run of a code challenge",
+      description: "A participant: their own team's only (another team's answers 404, like a missing one). Admins and judges: any run, with its team.",
+      access: everyone,
+      originalCalls: [],
+      tag: "code",
+      path: idPath,
+      responses: { 200: { description: "The run", schema: CodeRunOutSchema } },
+      errors: [404],
+    },
+  },
+  "/challenges/{id}/predictions": {
+    get: {
+      summary: "The caller's team's predictions files",
+      description:
+        "Newest first, each with its public score and points and whether it counts; the private score stays null until the private scores are revealed. With the team's files today and the daily limit. 404 for a challenge not scored by a metric or that the caller may not see.",
+      access: participant,
+      originalCalls: [],
+      tag: "predictions",
+      path: idPath,
+      responses: { 200: { description: "The team's files", schema: PredictionFilesOutSchema } },
+      errors: [404],
+    },
+    post: {
+      summary: "Send a predictions file for the caller's team",
+      description:
+        "multipart/form-data: `file`, a CSV (streamed; 64 MB at most, 413 past it). Queued to be scored: 201. Refused before the file is read: 429 once the team has sent the day's files (the event's days), 409 for a challenge not scored by a metric or whose labels are not uploaded, 403 without a team, for a closed gate, once submissions are closed or once the private scores are revealed.",
+      access: participant,
+      originalCalls: [],
+      tag: "predictions",
+      path: idPath,
+      body: { multipart: z.object({ file: binary }) },
+      responses: { 201: { description: "Queued", schema: PredictionSentSchema } },
+      errors: [400, 404, 409, 413, 415, 429],
+    },
+  },
+  "/challenges/{id}/predictions/choice": {
+    put: {
+      summary: "Choose the file that counts for the caller's team",
+      description:
+        "JSON `{ \"submission\": 12 }`, one of the team's scored files, or `{ \"submission\": \"latest\" }` for its latest scored one (the default). 404 for another team's file, 409 for a file not scored, 403 once the private scores are revealed.",
+      access: participant,
+      originalCalls: [],
+      tag: "predictions",
+      path: idPath,
+      body: { json: ChoiceSchema },
+      responses: { 200: { description: "Chosen", schema: MessageOutSchema } },
+      errors: [400, 404, 409],
+    },
+  },
+  "/challenges/{id}/predictions/reveal": {
+    post: {
+      summary: "Reveal a prediction challenge's private scores",
+      description: "Once, and for good: from now on each team's counted file scores on the private rows, and every team reads its private scores. 409 when already revealed or before the challenge's settings.",
+      access: admin,
+      originalCalls: [],
+      tag: "predictions",
+      path: idPath,
+      responses: { 200: { description: "Revealed", schema: MessageOutSchema } },
+      errors: [404, 409],
     },
   },
   "/gates": {

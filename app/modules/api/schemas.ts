@@ -406,3 +406,95 @@ export const AuditPageOutSchema = z
     newer: z.string().nullable().meta({ description: "Pass as `after` for the page just newer; null on the newest page" }),
   })
   .meta({ id: "AuditPage" });
+
+// Code challenges (docs/domain.md "Code challenges"): a run as the team's page shows it; staff also read its team and
+// the platform's failures, as the dashboard's page shows them. Never a test's input or expected output.
+const centiPoints = (description: string) => z.number().nullable().meta({ description });
+const RunTestSchema = z.object({
+  subtask: z.string(),
+  test: z.string().meta({ description: "The test's place in its subtask (1, 2, …); admins and judges read its file's name" }),
+  verdict: z.string(),
+  timeMs: z.number(),
+  memoryBytes: z.number(),
+});
+
+export const CodeRunOutSchema = z
+  .object({
+    id,
+    challengeId: id,
+    language: z.string(),
+    state: z.enum(["queued", "compiling", "running", "done"]),
+    verdict: z.enum(["accepted", "wrong-answer", "time-limit", "memory-limit", "runtime-error", "compilation-error", "output-limit"]).nullable().meta({ description: "Null until judged" }),
+    tests: z.array(RunTestSchema).meta({ description: "Each test's verdict, time and memory (in a list, the newest 20 runs only)" }),
+    passedSubtasks: z.array(z.string()),
+    points: centiPoints("The points this run earns (IOI style: the subtasks it passed); null until judged"),
+    compileMessage: z.string().nullable(),
+    testIndex: z.number().int().nullable().meta({ description: "While running: the test being run" }),
+    testCount: z.number().int().nullable(),
+    createdAt: instant,
+    finishedAt: instant.nullable(),
+    team: z.object({ id, name: z.string() }).optional().meta({ description: "Admins and judges only: the team that sent it" }),
+    failures: z.number().int().optional().meta({ description: "Admins and judges only: how often judging failed (the platform's fault)" }),
+    failure: z.string().nullable().optional().meta({ description: "Admins and judges only: the last failure" }),
+  })
+  .meta({ id: "CodeRun", description: "A program sent to a code challenge and its judgement" });
+
+/** A run as the code pages' readers give it (app/modules/code/runs.server.ts), in the API's words. */
+export function runOut<Run extends { pointsCenti: number | null; teamId?: number; teamName?: string }>(run: Run, challengeId: number) {
+  const team = run.teamId !== undefined && run.teamName !== undefined ? { team: { id: run.teamId, name: run.teamName } } : {};
+  return { ...run, challengeId, points: run.pointsCenti === null ? null : fromCenti(run.pointsCenti), ...team };
+}
+
+export const CodeRunsOutSchema = z
+  .object({
+    points: centiPoints("The caller's team's points for the challenge (its best subtasks over every run); null for admins and judges"),
+    languages: z.array(z.string()).meta({ description: "The languages the challenge takes (a program's `language`)" }),
+    runs: z.array(CodeRunOutSchema).meta({ description: "Newest first: a participant's team's (100 at most), every team's for admins and judges (300 at most)" }),
+  })
+  .meta({ id: "CodeRuns" });
+
+export const RunSentSchema = z.object({ run: CodeRunOutSchema, message: z.string() }).meta({ id: "RunSent", description: "The run, queued for a runner" });
+
+export const RejudgedSchema = z
+  .object({ runs: z.number().int().meta({ description: "How many judged runs were queued again" }), message: z.string() })
+  .meta({ id: "Rejudged" });
+
+// Prediction challenges (docs/domain.md "Prediction challenges"): a team's files; the private score stays null until
+// the reveal.
+const FaultSchema = z.object({ code: z.string(), line: z.number().int(), value: z.string().optional(), other: z.number().int().optional() });
+
+export const PredictionFileOutSchema = z
+  .object({
+    id,
+    fileName: z.string(),
+    fileSize: z.number().int(),
+    status: z.enum(["queued", "scored", "failed"]),
+    createdAt: instant,
+    scoredAt: instant.nullable(),
+    publicScore: z.number().nullable().meta({ description: "The metric on the public rows" }),
+    publicPoints: centiPoints("The points the public score earns"),
+    privateScore: z.number().nullable().meta({ description: "The metric on the private rows: null until the private scores are revealed" }),
+    privatePoints: centiPoints("Null until the private scores are revealed"),
+    faults: z.object({ first: z.array(FaultSchema), count: z.number().int() }).nullable().meta({ description: "Why a failed file was refused (its first faults, by line)" }),
+    chosen: z.boolean().meta({ description: "The team chose this file to count" }),
+    counts: z.boolean().meta({ description: "This file counts for the team (the chosen one, else the latest scored one)" }),
+  })
+  .meta({ id: "PredictionFile" });
+
+/** A team's file as the predictions page's reader gives it (app/modules/predictions/predictions.server.ts), in the API's words. */
+export function predictionFileOut<File extends { publicCenti: number | null; privateCenti: number | null }>(file: File) {
+  return { ...file, publicPoints: file.publicCenti === null ? null : fromCenti(file.publicCenti), privatePoints: file.privateCenti === null ? null : fromCenti(file.privateCenti) };
+}
+
+export const PredictionFilesOutSchema = z
+  .object({
+    revealed: z.boolean(),
+    sentToday: z.number().int().meta({ description: "The team's files today (the event's days)" }),
+    dailyLimit: z.number().int().nullable(),
+    files: z.array(PredictionFileOutSchema).meta({ description: "Newest first" }),
+  })
+  .meta({ id: "PredictionFiles" });
+
+export const PredictionSentSchema = z.object({ submissionId: id, message: z.string() }).meta({ id: "PredictionSent", description: "The file, queued to be scored" });
+
+export const MessageOutSchema = z.object({ message: z.string() }).meta({ id: "Message" });

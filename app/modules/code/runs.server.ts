@@ -16,7 +16,8 @@ import { getDb } from "../../infrastructure/db.server.ts";
 import { enqueue, enqueueMany } from "../../infrastructure/queue.server.ts";
 import { languages, languageVersions, type LanguageId } from "../../infrastructure/sandbox/languages.server.ts";
 import type { Role } from "../auth/access.ts";
-import { answerGateColumns, challengeGateJoin, maySeeChallenge, refusalToAnswer, type AnswerRefusal } from "../challenges/visibility.server.ts";
+import { answerGateColumns, challengeGateJoin, refusalToAnswer, type AnswerRefusal } from "../challenges/visibility.server.ts";
+import { checkingChallenge } from "../challenges/checking-page.server.ts";
 import { inLanguage } from "../i18n/content.ts";
 import type { Language } from "../i18n/i18n.ts";
 import { messages } from "../messages.ts";
@@ -200,6 +201,26 @@ export async function ownRuns(teamId: number, challengeId: number, db: Queryable
   return rows;
 }
 
+/**
+ * One run as its viewer may see it (GET /api/v1/runs/{id}): a participant their own team's, of a code challenge they
+ * may see, as /code/:id shows it; an admin or a judge any, as /dashboard/code/:id shows it (its team, the test
+ * files' names, the platform's failures). Null when there is nothing to show: another team's run reads as a missing
+ * one.
+ */
+export async function runFor(runId: number, viewer: { role: Role; teamId: number | null }, now = new Date()) {
+  const staff = viewer.role === "admin" || viewer.role === "judge";
+  if (!staff && viewer.teamId === null) return null;
+  const db = getDb();
+  const [row] = await db
+    .select({ ...runColumns, challengeId: codeRuns.challengeId, teamName: teams.name, failures: codeRuns.failures, failure: codeRuns.failure })
+    .from(codeRuns)
+    .innerJoin(teams, eq(teams.id, codeRuns.teamId))
+    .where(staff ? eq(codeRuns.id, runId) : and(eq(codeRuns.id, runId), eq(codeRuns.teamId, viewer.teamId!)));
+  if (!row || !(await checkingChallenge(row.challengeId, "tests", viewer, now, db))) return null;
+  const shown = { ...shownRun(row, staff, 0), challengeId: row.challengeId };
+  return staff ? { ...shown, team: { id: row.teamId, name: row.teamName }, failures: row.failures, failure: row.failure } : shown;
+}
+
 /** The languages a challenge takes, each with the version the machine provides. */
 function languageChoices(ids: readonly LanguageId[]) {
   const all = languages();
@@ -210,25 +231,8 @@ function languageChoices(ids: readonly LanguageId[]) {
 /** What /code/:id shows its viewer: the challenge's rules, the team's runs and its points (docs/domain.md "Code challenges"). */
 export async function codePage(challengeId: number, viewer: { role: Role; teamId: number | null }, language: Language, now = new Date()) {
   const db = getDb();
-  const [row] = await db
-    .select({
-      id: challenges.id,
-      title: challenges.title,
-      titleAr: challenges.titleAr,
-      points: challenges.points,
-      checking: challenges.checking,
-      status: challenges.status,
-      wave: challenges.wave,
-      opensAt: gates.opensAt,
-      releaseAfterMinutes: challenges.releaseAfterMinutes,
-      timeZone: eventSettings.timeZone,
-    })
-    .from(challenges)
-    .leftJoin(gates, challengeGateJoin)
-    .leftJoin(eventSettings, eq(eventSettings.id, 1))
-    .where(eq(challenges.id, challengeId));
-  if (!row || row.checking !== "tests") return null;
-  if (!maySeeChallenge(viewer, { status: row.status, opensAt: row.wave === null ? null : row.opensAt, releaseAfterMinutes: row.releaseAfterMinutes }, now)) return null;
+  const row = await checkingChallenge(challengeId, "tests", viewer, now, db);
+  if (!row) return null;
   const challenge = await getCodeChallenge(challengeId, db);
   const runs = challenge && viewer.teamId !== null ? await ownRuns(viewer.teamId, challengeId, db) : [];
   const subtasks = challenge?.subtasks ?? [];
@@ -293,6 +297,6 @@ export async function adminCodePage(challengeId: number, viewer: { role: Role })
     settings,
     available: languageChoices(Object.keys(languages()) as LanguageId[]),
     timeZone: row.timeZone ?? "UTC",
-    runs: runs.map((run, index) => ({ ...shownRun(run, true, index), teamName: run.teamName, failures: run.failures, failure: run.failure })),
+    runs: runs.map((run, index) => ({ ...shownRun(run, true, index), teamId: run.teamId, teamName: run.teamName, failures: run.failures, failure: run.failure })),
   };
 }

@@ -23,7 +23,8 @@ import { getDb } from "../../infrastructure/db.server.ts";
 import { enqueue, enqueueMany } from "../../infrastructure/queue.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import type { Role } from "../auth/access.ts";
-import { answerGateColumns, challengeGateJoin, maySeeChallenge, refusalToAnswer, type AnswerRefusal } from "../challenges/visibility.server.ts";
+import { answerGateColumns, challengeGateJoin, refusalToAnswer, type AnswerRefusal } from "../challenges/visibility.server.ts";
+import { checkingChallenge } from "../challenges/checking-page.server.ts";
 import { inLanguage } from "../i18n/content.ts";
 import type { Language } from "../i18n/i18n.ts";
 import { DomainError } from "../errors.ts";
@@ -529,28 +530,8 @@ export async function allSubmissions(challengeId: number, db: Queryable = getDb(
 /** What /predictions/:id shows its viewer: nothing private before the reveal (docs/domain.md "Prediction challenges"). */
 export async function predictionsPage(challengeId: number, viewer: { role: Role; teamId: number | null }, language: Language, now = new Date()) {
   const db = getDb();
-  const [row] = await db
-    .select({
-      id: challenges.id,
-      title: challenges.title,
-      titleAr: challenges.titleAr,
-      points: challenges.points,
-      checking: challenges.checking,
-      status: challenges.status,
-      wave: challenges.wave,
-      opensAt: gates.opensAt,
-      releaseAfterMinutes: challenges.releaseAfterMinutes,
-      finalAt: eventSettings.finalAt,
-      timeZone: eventSettings.timeZone,
-      frozen: eventSettings.scoreboardFrozen,
-      frozenAt: eventSettings.frozenAt,
-    })
-    .from(challenges)
-    .leftJoin(gates, challengeGateJoin)
-    .leftJoin(eventSettings, eq(eventSettings.id, 1))
-    .where(eq(challenges.id, challengeId));
-  if (!row || row.checking !== "metric") return null;
-  if (!maySeeChallenge(viewer, { status: row.status, opensAt: row.wave === null ? null : row.opensAt, releaseAfterMinutes: row.releaseAfterMinutes }, now)) return null;
+  const row = await checkingChallenge(challengeId, "metric", viewer, now, db);
+  if (!row) return null;
   const challenge = await getPredictionChallenge(challengeId, db);
   const revealed = challenge ? isRevealed(challenge, row.finalAt, now) : false;
   // The frozen board's rule (docs/domain.md "Freeze"): a participant sees other teams' files scored up to the freeze.
