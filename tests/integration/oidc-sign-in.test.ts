@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import Provider from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, oidcIdentities, signIns, users } from "../../db/schema.ts";
+import { auditLog, oidcIdentities, registrations, signIns, users } from "../../db/schema.ts";
 import { findSessionCaller } from "../../app/glue/caller.server.ts";
 import { getToast } from "../../app/glue/toast.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
@@ -20,7 +20,11 @@ import { messages } from "../../app/modules/messages.ts";
 import * as startRoute from "../../app/routes/auth.oidc.tsx";
 import * as callbackRoute from "../../app/routes/auth.oidc_.callback.tsx";
 import * as loginRoute from "../../app/routes/login.tsx";
-import { ensureEventSettings, makeUser } from "../support/fixtures.ts";
+import { createPasswordLink, spendPasswordLink } from "../../app/modules/mail/password-links.server.ts";
+import { queueMails } from "../../app/modules/mail/mails.server.ts";
+import { createAccountsFromRegistrations } from "../../app/modules/registrations/accounts.server.ts";
+import { register } from "../../app/modules/registrations/registrations.server.ts";
+import { ensureEventSettings, makeUser, testAdmin } from "../support/fixtures.ts";
 import { answerOf, callRoute } from "../support/route-manifest.ts";
 
 const APP_ORIGIN = "http://app.test";
@@ -146,10 +150,29 @@ async function signIn(subject: string, redirectTo = "") {
   return callback(callbackUrl, appJar);
 }
 
+/** An account with an address as an admin enters one (the Users form, the import): confirmed. */
 async function participantWithAddress(email: string, role: "participant" | "admin" | "judge" | "mentor" = "participant") {
   const user = await makeUser(role);
-  await getDb().update(users).set({ email }).where(eq(users.id, user.id));
+  await getDb().update(users).set({ email, emailConfirmed: true }).where(eq(users.id, user.id));
   return user;
+}
+
+/** A participant account made from a /register form: its address typed by whoever filled the form in. */
+async function registeredParticipant(email: string) {
+  await register({ name: "Sami", lastName: "Registered", email, phone: "0555", nationalId: "1", skill: "AI", tshirtSize: "M", hasTeam: "no" }, "203.0.113.60");
+  const [registration] = await getDb().select({ id: registrations.id }).from(registrations).where(eq(registrations.email, email));
+  const result = await createAccountsFromRegistrations(testAdmin, [registration.id]);
+  const [user] = await getDb().select().from(users).where(eq(users.name, result.created[0].userName));
+  return user;
+}
+
+/** A link mailed to `to` for the user, used: what the person does with the mail that reaches them. */
+async function useMailedLink(userId: number, to: string) {
+  const token = await getDb().transaction(async (tx) => {
+    const [mailId] = await queueMails(tx, [{ userId, kind: "set_password", toAddress: to, language: "en" }]);
+    return createPasswordLink(tx, { userId, purpose: "set", mailId });
+  });
+  await spendPasswordLink(token, "a-chosen-password-1");
 }
 
 const identitiesOf = (userId: number) => getDb().select().from(oidcIdentities).where(eq(oidcIdentities.userId, userId));
@@ -252,6 +275,34 @@ describe("signing in with the organisers' identity provider", () => {
 
     await getDb().update(users).set({ role: "judge" }).where(eq(users.id, dana.id));
     expect(await signIn(first)).toMatchObject({ location: "/login", caller: null, message: messages.oidc.staffAccount });
+  });
+
+  it("binds by an address typed at /register only once a link mailed to it was used, and never makes a second account for it", async () => {
+    const email = `${unique("typed")}@uni.example`;
+    // Someone registered with this address (theirs or not) and was given the account.
+    const typed = await registeredParticipant(email);
+    expect(typed.emailConfirmed).toBe(false);
+    // The address's owner signs in at the provider, which vouches for it: neither bound nor given a duplicate.
+    const subject = unique("sub");
+    people.set(subject, { email, email_verified: true, preferred_username: "owner" });
+    configure({ OIDC_ISSUER: issuer, OIDC_CREATES_ACCOUNTS: "1" });
+    try {
+      expect(await signIn(subject)).toMatchObject({ location: "/login", caller: null, message: messages.oidc.unconfirmedAddress });
+      expect(await identitiesOf(typed.id)).toEqual([]);
+      expect(await getDb().select({ id: users.id }).from(users).where(eq(users.name, "owner"))).toEqual([]);
+      configure({ OIDC_ISSUER: issuer });
+      expect(await signIn(subject)).toMatchObject({ caller: null, message: messages.oidc.unconfirmedAddress });
+
+      // A link mailed to another address does not confirm this one; the one mailed to it does.
+      await useMailedLink(typed.id, `${unique("elsewhere")}@uni.example`);
+      expect(await signIn(subject)).toMatchObject({ caller: null, message: messages.oidc.unconfirmedAddress });
+      await useMailedLink(typed.id, email);
+      const [confirmed] = await getDb().select({ emailConfirmed: users.emailConfirmed }).from(users).where(eq(users.id, typed.id));
+      expect(confirmed.emailConfirmed).toBe(true);
+      expect((await signIn(subject)).caller).toMatchObject({ id: typed.id });
+    } finally {
+      configure({ OIDC_ISSUER: issuer });
+    }
   });
 
   it("refuses a replayed callback, a wrong state, and a callback without the sign-in's cookie", async () => {
