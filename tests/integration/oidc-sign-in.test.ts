@@ -5,10 +5,7 @@
  * login page's POST /auth/oidc, every redirect at the provider with a cookie jar of its own, then the app's
  * callback with the app's cookies; the session it starts is then used.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
-import Provider from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, oidcIdentities, registrations, signIns, users } from "../../db/schema.ts";
 import { findSessionCaller } from "../../app/glue/caller.server.ts";
@@ -25,6 +22,7 @@ import { queueMails } from "../../app/modules/mail/mails.server.ts";
 import { createAccountsFromRegistrations } from "../../app/modules/registrations/accounts.server.ts";
 import { register } from "../../app/modules/registrations/registrations.server.ts";
 import { ensureEventSettings, makeUser, testAdmin } from "../support/fixtures.ts";
+import { startOidcProvider, type PersonClaims, type TestProvider } from "../support/oidc-provider.ts";
 import { answerOf, callRoute } from "../support/route-manifest.ts";
 
 const APP_ORIGIN = "http://app.test";
@@ -33,53 +31,24 @@ const CLIENT_ID = "gatekeeper";
 const CLIENT_SECRET = "a-client-secret-for-the-tests-only";
 
 /** The people the provider knows, by subject, with the claims it gives about them. */
-const people = new Map<string, { email?: string; email_verified?: boolean; preferred_username?: string }>();
+const people = new Map<string, PersonClaims>();
 /** Who signs in at the provider's login page in the flow under way. */
 let signingIn = "";
 
-let server: Server;
+let provider: TestProvider;
 let issuer = "";
 
 beforeAll(async () => {
   await ensureEventSettings();
-  server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const provider = new Provider(issuer, {
-    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [REDIRECT_URI], grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic" }],
-    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["preferred_username"] },
-    features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub, ...people.get(sub) }) }),
-    cookies: { keys: ["a-cookie-key-for-the-tests-only"] },
-    pkce: { required: () => true },
-  });
-  const callback = provider.callback();
-  server.on("request", (req, res) => {
-    if (!req.url?.startsWith("/interaction/")) return callback(req, res);
-    // The provider's login and consent pages, answered for `signingIn` without a form.
-    void (async () => {
-      const details = await provider.interactionDetails(req, res);
-      if (details.prompt.name === "login") {
-        await provider.interactionFinished(req, res, { login: { accountId: signingIn } }, { mergeWithLastSubmission: false });
-        return;
-      }
-      const grant = new provider.Grant({ accountId: details.session!.accountId, clientId: CLIENT_ID });
-      grant.addOIDCScope("openid email profile");
-      await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
-    })().catch((error: unknown) => {
-      res.statusCode = 500;
-      res.end(String(error));
-    });
-  });
+  provider = await startOidcProvider({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, redirectUri: REDIRECT_URI, claimsOf: (subject) => people.get(subject), answer: () => signingIn });
+  issuer = provider.issuer;
   configure({ OIDC_ISSUER: issuer });
 });
 
 afterAll(async () => {
   for (const name of ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET", "OIDC_LABEL", "OIDC_CREATES_ACCOUNTS", "APP_ORIGIN"]) delete process.env[name];
   resetEnvForTests();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await provider.close();
 });
 
 /** The app's environment for what follows: the provider's settings, and any change to them. */
