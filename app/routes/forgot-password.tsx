@@ -2,6 +2,7 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
+import { Trans } from "react-i18next";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AccountCard, FormMessage, useAccountForm } from "~/components/account/account-card";
 import { useT } from "~/components/i18n";
@@ -71,7 +72,7 @@ export default function ForgotPasswordPage() {
   }
   return (
     <AccountCard title={t("account.forgot.title")} hint={t("account.forgot.hint")}>
-      {providerOnly ? <p className="muted">{t("account.forgot.staffOnly", { label: providerOnly })}</p> : null}
+      {providerOnly ? <p className="muted"><Trans i18nKey="account.forgot.staffOnly" values={{ label: providerOnly }} components={{ name: <bdi /> }} /></p> : null}
       <Form method="post" {...getFormProps(form)} className="form">
         <Field
           label={t("account.email")}

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { Trans } from "react-i18next";
 import { AccountCard, FormMessage } from "~/components/account/account-card";
 import { useT } from "~/components/i18n";
 import { pageTitle } from "~/modules/i18n/i18n";
@@ -144,7 +145,10 @@ export default function LoginPage() {
     <Form method="post" action="/auth/oidc" reloadDocument className="form login__provider">
       {participantPasswords ? <p className="login__or">{t("login.or")}</p> : null}
       <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
-      <ActionButton type="submit">{t("login.oidc", { label: providerLabel })}</ActionButton>
+      <ActionButton type="submit">
+        {/* The organisers' name for their provider is theirs, not translated: isolated in a <bdi>. */}
+        <Trans i18nKey="login.oidc" values={{ label: providerLabel }} components={{ name: <bdi /> }} />
+      </ActionButton>
     </Form>
   ) : null;
 
@@ -152,7 +156,7 @@ export default function LoginPage() {
     // Passwords off for participants (docs/domain.md): the provider's button is the page; the password form is
     // folded away for staff, open again when it answered (a refusal to read) or a mailed link sent a name here.
     return (
-      <AccountCard title={t("login.title")} hint={t("login.providerHint", { label: providerLabel })} back={{ to: "/", label: t("login.backToIntro") }}>
+      <AccountCard title={t("login.title")} hint={<Trans i18nKey="login.providerHint" values={{ label: providerLabel }} components={{ name: <bdi /> }} />} back={{ to: "/", label: t("login.backToIntro") }}>
         {providerForm}
         <details className="login__staff" open={Boolean(lastResult) || searchParams.has("name")}>
           <summary>{t("login.staffSummary")}</summary>

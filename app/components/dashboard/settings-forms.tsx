@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Trans } from "react-i18next";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
 import { useT } from "~/components/i18n";
@@ -276,7 +277,12 @@ function SignInForm({ signIn }: { signIn: SettingsPage["signIn"] }) {
   const serverMessage = useServerMessage();
   const { t } = useT();
   const label = signIn.providerLabel;
-  const now = label === null ? t("settingsPage.signIn.nowNoProvider") : signIn.on ? t("settingsPage.signIn.nowBoth", { label }) : t("settingsPage.signIn.nowProviderOnly", { label });
+  const now =
+    label === null ? (
+      t("settingsPage.signIn.nowNoProvider")
+    ) : (
+      <Trans i18nKey={signIn.on ? "settingsPage.signIn.nowBoth" : "settingsPage.signIn.nowProviderOnly"} values={{ label }} components={{ name: <bdi /> }} />
+    );
   const error = fields.participantPasswordsOff.errors?.[0] ?? form.errors?.[0];
   return (
     <Form method="post" {...getFormProps(form)} className="form">
