@@ -175,7 +175,9 @@ const securityHeaders = helmet({
             // YouTube's player, and a judge's view of a submitted PDF or image (our own inline-file route).
             frameSrc: ["'self'", "https://www.youtube-nocookie.com"],
             connectSrc: ["'self'", socketSources],
-            formAction: ["'self'"],
+            // The login page's "Sign in with …" posts to /auth/oidc, whose answer is a redirect to the identity
+            // provider: a browser holds a form's redirect to this list too (docs/decisions/046-openid-connect.md).
+            formAction: ["'self'", ...(env.oidc ? [new URL(env.oidc.issuer).origin] : [])],
             // Nothing frames our pages, but for the judge's page framing a submission's inline file.
             frameAncestors: [(req: IncomingMessage) => (INLINE_FILE_PATH.test(new URL(req.url ?? "/", "http://x").pathname) ? "'self'" : "'none'")],
             objectSrc: ["'none'"],

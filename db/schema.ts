@@ -115,6 +115,10 @@ export const users = pgTable(
     passwordHash: text("password_hash").notNull(),
     // Optional; unique without regard to case (app/modules/mail/addresses.ts keeps it in one form).
     email: text("email"),
+    // The address is known to be the person's: entered by an admin (the Users form, the import), vouched for
+    // by the identity provider, or proved by a mailed link used. One copied from /register is not, until then;
+    // a first sign-in through the provider binds by address only to a confirmed one (docs/domain.md).
+    emailConfirmed: boolean("email_confirmed").notNull().default(false),
     // The language of the mail the user is sent.
     language: languageEnum("language").notNull().default("en"),
     role: roleEnum("role").notNull().default("participant"),
@@ -964,6 +968,9 @@ export const eventSettings = pgTable(
     selfFormedTeams: boolean("self_formed_teams").notNull().default(false),
     // No one joins, leaves, is removed or invites by themselves (an admin still edits teams by hand).
     teamsLocked: boolean("teams_locked").notNull().default(false),
+    // Participants may sign in with a password; off (only while an identity provider is configured) they sign
+    // in through the provider only; staff always keep passwords (docs/domain.md "Passwords off for participants").
+    participantPasswords: boolean("participant_passwords").notNull().default(true),
     // Flag challenges: the wrong answers a team may send a challenge in a minute before it waits (a
     // challenge may set its own); docs/domain.md "Flag challenges".
     flagWrongPerMinute: smallint("flag_wrong_per_minute").notNull().default(5),

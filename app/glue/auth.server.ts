@@ -5,6 +5,7 @@ import { rolesForPath, rolesUnder, type Role } from "../modules/auth/access.ts";
 import { LoginSchema } from "../modules/auth/login-schema.ts";
 import { checkLoginAttempt, recordLoginFailure, recordLoginSuccess, returnAccountAttempt, type LoginAttempt } from "../modules/auth/login-throttle.server.ts";
 import { verifyLogin, type SessionUser, type VerifiedUser } from "../modules/auth/login.server.ts";
+import { passwordRefusalFor } from "../modules/auth/password-sign-in.server.ts";
 import { messages } from "../modules/messages.ts";
 import { getLogger } from "../infrastructure/logger.server.ts";
 import { deleteExpiredSessions, endSessionByToken, startSession } from "../modules/auth/sessions.server.ts";
@@ -51,7 +52,7 @@ async function throttled<T>(operation: () => Promise<T>, fallback: T): Promise<T
 
 /**
  * Checks a name and password under the login throttle; throws LoginThrottledError or
- * InvalidCredentialsError. Shared by /login and the API's login, so both count the same failures.
+ * InvalidCredentialsError, or the DomainError of passwords off for a participant. Shared by /login and the API's login, so both count the same failures.
  */
 export async function verifyThrottledLogin(name: string, password: string, request: Request): Promise<VerifiedUser> {
   const ip = clientIp(request);
@@ -73,6 +74,10 @@ export async function verifyThrottledLogin(name: string, password: string, reque
     throw new InvalidCredentialsError();
   }
   await throttled(() => recordLoginSuccess(name, ip), undefined);
+  // Passwords off for participants (docs/domain.md): refused with its sentence only once the password was right,
+  // so the answer tells a guesser of names nothing about who is a participant.
+  const refusal = await passwordRefusalFor(user.role);
+  if (refusal) throw refusal;
   return user;
 }
 

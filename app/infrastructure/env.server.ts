@@ -203,7 +203,10 @@ function envSchema(source: Record<string, string | undefined>) {
         if (env[name] === undefined) ctx.addIssue({ code: "custom", path: [name], message: "OIDC_ISSUER needs OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and OIDC_LABEL" });
       }
       if (env.NODE_ENV !== "production") return;
-      if (!env.OIDC_ISSUER.startsWith("https://")) ctx.addIssue({ code: "custom", path: ["OIDC_ISSUER"], message: "production talks to its identity provider over HTTPS only (https://...)" });
+      // Plain HTTP only to a provider on this machine (as SMTP_TLS=off to a relay here): nothing crosses a network.
+      if (!env.OIDC_ISSUER.startsWith("https://") && !LOOPBACK_HOST.test(new URL(env.OIDC_ISSUER).hostname)) {
+        ctx.addIssue({ code: "custom", path: ["OIDC_ISSUER"], message: "production talks to its identity provider over HTTPS only (https://...), or over HTTP to one on this machine" });
+      }
       if (env.APP_ORIGIN === undefined) ctx.addIssue({ code: "custom", path: ["APP_ORIGIN"], message: "the identity provider sends people back to the site's public origin, e.g. https://gates.example.org" });
     })
     .superRefine((env, ctx) => {

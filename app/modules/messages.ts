@@ -37,8 +37,18 @@ export const messages = {
     // The first page after a login that ended the user's oldest sessions (SESSIONS_PER_USER).
     oldestSessionEnded: "You were signed in on too many devices; the oldest sign-in was ended.",
   },
+  // Passwords off for participants (app/modules/auth/password-sign-in.server.ts, docs/domain.md).
+  passwordSignIn: {
+    participantsUseProvider: template("Participants sign in with {{label}} at this event, not with a password.", (label: string) => ({ label })),
+    needsProvider: "Passwords stay on: this event has no identity provider (OIDC_ISSUER), so no participant could sign in.",
+    savedOff: "Participants now sign in through the identity provider only. Staff keep their passwords.",
+    savedOn: "Participants may sign in with a password again.",
+    needsFinal: "Set the final countdown first: sign-in settings are saved with the event's settings.",
+  },
   // Sign-in with the organisers' identity provider (app/modules/auth/oidc.server.ts, docs/domain.md).
   oidc: {
+    unconfirmedAddress:
+      "An account here has your address, but the address was never confirmed here, so it cannot be linked to your organisation's account. Ask the organisers to confirm it.",
     failed: "The sign-in with your organisation's account did not complete. Please try again.",
     cancelled: "The sign-in was cancelled at your organisation's sign-in page.",
     unavailable: "Your organisation's sign-in cannot be reached right now. Try again in a moment, or sign in with your username and password.",

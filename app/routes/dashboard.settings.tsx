@@ -19,8 +19,9 @@ import {
   saveSubmissionsClose,
   saveTeamFormation,
   saveTeamSizeCap,
+  saveSignIn,
 } from "~/modules/settings/event-settings.server";
-import { FinalSettingsSchema, FlagSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "~/modules/settings/schema";
+import { FinalSettingsSchema, FlagSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, SignInSettingsSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "~/modules/settings/schema";
 import styles from "~/styles/dashboard.css";
 import { requirePageActor } from "~/glue/actor.server";
 import { secretPageHeaders } from "~/glue/secret-pages.server";
@@ -56,6 +57,7 @@ const settingsForms = (): Record<string, IntentForm> => ({
   feedback: intentForm(FeedbackGatesSchema, saveFeedbackGates, { failure: { log: "feedback gates not saved" } }),
   "team-cap": intentForm(TeamSizeCapSchema, saveTeamSizeCap, { failure: { log: "team size cap not saved", fieldOf: () => "teamSizeCap" } }),
   "team-formation": intentForm(TeamFormationSchema, saveTeamFormation, { failure: { log: "team formation not saved", fieldOf: () => "selfFormedTeams" } }),
+  "sign-in": intentForm(SignInSettingsSchema, saveSignIn, { failure: { log: "sign-in settings not saved", fieldOf: () => "participantPasswordsOff" } }),
   flags: intentForm(FlagSettingsSchema, saveFlagSettings, { failure: { log: "flag settings not saved", fieldOf: () => "flagWrongPerMinute" } }),
   divisions: intentForm(DivisionsFormSchema, saveDivisions, { failure: { log: "divisions not saved", fieldOf: (refusal) => (refusal ? "divisions" : undefined) } }),
   "meal-add": intentForm(MealAddSchema, saveMeal),

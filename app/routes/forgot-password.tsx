@@ -2,6 +2,7 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
+import { Trans } from "react-i18next";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AccountCard, FormMessage, useAccountForm } from "~/components/account/account-card";
 import { useT } from "~/components/i18n";
@@ -10,6 +11,7 @@ import { ActionButton } from "~/components/ui/action-button";
 import { Field } from "~/components/ui/field";
 import { Message } from "~/components/ui/message";
 import { pageTitle } from "~/modules/i18n/i18n";
+import { readParticipantPasswords } from "~/modules/auth/password-sign-in.server";
 import { mailIsOn } from "~/modules/mail/mails.server";
 import { requestPasswordReset } from "~/modules/mail/reset.server";
 import { ForgotPasswordSchema } from "~/modules/mail/schema";
@@ -21,7 +23,9 @@ export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 
 
 // Public route: "Forgot your password?". `?sent` shows the one answer, whether or not an account has the address.
 export async function loader({ request }: LoaderFunctionArgs) {
-  return { mailOn: mailIsOn(), sent: new URL(request.url).searchParams.has("sent") };
+  // With passwords off for participants, the page says it is for staff (docs/domain.md "Passwords off for participants").
+  const passwords = await readParticipantPasswords();
+  return { mailOn: mailIsOn(), sent: new URL(request.url).searchParams.has("sent"), providerOnly: passwords.on ? null : passwords.providerLabel };
 }
 
 // Public route: checks the limits and queues the request (docs/domain.md "Mail"); the answer never says more.
@@ -39,7 +43,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ForgotPasswordPage() {
-  const { mailOn, sent } = useLoaderData<typeof loader>();
+  const { mailOn, sent, providerOnly } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useAccountForm("forgot-password", ForgotPasswordSchema, lastResult);
@@ -68,6 +72,7 @@ export default function ForgotPasswordPage() {
   }
   return (
     <AccountCard title={t("account.forgot.title")} hint={t("account.forgot.hint")}>
+      {providerOnly ? <p className="muted"><Trans i18nKey="account.forgot.staffOnly" values={{ label: providerOnly }} components={{ name: <bdi /> }} /></p> : null}
       <Form method="post" {...getFormProps(form)} className="form">
         <Field
           label={t("account.email")}

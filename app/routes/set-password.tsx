@@ -27,7 +27,7 @@ export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = (new URL(request.url).searchParams.get("token") ?? "").slice(0, 200);
   const link = await readPasswordLink(token);
-  if (link.state !== "live") return data({ token: "", refusal: linkRefusal(link.state).message, userName: null, purpose: null }, { status: linkRefusal(link.state).status, headers: LINK_PAGE_HEADERS });
+  if (link.state !== "live") return data({ token: "", refusal: linkRefusal(link).message, userName: null, purpose: null }, { status: linkRefusal(link).status, headers: LINK_PAGE_HEADERS });
   return data({ token, refusal: null, userName: link.userName, purpose: link.purpose }, { headers: LINK_PAGE_HEADERS });
 }
 

@@ -431,6 +431,7 @@ const COVERED_ELSEWHERE: Record<string, string> = {
   "team.invite-created": "tests/integration/self-formed-teams.test.ts",
   "team.invite-revoked": "tests/integration/self-formed-teams.test.ts",
   "event.team-formation": "tests/integration/self-formed-teams.test.ts",
+  "event.participant-passwords": "tests/integration/participant-passwords.test.ts",
   "user.password-changed": "tests/integration/mail-extras.test.ts",
   "user.password-set": "tests/integration/mail-extras.test.ts",
   "user.identity-bound": "tests/integration/oidc-sign-in.test.ts",

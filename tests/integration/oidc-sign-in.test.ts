@@ -5,12 +5,9 @@
  * login page's POST /auth/oidc, every redirect at the provider with a cookie jar of its own, then the app's
  * callback with the app's cookies; the session it starts is then used.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
-import Provider from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, oidcIdentities, signIns, users } from "../../db/schema.ts";
+import { auditLog, oidcIdentities, registrations, signIns, users } from "../../db/schema.ts";
 import { findSessionCaller } from "../../app/glue/caller.server.ts";
 import { getToast } from "../../app/glue/toast.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
@@ -20,7 +17,12 @@ import { messages } from "../../app/modules/messages.ts";
 import * as startRoute from "../../app/routes/auth.oidc.tsx";
 import * as callbackRoute from "../../app/routes/auth.oidc_.callback.tsx";
 import * as loginRoute from "../../app/routes/login.tsx";
-import { ensureEventSettings, makeUser } from "../support/fixtures.ts";
+import { createPasswordLink, spendPasswordLink } from "../../app/modules/mail/password-links.server.ts";
+import { queueMails } from "../../app/modules/mail/mails.server.ts";
+import { createAccountsFromRegistrations } from "../../app/modules/registrations/accounts.server.ts";
+import { register } from "../../app/modules/registrations/registrations.server.ts";
+import { ensureEventSettings, makeUser, testAdmin } from "../support/fixtures.ts";
+import { startOidcProvider, type PersonClaims, type TestProvider } from "../support/oidc-provider.ts";
 import { answerOf, callRoute } from "../support/route-manifest.ts";
 
 const APP_ORIGIN = "http://app.test";
@@ -29,53 +31,24 @@ const CLIENT_ID = "gatekeeper";
 const CLIENT_SECRET = "a-client-secret-for-the-tests-only";
 
 /** The people the provider knows, by subject, with the claims it gives about them. */
-const people = new Map<string, { email?: string; email_verified?: boolean; preferred_username?: string }>();
+const people = new Map<string, PersonClaims>();
 /** Who signs in at the provider's login page in the flow under way. */
 let signingIn = "";
 
-let server: Server;
+let provider: TestProvider;
 let issuer = "";
 
 beforeAll(async () => {
   await ensureEventSettings();
-  server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const provider = new Provider(issuer, {
-    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [REDIRECT_URI], grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic" }],
-    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["preferred_username"] },
-    features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub, ...people.get(sub) }) }),
-    cookies: { keys: ["a-cookie-key-for-the-tests-only"] },
-    pkce: { required: () => true },
-  });
-  const callback = provider.callback();
-  server.on("request", (req, res) => {
-    if (!req.url?.startsWith("/interaction/")) return callback(req, res);
-    // The provider's login and consent pages, answered for `signingIn` without a form.
-    void (async () => {
-      const details = await provider.interactionDetails(req, res);
-      if (details.prompt.name === "login") {
-        await provider.interactionFinished(req, res, { login: { accountId: signingIn } }, { mergeWithLastSubmission: false });
-        return;
-      }
-      const grant = new provider.Grant({ accountId: details.session!.accountId, clientId: CLIENT_ID });
-      grant.addOIDCScope("openid email profile");
-      await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
-    })().catch((error: unknown) => {
-      res.statusCode = 500;
-      res.end(String(error));
-    });
-  });
+  provider = await startOidcProvider({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, redirectUri: REDIRECT_URI, claimsOf: (subject) => people.get(subject), answer: () => signingIn });
+  issuer = provider.issuer;
   configure({ OIDC_ISSUER: issuer });
 });
 
 afterAll(async () => {
   for (const name of ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET", "OIDC_LABEL", "OIDC_CREATES_ACCOUNTS", "APP_ORIGIN"]) delete process.env[name];
   resetEnvForTests();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await provider.close();
 });
 
 /** The app's environment for what follows: the provider's settings, and any change to them. */
@@ -146,10 +119,29 @@ async function signIn(subject: string, redirectTo = "") {
   return callback(callbackUrl, appJar);
 }
 
+/** An account with an address as an admin enters one (the Users form, the import): confirmed. */
 async function participantWithAddress(email: string, role: "participant" | "admin" | "judge" | "mentor" = "participant") {
   const user = await makeUser(role);
-  await getDb().update(users).set({ email }).where(eq(users.id, user.id));
+  await getDb().update(users).set({ email, emailConfirmed: true }).where(eq(users.id, user.id));
   return user;
+}
+
+/** A participant account made from a /register form: its address typed by whoever filled the form in. */
+async function registeredParticipant(email: string) {
+  await register({ name: "Sami", lastName: "Registered", email, phone: "0555", nationalId: "1", skill: "AI", tshirtSize: "M", hasTeam: "no" }, "203.0.113.60");
+  const [registration] = await getDb().select({ id: registrations.id }).from(registrations).where(eq(registrations.email, email));
+  const result = await createAccountsFromRegistrations(testAdmin, [registration.id]);
+  const [user] = await getDb().select().from(users).where(eq(users.name, result.created[0].userName));
+  return user;
+}
+
+/** A link mailed to `to` for the user, used: what the person does with the mail that reaches them. */
+async function useMailedLink(userId: number, to: string) {
+  const token = await getDb().transaction(async (tx) => {
+    const [mailId] = await queueMails(tx, [{ userId, kind: "set_password", toAddress: to, language: "en" }]);
+    return createPasswordLink(tx, { userId, purpose: "set", mailId });
+  });
+  await spendPasswordLink(token, "a-chosen-password-1");
 }
 
 const identitiesOf = (userId: number) => getDb().select().from(oidcIdentities).where(eq(oidcIdentities.userId, userId));
@@ -252,6 +244,34 @@ describe("signing in with the organisers' identity provider", () => {
 
     await getDb().update(users).set({ role: "judge" }).where(eq(users.id, dana.id));
     expect(await signIn(first)).toMatchObject({ location: "/login", caller: null, message: messages.oidc.staffAccount });
+  });
+
+  it("binds by an address typed at /register only once a link mailed to it was used, and never makes a second account for it", async () => {
+    const email = `${unique("typed")}@uni.example`;
+    // Someone registered with this address (theirs or not) and was given the account.
+    const typed = await registeredParticipant(email);
+    expect(typed.emailConfirmed).toBe(false);
+    // The address's owner signs in at the provider, which vouches for it: neither bound nor given a duplicate.
+    const subject = unique("sub");
+    people.set(subject, { email, email_verified: true, preferred_username: "owner" });
+    configure({ OIDC_ISSUER: issuer, OIDC_CREATES_ACCOUNTS: "1" });
+    try {
+      expect(await signIn(subject)).toMatchObject({ location: "/login", caller: null, message: messages.oidc.unconfirmedAddress });
+      expect(await identitiesOf(typed.id)).toEqual([]);
+      expect(await getDb().select({ id: users.id }).from(users).where(eq(users.name, "owner"))).toEqual([]);
+      configure({ OIDC_ISSUER: issuer });
+      expect(await signIn(subject)).toMatchObject({ caller: null, message: messages.oidc.unconfirmedAddress });
+
+      // A link mailed to another address does not confirm this one; the one mailed to it does.
+      await useMailedLink(typed.id, `${unique("elsewhere")}@uni.example`);
+      expect(await signIn(subject)).toMatchObject({ caller: null, message: messages.oidc.unconfirmedAddress });
+      await useMailedLink(typed.id, email);
+      const [confirmed] = await getDb().select({ emailConfirmed: users.emailConfirmed }).from(users).where(eq(users.id, typed.id));
+      expect(confirmed.emailConfirmed).toBe(true);
+      expect((await signIn(subject)).caller).toMatchObject({ id: typed.id });
+    } finally {
+      configure({ OIDC_ISSUER: issuer });
+    }
   });
 
   it("refuses a replayed callback, a wrong state, and a callback without the sign-in's cookie", async () => {

@@ -119,6 +119,7 @@ const kindKeys: Record<AuditKind, string> = {
   "team.invite-created": "auditPage.kinds.teamInviteCreated",
   "team.invite-revoked": "auditPage.kinds.teamInviteRevoked",
   "event.team-formation": "auditPage.kinds.eventTeamFormation",
+  "event.participant-passwords": "auditPage.kinds.eventParticipantPasswords",
 };
 
 function Filters({ choices, values, errors }: Pick<AuditTrailData, "choices" | "values" | "errors">) {

@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Trans } from "react-i18next";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
 import { useT } from "~/components/i18n";
@@ -8,13 +9,14 @@ import { useServerMessage } from "~/components/server-message";
 import { ActionButton } from "~/components/ui/action-button";
 import { ArabicHelp, ArabicTextFields } from "~/components/dashboard/arabic-fields";
 import { Field, TextareaField } from "~/components/ui/field";
+import { Message } from "~/components/ui/message";
 import { DIVISION_NAME_MAX, DivisionsFormSchema, MAX_DIVISIONS } from "~/modules/divisions/schema";
 import { FEEDBACK_GATE_NUMBERS, FeedbackGatesSchema, JudgingSettingsSchema } from "~/modules/judging/schema";
 import { messages } from "~/modules/messages";
 import type { SettingsPage } from "~/modules/settings/event-settings.server";
-import { FinalSettingsSchema, FlagSettingsSchema, GateSettingsSchema, MealAddSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "~/modules/settings/schema";
+import { FinalSettingsSchema, FlagSettingsSchema, GateSettingsSchema, MealAddSchema, SignInSettingsSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "~/modules/settings/schema";
 
-type Intent = "gate" | "final" | "submissions-close" | "meal-add" | "judging" | "feedback" | "team-cap" | "divisions" | "flags";
+type Intent = "gate" | "final" | "submissions-close" | "meal-add" | "judging" | "feedback" | "team-cap" | "divisions" | "flags" | "sign-in";
 
 /** The action's answer for one form (app/glue/intent-forms.server.ts). */
 type SettingsFormResult = { intent: string; number?: number; result: SubmissionResult<string[]> };
@@ -267,6 +269,42 @@ function TeamFormationForm({ formation }: { formation: SettingsPage["teamFormati
   );
 }
 
+/** Settings → Sign-in: passwords off for participants (docs/domain.md "Passwords off for participants"), and what is on now. */
+function SignInForm({ signIn }: { signIn: SettingsPage["signIn"] }) {
+  const result = useResultFor("sign-in");
+  const [form, fields] = useSchemaForm("sign-in", SignInSettingsSchema, result?.result);
+  const saving = useSubmittingIntent("sign-in");
+  const serverMessage = useServerMessage();
+  const { t } = useT();
+  const label = signIn.providerLabel;
+  const now =
+    label === null ? (
+      t("settingsPage.signIn.nowNoProvider")
+    ) : (
+      <Trans i18nKey={signIn.on ? "settingsPage.signIn.nowBoth" : "settingsPage.signIn.nowProviderOnly"} values={{ label }} components={{ name: <bdi /> }} />
+    );
+  const error = fields.participantPasswordsOff.errors?.[0] ?? form.errors?.[0];
+  return (
+    <Form method="post" {...getFormProps(form)} className="form">
+      <input type="hidden" name="intent" value="sign-in" />
+      <p id="sign-in-now">
+        <strong>{now}</strong>
+      </p>
+      <p id="sign-in-help" className="muted">
+        {t("settingsPage.signIn.help")}
+      </p>
+      <label className="checkbox">
+        <input type="checkbox" name="participantPasswordsOff" value="on" defaultChecked={!signIn.stored} aria-describedby="sign-in-help" aria-invalid={error ? true : undefined} />{" "}
+        {t("settingsPage.signIn.off")}
+      </label>
+      {error ? <Message tone="error">{serverMessage(error)}</Message> : null}
+      <ActionButton type="submit" disabled={saving}>
+        {saving ? t("settingsPage.saving") : t("settingsPage.signIn.save")}
+      </ActionButton>
+    </Form>
+  );
+}
+
 function FlagSettingsForm({ flagWrongPerMinute }: { flagWrongPerMinute: number }) {
   const { t } = useT();
   const words = { help: t("settingsPage.flags.help"), label: t("settingsPage.flags.label"), save: t("settingsPage.flags.save") };
@@ -342,7 +380,7 @@ function Meals({ meals, timeZone }: { meals: SettingsPage["meals"]; timeZone: st
 }
 
 /** Dashboard → Settings: the scoreboard freeze, the event's times, judging, teams, gates and meals. */
-export function SettingsScreen({ frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone, judging, feedbackGates, divisions, teamSizeCap, teamFormation, flagWrongPerMinute }: SettingsPage) {
+export function SettingsScreen({ frozen, gates, finalAt, submissionsCloseAt, closesAt, meals, timeZone, judging, feedbackGates, divisions, teamSizeCap, teamFormation, signIn, flagWrongPerMinute }: SettingsPage) {
   const freezing = useSubmittingIntent(frozen ? "unfreeze" : "freeze");
   const { t } = useT();
   return (
@@ -387,6 +425,10 @@ export function SettingsScreen({ frozen, gates, finalAt, submissionsCloseAt, clo
           {t("settingsPage.teamFormation.title")}
         </h3>
         <TeamFormationForm formation={teamFormation} />
+      </section>
+      <section className="card" aria-labelledby="sign-in-settings-title">
+        <h2 id="sign-in-settings-title">{t("settingsPage.signIn.title")}</h2>
+        <SignInForm signIn={signIn} />
       </section>
       <section className="card" aria-labelledby="flag-settings-title">
         <h2 id="flag-settings-title">{t("settingsPage.flags.title")}</h2>

@@ -73,6 +73,7 @@ export const auditKinds = {
   "team.invite-created": "Team invitation created",
   "team.invite-revoked": "Team invitation revoked",
   "event.team-formation": "Team formation changed",
+  "event.participant-passwords": "Password sign-in for participants changed",
 } as const;
 
 export type AuditKind = keyof typeof auditKinds;

@@ -198,12 +198,16 @@ export async function accountForIdentity(identity: ProviderIdentity, options: { 
       }
       if (identity.email && identity.emailVerified) {
         const [holder] = await tx
-          .select({ id: users.id, role: users.role, name: users.name })
+          .select({ id: users.id, role: users.role, name: users.name, emailConfirmed: users.emailConfirmed })
           .from(users)
           .where(eq(sql`lower(${users.email})`, emailKey(identity.email)))
           .for("no key update");
         if (holder) {
           if (holder.role !== "participant") throw new OidcSignInError(m.staffAccount);
+          // An address copied from a /register form and never proved here may be someone else's: binding by it
+          // would hand the account to whoever holds the address, or the address's owner to another's account.
+          // Neither bound nor duplicated (the address is the account's): an organiser confirms it.
+          if (!holder.emailConfirmed) throw new OidcSignInError(m.unconfirmedAddress, 409);
           await bind(tx, holder.id, identity);
           await recordAudit(tx, actor, { kind: "user.identity-bound", userId: holder.id, subjectId: holder.id, after: { issuer: identity.issuer, subject: identity.subject, email: identity.email } });
           return { userId: holder.id, outcome: "bound-now" as const };
@@ -233,7 +237,7 @@ async function createAccount(tx: Transaction, identity: ProviderIdentity, langua
   // Only an address the provider vouches for is kept (an unverified one could block its owner's account).
   const email = identity.email && identity.emailVerified ? identity.email : null;
   try {
-    const [row] = await tx.insert(users).values({ ...nameColumns(name), passwordHash: NO_PASSWORD, role: "participant", teamId: null, email, language }).returning({ id: users.id, name: users.name });
+    const [row] = await tx.insert(users).values({ ...nameColumns(name), passwordHash: NO_PASSWORD, role: "participant", teamId: null, email, emailConfirmed: email !== null, language }).returning({ id: users.id, name: users.name });
     await bind(tx, row.id, identity);
     await recordAudit(tx, actor, { kind: "user.created", userId: row.id, subjectId: row.id, after: { name: row.name, role: "participant", teamId: null, email, language, via: "identity provider", issuer: identity.issuer, subject: identity.subject } });
     return row.id;

@@ -240,6 +240,8 @@ export async function importAccounts(actor: Actor, text: string): Promise<Accoun
           teamId: value.team ? (teamIds.get(nameKey(value.team)) ?? null) : null,
           passwordHash: hashes[index],
           email: value.email ?? null,
+          // An address in the admin's file is the admin's word: confirmed (docs/domain.md).
+          emailConfirmed: Boolean(value.email),
           language: value.language ?? "en",
         })),
       ).returning({ id: users.id, name: users.name, role: users.role, teamId: users.teamId, email: users.email, language: users.language });

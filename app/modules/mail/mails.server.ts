@@ -4,6 +4,7 @@
  * that a worker runs after the commit (./delivery.server.ts). Never sent inside a request. A row whose job
  * never reached Redis is found by the workers' sweep and queued again (the job's id is the row's: never twice).
  */
+import { passwordRefusalFor } from "../auth/password-sign-in.server.ts";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { mails, users, type MailKind } from "../../../db/schema.ts";
@@ -120,8 +121,11 @@ export type UserMail = Awaited<ReturnType<typeof listMailsOf>>[number];
 export async function sendSetPasswordLink(actor: Actor, userId: number): Promise<string> {
   if (!mailIsOn()) throw new DomainError(messages.mail.off, { status: 409 });
   const { id, address } = await getDb().transaction(async (tx) => {
-    const [user] = await tx.select({ email: users.email, language: users.language }).from(users).where(eq(users.id, userId)).for("key share");
+    const [user] = await tx.select({ email: users.email, language: users.language, role: users.role }).from(users).where(eq(users.id, userId)).for("key share");
     if (!user) throw new DomainError(messages.dashboard.userNotFound, { status: 404 });
+    // Passwords off for participants (docs/domain.md): a link would only be refused when used.
+    const refusal = await passwordRefusalFor(user.role, tx);
+    if (refusal) throw refusal;
     if (!user.email) throw new DomainError(messages.mail.noAddress, { status: 409 });
     const [mailId] = await queueMails(tx, [{ userId, kind: "set_password", toAddress: user.email, language: user.language }]);
     await recordAudit(tx, actor, { kind: "mail.link-sent", userId, subjectId: mailId, after: { to: user.email } });

@@ -8,11 +8,12 @@
  * unused link of the user, and ends every sign-in session of the user, in one transaction.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
-import { passwordLinks, users } from "../../../db/schema.ts";
+import { mails, passwordLinks, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getEnv } from "../../infrastructure/env.server.ts";
+import { passwordRefusalFor } from "../auth/password-sign-in.server.ts";
 import { hashPassword } from "../auth/password.server.ts";
 import { forgetRecentUsers } from "../auth/recent-users.server.ts";
 import { endSessionsOf } from "../auth/sessions.server.ts";
@@ -61,15 +62,20 @@ export async function dropLinksOfMail(tx: Queryable, mailId: number): Promise<vo
 }
 
 export type LinkState =
-  | { state: "live"; userId: number; userName: string; purpose: LinkPurpose; expiresAt: Date }
-  | { state: "unknown" | "used" | "expired" };
+  | { state: "live"; userId: number; userName: string; purpose: LinkPurpose; expiresAt: Date; mailId: number | null }
+  | { state: "unknown" | "used" | "expired" }
+  // A participant's link while passwords are off for participants (docs/domain.md "Passwords off for participants").
+  | { state: "refused"; refusal: DomainError };
 
-/** The state of a link, read (not used): what its page shows. A malformed token is unknown. */
+/**
+ * The state of a link, read (not used): what its page shows. A malformed token is unknown. A live link of a
+ * participant while passwords are off for participants is refused, with the sentence that says how to sign in.
+ */
 export async function readPasswordLink(token: string, db: Queryable = getDb(), now = new Date(), forUpdate = false): Promise<LinkState> {
   const parts = TOKEN.exec(token);
   if (!parts) return { state: "unknown" };
   const query = db
-    .select({ id: passwordLinks.id, userId: passwordLinks.userId, userName: users.name, purpose: passwordLinks.purpose, verifierHash: passwordLinks.verifierHash, expiresAt: passwordLinks.expiresAt, usedAt: passwordLinks.usedAt })
+    .select({ id: passwordLinks.id, userId: passwordLinks.userId, userName: users.name, role: users.role, mailId: passwordLinks.mailId, purpose: passwordLinks.purpose, verifierHash: passwordLinks.verifierHash, expiresAt: passwordLinks.expiresAt, usedAt: passwordLinks.usedAt })
     .from(passwordLinks)
     .innerJoin(users, eq(users.id, passwordLinks.userId))
     .where(eq(passwordLinks.selector, parts[1]));
@@ -80,11 +86,15 @@ export async function readPasswordLink(token: string, db: Queryable = getDb(), n
   if (!row || !matches) return { state: "unknown" };
   if (row.usedAt) return { state: "used" };
   if (row.expiresAt.getTime() <= now.getTime()) return { state: "expired" };
-  return { state: "live", userId: row.userId, userName: row.userName, purpose: row.purpose, expiresAt: row.expiresAt };
+  const refusal = await passwordRefusalFor(row.role, db);
+  if (refusal) return { state: "refused", refusal };
+  return { state: "live", userId: row.userId, userName: row.userName, purpose: row.purpose, expiresAt: row.expiresAt, mailId: row.mailId };
 }
 
 /** Why a link cannot be used, as the page and the form say it. */
-export function linkRefusal(state: "unknown" | "used" | "expired"): DomainError {
+export function linkRefusal(link: Exclude<LinkState, { state: "live" }>): DomainError {
+  if (link.state === "refused") return link.refusal;
+  const state = link.state;
   if (state === "used") return new DomainError(messages.mail.linkUsed, { status: 410 });
   if (state === "expired") return new DomainError(messages.mail.linkExpired, { status: 410 });
   return new DomainError(messages.mail.linkUnknown, { status: 404 });
@@ -101,9 +111,17 @@ export async function spendPasswordLink(token: string, password: string, now = n
   const passwordHash = await hashPassword(password);
   const used = await getDb().transaction(async (tx) => {
     const link = await readPasswordLink(token, tx, now, true);
-    if (link.state !== "live") throw linkRefusal(link.state);
+    if (link.state !== "live") throw linkRefusal(link);
     const parts = TOKEN.exec(token)!;
     await tx.update(users).set({ passwordHash }).where(eq(users.id, link.userId));
+    // The link reached its person through the address it was mailed to: that address, if still the account's, is
+    // confirmed (a first sign-in through the identity provider may then bind by it: docs/domain.md).
+    if (link.mailId !== null) {
+      await tx
+        .update(users)
+        .set({ emailConfirmed: true })
+        .where(and(eq(users.id, link.userId), sql`lower(${users.email}) = (select lower(${mails.toAddress}) from ${mails} where ${mails.id} = ${link.mailId})`));
+    }
     await tx.update(passwordLinks).set({ usedAt: now }).where(eq(passwordLinks.selector, parts[1]));
     await tx.delete(passwordLinks).where(and(eq(passwordLinks.userId, link.userId), isNull(passwordLinks.usedAt), ne(passwordLinks.selector, parts[1])));
     const sessionsEnded = await endSessionsOf(tx, link.userId);

@@ -15,6 +15,7 @@ import { enqueue } from "../../infrastructure/queue.server.ts";
 import { triesLimiter } from "../../infrastructure/tries.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
+import { passwordRefusalFor } from "../auth/password-sign-in.server.ts";
 import { emailKey } from "./addresses.ts";
 import { dispatchMails, mailIsOn, queueMails } from "./mails.server.ts";
 
@@ -49,16 +50,18 @@ export async function requestPasswordReset(address: string, client: string): Pro
 
 /**
  * The worker's half: the account with this address (any case), if any, gets a reset mail, in its own
- * language. Nothing otherwise.
+ * language. Nothing otherwise, nor for a participant while passwords are off for participants.
  */
 export async function resolvePasswordReset(address: string): Promise<{ mailId: number } | null> {
   const queued = await getDb().transaction(async (tx) => {
     const [user] = await tx
-      .select({ id: users.id, email: users.email, language: users.language })
+      .select({ id: users.id, email: users.email, language: users.language, role: users.role })
       .from(users)
       .where(eq(sql`lower(${users.email})`, emailKey(address)))
       .limit(1);
     if (!user?.email) return null;
+    // Passwords off for participants: no link to mail (the page's answer is the same sentence for everyone).
+    if (await passwordRefusalFor(user.role, tx)) return null;
     const [mailId] = await queueMails(tx, [{ userId: user.id, kind: "password_reset", toAddress: user.email, language: user.language }]);
     return { mailId };
   });

@@ -156,7 +156,8 @@ export async function createAccountsFromRegistrations(actor: Actor, ids: number[
       const userName = await uniqueUserName(tx, baseUserName(registration.name, registration.lastName, registration.email));
       const [user] = await tx
         .insert(users)
-        .values({ ...nameColumns(userName), passwordHash: hashes[index], role: "participant", teamId: team?.id ?? null, email, language: registration.language })
+        // The address was typed at /register by anyone: unconfirmed until a link mailed to it is used (docs/domain.md).
+        .values({ ...nameColumns(userName), passwordHash: hashes[index], role: "participant", teamId: team?.id ?? null, email, emailConfirmed: false, language: registration.language })
         .returning({ id: users.id });
       if (linksMailed) mailIds.push(...(await queueMails(tx, [{ userId: user.id, kind: "set_password", toAddress: email, language: registration.language }])));
       await tx.update(registrations).set({ userId: user.id }).where(eq(registrations.id, registration.id));

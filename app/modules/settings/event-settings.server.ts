@@ -16,8 +16,9 @@ import { messages } from "../messages.ts";
 import { isScoreboardFrozen, setScoreboardFrozen } from "../standings/freeze.server.ts";
 import { readTeamSizeCap, updateTeamSizeCap } from "../teams/team-size.server.ts";
 import type { TeamFormationSchema } from "../teams/schema.ts";
+import { readParticipantPasswords, saveParticipantPasswords } from "../auth/password-sign-in.server.ts";
 import { readTeamFormation, saveTeamFormation as writeTeamFormation } from "../teams/self-formed.server.ts";
-import type { FinalSettingsSchema, FlagSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "./schema.ts";
+import type { FinalSettingsSchema, FlagSettingsSchema, GateSettingsSchema, MealAddSchema, MealRemoveSchema, SignInSettingsSchema, SubmissionsCloseSchema, TeamSizeCapSchema } from "./schema.ts";
 import { addMeal, getEventTimeZone, readEventSettings, removeMeal, updateFinalAt, updateFlagWrongPerMinute, updateGate, updateSubmissionsCloseAt } from "./settings.server.ts";
 import { utcToZonedLocal, zonedLocalToUtc } from "./zoned-time.ts";
 
@@ -28,7 +29,7 @@ export type SettingsOutcome = { saved: string } | { refused: { field: string; me
 
 /** Everything the settings page shows; instants as the event's wall-clock time (datetime-local values). */
 export async function readSettingsPage() {
-  const [frozen, settings, judging, feedbackGates, divisions, teamSizeCap, teamFormation] = await Promise.all([
+  const [frozen, settings, judging, feedbackGates, divisions, teamSizeCap, teamFormation, signIn] = await Promise.all([
     isScoreboardFrozen(),
     readEventSettings(),
     getJudgingSettings(),
@@ -36,6 +37,7 @@ export async function readSettingsPage() {
     readDivisions(),
     readTeamSizeCap(),
     readTeamFormation(),
+    readParticipantPasswords(),
   ]);
   const zone = settings.timeZone;
   return {
@@ -61,6 +63,7 @@ export async function readSettingsPage() {
     divisions,
     teamSizeCap,
     teamFormation,
+    signIn,
     flagWrongPerMinute: settings.flagWrongPerMinute,
   };
 }
@@ -129,6 +132,11 @@ export async function saveTeamSizeCap(actor: Actor, value: z.output<typeof TeamS
 export async function saveTeamFormation(actor: Actor, value: z.output<typeof TeamFormationSchema>): Promise<SettingsOutcome> {
   await writeTeamFormation(actor, { selfFormedTeams: value.selfFormedTeams, teamsLocked: value.teamsLocked });
   return { saved: messages.selfTeams.formationSaved };
+}
+
+/** Settings → Sign-in: password sign-in for participants on or off (docs/domain.md "Passwords off for participants"). */
+export async function saveSignIn(actor: Actor, value: z.output<typeof SignInSettingsSchema>): Promise<SettingsOutcome> {
+  return { saved: await saveParticipantPasswords(actor, !value.participantPasswordsOff) };
 }
 
 export async function saveFlagSettings(actor: Actor, value: z.output<typeof FlagSettingsSchema>): Promise<SettingsOutcome> {

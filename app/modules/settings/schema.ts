@@ -56,3 +56,9 @@ export const TeamSizeCapSchema = z.object({
   intent: z.literal("team-cap"),
   teamSizeCap: z.coerce.number({ error: messages.teamSize.capInvalid }).int(messages.teamSize.capInvalid).min(1, messages.teamSize.capInvalid).max(100, messages.teamSize.capInvalid),
 });
+
+/** Settings → Sign-in: passwords off for participants (docs/domain.md "Passwords off for participants"). */
+export const SignInSettingsSchema = z.object({
+  intent: z.literal("sign-in"),
+  participantPasswordsOff: z.literal("on").optional().transform(Boolean),
+});

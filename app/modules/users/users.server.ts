@@ -85,7 +85,7 @@ export async function createUser(actor: Actor, input: Omit<UserFormValues, "id">
     .transaction(async (tx) => {
       // The team size cap (app/modules/teams/team-size.server.ts): the team's row stays locked until commit.
       if (teamId) await admitMembers(tx, teamId);
-      const [row] = await tx.insert(users).values({ ...nameColumns(input.name), role: input.role, teamId, passwordHash, email, language }).returning({ id: users.id, ...auditedColumns });
+      const [row] = await tx.insert(users).values({ ...nameColumns(input.name), role: input.role, teamId, passwordHash, email, emailConfirmed: email !== null, language }).returning({ id: users.id, ...auditedColumns });
       if (teamId) await markStandingsStale(tx, teamId);
       const mailIds = mailLink && email ? await queueMails(tx, [{ userId: row.id, kind: "set_password", toAddress: email, language }]) : [];
       await recordAudit(tx, actor, { kind: "user.created", userId: row.id, teamId, subjectId: row.id, after: { ...audited(row), ...(mailLink ? { linkMailed: true } : {}) } });
@@ -138,8 +138,9 @@ export async function updateUser(actor: UserActor, input: Omit<UserFormValues, "
         role: input.role,
         teamId,
         ...(passwordHash ? { passwordHash } : {}),
-        // Left out (the API's PATCH without it): kept; null: removed.
-        ...(input.email !== undefined ? { email: input.email } : {}),
+        // Left out (the API's PATCH without it): kept; null: removed. An address an admin saves is one they vouch
+        // for: confirmed (docs/domain.md "Sign-in with the organisers' identity provider").
+        ...(input.email !== undefined ? { email: input.email, emailConfirmed: input.email !== null } : {}),
         ...(input.language !== undefined ? { language: input.language } : {}),
       })
       .where(eq(users.id, input.id))

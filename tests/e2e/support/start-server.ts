@@ -12,7 +12,8 @@ import { localMailEnv, productionServiceEnv } from "../../../scripts/lib/local-s
 import { WEB_NODE_FLAGS } from "../../../scripts/lib/web-node-flags.ts";
 import { databaseUrlFor, E2E_BUCKET, E2E_DATABASE, withAdminConnection } from "../../setup/databases.ts";
 import { createBucket, emptyBucket } from "../../support/buckets.ts";
-import { E2E_SERVER_LOG } from "./paths.ts";
+import { startOidcProvider } from "../../support/oidc-provider.ts";
+import { E2E_PROVIDER_LABEL, E2E_SERVER_LOG } from "./paths.ts";
 import { sandboxHost } from "../../../app/infrastructure/sandbox/sandbox.server.ts";
 
 // Several e2e runs can share a machine (one per developer task): each names its own database.
@@ -33,6 +34,16 @@ const handle = createDb(databaseUrl, { max: 2 });
 await seedDemoEvent(handle.db, { resetClock: true });
 await handle.close();
 
+// The organisers' identity provider (tests/support/oidc-provider.ts), with its own sign-in pages: whoever types a
+// demo participant's name there is that participant, their demo address vouched for (tests/e2e/oidc.spec.ts).
+const appOrigin = `http://127.0.0.1:${process.env.E2E_PORT ?? "3105"}`;
+const identityProvider = await startOidcProvider({
+  clientId: "gatekeeper-e2e",
+  clientSecret: "an-e2e-client-secret",
+  redirectUri: `${appOrigin}/auth/oidc/callback`,
+  claimsOf: (subject) => ({ email: `${subject}@demo.gatekeeper.example`, email_verified: true, preferred_username: subject }),
+});
+
 const env = {
   ...process.env,
   NODE_ENV: "production" as const,
@@ -42,6 +53,10 @@ const env = {
   // Mail through the project's own SMTP server (the tests read what it kept); links open this server.
   ...localMailEnv(`http://127.0.0.1:${process.env.E2E_PORT ?? "3105"}`),
   DATABASE_URL: databaseUrl,
+  OIDC_ISSUER: identityProvider.issuer,
+  OIDC_CLIENT_ID: "gatekeeper-e2e",
+  OIDC_CLIENT_SECRET: "an-e2e-client-secret",
+  OIDC_LABEL: E2E_PROVIDER_LABEL,
   REDIS_PREFIX: `gke2e_${process.pid}`,
   PORT: process.env.E2E_PORT ?? "3105",
   // Info, into a file the security tests read (nothing secret may ever appear in it).
@@ -75,6 +90,7 @@ const children = [start("workers/index.ts"), start("server.ts", WEB_NODE_FLAGS)]
 if (!("reason" in (await sandboxHost()))) children.push(start("workers/runner.ts"));
 const stop = () => {
   for (const child of children) child.kill("SIGTERM");
+  void identityProvider.close();
 };
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);

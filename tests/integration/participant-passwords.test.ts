@@ -1,0 +1,161 @@
+/**
+ * Passwords off for participants (docs/domain.md "Passwords off for participants"): the setting on Dashboard →
+ * Settings, refused without an identity provider, audited; then /login, the API's login, the mailed links and
+ * "Forgot your password?" for a participant, while staff keep their passwords.
+ */
+import { Worker } from "bullmq";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog, eventSettings, mails, users } from "../../db/schema.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { resetEnvForTests } from "../../app/infrastructure/env.server.ts";
+import { closeMail } from "../../app/infrastructure/mail.server.ts";
+import { bullPrefix } from "../../app/infrastructure/queue.server.ts";
+import { queues } from "../../app/infrastructure/queues.ts";
+import { createRedis } from "../../app/infrastructure/redis.server.ts";
+import { NO_PASSWORD } from "../../app/modules/auth/password.server.ts";
+import { sendSetPasswordLink } from "../../app/modules/mail/mails.server.ts";
+import { messages } from "../../app/modules/messages.ts";
+import { createUser } from "../../app/modules/users/users.server.ts";
+import * as loginApi from "../../app/routes/api.v1.auth.login.tsx";
+import * as settingsRoute from "../../app/routes/dashboard.settings.tsx";
+import * as forgotRoute from "../../app/routes/forgot-password.tsx";
+import * as loginRoute from "../../app/routes/login.tsx";
+import * as setPasswordRoute from "../../app/routes/set-password.tsx";
+import { processMail } from "../../workers/processors/mail.ts";
+import { send } from "../support/api.ts";
+import { ensureEventSettings, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
+import { linkIn, waitForMails } from "../support/mailbox.ts";
+import { answerOf, callRoute } from "../support/route-manifest.ts";
+
+const LABEL = "University account";
+const started = Date.now();
+let serial = 0;
+const address = () => `passwords-${process.pid}-${started}-${++serial}@example.org`;
+let worker: Worker;
+
+function provider(on: boolean) {
+  if (on) {
+    Object.assign(process.env, { APP_ORIGIN: "http://app.test", OIDC_ISSUER: "https://idp.example", OIDC_CLIENT_ID: "gatekeeper", OIDC_CLIENT_SECRET: "secret", OIDC_LABEL: LABEL });
+  } else {
+    for (const name of ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET", "OIDC_LABEL"]) delete process.env[name];
+  }
+  resetEnvForTests();
+}
+
+beforeAll(async () => {
+  await ensureEventSettings();
+  worker = new Worker(queues.mail.name, processMail, { connection: createRedis("worker"), prefix: bullPrefix(), concurrency: 1 });
+});
+
+afterAll(async () => {
+  await worker.close();
+  closeMail();
+  provider(false);
+  delete process.env.APP_ORIGIN;
+  resetEnvForTests();
+});
+
+const post = (path: string, fields: Record<string, string>, cookie?: string) =>
+  new Request(`http://localhost${path}`, { method: "POST", body: new URLSearchParams(fields), headers: cookie ? { Cookie: cookie } : {} });
+
+async function saveSetting(cookie: string, off: boolean) {
+  return answerOf(await callRoute(settingsRoute as never, "action", { request: post("/dashboard/settings", { intent: "sign-in", ...(off ? { participantPasswordsOff: "on" } : {}) }, cookie), params: {}, context: {} }));
+}
+
+async function loginPage() {
+  return answerOf(await callRoute(loginRoute as never, "loader", { request: new Request("http://localhost/login"), params: {}, context: {} }));
+}
+
+async function logIn(username: string, password = "fixture-password") {
+  return answerOf(await callRoute(loginRoute as never, "action", { request: post("/login", { username, password }), params: {}, context: {} }));
+}
+
+const formErrors = (answer: { body: unknown }) => (answer.body as { error?: Record<string, string[]> }).error?.[""];
+const offSentence = messages.passwordSignIn.participantsUseProvider(LABEL);
+
+describe("passwords off for participants", () => {
+  it("is refused without an identity provider, saying why, and audited when it changes", async () => {
+    const admin = await makeUser("admin");
+    const cookie = await sessionCookie(admin.id);
+    provider(false);
+    const refused = await saveSetting(cookie, true);
+    expect(refused.status).toBe(409);
+    expect(JSON.stringify(refused.body)).toContain(messages.passwordSignIn.needsProvider);
+    const [row] = await getDb().select({ on: eventSettings.participantPasswords }).from(eventSettings);
+    expect(row.on).toBe(true);
+
+    provider(true);
+    const saved = await saveSetting(cookie, true);
+    expect(saved.status).toBe(302);
+    const [after] = await getDb().select({ on: eventSettings.participantPasswords }).from(eventSettings);
+    expect(after.on).toBe(false);
+    const records = await getDb().select().from(auditLog).where(eq(auditLog.kind, "event.participant-passwords"));
+    expect(records).toEqual([expect.objectContaining({ actorId: admin.id, before: { participantPasswords: true }, after: { participantPasswords: false } })]);
+    const page = answerOf(await callRoute(settingsRoute as never, "loader", { request: new Request("http://localhost/dashboard/settings", { headers: { Cookie: cookie } }), params: {}, context: {} }));
+    expect(page.body).toMatchObject({ signIn: { stored: false, on: false, providerLabel: LABEL } });
+
+    // A provider removed from the environment since: participants' passwords count as on again (no one is locked out).
+    provider(false);
+    expect((await loginPage()).body).toMatchObject({ participantPasswords: true, providerLabel: null });
+    provider(true);
+    expect((await loginPage()).body).toMatchObject({ participantPasswords: false, providerLabel: LABEL });
+  });
+
+  it("refuses a participant's right password with the sentence, a wrong one as any wrong one, and lets staff in", async () => {
+    const participant = await makeUser("participant");
+    const right = await logIn(participant.name);
+    expect(right.status).toBe(403);
+    expect(formErrors(right)).toEqual([offSentence]);
+    // A wrong password says nothing of the account's role.
+    const wrong = await logIn(participant.name, "not-the-password");
+    expect(formErrors(wrong)).toEqual([messages.login.invalidCredentials]);
+    for (const role of ["admin", "judge", "mentor"] as const) {
+      const staff = await makeUser(role);
+      const answer = await logIn(staff.name);
+      expect(answer.status, role).toBe(302);
+      expect((answer.body as Response).headers.get("Set-Cookie"), role).toBeTruthy();
+    }
+
+    const api = await send(loginApi as never, "POST", "/auth/login", { json: { username: participant.name, password: "fixture-password" } });
+    expect(api.status).toBe(403);
+    expect(api.body).toMatchObject({ code: "forbidden", message: offSentence });
+    expect(api.headers.get("Set-Cookie")).toBeNull();
+    const judge = await makeUser("judge");
+    expect((await send(loginApi as never, "POST", "/auth/login", { json: { username: judge.name, password: "fixture-password" } })).status).toBe(200);
+  });
+
+  it("refuses a participant's mailed link (opened or used), sends none on request, and keeps staff's", async () => {
+    // A participant's link mailed before passwords were turned off.
+    await getDb().update(eventSettings).set({ participantPasswords: true });
+    const to = address();
+    const { id } = await createUser(testAdmin, { name: `linked-${process.pid}-${++serial}`, role: "participant", email: to, language: "en" });
+    const [mail] = await waitForMails(to, started);
+    const { token } = linkIn(mail);
+    await getDb().update(eventSettings).set({ participantPasswords: false });
+
+    const opened = answerOf(await callRoute(setPasswordRoute as never, "loader", { request: new Request(`http://localhost/set-password?${new URLSearchParams({ token })}`), params: {}, context: {} }));
+    expect(opened.status).toBe(403);
+    expect(opened.body).toMatchObject({ refusal: offSentence, token: "" });
+    const used = answerOf(await callRoute(setPasswordRoute as never, "action", { request: post("/set-password", { token, password: "a-new-password-1", confirm: "a-new-password-1" }), params: {}, context: {} }));
+    expect(used.status).toBe(403);
+    const [account] = await getDb().select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, id));
+    expect(account.passwordHash).toBe(NO_PASSWORD);
+
+    // An admin's new link: refused with the sentence. "Forgot your password?": the same answer, and no mail.
+    await expect(sendSetPasswordLink(testAdmin, id)).rejects.toThrow(offSentence);
+    const asked = answerOf(await callRoute(forgotRoute as never, "action", { request: post("/forgot-password", { email: to }), params: {}, context: {} }));
+    expect(asked.status).toBe(302);
+    const forgotPage = answerOf(await callRoute(forgotRoute as never, "loader", { request: new Request("http://localhost/forgot-password"), params: {}, context: {} }));
+    expect(forgotPage.body).toMatchObject({ providerOnly: LABEL });
+
+    // A judge asking at the same time gets their mail: the worker has handled both requests once the judge's arrives.
+    const judgeAddress = address();
+    const judge = await makeUser("judge");
+    await getDb().update(users).set({ email: judgeAddress }).where(eq(users.id, judge.id));
+    await callRoute(forgotRoute as never, "action", { request: post("/forgot-password", { email: judgeAddress }, undefined), params: {}, context: {} });
+    await waitForMails(judgeAddress, started);
+    const resets = await getDb().select().from(mails).where(and(eq(mails.userId, id), eq(mails.kind, "password_reset")));
+    expect(resets).toEqual([]);
+  });
+});
