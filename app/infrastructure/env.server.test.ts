@@ -108,5 +108,7 @@ describe("configuration", () => {
     expect(parseEnv(live).oidc).toMatchObject({ redirectUri: "https://gates.example.org/auth/oidc/callback" });
     expect(() => parseEnv({ ...live, OIDC_ISSUER: "http://id.example.org" })).toThrowError(/OIDC_ISSUER: production talks to its identity provider over HTTPS/);
     expect(() => parseEnv({ ...live, APP_ORIGIN: undefined })).toThrowError(/APP_ORIGIN: the identity provider sends people back/);
+    // A value that is no URL is said to be one, not a crash of the check beside it.
+    expect(() => parseEnv({ ...live, OIDC_ISSUER: "ht tp://id example" })).toThrowError(/Invalid configuration:[\s\S]*OIDC_ISSUER: Invalid URL/);
   });
 });

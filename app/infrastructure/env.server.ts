@@ -204,7 +204,9 @@ function envSchema(source: Record<string, string | undefined>) {
       }
       if (env.NODE_ENV !== "production") return;
       // Plain HTTP only to a provider on this machine (as SMTP_TLS=off to a relay here): nothing crosses a network.
-      if (!env.OIDC_ISSUER.startsWith("https://") && !LOOPBACK_HOST.test(new URL(env.OIDC_ISSUER).hostname)) {
+      // (A value that is no URL has its own issue above; zod runs this check on it too.)
+      const issuerHost = URL.canParse(env.OIDC_ISSUER) ? new URL(env.OIDC_ISSUER).hostname : "";
+      if (!env.OIDC_ISSUER.startsWith("https://") && !LOOPBACK_HOST.test(issuerHost)) {
         ctx.addIssue({ code: "custom", path: ["OIDC_ISSUER"], message: "production talks to its identity provider over HTTPS only (https://...), or over HTTP to one on this machine" });
       }
       if (env.APP_ORIGIN === undefined) ctx.addIssue({ code: "custom", path: ["APP_ORIGIN"], message: "the identity provider sends people back to the site's public origin, e.g. https://gates.example.org" });
