@@ -28,13 +28,27 @@ export const IMPORT_FORM_MAX_BYTES = 3 * MAX_IMPORT_FILE_BYTES + 64 * 1024;
 /** A 256 KB form at 20 KB/s (a poor mobile link) takes 13 s. */
 export const BODY_DEADLINE_MS = 20_000;
 
-/** Where multipart bodies stream to a parser of their own (the only large bodies). */
+/**
+ * Where multipart bodies stream to a parser of their own (the only large bodies): every path whose action reads a
+ * file through app/glue/multipart.server.ts. A path missing here has its files cut at FORM_MAX_BYTES (413), whatever
+ * its own limit says.
+ */
 export const UPLOAD_PATHS: readonly RegExp[] = [
   /^\/submition\/[^/]+(\/upload)?$/,
   /^\/api\/v1\/challenges\/[^/]+\/submission$/,
   /^\/api\/v1\/challenges$/,
   /^\/dashboard\/challenges$/,
   /^\/dashboard\/import$/,
+  // Code: a program (64 KB) and the admin's tests archive and checker.
+  /^\/code\/[^/]+$/,
+  /^\/api\/v1\/challenges\/[^/]+\/runs$/,
+  /^\/dashboard\/code\/[^/]+$/,
+  // Predictions: a team's file, the admin's hidden labels.
+  /^\/predictions\/[^/]+$/,
+  /^\/api\/v1\/challenges\/[^/]+\/predictions$/,
+  /^\/dashboard\/predictions\/[^/]+$/,
+  // Integrity: the starter files.
+  /^\/dashboard\/signals$/,
 ];
 
 const BODYLESS = new Set(["GET", "HEAD", "OPTIONS"]);
