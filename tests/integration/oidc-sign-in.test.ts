@@ -21,7 +21,8 @@ import { createPasswordLink, spendPasswordLink } from "../../app/modules/mail/pa
 import { queueMails } from "../../app/modules/mail/mails.server.ts";
 import { createAccountsFromRegistrations } from "../../app/modules/registrations/accounts.server.ts";
 import { register } from "../../app/modules/registrations/registrations.server.ts";
-import { ensureEventSettings, makeUser, testAdmin } from "../support/fixtures.ts";
+import { updateUser } from "../../app/modules/users/users.server.ts";
+import { actorFor, ensureEventSettings, makeUser, testAdmin } from "../support/fixtures.ts";
 import { startOidcProvider, type PersonClaims, type TestProvider } from "../support/oidc-provider.ts";
 import { answerOf, callRoute } from "../support/route-manifest.ts";
 
@@ -260,6 +261,11 @@ describe("signing in with the organisers' identity provider", () => {
       expect(await identitiesOf(typed.id)).toEqual([]);
       expect(await getDb().select({ id: users.id }).from(users).where(eq(users.name, "owner"))).toEqual([]);
       configure({ OIDC_ISSUER: issuer });
+      expect(await signIn(subject)).toMatchObject({ caller: null, message: messages.oidc.unconfirmedAddress });
+
+      // An admin saving the account for another reason (its name) does not vouch for the address already on it.
+      const admin = await makeUser("admin");
+      await updateUser(actorFor(admin.id, admin.name, "admin"), { id: typed.id, name: `${typed.name}x`, role: "participant", teamId: typed.teamId ?? undefined, email, language: "en" });
       expect(await signIn(subject)).toMatchObject({ caller: null, message: messages.oidc.unconfirmedAddress });
 
       // A link mailed to another address does not confirm this one; the one mailed to it does.

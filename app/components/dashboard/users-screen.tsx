@@ -30,8 +30,8 @@ function UserForm({ editing, teams, mailOn }: { editing: UsersPage["editing"]; t
     id: editing ? `user-edit-${editing.id}` : "user-new",
     lastResult,
     defaultValue: editing
-      ? { id: String(editing.id), name: editing.name, email: editing.email ?? "", language: editing.language, role: editing.role, teamId: editing.teamId ? String(editing.teamId) : "" }
-      : { role: "participant", language: "en" },
+      ? { id: String(editing.id), name: editing.name, email: editing.email ?? "", emailConfirmed: editing.emailConfirmed ? "on" : undefined, language: editing.language, role: editing.role, teamId: editing.teamId ? String(editing.teamId) : "" }
+      : { role: "participant", language: "en", emailConfirmed: "on" },
     constraint: getZodConstraint(UserFormSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
@@ -62,6 +62,9 @@ function UserForm({ editing, teams, mailOn }: { editing: UsersPage["editing"]; t
             errors={fields.password.errors}
           />
           <Field label={t("usersPage.email")} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off", dir: "ltr", required: false }} errors={fields.email.errors} />
+          <label className="checkbox">
+            <input type="checkbox" name={fields.emailConfirmed.name} value="on" defaultChecked={fields.emailConfirmed.initialValue === "on"} /> {t("usersPage.emailConfirmed")}
+          </label>
           <SelectField label={t("usersPage.language")} selectProps={{ ...getSelectProps(fields.language), required: false }} errors={fields.language.errors}>
             <option value="en">{languageNames.en}</option>
             <option value="ar">{languageNames.ar}</option>
@@ -259,7 +262,15 @@ function UserDetails({ user, mySession, mailOn }: { user: NonNullable<UsersPage[
         <dt>{t("usersPage.details.created")}</dt>
         <dd>{formats.dayTime(user.createdAt)}</dd>
         <dt>{t("usersPage.email")}</dt>
-        <dd>{user.email ? <bdi dir="ltr">{user.email}</bdi> : "—"}</dd>
+        <dd>
+          {user.email ? (
+            <>
+              <bdi dir="ltr">{user.email}</bdi> ({t(user.emailConfirmed ? "usersPage.details.emailConfirmed" : "usersPage.details.emailUnconfirmed")})
+            </>
+          ) : (
+            "—"
+          )}
+        </dd>
         <dt>{t("usersPage.language")}</dt>
         <dd>{languageNames[user.language]}</dd>
         <dt>{t("usersPage.password")}</dt>

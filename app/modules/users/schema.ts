@@ -37,7 +37,9 @@ export function userRules({ passwordRequired, teamField = "teamId" }: { password
 
 /** The user form. `id` present means edit: a blank password then keeps the current one. */
 export const UserFormSchema = z
-  .object({ id: rowId().optional(), ...userFields })
+  // The box "the address is this person's": an address typed at /register is confirmed only by an admin who ticks
+  // it (or by its person using a link mailed to it); docs/domain.md "Sign-in with the organisers' identity provider".
+  .object({ id: rowId().optional(), ...userFields, emailConfirmed: z.literal("on").optional().transform(Boolean) })
   .superRefine((value, ctx) => userRules({ passwordRequired: !value.id })(value, ctx));
 
 /** The same rules without the form's id (the API's POST and PATCH). */

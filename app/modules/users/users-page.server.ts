@@ -25,7 +25,7 @@ export async function readUsersPage(admin: { id: number; sessionId: number | nul
     mySession: admin.sessionId,
     users: users.map((user) => ({ ...user, sessions: signedIn.get(user.id) ?? 0 })),
     teams: teams.map((team) => ({ id: team.id, name: team.name })),
-    editing: editing ? { id: editing.id, name: editing.name, email: editing.email, language: editing.language, role: editing.role, teamId: editing.teamId } : null,
+    editing: editing ? { id: editing.id, name: editing.name, email: editing.email, emailConfirmed: editing.emailConfirmed, language: editing.language, role: editing.role, teamId: editing.teamId } : null,
     viewing: viewing
       ? {
           ...viewing,

@@ -42,6 +42,7 @@ export async function getUser(id: number) {
       id: users.id,
       name: users.name,
       email: users.email,
+      emailConfirmed: users.emailConfirmed,
       language: users.language,
       hasPassword: sql<boolean>`${users.passwordHash} <> ${NO_PASSWORD}`,
       role: users.role,
@@ -73,7 +74,7 @@ async function afterCommit(teamIds: Array<number | null | undefined>) {
  * A new user. Without a password, an address is needed and mail must be on: the user is mailed a link to
  * choose one (and signs in with nothing until then); `linkMailed` says so.
  */
-export async function createUser(actor: Actor, input: Omit<UserFormValues, "id">): Promise<{ id: number; linkMailed: boolean }> {
+export async function createUser(actor: Actor, input: Omit<UserFormValues, "id" | "emailConfirmed"> & { emailConfirmed?: boolean }): Promise<{ id: number; linkMailed: boolean }> {
   const teamId = belongsToTeam(input.role) ? (input.teamId ?? null) : null;
   const email = input.email ?? null;
   const mailLink = !input.password;
@@ -85,7 +86,7 @@ export async function createUser(actor: Actor, input: Omit<UserFormValues, "id">
     .transaction(async (tx) => {
       // The team size cap (app/modules/teams/team-size.server.ts): the team's row stays locked until commit.
       if (teamId) await admitMembers(tx, teamId);
-      const [row] = await tx.insert(users).values({ ...nameColumns(input.name), role: input.role, teamId, passwordHash, email, emailConfirmed: email !== null, language }).returning({ id: users.id, ...auditedColumns });
+      const [row] = await tx.insert(users).values({ ...nameColumns(input.name), role: input.role, teamId, passwordHash, email, emailConfirmed: email !== null && (input.emailConfirmed ?? true), language }).returning({ id: users.id, ...auditedColumns });
       if (teamId) await markStandingsStale(tx, teamId);
       const mailIds = mailLink && email ? await queueMails(tx, [{ userId: row.id, kind: "set_password", toAddress: email, language }]) : [];
       await recordAudit(tx, actor, { kind: "user.created", userId: row.id, teamId, subjectId: row.id, after: { ...audited(row), ...(mailLink ? { linkMailed: true } : {}) } });
@@ -98,10 +99,21 @@ export async function createUser(actor: Actor, input: Omit<UserFormValues, "id">
 }
 
 /** What a user's audit record keeps: never the password or its hash (a change of password is a flag). */
-const auditedColumns = { name: users.name, role: users.role, teamId: users.teamId, email: users.email, language: users.language };
+const auditedColumns = { name: users.name, role: users.role, teamId: users.teamId, email: users.email, emailConfirmed: users.emailConfirmed, language: users.language };
 
-function audited(row: { name: string; role: string; teamId: number | null; email: string | null; language: string }) {
-  return { name: row.name, role: row.role, teamId: row.teamId, email: row.email, language: row.language };
+function audited(row: { name: string; role: string; teamId: number | null; email: string | null; emailConfirmed: boolean; language: string }) {
+  return { name: row.name, role: row.role, teamId: row.teamId, email: row.email, emailConfirmed: row.emailConfirmed, language: row.language };
+}
+
+/**
+ * Whether a saved address is confirmed: as the admin's box says (the Users form); else (the API) a new address is
+ * one the admin typed, confirmed, and the address already there keeps its state, since saving an account for
+ * another reason is no check of it. No address is never confirmed.
+ */
+function confirmation(before: string | null, email: string | null, box: boolean | undefined): { emailConfirmed?: boolean } {
+  if (email === null) return { emailConfirmed: false };
+  if (box !== undefined) return { emailConfirmed: box };
+  return email.toLowerCase() === before?.toLowerCase() ? {} : { emailConfirmed: true };
 }
 
 /**
@@ -110,7 +122,7 @@ function audited(row: { name: string; role: string; teamId: number | null; email
  * longer is, or by someone who may no longer know the password. An admin changing their own password
  * keeps the session they changed it from.
  */
-export async function updateUser(actor: UserActor, input: Omit<UserFormValues, "email"> & { id: number; email?: string | null }) {
+export async function updateUser(actor: UserActor, input: Omit<UserFormValues, "email" | "emailConfirmed"> & { id: number; email?: string | null; emailConfirmed?: boolean }) {
   if (input.id === actor.id && !mayManageUsers(input.role)) throw new DashboardError(m.cannotDemoteSelf, 409, "role");
   const teamId = belongsToTeam(input.role) ? (input.teamId ?? null) : null;
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
@@ -138,15 +150,18 @@ export async function updateUser(actor: UserActor, input: Omit<UserFormValues, "
         role: input.role,
         teamId,
         ...(passwordHash ? { passwordHash } : {}),
-        // Left out (the API's PATCH without it): kept; null: removed. An address an admin saves is one they vouch
-        // for: confirmed (docs/domain.md "Sign-in with the organisers' identity provider").
-        ...(input.email !== undefined ? { email: input.email, emailConfirmed: input.email !== null } : {}),
+        // Left out (the API's PATCH without it): kept; null: removed. An address an admin types is one they vouch
+        // for: confirmed. The address already there (typed at /register) stays as it was when the form is saved
+        // for another reason: saving a name is no check of the address (docs/domain.md "Sign-in with the
+        // organisers' identity provider").
+        ...(input.email !== undefined ? { email: input.email, ...confirmation(before.email, input.email, input.emailConfirmed) } : {}),
         ...(input.language !== undefined ? { language: input.language } : {}),
       })
       .where(eq(users.id, input.id))
       .returning(auditedColumns);
     const nextCaptain = captained && after.teamId !== captained.id ? await handOnCaptaincy(tx, captained.id, input.id, rows) : undefined;
-    const changed = before.name !== after.name || before.role !== after.role || before.teamId !== after.teamId || before.email !== after.email || before.language !== after.language || passwordHash;
+    const changed =
+      before.name !== after.name || before.role !== after.role || before.teamId !== after.teamId || before.email !== after.email || before.emailConfirmed !== after.emailConfirmed || before.language !== after.language || passwordHash;
     if (changed) {
       await recordAudit(tx, actor, {
         kind: "user.updated",
