@@ -7,7 +7,9 @@
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { eventSettings, submissions } from "../../db/schema.ts";
+import { codeRuns, eventSettings, submissions } from "../../db/schema.ts";
+import { adminCodePage, runFor } from "../../app/modules/code/runs.server.ts";
+import { codeChallenge } from "../support/code.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { anonymousTeamName, inSubmissionOrder, namesView, submissionOrderSql } from "../../app/modules/judging/blind.server.ts";
 import { messages } from "../../app/modules/messages.ts";
@@ -126,5 +128,22 @@ describe("blind judging in the API", () => {
     } finally {
       await setBlind(false);
     }
+  });
+
+  it("names a code run's team to a blind judge by its label only, on the runs page and through the API, and to an admin by its name", async () => {
+    const { challenge } = await codeChallenge(100);
+    const team = await makeTeam();
+    const [run] = await getDb().insert(codeRuns).values({ teamId: team.id, challengeId: challenge.id, language: "python3", source: "print(1)" }).returning();
+    await setBlind(true);
+    try {
+      const judged = (await adminCodePage(challenge.id, { role: "judge" }))!.runs.find((row) => row.id === run.id)!;
+      expect(judged).toMatchObject({ teamId: 0, teamName: anonymousTeamName(team.id) });
+      expect(await runFor(run.id, { role: "judge", teamId: null })).toMatchObject({ team: { id: 0, name: anonymousTeamName(team.id) } });
+      expect(JSON.stringify(await adminCodePage(challenge.id, { role: "judge" }))).not.toContain(team.name);
+      expect((await adminCodePage(challenge.id, { role: "admin" }))!.runs.find((row) => row.id === run.id)).toMatchObject({ teamId: team.id, teamName: team.name });
+    } finally {
+      await setBlind(false);
+    }
+    expect(await runFor(run.id, { role: "judge", teamId: null })).toMatchObject({ team: { id: team.id, name: team.name } });
   });
 });

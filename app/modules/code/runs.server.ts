@@ -21,6 +21,7 @@ import { checkingChallenge } from "../challenges/checking-page.server.ts";
 import { inLanguage } from "../i18n/content.ts";
 import type { Language } from "../i18n/i18n.ts";
 import { messages } from "../messages.ts";
+import { anonymousTeamName, namesShownTo, type NamesView } from "../judging/blind.server.ts";
 import { broadcastRunChanged } from "../realtime/broadcast.server.ts";
 import { judgingPaused } from "./rejudge.server.ts";
 import { teamChallengeScore } from "./scoring.ts";
@@ -218,7 +219,14 @@ export async function runFor(runId: number, viewer: { role: Role; teamId: number
     .where(staff ? eq(codeRuns.id, runId) : and(eq(codeRuns.id, runId), eq(codeRuns.teamId, viewer.teamId!)));
   if (!row || !(await checkingChallenge(row.challengeId, "tests", viewer, now, db))) return null;
   const shown = { ...shownRun(row, staff, 0), challengeId: row.challengeId };
-  return staff ? { ...shown, team: { id: row.teamId, name: row.teamName }, failures: row.failures, failure: row.failure } : shown;
+  if (!staff) return shown;
+  const team = namedFor(await namesShownTo(viewer), row.teamId, row.teamName);
+  return { ...shown, team: { id: team.teamId, name: team.teamName }, failures: row.failures, failure: row.failure };
+}
+
+/** A run's team as this viewer reads it: under blind judging a judge gets the team's label and no id (0). */
+function namedFor(names: NamesView, teamId: number, teamName: string) {
+  return names.hidden ? { teamId: 0, teamName: anonymousTeamName(teamId) } : { teamId, teamName };
 }
 
 /** The languages a challenge takes, each with the version the machine provides. */
@@ -283,6 +291,7 @@ export async function adminCodePage(challengeId: number, viewer: { role: Role })
     .where(eq(challenges.id, challengeId));
   if (!row || row.checking !== "tests") return null;
   const settings = await getCodeChallenge(challengeId, db);
+  const names = await namesShownTo(viewer);
   const runs = await db
     .select({ ...runColumns, teamName: teams.name, failures: codeRuns.failures, failure: codeRuns.failure })
     .from(codeRuns)
@@ -297,6 +306,7 @@ export async function adminCodePage(challengeId: number, viewer: { role: Role })
     settings,
     available: languageChoices(Object.keys(languages()) as LanguageId[]),
     timeZone: row.timeZone ?? "UTC",
-    runs: runs.map((run, index) => ({ ...shownRun(run, true, index), teamId: run.teamId, teamName: run.teamName, failures: run.failures, failure: run.failure })),
+    // A judge under blind judging reads each team by its label, never its id or name (docs/domain.md "Blind judging").
+    runs: runs.map((run, index) => ({ ...shownRun(run, true, index), ...namedFor(names, run.teamId, run.teamName), failures: run.failures, failure: run.failure })),
   };
 }
