@@ -17,6 +17,59 @@ const limitFields = [
 ] as const;
 type Reply = { ok: boolean; message: string; fields?: Record<string, string> } | undefined;
 
+const checkerStates = {
+  pending: "codeAdmin.checkerPending",
+  compiled: "codeAdmin.checkerCompiled",
+  failed: "codeAdmin.checkerFailed",
+} as const;
+
+/** The checker: the one kept, whether a runner compiled it (the compiler's message if not), and the form to replace it. */
+function CheckerForm({ settings, typed }: { settings: Data["settings"]; typed: Record<string, string> | undefined }) {
+  const { t } = useT();
+  return (
+    <Form method="post" encType="multipart/form-data" className="form card stack" aria-labelledby="code-checker">
+      <h2 id="code-checker">{t("codeAdmin.checker")}</h2>
+      <p className="muted">{t("codeAdmin.checkerHelp")}</p>
+      <input type="hidden" name="intent" value="checker" />
+      {settings?.checkerHash ? (
+        <>
+          <p>
+            <bdi>{t("codeAdmin.checkerNow", { name: settings.checkerName ?? "", language: settings.checkerLanguage ?? "" })}</bdi>
+          </p>
+          <p className={settings.checkerState === "failed" ? "message message--error" : undefined} data-checker-state={settings.checkerState ?? undefined}>
+            {t(checkerStates[settings.checkerState ?? "pending"])}
+          </p>
+          {settings.checkerMessage ? (
+            <pre className="compile-message" dir="ltr">
+              {settings.checkerMessage}
+            </pre>
+          ) : null}
+          {settings.comparator !== "checker" ? <p className="muted">{t("codeAdmin.checkerUnused")}</p> : null}
+        </>
+      ) : (
+        <p>{t("codeAdmin.checkerNone")}</p>
+      )}
+      <div className="field">
+        <label className="field__label" htmlFor="code-checker-language">
+          {t("codeAdmin.checkerLanguage")}
+        </label>
+        <select id="code-checker-language" name="checkerLanguage" className="field__input" defaultValue={typed?.checkerLanguage ?? settings?.checkerLanguage ?? "cpp"}>
+          <option value="cpp">C++</option>
+          <option value="c">C</option>
+          <option value="python3">Python 3</option>
+        </select>
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor="code-checker-file">
+          {t("codeAdmin.checkerFile")}
+        </label>
+        <input id="code-checker-file" className="field__input" type="file" name="checker" required />
+      </div>
+      <ActionButton type="submit">{t("codeAdmin.checkerUpload")}</ActionButton>
+    </Form>
+  );
+}
+
 /**
  * A code challenge's admin page (/dashboard/code/:id): languages and limits, the hidden tests, pausing (admins), and
  * every run with its rejudge (admins and judges).
@@ -67,6 +120,7 @@ export function AdminCodeScreen({ challenge, admin, paused, settings, available,
             <select id="code-comparator" name="comparator" className="field__input" defaultValue={typed?.comparator ?? settings?.comparator ?? "exact"}>
               <option value="exact">{t("codeAdmin.comparatorExact")}</option>
               <option value="numeric">{t("codeAdmin.comparatorNumeric")}</option>
+              <option value="checker">{t("codeAdmin.comparatorChecker")}</option>
             </select>
           </div>
           <ActionButton type="submit">{t("codeAdmin.save")}</ActionButton>
@@ -97,6 +151,8 @@ export function AdminCodeScreen({ challenge, admin, paused, settings, available,
           </div>
           <ActionButton type="submit">{t("codeAdmin.upload")}</ActionButton>
         </Form>
+
+        <CheckerForm settings={settings} typed={typed} />
         </>
       ) : null}
 

@@ -6,21 +6,30 @@
  *
  * A judge error is the platform's fault, never the program's: the run goes back to queued, its failure kept for
  * the admins, and the job fails so that BullMQ tries it again (the runner logs it).
+ *
+ * A judgement is recorded only if the challenge's generation is still the one it started with: new tests, a new
+ * checker or a rejudge of every run bump it while the run is judged, and the run is then queued again (`outdated`)
+ * rather than recorded. The check holds the challenge's row (FOR SHARE) in the saving transaction, so a rejudge
+ * either waits for the verdict (then queues the judged run again) or comes first (then the verdict is not saved).
  */
 import { and, eq, sql } from "drizzle-orm";
-import { codeRuns } from "../../../db/schema.ts";
+import { codeChallenges, codeRuns } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { enqueue } from "../../infrastructure/queue.server.ts";
 import { LANGUAGE_IDS, type LanguageId } from "../../infrastructure/sandbox/languages.server.ts";
+import type { Program } from "../../infrastructure/sandbox/programs.server.ts";
 import type { SandboxHost, Slot } from "../../infrastructure/sandbox/sandbox.server.ts";
+import { CHECKER_LIMITS, holdChecker, recordCheckerState, type CheckerLanguage } from "./checker.server.ts";
 import { broadcastRunChanged } from "../realtime/broadcast.server.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { judge, type Judgement, type Verdict } from "./judge.server.ts";
 import { pointsCentiOfShares } from "./scoring.ts";
-import { getCodeChallenge, loadTestsArchive, OUTPUT_LIMIT_BYTES } from "./settings.server.ts";
+import { getCodeChallenge, loadTestsArchive, OUTPUT_LIMIT_BYTES, type CodeChallenge } from "./settings.server.ts";
+import type { TestsArchive } from "./tests-archive.server.ts";
 
 export class JudgeFailure extends Error {}
 
-export type RunOutcome = { kind: "judged"; verdict: Exclude<Verdict, "judge-error">; language: string; pointsCenti: number; teamId: number } | { kind: "skipped" };
+export type RunOutcome = { kind: "judged"; verdict: Exclude<Verdict, "judge-error">; language: string; pointsCenti: number; teamId: number } | { kind: "skipped" } | { kind: "outdated" };
 
 /** Live progress is written at most this often (a run of 100 fast tests is not 100 writes). */
 const PROGRESS_EVERY_MS = 250;
@@ -44,6 +53,37 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
   const archive = await loadTestsArchive(challenge.testsKey).catch((error: unknown) => failed(runId, `tests unreadable: ${(error as Error).message}`));
   await getDb().update(codeRuns).set({ state: "compiling", aliveAt: sql`now()`, testIndex: null, testCount: null }).where(eq(codeRuns.id, runId));
   broadcastRunChanged(run.teamId, run.challengeId);
+  const checker = challenge.comparator === "checker" ? await checkerFor(runId, challenge, host, slot) : null;
+  try {
+    return await judgeWith(run, challenge, archive, host, slot, checker);
+  } finally {
+    checker?.release();
+  }
+}
+
+/** The challenge's checker compiled (its state written back for the admins), or the run's judge error. */
+async function checkerFor(runId: number, challenge: CodeChallenge, host: SandboxHost, slot: Slot) {
+  const [row] = await getDb().select({ language: codeChallenges.checkerLanguage, source: codeChallenges.checkerSource, hash: codeChallenges.checkerHash }).from(codeChallenges).where(eq(codeChallenges.challengeId, challenge.challengeId));
+  if (!row?.language || !row.source || !row.hash) return failed(runId, "the challenge has no checker");
+  const source = { language: row.language as CheckerLanguage, source: row.source, hash: row.hash };
+  const held = await holdChecker(host, slot, source).catch((error: unknown) => failed(runId, (error as Error).message));
+  await recordCheckerState(challenge.challengeId, row.hash, held.compiled).catch(() => undefined);
+  if (!held.compiled.ok) {
+    held.release();
+    return failed(runId, `the checker did not compile: ${held.compiled.message || held.compiled.problem || ""}`);
+  }
+  return { program: held.compiled.program, release: held.release };
+}
+
+async function judgeWith(
+  run: typeof codeRuns.$inferSelect,
+  challenge: CodeChallenge,
+  archive: TestsArchive,
+  host: SandboxHost,
+  slot: Slot,
+  checker: { program: Program } | null,
+): Promise<RunOutcome> {
+  const runId = run.id;
   let lastProgress = 0;
   let progress: Promise<unknown> = Promise.resolve();
   const judgement: Judgement = await judge(host, {
@@ -53,6 +93,7 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
     archive,
     limits: { timeMs: challenge.timeLimitMs, memoryBytes: challenge.memoryLimitMb * 1024 * 1024, outputBytes: OUTPUT_LIMIT_BYTES },
     comparator: challenge.comparator,
+    ...(checker ? { checker: { program: checker.program, limits: CHECKER_LIMITS } } : {}),
     onTest: (index, count) => {
       if (index > 1 && index < count && Date.now() - lastProgress < PROGRESS_EVERY_MS) return;
       lastProgress = Date.now();
@@ -69,6 +110,8 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
   const pointsCenti = pointsCentiOfShares(challenge.points, earned, archive.totalShare);
   const moves = passed.length > 0 || run.passedSubtasks.length > 0;
   const saved = await getDb().transaction(async (tx) => {
+    const [now] = await tx.select({ generation: codeChallenges.generation }).from(codeChallenges).where(eq(codeChallenges.challengeId, run.challengeId)).for("share");
+    if (now?.generation !== challenge.generation) return "outdated" as const;
     const [row] = await tx
       .update(codeRuns)
       .set({
@@ -78,6 +121,7 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
         passedSubtasks: passed.map((subtask) => subtask.name),
         pointsCenti,
         compileMessage: judgement.compileMessage,
+        compileProblem: judgement.compileProblem,
         testIndex: null,
         testCount: null,
         finishedAt: sql`now()`,
@@ -88,6 +132,16 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
     if (row && moves) await markStandingsStale(tx, row.teamId);
     return row ?? null;
   });
+  if (saved === "outdated") {
+    // Judged against tests (or a checker) replaced meanwhile: queued again, its last verdict kept until the new one.
+    await getDb()
+      .update(codeRuns)
+      .set({ state: "queued", testIndex: null, testCount: null, aliveAt: null })
+      .where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`));
+    await enqueue("runs", { runId }).catch(() => undefined);
+    broadcastRunChanged(run.teamId, run.challengeId);
+    return { kind: "outdated" };
+  }
   if (!saved) return { kind: "skipped" };
   if (moves) await requestStandingsRecompute(saved.teamId);
   broadcastRunChanged(run.teamId, run.challengeId);

@@ -23,7 +23,7 @@ import { messages } from "../messages.ts";
 import { broadcastRunChanged } from "../realtime/broadcast.server.ts";
 import { judgingPaused } from "./rejudge.server.ts";
 import { teamChallengeScore } from "./scoring.ts";
-import { CodeError, getCodeChallenge, type CodeChallenge } from "./settings.server.ts";
+import { CodeError, getCodeChallenge, readyToJudge, type CodeChallenge } from "./settings.server.ts";
 
 const m = messages.code;
 
@@ -62,7 +62,8 @@ export async function assertCanSendRun(db: Queryable, input: { teamId: number | 
   if (refused) throw new CodeError(refusalMessage[refused], { status: refused === "locked" ? 400 : 403 });
   const challenge = row.checking === "tests" ? await getCodeChallenge(input.challengeId, db) : null;
   if (!challenge) throw new CodeError(m.notTests, { status: 409 });
-  if (!challenge.testsKey || !challenge.totalShare) throw new CodeError(m.notReady, { status: 409 });
+  const ready = readyToJudge(challenge);
+  if (ready !== "ready") throw new CodeError(ready === "noTests" ? m.notReady : m.checkerNotReady, { status: 409 });
   return challenge;
 }
 
@@ -125,7 +126,7 @@ export async function requeueStaleRuns(): Promise<number> {
     )
     .limit(500);
   const bucket = Math.floor(Date.now() / 600_000);
-  if (rows.length) await enqueueMany("runs", rows.map((row) => ({ runId: row.id })), (payload) => `runs-${payload.runId}-${bucket}`);
+  if (rows.length) await enqueueMany("runs", rows.map((row) => ({ runId: row.id })), (payload) => `runs-${"runId" in payload ? payload.runId : 0}-${bucket}`);
   return rows.length;
 }
 
@@ -136,16 +137,23 @@ export interface ShownTest {
   verdict: string;
   timeMs: number;
   memoryBytes: number;
+  /** The checker's first lines (staff only: they may quote a hidden test). */
+  checkerMessage?: string;
 }
 
-/** Test names are the archive's file names: the participant sees each test's position in its subtask instead. */
+/**
+ * Test names are the archive's file names: the participant sees each test's position in its subtask instead, and
+ * never the checker's words (they may quote the hidden test).
+ */
 function shownTests(raw: unknown, forStaff: boolean): ShownTest[] {
   if (!Array.isArray(raw)) return [];
   const positions = new Map<string, number>();
   return (raw as ShownTest[]).map((test) => {
     const position = (positions.get(test.subtask) ?? 0) + 1;
     positions.set(test.subtask, position);
-    return { subtask: test.subtask, test: forStaff ? test.test : String(position), verdict: test.verdict, timeMs: test.timeMs, memoryBytes: test.memoryBytes };
+    const shown: ShownTest = { subtask: test.subtask, test: forStaff ? test.test : String(position), verdict: test.verdict, timeMs: test.timeMs, memoryBytes: test.memoryBytes };
+    if (forStaff && typeof test.checkerMessage === "string") shown.checkerMessage = test.checkerMessage;
+    return shown;
   });
 }
 
@@ -159,6 +167,7 @@ const runColumns = {
   passedSubtasks: codeRuns.passedSubtasks,
   pointsCenti: codeRuns.pointsCenti,
   compileMessage: codeRuns.compileMessage,
+  compileProblem: codeRuns.compileProblem,
   testIndex: codeRuns.testIndex,
   testCount: codeRuns.testCount,
   createdAt: codeRuns.createdAt,
@@ -180,6 +189,7 @@ function shownRun(row: RunRow, forStaff: boolean, index: number) {
     passedSubtasks: row.passedSubtasks,
     pointsCenti: row.pointsCenti,
     compileMessage: row.compileMessage,
+    compileProblem: row.compileProblem,
     testIndex: row.testIndex,
     testCount: row.testCount,
     createdAt: row.createdAt.toISOString(),
@@ -247,7 +257,7 @@ export async function codePage(challengeId: number, viewer: { role: Role; teamId
       id: row.id,
       title: inLanguage(language, row.title, row.titleAr),
       points: row.points,
-      ready: Boolean(challenge?.testsKey),
+      ready: challenge ? readyToJudge(challenge) === "ready" : false,
       timeLimitMs: challenge?.timeLimitMs ?? null,
       memoryLimitMb: challenge?.memoryLimitMb ?? null,
       languages: languageChoices(challenge?.languages ?? []),

@@ -46,6 +46,14 @@ export interface SubtaskSummary {
 export interface CodeChallenge extends CodeSettingsInput {
   challengeId: number;
   points: number;
+  /** The checker's language, file name, content hash, and whether a runner compiled it (./checker.server.ts); its source is the runner's only. */
+  checkerLanguage: string | null;
+  checkerName: string | null;
+  checkerHash: string | null;
+  checkerState: "pending" | "compiled" | "failed" | null;
+  checkerMessage: string | null;
+  /** Bumped when a judgement in progress becomes outdated (./runner.server.ts). */
+  generation: number;
   testsKey: string | null;
   testsName: string | null;
   subtasks: SubtaskSummary[];
@@ -63,6 +71,12 @@ export async function getCodeChallenge(challengeId: number, db: Queryable = getD
       timeLimitMs: codeChallenges.timeLimitMs,
       memoryLimitMb: codeChallenges.memoryLimitMb,
       comparator: codeChallenges.comparator,
+      checkerLanguage: codeChallenges.checkerLanguage,
+      checkerName: codeChallenges.checkerName,
+      checkerHash: codeChallenges.checkerHash,
+      checkerState: codeChallenges.checkerState,
+      checkerMessage: codeChallenges.checkerMessage,
+      generation: codeChallenges.generation,
       testsKey: codeChallenges.testsKey,
       testsName: codeChallenges.testsName,
       subtasks: codeChallenges.subtasks,
@@ -73,6 +87,13 @@ export async function getCodeChallenge(challengeId: number, db: Queryable = getD
     .where(eq(codeChallenges.challengeId, challengeId));
   if (!row) return null;
   return { ...row, languages: row.languages.filter(isLanguage), subtasks: row.subtasks as SubtaskSummary[] };
+}
+
+/** Whether programs can be judged: tests uploaded and, for a checker's comparison, a checker that did not fail to compile. */
+export function readyToJudge(challenge: CodeChallenge): "ready" | "noTests" | "noChecker" {
+  if (!challenge.testsKey || !challenge.totalShare) return "noTests";
+  if (challenge.comparator === "checker" && (!challenge.checkerHash || challenge.checkerState === "failed")) return "noChecker";
+  return "ready";
 }
 
 /** The teams that sent a run to the challenge, whose points a change of its tests may move. */
@@ -124,7 +145,8 @@ export async function saveTests(actor: Actor, challengeId: number, tests: { key:
     if (!row) throw new CodeError(m.settingsFirst, { status: 409 });
     await tx
       .update(codeChallenges)
-      .set({ testsKey: tests.key, testsName: tests.name, subtasks: tests.subtasks, totalShare: tests.totalShare, updatedAt: sql`now()` })
+      // Runs being judged against the old tests are judged again against these (./runner.server.ts).
+      .set({ testsKey: tests.key, testsName: tests.name, subtasks: tests.subtasks, totalShare: tests.totalShare, generation: sql`${codeChallenges.generation} + 1`, updatedAt: sql`now()` })
       .where(eq(codeChallenges.challengeId, challengeId));
     await recordAudit(tx, actor, {
       kind: "code.tests",
