@@ -17,6 +17,9 @@ const limitFields = [
 ] as const;
 type Reply = { ok: boolean; message: string; fields?: Record<string, string> } | undefined;
 
+/** The languages a checker may be written in (app/modules/code/checker.server.ts `CHECKER_LANGUAGES`), by their names. */
+const checkerLanguages = { cpp: "C++", c: "C", python3: "Python 3" } as const;
+
 const checkerStates = {
   pending: "codeAdmin.checkerPending",
   compiled: "codeAdmin.checkerCompiled",
@@ -34,7 +37,7 @@ function CheckerForm({ settings, typed }: { settings: Data["settings"]; typed: R
       {settings?.checkerHash ? (
         <>
           <p>
-            <bdi>{t("codeAdmin.checkerNow", { name: settings.checkerName ?? "", language: settings.checkerLanguage ?? "" })}</bdi>
+            <bdi>{t("codeAdmin.checkerNow", { name: settings.checkerName ?? "", language: checkerLanguages[settings.checkerLanguage as keyof typeof checkerLanguages] ?? settings.checkerLanguage ?? "" })}</bdi>
           </p>
           <p className={settings.checkerState === "failed" ? "message message--error" : undefined} data-checker-state={settings.checkerState ?? undefined}>
             {t(checkerStates[settings.checkerState ?? "pending"])}
@@ -54,9 +57,11 @@ function CheckerForm({ settings, typed }: { settings: Data["settings"]; typed: R
           {t("codeAdmin.checkerLanguage")}
         </label>
         <select id="code-checker-language" name="checkerLanguage" className="field__input" defaultValue={typed?.checkerLanguage ?? settings?.checkerLanguage ?? "cpp"}>
-          <option value="cpp">C++</option>
-          <option value="c">C</option>
-          <option value="python3">Python 3</option>
+          {Object.entries(checkerLanguages).map(([id, name]) => (
+            <option key={id} value={id}>
+              {name}
+            </option>
+          ))}
         </select>
       </div>
       <div className="field">
