@@ -34,6 +34,12 @@ function CheckerForm({ settings, typed }: { settings: Data["settings"]; typed: R
       <h2 id="code-checker">{t("codeAdmin.checker")}</h2>
       <p className="muted">{t("codeAdmin.checkerHelp")}</p>
       <input type="hidden" name="intent" value="checker" />
+      {settings?.checkerState === "pending" ? (
+        // Without JavaScript (no live update), the page reloads itself until a runner has compiled it.
+        <noscript>
+          <meta httpEquiv="refresh" content="5" />
+        </noscript>
+      ) : null}
       {settings?.checkerHash ? (
         <>
           <p>
