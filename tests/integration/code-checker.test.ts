@@ -15,7 +15,7 @@ import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { bullPrefix } from "../../app/infrastructure/queue.server.ts";
 import { sandboxHost, type SandboxHost } from "../../app/infrastructure/sandbox/sandbox.server.ts";
 import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
-import { checkerHash, CHECKER_MAX_BYTES, holdChecker, type CheckerLanguage } from "../../app/modules/code/checker.server.ts";
+import { checkerHash, CHECKER_MAX_BYTES, forgetCheckers, holdChecker, type CheckerLanguage } from "../../app/modules/code/checker.server.ts";
 import { judge, type JudgeRequest } from "../../app/modules/code/judge.server.ts";
 import { adminCodePage, codePage } from "../../app/modules/code/runs.server.ts";
 import { getCodeChallenge } from "../../app/modules/code/settings.server.ts";
@@ -143,6 +143,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await runner?.close();
+  await forgetCheckers();
   await closeEmitter();
 });
 

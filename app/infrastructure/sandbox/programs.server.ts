@@ -74,11 +74,11 @@ export interface Program {
 }
 
 /** A fresh box for one submission, its slot user's own (mode 700). */
-export function makeBox(slot: Slot, language: LanguageId, source: Buffer | string): Program {
+export function makeBox(slot: Slot, language: LanguageId, source: Buffer | string, prefix = `box-${slot.index}-`): Program {
   const root = sandboxRoot();
   mkdirSync(root, { recursive: true, mode: 0o711 });
   chmodSync(root, 0o711);
-  const box = mkdtempSync(path.join(root, `box-${slot.index}-`));
+  const box = mkdtempSync(path.join(root, prefix));
   const chosen = languages()[language];
   writeFileSync(path.join(box, chosen.sourceFile), source, { mode: 0o600 });
   chownSync(path.join(box, chosen.sourceFile), slot.uid, slot.gid);

@@ -14,12 +14,14 @@
  * compiler's message, shown to the admins on the challenge's page. Teams cannot send programs while it failed.
  */
 import { createHash } from "node:crypto";
+import { readdirSync, rmSync } from "node:fs";
+import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { challenges, codeChallenges } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { enqueue } from "../../infrastructure/queue.server.ts";
-import { cleanCompilerMessage, compileProgram, makeBox, removeBox, sealBox, type CompileProblem, type Program, type RunLimits } from "../../infrastructure/sandbox/programs.server.ts";
+import { cleanCompilerMessage, compileProgram, makeBox, removeBox, sandboxRoot, sealBox, type CompileProblem, type Program, type RunLimits } from "../../infrastructure/sandbox/programs.server.ts";
 import type { SandboxHost, Slot } from "../../infrastructure/sandbox/sandbox.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { messages } from "../messages.ts";
@@ -164,7 +166,8 @@ export async function holdChecker(host: SandboxHost, slot: Slot, checker: Checke
 }
 
 async function compileChecker(host: SandboxHost, slot: Slot, checker: CheckerSource): Promise<CompiledChecker> {
-  const program = makeBox(slot, checker.language, checker.source);
+  // Named after this process: a runner that died leaves it behind, for the next one to remove (removeStaleCheckers).
+  const program = makeBox(slot, checker.language, checker.source, `checker-${process.pid}-`);
   try {
     const compiled = await compileProgram(host, program);
     if (!compiled.ok) {
@@ -190,6 +193,30 @@ export async function compileCheckerOf(challengeId: number, host: SandboxHost, s
   const held = await holdChecker(host, slot, { language: row.language as CheckerLanguage, source: row.source, hash: row.hash });
   held.release();
   await recordCheckerState(challengeId, row.hash, held.compiled);
+}
+
+/** Removes the compiled checkers of runners no longer alive on this machine (a runner's start). */
+export function removeStaleCheckers(): number {
+  let removed = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync(sandboxRoot());
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) {
+    const pid = Number(/^checker-(\d+)-/.exec(entry)?.[1] ?? NaN);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+      continue;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") continue;
+    }
+    rmSync(path.join(sandboxRoot(), entry), { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
 }
 
 /** Removes this process's compiled checkers (the runner's shutdown). */
