@@ -103,6 +103,13 @@ describe.skipIf(unavailable !== null)("a checker program in the sandbox", () => 
     const judged = await judgeWith("python3", crashing, ECHO);
     expect(judged.verdict).toBe("judge-error");
     expect(judged.failure).toMatch(/^the checker failed on all\/1: exit code 3: index out of range in my checker/);
+    // Python exits 1 on an uncaught exception: still the checker's crash, not the team's wrong answer.
+    const raising = await judgeWith("python3", "import sys\nwords = open(sys.argv[2]).read().split()\n[][len(words)]\n", ECHO);
+    expect(raising.verdict).toBe("judge-error");
+    expect(raising.failure).toMatch(/^the checker failed on all\/1: exit code 3: IndexError: list index out of range/);
+    const missing = await judgeWith("python3", "import numpy\n", ECHO);
+    expect(missing.verdict).toBe("judge-error");
+    expect(missing.failure).toMatch(/ModuleNotFoundError/);
     const killed = await judgeWith("cpp", "#include <cstdlib>\nint main() { std::abort(); }\n", ECHO);
     expect(killed).toMatchObject({ verdict: "judge-error" });
     expect(killed.failure).toMatch(/signal 6/);

@@ -130,6 +130,36 @@ export function sealBox(program: Program) {
 }
 
 /**
+ * How a Python checker is run: through this wrapper, since Python exits 1 (a wrong answer, by testlib's codes) on
+ * any uncaught exception. The checker's own exit (sys.exit with a number, or none) passes through as it is; an
+ * exception escaping it prints its traceback and exits 3, a judge error (docs/decisions/042-code-sandbox.md).
+ */
+const PYTHON_CHECKER_WRAPPER = `import runpy, sys, traceback
+def crashed(error):
+    # The exception first (the admins read the first lines), then the checker's own frames.
+    sys.stderr.write("".join(traceback.format_exception_only(type(error), error)))
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename == "main.py"]
+    sys.stderr.write("".join(traceback.format_list(frames)))
+    sys.exit(3)
+sys.argv[0] = "main.py"
+try:
+    runpy.run_path("main.py", run_name="__main__")
+except SystemExit as stop:
+    if stop.code is None or isinstance(stop.code, int):
+        raise
+    crashed(stop)
+except BaseException as error:
+    crashed(error)
+`;
+
+function checkerCommand(checker: Program, limits: RunLimits): string[] {
+  const run = checker.language.run(limits.memoryBytes);
+  if (checker.language.id !== "python3") return run;
+  // The interpreter and its flags, then the wrapper in place of the source's name (the wrapper runs it).
+  return [...run.slice(0, -1), "-c", PYTHON_CHECKER_WRAPPER];
+}
+
+/**
  * A checker's run (docs/domain.md "Code challenges"): its sealed box read-only at /box, the test's input, the
  * program's output and the expected output as /data/input, /data/output and /data/answer (read-only, the slot
  * user's own files), called as testlib's checkers are: `checker input output answer`.
@@ -145,7 +175,7 @@ export async function runChecker(host: SandboxHost, checker: Program, slot: Slot
     chmodSync(data, 0o500);
     return await runInSandbox(host, {
       slot,
-      command: [...checker.language.run(limits.memoryBytes), "/data/input", "/data/output", "/data/answer"],
+      command: [...checkerCommand(checker, limits), "/data/input", "/data/output", "/data/answer"],
       box: checker.box,
       boxWritable: false,
       binds: [{ from: data, to: "/data" }],
