@@ -157,9 +157,14 @@ export async function adminCodePost(request: Request, caller: Caller, challengeI
       if (!changed) return { ok: false, status: 409, message: intent === "pause" ? m.alreadyPaused : m.alreadyRunning };
       return { ok: true, message: intent === "pause" ? m.paused : m.resumed };
     }
+    const typed = { ...fields, languages: form.getAll("languages").map(String).join(",") };
     const parsed = CodeSettingsSchema.safeParse({ ...fields, languages: form.getAll("languages").map(String) });
-    if (!parsed.success) return { ok: false, status: 400, message: parsed.error.issues[0].message, fields: { ...fields, languages: form.getAll("languages").map(String).join(",") } };
-    await saveCodeSettings(actor, challengeId, parsed.data);
+    if (!parsed.success) return { ok: false, status: 400, message: parsed.error.issues[0].message, fields: typed };
+    try {
+      await saveCodeSettings(actor, challengeId, parsed.data);
+    } catch (error) {
+      return refusal(error, typed);
+    }
     return { ok: true, message: m.settingsSaved };
   } catch (error) {
     return refusal(error);

@@ -694,6 +694,7 @@ export const messages = {
     checkerBinary: "A checker is a program's text: this file holds binary data.",
     checkerSaved: "Checker saved: a runner compiles it now, and this page shows whether it compiled.",
     checkerNotReady: "This challenge's checker is not usable yet: programs cannot be judged before an admin fixes it.",
+    checkerFirst: "Save a checker program first, then choose to compare output with it.",
     settingsSaved: "Code settings saved.",
     testsRequired: "Choose a tests archive (.tar.gz).",
     testsTooLarge: template("A tests archive has at most {{megabytes}} MB.", (megabytes: number) => ({ megabytes })),

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, codeRuns } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
-import { bullPrefix } from "../../app/infrastructure/queue.server.ts";
+import { bullPrefix, enqueue } from "../../app/infrastructure/queue.server.ts";
 import { sandboxHost, type SandboxHost } from "../../app/infrastructure/sandbox/sandbox.server.ts";
 import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
 import { checkerHash, CHECKER_MAX_BYTES, forgetCheckers, holdChecker, type CheckerLanguage } from "../../app/modules/code/checker.server.ts";
@@ -189,16 +189,17 @@ describe.skipIf(unavailable !== null)("a checker saved by an admin, compiled and
 
   it("shows a checker that does not compile to the admins, refusing teams' programs until one compiles", async () => {
     const { challenge, caller, path } = await codeChallenge();
-    expect(await adminCodePost(post(path, settingsForm({ comparator: "checker" })), caller, challenge.id)).toMatchObject({ ok: true });
+    // No checker yet: a checker's comparison is refused, with a sentence, the form given back.
+    const early = await adminCodePost(post(path, settingsForm({ comparator: "checker", timeLimitMs: "1500" })), caller, challenge.id);
+    expect(early).toMatchObject({ ok: false, status: 400, message: "Save a checker program first, then choose to compare output with it.", fields: { comparator: "checker", timeLimitMs: "1500" } });
+    expect((await getCodeChallenge(challenge.id))!.comparator).toBe("exact");
     const { user } = await makePlayer();
-    // No checker yet: nothing can be judged.
-    const early = await codePost(post(`/code/${challenge.id}`, programForm("python3", "print(1)")), callerOf(user), challenge.id, new Date());
-    expect(early).toMatchObject({ ok: false, status: 409 });
     expect(await adminCodePost(post(path, checkerForm("cpp", "int main() { return undefined_checker_name; }")), caller, challenge.id)).toMatchObject({
       ok: true,
       message: "Checker saved: a runner compiles it now, and this page shows whether it compiled.",
     });
     const failed = await until("the checker's compile", () => getCodeChallenge(challenge.id), (row) => row!.checkerState !== "pending");
+    expect(await adminCodePost(post(path, settingsForm({ comparator: "checker" })), caller, challenge.id)).toMatchObject({ ok: true });
     expect(failed).toMatchObject({ checkerState: "failed", checkerName: "checker.cpp", checkerLanguage: "cpp" });
     expect(failed!.checkerMessage).toMatch(/undefined_checker_name/);
     expect((await adminCodePage(challenge.id, { role: "judge" }))!.settings!.checkerMessage).toMatch(/undefined_checker_name/);
@@ -211,8 +212,8 @@ describe.skipIf(unavailable !== null)("a checker saved by an admin, compiled and
 
   it("judges runs with the compiled checker; its words reach the admins, never the team; the change is audited", async () => {
     const { challenge, caller, path } = await codeChallenge();
-    expect(await adminCodePost(post(path, settingsForm({ comparator: "checker" })), caller, challenge.id)).toMatchObject({ ok: true });
     expect(await adminCodePost(post(path, checkerForm("python3", SUM_CHECKER, "sum.py")), caller, challenge.id)).toMatchObject({ ok: true });
+    expect(await adminCodePost(post(path, settingsForm({ comparator: "checker" })), caller, challenge.id)).toMatchObject({ ok: true });
     await until("the checker's compile", () => getCodeChallenge(challenge.id), (row) => row!.checkerState === "compiled");
     const { team, user } = await makePlayer();
     // Right sums written as "+003": wrong under an exact comparison, right for this checker.
@@ -231,8 +232,8 @@ describe.skipIf(unavailable !== null)("a checker saved by an admin, compiled and
 
   it("queues a run again, never a wrong answer, when the checker crashes; the admins read why", async () => {
     const { challenge, caller, path } = await codeChallenge();
-    expect(await adminCodePost(post(path, settingsForm({ comparator: "checker" })), caller, challenge.id)).toMatchObject({ ok: true });
     expect(await adminCodePost(post(path, checkerForm("python3", "import sys\nsys.stderr.write('checker bug')\nsys.exit(7)\n", "bad.py")), caller, challenge.id)).toMatchObject({ ok: true });
+    expect(await adminCodePost(post(path, settingsForm({ comparator: "checker" })), caller, challenge.id)).toMatchObject({ ok: true });
     const { team, user } = await makePlayer();
     expect(await codePost(post(`/code/${challenge.id}`, programForm("python3", "a, b = map(int, input().split())\nprint(a + b)\n")), callerOf(user), challenge.id, new Date())).toMatchObject({ ok: true });
     const run = await until("the run's judge error", async () => (await getDb().select().from(codeRuns).where(eq(codeRuns.teamId, team.id)))[0]!, (row) => row.failures > 0);
@@ -240,5 +241,25 @@ describe.skipIf(unavailable !== null)("a checker saved by an admin, compiled and
     expect(run.failure).toMatch(/the checker failed on .*exit code 7: checker bug/);
     const teamPage = (await codePage(challenge.id, { role: "participant", teamId: team.id }, "en"))!;
     expect(JSON.stringify(teamPage)).not.toContain("checker bug");
+    // The admin fixes the checker: the run waiting gets its tries back and is judged with the new one.
+    expect(await adminCodePost(post(path, checkerForm("python3", SUM_CHECKER, "sum.py")), caller, challenge.id)).toMatchObject({ ok: true });
+    const judged = await until("the run judged with the fixed checker", async () => (await getDb().select().from(codeRuns).where(eq(codeRuns.id, run.id)))[0]!, (row) => row.state === "done");
+    expect(judged.verdict).toBe("accepted");
+  });
+
+  it("leaves a run queued, spending no try, while its checker does not compile; judges it once one does", async () => {
+    const { challenge, caller, path } = await codeChallenge();
+    expect(await adminCodePost(post(path, checkerForm("c", "int main(void) { return not_declared; }", "bad.c")), caller, challenge.id)).toMatchObject({ ok: true });
+    await until("the checker's compile", () => getCodeChallenge(challenge.id), (row) => row!.checkerState === "failed");
+    expect(await adminCodePost(post(path, settingsForm({ comparator: "checker" })), caller, challenge.id)).toMatchObject({ ok: true });
+    const { team, user } = await makePlayer();
+    // Sent while the checker was still compiling (then taken), now waiting for one that compiles.
+    const [run] = await getDb().insert(codeRuns).values({ teamId: team.id, challengeId: challenge.id, userId: user.id, language: "python3", source: "a, b = map(int, input().split())\nprint(a + b)\n" }).returning();
+    await enqueue("runs", { runId: run!.id });
+    const waiting = await until("the run's wait", async () => (await getDb().select().from(codeRuns).where(eq(codeRuns.id, run!.id)))[0]!, (row) => row.failure !== null);
+    expect(waiting).toMatchObject({ state: "queued", failures: 0, failure: "the checker did not compile", verdict: null });
+    expect(await adminCodePost(post(path, checkerForm("python3", SUM_CHECKER, "sum.py")), caller, challenge.id)).toMatchObject({ ok: true });
+    const judged = await until("the run judged", async () => (await getDb().select().from(codeRuns).where(eq(codeRuns.id, run!.id)))[0]!, (row) => row.state === "done");
+    expect(judged).toMatchObject({ verdict: "accepted", failures: 0 });
   });
 });

@@ -16,8 +16,8 @@
 import { createHash } from "node:crypto";
 import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { and, eq, sql } from "drizzle-orm";
-import { challenges, codeChallenges } from "../../../db/schema.ts";
+import { and, eq, lt, sql } from "drizzle-orm";
+import { challenges, codeChallenges, codeRuns } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { enqueue } from "../../infrastructure/queue.server.ts";
@@ -26,7 +26,7 @@ import type { SandboxHost, Slot } from "../../infrastructure/sandbox/sandbox.ser
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { messages } from "../messages.ts";
 import { broadcastCheckerChanged } from "../realtime/broadcast.server.ts";
-import { CodeError } from "./settings.server.ts";
+import { CodeError, enqueueWaitingRuns, GIVEN_UP_AFTER_FAILURES, resetWaitingRuns } from "./settings.server.ts";
 
 const m = messages.code;
 const MB = 1024 * 1024;
@@ -61,7 +61,7 @@ export async function saveChecker(actor: Actor, challengeId: number, input: { la
   if (/\u0000/.test(input.source) || input.source.includes("\uFFFD")) throw new CodeError(m.checkerBinary, { status: 400, field: "checker" });
   const hash = checkerHash(input.language, input.source);
   const name = input.name.slice(0, 200) || "checker";
-  await getDb().transaction(async (tx) => {
+  const waiting = await getDb().transaction(async (tx) => {
     const [challenge] = await tx.select({ checking: challenges.checking }).from(challenges).where(eq(challenges.id, challengeId));
     if (!challenge) throw new CodeError(messages.dashboard.challengeNotFound, { status: 404 });
     if (challenge.checking !== "tests") throw new CodeError(m.notTests, { status: 409 });
@@ -91,9 +91,12 @@ export async function saveChecker(actor: Actor, challengeId: number, input: { la
       ...(before.hash ? { before: { language: before.language, file: before.name, sha256: before.hash } } : {}),
       after: { language: input.language, file: name, sha256: hash, bytes: Buffer.byteLength(input.source, "utf8") },
     });
+    // The runs waiting (for a checker, or given up on the last one's crashes) get their tries back.
+    return resetWaitingRuns(tx, challengeId);
   });
   // A runner compiles it now; were the job lost, the first program judged compiles it.
   await enqueue("runs", { checkerOf: challengeId }).catch(() => undefined);
+  await enqueueWaitingRuns(waiting);
 }
 
 /** Writes back whether the challenge's checker compiled, for that very source only (a newer one may have been saved since). */
@@ -105,7 +108,15 @@ export async function recordCheckerState(challengeId: number, hash: string, comp
     .set({ checkerState: state, checkerMessage: message })
     .where(and(eq(codeChallenges.challengeId, challengeId), eq(codeChallenges.checkerHash, hash), sql`${codeChallenges.checkerState} is distinct from ${state}`))
     .returning({ id: codeChallenges.challengeId });
-  if (changed.length > 0) broadcastCheckerChanged(challengeId);
+  if (changed.length === 0) return;
+  broadcastCheckerChanged(challengeId);
+  if (!compiled.ok) return;
+  // The runs that waited for a compiled checker (./runner.server.ts leaves them queued) are judged now.
+  const waiting = await getDb()
+    .select({ id: codeRuns.id })
+    .from(codeRuns)
+    .where(and(eq(codeRuns.challengeId, challengeId), eq(codeRuns.state, "queued"), lt(codeRuns.failures, GIVEN_UP_AFTER_FAILURES)));
+  await enqueueWaitingRuns(waiting.map((row) => row.id));
 }
 
 export type CompiledChecker = { ok: true; program: Program } | { ok: false; message: string; problem: CompileProblem | null };
@@ -117,7 +128,11 @@ interface Kept {
   evicted: boolean;
 }
 
-/** This process's compiled checkers, by content hash: the newest few (a runner judges a challenge's runs in a row). */
+/**
+ * This process's compiled checkers, by content hash: the few used last (a runner judges a challenge's runs in a
+ * row). Only a compile under way or done is kept: a failure is never (it may be the machine's load: a compile out
+ * of time), so the same source compiles again when asked (its state "failed" stops the runs from asking meanwhile).
+ */
 const kept = new Map<string, Kept>();
 const CHECKERS_KEPT = 4;
 
@@ -127,20 +142,28 @@ function dispose(entry: Kept) {
   });
 }
 
+function forget(hash: string, entry: Kept) {
+  if (kept.get(hash) === entry) kept.delete(hash);
+}
+
 /**
  * The checker compiled (once per hash in this process, on the calling run's slot, then sealed: root's and readable
- * by every slot user), held until `release`. A sandbox failure while compiling throws (the platform's fault) and is
- * not kept.
+ * by every slot user), held until `release`. A sandbox failure while compiling throws (the platform's fault); it and
+ * a compile failure are not kept.
  */
 export async function holdChecker(host: SandboxHost, slot: Slot, checker: CheckerSource): Promise<{ compiled: CompiledChecker; release: () => void }> {
   let entry = kept.get(checker.hash);
-  if (!entry) {
+  if (entry) {
+    // Used last: the least recently used is the one evicted.
+    kept.delete(checker.hash);
+    kept.set(checker.hash, entry);
+  } else {
     const created: Kept = { users: 0, evicted: false, compiled: compileChecker(host, slot, checker) };
     entry = created;
     kept.set(checker.hash, created);
-    created.compiled.catch(() => {
-      if (kept.get(checker.hash) === created) kept.delete(checker.hash);
-    });
+    created.compiled.then((compiled) => {
+      if (!compiled.ok) forget(checker.hash, created);
+    }, () => forget(checker.hash, created));
     for (const [hash, old] of kept) {
       if (kept.size <= CHECKERS_KEPT) break;
       kept.delete(hash);

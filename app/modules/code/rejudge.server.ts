@@ -1,6 +1,6 @@
 /**
  * What admins do to judging (docs/domain.md "Code challenges"): rejudge one run or every judged run of a challenge
- * (after fixing its tests), and pause or resume every runner at once.
+ * (after fixing its tests), a run given up after its judge errors too, and pause or resume every runner at once.
  *
  * A rejudged run goes back to *queued* keeping its last judgement until the new one replaces it: the standings do
  * not flicker while it waits, and the new judgement moves the team's points (both ways) through the outbox. A run's
@@ -11,18 +11,18 @@
  * Pausing pauses the `runs` queue itself (BullMQ): runs are still sent and queued, no runner starts one; the runs
  * being judged finish.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, gte, or, sql } from "drizzle-orm";
 import { challenges, codeChallenges, codeRuns } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { enqueueMany, getQueue } from "../../infrastructure/queue.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { messages } from "../messages.ts";
 import { broadcastRunChanged } from "../realtime/broadcast.server.ts";
-import { CodeError } from "./settings.server.ts";
+import { CodeError, GIVEN_UP_AFTER_FAILURES } from "./settings.server.ts";
 
 const m = messages.code;
 
-/** Queues again the challenge's judged runs (or the one run `runId`); returns how many. */
+/** Queues again the challenge's judged runs and those given up (or the one run `runId`); returns how many. */
 export async function rejudgeRuns(actor: Actor, challengeId: number, runId: number | null = null): Promise<number> {
   const rows = await getDb().transaction(async (tx) => {
     const [challenge] = await tx.select({ checking: challenges.checking }).from(challenges).where(eq(challenges.id, challengeId));
@@ -34,7 +34,14 @@ export async function rejudgeRuns(actor: Actor, challengeId: number, runId: numb
     const rows = await tx
       .update(codeRuns)
       .set({ state: "queued", failures: 0, failure: null, testIndex: null, testCount: null, aliveAt: null })
-      .where(and(eq(codeRuns.challengeId, challengeId), eq(codeRuns.state, "done"), runId === null ? sql`true` : eq(codeRuns.id, runId)))
+      // A run given up after its judge errors is taken too: the admins rejudge it once the cause is fixed.
+      .where(
+        and(
+          eq(codeRuns.challengeId, challengeId),
+          or(eq(codeRuns.state, "done"), and(eq(codeRuns.state, "queued"), gte(codeRuns.failures, GIVEN_UP_AFTER_FAILURES))),
+          runId === null ? sql`true` : eq(codeRuns.id, runId),
+        ),
+      )
       .returning({ id: codeRuns.id, teamId: codeRuns.teamId });
     if (runId !== null && rows.length === 0) throw new CodeError(m.notJudged, { status: 409 });
     const [judging] =

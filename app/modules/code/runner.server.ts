@@ -29,7 +29,11 @@ import type { TestsArchive } from "./tests-archive.server.ts";
 
 export class JudgeFailure extends Error {}
 
-export type RunOutcome = { kind: "judged"; verdict: Exclude<Verdict, "judge-error">; language: string; pointsCenti: number; teamId: number } | { kind: "skipped" } | { kind: "outdated" };
+export type RunOutcome =
+  | { kind: "judged"; verdict: Exclude<Verdict, "judge-error">; language: string; pointsCenti: number; teamId: number }
+  | { kind: "skipped" }
+  | { kind: "outdated" }
+  | { kind: "waiting" };
 
 /** Live progress is written at most this often (a run of 100 fast tests is not 100 writes). */
 const PROGRESS_EVERY_MS = 250;
@@ -43,6 +47,20 @@ async function failed(runId: number, failure: string): Promise<never> {
   throw new JudgeFailure(failure);
 }
 
+/**
+ * The challenge's checker is missing or did not compile: the admins' to fix, no failure of the platform's. The run
+ * stays queued without spending a try (nor BullMQ's), and is queued again once a checker compiles
+ * (./checker.server.ts `recordCheckerState`) or the settings are saved.
+ */
+async function waiting(run: typeof codeRuns.$inferSelect, why: string): Promise<RunOutcome> {
+  await getDb()
+    .update(codeRuns)
+    .set({ state: "queued", failure: why, testIndex: null, testCount: null, aliveAt: null })
+    .where(and(eq(codeRuns.id, run.id), sql`${codeRuns.state} <> 'done'`));
+  broadcastRunChanged(run.teamId, run.challengeId);
+  return { kind: "waiting" };
+}
+
 /** Judges one run on `slot`; a run already judged (a job run twice) is skipped. Throws JudgeFailure on a judge error. */
 export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Promise<RunOutcome> {
   const [run] = await getDb().select().from(codeRuns).where(eq(codeRuns.id, runId));
@@ -54,6 +72,7 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
   await getDb().update(codeRuns).set({ state: "compiling", aliveAt: sql`now()`, testIndex: null, testCount: null }).where(eq(codeRuns.id, runId));
   broadcastRunChanged(run.teamId, run.challengeId);
   const checker = challenge.comparator === "checker" ? await checkerFor(runId, challenge, host, slot) : null;
+  if (checker && "missing" in checker) return waiting(run, checker.missing);
   try {
     return await judgeWith(run, challenge, archive, host, slot, checker);
   } finally {
@@ -61,16 +80,21 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
   }
 }
 
-/** The challenge's checker compiled (its state written back for the admins), or the run's judge error. */
-async function checkerFor(runId: number, challenge: CodeChallenge, host: SandboxHost, slot: Slot) {
-  const [row] = await getDb().select({ language: codeChallenges.checkerLanguage, source: codeChallenges.checkerSource, hash: codeChallenges.checkerHash }).from(codeChallenges).where(eq(codeChallenges.challengeId, challenge.challengeId));
-  if (!row?.language || !row.source || !row.hash) return failed(runId, "the challenge has no checker");
+/** The challenge's checker compiled (its state written back for the admins), why there is none to use, or the run's judge error. */
+async function checkerFor(runId: number, challenge: CodeChallenge, host: SandboxHost, slot: Slot): Promise<{ program: Program; release: () => void } | { missing: string }> {
+  const [row] = await getDb()
+    .select({ language: codeChallenges.checkerLanguage, source: codeChallenges.checkerSource, hash: codeChallenges.checkerHash, state: codeChallenges.checkerState })
+    .from(codeChallenges)
+    .where(eq(codeChallenges.challengeId, challenge.challengeId));
+  if (!row?.language || !row.source || !row.hash) return { missing: "the challenge has no checker" };
+  // Compiled and failed already: compiling it again waits for the admins' next save (./checker.server.ts).
+  if (row.state === "failed") return { missing: "the checker did not compile" };
   const source = { language: row.language as CheckerLanguage, source: row.source, hash: row.hash };
   const held = await holdChecker(host, slot, source).catch((error: unknown) => failed(runId, (error as Error).message));
   await recordCheckerState(challenge.challengeId, row.hash, held.compiled).catch(() => undefined);
   if (!held.compiled.ok) {
     held.release();
-    return failed(runId, `the checker did not compile: ${held.compiled.message || held.compiled.problem || ""}`);
+    return { missing: "the checker did not compile" };
   }
   return { program: held.compiled.program, release: held.release };
 }

@@ -23,7 +23,7 @@ import { messages } from "../messages.ts";
 import { broadcastRunChanged } from "../realtime/broadcast.server.ts";
 import { judgingPaused } from "./rejudge.server.ts";
 import { teamChallengeScore } from "./scoring.ts";
-import { CodeError, getCodeChallenge, readyToJudge, type CodeChallenge } from "./settings.server.ts";
+import { CodeError, getCodeChallenge, GIVEN_UP_AFTER_FAILURES, readyToJudge, type CodeChallenge } from "./settings.server.ts";
 
 const m = messages.code;
 
@@ -105,9 +105,6 @@ export async function sendRun(caller: { id: number; teamId: number | null }, cha
   broadcastRunChanged(caller.teamId!, challengeId);
   return id;
 }
-
-/** A run whose judging failed this many times (the platform's fault each time) is left for the admins, not retried. */
-export const GIVEN_UP_AFTER_FAILURES = 30;
 
 /**
  * The runner's sweep: queues again the runs still queued a minute after they were sent (their job lost with Redis,

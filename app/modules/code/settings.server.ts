@@ -4,11 +4,12 @@
  * entry at its upload by ./tests-archive.server.ts, kept in storage). The tests' contents never leave storage
  * but for the runner; the pages see their subtasks' names, shares and counts only.
  */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Readable } from "node:stream";
 import type { Queryable } from "../../../db/client.ts";
 import { challenges, codeChallenges, codeRuns } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { enqueueMany } from "../../infrastructure/queue.server.ts";
 import { openObject } from "../../infrastructure/s3.server.ts";
 import { LANGUAGE_IDS, type LanguageId } from "../../infrastructure/sandbox/languages.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
@@ -28,6 +29,27 @@ export const MEMORY_LIMIT_MB = { min: 16, max: 1024 } as const;
 export const OUTPUT_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export class CodeError extends DomainError {}
+
+/** A run still queued after this many judge errors is given up (the sweep leaves it; a rejudge or a new checker takes it again). */
+export const GIVEN_UP_AFTER_FAILURES = 30;
+
+/**
+ * The challenge's runs waiting to be judged (queued, given up or not) get their tries back: a new checker or new
+ * settings may be what they waited for. Returns their ids, for `enqueueWaitingRuns` once the transaction is over.
+ */
+export async function resetWaitingRuns(db: Queryable, challengeId: number): Promise<number[]> {
+  const rows = await db
+    .update(codeRuns)
+    .set({ failures: 0, failure: null })
+    .where(and(eq(codeRuns.challengeId, challengeId), eq(codeRuns.state, "queued")))
+    .returning({ id: codeRuns.id });
+  return rows.map((row) => row.id);
+}
+
+/** Queues jobs for runs waiting (a lost job is the sweep's to queue again). */
+export async function enqueueWaitingRuns(runIds: readonly number[]): Promise<void> {
+  await enqueueMany("runs", runIds.map((runId) => ({ runId }))).catch(() => undefined);
+}
 
 export interface CodeSettingsInput {
   languages: LanguageId[];
@@ -102,23 +124,41 @@ async function teamsWithRuns(db: Queryable, challengeId: number): Promise<number
   return rows.map((row) => row.teamId);
 }
 
-/** Saves a code challenge's languages, limits and comparison (the challenge must be checked by tests). */
+/**
+ * Saves a code challenge's languages, limits and comparison (the challenge must be checked by tests). A change of
+ * any of them outdates the judgements in progress (the generation bumped: ./runner.server.ts), and gives the runs
+ * waiting their tries back.
+ */
 export async function saveCodeSettings(actor: Actor, challengeId: number, input: CodeSettingsInput): Promise<void> {
   if (input.languages.length === 0) throw new CodeError(m.languagesRequired, { status: 400, field: "languages" });
-  await getDb().transaction(async (tx) => {
+  const waiting = await getDb().transaction(async (tx) => {
     const [challenge] = await tx.select({ checking: challenges.checking }).from(challenges).where(eq(challenges.id, challengeId)).for("update");
     if (!challenge) throw new CodeError(messages.dashboard.challengeNotFound, { status: 404 });
     if (challenge.checking !== "tests") throw new CodeError(m.notTests, { status: 409 });
     const before = await getCodeChallenge(challengeId, tx);
+    // A checker's comparison needs a checker: one is saved on this page once the settings are (./checker.server.ts).
+    if (input.comparator === "checker" && !before?.checkerHash) throw new CodeError(m.checkerFirst, { status: 400, field: "comparator" });
     const values = { languages: [...new Set(input.languages)], timeLimitMs: input.timeLimitMs, memoryLimitMb: input.memoryLimitMb, comparator: input.comparator };
-    await tx.insert(codeChallenges).values({ challengeId, ...values }).onConflictDoUpdate({ target: codeChallenges.challengeId, set: values });
+    const changed =
+      !before ||
+      before.comparator !== values.comparator ||
+      before.timeLimitMs !== values.timeLimitMs ||
+      before.memoryLimitMb !== values.memoryLimitMb ||
+      before.languages.length !== values.languages.length ||
+      before.languages.some((language) => !values.languages.includes(language));
+    await tx
+      .insert(codeChallenges)
+      .values({ challengeId, ...values })
+      .onConflictDoUpdate({ target: codeChallenges.challengeId, set: { ...values, ...(changed ? { generation: sql`${codeChallenges.generation} + 1` } : {}) } });
     await recordAudit(tx, actor, {
       kind: "code.settings",
       subjectId: challengeId,
       ...(before ? { before: { languages: before.languages, timeLimitMs: before.timeLimitMs, memoryLimitMb: before.memoryLimitMb, comparator: before.comparator } } : {}),
       after: values,
     });
+    return resetWaitingRuns(tx, challengeId);
   });
+  await enqueueWaitingRuns(waiting);
 }
 
 const openStored = async (key: string) => (await openObject(key)).body;
