@@ -673,13 +673,16 @@ export const codeChallenges = pgTable(
     comparator: text("comparator", { enum: ["exact", "numeric", "checker"] }).notNull().default("exact"),
     // The admin's checker program (comparator 'checker'; app/modules/code/checker.server.ts): its language, source,
     // file name and content hash; compiled by a runner, which writes back whether it compiled (`checker_state`:
-    // pending, compiled, failed) and the compiler's message for the admins (`checker_message`), for that hash only.
+    // pending, compiled, failed) and the compiler's message for the admins (`checker_message`), for that hash only,
+    // with why the compile was stopped if it was (`checker_problem`: app/infrastructure/sandbox/programs.server.ts
+    // `CompileProblem`).
     checkerLanguage: text("checker_language"),
     checkerSource: text("checker_source"),
     checkerName: text("checker_name"),
     checkerHash: text("checker_hash"),
     checkerState: text("checker_state", { enum: ["pending", "compiled", "failed"] }),
     checkerMessage: text("checker_message"),
+    checkerProblem: text("checker_problem", { enum: ["compile-timeout", "compile-memory", "compile-output"] }),
     // Bumped by whatever makes a judgement in progress outdated (new tests, a new checker, a rejudge of every run): a
     // runner that started on an older one queues its run again rather than record it (app/modules/code/runner.server.ts).
     generation: integer("generation").notNull().default(0),

@@ -15,7 +15,7 @@ import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { bullPrefix, enqueue } from "../../app/infrastructure/queue.server.ts";
 import { sandboxHost, type SandboxHost } from "../../app/infrastructure/sandbox/sandbox.server.ts";
 import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
-import { checkerHash, CHECKER_MAX_BYTES, forgetCheckers, holdChecker, type CheckerLanguage } from "../../app/modules/code/checker.server.ts";
+import { checkerHash, CHECKER_MAX_BYTES, forgetCheckers, holdChecker, recordCheckerState, type CheckerLanguage } from "../../app/modules/code/checker.server.ts";
 import { judge, type JudgeRequest } from "../../app/modules/code/judge.server.ts";
 import { adminCodePage, codePage } from "../../app/modules/code/runs.server.ts";
 import { getCodeChallenge } from "../../app/modules/code/settings.server.ts";
@@ -245,6 +245,19 @@ describe.skipIf(unavailable !== null)("a checker saved by an admin, compiled and
     expect(await adminCodePost(post(path, checkerForm("python3", SUM_CHECKER, "sum.py")), caller, challenge.id)).toMatchObject({ ok: true });
     const judged = await until("the run judged with the fixed checker", async () => (await getDb().select().from(codeRuns).where(eq(codeRuns.id, run.id)))[0]!, (row) => row.state === "done");
     expect(judged.verdict).toBe("accepted");
+  });
+
+  it("keeps why a checker's compile was stopped, for the admins' page; a new save starts over", async () => {
+    const { challenge, caller, path } = await codeChallenge();
+    const source = "int main() { return 0; }";
+    expect(await adminCodePost(post(path, checkerForm("cpp", source)), caller, challenge.id)).toMatchObject({ ok: true });
+    // A runner's compile stopped by its time limit (a loaded machine), the compiler having said nothing.
+    await recordCheckerState(challenge.id, checkerHash("cpp", source), { ok: false, message: "", problem: "compile-timeout" });
+    expect((await adminCodePage(challenge.id, { role: "admin" }))!.settings).toMatchObject({ checkerState: "failed", checkerProblem: "compile-timeout" });
+    // Saved again, the same source compiles again (a failure is never kept) and compiles this time.
+    expect(await adminCodePost(post(path, checkerForm("cpp", source)), caller, challenge.id)).toMatchObject({ ok: true });
+    const compiled = await until("the checker's compile", () => getCodeChallenge(challenge.id), (row) => row!.checkerState !== "pending");
+    expect(compiled).toMatchObject({ checkerState: "compiled", checkerProblem: null });
   });
 
   it("leaves a run queued, spending no try, while its checker does not compile; judges it once one does", async () => {

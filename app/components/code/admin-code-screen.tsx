@@ -6,7 +6,7 @@ import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { useServerMessage } from "~/components/server-message";
 import { Message } from "~/components/ui/message";
 import type { adminCodePage } from "~/modules/code/runs.server";
-import { RunDetails, RunPoints } from "./code-screen";
+import { compileProblemKeys, RunDetails, RunPoints } from "./code-screen";
 
 type Data = NonNullable<Awaited<ReturnType<typeof adminCodePage>>>;
 
@@ -34,12 +34,6 @@ function CheckerForm({ settings, typed }: { settings: Data["settings"]; typed: R
       <h2 id="code-checker">{t("codeAdmin.checker")}</h2>
       <p className="muted">{t("codeAdmin.checkerHelp")}</p>
       <input type="hidden" name="intent" value="checker" />
-      {settings?.checkerState === "pending" ? (
-        // Without JavaScript (no live update), the page reloads itself until a runner has compiled it.
-        <noscript>
-          <meta httpEquiv="refresh" content="5" />
-        </noscript>
-      ) : null}
       {settings?.checkerHash ? (
         <>
           <p>
@@ -48,6 +42,15 @@ function CheckerForm({ settings, typed }: { settings: Data["settings"]; typed: R
           <p className={settings.checkerState === "failed" ? "message message--error" : undefined} data-checker-state={settings.checkerState ?? undefined}>
             {t(checkerStates[settings.checkerState ?? "pending"])}
           </p>
+          {settings.checkerState === "pending" ? (
+            // Without JavaScript (no live update) the admin asks again; a reload of its own would wipe what they type.
+            <noscript>
+              <p>
+                <a href={`/dashboard/code/${settings.challengeId}`}>{t("codeAdmin.checkAgain")}</a>
+              </p>
+            </noscript>
+          ) : null}
+          {settings.checkerProblem && compileProblemKeys[settings.checkerProblem] ? <p className="message message--error">{t(compileProblemKeys[settings.checkerProblem]!)}</p> : null}
           {settings.checkerMessage ? (
             <pre className="compile-message" dir="ltr">
               {settings.checkerMessage}

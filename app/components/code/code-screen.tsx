@@ -23,7 +23,7 @@ export const verdictKeys: Record<string, string> = {
 };
 
 /** The screens' words for why a compile was stopped (app/infrastructure/sandbox/programs.server.ts `CompileProblem`). */
-const compileProblemKeys: Record<string, string> = {
+export const compileProblemKeys: Record<string, string> = {
   "compile-timeout": "code.compileProblems.timeout",
   "compile-memory": "code.compileProblems.memory",
   "compile-output": "code.compileProblems.output",

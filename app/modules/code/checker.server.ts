@@ -80,6 +80,7 @@ export async function saveChecker(actor: Actor, challengeId: number, input: { la
         checkerHash: hash,
         checkerState: "pending",
         checkerMessage: null,
+        checkerProblem: null,
         // Runs being judged with the old checker are judged again with this one.
         generation: sql`${codeChallenges.generation} + 1`,
         updatedAt: sql`now()`,
@@ -102,10 +103,9 @@ export async function saveChecker(actor: Actor, challengeId: number, input: { la
 /** Writes back whether the challenge's checker compiled, for that very source only (a newer one may have been saved since). */
 export async function recordCheckerState(challengeId: number, hash: string, compiled: CompiledChecker): Promise<void> {
   const state = compiled.ok ? "compiled" : "failed";
-  const message = compiled.ok ? null : compiled.message;
   const changed = await getDb()
     .update(codeChallenges)
-    .set({ checkerState: state, checkerMessage: message })
+    .set({ checkerState: state, checkerMessage: compiled.ok ? null : compiled.message, checkerProblem: compiled.ok ? null : compiled.problem })
     .where(and(eq(codeChallenges.challengeId, challengeId), eq(codeChallenges.checkerHash, hash), sql`${codeChallenges.checkerState} is distinct from ${state}`))
     .returning({ id: codeChallenges.challengeId });
   if (changed.length === 0) return;

@@ -12,6 +12,7 @@ import { getDb } from "../../infrastructure/db.server.ts";
 import { enqueueMany } from "../../infrastructure/queue.server.ts";
 import { openObject } from "../../infrastructure/s3.server.ts";
 import { LANGUAGE_IDS, type LanguageId } from "../../infrastructure/sandbox/languages.server.ts";
+import type { CompileProblem } from "../../infrastructure/sandbox/programs.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
@@ -74,6 +75,8 @@ export interface CodeChallenge extends CodeSettingsInput {
   checkerHash: string | null;
   checkerState: "pending" | "compiled" | "failed" | null;
   checkerMessage: string | null;
+  /** Why the checker's compile was stopped (a time, memory or output limit), put in words by the admin's page. */
+  checkerProblem: CompileProblem | null;
   /** Bumped when a judgement in progress becomes outdated (./runner.server.ts). */
   generation: number;
   testsKey: string | null;
@@ -98,6 +101,7 @@ export async function getCodeChallenge(challengeId: number, db: Queryable = getD
       checkerHash: codeChallenges.checkerHash,
       checkerState: codeChallenges.checkerState,
       checkerMessage: codeChallenges.checkerMessage,
+      checkerProblem: codeChallenges.checkerProblem,
       generation: codeChallenges.generation,
       testsKey: codeChallenges.testsKey,
       testsName: codeChallenges.testsName,
