@@ -59,6 +59,24 @@ describe("code challenges: the admin's side", () => {
     expect(await getCodeChallenge(challenge.id)).toBeNull();
   });
 
+  it("outdates the judgements in progress when the limits, languages or comparison change, not when saved unchanged", async () => {
+    const { challenge, caller, path } = await codeChallenge();
+    const generation = async () => (await getCodeChallenge(challenge.id))!.generation;
+    const first = await generation();
+    expect(await adminCodePost(post(path, settingsForm()), caller, challenge.id)).toMatchObject({ ok: true });
+    expect(await generation()).toBe(first);
+    for (const [change, over] of [
+      ["time", { timeLimitMs: "1500" }],
+      ["memory", { timeLimitMs: "1500", memoryLimitMb: "64" }],
+      ["comparison", { timeLimitMs: "1500", memoryLimitMb: "64", comparator: "numeric" }],
+      ["languages", { timeLimitMs: "1500", memoryLimitMb: "64", comparator: "numeric", languages: ["python3"] }],
+    ] as [string, Record<string, string | string[]>][]) {
+      const before = await generation();
+      expect(await adminCodePost(post(path, settingsForm(over)), caller, challenge.id), change).toMatchObject({ ok: true });
+      expect(await generation(), change).toBe(before + 1);
+    }
+  });
+
   it("keeps a checked archive's subtasks, refuses a hostile one by name and deletes it, and records both changes", async () => {
     const { challenge, caller, path } = await codeChallenge();
     const saved = (await getCodeChallenge(challenge.id))!;

@@ -103,6 +103,8 @@ describe.skipIf(unavailable !== null)("a checker program in the sandbox", () => 
     const judged = await judgeWith("python3", crashing, ECHO);
     expect(judged.verdict).toBe("judge-error");
     expect(judged.failure).toMatch(/^the checker failed on all\/1: exit code 3: index out of range in my checker/);
+    // The runner's log says where and how, never the checker's words (they may quote a hidden test).
+    expect(judged.failureLogged).toBe("the checker failed on all/1: exit code 3");
     // Python exits 1 on an uncaught exception: still the checker's crash, not the team's wrong answer.
     const raising = await judgeWith("python3", "import sys\nwords = open(sys.argv[2]).read().split()\n[][len(words)]\n", ECHO);
     expect(raising.verdict).toBe("judge-error");

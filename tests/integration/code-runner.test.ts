@@ -157,6 +157,8 @@ describe.skipIf(unavailable !== null)("code runs judged by a real runner", () =>
     const { team, user } = await makePlayer();
     // Right, but slow enough per test (0.4 s asleep, no CPU) to be caught while it runs.
     const slowRight = `import time\ntime.sleep(0.4)\n${RIGHT}`;
+    // Packed before: between the run seen running and the rejudge, nothing but the two posts.
+    const fixed = archiveForm(await tarGz(SUMS));
     expect(await codePost(post(`/code/${challenge.id}`, programForm("python3", slowRight)), callerOf(user), challenge.id, new Date())).toMatchObject({ ok: true });
     const deadline = Date.now() + 60_000;
     let [run] = await getDb().select().from(codeRuns).where(eq(codeRuns.teamId, team.id));
@@ -166,8 +168,11 @@ describe.skipIf(unavailable !== null)("code runs judged by a real runner", () =>
       [run] = await getDb().select().from(codeRuns).where(eq(codeRuns.teamId, team.id));
     }
     // The tests fixed and every run rejudged while this one is being judged against the old ones: it counts.
-    expect(await adminCodePost(post(path, archiveForm(await tarGz(SUMS))), caller, challenge.id)).toMatchObject({ ok: true });
+    expect(await adminCodePost(post(path, fixed), caller, challenge.id)).toMatchObject({ ok: true });
     expect(await rejudgeRuns(actorFor(caller.id, caller.name, "admin"), challenge.id)).toBe(1);
+    // It was still being judged then: never recorded (a run judged before would be queued again with its verdict).
+    const [atRejudge] = await getDb().select().from(codeRuns).where(eq(codeRuns.id, run!.id));
+    expect(atRejudge!.verdict).toBeNull();
     let again = run!;
     while (again.state !== "done") {
       if (Date.now() > deadline) throw new Error(`run ${again.id} not judged: ${again.state}`);

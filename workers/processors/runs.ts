@@ -42,7 +42,15 @@ export function startRunner(host: SandboxHost, options: { concurrency?: number; 
     const started = Date.now();
     try {
       // A checker just saved: compiled now, so its admins read whether it compiled (app/modules/code/checker.server.ts).
-      if ("checkerOf" in payload) return await compileCheckerOf(payload.checkerOf, host, slot);
+      if ("checkerOf" in payload) {
+        try {
+          return await compileCheckerOf(payload.checkerOf, host, slot);
+        } catch (error) {
+          // The sandbox failed while compiling (the checker stays pending): the operators' to see why.
+          log.error({ challenge: payload.checkerOf, attempt: job.attemptsMade + 1, slot: slot.user, failure: (error as Error).message }, "checker compile failed: it stays pending");
+          throw error;
+        }
+      }
       const { runId } = payload;
       if (job.attemptsMade === 0) {
         const [row] = await getDb().select({ createdAt: codeRuns.createdAt }).from(codeRuns).where(eq(codeRuns.id, runId));

@@ -44,6 +44,8 @@ export interface Judgement {
   compileProblem: CompileProblem | null;
   /** What went wrong on the platform's side (judge errors only; for the admins, never the team). */
   failure: string | null;
+  /** The same for the runner's log when it differs: no checker's words there (they may quote a hidden test). */
+  failureLogged?: string;
   tests: TestResult[];
   subtasks: SubtaskResult[];
   /** The passed subtasks' shares over the archive's total: 0 to 1. */
@@ -66,7 +68,7 @@ export interface JudgeRequest {
 }
 
 /** What the checker's run says (testlib's exit codes): a verdict, or the checker's own failure (a judge error). */
-function checkerVerdict(result: SandboxResult): { verdict: "accepted" | "wrong-answer"; message: string } | { failure: string } {
+function checkerVerdict(result: SandboxResult): { verdict: "accepted" | "wrong-answer"; message: string } | { failure: string; how: string } {
   const message = checkerWords(result.stderr);
   if (result.outcome === "exited" && result.exitCode === 0) return { verdict: "accepted", message };
   // 2: a presentation error, which is a wrong answer here.
@@ -79,7 +81,7 @@ function checkerVerdict(result: SandboxResult): { verdict: "accepted" | "wrong-a
         : result.outcome === "sandbox-failure"
           ? `sandbox failure ${result.failure ?? ""}`
           : `${result.outcome} limit`;
-  return { failure: `${how}${message ? `: ${message}` : ""}` };
+  return { failure: `${how}${message ? `: ${message}` : ""}`, how };
 }
 
 function testVerdict(result: SandboxResult, matches: () => boolean): Verdict {
@@ -147,7 +149,10 @@ export async function judge(host: SandboxHost, request: JudgeRequest): Promise<J
           if (outcome === "accepted") {
             if (!request.checker) return empty("judge-error", { failure: "the challenge's checker is missing" });
             const checked = checkerVerdict(await runChecker(host, request.checker.program, request.slot, { input: test.input, output: result.stdout, answer: test.output }, request.checker.limits));
-            if ("failure" in checked) return empty("judge-error", { failure: `the checker failed on ${subtask.name}/${test.name}: ${checked.failure}` });
+            if ("failure" in checked) {
+              const where = `the checker failed on ${subtask.name}/${test.name}`;
+              return empty("judge-error", { failure: `${where}: ${checked.failure}`, failureLogged: `${where}: ${checked.how}` });
+            }
             outcome = checked.verdict;
             if (checked.message) checkerMessage = checked.message;
           }

@@ -38,13 +38,14 @@ export type RunOutcome =
 /** Live progress is written at most this often (a run of 100 fast tests is not 100 writes). */
 const PROGRESS_EVERY_MS = 250;
 
-async function failed(runId: number, failure: string): Promise<never> {
+/** The run queued again, its failure kept for the admins; `logged` is what the runner's log may say of it (no checker's words). */
+async function failed(runId: number, failure: string, logged = failure): Promise<never> {
   await getDb()
     .update(codeRuns)
     .set({ state: "queued", failure: failure.slice(0, 2000), failures: sql`${codeRuns.failures} + 1`, testIndex: null, testCount: null })
     // A copy of the job that failed after another judged the run leaves its verdict alone.
     .where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`));
-  throw new JudgeFailure(failure);
+  throw new JudgeFailure(logged);
 }
 
 /**
@@ -128,7 +129,7 @@ async function judgeWith(
     },
   });
   await progress;
-  if (judgement.verdict === "judge-error") return failed(runId, judgement.failure ?? "judge error");
+  if (judgement.verdict === "judge-error") return failed(runId, judgement.failure ?? "judge error", judgement.failureLogged);
   const passed = judgement.subtasks.filter((subtask) => subtask.passed);
   const earned = passed.reduce((sum, subtask) => sum + subtask.share, 0);
   const pointsCenti = pointsCentiOfShares(challenge.points, earned, archive.totalShare);
