@@ -674,7 +674,22 @@ export const codeChallenges = pgTable(
     languages: text("languages").array().notNull(),
     timeLimitMs: integer("time_limit_ms").notNull().default(2000),
     memoryLimitMb: integer("memory_limit_mb").notNull().default(256),
-    comparator: text("comparator", { enum: ["exact", "numeric"] }).notNull().default("exact"),
+    comparator: text("comparator", { enum: ["exact", "numeric", "checker"] }).notNull().default("exact"),
+    // The admin's checker program (comparator 'checker'; app/modules/code/checker.server.ts): its language, source,
+    // file name and content hash; compiled by a runner, which writes back whether it compiled (`checker_state`:
+    // pending, compiled, failed) and the compiler's message for the admins (`checker_message`), for that hash only,
+    // with why the compile was stopped if it was (`checker_problem`: app/infrastructure/sandbox/programs.server.ts
+    // `CompileProblem`).
+    checkerLanguage: text("checker_language"),
+    checkerSource: text("checker_source"),
+    checkerName: text("checker_name"),
+    checkerHash: text("checker_hash"),
+    checkerState: text("checker_state", { enum: ["pending", "compiled", "failed"] }),
+    checkerMessage: text("checker_message"),
+    checkerProblem: text("checker_problem", { enum: ["compile-timeout", "compile-memory", "compile-output"] }),
+    // Bumped by whatever makes a judgement in progress outdated (new tests, a new checker, a rejudge of every run): a
+    // runner that started on an older one queues its run again rather than record it (app/modules/code/runner.server.ts).
+    generation: integer("generation").notNull().default(0),
     testsKey: text("tests_key"),
     testsName: text("tests_name"),
     // [{ name, share, tests }] in the order they run (app/modules/code/runs.server.ts `SubtaskSummary`).
@@ -686,6 +701,7 @@ export const codeChallenges = pgTable(
     check("code_challenges_time_limit_range", sql`${t.timeLimitMs} between 100 and 20000`),
     check("code_challenges_memory_limit_range", sql`${t.memoryLimitMb} between 16 and 1024`),
     check("code_challenges_total_share_positive", sql`${t.totalShare} is null or ${t.totalShare} > 0`),
+    check("code_challenges_checker_size", sql`octet_length(${t.checkerSource}) <= 65536`),
   ],
 );
 
@@ -722,6 +738,9 @@ export const codeRuns = pgTable(
     // This run's own points (hundredths); the team's for the challenge are the view's.
     pointsCenti: integer("points_centi"),
     compileMessage: text("compile_message"),
+    // Why the compile was stopped, as a code the screens put in words (app/infrastructure/sandbox/programs.server.ts
+    // `CompileProblem`): the compiler's own lines stay in compile_message.
+    compileProblem: text("compile_problem", { enum: ["compile-timeout", "compile-memory", "compile-output"] }),
     // The live "running test n of m".
     testIndex: integer("test_index"),
     testCount: integer("test_count"),

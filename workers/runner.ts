@@ -13,6 +13,7 @@ import { closeQueues, getQueue } from "../app/infrastructure/queue.server.ts";
 import { closeRedis } from "../app/infrastructure/redis.server.ts";
 import { closeS3 } from "../app/infrastructure/s3.server.ts";
 import { sandboxHost } from "../app/infrastructure/sandbox/sandbox.server.ts";
+import { forgetCheckers, removeStaleCheckers } from "../app/modules/code/checker.server.ts";
 import { requeueStaleRuns } from "../app/modules/code/runs.server.ts";
 import { startRunner } from "./processors/runs.ts";
 
@@ -41,6 +42,8 @@ async function main() {
       ["state"],
     );
   }
+  const stale = removeStaleCheckers();
+  if (stale > 0) log.info({ checkers: stale }, "removed the compiled checkers of runners gone");
   const worker = startRunner(host);
   const sweep = async () => {
     try {
@@ -65,6 +68,7 @@ async function main() {
     clearInterval(sweepTimer);
     metricsServer?.close();
     await worker.close();
+    await forgetCheckers();
     await Promise.allSettled([closeQueues(), closeEmitter(), closeRedis(), closeDb()]);
     closeS3();
     log.info("runner closed");

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { getDb } from "../infrastructure/db.server.ts";
 import { deleteObject } from "../infrastructure/s3.server.ts";
 import { LANGUAGE_IDS } from "../infrastructure/sandbox/languages.server.ts";
+import { CHECKER_MAX_BYTES, saveChecker } from "../modules/code/checker.server.ts";
 import { COMPARATORS } from "../modules/code/compare.ts";
 import { pauseJudging, rejudgeRuns } from "../modules/code/rejudge.server.ts";
 import { assertCanSendRun, sendRun, SOURCE_MAX_BYTES } from "../modules/code/runs.server.ts";
@@ -120,7 +121,8 @@ export const CodeSettingsSchema = z.object({
 });
 
 /**
- * An admin's post on /dashboard/code/:id: the settings (`intent=settings`), the tests archive (multipart), a rejudge
+ * An admin's post on /dashboard/code/:id: the settings (`intent=settings`), the tests archive (multipart), the checker
+ * (multipart, `intent=checker`: its language and source file), a rejudge
  * (`intent=rejudge`, of one `run` or of every judged run; a judge's too), or pausing and resuming every runner.
  */
 export async function adminCodePost(request: Request, caller: Caller, challengeId: number): Promise<CodeReply> {
@@ -132,15 +134,32 @@ export async function adminCodePost(request: Request, caller: Caller, challengeI
       if (adminOnly) return { ok: false, status: 403, message: m.adminOnly };
       if (!(await getCodeChallenge(challengeId))) return { ok: false, status: 409, message: m.settingsFirst };
       let stored: { key: string; name: string } | null = null;
+      let received: Awaited<ReturnType<typeof receiveMultipart>>;
       try {
-        const form = await receiveMultipart(request, { files: { file: { to: "storage", prefix: "tests", limitBytes: TESTS_MAX_BYTES } }, maxFieldBytes: 10_000 });
-        const file = form.files.get("file");
+        received = await receiveMultipart(request, {
+          files: { file: { to: "storage", prefix: "tests", limitBytes: TESTS_MAX_BYTES }, checker: { to: "memory", limitBytes: CHECKER_MAX_BYTES } },
+          maxFieldBytes: 10_000,
+        });
+        const file = received.files.get("file");
         if (file?.key) stored = { key: file.key, name: file.name || "tests.tar.gz" };
       } catch (error) {
         if (!(error instanceof MultipartError)) throw error;
+        const fields = typedBack(error.form.fields);
+        if (error.kind === "fileTooLarge" && error.field === "checker") return { ok: false, status: 413, message: m.checkerTooLarge(CHECKER_MAX_BYTES / 1024), fields };
         if (error.kind === "fileTooLarge") return { ok: false, status: 413, message: m.testsTooLarge(TESTS_MAX_BYTES / 1024 / 1024) };
         if (error.kind === "storage") return { ok: false, status: 503, message: messages.errors.storageUnavailable };
         return { ok: false, status: 400, message: messages.errors.badRequest };
+      }
+      if (received.fields.get("intent") === "checker") {
+        if (stored) await deleteObject(stored.key).catch(() => undefined);
+        const fields = typedBack(received.fields);
+        const checker = received.files.get("checker");
+        try {
+          await saveChecker(actor, challengeId, { language: fields.checkerLanguage ?? "", source: checker?.content?.toString("utf8") ?? "", name: checker?.name ?? "" });
+        } catch (error) {
+          return refusal(error, fields);
+        }
+        return { ok: true, message: m.checkerSaved };
       }
       if (!stored) return { ok: false, status: 400, message: m.testsRequired };
       const file = stored;
@@ -171,9 +190,14 @@ export async function adminCodePost(request: Request, caller: Caller, challengeI
       if (!changed) return { ok: false, status: 409, message: intent === "pause" ? m.alreadyPaused : m.alreadyRunning };
       return { ok: true, message: intent === "pause" ? m.paused : m.resumed };
     }
+    const typed = { ...fields, languages: form.getAll("languages").map(String).join(",") };
     const parsed = CodeSettingsSchema.safeParse({ ...fields, languages: form.getAll("languages").map(String) });
-    if (!parsed.success) return { ok: false, status: 400, message: parsed.error.issues[0].message, fields: { ...fields, languages: form.getAll("languages").map(String).join(",") } };
-    await saveCodeSettings(actor, challengeId, parsed.data);
+    if (!parsed.success) return { ok: false, status: 400, message: parsed.error.issues[0].message, fields: typed };
+    try {
+      await saveCodeSettings(actor, challengeId, parsed.data);
+    } catch (error) {
+      return refusal(error, typed);
+    }
     return { ok: true, message: m.settingsSaved };
   } catch (error) {
     return refusal(error);

@@ -81,13 +81,14 @@ export const queues = {
     payload: z.object({ submissionId: z.number().int().positive() }),
   },
   /**
-   * Judges one code run against its challenge's hidden tests (app/modules/code/runner.server.ts): consumed by the
-   * runner process only (workers/runner.ts), never by the worker. A judge error (the platform's fault) fails the
-   * job, which is tried again after a pause.
+   * Judges one code run against its challenge's hidden tests (app/modules/code/runner.server.ts), or compiles a
+   * challenge's newly saved checker (`checkerOf`, app/modules/code/checker.server.ts): consumed by the runner process
+   * only (workers/runner.ts), never by the worker. A judge error (the platform's fault) fails the job, which is
+   * tried again after a pause.
    */
   runs: {
     name: "runs",
-    payload: z.object({ runId: z.number().int().positive() }),
+    payload: z.union([z.object({ runId: z.number().int().positive() }).strict(), z.object({ checkerOf: z.number().int().positive() }).strict()]),
     jobOptions: { attempts: 6, backoff: { type: "exponential", delay: 5000 } },
   },
 } as const;

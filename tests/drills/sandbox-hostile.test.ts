@@ -202,8 +202,13 @@ DIR *d = opendir("/proc"); struct dirent *x; while(d && (x = readdir(d))) printf
     const program = makeBox(sandbox.slots[0]!, "c", `#include "/dev/zero"\nint main(void){ return 0; }`);
     try {
       const compiled = await compileProgram(sandbox, program);
-      observations.push(`C #include "/dev/zero": ${compiled.ok ? "compiled" : compiled.message.split("\n")[0]} (${Math.round(compiled.result.wallMs)} ms)`);
+      observations.push(`C #include "/dev/zero": ${compiled.ok ? "compiled" : (compiled.problem ?? compiled.message.split("\n")[0])} (${Math.round(compiled.result.wallMs)} ms)`);
       expect(compiled.ok).toBe(false);
+      // Why it stopped is a code the pages put in words (English or Arabic), never an English sentence in the message.
+      if (!compiled.ok) {
+        expect(compiled.problem).toMatch(/^compile-(memory|timeout|output)$/);
+        expect(compiled.message).not.toMatch(/^The compil/);
+      }
     } finally {
       removeBox(program);
     }

@@ -1,7 +1,7 @@
 /**
  * A team sends a program to a code challenge and reads its verdict (docs/domain.md "Code challenges"): with
  * JavaScript the verdict comes live (runs:changed, no reload); without, the page reloads itself until it is judged.
- * The admin rejudges the run. Needs the e2e server's code runner, which runs where the machine can sandbox
+ * The admin rejudges the run, and saves a checker a runner compiles. Needs the e2e server's code runner, which runs where the machine can sandbox
  * (tests/e2e/support/start-server.ts): skipped, saying why, elsewhere.
  */
 import { expect, test } from "@playwright/test";
@@ -52,6 +52,27 @@ test.describe("a code challenge", () => {
     expect(await page.evaluate(() => (window as unknown as { unreloaded?: boolean }).unreloaded)).toBe(true);
     // The hidden tests' contents are nowhere on the page.
     await expect(page.locator("body")).not.toContainText("1000000000000000000");
+  });
+
+  test("the admin saves a checker: a runner compiles it, the page says so live, the compiler's message when it does not compile", async ({ browser }) => {
+    const id = await demoCodeChallenge();
+    const admin = await signedInPage(browser, logins.admin);
+    await admin.goto(`/dashboard/code/${id}`);
+    await expect(admin.locator("html")).toHaveAttribute("data-hydrated", "true");
+    const form = admin.locator("form", { has: admin.getByRole("heading", { name: "Checker program" }) });
+    const save = async (name: string, source: string) => {
+      await form.getByLabel("Checker's language").selectOption("cpp");
+      await form.getByLabel("Checker's source file").setInputFiles({ name, mimeType: "text/x-c++src", buffer: Buffer.from(source) });
+      await form.getByRole("button", { name: "Save the checker" }).click();
+      await expect(admin.getByText("Checker saved: a runner compiles it now, and this page shows whether it compiled.")).toBeVisible();
+    };
+    await save("broken.cpp", "int main() { return no_such_name_in_checker; }\n");
+    await expect(form.getByText("It did not compile", { exact: false })).toBeVisible({ timeout: 60_000 });
+    await expect(form.locator("pre")).toContainText("no_such_name_in_checker");
+    await save("any.cpp", "int main() { return 0; }\n");
+    await expect(form.getByText("Compiled: programs are judged with it.")).toBeVisible({ timeout: 60_000 });
+    // Output is still compared exactly on the demo challenge: the checker waits, unused.
+    await expect(form.getByText("Output is not compared by the checker now", { exact: false })).toBeVisible();
   });
 
   test("without JavaScript: the page reloads itself until the verdict; the admin rejudges the run", async ({ browser }) => {

@@ -423,6 +423,7 @@ describe("what every team reads", () => {
 const COVERED_ELSEWHERE: Record<string, string> = {
   "award.": "tests/integration/awards.test.ts",
   "predictions.": "tests/integration/predictions.test.ts",
+  "code.checker": "tests/integration/code-checker.test.ts",
   "code.": "tests/integration/code-challenges.test.ts",
   "signal.": "tests/integration/integrity-signals.test.ts",
   "team.joined": "tests/integration/self-formed-teams.test.ts",

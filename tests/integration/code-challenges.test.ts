@@ -14,7 +14,8 @@ import { objectExists } from "../../app/infrastructure/s3.server.ts";
 import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
 import { ChallengeApiSchema, ChallengeFormSchema } from "../../app/modules/challenges/schema.ts";
 import { judgingPaused } from "../../app/modules/code/rejudge.server.ts";
-import { adminCodePage, codePage, GIVEN_UP_AFTER_FAILURES, QUEUED_PER_TEAM, requeueStaleRuns } from "../../app/modules/code/runs.server.ts";
+import { adminCodePage, codePage, QUEUED_PER_TEAM, requeueStaleRuns } from "../../app/modules/code/runs.server.ts";
+import { GIVEN_UP_AFTER_FAILURES } from "../../app/modules/code/settings.server.ts";
 import { teamChallengeScore } from "../../app/modules/code/scoring.ts";
 import { getCodeChallenge } from "../../app/modules/code/settings.server.ts";
 import { assertCanSubmit } from "../../app/modules/submissions/submit.server.ts";
@@ -56,6 +57,24 @@ describe("code challenges: the admin's side", () => {
     const judged = await makeChallenge();
     expect(await adminCodePost(post(`/dashboard/code/${judged.id}`, settingsForm()), callerOf(admin), judged.id)).toMatchObject({ ok: false, status: 409 });
     expect(await getCodeChallenge(challenge.id)).toBeNull();
+  });
+
+  it("outdates the judgements in progress when the limits, languages or comparison change, not when saved unchanged", async () => {
+    const { challenge, caller, path } = await codeChallenge();
+    const generation = async () => (await getCodeChallenge(challenge.id))!.generation;
+    const first = await generation();
+    expect(await adminCodePost(post(path, settingsForm()), caller, challenge.id)).toMatchObject({ ok: true });
+    expect(await generation()).toBe(first);
+    for (const [change, over] of [
+      ["time", { timeLimitMs: "1500" }],
+      ["memory", { timeLimitMs: "1500", memoryLimitMb: "64" }],
+      ["comparison", { timeLimitMs: "1500", memoryLimitMb: "64", comparator: "numeric" }],
+      ["languages", { timeLimitMs: "1500", memoryLimitMb: "64", comparator: "numeric", languages: ["python3"] }],
+    ] as [string, Record<string, string | string[]>][]) {
+      const before = await generation();
+      expect(await adminCodePost(post(path, settingsForm(over)), caller, challenge.id), change).toMatchObject({ ok: true });
+      expect(await generation(), change).toBe(before + 1);
+    }
   });
 
   it("keeps a checked archive's subtasks, refuses a hostile one by name and deletes it, and records both changes", async () => {
@@ -205,6 +224,19 @@ describe("code challenges: a team's programs", () => {
     expect(page.pointsCenti).toBe(3000);
     const recorded = await getDb().select({ after: auditLog.after }).from(auditLog).where(eq(auditLog.kind, "code.rejudged"));
     expect(recorded.some((row) => JSON.stringify(row.after) === JSON.stringify({ runs: 1 }))).toBe(true);
+  });
+
+  it("rejudges a run the platform gave up on after its judge errors, one by one or with every run", async () => {
+    const { challenge, caller, path } = await codeChallenge();
+    const { team, user } = await makePlayer();
+    const givenUp = { teamId: team.id, challengeId: challenge.id, userId: user.id, language: "c", source: "int main(){}", state: "queued" as const, failures: GIVEN_UP_AFTER_FAILURES, failure: "the checker failed" };
+    const [one, all] = await getDb().insert(codeRuns).values([givenUp, givenUp]).returning();
+    const rejudged = await adminCodePost(post(path, new URLSearchParams({ intent: "rejudge", run: String(one!.id) })), caller, challenge.id);
+    expect(rejudged).toMatchObject({ ok: true, message: "Runs queued to be judged again: 1. Each keeps its last verdict until the new one." });
+    expect((await getDb().select().from(codeRuns).where(eq(codeRuns.id, one!.id)))[0]).toMatchObject({ state: "queued", failures: 0, failure: null });
+    const every = await adminCodePost(post(path, new URLSearchParams({ intent: "rejudge" })), caller, challenge.id);
+    expect(every).toMatchObject({ ok: true });
+    expect((await getDb().select().from(codeRuns).where(eq(codeRuns.id, all!.id)))[0]).toMatchObject({ state: "queued", failures: 0 });
   });
 
   it("pauses and resumes every runner, each once, recorded", async () => {

@@ -152,6 +152,37 @@ describe.skipIf(unavailable !== null)("code runs judged by a real runner", () =>
     expect(await totalOf(team.id)).toBe(10_000);
   });
 
+  it("judges again a run that was being judged when every run was rejudged: never recorded against the outdated tests", async () => {
+    const { challenge, caller, path } = await codeChallenge(100, { ...SUMS, "large/1.out": "4000000001\n" });
+    const { team, user } = await makePlayer();
+    // Right, but slow enough per test (0.4 s asleep, no CPU) to be caught while it runs.
+    const slowRight = `import time\ntime.sleep(0.4)\n${RIGHT}`;
+    // Packed before: between the run seen running and the rejudge, nothing but the two posts.
+    const fixed = archiveForm(await tarGz(SUMS));
+    expect(await codePost(post(`/code/${challenge.id}`, programForm("python3", slowRight)), callerOf(user), challenge.id, new Date())).toMatchObject({ ok: true });
+    const deadline = Date.now() + 60_000;
+    let [run] = await getDb().select().from(codeRuns).where(eq(codeRuns.teamId, team.id));
+    while (run!.state !== "running") {
+      if (Date.now() > deadline) throw new Error(`run still ${run!.state}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      [run] = await getDb().select().from(codeRuns).where(eq(codeRuns.teamId, team.id));
+    }
+    // The tests fixed and every run rejudged while this one is being judged against the old ones: it counts.
+    expect(await adminCodePost(post(path, fixed), caller, challenge.id)).toMatchObject({ ok: true });
+    expect(await rejudgeRuns(actorFor(caller.id, caller.name, "admin"), challenge.id)).toBe(1);
+    // It was still being judged then: never recorded (a run judged before would be queued again with its verdict).
+    const [atRejudge] = await getDb().select().from(codeRuns).where(eq(codeRuns.id, run!.id));
+    expect(atRejudge!.verdict).toBeNull();
+    let again = run!;
+    while (again.state !== "done") {
+      if (Date.now() > deadline) throw new Error(`run ${again.id} not judged: ${again.state}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      [again] = await getDb().select().from(codeRuns).where(eq(codeRuns.id, run!.id));
+    }
+    expect(again).toMatchObject({ verdict: "accepted", pointsCenti: 10_000, failures: 0 });
+    expect(await totalOf(team.id)).toBe(10_000);
+  });
+
   it("starts nothing while judging is paused, and judges the queued runs once resumed", async () => {
     const { challenge } = await codeChallenge(100);
     const { user } = await makePlayer();

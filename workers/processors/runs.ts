@@ -16,6 +16,7 @@ import { getMetrics } from "../../app/infrastructure/metrics.server.ts";
 import { bullPrefix } from "../../app/infrastructure/queue.server.ts";
 import { createRedis } from "../../app/infrastructure/redis.server.ts";
 import type { SandboxHost, Slot } from "../../app/infrastructure/sandbox/sandbox.server.ts";
+import { compileCheckerOf } from "../../app/modules/code/checker.server.ts";
 import { JudgeFailure, judgeRun } from "../../app/modules/code/runner.server.ts";
 
 /** The default: the machine's cores less one (one left to the web and the database), at least one. */
@@ -34,12 +35,23 @@ export function startRunner(host: SandboxHost, options: { concurrency?: number; 
   const free = [...slots];
   const metrics = getMetrics();
   const judgeJob = async (job: Job) => {
-    const { runId } = queues.runs.payload.parse(job.data);
+    const payload = queues.runs.payload.parse(job.data);
     const slot = free.pop();
     // The worker's concurrency is the slots' count: a job always finds one.
     if (!slot) throw new Error("no free sandbox slot");
     const started = Date.now();
     try {
+      // A checker just saved: compiled now, so its admins read whether it compiled (app/modules/code/checker.server.ts).
+      if ("checkerOf" in payload) {
+        try {
+          return await compileCheckerOf(payload.checkerOf, host, slot);
+        } catch (error) {
+          // The sandbox failed while compiling (the checker stays pending): the operators' to see why.
+          log.error({ challenge: payload.checkerOf, attempt: job.attemptsMade + 1, slot: slot.user, failure: (error as Error).message }, "checker compile failed: it stays pending");
+          throw error;
+        }
+      }
+      const { runId } = payload;
       if (job.attemptsMade === 0) {
         const [row] = await getDb().select({ createdAt: codeRuns.createdAt }).from(codeRuns).where(eq(codeRuns.id, runId));
         if (row) metrics.runWait().observe(Math.max(0, started - row.createdAt.getTime()) / 1000);
@@ -53,7 +65,7 @@ export function startRunner(host: SandboxHost, options: { concurrency?: number; 
     } catch (error) {
       if (error instanceof JudgeFailure) {
         metrics.sandboxFailures().inc();
-        log.error({ runId, attempt: job.attemptsMade + 1, slot: slot.user, failure: error.message }, "judge error: the run is queued again");
+        log.error({ job: job.data as unknown, attempt: job.attemptsMade + 1, slot: slot.user, failure: error.message }, "judge error: the run is queued again");
       }
       throw error;
     } finally {

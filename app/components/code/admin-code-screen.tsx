@@ -6,7 +6,7 @@ import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { useServerMessage } from "~/components/server-message";
 import { Message } from "~/components/ui/message";
 import type { adminCodePage } from "~/modules/code/runs.server";
-import { RunDetails, RunPoints } from "./code-screen";
+import { compileProblemKeys, RunDetails, RunPoints } from "./code-screen";
 
 type Data = NonNullable<Awaited<ReturnType<typeof adminCodePage>>>;
 
@@ -16,6 +16,73 @@ const limitFields = [
   { name: "memoryLimitMb", label: "codeAdmin.memoryLimit", fallback: 256 },
 ] as const;
 type Reply = { ok: boolean; message: string; fields?: Record<string, string> } | undefined;
+
+/** The languages a checker may be written in (app/modules/code/checker.server.ts `CHECKER_LANGUAGES`), by their names. */
+const checkerLanguages = { cpp: "C++", c: "C", python3: "Python 3" } as const;
+
+const checkerStates = {
+  pending: "codeAdmin.checkerPending",
+  compiled: "codeAdmin.checkerCompiled",
+  failed: "codeAdmin.checkerFailed",
+} as const;
+
+/** The checker: the one kept, whether a runner compiled it (the compiler's message if not), and the form to replace it. */
+function CheckerForm({ settings, typed }: { settings: Data["settings"]; typed: Record<string, string> | undefined }) {
+  const { t } = useT();
+  return (
+    <Form method="post" encType="multipart/form-data" className="form card stack" aria-labelledby="code-checker">
+      <h2 id="code-checker">{t("codeAdmin.checker")}</h2>
+      <p className="muted">{t("codeAdmin.checkerHelp")}</p>
+      <input type="hidden" name="intent" value="checker" />
+      {settings?.checkerHash ? (
+        <>
+          <p>
+            <bdi>{t("codeAdmin.checkerNow", { name: settings.checkerName ?? "", language: checkerLanguages[settings.checkerLanguage as keyof typeof checkerLanguages] ?? settings.checkerLanguage ?? "" })}</bdi>
+          </p>
+          <p className={settings.checkerState === "failed" ? "message message--error" : undefined} data-checker-state={settings.checkerState ?? undefined}>
+            {t(checkerStates[settings.checkerState ?? "pending"])}
+          </p>
+          {settings.checkerState === "pending" ? (
+            // Without JavaScript (no live update) the admin asks again; a reload of its own would wipe what they type.
+            <noscript>
+              <p>
+                <a href={`/dashboard/code/${settings.challengeId}`}>{t("codeAdmin.checkAgain")}</a>
+              </p>
+            </noscript>
+          ) : null}
+          {settings.checkerProblem && compileProblemKeys[settings.checkerProblem] ? <p className="message message--error">{t(compileProblemKeys[settings.checkerProblem]!)}</p> : null}
+          {settings.checkerMessage ? (
+            <pre className="compile-message" dir="ltr">
+              {settings.checkerMessage}
+            </pre>
+          ) : null}
+          {settings.comparator !== "checker" ? <p className="muted">{t("codeAdmin.checkerUnused")}</p> : null}
+        </>
+      ) : (
+        <p>{t("codeAdmin.checkerNone")}</p>
+      )}
+      <div className="field">
+        <label className="field__label" htmlFor="code-checker-language">
+          {t("codeAdmin.checkerLanguage")}
+        </label>
+        <select id="code-checker-language" name="checkerLanguage" className="field__input" defaultValue={typed?.checkerLanguage ?? settings?.checkerLanguage ?? "cpp"}>
+          {Object.entries(checkerLanguages).map(([id, name]) => (
+            <option key={id} value={id}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor="code-checker-file">
+          {t("codeAdmin.checkerFile")}
+        </label>
+        <input id="code-checker-file" className="field__input" type="file" name="checker" required />
+      </div>
+      <ActionButton type="submit">{t("codeAdmin.checkerUpload")}</ActionButton>
+    </Form>
+  );
+}
 
 /**
  * A code challenge's admin page (/dashboard/code/:id): languages and limits, the hidden tests, pausing (admins), and
@@ -67,6 +134,7 @@ export function AdminCodeScreen({ challenge, admin, paused, settings, available,
             <select id="code-comparator" name="comparator" className="field__input" defaultValue={typed?.comparator ?? settings?.comparator ?? "exact"}>
               <option value="exact">{t("codeAdmin.comparatorExact")}</option>
               <option value="numeric">{t("codeAdmin.comparatorNumeric")}</option>
+              <option value="checker">{t("codeAdmin.comparatorChecker")}</option>
             </select>
           </div>
           <ActionButton type="submit">{t("codeAdmin.save")}</ActionButton>
@@ -97,6 +165,8 @@ export function AdminCodeScreen({ challenge, admin, paused, settings, available,
           </div>
           <ActionButton type="submit">{t("codeAdmin.upload")}</ActionButton>
         </Form>
+
+        <CheckerForm settings={settings} typed={typed} />
         </>
       ) : null}
 

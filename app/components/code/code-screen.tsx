@@ -22,6 +22,13 @@ export const verdictKeys: Record<string, string> = {
   skipped: "code.verdicts.skipped",
 };
 
+/** The screens' words for why a compile was stopped (app/infrastructure/sandbox/programs.server.ts `CompileProblem`). */
+export const compileProblemKeys: Record<string, string> = {
+  "compile-timeout": "code.compileProblems.timeout",
+  "compile-memory": "code.compileProblems.memory",
+  "compile-output": "code.compileProblems.output",
+};
+
 /** Where a run stands, as a sentence: waiting, compiling, running test n of m, or its verdict. */
 export function RunState({ run }: { run: ShownRun }) {
   const { t } = useT();
@@ -35,6 +42,8 @@ export function RunState({ run }: { run: ShownRun }) {
 export function TestList({ tests }: { tests: ShownTest[] }) {
   const { t } = useT();
   if (tests.length === 0) return null;
+  // The checker's words reach staff only (the loader gives a team none): a column when some test has them.
+  const staff = tests.some((test) => test.checkerMessage);
   return (
     <details>
       <summary>{t("code.testsDetail", { n: tests.length })}</summary>
@@ -47,6 +56,7 @@ export function TestList({ tests }: { tests: ShownTest[] }) {
               <th scope="col">{t("code.verdict")}</th>
               <th scope="col">{t("code.time")}</th>
               <th scope="col">{t("code.memory")}</th>
+              {staff ? <th scope="col">{t("code.checkerSaid")}</th> : null}
             </tr>
           </thead>
           <tbody>
@@ -65,6 +75,11 @@ export function TestList({ tests }: { tests: ShownTest[] }) {
                 <td className="figures" dir="ltr">
                   {test.verdict === "skipped" ? "—" : `${Math.round(test.memoryBytes / 1024 / 1024)} MB`}
                 </td>
+                {staff ? (
+                  <td dir="ltr">
+                    <bdi className="checker-message">{test.checkerMessage ?? ""}</bdi>
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>
@@ -76,10 +91,12 @@ export function TestList({ tests }: { tests: ShownTest[] }) {
 
 /** A run's verdict (or state), the compiler's message, and each test's result. */
 export function RunDetails({ run, children }: { run: ShownRun; children?: ReactNode }) {
+  const { t } = useT();
   return (
     <>
       <RunState run={run} />
       {children}
+      {run.compileProblem && compileProblemKeys[run.compileProblem] ? <p className="message message--error">{t(compileProblemKeys[run.compileProblem]!)}</p> : null}
       {run.compileMessage ? (
         <pre className="compile-message" dir="ltr">
           {run.compileMessage}

@@ -98,6 +98,7 @@ const kindKeys: Record<AuditKind, string> = {
   "predictions.labels": "auditPage.kinds.predictionsLabels",
   "predictions.revealed": "auditPage.kinds.predictionsRevealed",
   "code.settings": "auditPage.kinds.codeSettings",
+  "code.checker": "auditPage.kinds.codeChecker",
   "code.tests": "auditPage.kinds.codeTests",
   "code.rejudged": "auditPage.kinds.codeRejudged",
   "code.paused": "auditPage.kinds.codePaused",

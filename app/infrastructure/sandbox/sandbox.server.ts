@@ -66,6 +66,8 @@ export interface SandboxRequest {
   stdinFile?: string;
   /** Host directories bound read-only at the same path (the JVM's /etc/java-17-openjdk). */
   readOnly?: string[];
+  /** Host directories bound read-only elsewhere (a checker's files, at /data). */
+  binds?: Array<{ from: string; to: string }>;
   limits: Limits;
 }
 
@@ -152,6 +154,7 @@ function bwrapArguments(request: SandboxRequest): string[] {
   for (const dir of request.readOnly ?? []) if (existsSync(dir)) args.push("--ro-bind", dir, dir);
   if (existsSync("/etc/ld.so.cache")) args.push("--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache");
   args.push(request.boxWritable ? "--bind" : "--ro-bind", request.box, "/box", "--chdir", "/box");
+  for (const bind of request.binds ?? []) args.push("--ro-bind", bind.from, bind.to);
   args.push("--seccomp", "3", "--json-status-fd", "4", "--");
   return args;
 }

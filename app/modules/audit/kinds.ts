@@ -52,6 +52,7 @@ export const auditKinds = {
   "predictions.revealed": "Private scores revealed",
   "code.settings": "Code settings changed",
   "code.tests": "Hidden tests uploaded",
+  "code.checker": "Checker program changed",
   "code.rejudged": "Code runs rejudged",
   "code.paused": "Code judging paused",
   "code.resumed": "Code judging resumed",

@@ -3,9 +3,10 @@
  *
  * - exact: line by line, each line's trailing white space and the trailing empty lines ignored;
  * - numeric: token by token (any white space between), numbers equal within an absolute or a relative
- *   tolerance, other tokens exactly.
+ *   tolerance, other tokens exactly;
+ * - checker: the admin's own program decides (./checker.server.ts, run by ./judge.server.ts in the sandbox).
  */
-export const COMPARATORS = ["exact", "numeric"] as const;
+export const COMPARATORS = ["exact", "numeric", "checker"] as const;
 export type Comparator = (typeof COMPARATORS)[number];
 
 export const DEFAULT_TOLERANCE = 1e-6;
@@ -38,6 +39,6 @@ export function sameNumeric(output: string, expected: string, tolerance = DEFAUL
   });
 }
 
-export function outputMatches(comparator: Comparator, output: string, expected: string, tolerance = DEFAULT_TOLERANCE): boolean {
+export function outputMatches(comparator: Exclude<Comparator, "checker">, output: string, expected: string, tolerance = DEFAULT_TOLERANCE): boolean {
   return comparator === "numeric" ? sameNumeric(output, expected, tolerance) : sameExact(output, expected);
 }

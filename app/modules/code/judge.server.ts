@@ -9,8 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type LanguageId } from "~/infrastructure/sandbox/languages.server";
-import { compileProgram, makeBox, removeBox, runProgram, type RunLimits } from "~/infrastructure/sandbox/programs.server";
+import { compileProgram, makeBox, removeBox, runChecker, runProgram, type CompileProblem, type Program, type RunLimits } from "~/infrastructure/sandbox/programs.server";
 import { type SandboxHost, type SandboxResult, type Slot } from "~/infrastructure/sandbox/sandbox.server";
+import { checkerWords } from "./checker.server";
 import { outputMatches, type Comparator } from "./compare";
 import { type TestsArchive } from "./tests-archive.server";
 
@@ -25,6 +26,8 @@ export interface TestResult {
   verdict: TestVerdict;
   timeMs: number;
   memoryBytes: number;
+  /** The checker's first lines of standard error (comparator "checker"): admins and judges only, never the team. */
+  checkerMessage?: string;
 }
 
 export interface SubtaskResult {
@@ -37,8 +40,12 @@ export interface Judgement {
   verdict: Verdict;
   /** The compiler's message, cut and cleaned (compilation errors only). */
   compileMessage: string | null;
+  /** Why the compile was stopped (a time, memory or output limit), put in words by the screens. */
+  compileProblem: CompileProblem | null;
   /** What went wrong on the platform's side (judge errors only; for the admins, never the team). */
   failure: string | null;
+  /** The same for the runner's log when it differs: no checker's words there (they may quote a hidden test). */
+  failureLogged?: string;
   tests: TestResult[];
   subtasks: SubtaskResult[];
   /** The passed subtasks' shares over the archive's total: 0 to 1. */
@@ -53,9 +60,28 @@ export interface JudgeRequest {
   limits: RunLimits;
   comparator: Comparator;
   tolerance?: number;
+  /** The compiled checker and its limits (comparator "checker"; ./checker.server.ts). */
+  checker?: { program: Program; limits: RunLimits };
   /** Called before each test (the live "running test n of m"). */
   onTest?: (index: number, count: number) => void;
   onCompiling?: () => void;
+}
+
+/** What the checker's run says (testlib's exit codes): a verdict, or the checker's own failure (a judge error). */
+function checkerVerdict(result: SandboxResult): { verdict: "accepted" | "wrong-answer"; message: string } | { failure: string; how: string } {
+  const message = checkerWords(result.stderr);
+  if (result.outcome === "exited" && result.exitCode === 0) return { verdict: "accepted", message };
+  // 2: a presentation error, which is a wrong answer here.
+  if (result.outcome === "exited" && (result.exitCode === 1 || result.exitCode === 2)) return { verdict: "wrong-answer", message };
+  const how =
+    result.outcome === "exited"
+      ? `exit code ${result.exitCode}`
+      : result.outcome === "signaled"
+        ? `signal ${result.signal}`
+        : result.outcome === "sandbox-failure"
+          ? `sandbox failure ${result.failure ?? ""}`
+          : `${result.outcome} limit`;
+  return { failure: `${how}${message ? `: ${message}` : ""}`, how };
 }
 
 function testVerdict(result: SandboxResult, matches: () => boolean): Verdict {
@@ -79,6 +105,7 @@ export async function judge(host: SandboxHost, request: JudgeRequest): Promise<J
   const empty = (verdict: Verdict, extra: Partial<Judgement> = {}): Judgement => ({
     verdict,
     compileMessage: null,
+    compileProblem: null,
     failure: null,
     tests: [],
     subtasks: request.archive.subtasks.map((subtask) => ({ name: subtask.name, share: subtask.share, passed: false })),
@@ -93,7 +120,7 @@ export async function judge(host: SandboxHost, request: JudgeRequest): Promise<J
     const compiled = await compileProgram(host, program);
     if (!compiled.ok) {
       if (compiled.result.outcome === "sandbox-failure") return empty("judge-error", { failure: compiled.result.failure ?? "compile sandbox failed" });
-      return empty("compilation-error", { compileMessage: compiled.message });
+      return empty("compilation-error", { compileMessage: compiled.message, compileProblem: compiled.problem });
     }
     const count = request.archive.subtasks.reduce((sum, subtask) => sum + subtask.tests.length, 0);
     const tests: TestResult[] = [];
@@ -113,8 +140,31 @@ export async function judge(host: SandboxHost, request: JudgeRequest): Promise<J
         writeFileSync(input, test.input, { mode: 0o600 });
         const result = await runProgram(host, program, input, request.limits);
         if (result.outcome === "sandbox-failure") return empty("judge-error", { failure: result.failure ?? "run sandbox failed" });
-        const outcome = testVerdict(result, () => outputMatches(request.comparator, result.stdout.toString("utf8"), test.output.toString("utf8"), request.tolerance));
-        tests.push({ subtask: subtask.name, test: test.name, verdict: outcome, timeMs: Math.round(Math.min(result.cpuMs, request.limits.timeMs + 1)), memoryBytes: result.memoryBytes });
+        const comparator = request.comparator;
+        let checkerMessage: string | undefined;
+        let outcome: Verdict;
+        if (comparator !== "checker") outcome = testVerdict(result, () => outputMatches(comparator, result.stdout.toString("utf8"), test.output.toString("utf8"), request.tolerance));
+        else {
+          outcome = testVerdict(result, () => true);
+          if (outcome === "accepted") {
+            if (!request.checker) return empty("judge-error", { failure: "the challenge's checker is missing" });
+            const checked = checkerVerdict(await runChecker(host, request.checker.program, request.slot, { input: test.input, output: result.stdout, answer: test.output }, request.checker.limits));
+            if ("failure" in checked) {
+              const where = `the checker failed on ${subtask.name}/${test.name}`;
+              return empty("judge-error", { failure: `${where}: ${checked.failure}`, failureLogged: `${where}: ${checked.how}` });
+            }
+            outcome = checked.verdict;
+            if (checked.message) checkerMessage = checked.message;
+          }
+        }
+        tests.push({
+          subtask: subtask.name,
+          test: test.name,
+          verdict: outcome,
+          timeMs: Math.round(Math.min(result.cpuMs, request.limits.timeMs + 1)),
+          memoryBytes: result.memoryBytes,
+          ...(checkerMessage ? { checkerMessage } : {}),
+        });
         if (outcome !== "accepted") {
           passed = false;
           if (verdict === "accepted") verdict = outcome;
@@ -123,7 +173,7 @@ export async function judge(host: SandboxHost, request: JudgeRequest): Promise<J
       subtasks.push({ name: subtask.name, share: subtask.share, passed });
     }
     const earned = subtasks.filter((subtask) => subtask.passed).reduce((sum, subtask) => sum + subtask.share, 0);
-    return { verdict, compileMessage: null, failure: null, tests, subtasks, fraction: earned / request.archive.totalShare };
+    return { verdict, compileMessage: null, compileProblem: null, failure: null, tests, subtasks, fraction: earned / request.archive.totalShare };
   } catch (error) {
     return empty("judge-error", { failure: (error as Error).message });
   } finally {

@@ -6,32 +6,60 @@
  *
  * A judge error is the platform's fault, never the program's: the run goes back to queued, its failure kept for
  * the admins, and the job fails so that BullMQ tries it again (the runner logs it).
+ *
+ * A judgement is recorded only if the challenge's generation is still the one it started with: new tests, a new
+ * checker or a rejudge of every run bump it while the run is judged, and the run is then queued again (`outdated`)
+ * rather than recorded. The check holds the challenge's row (FOR SHARE) in the saving transaction, so a rejudge
+ * either waits for the verdict (then queues the judged run again) or comes first (then the verdict is not saved).
  */
 import { and, eq, sql } from "drizzle-orm";
-import { codeRuns } from "../../../db/schema.ts";
+import { codeChallenges, codeRuns } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { enqueue } from "../../infrastructure/queue.server.ts";
 import { LANGUAGE_IDS, type LanguageId } from "../../infrastructure/sandbox/languages.server.ts";
+import type { Program } from "../../infrastructure/sandbox/programs.server.ts";
 import type { SandboxHost, Slot } from "../../infrastructure/sandbox/sandbox.server.ts";
+import { CHECKER_LIMITS, holdChecker, recordCheckerState, type CheckerLanguage } from "./checker.server.ts";
 import { broadcastRunChanged } from "../realtime/broadcast.server.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { judge, type Judgement, type Verdict } from "./judge.server.ts";
 import { pointsCentiOfShares } from "./scoring.ts";
-import { getCodeChallenge, loadTestsArchive, OUTPUT_LIMIT_BYTES } from "./settings.server.ts";
+import { getCodeChallenge, loadTestsArchive, OUTPUT_LIMIT_BYTES, type CodeChallenge } from "./settings.server.ts";
+import type { TestsArchive } from "./tests-archive.server.ts";
 
 export class JudgeFailure extends Error {}
 
-export type RunOutcome = { kind: "judged"; verdict: Exclude<Verdict, "judge-error">; language: string; pointsCenti: number; teamId: number } | { kind: "skipped" };
+export type RunOutcome =
+  | { kind: "judged"; verdict: Exclude<Verdict, "judge-error">; language: string; pointsCenti: number; teamId: number }
+  | { kind: "skipped" }
+  | { kind: "outdated" }
+  | { kind: "waiting" };
 
 /** Live progress is written at most this often (a run of 100 fast tests is not 100 writes). */
 const PROGRESS_EVERY_MS = 250;
 
-async function failed(runId: number, failure: string): Promise<never> {
+/** The run queued again, its failure kept for the admins; `logged` is what the runner's log may say of it (no checker's words). */
+async function failed(runId: number, failure: string, logged = failure): Promise<never> {
   await getDb()
     .update(codeRuns)
     .set({ state: "queued", failure: failure.slice(0, 2000), failures: sql`${codeRuns.failures} + 1`, testIndex: null, testCount: null })
     // A copy of the job that failed after another judged the run leaves its verdict alone.
     .where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`));
-  throw new JudgeFailure(failure);
+  throw new JudgeFailure(logged);
+}
+
+/**
+ * The challenge's checker is missing or did not compile: the admins' to fix, no failure of the platform's. The run
+ * stays queued without spending a try (nor BullMQ's), and is queued again once a checker compiles
+ * (./checker.server.ts `recordCheckerState`) or the settings are saved.
+ */
+async function waiting(run: typeof codeRuns.$inferSelect, why: string): Promise<RunOutcome> {
+  await getDb()
+    .update(codeRuns)
+    .set({ state: "queued", failure: why, testIndex: null, testCount: null, aliveAt: null })
+    .where(and(eq(codeRuns.id, run.id), sql`${codeRuns.state} <> 'done'`));
+  broadcastRunChanged(run.teamId, run.challengeId);
+  return { kind: "waiting" };
 }
 
 /** Judges one run on `slot`; a run already judged (a job run twice) is skipped. Throws JudgeFailure on a judge error. */
@@ -44,6 +72,43 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
   const archive = await loadTestsArchive(challenge.testsKey).catch((error: unknown) => failed(runId, `tests unreadable: ${(error as Error).message}`));
   await getDb().update(codeRuns).set({ state: "compiling", aliveAt: sql`now()`, testIndex: null, testCount: null }).where(eq(codeRuns.id, runId));
   broadcastRunChanged(run.teamId, run.challengeId);
+  const checker = challenge.comparator === "checker" ? await checkerFor(runId, challenge, host, slot) : null;
+  if (checker && "missing" in checker) return waiting(run, checker.missing);
+  try {
+    return await judgeWith(run, challenge, archive, host, slot, checker);
+  } finally {
+    checker?.release();
+  }
+}
+
+/** The challenge's checker compiled (its state written back for the admins), why there is none to use, or the run's judge error. */
+async function checkerFor(runId: number, challenge: CodeChallenge, host: SandboxHost, slot: Slot): Promise<{ program: Program; release: () => void } | { missing: string }> {
+  const [row] = await getDb()
+    .select({ language: codeChallenges.checkerLanguage, source: codeChallenges.checkerSource, hash: codeChallenges.checkerHash, state: codeChallenges.checkerState })
+    .from(codeChallenges)
+    .where(eq(codeChallenges.challengeId, challenge.challengeId));
+  if (!row?.language || !row.source || !row.hash) return { missing: "the challenge has no checker" };
+  // Compiled and failed already: compiling it again waits for the admins' next save (./checker.server.ts).
+  if (row.state === "failed") return { missing: "the checker did not compile" };
+  const source = { language: row.language as CheckerLanguage, source: row.source, hash: row.hash };
+  const held = await holdChecker(host, slot, source).catch((error: unknown) => failed(runId, (error as Error).message));
+  await recordCheckerState(challenge.challengeId, row.hash, held.compiled).catch(() => undefined);
+  if (!held.compiled.ok) {
+    held.release();
+    return { missing: "the checker did not compile" };
+  }
+  return { program: held.compiled.program, release: held.release };
+}
+
+async function judgeWith(
+  run: typeof codeRuns.$inferSelect,
+  challenge: CodeChallenge,
+  archive: TestsArchive,
+  host: SandboxHost,
+  slot: Slot,
+  checker: { program: Program } | null,
+): Promise<RunOutcome> {
+  const runId = run.id;
   let lastProgress = 0;
   let progress: Promise<unknown> = Promise.resolve();
   const judgement: Judgement = await judge(host, {
@@ -53,6 +118,7 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
     archive,
     limits: { timeMs: challenge.timeLimitMs, memoryBytes: challenge.memoryLimitMb * 1024 * 1024, outputBytes: OUTPUT_LIMIT_BYTES },
     comparator: challenge.comparator,
+    ...(checker ? { checker: { program: checker.program, limits: CHECKER_LIMITS } } : {}),
     onTest: (index, count) => {
       if (index > 1 && index < count && Date.now() - lastProgress < PROGRESS_EVERY_MS) return;
       lastProgress = Date.now();
@@ -63,12 +129,14 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
     },
   });
   await progress;
-  if (judgement.verdict === "judge-error") return failed(runId, judgement.failure ?? "judge error");
+  if (judgement.verdict === "judge-error") return failed(runId, judgement.failure ?? "judge error", judgement.failureLogged);
   const passed = judgement.subtasks.filter((subtask) => subtask.passed);
   const earned = passed.reduce((sum, subtask) => sum + subtask.share, 0);
   const pointsCenti = pointsCentiOfShares(challenge.points, earned, archive.totalShare);
   const moves = passed.length > 0 || run.passedSubtasks.length > 0;
   const saved = await getDb().transaction(async (tx) => {
+    const [now] = await tx.select({ generation: codeChallenges.generation }).from(codeChallenges).where(eq(codeChallenges.challengeId, run.challengeId)).for("share");
+    if (now?.generation !== challenge.generation) return "outdated" as const;
     const [row] = await tx
       .update(codeRuns)
       .set({
@@ -78,6 +146,7 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
         passedSubtasks: passed.map((subtask) => subtask.name),
         pointsCenti,
         compileMessage: judgement.compileMessage,
+        compileProblem: judgement.compileProblem,
         testIndex: null,
         testCount: null,
         finishedAt: sql`now()`,
@@ -88,6 +157,16 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Pr
     if (row && moves) await markStandingsStale(tx, row.teamId);
     return row ?? null;
   });
+  if (saved === "outdated") {
+    // Judged against tests (or a checker) replaced meanwhile: queued again, its last verdict kept until the new one.
+    await getDb()
+      .update(codeRuns)
+      .set({ state: "queued", testIndex: null, testCount: null, aliveAt: null })
+      .where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`));
+    await enqueue("runs", { runId }).catch(() => undefined);
+    broadcastRunChanged(run.teamId, run.challengeId);
+    return { kind: "outdated" };
+  }
   if (!saved) return { kind: "skipped" };
   if (moves) await requestStandingsRecompute(saved.teamId);
   broadcastRunChanged(run.teamId, run.challengeId);

@@ -25,7 +25,7 @@ import { anonymousTeamName, namesShownTo, type NamesView } from "../judging/blin
 import { broadcastRunChanged } from "../realtime/broadcast.server.ts";
 import { judgingPaused } from "./rejudge.server.ts";
 import { teamChallengeScore } from "./scoring.ts";
-import { CodeError, getCodeChallenge, type CodeChallenge } from "./settings.server.ts";
+import { CodeError, getCodeChallenge, GIVEN_UP_AFTER_FAILURES, readyToJudge, type CodeChallenge } from "./settings.server.ts";
 
 const m = messages.code;
 
@@ -64,7 +64,8 @@ export async function assertCanSendRun(db: Queryable, input: { teamId: number | 
   if (refused) throw new CodeError(refusalMessage[refused], { status: refused === "locked" ? 400 : 403 });
   const challenge = row.checking === "tests" ? await getCodeChallenge(input.challengeId, db) : null;
   if (!challenge) throw new CodeError(m.notTests, { status: 409 });
-  if (!challenge.testsKey || !challenge.totalShare) throw new CodeError(m.notReady, { status: 409 });
+  const ready = readyToJudge(challenge);
+  if (ready !== "ready") throw new CodeError(ready === "noTests" ? m.notReady : m.checkerNotReady, { status: 409 });
   return challenge;
 }
 
@@ -107,9 +108,6 @@ export async function sendRun(caller: { id: number; teamId: number | null }, cha
   return id;
 }
 
-/** A run whose judging failed this many times (the platform's fault each time) is left for the admins, not retried. */
-export const GIVEN_UP_AFTER_FAILURES = 30;
-
 /**
  * The runner's sweep: queues again the runs still queued a minute after they were sent (their job lost with Redis,
  * or its tries spent on judge errors, until GIVEN_UP_AFTER_FAILURES), and those compiling or running whose runner
@@ -127,7 +125,7 @@ export async function requeueStaleRuns(): Promise<number> {
     )
     .limit(500);
   const bucket = Math.floor(Date.now() / 600_000);
-  if (rows.length) await enqueueMany("runs", rows.map((row) => ({ runId: row.id })), (payload) => `runs-${payload.runId}-${bucket}`);
+  if (rows.length) await enqueueMany("runs", rows.map((row) => ({ runId: row.id })), (payload) => `runs-${"runId" in payload ? payload.runId : 0}-${bucket}`);
   return rows.length;
 }
 
@@ -138,16 +136,23 @@ export interface ShownTest {
   verdict: string;
   timeMs: number;
   memoryBytes: number;
+  /** The checker's first lines (staff only: they may quote a hidden test). */
+  checkerMessage?: string;
 }
 
-/** Test names are the archive's file names: the participant sees each test's position in its subtask instead. */
+/**
+ * Test names are the archive's file names: the participant sees each test's position in its subtask instead, and
+ * never the checker's words (they may quote the hidden test).
+ */
 function shownTests(raw: unknown, forStaff: boolean): ShownTest[] {
   if (!Array.isArray(raw)) return [];
   const positions = new Map<string, number>();
   return (raw as ShownTest[]).map((test) => {
     const position = (positions.get(test.subtask) ?? 0) + 1;
     positions.set(test.subtask, position);
-    return { subtask: test.subtask, test: forStaff ? test.test : String(position), verdict: test.verdict, timeMs: test.timeMs, memoryBytes: test.memoryBytes };
+    const shown: ShownTest = { subtask: test.subtask, test: forStaff ? test.test : String(position), verdict: test.verdict, timeMs: test.timeMs, memoryBytes: test.memoryBytes };
+    if (forStaff && typeof test.checkerMessage === "string") shown.checkerMessage = test.checkerMessage;
+    return shown;
   });
 }
 
@@ -161,6 +166,7 @@ const runColumns = {
   passedSubtasks: codeRuns.passedSubtasks,
   pointsCenti: codeRuns.pointsCenti,
   compileMessage: codeRuns.compileMessage,
+  compileProblem: codeRuns.compileProblem,
   testIndex: codeRuns.testIndex,
   testCount: codeRuns.testCount,
   createdAt: codeRuns.createdAt,
@@ -182,6 +188,7 @@ function shownRun(row: RunRow, forStaff: boolean, index: number) {
     passedSubtasks: row.passedSubtasks,
     pointsCenti: row.pointsCenti,
     compileMessage: row.compileMessage,
+    compileProblem: row.compileProblem,
     testIndex: row.testIndex,
     testCount: row.testCount,
     createdAt: row.createdAt.toISOString(),
@@ -259,7 +266,7 @@ export async function codePage(challengeId: number, viewer: { role: Role; teamId
       id: row.id,
       title: inLanguage(language, row.title, row.titleAr),
       points: row.points,
-      ready: Boolean(challenge?.testsKey),
+      ready: challenge ? readyToJudge(challenge) === "ready" : false,
       timeLimitMs: challenge?.timeLimitMs ?? null,
       memoryLimitMb: challenge?.memoryLimitMb ?? null,
       languages: languageChoices(challenge?.languages ?? []),

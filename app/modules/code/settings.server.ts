@@ -4,13 +4,15 @@
  * entry at its upload by ./tests-archive.server.ts, kept in storage). The tests' contents never leave storage
  * but for the runner; the pages see their subtasks' names, shares and counts only.
  */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Readable } from "node:stream";
 import type { Queryable } from "../../../db/client.ts";
 import { challenges, codeChallenges, codeRuns } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { enqueueMany } from "../../infrastructure/queue.server.ts";
 import { openObject } from "../../infrastructure/s3.server.ts";
 import { LANGUAGE_IDS, type LanguageId } from "../../infrastructure/sandbox/languages.server.ts";
+import type { CompileProblem } from "../../infrastructure/sandbox/programs.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
@@ -29,6 +31,27 @@ export const OUTPUT_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export class CodeError extends DomainError {}
 
+/** A run still queued after this many judge errors is given up (the sweep leaves it; a rejudge or a new checker takes it again). */
+export const GIVEN_UP_AFTER_FAILURES = 30;
+
+/**
+ * The challenge's runs waiting to be judged (queued, given up or not) get their tries back: a new checker or new
+ * settings may be what they waited for. Returns their ids, for `enqueueWaitingRuns` once the transaction is over.
+ */
+export async function resetWaitingRuns(db: Queryable, challengeId: number): Promise<number[]> {
+  const rows = await db
+    .update(codeRuns)
+    .set({ failures: 0, failure: null })
+    .where(and(eq(codeRuns.challengeId, challengeId), eq(codeRuns.state, "queued")))
+    .returning({ id: codeRuns.id });
+  return rows.map((row) => row.id);
+}
+
+/** Queues jobs for runs waiting (a lost job is the sweep's to queue again). */
+export async function enqueueWaitingRuns(runIds: readonly number[]): Promise<void> {
+  await enqueueMany("runs", runIds.map((runId) => ({ runId }))).catch(() => undefined);
+}
+
 export interface CodeSettingsInput {
   languages: LanguageId[];
   timeLimitMs: number;
@@ -46,6 +69,16 @@ export interface SubtaskSummary {
 export interface CodeChallenge extends CodeSettingsInput {
   challengeId: number;
   points: number;
+  /** The checker's language, file name, content hash, and whether a runner compiled it (./checker.server.ts); its source is the runner's only. */
+  checkerLanguage: string | null;
+  checkerName: string | null;
+  checkerHash: string | null;
+  checkerState: "pending" | "compiled" | "failed" | null;
+  checkerMessage: string | null;
+  /** Why the checker's compile was stopped (a time, memory or output limit), put in words by the admin's page. */
+  checkerProblem: CompileProblem | null;
+  /** Bumped when a judgement in progress becomes outdated (./runner.server.ts). */
+  generation: number;
   testsKey: string | null;
   testsName: string | null;
   subtasks: SubtaskSummary[];
@@ -63,6 +96,13 @@ export async function getCodeChallenge(challengeId: number, db: Queryable = getD
       timeLimitMs: codeChallenges.timeLimitMs,
       memoryLimitMb: codeChallenges.memoryLimitMb,
       comparator: codeChallenges.comparator,
+      checkerLanguage: codeChallenges.checkerLanguage,
+      checkerName: codeChallenges.checkerName,
+      checkerHash: codeChallenges.checkerHash,
+      checkerState: codeChallenges.checkerState,
+      checkerMessage: codeChallenges.checkerMessage,
+      checkerProblem: codeChallenges.checkerProblem,
+      generation: codeChallenges.generation,
       testsKey: codeChallenges.testsKey,
       testsName: codeChallenges.testsName,
       subtasks: codeChallenges.subtasks,
@@ -75,29 +115,54 @@ export async function getCodeChallenge(challengeId: number, db: Queryable = getD
   return { ...row, languages: row.languages.filter(isLanguage), subtasks: row.subtasks as SubtaskSummary[] };
 }
 
+/** Whether programs can be judged: tests uploaded and, for a checker's comparison, a checker that did not fail to compile. */
+export function readyToJudge(challenge: CodeChallenge): "ready" | "noTests" | "noChecker" {
+  if (!challenge.testsKey || !challenge.totalShare) return "noTests";
+  if (challenge.comparator === "checker" && (!challenge.checkerHash || challenge.checkerState === "failed")) return "noChecker";
+  return "ready";
+}
+
 /** The teams that sent a run to the challenge, whose points a change of its tests may move. */
 async function teamsWithRuns(db: Queryable, challengeId: number): Promise<number[]> {
   const rows = await db.selectDistinct({ teamId: codeRuns.teamId }).from(codeRuns).where(eq(codeRuns.challengeId, challengeId));
   return rows.map((row) => row.teamId);
 }
 
-/** Saves a code challenge's languages, limits and comparison (the challenge must be checked by tests). */
+/**
+ * Saves a code challenge's languages, limits and comparison (the challenge must be checked by tests). A change of
+ * any of them outdates the judgements in progress (the generation bumped: ./runner.server.ts), and gives the runs
+ * waiting their tries back.
+ */
 export async function saveCodeSettings(actor: Actor, challengeId: number, input: CodeSettingsInput): Promise<void> {
   if (input.languages.length === 0) throw new CodeError(m.languagesRequired, { status: 400, field: "languages" });
-  await getDb().transaction(async (tx) => {
+  const waiting = await getDb().transaction(async (tx) => {
     const [challenge] = await tx.select({ checking: challenges.checking }).from(challenges).where(eq(challenges.id, challengeId)).for("update");
     if (!challenge) throw new CodeError(messages.dashboard.challengeNotFound, { status: 404 });
     if (challenge.checking !== "tests") throw new CodeError(m.notTests, { status: 409 });
     const before = await getCodeChallenge(challengeId, tx);
+    // A checker's comparison needs a checker: one is saved on this page once the settings are (./checker.server.ts).
+    if (input.comparator === "checker" && !before?.checkerHash) throw new CodeError(m.checkerFirst, { status: 400, field: "comparator" });
     const values = { languages: [...new Set(input.languages)], timeLimitMs: input.timeLimitMs, memoryLimitMb: input.memoryLimitMb, comparator: input.comparator };
-    await tx.insert(codeChallenges).values({ challengeId, ...values }).onConflictDoUpdate({ target: codeChallenges.challengeId, set: values });
+    const changed =
+      !before ||
+      before.comparator !== values.comparator ||
+      before.timeLimitMs !== values.timeLimitMs ||
+      before.memoryLimitMb !== values.memoryLimitMb ||
+      before.languages.length !== values.languages.length ||
+      before.languages.some((language) => !values.languages.includes(language));
+    await tx
+      .insert(codeChallenges)
+      .values({ challengeId, ...values })
+      .onConflictDoUpdate({ target: codeChallenges.challengeId, set: { ...values, ...(changed ? { generation: sql`${codeChallenges.generation} + 1` } : {}) } });
     await recordAudit(tx, actor, {
       kind: "code.settings",
       subjectId: challengeId,
       ...(before ? { before: { languages: before.languages, timeLimitMs: before.timeLimitMs, memoryLimitMb: before.memoryLimitMb, comparator: before.comparator } } : {}),
       after: values,
     });
+    return resetWaitingRuns(tx, challengeId);
   });
+  await enqueueWaitingRuns(waiting);
 }
 
 const openStored = async (key: string) => (await openObject(key)).body;
@@ -124,7 +189,8 @@ export async function saveTests(actor: Actor, challengeId: number, tests: { key:
     if (!row) throw new CodeError(m.settingsFirst, { status: 409 });
     await tx
       .update(codeChallenges)
-      .set({ testsKey: tests.key, testsName: tests.name, subtasks: tests.subtasks, totalShare: tests.totalShare, updatedAt: sql`now()` })
+      // Runs being judged against the old tests are judged again against these (./runner.server.ts).
+      .set({ testsKey: tests.key, testsName: tests.name, subtasks: tests.subtasks, totalShare: tests.totalShare, generation: sql`${codeChallenges.generation} + 1`, updatedAt: sql`now()` })
       .where(eq(codeChallenges.challengeId, challengeId));
     await recordAudit(tx, actor, {
       kind: "code.tests",

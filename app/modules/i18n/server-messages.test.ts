@@ -102,6 +102,7 @@ const samples: Record<string, [english: string, arabic: string]> = {
   "messages.code.testsTooLarge": [m.code.testsTooLarge(64), "لا يتجاوز أرشيف الاختبارات 64 ميغابايت."],
   "messages.code.testsRefused": [m.code.testsRefused('"a/../b" climbs out of the archive (..).'), "رُفض أرشيف الاختبارات ولم يتغير شيء: \u2068\"a/../b\" climbs out of the archive (..).\u2069"],
   "messages.code.testsSaved": [m.code.testsSaved(12, 3), "حُفظت الاختبارات: 12 اختبارات في 3 مهام فرعية."],
+  "messages.code.checkerTooLarge": [m.code.checkerTooLarge(64), "لا يتجاوز المدقِّق 64 كيلوبايت."],
   "messages.code.rejudged": [m.code.rejudged(12), "أُعيدت تشغيلات إلى طابور التحكيم: 12. يبقى لكلٍّ حكمه السابق حتى الجديد."],
   "messages.code.sourceTooLarge": [m.code.sourceTooLarge(64), "لا يتجاوز البرنامج 64 كيلوبايت."],
   "messages.code.tooManyQueued": [m.code.tooManyQueued(3), "لدى فريقك 3 برامج تنتظر التحكيم: انتظر حكمًا قبل أن ترسل غيرها."],

@@ -84,6 +84,11 @@ export function broadcastRunChanged(teamId: number, challengeId: number) {
   getEmitter().to([rooms.team(teamId), rooms.admins, rooms.judges]).emit("runs:changed", { challengeId });
 }
 
+/** A code challenge's checker compiled or failed to: the staff's page for it re-reads (teams never hear of a checker). */
+export function broadcastCheckerChanged(challengeId: number) {
+  getEmitter().to([rooms.admins, rooms.judges]).emit("runs:changed", { challengeId });
+}
+
 /**
  * A team's predictions file was scored or refused: the team's own pages (its result) and the admins' (every file)
  * re-read; when it was scored, the per-challenge leaderboard may move, so the roles that see the live board hear it
