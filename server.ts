@@ -14,6 +14,7 @@ import helmet from "helmet";
 import { sql } from "drizzle-orm";
 import { ApiError } from "./app/modules/api/errors.ts";
 import { messages } from "./app/modules/messages.ts";
+import { oidcFormActionSources } from "./app/modules/auth/oidc.server.ts";
 import { accessLog } from "./app/glue/access-log.server.ts";
 import { createRequestHandler } from "./app/glue/remix-express.server.ts";
 import { aheadOfExpress, answerFailure, assertPageReadsRunExpressMiddleware, mountMatches, routeMatches, type Step } from "./app/glue/ahead-of-express.server.ts";
@@ -157,6 +158,7 @@ app.use(stampNonce);
 const nonceSource = (_req: IncomingMessage, res: ServerResponse) => `'nonce-${(res as express.Response).locals.cspNonce}'`;
 // Socket.IO runs on this same origin; CSP's 'self' does not cover ws:// everywhere, so name it.
 const socketSources = (req: IncomingMessage) => `ws://${req.headers.host} wss://${req.headers.host}`;
+const oidc = env.oidc;
 const securityHeaders = helmet({
   // In development Remix's live reload needs its own socket and inline code: the policy is for builds.
   contentSecurityPolicy:
@@ -177,7 +179,7 @@ const securityHeaders = helmet({
             connectSrc: ["'self'", socketSources],
             // The login page's "Sign in with …" posts to /auth/oidc, whose answer is a redirect to the identity
             // provider: a browser holds a form's redirect to this list too (docs/decisions/046-openid-connect.md).
-            formAction: ["'self'", ...(env.oidc ? [new URL(env.oidc.issuer).origin] : [])],
+            formAction: ["'self'", ...(oidc ? [() => oidcFormActionSources(oidc)] : [])],
             // Nothing frames our pages, but for the judge's page framing a submission's inline file.
             frameAncestors: [(req: IncomingMessage) => (INLINE_FILE_PATH.test(new URL(req.url ?? "/", "http://x").pathname) ? "'self'" : "'none'")],
             objectSrc: ["'none'"],

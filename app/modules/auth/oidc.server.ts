@@ -61,10 +61,31 @@ function providerConfig(settings: OidcSettings): Promise<client.Configuration> {
   });
   const entry = { key, at: Date.now(), config };
   discovered = entry;
-  config.catch(() => {
-    if (discovered === entry) discovered = undefined;
-  });
+  config.then(
+    (found) => {
+      const endpoint = found.serverMetadata().authorization_endpoint;
+      signInPageOrigin = endpoint && URL.canParse(endpoint) ? new URL(endpoint).origin : null;
+    },
+    () => {
+      if (discovered === entry) discovered = undefined;
+    },
+  );
   return config;
+}
+
+/** The origin of the provider's sign-in page (its authorization endpoint), once discovered: it may differ from the issuer's. */
+let signInPageOrigin: string | null = null;
+
+/**
+ * Where the login page's "Sign in with …" form may lead (the CSP's form-action: a browser holds the redirect that
+ * answers the form to it too): the issuer's origin and, once discovered, its sign-in page's (some providers, such as
+ * AWS Cognito, keep it on another host). Discovery starts with the first call, so the origin is there by the time
+ * a person reads the login page.
+ */
+export function oidcFormActionSources(settings: OidcSettings): string {
+  void providerConfig(settings).catch(() => {});
+  const issuerOrigin = new URL(settings.issuer).origin;
+  return signInPageOrigin && signInPageOrigin !== issuerOrigin ? `${issuerOrigin} ${signInPageOrigin}` : issuerOrigin;
 }
 
 /** What the sign-in keeps between the start and the provider's answer: never shown to the person, never unsigned. */
