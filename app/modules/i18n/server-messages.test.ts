@@ -51,6 +51,8 @@ const samples: Record<string, [english: string, arabic: string]> = {
   "messages.selfTeams.teamFull": [m.selfTeams.teamFull("Falcons", 5), `${bdi("Falcons")} ممتلئ: للفريق 5 أعضاء على الأكثر.`],
   "messages.selfTeams.tooManyInvites": [m.selfTeams.tooManyInvites(10), "للفريق 10 دعوات سارية على الأكثر: ألغِ واحدة أولًا."],
   "messages.selfTeams.tooManyTries": [m.selfTeams.tooManyTries(120), "جرّبت رموزًا كثيرة. حاول مرة أخرى بعد دقيقتين."],
+  "messages.integrity.starterFilesFull": [m.integrity.starterFilesFull(20), "يتّسع التحدي لـ 20 ملفًا بداية على الأكثر: احذف واحدًا أولًا"],
+  "messages.passwordSignIn.participantsUseProvider": [m.passwordSignIn.participantsUseProvider("Demo University"), `يسجّل المشاركون الدخول في هذه الفعالية عبر ${bdi("Demo University")}، لا بكلمة مرور.`],
   "messages.integrity.starterTooLong": [m.integrity.starterTooLong(100_000), "الشيفرة الأولية طويلة جدًا (100000 حرف على الأكثر)"],
   "messages.imports.fileTooLarge": [m.imports.fileTooLarge(5_000_000), "الملف أكبر من 5 MB"],
   "messages.imports.unreadableCsv": [m.imports.unreadableCsv("Quote not closed"), `تعذّرت قراءة الملف بصيغة CSV: ${bdi("Quote not closed")}`],
