@@ -264,7 +264,9 @@ export async function compareSubmission(submissionId: number): Promise<{ signals
 
   // What every team is given: the attachment and the starter files (read from storage once per process).
   const givenKeys = [row.attachmentKey, ...row.starterFiles].filter((key): key is string => Boolean(key));
-  const given = withFile || givenKeys.length > 0 ? await Promise.all(givenKeys.map(givenFile)) : [];
+  // One after another: each may be 20 MB read whole the first time (a process's memory holds one of them at once).
+  const given: Given[] = [];
+  for (const key of givenKeys) given.push(await givenFile(key));
   const starter = [row.starter, ...given.map((one) => one.text)].filter((text): text is string => Boolean(text?.trim())).join("\n") || null;
 
   // The file is read before anything is written (storage may be slow; nothing is locked meanwhile).

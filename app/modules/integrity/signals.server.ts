@@ -195,7 +195,7 @@ async function starterText(challengeId: number): Promise<string | null> {
   const [[typed], [challenge], files] = await Promise.all([
     getDb().select({ text: challengeStarters.text }).from(challengeStarters).where(eq(challengeStarters.challengeId, challengeId)),
     getDb().select({ key: challenges.attachmentKey }).from(challenges).where(eq(challenges.id, challengeId)),
-    getDb().select({ key: challengeStarterFiles.fileKey }).from(challengeStarterFiles).where(eq(challengeStarterFiles.challengeId, challengeId)),
+    getDb().select({ key: challengeStarterFiles.fileKey }).from(challengeStarterFiles).where(eq(challengeStarterFiles.challengeId, challengeId)).orderBy(challengeStarterFiles.id),
   ]);
   const keys = [challenge?.key, ...files.map((file) => file.key)].filter((key): key is string => Boolean(key));
   const texts = await Promise.all(
