@@ -75,6 +75,8 @@ function providerConfig(settings: OidcSettings): Promise<client.Configuration> {
 
 /** The origin of the provider's sign-in page (its authorization endpoint), once discovered: it may differ from the issuer's. */
 let signInPageOrigin: string | null = null;
+/** When the login page's policy last asked for the provider's configuration (epoch ms). */
+let formActionDiscoveryAt = 0;
 
 /**
  * Where the login page's "Sign in with …" form may lead (the CSP's form-action: a browser holds the redirect that
@@ -83,7 +85,11 @@ let signInPageOrigin: string | null = null;
  * a person reads the login page.
  */
 export function oidcFormActionSources(settings: OidcSettings): string {
-  void providerConfig(settings).catch(() => {});
+  // At most one discovery a minute from here: every page asks, and a provider that is down must not get one a page.
+  if (Date.now() - formActionDiscoveryAt > 60_000) {
+    formActionDiscoveryAt = Date.now();
+    void providerConfig(settings).catch(() => {});
+  }
   const issuerOrigin = new URL(settings.issuer).origin;
   return signInPageOrigin && signInPageOrigin !== issuerOrigin ? `${issuerOrigin} ${signInPageOrigin}` : issuerOrigin;
 }
