@@ -316,6 +316,7 @@ export const messages = {
     passwordNeeded: "Mail is off on this server: give a password.",
     notQueued: "The mail could not be queued. Please try again in a moment.",
     linkQueued: template("A set-password link is on its way to {{address}}", (address: string) => ({ address })),
+    confirmLinkQueued: template("Participants sign in with the identity provider: a link to confirm the address is on its way to {{address}}", (address: string) => ({ address })),
     // /forgot-password: the one answer, whether or not an account has the address.
     resetAnswer: "If an account has this address, a link to choose a new password is on its way to it. The link works for 30 minutes.",
     resetThrottled: template(
@@ -329,6 +330,9 @@ export const messages = {
     linkExpired: "This link has expired. Ask for a new link.",
     passwordsDiffer: "The two passwords are not the same",
     passwordSet: "Your password is set. Sign in with it.",
+    // A participant's link while passwords are off: it confirms the address instead.
+    addressConfirmed: template("Your address is confirmed. Sign in with {{label}}.", (label: string) => ({ label })),
+    linkSetsPassword: "Password sign-in is on again for participants: this link now chooses a password. Open it again.",
     currentPasswordWrong: "Your current password is not right",
     passwordChanged: "Your password is changed. Your other sign-ins were ended.",
   },

@@ -9,7 +9,7 @@ import { apiResource, pathId, respond } from "~/glue/api.server";
 const resource = apiResource("/users/{id}/password-link", {
   // As the Users page's button (docs/domain.md "Mail"): the link goes by mail, never in the answer.
   POST: async ({ request, params, caller }) => {
-    const to = await sendSetPasswordLink(actorOf(caller, request), pathId(params.id));
+    const { address: to } = await sendSetPasswordLink(actorOf(caller, request), pathId(params.id));
     return respond(z.object({ to: z.string() }), { to }, { status: 202 });
   },
 });

@@ -64,8 +64,8 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!parsed.success) throw badRequest();
     const back = `/dashboard/users?view=${parsed.data.id}`;
     try {
-      const address = await sendSetPasswordLink(admin, parsed.data.id);
-      return redirectWithToast(back, { type: "success", title: messages.mail.linkQueued(address) });
+      const { address, confirms } = await sendSetPasswordLink(admin, parsed.data.id);
+      return redirectWithToast(back, { type: "success", title: confirms ? messages.mail.confirmLinkQueued(address) : messages.mail.linkQueued(address) });
     } catch (error) {
       return dashboardToastFailure(back, error, "sending a set-password link failed");
     }

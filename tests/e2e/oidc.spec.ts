@@ -4,6 +4,9 @@
  * (tests/e2e/support/start-server.ts), where the login typed is the person, their demo address vouched for.
  */
 import { expect, test, type Page } from "@playwright/test";
+import postgres from "postgres";
+import { databaseUrlFor, E2E_DATABASE } from "../setup/databases.ts";
+import { linkIn, waitForMails } from "../support/mailbox.ts";
 import { budgetSteps } from "./support/budget.ts";
 import { logins, signedInPage } from "./support/login.ts";
 import { E2E_PROVIDER_LABEL } from "./support/paths.ts";
@@ -68,6 +71,48 @@ test.describe("signing in with the organisers' identity provider", () => {
     } finally {
       await setParticipantPasswordsOff(admin, false);
       await admin.context().close();
+    }
+  });
+
+  test("with passwords off, an account from a registration confirms its mailed address, then signs in through the provider", { tag: "@event-wide" }, async ({ browser, page }) => {
+    // Steps: the admin's sign-in, the settings (twice), registrations and their creation, the link's page, its post,
+    // the provider's pages and the participant's page.
+    budgetSteps(16);
+    const sql = postgres(databaseUrlFor(E2E_DATABASE), { max: 1, onnotice: () => {} });
+    const admin = await signedInPage(browser, logins.admin);
+    await setParticipantPasswordsOff(admin, true);
+    try {
+      // The provider vouches for `<login>@demo.gatekeeper.example` (tests/e2e/support/start-server.ts).
+      const since = Date.now();
+      const login = `confirm${Date.now()}${Math.floor(Math.random() * 1000)}`;
+      const address = `${login}@demo.gatekeeper.example`;
+      await sql`insert into registrations (name, last_name, email, phone, national_id, skill, tshirt_size, has_team, language)
+        values ('Salma', ${login}, ${address}, '0555', '1', 'AI', 'M', false, 'en')`;
+      await admin.goto(`/dashboard/registrations?q=${login}`);
+      await expect(admin.getByText(`Participants sign in with ${E2E_PROVIDER_LABEL}: each account made here is mailed a link to confirm its address`)).toBeVisible();
+      await admin.getByRole("checkbox", { name: `Select Salma ${login}` }).check();
+      await admin.getByRole("button", { name: "Create accounts for selected" }).click();
+      await expect(admin.getByText("Each new account is being mailed a link to confirm its address")).toBeVisible();
+      const [{ name: userName }] = await sql<Array<{ name: string }>>`select name from users where lower(email) = ${address}`;
+
+      const [mail] = await waitForMails(address, since);
+      expect(mail.subject).toMatch(/: confirm your address$/);
+      await page.goto(linkIn(mail).url);
+      await expect(page.getByRole("heading", { name: "Confirm your address" })).toBeVisible();
+      await expect(page.getByText(address)).toBeVisible();
+      await page.getByRole("button", { name: "Confirm my address" }).click();
+      await expect(page).toHaveURL(/\/login$/);
+      await expect(page.getByText(`Your address is confirmed. Sign in with ${E2E_PROVIDER_LABEL}.`)).toBeVisible();
+
+      // The provider's sign-in binds the new account by its confirmed address.
+      await page.getByRole("button", { name: button }).click();
+      await signInAtProvider(page, login);
+      await expect(page).toHaveURL(/\/\/[^/?]+\/welcome$/);
+      await expect(page.getByText(userName).first()).toBeVisible();
+    } finally {
+      await setParticipantPasswordsOff(admin, false);
+      await admin.context().close();
+      await sql.end();
     }
   });
 });

@@ -436,6 +436,7 @@ const COVERED_ELSEWHERE: Record<string, string> = {
   "user.password-changed": "tests/integration/mail-extras.test.ts",
   "user.password-set": "tests/integration/mail-extras.test.ts",
   "user.identity-bound": "tests/integration/oidc-sign-in.test.ts",
+  "user.address-confirmed": "tests/integration/participant-passwords.test.ts",
 };
 
 describe("coverage", () => {

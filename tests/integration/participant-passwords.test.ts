@@ -125,25 +125,60 @@ describe("passwords off for participants", () => {
     expect((await send(loginApi as never, "POST", "/auth/login", { json: { username: judge.name, password: "fixture-password" } })).status).toBe(200);
   });
 
-  it("refuses a participant's mailed link (opened or used), sends none on request, and keeps staff's", async () => {
+  it("turns a participant's mailed link into one that confirms the address, never a password, and keeps staff's", async () => {
     // A participant's link mailed before passwords were turned off.
     await getDb().update(eventSettings).set({ participantPasswords: true });
     const to = address();
     const { id } = await createUser(testAdmin, { name: `linked-${process.pid}-${++serial}`, role: "participant", email: to, language: "en" });
     const [mail] = await waitForMails(to, started);
     const { token } = linkIn(mail);
+    await getDb().update(users).set({ emailConfirmed: false }).where(eq(users.id, id));
     await getDb().update(eventSettings).set({ participantPasswords: false });
 
-    const opened = answerOf(await callRoute(setPasswordRoute as never, "loader", { request: new Request(`http://localhost/set-password?${new URLSearchParams({ token })}`), params: {}, context: {} }));
-    expect(opened.status).toBe(403);
-    expect(opened.body).toMatchObject({ refusal: offSentence, token: "" });
+    // Opened: the page offers to confirm the address, and names the provider; nothing is spent.
+    const open = () => callRoute(setPasswordRoute as never, "loader", { request: new Request(`http://localhost/set-password?${new URLSearchParams({ token })}`), params: {}, context: {} });
+    const opened = answerOf(await open());
+    expect(opened.status).toBe(200);
+    expect(opened.body).toMatchObject({ refusal: null, confirm: { address: to, provider: LABEL } });
+    // Used to choose a password: refused with the sentence, the password untouched.
     const used = answerOf(await callRoute(setPasswordRoute as never, "action", { request: post("/set-password", { token, password: "a-new-password-1", confirm: "a-new-password-1" }), params: {}, context: {} }));
     expect(used.status).toBe(403);
-    const [account] = await getDb().select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, id));
-    expect(account.passwordHash).toBe(NO_PASSWORD);
+    expect(JSON.stringify(used.body)).toContain(offSentence);
+    const confirmedYet = async () => (await getDb().select({ passwordHash: users.passwordHash, confirmed: users.emailConfirmed }).from(users).where(eq(users.id, id)))[0];
+    expect(await confirmedYet()).toEqual({ passwordHash: NO_PASSWORD, confirmed: false });
 
-    // An admin's new link: refused with the sentence. "Forgot your password?": the same answer, and no mail.
-    await expect(sendSetPasswordLink(testAdmin, id)).rejects.toThrow(offSentence);
+    // Used to confirm: the address is confirmed, the person is sent to sign in with the provider, and it is recorded.
+    const confirmed = answerOf(await callRoute(setPasswordRoute as never, "action", { request: post("/set-password", { token, intent: "confirm" }), params: {}, context: {} }));
+    expect(confirmed.status).toBe(302);
+    expect((confirmed.body as Response).headers.get("Location")).toBe("/login");
+    expect(await confirmedYet()).toEqual({ passwordHash: NO_PASSWORD, confirmed: true });
+    const records = await getDb().select().from(auditLog).where(and(eq(auditLog.kind, "user.address-confirmed"), eq(auditLog.subjectId, id)));
+    expect(records).toEqual([expect.objectContaining({ actorId: id, after: { email: to } })]);
+    // Once.
+    expect(answerOf(await open()).status).toBe(410);
+    const again = answerOf(await callRoute(setPasswordRoute as never, "action", { request: post("/set-password", { token, intent: "confirm" }), params: {}, context: {} }));
+    expect(again.status).toBe(410);
+
+    // A link mailed to an address the account no longer has confirms nothing: refused with the sentence.
+    await getDb().update(eventSettings).set({ participantPasswords: true });
+    const moved = address();
+    const other = await createUser(testAdmin, { name: `moved-${process.pid}-${++serial}`, role: "participant", email: moved, language: "en" });
+    const { token: movedToken } = linkIn((await waitForMails(moved, started))[0]);
+    await getDb().update(users).set({ email: address(), emailConfirmed: false }).where(eq(users.id, other.id));
+    await getDb().update(eventSettings).set({ participantPasswords: false });
+    const movedAnswer = answerOf(await callRoute(setPasswordRoute as never, "action", { request: post("/set-password", { token: movedToken, intent: "confirm" }), params: {}, context: {} }));
+    expect(movedAnswer.status).toBe(403);
+    expect((await getDb().select({ confirmed: users.emailConfirmed }).from(users).where(eq(users.id, other.id)))[0].confirmed).toBe(false);
+
+    // An admin's new link: a mail that confirms the address, saying so. "Forgot your password?": the same answer, and no mail.
+    await getDb().update(users).set({ emailConfirmed: false }).where(eq(users.id, id));
+    expect(await sendSetPasswordLink(testAdmin, id)).toEqual({ address: to, confirms: true });
+    const [, confirmMail] = await waitForMails(to, started, 2);
+    expect(confirmMail.subject).toContain("confirm your address");
+    expect(confirmMail.text).toContain(LABEL);
+    expect(confirmMail.text).not.toMatch(/choose your password/i);
+    expect(answerOf(await callRoute(setPasswordRoute as never, "action", { request: post("/set-password", { token: linkIn(confirmMail).token, intent: "confirm" }), params: {}, context: {} })).status).toBe(302);
+    expect((await confirmedYet()).confirmed).toBe(true);
     const asked = answerOf(await callRoute(forgotRoute as never, "action", { request: post("/forgot-password", { email: to }), params: {}, context: {} }));
     expect(asked.status).toBe(302);
     const forgotPage = answerOf(await callRoute(forgotRoute as never, "loader", { request: new Request("http://localhost/forgot-password"), params: {}, context: {} }));

@@ -48,16 +48,52 @@ function actorOf(routeId: string): WorldRole {
 }
 
 /**
- * Everything a form can change, as one digest: a refusal must leave it as it was. Per table, its row count and
- * the sum of a 64-bit hash of each row's text: any row added, removed or changed moves it, with no sort and no
- * long string built (thousands of digests per file).
+ * Tables a refused post may still write, each for a stated reason; every other table of the schema is watched.
+ * - `sessions`: reading a session records its last use (at most once a minute), whatever the answer.
  */
-const digestTables = ["teams", "users", "challenges", "submissions", "submission_scores", "announcements", "notifications", "requests", "registrations", "meals", "gates", "event_settings", "standings_outbox", "api_tokens", "awards", "audit_log", "flag_attempts", "team_invites", "challenge_flags", "challenge_hints", "hint_unlocks", "challenge_criteria", "criterion_scores", "judge_assignments", "request_messages", "prediction_challenges", "prediction_submissions", "prediction_choices", "integrity_settings", "code_challenges", "code_runs", "oidc_identities", "challenge_starter_files"];
+const unwatchedTables = new Set(["sessions"]);
+
+/**
+ * Everything a form can change, as one number: a row-level trigger on every watched table counts each row
+ * inserted, deleted or changed (an update that writes the same values counts nothing), in the same
+ * transaction as the change, so a rolled-back write counts nothing either. A refusal must leave the count
+ * as it was. One read of one row per case, where a digest of every table grew with the tables.
+ */
+async function watchWrites() {
+  const db = getDb();
+  const tables = await db.execute<{ name: string }>(sql`select tablename as name from pg_tables where schemaname = 'public'`);
+  await db.execute(sql.raw(`
+    create table if not exists fuzz_writes (n bigint not null);
+    insert into fuzz_writes select 0 where not exists (select 1 from fuzz_writes);
+    create or replace function fuzz_count_write() returns trigger language plpgsql as $$
+      begin update fuzz_writes set n = n + 1; return null; end $$;`));
+  for (const { name } of tables) {
+    if (unwatchedTables.has(name) || name === "fuzz_writes") continue;
+    await db.execute(sql.raw(`
+      create or replace trigger fuzz_rows after insert or delete on "${name}" for each row execute function fuzz_count_write();
+      create or replace trigger fuzz_changes after update on "${name}" for each row when (old.* is distinct from new.*) execute function fuzz_count_write();
+      create or replace trigger fuzz_truncate after truncate on "${name}" for each statement execute function fuzz_count_write();`));
+  }
+}
 async function databaseDigest(): Promise<string> {
-  const [row] = await getDb().execute<{ digest: string }>(
-    sql.raw(`select concat_ws(',', ${digestTables.map((table) => `(select count(*) || ':' || coalesce(sum(hashtextextended(x::text, 0)::numeric), 0) from ${table} x)`).join(", ")}) as digest`),
-  );
-  return row.digest;
+  const [row] = await getDb().execute<{ n: string }>(sql`select n::text from fuzz_writes`);
+  return row.n;
+}
+
+/** The watch itself, before it is trusted: a row changed moves it, the same values written or a rolled-back write do not. */
+async function checkWatch(world: RouteWorld) {
+  const before = await databaseDigest();
+  await getDb().execute(sql`update requests set message = message where id = ${world.threadOfA}`);
+  await getDb()
+    .transaction(async (tx) => {
+      await tx.execute(sql`update requests set message = message || '!' where id = ${world.threadOfA}`);
+      tx.rollback();
+    })
+    .catch(() => undefined);
+  expect(await databaseDigest(), "the write watch counted a write that changed nothing").toBe(before);
+  await getDb().execute(sql`update requests set message = message || '!' where id = ${world.threadOfA}`);
+  await getDb().execute(sql`update requests set message = left(message, -1) where id = ${world.threadOfA}`);
+  expect(Number(await databaseDigest()), "the write watch missed a changed row").toBe(Number(before) + 2);
 }
 
 /** A refusal a person can read: a conform reply with a message, a { message }, or a sentence of text. */
@@ -75,6 +111,8 @@ export async function fuzzRoutes(select: (routeId: string) => boolean) {
   let world: RouteWorld;
   beforeAll(async () => {
     world = await createRouteWorld();
+    await watchWrites();
+    await checkWatch(world);
   });
   afterAll(() => closeEmitter());
 

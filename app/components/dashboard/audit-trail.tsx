@@ -84,6 +84,7 @@ const kindKeys: Record<AuditKind, string> = {
   "session.ended": "auditPage.kinds.sessionEnded",
   "user.password-changed": "auditPage.kinds.userPasswordChanged",
   "user.password-set": "auditPage.kinds.userPasswordSet",
+  "user.address-confirmed": "auditPage.kinds.userAddressConfirmed",
   "user.identity-bound": "auditPage.kinds.userIdentityBound",
   "mail.link-sent": "auditPage.kinds.mailLinkSent",
   "token.created": "auditPage.kinds.tokenCreated",

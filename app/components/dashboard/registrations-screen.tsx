@@ -28,7 +28,7 @@ function dateFormatsOf(language: Language) {
 type RegistrationsAction = { result: SubmissionResult<string[]>; accounts: CreatedAccounts | null };
 
 /** Dashboard → Registrations: the accounts just created, the counts, and the list to create accounts from. */
-export function RegistrationsScreen({ q, counts, rows, mailOn, teamWishes }: RegistrationsPage) {
+export function RegistrationsScreen({ q, counts, rows, mailOn, providerOnly, teamWishes }: RegistrationsPage) {
   const actionData = useActionData<RegistrationsAction>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -51,7 +51,7 @@ export function RegistrationsScreen({ q, counts, rows, mailOn, teamWishes }: Reg
 
       {actionData?.accounts ? <CreatedAccountsCard accounts={actionData.accounts} /> : null}
       {/* How accounts made here learn their password (docs/domain.md "Mail"). */}
-      <p className={mailOn ? "muted" : "registrations__warning"}>{mailOn ? t("registrationsPage.mailOn") : t("registrationsPage.mailOff")}</p>
+      <p className={mailOn ? "muted" : "registrations__warning"}>{mailOn ? (providerOnly ? t("registrationsPage.mailOnConfirm", { label: providerOnly }) : t("registrationsPage.mailOn")) : t("registrationsPage.mailOff")}</p>
       {teamWishes ? <p className="muted">{t("registrationsPage.teamWishes")}</p> : null}
 
       <section className="card" aria-labelledby="registrations-counts-title">
@@ -239,7 +239,7 @@ function CreatedAccountsCard({ accounts }: { accounts: CreatedAccounts }) {
           ))}
         </ul>
       ) : null}
-      {accounts.created.length && accounts.linksMailed ? <p>{t("registrationsPage.created.linksMailed")}</p> : null}
+      {accounts.created.length && accounts.linksMailed ? <p>{accounts.linksConfirm ? t("registrationsPage.created.linksMailedConfirm") : t("registrationsPage.created.linksMailed")}</p> : null}
       {accounts.created.length ? (
         <>
           {accounts.linksMailed ? null : (
@@ -250,7 +250,7 @@ function CreatedAccountsCard({ accounts }: { accounts: CreatedAccounts }) {
           <SideScroll role="region" aria-labelledby="created-accounts-caption" tabIndex={0}>
             <table className="table">
               <caption id="created-accounts-caption" className="visually-hidden">
-                {accounts.linksMailed ? t("registrationsPage.created.captionMailed") : t("registrationsPage.created.caption")}
+                {accounts.linksMailed ? (accounts.linksConfirm ? t("registrationsPage.created.captionMailedConfirm") : t("registrationsPage.created.captionMailed")) : t("registrationsPage.created.caption")}
               </caption>
               <thead>
                 <tr>

@@ -34,6 +34,8 @@ export const auditKinds = {
   // A user's own password: changed while signed in, or chosen with a mailed link (a reset or a new account's).
   "user.password-changed": "Password changed by its user",
   "user.password-set": "Password chosen with a mailed link",
+  // While passwords are off for participants, a participant's mailed link confirms the address instead.
+  "user.address-confirmed": "Address confirmed with a mailed link",
   // An account linked to its person at the organisers' identity provider, at their first sign-in through it.
   "user.identity-bound": "Account linked to the identity provider",
   // An admin's new set-password link for a user (a new account's link goes with its "User created").

@@ -63,6 +63,8 @@ const samples: Record<string, [english: string, arabic: string]> = {
   "messages.imports.duplicateInFile": [m.imports.duplicateInFile(12), "الاسم نفسه موجود أيضًا في السطر 12"],
   "messages.imports.duplicateAddressInFile": [m.imports.duplicateAddressInFile(4), "البريد الإلكتروني نفسه في السطر 4 أيضًا"],
   "messages.mail.linkQueued": [m.mail.linkQueued("amina@example.org"), `رابط اختيار كلمة المرور في طريقه إلى ${bdi("amina@example.org")}`],
+  "messages.mail.confirmLinkQueued": [m.mail.confirmLinkQueued("amina@example.org"), `يسجّل المشاركون الدخول عبر مزوّد الهوية: رابط تأكيد العنوان في طريقه إلى ${bdi("amina@example.org")}`],
+  "messages.mail.addressConfirmed": [m.mail.addressConfirmed("Demo University"), `تأكّد عنوانك. سجّل الدخول عبر ${bdi("Demo University")}.`],
   "messages.mail.resetThrottled": [m.mail.resetThrottled(600), "طلبات كثيرة من شبكتك. حاول مرة أخرى بعد 10 دقائق."],
   "messages.imports.rowsInvalid": [m.imports.rowsInvalid(1), "في سطر واحد أخطاء: لم يُستورد شيء. صحّح الملف ثم اعرضه من جديد."],
   "messages.imports.accountsImported": [m.imports.accountsImported(11), "استُورد 11 حسابًا"],

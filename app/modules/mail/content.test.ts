@@ -18,6 +18,18 @@ describe("a mail's content", () => {
     expect(ar.html).toContain('<html lang="ar" dir="rtl">');
   });
 
+  it("asks a participant to confirm the address, naming the provider, while passwords are off for participants", () => {
+    const en = mailContent({ ...base, kind: "confirm_address", language: "en", provider: "University <account>" });
+    expect(en.subject).toBe("Gatekeeper Cup: confirm your address");
+    expect(en.text).toContain("Participants sign in with University <account>: confirm with the link below");
+    expect(en.text).toContain("Confirm my address: https://gates.example.org/set-password?token=abc.def");
+    expect(en.text.replace(base.link, "")).not.toMatch(/password/i);
+    expect(en.html).toContain("University &#60;account&#62;");
+    const ar = mailContent({ ...base, kind: "confirm_address", language: "ar", provider: "حساب الجامعة" });
+    expect(ar.subject).toBe("Gatekeeper Cup: أكّد عنوان بريدك");
+    expect(ar.text).toContain("عبر حساب الجامعة");
+  });
+
   it("escapes what people typed in the HTML and keeps line breaks out of the subject", () => {
     const mail = mailContent({ ...base, kind: "set_password", language: "en", eventName: "Cup\r\nBcc: thief@example.org", userName: "<img src=x onerror=alert(1)>" });
     expect(mail.subject).toBe("Cup Bcc: thief@example.org: choose your password");

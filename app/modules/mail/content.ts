@@ -6,7 +6,7 @@
  */
 import { directionOf, tFor, type Language } from "../i18n/i18n.ts";
 
-export type MailContentKind = "set_password" | "password_reset";
+export type MailContentKind = "set_password" | "password_reset" | "confirm_address";
 
 export interface MailContentInput {
   kind: MailContentKind;
@@ -14,6 +14,8 @@ export interface MailContentInput {
   eventName: string;
   userName: string;
   link: string;
+  /** The identity provider's label (`confirm_address`: a participant's account while passwords are off). */
+  provider?: string;
   /** How long the link works: hours for a new account's, minutes for a reset's. */
   validHours?: number;
   validMinutes?: number;
@@ -33,15 +35,17 @@ const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${c
 /** The texts of one mail, before they are laid out. */
 function textsOf(input: MailContentInput) {
   const t = tFor(input.language);
-  const values = { event: oneLine(input.eventName).slice(0, 200), name: oneLine(input.userName) };
+  const values = { event: oneLine(input.eventName).slice(0, 200), name: oneLine(input.userName), provider: oneLine(input.provider ?? "") };
   const validity =
-    input.kind === "set_password"
-      ? String(t("mail.validHours", { count: input.validHours ?? 72 }))
-      : String(t("mail.validMinutes", { count: input.validMinutes ?? 30 }));
+    input.kind === "password_reset"
+      ? String(t("mail.validMinutes", { count: input.validMinutes ?? 30 }))
+      : String(t("mail.validHours", { count: input.validHours ?? 72 }));
   const texts =
     input.kind === "set_password"
-      ? { subject: t("mail.setPassword.subject", values), intro: t("mail.setPassword.intro", values), action: t("mail.setPassword.action") }
-      : { subject: t("mail.reset.subject", values), intro: t("mail.reset.intro", values), action: t("mail.reset.action") };
+      ? { subject: t("mail.setPassword.subject", values), intro: t("mail.setPassword.intro", values), action: t("mail.setPassword.action"), ignore: t("mail.setPassword.ignore") }
+      : input.kind === "confirm_address"
+        ? { subject: t("mail.confirmAddress.subject", values), intro: t("mail.confirmAddress.intro", values), action: t("mail.confirmAddress.action"), ignore: t("mail.confirmAddress.ignore", values) }
+        : { subject: t("mail.reset.subject", values), intro: t("mail.reset.intro", values), action: t("mail.reset.action"), ignore: t("mail.reset.ignore") };
   return {
     subject: oneLine(String(texts.subject)),
     greeting: String(t("mail.greeting", values)),
@@ -49,7 +53,7 @@ function textsOf(input: MailContentInput) {
     action: String(texts.action),
     validity,
     copy: String(t("mail.copyLink")),
-    ignore: String(input.kind === "set_password" ? t("mail.setPassword.ignore") : t("mail.reset.ignore")),
+    ignore: String(texts.ignore),
     signature: String(t("mail.signature", values)),
   };
 }

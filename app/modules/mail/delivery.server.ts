@@ -12,11 +12,12 @@ import { eventSettings, mails, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getEnv } from "../../infrastructure/env.server.ts";
 import { isMailOff, MailSendError, mailSettings, sendMail } from "../../infrastructure/mail.server.ts";
+import { readParticipantPasswords } from "../auth/password-sign-in.server.ts";
 import { emailKey } from "./addresses.ts";
 import { mailContent } from "./content.ts";
 import { createPasswordLink, dropLinksOfMail, RESET_LINK_MINUTES } from "./password-links.server.ts";
 
-export type DeliveryOutcome = { sent: true; response: string } | { sent: false; reason: "gone" | "done" | "address-changed" };
+export type DeliveryOutcome = { sent: true; response: string } | { sent: false; reason: "gone" | "done" | "address-changed" | "passwords-off" };
 
 /** The page a link opens: the token in the query (the access log and the proxy's log keep the path only). */
 export function passwordLinkUrl(origin: string, token: string): string {
@@ -44,6 +45,7 @@ export async function deliverMail(mailId: number, attempt: number, of: number): 
       attempts: mails.attempts,
       userId: users.id,
       userName: users.name,
+      role: users.role,
       currentAddress: users.email,
     })
     .from(mails)
@@ -63,12 +65,22 @@ export async function deliverMail(mailId: number, attempt: number, of: number): 
     throw new UnrecoverableError("mail is off");
   }
   const purpose = row.kind === "set_password" ? "set" : "reset";
+  // A participant's mail while passwords are off: a new account's link confirms the address (password-links.server.ts);
+  // a reset asked before passwords were turned off resets nothing any more.
+  const passwords = await readParticipantPasswords();
+  const participantWithoutPassword = row.role === "participant" && !passwords.on;
+  if (participantWithoutPassword && row.kind === "password_reset") {
+    await markFailed(mailId, attempts, "not sent: participants sign in with the identity provider");
+    return { sent: false, reason: "passwords-off" };
+  }
   const [token, [event]] = await Promise.all([
     getDb().transaction((tx) => createPasswordLink(tx, { userId: row.userId, purpose, mailId })),
     getDb().select({ name: eventSettings.name }).from(eventSettings).where(eq(eventSettings.id, 1)),
   ]);
+  const confirmOnly = participantWithoutPassword && row.kind === "set_password";
   const content = mailContent({
-    kind: row.kind,
+    kind: confirmOnly ? "confirm_address" : row.kind,
+    provider: passwords.providerLabel ?? "",
     language: row.language,
     eventName: event?.name ?? "Gatekeeper",
     userName: row.userName,

@@ -4,7 +4,6 @@
  * that a worker runs after the commit (./delivery.server.ts). Never sent inside a request. A row whose job
  * never reached Redis is found by the workers' sweep and queued again (the job's id is the row's: never twice).
  */
-import { passwordRefusalFor } from "../auth/password-sign-in.server.ts";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
 import { mails, users, type MailKind } from "../../../db/schema.ts";
@@ -12,6 +11,7 @@ import { getDb } from "../../infrastructure/db.server.ts";
 import { getLogger } from "../../infrastructure/logger.server.ts";
 import { isMailOff, mailSettings } from "../../infrastructure/mail.server.ts";
 import { enqueueMany } from "../../infrastructure/queue.server.ts";
+import { readParticipantPasswords } from "../auth/password-sign-in.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { DomainError } from "../errors.ts";
 import type { Language } from "../i18n/i18n.ts";
@@ -116,21 +116,19 @@ export type UserMail = Awaited<ReturnType<typeof listMailsOf>>[number];
 
 /**
  * An admin sends a user a new set-password link (Users page, or the API): refused when mail is off or the
- * user has no address. The link is made when the worker sends it. Returns the address it goes to.
+ * user has no address. The link is made when the worker sends it. Returns the address it goes to, and whether
+ * the link confirms the address instead (a participant while passwords are off for participants: docs/domain.md).
  */
-export async function sendSetPasswordLink(actor: Actor, userId: number): Promise<string> {
+export async function sendSetPasswordLink(actor: Actor, userId: number): Promise<{ address: string; confirms: boolean }> {
   if (!mailIsOn()) throw new DomainError(messages.mail.off, { status: 409 });
-  const { id, address } = await getDb().transaction(async (tx) => {
+  const { id, address, confirms } = await getDb().transaction(async (tx) => {
     const [user] = await tx.select({ email: users.email, language: users.language, role: users.role }).from(users).where(eq(users.id, userId)).for("key share");
     if (!user) throw new DomainError(messages.dashboard.userNotFound, { status: 404 });
-    // Passwords off for participants (docs/domain.md): a link would only be refused when used.
-    const refusal = await passwordRefusalFor(user.role, tx);
-    if (refusal) throw refusal;
     if (!user.email) throw new DomainError(messages.mail.noAddress, { status: 409 });
     const [mailId] = await queueMails(tx, [{ userId, kind: "set_password", toAddress: user.email, language: user.language }]);
     await recordAudit(tx, actor, { kind: "mail.link-sent", userId, subjectId: mailId, after: { to: user.email } });
-    return { id: mailId, address: user.email };
+    return { id: mailId, address: user.email, confirms: user.role === "participant" && !(await readParticipantPasswords(tx)).on };
   });
   await dispatchMails([id]);
-  return address;
+  return { address, confirms };
 }

@@ -6,6 +6,10 @@
  * leak nor the time an answer takes gives a usable link. Opening a link (GET) reads it; only submitting the
  * form (POST) uses it: mail scanners open links. Using it sets the password, spends the link and every other
  * unused link of the user, and ends every sign-in session of the user, in one transaction.
+ *
+ * While passwords are off for participants, a participant's mailed link chooses no password: it confirms the
+ * address it was mailed to (the person shows they read that mailbox), so a first sign-in through the identity
+ * provider may bind by it (docs/domain.md "Passwords off for participants").
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
@@ -13,7 +17,7 @@ import type { Queryable } from "../../../db/client.ts";
 import { mails, passwordLinks, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getEnv } from "../../infrastructure/env.server.ts";
-import { passwordRefusalFor } from "../auth/password-sign-in.server.ts";
+import { passwordRefusalFor, readParticipantPasswords } from "../auth/password-sign-in.server.ts";
 import { hashPassword } from "../auth/password.server.ts";
 import { forgetRecentUsers } from "../auth/recent-users.server.ts";
 import { endSessionsOf } from "../auth/sessions.server.ts";
@@ -64,8 +68,10 @@ export async function dropLinksOfMail(tx: Queryable, mailId: number): Promise<vo
 export type LinkState =
   | { state: "live"; userId: number; userName: string; purpose: LinkPurpose; expiresAt: Date; mailId: number | null }
   | { state: "unknown" | "used" | "expired" }
-  // A participant's link while passwords are off for participants (docs/domain.md "Passwords off for participants").
-  | { state: "refused"; refusal: DomainError };
+  // A participant's link while passwords are off for participants (docs/domain.md "Passwords off for participants"):
+  // refused, or, when it was mailed to the account's address as it still is, a link that confirms that address.
+  | { state: "refused"; refusal: DomainError }
+  | { state: "confirm"; refusal: DomainError; userId: number; userName: string; mailId: number; address: string; providerLabel: string };
 
 /**
  * The state of a link, read (not used): what its page shows. A malformed token is unknown. A live link of a
@@ -75,9 +81,22 @@ export async function readPasswordLink(token: string, db: Queryable = getDb(), n
   const parts = TOKEN.exec(token);
   if (!parts) return { state: "unknown" };
   const query = db
-    .select({ id: passwordLinks.id, userId: passwordLinks.userId, userName: users.name, role: users.role, mailId: passwordLinks.mailId, purpose: passwordLinks.purpose, verifierHash: passwordLinks.verifierHash, expiresAt: passwordLinks.expiresAt, usedAt: passwordLinks.usedAt })
+    .select({
+      id: passwordLinks.id,
+      userId: passwordLinks.userId,
+      userName: users.name,
+      role: users.role,
+      address: users.email,
+      mailedTo: mails.toAddress,
+      mailId: passwordLinks.mailId,
+      purpose: passwordLinks.purpose,
+      verifierHash: passwordLinks.verifierHash,
+      expiresAt: passwordLinks.expiresAt,
+      usedAt: passwordLinks.usedAt,
+    })
     .from(passwordLinks)
     .innerJoin(users, eq(users.id, passwordLinks.userId))
+    .leftJoin(mails, eq(mails.id, passwordLinks.mailId))
     .where(eq(passwordLinks.selector, parts[1]));
   const [row] = forUpdate ? await query.for("update", { of: passwordLinks }) : await query;
   // The verifier is compared in constant time; a link of a deleted user went with the user (cascade).
@@ -87,13 +106,18 @@ export async function readPasswordLink(token: string, db: Queryable = getDb(), n
   if (row.usedAt) return { state: "used" };
   if (row.expiresAt.getTime() <= now.getTime()) return { state: "expired" };
   const refusal = await passwordRefusalFor(row.role, db);
-  if (refusal) return { state: "refused", refusal };
+  if (refusal) {
+    const mailedHere = row.mailId !== null && row.address !== null && row.mailedTo !== null && row.address.toLowerCase() === row.mailedTo.toLowerCase();
+    if (!mailedHere) return { state: "refused", refusal };
+    const { providerLabel } = await readParticipantPasswords(db);
+    return { state: "confirm", refusal, userId: row.userId, userName: row.userName, mailId: row.mailId!, address: row.address!, providerLabel: providerLabel ?? "" };
+  }
   return { state: "live", userId: row.userId, userName: row.userName, purpose: row.purpose, expiresAt: row.expiresAt, mailId: row.mailId };
 }
 
 /** Why a link cannot be used, as the page and the form say it. */
 export function linkRefusal(link: Exclude<LinkState, { state: "live" }>): DomainError {
-  if (link.state === "refused") return link.refusal;
+  if (link.state === "refused" || link.state === "confirm") return link.refusal;
   const state = link.state;
   if (state === "used") return new DomainError(messages.mail.linkUsed, { status: 410 });
   if (state === "expired") return new DomainError(messages.mail.linkExpired, { status: 410 });
@@ -139,4 +163,30 @@ export async function spendPasswordLink(token: string, password: string, now = n
   });
   if (used.sessionsEnded > 0) forgetRecentUsers();
   return used;
+}
+
+/**
+ * Uses a participant's link while passwords are off: the address it was mailed to, still the account's, is
+ * confirmed; the link and every other unused link of the user are spent. No password is set and no session
+ * ends. Throws the link's refusal when it confirms nothing (used meanwhile, expired, passwords on again: then
+ * it chooses a password, and the page says so). Returns the provider's label, for the sign-in page.
+ */
+export async function confirmAddressByLink(token: string, now = new Date(), ip: string | null = null): Promise<{ providerLabel: string }> {
+  return getDb().transaction(async (tx) => {
+    const link = await readPasswordLink(token, tx, now, true);
+    if (link.state === "live") throw new DomainError(messages.mail.linkSetsPassword, { status: 409 });
+    if (link.state !== "confirm") throw linkRefusal(link);
+    const parts = TOKEN.exec(token)!;
+    const [user] = await tx
+      .update(users)
+      .set({ emailConfirmed: true })
+      .where(and(eq(users.id, link.userId), sql`lower(${users.email}) = lower(${link.address})`))
+      .returning({ role: users.role, teamId: users.teamId });
+    if (!user) throw linkRefusal({ state: "refused", refusal: link.refusal });
+    await tx.update(passwordLinks).set({ usedAt: now }).where(eq(passwordLinks.selector, parts[1]));
+    await tx.delete(passwordLinks).where(and(eq(passwordLinks.userId, link.userId), isNull(passwordLinks.usedAt), ne(passwordLinks.selector, parts[1])));
+    const actor: Actor = { id: link.userId, name: link.userName, role: user.role, via: "link", sessionId: null, tokenId: null, ip };
+    await recordAudit(tx, actor, { kind: "user.address-confirmed", userId: link.userId, teamId: user.teamId, subjectId: link.userId, after: { email: link.address } });
+    return { providerLabel: link.providerLabel };
+  });
 }

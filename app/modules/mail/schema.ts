@@ -27,6 +27,9 @@ export const SetPasswordSchema = z
   .object({ token: text().max(200).optional(), password: newPassword, confirm: text().max(MAX_PASSWORD).optional() })
   .superRefine(twice);
 
+/** A participant's link while passwords are off: the token alone, to confirm the address it was mailed to. */
+export const ConfirmAddressSchema = z.object({ token: text().max(200).optional(), intent: z.literal("confirm") });
+
 export const ChangePasswordSchema = z
   .object({
     current: text({ error: messages.login.emptyFields }).min(1, messages.dashboard.passwordRequired).max(1000),

@@ -7,12 +7,13 @@ import type { Actor } from "../audit/audit.server.ts";
 import { csvFileName } from "../exports/csv-format.server.ts";
 import { createAccountsFromRegistrations } from "./accounts.server.ts";
 import { accountsCsvDataUrl } from "./csv.server.ts";
+import { readParticipantPasswords } from "../auth/password-sign-in.server.ts";
 import { mailIsOn } from "../mail/mails.server.ts";
 import { readTeamFormation } from "../teams/self-formed.server.ts";
 import { listRegistrations, registrationCounts } from "./registrations.server.ts";
 
 export async function readRegistrationsPage(q: string) {
-  const [rows, counts, formation] = await Promise.all([listRegistrations(q), registrationCounts(), readTeamFormation()]);
+  const [rows, counts, formation, passwords] = await Promise.all([listRegistrations(q), registrationCounts(), readTeamFormation(), readParticipantPasswords()]);
   return {
     q,
     counts,
@@ -20,6 +21,8 @@ export async function readRegistrationsPage(q: string) {
     teamWishes: formation.selfFormedTeams,
     // Accounts made now get a mailed link (mail on) or a password shown once (off): the page says which.
     mailOn: mailIsOn(),
+    // Passwords off for participants: the mailed link confirms the address instead (docs/domain.md); the provider's label.
+    providerOnly: passwords.on ? null : passwords.providerLabel,
     rows: rows.map((row) => ({
       id: row.id,
       name: `${row.name} ${row.lastName}`,
@@ -40,6 +43,7 @@ export type RegistrationsPage = Awaited<ReturnType<typeof readRegistrationsPage>
 /** Creates the accounts; what the page shows of them once. */
 export async function createRegistrationAccounts(actor: Actor, ids: number[]) {
   const { created, refused, skipped, linksMailed } = await createAccountsFromRegistrations(actor, ids);
+  const passwords = await readParticipantPasswords();
   return {
     created: created.map(({ registrationId, fullName, email, userName, password, teamName, teamCreated }) => ({
       registrationId,
@@ -53,6 +57,8 @@ export async function createRegistrationAccounts(actor: Actor, ids: number[]) {
     refused,
     skipped,
     linksMailed,
+    // The links mailed confirm the addresses (passwords off for participants), not choose passwords.
+    linksConfirm: linksMailed && !passwords.on,
     // Without mail only: the passwords, once. With it, nothing to export (no password exists).
     csv: !linksMailed && created.length ? accountsCsvDataUrl(created.map((account) => ({ ...account, password: account.password ?? "" }))) : null,
     fileName: csvFileName("accounts"),
