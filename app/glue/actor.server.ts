@@ -3,7 +3,7 @@
  * session or their API token) and the address the request came from.
  */
 import type { UserActor } from "../modules/audit/audit.server.ts";
-import { shownIp } from "../modules/auth/sessions.server.ts";
+import { shownIp } from "../modules/auth/ip.ts";
 import type { Caller } from "./caller.server.ts";
 import { clientIp } from "./request.server.ts";
 import { requirePage } from "./auth.server.ts";

@@ -347,13 +347,14 @@ function Records({ records }: { records: AuditRecordView[] }) {
                 <bdi>{record.actor.name}</bdi>
               )}
               <span className="audit-meta">
-                {[
-                  record.actor.role ? t(roleKeys[record.actor.role]) : null,
-                  t("auditPage.via", { via: viaText(record.actor, serverMessage) }),
-                  record.actor.ip,
-                ]
-                  .filter(Boolean)
-                  .join(" · ")}
+                {[record.actor.role ? t(roleKeys[record.actor.role]) : null, t("auditPage.via", { via: viaText(record.actor, serverMessage) })].filter(Boolean).join(" · ")}
+                {/* An address is a value, left to right in either language (an IPv6 one has letters). */}
+                {record.actor.ip ? (
+                  <>
+                    {" · "}
+                    <bdi dir="ltr">{record.actor.ip}</bdi>
+                  </>
+                ) : null}
               </span>
               </>
             );

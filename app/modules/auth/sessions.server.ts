@@ -14,6 +14,7 @@ import { getDb, preparedOnce } from "../../infrastructure/db.server.ts";
 import { getEnv } from "../../infrastructure/env.server.ts";
 import type { Role } from "./access.ts";
 import { forgetRecentUsers } from "./recent-users.server.ts";
+import { shownIp } from "./ip.ts";
 
 export interface SessionLimits {
   /** A session unused this long has ended. */
@@ -51,12 +52,6 @@ export interface LiveSession {
 
 /** Browsers send long user agents; a hostile one could send anything. Kept short for the admin's list. */
 const MAX_USER_AGENT = 300;
-const MAX_IP = 64;
-
-/** An address as the admin reads it: an IPv4 client of a dual-stack server arrives as ::ffff:a.b.c.d, shown a.b.c.d. */
-export function shownIp(ip: string): string {
-  return ip.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "").slice(0, MAX_IP);
-}
 
 /** A session just started: the cookie's token, and how many of the user's oldest sessions it ended. */
 export interface StartedSession {
