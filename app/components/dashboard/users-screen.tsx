@@ -22,7 +22,7 @@ const roleKeys = {
   mentor: "usersPage.roles.mentor",
 } as const satisfies Record<(typeof userRoles)[number], string>;
 
-function UserForm({ editing, teams, mailOn }: { editing: UsersPage["editing"]; teams: UsersPage["teams"]; mailOn: boolean }) {
+function UserForm({ editing, teams, mailOn, providerOnly }: { editing: UsersPage["editing"]; teams: UsersPage["teams"]; mailOn: boolean; providerOnly: string | null }) {
   const lastResult = useActionData<SubmissionResult<string[]>>();
   useFormErrorToast(lastResult);
   const navigation = useNavigation();
@@ -85,7 +85,12 @@ function UserForm({ editing, teams, mailOn }: { editing: UsersPage["editing"]; t
             ))}
           </SelectField>
         </div>
-        {editing ? null : <p className="muted">{mailOn ? t("usersPage.form.linkHint") : t("usersPage.form.mailOff")}</p>}
+        {editing ? null : (
+          <p className="muted">
+            {mailOn ? t("usersPage.form.linkHint") : t("usersPage.form.mailOff")}
+            {mailOn && providerOnly ? ` ${t("usersPage.form.linkConfirmsHint", { label: providerOnly })}` : null}
+          </p>
+        )}
         <div className="message-slot" id={form.errorId} aria-live="polite">
           {form.errors?.[0] ? <Message tone="error">{serverMessage(form.errors[0])}</Message> : null}
         </div>
@@ -185,7 +190,7 @@ const mailKindKeys = { set_password: "usersPage.mail.kinds.setPassword", passwor
 const mailStatusKeys = { queued: "usersPage.mail.status.queued", sent: "usersPage.mail.status.sent", failed: "usersPage.mail.status.failed" } as const;
 
 /** What was mailed to the user and what the SMTP server said; a new set-password link (docs/domain.md "Mail"). */
-function UserMail({ user, mailOn }: { user: NonNullable<UsersPage["viewing"]>; mailOn: boolean }) {
+function UserMail({ user, mailOn, providerOnly }: { user: NonNullable<UsersPage["viewing"]>; mailOn: boolean; providerOnly: string | null }) {
   const navigation = useNavigation();
   const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "send-link";
   const { t } = useT();
@@ -232,7 +237,7 @@ function UserMail({ user, mailOn }: { user: NonNullable<UsersPage["viewing"]>; m
         <Form method="post" action="/dashboard/users">
           <input type="hidden" name="id" value={user.id} />
           <ActionButton type="submit" name="intent" value="send-link" variant="subtle" disabled={sending}>
-            {t("usersPage.mail.sendLink")}
+            {providerOnly && user.role === "participant" ? t("usersPage.mail.sendConfirmLink") : t("usersPage.mail.sendLink")}
           </ActionButton>
         </Form>
       ) : (
@@ -242,7 +247,7 @@ function UserMail({ user, mailOn }: { user: NonNullable<UsersPage["viewing"]>; m
   );
 }
 
-function UserDetails({ user, mySession, mailOn }: { user: NonNullable<UsersPage["viewing"]>; mySession: number | null; mailOn: boolean }) {
+function UserDetails({ user, mySession, mailOn, providerOnly }: { user: NonNullable<UsersPage["viewing"]>; mySession: number | null; mailOn: boolean; providerOnly: string | null }) {
   const { t } = useT();
   const formats = useFormats();
   return (
@@ -277,7 +282,7 @@ function UserDetails({ user, mySession, mailOn }: { user: NonNullable<UsersPage[
         <dd>{user.hasPassword ? t("usersPage.details.passwordSet") : t("usersPage.details.passwordNotYet")}</dd>
       </dl>
       <UserSessions user={user} mySession={mySession} />
-      <UserMail user={user} mailOn={mailOn} />
+      <UserMail user={user} mailOn={mailOn} providerOnly={providerOnly} />
       <p style={{ marginTop: "1rem" }}>
         <Link to="/dashboard/users">{t("common.close")}</Link>
       </p>
@@ -286,7 +291,7 @@ function UserDetails({ user, mySession, mailOn }: { user: NonNullable<UsersPage[
 }
 
 /** Dashboard → Users: the user viewed (with their sessions), the add or edit form, and the list. */
-export function UsersScreen({ users, teams, editing, viewing, me, mySession, mailOn }: UsersPage) {
+export function UsersScreen({ users, teams, editing, viewing, me, mySession, mailOn, providerOnly }: UsersPage) {
   const location = useLocation();
   const navigation = useNavigation();
   const deleting = navigation.state === "submitting" && navigation.formData?.get("intent") === "delete" ? navigation.formData.get("id") : null;
@@ -294,8 +299,8 @@ export function UsersScreen({ users, teams, editing, viewing, me, mySession, mai
   return (
     <section aria-labelledby="users-title" className="stack dash-page">
       <h1 id="users-title">{t("usersPage.title")}</h1>
-      {viewing ? <UserDetails user={viewing} mySession={mySession} mailOn={mailOn} /> : null}
-      <UserForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} teams={teams} mailOn={mailOn} />
+      {viewing ? <UserDetails user={viewing} mySession={mySession} mailOn={mailOn} providerOnly={providerOnly} /> : null}
+      <UserForm key={`${location.key}-${editing?.id ?? "new"}`} editing={editing} teams={teams} mailOn={mailOn} providerOnly={providerOnly} />
       <section className="card" aria-labelledby="user-list-heading">
         <h2 id="user-list-heading">{t("usersPage.list.heading")}</h2>
         <SideScroll>

@@ -4,13 +4,14 @@
  * viewed, with their sessions and the mail sent to them (whether the SMTP server took it), and whether
  * this server sends mail at all.
  */
+import { readParticipantPasswords } from "../auth/password-sign-in.server.ts";
 import { countLiveSessions, listSessionsOf } from "../auth/sessions.server.ts";
 import { listTeams } from "../teams/teams.server.ts";
 import { listMailsOf, mailIsOn } from "../mail/mails.server.ts";
 import { getUser, listUsers } from "./users.server.ts";
 
 export async function readUsersPage(admin: { id: number; sessionId: number | null }, editId: number | null, viewId: number | null) {
-  const [users, teams, editing, viewing, sessions, signedIn, mails] = await Promise.all([
+  const [users, teams, editing, viewing, sessions, signedIn, mails, passwords] = await Promise.all([
     listUsers(),
     listTeams(),
     editId ? getUser(editId) : null,
@@ -18,10 +19,13 @@ export async function readUsersPage(admin: { id: number; sessionId: number | nul
     viewId ? listSessionsOf(viewId) : [],
     countLiveSessions(),
     viewId ? listMailsOf(viewId) : [],
+    readParticipantPasswords(),
   ]);
   return {
     me: admin.id,
     mailOn: mailIsOn(),
+    // Passwords off for participants: a participant's mailed link confirms the address instead (docs/domain.md).
+    providerOnly: passwords.on ? null : passwords.providerLabel,
     mySession: admin.sessionId,
     users: users.map((user) => ({ ...user, sessions: signedIn.get(user.id) ?? 0 })),
     teams: teams.map((team) => ({ id: team.id, name: team.name })),
