@@ -4,6 +4,7 @@
  * state, and starts as root (to switch to its slot users); run one per machine, or several with disjoint
  * RUNNER_FIRST_SLOT. Its concurrency: RUNNER_CONCURRENCY, else the machine's cores less one.
  */
+import { setPriority } from "node:os";
 import { closeEmitter } from "../app/infrastructure/emitter.server.ts";
 import { closeDb } from "../app/infrastructure/db.server.ts";
 import { getEnv } from "../app/infrastructure/env.server.ts";
@@ -29,6 +30,8 @@ async function main() {
     process.exit(1);
   }
   const env = getEnv();
+  // Before any program starts: every compile and run inherits this priority (docs/operations.md "Code runners").
+  setPriority(env.RUNNER_NICE);
   const metricsServer = env.METRICS_TOKEN ? await startMetricsServer(env.WORKER_METRICS_PORT) : null;
   if (metricsServer) {
     const STATES = ["waiting", "active", "delayed", "failed"] as const;

@@ -135,6 +135,9 @@ function envSchema(source: Record<string, string | undefined>) {
       RUNNER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
       // The first sandbox slot (gk-sandbox-N user) a runner takes: two runners on one machine take disjoint slots.
       RUNNER_FIRST_SLOT: z.coerce.number().int().min(0).max(63).default(0),
+      // The runner's CPU priority, a nice level from 0 to 19 that its compilers and programs inherit: on cores shared
+      // with web processes, judging waits for the pages, never the reverse (docs/operations.md "Code runners").
+      RUNNER_NICE: z.coerce.number().int().min(0).max(19).default(10),
       // Shown as "processed by" on each job in the queue dashboard. Default: host and pid.
       WORKER_NAME: z.string().min(1).max(100).optional(),
       // Submission upload limit in bytes (200 MB). Lowered only by the e2e server to keep CI fast.

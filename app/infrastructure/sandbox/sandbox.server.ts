@@ -10,9 +10,13 @@
  *     → the program.
  *
  * A wall-clock limit freezes and kills the whole group; standard output beyond its cap is cut (and ends the run).
+ * The wall clock does not count the time the run's processes waited for a CPU (their run delay, from
+ * /proc/<pid>/schedstat): a runner at a low priority beside busy web processes (docs/operations.md "Code
+ * runners") must not turn a program that was only kept waiting into a time limit. A program that sleeps or
+ * blocks still reaches it; whatever happens, the run ends by `WALL_HARD_FACTOR` times its wall limit.
  */
 import { execFileSync, spawn, type ChildProcess, type StdioOptions } from "node:child_process";
-import { closeSync, existsSync, openSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { type Readable } from "node:stream";
 import { detectCgroups, type CgroupDriver } from "./cgroups.server.ts";
@@ -175,6 +179,34 @@ function prlimitArguments(limits: Limits): string[] {
   return args;
 }
 
+/** However long a run waited for a CPU, it ends by this many times its wall-clock limit. */
+export const WALL_HARD_FACTOR = 10;
+
+/**
+ * The wall clock's decision when its timer fires: stop the run, or look again in `wait` ms. `elapsedMs` since the
+ * start, `waitedMs` of it spent waiting for a CPU (not the program's doing), the run's limit and the hard end.
+ */
+export function wallClockDecision(elapsedMs: number, waitedMs: number, wallMs: number): { stop: true } | { stop: false; wait: number } {
+  const hardEnd = wallMs * WALL_HARD_FACTOR;
+  if (elapsedMs >= hardEnd) return { stop: true };
+  const counted = elapsedMs - Math.max(0, Math.min(waitedMs, elapsedMs));
+  if (counted >= wallMs) return { stop: true };
+  return { stop: false, wait: Math.max(10, Math.min(wallMs - counted, hardEnd - elapsedMs)) };
+}
+
+/** The time these processes spent runnable but waiting for a CPU, in ms (the second field of /proc/<pid>/schedstat). */
+function runDelayMs(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[1] ?? 0) / 1e6;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
+}
+
 /** Runs one command in the sandbox and says how it ended; never throws for what the program does. */
 export async function runInSandbox(sandbox: SandboxHost, request: SandboxRequest): Promise<SandboxResult> {
   const { limits, slot } = request;
@@ -220,7 +252,15 @@ export async function runInSandbox(sandbox: SandboxHost, request: SandboxRequest
     const stdout = collect(child.stdio[1] as Readable, limits.outputBytes, () => stop("output"));
     const stderr = collect(child.stdio[2] as Readable, limits.errorBytes);
     const status = collect(child.stdio[4] as Readable, 64 * 1024);
-    const wall = setTimeout(() => stop("time"), limits.wallMs);
+    // The most run delay seen: an exited process's is lost, a reading may come after the processes are gone.
+    let waited = 0;
+    const checkWall = () => {
+      waited = Math.max(waited, runDelayMs(group.pids()));
+      const decision = wallClockDecision(performance.now() - startedAt, waited, limits.wallMs);
+      if (decision.stop) stop("time");
+      else wall = setTimeout(checkWall, decision.wait);
+    };
+    let wall = setTimeout(checkWall, limits.wallMs);
     // CPU time is watched too: a program spinning in several threads reaches its CPU limit before the wall clock.
     const cpuWatch = setInterval(() => {
       try {

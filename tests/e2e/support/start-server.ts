@@ -48,6 +48,9 @@ const env = {
   ...process.env,
   NODE_ENV: "production" as const,
   SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
+  // The runner at the web's priority: here the "web" beside it is two browsers and the suite, and the tests wait for
+  // verdicts against a clock (production's RUNNER_NICE=10 lets the pages go first: docs/operations.md).
+  RUNNER_NICE: "0",
   // Production names every service explicitly (no silent fallback to the dev defaults).
   ...productionServiceEnv(),
   // Mail through the project's own SMTP server (the tests read what it kept); links open this server.
