@@ -24,14 +24,15 @@ const SWEEP_INTERVAL_MS = 30_000;
 async function main() {
   const log = getLogger().child({ process: "runner", pid: process.pid });
   getMetrics("runner");
-  const host = await sandboxHost();
+  const env = getEnv();
+  // Before any program starts: the runner's own work at this priority, its programs' control group weighted as it
+  // (a nice level does not cross control groups: docs/operations.md "Code runners").
+  setPriority(env.RUNNER_NICE);
+  const host = await sandboxHost(64, env.RUNNER_NICE);
   if ("reason" in host) {
     log.error({ reason: host.reason }, "the runner cannot sandbox programs on this machine");
     process.exit(1);
   }
-  const env = getEnv();
-  // Before any program starts: every compile and run inherits this priority (docs/operations.md "Code runners").
-  setPriority(env.RUNNER_NICE);
   const metricsServer = env.METRICS_TOKEN ? await startMetricsServer(env.WORKER_METRICS_PORT) : null;
   if (metricsServer) {
     const STATES = ["waiting", "active", "delayed", "failed"] as const;

@@ -15,7 +15,7 @@ import { accountForIdentity, finishOidcSignIn, OidcSignInError, oidcSettings, PE
 import { messages } from "../modules/messages.ts";
 import { InvalidCredentialsError, sessionHeadersFor } from "./auth.server.ts";
 import { languageOf } from "./language.server.ts";
-import { clientIp } from "./request.server.ts";
+import { auditIp } from "./request.server.ts";
 import { notFound } from "./responses.server.ts";
 import { redirectWithToast } from "./toast.server.ts";
 
@@ -85,7 +85,7 @@ export async function finishProviderSignIn(request: Request): Promise<Response> 
     const pending = await readPending(request);
     if (!pending) throw new OidcSignInError(messages.oidc.failed, 400);
     const identity = await finishOidcSignIn(settings, new URL(request.url).searchParams, pending);
-    const account = await accountForIdentity(identity, { createsAccounts: settings.createsAccounts, ip: clientIp(request), language: languageOf(request) });
+    const account = await accountForIdentity(identity, { createsAccounts: settings.createsAccounts, ip: auditIp(request), language: languageOf(request) });
     const user = await findSessionUser(account.userId);
     if (!user) throw new OidcSignInError(messages.oidc.failed, 409);
     // The session, its limits, the known-browser and device cookies and the sign-in log: as a password login.

@@ -11,3 +11,9 @@ export function clientIp(request: Request): string {
   const ip = request.headers.get(CLIENT_IP_HEADER);
   return ip === null ? "unknown" : shownIp(ip);
 }
+
+/** The client's address as an audit record keeps it: null where it is not known (never the word "unknown"). */
+export function auditIp(request: Request): string | null {
+  const ip = clientIp(request);
+  return ip === "unknown" ? null : ip;
+}

@@ -332,7 +332,7 @@ export const messages = {
     passwordSet: "Your password is set. Sign in with it.",
     // A participant's link while passwords are off: it confirms the address instead.
     addressConfirmed: template("Your address is confirmed. Sign in with {{label}}.", (label: string) => ({ label })),
-    linkSetsPassword: "Password sign-in is on again for participants: this link now chooses a password. Open it again.",
+    linkSetsPassword: "This link now chooses a password. Open it again.",
     currentPasswordWrong: "Your current password is not right",
     passwordChanged: "Your password is changed. Your other sign-ins were ended.",
   },

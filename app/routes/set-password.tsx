@@ -15,7 +15,7 @@ import { confirmAddressByLink, linkRefusal, readPasswordLink, spendPasswordLink 
 import { ConfirmAddressSchema, SetPasswordSchema } from "~/modules/mail/schema";
 import { messages } from "~/modules/messages";
 import { formFailure } from "~/glue/failures.server";
-import { clientIp } from "~/glue/request.server";
+import { auditIp } from "~/glue/request.server";
 import { LINK_PAGE_HEADERS } from "~/glue/secret-pages.server";
 import { redirectWithToast } from "~/glue/toast.server";
 
@@ -43,7 +43,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: ConfirmAddressSchema });
     if (submission.status !== "success") return data(submission.reply({ hideFields: ["token"] }), { status: 400, headers: LINK_PAGE_HEADERS });
     try {
-      const { providerLabel } = await confirmAddressByLink(submission.value.token ?? "", new Date(), clientIp(request));
+      const { providerLabel } = await confirmAddressByLink(submission.value.token ?? "", new Date(), auditIp(request));
       return redirectWithToast("/login", { type: "success", title: messages.mail.addressConfirmed(providerLabel) }, { headers: LINK_PAGE_HEADERS });
     } catch (error) {
       const failed = formFailure(submission, error, { log: "confirming an address from a link failed", fallback: messages.login.generic, hideFields: ["token"] });
@@ -54,7 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const hide = ["password", "confirm", "token"];
   if (submission.status !== "success") return data(submission.reply({ hideFields: hide }), { status: 400, headers: LINK_PAGE_HEADERS });
   try {
-    const { userName } = await spendPasswordLink(submission.value.token ?? "", submission.value.password, new Date(), clientIp(request));
+    const { userName } = await spendPasswordLink(submission.value.token ?? "", submission.value.password, new Date(), auditIp(request));
     return redirectWithToast(`/login?${new URLSearchParams({ name: userName })}`, { type: "success", title: messages.mail.passwordSet }, { headers: LINK_PAGE_HEADERS });
   } catch (error) {
     const failed = formFailure(submission, error, { log: "setting a password from a link failed", fallback: messages.login.generic, hideFields: hide });

@@ -6,7 +6,7 @@
 import { Worker } from "bullmq";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, eventSettings, mails, users } from "../../db/schema.ts";
+import { auditLog, eventSettings, mails, sessions, users } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { resetEnvForTests } from "../../app/infrastructure/env.server.ts";
 import { closeMail } from "../../app/infrastructure/mail.server.ts";
@@ -147,13 +147,16 @@ describe("passwords off for participants", () => {
     const confirmedYet = async () => (await getDb().select({ passwordHash: users.passwordHash, confirmed: users.emailConfirmed }).from(users).where(eq(users.id, id)))[0];
     expect(await confirmedYet()).toEqual({ passwordHash: NO_PASSWORD, confirmed: false });
 
-    // Used to confirm: the address is confirmed, the person is sent to sign in with the provider, and it is recorded.
+    // Used to confirm: the address is confirmed, the person is sent to sign in with the provider, every session of the
+    // account ends (whoever held one may not share it with the address's owner), and it is recorded.
+    await sessionCookie(id);
     const confirmed = answerOf(await callRoute(setPasswordRoute as never, "action", { request: post("/set-password", { token, intent: "confirm" }), params: {}, context: {} }));
     expect(confirmed.status).toBe(302);
     expect((confirmed.body as Response).headers.get("Location")).toBe("/login");
     expect(await confirmedYet()).toEqual({ passwordHash: NO_PASSWORD, confirmed: true });
     const records = await getDb().select().from(auditLog).where(and(eq(auditLog.kind, "user.address-confirmed"), eq(auditLog.subjectId, id)));
-    expect(records).toEqual([expect.objectContaining({ actorId: id, after: { email: to } })]);
+    expect(records).toEqual([expect.objectContaining({ actorId: id, after: { email: to, sessionsEnded: 1 } })]);
+    expect(await getDb().select().from(sessions).where(eq(sessions.userId, id))).toEqual([]);
     // Once.
     expect(answerOf(await open()).status).toBe(410);
     const again = answerOf(await callRoute(setPasswordRoute as never, "action", { request: post("/set-password", { token, intent: "confirm" }), params: {}, context: {} }));
@@ -177,7 +180,14 @@ describe("passwords off for participants", () => {
     expect(confirmMail.subject).toContain("confirm your address");
     expect(confirmMail.text).toContain(LABEL);
     expect(confirmMail.text).not.toMatch(/choose your password/i);
-    expect(answerOf(await callRoute(setPasswordRoute as never, "action", { request: post("/set-password", { token: linkIn(confirmMail).token, intent: "confirm" }), params: {}, context: {} })).status).toBe(302);
+    // Passwords back on before it is used: the link chooses a password again, and says so to a confirm.
+    const confirmToken = linkIn(confirmMail).token;
+    await getDb().update(eventSettings).set({ participantPasswords: true });
+    const turned = answerOf(await callRoute(setPasswordRoute as never, "action", { request: post("/set-password", { token: confirmToken, intent: "confirm" }), params: {}, context: {} }));
+    expect(turned.status).toBe(409);
+    expect(JSON.stringify(turned.body)).toContain(messages.mail.linkSetsPassword);
+    await getDb().update(eventSettings).set({ participantPasswords: false });
+    expect(answerOf(await callRoute(setPasswordRoute as never, "action", { request: post("/set-password", { token: confirmToken, intent: "confirm" }), params: {}, context: {} })).status).toBe(302);
     expect((await confirmedYet()).confirmed).toBe(true);
     const asked = answerOf(await callRoute(forgotRoute as never, "action", { request: post("/forgot-password", { email: to }), params: {}, context: {} }));
     expect(asked.status).toBe(302);

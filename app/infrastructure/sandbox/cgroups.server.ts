@@ -5,8 +5,13 @@
  *
  * v1 (a hierarchy per controller: memory, pids, cpuacct, freezer) and v2 (one hierarchy) alike; the groups
  * are made under the runner's own group, so whatever limits the runner's machine or container has hold too.
+ *
+ * Every run of a runner also sits in one CPU group of the runner's (`cpu`, where the machine has the controller),
+ * weighted as the runner's nice level (RUNNER_NICE): a nice level alone would not reach the programs, since a
+ * control group (or, in the root group, the session bwrap starts: an autogroup) competes at its own weight, not
+ * its processes' nice levels.
  */
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 export interface RunGroupLimits {
@@ -37,6 +42,11 @@ export interface RunGroup {
 export interface CgroupDriver {
   version: 1 | 2;
   create(name: string, limits: RunGroupLimits): RunGroup;
+}
+
+/** The CPU weight (v1 `cpu.shares`) of a nice level, as the kernel's table has it: 1024 at 0, about 1.25 times less a level. */
+export function sharesOfNice(nice: number): number {
+  return Math.max(2, Math.round(1024 / 1.25 ** nice));
 }
 
 const read = (file: string) => readFileSync(file, "utf8");
@@ -93,22 +103,39 @@ function ownGroups(): Map<string, string> {
 
 const V1_CONTROLLERS = ["memory", "pids", "cpuacct", "freezer"] as const;
 
-function v1Driver(root: string, prefix: string): CgroupDriver | null {
+function v1Driver(root: string, prefix: string, cpuNice: number): CgroupDriver | null {
   const own = ownGroups();
   const bases = new Map<string, string>();
-  for (const controller of V1_CONTROLLERS) {
+  const baseOf = (controller: string) => {
     const group = own.get(controller);
     const mount = [path.join(root, controller), path.join(root, "cpu,cpuacct")].find((dir) => existsSync(path.join(dir, "cgroup.procs")));
     if (group === undefined || !mount) return null;
     const base = path.join(mount, group, prefix);
     mkdirSync(base, { recursive: true });
+    // Resolved: where cpu and cpuacct share a hierarchy (cpu -> cpu,cpuacct), one directory serves both.
+    return realpathSync(base);
+  };
+  for (const controller of V1_CONTROLLERS) {
+    const base = baseOf(controller);
+    if (!base) return null;
     bases.set(controller, base);
   }
+  // The CPU weight is a courtesy to the web: a machine where it cannot be set still sandboxes.
+  try {
+    const cpuBase = baseOf("cpu");
+    if (cpuBase) {
+      writeFileSync(path.join(cpuBase, "cpu.shares"), String(sharesOfNice(cpuNice)));
+      bases.set("cpu", cpuBase);
+    }
+  } catch {
+    bases.delete("cpu");
+  }
+  const cpuBase = bases.get("cpu");
   const dir = (controller: string, name: string) => path.join(bases.get(controller)!, name);
   return {
     version: 1,
     create(name, limits) {
-      const dirs = V1_CONTROLLERS.map((controller) => dir(controller, name));
+      const dirs = [...new Set([...V1_CONTROLLERS, ...(cpuBase ? ["cpu"] : [])].map((controller) => dir(controller, name)))];
       for (const made of dirs) mkdirSync(made);
       const memory = dir("memory", name);
       writeFileSync(path.join(memory, "memory.limit_in_bytes"), String(limits.memoryBytes));
@@ -150,7 +177,7 @@ function v1Driver(root: string, prefix: string): CgroupDriver | null {
   };
 }
 
-function v2Driver(root: string, prefix: string): CgroupDriver | null {
+function v2Driver(root: string, prefix: string, cpuNice: number): CgroupDriver | null {
   const own = ownGroups().get("") ?? "/";
   const ownDir = path.join(root, own);
   const base = path.join(ownDir, prefix);
@@ -169,6 +196,12 @@ function v2Driver(root: string, prefix: string): CgroupDriver | null {
     enable(ownDir);
   }
   enable(base);
+  // Every run's group is a child of the base: the base's weight is theirs together.
+  try {
+    writeFileSync(path.join(base, "cpu.weight.nice"), String(cpuNice));
+  } catch {
+    // A courtesy to the web (v1 above): without it the runs keep the default weight.
+  }
   return {
     version: 2,
     create(name, limits) {
@@ -209,13 +242,13 @@ function v2Driver(root: string, prefix: string): CgroupDriver | null {
  * The machine's control groups, or why there are none to use: v2 where /sys/fs/cgroup is the unified
  * hierarchy, else v1 (memory, pids, cpuacct, freezer mounted). Only root (or a delegated user) can make groups.
  */
-export function detectCgroups(prefix: string, root = "/sys/fs/cgroup"): { driver: CgroupDriver } | { reason: string } {
+export function detectCgroups(prefix: string, root = "/sys/fs/cgroup", cpuNice = 0): { driver: CgroupDriver } | { reason: string } {
   try {
     if (existsSync(path.join(root, "cgroup.controllers"))) {
-      const driver = v2Driver(root, prefix);
+      const driver = v2Driver(root, prefix, cpuNice);
       return driver ? { driver } : { reason: "cgroup v2 without the memory, pids and cpu controllers delegated to this process" };
     }
-    const driver = v1Driver(root, prefix);
+    const driver = v1Driver(root, prefix, cpuNice);
     return driver ? { driver } : { reason: "cgroup v1 without the memory, pids, cpuacct and freezer hierarchies mounted" };
   } catch (error) {
     return { reason: `control groups cannot be made here (${(error as Error).message})` };

@@ -10,13 +10,14 @@
  *     → the program.
  *
  * A wall-clock limit freezes and kills the whole group; standard output beyond its cap is cut (and ends the run).
- * The wall clock does not count the time the run's processes waited for a CPU (their run delay, from
- * /proc/<pid>/schedstat): a runner at a low priority beside busy web processes (docs/operations.md "Code
- * runners") must not turn a program that was only kept waiting into a time limit. A program that sleeps or
- * blocks still reaches it; whatever happens, the run ends by `WALL_HARD_FACTOR` times its wall limit.
+ * The wall clock does not count the time the run waited for a CPU (the longest run delay of any of its threads,
+ * from /proc/<pid>/task/<tid>/schedstat): a runner at a low priority beside busy web processes (docs/operations.md
+ * "Code runners") must not turn a program that was only kept waiting into a time limit. A program that sleeps or
+ * blocks still reaches it; whatever happens, a run ends by its wall limit and `WALL_WAIT_ALLOWANCE_MS` more (at
+ * most `WALL_HARD_FACTOR` times its limit), so the runs' sweep never takes a live run for a lost one.
  */
 import { execFileSync, spawn, type ChildProcess, type StdioOptions } from "node:child_process";
-import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { type Readable } from "node:stream";
 import { detectCgroups, type CgroupDriver } from "./cgroups.server.ts";
@@ -111,7 +112,7 @@ function usersOf(count: number): Slot[] {
  * switch to them, the seccomp filter generated, control groups writable. Else the reason, said in full: a
  * runner refuses to start, the drill skips saying so.
  */
-export function sandboxHost(maxSlots = 64): Promise<SandboxHost | { reason: string }> {
+export function sandboxHost(maxSlots = 64, cpuNice = 0): Promise<SandboxHost | { reason: string }> {
   host ??= (async () => {
     for (const tool of [BWRAP, SETPRIV, PRLIMIT]) if (!existsSync(tool)) return { reason: `${tool} is missing (scripts/lib/ensure.sh ensure_sandbox installs it)` };
     if (process.getuid?.() !== 0) return { reason: "the runner must start as root to switch to its slot users (docs/decisions/042-code-sandbox.md)" };
@@ -124,7 +125,8 @@ export function sandboxHost(maxSlots = 64): Promise<SandboxHost | { reason: stri
       return { reason: `the seccomp filter could not be generated (python3-seccomp missing?): ${(error as Error).message.split("\n")[0]}` };
     }
     if (seccomp.length === 0 || seccomp.length % 8 !== 0) return { reason: "the seccomp filter came out empty" };
-    const cgroups = detectCgroups(`gatekeeper-sandbox-${process.pid}`);
+    // The runs' CPU weight: the runner's nice level (RUNNER_NICE), so its programs yield to the web as it does.
+    const cgroups = detectCgroups(`gatekeeper-sandbox-${process.pid}`, "/sys/fs/cgroup", cpuNice);
     if ("reason" in cgroups) return cgroups;
     return { slots, seccomp, cgroups: cgroups.driver };
   })();
@@ -179,32 +181,49 @@ function prlimitArguments(limits: Limits): string[] {
   return args;
 }
 
-/** However long a run waited for a CPU, it ends by this many times its wall-clock limit. */
+/** However long a run waited for a CPU, it ends by this many times its wall-clock limit… */
 export const WALL_HARD_FACTOR = 10;
+/**
+ * …and by its limit and this much more: the runs' sweep (app/modules/code/runs.server.ts) takes a run unheard of
+ * for 3 minutes for lost, and a compile (30 s wall) and a checker's compile come before a run's first test.
+ */
+export const WALL_WAIT_ALLOWANCE_MS = 30_000;
 
 /**
  * The wall clock's decision when its timer fires: stop the run, or look again in `wait` ms. `elapsedMs` since the
- * start, `waitedMs` of it spent waiting for a CPU (not the program's doing), the run's limit and the hard end.
+ * start, `waitedMs` of it spent waiting for a CPU (not the program's doing), the run's limit; the hard end above.
  */
 export function wallClockDecision(elapsedMs: number, waitedMs: number, wallMs: number): { stop: true } | { stop: false; wait: number } {
-  const hardEnd = wallMs * WALL_HARD_FACTOR;
+  const hardEnd = wallMs + Math.min(wallMs * (WALL_HARD_FACTOR - 1), WALL_WAIT_ALLOWANCE_MS);
   if (elapsedMs >= hardEnd) return { stop: true };
   const counted = elapsedMs - Math.max(0, Math.min(waitedMs, elapsedMs));
   if (counted >= wallMs) return { stop: true };
-  return { stop: false, wait: Math.max(10, Math.min(wallMs - counted, hardEnd - elapsedMs)) };
+  return { stop: false, wait: Math.max(100, Math.min(wallMs - counted, hardEnd - elapsedMs)) };
 }
 
-/** The time these processes spent runnable but waiting for a CPU, in ms (the second field of /proc/<pid>/schedstat). */
+/**
+ * The longest time any thread of these processes spent runnable but waiting for a CPU, in ms (the second field
+ * of /proc/<pid>/task/<tid>/schedstat). The longest, not the sum: threads wait side by side, and a program of
+ * many processes must not add their waits up into a clock that never runs.
+ */
 function runDelayMs(pids: number[]): number {
-  let total = 0;
+  let longest = 0;
   for (const pid of pids) {
+    let threads: string[];
     try {
-      total += Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[1] ?? 0) / 1e6;
+      threads = readdirSync(`/proc/${pid}/task`);
     } catch {
-      // Gone meanwhile.
+      continue; // Gone meanwhile.
+    }
+    for (const tid of threads) {
+      try {
+        longest = Math.max(longest, Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[1] ?? 0) / 1e6);
+      } catch {
+        // Gone meanwhile.
+      }
     }
   }
-  return total;
+  return longest;
 }
 
 /** Runs one command in the sandbox and says how it ended; never throws for what the program does. */

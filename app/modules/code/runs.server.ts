@@ -111,8 +111,10 @@ export async function sendRun(caller: { id: number; teamId: number | null }, cha
 /**
  * The runner's sweep: queues again the runs still queued a minute after they were sent (their job lost with Redis,
  * or its tries spent on judge errors, until GIVEN_UP_AFTER_FAILURES), and those compiling or running whose runner
- * has given no sign of life for three minutes (it writes one at each test: a compile takes 30 s at most, a test
- * less than a minute), so a slow run still being judged is never judged twice. Each at most once every ten
+ * has given no sign of life for three minutes (it writes one as compiling starts and at each test; with the
+ * sandbox's allowance for time spent waiting for a CPU, `WALL_WAIT_ALLOWANCE_MS`, a compile and a checker's
+ * compile end within 60 s each, a test of the longest limit (20 s) within 71 s and its checker's run within 41 s),
+ * so a slow run still being judged is never judged twice. Each at most once every ten
  * minutes; a job already in the queue is not added twice.
  */
 export async function requeueStaleRuns(): Promise<number> {

@@ -167,12 +167,15 @@ export async function spendPasswordLink(token: string, password: string, now = n
 
 /**
  * Uses a participant's link while passwords are off: the address it was mailed to, still the account's, is
- * confirmed; the link and every other unused link of the user are spent. No password is set and no session
- * ends. Throws the link's refusal when it confirms nothing (used meanwhile, expired, passwords on again: then
- * it chooses a password, and the page says so). Returns the provider's label, for the sign-in page.
+ * confirmed; the link and every other unused link of the user are spent, and every sign-in session of the user
+ * ends, as a password link's use ends them: the provider's first sign-in may now bind the account to the address's
+ * owner, who must not share it with whoever held a session (someone who registered with another's address). No
+ * password is set. Throws the link's refusal when it confirms nothing (used meanwhile, expired, or a password link
+ * again: passwords back on, or the person made staff; the page then says to open it again). Returns the provider's
+ * label, for the sign-in page.
  */
 export async function confirmAddressByLink(token: string, now = new Date(), ip: string | null = null): Promise<{ providerLabel: string }> {
-  return getDb().transaction(async (tx) => {
+  const confirmed = await getDb().transaction(async (tx) => {
     const link = await readPasswordLink(token, tx, now, true);
     if (link.state === "live") throw new DomainError(messages.mail.linkSetsPassword, { status: 409 });
     if (link.state !== "confirm") throw linkRefusal(link);
@@ -185,8 +188,17 @@ export async function confirmAddressByLink(token: string, now = new Date(), ip: 
     if (!user) throw linkRefusal({ state: "refused", refusal: link.refusal });
     await tx.update(passwordLinks).set({ usedAt: now }).where(eq(passwordLinks.selector, parts[1]));
     await tx.delete(passwordLinks).where(and(eq(passwordLinks.userId, link.userId), isNull(passwordLinks.usedAt), ne(passwordLinks.selector, parts[1])));
+    const sessionsEnded = await endSessionsOf(tx, link.userId);
     const actor: Actor = { id: link.userId, name: link.userName, role: user.role, via: "link", sessionId: null, tokenId: null, ip };
-    await recordAudit(tx, actor, { kind: "user.address-confirmed", userId: link.userId, teamId: user.teamId, subjectId: link.userId, after: { email: link.address } });
-    return { providerLabel: link.providerLabel };
+    await recordAudit(tx, actor, {
+      kind: "user.address-confirmed",
+      userId: link.userId,
+      teamId: user.teamId,
+      subjectId: link.userId,
+      after: { email: link.address, ...(sessionsEnded ? { sessionsEnded } : {}) },
+    });
+    return { providerLabel: link.providerLabel, sessionsEnded };
   });
+  if (confirmed.sessionsEnded > 0) forgetRecentUsers();
+  return { providerLabel: confirmed.providerLabel };
 }
