@@ -69,6 +69,8 @@ async function main() {
       log.warn("runner close took too long; exiting");
       process.exit(1);
     }, 60_000).unref();
+    // Its programs got the same signal: what they answer now is no verdict (app/modules/code/runner.server.ts).
+    host.stopping = true;
     clearInterval(sweepTimer);
     metricsServer?.close();
     await worker.close();

@@ -5,7 +5,7 @@
  * in the standings; a judge error (the platform's fault) never a verdict. Skips, saying why, on a machine that
  * cannot sandbox (scripts/lib/ensure.sh ensure_sandbox).
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Worker } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeRuns, standings, teamAnswers } from "../../db/schema.ts";
@@ -16,7 +16,7 @@ import { deleteObject } from "../../app/infrastructure/s3.server.ts";
 import { sandboxHost, type SandboxHost } from "../../app/infrastructure/sandbox/sandbox.server.ts";
 import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
 import { pauseJudging, rejudgeRuns } from "../../app/modules/code/rejudge.server.ts";
-import { codePage } from "../../app/modules/code/runs.server.ts";
+import { codePage, requeueStaleRuns } from "../../app/modules/code/runs.server.ts";
 import { getCodeChallenge } from "../../app/modules/code/settings.server.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { startRunner } from "../../workers/processors/runs.ts";
@@ -130,6 +130,26 @@ describe.skipIf(unavailable !== null)("code runs judged by a real runner", () =>
     expect(await totalOf(team.id)).toBe(0);
     const page = (await codePage(challenge.id, { role: "participant", teamId: team.id }, "en"))!;
     expect(JSON.stringify(page)).not.toContain("unreadable");
+  });
+
+  it("gives no verdict for a run judged while the runner was stopping (its programs signalled with it): queued again, then judged", async () => {
+    const { challenge } = await codeChallenge(100);
+    const { team, user } = await makePlayer();
+    const sandbox = host as SandboxHost;
+    sandbox.stopping = true;
+    try {
+      const run = await sendAndWait(user, challenge.id, RIGHT, "failed");
+      expect(run.verdict).toBeNull();
+      expect(run.failure).toBe("the runner stopped while judging it");
+    } finally {
+      sandbox.stopping = false;
+    }
+    // Judged once a runner takes it again: the runs' sweep queues it (sent over a minute ago, as if).
+    const [queued] = await getDb().select().from(codeRuns).where(eq(codeRuns.teamId, team.id));
+    expect(queued.state).toBe("queued");
+    await getDb().update(codeRuns).set({ createdAt: sql`now() - interval '2 minutes'` }).where(eq(codeRuns.id, queued.id));
+    expect(await requeueStaleRuns()).toBeGreaterThanOrEqual(1);
+    await expect.poll(async () => (await getDb().select().from(codeRuns).where(eq(codeRuns.id, queued.id)))[0], { timeout: 60_000, interval: 100 }).toMatchObject({ state: "done", verdict: "accepted" });
   });
 
   it("judges again after the tests are fixed: the team's points follow, still reached at the run's send time", async () => {

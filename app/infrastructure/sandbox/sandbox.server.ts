@@ -40,6 +40,11 @@ export interface SandboxHost {
   slots: Slot[];
   seccomp: Buffer;
   cgroups: CgroupDriver;
+  /**
+   * Set when the runner starts to stop: a service manager signals every process of the runner's, its programs
+   * with it, and a program killed so is no verdict of the team's (app/modules/code/runner.server.ts).
+   */
+  stopping?: boolean;
 }
 
 export interface Limits {

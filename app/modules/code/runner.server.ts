@@ -129,6 +129,9 @@ async function judgeWith(
     },
   });
   await progress;
+  // The runner was stopping while it judged: its compiler or program may have been killed with it (SIGTERM to every
+  // process of the service), which is no compile error or runtime error of the team's. Queued again, for any runner.
+  if (host.stopping) return failed(runId, "the runner stopped while judging it");
   if (judgement.verdict === "judge-error") return failed(runId, judgement.failure ?? "judge error", judgement.failureLogged);
   const passed = judgement.subtasks.filter((subtask) => subtask.passed);
   const earned = passed.reduce((sum, subtask) => sum + subtask.share, 0);
