@@ -279,7 +279,11 @@ export async function runInSandbox(sandbox: SandboxHost, request: SandboxRequest
     // The most run delay seen: an exited process's is lost, a reading may come after the processes are gone.
     let waited = 0;
     const checkWall = () => {
-      waited = Math.max(waited, runDelayMs(group.pids()));
+      try {
+        waited = Math.max(waited, runDelayMs(group.pids()));
+      } catch {
+        // The group is being removed: the run is over.
+      }
       const decision = wallClockDecision(performance.now() - startedAt, waited, limits.wallMs);
       if (decision.stop) stop("time");
       else wall = setTimeout(checkWall, decision.wait);
