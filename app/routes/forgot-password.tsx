@@ -25,7 +25,7 @@ export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, 
 export async function loader({ request }: LoaderFunctionArgs) {
   // With passwords off for participants, the page says it is for staff (docs/domain.md "Passwords off for participants").
   const passwords = await readParticipantPasswords();
-  return { mailOn: mailIsOn(), sent: new URL(request.url).searchParams.has("sent"), providerOnly: passwords.on ? null : passwords.providerLabel };
+  return { mailOn: mailIsOn(), sent: new URL(request.url).searchParams.has("sent"), providerOnly: passwords.providerOnly };
 }
 
 // Public route: checks the limits and queues the request (docs/domain.md "Mail"); the answer never says more.

@@ -25,13 +25,16 @@ export interface ParticipantPasswords {
   on: boolean;
   /** The provider's button label, when one is configured. */
   providerLabel: string | null;
+  /** The provider's label while participants sign in through it only (`on` false), else null: what pages say. */
+  providerOnly: string | null;
 }
 
 export async function readParticipantPasswords(db: Queryable = getDb()): Promise<ParticipantPasswords> {
   const [row] = await db.select({ on: eventSettings.participantPasswords }).from(eventSettings).where(eq(eventSettings.id, 1));
   const stored = row?.on ?? true;
   const providerLabel = oidcSettings()?.label ?? null;
-  return { stored, on: stored || providerLabel === null, providerLabel };
+  const on = stored || providerLabel === null;
+  return { stored, on, providerLabel, providerOnly: on ? null : providerLabel };
 }
 
 /**
@@ -41,7 +44,11 @@ export async function readParticipantPasswords(db: Queryable = getDb()): Promise
  */
 export async function passwordRefusalFor(role: Role, db: Queryable = getDb()): Promise<DomainError | null> {
   if (role !== "participant") return null;
-  const setting = await readParticipantPasswords(db);
+  return participantPasswordRefusal(await readParticipantPasswords(db));
+}
+
+/** The refusal of a participant's password under this setting (passwordRefusalFor, the setting read already). */
+export function participantPasswordRefusal(setting: ParticipantPasswords): DomainError | null {
   return setting.on ? null : new DomainError(m.participantsUseProvider(setting.providerLabel ?? ""), { status: 403 });
 }
 

@@ -17,7 +17,7 @@ import type { Queryable } from "../../../db/client.ts";
 import { mails, passwordLinks, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { getEnv } from "../../infrastructure/env.server.ts";
-import { passwordRefusalFor, readParticipantPasswords } from "../auth/password-sign-in.server.ts";
+import { participantPasswordRefusal, readParticipantPasswords } from "../auth/password-sign-in.server.ts";
 import { hashPassword } from "../auth/password.server.ts";
 import { forgetRecentUsers } from "../auth/recent-users.server.ts";
 import { endSessionsOf } from "../auth/sessions.server.ts";
@@ -105,12 +105,12 @@ export async function readPasswordLink(token: string, db: Queryable = getDb(), n
   if (!row || !matches) return { state: "unknown" };
   if (row.usedAt) return { state: "used" };
   if (row.expiresAt.getTime() <= now.getTime()) return { state: "expired" };
-  const refusal = await passwordRefusalFor(row.role, db);
+  const passwords = row.role === "participant" ? await readParticipantPasswords(db) : null;
+  const refusal = passwords && participantPasswordRefusal(passwords);
   if (refusal) {
     const mailedHere = row.mailId !== null && row.address !== null && row.mailedTo !== null && row.address.toLowerCase() === row.mailedTo.toLowerCase();
     if (!mailedHere) return { state: "refused", refusal };
-    const { providerLabel } = await readParticipantPasswords(db);
-    return { state: "confirm", refusal, userId: row.userId, userName: row.userName, mailId: row.mailId!, address: row.address!, providerLabel: providerLabel ?? "" };
+    return { state: "confirm", refusal, userId: row.userId, userName: row.userName, mailId: row.mailId!, address: row.address!, providerLabel: passwords?.providerOnly ?? "" };
   }
   return { state: "live", userId: row.userId, userName: row.userName, purpose: row.purpose, expiresAt: row.expiresAt, mailId: row.mailId };
 }
@@ -185,7 +185,8 @@ export async function confirmAddressByLink(token: string, now = new Date(), ip: 
       .set({ emailConfirmed: true })
       .where(and(eq(users.id, link.userId), sql`lower(${users.email}) = lower(${link.address})`))
       .returning({ role: users.role, teamId: users.teamId });
-    if (!user) throw linkRefusal({ state: "refused", refusal: link.refusal });
+    // The address changed since the link was read: it confirms nothing.
+    if (!user) throw link.refusal;
     await tx.update(passwordLinks).set({ usedAt: now }).where(eq(passwordLinks.selector, parts[1]));
     await tx.delete(passwordLinks).where(and(eq(passwordLinks.userId, link.userId), isNull(passwordLinks.usedAt), ne(passwordLinks.selector, parts[1])));
     const sessionsEnded = await endSessionsOf(tx, link.userId);

@@ -22,7 +22,7 @@ export async function readRegistrationsPage(q: string) {
     // Accounts made now get a mailed link (mail on) or a password shown once (off): the page says which.
     mailOn: mailIsOn(),
     // Passwords off for participants: the mailed link confirms the address instead (docs/domain.md); the provider's label.
-    providerOnly: passwords.on ? null : passwords.providerLabel,
+    providerOnly: passwords.providerOnly,
     rows: rows.map((row) => ({
       id: row.id,
       name: `${row.name} ${row.lastName}`,

@@ -25,7 +25,7 @@ export async function readUsersPage(admin: { id: number; sessionId: number | nul
     me: admin.id,
     mailOn: mailIsOn(),
     // Passwords off for participants: a participant's mailed link confirms the address instead (docs/domain.md).
-    providerOnly: passwords.on ? null : passwords.providerLabel,
+    providerOnly: passwords.providerOnly,
     mySession: admin.sessionId,
     users: users.map((user) => ({ ...user, sessions: signedIn.get(user.id) ?? 0 })),
     teams: teams.map((team) => ({ id: team.id, name: team.name })),
