@@ -62,7 +62,7 @@ const args = benchArgs({
 });
 const profile = args.smoke
   ? { teams: 40, rate: 40, seconds: 5, shards: 1, workers: 1, runs: 1, duration: 1, connections: 10, amount: 150, costChallenges: 10 }
-  : { teams: 1000, rate: 200, seconds: 60, shards: 4, workers: 2, runs: 3, duration: 10, connections: 100, amount: 0, costChallenges: 30 };
+  : { teams: 1000, rate: 200, seconds: 60, shards: 4, workers: 2, runs: 3, duration: 10, connections: 100, amount: 0, costChallenges: 60 };
 const config = {
   teams: numberOption(args.teams, profile.teams),
   webs: 2,

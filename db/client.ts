@@ -115,6 +115,11 @@ export function createDb(url: string, options: { max?: number } = {}): DbHandle 
     // it was back (the Postgres restart drill). A reconnect happens only when a query asks for one, so a
     // short, capped wait cannot hammer a server that is down.
     backoff: (retries: number) => Math.min(0.1 * 2 ** retries, 1),
+    // No JIT compilation: Postgres compiles a statement whose estimated cost passes `jit_above_cost` again at
+    // every run (a prepared statement's plan is kept, its machine code is not). Ours are short; as an event's
+    // tables grew, the standings batch's read passed the threshold and spent 220 ms compiling to run in 7
+    // (docs/decisions/049-standings-in-batches.md). Set here, so that no server's setting brings it back.
+    connection: { jit: "off" },
   });
   const counter: Counter = { inFlight: 0, sent: 0, awaitedMs: 0, since: 0 };
   const db = drizzle(counting(preparing(sql), counter), { schema });

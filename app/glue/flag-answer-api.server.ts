@@ -35,7 +35,8 @@ const flagOperation = apiOperations["/challenges/{id}/flag"].post as ApiOperatio
 /** The verdict of a caller's answer, as the API's body: the one function both ways of the call run. */
 export async function answerFlagCall(input: { caller: Caller; ip: string; challengeId: number; fields: Record<string, unknown>; begunAt: Date }) {
   const { answer } = parseFields(FlagAnswerSchema, input.fields);
-  const verdict = await sendFlag({ actor: actorFrom(input.caller, input.ip), teamId: input.caller.teamId, challengeId: input.challengeId, answer, begunAt: input.begunAt });
+  // The verdict at once: an API caller hears the board move live (its team's standing in this process's next batch).
+  const verdict = await sendFlag({ actor: actorFrom(input.caller, input.ip), teamId: input.caller.teamId, challengeId: input.challengeId, answer, begunAt: input.begunAt, boardWaitMs: 0 });
   // The documented shape only: unknown keys dropped, so nothing else leaks.
   return FlagVerdictSchema.parse(verdict);
 }

@@ -78,7 +78,7 @@ function createMetrics(processType: ProcessType) {
       () =>
         new Counter({
           name: "gatekeeper_score_standings_total",
-          help: "Judges' scores by how their team's standings were recomputed: in the score's own request, handed to the queue, or neither (Redis away: the outbox sweep)",
+          help: "Judges' scores and flag solves by how their team's standings were recomputed: in the score's own request, in the web process's batch (flag solves), handed to the queue, or neither (Redis away: the outbox sweep)",
           labelNames: ["path"] as const,
           registers,
         }),

@@ -26,7 +26,7 @@ export async function createBenchWorld(name: string) {
   return {
     database,
     env: { DATABASE_URL: databaseUrl, REDIS_PREFIX: process.env.REDIS_PREFIX },
-    drop: () => dropDatabase(database),
+    drop: () => (process.env.BENCH_KEEP_DB ? Promise.resolve() : dropDatabase(database)),
   };
 }
 

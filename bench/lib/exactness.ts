@@ -12,14 +12,19 @@ import { getQueue } from "../../app/infrastructure/queue.server.ts";
 import { getRedis } from "../../app/infrastructure/redis.server.ts";
 import { sleep } from "./servers.ts";
 
-/** Waits until no team is marked stale and the standings queue is idle; resolves with the wait (ms). */
+/** Waits until no team is marked stale, no dynamic challenge's solvers are behind and the standings queues are idle; resolves with the wait (ms). */
 export async function waitForStandingsDrained(timeoutMs = 30_000): Promise<number> {
   const started = performance.now();
-  const queue = getQueue("standings");
+  const queues = [getQueue("standings"), getQueue("standingsBatch")];
   while (performance.now() - started < timeoutMs) {
-    const [{ stale }] = await getDb().execute<{ stale: number }>(sql`select count(*)::int as stale from standings_outbox`);
-    const counts = await queue.getJobCounts("waiting", "active", "delayed", "prioritized");
-    if (stale === 0 && Object.values(counts).every((count) => count === 0)) return performance.now() - started;
+    // The teams marked stale, and the dynamic challenges whose other solvers are still to fall (their rounds begin a
+    // second apart: the last one may come after every team's own recompute).
+    const [{ stale, behind }] = await getDb().execute<{ stale: number; behind: number }>(
+      sql`select (select count(*)::int from standings_outbox) as stale,
+        (select count(*)::int from flag_solve_counts c join challenges ch on ch.id = c.challenge_id where ch.scoring = 'dynamic' and c.recomputed < c.solves) as behind`,
+    );
+    const counts = await Promise.all(queues.map((queue) => queue.getJobCounts("waiting", "active", "delayed", "prioritized")));
+    if (stale === 0 && behind === 0 && counts.every((count) => Object.values(count).every((n) => n === 0))) return performance.now() - started;
     await sleep(100);
   }
   throw new Error(`standings not drained within ${timeoutMs} ms`);

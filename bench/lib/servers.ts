@@ -17,6 +17,11 @@ export const BENCH_SESSION_SECRET = "bench-session-secret-that-is-long-enough-01
 export const BENCH_PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 4100);
 
 const children = new Set<ChildProcess>();
+// A benchmark that crashes (a throw in a load generator's callback) leaves no server behind: the next run would
+// find its ports taken and talk to the old servers, whose database is gone.
+process.on("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
 
 /** server.ts needs a Remix build: make one if it is missing (npm test has already built). */
 export function ensureBuild() {

@@ -109,10 +109,17 @@ describe("dynamic points", () => {
         return { team, actor: actorFor(user.id, user.name, "participant") };
       }),
     );
+    const ids = players.map((player) => player.team.id);
+    // Each solving team's own update, from its web process's batch at its solve, heard before the round.
+    const own = collect(socket, "teams:update");
     let last: Awaited<ReturnType<typeof sendFlag>> | null = null;
     for (const player of players) last = await sendFlag({ actor: player.actor, teamId: player.team.id, challengeId: challenge.id, answer: "GK{decay}" });
     if (last?.verdict !== "correct") throw new Error("not solved");
-    const ids = players.map((player) => player.team.id);
+    const deadline = Date.now() + 10_000;
+    while (!ids.every((id) => own.some(([update]) => update.id === id && update.solvedCount === 1))) {
+      if (Date.now() > deadline) throw new Error("the solvers' own updates never came");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     const singles = collect(socket, "teams:update");
     const batch = nextEvent(socket, "teams:batch", (event) => event.challengeId === challenge.id);
     // The challenge's count says its solvers are behind until the batch has run: the solves' own outbox.
@@ -126,7 +133,11 @@ describe("dynamic points", () => {
     expect([caughtUp.solves, caughtUp.recomputed]).toEqual([4, 4]);
     const [event] = await batch;
     expect(event.value).toBe(dynamicValue({ initial: 300, minimum: 50, decay: 4 }, 4));
-    expect(event.teams.map((team) => [team.id, team.totalScore]).sort((a, b) => a[0] - b[0])).toEqual([...ids].sort((a, b) => a - b).map((id) => [id, event.value]));
+    // The earlier solvers, whose value fell; the last solver's own batch placed it at this value when it solved.
+    const earlier = ids.slice(0, 3).sort((a, b) => a - b);
+    expect(event.teams.map((team) => [team.id, team.totalScore]).sort((a, b) => a[0] - b[0])).toEqual(earlier.map((id) => [id, event.value]));
+    const [lastStanding] = await getDb().select().from(standings).where(eq(standings.teamId, ids[3]));
+    expect(lastStanding.totalCenti).toBe(event.value! * 100);
     // No single update of these teams besides it.
     const marker = `barrier ${challenge.id}`;
     const barrier = nextEvent(socket, "notification", (note) => note.message === marker);
@@ -155,6 +166,32 @@ describe("dynamic points", () => {
     const value = dynamicValue({ initial: 400, minimum: 80, decay: 5 }, 6);
     const totals = await getDb().select({ teamId: standings.teamId, totalCenti: standings.totalCenti }).from(standings).where(inArray(standings.teamId, players.map((player) => player.team.id)));
     expect(totals.map((row) => row.totalCenti)).toEqual(Array(6).fill(value * 100));
+  });
+
+  it("begins a challenge's rounds a gap apart as the worker runs them, whichever job runs them; a job with nothing to do does not wait", async () => {
+    const challenge = await dynamicChallenge(400, 80, 5);
+    const players = await Promise.all(
+      [0, 1].map(async () => {
+        const team = await makeTeam();
+        const user = await makeUser("participant", team.id);
+        return { team, actor: actorFor(user.id, user.name, "participant") };
+      }),
+    );
+    const gapMs = 600;
+    await sendFlag({ actor: players[0].actor, teamId: players[0].team.id, challengeId: challenge.id, answer: "GK{decay}" });
+    const firstRoundAt = Date.now();
+    expect(await recomputeChallengeSolvers(challenge.id, { gapMs })).toHaveLength(1);
+    // Caught up: a job now has nothing to do and ends at once (it does not wait out the gap).
+    const idle = Date.now();
+    expect(await recomputeChallengeSolvers(challenge.id, { gapMs })).toEqual([]);
+    expect(Date.now() - idle).toBeLessThan(gapMs);
+    // A solve soon after: its job's round waits until the gap since the first round has passed, then takes it in.
+    await sendFlag({ actor: players[1].actor, teamId: players[1].team.id, challengeId: challenge.id, answer: "GK{decay}" });
+    const rounds = await recomputeChallengeSolvers(challenge.id, { gapMs });
+    expect(Date.now() - firstRoundAt).toBeGreaterThanOrEqual(gapMs);
+    expect(rounds).toHaveLength(1);
+    const [count] = await getDb().select().from(flagSolveCounts).where(eq(flagSolveCounts.challengeId, challenge.id));
+    expect([count.solves, count.recomputed]).toEqual([2, 2]);
   });
 
   it("recomputes the solvers again when a solve is deleted while their batch runs (never marks them done at the old count)", async () => {

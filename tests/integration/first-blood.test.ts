@@ -6,14 +6,14 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { challengeFlags, challenges } from "../../db/schema.ts";
+import { challenges } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { firstSolvesFor } from "../../app/modules/flags/first-blood.server.ts";
 import { sendFlag } from "../../app/modules/flags/guess.server.ts";
 import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { loader as scoreboardPage } from "../../app/routes/_app.scoreboard.tsx";
-import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
+import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeFlagChallenge, makeTeam, makeUser, sessionCookie, testAdmin } from "../support/fixtures.ts";
 import { collect, connectSocket, nextEvent, startRealtimeServer, stopAll, type TestSocket } from "../support/processes.ts";
 import { drained } from "../support/drained.ts";
 
@@ -32,12 +32,7 @@ afterAll(async () => {
   await setScoreboardFrozen(testAdmin, false);
 });
 
-async function flagChallenge(flag: string) {
-  const challenge = await makeChallenge({ wave: 1, category: "CS" });
-  await getDb().update(challenges).set({ checking: "flag" }).where(eq(challenges.id, challenge.id));
-  await getDb().insert(challengeFlags).values({ challengeId: challenge.id, position: 1, kind: "exact", value: flag });
-  return challenge;
-}
+const flagChallenge = (flag: string) => makeFlagChallenge(flag);
 
 async function team() {
   const made = await makeTeam();

@@ -83,7 +83,9 @@ const command = fc.oneof(
     batch: fc.boolean(),
   }),
   // A member sends the right flag: a static flag challenge, or a dynamic one (every earlier solver's points fall).
-  fc.record({ type: fc.constant("solve" as const), team: fc.nat(TEAMS - 1), flag: fc.nat(FLAGS.length - 1), member: fc.nat(1) }),
+  // A solve alone, or with every other team's solve of the same flag at once beside the teams' jobs and the
+  // challenges' rounds (the web process's batches: app/modules/standings/batcher.server.ts).
+  fc.record({ type: fc.constant("solve" as const), team: fc.nat(TEAMS - 1), flag: fc.nat(FLAGS.length - 1), member: fc.nat(1), burst: fc.boolean() }),
   // A team's predictions file scored (as the worker saves it: its scores and the outbox in one transaction).
   fc.record({
     type: fc.constant("predict" as const),
@@ -215,12 +217,22 @@ describe("incremental standings", () => {
               if (!(error instanceof AwardError && error.status === 409)) throw error;
             });
           } else if (step.type === "solve") {
-            const userId = members[step.team][step.member];
-            await sendFlag({ actor: actorFor(userId, `member ${userId}`, "participant"), teamId: teamRows[step.team].id, challengeId: flagRows[step.flag], answer: FLAGS[step.flag].answer }).catch(
-              (error: unknown) => {
-                if (!(error instanceof FlagError && error.code === "alreadySolved")) throw error;
-              },
-            );
+            const solve = (team: number) => {
+              const userId = members[team][step.member];
+              return sendFlag({ actor: actorFor(userId, `member ${userId}`, "participant"), teamId: teamRows[team].id, challengeId: flagRows[step.flag], answer: FLAGS[step.flag].answer }).catch(
+                (error: unknown) => {
+                  if (!(error instanceof FlagError && error.code === "alreadySolved")) throw error;
+                },
+              );
+            };
+            if (!step.burst) await solve(step.team);
+            else {
+              await Promise.all([
+                ...teamRows.map((_, team) => solve(team)),
+                runPending(teamRows.map((t) => t.id), true),
+                ...flagRows.map((challengeId) => recomputeChallengeSolvers(challengeId)),
+              ]);
+            }
           } else if (step.type === "predict") {
             const file = await getDb().transaction(async (tx) => {
               const [row] = await tx

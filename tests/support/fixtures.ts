@@ -1,7 +1,7 @@
 /** Rows the integration tests need, made through the same tables the app uses. */
 import { eq, sql } from "drizzle-orm";
 import { nameColumns } from "../../app/modules/names/names.ts";
-import { challenges, eventSettings, gates, submissions, teams, users, type Category } from "../../db/schema.ts";
+import { challengeFlags, challenges, eventSettings, gates, submissions, teams, users, type Category } from "../../db/schema.ts";
 import { hashPassword } from "../../app/modules/auth/password.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { startSession } from "../../app/modules/auth/sessions.server.ts";
@@ -33,6 +33,14 @@ export async function makeChallenge(over: { points?: number; category?: Category
     .insert(challenges)
     .values({ title: unique("challenge"), description: "d", points: over.points ?? 100, category: over.category ?? "AI", wave: over.wave ?? 1 })
     .returning();
+  return challenge;
+}
+
+/** A challenge of wave 1 in CS checked by one exact flag. */
+export async function makeFlagChallenge(flag: string, over: { points?: number } = {}) {
+  const challenge = await makeChallenge({ wave: 1, category: "CS", points: over.points });
+  await getDb().update(challenges).set({ checking: "flag" }).where(eq(challenges.id, challenge.id));
+  await getDb().insert(challengeFlags).values({ challengeId: challenge.id, position: 1, kind: "exact", value: flag });
   return challenge;
 }
 

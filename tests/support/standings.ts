@@ -2,7 +2,8 @@
 import { expect } from "vitest";
 import { standings, standingsOutbox } from "../../db/schema.ts";
 import { toTeamStanding } from "../../app/modules/standings/compute.server.ts";
-import { lockTeam } from "../../app/modules/standings/locks.ts";
+import { sql } from "drizzle-orm";
+import { LOCK_CLASS } from "../../db/advisory-locks.ts";
 import { computeAllStandings, type ComputedStanding } from "../../app/modules/standings/rebuild.server.ts";
 import { shownOf } from "../../app/modules/standings/shown.ts";
 import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
@@ -24,13 +25,22 @@ export async function waitForEmptyOutbox(ms = 20_000) {
  * recompute its team in its own request and hands it to the queue (app/modules/standings/recompute.server.ts,
  * changeTeamThenRecompute), where a job waits for the locks. Released when `work` ends.
  */
-export async function whileTeamsLocked<T>(teamIds: readonly number[], work: () => Promise<T>): Promise<T> {
+export function whileTeamsLocked<T>(teamIds: readonly number[], work: () => Promise<T>): Promise<T> {
+  return whileLocked(teamIds.map((teamId) => [LOCK_CLASS.team, teamId]), work);
+}
+
+/** Runs `work` while another transaction holds these users' statistics locks (what a recompute of another team crediting them holds). */
+export function whileUsersLocked<T>(userIds: readonly number[], work: () => Promise<T>): Promise<T> {
+  return whileLocked(userIds.map((userId) => [LOCK_CLASS.userStatistics, userId]), work);
+}
+
+async function whileLocked<T>(locks: ReadonlyArray<readonly [number, number]>, work: () => Promise<T>): Promise<T> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let locked!: () => void;
   const isLocked = new Promise<void>((resolve) => (locked = resolve));
   const holder = getDb().transaction(async (tx) => {
-    for (const teamId of teamIds) await lockTeam(tx, teamId);
+    for (const [lockClass, key] of locks) await tx.execute(sql`select pg_advisory_xact_lock(${lockClass}, ${key})`);
     locked();
     await released;
   });

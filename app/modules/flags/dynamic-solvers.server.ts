@@ -6,7 +6,10 @@
  * already recomputed ends at once, and one that runs recomputes every solver read afresh, publishes them as one
  * `teams:batch` with the value, and goes round again while solves came in meanwhile: a burst of solves of one
  * challenge is a few batches, the rest of its jobs nothing. The worker's sweep enqueues any challenge left behind
- * (Redis down, a process gone between the commit and the enqueue).
+ * (Redis down, a process gone between the commit and the enqueue). The worker's rounds of one challenge begin
+ * SOLVERS_ROUND_GAP_MS apart at least: each sends every solver to every socket, and back to back under a burst
+ * they were most of what the web processes wrote. The solving team's own standing does not wait for a round: its
+ * solve marks it, and its web process's batch recomputes it at once (app/modules/standings/batcher.server.ts).
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
@@ -65,6 +68,8 @@ async function readSolvers(challengeId: number) {
   };
 }
 
+/** The worker's rounds of one challenge begin this far apart at least (docs/domain.md "Dynamic points"). */
+export const SOLVERS_ROUND_GAP_MS = 1000;
 /** Rounds at most per job: past them the sweep or the next solve's job goes on. */
 const MAX_ROUNDS = 5;
 /**
@@ -87,12 +92,14 @@ const RENEW_TURN = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.c
  * `wanted` key), then takes the challenge's turn (a Redis key, set if absent) or ends; the holder, once done and
  * the turn given back, takes it again if a job came meanwhile. A job that found the turn taken set `wanted`
  * before, so either the holder reads the count after that (its solve is in) or sees `wanted` after giving the
- * turn back. Returns each round's results.
+ * turn back. `gapMs`: the least time between two rounds' beginnings (a key in Redis, whichever job holds the
+ * turn; 0: none). Returns each round's results.
  */
-export async function recomputeChallengeSolvers(challengeId: number): Promise<RecomputeResult[][]> {
+export async function recomputeChallengeSolvers(challengeId: number, { gapMs = 0 }: { gapMs?: number } = {}): Promise<RecomputeResult[][]> {
   const redis = getRedis();
   const turnKey = redisKey("flag-solvers", challengeId, "turn");
   const wantedKey = redisKey("flag-solvers", challengeId, "wanted");
+  const roundKey = redisKey("flag-solvers", challengeId, "round");
   const token = randomUUID();
   const rounds: RecomputeResult[][] = [];
   await redis.set(wantedKey, "1", "PX", TURN_MS);
@@ -101,7 +108,15 @@ export async function recomputeChallengeSolvers(challengeId: number): Promise<Re
     try {
       // From here the count is read afresh: whoever came before this is in it.
       await redis.del(wantedKey);
-      rounds.push(...(await recomputeWhileBehind(challengeId, () => redis.eval(RENEW_TURN, 1, turnKey, token, TURN_MS))));
+      // Rounds `gapMs` apart at least, whichever job runs them: the key lives that long after a round began.
+      const paced = async () => {
+        if (gapMs <= 0) return false;
+        const wait = await redis.pttl(roundKey);
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        await redis.set(roundKey, "1", "PX", gapMs);
+        return wait > 0;
+      };
+      rounds.push(...(await recomputeWhileBehind(challengeId, () => redis.eval(RENEW_TURN, 1, turnKey, token, TURN_MS), paced)));
     } finally {
       await redis.eval(RELEASE_TURN, 1, turnKey, token);
     }
@@ -115,12 +130,18 @@ export async function recomputeChallengeSolvers(challengeId: number): Promise<Re
  * round is still the count after it; then `recomputed` says so. Nothing to do once `recomputed` has reached the
  * count (another job did it). Returns each round's results.
  */
-async function recomputeWhileBehind(challengeId: number, renewTurn: () => Promise<unknown>): Promise<RecomputeResult[][]> {
+async function recomputeWhileBehind(challengeId: number, renewTurn: () => Promise<unknown>, paced: () => Promise<boolean>): Promise<RecomputeResult[][]> {
   const rounds: RecomputeResult[][] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
     if (round > 0) await renewTurn();
-    const read = await readSolvers(challengeId);
+    let read = await readSolvers(challengeId);
     if (!read || read.recomputed >= read.solves) return rounds;
+    // Behind: the round begins once the challenge's gap has passed, reading afresh if it waited for it.
+    if (await paced()) {
+      await renewTurn();
+      read = await readSolvers(challengeId);
+      if (!read || read.recomputed >= read.solves) return rounds;
+    }
     // Marked stale first (a statement of its own: no lock held beyond it), so each is a pending recompute, and the
     // standings' own sweep takes any this job does not finish. Each team's points are read by its own recompute,
     // afresh: a solve after `read` lowers them too.

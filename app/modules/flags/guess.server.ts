@@ -23,13 +23,12 @@ import {
   teams,
 } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
-import { getLogger } from "../../infrastructure/logger.server.ts";
 import { AUDIT_NAMES, auditInsertFrom, auditValuesOf, type Actor } from "../audit/audit.server.ts";
 import { EVENT_DATA_PREFIX, FLAG_RESET_PREFIX, isHearingChanges as isHearingFlagResets, onNotice, watchCallerChanges } from "../auth/caller-changes.server.ts";
 import { challengeGateJoin, hasPrerequisitesSql, missingPrerequisitesSql, refusalToEveryTeam, type AnswerGate } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
 import { messages } from "../messages.ts";
-import { changeTeamThenRecompute } from "../standings/recompute.server.ts";
+import { recomputeWithOthers } from "../standings/batcher.server.ts";
 import { requestSolversRecompute } from "./dynamic-solvers.server.ts";
 import { submissionsCloseSql } from "../submissions/close.ts";
 import { hasControlCharacters } from "./answers.ts";
@@ -198,6 +197,11 @@ export async function sendFlag(input: {
   answer: string;
   now?: Date;
   begunAt?: Date;
+  /**
+   * How long a right answer's verdict waits for its team's standing to move (BOARD_WAIT_MS by default: a page's
+   * post, whose next page then shows the board moved; the API's callers answer at once and hear the board live).
+   */
+  boardWaitMs?: number;
 }): Promise<FlagVerdict> {
   if (input.teamId === null) throw new FlagError("noTeam");
   const teamId = input.teamId;
@@ -409,9 +413,9 @@ const SOLVE_NAMES = ["teamId", "challengeId", "label", "limit", "maxAttempts", "
  * right: one statement either way): the team's row marked solved; the challenge's count of solves (its row lock
  * makes the challenge's solves take turns for the length of this statement: the count is the solve's place, 1
  * the first blood; the solve's time is read once it is held, so times follow places); the solve, the attempt, the
- * audit record with the value the solve counts (decay.ts's rule, as the `team_answers` view writes it); and a
- * static challenge's standings mark for the team (a dynamic one's solvers are the count's: `recomputed` stays
- * behind, dynamic-solvers.server.ts).
+ * audit record with the value the solve counts (decay.ts's rule, as the `team_answers` view writes it); and the
+ * team's standings mark (a dynamic challenge's other solvers are the count's: `recomputed` stays behind,
+ * dynamic-solvers.server.ts).
  */
 function solveStatement(prerequisites: boolean) {
   return prebuilt([...SOLVE_NAMES, ...AUDIT_NAMES], (v) => {
@@ -429,7 +433,7 @@ function solveStatement(prerequisites: boolean) {
       attempt as (insert into ${flagAttempts} (team_id, user_id, challenge_id, at, verdict, matched)
         select ${v.teamId}::int, ${v.userId}::int, ${v.challengeId}::int, solve.solved_at, 'correct', ${v.matched}::smallint from solve),
       audited as (${auditInsertFrom(v, sql`counted`, sql`jsonb_build_object('challenge', ${v.challengeId}::int, 'matched', ${v.matchedText}::text, 'points', ${value})`)}),
-      marked as (insert into ${standingsOutbox} (team_id) select ${v.teamId}::int from counted where not ${v.dynamic}::boolean
+      marked as (insert into ${standingsOutbox} (team_id) select ${v.teamId}::int from counted
         on conflict (team_id) do update set version = nextval('standings_outbox_version_seq'), requested_at = now())
       select fresh.ok as fresh, exists (select 1 from allowed) as open, counted.solves as solves, solve.solved_at as solved_at,
         (select count(*)::int from ${flagSolves} upto where upto.challenge_id = ${v.challengeId}::int and upto.solved_at <= ${v.frozenAt}::timestamptz) as solves_at_freeze
@@ -483,10 +487,13 @@ async function recordWrong(input: Parameters<typeof sendFlag>[0], challenge: Fla
 /** How often, at most, a per-team challenge's digests are completed for teams made since (a wrong answer's lookup reads them). */
 const TEAM_FLAGS_SYNC_MS = 10_000;
 
+/** How long a right answer waits for its team's standing to move before the verdict goes anyway (a page's post). */
+const BOARD_WAIT_MS = 1000;
+
 /**
  * A right answer: the solve's statement (everything the solve writes, its record and its standings mark, or
- * nothing); then a static challenge's team is recomputed in the request (changeTeamThenRecompute, the judged
- * score's way, the queue if it cannot be done), a dynamic challenge's solvers by the challenge's job.
+ * nothing); then the team is recomputed with the other solves of the moment (this process's batch,
+ * app/modules/standings/batcher.server.ts), and a dynamic challenge's other solvers by the challenge's job.
  */
 async function recordSolve(input: Parameters<typeof sendFlag>[0], challenge: FlagChallenge, teamId: number, matched: number, now: Date, readIn: number): Promise<FlagVerdict | typeof STALE> {
   const dynamic = challenge.scoring === "dynamic";
@@ -515,14 +522,12 @@ async function recordSolve(input: Parameters<typeof sendFlag>[0], challenge: Fla
   // card show it (app/modules/standings/frozen-values.server.ts): the verdict must not say how many solved since.
   const points = dynamic && challenge.frozenAt ? challengeValue(challenge, Number(row.solves_at_freeze)) : challengeValue(challenge, solves);
   const solvedAt = dateOrNull(row.solved_at)!;
+  // A dynamic challenge's other solvers: their values fall in the challenge's next round (a job).
   if (dynamic) await requestSolversRecompute(challenge.id, solves);
-  else {
-    // The solve and its mark are committed: the team's standing now, in the request (nothing more to change). A
-    // failure here leaves the mark for the sweep; the team is told the truth: it solved it.
-    await changeTeamThenRecompute(async () => ({ value: null, teamId, finish: [] })).catch((error: unknown) =>
-      getLogger().warn({ err: error, teamId, challengeId: challenge.id }, "a flag solve's standings not recomputed in the request; the sweep takes them"),
-    );
-  }
+  // The solve and its mark are committed: the team's standing with the other solves of the moment, in this
+  // process's next batch, and the verdict once it has moved (or after the board's wait: the batch still runs, and a
+  // failed one hands the team to the queue). The team is told the truth either way: it solved it.
+  await recomputeWithOthers(teamId, { atMostMs: input.boardWaitMs ?? BOARD_WAIT_MS });
   return correct(challenge.id, points, solvedAt, solves, [teamId]);
 }
 

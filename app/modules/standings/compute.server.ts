@@ -152,7 +152,7 @@ const jsonList = (element: SQL, from: SQL) => scalarSubquery(sql`select coalesce
 /**
  * Everything a team's recompute reads, in one statement (one snapshot, one round trip, one row): the team,
  * its scored submissions and its awards, the users whose statistics it writes (affectedUserIds) and what they
- * are credited with, the team's standings row as it stands (its total and what clients were last shown), the
+ * are credited with on other teams (on this one, it is among the team's rows: recomputeReadsOf adds it), the team's standings row as it stands (its total and what clients were last shown), the
  * board's freeze with the team's frozen rank and, while frozen, its dynamic flag solves as of the freeze
  * (./frozen-values.server.ts), and a new standings version (app/modules/standings/outbox.server.ts).
  * The users' submissions: `= any(array(...))` makes the ids an init plan and the lookup an index scan on
@@ -160,14 +160,14 @@ const jsonList = (element: SQL, from: SQL) => scalarSubquery(sql`select coalesce
  * every submission when the tables had not been analyzed yet: 49 ms at 100,000 submissions). The frozen rank
  * is picked out in Postgres, by the frozen-board rule's SQL (`frozenRankSql` in ./frozen-view.ts).
  */
-function recomputeReadsSql(teamId: SQLWrapper): SQL {
+export function recomputeReadsSql(teamId: SQLWrapper): SQL {
   const scoredFrom = sql`from ${teamAnswers} inner join ${challenges} on ${challenges.id} = ${teamAnswers.challengeId}`;
   return sql`select
     ${scalarSubquery(sql`select ${jsonObjectSql({ id: teams.id, name: teams.name, division: teams.division, createdAt: teams.createdAt })} from ${teams} where ${teams.id} = ${teamId}`)} as team,
     ${jsonList(scoredJson, sql`${scoredFrom} where ${teamAnswers.teamId} = ${teamId}`)} as team_rows,
     ${jsonList(jsonObjectSql(awardColumns), sql`from ${teamAwards} where ${teamAwards.teamId} = ${teamId}`)} as awards,
     ${jsonList(sql`affected.id`, sql`from (${affectedUserIds(teamId)}) affected(id)`)} as user_ids,
-    ${jsonList(scoredJson, sql`${scoredFrom} where ${teamAnswers.userId} = any(array(${affectedUserIds(teamId)}))`)} as user_rows,
+    ${jsonList(scoredJson, sql`${scoredFrom} where ${teamAnswers.userId} = any(array(${affectedUserIds(teamId)})) and ${teamAnswers.teamId} <> ${teamId}`)} as user_rows,
     ${scalarSubquery(sql`select ${jsonObjectSql({ totalCenti: standings.totalCenti, reachedAt: standings.totalReachedAt, shown: standings.shown })} from ${standings} where ${standings.teamId} = ${teamId}`)} as previous,
     ${scalarSubquery(sql`select ${eventSettings.scoreboardFrozen} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen,
     ${scalarSubquery(sql`select ${frozenRankSql({ frozen: eventSettings.scoreboardFrozen, frozenBoard: eventSettings.frozenBoard }, teamId)} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen_rank,
@@ -199,16 +199,20 @@ export function recomputeReadsOf(row: Record<string, unknown>): RecomputeReads {
   const team = parsedJson(row.team) as Json<NonNullable<RecomputeReads["team"]>> | null;
   const previousJson = parsedJson(row.previous) as Json<NonNullable<RecomputeReads["previous"]>> | null;
   const previous = previousJson && { ...previousJson, reachedAt: jsonDate(previousJson.reachedAt) };
+  const teamRows = (parsedJson(row.team_rows) as Json<ScoredRow>[]).map(scoredOf);
+  const userIdList = (parsedJson(row.user_ids) as number[]).map(Number);
+  const userIds = new Set(userIdList);
   return {
     team: team && { ...team, createdAt: jsonDate(team.createdAt) },
-    teamRows: (parsedJson(row.team_rows) as Json<ScoredRow>[]).map(scoredOf),
+    teamRows,
     teamAwards: (parsedJson(row.awards) as Json<AwardRow>[]).map((award) => ({
       ...award,
       createdAt: jsonDate(award.createdAt),
       revokedAt: award.revokedAt === null ? null : jsonDate(award.revokedAt),
     })),
-    userIds: (parsedJson(row.user_ids) as number[]).map(Number),
-    userRows: (parsedJson(row.user_rows) as Json<ScoredRow>[]).map(scoredOf),
+    userIds: userIdList,
+    // The users' answers on this team are among its own rows: read once (team_rows), the others' teams' apart.
+    userRows: [...teamRows.filter((scored) => scored.userId !== null && userIds.has(scored.userId)), ...(parsedJson(row.user_rows) as Json<ScoredRow>[]).map(scoredOf)],
     previous,
     freeze: { frozen: row.frozen === true, frozenRank: row.frozen_rank === null || row.frozen_rank === undefined ? null : Number(row.frozen_rank) },
     frozenSolves: frozenSolvesOf(row.frozen_solves),

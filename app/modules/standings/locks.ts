@@ -54,10 +54,27 @@ export function lockUsersSql(userIds: SQL): SQL<number> {
  * A batch recompute's locks (app/modules/standings/recompute.server.ts, `recomputeTeamsTogether`): every team's
  * lock in id order, then the board lock shared, then the users' locks (`users`: a query of one id column) in
  * id order, in one statement: the order every single recompute takes them in, so a batch and the jobs never
- * wait for each other in a circle. Each team's own statements then take its locks again (held already: no wait).
+ * wait for each other in a circle.
  */
 export function teamsThenBoardSharedThenUsersSql(teamIds: SQLWrapper, users: SQL): SQL {
   return sql`select (select count(*)::int from (select pg_advisory_xact_lock(${LOCK_CLASS.team}, locked.id) from unnest(${teamIds}::int[]) locked(id) order by locked.id) taken) as teams,
     (select count(*)::int from (select pg_advisory_xact_lock_shared(${LOCK_CLASS.board}, 0)) board) as board,
     ${lockUsersSql(users)} as users`;
+}
+
+/**
+ * A web process's batch's locks (app/modules/standings/batcher.server.ts), in one statement, never waited for: the
+ * board lock shared, then each team's, only tried (a team another recompute holds, a dynamic challenge's round or a
+ * job, is left out; a rebuild or a freeze holding the board leaves them all out), then the users' locks (`users`,
+ * given the SQL of the array of teams held and pending, a query of one id column), waited for in id order: they are
+ * held only by the recompute of another team crediting the same user, which never waits for a team lock once it
+ * holds users' ones. One row: `board` (held), `teams` (the teams held) and `pending` (those with an outbox row).
+ * Materialised once, so each lock is asked for once.
+ */
+export function boardThenTeamsTriedThenUsersSql(teamIds: SQLWrapper, pendingOf: (teams: SQL) => SQL, users: (pending: SQL) => SQL): SQL {
+  return sql`with board as materialized (select pg_try_advisory_xact_lock_shared(${LOCK_CLASS.board}, 0) as held),
+    teams as materialized (select coalesce(array_agg(tried.id order by tried.id) filter (where tried.held), '{}') as held
+      from (select ask.id, pg_try_advisory_xact_lock(${LOCK_CLASS.team}, ask.id) as held from board, unnest(${teamIds}::int[]) ask(id) where board.held order by ask.id) tried),
+    pending as materialized (select ${pendingOf(sql`teams.held`)} as ids from teams)
+    select board.held as board, teams.held as teams, pending.ids as pending, ${lockUsersSql(users(sql`pending.ids`))} as users from board, teams, pending`;
 }

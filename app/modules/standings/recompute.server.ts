@@ -1,8 +1,10 @@
 /**
- * The incremental standings writer: recompute one team from Postgres (its submissions' points and its
- * awards), keep its history and its
- * users' statistics, place it in the Redis order (O(log n), no other team touched), then publish
- * `teams:update` if anything of the team a client shows changed. Idempotent: running it twice changes nothing.
+ * The incremental standings writer: recompute teams from Postgres (their answers' points and their awards), keep
+ * their history and their users' statistics, place each in the Redis order (O(log n), no other team touched), then
+ * publish what a client shows that changed: one team's `teams:update`, or several teams' `teams:batch`. A judge's
+ * score recomputes its team in its own request (changeTeamThenRecompute); a job, a web process's batch of flag solves
+ * and a dynamic challenge's round recompute any number of teams in one transaction (recomputeTeamsTogether).
+ * Idempotent: running it twice changes nothing.
  */
 import { eq, type SQL, sql, type SQLWrapper } from "drizzle-orm";
 import type { Queryable, Transaction } from "../../../db/client.ts";
@@ -21,8 +23,10 @@ import {
   awardTotalsOf,
   groupBy,
   historyPointAt,
+  type RecomputeReads,
   recomputeReadsOf,
   recomputeReads,
+  recomputeReadsSql,
   type ScoredRow,
   teamStandingValues,
   toTeamStanding,
@@ -31,34 +35,21 @@ import {
 } from "./compute.server.ts";
 import type { OwnPoints } from "./frozen-view.ts";
 import { atFreezeValues, frozenCentiByChallenge, ownPointsOf } from "./frozen-values.server.ts";
-import { lockBoardShared, lockTeam, lockUsersSql, teamsThenBoardSharedThenUsersSql, teamThenBoardSharedSql } from "./locks.ts";
+import { boardThenTeamsTriedThenUsersSql, lockBoardShared, lockTeam, lockUsersSql, teamsThenBoardSharedThenUsersSql, teamThenBoardSharedSql } from "./locks.ts";
 import { markTeamStale, requestStandingsRecompute } from "./outbox.server.ts";
 import { ensureSnapshotReady } from "./scoreboard.server.ts";
 import { shownOf } from "./shown.ts";
-import { placeTeam, removeTeamFromSnapshot, SnapshotNotReadyError } from "./snapshot.server.ts";
+import { placeTeam, ranksNow, removeTeamFromSnapshot, SnapshotNotReadyError } from "./snapshot.server.ts";
 
 export type RecomputeResult = { status: "skipped" } | { status: "removed" } | { status: "updated"; team: TeamStanding };
 
 /**
- * Recomputes a team whose outbox row is pending; a job that finds none has nothing to do.
- *
- * Four round trips to Postgres, not sixteen (docs/performance-log.md): the BEGIN with one statement that takes
- * the locks and reads the outbox version, one statement for every read (recomputeReadsSql), every write at
- * once with the Redis placement, then the commit. Only statements whose order does not matter go out
- * together: drizzle gives no promise about the order in which it sends queries started at the same time
- * (a first version that sent the locks and the reads together lost an update in the kill -9 test); what
- * must come after the locks is a statement of its own.
+ * Recomputes a team whose outbox row is pending (a job); a job that finds none has nothing to do. A batch of one
+ * (recomputeTeamsTogether): four round trips to Postgres, not sixteen (docs/performance-log.md).
  */
 export async function recomputeTeamStanding(teamId: number): Promise<RecomputeResult> {
-  try {
-    return await recomputeOnce(teamId);
-  } catch (error) {
-    if (!(error instanceof SnapshotNotReadyError)) throw error;
-    // Redis lost the snapshot: the placement refused and the transaction rolled back. Rebuild it outside any
-    // transaction (the rebuild takes the board lock exclusive, which our shared one would block), then again.
-    await ensureSnapshotReady();
-    return recomputeOnce(teamId);
-  }
+  const [result] = await recomputeTeamsTogether([teamId]);
+  return result;
 }
 
 /**
@@ -91,7 +82,7 @@ export async function changeTeamThenRecompute<T>(change: (tx: Transaction) => Pr
         for (const result of await sendInOrder(tx, finish)) rowsOf(result);
         return;
       }
-      const each = startInOrder(tx, [...finish, sql`commit`, sql`begin`, GENERIC_PLANS, ...firstStatements(made.teamId, { inRequest: true })]);
+      const each = startInOrder(tx, [...finish, sql`commit`, sql`begin`, GENERIC_PLANS, ...firstStatements(made.teamId)]);
       const boundary = finish.length;
       // Known the moment the COMMIT answers: a connection that closes before the rest answer rejects the
       // transaction before this callback could say so, and the change is committed all the same.
@@ -151,86 +142,64 @@ const IN_REQUEST_ROW_LOCK_MS = 500;
 const IN_REQUEST_REDIS_MS = 1000;
 
 /**
- * A recompute's first statement: its team and board locks (teamThenBoardSharedSql: waited for, or only tried),
+ * An in-request recompute's first statement: its team and board locks (teamThenBoardSharedSql, only tried),
  * then, if both are held, the team's pending outbox version; and if there is one, the locks of the users whose
  * statistics the recompute writes (lockUsersSql), taken only when there is work. One row: `locked`, `version`
  * and `requested_at` (null: nothing pending). The outbox row is read in the snapshot this statement starts
- * with, before a lock it waited for was granted: it may show a version that the recompute holding the lock
- * then removed (this one recomputes again and removes nothing: its delete names that version), never miss
- * one that the change's own request or job comes after (a change commits before it asks for a recompute).
+ * with: it never misses a version that the change's own request comes after (a change commits before it asks
+ * for a recompute).
  */
-function locksAndPendingSql(teamId: SQLWrapper, locks: { tryWithin?: SQLWrapper }) {
+function locksAndPendingSql(teamId: SQLWrapper, locks: { tryWithin: SQLWrapper }) {
   const held = sql`locks.team and locks.board`;
   return sql`select ${held} as locked, ${standingsOutbox.version} as version, ${standingsOutbox.requestedAt} as requested_at,
       case when ${held} and ${standingsOutbox.version} is not null then ${lockUsersSql(affectedUserIds(teamId))} end as users_locked
     from (${teamThenBoardSharedSql(teamId, locks)}) locks left join ${standingsOutbox} on ${standingsOutbox.teamId} = ${teamId}`;
 }
 
-/** locksAndPendingSql, built once: in a request (the locks only tried) and in a job (waited for). */
+/** locksAndPendingSql, built once. */
 const locksInRequest = prebuilt(["teamId", "timeout"], ({ teamId, timeout }) => locksAndPendingSql(teamId, { tryWithin: timeout }));
-const locksInJob = prebuilt(["teamId"], ({ teamId }) => locksAndPendingSql(teamId, {}));
 
 /**
- * A recompute's first statements, to send together (sendInOrder): its locks and outbox version, then its reads.
- * Each time after the plans' setting (GENERIC_PLANS), the first statement of their transaction.
+ * An in-request recompute's first statements, to send together (sendInOrder): its locks and outbox version, then
+ * its reads. Each time after the plans' setting (GENERIC_PLANS), the first statement of their transaction.
  */
-function firstStatements(teamId: number, { inRequest }: { inRequest: boolean }): Prebuilt[] {
+function firstStatements(teamId: number): Prebuilt[] {
   // The reads go out with the locks (one round trip) in a statement of their own, which Postgres starts once
   // the locks' statement has ended, with a snapshot taken then: anything committed before the outbox version
   // read with the locks, or by the recompute that held a user's lock before this one, is in them. Without the
   // locks or work, they were read for nothing.
-  return [inRequest ? locksInRequest({ teamId, timeout: `${IN_REQUEST_ROW_LOCK_MS}ms` }) : locksInJob({ teamId }), recomputeReads({ teamId })];
+  return [locksInRequest({ teamId, timeout: `${IN_REQUEST_ROW_LOCK_MS}ms` }), recomputeReads({ teamId })];
 }
 
 type Publish = { team: TeamStanding; frozen: boolean; frozenRank: number | null; own: OwnPoints | null; requestedAt: Date };
-/** `publish`: what to publish once the transaction has committed (a job's; a request publishes on its own COMMIT). */
+/** `publish`: what to publish once the transaction has committed (a request publishes on its own COMMIT). */
 type Recomputed = { result: RecomputeResult | { status: "busy" }; publish: Publish | null };
 
-/**
- * A job's recompute, in a transaction of its own; then its publish. The snapshot's readiness is checked by the
- * placement's own script (not by a round trip to Redis before the transaction): a job on a ready snapshot,
- * nearly every one, waits for one round trip less.
- */
-async function recomputeOnce(teamId: number): Promise<RecomputeResult> {
-  const { result, publish } = await getDb().transaction(async (tx) => {
-    const [plans, ...first] = await sendInOrder(tx, [GENERIC_PLANS, ...firstStatements(teamId, { inRequest: false })]);
-    rowsOf(plans);
-    return recomputeFrom(tx, teamId, first, null);
-  });
-  publishStanding(teamId, publish);
-  // Waiting for its locks, a job is never busy.
-  return result as RecomputeResult;
+/** A team's outbox row as a recompute read it: the version it removes once done, and when the oldest change asked. */
+interface Pending {
+  version: number;
+  requestedAt: Date;
 }
 
 /**
- * The recompute in `tx`, from what its first statements (firstStatements) answered: busy (a lock only tried
- * was held elsewhere), nothing pending, the team gone, or its standing written and placed, with what to
- * publish once the transaction has committed (publishStanding). `inRequest`: the locks were only tried, the
- * Redis placement gets its deadline, and the writes are committed here, in one round trip with them as a rule.
+ * A team's new standing, from what its recompute read (`reads`, in one snapshot): its points, what clients are
+ * shown of it, its members' statistics, its history point and what to publish once committed. One rule for the
+ * in-request recompute and the batch.
  */
-async function recomputeFrom(
-  tx: Queryable,
-  teamId: number,
-  [locks, reads]: PromiseSettledResult<Rows>[],
-  inRequest: Progress | null,
-  outboxDone: PendingOutbox[] | null = null,
-): Promise<Recomputed> {
-  // The shared board lock before any write: a rebuild holds it exclusive and then rewrites every row, so a
-  // job that wrote first and waited for the lock afterwards would deadlock with it. Its Redis writes below
-  // also happen under it (a rebuild cannot overwrite them with older data).
-  const [locked] = rowsOf(locks);
-  if (locked?.locked !== true) return { result: { status: "busy" }, publish: null };
-  if (locked.version === null) return { result: { status: "skipped" }, publish: null };
-  const pending = { version: Number(locked.version), requestedAt: standingsOutbox.requestedAt.mapFromDriverValue(locked.requested_at as string) as Date };
-  const { team, teamRows, teamAwards, userIds, userRows, previous, freeze, frozenSolves, version } = recomputeReadsOf(rowsOf(reads)[0]);
+interface Outcome {
+  teamId: number;
+  standing: TeamStanding;
+  totalCenti: number;
+  own: OwnPoints | null;
+  statistics: ReturnType<typeof userStatisticsRows>;
+  row: StandingRow;
+  history: { team_id: number; total_centi: number; at: string } | null;
+  publish: Publish | null;
+  done: { team_id: number; version: number };
+}
 
-  if (!team) {
-    // The team was deleted (its standings row went with it): only the outbox row is left.
-    await tx.delete(standingsOutbox).where(eq(standingsOutbox.teamId, teamId));
-    await removeTeamFromSnapshot(getRedis(), teamId);
-    return { result: { status: "removed" }, publish: null };
-  }
-
+function outcomeOf(teamId: number, reads: RecomputeReads & { team: NonNullable<RecomputeReads["team"]> }, pending: Pending, now: Date): Outcome {
+  const { team, teamRows, teamAwards, userIds, userRows, previous, freeze, frozenSolves, version } = reads;
   // Awards are team points: in the team's standing, never in its users' statistics.
   const awarded = awardTotalsOf(teamAwards);
   const values = teamStandingValues(totalsOf(teamRows), awarded, team.createdAt);
@@ -238,86 +207,123 @@ async function recomputeFrom(
   // While frozen, its own members see its dynamic flag solves at their values as of the freeze (null: as live).
   const own = frozenSolves.length === 0 ? null : ownPointsOf(teamStandingValues(totalsOf(atFreezeValues(teamRows, frozenCentiByChallenge(frozenSolves))), awarded, team.createdAt), values);
   const shown = shownOf(standing);
-  // Mirror to Redis before commit, under the team lock (snapshots of one team are written in
-  // commit order) and the shared board lock. If Redis is down the job fails, rolls back and is retried.
-  // In a request, Redis gets a deadline: a Redis that holds the connection open without answering must not hold
-  // the judge, a pool connection and the team's locks. Placed late (after the rollback), the retry still publishes.
-  const placement = placeTeam(getRedis(), standing, values.totalCenti, own);
-  const written = sendInOrder(tx, [
-    recomputeWrites({
-      teamId,
-      statistics: JSON.stringify(userStatisticsRows(userIds, userRows)),
-      aiCenti: values.aiCenti,
-      csCenti: values.csCenti,
-      psCenti: values.psCenti,
-      gdCenti: values.gdCenti,
-      totalCenti: values.totalCenti,
-      solvedCount: values.solvedCount,
-      totalReachedAt: values.totalReachedAt.toISOString(),
+  return {
+    teamId,
+    standing,
+    totalCenti: values.totalCenti,
+    own,
+    statistics: userStatisticsRows(userIds, userRows),
+    row: {
+      team_id: teamId,
+      ai_centi: values.aiCenti,
+      cs_centi: values.csCenti,
+      ps_centi: values.psCenti,
+      gd_centi: values.gdCenti,
+      total_centi: values.totalCenti,
+      solved_count: values.solvedCount,
+      total_reached_at: values.totalReachedAt.toISOString(),
       shown,
-      updatedAt: new Date().toISOString(),
-      totalChanged: previous?.totalCenti !== values.totalCenti,
-      historyAt: historyPointAt(previous?.reachedAt, values.totalReachedAt, new Date()).toISOString(),
-      // A batch removes its teams' outbox rows in its last statement (outboxDone), not here: a row it removed here
-      // would stay locked until the batch's COMMIT, and a solve marking that team would wait for it.
-      pendingVersion: outboxDone ? null : pending.version,
-    }),
-  ]);
-  // Nothing a client shows changed since the last committed job (a first answer still pending, an answer sent
-  // again, a score that leaves the totals where they were): no event to every socket (docs/performance-log.md).
-  // Decided on Postgres's row, not on Redis (which a job rolled back after its placement leaves ahead): the
-  // retry of such a job still publishes.
-  // `standing` by reference: its rank is set below, before anything is published.
-  const publish = previous?.shown !== shown ? { team: standing, ...freeze, own, requestedAt: pending.requestedAt } : null;
-  outboxDone?.push({ teamId, version: pending.version });
-  if (inRequest) {
-    // The COMMIT goes as soon as Redis has the team (never before: the placement is under the team's lock),
-    // behind the writes if they have not answered yet, with a BEGIN after it: the transaction's own COMMIT ends
-    // an empty one. A failed write makes Postgres run that COMMIT as a ROLLBACK, thrown here (commitOf's
-    // reasons). The update is published the moment the COMMIT answers, inside the callback.
-    standing.rank = await within(placement, IN_REQUEST_REDIS_MS, `the standings placement: no answer within ${IN_REQUEST_REDIS_MS} ms`);
-    const [commit, begin] = startInOrder(tx, [sql`commit`, sql`begin`]);
-    // A BEGIN that fails (its connection gone) fails the transaction's own COMMIT: the recompute is done by then.
-    begin.catch(() => undefined);
-    await Promise.all([written, commit]).then(([[writes], committed]) => {
-      rowsOf(writes);
-      if (!isCommitted(committed)) throw new TransactionRolledBackError();
-      inRequest.recomputeCommitted = true;
-      publishStanding(teamId, publish);
-    });
-    return { result: { status: "updated", team: standing }, publish: null };
-  }
-  const [rank, [writes]] = await Promise.all([placement, written]);
-  rowsOf(writes);
-  standing.rank = rank;
-  return { result: { status: "updated", team: standing }, publish };
+    },
+    history: previous?.totalCenti !== values.totalCenti ? { team_id: teamId, total_centi: values.totalCenti, at: historyPointAt(previous?.reachedAt, values.totalReachedAt, now).toISOString() } : null,
+    // Nothing a client shows changed since the last committed recompute (a first answer still pending, an answer
+    // sent again, a score that leaves the totals where they were): no event to every socket (docs/performance-log.md).
+    // Decided on Postgres's row, not on Redis (which a recompute rolled back after its placement leaves ahead): the
+    // retry of such a recompute still publishes. `standing` by reference: its rank is set before anything is published.
+    publish: previous?.shown !== shown ? { team: standing, ...freeze, own, requestedAt: pending.requestedAt } : null,
+    done: { team_id: teamId, version: pending.version },
+  };
 }
 
 /**
- * Several teams recomputed together, in one transaction, then published as one event: what a solve of a
- * dynamic challenge changes (every solver's points fall at once; docs/domain.md "Dynamic points"). Its
- * locks are every team's (in id order), the board's shared, then every user's whose statistics it writes (in
- * id order): the order each single recompute takes them in, so the batch and the jobs never wait in a circle.
- * Each team is then recomputed as a job recomputes it (its own locks are held already); the teams whose
- * standing a client shows changed go out in one `teams:batch`. `about`: what changed them (the event carries it).
+ * The in-request recompute in `tx`, from what its first statements (firstStatements) answered: busy (a lock only
+ * tried was held elsewhere), nothing pending, the team gone, or its standing written, placed (the placement with
+ * a deadline) and committed, in one round trip with the writes as a rule, then published.
+ */
+async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: PromiseSettledResult<Rows>[], inRequest: Progress): Promise<Recomputed> {
+  // The shared board lock before any write: a rebuild holds it exclusive and then rewrites every row, so a
+  // recompute that wrote first and waited for the lock afterwards would deadlock with it. Its Redis writes below
+  // also happen under it (a rebuild cannot overwrite them with older data).
+  const [locked] = rowsOf(locks);
+  if (locked?.locked !== true) return { result: { status: "busy" }, publish: null };
+  if (locked.version === null) return { result: { status: "skipped" }, publish: null };
+  const pending = { version: Number(locked.version), requestedAt: standingsOutbox.requestedAt.mapFromDriverValue(locked.requested_at as string) as Date };
+  const read = recomputeReadsOf(rowsOf(reads)[0]);
+  const { team } = read;
+  if (!team) {
+    // The team was deleted (its standings row went with it): only the outbox row is left.
+    await tx.delete(standingsOutbox).where(eq(standingsOutbox.teamId, teamId));
+    await removeTeamFromSnapshot(getRedis(), teamId);
+    return { result: { status: "removed" }, publish: null };
+  }
+  const outcome = outcomeOf(teamId, { ...read, team }, pending, new Date());
+  // Mirror to Redis before commit, under the team lock (snapshots of one team are written in commit order) and the
+  // shared board lock, with a deadline: a Redis that holds the connection open without answering must not hold the
+  // judge, a pool connection and the team's locks. Placed late (after the rollback), the retry still publishes.
+  const placement = placeTeam(getRedis(), outcome.standing, outcome.totalCenti, outcome.own);
+  const written = sendInOrder(tx, [writesOf([outcome], new Date())]);
+  // The outbox row's removal and the COMMIT go as soon as Redis has the team (never before: the placement is under
+  // the team's lock), behind the writes if they have not answered yet, with a BEGIN after it: the transaction's own
+  // COMMIT ends an empty one. A failed write makes Postgres run that COMMIT as a ROLLBACK, thrown here (commitOf's
+  // reasons). The update is published the moment the COMMIT answers, inside the callback.
+  outcome.standing.rank = await within(placement, IN_REQUEST_REDIS_MS, `the standings placement: no answer within ${IN_REQUEST_REDIS_MS} ms`);
+  const [done, commit, begin] = startInOrder(tx, [...outboxDoneStatements([outcome.done]), sql`commit`, sql`begin`]);
+  // A BEGIN that fails (its connection gone) fails the transaction's own COMMIT: the recompute is done by then.
+  begin.catch(() => undefined);
+  // Its failure is the COMMIT's (a ROLLBACK), thrown below.
+  done.catch(() => undefined);
+  await Promise.all([written, commit]).then(([[writes], committed]) => {
+    rowsOf(writes);
+    if (!isCommitted(committed)) throw new TransactionRolledBackError();
+    inRequest.recomputeCommitted = true;
+    publishStanding(teamId, outcome.publish);
+  });
+  return { result: { status: "updated", team: outcome.standing }, publish: null };
+}
+
+/**
+ * Teams recomputed together, in one transaction of four round trips whatever their number, then published as one
+ * event: what a burst of flag solves changes (./batcher.server.ts), what a solve of a dynamic challenge changes
+ * (every solver's points fall at once; docs/domain.md "Dynamic points"), and a job's one team. Its locks are every
+ * team's (in id order), the board's shared, then the users' whose statistics it writes (in id order): the order
+ * the in-request recompute takes them in, so two batches, or a batch and a request, never wait in a circle. The
+ * teams without a pending outbox row are skipped. The teams whose standing a client shows changed go out in one
+ * `teams:batch` (one team and no cause: a `teams:update`). `about`: what changed them (the event carries it).
+ * `withinMs`: a deadline for each of its lock waits and for its Redis placements (a web process's batch: a lock held
+ * or a Redis that does not answer must not hold the process's batches; the transaction rolls back, and the caller
+ * hands the teams to the queue).
  */
 export async function recomputeTeamsTogether(teamIds: readonly number[], about: BatchCause | null = null): Promise<RecomputeResult[]> {
+  return (await recomputeTeamsInBatch(teamIds, about, {})) as RecomputeResult[];
+}
+
+/**
+ * recomputeTeamsTogether with options. `tryLocks`: the team and board locks are only tried (a web process's batch:
+ * it waits for no dynamic challenge's round, job or rebuild); a team whose lock was held elsewhere is `busy`, left
+ * to the caller (the queue).
+ */
+export async function recomputeTeamsInBatch(teamIds: readonly number[], about: BatchCause | null, options: BatchOptions): Promise<BatchResult[]> {
   const ids = [...new Set(teamIds)].sort((a, b) => a - b);
   if (ids.length === 0) return [];
   try {
-    return await recomputeTogetherOnce(ids, about);
+    return await recomputeTogetherOnce(ids, about, options);
   } catch (error) {
-    if (!(error instanceof SnapshotNotReadyError)) throw error;
+    if (!(error instanceof SnapshotNotReadyError) || options.rebuildIfLost === false) throw error;
+    // Redis lost the snapshot: the placement refused and the transaction rolled back. Rebuild it outside any
+    // transaction (the rebuild takes the board lock exclusive, which our shared one would block), then again.
     await ensureSnapshotReady();
-    return recomputeTogetherOnce(ids, about);
+    return recomputeTogetherOnce(ids, about, options);
   }
 }
 
-/** A team's outbox version a batch recomputed, removed at the batch's end. */
-interface PendingOutbox {
-  teamId: number;
-  version: number;
+interface BatchOptions {
+  withinMs?: number;
+  tryLocks?: boolean;
+  /** Redis lost the board: rebuild it and go again (true), or throw SnapshotNotReadyError (a web process's batch: the queue's). */
+  rebuildIfLost?: boolean;
 }
+
+/** A team's result in a batch: as a recompute's, or busy (its lock, tried only, was held elsewhere). */
+export type BatchResult = RecomputeResult | { status: "busy" };
 
 /** What a batch recompute was for: a dynamic challenge's new value. */
 export interface BatchCause {
@@ -325,32 +331,85 @@ export interface BatchCause {
   value: number;
 }
 
-async function recomputeTogetherOnce(ids: number[], about: BatchCause | null): Promise<RecomputeResult[]> {
+/**
+ * A batch's locks, in one statement: every team's, the board's shared, then the users' of the teams with a pending
+ * outbox row (read in the snapshot this statement starts with, so it never misses a change committed before the
+ * batch was asked for). One row: `pending`, those teams' ids.
+ */
+const pendingOf = (teams: SQLWrapper) => sql`array(select ${standingsOutbox.teamId} from ${standingsOutbox} where ${standingsOutbox.teamId} = any(${teams}::int[]))`;
+const batchLocks = prebuilt(["ids"], ({ ids }) => sql`select ${pendingOf(ids)} as pending, locks.* from (${teamsThenBoardSharedThenUsersSql(ids, affectedUserIdsOfTeams(pendingOf(ids)))}) locks`);
+/** batchLocks, the team and board locks only tried (boardThenTeamsTriedThenUsersSql): `teams` says which are held. */
+const batchLocksTried = prebuilt(["ids"], ({ ids }) => boardThenTeamsTriedThenUsersSql(ids, pendingOf, affectedUserIdsOfTeams));
+
+/**
+ * A batch's reads, in one statement run once its locks are held (one snapshot): for each team with an outbox row,
+ * the row's version and time with everything its recompute reads (recomputeReadsSql), in team id order.
+ */
+const batchReads = prebuilt(["ids"], ({ ids }) => {
+  const outbox = sql`pending_outbox`;
+  return sql`select ${outbox}.team_id as team_id, ${outbox}.version as pending_version, ${outbox}.requested_at as pending_requested_at, reads.*
+    from ${standingsOutbox} ${outbox} cross join lateral (${recomputeReadsSql(sql`${outbox}.team_id`)}) reads
+    where ${outbox}.team_id = any(${ids}::int[]) order by ${outbox}.team_id`;
+});
+
+/** The batch's outbox rows locked in team id order, as every statement marking several teams locks them: two of them never wait for each other in a circle. */
+const outboxInOrder = prebuilt(["ids"], ({ ids }) => sql`select 1 from ${standingsOutbox} where ${standingsOutbox.teamId} = any(${ids}::int[]) order by ${standingsOutbox.teamId} for update`);
+
+async function recomputeTogetherOnce(ids: number[], about: BatchCause | null, { withinMs, tryLocks = false }: BatchOptions): Promise<BatchResult[]> {
+  const idList = `{${ids.join(",")}}`;
   const { results, publishes } = await getDb().transaction(async (tx) => {
-    const idList = sql`${`{${ids.join(",")}}`}`;
-    for (const result of await sendInOrder(tx, [GENERIC_PLANS, teamsThenBoardSharedThenUsersSql(idList, affectedUserIdsOfTeams(idList))])) rowsOf(result);
-    const results: RecomputeResult[] = [];
-    const publishes: Publish[] = [];
-    const outboxDone: PendingOutbox[] = [];
-    for (const teamId of ids) {
-      const { result, publish } = await recomputeFrom(tx, teamId, await sendInOrder(tx, firstStatements(teamId, { inRequest: false })), null, outboxDone);
-      results.push(result as RecomputeResult);
-      if (publish) publishes.push(publish);
+    const settings = withinMs === undefined ? [GENERIC_PLANS] : [GENERIC_PLANS, sql`select set_config('lock_timeout', ${`${withinMs}ms`}::text, true)`];
+    const sent = await sendInOrder(tx, [...settings, (tryLocks ? batchLocksTried : batchLocks)({ ids: idList }), batchReads({ ids: idList })]);
+    for (const result of sent.slice(0, settings.length)) rowsOf(result);
+    const [locks, reads] = sent.slice(settings.length);
+    const [locked] = rowsOf(locks);
+    const ofIds = (column: unknown) => new Set((column as Array<number | string>).map(Number));
+    // The teams whose lock another recompute held (tried only): left to it, or to the queue.
+    const held = tryLocks ? ofIds(locked.teams) : null;
+    // Only the teams pending when the locks were asked for: the others' users are not locked (a change committed
+    // since comes with a recompute of its own).
+    const lockedPending = ofIds(locked.pending);
+    const now = new Date();
+    const outcomes: Outcome[] = [];
+    const removed: Outcome["done"][] = [];
+    const results = new Map<number, RecomputeResult>();
+    for (const row of rowsOf(reads)) {
+      const teamId = Number(row.team_id);
+      if (!lockedPending.has(teamId)) continue;
+      const pending = { version: Number(row.pending_version), requestedAt: standingsOutbox.requestedAt.mapFromDriverValue(row.pending_requested_at as string) as Date };
+      const read = recomputeReadsOf(row);
+      const { team } = read;
+      if (!team) {
+        // The team was deleted (its standings row went with it): only the outbox row is left.
+        removed.push({ team_id: teamId, version: pending.version });
+        results.set(teamId, { status: "removed" });
+        continue;
+      }
+      const outcome = outcomeOf(teamId, { ...read, team }, pending, now);
+      outcomes.push(outcome);
+      results.set(teamId, { status: "updated", team: outcome.standing });
     }
-    // Each team's outbox row, if it still has the version its recompute read (a change meanwhile keeps it), in
-    // the batch's last statement: locked only from here to the COMMIT.
-    if (outboxDone.length > 0) {
-      // Their rows locked in team id order first, as every statement marking several teams locks them (the delete's
-      // own join may take them in any order): two of them never wait for each other in a circle.
-      const teams = `{${outboxDone.map((done) => done.teamId).join(",")}}`;
-      await tx.execute(sql`select 1 from ${standingsOutbox} where team_id = any(${teams}::int[]) order by team_id for update`);
-      await tx.execute(sql`delete from ${standingsOutbox} o using unnest(${`{${outboxDone.map((done) => done.teamId).join(",")}}`}::int[],
-          ${`{${outboxDone.map((done) => done.version).join(",")}}`}::bigint[]) done(team_id, version)
-        where o.team_id = done.team_id and o.version = done.version`);
+    const done = [...outcomes.map((outcome) => outcome.done), ...removed];
+    if (done.length > 0) {
+      // Mirror to Redis before commit, under the team locks and the shared board lock (see recomputeFrom); then each
+      // team's rank as the order stands once all are placed (a team placed later may have passed one placed before).
+      const redis = getRedis();
+      const placements = Promise.all([
+        ...outcomes.map((outcome) => placeTeam(redis, outcome.standing, outcome.totalCenti, outcome.own)),
+        ...removed.map(({ team_id }) => removeTeamFromSnapshot(redis, team_id)),
+      ]).then(() => ranksNow(redis, outcomes.map((outcome) => outcome.standing)));
+      const written = outcomes.length > 0 ? sendInOrder(tx, [writesOf(outcomes, now)]) : Promise.resolve([]);
+      const ranks = await (withinMs === undefined ? placements : within(placements, withinMs, `the standings placements: no answer within ${withinMs} ms`));
+      outcomes.forEach((outcome, index) => (outcome.standing.rank = ranks[index]));
+      for (const result of await written) rowsOf(result);
+      // Last, once every write has answered and Redis has every team (outboxDone's reasons); the COMMIT follows.
+      for (const result of await sendInOrder(tx, outboxDoneStatements(done))) rowsOf(result);
     }
-    return { results, publishes };
+    const publishes = outcomes.flatMap((outcome) => (outcome.publish ? [outcome.publish] : []));
+    return { results: ids.map((teamId): BatchResult => results.get(teamId) ?? (held && !held.has(teamId) ? { status: "busy" } : { status: "skipped" })), publishes };
   });
-  publishStandings(publishes, about);
+  if (about === null && publishes.length === 1) publishStanding(publishes[0].team.id, publishes[0]);
+  else publishStandings(publishes, about);
   return results;
 }
 
@@ -409,38 +468,81 @@ function userStatisticsRows(userIds: number[], scored: ScoredRow[]) {
     });
 }
 
+/** A team's standings row (snake_case, for json_to_recordset). */
+interface StandingRow {
+  team_id: number;
+  ai_centi: number;
+  cs_centi: number;
+  ps_centi: number;
+  gd_centi: number;
+  total_centi: number;
+  solved_count: number;
+  total_reached_at: string;
+  shown: string;
+}
+
 /**
- * Every write of a recompute, in one statement built once (data-modifying WITHs all run, in one snapshot):
- * its users' statistics (a JSON array of userStatisticsRows), the team's standings row with what clients are
- * shown of it, a history point when the total moved, and the outbox row removed if it still has the version
- * the recompute read (a change that came meanwhile keeps it, and its own recompute runs).
+ * The writes of these recomputes' outcomes in one statement (their outbox rows apart: outboxDoneStatements). A user
+ * credited on two teams of one batch is written once: both read every answer credited to that user, in one snapshot.
  */
-const recomputeWrites = prebuilt(
-  ["teamId", "statistics", "aiCenti", "csCenti", "psCenti", "gdCenti", "totalCenti", "solvedCount", "totalReachedAt", "shown", "updatedAt", "totalChanged", "historyAt", "pendingVersion"],
-  (value) => sql`
+function writesOf(outcomes: readonly Outcome[], now: Date): Prebuilt {
+  const statistics = new Map<number, Outcome["statistics"][number]>();
+  for (const outcome of outcomes) for (const row of outcome.statistics) if (!statistics.has(row.user_id)) statistics.set(row.user_id, row);
+  return recomputeWrites({
+    statistics: JSON.stringify([...statistics.values()]),
+    standings: JSON.stringify(outcomes.map((outcome) => outcome.row)),
+    history: JSON.stringify(outcomes.flatMap((outcome) => (outcome.history ? [outcome.history] : []))),
+    updatedAt: now.toISOString(),
+  });
+}
+
+/**
+ * Every write of a set of recomputes, in one statement built once (data-modifying WITHs all run, in one snapshot;
+ * each a JSON array): the users' statistics (userStatisticsRows, in user id order), the teams' standings rows with
+ * what clients are shown of them (in team id order), and a history point for each team whose total moved.
+ */
+const recomputeWrites = prebuilt(["statistics", "standings", "history", "updatedAt"], (value) => {
+  const pointColumns = sql`ai_centi int, cs_centi int, ps_centi int, gd_centi int, total_centi int`;
+  return sql`
     with statistics as (
       insert into ${userStatistics} (user_id, ai_centi, cs_centi, ps_centi, gd_centi, total_centi, ai_solved, cs_solved, ps_solved, gd_solved)
       select user_id, ai_centi, cs_centi, ps_centi, gd_centi, total_centi, ai_solved, cs_solved, ps_solved, gd_solved
-      from json_to_recordset(${value.statistics}::json) as row(user_id int, ai_centi int, cs_centi int, ps_centi int, gd_centi int, total_centi int, ai_solved int, cs_solved int, ps_solved int, gd_solved int)
+      from json_to_recordset(${value.statistics}::json) as row(user_id int, ${pointColumns}, ai_solved int, cs_solved int, ps_solved int, gd_solved int)
       order by user_id
       on conflict (user_id) do update set ai_centi = excluded.ai_centi, cs_centi = excluded.cs_centi, ps_centi = excluded.ps_centi, gd_centi = excluded.gd_centi,
         total_centi = excluded.total_centi, ai_solved = excluded.ai_solved, cs_solved = excluded.cs_solved, ps_solved = excluded.ps_solved,
         gd_solved = excluded.gd_solved, updated_at = now()
     ), standing as (
       insert into ${standings} (team_id, ai_centi, cs_centi, ps_centi, gd_centi, total_centi, solved_count, total_reached_at, shown)
-      values (${value.teamId}::int, ${value.aiCenti}::int, ${value.csCenti}::int, ${value.psCenti}::int, ${value.gdCenti}::int, ${value.totalCenti}::int,
-        ${value.solvedCount}::int, ${value.totalReachedAt}::timestamptz, ${value.shown}::text)
+      select team_id, ai_centi, cs_centi, ps_centi, gd_centi, total_centi, solved_count, total_reached_at, shown
+      from json_to_recordset(${value.standings}::json) as row(team_id int, ${pointColumns}, solved_count int, total_reached_at timestamptz, shown text)
+      order by team_id
       on conflict (team_id) do update set ai_centi = excluded.ai_centi, cs_centi = excluded.cs_centi, ps_centi = excluded.ps_centi, gd_centi = excluded.gd_centi,
         total_centi = excluded.total_centi, solved_count = excluded.solved_count, total_reached_at = excluded.total_reached_at, shown = excluded.shown,
         updated_at = ${value.updatedAt}::timestamptz
     ), history as (
       insert into ${standingsHistory} (team_id, total_centi, at)
-      select ${value.teamId}::int, ${value.totalCenti}::int, ${value.historyAt}::timestamptz where ${value.totalChanged}::boolean
-    ), done as (
-      delete from ${standingsOutbox} where team_id = ${value.teamId}::int and version = ${value.pendingVersion}::bigint
+      select team_id, total_centi, at from json_to_recordset(${value.history}::json) as row(team_id int, total_centi int, at timestamptz)
     )
-    select 1 as written`,
-);
+    select 1 as written`;
+});
+
+/**
+ * Each team's outbox row removed if it still has the version its recompute read (a change that came meanwhile keeps
+ * it, and its own recompute runs): the transaction's last statement, after every write and the Redis placements, so
+ * the rows stay locked only until the COMMIT that follows. A change marking one of these teams (an admin's edit
+ * holding the team's row, a solve holding its challenge's count) never waits for a write or for Redis; and no write of
+ * the recompute, whose foreign keys need the team's and the users' rows, comes after a row it would hold.
+ */
+const outboxDone = prebuilt(["done"], (value) => sql`delete from ${standingsOutbox} o using json_to_recordset(${value.done}::json) as d(team_id int, version bigint)
+  where o.team_id = d.team_id and o.version = d.version`);
+
+/** The statements that remove these outbox rows: several locked in team id order first (outboxInOrder). */
+function outboxDoneStatements(done: ReadonlyArray<Outcome["done"]>): Prebuilt[] {
+  if (done.length === 0) return [];
+  const remove = outboxDone({ done: JSON.stringify(done) });
+  return done.length > 1 ? [outboxInOrder({ ids: `{${done.map((row) => row.team_id).join(",")}}` }), remove] : [remove];
+}
 
 /**
  * Takes a team off the board before it is deleted (same transaction as the delete): its row goes

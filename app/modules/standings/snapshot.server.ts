@@ -174,6 +174,22 @@ export async function placeTeam(redis: Redis, team: StoredTeam, totalCenti: numb
   }
 }
 
+/**
+ * These teams' ranks as the order stands now, in one round trip: after a batch has placed several teams, the rank
+ * each placement answered may have moved with the ones placed after it.
+ */
+export async function ranksNow(redis: Redis, teams: ReadonlyArray<{ id: number; reachedAt: string }>): Promise<number[]> {
+  if (teams.length === 0) return [];
+  const pipeline = redis.pipeline();
+  for (const team of teams) pipeline.zrevrank(snapshotKeys.order(), rankOrderMember({ teamId: team.id, reachedAt: new Date(team.reachedAt) }));
+  const results = (await pipeline.exec()) ?? [];
+  return results.map(([error, rank]) => {
+    if (error) throw error;
+    if (rank === null) throw new SnapshotNotReadyError();
+    return Number(rank) + 1;
+  });
+}
+
 export async function removeTeamFromSnapshot(redis: Redis, teamId: number) {
   await withScripts(redis).gkRemoveTeam(...writeKeys(), snapshotKeys.own(), String(teamId));
 }

@@ -1,0 +1,160 @@
+/**
+ * Flag solves' standings recomputed together by their web process (app/modules/standings/batcher.server.ts,
+ * docs/decisions/049-standings-in-batches.md): the solves that come while a batch runs go in the next one, one
+ * transaction and one `teams:batch` for all of them; a team whose recompute runs elsewhere, or a batch that cannot
+ * take its users' locks in time, is the queue's. A real web process's Socket.IO server and a real
+ * socket watch what players would see; the solves are made by this process, as a web process's request makes them.
+ */
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { standings, standingsOutbox, users } from "../../db/schema.ts";
+import { answerFlagCall } from "../../app/glue/flag-answer-api.server.ts";
+import { getDb } from "../../app/infrastructure/db.server.ts";
+import { getMetrics } from "../../app/infrastructure/metrics.server.ts";
+import { getQueue } from "../../app/infrastructure/queue.server.ts";
+import { sendFlag, type FlagVerdict } from "../../app/modules/flags/guess.server.ts";
+import { BATCH_LIMITS, teamsWaitingForBatch } from "../../app/modules/standings/batcher.server.ts";
+import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
+import { actorFor, callerOf, ensureEventSettings, ensureTwoOpenGates, makeFlagChallenge, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
+import { collect, connectSocket, startRealtimeServer, stopAll, type TestSocket } from "../support/processes.ts";
+import { whileTeamsLocked, whileUsersLocked } from "../support/standings.ts";
+
+let socket: TestSocket;
+
+beforeAll(async () => {
+  await ensureEventSettings();
+  await ensureTwoOpenGates();
+  const { url } = await startRealtimeServer();
+  const watcher = await makeUser("participant", (await makeTeam()).id);
+  socket = await connectSocket(url, await sessionCookie(watcher.id));
+});
+
+afterAll(() => {
+  socket.disconnect();
+  stopAll();
+});
+
+const flagChallenge = (flag: string, points: number) => makeFlagChallenge(flag, { points });
+
+async function team() {
+  const made = await makeTeam();
+  const user = await makeUser("participant", made.id);
+  return { ...made, userId: user.id, actor: actorFor(user.id, user.name, "participant") };
+}
+
+/** The standings jobs waiting in the queue for this team (no worker runs in this file). */
+const jobsFor = async (teamId: number) =>
+  (await getQueue("standings").getJobs(["waiting", "active", "delayed"])).filter((job) => (job.data as { teamId: number }).teamId === teamId).length;
+
+async function solvesBy(path: "batch" | "queued"): Promise<number> {
+  const { values } = await getMetrics().scoreStandings().get();
+  return values.find((value) => value.labels.path === path)?.value ?? 0;
+}
+
+/** Resolves once `check` is true, polling; fails after `ms`. */
+async function until(check: () => Promise<boolean>, what: string, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`still waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Resolves once a transaction waits for an advisory lock (a batch waiting for a team lock held by the test). */
+const someoneWaitsForALock = async () =>
+  (
+    await getDb().execute<{ n: number }>(
+      sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`,
+    )
+  )[0].n > 0;
+
+describe("flag solves' standings", () => {
+  it("go in one batch when they come while another runs: one transaction, one teams:batch with every team", async () => {
+    const challenge = await flagChallenge("GK{together}", 40);
+    const first = await team();
+    const others = await Promise.all(Array.from({ length: 5 }, team));
+    await rebuildStandings();
+    const batches = collect(socket, "teams:batch");
+    const updates = collect(socket, "teams:update");
+    const batched = await solvesBy("batch");
+
+    // The first solve's batch waits for its member's statistics lock (held here); the five solves that come
+    // meanwhile wait for it.
+    const verdicts: Array<Promise<FlagVerdict>> = [];
+    // However slow this machine is today, the first batch waits for the lock (not the queue after 2 s).
+    const limits = { ...BATCH_LIMITS };
+    Object.assign(BATCH_LIMITS, { withinMs: 60_000, allMs: 60_000 });
+    try {
+      await whileUsersLocked([first.userId], async () => {
+        verdicts.push(sendFlag({ actor: first.actor, teamId: first.id, challengeId: challenge.id, answer: "GK{together}" }));
+        await until(someoneWaitsForALock, "the first batch to wait for its lock");
+        verdicts.push(...others.map((other) => sendFlag({ actor: other.actor, teamId: other.id, challengeId: challenge.id, answer: "GK{together}" })));
+        await until(async () => teamsWaitingForBatch() === 5, "the five solves to wait for the next batch");
+      });
+    } finally {
+      Object.assign(BATCH_LIMITS, limits);
+    }
+    expect((await Promise.all(verdicts)).map((verdict) => verdict.verdict)).toEqual(Array(6).fill("correct"));
+    await until(async () => (await solvesBy("batch")) === batched + 6, "six solves counted as batched");
+
+    // The first alone (a teams:update), then the other five in one event, each team at its new total.
+    await until(async () => updates.some(([standing]) => standing.id === first.id) && batches.length > 0, "the two events");
+    expect(batches).toHaveLength(1);
+    const [[batch]] = batches;
+    expect(batch.challengeId).toBeNull();
+    expect(batch.teams.map((standing) => standing.id).sort((a, b) => a - b)).toEqual(others.map((other) => other.id).sort((a, b) => a - b));
+    expect(batch.teams.every((standing) => standing.totalScore === 40 && standing.solvedCount === 1)).toBe(true);
+    expect(updates.filter(([standing]) => others.some((other) => other.id === standing.id))).toEqual([]);
+    const rows = await getDb().select().from(standings);
+    for (const one of [first, ...others]) expect(rows.find((row) => row.teamId === one.id)).toMatchObject({ totalCenti: 4000, solvedCount: 1 });
+    expect(await getDb().select().from(standingsOutbox)).toEqual([]);
+  });
+
+  it("go to the queue at once when their team's recompute runs elsewhere (a dynamic challenge's round, a job): no verdict waits for it", async () => {
+    const challenge = await flagChallenge("GK{busy}", 30);
+    const solver = await team();
+    await rebuildStandings();
+    const queued = await solvesBy("queued");
+    await whileTeamsLocked([solver.id], async () => {
+      expect(await sendFlag({ actor: solver.actor, teamId: solver.id, challengeId: challenge.id, answer: "GK{busy}" })).toMatchObject({ verdict: "correct", points: 30 });
+      // Handed over before the verdict, the lock still held.
+      expect(await solvesBy("queued")).toBe(queued + 1);
+    });
+    // The team is the queue's now (no worker runs in this file), its outbox row still there.
+    expect(await jobsFor(solver.id)).toBeGreaterThan(0);
+    expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, solver.id))).toHaveLength(1);
+  });
+
+  it("are not waited for by the API's verdict: it answers at once, and the board moves with the batch", async () => {
+    const challenge = await flagChallenge("GK{api}", 20);
+    const solver = await team();
+    await rebuildStandings();
+    const batched = await solvesBy("batch");
+    const [user] = await getDb().select().from(users).where(eq(users.id, solver.userId));
+    await whileUsersLocked([solver.userId], async () => {
+      const verdict = await answerFlagCall({ caller: callerOf(user), ip: "127.0.0.1", challengeId: challenge.id, fields: { answer: "GK{api}" }, begunAt: new Date() });
+      expect(verdict).toMatchObject({ verdict: "correct", points: 20 });
+      // Answered while its batch still waits for the lock held here: the board has not moved yet.
+      expect(await solvesBy("batch")).toBe(batched);
+      expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, solver.id))).toHaveLength(1);
+    });
+    await until(async () => (await solvesBy("batch")) === batched + 1, "the batch");
+    const [row] = await getDb().select().from(standings).where(eq(standings.teamId, solver.id));
+    expect(row.totalCenti).toBe(2000);
+  });
+
+  it("go to the queue when their batch cannot take a member's statistics lock within 2 s; the verdict does not wait for that", async () => {
+    const challenge = await flagChallenge("GK{held}", 30);
+    const solver = await team();
+    await rebuildStandings();
+    const queued = await solvesBy("queued");
+    await whileUsersLocked([solver.userId], async () => {
+      expect(await sendFlag({ actor: solver.actor, teamId: solver.id, challengeId: challenge.id, answer: "GK{held}" })).toMatchObject({ verdict: "correct", points: 30 });
+      // Answered after the board's wait (1 s), before the batch gave up on the lock (2 s), the lock still held.
+      expect(await solvesBy("queued")).toBe(queued);
+      await until(async () => (await solvesBy("queued")) === queued + 1, "the batch to give up", 15_000);
+    });
+    expect(await jobsFor(solver.id)).toBeGreaterThan(0);
+    expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, solver.id))).toHaveLength(1);
+  });
+});
