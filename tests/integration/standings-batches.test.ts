@@ -14,10 +14,14 @@ import { getMetrics } from "../../app/infrastructure/metrics.server.ts";
 import { getQueue } from "../../app/infrastructure/queue.server.ts";
 import { sendFlag, type FlagVerdict } from "../../app/modules/flags/guess.server.ts";
 import { BATCH_LIMITS, teamsWaitingForBatch } from "../../app/modules/standings/batcher.server.ts";
+import { markStandingsStale } from "../../app/modules/standings/outbox.server.ts";
+import { recomputeTeamsInBatch, recomputeTeamsTogether } from "../../app/modules/standings/recompute.server.ts";
+import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
+import { getRedis } from "../../app/infrastructure/redis.server.ts";
 import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { actorFor, callerOf, ensureEventSettings, ensureTwoOpenGates, makeFlagChallenge, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
 import { collect, connectSocket, startRealtimeServer, stopAll, type TestSocket } from "../support/processes.ts";
-import { whileTeamsLocked, whileUsersLocked } from "../support/standings.ts";
+import { whileBoardHeld, whileTeamsLocked, whileUsersLocked } from "../support/standings.ts";
 
 let socket: TestSocket;
 
@@ -117,8 +121,8 @@ describe("flag solves' standings", () => {
     const queued = await solvesBy("queued");
     await whileTeamsLocked([solver.id], async () => {
       expect(await sendFlag({ actor: solver.actor, teamId: solver.id, challengeId: challenge.id, answer: "GK{busy}" })).toMatchObject({ verdict: "correct", points: 30 });
-      // Handed over before the verdict, the lock still held.
-      expect(await solvesBy("queued")).toBe(queued + 1);
+      // Handed over, the lock still held.
+      await until(async () => (await solvesBy("queued")) === queued + 1, "the team handed to the queue");
     });
     // The team is the queue's now (no worker runs in this file), its outbox row still there.
     expect(await jobsFor(solver.id)).toBeGreaterThan(0);
@@ -131,13 +135,22 @@ describe("flag solves' standings", () => {
     await rebuildStandings();
     const batched = await solvesBy("batch");
     const [user] = await getDb().select().from(users).where(eq(users.id, solver.userId));
-    await whileUsersLocked([solver.userId], async () => {
-      const verdict = await answerFlagCall({ caller: callerOf(user), ip: "127.0.0.1", challengeId: challenge.id, fields: { answer: "GK{api}" }, begunAt: new Date() });
-      expect(verdict).toMatchObject({ verdict: "correct", points: 20 });
-      // Answered while its batch still waits for the lock held here: the board has not moved yet.
-      expect(await solvesBy("batch")).toBe(batched);
-      expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, solver.id))).toHaveLength(1);
-    });
+    // The batch waits for the lock held here for as long as the test holds it.
+    const limits = { ...BATCH_LIMITS };
+    Object.assign(BATCH_LIMITS, { withinMs: 60_000, allMs: 60_000 });
+    try {
+      await whileUsersLocked([solver.userId], async () => {
+        const began = Date.now();
+        const verdict = await answerFlagCall({ caller: callerOf(user), ip: "127.0.0.1", challengeId: challenge.id, fields: { answer: "GK{api}" }, begunAt: new Date() });
+        expect(verdict).toMatchObject({ verdict: "correct", points: 20 });
+        // Not the page's wait for the board (1 s at least), and the board has not moved yet.
+        expect(Date.now() - began).toBeLessThan(1000);
+        expect(await solvesBy("batch")).toBe(batched);
+        expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, solver.id))).toHaveLength(1);
+      });
+    } finally {
+      Object.assign(BATCH_LIMITS, limits);
+    }
     await until(async () => (await solvesBy("batch")) === batched + 1, "the batch");
     const [row] = await getDb().select().from(standings).where(eq(standings.teamId, solver.id));
     expect(row.totalCenti).toBe(2000);
@@ -156,5 +169,42 @@ describe("flag solves' standings", () => {
     });
     expect(await jobsFor(solver.id)).toBeGreaterThan(0);
     expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, solver.id))).toHaveLength(1);
+  });
+
+  it("leave only the busy teams of a batch to the queue, and every team when a rebuild or a freeze holds the board", async () => {
+    const [free, busy] = await Promise.all([team(), team()]);
+    await rebuildStandings();
+    await getDb().transaction((tx) => markStandingsStale(tx, [free.id, busy.id]));
+    const results = await whileTeamsLocked([busy.id], () => recomputeTeamsInBatch([free.id, busy.id], null, { tryLocks: true }));
+    expect(new Map([free.id, busy.id].map((id, index) => [id, results[index].status]))).toEqual(new Map([[free.id, "updated"], [busy.id, "busy"]]));
+    expect((await getDb().select().from(standingsOutbox)).map((row) => row.teamId)).toEqual([busy.id]);
+
+    await getDb().transaction((tx) => markStandingsStale(tx, [free.id]));
+    const whileRebuilt = await whileBoardHeld(() => recomputeTeamsInBatch([free.id, busy.id], null, { tryLocks: true }));
+    expect(whileRebuilt.map((result) => result.status)).toEqual(["busy", "busy"]);
+    await recomputeTeamsTogether([free.id, busy.id]);
+    expect(await getDb().select().from(standingsOutbox)).toEqual([]);
+  });
+
+  it("give each team the rank it has once the whole batch is placed, not the one its own placement found", async () => {
+    const challenge = await flagChallenge("GK{ranks}", 50);
+    const bonus = await flagChallenge("GK{bonus}", 90);
+    // `low` (the lower id) is placed first, at 50 points; `high`, placed after it in the same batch at 90, passes it.
+    const low = await team();
+    const high = await team();
+    await rebuildStandings();
+    // Both solves handed to the queue (their teams busy): one batch then places the two.
+    await whileTeamsLocked([low.id, high.id], async () => {
+      await sendFlag({ actor: low.actor, teamId: low.id, challengeId: challenge.id, answer: "GK{ranks}" });
+      await sendFlag({ actor: high.actor, teamId: high.id, challengeId: bonus.id, answer: "GK{bonus}" });
+    });
+    const results = await recomputeTeamsTogether([low.id, high.id]);
+    const board = (await readSnapshot(getRedis())).board;
+    const rankOf = (id: number) => board.find((row) => row.id === id)!.rank;
+    expect(rankOf(high.id)).toBe(rankOf(low.id) - 1);
+    expect(results.map((result) => (result.status === "updated" ? [result.team.id, result.team.rank] : null))).toEqual([
+      [low.id, rankOf(low.id)],
+      [high.id, rankOf(high.id)],
+    ]);
   });
 });

@@ -34,6 +34,11 @@ export function whileUsersLocked<T>(userIds: readonly number[], work: () => Prom
   return whileLocked(userIds.map((userId) => [LOCK_CLASS.userStatistics, userId]), work);
 }
 
+/** Runs `work` while another transaction holds the board lock exclusive, as a rebuild or a freeze does. */
+export function whileBoardHeld<T>(work: () => Promise<T>): Promise<T> {
+  return whileLocked([[LOCK_CLASS.board, 0]], work);
+}
+
 async function whileLocked<T>(locks: ReadonlyArray<readonly [number, number]>, work: () => Promise<T>): Promise<T> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));

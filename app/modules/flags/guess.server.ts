@@ -522,12 +522,14 @@ async function recordSolve(input: Parameters<typeof sendFlag>[0], challenge: Fla
   // card show it (app/modules/standings/frozen-values.server.ts): the verdict must not say how many solved since.
   const points = dynamic && challenge.frozenAt ? challengeValue(challenge, Number(row.solves_at_freeze)) : challengeValue(challenge, solves);
   const solvedAt = dateOrNull(row.solved_at)!;
-  // A dynamic challenge's other solvers: their values fall in the challenge's next round (a job).
-  if (dynamic) await requestSolversRecompute(challenge.id, solves);
   // The solve and its mark are committed: the team's standing with the other solves of the moment, in this
   // process's next batch, and the verdict once it has moved (or after the board's wait: the batch still runs, and a
-  // failed one hands the team to the queue). The team is told the truth either way: it solved it.
-  await recomputeWithOthers(teamId, { atMostMs: input.boardWaitMs ?? BOARD_WAIT_MS });
+  // failed one hands the team to the queue). The team is told the truth either way: it solved it. Asked first: a
+  // dynamic challenge's round, asked next, would otherwise take the team's lock before its batch.
+  const board = recomputeWithOthers(teamId, { atMostMs: input.boardWaitMs ?? BOARD_WAIT_MS });
+  // A dynamic challenge's other solvers: their values fall in the challenge's next round (a job).
+  if (dynamic) await requestSolversRecompute(challenge.id, solves);
+  await board;
   return correct(challenge.id, points, solvedAt, solves, [teamId]);
 }
 

@@ -16,10 +16,11 @@ import { recomputeTeamsInBatch } from "./recompute.server.ts";
 /** Teams at most in one batch (one statement reads them all). */
 const MAX_BATCH = 250;
 /**
- * `withinMs`: a batch's waits for its users' locks and its Redis placements, at most this each, then it rolls back
- * and the queue takes its teams. `allMs`: the whole batch, at most this; then its teams are handed to the queue and
- * the next batch begins (the late one still ends, or fails, on its own: its locks keep the two apart). A test may
- * lengthen them (each test file has its own module).
+ * `withinMs`: a batch's lock waits (its users' locks; rows its writes need: the outbox's, a team's row an admin's
+ * edit holds) and its Redis placements, at most this each, then it rolls back and the queue takes its teams.
+ * `allMs`: the whole batch, at most this; then its teams are handed to the queue and the next batch begins; the late
+ * one's statements each end within it too (`statement_timeout`), so it cannot hold a connection and locks for long.
+ * A test may lengthen them (each test file has its own module).
  */
 export const BATCH_LIMITS = { withinMs: 2000, allMs: 5000 };
 
@@ -85,7 +86,7 @@ async function runBatches() {
         let busy = teamIds;
         try {
           // Redis lost the board: no rebuild in a web process's batch (the queue's job does it).
-          const batch = recomputeTeamsInBatch(teamIds, null, { withinMs: BATCH_LIMITS.withinMs, tryLocks: true, rebuildIfLost: false });
+          const batch = recomputeTeamsInBatch(teamIds, null, { withinMs: BATCH_LIMITS.withinMs, statementMs: BATCH_LIMITS.allMs, tryLocks: true, rebuildIfLost: false });
           const results = await within(batch, BATCH_LIMITS.allMs, `the batch: not done within ${BATCH_LIMITS.allMs} ms`);
           busy = teamIds.filter((_, index) => results[index].status === "busy");
         } catch (error) {

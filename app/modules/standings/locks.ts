@@ -6,7 +6,8 @@ import { LOCK_CLASS } from "../../../db/advisory-locks.ts";
  * Transaction-scoped advisory locks. A team's recompute holds its team lock for the whole job, so
  * two jobs for one team never interleave. Jobs hold the board lock shared (they never block each
  * other); the full rebuild and the freeze hold it exclusive, so no job's write can land between
- * their read of Postgres and their write of the whole Redis snapshot. Order: team, then board.
+ * their read of Postgres and their write of the whole Redis snapshot. Order: team, then board (waited for); a web
+ * process's batch tries the board and then its teams (boardThenTeamsTriedThenUsersSql), never waiting for either.
  */
 
 export async function lockTeam(tx: Queryable, teamId: number) {

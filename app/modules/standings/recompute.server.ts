@@ -269,7 +269,7 @@ async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: Prom
   const [done, commit, begin] = startInOrder(tx, [...outboxDoneStatements([outcome.done]), sql`commit`, sql`begin`]);
   // A BEGIN that fails (its connection gone) fails the transaction's own COMMIT: the recompute is done by then.
   begin.catch(() => undefined);
-  // Its failure is the COMMIT's (a ROLLBACK), thrown below.
+  // Its failure is the COMMIT's (a ROLLBACK), thrown below. One statement for one row (outboxDoneStatements).
   done.catch(() => undefined);
   await Promise.all([written, commit]).then(([[writes], committed]) => {
     rowsOf(writes);
@@ -290,7 +290,7 @@ async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: Prom
  * `teams:batch` (one team and no cause: a `teams:update`). `about`: what changed them (the event carries it).
  * `withinMs`: a deadline for each of its lock waits and for its Redis placements (a web process's batch: a lock held
  * or a Redis that does not answer must not hold the process's batches; the transaction rolls back, and the caller
- * hands the teams to the queue).
+ * hands the teams to the queue). Results in ascending team id order, one per distinct id.
  */
 export async function recomputeTeamsTogether(teamIds: readonly number[], about: BatchCause | null = null): Promise<RecomputeResult[]> {
   return (await recomputeTeamsInBatch(teamIds, about, {})) as RecomputeResult[];
@@ -317,6 +317,8 @@ export async function recomputeTeamsInBatch(teamIds: readonly number[], about: B
 
 interface BatchOptions {
   withinMs?: number;
+  /** Each statement of the batch at most this (`statement_timeout`): a batch its caller gave up on ends by then. */
+  statementMs?: number;
   tryLocks?: boolean;
   /** Redis lost the board: rebuild it and go again (true), or throw SnapshotNotReadyError (a web process's batch: the queue's). */
   rebuildIfLost?: boolean;
@@ -355,10 +357,15 @@ const batchReads = prebuilt(["ids"], ({ ids }) => {
 /** The batch's outbox rows locked in team id order, as every statement marking several teams locks them: two of them never wait for each other in a circle. */
 const outboxInOrder = prebuilt(["ids"], ({ ids }) => sql`select 1 from ${standingsOutbox} where ${standingsOutbox.teamId} = any(${ids}::int[]) order by ${standingsOutbox.teamId} for update`);
 
-async function recomputeTogetherOnce(ids: number[], about: BatchCause | null, { withinMs, tryLocks = false }: BatchOptions): Promise<BatchResult[]> {
+async function recomputeTogetherOnce(ids: number[], about: BatchCause | null, { withinMs, statementMs, tryLocks = false }: BatchOptions): Promise<BatchResult[]> {
   const idList = `{${ids.join(",")}}`;
   const { results, publishes } = await getDb().transaction(async (tx) => {
-    const settings = withinMs === undefined ? [GENERIC_PLANS] : [GENERIC_PLANS, sql`select set_config('lock_timeout', ${`${withinMs}ms`}::text, true)`];
+    const settings = [
+      GENERIC_PLANS,
+      ...(withinMs === undefined ? [] : [sql`select set_config('lock_timeout', ${`${withinMs}ms`}::text, true)`]),
+      // A batch given up on by its caller must not run on: each of its statements ends by then.
+      ...(statementMs === undefined ? [] : [sql`select set_config('statement_timeout', ${`${statementMs}ms`}::text, true)`]),
+    ];
     const sent = await sendInOrder(tx, [...settings, (tryLocks ? batchLocksTried : batchLocks)({ ids: idList }), batchReads({ ids: idList })]);
     for (const result of sent.slice(0, settings.length)) rowsOf(result);
     const [locks, reads] = sent.slice(settings.length);
@@ -398,12 +405,13 @@ async function recomputeTogetherOnce(ids: number[], about: BatchCause | null, { 
         ...outcomes.map((outcome) => placeTeam(redis, outcome.standing, outcome.totalCenti, outcome.own)),
         ...removed.map(({ team_id }) => removeTeamFromSnapshot(redis, team_id)),
       ]).then(() => ranksNow(redis, outcomes.map((outcome) => outcome.standing)));
-      const written = outcomes.length > 0 ? sendInOrder(tx, [writesOf(outcomes, now)]) : Promise.resolve([]);
+      const written: Promise<PromiseSettledResult<Rows>[]> = outcomes.length > 0 ? sendInOrder(tx, [writesOf(outcomes, now)]) : Promise.resolve([]);
       const ranks = await (withinMs === undefined ? placements : within(placements, withinMs, `the standings placements: no answer within ${withinMs} ms`));
       outcomes.forEach((outcome, index) => (outcome.standing.rank = ranks[index]));
-      for (const result of await written) rowsOf(result);
-      // Last, once every write has answered and Redis has every team (outboxDone's reasons); the COMMIT follows.
-      for (const result of await sendInOrder(tx, outboxDoneStatements(done))) rowsOf(result);
+      // Last, once Redis has every team, behind the writes (Postgres runs them in order: outboxDone's reasons); the
+      // COMMIT follows.
+      const removedRows = sendInOrder(tx, outboxDoneStatements(done));
+      for (const result of [...(await written), ...(await removedRows)]) rowsOf(result);
     }
     const publishes = outcomes.flatMap((outcome) => (outcome.publish ? [outcome.publish] : []));
     return { results: ids.map((teamId): BatchResult => results.get(teamId) ?? (held && !held.has(teamId) ? { status: "busy" } : { status: "skipped" })), publishes };
