@@ -129,6 +129,16 @@ function createMetrics(processType: ProcessType) {
           registers,
         }),
     ),
+    // A web process's batches of flag solves' standings (app/modules/standings/batcher.server.ts).
+    standingsBatch: once(
+      () =>
+        new Histogram({
+          name: "gatekeeper_standings_batch_teams",
+          help: "Teams in each of this web process's batches of flag solves' standings (the solves that came while the one before ran)",
+          buckets: [1, 2, 5, 10, 25, 50, 100, 250],
+          registers,
+        }),
+    ),
   };
 }
 

@@ -112,6 +112,11 @@ describe("flag solves' standings", () => {
     const rows = await getDb().select().from(standings);
     for (const one of [first, ...others]) expect(rows.find((row) => row.teamId === one.id)).toMatchObject({ totalCenti: 4000, solvedCount: 1 });
     expect(await getDb().select().from(standingsOutbox)).toEqual([]);
+    // The operators' histogram of batch sizes counted a batch of one and one of five.
+    const sizes = (await getMetrics().standingsBatch().get()).values;
+    const bucket = (le: number) => sizes.find((value) => value.metricName === "gatekeeper_standings_batch_teams_bucket" && value.labels.le === le)?.value ?? 0;
+    expect(bucket(5) - bucket(2)).toBeGreaterThanOrEqual(1);
+    expect(bucket(1)).toBeGreaterThanOrEqual(1);
   });
 
   it("go to the queue at once when their team's recompute runs elsewhere (a dynamic challenge's round, a job): no verdict waits for it", async () => {
@@ -175,8 +180,10 @@ describe("flag solves' standings", () => {
     const [free, busy] = await Promise.all([team(), team()]);
     await rebuildStandings();
     await getDb().transaction((tx) => markStandingsStale(tx, [free.id, busy.id]));
-    const results = await whileTeamsLocked([busy.id], () => recomputeTeamsInBatch([free.id, busy.id], null, { tryLocks: true }));
-    expect(new Map([free.id, busy.id].map((id, index) => [id, results[index].status]))).toEqual(new Map([[free.id, "updated"], [busy.id, "busy"]]));
+    // Results come in ascending team id order.
+    const ids = [free.id, busy.id].sort((a, b) => a - b);
+    const results = await whileTeamsLocked([busy.id], () => recomputeTeamsInBatch(ids, null, { tryLocks: true }));
+    expect(new Map(ids.map((id, index) => [id, results[index].status]))).toEqual(new Map([[free.id, "updated"], [busy.id, "busy"]]));
     expect((await getDb().select().from(standingsOutbox)).map((row) => row.teamId)).toEqual([busy.id]);
 
     await getDb().transaction((tx) => markStandingsStale(tx, [free.id]));

@@ -80,6 +80,7 @@ async function runBatches() {
       for (const [teamId] of batch) waiting.delete(teamId);
       // In id order, as the batch's results come.
       const teamIds = batch.map(([teamId]) => teamId).sort((a, b) => a - b);
+      getMetrics().standingsBatch().observe(teamIds.length);
       try {
         // Its teams' locks are only tried: a team whose recompute runs elsewhere (a dynamic challenge's round, a job)
         // or a board held by a rebuild or a freeze is the queue's, and no verdict waits for them.
