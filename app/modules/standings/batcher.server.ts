@@ -2,8 +2,8 @@
  * Teams' standings recomputed together by this process, as a database groups commits: the first team asked for
  * starts a batch at once; the teams asked for while it runs wait for it and go together in the next one
  * (docs/domain.md "Scoring and standings"). A flag solve asks here (app/modules/flags/guess.server.ts): under a
- * burst, tens of solves cost one recompute's round trips and one `teams:batch`, where each used to cost a
- * recompute of its own. The team's outbox row is committed before it is asked for, so a batch that fails, a
+ * burst, the solves of the moment cost one recompute's round trips and one `teams:batch`, where each used to cost
+ * a recompute of its own. The team's outbox row is committed before it is asked for, so a batch that fails, a
  * process that dies with teams waiting, or a Redis that is away leave each team to the queue and the outbox sweep.
  */
 import { getLogger } from "../../infrastructure/logger.server.ts";
@@ -87,8 +87,8 @@ async function runBatches() {
         let busy = teamIds;
         try {
           // Redis lost the board: no rebuild in a web process's batch (the queue's job does it).
-          const batch = recomputeTeamsInBatch(teamIds, null, { withinMs: BATCH_LIMITS.withinMs, statementMs: BATCH_LIMITS.allMs, tryLocks: true, rebuildIfLost: false });
-          const results = await within(batch, BATCH_LIMITS.allMs, `the batch: not done within ${BATCH_LIMITS.allMs} ms`);
+          const recomputed = recomputeTeamsInBatch(teamIds, null, { withinMs: BATCH_LIMITS.withinMs, statementMs: BATCH_LIMITS.allMs, tryLocks: true, rebuildIfLost: false });
+          const results = await within(recomputed, BATCH_LIMITS.allMs, `the batch: not done within ${BATCH_LIMITS.allMs} ms`);
           busy = teamIds.filter((_, index) => results[index].status === "busy");
         } catch (error) {
           getLogger().warn({ err: error, teams: teamIds.length, teamId: teamIds[0] }, "standings not recomputed in the process's batch; handed to the queue");
