@@ -125,6 +125,17 @@ export function linkRefusal(link: Exclude<LinkState, { state: "live" }>): Domain
 }
 
 /**
+ * What every use of a link does, in its transaction: the link is used, every other unused link of the user is
+ * spent, and every sign-in session of the user ends. Returns how many sessions ended.
+ */
+async function spendLinkAndSessions(tx: Queryable, token: string, userId: number, now: Date): Promise<number> {
+  const selector = TOKEN.exec(token)![1];
+  await tx.update(passwordLinks).set({ usedAt: now }).where(eq(passwordLinks.selector, selector));
+  await tx.delete(passwordLinks).where(and(eq(passwordLinks.userId, userId), isNull(passwordLinks.usedAt), ne(passwordLinks.selector, selector)));
+  return endSessionsOf(tx, userId);
+}
+
+/**
  * Uses a link: the user's password becomes `password`, the link and every other unused link of the user are
  * spent, and every sign-in session of the user ends (the link's page starts none: the user signs in with
  * the new password). Throws the link's refusal when it is not live (used meanwhile: the row is locked, so
@@ -136,7 +147,6 @@ export async function spendPasswordLink(token: string, password: string, now = n
   const used = await getDb().transaction(async (tx) => {
     const link = await readPasswordLink(token, tx, now, true);
     if (link.state !== "live") throw linkRefusal(link);
-    const parts = TOKEN.exec(token)!;
     await tx.update(users).set({ passwordHash }).where(eq(users.id, link.userId));
     // The link reached its person through the address it was mailed to: that address, if still the account's, is
     // confirmed (a first sign-in through the identity provider may then bind by it: docs/domain.md).
@@ -146,9 +156,7 @@ export async function spendPasswordLink(token: string, password: string, now = n
         .set({ emailConfirmed: true })
         .where(and(eq(users.id, link.userId), sql`lower(${users.email}) = (select lower(${mails.toAddress}) from ${mails} where ${mails.id} = ${link.mailId})`));
     }
-    await tx.update(passwordLinks).set({ usedAt: now }).where(eq(passwordLinks.selector, parts[1]));
-    await tx.delete(passwordLinks).where(and(eq(passwordLinks.userId, link.userId), isNull(passwordLinks.usedAt), ne(passwordLinks.selector, parts[1])));
-    const sessionsEnded = await endSessionsOf(tx, link.userId);
+    const sessionsEnded = await spendLinkAndSessions(tx, token, link.userId, now);
     // The person acted through the link, signed in nowhere: the record names them, "via a mailed link".
     const [user] = await tx.select({ role: users.role, teamId: users.teamId }).from(users).where(eq(users.id, link.userId));
     const actor: Actor = { id: link.userId, name: link.userName, role: user.role, via: "link", sessionId: null, tokenId: null, ip };
@@ -179,7 +187,6 @@ export async function confirmAddressByLink(token: string, now = new Date(), ip: 
     const link = await readPasswordLink(token, tx, now, true);
     if (link.state === "live") throw new DomainError(messages.mail.linkSetsPassword, { status: 409 });
     if (link.state !== "confirm") throw linkRefusal(link);
-    const parts = TOKEN.exec(token)!;
     const [user] = await tx
       .update(users)
       .set({ emailConfirmed: true })
@@ -187,9 +194,7 @@ export async function confirmAddressByLink(token: string, now = new Date(), ip: 
       .returning({ role: users.role, teamId: users.teamId });
     // The address changed since the link was read: it confirms nothing.
     if (!user) throw link.refusal;
-    await tx.update(passwordLinks).set({ usedAt: now }).where(eq(passwordLinks.selector, parts[1]));
-    await tx.delete(passwordLinks).where(and(eq(passwordLinks.userId, link.userId), isNull(passwordLinks.usedAt), ne(passwordLinks.selector, parts[1])));
-    const sessionsEnded = await endSessionsOf(tx, link.userId);
+    const sessionsEnded = await spendLinkAndSessions(tx, token, link.userId, now);
     const actor: Actor = { id: link.userId, name: link.userName, role: user.role, via: "link", sessionId: null, tokenId: null, ip };
     await recordAudit(tx, actor, {
       kind: "user.address-confirmed",
