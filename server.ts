@@ -410,6 +410,10 @@ httpServer.requestTimeout = 15 * 60_000;
 // upstream connection per request.
 httpServer.keepAliveTimeout = 65_000;
 const realtime = attachRealtime(httpServer);
+// The command connection to Redis opens with the process, not with its first use: a flag solve's batch skips a
+// Redis that is not ready (app/modules/standings/batcher.server.ts), so the first solves after a start went to the
+// outbox sweep, seconds later (tests/integration/flag-first-solve.test.ts).
+getRedis();
 gaugeOnScrape("gatekeeper_socketio_connections", "Socket.IO clients connected to this web process", () => realtime.io.engine.clientsCount);
 gaugeOnScrape("gatekeeper_db_pool_in_use", "Postgres connections of this process's pool busy with a statement or a transaction", () => poolStats().inUse);
 gaugeOnScrape("gatekeeper_db_pool_waiting", "Statements and transactions of this process waiting for a Postgres connection", () => poolStats().waiting);

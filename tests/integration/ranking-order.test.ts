@@ -61,7 +61,7 @@ describe("the ranking order", () => {
         const rows = await db.select().from(standings);
         const names = new Map(inserted.map((row) => [row.id, row.name]));
         const board = rows.map((row) => toTeamStanding({ id: row.teamId, name: names.get(row.teamId)!, division: null }, { ...row, rank: 0 }, 1));
-        await writeWholeSnapshot(redis, board, { frozen: false, frozenBoard: null, divisions: [] });
+        await writeWholeSnapshot(redis, board, { version: 1, frozen: false, frozenBoard: null, divisions: [] });
         const fromRedis = (await readSnapshot(redis)).board.map((entry) => entry.name);
         const sorted = [...board].sort(compareStandings).map((entry) => entry.name);
 

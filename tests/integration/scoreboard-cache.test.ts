@@ -4,7 +4,7 @@
  * rebuild, the freeze) moves it, and a Redis that lost everything never matches an old copy.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { markStandingsStale } from "../../app/modules/standings/outbox.server.ts";
+import { markStandingsStale, nextStandingsVersion } from "../../app/modules/standings/outbox.server.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
@@ -59,7 +59,7 @@ describe("scoreboard snapshot cache", () => {
     expect((await expectCachedEqualsRedis()).frozen).toBe(false);
 
     // A removal (Lua) moves it.
-    await removeTeamFromSnapshot(getRedis(), first.id);
+    await removeTeamFromSnapshot(getRedis(), first.id, await nextStandingsVersion(getDb()));
     expect((await expectCachedEqualsRedis()).board.map((team) => team.id)).toEqual([second.id]);
 
     // Redis loses everything: the first reader rebuilds, and no old copy is served.

@@ -123,6 +123,36 @@ describe("flag solves' standings", () => {
     expect(bucket(1)).toBeGreaterThanOrEqual(1);
   });
 
+  it("begin a batch at most once a gap: the solves that come within it after a batch began share the next batch and its one event", async () => {
+    const challenge = await flagChallenge("GK{gap}", 25);
+    const [first, second, third] = await Promise.all([team(), team(), team()]);
+    await rebuildStandings();
+    const limits = { ...BATCH_LIMITS };
+    // A long gap, so that the two solves below come within it whatever the machine's speed.
+    Object.assign(BATCH_LIMITS, { gapMs: 3000 });
+    try {
+      const batches = collect(socket, "teams:batch");
+      const batched = await solvesBy("batch");
+      const solve = (one: typeof first) => sendFlag({ actor: one.actor, teamId: one.id, challengeId: challenge.id, answer: "GK{gap}", boardWaitMs: 0 });
+      await solve(first);
+      await until(async () => (await solvesBy("batch")) === batched + 1, "the first solve's batch");
+      const firstDone = Date.now();
+      // Right after the first batch: each would begin a batch of its own at once without the gap.
+      await solve(second);
+      await solve(third);
+      await until(async () => (await solvesBy("batch")) === batched + 3, "the next batch", 15_000);
+      // It began a gap after the first one began (that one took far less than a second here).
+      expect(Date.now() - firstDone).toBeGreaterThan(1500);
+      const hasEither = ([batch]: (typeof batches)[number]) => batch.teams.some((standing) => standing.id === second.id || standing.id === third.id);
+      await until(async () => batches.some(hasEither), "the next batch's event");
+      const together = batches.filter(hasEither);
+      expect(together).toHaveLength(1);
+      expect(together[0][0].teams.map((standing) => standing.id).sort((a, b) => a - b)).toEqual([second.id, third.id].sort((a, b) => a - b));
+    } finally {
+      Object.assign(BATCH_LIMITS, limits);
+    }
+  });
+
   it("go to the queue at once when their team's recompute runs elsewhere (a dynamic challenge's round, a job): no verdict waits for it", async () => {
     const challenge = await flagChallenge("GK{busy}", 30);
     const solver = await team();

@@ -22,8 +22,8 @@ import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { changeTeamThenRecompute, recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { computeAllStandings, rebuildStandings, toBoard } from "../../app/modules/standings/rebuild.server.ts";
 import { lockBoardExclusive } from "../../app/modules/standings/locks.ts";
-import { markStandingsStale, markTeamStale } from "../../app/modules/standings/outbox.server.ts";
-import { placeTeam, readSnapshot, snapshotKeys } from "../../app/modules/standings/snapshot.server.ts";
+import { markStandingsStale, markTeamStale, nextStandingsVersion } from "../../app/modules/standings/outbox.server.ts";
+import { placeTeam, readSnapshot, removeTeamFromSnapshot, snapshotKeys, StalePlacementError } from "../../app/modules/standings/snapshot.server.ts";
 import { updateTeam } from "../../app/modules/teams/teams.server.ts";
 import { actorFor, ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, testAdmin } from "../support/fixtures.ts";
 import { whileTeamsLocked } from "../support/standings.ts";
@@ -63,8 +63,9 @@ describe("the standings job's teams:update", () => {
     // Redis and then rolled back: Redis holds the new figures, Postgres the old. The retry finds Redis already as
     // it would write it, and still publishes.
     await whileTeamsLocked([team.id], () => scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "70" }));
+    // Its version from the sequence, as the rolled-back attempt's was: lower than the retry's.
     const computed = await getDb().transaction((tx) => computeAllStandings(tx));
-    const [ahead] = toBoard(computed.standings.filter((row) => row.teamId === team.id), Number.MAX_SAFE_INTEGER);
+    const [ahead] = toBoard(computed.standings.filter((row) => row.teamId === team.id), await nextStandingsVersion(getDb()));
     await placeTeam(getRedis(), ahead, 7000);
     emitted = await teamUpdatesEmitted();
     expect(await recomputeTeamStanding(team.id)).toMatchObject({ status: "updated", team: { totalScore: 70 } });
@@ -78,6 +79,77 @@ describe("the standings job's teams:update", () => {
     expect(await teamUpdatesEmitted()).toBe(emitted + 1);
     const [row] = await getDb().select({ shown: standings.shown }).from(standings).where(eq(standings.teamId, team.id));
     expect(JSON.parse(row.shown!)).toMatchObject({ id: team.id, name: `${team.name}-renamed`, totalScore: 70 });
+  });
+});
+
+describe("a team's placement in Redis", () => {
+  /** The team's standing as a recompute would place it, at a version of our choosing. */
+  async function standingAt(teamId: number, version: number) {
+    const computed = await getDb().transaction((tx) => computeAllStandings(tx));
+    const [standing] = toBoard(computed.standings.filter((each) => each.teamId === teamId), version);
+    return standing;
+  }
+  const onBoard = async (teamId: number) => (await readSnapshot(getRedis())).board.find((each) => each.id === teamId);
+
+  it("is refused, writing nothing, when a later version was placed or removed for the team (a rolled-back recompute's command arriving late)", async () => {
+    const { judge, team, submission } = await teamWithSubmission();
+    await whileTeamsLocked([team.id], () => scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "70" }));
+    // Versions in the order the sequence gave them out.
+    const versions: number[] = [];
+    for (let i = 0; i < 6; i++) versions.push(await nextStandingsVersion(getDb()));
+    const [earlier, later, between, latest, beforeRemoval, removal] = versions;
+    const newer = await standingAt(team.id, later);
+    await placeTeam(getRedis(), newer, 7000);
+    const version = await getRedis().get(snapshotKeys.version());
+
+    // An older placement of other figures: refused; the board and its version as they were.
+    const stale = { ...(await standingAt(team.id, earlier)), name: `${team.name} as it was`, totalScore: 0, categories: { AI: 0, CS: 0, PS: 0, GD: 0 } };
+    await expect(placeTeam(getRedis(), stale, 0)).rejects.toBeInstanceOf(StalePlacementError);
+    expect(await onBoard(team.id)).toMatchObject({ name: team.name, totalScore: 70, version: later });
+    expect(await getRedis().get(snapshotKeys.version())).toBe(version);
+    // The same version again (a retry of the same placement) is taken.
+    await placeTeam(getRedis(), newer, 7000);
+
+    // Placed again unchanged at a later version: its stored JSON keeps `later`, and still nothing older than `latest`
+    // lands after it.
+    await placeTeam(getRedis(), { ...newer, version: latest }, 7000);
+    expect(await onBoard(team.id)).toMatchObject({ version: later });
+    await expect(placeTeam(getRedis(), { ...stale, version: between }, 0)).rejects.toBeInstanceOf(StalePlacementError);
+    expect(await onBoard(team.id)).toMatchObject({ name: team.name, totalScore: 70 });
+
+    // Removed (a deleted team): a placement from before the removal does not bring it back.
+    await removeTeamFromSnapshot(getRedis(), team.id, removal);
+    await expect(placeTeam(getRedis(), { ...newer, version: beforeRemoval }, 7000)).rejects.toBeInstanceOf(StalePlacementError);
+    expect(await onBoard(team.id)).toBeUndefined();
+
+    // A rebuild marks every team at its version, and a team it did not place (deleted) at it too.
+    await rebuildStandings();
+    expect(await onBoard(team.id)).toMatchObject({ totalScore: 70 });
+    await expect(placeTeam(getRedis(), { ...newer, id: team.id + 1_000_000, version: latest }, 7000)).rejects.toBeInstanceOf(StalePlacementError);
+
+    // The team's own recompute after all this takes a version later than any: placed, not refused.
+    await getDb().transaction((tx) => markStandingsStale(tx, team.id));
+    expect(await recomputeTeamStanding(team.id)).toMatchObject({ status: "updated", team: { totalScore: 70 } });
+  });
+
+  it("gets versions from a sequence that caches none, so versions grow in the order they are taken, whichever connection takes them", async () => {
+    const [row] = await getDb().execute<{ cache: string }>(sql`select cache_size::text as cache from pg_sequences where sequencename = 'standings_outbox_version_seq'`);
+    expect(row.cache).toBe("1");
+  });
+
+  it("that is waited for and found older than Redis's (the sequence went back: a restore) rebuilds the board, then places the team", async () => {
+    const { judge, team, submission } = await teamWithSubmission();
+    await whileTeamsLocked([team.id], () => scoreSubmission({ submissionId: submission.id, judge: actorFor(judge.id), score: "70" }));
+    // Redis marked at a version the sequence has not reached.
+    await placeTeam(getRedis(), { ...(await standingAt(team.id, 1_000_000_000_000)), totalScore: 0 }, 0);
+    expect(await onBoard(team.id)).toMatchObject({ totalScore: 0 });
+
+    // The rebuild put the team right (and took its outbox row): the recompute after it has nothing left to do.
+    expect(await recomputeTeamStanding(team.id)).toMatchObject({ status: "skipped" });
+    const placed = await onBoard(team.id);
+    expect(placed).toMatchObject({ totalScore: 70 });
+    expect(placed!.version).toBeLessThan(1_000_000_000_000);
+    expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
   });
 });
 

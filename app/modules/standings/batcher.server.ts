@@ -1,7 +1,7 @@
 /**
  * Teams' standings recomputed together by this process, as a database groups commits: the first team asked for
- * starts a batch at once; the teams asked for while it runs wait for it and go together in the next one
- * (docs/domain.md "Scoring and standings"). A flag solve asks here (app/modules/flags/guess.server.ts): under a
+ * starts a batch at once; the teams asked for while it runs wait for it and go together in the next one, which
+ * begins `gapMs` after it began at the earliest (docs/domain.md "Scoring and standings"). A flag solve asks here (app/modules/flags/guess.server.ts): under a
  * burst, the solves of the moment cost one recompute's round trips and one `teams:batch`, where each used to cost
  * a recompute of its own. The team's outbox row is committed before it is asked for, so a batch that fails, a
  * process that dies with teams waiting, or a Redis that is away leave each team to the queue and the outbox sweep.
@@ -20,9 +20,12 @@ const MAX_BATCH = 250;
  * edit holds) and its Redis placements, at most this each, then it rolls back and the queue takes its teams.
  * `allMs`: the whole batch, at most this; then its teams are handed to the queue and the next batch begins; the late
  * one's statements each end within it too (`statement_timeout`), so it cannot hold a connection and locks for long.
- * A test may lengthen them (each test file has its own module).
+ * `gapMs`: a batch begins this long after the one before it began, at the earliest. Each batch is one event to every
+ * socket of every web process, and a web process's cost is mostly those writes (about 17 µs a socket an event):
+ * under a burst, the solves of the gap go in one batch and one event. A solve after a quiet moment waits for nothing.
+ * A test may change them (each test file has its own module).
  */
-export const BATCH_LIMITS = { withinMs: 2000, allMs: 5000 };
+export const BATCH_LIMITS = { withinMs: 2000, allMs: 5000, gapMs: 250 };
 
 /** The teams waiting for this process's next batch (tests). */
 export function teamsWaitingForBatch(): number {
@@ -32,6 +35,8 @@ export function teamsWaitingForBatch(): number {
 /** The teams asked for since the running batch began, each with its askers' callbacks. */
 const waiting = new Map<number, Array<() => void>>();
 let running = false;
+/** When this process's last batch began (performance.now()); the next begins `gapMs` after it at the earliest. */
+let lastBegan = -Infinity;
 
 /**
  * Asks for the team's standing to be recomputed with the others asked for meanwhile; resolves once the batch that
@@ -76,6 +81,10 @@ function ask(teamId: number, done: () => void) {
 async function runBatches() {
   try {
     while (waiting.size > 0) {
+      // Batches `gapMs` apart at least: under a burst the solves of the gap share one batch and one event.
+      const wait = lastBegan + BATCH_LIMITS.gapMs - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      lastBegan = performance.now();
       const batch = [...waiting.entries()].slice(0, MAX_BATCH);
       for (const [teamId] of batch) waiting.delete(teamId);
       // In id order, as the batch's results come.

@@ -33,7 +33,9 @@ export const markTeamStale = prebuilt(["teamId"], ({ teamId }) => markStandingsS
 
 /**
  * A new standings version from the outbox's sequence. Taken under the team lock (a job) or the exclusive
- * board lock (a rebuild), so a team's versions grow in commit order.
+ * board lock (a rebuild), so a team's versions grow in commit order. The sequence caches none (CACHE 1): a
+ * connection never holds numbers lower than one already given to another, which the Redis placements' check of
+ * order relies on (./snapshot.server.ts).
  */
 export async function nextStandingsVersion(tx: Queryable): Promise<number> {
   const [row] = await tx.execute<{ version: string }>(sql`select nextval('standings_outbox_version_seq') as version`);

@@ -92,9 +92,10 @@ export async function rebuildStandings(): Promise<{ teams: number; users: number
       await tx.delete(standingsOutbox).where(and(eq(standingsOutbox.teamId, teamId), eq(standingsOutbox.version, version)));
     }
 
-    const board = toBoard(computed.standings, await nextStandingsVersion(tx));
+    const version = await nextStandingsVersion(tx);
+    const board = toBoard(computed.standings, version);
     const freeze = await readFreeze(tx);
-    await writeWholeSnapshot(getRedis(), board, { ...freeze, own: computed.own });
+    await writeWholeSnapshot(getRedis(), board, { ...freeze, own: computed.own, version });
     return { teams: computed.standings.length, users: computed.userStats.length };
   });
   broadcastStandingsRefresh();

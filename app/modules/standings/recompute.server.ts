@@ -36,10 +36,10 @@ import {
 import type { OwnPoints } from "./frozen-view.ts";
 import { atFreezeValues, frozenCentiByChallenge, ownPointsOf } from "./frozen-values.server.ts";
 import { boardThenTeamsTriedThenUsersSql, lockBoardShared, lockTeam, lockUsersSql, teamsThenBoardSharedThenUsersSql, teamThenBoardSharedSql } from "./locks.ts";
-import { markTeamStale, requestStandingsRecompute } from "./outbox.server.ts";
-import { ensureSnapshotReady } from "./scoreboard.server.ts";
+import { markTeamStale, nextStandingsVersion, requestStandingsRecompute } from "./outbox.server.ts";
+import { ensureSnapshotReady, rebuildSnapshotOnce } from "./scoreboard.server.ts";
 import { shownOf } from "./shown.ts";
-import { placeTeam, ranksNow, removeTeamFromSnapshot, SnapshotNotReadyError } from "./snapshot.server.ts";
+import { placeTeam, ranksNow, removeTeamFromSnapshot, SnapshotNotReadyError, StalePlacementError } from "./snapshot.server.ts";
 
 export type RecomputeResult = { status: "skipped" } | { status: "removed" } | { status: "updated"; team: TeamStanding };
 
@@ -252,7 +252,7 @@ async function recomputeFrom(tx: Queryable, teamId: number, [locks, reads]: Prom
   if (!team) {
     // The team was deleted (its standings row went with it): only the outbox row is left.
     await tx.delete(standingsOutbox).where(eq(standingsOutbox.teamId, teamId));
-    await removeTeamFromSnapshot(getRedis(), teamId);
+    await removeTeamFromSnapshot(getRedis(), teamId, read.version);
     return { result: { status: "removed" }, publish: null };
   }
   const outcome = outcomeOf(teamId, { ...read, team }, pending, new Date());
@@ -310,7 +310,12 @@ export async function recomputeTeamsInBatch(teamIds: readonly number[], about: B
     if (!(error instanceof SnapshotNotReadyError) || options.rebuildIfLost === false) throw error;
     // Redis lost the snapshot: the placement refused and the transaction rolled back. Rebuild it outside any
     // transaction (the rebuild takes the board lock exclusive, which our shared one would block), then again.
-    await ensureSnapshotReady();
+    if (error instanceof StalePlacementError) {
+      // Redis holds a later version than Postgres's sequence gives: the sequence went back (a restore without its
+      // rebuild). The snapshot is not Postgres's any more: rebuilt whole, at the sequence's version.
+      getLogger().error({ err: error, teams: ids.length }, "a standings placement was older than Redis's mark: the board is rebuilt");
+      await rebuildSnapshotOnce();
+    } else await ensureSnapshotReady();
     return recomputeTogetherOnce(ids, about, options);
   }
 }
@@ -379,6 +384,8 @@ async function recomputeTogetherOnce(ids: number[], about: BatchCause | null, { 
     const now = new Date();
     const outcomes: Outcome[] = [];
     const removed: Outcome["done"][] = [];
+    /** A removed team's standings version (its reads'), below which no placement of it lands. */
+    const removedAt = new Map<number, number>();
     const results = new Map<number, RecomputeResult>();
     for (const row of rowsOf(reads)) {
       const teamId = Number(row.team_id);
@@ -389,6 +396,7 @@ async function recomputeTogetherOnce(ids: number[], about: BatchCause | null, { 
       if (!team) {
         // The team was deleted (its standings row went with it): only the outbox row is left.
         removed.push({ team_id: teamId, version: pending.version });
+        removedAt.set(teamId, read.version);
         results.set(teamId, { status: "removed" });
         continue;
       }
@@ -403,7 +411,7 @@ async function recomputeTogetherOnce(ids: number[], about: BatchCause | null, { 
       const redis = getRedis();
       const placements = Promise.all([
         ...outcomes.map((outcome) => placeTeam(redis, outcome.standing, outcome.totalCenti, outcome.own)),
-        ...removed.map(({ team_id }) => removeTeamFromSnapshot(redis, team_id)),
+        ...removed.map(({ team_id }) => removeTeamFromSnapshot(redis, team_id, removedAt.get(team_id)!)),
       ]).then(() => ranksNow(redis, outcomes.map((outcome) => outcome.standing)));
       const written: Promise<PromiseSettledResult<Rows>[]> = outcomes.length > 0 ? sendInOrder(tx, [writesOf(outcomes, now)]) : Promise.resolve([]);
       const ranks = await (withinMs === undefined ? placements : within(placements, withinMs, `the standings placements: no answer within ${withinMs} ms`));
@@ -560,5 +568,6 @@ export async function removeTeamFromStandings(tx: Queryable, teamId: number) {
   await lockTeam(tx, teamId);
   await lockBoardShared(tx);
   await tx.delete(standings).where(eq(standings.teamId, teamId));
-  await removeTeamFromSnapshot(getRedis(), teamId);
+  // Taken under the team's lock: newer than any recompute of it before, so none of theirs lands after this.
+  await removeTeamFromSnapshot(getRedis(), teamId, await nextStandingsVersion(tx));
 }

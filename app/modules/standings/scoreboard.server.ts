@@ -33,7 +33,7 @@ export interface Scoreboard {
 let rebuilding: Promise<unknown> | null = null;
 
 /** One rebuild per process at a time; the others wait for it. */
-function rebuildOnce() {
+export function rebuildSnapshotOnce() {
   rebuilding ??= rebuildStandings().finally(() => {
     rebuilding = null;
   });
@@ -43,7 +43,7 @@ function rebuildOnce() {
 export async function readLiveSnapshot(): Promise<Snapshot> {
   const snapshot = await readSnapshotCached(getRedis());
   if (snapshot.ready) return snapshot;
-  await rebuildOnce();
+  await rebuildSnapshotOnce();
   return readSnapshotCached(getRedis());
 }
 
@@ -53,7 +53,7 @@ export async function readLiveSnapshot(): Promise<Snapshot> {
  * (and leave the others off the board until a reader noticed); found by the Redis restart drill.
  */
 export async function ensureSnapshotReady(): Promise<void> {
-  if (!(await isSnapshotReady(getRedis()))) await rebuildOnce();
+  if (!(await isSnapshotReady(getRedis()))) await rebuildSnapshotOnce();
 }
 
 /**

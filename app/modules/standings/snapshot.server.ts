@@ -12,6 +12,9 @@
  *   <prefix>:standings:own      HASH    while frozen, teamId → the team's own points as its members see them
  *                                       (OwnPoints JSON, ./frozen-view.ts), for the teams where they differ
  *                                       from its live points (./frozen-values.server.ts)
+ *   <prefix>:standings:placed   HASH    teamId → the latest standings version placed or removed for the team (meta's
+ *                                       `floor`: the last rebuild's, for a team with none), so that no older
+ *                                       placement lands after it (PLACE_SCRIPT); never read by a reader
  *   <prefix>:standings:version  STRING  changes with every write above (in the same script or MULTI) that
  *                                       changes what a reader sees, so a reader can tell in one tiny GET
  *                                       that its copy is current. A team placed again with nothing changed
@@ -34,6 +37,7 @@ export const snapshotKeys = {
   frozen: () => redisKey("standings", "frozen"),
   own: () => redisKey("standings", "own"),
   version: () => redisKey("standings", "version"),
+  placed: () => redisKey("standings", "placed"),
 };
 
 type StoredTeam = Omit<TeamStanding, "rank">;
@@ -46,8 +50,22 @@ type StoredTeam = Omit<TeamStanding, "rank">;
 // every reader's copy, and every web process's bytes of it, stay the same.
 // The team's own points while frozen (ARGV[5]; empty: none, its live ones) are kept beside it in the same
 // script: a change of them alone moves the version too.
+// A placement older than the latest one placed or removed for the team (`standings:placed`; for a team with none,
+// the last rebuild's version, meta's `floor`) is refused, writing nothing. Versions come from a sequence, taken under
+// the team's lock (the board's exclusive lock for a rebuild), so every recompute's is newer than those before it,
+// rolled back or not: a command ioredis re-sent after a reconnect, or one the network held, can reach Redis after
+// the recompute that followed its rolled-back transaction, and would leave the board behind Postgres with no outbox
+// row left to put it right. The mark moves with every placement taken, the unchanged one too (whose stored JSON
+// keeps its older `"version"`), and with a removal, so a late placement of a deleted team is refused as well.
+// Versions are compared as digit strings (no float rounding).
+const OLDER = `local function older(a, b) return #a < #b or (#a == #b and a < b) end`;
+
 const PLACE_SCRIPT = `
+${OLDER}
 if redis.call('HGET', KEYS[5], 'ready') ~= '1' then return redis.error_reply('GK_SNAPSHOT_NOT_READY') end
+local bar = redis.call('HGET', KEYS[7], ARGV[1]) or redis.call('HGET', KEYS[5], 'floor')
+if bar and older(ARGV[6], bar) then return redis.error_reply('GK_PLACEMENT_STALE') end
+redis.call('HSET', KEYS[7], ARGV[1], ARGV[6])
 local ownMoved = 0
 if ARGV[5] == '' then
   ownMoved = redis.call('HDEL', KEYS[6], ARGV[1])
@@ -74,26 +92,30 @@ redis.call('INCR', KEYS[4])
 return redis.call('ZREVRANK', KEYS[1], ARGV[2])
 `;
 
+// The removal's version (ARGV[2]) becomes the team's mark, unless a newer one is there.
 const REMOVE_SCRIPT = `
+${OLDER}
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old then redis.call('ZREM', KEYS[1], old) end
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[1])
 redis.call('HDEL', KEYS[5], ARGV[1])
+local bar = redis.call('HGET', KEYS[6], ARGV[1])
+if not bar or older(bar, ARGV[2]) then redis.call('HSET', KEYS[6], ARGV[1], ARGV[2]) end
 redis.call('INCR', KEYS[4])
 return 1
 `;
 
 type WithScripts = Redis & {
-  gkPlaceTeam(order: string, members: string, teams: string, version: string, meta: string, own: string, teamId: string, member: string, json: string, total: string, ownJson: string): Promise<number>;
-  gkRemoveTeam(order: string, members: string, teams: string, version: string, own: string, teamId: string): Promise<number>;
+  gkPlaceTeam(order: string, members: string, teams: string, version: string, meta: string, own: string, placed: string, teamId: string, member: string, json: string, total: string, ownJson: string, teamVersion: string): Promise<number>;
+  gkRemoveTeam(order: string, members: string, teams: string, version: string, own: string, placed: string, teamId: string, removedVersion: string): Promise<number>;
 };
 
 function withScripts(redis: Redis): WithScripts {
   const scripted = redis as WithScripts;
   if (typeof scripted.gkPlaceTeam !== "function") {
-    redis.defineCommand("gkPlaceTeam", { numberOfKeys: 6, lua: PLACE_SCRIPT });
-    redis.defineCommand("gkRemoveTeam", { numberOfKeys: 5, lua: REMOVE_SCRIPT });
+    redis.defineCommand("gkPlaceTeam", { numberOfKeys: 7, lua: PLACE_SCRIPT });
+    redis.defineCommand("gkRemoveTeam", { numberOfKeys: 6, lua: REMOVE_SCRIPT });
   }
   return scripted;
 }
@@ -139,8 +161,20 @@ function stored(team: Omit<TeamStanding, "rank"> & { rank?: number }): string {
 
 /** placeTeam found no ready snapshot (Redis lost it): rebuild it, then place the team again. */
 export class SnapshotNotReadyError extends Error {
-  constructor() {
-    super("the standings snapshot in Redis is not ready: it must be rebuilt first");
+  constructor(message = "the standings snapshot in Redis is not ready: it must be rebuilt first") {
+    super(message);
+  }
+}
+
+/**
+ * placeTeam found a later version placed or removed for the team, and wrote nothing. A placement nobody waits for any
+ * more (its transaction rolled back) meets it by design; one that is waited for means the sequence went back (a
+ * database restored without the rebuild its steps say): the snapshot is no longer Postgres's, and is rebuilt as a lost
+ * one is (a kind of SnapshotNotReadyError, so every caller hands it on as one).
+ */
+export class StalePlacementError extends SnapshotNotReadyError {
+  constructor(teamId: number) {
+    super(`team ${teamId} is placed at a later standings version than this one: the snapshot is ahead of Postgres's sequence`);
   }
 }
 
@@ -152,7 +186,8 @@ function storedOwn(own: OwnPoints): string {
 
 /**
  * Places one team and returns its rank (1 = first); throws SnapshotNotReadyError, writing nothing, if the
- * snapshot is not ready. `own`: its own points as its members see them while frozen (null: its live ones).
+ * snapshot is not ready, and StalePlacementError, writing nothing, if the team is stored at a later version.
+ * `own`: its own points as its members see them while frozen (null: its live ones).
  */
 export async function placeTeam(redis: Redis, team: StoredTeam, totalCenti: number, own: OwnPoints | null = null): Promise<number> {
   const key = { teamId: team.id, totalCenti, reachedAt: new Date(team.reachedAt) };
@@ -161,15 +196,18 @@ export async function placeTeam(redis: Redis, team: StoredTeam, totalCenti: numb
       ...writeKeys(),
       snapshotKeys.meta(),
       snapshotKeys.own(),
+      snapshotKeys.placed(),
       String(team.id),
       rankOrderMember(key),
       stored(team),
       String(rankOrderScore(key)),
       own ? storedOwn(own) : "",
+      versionDigits(team.version),
     );
     return Number(zeroBased) + 1;
   } catch (error) {
     if (error instanceof Error && error.message.includes("GK_SNAPSHOT_NOT_READY")) throw new SnapshotNotReadyError();
+    if (error instanceof Error && error.message.includes("GK_PLACEMENT_STALE")) throw new StalePlacementError(team.id);
     throw error;
   }
 }
@@ -190,8 +228,15 @@ export async function ranksNow(redis: Redis, teams: ReadonlyArray<{ id: number; 
   });
 }
 
-export async function removeTeamFromSnapshot(redis: Redis, teamId: number) {
-  await withScripts(redis).gkRemoveTeam(...writeKeys(), snapshotKeys.own(), String(teamId));
+/** A standings version as the scripts compare it: the digits of a whole number. */
+function versionDigits(version: number): string {
+  if (!Number.isSafeInteger(version) || version < 0) throw new Error(`not a standings version: ${version}`);
+  return String(version);
+}
+
+/** Takes the team off the board; `version`: a standings version taken under its lock, below which no placement of it lands. */
+export async function removeTeamFromSnapshot(redis: Redis, teamId: number, version: number) {
+  await withScripts(redis).gkRemoveTeam(...writeKeys(), snapshotKeys.own(), snapshotKeys.placed(), String(teamId), versionDigits(version));
 }
 
 function writeTeam(pipeline: ChainableCommander, team: TeamStanding) {
@@ -202,18 +247,23 @@ function writeTeam(pipeline: ChainableCommander, team: TeamStanding) {
   pipeline.hset(snapshotKeys.teams(), String(team.id), stored(team));
 }
 
-/** Replaces the whole snapshot atomically (the rebuild, or after Redis lost it). */
+/**
+ * Replaces the whole snapshot atomically (the rebuild, or after Redis lost it). `version`: the rebuild's, taken under
+ * the board's exclusive lock: every team's mark, and the floor below which no placement lands.
+ */
 export async function writeWholeSnapshot(
   redis: Redis,
   board: readonly TeamStanding[],
-  settings: { frozen: boolean; frozenBoard: readonly TeamStanding[] | null; divisions: readonly string[]; own?: ReadonlyMap<number, OwnPoints> },
+  settings: { version: number; frozen: boolean; frozenBoard: readonly TeamStanding[] | null; divisions: readonly string[]; own?: ReadonlyMap<number, OwnPoints> },
 ) {
   const multi = redis.multi();
-  multi.del(snapshotKeys.order(), snapshotKeys.members(), snapshotKeys.teams(), snapshotKeys.frozen(), snapshotKeys.own());
+  multi.del(snapshotKeys.order(), snapshotKeys.members(), snapshotKeys.teams(), snapshotKeys.frozen(), snapshotKeys.own(), snapshotKeys.placed());
   for (const team of board) writeTeam(multi, team);
+  const version = versionDigits(settings.version);
+  for (const team of board) multi.hset(snapshotKeys.placed(), String(team.id), version);
   if (settings.frozen && settings.frozenBoard) multi.set(snapshotKeys.frozen(), JSON.stringify(settings.frozenBoard));
   if (settings.frozen) for (const [teamId, own] of settings.own ?? []) multi.hset(snapshotKeys.own(), String(teamId), storedOwn(own));
-  multi.hset(snapshotKeys.meta(), { ready: "1", frozen: settings.frozen ? "1" : "0", divisions: JSON.stringify(settings.divisions) });
+  multi.hset(snapshotKeys.meta(), { ready: "1", frozen: settings.frozen ? "1" : "0", divisions: JSON.stringify(settings.divisions), floor: version });
   multi.set(snapshotKeys.version(), freshVersion());
   await execOrThrow(multi);
 }
