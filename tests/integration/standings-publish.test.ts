@@ -126,6 +126,9 @@ describe("a team's placement in Redis", () => {
     await rebuildStandings();
     expect(await onBoard(team.id)).toMatchObject({ totalScore: 70 });
     await expect(placeTeam(getRedis(), { ...newer, id: team.id + 1_000_000, version: latest }, 7000)).rejects.toBeInstanceOf(StalePlacementError);
+    // A removal from before the rebuild arriving late takes nothing off.
+    await removeTeamFromSnapshot(getRedis(), team.id, removal);
+    expect(await onBoard(team.id)).toMatchObject({ totalScore: 70 });
 
     // The team's own recompute after all this takes a version later than any: placed, not refused.
     await getDb().transaction((tx) => markStandingsStale(tx, team.id));

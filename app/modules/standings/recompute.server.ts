@@ -311,9 +311,11 @@ export async function recomputeTeamsInBatch(teamIds: readonly number[], about: B
     // Redis lost the snapshot: the placement refused and the transaction rolled back. Rebuild it outside any
     // transaction (the rebuild takes the board lock exclusive, which our shared one would block), then again.
     if (error instanceof StalePlacementError) {
-      // Redis holds a later version than Postgres's sequence gives: the sequence went back (a restore without its
-      // rebuild). The snapshot is not Postgres's any more: rebuilt whole, at the sequence's version.
-      getLogger().error({ err: error, teams: ids.length }, "a standings placement was older than Redis's mark: the board is rebuilt");
+      // Redis holds a later version than Postgres's sequence gave this recompute: the sequence went back (a restore
+      // without its rebuild, a crash or a failover that lost the sequence's last numbers), or this recompute was
+      // overtaken while it waited (its connection lost, its locks with it). Either way the snapshot may not be
+      // Postgres's: rebuilt whole, at the sequence's version.
+      getLogger().error({ err: error, teams: ids.length }, "a standings placement was older than Redis's mark for its team: the board is rebuilt");
       await rebuildSnapshotOnce();
     } else await ensureSnapshotReady();
     return recomputeTogetherOnce(ids, about, options);

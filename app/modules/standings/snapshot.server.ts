@@ -65,7 +65,7 @@ ${OLDER}
 if redis.call('HGET', KEYS[5], 'ready') ~= '1' then return redis.error_reply('GK_SNAPSHOT_NOT_READY') end
 local bar = redis.call('HGET', KEYS[7], ARGV[1]) or redis.call('HGET', KEYS[5], 'floor')
 if bar and older(ARGV[6], bar) then return redis.error_reply('GK_PLACEMENT_STALE') end
-redis.call('HSET', KEYS[7], ARGV[1], ARGV[6])
+if bar ~= ARGV[6] then redis.call('HSET', KEYS[7], ARGV[1], ARGV[6]) end
 local ownMoved = 0
 if ARGV[5] == '' then
   ownMoved = redis.call('HDEL', KEYS[6], ARGV[1])
@@ -92,32 +92,40 @@ redis.call('INCR', KEYS[4])
 return redis.call('ZREVRANK', KEYS[1], ARGV[2])
 `;
 
-// The removal's version (ARGV[2]) becomes the team's mark, unless a newer one is there.
+// A removal is refused as a placement is, by the team's mark or the floor (returns 0, writing nothing); taken, its
+// version (ARGV[2]) becomes the team's mark.
 const REMOVE_SCRIPT = `
 ${OLDER}
+local bar = redis.call('HGET', KEYS[6], ARGV[1]) or redis.call('HGET', KEYS[7], 'floor')
+if bar and older(ARGV[2], bar) then return 0 end
+redis.call('HSET', KEYS[6], ARGV[1], ARGV[2])
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old then redis.call('ZREM', KEYS[1], old) end
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[1])
 redis.call('HDEL', KEYS[5], ARGV[1])
-local bar = redis.call('HGET', KEYS[6], ARGV[1])
-if not bar or older(bar, ARGV[2]) then redis.call('HSET', KEYS[6], ARGV[1], ARGV[2]) end
 redis.call('INCR', KEYS[4])
 return 1
 `;
 
 type WithScripts = Redis & {
   gkPlaceTeam(order: string, members: string, teams: string, version: string, meta: string, own: string, placed: string, teamId: string, member: string, json: string, total: string, ownJson: string, teamVersion: string): Promise<number>;
-  gkRemoveTeam(order: string, members: string, teams: string, version: string, own: string, placed: string, teamId: string, removedVersion: string): Promise<number>;
+  gkRemoveTeam(order: string, members: string, teams: string, version: string, own: string, placed: string, meta: string, teamId: string, removedVersion: string): Promise<number>;
 };
 
+/**
+ * The clients this module has given its scripts: a client kept across a development build's reload (the process's
+ * global one) gets this module's scripts, not the ones an earlier build defined on it.
+ */
+const scriptedClients = new WeakSet<Redis>();
+
 function withScripts(redis: Redis): WithScripts {
-  const scripted = redis as WithScripts;
-  if (typeof scripted.gkPlaceTeam !== "function") {
+  if (!scriptedClients.has(redis)) {
     redis.defineCommand("gkPlaceTeam", { numberOfKeys: 7, lua: PLACE_SCRIPT });
-    redis.defineCommand("gkRemoveTeam", { numberOfKeys: 6, lua: REMOVE_SCRIPT });
+    redis.defineCommand("gkRemoveTeam", { numberOfKeys: 7, lua: REMOVE_SCRIPT });
+    scriptedClients.add(redis);
   }
-  return scripted;
+  return redis as WithScripts;
 }
 
 const writeKeys = () => [snapshotKeys.order(), snapshotKeys.members(), snapshotKeys.teams(), snapshotKeys.version()] as const;
@@ -169,8 +177,9 @@ export class SnapshotNotReadyError extends Error {
 /**
  * placeTeam found a later version placed or removed for the team, and wrote nothing. A placement nobody waits for any
  * more (its transaction rolled back) meets it by design; one that is waited for means the sequence went back (a
- * database restored without the rebuild its steps say): the snapshot is no longer Postgres's, and is rebuilt as a lost
- * one is (a kind of SnapshotNotReadyError, so every caller hands it on as one).
+ * restore without the rebuild its steps say, a crash or failover that lost its last numbers) or that its recompute was
+ * overtaken (its connection, and its locks, lost while it waited): the snapshot may not be Postgres's, and is rebuilt
+ * as a lost one is (a kind of SnapshotNotReadyError, so every caller hands it on as one).
  */
 export class StalePlacementError extends SnapshotNotReadyError {
   constructor(teamId: number) {
@@ -236,7 +245,7 @@ function versionDigits(version: number): string {
 
 /** Takes the team off the board; `version`: a standings version taken under its lock, below which no placement of it lands. */
 export async function removeTeamFromSnapshot(redis: Redis, teamId: number, version: number) {
-  await withScripts(redis).gkRemoveTeam(...writeKeys(), snapshotKeys.own(), snapshotKeys.placed(), String(teamId), versionDigits(version));
+  await withScripts(redis).gkRemoveTeam(...writeKeys(), snapshotKeys.own(), snapshotKeys.placed(), snapshotKeys.meta(), String(teamId), versionDigits(version));
 }
 
 function writeTeam(pipeline: ChainableCommander, team: TeamStanding) {
