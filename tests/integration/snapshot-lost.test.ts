@@ -3,7 +3,10 @@
  * team into the empty order: the placement's own script refuses, the job's transaction rolls back, and the whole
  * board is rebuilt from Postgres (the team's new score with it), every team at its rank.
  */
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { within } from "../../app/infrastructure/deadline.ts";
+import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
@@ -11,7 +14,8 @@ import { readSnapshot, snapshotKeys } from "../../app/modules/standings/snapshot
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { getRedis } from "../../app/infrastructure/redis.server.ts";
 import { standingsOutbox } from "../../db/schema.ts";
-import { actorFor, ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser } from "../support/fixtures.ts";
+import { actorFor, ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, testAdmin } from "../support/fixtures.ts";
+import { whileBoardHeld } from "../support/standings.ts";
 
 describe("standings job on a lost snapshot", () => {
   it("rebuilds the whole board instead of placing the team alone", async () => {
@@ -37,5 +41,28 @@ describe("standings job on a lost snapshot", () => {
     // The team scored 90 before the loss is back on the board, above it.
     expect(snapshot.board.find((team) => team.id === ahead.id)!.rank).toBeLessThan(placed.rank);
     expect(await getDb().select().from(standingsOutbox)).toEqual([]);
+  });
+
+  it("lets a freeze that finds the snapshot lost under its lock rebuild it and freeze, instead of waiting for its own lock", async () => {
+    await ensureEventSettings();
+    const team = await makeTeam();
+    await rebuildStandings();
+    let freezing!: Promise<void>;
+    await whileBoardHeld(async () => {
+      // The freeze has read the snapshot and waits for the board's lock; Redis loses the snapshot meanwhile.
+      freezing = setScoreboardFrozen(testAdmin, true);
+      for (const deadline = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 20))) {
+        const [{ n }] = await getDb().execute<{ n: number }>(sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`);
+        if (n > 0) break;
+        if (Date.now() > deadline) throw new Error("the freeze never waited for the board's lock");
+      }
+      await getRedis().del(...Object.values(snapshotKeys).map((key) => key()));
+    });
+    // A rebuild inside the freeze's transaction would wait for the lock that transaction holds, for ever.
+    await within(freezing, 15_000, "the freeze still waiting after 15 s");
+    const snapshot = await readSnapshot(getRedis());
+    expect(snapshot).toMatchObject({ ready: true, frozen: true });
+    expect(snapshot.frozenBoard?.some((row) => row.id === team.id)).toBe(true);
+    await setScoreboardFrozen(testAdmin, false);
   });
 });

@@ -7,13 +7,24 @@ import { broadcastStandingsRefresh } from "../realtime/broadcast.server.ts";
 import { releaseHeldFirstBloods } from "../flags/first-blood.server.ts";
 import { lockBoardExclusive } from "./locks.ts";
 import { readLiveSnapshot } from "./scoreboard.server.ts";
-import { bumpVersion, snapshotKeys } from "./snapshot.server.ts";
+import { bumpVersion, readSnapshotCached, SnapshotNotReadyError, snapshotKeys } from "./snapshot.server.ts";
 
 /**
  * Freezes the public scoreboard at the live standings as they are now: participants keep seeing
  * this board (and get no live updates of other teams) until unfreeze.
  */
 export async function setScoreboardFrozen(actor: Actor, frozen: boolean) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await freezeOnce(actor, frozen);
+    } catch (error) {
+      // Redis lost the snapshot while the freeze waited for its lock: rebuilt before the next attempt, outside it.
+      if (!(error instanceof SnapshotNotReadyError) || attempt >= 3) throw error;
+    }
+  }
+}
+
+async function freezeOnce(actor: Actor, frozen: boolean) {
   // Make sure the snapshot exists before taking the lock (a cold read may rebuild it).
   await readLiveSnapshot();
   // When the board froze, if it was: the first bloods since then were held from participants.
@@ -22,7 +33,11 @@ export async function setScoreboardFrozen(actor: Actor, frozen: boolean) {
   await getDb().transaction(async (tx) => {
     // Under the exclusive board lock no standings job can slip between the board we freeze and the flag.
     await lockBoardExclusive(tx);
-    const live = (await readLiveSnapshot()).board;
+    // Read without a rebuild: the rebuild takes this lock, which this transaction holds. A lost snapshot ends the
+    // attempt; the next one rebuilds it first.
+    const current = await readSnapshotCached(getRedis());
+    if (!current.ready) throw new SnapshotNotReadyError();
+    const live = current.board;
     const now = new Date();
     frozenAt = now;
     const [before] = await tx.select({ frozen: eventSettings.scoreboardFrozen, frozenAt: eventSettings.frozenAt }).from(eventSettings).where(eq(eventSettings.id, 1));
