@@ -43,7 +43,9 @@ test.describe("a code challenge", () => {
     await page.getByLabel("Language").selectOption("python3");
     await page.getByLabel(/^Program/).fill(SMALL_ONLY);
     await page.getByRole("button", { name: "Send a program" }).click();
-    await expect(page.getByText("Program sent: its verdict shows here as soon as it is judged.")).toBeVisible();
+    // The post stores the program and queues its run; on a busy machine (the suite's other workers, a runner judging
+    // beside it) that once took longer than the default wait (a CI run, 30 Nov).
+    await expect(page.getByText("Program sent: its verdict shows here as soon as it is judged.")).toBeVisible({ timeout: 20_000 });
     await page.evaluate(() => ((window as unknown as { unreloaded: boolean }).unreloaded = true));
     const row = page.locator("table.code-runs > tbody > tr").first();
     await expect(row.locator(".run-verdict")).toHaveText("Wrong answer", { timeout: 30_000 });
@@ -83,7 +85,9 @@ test.describe("a code challenge", () => {
     await page.getByLabel("Language").selectOption("python3");
     await page.getByLabel(/^Program/).fill(RIGHT);
     await page.getByRole("button", { name: "Send a program" }).click();
-    await expect(page.getByText("Program sent: its verdict shows here as soon as it is judged.")).toBeVisible();
+    // The post stores the program and queues its run; on a busy machine (the suite's other workers, a runner judging
+    // beside it) that once took longer than the default wait (a CI run, 30 Nov).
+    await expect(page.getByText("Program sent: its verdict shows here as soon as it is judged.")).toBeVisible({ timeout: 20_000 });
     await expect(page.locator("table.code-runs > tbody > tr").first().locator(".run-verdict")).toHaveText("Accepted", { timeout: 30_000 });
 
     const admin = await signedInPage(browser, logins.admin);
