@@ -21,8 +21,9 @@ const MAX_BATCH = 250;
  * `allMs`: the whole batch, at most this; then its teams are handed to the queue and the next batch begins; the late
  * one's statements each end within it too (`statement_timeout`), so it cannot hold a connection and locks for long.
  * `gapMs`: a batch begins this long after the one before it began, at the earliest. Each batch is one event to every
- * socket of every web process, and a web process's cost is mostly those writes (about 17 µs a socket an event):
- * under a burst, the solves of the gap go in one batch and one event. A solve after a quiet moment waits for nothing.
+ * socket of every web process, and those writes are the largest share of a web process's CPU under a burst of
+ * solves (decision 049): the solves of the gap go in one batch and one event. A solve after a quiet moment waits
+ * for nothing.
  * A test may change them (each test file has its own module).
  */
 export const BATCH_LIMITS = { withinMs: 2000, allMs: 5000, gapMs: 250 };
