@@ -1,9 +1,9 @@
 /**
  * Teams' standings recomputed together by this process, as a database groups commits: the first team asked for
  * starts a batch at once; the teams asked for while it runs wait for it and go together in the next one, which
- * begins `gapMs` after it began at the earliest (docs/domain.md "Scoring and standings"). A flag solve asks here (app/modules/flags/guess.server.ts): under a
- * burst, the solves of the moment cost one recompute's round trips and one `teams:batch`, where each used to cost
- * a recompute of its own. The team's outbox row is committed before it is asked for, so a batch that fails, a
+ * begins `gapMs` after it began at the earliest (docs/domain.md "Scoring and standings"). A flag solve asks here
+ * (app/modules/flags/guess.server.ts): under a burst, the solves of the moment cost one recompute's round trips and
+ * one `teams:batch`, where each used to cost a recompute of its own. The team's outbox row is committed before it is asked for, so a batch that fails, a
  * process that dies with teams waiting, or a Redis that is away leave each team to the queue and the outbox sweep.
  */
 import { getLogger } from "../../infrastructure/logger.server.ts";

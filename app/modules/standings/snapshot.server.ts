@@ -195,7 +195,8 @@ function storedOwn(own: OwnPoints): string {
 
 /**
  * Places one team and returns its rank (1 = first); throws SnapshotNotReadyError, writing nothing, if the
- * snapshot is not ready, and StalePlacementError, writing nothing, if the team is stored at a later version.
+ * snapshot is not ready, and StalePlacementError, writing nothing, if a later version was placed or removed for the
+ * team (or the last rebuild's is later).
  * `own`: its own points as its members see them while frozen (null: its live ones).
  */
 export async function placeTeam(redis: Redis, team: StoredTeam, totalCenti: number, own: OwnPoints | null = null): Promise<number> {
