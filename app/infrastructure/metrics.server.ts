@@ -134,7 +134,7 @@ function createMetrics(processType: ProcessType) {
       () =>
         new Histogram({
           name: "gatekeeper_standings_batch_teams",
-          help: "Teams in each of this web process's batches of flag solves' standings (the solves that came while the one before ran)",
+          help: "Teams in each of this web process's batches of flag solves' standings (the solves that came while the one before ran, or within 250 ms of its start)",
           buckets: [1, 2, 5, 10, 25, 50, 100, 250],
           registers,
         }),

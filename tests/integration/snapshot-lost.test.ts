@@ -3,7 +3,6 @@
  * team into the empty order: the placement's own script refuses, the job's transaction rolls back, and the whole
  * board is rebuilt from Postgres (the team's new score with it), every team at its rank.
  */
-import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { within } from "../../app/infrastructure/deadline.ts";
 import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
@@ -15,7 +14,7 @@ import { getDb } from "../../app/infrastructure/db.server.ts";
 import { getRedis } from "../../app/infrastructure/redis.server.ts";
 import { standingsOutbox } from "../../db/schema.ts";
 import { actorFor, ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, testAdmin } from "../support/fixtures.ts";
-import { whileBoardHeld } from "../support/standings.ts";
+import { someoneWaitsForALock, whileBoardHeld } from "../support/standings.ts";
 
 describe("standings job on a lost snapshot", () => {
   it("rebuilds the whole board instead of placing the team alone", async () => {
@@ -51,9 +50,7 @@ describe("standings job on a lost snapshot", () => {
     await whileBoardHeld(async () => {
       // The freeze has read the snapshot and waits for the board's lock; Redis loses the snapshot meanwhile.
       freezing = setScoreboardFrozen(testAdmin, true);
-      for (const deadline = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 20))) {
-        const [{ n }] = await getDb().execute<{ n: number }>(sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`);
-        if (n > 0) break;
+      for (const deadline = Date.now() + 10_000; !(await someoneWaitsForALock()); await new Promise((resolve) => setTimeout(resolve, 20))) {
         if (Date.now() > deadline) throw new Error("the freeze never waited for the board's lock");
       }
       await getRedis().del(...Object.values(snapshotKeys).map((key) => key()));

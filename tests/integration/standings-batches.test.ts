@@ -5,7 +5,7 @@
  * take its users' locks in time, is the queue's. A real web process's Socket.IO server and a real
  * socket watch what players would see; the solves are made by this process, as a web process's request makes them.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { standings, standingsOutbox, users } from "../../db/schema.ts";
 import { answerFlagCall } from "../../app/glue/flag-answer-api.server.ts";
@@ -21,7 +21,7 @@ import { getRedis } from "../../app/infrastructure/redis.server.ts";
 import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { actorFor, callerOf, ensureEventSettings, ensureTwoOpenGates, makeFlagChallenge, makeTeam, makeUser, sessionCookie } from "../support/fixtures.ts";
 import { collect, connectSocket, startRealtimeServer, stopAll, type TestSocket } from "../support/processes.ts";
-import { whileBoardHeld, whileTeamsLocked, whileUsersLocked } from "../support/standings.ts";
+import { someoneWaitsForALock, whileBoardHeld, whileTeamsLocked, whileUsersLocked } from "../support/standings.ts";
 
 let socket: TestSocket;
 
@@ -74,14 +74,6 @@ async function until(check: () => Promise<boolean>, what: string, ms = 10_000) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
-
-/** Resolves once a transaction waits for an advisory lock (a batch waiting for a team lock held by the test). */
-const someoneWaitsForALock = async () =>
-  (
-    await getDb().execute<{ n: number }>(
-      sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`,
-    )
-  )[0].n > 0;
 
 describe("flag solves' standings", () => {
   it("go in one batch when they come while another runs: one transaction, one teams:batch with every team", async () => {

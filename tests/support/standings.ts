@@ -10,6 +10,14 @@ import { readSnapshot } from "../../app/modules/standings/snapshot.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { getRedis } from "../../app/infrastructure/redis.server.ts";
 
+/** Whether a transaction of this test's database waits for an advisory lock (a batch, a freeze, a job behind one the test holds). */
+export async function someoneWaitsForALock(): Promise<boolean> {
+  const [row] = await getDb().execute<{ n: number }>(
+    sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`,
+  );
+  return row.n > 0;
+}
+
 /** Resolves once no team is marked stale (every score reached its standings); throws after `ms`. */
 export async function waitForEmptyOutbox(ms = 20_000) {
   const deadline = Date.now() + ms;
