@@ -139,6 +139,16 @@ function createMetrics(processType: ProcessType) {
           registers,
         }),
     ),
+    // A web process's batches of wrong flag answers (app/modules/flags/guess.server.ts).
+    flagWrongBatch: once(
+      () =>
+        new Histogram({
+          name: "gatekeeper_flag_wrong_batch_answers",
+          help: "Wrong flag answers in each of this web process's statements (the answers that came while the one before ran, 64 at most)",
+          buckets: [1, 2, 4, 8, 16, 32, 64],
+          registers,
+        }),
+    ),
   };
 }
 

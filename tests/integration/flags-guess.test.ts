@@ -1,8 +1,9 @@
 /** Flag challenges' answers, checked by the platform (docs/domain.md "Flag challenges"), against real Postgres. */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditLog, flagAttempts, flagSharing, flagSolves, standingsOutbox } from "../../db/schema.ts";
+import { auditLog, challengePrerequisites, flagAttempts, flagSharing, flagSolves, flagTries, standingsOutbox } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
+import { getMetrics } from "../../app/infrastructure/metrics.server.ts";
 import { FlagError, sendFlag, teamFlagState, tryFlag, type FlagVerdict } from "../../app/modules/flags/guess.server.ts";
 import { perTeamFlag } from "../../app/modules/flags/matching.server.ts";
 import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
@@ -134,6 +135,9 @@ describe("a flag answer", () => {
     expect(await getDb().select().from(flagAttempts).where(eq(flagAttempts.teamId, team.id))).toEqual([]);
     // An RTL override is only characters: wrong, kept for the organisers.
     expect((await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "GK{\u202ez}" })).verdict).toBe("incorrect");
+    // A lone surrogate (a JSON body's `\ud800`) is stored as UTF-8 writes it, U+FFFD.
+    expect((await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "GK{\ud800z}" })).verdict).toBe("incorrect");
+    expect((await getDb().select().from(flagAttempts).where(eq(flagAttempts.teamId, team.id))).map((attempt) => attempt.answer).sort()).toEqual(["GK{\u202ez}", "GK{\ufffdz}"]);
     expect(await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).toEqual([]);
   });
 
@@ -156,5 +160,73 @@ describe("a flag answer", () => {
     expect(checked).toBeLessThanOrEqual(4);
     const stored = await getDb().select().from(flagAttempts).where(eq(flagAttempts.teamId, flooder.team.id));
     expect(stored).toHaveLength(checked);
+  });
+  it("sends many teams' wrong answers together in one statement, each counted, stored and refused as if alone; a fault or a held lock of one holds up only it", async () => {
+    const plain = await flagChallenge([{ kind: "exact", value: "GK{batch}" }], { maxAttempts: 2 });
+    const perTeam = await flagChallenge([{ kind: "per_team", value: "GK{<hmac>}" }]);
+    const first = await flagChallenge([{ kind: "exact", value: "GK{first}" }]);
+    const locked = await flagChallenge([{ kind: "exact", value: "GK{locked}" }]);
+    await getDb().insert(challengePrerequisites).values({ challengeId: locked.id, requiresId: first.id });
+    const players = await Promise.all(Array.from({ length: 12 }, () => player()));
+    const batches = async () => {
+      const { values } = await getMetrics().flagWrongBatch().get();
+      const of = (suffix: string) => values.find((value) => value.metricName === `gatekeeper_flag_wrong_batch_answers_${suffix}`)?.value ?? 0;
+      return { statements: of("count"), answers: of("sum") };
+    };
+    const outcome = (promise: Promise<FlagVerdict>) =>
+      promise.then(
+        (verdict) => (verdict.verdict === "incorrect" ? `incorrect, ${verdict.attemptsLeft ?? "no maximum"} left` : verdict.verdict),
+        (error: unknown) => (error instanceof FlagError ? error.code : "fault"),
+      );
+    // Another transaction holds one team's row (another process's solve, an admin's edit): that team's answer is the
+    // first batch, which gives up after WRONG_BATCH_LOCK_WAIT_MS; the answers sent meanwhile are the next batch.
+    const blocked = await player();
+    expect(await outcome(sendFlag({ actor: blocked.actor, teamId: blocked.team.id, challengeId: plain.id, answer: "GK{one}" }))).toBe("incorrect, 1 left");
+    let release = () => {};
+    let holding = () => {};
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const holder = getDb().transaction(async (tx) => {
+      await tx.execute(sql`select 1 from ${flagTries} where team_id = ${blocked.team.id} and challenge_id = ${plain.id} for update`);
+      holding();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await held;
+    const before = await batches();
+    let blockedSettled = false;
+    const blockedAnswer = outcome(sendFlag({ actor: blocked.actor, teamId: blocked.team.id, challengeId: plain.id, answer: "GK{two}" })).finally(() => (blockedSettled = true));
+    // A member whose account is gone (deleted after signing in): the attempt's row breaks its foreign key.
+    const ghost = { ...players[0].actor, id: 2_000_000_000 };
+    const sent = players.map(({ team, actor }, index) => {
+      const next = players[(index + 1) % players.length].team.id;
+      return Promise.all([
+        outcome(sendFlag({ actor, teamId: team.id, challengeId: plain.id, answer: `GK{no ${index}}` })),
+        outcome(sendFlag({ actor, teamId: team.id, challengeId: plain.id, answer: `GK{no again ${index}}` })),
+        outcome(sendFlag({ actor, teamId: team.id, challengeId: perTeam.id, answer: perTeamFlag(perTeam.flagSecret!, next, "GK{<hmac>}") })),
+        outcome(sendFlag({ actor, teamId: team.id, challengeId: locked.id, answer: "GK{guess}" })),
+      ]);
+    });
+    const ghostly = outcome(sendFlag({ actor: ghost, teamId: players[0].team.id, challengeId: first.id, answer: "GK{boo}" }));
+    const outcomes = await Promise.all(sent);
+    expect(await ghostly).toBe("fault");
+    expect(outcomes).toEqual(players.map(() => ["incorrect, 1 left", "incorrect, 0 left", "incorrect, no maximum left", "locked"]));
+    const after = await batches();
+    // Fewer statements than answers: the answers sent while the first batch waited went together.
+    expect(after.answers - before.answers).toBeGreaterThan(after.statements - before.statements);
+    // The held row's answer still waits, on its own, and is taken once the row is free.
+    expect(blockedSettled).toBe(false);
+    release();
+    await holder;
+    expect(await blockedAnswer).toBe("incorrect, 0 left");
+    const teamIds = players.map(({ team }) => team.id);
+    const tries = await getDb().select().from(flagTries);
+    for (const teamId of teamIds) {
+      expect(tries.filter((row) => row.teamId === teamId).map((row) => [row.challengeId, row.wrong]).sort()).toEqual([[plain.id, 2], [perTeam.id, 1]].sort());
+      const attempts = await getDb().select().from(flagAttempts).where(eq(flagAttempts.teamId, teamId));
+      expect(attempts.map((attempt) => attempt.challengeId).sort()).toEqual([plain.id, plain.id, perTeam.id].sort());
+      expect(attempts.find((attempt) => attempt.challengeId === perTeam.id)?.answer).toBeNull();
+    }
+    const shared = await getDb().select().from(flagSharing).where(eq(flagSharing.challengeId, perTeam.id));
+    expect(shared.map((row) => [row.teamId, row.ownerTeamId]).sort()).toEqual(teamIds.map((teamId, index) => [teamId, teamIds[(index + 1) % teamIds.length]]).sort());
+    expect(await getDb().select().from(flagAttempts).where(eq(flagAttempts.challengeId, first.id))).toEqual([]);
   });
 });

@@ -22,7 +22,10 @@ import {
   teamFlags,
   teams,
 } from "../../../db/schema.ts";
+import { isStatementFault } from "../../../db/statement-fault.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
+import { groupCommit } from "../../infrastructure/group-commit.ts";
+import { getMetrics } from "../../infrastructure/metrics.server.ts";
 import { AUDIT_NAMES, auditInsertFrom, auditValuesOf, type Actor } from "../audit/audit.server.ts";
 import { EVENT_DATA_PREFIX, FLAG_RESET_PREFIX, isHearingChanges as isHearingFlagResets, onNotice, watchCallerChanges } from "../auth/caller-changes.server.ts";
 import { challengeGateJoin, hasPrerequisitesSql, missingPrerequisitesSql, refusalToEveryTeam, type AnswerGate } from "../challenges/visibility.server.ts";
@@ -364,10 +367,19 @@ async function readFlagChallenge(challengeId: number): Promise<FlagChallenge | n
 }
 
 /**
- * The start of both answers' statements: `fresh` (the challenge is as remembered), `allowed` (fresh, and the
- * team has solved its prerequisites), then the team's row, inserted or updated only if it may answer now:
- * not solved, attempts left, no wait (gk_flag_next_guess_at). The update's condition is evaluated on the row
- * as last committed, under its lock: two answers of one team take turns, in any web process.
+ * Whether the team may answer now, on its row `t` (flag_tries) as last committed, under the row's lock: not solved,
+ * attempts left, no wait (gk_flag_next_guess_at). Both answers' statements ask it in their upsert's condition, so
+ * two answers of one team take turns, in any web process.
+ */
+function mayAnswerSql(limit: SQLWrapper, maxAttempts: SQLWrapper, at: SQLWrapper): SQL {
+  return sql`t.solved_at is null and (${maxAttempts}::int is null or t.wrong < ${maxAttempts}::int)
+        and coalesce(gk_flag_next_guess_at(t.wrong, t.recent, ${limit}::int) <= ${at}::timestamptz, true)`;
+}
+
+/**
+ * The start of a right answer's statement: `fresh` (the challenge is as remembered), `allowed` (fresh, and the
+ * team has solved its prerequisites), then the team's row, inserted or updated only if it may answer now
+ * (mayAnswerSql).
  */
 function teamRowCte(values: Record<"teamId" | "challengeId" | "label" | "limit" | "maxAttempts" | "at", SQLWrapper>, prerequisites: boolean, change: { insert: SQL; values: SQL; set: SQL; returning: SQL }): SQL {
   const unlocked = prerequisites ? sql` and json_array_length(${missingPrerequisitesSql(sql`${values.challengeId}::int`, sql`${values.teamId}::int`)}) = 0` : sql``;
@@ -376,35 +388,85 @@ function teamRowCte(values: Record<"teamId" | "challengeId" | "label" | "limit" 
     tried as (
       insert into ${flagTries} as t (team_id, challenge_id, ${change.insert}) select ${values.teamId}::int, ${values.challengeId}::int, ${change.values} from allowed
       on conflict (team_id, challenge_id) do update set ${change.set}
-      where t.solved_at is null and (${values.maxAttempts}::int is null or t.wrong < ${values.maxAttempts}::int)
-        and coalesce(gk_flag_next_guess_at(t.wrong, t.recent, ${values.limit}::int) <= ${values.at}::timestamptz, true)
+      where ${mayAnswerSql(values.limit, values.maxAttempts, values.at)}
       returning ${change.returning})`;
 }
 
-const WRONG_NAMES = ["teamId", "challengeId", "label", "limit", "maxAttempts", "at", "userId", "answer", "digest"] as const;
-
-/** A wrong answer in one statement: the team's row, the attempt, and (per-team challenges) another team's flag recognised. */
-function wrongStatement(prerequisites: boolean, perTeam: boolean) {
-  return prebuilt(WRONG_NAMES, (v) => {
-    const sharing = perTeam
-      ? sql`, sharing as (insert into ${flagSharing} (challenge_id, team_id, owner_team_id, user_id, at)
-          select ${v.challengeId}::int, ${v.teamId}::int, owner.team_id, ${v.userId}::int, ${v.at}::timestamptz from ${teamFlags} owner
-          where owner.challenge_id = ${v.challengeId}::int and owner.digest = ${v.digest}::text and owner.team_id <> ${v.teamId}::int and exists (select 1 from tried))`
-      : sql``;
-    return sql`with ${teamRowCte(v, prerequisites, {
-      insert: sql`wrong, recent`,
-      values: sql`1, array[${v.at}::timestamptz]`,
-      set: sql`wrong = t.wrong + 1, recent = (array[${v.at}::timestamptz] || t.recent)[1:${v.limit}::int]`,
-      returning: sql`t.wrong, t.recent`,
-    })},
-      attempt as (insert into ${flagAttempts} (team_id, user_id, challenge_id, at, verdict, answer)
-        select ${v.teamId}::int, ${v.userId}::int, ${v.challengeId}::int, ${v.at}::timestamptz, 'incorrect', ${v.answer}::text from tried)${sharing}
-      select fresh.ok as fresh, exists (select 1 from allowed) as open, tried.wrong as wrong,
-        gk_flag_next_guess_at(tried.wrong, tried.recent, ${v.limit}::int) as next_at
-      from fresh left join tried on true`;
-  });
+/** A wrong answer as the batch's statement takes it (one element of its JSON array). */
+interface WrongAnswerRow {
+  team_id: number;
+  challenge_id: number;
+  label: string;
+  lim: number;
+  max_attempts: number | null;
+  at: string;
+  user_id: number;
+  /** What was typed (null where flags are per team: it may be another team's flag). */
+  answer: string | null;
+  /** Per-team challenges: the answer's digest, looked up among the other teams' flags (a sharing signal). */
+  digest: string | null;
+  /** Whether the challenge has prerequisites (the team's are checked). */
+  prerequisites: boolean;
 }
-const wrongStatements = [wrongStatement(false, false), wrongStatement(false, true), wrongStatement(true, false), wrongStatement(true, true)];
+
+/**
+ * Wrong answers, any number of teams' and challenges', in one statement (each team and challenge once): for each
+ * answer `fresh` (its challenge as remembered), `open` (fresh, and the team has solved the prerequisites), the team's
+ * row inserted or updated only if it may answer now (mayAnswerSql; the rows taken in key order, so two batches lock
+ * their common rows in the same order), the attempt row, and another team's per-team flag recognised. Its
+ * row of the result, by `ord`, says what became of it.
+ *
+ * `lockWaitMs`: how long the statement waits for any one lock (Postgres's `lock_timeout`, set for this statement's
+ * own transaction by `versions`, which every write reads first; null: as the server's setting). A row another
+ * transaction holds (the team's solve in another process, an admin's edit of a team or a user) then fails the batch
+ * after that wait instead of holding up every answer of this process behind it; each answer goes again alone.
+ */
+const wrongBatchStatement = prebuilt(["answers", "lockWaitMs"], ({ answers, lockWaitMs }) => {
+  const own = (column: string) => sql.raw(`(select a.${column} from allowed a where a.team_id = excluded.team_id and a.challenge_id = excluded.challenge_id)`);
+  return sql`with v as materialized (select * from json_to_recordset(${answers}::json) as v(ord int, team_id int, challenge_id int, label text, lim int,
+        max_attempts int, at timestamptz, user_id int, answer text, digest text, prerequisites boolean)),
+      versions as materialized (select ${challengeLabelSql} as label,
+        case when ${lockWaitMs}::int is not null then set_config('lock_timeout', ${lockWaitMs}::int || 'ms', true) end as waits),
+      allowed as materialized (select v.* from v, versions where v.label = versions.label
+        and case when v.prerequisites then json_array_length(${missingPrerequisitesSql(sql`v.challenge_id`, sql`v.team_id`)}) = 0 else true end),
+      tried as (
+        insert into ${flagTries} as t (team_id, challenge_id, wrong, recent) select team_id, challenge_id, 1, array[at] from allowed order by team_id, challenge_id
+        on conflict (team_id, challenge_id) do update set wrong = t.wrong + 1, recent = (excluded.recent || t.recent)[1:${own("lim")}]
+        where ${mayAnswerSql(own("lim"), own("max_attempts"), sql`excluded.recent[1]`)}
+        returning t.team_id, t.challenge_id, t.wrong, t.recent),
+      attempt as (insert into ${flagAttempts} (team_id, user_id, challenge_id, at, verdict, answer)
+        select a.team_id, a.user_id, a.challenge_id, a.at, 'incorrect', a.answer from tried join allowed a using (team_id, challenge_id) order by a.ord),
+      sharing as (insert into ${flagSharing} (challenge_id, team_id, owner_team_id, user_id, at)
+        select a.challenge_id, a.team_id, owner.team_id, a.user_id, a.at from tried join allowed a using (team_id, challenge_id)
+          join ${teamFlags} owner on owner.challenge_id = a.challenge_id and owner.digest = a.digest and owner.team_id <> a.team_id)
+      select v.ord, v.label = versions.label as fresh, exists (select 1 from allowed a where a.ord = v.ord) as open, tried.wrong,
+        gk_flag_next_guess_at(tried.wrong, tried.recent, v.lim) as next_at
+      from v cross join versions left join tried using (team_id, challenge_id) order by v.ord`;
+});
+
+/** Answers in one batch at most (one statement: its JSON and its rows). */
+const WRONG_BATCH_MAX = 64;
+/** How long a batch waits for any one lock before its answers go again one by one, each waiting as long as its lock holds. */
+export const WRONG_BATCH_LOCK_WAIT_MS = 200;
+
+/**
+ * This process's wrong answers, sent as a database groups commits (app/infrastructure/group-commit.ts): the
+ * answers that arrive while a batch's statement runs go together in the next one. A batch that fails on a fault
+ * that may be one answer's (a constraint: its user or team deleted meanwhile; a deadlock; a lock waited for longer
+ * than WRONG_BATCH_LOCK_WAIT_MS) has its answers sent again one by one, beside the batches that follow, without that
+ * limit; the database away fails the batch.
+ */
+const wrongAnswers = groupCommit<WrongAnswerRow, Record<string, unknown>>({
+  maxItems: WRONG_BATCH_MAX,
+  keyOf: (answer) => `${answer.team_id}:${answer.challenge_id}`,
+  sendBatch: async (answers, retry) => {
+    const rows = JSON.stringify(answers.map((answer, ord) => ({ ...answer, ord })));
+    const [result] = await sendInOrder(getDb(), [wrongBatchStatement({ answers: rows, lockWaitMs: retry ? null : WRONG_BATCH_LOCK_WAIT_MS })]);
+    return rowsOf(result);
+  },
+  alone: isStatementFault,
+  onBatch: (size) => getMetrics().flagWrongBatch().observe(size),
+});
 
 const SOLVE_NAMES = ["teamId", "challengeId", "label", "limit", "maxAttempts", "at", "userId", "matched", "solvedAt", "dynamic", "points", "minimumPoints", "decay", "matchedText", "frozenAt"] as const;
 
@@ -465,12 +527,20 @@ async function refusalOfTeam(row: Record<string, unknown>, challenge: FlagChalle
 }
 
 async function recordWrong(input: Parameters<typeof sendFlag>[0], challenge: FlagChallenge, teamId: number, given: string, now: Date, readIn: number): Promise<FlagVerdict | typeof STALE> {
-  const statement = wrongStatements[(challenge.hasPrerequisites ? 2 : 0) + (challenge.perTeam ? 1 : 0)];
   // A wrong answer keeps what was typed (organisers read typos), except where flags are per team: there it may
   // be another team's flag, which is not kept; it is looked up by digest, and a match is a sharing signal.
-  const values = { ...teamValues(challenge, teamId, input.actor.id, now), answer: challenge.perTeam ? null : given, digest: challenge.perTeam ? flagDigest(given) : null };
-  const [result] = await sendInOrder(getDb(), [statement(values)]);
-  const [row] = rowsOf(result);
+  const row = await wrongAnswers.send({
+    team_id: teamId,
+    challenge_id: challenge.id,
+    label: challenge.label,
+    lim: challenge.wrongPerMinute,
+    max_attempts: challenge.maxAttempts,
+    at: now.toISOString(),
+    user_id: input.actor.id,
+    answer: challenge.perTeam ? null : given,
+    digest: challenge.perTeam ? flagDigest(given) : null,
+    prerequisites: challenge.hasPrerequisites,
+  });
   if (row.wrong === null) {
     const refusal = await refusalOfTeam(row, challenge, teamId, now, readIn);
     if (refusal === STALE) return STALE;
@@ -497,6 +567,9 @@ const BOARD_WAIT_MS = 1000;
  */
 async function recordSolve(input: Parameters<typeof sendFlag>[0], challenge: FlagChallenge, teamId: number, matched: number, now: Date, readIn: number): Promise<FlagVerdict | typeof STALE> {
   const dynamic = challenge.scoring === "dynamic";
+  // As long as a wrong answer waits before its statement (the batch running now), so that a refusal (a wait, a
+  // maximum used, a solve) takes the same time whether the answer was right.
+  await wrongAnswers.turn();
   const statement = solveStatements[challenge.hasPrerequisites ? 1 : 0]({
     ...teamValues(challenge, teamId, input.actor.id, now),
     matched,

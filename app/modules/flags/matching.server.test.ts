@@ -15,6 +15,17 @@ describe("matchAnswer", () => {
     expect(matchAnswer(answers, "GK{An y}", none)).toBeNull();
   });
 
+  it("keeps an answer's digest between verdicts, and digests it again once its text or kind has changed", () => {
+    const answers: Array<{ kind: "exact" | "exact_ci"; value: string }> = [{ kind: "exact", value: "GK{Kept}" }];
+    expect(matchAnswer(answers, "GK{Kept}", none)).toBe(1);
+    expect(matchAnswer(answers, "GK{kept}", none)).toBeNull();
+    answers[0].value = "GK{Changed}";
+    expect(matchAnswer(answers, "GK{Kept}", none)).toBeNull();
+    expect(matchAnswer(answers, "GK{Changed}", none)).toBe(1);
+    answers[0].kind = "exact_ci";
+    expect(matchAnswer(answers, "gk{changed}", none)).toBe(1);
+  });
+
   it("matches a pattern against the whole answer only", () => {
     const answers = [{ kind: "regex" as const, value: "GK\\{[0-9]+\\}" }];
     expect(matchAnswer(answers, "GK{123}", none)).toBe(1);

@@ -28,9 +28,15 @@ export function foldCase(text: string): string {
   return text.normalize("NFC").toLowerCase();
 }
 
-/** The answer as matched: surrounding white space removed. */
+/** A UTF-16 surrogate without its pair (a JSON body may carry one as `\ud800`). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * The answer as matched and stored: surrounding white space removed, and each lone surrogate made U+FFFD, as
+ * UTF-8 writes it (the digests and Postgres's text see the same characters; Postgres's JSON refuses a lone one).
+ */
 export function normalisedAnswer(answer: string): string {
-  return answer.trim();
+  return answer.trim().replace(LONE_SURROGATE, "\uFFFD");
 }
 
 /** Whether an answer is too long to be matched (refused with a 4xx before any work). */
@@ -45,6 +51,21 @@ const digest = (text: string) => createHash("sha256").update(text, "utf8").diges
 /** Equal strings, compared in constant time (over their digests, so lengths do not show either). */
 export function sameText(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b));
+}
+
+/**
+ * An exact or any-case answer's digest, made once per answer object: a remembered challenge's answers are the
+ * same objects from one verdict to the next, so a verdict digests only what was given. Made again if the object's
+ * text or kind is not the one it was made from.
+ */
+const answerDigests = new WeakMap<FlagAnswer, { value: string; fold: boolean; digest: Buffer }>();
+function digestOfAnswer(candidate: FlagAnswer, fold: boolean): Buffer {
+  const made = answerDigests.get(candidate);
+  if (made && made.value === candidate.value && made.fold === fold) return made.digest;
+  const text = candidate.value.trim();
+  const fresh = { value: candidate.value, fold, digest: digest(fold ? foldCase(text) : text) };
+  answerDigests.set(candidate, fresh);
+  return fresh.digest;
 }
 
 /** A new per-team key: 32 random bytes, hex. */
@@ -110,7 +131,7 @@ export function checkPattern(pattern: string): string | null {
  * which no per-team answer matches unless `asTeamId` is given).
  */
 export function matchAnswer(answers: readonly FlagAnswer[], answer: string, team: { id: number | null; secret: string | null }): number | null {
-  const given = normalisedAnswer(answer);
+  const given = new GivenAnswer(normalisedAnswer(answer));
   let matched: number | null = null;
   // Every answer is tried (no early return), so the time does not tell which one matched.
   answers.forEach((candidate, index) => {
@@ -119,15 +140,28 @@ export function matchAnswer(answers: readonly FlagAnswer[], answer: string, team
   return matched;
 }
 
-function matchesOne(candidate: FlagAnswer, given: string, team: { id: number | null; secret: string | null }): boolean {
+/** The given answer, and its digests as the comparisons ask for them (each made once). */
+class GivenAnswer {
+  #digest: Buffer | undefined;
+  #folded: Buffer | undefined;
+  constructor(readonly text: string) {}
+  get digest(): Buffer {
+    return (this.#digest ??= digest(this.text));
+  }
+  get foldedDigest(): Buffer {
+    return (this.#folded ??= digest(foldCase(this.text)));
+  }
+}
+
+function matchesOne(candidate: FlagAnswer, given: GivenAnswer, team: { id: number | null; secret: string | null }): boolean {
   switch (candidate.kind) {
     case "exact":
-      return sameText(given, candidate.value.trim());
+      return timingSafeEqual(given.digest, digestOfAnswer(candidate, false));
     case "exact_ci":
-      return sameText(foldCase(given), foldCase(candidate.value.trim()));
+      return timingSafeEqual(given.foldedDigest, digestOfAnswer(candidate, true));
     case "regex":
       try {
-        return wholeMatch(candidate.value).test(given);
+        return wholeMatch(candidate.value).test(given.text);
       } catch (error) {
         // A pattern RE2 does not take now (saved before it was checked, or its heap full): it matches nothing,
         // and the operators hear of it, since a right answer may read "incorrect".
@@ -136,6 +170,6 @@ function matchesOne(candidate: FlagAnswer, given: string, team: { id: number | n
       }
     case "per_team":
       if (team.id === null || team.secret === null) return false;
-      return sameText(given, perTeamFlag(team.secret, team.id, candidate.value.trim()));
+      return timingSafeEqual(given.digest, digest(perTeamFlag(team.secret, team.id, candidate.value.trim())));
   }
 }

@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import { groupCommit } from "./group-commit.ts";
+
+/** A sendBatch whose batches the test ends by hand, in order. */
+function heldBatches() {
+  const batches: Array<{ items: string[]; retry: boolean; end: (results?: string[]) => void; fail: (error: unknown) => void }> = [];
+  const sendBatch = (items: readonly string[], retry: boolean) =>
+    new Promise<string[]>((resolve, reject) => {
+      batches.push({ items: [...items], retry, end: (results) => resolve(results ?? items.map((item) => `done ${item}`)), fail: reject });
+    });
+  return { batches, sendBatch };
+}
+
+const settle = (promise: Promise<unknown>) => promise.then((value) => ({ value }), (error: unknown) => ({ error: (error as Error).message }));
+const until = async (check: () => boolean) => {
+  while (!check()) await new Promise((resolve) => setImmediate(resolve));
+};
+
+describe("groupCommit", () => {
+  it("sends the first item at once and the items that come meanwhile together in the next batch", async () => {
+    const { batches, sendBatch } = heldBatches();
+    const group = groupCommit({ maxItems: 10, keyOf: (item: string) => item, sendBatch, alone: () => true });
+    const first = group.send("a");
+    await until(() => batches.length === 1);
+    const rest = ["b", "c", "d"].map((item) => group.send(item));
+    expect(group.waiting()).toBe(3);
+    batches[0].end();
+    expect(await first).toBe("done a");
+    await until(() => batches.length === 2);
+    expect(batches[1].items).toEqual(["b", "c", "d"]);
+    batches[1].end();
+    expect(await Promise.all(rest)).toEqual(["done b", "done c", "done d"]);
+  });
+
+  it("never puts two items of one key in a batch, and no more than maxItems", async () => {
+    const { batches, sendBatch } = heldBatches();
+    const group = groupCommit({ maxItems: 2, keyOf: (item: string) => item.split(":")[0], sendBatch, alone: () => true });
+    const all = ["t1:a", "t1:b", "t2:a", "t3:a"].map((item) => group.send(item));
+    await until(() => batches.length === 1);
+    expect(batches[0].items).toEqual(["t1:a", "t2:a"]);
+    batches[0].end();
+    await until(() => batches.length === 2);
+    expect(batches[1].items).toEqual(["t1:b", "t3:a"]);
+    batches[1].end();
+    expect(await Promise.all(all)).toEqual(["done t1:a", "done t1:b", "done t2:a", "done t3:a"]);
+  });
+
+  it("sends a batch that failed on one item's fault again item by item: each gets its own outcome", async () => {
+    const sent: string[][] = [];
+    const group = groupCommit({
+      maxItems: 10,
+      keyOf: (item: string) => item,
+      sendBatch: async (items: readonly string[]) => {
+        sent.push([...items]);
+        if (items.includes("bad")) throw Object.assign(new Error("violates a foreign key"), { code: "23503" });
+        return items.map((item) => `done ${item}`);
+      },
+      alone: (error) => (error as { code?: string }).code === "23503",
+    });
+    const outcomes = await Promise.all(["a", "bad", "c"].map((item) => settle(group.send(item))));
+    expect(outcomes).toEqual([{ value: "done a" }, { error: "violates a foreign key" }, { value: "done c" }]);
+    expect(sent).toEqual([["a", "bad", "c"], ["a"], ["bad"], ["c"]]);
+  });
+
+  it("lets the next batches go while an item of a failed batch waits on its own; its key waits for it", async () => {
+    const { batches, sendBatch } = heldBatches();
+    const group = groupCommit({ maxItems: 10, keyOf: (item: string) => item.split(":")[0], sendBatch, alone: () => true });
+    const first = group.send("t1:a");
+    const second = group.send("t2:a");
+    await until(() => batches.length === 1);
+    batches[0].fail(new Error("lock timeout"));
+    await until(() => batches.length === 3);
+    expect(batches.slice(1).map(({ items, retry }) => [items, retry])).toEqual([
+      [["t1:a"], true],
+      [["t2:a"], true],
+    ]);
+    batches[2].end();
+    expect(await second).toBe("done t2:a");
+    // t1's retry still waits: another item of t1 waits for it, an item of t3 goes at once.
+    const later = group.send("t1:b");
+    const other = group.send("t3:a");
+    await until(() => batches.length === 4);
+    expect(batches[3]).toMatchObject({ items: ["t3:a"], retry: false });
+    batches[3].end();
+    expect(await other).toBe("done t3:a");
+    expect(group.waiting()).toBe(1);
+    batches[1].end();
+    expect(await first).toBe("done t1:a");
+    await until(() => batches.length === 5);
+    expect(batches[4]).toMatchObject({ items: ["t1:b"], retry: false });
+    batches[4].end();
+    expect(await later).toBe("done t1:b");
+  });
+
+  it("fails the whole batch at once on any other error (the database away), then goes on with the next", async () => {
+    const { batches, sendBatch } = heldBatches();
+    const group = groupCommit({ maxItems: 10, keyOf: (item: string) => item, sendBatch, alone: () => false });
+    const first = settle(group.send("a"));
+    await until(() => batches.length === 1);
+    const second = settle(group.send("b"));
+    const third = settle(group.send("c"));
+    batches[0].fail(new Error("connection refused"));
+    expect(await first).toEqual({ error: "connection refused" });
+    await until(() => batches.length === 2);
+    batches[1].fail(new Error("connection refused"));
+    expect([await second, await third]).toEqual([{ error: "connection refused" }, { error: "connection refused" }]);
+    expect(batches).toHaveLength(2);
+    const later = group.send("d");
+    await until(() => batches.length === 3);
+    batches[2].end();
+    expect(await later).toBe("done d");
+  });
+
+  it("gives a turn after the batch running now, as long as an item sent now would wait", async () => {
+    const { batches, sendBatch } = heldBatches();
+    const group = groupCommit({ maxItems: 10, keyOf: (item: string) => item, sendBatch, alone: () => true });
+    await group.turn();
+    const first = group.send("a");
+    await until(() => batches.length === 1);
+    let turned = false;
+    const turn = group.turn().then(() => (turned = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(turned).toBe(false);
+    batches[0].end();
+    await turn;
+    expect(await first).toBe("done a");
+  });
+
+  it("refuses a batch whose results do not match its items", async () => {
+    const group = groupCommit({ maxItems: 10, keyOf: (item: string) => item, sendBatch: async () => [], alone: () => false });
+    expect(await settle(group.send("a"))).toEqual({ error: "a batch of 1 items had 0 results" });
+  });
+});
