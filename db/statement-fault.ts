@@ -7,8 +7,18 @@
  * not one: sending again row by row would only wait longer.
  */
 export function isStatementFault(error: unknown): boolean {
+  return sqlStateOf(error) !== null && (/^(22|23|40)/.test(sqlStateOf(error)!) || isLockTimeout(error));
+}
+
+/** Whether an error is Postgres's "lock not available" (55P03): a lock not granted within `lock_timeout`. */
+export function isLockTimeout(error: unknown): boolean {
+  return sqlStateOf(error) === "55P03";
+}
+
+/** The SQLSTATE of an error from postgres.js (its `code`), or of one it caused (drizzle wraps it as the `cause`). */
+function sqlStateOf(error: unknown): string | null {
   for (let current = error as { code?: unknown; cause?: unknown } | undefined; current; current = current.cause as typeof current) {
-    if (typeof current.code === "string" && (/^(22|23|40)[0-9A-Z]{3}$/.test(current.code) || current.code === "55P03")) return true;
+    if (typeof current.code === "string" && /^[0-9A-Z]{5}$/.test(current.code)) return current.code;
   }
-  return false;
+  return null;
 }

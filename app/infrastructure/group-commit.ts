@@ -7,9 +7,8 @@
  * Two items with the same key are never in flight together (the later one waits for the next batch after the
  * earlier one settled), so a statement that locks a row per item never meets its own row twice. A batch that fails
  * with an error `alone` accepts (a fault that may be one item's: a row that breaks a constraint, a lock that one
- * item waited for too long) has its items sent again one by one, each `retry`, beside the batches that follow: each
- * gets its own outcome, and an item that waits holds up no other. Any other error (the database away) fails the
- * whole batch at once.
+ * item waited for too long) has its items sent again one by one, one after another, beside the batches that follow:
+ * each gets its own outcome. Any other error (the database away) fails the whole batch at once.
  */
 export interface GroupCommit<T, R> {
   /** The item's result, from the batch that took it. */
@@ -24,12 +23,14 @@ export interface GroupCommitOptions<T, R> {
   /** Items in one batch at most. */
   maxItems: number;
   keyOf: (item: T) => string;
-  /** Sends a batch: one result per item, in the items' order. `retry`: one item of a failed batch, sent again on its own. */
-  sendBatch: (items: readonly T[], retry: boolean) => Promise<R[]>;
+  /** Sends a batch: one result per item, in the items' order. */
+  sendBatch: (items: readonly T[]) => Promise<R[]>;
   /** Whether a failed batch's items are sent again one by one. */
   alone: (error: unknown) => boolean;
   /** Called with each batch's size (a metric). */
   onBatch?: (size: number) => void;
+  /** Called with the number of items of a failed batch sent again one by one (a metric). */
+  onAlone?: (count: number) => void;
 }
 
 interface Entry<T, R> {
@@ -63,10 +64,7 @@ export function groupCommit<T, R>(options: GroupCommitOptions<T, R>): GroupCommi
 
   async function sendEach(batch: Array<Entry<T, R>>, retry: boolean) {
     if (!retry) options.onBatch?.(batch.length);
-    const results = await options.sendBatch(
-      batch.map((entry) => entry.item),
-      retry,
-    );
+    const results = await options.sendBatch(batch.map((entry) => entry.item));
     if (results.length !== batch.length) throw new Error(`a batch of ${batch.length} items had ${results.length} results`);
     batch.forEach((entry, index) => entry.resolve(results[index]));
   }
@@ -87,15 +85,21 @@ export function groupCommit<T, R>(options: GroupCommitOptions<T, R>): GroupCommi
         }
         return;
       }
-      // Not awaited: the next batch goes meanwhile.
-      for (const entry of batch) {
-        sendEach([entry], true)
-          .catch((own: unknown) => entry.reject(own))
-          .finally(() => {
+      // Not awaited: the next batch goes meanwhile. One after another: a batch's worth of statements at once would
+      // take the pool's every connection, and the driver would queue some behind one that waits for a lock.
+      options.onAlone?.(batch.length);
+      void (async () => {
+        for (const entry of batch) {
+          try {
+            await sendEach([entry], true);
+          } catch (own) {
+            entry.reject(own);
+          } finally {
             settled(entry);
             start();
-          });
-      }
+          }
+        }
+      })();
     }
   }
 

@@ -149,6 +149,14 @@ function createMetrics(processType: ProcessType) {
           registers,
         }),
     ),
+    flagWrongAlone: once(
+      () =>
+        new Counter({
+          name: "gatekeeper_flag_wrong_alone_total",
+          help: "Wrong flag answers sent again on their own after their batch failed (a row held past 200 ms, one answer's fault)",
+          registers,
+        }),
+    ),
   };
 }
 

@@ -22,7 +22,7 @@ import {
   teamFlags,
   teams,
 } from "../../../db/schema.ts";
-import { isStatementFault } from "../../../db/statement-fault.ts";
+import { isLockTimeout, isStatementFault } from "../../../db/statement-fault.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { groupCommit } from "../../infrastructure/group-commit.ts";
 import { getMetrics } from "../../infrastructure/metrics.server.ts";
@@ -417,16 +417,17 @@ interface WrongAnswerRow {
  * row of the result, by `ord`, says what became of it.
  *
  * `lockWaitMs`: how long the statement waits for any one lock (Postgres's `lock_timeout`, set for this statement's
- * own transaction by `versions`, which every write reads first; null: as the server's setting). A row another
- * transaction holds (the team's solve in another process, an admin's edit of a team or a user) then fails the batch
- * after that wait instead of holding up every answer of this process behind it; each answer goes again alone.
+ * own transaction by `versions`, which every write reads first). A row another transaction holds (the team's solve
+ * in another process, an admin's edit of a team or a user) then fails the batch after that wait, instead of holding
+ * up every answer of this process behind it (and, the driver pipelining, the statements queued on its connection);
+ * each answer goes again alone, and one whose row is still held is refused as busy.
  */
 const wrongBatchStatement = prebuilt(["answers", "lockWaitMs"], ({ answers, lockWaitMs }) => {
   const own = (column: string) => sql.raw(`(select a.${column} from allowed a where a.team_id = excluded.team_id and a.challenge_id = excluded.challenge_id)`);
   return sql`with v as materialized (select * from json_to_recordset(${answers}::json) as v(ord int, team_id int, challenge_id int, label text, lim int,
         max_attempts int, at timestamptz, user_id int, answer text, digest text, prerequisites boolean)),
       versions as materialized (select ${challengeLabelSql} as label,
-        case when ${lockWaitMs}::int is not null then set_config('lock_timeout', ${lockWaitMs}::int || 'ms', true) end as waits),
+        set_config('lock_timeout', ${lockWaitMs}::int || 'ms', true) as waits),
       allowed as materialized (select v.* from v, versions where v.label = versions.label
         and case when v.prerequisites then json_array_length(${missingPrerequisitesSql(sql`v.challenge_id`, sql`v.team_id`)}) = 0 else true end),
       tried as (
@@ -446,26 +447,27 @@ const wrongBatchStatement = prebuilt(["answers", "lockWaitMs"], ({ answers, lock
 
 /** Answers in one batch at most (one statement: its JSON and its rows). */
 const WRONG_BATCH_MAX = 64;
-/** How long a batch waits for any one lock before its answers go again one by one, each waiting as long as its lock holds. */
+/** How long a wrong answer's statement waits for any one lock: a batch's answers then go again one by one; an answer alone is refused as busy. */
 export const WRONG_BATCH_LOCK_WAIT_MS = 200;
 
 /**
  * This process's wrong answers, sent as a database groups commits (app/infrastructure/group-commit.ts): the
  * answers that arrive while a batch's statement runs go together in the next one. A batch that fails on a fault
  * that may be one answer's (a constraint: its user or team deleted meanwhile; a deadlock; a lock waited for longer
- * than WRONG_BATCH_LOCK_WAIT_MS) has its answers sent again one by one, beside the batches that follow, without that
- * limit; the database away fails the batch.
+ * than WRONG_BATCH_LOCK_WAIT_MS) has its answers sent again one by one, beside the batches that follow; the database
+ * away fails the batch.
  */
 const wrongAnswers = groupCommit<WrongAnswerRow, Record<string, unknown>>({
   maxItems: WRONG_BATCH_MAX,
   keyOf: (answer) => `${answer.team_id}:${answer.challenge_id}`,
-  sendBatch: async (answers, retry) => {
+  sendBatch: async (answers) => {
     const rows = JSON.stringify(answers.map((answer, ord) => ({ ...answer, ord })));
-    const [result] = await sendInOrder(getDb(), [wrongBatchStatement({ answers: rows, lockWaitMs: retry ? null : WRONG_BATCH_LOCK_WAIT_MS })]);
+    const [result] = await sendInOrder(getDb(), [wrongBatchStatement({ answers: rows, lockWaitMs: WRONG_BATCH_LOCK_WAIT_MS })]);
     return rowsOf(result);
   },
   alone: isStatementFault,
   onBatch: (size) => getMetrics().flagWrongBatch().observe(size),
+  onAlone: (count) => getMetrics().flagWrongAlone().inc(count),
 });
 
 const SOLVE_NAMES = ["teamId", "challengeId", "label", "limit", "maxAttempts", "at", "userId", "matched", "solvedAt", "dynamic", "points", "minimumPoints", "decay", "matchedText", "frozenAt"] as const;
@@ -540,6 +542,10 @@ async function recordWrong(input: Parameters<typeof sendFlag>[0], challenge: Fla
     answer: challenge.perTeam ? null : given,
     digest: challenge.perTeam ? flagDigest(given) : null,
     prerequisites: challenge.hasPrerequisites,
+  }).catch((error: unknown) => {
+    // A row it needs (its team's on the challenge, its team's, its user's) held by another transaction past the wait,
+    // even alone: refused as busy, nothing recorded.
+    throw isLockTimeout(error) ? new FlagError("busy") : error;
   });
   if (row.wrong === null) {
     const refusal = await refusalOfTeam(row, challenge, teamId, now, readIn);
