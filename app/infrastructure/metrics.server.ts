@@ -144,7 +144,7 @@ function createMetrics(processType: ProcessType) {
       () =>
         new Histogram({
           name: "gatekeeper_flag_wrong_batch_answers",
-          help: "Wrong flag answers in each of this web process's statements (the answers that came while the one before ran, 64 at most)",
+          help: "Wrong flag answers in each of this web process's batches (the answers that came while the one before ran, 64 at most; answers sent again alone are not counted)",
           buckets: [1, 2, 4, 8, 16, 32, 64],
           registers,
         }),

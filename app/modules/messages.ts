@@ -612,6 +612,7 @@ export const messages = {
     wait: template("Too many wrong answers: wait {{wait}} before the next one.", (seconds: number) => ({ wait: formatWait(seconds) }), { nested: { wait } }),
     noAttemptsLeft: "Your team has used every attempt this challenge allows.",
     busy: "Your team's answers to this challenge are coming faster than they can be checked: wait for the verdict before sending another.",
+    held: "Your team's answer could not be checked just now: send it again in a moment.",
     alreadySolved: "Your team has already solved this challenge.",
     notFlag: "This challenge is judged: send your work with the form instead.",
     judgedByFlag: "This challenge checks a flag: type it in the answer box instead of sending a file.",

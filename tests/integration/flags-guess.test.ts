@@ -218,9 +218,9 @@ describe("a flag answer", () => {
     // the held row's answer, and the ghost's with the others of its batch.
     expect(after.answers - before.answers).toBeGreaterThan(after.statements - before.statements);
     expect(after.alone - before.alone).toBeGreaterThanOrEqual(3);
-    // The held row's answer, alone, waited once more, then was refused as busy, nothing recorded; once the row is
+    // The held row's answer, alone, waited once more, then was refused ("held", 429), nothing recorded; once the row is
     // free the team's next answer is taken.
-    expect(await blockedAnswer).toBe("busy");
+    expect(await blockedAnswer).toBe("held");
     release();
     await holder;
     expect(await getDb().select().from(flagAttempts).where(eq(flagAttempts.answer, "GK{two}"))).toEqual([]);

@@ -191,7 +191,8 @@ export async function resetWrongAnswers(actor: UserActor, teamId: number, challe
     const [challenge] = await tx.select({ title: challenges.title, checking: challenges.checking }).from(challenges).where(eq(challenges.id, challengeId));
     if (!challenge) throw new DomainError(m.challengeNotFound, { status: 404, field: "challengeId" });
     if (challenge.checking !== "flag") throw new DomainError(m.notFlag, { status: 409, field: "challengeId" });
-    // The team's row first: its lock makes a wrong answer sent at the same instant wait, then count after the reset.
+    // The team's row first: its lock makes a wrong answer sent at the same instant wait (200 ms at most, then it is
+    // refused to be sent again: guess.server.ts), then count after the reset.
     await tx.update(flagTries).set({ wrong: 0, recent: [] }).where(and(eq(flagTries.teamId, teamId), eq(flagTries.challengeId, challengeId)));
     const reset = await tx
       .update(flagAttempts)

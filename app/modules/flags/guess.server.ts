@@ -57,6 +57,7 @@ export type FlagRefusal =
   | "wait"
   | "noAttemptsLeft"
   | "busy"
+  | "held"
   | "notReleased"
   | "locked";
 
@@ -74,6 +75,7 @@ const refusalText: Record<Exclude<FlagRefusal, "wait">, string> = {
   alreadySolved: m.alreadySolved,
   noAttemptsLeft: m.noAttemptsLeft,
   busy: m.busy,
+  held: m.held,
   notReleased: messages.participant.challengeNotReleased,
   locked: messages.participant.challengeLocked,
 };
@@ -93,6 +95,7 @@ const refusalStatus: Record<FlagRefusal, number> = {
   wait: 429,
   noAttemptsLeft: 403,
   busy: 429,
+  held: 429,
   notReleased: 403,
   locked: 403,
 };
@@ -420,7 +423,7 @@ interface WrongAnswerRow {
  * own transaction by `versions`, which every write reads first). A row another transaction holds (the team's solve
  * in another process, an admin's edit of a team or a user) then fails the batch after that wait, instead of holding
  * up every answer of this process behind it (and, the driver pipelining, the statements queued on its connection);
- * each answer goes again alone, and one whose row is still held is refused as busy.
+ * each answer goes again alone, and one whose row is still held is refused ("held": send it again).
  */
 const wrongBatchStatement = prebuilt(["answers", "lockWaitMs"], ({ answers, lockWaitMs }) => {
   const own = (column: string) => sql.raw(`(select a.${column} from allowed a where a.team_id = excluded.team_id and a.challenge_id = excluded.challenge_id)`);
@@ -447,8 +450,13 @@ const wrongBatchStatement = prebuilt(["answers", "lockWaitMs"], ({ answers, lock
 
 /** Answers in one batch at most (one statement: its JSON and its rows). */
 const WRONG_BATCH_MAX = 64;
-/** How long a wrong answer's statement waits for any one lock: a batch's answers then go again one by one; an answer alone is refused as busy. */
+/** How long a wrong answer's statement waits for any one lock: a batch's answers then go again one by one; an answer alone is refused ("held"). */
 export const WRONG_BATCH_LOCK_WAIT_MS = 200;
+/**
+ * How long a batch holds up the next one at most: past it the next goes beside it (a batch waits longer only for what
+ * `lock_timeout` does not bound: a table's lock a schema change holds, a connection gone quiet).
+ */
+const WRONG_BATCH_STALL_MS = 1000;
 
 /**
  * This process's wrong answers, sent as a database groups commits (app/infrastructure/group-commit.ts): the
@@ -459,6 +467,7 @@ export const WRONG_BATCH_LOCK_WAIT_MS = 200;
  */
 const wrongAnswers = groupCommit<WrongAnswerRow, Record<string, unknown>>({
   maxItems: WRONG_BATCH_MAX,
+  stallMs: WRONG_BATCH_STALL_MS,
   keyOf: (answer) => `${answer.team_id}:${answer.challenge_id}`,
   sendBatch: async (answers) => {
     const rows = JSON.stringify(answers.map((answer, ord) => ({ ...answer, ord })));
@@ -544,8 +553,8 @@ async function recordWrong(input: Parameters<typeof sendFlag>[0], challenge: Fla
     prerequisites: challenge.hasPrerequisites,
   }).catch((error: unknown) => {
     // A row it needs (its team's on the challenge, its team's, its user's) held by another transaction past the wait,
-    // even alone: refused as busy, nothing recorded.
-    throw isLockTimeout(error) ? new FlagError("busy") : error;
+    // even alone: refused (429, send it again in a second), nothing recorded.
+    throw isLockTimeout(error) ? new FlagError("held", 1) : error;
   });
   if (row.wrong === null) {
     const refusal = await refusalOfTeam(row, challenge, teamId, now, readIn);
