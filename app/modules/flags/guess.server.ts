@@ -451,7 +451,7 @@ const wrongBatchStatement = prebuilt(["answers", "lockWaitMs"], ({ answers, lock
 /** Answers in one batch at most (one statement: its JSON and its rows). */
 const WRONG_BATCH_MAX = 64;
 /** How long a wrong answer's statement waits for any one lock: a batch's answers then go again one by one; an answer alone is refused ("held"). */
-export const WRONG_BATCH_LOCK_WAIT_MS = 200;
+const WRONG_BATCH_LOCK_WAIT_MS = 200;
 /**
  * How long a batch holds up the next one at most: past it the next goes beside it (a batch waits longer only for what
  * `lock_timeout` does not bound: a table's lock a schema change holds, a connection gone quiet).
