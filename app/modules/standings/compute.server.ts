@@ -1,6 +1,6 @@
 import { eq, type SQL, sql, type SQLWrapper } from "drizzle-orm";
 import { prebuilt } from "../../../db/in-order.ts";
-import { jsonDate, jsonObjectSql, oneRow, parsedJson, scalarSubquery } from "../../../db/json.ts";
+import { jsonDate, jsonObjectSql, parsedJson, scalarSubquery } from "../../../db/json.ts";
 import type { Queryable } from "../../../db/client.ts";
 import { challenges, eventSettings, standings, teamAnswers, teamAwards, teams, users } from "../../../db/schema.ts";
 import { awardTotalsOf, type AwardTotals, type CountedAward } from "../awards/rules.ts";
@@ -32,17 +32,20 @@ export async function scoredSubmissionsOfTeam(tx: Queryable, teamId: number): Pr
   return tx.select(scoredColumns).from(teamAnswers).innerJoin(challenges, eq(challenges.id, teamAnswers.challengeId)).where(eq(teamAnswers.teamId, teamId));
 }
 
-/** The users whose statistics a recompute of the team writes: its members, and whoever is credited with one of its answers. */
-export const affectedUserIds = (teamId: number | SQLWrapper) => sql`
-    select ${users.id} from ${users} where ${users.teamId} = ${teamId}
+/**
+ * The users whose statistics a recompute of each of these teams (SQL for an int[]) writes, as (team_id, user_id)
+ * pairs: its members, and whoever is credited with one of its answers.
+ */
+const affectedPairsSql = (teamIds: SQLWrapper) => sql`
+    select ${users.teamId} as team_id, ${users.id} as user_id from ${users} where ${users.teamId} = any(${teamIds})
     union
-    select ${teamAnswers.userId} from ${teamAnswers} where ${teamAnswers.teamId} = ${teamId} and ${teamAnswers.userId} is not null`;
+    select ${teamAnswers.teamId}, ${teamAnswers.userId} from ${teamAnswers} where ${teamAnswers.teamId} = any(${teamIds}) and ${teamAnswers.userId} is not null`;
 
-/** The users whose statistics a recompute of these teams writes (affectedUserIds of each, together). */
-export const affectedUserIdsOfTeams = (teamIds: SQLWrapper) => sql`
-    select ${users.id} from ${users} where ${users.teamId} = any(${teamIds}::int[])
-    union
-    select ${teamAnswers.userId} from ${teamAnswers} where ${teamAnswers.teamId} = any(${teamIds}::int[]) and ${teamAnswers.userId} is not null`;
+/** The users whose statistics a recompute of the team writes (affectedPairsSql). */
+export const affectedUserIds = (teamId: number | SQLWrapper) => sql`select affected.user_id from (${affectedPairsSql(sql`array[${teamId}]::int[]`)}) affected`;
+
+/** The users whose statistics a recompute of these teams writes (affectedPairsSql, every team's together). */
+export const affectedUserIdsOfTeams = (teamIds: SQLWrapper) => sql`select distinct affected.user_id from (${affectedPairsSql(sql`${teamIds}::int[]`)}) affected`;
 
 export async function allScoredSubmissions(tx: Queryable): Promise<ScoredRow[]> {
   return tx.select(scoredColumns).from(teamAnswers).innerJoin(challenges, eq(challenges.id, teamAnswers.challengeId));
@@ -150,34 +153,50 @@ const scoredOf = (row: Omit<ScoredRow, "scoredAt"> & { scoredAt: string | null }
 const jsonList = (element: SQL, from: SQL) => scalarSubquery(sql`select coalesce(json_agg(${element}), '[]'::json) ${from}`);
 
 /**
- * Everything a team's recompute reads, in one statement (one snapshot, one round trip, one row): the team,
- * its scored submissions and its awards, the users whose statistics it writes (affectedUserIds) and what they
- * are credited with on other teams (on this one, it is among the team's rows: recomputeReadsOf adds it), the team's standings row as it stands (its total and what clients were last shown), the
- * board's freeze with the team's frozen rank and, while frozen, its dynamic flag solves as of the freeze
- * (./frozen-values.server.ts), and a new standings version (app/modules/standings/outbox.server.ts).
- * The users' submissions: `= any(array(...))` makes the ids an init plan and the lookup an index scan on
- * submissions.user_id whatever the statistics say (as `in (subquery)` the planner chose a hash join over
- * every submission when the tables had not been analyzed yet: 49 ms at 100,000 submissions). The frozen rank
- * is picked out in Postgres, by the frozen-board rule's SQL (`frozenRankSql` in ./frozen-view.ts).
+ * Everything the recompute of each team of `base` reads, in one statement (one snapshot, one round trip, a row a
+ * team, in team id order): the team, its scored submissions and its awards, the users whose statistics it writes
+ * (affectedPairsSql) and what they are credited with on other teams (on this one, it is among the team's rows:
+ * recomputeReadsOf adds it), the team's standings row as it stands (its total and what clients were last shown),
+ * the board's freeze with the team's frozen rank and, while frozen, its dynamic flag solves as of the freeze
+ * (./frozen-values.server.ts), and a new standings version (app/modules/standings/outbox.server.ts), drawn in team
+ * id order (the ordered select under the one that draws them has `offset 0`, so the two are not merged).
+ * `base`: a relation with a `team_id` column (and any others, returned first as they are): one team, or a batch's.
+ * The answers of every team of the batch are read together, once, by `team_id = any(array(...))` (an init plan, so
+ * an index scan on each table under `team_answers` whatever the statistics say), then grouped by team; the users'
+ * answers on other teams likewise, once for all the batch's users. The frozen rank is picked out in Postgres, by the frozen-board
+ * rule's SQL (`frozenRankSql` in ./frozen-view.ts).
  */
-export function recomputeReadsSql(teamId: SQLWrapper): SQL {
+export function recomputeReadsSql(base: SQL): SQL {
+  const teamIds = sql`array(select team_id from base)`;
   const scoredFrom = sql`from ${teamAnswers} inner join ${challenges} on ${challenges.id} = ${teamAnswers.challengeId}`;
-  return sql`select
-    ${scalarSubquery(sql`select ${jsonObjectSql({ id: teams.id, name: teams.name, division: teams.division, createdAt: teams.createdAt })} from ${teams} where ${teams.id} = ${teamId}`)} as team,
-    ${jsonList(scoredJson, sql`${scoredFrom} where ${teamAnswers.teamId} = ${teamId}`)} as team_rows,
-    ${jsonList(jsonObjectSql(awardColumns), sql`from ${teamAwards} where ${teamAwards.teamId} = ${teamId}`)} as awards,
-    ${jsonList(sql`affected.id`, sql`from (${affectedUserIds(teamId)}) affected(id)`)} as user_ids,
-    ${jsonList(scoredJson, sql`${scoredFrom} where ${teamAnswers.userId} = any(array(${affectedUserIds(teamId)})) and ${teamAnswers.teamId} <> ${teamId}`)} as user_rows,
-    ${scalarSubquery(sql`select ${jsonObjectSql({ totalCenti: standings.totalCenti, reachedAt: standings.totalReachedAt, shown: standings.shown })} from ${standings} where ${standings.teamId} = ${teamId}`)} as previous,
-    ${scalarSubquery(sql`select ${eventSettings.scoreboardFrozen} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen,
-    ${scalarSubquery(sql`select ${frozenRankSql({ frozen: eventSettings.scoreboardFrozen, frozenBoard: eventSettings.frozenBoard }, teamId)} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen_rank,
-    ${frozenSolvesSql(teamId)} as frozen_solves,
-    nextval('standings_outbox_version_seq') as version
-  from ${oneRow()}`;
+  // The users' answers are read as columns and made JSON once joined to their teams: most of them are the batch's
+  // own teams' answers, which a team's own users' rows exclude (making a row's JSON is most of its cost).
+  const elsewhereJson = jsonObjectSql(Object.fromEntries(Object.keys(scoredColumns).map((name) => [name, sql`elsewhere.${sql.identifier(name)}`])));
+  return sql`with base as materialized (${base}),
+    answers as materialized (select ${teamAnswers.teamId} as team_id, ${teamAnswers.userId} as user_id, ${scoredJson} as row ${scoredFrom} where ${teamAnswers.teamId} = any(${teamIds})),
+    affected as materialized (${affectedPairsSql(teamIds)}),
+    elsewhere as materialized (select ${sql.join(Object.entries(scoredColumns).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`), sql`, `)} ${scoredFrom}
+      where ${teamAnswers.userId} = any(array(select distinct affected.user_id from affected))),
+    team_rows as (select answers.team_id, json_agg(answers.row) as rows from answers group by answers.team_id),
+    user_ids as (select affected.team_id, json_agg(affected.user_id) as ids from affected group by affected.team_id),
+    user_rows as (select affected.team_id, json_agg(${elsewhereJson}) as rows from affected
+      join elsewhere on elsewhere."userId" = affected.user_id and elsewhere."teamId" <> affected.team_id group by affected.team_id)
+    select reads.*, nextval('standings_outbox_version_seq') as version from (select base.*,
+      ${scalarSubquery(sql`select ${jsonObjectSql({ id: teams.id, name: teams.name, division: teams.division, createdAt: teams.createdAt })} from ${teams} where ${teams.id} = base.team_id`)} as team,
+      coalesce(team_rows.rows, '[]'::json) as team_rows,
+      ${jsonList(jsonObjectSql(awardColumns), sql`from ${teamAwards} where ${teamAwards.teamId} = base.team_id`)} as awards,
+      coalesce(user_ids.ids, '[]'::json) as user_ids,
+      coalesce(user_rows.rows, '[]'::json) as user_rows,
+      ${scalarSubquery(sql`select ${jsonObjectSql({ totalCenti: standings.totalCenti, reachedAt: standings.totalReachedAt, shown: standings.shown })} from ${standings} where ${standings.teamId} = base.team_id`)} as previous,
+      ${scalarSubquery(sql`select ${eventSettings.scoreboardFrozen} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen,
+      ${scalarSubquery(sql`select ${frozenRankSql({ frozen: eventSettings.scoreboardFrozen, frozenBoard: eventSettings.frozenBoard }, sql`base.team_id`)} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen_rank,
+      ${frozenSolvesSql(sql`base.team_id`)} as frozen_solves
+    from base left join team_rows using (team_id) left join user_ids using (team_id) left join user_rows using (team_id)
+    order by base.team_id offset 0) reads`;
 }
 
-/** recomputeReadsSql, built once. */
-export const recomputeReads = prebuilt(["teamId"], ({ teamId }) => recomputeReadsSql(teamId));
+/** recomputeReadsSql of one team, built once. */
+export const recomputeReads = prebuilt(["teamId"], ({ teamId }) => recomputeReadsSql(sql`select ${teamId}::int as team_id`));
 
 export interface RecomputeReads {
   team: { id: number; name: string; division: string | null; createdAt: Date } | null;

@@ -354,12 +354,12 @@ const batchLocksTried = prebuilt(["ids"], ({ ids }) => boardThenTeamsTriedThenUs
  * A batch's reads, in one statement run once its locks are held (one snapshot): for each team with an outbox row,
  * the row's version and time with everything its recompute reads (recomputeReadsSql), in team id order.
  */
-const batchReads = prebuilt(["ids"], ({ ids }) => {
-  const outbox = sql`pending_outbox`;
-  return sql`select ${outbox}.team_id as team_id, ${outbox}.version as pending_version, ${outbox}.requested_at as pending_requested_at, reads.*
-    from ${standingsOutbox} ${outbox} cross join lateral (${recomputeReadsSql(sql`${outbox}.team_id`)}) reads
-    where ${outbox}.team_id = any(${ids}::int[]) order by ${outbox}.team_id`;
-});
+const batchReads = prebuilt(["ids"], ({ ids }) =>
+  recomputeReadsSql(
+    sql`select ${standingsOutbox.teamId} as team_id, ${standingsOutbox.version} as pending_version, ${standingsOutbox.requestedAt} as pending_requested_at
+      from ${standingsOutbox} where ${standingsOutbox.teamId} = any(${ids}::int[])`,
+  ),
+);
 
 /** The batch's outbox rows locked in team id order, as every statement marking several teams locks them: two of them never wait for each other in a circle. */
 const outboxInOrder = prebuilt(["ids"], ({ ids }) => sql`select 1 from ${standingsOutbox} where ${standingsOutbox.teamId} = any(${ids}::int[]) order by ${standingsOutbox.teamId} for update`);
