@@ -34,12 +34,13 @@ export async function scoredSubmissionsOfTeam(tx: Queryable, teamId: number): Pr
 
 /**
  * The users whose statistics a recompute of each of these teams (SQL for an int[]) writes, as (team_id, user_id)
- * pairs: its members, and whoever is credited with one of its answers.
+ * pairs: its members, and whoever is credited with one of its answers. `answers`: the teams' answers (team_id,
+ * user_id) when the statement has read them already (recomputeReadsSql); else `team_answers` is read.
  */
-const affectedPairsSql = (teamIds: SQLWrapper) => sql`
+const affectedPairsSql = (teamIds: SQLWrapper, answers?: SQL) => sql`
     select ${users.teamId} as team_id, ${users.id} as user_id from ${users} where ${users.teamId} = any(${teamIds})
     union
-    select ${teamAnswers.teamId}, ${teamAnswers.userId} from ${teamAnswers} where ${teamAnswers.teamId} = any(${teamIds}) and ${teamAnswers.userId} is not null`;
+    ${answers ? sql`select answers.team_id, answers.user_id from ${answers} answers where answers.user_id is not null` : sql`select ${teamAnswers.teamId}, ${teamAnswers.userId} from ${teamAnswers} where ${teamAnswers.teamId} = any(${teamIds}) and ${teamAnswers.userId} is not null`}`;
 
 /** The users whose statistics a recompute of the team writes (affectedPairsSql). */
 export const affectedUserIds = (teamId: number | SQLWrapper) => sql`select affected.user_id from (${affectedPairsSql(sql`array[${teamId}]::int[]`)}) affected`;
@@ -159,12 +160,13 @@ const jsonList = (element: SQL, from: SQL) => scalarSubquery(sql`select coalesce
  * recomputeReadsOf adds it), the team's standings row as it stands (its total and what clients were last shown),
  * the board's freeze with the team's frozen rank and, while frozen, its dynamic flag solves as of the freeze
  * (./frozen-values.server.ts), and a new standings version (app/modules/standings/outbox.server.ts), drawn in team
- * id order (the ordered select under the one that draws them has `offset 0`, so the two are not merged).
+ * id order (the ordered select under the one that draws them has `offset 0`, so the two are not merged; Postgres
+ * draws a volatile column's values after the sort).
  * `base`: a relation with a `team_id` column (and any others, returned first as they are): one team, or a batch's.
  * The answers of every team of the batch are read together, once, by `team_id = any(array(...))` (an init plan, so
  * an index scan on each table under `team_answers` whatever the statistics say), then grouped by team; the users'
- * answers on other teams likewise, once for all the batch's users. The frozen rank is picked out in Postgres, by the frozen-board
- * rule's SQL (`frozenRankSql` in ./frozen-view.ts).
+ * answers on other teams likewise, once for all the batch's users. The frozen rank is picked out in Postgres, by
+ * the frozen-board rule's SQL (`frozenRankSql` in ./frozen-view.ts).
  */
 export function recomputeReadsSql(base: SQL): SQL {
   const teamIds = sql`array(select team_id from base)`;
@@ -174,7 +176,7 @@ export function recomputeReadsSql(base: SQL): SQL {
   const elsewhereJson = jsonObjectSql(Object.fromEntries(Object.keys(scoredColumns).map((name) => [name, sql`elsewhere.${sql.identifier(name)}`])));
   return sql`with base as materialized (${base}),
     answers as materialized (select ${teamAnswers.teamId} as team_id, ${teamAnswers.userId} as user_id, ${scoredJson} as row ${scoredFrom} where ${teamAnswers.teamId} = any(${teamIds})),
-    affected as materialized (${affectedPairsSql(teamIds)}),
+    affected as materialized (${affectedPairsSql(teamIds, sql`answers`)}),
     elsewhere as materialized (select ${sql.join(Object.entries(scoredColumns).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`), sql`, `)} ${scoredFrom}
       where ${teamAnswers.userId} = any(array(select distinct affected.user_id from affected))),
     team_rows as (select answers.team_id, json_agg(answers.row) as rows from answers group by answers.team_id),
@@ -192,7 +194,7 @@ export function recomputeReadsSql(base: SQL): SQL {
       ${scalarSubquery(sql`select ${frozenRankSql({ frozen: eventSettings.scoreboardFrozen, frozenBoard: eventSettings.frozenBoard }, sql`base.team_id`)} from ${eventSettings} where ${eventSettings.id} = 1`)} as frozen_rank,
       ${frozenSolvesSql(sql`base.team_id`)} as frozen_solves
     from base left join team_rows using (team_id) left join user_ids using (team_id) left join user_rows using (team_id)
-    order by base.team_id offset 0) reads`;
+    order by base.team_id offset 0) reads order by reads.team_id`;
 }
 
 /** recomputeReadsSql of one team, built once. */
