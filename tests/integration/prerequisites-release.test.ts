@@ -4,7 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { challenges, users } from "../../db/schema.ts";
+import { challenges, flagAttempts, users } from "../../db/schema.ts";
 import { createApiToken } from "../../app/modules/api-tokens/tokens.server.ts";
 import { missingPrerequisites } from "../../app/modules/challenges/visibility.server.ts";
 import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
@@ -44,6 +44,9 @@ describe("prerequisites", () => {
     expect(page?.locked).toHaveLength(1);
     expect(JSON.stringify(page)).not.toContain("the Second");
     await expect(sendFlag({ actor, teamId: team.id, challengeId: second.id, answer: "GK{two}" })).rejects.toMatchObject({ code: "locked", status: 403, message: messages.participant.challengeLocked });
+    // A wrong answer is refused alike (its batch's statement is the one that checks prerequisites), nothing counted.
+    await expect(sendFlag({ actor, teamId: team.id, challengeId: second.id, answer: "GK{not-it}" })).rejects.toMatchObject({ code: "locked", status: 403 });
+    expect(await getDb().select().from(flagAttempts).where(eq(flagAttempts.challengeId, second.id))).toEqual([]);
     await expect(assertCanSubmit({ teamId: team.id, challengeId: second.id })).rejects.toMatchObject({ code: "locked" });
     expect(await findDownloadableAttachment(second.id, viewer)).toBeNull();
     // Staff are never held back.
