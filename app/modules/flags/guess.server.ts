@@ -486,6 +486,8 @@ const wrongAnswers = wrongBatchStatements.map((statement) =>
     onAlone: (count) => getMetrics().flagWrongAlone().inc(count),
   }),
 );
+/** The group a challenge's wrong answers go through (and whose turn its right answers wait for). */
+const wrongAnswersOf = (challenge: FlagChallenge) => wrongAnswers[challenge.hasPrerequisites ? 1 : 0];
 
 const SOLVE_NAMES = ["teamId", "challengeId", "label", "limit", "maxAttempts", "at", "userId", "matched", "solvedAt", "dynamic", "points", "minimumPoints", "decay", "matchedText", "frozenAt"] as const;
 
@@ -548,7 +550,7 @@ async function refusalOfTeam(row: Record<string, unknown>, challenge: FlagChalle
 async function recordWrong(input: Parameters<typeof sendFlag>[0], challenge: FlagChallenge, teamId: number, given: string, now: Date, readIn: number): Promise<FlagVerdict | typeof STALE> {
   // A wrong answer keeps what was typed (organisers read typos), except where flags are per team: there it may
   // be another team's flag, which is not kept; it is looked up by digest, and a match is a sharing signal.
-  const row = await wrongAnswers[challenge.hasPrerequisites ? 1 : 0].send({
+  const row = await wrongAnswersOf(challenge).send({
     team_id: teamId,
     challenge_id: challenge.id,
     label: challenge.label,
@@ -591,7 +593,7 @@ async function recordSolve(input: Parameters<typeof sendFlag>[0], challenge: Fla
   const dynamic = challenge.scoring === "dynamic";
   // As long as a wrong answer waits before its statement (the batch running now), so that a refusal (a wait, a
   // maximum used, a solve) takes the same time whether the answer was right.
-  await wrongAnswers[challenge.hasPrerequisites ? 1 : 0].turn();
+  await wrongAnswersOf(challenge).turn();
   const statement = solveStatements[challenge.hasPrerequisites ? 1 : 0]({
     ...teamValues(challenge, teamId, input.actor.id, now),
     matched,
