@@ -157,6 +157,23 @@ function createMetrics(processType: ProcessType) {
           registers,
         }),
     ),
+    flagSolveBatch: once(
+      () =>
+        new Histogram({
+          name: "gatekeeper_flag_solve_batch_answers",
+          help: "Right flag answers in each of this web process's batches (the answers that came while the one before ran, 64 at most; answers sent again alone are not counted)",
+          buckets: [1, 2, 4, 8, 16, 32, 64],
+          registers,
+        }),
+    ),
+    flagSolveAlone: once(
+      () =>
+        new Counter({
+          name: "gatekeeper_flag_solve_alone_total",
+          help: "Right flag answers sent again on their own after their batch failed (a row held past 1 s, one answer's fault); alone, each waits 1 s again, then is refused",
+          registers,
+        }),
+    ),
   };
 }
 

@@ -123,15 +123,17 @@ export function cpuByProcessWindow(kinds: ProcessKinds) {
  * parent field): each group's CPU time (ms) over a window. As above, a process started within the window counts
  * from zero; one that ended within it is lost (its CPU with it). bench:flags measures a request's server CPU
  * so: its web processes, Postgres's postmaster with all its backends, redis-server. NaN where /proc cannot be read.
+ * `end(excluded)`: processes left out (bench:flags: the backends of another database than the round's).
  */
 export function processGroupsWindow(groups: Record<string, readonly number[]>) {
   const before = everyProcess();
   return {
-    end(): Record<string, number> {
+    end(excluded: ReadonlySet<number> = new Set()): Record<string, number> {
       const after = everyProcess();
       const spent: Record<string, number> = Object.fromEntries(Object.keys(groups).map((name) => [name, before && after ? 0 : NaN]));
       if (!before || !after) return spent;
       for (const [pid, { cpuMs, startedAt }] of after) {
+        if (excluded.has(pid)) continue;
         const ancestry: number[] = [];
         for (let ancestor: number | undefined = pid; ancestor !== undefined && ancestor > 1 && ancestry.length < 8; ancestor = after.get(ancestor)?.parent) ancestry.push(ancestor);
         const group = Object.keys(groups).find((name) => ancestry.some((each) => groups[name].includes(each)));

@@ -1,10 +1,11 @@
 /** Flag challenges' answers, checked by the platform (docs/domain.md "Flag challenges"), against real Postgres. */
 import { and, eq, sql } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
-import { auditLog, challengePrerequisites, flagAttempts, flagSharing, flagSolves, flagTries, standingsOutbox } from "../../db/schema.ts";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { auditLog, challengePrerequisites, challenges, flagAttempts, flagSharing, flagSolves, flagTries, standingsOutbox } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { getMetrics } from "../../app/infrastructure/metrics.server.ts";
 import { FlagError, sendFlag, teamFlagState, tryFlag, type FlagVerdict } from "../../app/modules/flags/guess.server.ts";
+import { challengeValue } from "../../app/modules/flags/decay.ts";
 import { perTeamFlag } from "../../app/modules/flags/matching.server.ts";
 import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
 import { actorFor, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
@@ -31,6 +32,20 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; statu
     throw error;
   }
   throw new Error("not refused");
+}
+
+/** Another transaction holding a team's row of a challenge (`flag_tries`), as an admin's change or another process's answer would, until released. */
+async function holdTeamRow(teamId: number, challengeId: number) {
+  let release = () => {};
+  let holding = () => {};
+  const held = new Promise<void>((resolve) => (holding = resolve));
+  const holder = getDb().transaction(async (tx) => {
+    await tx.execute(sql`select 1 from ${flagTries} where team_id = ${teamId} and challenge_id = ${challengeId} for update`);
+    holding();
+    await new Promise<void>((resolve) => (release = resolve));
+  });
+  await held;
+  return { release: () => release(), holder };
 }
 
 describe("a flag answer", () => {
@@ -187,15 +202,7 @@ describe("a flag answer", () => {
     expect(await outcome(sendFlag({ actor: blocked.actor, teamId: blocked.team.id, challengeId: perTeam.id, answer: "GK{one}" }))).toBe("incorrect, no maximum left");
     expect(await outcome(sendFlag({ actor: blocked.actor, teamId: blocked.team.id, challengeId: first.id, answer: "GK{one}" }))).toBe("incorrect, no maximum left");
     expect(await outcome(sendFlag({ actor: blocked.actor, teamId: blocked.team.id, challengeId: locked.id, answer: "GK{one}" }))).toBe("locked");
-    let release = () => {};
-    let holding = () => {};
-    const held = new Promise<void>((resolve) => (holding = resolve));
-    const holder = getDb().transaction(async (tx) => {
-      await tx.execute(sql`select 1 from ${flagTries} where team_id = ${blocked.team.id} and challenge_id = ${plain.id} for update`);
-      holding();
-      await new Promise<void>((resolve) => (release = resolve));
-    });
-    await held;
+    const { release, holder } = await holdTeamRow(blocked.team.id, plain.id);
     const before = await batches();
     const blockedAnswer = outcome(sendFlag({ actor: blocked.actor, teamId: blocked.team.id, challengeId: plain.id, answer: "GK{two}" }));
     // A member whose account is gone (deleted after signing in): the attempt's row breaks its foreign key.
@@ -236,5 +243,94 @@ describe("a flag answer", () => {
     const shared = await getDb().select().from(flagSharing).where(eq(flagSharing.challengeId, perTeam.id));
     expect(shared.map((row) => [row.teamId, row.ownerTeamId]).sort()).toEqual(teamIds.map((teamId, index) => [teamId, teamIds[(index + 1) % teamIds.length]]).sort());
     expect(await getDb().select().from(flagAttempts).where(eq(flagAttempts.answer, "GK{boo}"))).toEqual([]);
+  });
+
+  it("sends many teams' right answers together in one statement: each a solve in its place, times in places' order, one first blood; a fault or a held row of one fails only it", async () => {
+    const plain = await flagChallenge([{ kind: "exact", value: "GK{plain}" }], { points: 100 });
+    const dynamic = await flagChallenge([{ kind: "exact", value: "GK{dynamic}" }], { points: 500 });
+    await getDb().update(challenges).set({ scoring: "dynamic", minimumPoints: 100, decay: 4 }).where(eq(challenges.id, dynamic.id));
+    const first = await flagChallenge([{ kind: "exact", value: "GK{first}" }]);
+    const other = await flagChallenge([{ kind: "exact", value: "GK{other}" }]);
+    const locked = await flagChallenge([{ kind: "exact", value: "GK{locked}" }]);
+    await getDb().insert(challengePrerequisites).values({ challengeId: locked.id, requiresId: first.id });
+    const players = await Promise.all(Array.from({ length: 12 }, () => player()));
+    const batches = async () => {
+      const { values } = await getMetrics().flagSolveBatch().get();
+      const of = (suffix: string) => values.find((value) => value.metricName === `gatekeeper_flag_solve_batch_answers_${suffix}`)?.value ?? 0;
+      return { statements: of("count"), answers: of("sum"), alone: (await getMetrics().flagSolveAlone().get()).values[0]?.value ?? 0 };
+    };
+    const verdictOf = (promise: Promise<FlagVerdict>) => promise.catch((error: unknown) => (error instanceof FlagError ? error.code : "fault"));
+    // Every challenge remembered first (a wrong answer each), so that the answers below reach their batches together.
+    const blocked = await player();
+    for (const challenge of [plain, dynamic, first, other]) expect((await sendFlag({ actor: blocked.actor, teamId: blocked.team.id, challengeId: challenge.id, answer: "GK{no}" })).verdict).toBe("incorrect");
+    expect(await verdictOf(sendFlag({ actor: blocked.actor, teamId: blocked.team.id, challengeId: locked.id, answer: "GK{locked}" }))).toBe("locked");
+
+    // 1. A burst, nothing held: the twelve teams' right answers to two challenges, and to a locked one.
+    const before = await batches();
+    const burst = await Promise.all(
+      players.map(({ team, actor }) =>
+        Promise.all([plain, dynamic, locked].map((challenge) => verdictOf(sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: `GK{${challenge === plain ? "plain" : challenge === dynamic ? "dynamic" : "locked"}}` })))),
+      ),
+    );
+    const after = await batches();
+    // Fewer statements than answers and none failed: batches of several answers committed.
+    expect(after.alone - before.alone).toBe(0);
+    expect(after.answers - before.answers).toBeGreaterThan(after.statements - before.statements);
+    expect(burst.map(([, , lockedVerdict]) => lockedVerdict)).toEqual(players.map(() => "locked"));
+    // Each challenge's solves: places 1..n, their times in the places' order, one first blood; the values told and
+    // audited are the places' (decay.ts).
+    const value = (place: number) => challengeValue({ points: 500, scoring: "dynamic", minimumPoints: 100, decay: 4 }, place);
+    for (const [index, challenge] of [plain, dynamic].entries()) {
+      const verdicts = burst.map((answers) => answers[index] as FlagVerdict & { verdict: "correct" });
+      expect(verdicts.every((verdict) => verdict.verdict === "correct")).toBe(true);
+      expect(verdicts.filter((verdict) => verdict.firstBlood)).toHaveLength(1);
+      const solves = await getDb().select().from(flagSolves).where(eq(flagSolves.challengeId, challenge.id)).orderBy(flagSolves.solvedAt);
+      expect(solves).toHaveLength(players.length);
+      const audited = await getDb().select().from(auditLog).where(and(eq(auditLog.kind, "flag.solved"), eq(auditLog.subjectId, challenge.id)));
+      const pointsOf = new Map(audited.map((record) => [record.teamId, (record.after as { points: number }).points]));
+      const told = new Map(players.map(({ team }, at) => [team.id, verdicts[at]]));
+      const placeValue = (place: number) => (challenge === dynamic ? value(place) : 100);
+      // The solve in place n, by time: the n-th value, told and audited; the first blood the first by time.
+      expect(solves.map((solve) => pointsOf.get(solve.teamId))).toEqual(solves.map((_, at) => placeValue(at + 1)));
+      expect(solves.map((solve) => told.get(solve.teamId)!.points)).toEqual(solves.map((_, at) => placeValue(at + 1)));
+      expect(told.get(solves[0].teamId)!.firstBlood).toBe(true);
+      const [count] = await getDb().execute<{ solves: number }>(sql`select solves from flag_solve_counts where challenge_id = ${challenge.id}`);
+      expect(count.solves).toBe(players.length);
+    }
+    for (const { team } of players) {
+      const attempts = await getDb().select().from(flagAttempts).where(and(eq(flagAttempts.teamId, team.id), eq(flagAttempts.verdict, "correct")));
+      expect(attempts.map((attempt) => [attempt.challengeId, attempt.matched]).sort()).toEqual([[plain.id, 1], [dynamic.id, 1]].sort());
+    }
+    expect(await getDb().select().from(flagSolves).where(eq(flagSolves.challengeId, locked.id))).toEqual([]);
+
+    // 2. A team's row held by another transaction (an admin's change), and a member whose account is gone: their
+    // batch fails, its answers go again one by one; the ghost's alone fails, the held one is taken once the row is free.
+    const { release, holder } = await holdTeamRow(blocked.team.id, other.id);
+    const beforeHeld = await batches();
+    const ghost = { ...players[0].actor, id: 2_000_000_000 };
+    const blockedAnswer = verdictOf(sendFlag({ actor: blocked.actor, teamId: blocked.team.id, challengeId: other.id, answer: "GK{other}" }));
+    const ghostly = verdictOf(sendFlag({ actor: ghost, teamId: players[0].team.id, challengeId: first.id, answer: "GK{first}" }));
+    const others = players.slice(1).map(({ team, actor }) => verdictOf(sendFlag({ actor, teamId: team.id, challengeId: other.id, answer: "GK{other}" })));
+    await vi.waitFor(async () => expect((await batches()).alone).toBeGreaterThan(beforeHeld.alone), { timeout: 10_000, interval: 20 });
+    release();
+    await holder;
+    expect(await ghostly).toBe("fault");
+    expect(await blockedAnswer).toMatchObject({ verdict: "correct", points: 200 });
+    for (const verdict of await Promise.all(others)) expect(verdict).toMatchObject({ verdict: "correct", points: 200 });
+    expect(await getDb().select().from(flagSolves).where(eq(flagSolves.challengeId, first.id))).toEqual([]);
+    const [count] = await getDb().execute<{ solves: number }>(sql`select solves from flag_solve_counts where challenge_id = ${other.id}`);
+    expect(count.solves).toBe(players.length);
+  });
+
+  it("refuses a right answer whose team's row another transaction holds past its wait (send it again), recording nothing; takes it once the row is free", async () => {
+    const challenge = await flagChallenge([{ kind: "exact", value: "GK{held}" }]);
+    const { team, actor } = await player();
+    expect((await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "GK{no}" })).verdict).toBe("incorrect");
+    const { release, holder } = await holdTeamRow(team.id, challenge.id);
+    expect(await refusal(sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "GK{held}" }))).toMatchObject({ code: "held", status: 429, retryAfter: 1 });
+    release();
+    await holder;
+    expect(await getDb().select().from(flagSolves).where(eq(flagSolves.teamId, team.id))).toEqual([]);
+    expect((await sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "GK{held}" })).verdict).toBe("correct");
   });
 });

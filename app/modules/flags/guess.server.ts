@@ -6,7 +6,7 @@
  */
 import { asc, desc, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
-import { prebuilt, rowsOf, sendInOrder } from "../../../db/in-order.ts";
+import { prebuilt, rowsOf, sendInOrder, type Prebuilt } from "../../../db/in-order.ts";
 import { parsedJson } from "../../../db/json.ts";
 import {
   challengeFlags,
@@ -26,7 +26,7 @@ import { isLockTimeout, isStatementFault } from "../../../db/statement-fault.ts"
 import { getDb } from "../../infrastructure/db.server.ts";
 import { groupCommit } from "../../infrastructure/group-commit.ts";
 import { getMetrics } from "../../infrastructure/metrics.server.ts";
-import { AUDIT_NAMES, auditInsertFrom, auditValuesOf, type Actor } from "../audit/audit.server.ts";
+import { auditInsertFrom, auditValuesOf, type Actor } from "../audit/audit.server.ts";
 import { EVENT_DATA_PREFIX, FLAG_RESET_PREFIX, isHearingChanges as isHearingFlagResets, onNotice, watchCallerChanges } from "../auth/caller-changes.server.ts";
 import { challengeGateJoin, hasPrerequisitesSql, missingPrerequisitesSql, refusalToEveryTeam, type AnswerGate } from "../challenges/visibility.server.ts";
 import { DomainError } from "../errors.ts";
@@ -193,8 +193,8 @@ function dateOrNull(value: unknown): Date | null {
  * when the request arrived (an answer begun before submissions close is taken).
  *
  * The challenge (its gate, answers, limits) comes from what this process remembers (flagChallenge); the team's
- * part is one statement: a wrong answer is that statement alone, a right one that statement and the solve's
- * transaction (docs/domain.md "Flag challenges").
+ * part is one statement, shared with the other answers of the moment (wrong ones in one group, right ones in
+ * another); a right one then has its team's standing recomputed (docs/domain.md "Flag challenges").
  */
 export async function sendFlag(input: {
   actor: Actor & { id: number };
@@ -379,31 +379,24 @@ function mayAnswerSql(limit: SQLWrapper, maxAttempts: SQLWrapper, at: SQLWrapper
         and coalesce(gk_flag_next_guess_at(t.wrong, t.recent, ${limit}::int) <= ${at}::timestamptz, true)`;
 }
 
-/**
- * The start of a right answer's statement: `fresh` (the challenge is as remembered), `allowed` (fresh, and the
- * team has solved its prerequisites), then the team's row, inserted or updated only if it may answer now
- * (mayAnswerSql).
- */
-function teamRowCte(values: Record<"teamId" | "challengeId" | "label" | "limit" | "maxAttempts" | "at", SQLWrapper>, prerequisites: boolean, change: { insert: SQL; values: SQL; set: SQL; returning: SQL }): SQL {
-  const unlocked = prerequisites ? sql` and json_array_length(${missingPrerequisitesSql(sql`${values.challengeId}::int`, sql`${values.teamId}::int`)}) = 0` : sql``;
-  return sql`fresh as (select ${challengeLabelSql} = ${values.label}::text as ok),
-    allowed as (select 1 as one from fresh where fresh.ok${unlocked}),
-    tried as (
-      insert into ${flagTries} as t (team_id, challenge_id, ${change.insert}) select ${values.teamId}::int, ${values.challengeId}::int, ${change.values} from allowed
-      on conflict (team_id, challenge_id) do update set ${change.set}
-      where ${mayAnswerSql(values.limit, values.maxAttempts, values.at)}
-      returning ${change.returning})`;
-}
-
-/** A wrong answer as the batch's statement takes it (one element of its JSON array). */
-interface WrongAnswerRow {
+/** An answer as a batch's statement takes it (one element of its JSON array): what every answer carries. */
+interface AnswerRow {
   team_id: number;
   challenge_id: number;
+  /** The versions its challenge was read under (`fresh`). */
   label: string;
   lim: number;
   max_attempts: number | null;
   at: string;
   user_id: number;
+}
+
+function answerRowOf(challenge: FlagChallenge, teamId: number, userId: number, now: Date): AnswerRow {
+  return { team_id: teamId, challenge_id: challenge.id, label: challenge.label, lim: challenge.wrongPerMinute, max_attempts: challenge.maxAttempts, at: now.toISOString(), user_id: userId };
+}
+
+/** A wrong answer as the batch's statement takes it. */
+interface WrongAnswerRow extends AnswerRow {
   /** What was typed (null where flags are per team: it may be another team's flag). */
   answer: string | null;
   /** Per-team challenges: the answer's digest, looked up among the other teams' flags (a sharing signal). */
@@ -453,8 +446,8 @@ function wrongBatchStatement(prerequisites: boolean) {
 }
 const wrongBatchStatements = [wrongBatchStatement(false), wrongBatchStatement(true)];
 
-/** Answers in one batch at most (one statement: its JSON and its rows). */
-const WRONG_BATCH_MAX = 64;
+/** Answers (wrong or right ones) in one batch at most (one statement: its JSON and its rows). */
+const ANSWER_BATCH_MAX = 64;
 /** How long a wrong answer's statement waits for any one lock: a batch's answers then go again one by one; an answer alone is refused ("held"). */
 const WRONG_BATCH_LOCK_WAIT_MS = 200;
 /**
@@ -462,6 +455,30 @@ const WRONG_BATCH_LOCK_WAIT_MS = 200;
  * `lock_timeout` does not bound: a table's lock a schema change holds, a connection gone quiet).
  */
 const WRONG_BATCH_STALL_MS = 1000;
+
+/**
+ * A group of answers (wrong or right ones) sent as a database groups commits: `statement` takes a batch's answers as a
+ * JSON array, each with its `ord`, and waits `lockWaitMs` at most for any one lock; each team and challenge at most
+ * once in flight; a batch that fails on a fault that may be one answer's goes again one by one (isStatementFault).
+ */
+function answerGroup<T extends AnswerRow>(
+  statement: (values: { answers: string; lockWaitMs: number }) => Prebuilt,
+  lockWaitMs: number,
+  metrics: { onBatch: (size: number) => void; onAlone: (count: number) => void },
+) {
+  return groupCommit<T, Record<string, unknown>>({
+    maxItems: ANSWER_BATCH_MAX,
+    stallMs: WRONG_BATCH_STALL_MS,
+    keyOf: (answer) => `${answer.team_id}:${answer.challenge_id}`,
+    sendBatch: async (answers) => {
+      const rows = JSON.stringify(answers.map((answer, ord) => ({ ...answer, ord })));
+      const [result] = await sendInOrder(getDb(), [statement({ answers: rows, lockWaitMs })]);
+      return rowsOf(result);
+    },
+    alone: isStatementFault,
+    ...metrics,
+  });
+}
 
 /**
  * This process's wrong answers, sent as a database groups commits (app/infrastructure/group-commit.ts): the
@@ -472,16 +489,7 @@ const WRONG_BATCH_STALL_MS = 1000;
  * (index 0) and with them (index 1); a challenge's answers go through the one its prerequisites say.
  */
 const wrongAnswers = wrongBatchStatements.map((statement) =>
-  groupCommit<WrongAnswerRow, Record<string, unknown>>({
-    maxItems: WRONG_BATCH_MAX,
-    stallMs: WRONG_BATCH_STALL_MS,
-    keyOf: (answer) => `${answer.team_id}:${answer.challenge_id}`,
-    sendBatch: async (answers) => {
-      const rows = JSON.stringify(answers.map((answer, ord) => ({ ...answer, ord })));
-      const [result] = await sendInOrder(getDb(), [statement({ answers: rows, lockWaitMs: WRONG_BATCH_LOCK_WAIT_MS })]);
-      return rowsOf(result);
-    },
-    alone: isStatementFault,
+  answerGroup<WrongAnswerRow>(statement, WRONG_BATCH_LOCK_WAIT_MS, {
     onBatch: (size) => getMetrics().flagWrongBatch().observe(size),
     onAlone: (count) => getMetrics().flagWrongAlone().inc(count),
   }),
@@ -489,45 +497,125 @@ const wrongAnswers = wrongBatchStatements.map((statement) =>
 /** The group a challenge's wrong answers go through (and whose turn its right answers wait for). */
 const wrongAnswersOf = (challenge: FlagChallenge) => wrongAnswers[challenge.hasPrerequisites ? 1 : 0];
 
-const SOLVE_NAMES = ["teamId", "challengeId", "label", "limit", "maxAttempts", "at", "userId", "matched", "solvedAt", "dynamic", "points", "minimumPoints", "decay", "matchedText", "frozenAt"] as const;
+/** A right answer as the solves' batch statement takes it, with its audit record's columns (SOLVE_AUDIT_COLUMNS). */
+interface SolveRow extends AnswerRow, Partial<Record<(typeof SOLVE_AUDIT_COLUMNS)[keyof typeof SOLVE_AUDIT_COLUMNS], unknown>> {
+  /** Which of the challenge's answers matched (1-based). */
+  matched: number;
+  /** The solve's time if given (a test's clock); else the database's, once the challenge's count is held. */
+  solved_at: string | null;
+  dynamic: boolean;
+  points: number;
+  minimum_points: number | null;
+  decay: number | null;
+  /** While the board is frozen: the freeze's instant (the solves before it are counted, solves_at_freeze). */
+  frozen_at: string | null;
+}
+
+/** The audit record's columns a right answer's row carries (auditValuesOf's names → the row's), as the statement reads them. */
+const SOLVE_AUDIT_COLUMNS = {
+  auditAt: "audit_at",
+  auditKind: "audit_kind",
+  actorId: "actor_id",
+  actorName: "actor_name",
+  actorRole: "actor_role",
+  via: "via",
+  sessionId: "session_id",
+  tokenId: "token_id",
+  ip: "ip",
+  auditTeamId: "audit_team_id",
+  auditUserId: "audit_user_id",
+  subjectId: "subject_id",
+} as const;
 
 /**
- * A right answer in one statement, as a wrong one is (so a refusal takes the same time whether the answer was
- * right: one statement either way): the team's row marked solved; the challenge's count of solves (its row lock
- * makes the challenge's solves take turns for the length of this statement: the count is the solve's place, 1
- * the first blood; the solve's time is read once it is held, so times follow places); the solve, the attempt, the
- * audit record with the value the solve counts (decay.ts's rule, as the `team_answers` view writes it); and the
- * team's standings mark (a dynamic challenge's other solvers are the count's: `recomputed` stays behind,
- * dynamic-solvers.server.ts).
+ * Right answers, any number of teams' and challenges', in one statement (each team and challenge once), as wrong ones
+ * are (wrongBatchStatement): for each answer `fresh` and `open` as there; the team's row marked solved only if it may
+ * answer now (mayAnswerSql; the rows taken in key order); each challenge's count of solves moved by its solves of the
+ * batch (its row lock makes the challenge's solves take turns: the count is each solve's place, 1 the first blood,
+ * in the batch's order; the solves' times are read once it is held, in their places' order, so times follow places);
+ * the solve, the attempt and the audit record with the value the solve counts (decay.ts's rule, as the
+ * `team_answers` view writes it); and each team's standings mark (a dynamic challenge's other solvers are the count's:
+ * `recomputed` stays behind, dynamic-solvers.server.ts). Its row of the result, by `ord`, says what became of each.
+ * The teams' marks are taken before the counts' rows (`counted` waits for `marked`): the challenges' rows, which every
+ * solver of a challenge needs, are held only from there to the statement's end, never while a team's mark is waited for.
+ *
+ * `lockWaitMs`: as wrongBatchStatement's (SOLVE_LOCK_WAIT_MS).
  */
-function solveStatement(prerequisites: boolean) {
-  return prebuilt([...SOLVE_NAMES, ...AUDIT_NAMES], (v) => {
-    const value = sql`case when ${v.dynamic}::boolean then greatest(${v.minimumPoints}::bigint, ${v.points}::int
-      - (${v.points}::int - ${v.minimumPoints}::int)::bigint * (counted.solves - 1) * (counted.solves - 1) / (${v.decay}::bigint * ${v.decay}::bigint))
-      else ${v.points}::int end`;
-    return sql`with ${teamRowCte(v, prerequisites, { insert: sql`solved_at`, values: sql`clock_timestamp()`, set: sql`solved_at = clock_timestamp()`, returning: sql`1 as one` })},
-      counted as (insert into ${flagSolveCounts} as c (challenge_id, solves, recomputed) select ${v.challengeId}::int, 1, case when ${v.dynamic}::boolean then 0 else 1 end from tried
-        on conflict (challenge_id) do update set solves = c.solves + 1, changed_at = now(),
-          recomputed = case when ${v.dynamic}::boolean then c.recomputed else c.solves + 1 end
-        returning c.solves),
-      solve as (insert into ${flagSolves} (team_id, challenge_id, user_id, solved_at)
-        select ${v.teamId}::int, ${v.challengeId}::int, ${v.userId}::int, coalesce(${v.solvedAt}::timestamptz, clock_timestamp()) from counted
-        returning solved_at),
-      attempt as (insert into ${flagAttempts} (team_id, user_id, challenge_id, at, verdict, matched)
-        select ${v.teamId}::int, ${v.userId}::int, ${v.challengeId}::int, solve.solved_at, 'correct', ${v.matched}::smallint from solve),
-      audited as (${auditInsertFrom(v, sql`counted`, sql`jsonb_build_object('challenge', ${v.challengeId}::int, 'matched', ${v.matchedText}::text, 'points', ${value})`)}),
-      marked as (insert into ${standingsOutbox} (team_id) select ${v.teamId}::int from counted
-        on conflict (team_id) do update set version = nextval('standings_outbox_version_seq'), requested_at = now())
-      select fresh.ok as fresh, exists (select 1 from allowed) as open, counted.solves as solves, solve.solved_at as solved_at,
-        (select count(*)::int from ${flagSolves} upto where upto.challenge_id = ${v.challengeId}::int and upto.solved_at <= ${v.frozenAt}::timestamptz) as solves_at_freeze
-      from fresh left join counted on true left join solve on true`;
+function solveBatchStatement(prerequisites: boolean) {
+  return prebuilt(["answers", "lockWaitMs"], ({ answers, lockWaitMs }) => {
+    const placeValue = sql`case when p.dynamic then greatest(p.minimum_points::bigint, p.points
+      - (p.points - p.minimum_points)::bigint * (p.place - 1) * (p.place - 1) / (p.decay::bigint * p.decay::bigint))
+      else p.points end`;
+    const own = (column: string) => sql.raw(`(select a.${column} from allowed a where a.team_id = excluded.team_id and a.challenge_id = excluded.challenge_id)`);
+    const audit = auditInsertFrom(
+      { ...(Object.fromEntries(Object.entries(SOLVE_AUDIT_COLUMNS).map(([name, column]) => [name, sql.raw(`p.${column}`)])) as Record<keyof typeof SOLVE_AUDIT_COLUMNS, SQL>), before: sql`null`, after: sql`null` },
+      sql`placed p`,
+      sql`jsonb_build_object('challenge', p.challenge_id, 'matched', 'answer ' || p.matched, 'points', ${placeValue})`,
+    );
+    return sql`with v as materialized (select * from json_to_recordset(${answers}::json) as v(ord int, team_id int, challenge_id int, label text, lim int,
+          max_attempts int, at timestamptz, user_id int, matched smallint, solved_at timestamptz, dynamic boolean, points int, minimum_points int, decay int,
+          frozen_at timestamptz, audit_at timestamptz, audit_kind text, actor_id int, actor_name text, actor_role text, via text, session_id int, token_id int,
+          ip text, audit_team_id int, audit_user_id int, subject_id bigint)),
+        versions as materialized (select ${challengeLabelSql} as label,
+          set_config('lock_timeout', ${lockWaitMs}::int || 'ms', true) as waits),
+        allowed as materialized (select v.* from v, versions where v.label = versions.label
+          ${prerequisites ? sql`and json_array_length(${missingPrerequisitesSql(sql`v.challenge_id`, sql`v.team_id`)}) = 0` : sql``}),
+        tried as (
+          insert into ${flagTries} as t (team_id, challenge_id, solved_at) select team_id, challenge_id, clock_timestamp() from allowed order by team_id, challenge_id
+          on conflict (team_id, challenge_id) do update set solved_at = clock_timestamp()
+          where ${mayAnswerSql(own("lim"), own("max_attempts"), own("at"))}
+          returning t.team_id, t.challenge_id),
+        took as materialized (select a.* from tried join allowed a using (team_id, challenge_id)),
+        marked as (insert into ${standingsOutbox} (team_id) select distinct team_id from took order by team_id
+          on conflict (team_id) do update set version = nextval('standings_outbox_version_seq'), requested_at = now()
+          returning team_id),
+        per as materialized (select challenge_id, count(*)::int as n, bool_or(dynamic) as dynamic from took group by challenge_id),
+        counted as (insert into ${flagSolveCounts} as c (challenge_id, solves, recomputed)
+          select challenge_id, n, case when dynamic then 0 else n end from per where (select count(*) from marked) >= 0 order by challenge_id
+          on conflict (challenge_id) do update set solves = c.solves + excluded.solves, changed_at = now(),
+            recomputed = case when (select per.dynamic from per where per.challenge_id = excluded.challenge_id) then c.recomputed else c.solves + excluded.solves end
+          returning c.challenge_id, c.solves),
+        placed as materialized (select took.*, (counted.solves - per.n + row_number() over (partition by took.challenge_id order by took.ord))::int as place
+          from took join per using (challenge_id) join counted using (challenge_id)),
+        solve as (insert into ${flagSolves} (team_id, challenge_id, user_id, solved_at)
+          select team_id, challenge_id, user_id, coalesce(solved_at, clock_timestamp()) from placed order by challenge_id, place
+          returning team_id, challenge_id, solved_at),
+        attempt as (insert into ${flagAttempts} (team_id, user_id, challenge_id, at, verdict, matched)
+          select p.team_id, p.user_id, p.challenge_id, solve.solved_at, 'correct', p.matched from solve join placed p using (team_id, challenge_id) order by p.ord),
+        audited as (${audit})
+        select v.ord, v.label = versions.label as fresh, exists (select 1 from allowed a where a.ord = v.ord) as open, placed.place as solves,
+          solve.solved_at as solved_at,
+          case when v.frozen_at is not null then (select count(*)::int from ${flagSolves} upto where upto.challenge_id = v.challenge_id and upto.solved_at <= v.frozen_at) end as solves_at_freeze
+        from v cross join versions left join placed on placed.ord = v.ord
+          left join solve on solve.team_id = v.team_id and solve.challenge_id = v.challenge_id
+        order by v.ord`;
   });
 }
-const solveStatements = [solveStatement(false), solveStatement(true)];
+const solveBatchStatements = [solveBatchStatement(false), solveBatchStatement(true)];
 
-function teamValues(challenge: FlagChallenge, teamId: number, userId: number, at: Date) {
-  return { teamId, challengeId: challenge.id, label: challenge.label, limit: challenge.wrongPerMinute, maxAttempts: challenge.maxAttempts, at: at.toISOString(), userId };
-}
+/**
+ * How long a right answer's statement waits for any one lock, then its batch's answers go again one by one, each
+ * waiting as long again (group-commit.ts), and one whose row is still held is refused ("held": send it again), nothing
+ * recorded. Longer than a wrong answers' batch's wait: every solver of a challenge needs its count's row, which
+ * another process's batch holds for the end of its statement; a row held past it is an admin's long change or a stuck
+ * connection. Bounded, so that the answers sent again one by one behind one are not held up for longer.
+ */
+const SOLVE_LOCK_WAIT_MS = 1000;
+
+/**
+ * This process's right answers, sent as its wrong ones are (wrongAnswers: the answers that arrive while a batch's
+ * statement runs go together in the next one; a batch that fails on a fault that may be one answer's has its answers
+ * sent again one by one). Two groups, by the challenge's prerequisites, as there. Under a burst of solves of one
+ * challenge, its count's row is locked once a batch, not once a solve.
+ */
+const solveAnswers = solveBatchStatements.map((statement) =>
+  answerGroup<SolveRow>(statement, SOLVE_LOCK_WAIT_MS, {
+    onBatch: (size) => getMetrics().flagSolveBatch().observe(size),
+    onAlone: (count) => getMetrics().flagSolveAlone().inc(count),
+  }),
+);
+/** The group a challenge's right answers go through (and whose turn its wrong answers wait for). */
+const solveAnswersOf = (challenge: FlagChallenge) => solveAnswers[challenge.hasPrerequisites ? 1 : 0];
 
 /** Why the team's row took no answer: the challenge changed (STALE), locked, solved, no attempts left, or a wait. */
 async function refusalOfTeam(row: Record<string, unknown>, challenge: FlagChallenge, teamId: number, now: Date, readIn: number): Promise<FlagError | typeof STALE> {
@@ -548,16 +636,13 @@ async function refusalOfTeam(row: Record<string, unknown>, challenge: FlagChalle
 }
 
 async function recordWrong(input: Parameters<typeof sendFlag>[0], challenge: FlagChallenge, teamId: number, given: string, now: Date, readIn: number): Promise<FlagVerdict | typeof STALE> {
+  // As long as a right answer waits before its statement (the solves' batch running now), as a right one waits for the
+  // wrong answers' (recordSolve): a refusal takes about the same time whichever the answer was.
+  await solveAnswersOf(challenge).turn();
   // A wrong answer keeps what was typed (organisers read typos), except where flags are per team: there it may
   // be another team's flag, which is not kept; it is looked up by digest, and a match is a sharing signal.
   const row = await wrongAnswersOf(challenge).send({
-    team_id: teamId,
-    challenge_id: challenge.id,
-    label: challenge.label,
-    lim: challenge.wrongPerMinute,
-    max_attempts: challenge.maxAttempts,
-    at: now.toISOString(),
-    user_id: input.actor.id,
+    ...answerRowOf(challenge, teamId, input.actor.id, now),
     answer: challenge.perTeam ? null : given,
     digest: challenge.perTeam ? flagDigest(given) : null,
   }).catch((error: unknown) => {
@@ -585,30 +670,31 @@ const TEAM_FLAGS_SYNC_MS = 10_000;
 const BOARD_WAIT_MS = 1000;
 
 /**
- * A right answer: the solve's statement (everything the solve writes, its record and its standings mark, or
- * nothing); then the team is recomputed with the other solves of the moment (this process's batch,
+ * A right answer: its batch's statement (solveAnswers: everything the solve writes, its record and its standings
+ * mark, or nothing); then the team is recomputed with the other solves of the moment (this process's batch,
  * app/modules/standings/batcher.server.ts), and a dynamic challenge's other solvers by the challenge's job.
  */
 async function recordSolve(input: Parameters<typeof sendFlag>[0], challenge: FlagChallenge, teamId: number, matched: number, now: Date, readIn: number): Promise<FlagVerdict | typeof STALE> {
   const dynamic = challenge.scoring === "dynamic";
   // As long as a wrong answer waits before its statement (the batch running now), so that a refusal (a wait, a
-  // maximum used, a solve) takes the same time whether the answer was right.
+  // maximum used, a solve) takes about the same time whether the answer was right (recordWrong waits for the solves').
   await wrongAnswersOf(challenge).turn();
-  const statement = solveStatements[challenge.hasPrerequisites ? 1 : 0]({
-    ...teamValues(challenge, teamId, input.actor.id, now),
+  const audit = auditValuesOf(input.actor, { kind: "flag.solved", teamId, userId: input.actor.id, subjectId: challenge.id });
+  const row = await solveAnswersOf(challenge).send({
+    ...answerRowOf(challenge, teamId, input.actor.id, now),
     matched,
-    matchedText: `answer ${matched}`,
-    solvedAt: input.now?.toISOString() ?? null,
+    solved_at: input.now?.toISOString() ?? null,
     // A static challenge's solvers are never behind: its count's `recomputed` follows its solves.
     dynamic,
     points: challenge.points,
-    minimumPoints: challenge.minimumPoints,
+    minimum_points: challenge.minimumPoints,
     decay: challenge.decay,
-    frozenAt: challenge.frozenAt?.toISOString() ?? null,
-    ...auditValuesOf(input.actor, { kind: "flag.solved", teamId, userId: input.actor.id, subjectId: challenge.id }),
+    frozen_at: challenge.frozenAt?.toISOString() ?? null,
+    ...Object.fromEntries(Object.entries(SOLVE_AUDIT_COLUMNS).map(([name, column]) => [column, audit[name as keyof typeof SOLVE_AUDIT_COLUMNS]])),
+  }).catch((error: unknown) => {
+    // A row it needs held by another transaction past the wait, even alone: refused (429, send it again), nothing recorded.
+    throw isLockTimeout(error) ? new FlagError("held", 1) : error;
   });
-  const [result] = await sendInOrder(getDb(), [statement]);
-  const [row] = rowsOf(result);
   if (row.solves === null) {
     const refusal = await refusalOfTeam(row, challenge, teamId, now, readIn);
     if (refusal === STALE) return STALE;
