@@ -14,7 +14,8 @@
  *    autocannon, 100 connections over the 2 web processes, rounds of a fixed time, rotating over many
  *    (team, challenge) pairs so no limit is what is measured: wrong answers, and right ones (each a new solve).
  *    Server CPU per request: /proc/<pid>/stat deltas of the web and worker processes (and what they started),
- *    Postgres's postmaster and every backend of it, and redis-server, over the round and the standings' drain
+ *    Postgres's postmaster and its backends (but another database's: bench/lib/cpu-by-process.ts `end(excluded)`),
+ *    and redis-server, over the round and the standings' drain
  *    after it, divided by the answers. The floor (bench/lib/floor-flag-web.ts): a bare node:http handler that
  *    reads the JSON and inserts the attempt row, in as many processes with the same pool, measured the same way;
  *    its rounds alternate with the app's in each run, and app ÷ floor is taken per run. A fourth round, `GET
@@ -30,6 +31,7 @@
  *                       challenge solved by a fifth of the teams at most; 0: not at all)] [--rctf DIR]
  */
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import http from "node:http";
 import os from "node:os";
 import { sql } from "drizzle-orm";
@@ -422,7 +424,7 @@ try {
     // rCTF, seeded and started once for all the runs (its own pairs' turns are kept in rctf.load). Its port: +91,
     // as 4190 is one fetch refuses to reach (ManageSieve's) and the sign-ins use fetch.
     if (config.rctfDir) {
-      rctf = await setUpRctf(config.rctfDir, BENCH_PORT_BASE + 91);
+      rctf = await setUpRctf(path.resolve(config.rctfDir), BENCH_PORT_BASE + 91);
       console.info(`rCTF ${rctf.commit.slice(0, 7)} up on ${rctf.server.url} (frontend ${rctf.server.frontPids()}, leaderboard ${rctf.server.leaderboardPids()}): ${JSON.stringify(rctf.world)}`);
     }
 

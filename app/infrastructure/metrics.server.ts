@@ -170,7 +170,7 @@ function createMetrics(processType: ProcessType) {
       () =>
         new Counter({
           name: "gatekeeper_flag_solve_alone_total",
-          help: "Right flag answers sent again on their own after their batch failed (a row held past 1 s, one answer's fault); alone, each waits 1 s again, then is refused",
+          help: "Right flag answers sent again on their own after their batch failed (a row held past 1 s, one answer's fault); alone, each waits 1 s again for a held row, then is refused if it is still held",
           registers,
         }),
     ),

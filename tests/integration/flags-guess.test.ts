@@ -287,6 +287,8 @@ describe("a flag answer", () => {
       const solves = await getDb().select().from(flagSolves).where(eq(flagSolves.challengeId, challenge.id)).orderBy(flagSolves.solvedAt);
       expect(solves).toHaveLength(players.length);
       const audited = await getDb().select().from(auditLog).where(and(eq(auditLog.kind, "flag.solved"), eq(auditLog.subjectId, challenge.id)));
+      // Several of them in one statement (its transaction's time, the records' `at`): a batch of this challenge's solves committed.
+      expect(new Set(audited.map((record) => record.at.getTime())).size).toBeLessThan(audited.length);
       const pointsOf = new Map(audited.map((record) => [record.teamId, (record.after as { points: number }).points]));
       const told = new Map(players.map(({ team }, at) => [team.id, verdicts[at]]));
       const placeValue = (place: number) => (challenge === dynamic ? value(place) : 100);
@@ -320,6 +322,40 @@ describe("a flag answer", () => {
     expect(await getDb().select().from(flagSolves).where(eq(flagSolves.challengeId, first.id))).toEqual([]);
     const [count] = await getDb().execute<{ solves: number }>(sql`select solves from flag_solve_counts where challenge_id = ${other.id}`);
     expect(count.solves).toBe(players.length);
+  });
+
+  it("holds a challenge's count only for its statement's last steps: a right answer waiting for its team's row or its mark leaves the count to the other solvers", async () => {
+    const challenge = await flagChallenge([{ kind: "exact", value: "GK{order}" }]);
+    const solver = await player();
+    expect((await sendFlag({ actor: solver.actor, teamId: solver.team.id, challengeId: challenge.id, answer: "GK{order}" })).verdict).toBe("correct");
+    for (const hold of ["the team's row", "the team's standings mark"]) {
+      const { team, actor } = await player();
+      let release = () => {};
+      let holding = () => {};
+      const held = new Promise<void>((resolve) => (holding = resolve));
+      const holder = getDb().transaction(async (tx) => {
+        if (hold === "the team's row") await tx.execute(sql`select 1 from teams where id = ${team.id} for update`);
+        else await tx.execute(sql`insert into ${standingsOutbox} (team_id) values (${team.id}) on conflict (team_id) do update set requested_at = now()`);
+        holding();
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await held;
+      const answer = sendFlag({ actor, teamId: team.id, challengeId: challenge.id, answer: "GK{order}" });
+      // Its statement waits for the held row; meanwhile another solver could take the challenge's count.
+      await vi.waitFor(
+        async () => {
+          const [{ waiting }] = await getDb().execute<{ waiting: number }>(sql`select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`);
+          expect(waiting, hold).toBeGreaterThan(0);
+        },
+        { timeout: 5000, interval: 10 },
+      );
+      await getDb().transaction(async (tx) => {
+        await tx.execute(sql`select 1 from flag_solve_counts where challenge_id = ${challenge.id} for update nowait`);
+      });
+      release();
+      await holder;
+      expect(await answer, hold).toMatchObject({ verdict: "correct", firstBlood: false });
+    }
   });
 
   it("refuses a right answer whose team's row another transaction holds past its wait (send it again), recording nothing; takes it once the row is free", async () => {

@@ -21,6 +21,7 @@ import {
   standingsOutbox,
   teamFlags,
   teams,
+  users,
 } from "../../../db/schema.ts";
 import { isLockTimeout, isStatementFault } from "../../../db/statement-fault.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
@@ -536,8 +537,10 @@ const SOLVE_AUDIT_COLUMNS = {
  * the solve, the attempt and the audit record with the value the solve counts (decay.ts's rule, as the
  * `team_answers` view writes it); and each team's standings mark (a dynamic challenge's other solvers are the count's:
  * `recomputed` stays behind, dynamic-solvers.server.ts). Its row of the result, by `ord`, says what became of each.
- * The teams' marks are taken before the counts' rows (`counted` waits for `marked`): the challenges' rows, which every
- * solver of a challenge needs, are held only from there to the statement's end, never while a team's mark is waited for.
+ * Every other row the batch needs is locked before the counts' rows: the teams', users' and challenges' rows its
+ * foreign keys' checks would otherwise lock at the statement's end (`keyed_*`, FOR KEY SHARE, in id order), then the
+ * teams' marks (`marked` waits for them, `counted` for `marked`). So the counts' rows, which every solver of a challenge
+ * needs, are held only from there to the statement's end, never while another row is waited for.
  *
  * `lockWaitMs`: as wrongBatchStatement's (SOLVE_LOCK_WAIT_MS).
  */
@@ -566,7 +569,11 @@ function solveBatchStatement(prerequisites: boolean) {
           where ${mayAnswerSql(own("lim"), own("max_attempts"), own("at"))}
           returning t.team_id, t.challenge_id),
         took as materialized (select a.* from tried join allowed a using (team_id, challenge_id)),
-        marked as (insert into ${standingsOutbox} (team_id) select distinct team_id from took order by team_id
+        keyed_teams as materialized (select 1 from ${teams} where ${teams.id} in (select team_id from took) order by ${teams.id} for key share),
+        keyed_users as materialized (select 1 from ${users} where ${users.id} in (select user_id from took) order by ${users.id} for key share),
+        keyed_challenges as materialized (select 1 from ${challenges} where ${challenges.id} in (select challenge_id from took) order by ${challenges.id} for key share),
+        marked as (insert into ${standingsOutbox} (team_id) select distinct team_id from took
+          where (select count(*) from keyed_teams) + (select count(*) from keyed_users) + (select count(*) from keyed_challenges) >= 0 order by team_id
           on conflict (team_id) do update set version = nextval('standings_outbox_version_seq'), requested_at = now()
           returning team_id),
         per as materialized (select challenge_id, count(*)::int as n, bool_or(dynamic) as dynamic from took group by challenge_id),
