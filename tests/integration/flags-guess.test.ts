@@ -34,6 +34,15 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; statu
   throw new Error("not refused");
 }
 
+/** A group's statements, the answers they carried and the answers sent again alone, so far (its metrics). */
+async function batchFigures(kind: "wrong" | "solve") {
+  const metrics = getMetrics();
+  const { values } = await (kind === "wrong" ? metrics.flagWrongBatch() : metrics.flagSolveBatch()).get();
+  const of = (suffix: string) => values.find((value) => value.metricName === `gatekeeper_flag_${kind}_batch_answers_${suffix}`)?.value ?? 0;
+  const alone = await (kind === "wrong" ? metrics.flagWrongAlone() : metrics.flagSolveAlone()).get();
+  return { statements: of("count"), answers: of("sum"), alone: alone.values[0]?.value ?? 0 };
+}
+
 /** Another transaction holding a team's row of a challenge (`flag_tries`), as an admin's change or another process's answer would, until released. */
 async function holdTeamRow(teamId: number, challengeId: number) {
   let release = () => {};
@@ -183,11 +192,7 @@ describe("a flag answer", () => {
     const locked = await flagChallenge([{ kind: "exact", value: "GK{locked}" }]);
     await getDb().insert(challengePrerequisites).values({ challengeId: locked.id, requiresId: first.id });
     const players = await Promise.all(Array.from({ length: 12 }, () => player()));
-    const batches = async () => {
-      const { values } = await getMetrics().flagWrongBatch().get();
-      const of = (suffix: string) => values.find((value) => value.metricName === `gatekeeper_flag_wrong_batch_answers_${suffix}`)?.value ?? 0;
-      return { statements: of("count"), answers: of("sum"), alone: (await getMetrics().flagWrongAlone().get()).values[0]?.value ?? 0 };
-    };
+    const batches = () => batchFigures("wrong");
     const outcome = (promise: Promise<FlagVerdict>) =>
       promise.then(
         (verdict) => (verdict.verdict === "incorrect" ? `incorrect, ${verdict.attemptsLeft ?? "no maximum"} left` : verdict.verdict),
@@ -254,11 +259,7 @@ describe("a flag answer", () => {
     const locked = await flagChallenge([{ kind: "exact", value: "GK{locked}" }]);
     await getDb().insert(challengePrerequisites).values({ challengeId: locked.id, requiresId: first.id });
     const players = await Promise.all(Array.from({ length: 12 }, () => player()));
-    const batches = async () => {
-      const { values } = await getMetrics().flagSolveBatch().get();
-      const of = (suffix: string) => values.find((value) => value.metricName === `gatekeeper_flag_solve_batch_answers_${suffix}`)?.value ?? 0;
-      return { statements: of("count"), answers: of("sum"), alone: (await getMetrics().flagSolveAlone().get()).values[0]?.value ?? 0 };
-    };
+    const batches = () => batchFigures("solve");
     const verdictOf = (promise: Promise<FlagVerdict>) => promise.catch((error: unknown) => (error instanceof FlagError ? error.code : "fault"));
     // Every challenge remembered first (a wrong answer each), so that the answers below reach their batches together.
     const blocked = await player();

@@ -642,9 +642,18 @@ async function refusalOfTeam(row: Record<string, unknown>, challenge: FlagChalle
   return refusal;
 }
 
+/**
+ * An answer's statement failed: a row it needs (its team's on the challenge, its team's, its user's, its challenge's
+ * count) held by another transaction past the waits, even alone, is refused (429, send it again in a second), nothing
+ * recorded; any other error goes on.
+ */
+function refusedIfHeld(error: unknown): never {
+  throw isLockTimeout(error) ? new FlagError("held", 1) : error;
+}
+
 async function recordWrong(input: Parameters<typeof sendFlag>[0], challenge: FlagChallenge, teamId: number, given: string, now: Date, readIn: number): Promise<FlagVerdict | typeof STALE> {
-  // As long as a right answer waits before its statement (the solves' batch running now), as a right one waits for the
-  // wrong answers' (recordSolve): a refusal takes about the same time whichever the answer was.
+  // First the right answers' batch running now, as a right answer first waits for the wrong answers' (recordSolve):
+  // both kinds wait for the same two batches before their own.
   await solveAnswersOf(challenge).turn();
   // A wrong answer keeps what was typed (organisers read typos), except where flags are per team: there it may
   // be another team's flag, which is not kept; it is looked up by digest, and a match is a sharing signal.
@@ -652,11 +661,7 @@ async function recordWrong(input: Parameters<typeof sendFlag>[0], challenge: Fla
     ...answerRowOf(challenge, teamId, input.actor.id, now),
     answer: challenge.perTeam ? null : given,
     digest: challenge.perTeam ? flagDigest(given) : null,
-  }).catch((error: unknown) => {
-    // A row it needs (its team's on the challenge, its team's, its user's) held by another transaction past the wait,
-    // even alone: refused (429, send it again in a second), nothing recorded.
-    throw isLockTimeout(error) ? new FlagError("held", 1) : error;
-  });
+  }).catch(refusedIfHeld);
   if (row.wrong === null) {
     const refusal = await refusalOfTeam(row, challenge, teamId, now, readIn);
     if (refusal === STALE) return STALE;
@@ -698,10 +703,7 @@ async function recordSolve(input: Parameters<typeof sendFlag>[0], challenge: Fla
     decay: challenge.decay,
     frozen_at: challenge.frozenAt?.toISOString() ?? null,
     ...Object.fromEntries(Object.entries(SOLVE_AUDIT_COLUMNS).map(([name, column]) => [column, audit[name as keyof typeof SOLVE_AUDIT_COLUMNS]])),
-  }).catch((error: unknown) => {
-    // A row it needs held by another transaction past the wait, even alone: refused (429, send it again), nothing recorded.
-    throw isLockTimeout(error) ? new FlagError("held", 1) : error;
-  });
+  }).catch(refusedIfHeld);
   if (row.solves === null) {
     const refusal = await refusalOfTeam(row, challenge, teamId, now, readIn);
     if (refusal === STALE) return STALE;
