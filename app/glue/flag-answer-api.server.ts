@@ -28,7 +28,7 @@ import { acceptsTokensAt } from "./caller.server.ts";
 import { isForgedRequest } from "./csrf.server.ts";
 import { guessKey, type FlagGuard } from "./flag-guard.server.ts";
 import { malformation } from "./malformed-requests.server.ts";
-import { closeAfterAnswer, mediaType } from "./request-bodies.server.ts";
+import { mediaType } from "./request-bodies.server.ts";
 
 const flagOperation = apiOperations["/challenges/{id}/flag"].post as ApiOperation;
 
@@ -160,8 +160,7 @@ export function flagAnswerListener(options: FlagListenerOptions) {
       const text = await readBody(req, Number(req.headers["content-length"]), options.bodyDeadlineMs);
       if (text === null) return;
       if (typeof text !== "string") {
-        // The rest of the body is never read: the connection closes after the answer (request-bodies.server.ts).
-        closeAfterAnswer(req);
+        // The rest of the body is never read: the connection closes after the answer (gently: request-bodies.server.ts).
         const error = text === 413 ? new ApiError("payload_too_large", messages.errors.bodyTooLarge(MAX_BODY_BYTES)) : new ApiError("request_timeout", messages.errors.bodyTooSlow);
         return await refuse(req, res, error, { Connection: "close" });
       }

@@ -5,7 +5,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../modules/messages.ts";
 import { admissionQueue } from "./admission.server.ts";
-import { bodyRule, boundedBodies, FORM_MAX_BYTES, withReadBody } from "./request-bodies.server.ts";
+import { bodyRule, boundedBodies, closeGentlyIfUnread, FORM_MAX_BYTES, LINGER_MS, withReadBody } from "./request-bodies.server.ts";
 
 const DEADLINE_MS = 600;
 let server: Server;
@@ -107,5 +107,45 @@ describe("bounded request bodies", () => {
     // Multipart anywhere else is a form like the others: bounded.
     const elsewhere = await raw(post("/login", { "Content-Type": "multipart/form-data; boundary=b", "Content-Length": big.length }));
     expect(elsewhere.status).toBe(413);
+  });
+});
+
+describe("a connection closed after its answer", () => {
+  /** A server that answers /early at once and /read once the body is in; each socket's close, timed from its answer. */
+  async function closingServer() {
+    const closedAfterAnswer: Record<string, number> = {};
+    const server = createServer((req, res) => {
+      const answer = () => {
+        const answered = Date.now();
+        req.socket.once("close", () => (closedAfterAnswer[req.url!] = Date.now() - answered));
+        res.end("ok");
+      };
+      if (req.url === "/early") return answer();
+      req.resume();
+      req.once("end", answer);
+    });
+    server.prependListener("request", closeGentlyIfUnread);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return { server, port: (server.address() as AddressInfo).port, closedAfterAnswer };
+  }
+
+  it("stays open LINGER_MS for a client still owing body bytes, and closes at once when the body was read whole", async () => {
+    const { server, port, closedAfterAnswer } = await closingServer();
+    const clients: net.Socket[] = [];
+    try {
+      for (const [path, sent] of [["/early", "abc"], ["/read", "abcdefghij"]] as const) {
+        // Half-open and quiet after its bytes: the server decides when the connection ends.
+        const client = net.connect({ port, host: "127.0.0.1", allowHalfOpen: true });
+        client.on("error", () => {});
+        clients.push(client);
+        client.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: 10\r\n\r\n${sent}`);
+      }
+      await expect.poll(() => Object.keys(closedAfterAnswer).length, { timeout: LINGER_MS + 5_000 }).toBe(2);
+      expect(closedAfterAnswer["/read"]).toBeLessThan(LINGER_MS / 2);
+      expect(closedAfterAnswer["/early"]).toBeGreaterThanOrEqual(LINGER_MS - 50);
+    } finally {
+      for (const client of clients) client.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -67,21 +67,31 @@ export function bodyRule(method: string, path: string, contentType: string | und
 const BODY = Symbol("gatekeeper.body");
 type WithBody = ExpressRequest & { [BODY]?: Buffer };
 
-/** How long a refused request's connection stays open after the answer, for the client to read it. */
+/** How long a connection whose request was answered before its body was read stays open, for the client to read the answer. */
 export const LINGER_MS = 2_000;
 
+type ClosingSocket = ExpressRequest["socket"] & { destroySoon?: () => void; [OWN_DESTROY_SOON]?: () => void };
+const OWN_DESTROY_SOON = Symbol("gatekeeper.destroySoon");
+
 /**
- * The connection of a refused request closes after the answer without reading the rest of the body, but
- * not at once: the answer goes out with a FIN, and the socket is destroyed LINGER_MS later (or when the
- * client closes first). Destroyed at once with body bytes still arriving, it answers them with a TCP
- * reset, which can overtake the answer: a proxy still sending the body (nginx streams it) then reports
- * a 502 instead of this 413 or 408 (the web-tier drill found it). Meanwhile the sender is held back by
- * TCP's flow control, or its bytes dropped, never kept.
+ * For every request, before any handler sees it (server.ts): a connection that closes after an answer given
+ * before the request's body was all read (a refusal from the headers, a visitor's upload sent to the login, a
+ * body over its limit or too slow) closes gently. Node ends a `Connection: close` answer with
+ * socket.destroySoon(): a FIN, then at once a destroy; with body bytes still arriving, the destroyed socket
+ * answers them with a TCP reset, which can overtake the answer. A proxy still sending the body (nginx streams
+ * it) then reads a reset instead of the answer and shows its 503 page (the web-tier drill found it twice:
+ * first for a 413, then for a visitor's upload, 302, on a busy machine). Here the answer goes out with a FIN
+ * and the socket is destroyed LINGER_MS later, or when the client closes first; meanwhile the rest of the body
+ * is read and dropped (Node dumps what a handler left unread) or held back by TCP's flow control, never kept.
+ * A request read whole closes as Node closes it.
  */
-export function closeAfterAnswer(req: Pick<ExpressRequest, "socket">) {
-  const socket = req.socket as ExpressRequest["socket"] & { destroySoon?: () => void };
-  // Node ends a `Connection: close` answer with socket.destroySoon(): a FIN, then at once a destroy.
+export function closeGentlyIfUnread(req: Pick<ExpressRequest, "socket" | "complete">) {
+  const socket = req.socket as ClosingSocket;
+  const own = (socket[OWN_DESTROY_SOON] ??= socket.destroySoon);
+  if (!own) return;
+  // Set again by each request of a keep-alive connection: the last one decides.
   socket.destroySoon = () => {
+    if (req.complete) return own.call(socket);
     socket.end();
     const timer = setTimeout(() => socket.destroy(), LINGER_MS);
     timer.unref();
@@ -91,9 +101,8 @@ export function closeAfterAnswer(req: Pick<ExpressRequest, "socket">) {
 
 function refuse(req: ExpressRequest, res: ExpressResponse, status: 408 | 413, maxBytes: number) {
   const english = status === 413 ? messages.errors.bodyTooLarge(maxBytes) : messages.errors.bodyTooSlow;
-  // The rest of the body is never read: the connection closes after the answer.
+  // The rest of the body is never read: the connection closes after the answer (gently: closeGentlyIfUnread).
   res.setHeader("Connection", "close");
-  closeAfterAnswer(req);
   // In the caller's language (decision 025): the API by Accept-Language, as its other errors; a page by the cookie first.
   const api = req.path.startsWith("/api/");
   const accepted = acceptedLanguage(req.get("accept-language") ?? null);
