@@ -21,7 +21,7 @@ import { aheadOfExpress, answerFailure, assertPageReadsRunExpressMiddleware, mou
 import { admissionQueue } from "./app/glue/admission.server.ts";
 import { flagGuard } from "./app/glue/flag-guard.server.ts";
 import { flagAnswerListener, flagCallOf } from "./app/glue/flag-answer-api.server.ts";
-import { bodyRule, boundedBodies, closeGentlyIfUnread, withReadableBodies, withReadBody } from "./app/glue/request-bodies.server.ts";
+import { bodyRule, boundedBodies, closeGentlyIfIncomplete, withReadableBodies, withReadBody } from "./app/glue/request-bodies.server.ts";
 import { withFittingAnswers } from "./app/glue/fitting-answers.server.ts";
 import { answerClientError, answerMalformation, isValidHost, malformationOf, refuseConnect } from "./app/glue/malformed-requests.server.ts";
 import { isForgedRequest, TOKEN_FORM_PATHS } from "./app/glue/csrf.server.ts";
@@ -412,7 +412,7 @@ httpServer.keepAliveTimeout = 65_000;
 const realtime = attachRealtime(httpServer);
 // First for every request, Socket.IO's included (it took the listeners before it): a connection answered before
 // its request's body was read closes without a reset that could overtake the answer (request-bodies.server.ts).
-httpServer.prependListener("request", closeGentlyIfUnread);
+httpServer.prependListener("request", closeGentlyIfIncomplete);
 // The command connection to Redis opens with the process, not with its first use: a flag solve's batch skips a
 // Redis that is not ready (app/modules/standings/batcher.server.ts), so the first solves after a start went to the
 // outbox sweep, seconds later (tests/integration/flag-first-solve.test.ts).

@@ -5,7 +5,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../modules/messages.ts";
 import { admissionQueue } from "./admission.server.ts";
-import { bodyRule, boundedBodies, closeGentlyIfUnread, FORM_MAX_BYTES, LINGER_MS, withReadBody } from "./request-bodies.server.ts";
+import { bodyRule, boundedBodies, closeGentlyIfIncomplete, FORM_MAX_BYTES, LINGER_MS, withReadBody } from "./request-bodies.server.ts";
 
 const DEADLINE_MS = 600;
 let server: Server;
@@ -25,6 +25,8 @@ beforeAll(async () => {
     res.type("text/plain").send(`read ${bytes}`);
   });
   server = createServer(app);
+  // As server.ts: a refused body's connection closes gently.
+  server.prependListener("request", closeGentlyIfIncomplete);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
 });
@@ -124,12 +126,12 @@ describe("a connection closed after its answer", () => {
       req.resume();
       req.once("end", answer);
     });
-    server.prependListener("request", closeGentlyIfUnread);
+    server.prependListener("request", closeGentlyIfIncomplete);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return { server, port: (server.address() as AddressInfo).port, closedAfterAnswer };
   }
 
-  it("stays open LINGER_MS for a client still owing body bytes, and closes at once when the body was read whole", async () => {
+  it("stays open LINGER_MS for a client still owing body bytes, and closes at once when the body was all received", async () => {
     const { server, port, closedAfterAnswer } = await closingServer();
     const clients: net.Socket[] = [];
     try {

@@ -67,7 +67,7 @@ export function bodyRule(method: string, path: string, contentType: string | und
 const BODY = Symbol("gatekeeper.body");
 type WithBody = ExpressRequest & { [BODY]?: Buffer };
 
-/** How long a connection whose request was answered before its body was read stays open, for the client to read the answer. */
+/** How long a connection whose request was answered before its body was all in stays open, for the client to read the answer. */
 export const LINGER_MS = 2_000;
 
 type ClosingSocket = ExpressRequest["socket"] & { destroySoon?: () => void; [OWN_DESTROY_SOON]?: () => void };
@@ -75,33 +75,41 @@ const OWN_DESTROY_SOON = Symbol("gatekeeper.destroySoon");
 
 /**
  * For every request, before any handler sees it (server.ts): a connection that closes after an answer given
- * before the request's body was all read (a refusal from the headers, a visitor's upload sent to the login, a
- * body over its limit or too slow) closes gently. Node ends a `Connection: close` answer with
- * socket.destroySoon(): a FIN, then at once a destroy; with body bytes still arriving, the destroyed socket
- * answers them with a TCP reset, which can overtake the answer. A proxy still sending the body (nginx streams
- * it) then reads a reset instead of the answer and shows its 503 page (the web-tier drill found it twice:
- * first for a 413, then for a visitor's upload, 302, on a busy machine). Here the answer goes out with a FIN
- * and the socket is destroyed LINGER_MS later, or when the client closes first; meanwhile the rest of the body
- * is read and dropped (Node dumps what a handler left unread) or held back by TCP's flow control, never kept.
- * A request read whole closes as Node closes it.
+ * before the request's body was all in (a refusal from the headers, a visitor's upload sent to the login, a body
+ * over its limit or too slow) closes gently. Node ends a `Connection: close` answer with socket.destroySoon(): a
+ * FIN, then at once a destroy; with body bytes still arriving, the destroyed socket answers them with a TCP reset,
+ * which can overtake the answer. A proxy still sending the body (nginx streams it) then reads a reset instead of
+ * the answer and shows its 503 page (the web-tier drill found it twice: first for a 413, then for a visitor's
+ * upload, 302, on a busy machine). Here the answer goes out with a FIN and the socket is destroyed LINGER_MS later
+ * (sooner if the client closes and the socket is still being read). Meanwhile the rest of the body is read and
+ * dropped (Node dumps what a handler left unread) or, where a handler paused it, held back by TCP's flow control;
+ * never kept. A request whose body was all received (read or not) closes as Node closes it.
+ *
+ * Set for the request's answer only: put back once the answer is done, so that an idle keep-alive connection
+ * holds no request.
  */
-export function closeGentlyIfUnread(req: Pick<ExpressRequest, "socket" | "complete">) {
+export function closeGentlyIfIncomplete(req: Pick<ExpressRequest, "socket" | "complete">, res: Pick<ExpressResponse, "once">) {
   const socket = req.socket as ClosingSocket;
   const own = (socket[OWN_DESTROY_SOON] ??= socket.destroySoon);
-  if (!own) return;
-  // Set again by each request of a keep-alive connection: the last one decides.
-  socket.destroySoon = () => {
+  if (typeof own !== "function") return;
+  const gentle = () => {
     if (req.complete) return own.call(socket);
     socket.end();
     const timer = setTimeout(() => socket.destroy(), LINGER_MS);
     timer.unref();
     socket.once("close", () => clearTimeout(timer));
   };
+  // A pipelined request's own may already have replaced it: the last one decides, as each comes after the other's body.
+  socket.destroySoon = gentle;
+  // Node calls destroySoon as the answer finishes, before any "close" listener of the answer runs.
+  res.once("close", () => {
+    if (socket.destroySoon === gentle) socket.destroySoon = own;
+  });
 }
 
 function refuse(req: ExpressRequest, res: ExpressResponse, status: 408 | 413, maxBytes: number) {
   const english = status === 413 ? messages.errors.bodyTooLarge(maxBytes) : messages.errors.bodyTooSlow;
-  // The rest of the body is never read: the connection closes after the answer (gently: closeGentlyIfUnread).
+  // The rest of the body is never read: the connection closes after the answer (gently: closeGentlyIfIncomplete).
   res.setHeader("Connection", "close");
   // In the caller's language (decision 025): the API by Accept-Language, as its other errors; a page by the cookie first.
   const api = req.path.startsWith("/api/");

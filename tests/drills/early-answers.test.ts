@@ -1,7 +1,7 @@
 /**
  * Answers given before a request's body is read, to a client still sending it, as nginx sends it (the body
  * streamed after the answer, `Connection: close`): the answer arrives, and the connection is not reset while
- * the client sends on, until the app's linger runs out (app/glue/request-bodies.server.ts, closeGentlyIfUnread).
+ * the client sends on, for at least half the app's linger (app/glue/request-bodies.server.ts, closeGentlyIfIncomplete).
  * Reset at once, the proxy in front read the reset instead of the answer and showed its 503 page: the web-tier
  * drill met it for a visitor's upload once in a CI run; through nginx it happened to 1 or 2 in 500.
  */
@@ -34,11 +34,15 @@ function sendOnAfterAnswer(port: number, head: string): Promise<Exchange> {
     let answer = "";
     let answeredAt: number | null = null;
     let ending = "closed";
-    const timer = setInterval(() => {
-      if (!socket.destroyed) socket.write(piece);
-    }, EVERY_MS);
+    // Written at once (queued until connected): the body's pieces come after it, however late the connection is made.
+    socket.write(head);
+    let timer: NodeJS.Timeout | undefined;
+    socket.once("connect", () => {
+      timer = setInterval(() => {
+        if (!socket.destroyed) socket.write(piece);
+      }, EVERY_MS);
+    });
     const limit = setTimeout(() => socket.destroy(new Error("still open")), LINGER_MS + 15_000);
-    socket.once("connect", () => socket.write(head));
     socket.on("data", (data) => (answer += data.toString("latin1")));
     socket.once("end", () => (answeredAt = Date.now()));
     socket.on("error", (error: NodeJS.ErrnoException) => {

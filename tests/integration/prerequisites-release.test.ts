@@ -2,9 +2,9 @@
  * Prerequisites and release times (docs/domain.md "Gates and challenges"): a challenge a team must unlock by
  * solving others, and one that opens some minutes after its gate, refused the same way on every path.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { challenges, flagAttempts, users } from "../../db/schema.ts";
+import { challengePrerequisites, challenges, flagAttempts, flagSolves, users } from "../../db/schema.ts";
 import { createApiToken } from "../../app/modules/api-tokens/tokens.server.ts";
 import { missingPrerequisites } from "../../app/modules/challenges/visibility.server.ts";
 import { computeAllStandings } from "../../app/modules/standings/rebuild.server.ts";
@@ -13,7 +13,7 @@ import * as challengeApi from "../../app/routes/api.v1.challenges.$id.tsx";
 import { send } from "../support/api.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { createChallenge, updateChallenge } from "../../app/modules/challenges/challenges.server.ts";
-import { FlagError, sendFlag } from "../../app/modules/flags/guess.server.ts";
+import { FlagError, flagChallenge, sendFlag } from "../../app/modules/flags/guess.server.ts";
 import { messages } from "../../app/modules/messages.ts";
 import { getChallengeForSubmission, getGateBoard } from "../../app/modules/participant/board.server.ts";
 import { assertCanSubmit, findDownloadableAttachment } from "../../app/modules/submissions/submit.server.ts";
@@ -62,6 +62,34 @@ describe("prerequisites", () => {
     expect((await card())?.locked).toBeNull();
     expect((await getChallengeForSubmission(second.id, viewer))?.challenge.description).toContain("the Second");
     expect((await sendFlag({ actor, teamId: team.id, challengeId: second.id, answer: "GK{two}" })).verdict).toBe("correct");
+  });
+
+  it("lock a challenge that gains a prerequisite after this process remembered it, before the change is heard", async () => {
+    const needed = await flag(`Needed ${Date.now()}`, "GK{needed}");
+    for (const answer of ["GK{typo}", "GK{open}"]) {
+      const open = await flag(`Open ${answer} ${Date.now()}`, "GK{open}");
+      const team = await makeTeam();
+      const user = await makeUser("participant", team.id);
+      const actor = actorFor(user.id, user.name, "participant");
+      await expect(sendFlag({ actor, teamId: team.id, challengeId: open.id, answer: "GK{first-typo}" })).resolves.toMatchObject({ verdict: "incorrect" });
+      const before = await flagChallenge(open.id);
+      expect(before?.hasPrerequisites).toBe(false);
+      // The change as its trigger makes it (the challenges' version moved), but its notice not heard yet: triggers off
+      // for the insert, the version moved by hand. This process still holds the challenge as it was, so the answer
+      // goes through the statement that checks no prerequisites, whose version check alone sends it back to be read
+      // again; then it is refused.
+      await getDb().transaction(async (tx) => {
+        await tx.execute(sql`set local session_replication_role = replica`);
+        await tx.insert(challengePrerequisites).values({ challengeId: open.id, requiresId: needed.id });
+        await tx.execute(sql`update event_data_versions set version = version + 1 where table_name = 'challenges'`);
+      });
+      const remembered = flagChallenge(open.id);
+      const sent = sendFlag({ actor, teamId: team.id, challengeId: open.id, answer });
+      expect(await remembered).toBe(before);
+      await expect(sent).rejects.toMatchObject({ code: "locked", status: 403 });
+      expect(await getDb().select().from(flagAttempts).where(eq(flagAttempts.challengeId, open.id))).toHaveLength(1);
+      expect(await getDb().select().from(flagSolves).where(eq(flagSolves.challengeId, open.id))).toEqual([]);
+    }
   });
 
   it("refuses a challenge that requires itself, directly or through others", async () => {
