@@ -67,10 +67,11 @@ const args = benchArgs({
   cost: { type: "string" },
   dynamic: { type: "string" },
   rctf: { type: "string" },
+  "right-amount": { type: "string" },
 });
 const profile = args.smoke
-  ? { teams: 40, rate: 40, seconds: 5, shards: 1, workers: 1, runs: 1, duration: 1, connections: 10, amount: 150, costChallenges: 10 }
-  : { teams: 1000, rate: 200, seconds: 60, shards: 4, workers: 2, runs: 3, duration: 10, connections: 100, amount: 0, costChallenges: 60 };
+  ? { teams: 40, rate: 40, seconds: 5, shards: 1, workers: 1, runs: 1, duration: 1, connections: 10, amount: 150, rightAmount: 150, costChallenges: 10 }
+  : { teams: 1000, rate: 200, seconds: 60, shards: 4, workers: 2, runs: 3, duration: 10, connections: 100, amount: 0, rightAmount: 7_500, costChallenges: 100 };
 const config = {
   teams: numberOption(args.teams, profile.teams),
   webs: 2,
@@ -83,6 +84,15 @@ const config = {
   connections: numberOption(args.connections, profile.connections),
   // The smoke's rounds are a number of answers (a second of this machine's throughput is more than its pairs).
   amount: profile.amount,
+  /**
+   * A round of right answers is this many answers, however fast the machine (ours and rCTF's alike; the warm-up a
+   * third). Each is a new solve, and a solve's recompute reads all of its team's answers: rounds of a fixed time made
+   * a faster machine's teams solve more (60 each by the third run, where the slower stretches reached 30), and its
+   * later right answers dearer. 7,500 a round leaves a team about 25 solves at the end, near the anchor's world (20
+   * challenges: 5 solved before its rounds and 15 to solve, docs/PERFORMANCE.md "Flag answers").
+   */
+  rightAmount: numberOption(args["right-amount"], profile.rightAmount),
+  /** Challenges of each cost set: 100 × teams × WRONG_PER_PAIR wrong pairs, for 33 s of wrong answers at up to 12,000 a second (60 ran out at 9,200 a second). */
   costChallenges: profile.costChallenges,
   live: args.live !== "off",
   /** The dynamic challenge's solvers at most, a share of the teams: each of its solves re-sends every solver. */
@@ -532,11 +542,12 @@ try {
     // every other run reversed.
     const kinds: Array<Round["kind"]> = rctf ? ["floor", "wrong", "rctf-wrong", "correct", "rctf-correct", "me"] : ["floor", "wrong", "correct", "me"];
     // A warm-up of each (JIT, pools, prepared statements), not recorded.
-    for (const kind of kinds) await costRound(kind, Math.min(3, config.durationSeconds), config.amount ? Math.round(config.amount / 3) : 0);
+    const isRight = (kind: Round["kind"]) => kind === "correct" || kind === "rctf-correct";
+    for (const kind of kinds) await costRound(kind, Math.min(3, config.durationSeconds), Math.round((isRight(kind) ? config.rightAmount : config.amount) / 3));
     for (let run = 0; run < config.runs; run++) {
       const order = run % 2 === 0 ? kinds : [...kinds].reverse();
       const rounds: Partial<Record<Round["kind"], Round>> = {};
-      for (const kind of order) rounds[kind] = await costRound(kind, config.durationSeconds, config.amount);
+      for (const kind of order) rounds[kind] = await costRound(kind, config.durationSeconds, isRight(kind) ? config.rightAmount : config.amount);
       const [wrong, correct, floor, me] = [rounds.wrong!, rounds.correct!, rounds.floor!, rounds.me!];
       const entry: Run = { order: order.join(", "), ...rounds, wrong, correct, floor, me, wrongRatio: wrong.cpuMsPerRequest / floor.cpuMsPerRequest, correctRatio: correct.cpuMsPerRequest / floor.cpuMsPerRequest };
       if (rctf) {
@@ -659,7 +670,7 @@ try {
   report(
     "flags",
     args.smoke,
-    `Flag answers: a live gate (${config.teams} teams' clients, ${config.ratePerSecond} answers/s for ${config.seconds} s) and the cost per verdict (${config.connections} connections, ${config.runs} run(s) of ${config.amount ? `${config.amount} answers` : `${config.durationSeconds} s`} a round)`,
+    `Flag answers: a live gate (${config.teams} teams' clients, ${config.ratePerSecond} answers/s for ${config.seconds} s) and the cost per verdict (${config.connections} connections, ${config.runs} run(s) of ${config.amount ? `${config.amount} answers` : `${config.durationSeconds} s`} a round, ${config.rightAmount} answers a round of right ones)`,
     rows,
     {
       config,
