@@ -11,7 +11,8 @@
  *    before the POST to the client's first update showing the team with that many solves, `teams:update` or a
  *    team of `teams:batch`), missed deliveries, and the standings exact at the end (bench/lib/exactness.ts).
  * 2. Cost per verdict, as the anchor measured rCTF's flag endpoint (docs/PERFORMANCE.md "Flag answers"):
- *    autocannon, 100 connections over the 2 web processes, rounds of a fixed time, rotating over many
+ *    autocannon, 100 connections over the 2 web processes, rounds of a fixed time (right answers: of a fixed number,
+ *    `--right-amount`), rotating over many
  *    (team, challenge) pairs so no limit is what is measured: wrong answers, and right ones (each a new solve).
  *    Server CPU per request: /proc/<pid>/stat deltas of the web and worker processes (and what they started),
  *    Postgres's postmaster and its backends (but another database's: bench/lib/cpu-by-process.ts `end(excluded)`),
@@ -29,6 +30,7 @@
  *   npm run bench:flags [-- --smoke] [--teams N] [--rate PER_S] [--seconds N] [--shards N] [--runs N]
  *                       [--duration S] [--connections N] [--live off] [--cost off] [--dynamic SHARE (0.2: the dynamic
  *                       challenge solved by a fifth of the teams at most; 0: not at all)] [--rctf DIR]
+ *                       [--right-amount N (right answers a round, 7,500; at least 3 × connections)]
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -92,7 +94,7 @@ const config = {
    * challenges: 5 solved before its rounds and 15 to solve, docs/PERFORMANCE.md "Flag answers").
    */
   rightAmount: numberOption(args["right-amount"], profile.rightAmount),
-  /** Challenges of each cost set: 100 × teams × WRONG_PER_PAIR wrong pairs, for 33 s of wrong answers at up to 12,000 a second (60 ran out at 9,200 a second). */
+  /** Challenges of each cost set: 100 × teams pairs, WRONG_PER_PAIR wrong answers each, for 33 s of wrong answers at up to 12,000 a second (60 ran out at 9,200 a second). */
   costChallenges: profile.costChallenges,
   live: args.live !== "off",
   /** The dynamic challenge's solvers at most, a share of the teams: each of its solves re-sends every solver. */
@@ -102,6 +104,10 @@ const config = {
   rctfDir: args.rctf,
 };
 if (config.rctfDir && !config.cost) throw new Error("bench:flags: --rctf measures rCTF in the cost rounds: not with --cost off");
+// autocannon refuses an amount below its connections (the warm-up's is a third).
+if (!Number.isInteger(config.rightAmount) || Math.round(config.rightAmount / 3) < config.connections) {
+  throw new Error(`bench:flags: --right-amount must be a whole number of at least 3 × connections (${3 * config.connections})`);
+}
 /**
  * rCTF's flag endpoint as the anchor measured it on 29 Nov 2026 on a machine of this kind (docs/PERFORMANCE.md "Flag
  * answers"): server CPU per answer. Another day's figures (this machine's speed varies by 2–3× between days): the
