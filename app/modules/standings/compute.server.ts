@@ -161,8 +161,9 @@ const scoredJson = scoredJsonOf((name) => scoredColumns[name]);
 function scoredOf(values: unknown[]): ScoredRow {
   const row: Record<string, unknown> = {};
   for (let index = 0; index < scoredNames.length; index++) row[scoredNames[index]] = values[index];
-  const scored = row as Omit<ScoredRow, "scoredAt"> & { scoredAt: string | null };
-  return { ...scored, scoredAt: scored.scoredAt === null ? null : jsonDate(scored.scoredAt) };
+  // Its time as drizzle maps a timestamp (to the millisecond), in place: one object a row.
+  if (row.scoredAt !== null) row.scoredAt = jsonDate(row.scoredAt as string);
+  return row as unknown as ScoredRow;
 }
 /** A JSON array of `element` over the rows of `from` (a FROM and its WHERE), as a column: '[]' for none. */
 const jsonList = (element: SQL, from: SQL) => scalarSubquery(sql`select coalesce(json_agg(${element}), '[]'::json) ${from}`);
