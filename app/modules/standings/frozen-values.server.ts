@@ -40,6 +40,10 @@ export interface FrozenSolveTimeline extends FrozenSolve {
  * As one JSON column (a list of FrozenSolve; `[]` while the board is live), the solves of dynamic flag
  * challenges by the team `teamId` (SQL for its id; null: every team), each with its challenge's curve and
  * solves up to the freeze. The count is an index range on flag_solves (challenge, solved_at).
+ * While the board is live the list is not looked for: the freeze is read once for the statement (an uncorrelated
+ * EXISTS, an init plan), and the team's solves and the challenges are read only while frozen. A recompute's reads
+ * have this column for each team of a batch, and looking for the team's dynamic solves first made the planner scan
+ * every challenge once a team (docs/PERFORMANCE.md, "Flag answers").
  */
 export function frozenSolvesSql(teamId: SQLWrapper | null, { timeline = false } = {}): SQL {
   const solve = jsonObjectSql({
@@ -57,12 +61,13 @@ export function frozenSolvesSql(teamId: SQLWrapper | null, { timeline = false } 
         }
       : {}),
   });
-  return sql`(select coalesce(json_agg(${solve}), '[]'::json)
+  return sql`(select case when exists (select 1 from ${eventSettings} gate where gate.id = 1 and gate.scoreboard_frozen and gate.frozen_at is not null)
+    then (select coalesce(json_agg(${solve}), '[]'::json)
     from ${flagSolves} own inner join ${challenges} curve on curve.id = own.challenge_id
     inner join ${eventSettings} settings on settings.id = 1
     where settings.scoreboard_frozen and settings.frozen_at is not null and curve.scoring = 'dynamic'
       and curve.minimum_points is not null and curve.decay is not null
-      ${teamId === null ? sql`` : sql`and own.team_id = ${teamId}`})`;
+      ${teamId === null ? sql`` : sql`and own.team_id = ${teamId}`}) else '[]'::json end)`;
 }
 
 /** The column of frozenSolvesSql, read. */
