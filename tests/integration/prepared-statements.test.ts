@@ -13,7 +13,7 @@ import { anyOf } from "../../db/any-of.ts";
 import { users } from "../../db/schema.ts";
 import { closeDb, getDb } from "../../app/infrastructure/db.server.ts";
 import { resetEnvForTests } from "../../app/infrastructure/env.server.ts";
-import { findLiveSessions, touchSessions } from "../../app/modules/auth/sessions.server.ts";
+import { findLiveSession, findLiveSessions, touchSessions } from "../../app/modules/auth/sessions.server.ts";
 import { listSubmissionsSorted } from "../../app/modules/submissions/list.server.ts";
 import { makeChallenge, makeTeam, makeUser } from "../support/fixtures.ts";
 
@@ -37,11 +37,20 @@ describe("lists of values in statements", () => {
     for (let size = 1; size <= 40; size++) {
       const hashes = Array.from({ length: size }, () => randomBytes(32).toString("base64url"));
       expect(await findLiveSessions(hashes)).toEqual([]);
+      expect(await findLiveSession(hashes[0])).toBeNull();
       expect(await touchSessions(hashes)).toEqual(new Set());
+      expect(await touchSessions([hashes[0]])).toEqual(new Set());
     }
+    // A list's lookup and touch, and one session's (a request's): four statements, whatever the sizes.
     const statements = await prepared(`%"sessions"."token_hash"%`);
-    expect(statements).toHaveLength(2);
+    expect(statements).toHaveLength(4);
     for (const statement of statements) expect(statement).not.toMatch(/ in \(\$\d+/);
+    // One session's lookup and touch are planned once and their plan kept (a request's, every minute of every session).
+    const plans = await getDb().execute<{ generic: number }>(
+      sql`select generic_plans::int as generic from pg_prepared_statements where statement like '%"sessions"."token_hash" = $%'`,
+    );
+    expect(plans).toHaveLength(2);
+    for (const plan of plans) expect(plan.generic).toBeGreaterThan(0);
   });
 
   it("the judges' list with its scores prepares the same statements for 1 submission as for 30", async () => {

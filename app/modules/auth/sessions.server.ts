@@ -10,6 +10,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, gt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { anyOf } from "../../../db/any-of.ts";
 import { sessions, teams, users } from "../../../db/schema.ts";
+import type { DbHandle } from "../../../db/client.ts";
 import { getDb, preparedOnce } from "../../infrastructure/db.server.ts";
 import { getEnv } from "../../infrastructure/env.server.ts";
 import type { Role } from "./access.ts";
@@ -145,20 +146,24 @@ function inChunks<T>(items: T[]): T[][] {
 }
 
 /**
- * The lookup of a signed-in request's session (when its caller is not remembered, app/glue/caller.server.ts)
- * and of each socket's, built once per pool (preparedOnce): drizzle building it (two joins, nine columns)
- * took longer than Postgres running it. The values are placeholders: the hashes as one array (`anyOf`), the
- * two instants as ISO strings.
+ * The lookups of sessions with their users, built once per pool (preparedOnce): drizzle building one (two joins,
+ * nine columns) took longer than Postgres running it. The values are placeholders, the two instants as ISO strings.
+ * Two statements: a signed-in request's session (when its caller is not remembered, app/glue/caller.server.ts) by
+ * its one hash, and the sockets' sessions by a list of hashes (`anyOf`). Postgres plans a list's statement for each
+ * run (its plan for a list of unknown length looks dearer than one for the list it is given), and planning the join
+ * cost many times running it: a web process looks a session up again every minute, so the one-hash statement, whose
+ * plan Postgres keeps, is the one requests use.
  */
-const liveSessionsStatement = preparedOnce((db) =>
-  db
+function liveSessionsWhere(db: DbHandle["db"], hashes: SQL) {
+  return db
     .select(liveColumns)
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(teams, eq(teams.id, users.teamId))
-    .where(and(anyOf(sessions.tokenHash, sql.placeholder("hashes")), liveWhere(sql`${sql.placeholder("usedAfter")}::timestamptz`, sql`${sql.placeholder("createdAfter")}::timestamptz`)))
-    .prepare("live_sessions"),
-);
+    .where(and(hashes, liveWhere(sql`${sql.placeholder("usedAfter")}::timestamptz`, sql`${sql.placeholder("createdAfter")}::timestamptz`)));
+}
+const liveSessionStatement = preparedOnce((db) => liveSessionsWhere(db, sql`${sessions.tokenHash} = ${sql.placeholder("hash")}`).prepare("live_session"));
+const liveSessionsStatement = preparedOnce((db) => liveSessionsWhere(db, anyOf(sessions.tokenHash, sql.placeholder("hashes"))).prepare("live_sessions"));
 
 /** The live sessions with these token hashes (one query per 5,000), with their users. */
 export async function findLiveSessions(tokenHashes: string[], limits = sessionLimits(), now = Date.now()): Promise<LiveSession[]> {
@@ -170,26 +175,39 @@ export async function findLiveSessions(tokenHashes: string[], limits = sessionLi
 }
 
 export async function findLiveSession(tokenHash: string, limits = sessionLimits(), now = Date.now()): Promise<LiveSession | null> {
-  const [session] = await findLiveSessions([tokenHash], limits, now);
-  return session ?? null;
+  const { usedAfter, createdAfter } = liveCutoffs(limits, now);
+  const [row] = await liveSessionStatement().execute({ hash: tokenHash, usedAfter: usedAfter.toISOString(), createdAfter: createdAfter.toISOString() });
+  return row ? toLive(row) : null;
 }
 
 /**
  * Records a use of these sessions (those still live); returns the hashes that were. Callers write at
- * most once a minute per session (SESSION_TOUCH_MS), so a page a second writes no row per page.
+ * most once a minute per session (SESSION_TOUCH_MS), so a page a second writes no row per page. One session (a
+ * request's) goes through a statement prepared once, as its lookup does (liveSessionStatement): Postgres keeps its plan.
  */
 export async function touchSessions(tokenHashes: string[], limits = sessionLimits(), now = Date.now()): Promise<Set<string>> {
   if (tokenHashes.length > HASHES_PER_QUERY) {
     return new Set((await Promise.all(inChunks(tokenHashes).map((chunk) => touchSessions(chunk, limits, now)))).flatMap((set) => [...set]));
   }
   if (tokenHashes.length === 0) return new Set();
-  const rows = await getDb()
-    .update(sessions)
-    .set({ lastUsedAt: new Date(now) })
-    .where(and(anyOf(sessions.tokenHash, tokenHashes), liveAt(limits, now)))
-    .returning({ tokenHash: sessions.tokenHash });
+  const { usedAfter, createdAfter } = liveCutoffs(limits, now);
+  const values = { usedAfter: usedAfter.toISOString(), createdAfter: createdAfter.toISOString(), now: new Date(now).toISOString() };
+  const rows =
+    tokenHashes.length === 1
+      ? await touchSessionStatement().execute({ ...values, hash: tokenHashes[0] })
+      : await touchSessionsStatement().execute({ ...values, hashes: tokenHashes });
   return new Set(rows.map((row) => row.tokenHash));
 }
+
+function touchWhere(db: DbHandle["db"], hashes: SQL) {
+  return db
+    .update(sessions)
+    .set({ lastUsedAt: sql`${sql.placeholder("now")}::timestamptz` })
+    .where(and(hashes, liveWhere(sql`${sql.placeholder("usedAfter")}::timestamptz`, sql`${sql.placeholder("createdAfter")}::timestamptz`)))
+    .returning({ tokenHash: sessions.tokenHash });
+}
+const touchSessionStatement = preparedOnce((db) => touchWhere(db, sql`${sessions.tokenHash} = ${sql.placeholder("hash")}`).prepare("touch_session"));
+const touchSessionsStatement = preparedOnce((db) => touchWhere(db, anyOf(sessions.tokenHash, sql.placeholder("hashes"))).prepare("touch_sessions"));
 
 /** How stale a session's last use may be before a request records a new one. */
 export const SESSION_TOUCH_MS = 60_000;
