@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { submissions, userStatistics } from "../../db/schema.ts";
 import { markStandingsStale } from "../../app/modules/standings/outbox.server.ts";
 import { lockTeam } from "../../app/modules/standings/locks.ts";
-import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
+import { recomputeTeamStanding, recomputeTeamsTogether } from "../../app/modules/standings/recompute.server.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { getEnv } from "../../app/infrastructure/env.server.ts";
@@ -94,6 +94,27 @@ describe("a user credited on two teams", () => {
     }
     expect(await statisticsOf(moved.id)).toBe(3000);
     expect(await statisticsOf(stays.id)).toBe(1000);
+  });
+});
+
+describe("a user credited on two teams, in one batch or apart", () => {
+  it("counts both teams' answers, whether the other team is in the batch or not", async () => {
+    await ensureEventSettings();
+    const [first, second, third] = [await makeTeam(), await makeTeam(), await makeTeam()];
+    const moved = await makeUser("participant", second.id);
+    const [one, two] = [await makeChallenge({ points: 100 }), await makeChallenge({ points: 100 })];
+    // The mover's answer from when they were on the first team, and their answer on the new one.
+    await scored(first.id, one.id, moved.id, 2000);
+    await scored(second.id, two.id, moved.id, 3000);
+    // The two teams in one batch: the mover's answer on the first team is among the batch's answers.
+    for (const team of [first, second, third]) await markStandingsStale(getDb(), team.id);
+    await recomputeTeamsTogether([first.id, second.id, third.id]);
+    expect(await statisticsOf(moved.id)).toBe(5000);
+    // The new team alone: the answer on the first team is read as one outside the batch.
+    await scored(second.id, one.id, moved.id, 1000);
+    await markStandingsStale(getDb(), second.id);
+    await recomputeTeamsTogether([second.id, third.id]);
+    expect(await statisticsOf(moved.id)).toBe(6000);
   });
 });
 

@@ -211,24 +211,26 @@ const jsonList = (element: SQL, from: SQL) => scalarSubquery(sql`select coalesce
  * `base`: a relation with a `team_id` column (and any others, returned first as they are): one team, or a batch's.
  * The answers of every team of the batch are read together, once, by `team_id = any(array(...))` (an init plan, so
  * an index scan on each table under `team_answers` whatever the statistics say), then grouped by team; the users'
- * answers on other teams likewise, once for all the batch's users. The frozen rank is picked out in Postgres, by
+ * answers on teams outside the batch likewise, once for all the batch's users (those on the batch's teams are among
+ * the batch's answers). The frozen rank is picked out in Postgres, by
  * the frozen-board rule's SQL (`frozenRankSql` in ./frozen-view.ts).
  */
 export function recomputeReadsSql(base: SQL): SQL {
   const teamIds = sql`array(select team_id from base)`;
   const scoredFrom = sql`from ${teamAnswers} inner join ${challenges} on ${challenges.id} = ${teamAnswers.challengeId}`;
-  // The users' answers are read as columns and made JSON once joined to their teams: most of them are the batch's
-  // own teams' answers, which a team's own users' rows exclude (making a row's JSON is most of its cost).
-  const elsewhereJson = scoredJsonOf((name) => sql`elsewhere.${sql.identifier(name)}`);
+  // The users' answers on other teams: those on the batch's teams are among `answers` already (every team's own users
+  // answer on it, so reading the users' answers afresh read most of the batch's answers twice); `elsewhere` reads
+  // only those on teams outside the batch.
   return sql`with base as materialized (${base}),
     answers as materialized (select ${teamAnswers.teamId} as team_id, ${teamAnswers.userId} as user_id, ${scoredJson} as row ${scoredFrom} where ${teamAnswers.teamId} = any(${teamIds})),
     affected as materialized (${affectedPairsSql(teamIds, sql`answers`)}),
-    elsewhere as materialized (select ${sql.join(Object.entries(scoredColumns).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`), sql`, `)} ${scoredFrom}
-      where ${teamAnswers.userId} = any(array(select distinct affected.user_id from affected))),
+    elsewhere as materialized (select ${teamAnswers.teamId} as team_id, ${teamAnswers.userId} as user_id, ${scoredJson} as row ${scoredFrom}
+      where ${teamAnswers.userId} = any(array(select distinct affected.user_id from affected)) and ${teamAnswers.teamId} <> all(${teamIds})),
+    credited as (select team_id, user_id, row from answers union all select team_id, user_id, row from elsewhere),
     team_rows as (select answers.team_id, json_agg(answers.row) as rows from answers group by answers.team_id),
     user_ids as (select affected.team_id, json_agg(affected.user_id) as ids from affected group by affected.team_id),
-    user_rows as (select affected.team_id, json_agg(${elsewhereJson}) as rows from affected
-      join elsewhere on elsewhere."userId" = affected.user_id and elsewhere."teamId" <> affected.team_id group by affected.team_id)
+    user_rows as (select affected.team_id, json_agg(credited.row) as rows from affected
+      join credited on credited.user_id = affected.user_id and credited.team_id <> affected.team_id group by affected.team_id)
     select reads.*, nextval('standings_outbox_version_seq') as version from (select base.*,
       ${scalarSubquery(sql`select ${jsonObjectSql({ id: teams.id, name: teams.name, division: teams.division, createdAt: teams.createdAt })} from ${teams} where ${teams.id} = base.team_id`)} as team,
       coalesce(team_rows.rows, '[]'::json) as team_rows,
