@@ -23,7 +23,7 @@ import { changeTeamThenRecompute, recomputeTeamStanding } from "../../app/module
 import { computeAllStandings, rebuildStandings, toBoard } from "../../app/modules/standings/rebuild.server.ts";
 import { lockBoardExclusive } from "../../app/modules/standings/locks.ts";
 import { markStandingsStale, markTeamStale, nextStandingsVersion } from "../../app/modules/standings/outbox.server.ts";
-import { placeTeam, readSnapshot, removeTeamFromSnapshot, snapshotKeys, StalePlacementError } from "../../app/modules/standings/snapshot.server.ts";
+import { placeAndRemoveTeams, placeTeam, readSnapshot, removeTeamFromSnapshot, snapshotKeys, StalePlacementError } from "../../app/modules/standings/snapshot.server.ts";
 import { updateTeam } from "../../app/modules/teams/teams.server.ts";
 import { actorFor, ensureEventSettings, makeChallenge, makeSubmission, makeTeam, makeUser, testAdmin } from "../support/fixtures.ts";
 import { whileTeamsLocked } from "../support/standings.ts";
@@ -90,6 +90,27 @@ describe("a team's placement in Redis", () => {
     return standing;
   }
   const onBoard = async (teamId: number) => (await readSnapshot(getRedis())).board.find((each) => each.id === teamId);
+
+  it("goes with the batch's others in one pipeline: a refused one is thrown as alone, and the others land", async () => {
+    const first = await teamWithSubmission();
+    const second = await teamWithSubmission();
+    await whileTeamsLocked([first.team.id, second.team.id], async () => {
+      await scoreSubmission({ submissionId: first.submission.id, judge: actorFor(first.judge.id), score: "70" });
+      await scoreSubmission({ submissionId: second.submission.id, judge: actorFor(second.judge.id), score: "40" });
+    });
+    const [earlier, later, secondAt] = [await nextStandingsVersion(getDb()), await nextStandingsVersion(getDb()), await nextStandingsVersion(getDb())];
+    await placeTeam(getRedis(), await standingAt(first.team.id, later), 7000);
+    const batch = [
+      { team: { ...(await standingAt(first.team.id, earlier)), totalScore: 0 }, totalCenti: 0, own: null },
+      { team: await standingAt(second.team.id, secondAt), totalCenti: 4000, own: null },
+    ];
+    await expect(placeAndRemoveTeams(getRedis(), batch, [])).rejects.toBeInstanceOf(StalePlacementError);
+    expect(await onBoard(first.team.id)).toMatchObject({ totalScore: 70, version: later });
+    expect(await onBoard(second.team.id)).toMatchObject({ totalScore: 40, version: secondAt });
+    // A removal in the same pipeline: taken.
+    await placeAndRemoveTeams(getRedis(), [], [{ teamId: second.team.id, version: await nextStandingsVersion(getDb()) }]);
+    expect(await onBoard(second.team.id)).toBeUndefined();
+  });
 
   it("is refused, writing nothing, when a later version was placed or removed for the team (a rolled-back recompute's command arriving late)", async () => {
     const { judge, team, submission } = await teamWithSubmission();

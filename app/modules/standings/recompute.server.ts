@@ -39,7 +39,7 @@ import { boardThenTeamsTriedThenUsersSql, lockBoardShared, lockTeam, lockUsersSq
 import { markTeamStale, nextStandingsVersion, requestStandingsRecompute } from "./outbox.server.ts";
 import { ensureSnapshotReady, rebuildSnapshotOnce } from "./scoreboard.server.ts";
 import { shownOf } from "./shown.ts";
-import { placeTeam, ranksNow, removeTeamFromSnapshot, SnapshotNotReadyError, StalePlacementError } from "./snapshot.server.ts";
+import { placeAndRemoveTeams, placeTeam, ranksNow, removeTeamFromSnapshot, SnapshotNotReadyError, StalePlacementError } from "./snapshot.server.ts";
 
 export type RecomputeResult = { status: "skipped" } | { status: "removed" } | { status: "updated"; team: TeamStanding };
 
@@ -411,10 +411,11 @@ async function recomputeTogetherOnce(ids: number[], about: BatchCause | null, { 
       // Mirror to Redis before commit, under the team locks and the shared board lock (see recomputeFrom); then each
       // team's rank as the order stands once all are placed (a team placed later may have passed one placed before).
       const redis = getRedis();
-      const placements = Promise.all([
-        ...outcomes.map((outcome) => placeTeam(redis, outcome.standing, outcome.totalCenti, outcome.own)),
-        ...removed.map(({ team_id }) => removeTeamFromSnapshot(redis, team_id, removedAt.get(team_id)!)),
-      ]).then(() => ranksNow(redis, outcomes.map((outcome) => outcome.standing)));
+      const placements = placeAndRemoveTeams(
+        redis,
+        outcomes.map((outcome) => ({ team: outcome.standing, totalCenti: outcome.totalCenti, own: outcome.own })),
+        removed.map(({ team_id }) => ({ teamId: team_id, version: removedAt.get(team_id)! })),
+      ).then(() => ranksNow(redis, outcomes.map((outcome) => outcome.standing)));
       const written: Promise<PromiseSettledResult<Rows>[]> = outcomes.length > 0 ? sendInOrder(tx, [writesOf(outcomes, now)]) : Promise.resolve([]);
       const ranks = await (withinMs === undefined ? placements : within(placements, withinMs, `the standings placements: no answer within ${withinMs} ms`));
       outcomes.forEach((outcome, index) => (outcome.standing.rank = ranks[index]));

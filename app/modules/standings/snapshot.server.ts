@@ -193,6 +193,30 @@ function storedOwn(own: OwnPoints): string {
   return JSON.stringify({ totalScore: own.totalScore, categories: { AI, CS, PS, GD } });
 }
 
+/** The script's keys and arguments that place a team (PLACE_SCRIPT). */
+function placeArgs(team: StoredTeam, totalCenti: number, own: OwnPoints | null) {
+  const key = { teamId: team.id, totalCenti, reachedAt: new Date(team.reachedAt) };
+  return [
+    ...writeKeys(),
+    snapshotKeys.meta(),
+    snapshotKeys.own(),
+    snapshotKeys.placed(),
+    String(team.id),
+    rankOrderMember(key),
+    stored(team),
+    String(rankOrderScore(key)),
+    own ? storedOwn(own) : "",
+    versionDigits(team.version),
+  ] as const;
+}
+
+/** A placement's refusal as its error (SnapshotNotReadyError, StalePlacementError), anything else as it is. */
+function placementError(error: unknown, teamId: number): unknown {
+  if (error instanceof Error && error.message.includes("GK_SNAPSHOT_NOT_READY")) return new SnapshotNotReadyError();
+  if (error instanceof Error && error.message.includes("GK_PLACEMENT_STALE")) return new StalePlacementError(teamId);
+  return error;
+}
+
 /**
  * Places one team and returns its rank (1 = first); throws SnapshotNotReadyError, writing nothing, if the
  * snapshot is not ready, and StalePlacementError, writing nothing, if a later version was placed or removed for the
@@ -200,26 +224,32 @@ function storedOwn(own: OwnPoints): string {
  * `own`: its own points as its members see them while frozen (null: its live ones).
  */
 export async function placeTeam(redis: Redis, team: StoredTeam, totalCenti: number, own: OwnPoints | null = null): Promise<number> {
-  const key = { teamId: team.id, totalCenti, reachedAt: new Date(team.reachedAt) };
   try {
-    const zeroBased = await withScripts(redis).gkPlaceTeam(
-      ...writeKeys(),
-      snapshotKeys.meta(),
-      snapshotKeys.own(),
-      snapshotKeys.placed(),
-      String(team.id),
-      rankOrderMember(key),
-      stored(team),
-      String(rankOrderScore(key)),
-      own ? storedOwn(own) : "",
-      versionDigits(team.version),
-    );
-    return Number(zeroBased) + 1;
+    return Number(await withScripts(redis).gkPlaceTeam(...placeArgs(team, totalCenti, own))) + 1;
   } catch (error) {
-    if (error instanceof Error && error.message.includes("GK_SNAPSHOT_NOT_READY")) throw new SnapshotNotReadyError();
-    if (error instanceof Error && error.message.includes("GK_PLACEMENT_STALE")) throw new StalePlacementError(team.id);
-    throw error;
+    throw placementError(error, team.id);
   }
+}
+
+/**
+ * A batch's teams placed (each as placeTeam) and taken off (each as removeTeamFromSnapshot), in one pipeline: one
+ * write to Redis for the batch, not one a team. Once every command has answered, the first refusal is thrown (each
+ * command stands alone: the others' are done all the same, as they were when each went on its own). The ranks are
+ * not returned: a team placed later may pass one placed before (ranksNow, after).
+ */
+export async function placeAndRemoveTeams(
+  redis: Redis,
+  placements: ReadonlyArray<{ team: StoredTeam; totalCenti: number; own: OwnPoints | null }>,
+  removals: ReadonlyArray<{ teamId: number; version: number }>,
+): Promise<void> {
+  if (placements.length === 0 && removals.length === 0) return;
+  const pipeline = withScripts(redis).pipeline() as ChainableCommander & Pick<WithScripts, "gkPlaceTeam" | "gkRemoveTeam">;
+  for (const { team, totalCenti, own } of placements) void pipeline.gkPlaceTeam(...placeArgs(team, totalCenti, own));
+  for (const { teamId, version } of removals) void pipeline.gkRemoveTeam(...removeArgs(teamId, version));
+  const results = (await pipeline.exec()) ?? [];
+  const teamIds = [...placements.map(({ team }) => team.id), ...removals.map(({ teamId }) => teamId)];
+  const index = results.findIndex(([error]) => error);
+  if (index >= 0) throw placementError(results[index][0], teamIds[index]);
 }
 
 /**
@@ -246,7 +276,12 @@ function versionDigits(version: number): string {
 
 /** Takes the team off the board; `version`: a standings version taken under its lock, below which no placement of it lands. */
 export async function removeTeamFromSnapshot(redis: Redis, teamId: number, version: number) {
-  await withScripts(redis).gkRemoveTeam(...writeKeys(), snapshotKeys.own(), snapshotKeys.placed(), snapshotKeys.meta(), String(teamId), versionDigits(version));
+  await withScripts(redis).gkRemoveTeam(...removeArgs(teamId, version));
+}
+
+/** The script's keys and arguments that take a team off (REMOVE_SCRIPT). */
+function removeArgs(teamId: number, version: number) {
+  return [...writeKeys(), snapshotKeys.own(), snapshotKeys.placed(), snapshotKeys.meta(), String(teamId), versionDigits(version)] as const;
 }
 
 function writeTeam(pipeline: ChainableCommander, team: TeamStanding) {
