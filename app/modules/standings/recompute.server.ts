@@ -203,7 +203,8 @@ function outcomeOf(teamId: number, reads: RecomputeReads & { team: NonNullable<R
   // Awards are team points: in the team's standing, never in its users' statistics.
   const awarded = awardTotalsOf(teamAwards);
   const values = teamStandingValues(totalsOf(teamRows), awarded, team.createdAt);
-  const standing = toTeamStanding(team, { ...values, rank: 0 }, version);
+  // The rank set where it is known (ranksNow); values kept as they are (a property added after a spread is a slow copy).
+  const standing = toTeamStanding(team, Object.assign({ rank: 0 }, values), version);
   // While frozen, its own members see its dynamic flag solves at their values as of the freeze (null: as live).
   const own = frozenSolves.length === 0 ? null : ownPointsOf(teamStandingValues(totalsOf(atFreezeValues(teamRows, frozenCentiByChallenge(frozenSolves))), awarded, team.createdAt), values);
   const shown = shownOf(standing);
@@ -229,7 +230,7 @@ function outcomeOf(teamId: number, reads: RecomputeReads & { team: NonNullable<R
     // sent again, a score that leaves the totals where they were): no event to every socket (docs/performance-log.md).
     // Decided on Postgres's row, not on Redis (which a recompute rolled back after its placement leaves ahead): the
     // retry of such a recompute still publishes. `standing` by reference: its rank is set before anything is published.
-    publish: previous?.shown !== shown ? { team: standing, ...freeze, own, requestedAt: pending.requestedAt } : null,
+    publish: previous?.shown !== shown ? { team: standing, frozen: freeze.frozen, frozenRank: freeze.frozenRank, own, requestedAt: pending.requestedAt } : null,
     done: { team_id: teamId, version: pending.version },
   };
 }
