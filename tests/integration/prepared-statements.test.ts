@@ -47,7 +47,7 @@ describe("lists of values in statements", () => {
     for (const statement of statements) expect(statement).not.toMatch(/ in \(\$\d+/);
     // One session's lookup and touch are planned once and their plan kept (a request's, every minute of every session).
     const plans = await getDb().execute<{ generic: number }>(
-      sql`select generic_plans::int as generic from pg_prepared_statements where statement like '%"sessions"."token_hash" = $%'`,
+      sql`select generic_plans::int as generic from pg_prepared_statements where statement like ${'%"sessions"."token_hash" = $%'}`,
     );
     expect(plans).toHaveLength(2);
     for (const plan of plans) expect(plan.generic).toBeGreaterThan(0);

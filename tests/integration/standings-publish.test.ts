@@ -94,22 +94,30 @@ describe("a team's placement in Redis", () => {
   it("goes with the batch's others in one pipeline: a refused one is thrown as alone, and the others land", async () => {
     const first = await teamWithSubmission();
     const second = await teamWithSubmission();
+    const third = await teamWithSubmission();
     await whileTeamsLocked([first.team.id, second.team.id], async () => {
       await scoreSubmission({ submissionId: first.submission.id, judge: actorFor(first.judge.id), score: "70" });
       await scoreSubmission({ submissionId: second.submission.id, judge: actorFor(second.judge.id), score: "40" });
     });
-    const [earlier, later, secondAt] = [await nextStandingsVersion(getDb()), await nextStandingsVersion(getDb()), await nextStandingsVersion(getDb())];
-    await placeTeam(getRedis(), await standingAt(first.team.id, later), 7000);
-    const batch = [
-      { team: { ...(await standingAt(first.team.id, earlier)), totalScore: 0 }, totalCenti: 0, own: null },
-      { team: await standingAt(second.team.id, secondAt), totalCenti: 4000, own: null },
+    const [earlier, later, secondAt, removal] = [
+      await nextStandingsVersion(getDb()),
+      await nextStandingsVersion(getDb()),
+      await nextStandingsVersion(getDb()),
+      await nextStandingsVersion(getDb()),
     ];
-    await expect(placeAndRemoveTeams(getRedis(), batch, [])).rejects.toBeInstanceOf(StalePlacementError);
+    await placeTeam(getRedis(), await standingAt(first.team.id, later), 7000);
+    expect(await onBoard(third.team.id)).toBeDefined();
+    // The stale placement second, between a placement and a removal that both land.
+    const batch = [
+      { team: await standingAt(second.team.id, secondAt), totalCenti: 4000, own: null },
+      { team: { ...(await standingAt(first.team.id, earlier)), totalScore: 0 }, totalCenti: 0, own: null },
+    ];
+    const refused = placeAndRemoveTeams(getRedis(), batch, [{ teamId: third.team.id, version: removal }]);
+    await expect(refused).rejects.toBeInstanceOf(StalePlacementError);
+    await expect(refused).rejects.toThrow(`team ${first.team.id} `);
     expect(await onBoard(first.team.id)).toMatchObject({ totalScore: 70, version: later });
     expect(await onBoard(second.team.id)).toMatchObject({ totalScore: 40, version: secondAt });
-    // A removal in the same pipeline: taken.
-    await placeAndRemoveTeams(getRedis(), [], [{ teamId: second.team.id, version: await nextStandingsVersion(getDb()) }]);
-    expect(await onBoard(second.team.id)).toBeUndefined();
+    expect(await onBoard(third.team.id)).toBeUndefined();
   });
 
   it("is refused, writing nothing, when a later version was placed or removed for the team (a rolled-back recompute's command arriving late)", async () => {

@@ -233,9 +233,10 @@ export async function placeTeam(redis: Redis, team: StoredTeam, totalCenti: numb
 
 /**
  * A batch's teams placed (each as placeTeam) and taken off (each as removeTeamFromSnapshot), in one pipeline: one
- * write to Redis for the batch, not one a team. Once every command has answered, the first refusal is thrown (each
- * command stands alone: the others' are done all the same, as they were when each went on its own). The ranks are
- * not returned: a team placed later may pass one placed before (ranksNow, after).
+ * write to Redis for the batch, not one a team. Each command stands alone: the others' are done all the same, as
+ * they were when each went on its own. Once every command has answered (not at the first refusal, as when each was
+ * awaited apart), the first refusal in the batch's order is thrown. The ranks are not returned: a team placed later
+ * may pass one placed before (ranksNow, after).
  */
 export async function placeAndRemoveTeams(
   redis: Redis,
@@ -246,7 +247,9 @@ export async function placeAndRemoveTeams(
   const pipeline = withScripts(redis).pipeline() as ChainableCommander & Pick<WithScripts, "gkPlaceTeam" | "gkRemoveTeam">;
   for (const { team, totalCenti, own } of placements) void pipeline.gkPlaceTeam(...placeArgs(team, totalCenti, own));
   for (const { teamId, version } of removals) void pipeline.gkRemoveTeam(...removeArgs(teamId, version));
-  const results = (await pipeline.exec()) ?? [];
+  const results = await pipeline.exec();
+  // Only a transaction's pipeline answers null (WATCH): never this one. Were it to, nothing would be confirmed placed.
+  if (!results) throw new Error("standings placements: the pipeline answered nothing");
   const teamIds = [...placements.map(({ team }) => team.id), ...removals.map(({ teamId }) => teamId)];
   const index = results.findIndex(([error]) => error);
   if (index >= 0) throw placementError(results[index][0], teamIds[index]);
@@ -260,7 +263,9 @@ export async function ranksNow(redis: Redis, teams: ReadonlyArray<{ id: number; 
   if (teams.length === 0) return [];
   const pipeline = redis.pipeline();
   for (const team of teams) pipeline.zrevrank(snapshotKeys.order(), rankOrderMember({ teamId: team.id, reachedAt: new Date(team.reachedAt) }));
-  const results = (await pipeline.exec()) ?? [];
+  const results = await pipeline.exec();
+  // Only a transaction's pipeline answers null (WATCH): never this one. Were it to, nothing would be confirmed placed.
+  if (!results) throw new Error("standings placements: the pipeline answered nothing");
   return results.map(([error, rank]) => {
     if (error) throw error;
     if (rank === null) throw new SnapshotNotReadyError();
