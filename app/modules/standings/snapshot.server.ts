@@ -244,15 +244,19 @@ export async function placeAndRemoveTeams(
   removals: ReadonlyArray<{ teamId: number; version: number }>,
 ): Promise<void> {
   if (placements.length === 0 && removals.length === 0) return;
-  const pipeline = withScripts(redis).pipeline() as ChainableCommander & Pick<WithScripts, "gkPlaceTeam" | "gkRemoveTeam">;
-  for (const { team, totalCenti, own } of placements) void pipeline.gkPlaceTeam(...placeArgs(team, totalCenti, own));
-  for (const { teamId, version } of removals) void pipeline.gkRemoveTeam(...removeArgs(teamId, version));
+  // On a pipeline, a script's command queues it and returns the pipeline (its answer comes with exec's).
+  type Queued = (...args: string[]) => ChainableCommander;
+  const pipeline = withScripts(redis).pipeline() as ChainableCommander & { gkPlaceTeam: Queued; gkRemoveTeam: Queued };
+  for (const { team, totalCenti, own } of placements) pipeline.gkPlaceTeam(...placeArgs(team, totalCenti, own));
+  for (const { teamId, version } of removals) pipeline.gkRemoveTeam(...removeArgs(teamId, version));
   const results = await pipeline.exec();
   // Only a transaction's pipeline answers null (WATCH): never this one. Were it to, nothing would be confirmed placed.
   if (!results) throw new Error("standings placements: the pipeline answered nothing");
-  const teamIds = [...placements.map(({ team }) => team.id), ...removals.map(({ teamId }) => teamId)];
   const index = results.findIndex(([error]) => error);
-  if (index >= 0) throw placementError(results[index][0], teamIds[index]);
+  if (index < 0) return;
+  // The results come in the order queued: the placements, then the removals.
+  const teamId = index < placements.length ? placements[index].team.id : removals[index - placements.length].teamId;
+  throw placementError(results[index][0], teamId);
 }
 
 /**
