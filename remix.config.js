@@ -9,7 +9,9 @@ export default {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,
     v3_throwAbortReason: true,
-    v3_lazyRouteDiscovery: true,
+    // Off: every document loads the route manifest as one static, cached file, and no route is matched again
+    // per request to inline a partial one (docs/decisions/052-route-discovery-off.md).
+    v3_lazyRouteDiscovery: false,
     v3_singleFetch: true,
   },
 };

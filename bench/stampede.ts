@@ -7,10 +7,11 @@
  * How a participant loads the two pages (--mode):
  * - `html` (default): each a full HTML GET, a browser's first load (a reload, or no JavaScript). The
  *   heavier case: every loader of the page (root, layout, page) and the whole render.
- * - `data`: what the hydrated /gates page does (docs/performance-log.md "Stampede"): at the flip the
- *   open card's link is discovered (`/__manifest?p=/gate/N`), the click reads `/gate/N.data` (the page's
- *   loader only: the layout's stay), the gate's challenge links are discovered, the click reads
- *   `/submition/:id.data`. (JavaScript and CSS files are the browser's cache's or the CDN's.)
+ * - `data`: what the hydrated /gates page does (docs/performance-log.md "Stampede"): the click on the open
+ *   card reads `/gate/N.data` (the page's loader only: the layout's stay), the click on a challenge reads
+ *   `/submition/:id.data`. The browser knows every route from the manifest file it loaded with /gates (route
+ *   discovery is off: docs/decisions/052-route-discovery-off.md), so it asks for none. (JavaScript and CSS
+ *   files are the browser's cache's or the CDN's.)
  *
  * Errors: any answer other than 200, a gate page served closed to a request sent at or after T, a
  * gate page served open to a request answered before T (probes, one every 25 ms in the last 1.5 s
@@ -142,9 +143,6 @@ try {
   const [webs] = await Promise.all([startWebs(world.env, config.webs, BENCH_PORT_BASE + 70), startWorkers(world.env, config.workers)]);
   const webFor = (index: number): WebProcess => webs[index % webs.length];
 
-  // The Remix build's version, which a browser's route discovery sends (from the manifest the page loads).
-  let manifestUrl = "";
-
   // Warm-up, not recorded: the event has been running, so the webs have served the other gates' pages.
   const warmChallenge = seeded.challenges.find((challenge) => challenge.wave !== config.gate)!;
   for (const [index, web] of webs.entries()) {
@@ -162,16 +160,13 @@ try {
   await Promise.all(
     Array.from({ length: config.seatingConcurrency }, async () => {
       for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
-        const body = await timed("seat: GET /gates", `${webFor(index).url}/gates`, cookies.get(participants[index].id)!, (_, page) =>
+        await timed("seat: GET /gates", `${webFor(index).url}/gates`, cookies.get(participants[index].id)!, (_, page) =>
           page.includes(`href="/gate/${config.gate}"`) ? `gate ${config.gate} shown open while seating` : null,
         );
-        manifestUrl ||= /\/build\/manifest-[0-9A-Fa-f]+\.js/.exec(body ?? "")?.[0] ?? "";
       }
     }),
   );
   const seatingSeconds = (performance.now() - seatingStarted) / 1000;
-  const manifestVersion = manifestUrl ? (/"version":"([^"]+)"/.exec(await (await fetch(`${webs[0].url}${manifestUrl}`)).text())?.[1] ?? "") : "";
-  if (config.mode === "data" && !manifestVersion) throw new BenchFailure("no manifest version found from /gates");
 
   const opensAt = Date.now() + config.quietBeforeMs + config.probeForMs;
   await getDb().update(gates).set({ opensAt: new Date(opensAt) }).where(eq(gates.number, config.gate));
@@ -228,12 +223,9 @@ try {
       if (challengeId === undefined || !gateChallenges.includes(challengeId)) return void errors.push({ step: "GET /gate/:n", why: `links ${links.join(",")}` });
       if (!(await timed("GET /submition/:id", `${base}${gatePath(challengeId)}`, cookie, () => null))) return;
     } else {
-      const discover = (paths: string[]) => `${base}/__manifest?${paths.map((path) => `p=${encodeURIComponent(path)}`).join("&")}&version=${manifestVersion}`;
-      if (!(await timed("discover /gate/:n", discover([`/gate/${config.gate}`]), cookie, () => null))) return;
       const routes = encodeURIComponent("routes/_app.gate.$wave");
       if (!(await timed("GET /gate/:n.data", `${base}/gate/${config.gate}.data?_routes=${routes}`, cookie, closedAfterT))) return;
       challengeId = gateChallenges[Math.floor(Math.random() * gateChallenges.length)];
-      if (!(await timed("discover /submition/:id", discover(gateChallenges.map(gatePath)), cookie, () => null))) return;
       const challengeRoutes = encodeURIComponent("routes/_app.submition.$id");
       const check = (_: number, body: string) => (body.includes(`Challenge `) ? null : "challenge page without its challenge");
       if (!(await timed("GET /submition/:id.data", `${base}${gatePath(challengeId)}.data?_routes=${challengeRoutes}`, cookie, check))) return;

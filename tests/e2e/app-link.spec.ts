@@ -19,6 +19,12 @@ async function sameDocument(page: Page): Promise<boolean> {
 
 test("the top bar's links move between pages in the same document and mark the page shown; back returns", async ({ browser }) => {
   const page = await signedInPage(browser, participant("phoenix3"));
+  // The browser knows every route from the manifest file: it never asks the server for one (route discovery is
+  // off, docs/decisions/052-route-discovery-off.md).
+  const discoveries: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/__manifest") discoveries.push(request.url());
+  });
   await page.goto("/gates");
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link", { name: "Gates" })).toHaveAttribute("aria-current", "page");
@@ -37,6 +43,7 @@ test("the top bar's links move between pages in the same document and mark the p
   await expect(page).toHaveURL(/\/gates$/);
   await expect(nav.getByRole("link", { name: "Gates" })).toHaveAttribute("aria-current", "page");
   expect(await sameDocument(page)).toBe(true);
+  expect(discoveries).toEqual([]);
 
   // A modified click is the browser's: a new tab, not a navigation of this page.
   const opened = page.context().waitForEvent("page");

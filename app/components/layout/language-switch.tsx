@@ -11,8 +11,9 @@ export function LanguageSwitch({ className }: { className?: string }) {
   const location = useLocation();
   const other: Language = language === "ar" ? "en" : "ar";
   return (
-    // discover="none": Remix finds the route when the form is sent. Discovered eagerly as the page
-    // hydrates, the page lost its <link rel="modulepreload"> tags (tests/e2e/auth.spec.ts saw it).
+    // discover="none": no eager discovery should lazy route discovery be turned on again (it is off:
+    // docs/decisions/052-route-discovery-off.md). Discovered eagerly as the page hydrated, the page lost its
+    // <link rel="modulepreload"> tags (tests/e2e/auth.spec.ts saw it).
     <Form method="post" action="/language" discover="none" className={["language-switch", className].filter(Boolean).join(" ")}>
       <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
       <button type="submit" name="lang" value={other} className="language-switch__button" lang={other} title={t("nav.language")}>
