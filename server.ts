@@ -31,6 +31,7 @@ import { closeEmitter } from "./app/infrastructure/emitter.server.ts";
 import { getEnv } from "./app/infrastructure/env.server.ts";
 import { getLogger } from "./app/infrastructure/logger.server.ts";
 import { QUEUE_BOARD_PATH, queueBoardRouter } from "./app/glue/queue-board.server.ts";
+import { answerStaleDiscovery, ROUTE_DISCOVERY_PATH } from "./app/glue/route-discovery.server.ts";
 import { closeQueues, getQueue } from "./app/infrastructure/queue.server.ts";
 import { attachRealtime } from "./app/glue/realtime.server.ts";
 import { closeRedis, getRedis } from "./app/infrastructure/redis.server.ts";
@@ -315,6 +316,9 @@ app.use(logAccess);
 
 app.use(QUEUE_BOARD_PATH, ...queueBoardRouter());
 
+// A page of an earlier build asking for a route: told to reload (app/glue/route-discovery.server.ts).
+app.get(ROUTE_DISCOVERY_PATH, answerStaleDiscovery);
+
 // Bodies first, within their limits and deadline: a slow or oversized body is refused here and never
 // holds an admission slot (app/glue/request-bodies.server.ts). Uploads stream on to their parsers.
 const readBodies = boundedBodies({ deadlineMs: env.WEB_BODY_DEADLINE_MS });
@@ -384,7 +388,8 @@ const pageReads = aheadOfExpress({
           routeMatches(METRICS_PATH, pathname) ||
           mountMatches(BUILD_PATH, pathname) ||
           publicPaths.has(pathname) ||
-          mountMatches(QUEUE_BOARD_PATH.toLowerCase(), pathname),
+          mountMatches(QUEUE_BOARD_PATH.toLowerCase(), pathname) ||
+          routeMatches(ROUTE_DISCOVERY_PATH, pathname),
         steps: pageReadSteps,
         onPath: (req, res, pathname) => observeDuration(req, res, pathname, () => (res as express.Response).locals.viaRemix === true),
         onError: (error, req, res) => {

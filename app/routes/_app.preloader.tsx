@@ -67,9 +67,9 @@ export default function Preloader() {
   const navigation = useNavigation();
   const leaving = useRef(false);
   leaving.current = navigation.state !== "idle";
-  // Before a navigation begins, Remix may first fetch the target's route (the manifest), with the state
-  // still "idle": a form sent or a link followed counts from the moment it is clicked (seen in a CI run:
-  // the logout was cancelled by this page's own move to `next`).
+  // Route discovery (off since decision 052) made Remix fetch the target's route before a navigation began,
+  // with the state still "idle": a form sent or a link followed counts from the moment it is clicked, whatever
+  // Remix does first (seen in a CI run: the logout was cancelled by this page's own move to `next`).
   const chose = useRef(false);
   useEffect(() => {
     const choose = (event: Event) => {

@@ -43,10 +43,14 @@ let trackSolves = false;
 let solvedSeen: Array<Map<number, number>> = [];
 let solvedAt: Array<Map<number, number>> = [];
 /**
- * A team's k-th solve as one number (k < 2^16): the shard's own bookkeeping is part of the machine's load. With a
- * string key a delivery ("team:k"), `takeSolves` was 14 % of a shard's busy time in bench:flags's live run; 10 % so.
+ * A team's k-th solve as one number: the shard's own bookkeeping is part of the machine's load. In V8 profiles of a
+ * shard over bench:flags's live run (1 Dec 2026, docs/PERFORMANCE.md "Flag answers"), `takeSolves` took 14 % of its
+ * busy time with a string key for each delivery ("team:k"), and 10 % with this.
  */
-const solveKey = (teamId: number, k: number) => teamId * 65_536 + k;
+function solveKey(teamId: number, k: number): number {
+  if (k >= 65_536) throw new Error(`socket-shard: solve ${k} of team ${teamId} is past what a key holds`);
+  return teamId * 65_536 + k;
+}
 
 function takeSolves(index: number, team: { id: number; solvedCount: number }, at: number) {
   const best = solvedSeen[index].get(team.id) ?? 0;

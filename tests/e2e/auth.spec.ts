@@ -61,6 +61,17 @@ test.describe("login", () => {
     await expect(page).toHaveURL(/\/\/[^/?]+\/welcome$/); // the page itself, not /preloader?next=/welcome
   });
 
+  test("signing in, the preloader fetches the journey's code before it moves on", async ({ page }) => {
+    const fetched: string[] = [];
+    page.on("request", (request) => fetched.push(new URL(request.url()).pathname));
+    await login(page, logins.participant);
+    await expect(page).toHaveURL(/\/\/[^/?]+\/welcome$/);
+    // /gates's and a gate's modules, which this test never opens: only the preloader asks for them (decision 008).
+    // It reads them from the route manifest, whole since route discovery is off (decision 052): with discovery on it
+    // held only the preloader's own routes, and none was fetched.
+    expect(fetched.filter((path) => /^\/build\/routes\/_app\.(gates|gate\.\$wave)-[0-9A-Z]+\.js$/.test(path))).toHaveLength(2);
+  });
+
   test("logout ends the session", async ({ page }) => {
     await login(page, logins.participant);
     // Signing in lands on the preloader, which moves on to /welcome by itself. (The pattern must not match
@@ -157,8 +168,8 @@ test.describe("operations", () => {
   });
 
   test("fingerprinted assets are cached for a year", async ({ request }) => {
-    // Read from the page as served: once hydrated, Remix drops its modulepreload links at its first re-render
-    // (a link on the page discovering its route is one), so the live document may no longer hold them.
+    // Read from the page as served: once hydrated, Remix drops its modulepreload links at its first re-render,
+    // so the live document may no longer hold them. (The first is the route manifest's, decision 052.)
     const html = await (await request.get("/login")).text();
     const src = /<link rel="modulepreload" href="([^"]+)"/.exec(html)?.[1] ?? "";
     expect(src).toMatch(/^\/build\//);

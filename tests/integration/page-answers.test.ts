@@ -101,3 +101,30 @@ describe("a page's answer", () => {
     expect(missing.body.toString()).toContain("</html>");
   });
 });
+
+// Route discovery is off (docs/decisions/052-route-discovery-off.md).
+describe("the routes a page knows", () => {
+  it("come as the build's manifest file, which the document imports; none inlined", async () => {
+    const html = (await raw("/gates")).body.toString();
+    const manifest = /import "(\/build\/manifest-[0-9A-Fa-f]+\.js)"/.exec(html)?.[1];
+    expect(manifest).toBeDefined();
+    expect(html).not.toContain("window.__remixManifest");
+    const file = await raw(manifest!);
+    expect(file.status).toBe(200);
+    // Every route of the build: the admin's pages too (their paths were never secret: discovery served them).
+    expect(file.body.toString()).toContain('"routes/dashboard.submissions"');
+  });
+
+  it("a page of an earlier build asking for a route is told to reload, at once", async () => {
+    const [signedIn, visitor] = await Promise.all([
+      raw("/__manifest?p=%2Fgate%2F4&p=%2Fstatus&version=0ld0ld00"),
+      raw("/__MANIFEST?p=%2Fgates&version=0ld0ld00", { withCookie: false }),
+    ]);
+    for (const answer of [signedIn, visitor]) {
+      expect(answer.status).toBe(204);
+      expect(answer.headers["x-remix-reload-document"]).toBe("true");
+      expect(answer.headers["cache-control"]).toBe("no-store");
+      expect(answer.body.length).toBe(0);
+    }
+  });
+});

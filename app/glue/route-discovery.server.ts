@@ -1,0 +1,15 @@
+/**
+ * Route discovery is off (docs/decisions/052-route-discovery-off.md): no page of this build asks the server for a
+ * route. A page loaded from an earlier build and left open across the deploy still does (`GET /__manifest`), and
+ * Remix's client takes anything but an answer of its own as a failed discovery: its next navigation to such a
+ * route would end on the error page, and it asks again at each change of the page. It is told what Remix's server
+ * tells a page of another build: reload the document (204, `X-Remix-Reload-Document`). Its next navigation then
+ * loads a document, from this build.
+ */
+import type { Request, Response } from "express";
+
+export const ROUTE_DISCOVERY_PATH = "/__manifest";
+
+export function answerStaleDiscovery(_req: Request, res: Response) {
+  res.status(204).set({ "X-Remix-Reload-Document": "true", "Cache-Control": "no-store" }).end();
+}
