@@ -31,6 +31,7 @@ describe("the request metric's labels", () => {
   it("name what is answered before Remix from a fixed list", () => {
     expect(routeOf("/api/v1/scoreboard", false)).toBe("/api/v1/scoreboard (feed)");
     expect(routeOf("/healthz", false)).toBe("/healthz");
+    expect(routeOf("/__manifest", false)).toBe("/__manifest (reload)");
     expect(routeOf("/build/entry.client-AB12.js", false)).toBe("/build/*");
     expect(routeOf("/dashboard/queues/api/queues", false)).toBe("/dashboard/queues/*");
     expect(routeOf("/favicon.ico", false)).toBe("public file");

@@ -36,6 +36,8 @@ const FIXED: ReadonlyMap<string, string> = new Map([
   ["/healthz", "/healthz"],
   ["/readyz", "/readyz"],
   ["/metrics", "/metrics"],
+  // A page of an earlier build asking for a route: told to reload (route-discovery.server.ts).
+  ["/__manifest", "/__manifest (reload)"],
 ]);
 
 /** Answered outside Remix, by prefix. */

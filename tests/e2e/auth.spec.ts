@@ -63,7 +63,9 @@ test.describe("login", () => {
 
   test("signing in, the preloader fetches the journey's code before it moves on", async ({ page }) => {
     const fetched: string[] = [];
-    page.on("request", (request) => fetched.push(new URL(request.url()).pathname));
+    page.on("response", (response) => {
+      if (response.ok()) fetched.push(new URL(response.url()).pathname);
+    });
     await login(page, logins.participant);
     await expect(page).toHaveURL(/\/\/[^/?]+\/welcome$/);
     // /gates's and a gate's modules, which this test never opens: only the preloader asks for them (decision 008).

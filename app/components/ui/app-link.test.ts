@@ -14,7 +14,7 @@ async function markupOf(props: AppLinkProps): Promise<string> {
 }
 
 describe("AppLink", () => {
-  it("renders a real link to an app path, marked for Remix's route discovery, with its other props", async () => {
+  it("renders a real link to an app path, marked `data-discover` as <Link> marks it, with its other props", async () => {
     const html = await markupOf({ to: "/gate/3?x=1#y", className: "action-button", "aria-label": "Next" });
     expect(html).toBe('<a href="/gate/3?x=1#y" data-discover="true" class="action-button" aria-label="Next">go</a>');
   });
