@@ -7,10 +7,11 @@ import { forwardRef, useEffect, useState, type AnchorHTMLAttributes, type MouseE
  * <Link> does for such a path: a real <a href> (without JavaScript it just navigates), a click handled by
  * the router (no document reload; the page already shown is replaced in the history, not pushed),
  * `data-discover` as <Link> renders it (inert while route discovery is off, decision 052), and
- * `prefetch="intent"` (a pointer or focus resting on it for 100 ms loads the page's modules and data). In the page it costs close to what a plain <a> does: with
- * Remix's NavLink the top bar's six links cost 11–13 % of a light page's server CPU (React Router's link
- * hooks resolve the path against the route tree several times per link, and a props spread followed by
- * more props is slow in Node 20's V8: docs/decisions/031-server-render-costs.md).
+ * `prefetch="intent"` (a pointer or focus resting on it for 100 ms loads the page's modules and data). In
+ * the page it costs close to what a plain <a> does: with Remix's NavLink the top bar's six links cost
+ * 11–13 % of a light page's server CPU (React Router's link hooks resolve the path against the route tree
+ * several times per link, and a props spread followed by more props is slow in Node 20's V8:
+ * docs/decisions/031-server-render-costs.md).
  * Anything else (a relative path, `state`, `preventScrollReset`) uses Remix's <Link>; an address elsewhere
  * ("https://…") is left to the browser, as <Link> leaves it.
  */
