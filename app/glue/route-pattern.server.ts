@@ -10,6 +10,7 @@
  */
 import { matchRoutes } from "@remix-run/react";
 import type { ServerBuild } from "@remix-run/node";
+import { ROUTE_DISCOVERY_PATH } from "./route-discovery.server.ts";
 
 type BuildRoute = ServerBuild["routes"][string];
 type RouteObject = Parameters<typeof matchRoutes>[0][number];
@@ -37,7 +38,7 @@ const FIXED: ReadonlyMap<string, string> = new Map([
   ["/readyz", "/readyz"],
   ["/metrics", "/metrics"],
   // A page of an earlier build asking for a route: told to reload (route-discovery.server.ts).
-  ["/__manifest", "/__manifest (reload)"],
+  [ROUTE_DISCOVERY_PATH, `${ROUTE_DISCOVERY_PATH} (reload)`],
 ]);
 
 /** Answered outside Remix, by prefix. */
