@@ -35,6 +35,7 @@ import { answerStaleDiscovery, ROUTE_DISCOVERY_PATH } from "./app/glue/route-dis
 import { closeQueues, getQueue } from "./app/infrastructure/queue.server.ts";
 import { attachRealtime } from "./app/glue/realtime.server.ts";
 import { closeRedis, getRedis } from "./app/infrastructure/redis.server.ts";
+import { readyConnections } from "./app/glue/ready-connections.server.ts";
 import { CLIENT_IP_HEADER } from "./app/glue/request.server.ts";
 import { closeS3, pingStorage } from "./app/infrastructure/s3.server.ts";
 import { isScoreboardFeedUrl, scoreboardFeedListener } from "./app/glue/scoreboard-feed.server.ts";
@@ -432,6 +433,9 @@ httpServer.listen(env.PORT, () => {
   const address = httpServer.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
   log.info({ port }, `Gatekeeper web listening on http://localhost:${port}`);
+  // Every connection of the pool opened and its answers' statements planned now, not in the first burst that needs
+  // them (docs/decisions/053-connections-kept-ready.md); requests meanwhile wait their turn for a connection.
+  void readyConnections({ answers: true });
   // The flows that need mail say so on their pages; the operator reads it here (docs/domain.md "Mail").
   if ("off" in env.mail) log.warn({ reason: env.mail.off }, "mail is off: no SMTP server is configured (SMTP_HOST); new accounts get one-time passwords, and there is no \"Forgot your password?\"");
   if (env.NODE_ENV === "development" && process.env.REMIX_DEV_ORIGIN) void broadcastDevReady(build);

@@ -53,6 +53,12 @@ export function startInOrder(db: Queryable, statements: ReadonlyArray<SQL | Preb
 }
 
 /**
+ * Runs that settle a prepared statement's plan: Postgres (`plan_cache_mode` auto) plans it for its values at each of
+ * its first five runs, then weighs its generic plan against them and keeps the cheaper kind.
+ */
+export const PLANS_TO_SETTLE = 6;
+
+/**
  * Sent first in a transaction of the live path (sendInOrder): its statements' plans are Postgres's generic
  * ones, made once per connection, not a plan made again at every run for the values given. Those statements
  * look rows up by key (a team, a submission, a user), where the generic plan is the custom one; planning them

@@ -28,6 +28,7 @@ import { requeueStalePredictions, revealDueChallenges } from "../app/modules/pre
 import { closeMail } from "../app/infrastructure/mail.server.ts";
 import { sweepQueuedMails } from "../app/modules/mail/mails.server.ts";
 import { pruneMailRecords } from "../app/modules/mail/retention.server.ts";
+import { readyConnections } from "../app/glue/ready-connections.server.ts";
 
 /** Every queue but the code runs', which the runner process consumes (workers/runner.ts). */
 type WorkerQueue = Exclude<QueueKey, "runs">;
@@ -121,6 +122,9 @@ async function main() {
   const metricsServer = env.METRICS_TOKEN ? await startMetricsServer(env.WORKER_METRICS_PORT) : null;
   if (metricsServer) workerGauges();
   const workers = startWorkers();
+  // The pool's connections opened and the standings batch's statements planned on each now, not in the first burst of
+  // jobs (docs/decisions/053-connections-kept-ready.md).
+  void readyConnections({ answers: false });
 
   // Start-up and then every few seconds: catch up on any team whose job never reached the queue.
   // Several workers sweeping at once only enqueue duplicates, which find nothing left to do.

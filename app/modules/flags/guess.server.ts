@@ -6,7 +6,7 @@
  */
 import { asc, desc, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../../../db/client.ts";
-import { prebuilt, rowsOf, sendInOrder, type Prebuilt } from "../../../db/in-order.ts";
+import { PLANS_TO_SETTLE, prebuilt, rowsOf, sendInOrder, type Prebuilt } from "../../../db/in-order.ts";
 import { parsedJson } from "../../../db/json.ts";
 import {
   challengeFlags,
@@ -629,6 +629,17 @@ const solveAnswers = solveBatchStatements.map((statement) =>
 );
 /** The group a challenge's right answers go through (and whose turn its wrong answers wait for). */
 const solveAnswersOf = (challenge: FlagChallenge) => solveAnswers[challenge.hasPrerequisites ? 1 : 0];
+
+/**
+ * The answers' statements as a connection readies them before it takes any (docs/decisions/053-connections-kept-ready.md):
+ * each with no answer (it writes nothing), PLANS_TO_SETTLE times, so that Postgres has made the custom plans it makes
+ * first and settled on a plan by the time answers come.
+ */
+export function flagStatementsToReady(): Prebuilt[] {
+  return [...wrongBatchStatements, ...solveBatchStatements].flatMap((statement) =>
+    Array.from({ length: PLANS_TO_SETTLE }, () => statement({ answers: "[]", lockWaitMs: SOLVE_LOCK_WAIT_MS })),
+  );
+}
 
 /** Why the team's row took no answer: the challenge changed (STALE), locked, solved, no attempts left, or a wait. */
 async function refusalOfTeam(row: Record<string, unknown>, challenge: FlagChallenge, teamId: number, now: Date, readIn: number): Promise<FlagError | typeof STALE> {
