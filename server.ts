@@ -429,13 +429,13 @@ gaugeOnScrape("gatekeeper_db_pool_in_use", "Postgres connections of this process
 gaugeOnScrape("gatekeeper_db_pool_waiting", "Statements and transactions of this process waiting for a Postgres connection", () => poolStats().waiting);
 counterOnScrape("gatekeeper_db_statements_total", "Statements and transactions this process has sent to Postgres", () => poolStats().sent);
 
+// Every connection of the pool opened and the flag answers' statements planned on each before the process listens, not
+// in the first burst that needs them (docs/decisions/053-connections-kept-ready.md).
+await readyConnections({ answers: true });
 httpServer.listen(env.PORT, () => {
   const address = httpServer.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
   log.info({ port }, `Gatekeeper web listening on http://localhost:${port}`);
-  // Every connection of the pool opened and its answers' statements planned now, not in the first burst that needs
-  // them (docs/decisions/053-connections-kept-ready.md); requests meanwhile wait their turn for a connection.
-  void readyConnections({ answers: true });
   // The flows that need mail say so on their pages; the operator reads it here (docs/domain.md "Mail").
   if ("off" in env.mail) log.warn({ reason: env.mail.off }, "mail is off: no SMTP server is configured (SMTP_HOST); new accounts get one-time passwords, and there is no \"Forgot your password?\"");
   if (env.NODE_ENV === "development" && process.env.REMIX_DEV_ORIGIN) void broadcastDevReady(build);

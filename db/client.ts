@@ -13,11 +13,6 @@ export interface DbHandle {
   close: () => Promise<void>;
   /** The pool's load now: drizzle's statements and transactions in flight against its size (metrics). */
   poolStats: () => PoolStats;
-  /**
-   * Opens every connection of the pool and hands each to `use` as a client of its own (all `max` at once, so each
-   * is a different connection), then gives them back to the pool. A failure of one is thrown once all have ended.
-   */
-  eachConnection: (use: (db: Database) => Promise<void>) => Promise<void>;
 }
 
 export interface PoolStats {
@@ -108,14 +103,6 @@ function counting(sql: postgres.Sql, counter: Counter): postgres.Sql {
   });
 }
 
-/**
- * A reserved connection's client with its pool's options: postgres.js gives a reserved client none of its own (its
- * connection parses with the pool's), and drizzle reads them to set its parsers.
- */
-function withPoolOptions(reserved: postgres.ReservedSql, pool: postgres.Sql): postgres.Sql {
-  return Object.assign(reserved, { options: pool.options });
-}
-
 export function createDb(url: string, options: { max?: number } = {}): DbHandle {
   const sql = postgres(url, {
     max: options.max ?? 10,
@@ -123,8 +110,9 @@ export function createDb(url: string, options: { max?: number } = {}): DbHandle 
     // Fail a request fast instead of hanging it when Postgres is down.
     connect_timeout: 5,
     // A connection is kept while the process lives (no idle close, no end of life): its prepared statements and
-    // their plans are the connection's, and a connection opened again plans every statement again, at the moment a
-    // burst needs it (docs/decisions/053-connections-kept-ready.md). Postgres ending one (a restart) still closes it.
+    // their plans are the connection's, and a connection opened again prepares and plans every statement again, at
+    // the moment a burst needs it (docs/decisions/053-connections-kept-ready.md). Postgres ending one (a restart, a
+    // kill) still closes it, and the pool opens another when a statement needs one.
     idle_timeout: 0,
     max_lifetime: 0,
     // Seconds a closed connection waits before it reconnects. The default grows to 20 s, and requests
@@ -145,16 +133,6 @@ export function createDb(url: string, options: { max?: number } = {}): DbHandle 
     db,
     sql,
     close: () => sql.end({ timeout: 5 }),
-    eachConnection: async (use) => {
-      const reserved = await Promise.allSettled(Array.from({ length: max }, () => sql.reserve()));
-      try {
-        const used = await Promise.allSettled(reserved.map((each) => (each.status === "fulfilled" ? use(drizzle(preparing(withPoolOptions(each.value, sql)), { schema })) : Promise.reject(each.reason))));
-        const failed = used.find((each) => each.status === "rejected");
-        if (failed) throw failed.reason;
-      } finally {
-        for (const each of reserved) if (each.status === "fulfilled") each.value.release();
-      }
-    },
     poolStats: () => ({ max, inFlight: counter.inFlight, inUse: Math.min(counter.inFlight, max), waiting: Math.max(0, counter.inFlight - max), sent: counter.sent, awaitedMs: counter.awaitedMs }),
   };
 }

@@ -1,6 +1,6 @@
-import { type Placeholder, type Query, type SQL, sql } from "drizzle-orm";
+import { type Placeholder, type Query, type SQL, sql, TransactionRollbackError } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import type { Queryable } from "./client.ts";
+import type { Database, Queryable } from "./client.ts";
 
 export type Rows = Record<string, unknown>[];
 
@@ -57,6 +57,41 @@ export function startInOrder(db: Queryable, statements: ReadonlyArray<SQL | Preb
  * its first five runs, then weighs its generic plan against them and keeps the cheaper kind.
  */
 export const PLANS_TO_SETTLE = 6;
+
+/**
+ * `statements` run `connections` times at once, each time in a transaction of its own that is rolled back (so they
+ * must write nothing that matters), a lock waited for 1 s at most and each statement given 5 s: a transaction holds its
+ * connection to the end, so with nothing else running (a process's start) each runs on a connection of its own, and
+ * leaves there the statements prepared and planned (docs/decisions/053-connections-kept-ready.md). Through the pool's
+ * own transactions: a connection lost meanwhile fails its run, and the pool opens another when a statement needs one.
+ * True once all have ended; false if `withinMs` passed first (the rest end by their statements' timeout). Throws the
+ * first failure.
+ */
+export async function rolledBackOnEachConnection(db: Database, connections: number, statements: ReadonlyArray<SQL | Prebuilt>, withinMs: number): Promise<boolean> {
+  const runs = Array.from({ length: connections }, () =>
+    db
+      .transaction(async (tx) => {
+        const settled = await sendInOrder(tx, [sql`set local lock_timeout = '1s'`, sql`set local statement_timeout = '5s'`, ...statements]);
+        const failed = settled.find((result) => result.status === "rejected");
+        if (failed) throw failed.reason;
+        tx.rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof TransactionRollbackError)) throw error;
+      }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(resolve, withinMs, "late")));
+  try {
+    const ended = await Promise.race([Promise.allSettled(runs), late]);
+    if (ended === "late") return false;
+    const failed = ended.find((result) => result.status === "rejected");
+    if (failed) throw failed.reason;
+    return true;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Sent first in a transaction of the live path (sendInOrder): its statements' plans are Postgres's generic

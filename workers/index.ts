@@ -121,10 +121,10 @@ async function main() {
   const env = getEnv();
   const metricsServer = env.METRICS_TOKEN ? await startMetricsServer(env.WORKER_METRICS_PORT) : null;
   if (metricsServer) workerGauges();
+  // The pool's connections opened and the standings batch's statements planned on each before the first job, not in
+  // the first burst of jobs (docs/decisions/053-connections-kept-ready.md).
+  await readyConnections({ answers: false });
   const workers = startWorkers();
-  // The pool's connections opened and the standings batch's statements planned on each now, not in the first burst of
-  // jobs (docs/decisions/053-connections-kept-ready.md).
-  void readyConnections({ answers: false });
 
   // Start-up and then every few seconds: catch up on any team whose job never reached the queue.
   // Several workers sweeping at once only enqueue duplicates, which find nothing left to do.

@@ -1,4 +1,6 @@
+import type { SQL } from "drizzle-orm";
 import { createDb, type DbHandle, type PoolStats } from "../../db/client.ts";
+import { type Prebuilt, rolledBackOnEachConnection } from "../../db/in-order.ts";
 import { getEnv } from "./env.server.ts";
 
 // One pool per process, kept on globalThis so that dev rebuilds do not open a new pool each time.
@@ -21,6 +23,16 @@ export async function closeDb() {
   const handle = globalForDb.__gatekeeperDb;
   globalForDb.__gatekeeperDb = undefined;
   await handle?.close();
+}
+
+/**
+ * `statements` run once on each connection of the process's pool, each time in a transaction rolled back
+ * (rolledBackOnEachConnection; docs/decisions/053-connections-kept-ready.md). True once all have ended, false if
+ * `withinMs` passed first.
+ */
+export function onEachConnectionRolledBack(statements: ReadonlyArray<SQL | Prebuilt>, withinMs: number): Promise<boolean> {
+  const handle = getDbHandle();
+  return rolledBackOnEachConnection(handle.db, handle.poolStats().max, statements, withinMs);
 }
 
 /** The process's pool load (metrics); zeros before the first query opened it. */

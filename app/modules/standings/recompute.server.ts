@@ -365,10 +365,11 @@ const batchReads = prebuilt(["ids"], ({ ids }) =>
 /**
  * A batch's statements as a connection readies them before it takes any (docs/decisions/053-connections-kept-ready.md):
  * for no team, under the generic plans a batch runs with (GENERIC_PLANS, which holds to the end of the transaction:
- * last among a connection's statements to ready).
+ * last among a connection's statements to ready); its locks as a web process's batch takes them (`tryLocks`, only
+ * tried) or as a job's (waited for).
  */
-export function batchStatementsToReady(): Array<SQL | Prebuilt> {
-  return [GENERIC_PLANS, batchLocksTried({ ids: "{}" }), batchLocks({ ids: "{}" }), batchReads({ ids: "{}" })];
+export function batchStatementsToReady({ tryLocks }: { tryLocks: boolean }): Array<SQL | Prebuilt> {
+  return [GENERIC_PLANS, (tryLocks ? batchLocksTried : batchLocks)({ ids: "{}" }), batchReads({ ids: "{}" })];
 }
 
 /** The batch's outbox rows locked in team id order, as every statement marking several teams locks them: two of them never wait for each other in a circle. */
