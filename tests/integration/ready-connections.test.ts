@@ -4,11 +4,13 @@
  * rolledBackOnEachConnection (db/in-order.ts), which it is built on.
  */
 import { sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { readyConnections } from "../../app/glue/ready-connections.server.ts";
 import { closeDb, getDbHandle } from "../../app/infrastructure/db.server.ts";
 import { createDb, type Database, type Transaction } from "../../db/client.ts";
 import { rolledBackOnEachConnection } from "../../db/in-order.ts";
+import { productionServiceEnv } from "../../scripts/lib/local-services.ts";
+import { startProcess, stopAll, WEB_SESSION_SECRET } from "../support/processes.ts";
 
 /**
  * `read` on `count` connections of the pool at once: each in a transaction that waits for all the others to have read
@@ -49,7 +51,7 @@ describe("rolledBackOnEachConnection", () => {
     const marker = `ready-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     const table = `gk_ready_${Math.random().toString(36).slice(2, 10)}`;
     try {
-      const ended = await rolledBackOnEachConnection(handle.db, 3, [sql`select ${1}::int as one, ${sql.raw(`'${marker}'`)} as marker`, sql.raw(`create table ${table} (x int)`)], 10_000);
+      const ended = await rolledBackOnEachConnection(handle.db, 3, [sql`select ${1}::int as one, ${sql.raw(`'${marker}'`)} as marker`, sql.raw(`create temp table ${table} (x int)`)], 10_000);
       expect(ended).toBe(true);
       // Each connection prepared the statement once: three connections, three preparations.
       const seen = await onEachConnection(handle.db, 3, async (tx) => {
@@ -150,3 +152,22 @@ describe("readyConnections", () => {
     }
   });
 });
+
+describe("a process's start", () => {
+  afterAll(() => stopAll());
+
+  // Its log, in order: a start that listened (or took jobs) first would not match, and the start would time out.
+  it("readies the connections before a web process listens", async () => {
+    await startProcess("server.ts", /database connections readied[\s\S]*listening on http:\/\/localhost:\d+/, {
+      NODE_ENV: "production",
+      SESSION_SECRET: WEB_SESSION_SECRET,
+      ...productionServiceEnv(),
+      PORT: "0",
+    });
+  }, 90_000);
+
+  it("readies the connections before a worker takes jobs", async () => {
+    await startProcess("workers/index.ts", /database connections readied[\s\S]*worker started/);
+  }, 90_000);
+});
+
