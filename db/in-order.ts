@@ -60,7 +60,7 @@ export const PLANS_TO_SETTLE = 6;
 
 /**
  * `statements` run `connections` times at once, each time in a transaction of its own that is rolled back (so they
- * must write nothing that matters), a lock waited for 1 s at most and each statement given 1 s (one past it ends its run: the
+ * must write nothing that matters), a lock waited for 1 s at most and each statement given 2 s (one past it ends its run: the
  * statements after it fail at once in the aborted transaction): a transaction holds its
  * connection to the end, so with nothing else running (a process's start) each runs on a connection of its own, and
  * leaves there the statements prepared and planned (docs/decisions/053-connections-kept-ready.md). Through the pool's
@@ -72,7 +72,7 @@ export async function rolledBackOnEachConnection(db: Database, connections: numb
   const runs = Array.from({ length: connections }, () =>
     db
       .transaction(async (tx) => {
-        const settled = await sendInOrder(tx, [sql`set local lock_timeout = '1s'`, sql`set local statement_timeout = '1s'`, ...statements]);
+        const settled = await sendInOrder(tx, [sql`set local lock_timeout = '1s'`, sql`set local statement_timeout = '2s'`, ...statements]);
         const failed = settled.find((result) => result.status === "rejected");
         if (failed) throw failed.reason;
         tx.rollback();
