@@ -32,6 +32,9 @@ let sql: postgres.Sql;
 const savedEnv = { ...process.env };
 
 test.beforeAll(async () => {
+  // A hook outside a describe keeps the project's 30 s, not the file's: seeding and two process starts (each readying its
+  // Postgres connections first, docs/decisions/053-connections-kept-ready.md) took longer on a busy CI machine.
+  test.setTimeout(120_000);
   world = await createBenchWorld("e2e_pages");
   seeded = await seedWorld({ teams: TEAMS, membersPerTeam: 1, challenges: 8, judges: 1, submissionsPerTeam: 2 });
   web = await startWeb(world.env, PORT);
