@@ -1,3 +1,4 @@
+import { postgresErrorOf, type PostgresErrorFields } from "../../db/statement-fault.ts";
 import { onEachConnectionRolledBack } from "../infrastructure/db.server.ts";
 import { getLogger } from "../infrastructure/logger.server.ts";
 import { flagStatementsToReady } from "../modules/flags/guess.server.ts";
@@ -24,8 +25,10 @@ export async function readyConnections({ answers }: { answers: boolean }): Promi
     if (ended) log.info({ ms: Math.round(performance.now() - started) }, "database connections readied");
     else log.warn({ withinMs: READY_WITHIN_MS }, "database connections not all readied in time: the process starts; a statement is planned where it is first run");
   } catch (error) {
-    // Postgres's reason, without the statement's text that drizzle's error carries.
-    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    // Postgres's own error (its SQLSTATE and message), without the statement's text that drizzle's error carries.
+    const fault = postgresErrorOf(error) as (PostgresErrorFields & { message?: string }) | null;
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    const reason = fault ? `${fault.code}: ${fault.message}` : cause instanceof Error ? cause.message : String(cause);
     log.warn({ reason }, "database connections not all readied: a statement is planned where it is first run");
   }
 }
