@@ -21,6 +21,19 @@ async function freshTeam() {
     select ${member.name}, ${member.nameKey}, 'participant', password_hash, ${row.id} from users where name = ${logins.participant.name}`;
   // On the board (0 points) once the worker's sweep recomputes it, as a team made on the dashboard would be.
   await sql`insert into standings_outbox (team_id) values (${row.id})`;
+  // The sweep takes up to about 7 s (every 5 s, marks older than 2 s): a page opened before it has no row
+  // for the team. Ready when the team has a standing and no recompute is still due.
+  await expect
+    .poll(
+      async () => {
+        const [state] = await sql<Array<{ standing: boolean; due: boolean }>>`
+          select exists (select 1 from standings where team_id = ${row.id}) as standing,
+                 exists (select 1 from standings_outbox where team_id = ${row.id}) as due`;
+        return state.standing && !state.due;
+      },
+      { message: "the worker put the fresh team on the board", timeout: 20_000 },
+    )
+    .toBe(true);
   return { id: row.id, name: team.name, member: { name: member.name, password: logins.participant.password } };
 }
 
@@ -40,9 +53,9 @@ test.afterEach(async () => {
 
 test.describe("awards", () => {
   test("an admin's award moves the team's status and the scoreboard live; revoking takes it back", async ({ browser }) => {
-    // Steps: two sign-ins, the scoreboard, the awards page, the give, the live row, /status, the revoke,
-    // the live row back, /status again, two axe analyses.
-    budgetSteps(14);
+    // Steps: the worker's sweep (two), two sign-ins, the scoreboard, the awards page, the give, the live row,
+    // /status, the revoke, the live row back, /status again, two axe analyses.
+    budgetSteps(16);
     const team = await freshTeam();
     teamId = team.id;
 
@@ -96,8 +109,8 @@ test.describe("awards", () => {
   });
 
   test("the awards form and the revoke button work without JavaScript: errors beside the field, what was typed kept", async ({ browser }) => {
-    // Steps: a sign-in, the page, a refused post, a given post, a revoke.
-    budgetSteps(6);
+    // Steps: the worker's sweep (two), a sign-in, the page, a refused post, a given post, a revoke.
+    budgetSteps(8);
     const team = await freshTeam();
     teamId = team.id;
     const admin = await signedInPage(browser, logins.admin, { javaScriptEnabled: false });
