@@ -3,7 +3,7 @@ import { requirePageActor } from "~/glue/actor.server";
 import { failureOf } from "~/glue/failures.server";
 import { languageOf } from "~/glue/language.server";
 import { csvFileName, csvResponse } from "~/modules/exports/csv-format.server";
-import { teamFlagsCsv } from "~/modules/flags/attempts.server";
+import { teamFlagsCsv, teamFlagsKey } from "~/modules/flags/attempts.server";
 import { TeamFlagsQuerySchema } from "~/modules/flags/attempts-query";
 import { translateMessage } from "~/modules/i18n/server-messages";
 import { messages } from "~/modules/messages";
@@ -17,14 +17,26 @@ function refusal(request: Request, message: string, status: number, headers: Rec
 }
 
 /**
- * Every team's per-team flag of a challenge as CSV (admins only: pageRoles). A POST (the Attempts page's form):
- * never prefetched, never in a link's history, and under the CSRF check; each download is audited.
+ * Every team's per-team flag of a challenge as CSV, or (`what=key`) the challenge's key and the derivation as text
+ * (admins only: pageRoles). A POST (the Attempts page's form): never prefetched, never in a link's history, and
+ * under the CSRF check; each download is audited.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const actor = await requirePageActor(request);
-  const parsed = TeamFlagsQuerySchema.safeParse({ challenge: (await request.formData()).get("challenge") });
+  const form = await request.formData();
+  const parsed = TeamFlagsQuerySchema.safeParse({ challenge: form.get("challenge"), what: form.get("what") ?? undefined });
   if (!parsed.success) return refusal(request, messages.flagAttempts.notPerTeam, 400);
   try {
+    if (parsed.data.what === "key") {
+      const { text } = await teamFlagsKey(actor, parsed.data.challenge);
+      return new Response(text, {
+        headers: {
+          "Content-Type": "text/plain; charset=utf-8",
+          "Content-Disposition": `attachment; filename="team-flags-key-${parsed.data.challenge}.txt"`,
+          "Cache-Control": "no-store",
+        },
+      });
+    }
     const { csv } = await teamFlagsCsv(actor, parsed.data.challenge);
     return csvResponse(csv, csvFileName(`team-flags-${parsed.data.challenge}`));
   } catch (error) {

@@ -2,6 +2,7 @@
  * Dashboard → Attempts (docs/domain.md "Flag challenges"): what the admins read of the teams' flag answers and
  * what they do about them, through the routes as Remix calls them, against real Postgres.
  */
+import { createHmac } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditLog, flagAttempts, standings } from "../../db/schema.ts";
@@ -286,8 +287,31 @@ describe("sharing signals and per-team flags", () => {
     expect(record.after).toMatchObject({ challenge: challenge.id });
     expect(JSON.stringify(record)).not.toContain("GK{");
 
+    // The key, for organisers' own services: the documented derivation from it gives every team's flag above.
+    const keyed = await teamFlagsAction({ request: post("/dashboard/exports/team-flags.csv", admin, { challenge: challenge.id, what: "key" }), params: {}, context: {} });
+    expect(keyed.status).toBe(200);
+    expect(keyed.headers.get("Content-Type")).toBe("text/plain; charset=utf-8");
+    expect(keyed.headers.get("Cache-Control")).toBe("no-store");
+    expect(keyed.headers.get("Content-Disposition")).toBe(`attachment; filename="team-flags-key-${challenge.id}.txt"`);
+    const text = await keyed.text();
+    const key = /^Key \(hex, 32 bytes\): ([0-9a-f]{64})$/m.exec(text)?.[1];
+    expect(key).toBeDefined();
+    expect(text).toContain("Answer text: GK{<hmac>}");
+    for (const team of teamsMade) {
+      // Written from the text's words, not with perTeamFlag: HMAC-SHA256 over the id in decimal, 32 hex digits.
+      const digits = createHmac("sha256", Buffer.from(key!, "hex")).update(String(team.id), "utf8").digest("hex").slice(0, 32);
+      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${team.id},.*,GK\\{${digits}\\}$`)));
+    }
+    const keyRecords = await getDb()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.kind, "flag.export"), eq(auditLog.subjectId, challenge.id)));
+    expect(keyRecords.map((row) => row.after)).toContainEqual(expect.objectContaining({ challenge: challenge.id, key: true }));
+    expect(JSON.stringify(keyRecords)).not.toContain(key!);
+
     for (const cookie of [judge, participant]) {
       expect(await thrownStatus(teamFlagsAction({ request: post("/dashboard/exports/team-flags.csv", cookie, { challenge: challenge.id }), params: {}, context: {} }))).toBe(403);
+      expect(await thrownStatus(teamFlagsAction({ request: post("/dashboard/exports/team-flags.csv", cookie, { challenge: challenge.id, what: "key" }), params: {}, context: {} }))).toBe(403);
     }
     // A challenge without per-team flags, or none at all: a 4xx sentence.
     const plain = await makeFlagChallenge([{ kind: "exact", value: "GK{x}" }]);
@@ -296,6 +320,10 @@ describe("sharing signals and per-team flags", () => {
     expect(await refused.text()).toBe(messages.flagAttempts.notPerTeam);
     const missing = await teamFlagsAction({ request: post("/dashboard/exports/team-flags.csv", admin, { challenge: "abc" }), params: {}, context: {} });
     expect(missing.status).toBe(400);
+    const plainKey = await teamFlagsAction({ request: post("/dashboard/exports/team-flags.csv", admin, { challenge: plain.id, what: "key" }), params: {}, context: {} });
+    expect(plainKey.status).toBe(409);
+    const unknownWhat = await teamFlagsAction({ request: post("/dashboard/exports/team-flags.csv", admin, { challenge: challenge.id, what: "everything" }), params: {}, context: {} });
+    expect(unknownWhat.status).toBe(400);
   });
 });
 

@@ -137,8 +137,11 @@ function Downloads({ query, choices }: Pick<AttemptsPageData, "query" | "choices
               </option>
             ))}
           </SelectField>
-          <ActionButton type="submit" variant="subtle">
+          <ActionButton type="submit" variant="subtle" name="what" value="flags">
             {t("attemptsPage.downloadTeamFlags")}
+          </ActionButton>
+          <ActionButton type="submit" variant="subtle" name="what" value="key">
+            {t("attemptsPage.downloadTeamFlagsKey")}
           </ActionButton>
           <p className="muted">{t("attemptsPage.teamFlagsHint")}</p>
         </Form>

@@ -47,6 +47,8 @@ export const AttemptResetSchema = z.object({
 /** The per-team flags' download: the challenge. */
 export const TeamFlagsQuerySchema = z.object({
   challenge: z.coerce.number().int().min(1).max(2_147_483_647),
+  /** Every team's flag (CSV, the default), or the key and the derivation (text). */
+  what: z.enum(["flags", "key"]).default("flags"),
 });
 
 /**

@@ -7,6 +7,7 @@
  */
 import { and, asc, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import type { Queryable } from "../../../db/client.ts";
 import { challengeFlags, challenges, flagAttempts, flagSharing, flagTries, teams, users } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { recordAudit, type UserActor } from "../audit/audit.server.ts";
@@ -17,7 +18,7 @@ import { messages } from "../messages.ts";
 import { readListPage } from "../paging.ts";
 import type { AttemptFilter, AttemptVerdict } from "./attempts-query.ts";
 import { CALLERS_CHANGED_CHANNEL, FLAG_RESET_PREFIX } from "../auth/caller-changes.server.ts";
-import { perTeamFlag } from "./matching.server.ts";
+import { PER_TEAM_SLOT, perTeamFlag } from "./matching.server.ts";
 
 const m = messages.flagAttempts;
 
@@ -300,6 +301,50 @@ export async function attemptFilterChoices() {
  */
 export async function teamFlagsCsv(actor: UserActor, challengeId: number): Promise<{ csv: string; challenge: string }> {
   return getDb().transaction(async (tx) => {
+    const { challenge, secret, wrapper } = await perTeamDerivation(tx, challengeId);
+    const teamList = await tx.select({ id: teams.id, name: teams.name }).from(teams).orderBy(asc(teams.id));
+    await recordAudit(tx, actor, { kind: "flag.export", subjectId: challengeId, after: { challenge: challengeId, teams: teamList.length } });
+    return {
+      challenge,
+      csv: toCsv(
+        ["Team id", "Team", "Flag"],
+        teamList.map((team) => [team.id, team.name, perTeamFlag(secret, team.id, wrapper)]),
+      ),
+    };
+  });
+}
+
+/**
+ * The challenge's per-team key and answer text, for organisers who build each team's flag into their own files or
+ * services (docs/domain.md "Flag challenges"): a short text with the derivation written out and one team's flag to
+ * check their code against. As much a secret as every team's flag at once, so audited the same way
+ * ("flag.export", with `key: true`; never the key).
+ */
+export async function teamFlagsKey(actor: UserActor, challengeId: number): Promise<{ text: string; challenge: string }> {
+  return getDb().transaction(async (tx) => {
+    const { challenge, secret, wrapper } = await perTeamDerivation(tx, challengeId);
+    const [first] = await tx.select({ id: teams.id }).from(teams).orderBy(asc(teams.id)).limit(1);
+    await recordAudit(tx, actor, { kind: "flag.export", subjectId: challengeId, after: { challenge: challengeId, key: true } });
+    const example = first ? `Team ${first.id}'s flag: ${perTeamFlag(secret, first.id, wrapper)}` : "No team yet.";
+    return {
+      challenge,
+      text: [
+        `Challenge ${challengeId}: ${challenge}`,
+        `Answer text: ${wrapper}`,
+        `Key (hex, 32 bytes): ${secret}`,
+        "A team's flag: HMAC-SHA256 keyed with the key's 32 bytes (decode the hex), over the team's id in decimal (UTF-8),",
+        `in lower-case hex, cut to its first 32 digits, put where the answer text says ${PER_TEAM_SLOT} (a text without it`,
+        "gets {digits} at its end).",
+        example,
+        "",
+      ].join("\n"),
+    };
+  });
+}
+
+/** A per-team challenge's title, key and first per-team answer's text (trimmed), or the 404/409 that says why not. */
+async function perTeamDerivation(tx: Queryable, challengeId: number): Promise<{ challenge: string; secret: string; wrapper: string }> {
+  {
     const [challenge] = await tx.select({ title: challenges.title, secret: challenges.flagSecret }).from(challenges).where(eq(challenges.id, challengeId));
     if (!challenge) throw new DomainError(m.challengeNotFound, { status: 404, field: "challenge" });
     const [answer] = await tx
@@ -309,16 +354,6 @@ export async function teamFlagsCsv(actor: UserActor, challengeId: number): Promi
       .orderBy(asc(challengeFlags.position))
       .limit(1);
     if (!answer || !challenge.secret) throw new DomainError(m.notPerTeam, { status: 409, field: "challenge" });
-    const secret = challenge.secret;
-    const wrapper = answer.value.trim();
-    const teamList = await tx.select({ id: teams.id, name: teams.name }).from(teams).orderBy(asc(teams.id));
-    await recordAudit(tx, actor, { kind: "flag.export", subjectId: challengeId, after: { challenge: challengeId, teams: teamList.length } });
-    return {
-      challenge: challenge.title,
-      csv: toCsv(
-        ["Team id", "Team", "Flag"],
-        teamList.map((team) => [team.id, team.name, perTeamFlag(secret, team.id, wrapper)]),
-      ),
-    };
-  });
+    return { challenge: challenge.title, secret: challenge.secret, wrapper: answer.value.trim() };
+  }
 }
