@@ -11,10 +11,13 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileProgram, makeBox, removeBox, runProgram, type Program } from "../../app/infrastructure/sandbox/programs.server.ts";
 import { type LanguageId } from "../../app/infrastructure/sandbox/languages.server.ts";
+import { checkTestsArchive } from "../../app/modules/code/settings.server.ts";
 import { sandboxHost, type SandboxHost, type SandboxResult } from "../../app/infrastructure/sandbox/sandbox.server.ts";
+import { tarGz as archive } from "../support/tar-archive.ts";
 import { recordDrill } from "./support/report.ts";
 
 const host = await sandboxHost();
@@ -28,6 +31,7 @@ const SECRET = `gk-drill-secret-${randomBytes(6).toString("hex")}`;
 const HOST_MARK = `/tmp/gk-sandbox-escape-${randomBytes(4).toString("hex")}`;
 const REPO_SECRET_FILE = path.resolve(import.meta.dirname, "../../.local/sandbox-drill-secret.txt");
 const observations: string[] = [];
+const timings: Array<{ what: string; ms: number }> = [];
 
 let listener: Server;
 let port = 0;
@@ -59,11 +63,11 @@ afterAll(async () => {
   rmSync(inputDir, { recursive: true, force: true });
   recordDrill({
     drill: "sandbox-hostile",
-    fault: "hostile programs (fork bomb, loop, memory bomb, 10 GB write, connect, read secrets, kill -1, background process) in the code sandbox",
+    fault: "hostile programs (fork bomb, loop, memory bomb, 10 GB write, connect, read secrets, kill -1, background process) in each language in the code sandbox; links and .. in a tests archive; a run beside a fork bomb",
     faults: observations.length,
     observations,
     items: [],
-    timings: [],
+    timings,
   });
 });
 
@@ -84,8 +88,8 @@ function processesOf(uid: number): string[] {
   }
 }
 
-async function compileAndRun(language: LanguageId, source: string, input = emptyInput): Promise<{ program: Program; result: SandboxResult }> {
-  const program = makeBox(sandbox.slots[0]!, language, source);
+async function compileAndRun(language: LanguageId, source: string, input = emptyInput, slot = 0): Promise<{ program: Program; result: SandboxResult }> {
+  const program = makeBox(sandbox.slots[slot]!, language, source);
   try {
     const compiled = await compileProgram(sandbox, program);
     if (!compiled.ok) throw new Error(`did not compile: ${compiled.message}`);
@@ -97,8 +101,16 @@ async function compileAndRun(language: LanguageId, source: string, input = empty
 }
 
 /** Nothing of the run is left: no process of the slot user, no file the program meant for the host, no connection. */
+/**
+ * The slots this drill runs programs on: 0, and 3 for a bystander. Other files of the same vitest run use their own
+ * (code-judge 1, code-checker 2 and the second to last, code-runner the last; the browser tests' runner from 4,
+ * after vitest), so a process seen on these is this drill's.
+ */
+const BYSTANDER_SLOT = 3;
+const drillSlots = () => [sandbox.slots[0]!, sandbox.slots[BYSTANDER_SLOT]!].filter(Boolean);
+
 function expectNothingOutside(what: string) {
-  expect(processesOf(sandbox.slots[0]!.uid), `${what}: no process of the slot user left`).toEqual([]);
+  for (const slot of drillSlots()) expect(processesOf(slot.uid), `${what}: no process of the slot user ${slot.user} left`).toEqual([]);
   expect(existsSync(HOST_MARK), `${what}: no file written on the host`).toBe(false);
   expect(connections, `${what}: no connection reached the host's port`).toBe(0);
 }
@@ -273,8 +285,189 @@ DIR *d = opendir("/proc"); struct dirent *x; while(d && (x = readdir(d))) printf
     });
   }
 
+  // The rest of the hostile list in the four other languages, each written as a team would write it in that
+  // language (C++ as C++'s streams would not change what the kernel sees: the C sources, compiled by g++).
+  type Hostile = "file" | "stdout" | "connect" | "reads" | "kill" | "background";
+  const c = (name: string) => C_HOSTILE.find((hostile) => hostile.name === name)!.source();
+  const OTHER_HOSTILE: Record<Exclude<LanguageId, "c">, Record<Hostile, () => string>> = {
+    cpp: {
+      file: () => c("10 GB written to a file"),
+      stdout: () => c("10 GB written to standard output"),
+      connect: () => `#include <sys/socket.h>\n#include <netinet/in.h>\n#include <arpa/inet.h>\n#include <cstdio>\n#include <cerrno>\n#include <cstring>
+int main(){ int s = socket(AF_INET, SOCK_STREAM, 0); if (s < 0) { std::printf("connect: -1 socket %s\\n", std::strerror(errno)); return 0; }
+sockaddr_in a{}; a.sin_family = AF_INET; a.sin_port = htons(${port}); a.sin_addr.s_addr = inet_addr("127.0.0.1");
+int r = connect(s, (sockaddr*)&a, sizeof a); std::printf("connect: %d %s\\n", r, r ? std::strerror(errno) : "connected"); }`,
+      reads: () => `#include <fstream>\n#include <iostream>\n#include <sstream>\n#include <dirent.h>
+static void show(const char* p){ std::ifstream f(p); if (!f) { std::cout << p << ": closed\\n"; return; } std::stringstream b; b << f.rdbuf(); std::cout << p << ": " << b.str().substr(0, 255) << "\\n"; }
+int main(int, char**, char** env){ for (char** e = env; *e; e++) std::cout << "env " << *e << "\\n";
+show("${REPO_SECRET_FILE}"); show("/etc/shadow"); show("/proc/1/environ");
+DIR* d = opendir("/proc"); while (dirent* x = d ? readdir(d) : nullptr) std::cout << "proc " << x->d_name << "\\n"; }`,
+      kill: () => `#include <csignal>\nint main(){ kill(-1, SIGKILL); }`,
+      background: () => c("background process meant to outlive the run"),
+    },
+    python3: {
+      file: () =>
+        `import sys\nb = b"x" * (1 << 20)\ntry:\n    with open("/tmp/big", "wb") as f:\n        for _ in range(10240):\n            f.write(b)\nexcept OSError as e:\n    print("stopped", e.errno)\n    sys.exit(4)\nopen("${HOST_MARK}", "w")`,
+      stdout: () => `import sys\nb = b"y" * (1 << 20)\nfor _ in range(10240):\n    sys.stdout.buffer.write(b)`,
+      connect: () =>
+        `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${port}), timeout=2)\n    print("connect: connected")\nexcept OSError as e:\n    print("connect: -1", e)`,
+      reads: () =>
+        `import os\nfor k in os.environ:\n    print("env " + k + "=")\nfor p in ["${REPO_SECRET_FILE}", "/etc/shadow", "/proc/1/environ"]:\n    try:\n        print(p + ": " + open(p, errors="replace").read(255))\n    except OSError:\n        print(p + ": closed")\nfor x in os.listdir("/proc"):\n    print("proc " + x)`,
+      kill: () => `import os, signal\nos.kill(-1, signal.SIGKILL)`,
+      background: () =>
+        `import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        time.sleep(30)\n        open("${HOST_MARK}", "w")\n    os._exit(0)`,
+    },
+    java: {
+      file: () =>
+        `import java.io.*;\npublic class Main { public static void main(String[] a) { byte[] b = new byte[1 << 20]; try (FileOutputStream f = new FileOutputStream("/tmp/big")) { for (int i = 0; i < 10240; i++) f.write(b); } catch (IOException e) { System.out.println("stopped " + e); System.exit(4); } try { new FileOutputStream("${HOST_MARK}").close(); } catch (IOException e) { System.exit(5); } } }`,
+      stdout: () => `public class Main { public static void main(String[] a) { byte[] b = new byte[1 << 20]; for (int i = 0; i < 10240; i++) System.out.write(b, 0, b.length); System.out.flush(); } }`,
+      connect: () =>
+        `public class Main { public static void main(String[] a) { try (java.net.Socket s = new java.net.Socket()) { s.connect(new java.net.InetSocketAddress("127.0.0.1", ${port}), 2000); System.out.println("connect: connected"); } catch (Exception e) { System.out.println("connect: -1 " + e); } } }`,
+      reads: () =>
+        `import java.nio.file.*;\npublic class Main { public static void main(String[] a) { for (String k : System.getenv().keySet()) System.out.println("env " + k + "="); for (String p : new String[] { "${REPO_SECRET_FILE}", "/etc/shadow", "/proc/1/environ" }) { try { String t = new String(Files.readAllBytes(Paths.get(p))); System.out.println(p + ": " + t.substring(0, Math.min(255, t.length()))); } catch (Exception e) { System.out.println(p + ": closed"); } } String[] l = new java.io.File("/proc").list(); if (l != null) for (String x : l) System.out.println("proc " + x); } }`,
+      // No kill(2) in Java: every process it can see, forcibly destroyed.
+      kill: () => `public class Main { public static void main(String[] a) { ProcessHandle.allProcesses().forEach(p -> p.destroyForcibly()); } }`,
+      background: () =>
+        `public class Main { public static void main(String[] a) { try { new ProcessBuilder("/bin/sh", "-c", "sleep 30; : > ${HOST_MARK}").start(); System.out.println("started"); } catch (Exception e) { System.out.println("no start " + e); } } }`,
+    },
+    javascript: {
+      file: () =>
+        `const fs = require("fs"); const b = Buffer.alloc(1 << 20, 120);\ntry { const fd = fs.openSync("/tmp/big", "w"); for (let i = 0; i < 10240; i++) fs.writeSync(fd, b); } catch (e) { console.log("stopped " + e.code); process.exit(4); }\nfs.writeFileSync("${HOST_MARK}", "x");`,
+      // A pipe may refuse for a moment (EAGAIN): written again until all 10 GB are out or the run is stopped.
+      stdout: () =>
+        `const fs = require("fs"); const b = Buffer.alloc(1 << 20, 121);\nfor (let i = 0; i < 10240; ) { try { fs.writeSync(1, b); i++; } catch (e) { if (e.code !== "EAGAIN") throw e; } }`,
+      connect: () =>
+        `const s = require("net").connect(${port}, "127.0.0.1");\ns.on("connect", () => { console.log("connect: connected"); process.exit(0); });\ns.on("error", (e) => { console.log("connect: -1 " + e.code); process.exit(0); });`,
+      reads: () =>
+        `const fs = require("fs");\nfor (const k of Object.keys(process.env)) console.log("env " + k + "=");\nfor (const p of ["${REPO_SECRET_FILE}", "/etc/shadow", "/proc/1/environ"]) { try { console.log(p + ": " + fs.readFileSync(p, "utf8").slice(0, 255)); } catch { console.log(p + ": closed"); } }\nfor (const x of fs.readdirSync("/proc")) console.log("proc " + x);`,
+      kill: () => `process.kill(-1, "SIGKILL");`,
+      background: () =>
+        `const c = require("child_process").spawn("/bin/sh", ["-c", "sleep 30; : > ${HOST_MARK}"], { detached: true, stdio: "ignore" });\nc.on("error", () => {}); c.unref();`,
+    },
+  };
+
+  for (const [language, hostile] of Object.entries(OTHER_HOSTILE) as Array<[Exclude<LanguageId, "c">, Record<Hostile, () => string>]>) {
+    it(`${language}: a 10 GB file, 10 GB of output, a connection, reads of secrets, kill -1 and a background process get their verdicts and leave nothing outside`, async () => {
+      const file = await compileAndRun(language, hostile.file());
+      // The write is stopped: SIGXFSZ, or the error it becomes where the runtime ignores the signal (Python, the JVM).
+      expect(["exited", "signaled", "memory"], `${language} 10 GB file: ${file.result.stdout.toString().slice(0, 200)}`).toContain(file.result.outcome);
+      expect(file.result.exitCode ?? file.result.signal, `${language}: the write is stopped`).not.toBe(0);
+      expectNothingOutside(`${language} 10 GB file`);
+
+      const stdout = await compileAndRun(language, hostile.stdout());
+      expect(stdout.result.outcome, `${language} 10 GB of output`).toBe("output");
+      expect(stdout.result.stdout.length).toBeLessThanOrEqual(LIMITS.outputBytes);
+      expectNothingOutside(`${language} 10 GB of output`);
+
+      const connect = await compileAndRun(language, hostile.connect());
+      expect(connect.result.stdout.toString(), `${language} connect: ${connect.result.stderr.toString().slice(0, 300)}`).toMatch(/connect: -1/);
+      expectNothingOutside(`${language} connect`);
+
+      const reads = await compileAndRun(language, hostile.reads());
+      const seen = reads.result.stdout.toString();
+      expect(reads.result.outcome, `${language} reads: ${reads.result.stderr.toString().slice(0, 300)}`).toBe("exited");
+      expect(seen).not.toContain(SECRET);
+      expect(seen).toContain(`${REPO_SECRET_FILE}: closed`);
+      expect(seen).toContain("/etc/shadow: closed");
+      expect(seen).not.toMatch(/env (DATABASE_URL|REDIS_URL|S3_|SESSION_SECRET|GK_DRILL_SECRET)=/);
+      // The run's own pid namespace: a handful of its own processes (a runtime's helpers among them), none of the host's.
+      const pids = [...seen.matchAll(/^proc (\d+)$/gm)].map((match) => Number(match[1]));
+      expect(pids.length, `${language} sees pids ${pids.join(", ")}`).toBeLessThanOrEqual(5);
+      expectNothingOutside(`${language} reads`);
+
+      const kill = await compileAndRun(language, hostile.kill());
+      expect(["exited", "signaled"]).toContain(kill.result.outcome);
+      expectNothingOutside(`${language} kill -1`);
+
+      const background = await compileAndRun(language, hostile.background());
+      expect(["exited", "signaled"]).toContain(background.result.outcome);
+      expectNothingOutside(`${language} background process`);
+
+      observations.push(
+        `${language}: 10 GB file ${file.result.outcome} (exit ${file.result.exitCode ?? "-"}, signal ${file.result.signal ?? "-"}), 10 GB output ${stdout.result.outcome}, ` +
+          `${connect.result.stdout.toString().trim().slice(0, 80)}, pids seen ${pids.join(" ")}, kill -1 ${kill.result.outcome}, background ${background.result.outcome} (${background.result.stdout.toString().trim().slice(0, 60) || "no output"})`,
+      );
+    });
+  }
+
+  it("a tests archive's links and .. are refused as it is read, naming them, and nothing is written where they point", async () => {
+    const hostile: Array<[string, Buffer, RegExp]> = [
+      ["a symbolic link out of the archive", await archive([{ name: "1.in", type: "file", content: "1\n" }, { name: "1.out", type: "symlink", linkname: HOST_MARK }]), /symlink/],
+      ["a hard link", await archive([{ name: "1.in", type: "file", content: "1\n" }, { name: "1.out", type: "link", linkname: HOST_MARK }]), /link/],
+      ["a path with ..", await archive([{ name: `small/../../..${HOST_MARK}.in`, type: "file", content: "x" }]), /climbs/],
+      ["an absolute path", await archive([{ name: `${HOST_MARK}.in`, type: "file", content: "x" }]), /absolute/],
+    ];
+    for (const [what, bytes, reason] of hostile) {
+      // The function the admin's upload calls, reading from storage as it does.
+      const checked = await checkTestsArchive("drill", async () => Readable.from([bytes]));
+      observations.push(`tests archive with ${what}: ${checked.ok ? "accepted" : checked.reason}`);
+      expect(checked.ok, what).toBe(false);
+      if (!checked.ok) expect(checked.reason, what).toMatch(reason);
+      expect(existsSync(HOST_MARK), `${what}: nothing written where it points`).toBe(false);
+      expect(existsSync(`${HOST_MARK}.in`), `${what}: nothing written where it points`).toBe(false);
+    }
+  });
+
+  // How much a hostile run beside it slows another team's run: the bound this drill states is the one its verdict
+  // depends on. A run's CPU time decides Time limit exceeded, and its wall clock leaves out the time it waited for a
+  // CPU: so a bystander's verdict and output must not change, and its CPU time must stay within 2 × its own alone
+  // + 20 ms. Its wall time beside the hostile run is recorded (the drill's report), not bounded: on two cores, a
+  // CPU-bound neighbour shares them by design.
+  it("a run beside a fork bomb keeps its verdict, and its CPU time stays within 2 × its own alone + 20 ms", async () => {
+    const input = path.join(inputDir, "bystander.in");
+    writeFileSync(input, "2 40\n");
+    const sum = `#include <stdio.h>\nint main(void){ long a, b; if (scanf("%ld %ld", &a, &b) != 2) return 1; printf("%ld\\n", a + b); return 0; }`;
+    expect(sandbox.slots[BYSTANDER_SLOT], `a slot gk-sandbox-${BYSTANDER_SLOT} (scripts/lib/ensure.sh ensure_sandbox makes 8)`).toBeDefined();
+    const bystander = makeBox(sandbox.slots[BYSTANDER_SLOT]!, "c", sum);
+    try {
+      const compiled = await compileProgram(sandbox, bystander);
+      expect(compiled.ok).toBe(true);
+      const runs = async (count: number) => {
+        const results: SandboxResult[] = [];
+        for (let index = 0; index < count; index++) results.push(await runProgram(sandbox, bystander, input, LIMITS));
+        return results;
+      };
+      const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+      const alone = await runs(7);
+      // 64 processes spinning on both cores (as many as the PIDs limit lets it make), until its limits stop it.
+      const hostile = makeBox(sandbox.slots[0]!, "c", `#include <unistd.h>\nint main(void){ for(int i = 0; i < 6; i++) fork(); for(;;); }`);
+      let beside: SandboxResult[];
+      try {
+        const bombCompiled = await compileProgram(sandbox, hostile);
+        expect(bombCompiled.ok).toBe(true);
+        // The bystander runs again and again while the bomb does: each of its runs starts before the bomb is stopped.
+        let bombDone = false;
+        const bomb = runProgram(sandbox, hostile, emptyInput, LIMITS).finally(() => {
+          bombDone = true;
+        });
+        beside = [];
+        do beside.push(await runProgram(sandbox, bystander, input, LIMITS));
+        while (!bombDone && beside.length < 50);
+        const bombResult = await bomb;
+        observations.push(`bystander ran ${beside.length} times beside the bomb; the bomb: ${bombResult.outcome}, ${Math.round(bombResult.cpuMs)} ms CPU, ${Math.round(bombResult.wallMs)} ms wall`);
+      } finally {
+        removeBox(hostile);
+      }
+      for (const result of [...alone, ...beside]) {
+        expect(result.outcome).toBe("exited");
+        expect(result.stdout.toString().trim()).toBe("42");
+      }
+      const cpuAlone = median(alone.map((result) => result.cpuMs));
+      const cpuBeside = median(beside.map((result) => result.cpuMs));
+      const wallAlone = median(alone.map((result) => result.wallMs));
+      const wallBeside = median(beside.map((result) => result.wallMs));
+      timings.push({ what: "bystander CPU alone (median of 7)", ms: cpuAlone }, { what: `bystander CPU beside a fork bomb (median of ${beside.length})`, ms: cpuBeside });
+      timings.push({ what: "bystander wall alone (median of 7)", ms: wallAlone }, { what: `bystander wall beside a fork bomb (median of ${beside.length})`, ms: wallBeside });
+      observations.push(`bystander: CPU ${cpuAlone.toFixed(1)} ms alone, ${cpuBeside.toFixed(1)} ms beside; wall ${Math.round(wallAlone)} ms alone, ${Math.round(wallBeside)} ms beside`);
+      expect(cpuBeside).toBeLessThanOrEqual(2 * cpuAlone + 20);
+    } finally {
+      removeBox(bystander);
+    }
+    expectNothingOutside("bystander");
+  });
+
   it("leaves no box behind", () => {
     const root = process.env.GATEKEEPER_SANDBOX_DIR ?? "/var/lib/gatekeeper-sandbox";
-    expect(readdirSync(root).filter((name) => name.startsWith(`box-${sandbox.slots[0]!.index}-`))).toEqual([]);
+    for (const slot of drillSlots()) expect(readdirSync(root).filter((name) => name.startsWith(`box-${slot.index}-`))).toEqual([]);
   });
 });

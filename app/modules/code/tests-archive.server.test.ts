@@ -1,23 +1,7 @@
-import { gzipSync } from "node:zlib";
-import * as tar from "tar-stream";
 import { describe, expect, it } from "vitest";
+import { tarGz as archive, type TarEntry as Entry } from "../../../tests/support/tar-archive";
 import { MAX_ENTRIES, readTestsArchive } from "./tests-archive.server";
 
-type Entry = Partial<tar.Header> & { name: string; content?: string | Buffer };
-
-/** A .tar.gz made entry by entry, hostile headers included (what tar itself would refuse to write). */
-async function archive(entries: Entry[]): Promise<Buffer> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  pack.on("data", (chunk: unknown) => chunks.push(chunk as Buffer));
-  const done = new Promise<void>((resolve) => pack.on("end", () => resolve()));
-  for (const { content, ...header } of entries) {
-    await new Promise<void>((resolve, reject) => pack.entry(header, content ?? "", (error) => (error ? reject(error) : resolve())));
-  }
-  pack.finalize();
-  await done;
-  return gzipSync(Buffer.concat(chunks));
-}
 const file = (name: string, content: string | Buffer = "x\n"): Entry => ({ name, content, type: "file" });
 
 describe("the hidden tests archive", () => {

@@ -1,0 +1,18 @@
+import { gzipSync } from "node:zlib";
+import * as tar from "tar-stream";
+
+export type TarEntry = Partial<tar.Header> & { name: string; content?: string | Buffer };
+
+/** A .tar.gz made entry by entry, hostile headers included (links, devices, `..`: what tar itself would refuse to write). */
+export async function tarGz(entries: TarEntry[]): Promise<Buffer> {
+  const pack = tar.pack();
+  const chunks: Buffer[] = [];
+  pack.on("data", (chunk: unknown) => chunks.push(chunk as Buffer));
+  const done = new Promise<void>((resolve) => pack.on("end", () => resolve()));
+  for (const { content, ...header } of entries) {
+    await new Promise<void>((resolve, reject) => pack.entry(header, content ?? "", (error) => (error ? reject(error) : resolve())));
+  }
+  pack.finalize();
+  await done;
+  return gzipSync(Buffer.concat(chunks));
+}
