@@ -705,6 +705,17 @@ export const codeChallenges = pgTable(
   ],
 );
 
+/**
+ * The compiler or runtime each language is judged with, as the runners report it when they start (the Debian package
+ * and its version on the runner's machine, app/infrastructure/sandbox/languages.server.ts): what teams are shown,
+ * whatever machine serves the page. The last runner to start speaks for all (docs/operations.md "Code runners").
+ */
+export const runnerLanguages = pgTable("runner_languages", {
+  language: text("language").primaryKey(),
+  version: text("version").notNull(),
+  reportedAt: timestamp("reported_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** Where a run stands: waiting for a runner, compiling, running its tests, judged. */
 export const runStateEnum = pgEnum("run_state", ["queued", "compiling", "running", "done"]);
 

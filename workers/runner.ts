@@ -13,8 +13,10 @@ import { gaugeOnScrape, getMetrics, startMetricsServer } from "../app/infrastruc
 import { closeQueues, getQueue } from "../app/infrastructure/queue.server.ts";
 import { closeRedis } from "../app/infrastructure/redis.server.ts";
 import { closeS3 } from "../app/infrastructure/s3.server.ts";
+import { languageVersions } from "../app/infrastructure/sandbox/languages.server.ts";
 import { sandboxHost } from "../app/infrastructure/sandbox/sandbox.server.ts";
 import { forgetCheckers, removeStaleCheckers } from "../app/modules/code/checker.server.ts";
+import { reportLanguageVersions } from "../app/modules/code/runner-languages.server.ts";
 import { requeueStaleRuns } from "../app/modules/code/runs.server.ts";
 import { startRunner } from "./processors/runs.ts";
 
@@ -45,6 +47,12 @@ async function main() {
       },
       ["state"],
     );
+  }
+  // What this machine judges each language with, for the pages (app/modules/code/runner-languages.server.ts).
+  try {
+    await reportLanguageVersions(languageVersions());
+  } catch (error) {
+    log.warn({ err: error }, "could not report the languages' versions; the pages keep the last ones reported");
   }
   const stale = removeStaleCheckers();
   if (stale > 0) log.info({ checkers: stale }, "removed the compiled checkers of runners gone");

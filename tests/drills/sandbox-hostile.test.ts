@@ -17,7 +17,7 @@ import { compileProgram, makeBox, removeBox, runProgram, type Program } from "..
 import { type LanguageId } from "../../app/infrastructure/sandbox/languages.server.ts";
 import { checkTestsArchive } from "../../app/modules/code/settings.server.ts";
 import { sandboxHost, type SandboxHost, type SandboxResult } from "../../app/infrastructure/sandbox/sandbox.server.ts";
-import { tarGz as archive } from "../support/tar-archive.ts";
+import { tarGzEntries as archive } from "../../scripts/lib/tar-gz.ts";
 import { recordDrill } from "./support/report.ts";
 
 const host = await sandboxHost();

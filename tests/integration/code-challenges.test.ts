@@ -6,7 +6,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, challenges, codeRuns, teamAnswers } from "../../db/schema.ts";
+import { auditLog, challenges, codeRuns, runnerLanguages, teamAnswers } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
 import { getQueue } from "../../app/infrastructure/queue.server.ts";
@@ -14,6 +14,7 @@ import { objectExists } from "../../app/infrastructure/s3.server.ts";
 import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
 import { ChallengeApiSchema, ChallengeFormSchema } from "../../app/modules/challenges/schema.ts";
 import { judgingPaused } from "../../app/modules/code/rejudge.server.ts";
+import { forgetReportedLanguageVersions, NONE_REPORTED_TTL_MS, reportedLanguageVersions, REPORTED_VERSIONS_TTL_MS, reportLanguageVersions } from "../../app/modules/code/runner-languages.server.ts";
 import { adminCodePage, codePage, QUEUED_PER_TEAM, requeueStaleRuns } from "../../app/modules/code/runs.server.ts";
 import { GIVEN_UP_AFTER_FAILURES } from "../../app/modules/code/settings.server.ts";
 import { teamChallengeScore } from "../../app/modules/code/scoring.ts";
@@ -125,6 +126,35 @@ describe("code challenges: a team's programs", () => {
       ["small", 30, 2],
     ]);
     expect(JSON.stringify(page)).not.toContain("4000000000");
+  });
+
+  it("shows each language's version as the runners reported it (none before), whatever the web's machine has", async () => {
+    const { challenge } = await codeChallenge();
+    const { team } = await makePlayer();
+    forgetReportedLanguageVersions();
+    const before = (await codePage(challenge.id, { role: "participant", teamId: team.id }, "en"))!;
+    expect(before.challenge.languages).toEqual([
+      { id: "python3", name: expect.any(String), version: null },
+      { id: "c", name: expect.any(String), version: null },
+    ]);
+    // A runner's report as it starts (workers/runner.ts): read within 5 s while none had been.
+    await reportLanguageVersions(new Map([["python3", "python3.11-minimal 3.11.2-6"], ["c", "gcc-12 12.2.0-14"]]));
+    const soon = Date.now() + NONE_REPORTED_TTL_MS + 1;
+    expect(Object.fromEntries(await reportedLanguageVersions(soon))).toEqual({ python3: "python3.11-minimal 3.11.2-6", c: "gcc-12 12.2.0-14" });
+    // Another runner's later report replaces a language's; a web process reads again at most once a minute.
+    await reportLanguageVersions(new Map([["c", "gcc-12 12.2.0-14+deb12u1"]]));
+    expect((await reportedLanguageVersions(soon + 1_000)).get("c")).toBe("gcc-12 12.2.0-14");
+    expect((await reportedLanguageVersions(soon + REPORTED_VERSIONS_TTL_MS)).get("c")).toBe("gcc-12 12.2.0-14+deb12u1");
+    forgetReportedLanguageVersions();
+    const after = (await codePage(challenge.id, { role: "participant", teamId: team.id }, "en"))!;
+    expect(after.challenge.languages.map((language) => [language.id, language.version])).toEqual([
+      ["python3", "python3.11-minimal 3.11.2-6"],
+      ["c", "gcc-12 12.2.0-14+deb12u1"],
+    ]);
+    const admin = (await adminCodePage(challenge.id, { role: "admin" }))!;
+    expect(admin.available.find((language) => language.id === "c")?.version).toBe("gcc-12 12.2.0-14+deb12u1");
+    expect(admin.available.find((language) => language.id === "java")?.version).toBeNull();
+    expect((await getDb().select().from(runnerLanguages)).map((row) => row.language).sort()).toEqual(["c", "python3"]);
   });
 
   it("holds a team to its queued runs and to its runs a minute, with a sentence; another team is not held", async () => {

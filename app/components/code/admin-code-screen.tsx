@@ -115,7 +115,7 @@ export function AdminCodeScreen({ challenge, admin, paused, settings, available,
             {available.map((language) => (
               <label key={language.id} className="checkbox">
                 <input type="checkbox" name="languages" value={language.id} defaultChecked={chosen.has(language.id)} />{" "}
-                <bdi>{t("code.languageOption", { name: language.name, version: language.version })}</bdi>
+                <bdi>{language.version ? t("code.languageOption", { name: language.name, version: language.version }) : t("code.languageNoVersion", { name: language.name })}</bdi>
               </label>
             ))}
           </fieldset>

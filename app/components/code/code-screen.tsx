@@ -179,7 +179,7 @@ export function CodeScreen({ challenge, teamId, staff, timeZone, pointsCenti, li
               <select id="code-language" name="language" className="field__input" defaultValue={typed?.language ?? challenge.languages[0]?.id} required>
                 {challenge.languages.map((language) => (
                   <option key={language.id} value={language.id}>
-                    {t("code.languageOption", { name: language.name, version: language.version })}
+                    {language.version ? t("code.languageOption", { name: language.name, version: language.version }) : t("code.languageNoVersion", { name: language.name })}
                   </option>
                 ))}
               </select>

@@ -1,6 +1,7 @@
 /**
  * The languages a code challenge can accept (docs/domain.md "Code challenges"), each compiled and run with
- * the machine's Debian packages; the version players see is the installed package's (dpkg), read once.
+ * the machine's Debian packages; the version players see is the installed package's (dpkg) on a runner's machine,
+ * read once when the runner starts and reported for the pages (app/modules/code/runner-languages.server.ts).
  *
  * A compile sees the source alone in a writable box; a run sees what the compile left there, read-only.
  */

@@ -14,7 +14,8 @@ import type { Queryable } from "../../../db/client.ts";
 import { challenges, codeRuns, eventSettings, gates, teams } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
 import { enqueue, enqueueMany } from "../../infrastructure/queue.server.ts";
-import { languages, languageVersions, type LanguageId } from "../../infrastructure/sandbox/languages.server.ts";
+import { languages, type LanguageId } from "../../infrastructure/sandbox/languages.server.ts";
+import { reportedLanguageVersions } from "./runner-languages.server.ts";
 import type { Role } from "../auth/access.ts";
 import { answerGateColumns, challengeGateJoin, refusalToAnswer, type AnswerRefusal } from "../challenges/visibility.server.ts";
 import { checkingChallenge } from "../challenges/checking-page.server.ts";
@@ -238,11 +239,11 @@ function namedFor(names: NamesView, teamId: number, teamName: string) {
   return names.hidden ? { teamId: 0, teamName: anonymousTeamName(teamId) } : { teamId, teamName };
 }
 
-/** The languages a challenge takes, each with the version the machine provides. */
-function languageChoices(ids: readonly LanguageId[]) {
+/** The languages a challenge takes, each with the version the runners judge it with (null: none has reported it yet). */
+async function languageChoices(ids: readonly LanguageId[]) {
   const all = languages();
-  const versions = languageVersions();
-  return ids.map((id) => ({ id, name: all[id].name, version: versions.get(id) ?? "" }));
+  const versions = await reportedLanguageVersions();
+  return ids.map((id) => ({ id, name: all[id].name, version: versions.get(id) ?? null }));
 }
 
 /** What /code/:id shows its viewer: the challenge's rules, the team's runs and its points (docs/domain.md "Code challenges"). */
@@ -271,7 +272,7 @@ export async function codePage(challengeId: number, viewer: { role: Role; teamId
       ready: challenge ? readyToJudge(challenge) === "ready" : false,
       timeLimitMs: challenge?.timeLimitMs ?? null,
       memoryLimitMb: challenge?.memoryLimitMb ?? null,
-      languages: languageChoices(challenge?.languages ?? []),
+      languages: await languageChoices(challenge?.languages ?? []),
       subtasks: subtasks.map((subtask) => ({ ...subtask, passed: score.passed.some((passed) => passed.name === subtask.name) })),
       totalShare: challenge?.totalShare ?? null,
     },
@@ -313,7 +314,7 @@ export async function adminCodePage(challengeId: number, viewer: { role: Role })
     admin: viewer.role === "admin",
     paused: await judgingPaused().catch(() => null),
     settings,
-    available: languageChoices(Object.keys(languages()) as LanguageId[]),
+    available: await languageChoices(Object.keys(languages()) as LanguageId[]),
     timeZone: row.timeZone ?? "UTC",
     // A judge under blind judging reads each team by its label, never its id or name (docs/domain.md "Blind judging").
     runs: runs.map((run, index) => ({ ...shownRun(run, true, index), ...namedFor(names, run.teamId, run.teamName), failures: run.failures, failure: run.failure })),

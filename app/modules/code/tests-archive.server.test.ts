@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tarGz as archive, type TarEntry as Entry } from "../../../tests/support/tar-archive";
+import { tarGzEntries as archive, type TarEntry as Entry } from "../../../scripts/lib/tar-gz";
 import { MAX_ENTRIES, readTestsArchive } from "./tests-archive.server";
 
 const file = (name: string, content: string | Buffer = "x\n"): Entry => ({ name, content, type: "file" });
