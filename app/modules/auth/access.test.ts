@@ -9,6 +9,7 @@ import {
   maySaveHomeVideos,
   mayOverrule,
   roleHome,
+  pageRoles,
   roles,
   rolesForPath,
   rolesUnder,
@@ -35,6 +36,15 @@ describe("who opens what", () => {
     expect(canOpen("judge", "/gates")).toBe(true);
   });
 
+  it("gives every entry of the page-roles table to its path in any case and percent-encoded", () => {
+    const encodeFirst = (path: string) => path.replace(/[a-z]/, (letter) => `%${letter.charCodeAt(0).toString(16)}`);
+    for (const entry of pageRoles) {
+      for (const variant of [entry.path.toUpperCase(), encodeFirst(entry.path), `${entry.path.replace(/\//g, "//")}/`]) {
+        expect(rolesForPath(variant), `${variant} as ${entry.path}`).toEqual(rolesForPath(entry.path));
+      }
+    }
+  });
+
   it("reads the page-roles table by whole path segments; a layout admits whoever opens a page under it", () => {
     expect(rolesForPath("/dashboard/submissions/")).toEqual(["admin", "judge"]);
     expect(rolesForPath("/dashboard/submissions-export")).toEqual(["admin"]);
@@ -42,6 +52,13 @@ describe("who opens what", () => {
     expect(rolesForPath("/")).toBe("public");
     expect(rolesForPath("/docs/api")).toBe("public");
     expect(rolesForPath("/login/x")).toEqual(["admin", "judge", "participant", "mentor"]);
+    // Read as the router matches the path (any case, percent-encoded, doubled slashes): never the catch-all "/".
+    expect(rolesForPath("/DASHBOARD/exports/team-flags.csv")).toEqual(["admin"]);
+    expect(rolesForPath("/%64ashboard/Attempts")).toEqual(["admin"]);
+    expect(rolesForPath("/dashboard//exports/audit.csv/")).toEqual(["admin"]);
+    expect(rolesForPath("/Dashboard/Submissions")).toEqual(["admin", "judge"]);
+    expect(rolesForPath("/dashboard%2fusers")).toEqual(["admin"]);
+    expect(rolesForPath("/%E0%A4%A/x")).toEqual(["admin", "judge", "participant", "mentor"]);
     expect(rolesUnder("/dashboard")).toEqual(["admin", "judge", "mentor"]);
     expect(rolesUnder("/")).toEqual(["admin", "judge", "participant", "mentor"]);
     // A mentor opens the questions and nothing else of the dashboard.

@@ -79,9 +79,29 @@ function covers(entry: (typeof pageRoles)[number], path: string): boolean {
   return path.startsWith(entry.path.endsWith("/") ? entry.path : `${entry.path}/`);
 }
 
-/** The roles that may open a page ("public": visitors too). */
+/**
+ * A path as the router matches it against the routes: each segment percent-decoded, in any case (Remix's routes
+ * are case-insensitive), repeated and trailing slashes dropped. "/DASHBOARD/exports/team-flags.csv" and
+ * "/%64ashboard//exports/team-flags.csv" reach the same route as the lower-case path, so they read the same
+ * entry of the table. (An encoded "/" inside a segment is read as a separator: at worst a stricter entry.)
+ */
+export function routedPath(pathname: string): string {
+  const decoded = pathname
+    .split("/")
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    })
+    .join("/");
+  return decoded.toLowerCase().replace(/\/{2,}/g, "/").replace(/\/+$/, "") || "/";
+}
+
+/** The roles that may open a page ("public": visitors too), for the path as the router matches it. */
 export function rolesForPath(pathname: string): readonly Role[] | "public" {
-  const path = pathname.replace(/\/+$/, "") || "/";
+  const path = routedPath(pathname);
   return pageRoles.find((entry) => covers(entry, path))!.roles;
 }
 
