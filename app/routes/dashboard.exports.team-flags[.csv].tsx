@@ -25,7 +25,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const actor = await requirePageActor(request);
   const form = await request.formData();
   const parsed = TeamFlagsQuerySchema.safeParse({ challenge: form.get("challenge"), what: form.get("what") ?? undefined });
-  if (!parsed.success) return refusal(request, messages.flagAttempts.notPerTeam, 400);
+  if (!parsed.success) return refusal(request, parsed.error.issues.some((issue) => issue.path[0] === "challenge") ? messages.flagAttempts.notPerTeam : messages.errors.badRequest, 400);
   try {
     if (parsed.data.what === "key") {
       const { text } = await teamFlagsKey(actor, parsed.data.challenge);

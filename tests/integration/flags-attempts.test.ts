@@ -312,6 +312,10 @@ describe("sharing signals and per-team flags", () => {
     for (const cookie of [judge, participant]) {
       expect(await thrownStatus(teamFlagsAction({ request: post("/dashboard/exports/team-flags.csv", cookie, { challenge: challenge.id }), params: {}, context: {} }))).toBe(403);
       expect(await thrownStatus(teamFlagsAction({ request: post("/dashboard/exports/team-flags.csv", cookie, { challenge: challenge.id, what: "key" }), params: {}, context: {} }))).toBe(403);
+      // The path as the router still matches it to this route: in capitals, percent-encoded.
+      for (const path of ["/DASHBOARD/exports/team-flags.csv", "/%64ashboard/Exports/team-flags.csv"]) {
+        expect(await thrownStatus(teamFlagsAction({ request: post(path, cookie, { challenge: challenge.id, what: "key" }), params: {}, context: {} })), path).toBe(403);
+      }
     }
     // A challenge without per-team flags, or none at all: a 4xx sentence.
     const plain = await makeFlagChallenge([{ kind: "exact", value: "GK{x}" }]);
@@ -324,6 +328,7 @@ describe("sharing signals and per-team flags", () => {
     expect(plainKey.status).toBe(409);
     const unknownWhat = await teamFlagsAction({ request: post("/dashboard/exports/team-flags.csv", admin, { challenge: challenge.id, what: "everything" }), params: {}, context: {} });
     expect(unknownWhat.status).toBe(400);
+    expect(await unknownWhat.text()).toBe(messages.errors.badRequest);
   });
 });
 

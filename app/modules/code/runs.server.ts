@@ -242,7 +242,8 @@ function namedFor(names: NamesView, teamId: number, teamName: string) {
 /** The languages a challenge takes, each with the version the runners judge it with (null: none has reported it yet). */
 async function languageChoices(ids: readonly LanguageId[]) {
   const all = languages();
-  const versions = await reportedLanguageVersions();
+  // A failed read shows no versions rather than failing the page (its own reads say whether Postgres is there).
+  const versions = await reportedLanguageVersions().catch(() => new Map<LanguageId, string>());
   return ids.map((id) => ({ id, name: all[id].name, version: versions.get(id) ?? null }));
 }
 
