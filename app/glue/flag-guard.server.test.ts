@@ -38,6 +38,13 @@ describe("flagGuard", () => {
     // The session cookie of the environment's name, wherever it stands among others.
     expect(key("/submition/7.data", { cookie: "lang=ar; __gk_session=abc" })).toBe("7 abc");
     expect(key("/submition/%37", { cookie: "__gk_session_x=zzz; junk=1; __gk_session=abc" })).toBe("7 abc");
+    // The path as the router reads it: dot segments, extra slashes and case are the same challenge.
+    for (const path of ["/submition/5/.", "/submition/x/../5", "/SUBMITION/5/", "/submition/%35", "/submition//5"]) {
+      expect(guessKey({ method: "POST", path, headers: { cookie: "__gk_session=abc" } }, "__gk_session"), path).toEqual({ key: "5 abc", api: false });
+    }
+    for (const path of ["/api/v1/challenges/5/flag//", "/api/v1/challenges/5/flag/.", "/API/V1/challenges/5/x/../flag"]) {
+      expect(guessKey({ method: "POST", path, headers: token }, "__gk_session"), path).toEqual({ key: "5 token gk_one", api: true });
+    }
     expect(guessKey({ method: "GET", path: "/api/v1/challenges/7/flag", headers: token })).toBeNull();
     expect(guessKey({ method: "POST", path: "/api/v1/challenges/7/submission", headers: token })).toBeNull();
     expect(guessKey({ method: "POST", path: "/submition/7", headers: {} })).toBeNull();

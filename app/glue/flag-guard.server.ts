@@ -7,11 +7,13 @@
  * memory, bounded; it remembers nothing once an answer is served (a wait is the route's to say, from Postgres,
  * so an admin's reset takes effect at once).
  *
- * The key is what the routes themselves read: the challenge's id from the decoded path (as the router
- * matches it), and the caller's credential as authentication reads it (a bearer token, the scheme in any case
- * and spacing; else the session cookie of this environment's name), so a respelling is the same caller.
+ * The key is what the routes themselves read: the challenge's id from the path as the router matches it
+ * (routedPath: dot segments, case, encoding and slashes read as the router reads them), and the caller's
+ * credential as authentication reads it (a bearer token, the scheme in any case and spacing; else the session
+ * cookie of this environment's name), so a respelling is the same caller and the same challenge.
  */
 import type { NextFunction, Request, Response } from "express";
+import { routedPath } from "../modules/auth/access.ts";
 import { messages } from "../modules/messages.ts";
 import { bearerIn } from "./caller.server.ts";
 import { sendRefusal } from "./malformed-requests.server.ts";
@@ -24,13 +26,6 @@ export const MAX_IN_FLIGHT = 2;
 /** Callers with answers in flight, at most: past it a new caller's answer goes straight to the route. */
 const MAX_KEYS = 50_000;
 
-function decodedPath(path: string): string | null {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return null;
-  }
-}
 
 function sessionValue(cookie: string | undefined, name: string): string | null {
   if (!cookie) return null;
@@ -47,8 +42,8 @@ export function guessKey(
   cookieName: string = sessionCookieName(),
 ): { key: string; api: boolean } | null {
   if (req.method !== "POST") return null;
-  const path = decodedPath(req.path);
-  if (path === null) return null;
+  // As the router reads it: "/submition/5/.", "/submition/x/../5" and ".../flag//" are the same answer's path.
+  const path = routedPath(req.path);
   const api = API_FLAG.exec(path);
   const match = api ?? PAGE_FLAG.exec(path);
   if (!match) return null;

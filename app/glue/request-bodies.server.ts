@@ -15,6 +15,7 @@ import { Readable } from "node:stream";
 import { data, type ActionFunctionArgs, type ServerBuild } from "@remix-run/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { ApiError } from "../modules/api/errors.ts";
+import { routedPath } from "../modules/auth/access.ts";
 import { MAX_IMPORT_FILE_BYTES } from "../modules/imports/schema.ts";
 import { messages } from "../modules/messages.ts";
 import { DEFAULT_LANGUAGE } from "../modules/i18n/i18n.ts";
@@ -55,9 +56,10 @@ const BODYLESS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export type BodyRule = { kind: "none" } | { kind: "stream" } | { kind: "buffer"; maxBytes: number };
 
-/** How this request's body is read. */
-export function bodyRule(method: string, path: string, contentType: string | undefined): BodyRule {
+/** How this request's body is read, for its path as the router will match it (`/dashboard/code/..` is /dashboard's). */
+export function bodyRule(method: string, rawPath: string, contentType: string | undefined): BodyRule {
   if (BODYLESS.has(method.toUpperCase())) return { kind: "none" };
+  const path = routedPath(rawPath);
   const multipart = mediaType(contentType ?? null) === "multipart/form-data";
   if (multipart && UPLOAD_PATHS.some((pattern) => pattern.test(path))) return { kind: "stream" };
   return { kind: "buffer", maxBytes: path === "/dashboard/import" ? IMPORT_FORM_MAX_BYTES : FORM_MAX_BYTES };

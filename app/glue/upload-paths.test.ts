@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { bodyRule } from "./request-bodies.server.ts";
+import { bodyRule, FORM_MAX_BYTES, IMPORT_FORM_MAX_BYTES } from "./request-bodies.server.ts";
 
 const APP = path.resolve(import.meta.dirname, "..");
 /** The app's modules a file imports (relative or `~/`), as absolute paths with their extension. */
@@ -53,5 +53,16 @@ describe("upload paths", () => {
     expect(uploading.length).toBeGreaterThan(5);
     const buffered = uploading.map(samplePath).filter((url) => bodyRule("POST", url, "multipart/form-data; boundary=x").kind !== "stream");
     expect(buffered).toEqual([]);
+  });
+
+  it("reads an upload path as the router does: a respelling that reaches another route has its body bounded", () => {
+    const multipart = "multipart/form-data; boundary=x";
+    // These reach the dashboard's index (or its layout's catch-all), which reads a bounded form: never a stream.
+    for (const path of ["/dashboard/code/..", "/dashboard/predictions/%2e%2e", "/dashboard/code/1/..", "/x/../dashboard"]) {
+      expect(bodyRule("POST", path, multipart), path).toEqual({ kind: "buffer", maxBytes: FORM_MAX_BYTES });
+    }
+    // And a respelling of an upload path is still one.
+    for (const path of ["/DASHBOARD/code/1", "/dashboard//code/1/", "/code/%31", "/submition/1/./upload"]) expect(bodyRule("POST", path, multipart).kind, path).toBe("stream");
+    expect(bodyRule("POST", "/DASHBOARD/IMPORT", "application/x-www-form-urlencoded")).toEqual({ kind: "buffer", maxBytes: IMPORT_FORM_MAX_BYTES });
   });
 });

@@ -80,13 +80,22 @@ function covers(entry: (typeof pageRoles)[number], path: string): boolean {
 }
 
 /**
- * A path as the router matches it against the routes: each segment percent-decoded, in any case (Remix's routes
- * are case-insensitive), repeated and trailing slashes dropped. "/DASHBOARD/exports/team-flags.csv" and
- * "/%64ashboard//exports/team-flags.csv" reach the same route as the lower-case path, so they read the same
- * entry of the table. (An encoded "/" inside a segment is read as a separator: at worst a stricter entry.)
+ * A path as the router matches it against the routes: dot segments resolved and backslashes read as slashes (as
+ * the request's URL is parsed before Remix sees it), each segment percent-decoded, in any case (Remix's routes
+ * are case-insensitive), repeated and trailing slashes dropped. "/DASHBOARD/exports/team-flags.csv",
+ * "/%64ashboard//exports/team-flags.csv" and "/x/../dashboard/exports/team-flags.csv" reach the same route as the
+ * lower-case path, so they read the same entry of the table; a raw Express path (req.path) reads as Remix's.
+ * (An encoded "/" inside a segment is read as a separator: at worst a stricter entry.)
  */
 export function routedPath(pathname: string): string {
-  const decoded = pathname
+  let resolved = pathname;
+  try {
+    // Appended to an origin, not resolved against one: "//x/y" stays a path, as in a request's URL.
+    resolved = new URL(`http://routed.invalid${pathname.startsWith("/") ? "" : "/"}${pathname}`).pathname;
+  } catch {
+    // Not a path a URL can hold: read as it is.
+  }
+  const decoded = resolved
     .split("/")
     .map((segment) => {
       try {
