@@ -97,6 +97,24 @@ test.describe("web security", () => {
     expect(own.status()).toBe(302);
   });
 
+  test("an admin's page or download asked for in capitals or percent-encoded is refused to a participant and a judge, as under its own spelling", async ({ browser, baseURL }) => {
+    // The router matches routes in any case, on the decoded path: the guards must read the same path (docs/domain.md "Roles").
+    const origin = new URL(baseURL!).origin;
+    for (const who of [logins.participant, logins.judge]) {
+      const page = await signedInPage(browser, who);
+      for (const path of ["/DASHBOARD/exports/team-flags.csv", "/%64ashboard/Exports/team-flags.csv"]) {
+        const response = await page.request.post(path, { headers: { Origin: origin }, form: { challenge: "1", what: "key" }, maxRedirects: 0 });
+        expect(response.status(), `${who.name}: POST ${path}`).toBe(403);
+        expect(await response.text()).not.toMatch(/Key \(hex/);
+      }
+      for (const path of ["/DASHBOARD/exports/audit.csv", "/Dashboard/Users", "/dashboard/%61ttempts"]) {
+        const response = await page.request.get(path, { maxRedirects: 0 });
+        expect(response.status(), `${who.name}: GET ${path}`).toBe(403);
+      }
+      await page.context().close();
+    }
+  });
+
   test("HTML in announcements, notifications and submission texts is shown as text, never run", { tag: "@event-wide" }, async ({ browser }) => {
     // Steps: two sign-ins, five pages, four posts, the live popup.
     budgetSteps(14);
