@@ -26,7 +26,6 @@ export const MAX_IN_FLIGHT = 2;
 /** Callers with answers in flight, at most: past it a new caller's answer goes straight to the route. */
 const MAX_KEYS = 50_000;
 
-
 function sessionValue(cookie: string | undefined, name: string): string | null {
   if (!cookie) return null;
   for (const part of cookie.split(";")) {

@@ -344,16 +344,14 @@ export async function teamFlagsKey(actor: UserActor, challengeId: number): Promi
 
 /** A per-team challenge's title, key and first per-team answer's text (trimmed), or the 404/409 that says why not. */
 async function perTeamDerivation(tx: Queryable, challengeId: number): Promise<{ challenge: string; secret: string; wrapper: string }> {
-  {
-    const [challenge] = await tx.select({ title: challenges.title, secret: challenges.flagSecret }).from(challenges).where(eq(challenges.id, challengeId));
-    if (!challenge) throw new DomainError(m.challengeNotFound, { status: 404, field: "challenge" });
-    const [answer] = await tx
-      .select({ value: challengeFlags.value })
-      .from(challengeFlags)
-      .where(and(eq(challengeFlags.challengeId, challengeId), eq(challengeFlags.kind, "per_team")))
-      .orderBy(asc(challengeFlags.position))
-      .limit(1);
-    if (!answer || !challenge.secret) throw new DomainError(m.notPerTeam, { status: 409, field: "challenge" });
-    return { challenge: challenge.title, secret: challenge.secret, wrapper: answer.value.trim() };
-  }
+  const [challenge] = await tx.select({ title: challenges.title, secret: challenges.flagSecret }).from(challenges).where(eq(challenges.id, challengeId));
+  if (!challenge) throw new DomainError(m.challengeNotFound, { status: 404, field: "challenge" });
+  const [answer] = await tx
+    .select({ value: challengeFlags.value })
+    .from(challengeFlags)
+    .where(and(eq(challengeFlags.challengeId, challengeId), eq(challengeFlags.kind, "per_team")))
+    .orderBy(asc(challengeFlags.position))
+    .limit(1);
+  if (!answer || !challenge.secret) throw new DomainError(m.notPerTeam, { status: 409, field: "challenge" });
+  return { challenge: challenge.title, secret: challenge.secret, wrapper: answer.value.trim() };
 }
