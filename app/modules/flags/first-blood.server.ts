@@ -152,8 +152,9 @@ export async function announceFirstBlood(challengeId: number): Promise<FirstBloo
     // freeze and committed after it is the board's as of the freeze: told now).
     const frozen = Boolean(settings?.frozen && settings.frozenAt && new Date(event.at) > settings.frozenAt);
     broadcastFirstBlood(publicPart(event), frozen);
-    // The organisers' chat may be read by players: it hears a first blood when participants do.
-    if (!frozen) await enqueueFirstBloodWebhook(webhookPart(event));
+    // The organisers' chat may be read by players: it hears a first blood when participants do. Not awaited: the
+    // verdict never waits for Redis to take the job (the enqueue logs its own failure, never throws).
+    if (!frozen) void enqueueFirstBloodWebhook(webhookPart(event));
     return publicPart(event);
   } catch (error) {
     getLogger().warn({ err: error, challengeId }, "first blood not announced");
