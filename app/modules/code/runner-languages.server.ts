@@ -50,7 +50,7 @@ export function reportedLanguageVersions(now = Date.now()): Promise<Map<Language
   return versions;
 }
 
-/** Forgets what was read (tests; a process that has just reported its own). */
+/** Forgets what was read, so the next page reads the reports again (tests). */
 export function forgetReportedLanguageVersions(): void {
   kept = null;
 }
