@@ -1,13 +1,14 @@
 /**
  * Scoring a predictions file (docs/domain.md "Prediction challenges"; docs/PERFORMANCE.md "Predictions"): a
  * 1,000,000-row labels file and a 1,000,000-row predictions file for each metric, read and scored by the worker's
- * code (app/modules/predictions: csv-parse streaming into typed arrays, the split, the metric) in a fresh Node
+ * code (app/modules/predictions: its byte-level CSV reader into typed arrays, the split, the metric) in a fresh Node
  * process per run, as a worker's job does with a cold cache: the labels read, then the file. Reported per metric:
  * the wall time of the whole job and of the file alone (labels already read, the worker's cache), the process's
  * peak RSS (the kernel's max RSS) and its peak V8 heap, as medians of the runs. The files are read from the local
- * disk: storage's transfer is not in it (the worker streams from S3 at the same rate it parses).
+ * disk, or with `--storage` as the worker reads them: streamed from S3 (S3_* or the project-local storage), the
+ * transfer included.
  *
- *   npm run bench:predictions [-- --rows N] [--runs N] [--metrics rmse,roc_auc,...]
+ *   npm run bench:predictions [-- --rows N] [--runs N] [--metrics rmse,roc_auc,...] [--storage]
  */
 import { execFileSync } from "node:child_process";
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from "node:fs";
@@ -34,18 +35,21 @@ interface RunResult {
 }
 
 /** One run, in this process (started as a child by the parent): prints its result as JSON. */
-async function child(metric: Metric, labelsPath: string, predictionsPath: string) {
+async function child(metric: Metric, labelsPath: string, predictionsPath: string, fromStorage: boolean) {
   const { readLabels, readPredictions } = await import("../app/modules/predictions/parse.server.ts");
+  const { openObject } = await import("../app/infrastructure/s3.server.ts");
+  // A stored object's key, or a local file: the worker's stream (app/modules/predictions/scoring.server.ts), or the disk's.
+  const open = async (where: string) => (fromStorage ? (await openObject(where)).body : createReadStream(where, { highWaterMark: 256 * 1024 }));
   const { scorePredictions, splitOf } = await import("../app/modules/predictions/score.server.ts");
   let heapPeak = 0;
   const sample = setInterval(() => (heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed)), 20);
   const started = performance.now();
   const cpuStart = process.cpuUsage();
-  const labels = await readLabels(createReadStream(labelsPath, { highWaterMark: 256 * 1024 }), metric);
+  const labels = await readLabels(await open(labelsPath), metric);
   if (!labels.ok) throw new Error(JSON.stringify(labels.faults));
   const split = splitOf(labels.value.rows, 30, "5e".repeat(32));
   const fileStarted = performance.now();
-  const read = await readPredictions(createReadStream(predictionsPath, { highWaterMark: 256 * 1024 }), labels.value);
+  const read = await readPredictions(await open(predictionsPath), labels.value);
   if (!read.ok) throw new Error(JSON.stringify(read.faults));
   const scored = scorePredictions(labels.value, read.value, split);
   const ended = performance.now();
@@ -111,21 +115,34 @@ const median = (values: number[]) => {
 };
 
 async function main() {
-  if (args[0] === "--child") return child(args[1] as Metric, args[2], args[3]);
+  if (args[0] === "--child") return child(args[1] as Metric, args[2], args[3], args[4] === "storage");
+  const fromStorage = args.includes("--storage");
+  const { deleteObject, newObjectKey, uploadStream } = await import("../app/infrastructure/s3.server.ts");
   const rows = Number(option("rows", "1000000"));
   const runs = Number(option("runs", "3"));
   const metrics = option("metrics", METRICS.join(",")).split(",") as Metric[];
   const dir = mkdtempSync(path.join(tmpdir(), "predictions-bench-"));
   const self = fileURLToPath(import.meta.url);
-  console.log(`Scoring ${rows.toLocaleString("en")} rows, ${runs} runs a metric, a fresh process each (node ${process.version})`);
+  console.log(`Scoring ${rows.toLocaleString("en")} rows, ${runs} runs a metric, a fresh process each (node ${process.version}), read from ${fromStorage ? "storage (S3)" : "the local disk"}`);
   console.log("metric    | job (labels + file) ms | job CPU ms | file alone ms | max RSS MB | heap peak MB | public score");
   try {
     for (const metric of metrics) {
       const { labelsPath, predictionsPath } = await writeFiles(dir, metric, rows);
       const results: RunResult[] = [];
-      for (let run = 0; run < runs; run++) {
-        const out = execFileSync(process.execPath, ["--import", "tsx", self, "--child", metric, labelsPath, predictionsPath], { encoding: "utf8", maxBuffer: 1 << 20 });
-        results.push(JSON.parse(out) as RunResult);
+      // With --storage the children read the two files as stored objects, put there once per metric.
+      const stored = fromStorage ? { labels: newObjectKey("bench"), predictions: newObjectKey("bench") } : null;
+      if (stored) {
+        await uploadStream({ key: stored.labels, body: createReadStream(labelsPath), contentType: "text/csv", limitBytes: 1 << 30 });
+        await uploadStream({ key: stored.predictions, body: createReadStream(predictionsPath), contentType: "text/csv", limitBytes: 1 << 30 });
+      }
+      try {
+        for (let run = 0; run < runs; run++) {
+          const where = stored ? [stored.labels, stored.predictions, "storage"] : [labelsPath, predictionsPath, "disk"];
+          const out = execFileSync(process.execPath, ["--import", "tsx", self, "--child", metric, ...where], { encoding: "utf8", maxBuffer: 1 << 20 });
+          results.push(JSON.parse(out) as RunResult);
+        }
+      } finally {
+        if (stored) await Promise.all([deleteObject(stored.labels), deleteObject(stored.predictions)]);
       }
       const line = [
         metric.padEnd(9),
