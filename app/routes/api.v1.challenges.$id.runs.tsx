@@ -4,6 +4,7 @@ import { canOpen } from "~/modules/auth/access";
 import { fromCenti } from "~/modules/scoring/rules";
 import { messages } from "~/modules/messages";
 import { adminCodePage, codePage, runFor } from "~/modules/code/runs.server";
+import { readRunListQuery } from "~/modules/code/schema";
 import { codePost } from "~/glue/code.server";
 import { requestBegunAt } from "~/glue/request-time.server";
 import { apiResource, pathId, refusalOf, respond } from "~/glue/api.server";
@@ -17,12 +18,13 @@ import { apiResource, pathId, refusalOf, respond } from "~/glue/api.server";
  * page's form's own handler (app/glue/code.server.ts): the same checks, limits and refusals.
  */
 const resource = apiResource("/challenges/{id}/runs", {
-  GET: async ({ params, caller }) => {
+  GET: async ({ request, params, caller }) => {
     const challengeId = pathId(params.id);
     if (canOpen(caller.role, "/dashboard/code")) {
-      const page = await adminCodePage(challengeId, caller);
+      const page = await adminCodePage(challengeId, caller, readRunListQuery(new URL(request.url).searchParams));
       if (!page) throw new ApiError("not_found", messages.participant.challengeNotFound);
-      return respond(CodeRunsOutSchema, { points: null, languages: page.settings?.languages ?? [], runs: page.runs.map((run) => runOut(run, challengeId)) });
+      const { page: number, pages, total } = page.pages;
+      return respond(CodeRunsOutSchema, { points: null, languages: page.settings?.languages ?? [], runs: page.runs.map((run) => runOut(run, challengeId)), pages: { page: number, pages, total } });
     }
     const page = await codePage(challengeId, caller, "en");
     if (!page) throw new ApiError("not_found", messages.participant.challengeNotFound);

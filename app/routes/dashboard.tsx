@@ -10,7 +10,9 @@ import { FIRST_LINE_HOST, FlashNotice, type FlashNoticeHandle } from "~/componen
 import { toastsBelow } from "~/components/toaster";
 import { RouteErrorPage } from "~/components/status-page";
 import { requireLayout } from "~/glue/auth.server";
+import { languageOf } from "~/glue/language.server";
 import { canOpen, type Role } from "~/modules/auth/access";
+import { judgeErrorAlert, type JudgeErrorAlert } from "~/modules/code/runs.server";
 import { judgeBacklogTotal } from "~/modules/judging/queue.server";
 
 export const meta: MetaFunction = ({ matches }) => [{ title: pageTitle(matches, "dashboard.title") }];
@@ -23,7 +25,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireLayout(request, "/dashboard");
   // What is left for this user to score, beside the Judging link (live: the workspace re-reads it).
   const backlog = canOpen(user.role, "/dashboard/judge") ? await judgeBacklogTotal(user.id) : 0;
-  return { user: { name: user.name, role: user.role }, backlog };
+  // Admins: the code runs the platform failed to judge, above every page (none read: no banner, the page still shown).
+  const judgeErrors = user.role === "admin" ? await judgeErrorAlert(languageOf(request)).catch(() => null) : null;
+  return { user: { name: user.name, role: user.role }, backlog, judgeErrors };
 }
 
 /** Every page of the sidebar; a user sees those the page-roles table lets their role open. */
@@ -55,15 +59,25 @@ const dashboardLinks = [
 ];
 
 export default function DashboardLayout() {
-  const { user, backlog } = useLoaderData<typeof loader>();
+  const { user, backlog, judgeErrors } = useLoaderData<typeof loader>();
   return (
-    <DashboardShell user={user} backlog={backlog}>
+    <DashboardShell user={user} backlog={backlog} judgeErrors={judgeErrors}>
       <Outlet />
     </DashboardShell>
   );
 }
 
-function DashboardShell({ user, backlog: loaded, children }: { user: { name: string; role: Role }; backlog: number; children: ReactNode }) {
+function DashboardShell({
+  user,
+  backlog: loaded,
+  judgeErrors,
+  children,
+}: {
+  user: { name: string; role: Role };
+  backlog: number;
+  judgeErrors: JudgeErrorAlert | null;
+  children: ReactNode;
+}) {
   const { t } = useT();
   const links = dashboardLinks.filter((link) => canOpen(user.role, link.to));
   // The count follows submissions and other judges' scores on every dashboard page: re-read on each judging
@@ -141,9 +155,51 @@ function DashboardShell({ user, backlog: loaded, children }: { user: { name: str
       </aside>
       <main className="dashboard__main" {...FIRST_LINE_HOST}>
         <FlashNotice firstLineOnPhone />
+        {user.role === "admin" ? <JudgeErrorBanner loaded={judgeErrors} /> : null}
         {children}
       </main>
     </div>
+  );
+}
+
+/**
+ * The admins' alert: code runs the platform failed to judge (docs/domain.md "Code challenges"), each challenge linked to
+ * its runs that fail. Live: re-read when a runner reports a judge error and, while shown, as runs move (at most every
+ * 5 s), so it goes once they are judged; without JavaScript, on the next page load.
+ */
+function JudgeErrorBanner({ loaded }: { loaded: JudgeErrorAlert | null }) {
+  const { t } = useT();
+  const [fresh, setFresh] = useState<{ alert: JudgeErrorAlert; for: JudgeErrorAlert | null } | null>(null);
+  // A newer page load brings its own alert: one fetched before it is dropped (as the Judging count is).
+  const alert = fresh && fresh.for === loaded ? fresh.alert : loaded;
+  const reread = () => {
+    void fetch("/dashboard/judge-errors", { headers: { Accept: "application/json" } })
+      .then((response) => (response.ok ? (response.json() as Promise<JudgeErrorAlert>) : null))
+      .then((body) => {
+        if (body && Array.isArray(body.challenges)) setFresh({ alert: body, for: loaded });
+      })
+      .catch(() => undefined);
+  };
+  useThrottledEvent("runs:judge-error", reread);
+  useThrottledEvent("runs:changed", reread, 5000, (alert?.challenges.length ?? 0) > 0);
+  if (!alert || alert.challenges.length === 0) return null;
+  return (
+    <section className="dashboard__alert stack" role="alert" aria-labelledby="judge-errors-title">
+      <h2 id="judge-errors-title">{t("dashboard.judgeErrors")}</h2>
+      <ul>
+        {alert.challenges.map((challenge) => (
+          <li key={challenge.id}>
+            <Link to={`/dashboard/code/${challenge.id}?failing=1`}>
+              <bdi>{challenge.title}</bdi>
+            </Link>
+            {": "}
+            {t("dashboard.judgeErrorsRuns", { count: challenge.runs })}
+          </li>
+        ))}
+        {alert.more ? <li>{t("dashboard.judgeErrorsMore")}</li> : null}
+      </ul>
+      <p>{t("dashboard.judgeErrorsHelp")}</p>
+    </section>
   );
 }
 
@@ -155,7 +211,7 @@ export function ErrorBoundary() {
   const layout = useRouteLoaderData<typeof loader>("routes/dashboard");
   if (!layout) return <RouteErrorPage />;
   return (
-    <DashboardShell user={layout.user} backlog={layout.backlog}>
+    <DashboardShell user={layout.user} backlog={layout.backlog} judgeErrors={layout.judgeErrors}>
       <DashboardError />
     </DashboardShell>
   );

@@ -1,7 +1,8 @@
 /**
  * A team sends a program to a code challenge and reads its verdict (docs/domain.md "Code challenges"): with
  * JavaScript the verdict comes live (runs:changed, no reload); without, the page reloads itself until it is judged.
- * The admin rejudges the run, and saves a checker a runner compiles. Needs the e2e server's code runner, which runs where the machine can sandbox
+ * The admin rejudges the run, and saves a checker a runner compiles. A judge error (the challenge's tests missing from
+ * storage) alerts the admins live on every dashboard page, and the team reads no verdict. Needs the e2e server's code runner, which runs where the machine can sandbox
  * (tests/e2e/support/start-server.ts): skipped, saying why, elsewhere.
  */
 import { expect, test } from "@playwright/test";
@@ -27,6 +28,23 @@ const SMALL_ONLY = "a, b = map(int, input().split())\nprint(a + b if abs(a) < 20
 
 async function demoCodeChallenge() {
   const [row] = await sql<Array<{ id: number }>>`select id from challenges where title = 'Sum at the Gate'`;
+  return row.id;
+}
+
+/** A copy of the demo's code challenge whose hidden tests name an object storage does not hold: every run is a judge error. */
+async function brokenCodeChallenge(title: string) {
+  const columns = (
+    await sql<Array<{ column_name: string }>>`select column_name from information_schema.columns
+      where table_schema = 'public' and table_name = 'challenges' and column_name not in ('id', 'title', 'title_ar') and is_generated = 'NEVER'`
+  ).map((row) => `"${row.column_name}"`);
+  const list = columns.join(", ");
+  const [row] = await sql.unsafe<Array<{ id: number; source: number }>>(
+    `insert into challenges (title, ${list}) select $1, ${list} from challenges where title = 'Sum at the Gate' returning id, (select id from challenges where title = 'Sum at the Gate') as source`,
+    [title],
+  );
+  await sql`insert into code_challenges (challenge_id, languages, time_limit_ms, memory_limit_mb, comparator, tests_key, tests_name, subtasks, total_share)
+    select ${row.id}, languages, time_limit_ms, memory_limit_mb, 'exact', ${`code-tests/missing-${Date.now()}`}, tests_name, subtasks, total_share
+    from code_challenges where challenge_id = ${row.source}`;
   return row.id;
 }
 
@@ -92,11 +110,63 @@ test.describe("a code challenge", () => {
 
     const admin = await signedInPage(browser, logins.admin);
     await admin.goto(`/dashboard/code/${id}`);
+    // Once the page is live: a click on it while it hydrated once went unanswered (a local run, 2 Dec).
+    await expect(admin.locator("html")).toHaveAttribute("data-hydrated", "true");
     const [run] = await sql<Array<{ id: number }>>`select id from code_runs where team_id = ${team.id} order by id desc limit 1`;
     await admin.locator(`tr[data-run="${run.id}"]`).getByRole("button", { name: "Rejudge" }).click();
     await expect(admin.getByText("Runs queued to be judged again: 1. Each keeps its last verdict until the new one.")).toBeVisible();
     await expect
       .poll(async () => (await sql<Array<{ state: string; verdict: string }>>`select state, verdict from code_runs where id = ${run.id}`)[0], { timeout: 30_000 })
       .toEqual({ state: "done", verdict: "accepted" });
+  });
+
+  // Event-wide: every admin's dashboard shows the alert while the run fails, so it runs alone; its challenge is removed after.
+  test("a judge error alerts the admins live on every dashboard page, links to the failing runs, and shows the team no verdict", { tag: "@event-wide" }, async ({ browser }) => {
+    const title = `Broken Sums ${Date.now()}`;
+    const id = await brokenCodeChallenge(title);
+    try {
+      const admin = await signedInPage(browser, logins.admin);
+      await admin.goto("/dashboard/teams");
+      await expect(admin.locator("html")).toHaveAttribute("data-hydrated", "true");
+      const alert = admin.getByRole("alert").filter({ has: admin.getByRole("heading", { name: "Judge errors: programs the platform failed to judge" }) });
+      await expect(alert).toHaveCount(0);
+
+      const team = await freshTeam(sql, "Plover");
+      const page = await signedInPage(browser, team.member);
+      await page.goto(`/code/${id}`);
+      await page.getByLabel("Language").selectOption("python3");
+      await page.getByLabel(/^Program/).fill("a, b = map(int, input().split())\nprint(a + b)\n");
+      await page.getByRole("button", { name: "Send a program" }).click();
+      await expect(page.getByText("Program sent: its verdict shows here as soon as it is judged.")).toBeVisible({ timeout: 20_000 });
+
+      // The admin's page, never reloaded, gains the alert: the challenge and its one failing program.
+      await admin.evaluate(() => ((window as unknown as { unreloaded: boolean }).unreloaded = true));
+      await expect(alert).toBeVisible({ timeout: 30_000 });
+      await expect(alert.getByRole("listitem")).toHaveText(`${title}: 1 program`);
+      expect(await admin.evaluate(() => (window as unknown as { unreloaded?: boolean }).unreloaded)).toBe(true);
+
+      // The team reads that its program waits, never a verdict nor the platform's reason.
+      const row = page.locator("table.code-runs > tbody > tr").first();
+      await expect(row).toContainText("Waiting for a runner");
+      await expect(row.locator(".run-verdict")).toHaveCount(0);
+      await expect(page.locator("body")).not.toContainText("unreadable");
+
+      // The link lists only the runs failing on the platform's side, with why.
+      await alert.getByRole("link", { name: title }).click();
+      await expect(admin).toHaveURL(new RegExp(`/dashboard/code/${id}\\?failing=1$`));
+      const [run] = await sql<Array<{ id: number }>>`select id from code_runs where challenge_id = ${id} order by id desc limit 1`;
+      await expect(admin.locator(`tr[data-run="${run.id}"]`)).toContainText("The platform failed to judge it");
+      await expect(admin.locator(`tr[data-run="${run.id}"]`)).toContainText("tests unreadable");
+      await expect(admin.getByRole("link", { name: "Every program" })).toBeVisible();
+      await admin.context().close();
+      await page.context().close();
+    } finally {
+      // The runs go with their challenge: no admin's dashboard shows the alert after this test.
+      await sql`delete from challenges where id = ${id}`;
+    }
+    const later = await signedInPage(browser, logins.admin);
+    await later.goto("/dashboard/teams");
+    await expect(later.getByRole("heading", { name: "Judge errors: programs the platform failed to judge" })).toHaveCount(0);
+    await later.context().close();
   });
 });

@@ -128,7 +128,10 @@ describe("code runs through the API", () => {
     for (const token of [admin, judge]) {
       const all = await send(runsRoute, "GET", `/challenges/${id}/runs`, { token }, { id });
       expect(all.status).toBe(200);
-      expect(all.body).toMatchObject({ points: null, runs: [{ id: Number(runId), team: { id: a.team.id, name: a.team.name }, failures: 0 }] });
+      expect(all.body).toMatchObject({ points: null, runs: [{ id: Number(runId), team: { id: a.team.id, name: a.team.name }, failures: 0 }], pages: { page: 1, pages: 1, total: 1 } });
+      // Only the runs failing on the platform's side: none here.
+      const failing = await send(runsRoute, "GET", `/challenges/${id}/runs?failing=1`, { token }, { id });
+      expect(failing.body).toMatchObject({ runs: [], pages: { page: 1, pages: 1, total: 0 } });
       expect((await send(runRoute, "GET", `/runs/${runId}`, { token }, { id: runId })).body).toMatchObject({ team: { id: a.team.id } });
       const refused = await send(runsRoute, "POST", `/challenges/${id}/runs`, { token, json: { language: "python3", source: "print(1)" } }, { id });
       expect(refused).toMatchObject({ status: 403, body: { code: "forbidden" } });

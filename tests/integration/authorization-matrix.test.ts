@@ -152,6 +152,7 @@ const matrix: Record<string, Case[]> = {
   "routes/dashboard.mailbox": [{ loader: "page" }],
   "routes/dashboard.judge": [{ loader: "page", action: "page" }],
   "routes/dashboard.backlog": [{ loader: "page" }],
+  "routes/dashboard.judge-errors": [{ loader: "page" }],
   "routes/dashboard.judges": [{ loader: "page", action: "page" }],
   "routes/dashboard.teams": [{ loader: "page", action: "page" }],
   "routes/dashboard.awards": [{ loader: "page", action: "page" }],

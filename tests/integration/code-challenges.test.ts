@@ -15,7 +15,8 @@ import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
 import { ChallengeApiSchema, ChallengeFormSchema } from "../../app/modules/challenges/schema.ts";
 import { judgingPaused } from "../../app/modules/code/rejudge.server.ts";
 import { forgetReportedLanguageVersions, NONE_REPORTED_TTL_MS, reportedLanguageVersions, REPORTED_VERSIONS_TTL_MS, reportLanguageVersions } from "../../app/modules/code/runner-languages.server.ts";
-import { adminCodePage, codePage, QUEUED_PER_TEAM, requeueStaleRuns } from "../../app/modules/code/runs.server.ts";
+import { adminCodePage, codePage, judgeErrorAlert, QUEUED_PER_TEAM, requeueStaleRuns, STAFF_RUNS_PAGE_SIZE } from "../../app/modules/code/runs.server.ts";
+import { readRunListQuery } from "../../app/modules/code/schema.ts";
 import { GIVEN_UP_AFTER_FAILURES } from "../../app/modules/code/settings.server.ts";
 import { teamChallengeScore } from "../../app/modules/code/scoring.ts";
 import { getCodeChallenge } from "../../app/modules/code/settings.server.ts";
@@ -198,6 +199,53 @@ describe("code challenges: a team's programs", () => {
     const [answer] = await getDb().select().from(teamAnswers).where(and(eq(teamAnswers.teamId, team.id), eq(teamAnswers.challengeId, challenge.id)));
     expect(answer.scoreCenti).toBeGreaterThan(0);
     expect(page.pointsCenti).toBe(answer.scoreCenti);
+  });
+
+  it("lists every run to the staff a page at a time, each with its tests, and on asking only those failing on the platform's side, which the admins' alert names", async () => {
+    const { challenge } = await codeChallenge(100);
+    const { team, user } = await makePlayer();
+    const tests = [{ subtask: "small", test: "1", verdict: "accepted", timeMs: 5, memoryBytes: 1 }];
+    const base = { teamId: team.id, challengeId: challenge.id, userId: user.id, language: "python3", source: "print(1)" };
+    // 30 judged runs, then one waiting after a judge error, one judged after one (no longer failing), and one given up on.
+    const judged = await getDb()
+      .insert(codeRuns)
+      .values(Array.from({ length: 30 }, () => ({ ...base, state: "done" as const, verdict: "accepted" as const, tests })))
+      .returning({ id: codeRuns.id });
+    const [failing, recovered, givenUp] = await getDb()
+      .insert(codeRuns)
+      .values([
+        { ...base, state: "queued" as const, failures: 2, failure: "tests unreadable: gone" },
+        { ...base, state: "done" as const, verdict: "accepted" as const, failures: 1, failure: "run sandbox failed", tests },
+        { ...base, state: "queued" as const, failures: GIVEN_UP_AFTER_FAILURES, failure: "run sandbox failed" },
+      ])
+      .returning({ id: codeRuns.id });
+    const staff = { role: "judge" as const };
+    const first = (await adminCodePage(challenge.id, staff))!;
+    expect(first.pages).toMatchObject({ page: 1, pages: 2, total: 33, from: 1, to: STAFF_RUNS_PAGE_SIZE });
+    expect(first.runs[0].id).toBe(givenUp.id);
+    // Every run of every page with its tests: the oldest too.
+    const second = (await adminCodePage(challenge.id, staff, readRunListQuery(new URLSearchParams("page=2"))))!;
+    expect(second.pages).toMatchObject({ page: 2, pages: 2, from: 26, to: 33 });
+    expect(second.runs.at(-1)!.id).toBe(judged[0].id);
+    expect(second.runs.every((run) => run.tests.length === 1)).toBe(true);
+    // A page past the last is the last; a page not a number, the first.
+    expect((await adminCodePage(challenge.id, staff, readRunListQuery(new URLSearchParams("page=99"))))!.pages.page).toBe(2);
+    expect((await adminCodePage(challenge.id, staff, readRunListQuery(new URLSearchParams("page=x&failing=yes"))))!.pages).toMatchObject({ page: 1, total: 33 });
+    const onlyFailing = (await adminCodePage(challenge.id, staff, readRunListQuery(new URLSearchParams("failing=1"))))!;
+    expect(onlyFailing.failing).toBe(true);
+    expect(onlyFailing.runs.map((run) => [run.id, run.failures, run.failure])).toEqual([
+      [givenUp.id, GIVEN_UP_AFTER_FAILURES, "run sandbox failed"],
+      [failing.id, 2, "tests unreadable: gone"],
+    ]);
+    expect(onlyFailing.runs.map((run) => run.id)).not.toContain(recovered.id);
+    // The admins' alert: this challenge (other test files' may be listed too), its two failing runs, titled in the reader's language.
+    await getDb().update(challenges).set({ titleAr: "مجاميع معطلة" }).where(eq(challenges.id, challenge.id));
+    const alert = await judgeErrorAlert("en", 1000);
+    expect(alert.challenges.find((row) => row.id === challenge.id)).toEqual({ id: challenge.id, title: challenge.title, runs: 2 });
+    expect((await judgeErrorAlert("ar", 1000)).challenges.find((row) => row.id === challenge.id)?.title).toBe("مجاميع معطلة");
+    // Judged at last: the challenge leaves the alert.
+    await getDb().update(codeRuns).set({ state: "done", verdict: "accepted" }).where(eq(codeRuns.challengeId, challenge.id));
+    expect((await judgeErrorAlert("en", 1000)).challenges.map((row) => row.id)).not.toContain(challenge.id);
   });
 
   it("queues again only the runs whose runner went silent, never a slow run still being judged, nor one given up on", async () => {

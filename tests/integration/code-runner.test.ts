@@ -16,7 +16,7 @@ import { deleteObject } from "../../app/infrastructure/s3.server.ts";
 import { sandboxHost, type SandboxHost } from "../../app/infrastructure/sandbox/sandbox.server.ts";
 import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
 import { pauseJudging, rejudgeRuns } from "../../app/modules/code/rejudge.server.ts";
-import { codePage, requeueStaleRuns } from "../../app/modules/code/runs.server.ts";
+import { codePage, judgeErrorAlert, requeueStaleRuns } from "../../app/modules/code/runs.server.ts";
 import { getCodeChallenge } from "../../app/modules/code/settings.server.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
 import { startRunner } from "../../workers/processors/runs.ts";
@@ -128,6 +128,8 @@ describe.skipIf(unavailable !== null)("code runs judged by a real runner", () =>
     expect(["queued", "compiling"]).toContain(run.state);
     expect(run.failure).toMatch(/tests unreadable/);
     expect(await totalOf(team.id)).toBe(0);
+    // The admins are alerted: their dashboard's banner names the challenge (docs/domain.md "Code challenges").
+    expect((await judgeErrorAlert("en", 1000)).challenges.find((row) => row.id === challenge.id)).toMatchObject({ runs: 1 });
     const page = (await codePage(challenge.id, { role: "participant", teamId: team.id }, "en"))!;
     expect(JSON.stringify(page)).not.toContain("unreadable");
   });

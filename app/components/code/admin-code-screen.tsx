@@ -5,6 +5,7 @@ import { useFormats } from "~/components/realtime/format";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { useServerMessage } from "~/components/server-message";
 import { Message } from "~/components/ui/message";
+import { ListPageLinks } from "~/components/ui/page-links";
 import type { adminCodePage } from "~/modules/code/runs.server";
 import { compileProblemKeys, RunDetails, RunPoints } from "./code-screen";
 
@@ -88,7 +89,7 @@ function CheckerForm({ settings, typed }: { settings: Data["settings"]; typed: R
  * A code challenge's admin page (/dashboard/code/:id): languages and limits, the hidden tests, pausing (admins), and
  * every run with its rejudge (admins and judges).
  */
-export function AdminCodeScreen({ challenge, admin, paused, settings, available, timeZone, runs }: Data) {
+export function AdminCodeScreen({ challenge, admin, paused, settings, available, timeZone, runs, pages, failing }: Data) {
   const { t } = useT();
   const format = useFormats();
   const serverMessage = useServerMessage();
@@ -192,8 +193,12 @@ export function AdminCodeScreen({ challenge, admin, paused, settings, available,
 
       <section className="card stack" aria-labelledby="code-all-runs">
         <h2 id="code-all-runs">{t("codeAdmin.runs")}</h2>
+        {/* Plain links: the list's filter works without JavaScript, and its pages keep it. */}
+        <p>
+          {failing ? <Link to="?">{t("codeAdmin.allRuns")}</Link> : <Link to="?failing=1">{t("codeAdmin.onlyFailing")}</Link>}
+        </p>
         {runs.length === 0 ? (
-          <p className="muted">{t("code.none")}</p>
+          <p className="muted">{failing ? t("codeAdmin.noneFailing") : t("code.none")}</p>
         ) : (
           <div className="table-wrap">
             <table className="table">
@@ -237,6 +242,9 @@ export function AdminCodeScreen({ challenge, admin, paused, settings, available,
             </table>
           </div>
         )}
+        {pages.pages > 1 ? (
+          <ListPageLinks pages={pages} query={{ failing: failing ? "1" : undefined }} label={t("codeAdmin.runsPagesLabel")} range={(figures) => t("codeAdmin.runsRange", figures)} />
+        ) : null}
       </section>
     </section>
   );

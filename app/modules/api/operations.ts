@@ -11,7 +11,7 @@ import { AuditQuerySchema } from "../audit/schema.ts";
 import type { Role } from "../auth/access.ts";
 import { ApiLoginSchema } from "../auth/login-schema.ts";
 import { ChallengeApiSchema, ChallengeCreateSchema, ChallengeStatusSchema } from "../challenges/schema.ts";
-import { ProgramSchema, RejudgeSchema } from "../code/schema.ts";
+import { ProgramSchema, RejudgeSchema, RunListQuerySchema } from "../code/schema.ts";
 import { FlagAnswerSchema } from "../flags/schema.ts";
 import { MAX_PAID_HINTS } from "../flags/paid-hints.ts";
 import { NotificationSchema } from "../notifications/schema.ts";
@@ -473,11 +473,12 @@ export const apiOperations: Record<string, Partial<Record<HttpMethod, ApiOperati
     get: {
       summary: "A code challenge's runs",
       description:
-        "A participant: their team's runs, newest first, and the team's points for the challenge, as the challenge's code page shows them (each test's verdict, time and memory; never a test's input or output). Admins and judges: every team's runs, with the team and the platform's failures, as the dashboard's page shows them. 404 for a challenge that is not checked by tests or that the caller may not see.",
+        "A participant: their team's runs, newest first, and the team's points for the challenge, as the challenge's code page shows them (each test's verdict, time and memory; never a test's input or output). Admins and judges: every team's runs, 25 a page, with the team and the platform's failures, as the dashboard's page shows them. 404 for a challenge that is not checked by tests or that the caller may not see.",
       access: everyone,
       originalCalls: [],
       tag: "code",
       path: idPath,
+      query: RunListQuerySchema,
       responses: { 200: { description: "The runs", schema: CodeRunsOutSchema } },
       errors: [404],
     },

@@ -449,7 +449,11 @@ export const CodeRunsOutSchema = z
   .object({
     points: centiPoints("The caller's team's points for the challenge (its best subtasks over every run); null for admins and judges"),
     languages: z.array(z.string()).meta({ description: "The languages the challenge takes (a program's `language`)" }),
-    runs: z.array(CodeRunOutSchema).meta({ description: "Newest first: a participant's team's (100 at most), every team's for admins and judges (300 at most)" }),
+    runs: z.array(CodeRunOutSchema).meta({ description: "Newest first: a participant's team's (100 at most); every team's for admins and judges, 25 a page (`page`, `failing`)" }),
+    pages: z
+      .object({ page: z.number().int(), pages: z.number().int(), total: z.number().int() })
+      .optional()
+      .meta({ description: "Admins and judges: the page shown, how many there are, and how many runs the list holds" }),
   })
   .meta({ id: "CodeRuns" });
 

@@ -20,7 +20,7 @@ import { LANGUAGE_IDS, type LanguageId } from "../../infrastructure/sandbox/lang
 import type { Program } from "../../infrastructure/sandbox/programs.server.ts";
 import type { SandboxHost, Slot } from "../../infrastructure/sandbox/sandbox.server.ts";
 import { CHECKER_LIMITS, holdChecker, recordCheckerState, type CheckerLanguage } from "./checker.server.ts";
-import { broadcastRunChanged } from "../realtime/broadcast.server.ts";
+import { broadcastJudgeError, broadcastRunChanged } from "../realtime/broadcast.server.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { judge, type Judgement, type Verdict } from "./judge.server.ts";
 import { pointsCentiOfShares } from "./scoring.ts";
@@ -38,13 +38,21 @@ export type RunOutcome =
 /** Live progress is written at most this often (a run of 100 fast tests is not 100 writes). */
 const PROGRESS_EVERY_MS = 250;
 
-/** The run queued again, its failure kept for the admins; `logged` is what the runner's log may say of it (no checker's words). */
+/**
+ * The run queued again, its failure kept for the admins, who are alerted (their dashboard's banner) and the team's page
+ * shows it queued; `logged` is what the runner's log may say of it (no checker's words).
+ */
 async function failed(runId: number, failure: string, logged = failure): Promise<never> {
-  await getDb()
+  const [row] = await getDb()
     .update(codeRuns)
     .set({ state: "queued", failure: failure.slice(0, 2000), failures: sql`${codeRuns.failures} + 1`, testIndex: null, testCount: null })
     // A copy of the job that failed after another judged the run leaves its verdict alone.
-    .where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`));
+    .where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`))
+    .returning({ teamId: codeRuns.teamId, challengeId: codeRuns.challengeId });
+  if (row) {
+    broadcastRunChanged(row.teamId, row.challengeId);
+    broadcastJudgeError(row.challengeId);
+  }
   throw new JudgeFailure(logged);
 }
 

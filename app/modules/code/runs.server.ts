@@ -8,7 +8,7 @@
  * What a participant sees of a run: its state, verdict, each test's verdict, time and memory, the compiler's
  * message; never a test's input or expected output, never the platform's own failure.
  */
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, sql } from "drizzle-orm";
 import { LOCK_CLASS } from "../../../db/advisory-locks.ts";
 import type { Queryable } from "../../../db/client.ts";
 import { challenges, codeRuns, eventSettings, gates, teams } from "../../../db/schema.ts";
@@ -22,6 +22,7 @@ import { checkingChallenge } from "../challenges/checking-page.server.ts";
 import { inLanguage } from "../i18n/content.ts";
 import type { Language } from "../i18n/i18n.ts";
 import { messages } from "../messages.ts";
+import { readListPage } from "../paging.ts";
 import { anonymousTeamName, namesShownTo, type NamesView } from "../judging/blind.server.ts";
 import { broadcastRunChanged } from "../realtime/broadcast.server.ts";
 import { judgingPaused } from "./rejudge.server.ts";
@@ -178,8 +179,16 @@ const runColumns = {
 
 type RunRow = Pick<typeof codeRuns.$inferSelect, keyof typeof runColumns>;
 
-/** Runs shown with each test's result, newest first; older ones show their verdict and points (a page stays small). */
+/** A team's page shows its newest runs with each test's result; older ones their verdict and points (a page stays small). */
 const RUNS_WITH_TESTS = 20;
+/** Runs a page on the staff's list (/dashboard/code/:id), each with its tests: older runs are on the next pages. */
+export const STAFF_RUNS_PAGE_SIZE = 25;
+
+/**
+ * A run the platform failed to judge and has not judged since: a judge error (the sandbox, storage, a checker's
+ * crash), queued again or given up on after GIVEN_UP_AFTER_FAILURES of them. What the admins' alert counts.
+ */
+const failingRun = () => and(sql`${codeRuns.state} in ('queued', 'compiling', 'running')`, gt(codeRuns.failures, 0));
 
 function shownRun(row: RunRow, forStaff: boolean, index: number) {
   return {
@@ -291,9 +300,10 @@ export type CodePageData = NonNullable<Awaited<ReturnType<typeof codePage>>>;
 
 /**
  * What /dashboard/code/:id shows an admin or a judge: the settings, the tests' summary, every run (per test: verdict,
- * time, memory); `admin`: the forms that change them.
+ * time, memory), newest first, STAFF_RUNS_PAGE_SIZE a page (`list.page`; `list.failing`: only the runs failing on the
+ * platform's side); `admin`: the forms that change them.
  */
-export async function adminCodePage(challengeId: number, viewer: { role: Role }) {
+export async function adminCodePage(challengeId: number, viewer: { role: Role }, list: { page?: number; failing?: boolean } = {}) {
   const db = getDb();
   const [row] = await db
     .select({ id: challenges.id, title: challenges.title, points: challenges.points, checking: challenges.checking, timeZone: eventSettings.timeZone })
@@ -303,13 +313,18 @@ export async function adminCodePage(challengeId: number, viewer: { role: Role })
   if (!row || row.checking !== "tests") return null;
   const settings = await getCodeChallenge(challengeId, db);
   const names = await namesShownTo(viewer);
-  const runs = await db
-    .select({ ...runColumns, teamName: teams.name, failures: codeRuns.failures, failure: codeRuns.failure })
-    .from(codeRuns)
-    .innerJoin(teams, eq(teams.id, codeRuns.teamId))
-    .where(eq(codeRuns.challengeId, challengeId))
-    .orderBy(desc(codeRuns.id))
-    .limit(300);
+  const listed = and(eq(codeRuns.challengeId, challengeId), list.failing ? failingRun() : undefined);
+  const [{ total }] = await db.select({ total: count() }).from(codeRuns).where(listed);
+  const { rows: runs, page } = await readListPage(total, list.page, STAFF_RUNS_PAGE_SIZE, (limit, offset) =>
+    db
+      .select({ ...runColumns, teamName: teams.name, failures: codeRuns.failures, failure: codeRuns.failure })
+      .from(codeRuns)
+      .innerJoin(teams, eq(teams.id, codeRuns.teamId))
+      .where(listed)
+      .orderBy(desc(codeRuns.id))
+      .limit(limit)
+      .offset(offset),
+  );
   return {
     challenge: { id: row.id, title: row.title, points: row.points },
     admin: viewer.role === "admin",
@@ -318,6 +333,31 @@ export async function adminCodePage(challengeId: number, viewer: { role: Role })
     available: await languageChoices(Object.keys(languages()) as LanguageId[]),
     timeZone: row.timeZone ?? "UTC",
     // A judge under blind judging reads each team by its label, never its id or name (docs/domain.md "Blind judging").
-    runs: runs.map((run, index) => ({ ...shownRun(run, true, index), ...namedFor(names, run.teamId, run.teamName), failures: run.failures, failure: run.failure })),
+    failing: list.failing ?? false,
+    pages: page,
+    // Every run of the page with its tests (index 0: shown as the newest are).
+    runs: runs.map((run) => ({ ...shownRun(run, true, 0), ...namedFor(names, run.teamId, run.teamName), failures: run.failures, failure: run.failure })),
   };
 }
+
+/**
+ * The admins' alert (every dashboard page; docs/domain.md "Code challenges"): the code challenges with runs failing on
+ * the platform's side, the most recently sent first, at most `limit` of them, each with how many of its runs fail;
+ * `more`: further challenges not listed.
+ */
+export async function judgeErrorAlert(language: Language, limit = 5) {
+  const rows = await getDb()
+    .select({ id: challenges.id, title: challenges.title, titleAr: challenges.titleAr, runs: count() })
+    .from(codeRuns)
+    .innerJoin(challenges, eq(challenges.id, codeRuns.challengeId))
+    .where(failingRun())
+    .groupBy(challenges.id)
+    .orderBy(desc(sql`max(${codeRuns.id})`))
+    .limit(limit + 1);
+  return {
+    challenges: rows.slice(0, limit).map((row) => ({ id: row.id, title: inLanguage(language, row.title, row.titleAr), runs: row.runs })),
+    more: rows.length > limit,
+  };
+}
+
+export type JudgeErrorAlert = Awaited<ReturnType<typeof judgeErrorAlert>>;

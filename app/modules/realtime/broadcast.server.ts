@@ -84,6 +84,11 @@ export function broadcastRunChanged(teamId: number, challengeId: number) {
   getEmitter().to([rooms.team(teamId), rooms.admins, rooms.judges]).emit("runs:changed", { challengeId });
 }
 
+/** A run of the challenge failed on the platform's side (a judge error): the admins' alert re-reads (never a team). */
+export function broadcastJudgeError(challengeId: number) {
+  getEmitter().to(rooms.admins).emit("runs:judge-error", { challengeId });
+}
+
 /** A code challenge's checker compiled or failed to: the staff's page for it re-reads (teams never hear of a checker). */
 export function broadcastCheckerChanged(challengeId: number) {
   getEmitter().to([rooms.admins, rooms.judges]).emit("runs:changed", { challengeId });

@@ -95,6 +95,8 @@ export interface ServerToClientEvents {
   "predictions:changed": (event: { challengeId: number }) => void;
   /** One of a team's code runs moved (queued, compiling, running test n of m, judged): its pages re-read (no verdict in it). */
   "runs:changed": (event: { challengeId: number }) => void;
+  /** Admins: the platform failed to judge a run of the challenge (a judge error); their dashboard's alert re-reads. */
+  "runs:judge-error": (event: { challengeId: number }) => void;
 }
 
 export type ServerEventName = keyof ServerToClientEvents;
