@@ -41,6 +41,8 @@ const ALLOWED = [
   "alt", "Enter", "Ctrl", // keys as they are printed on the keyboard (the toasts' "alt+T", the judge's "Save and next (Enter)")
   "jpg", "png", "pdf", "docx", // file types as their names end (the attachment's accepted files)
   "wave", // the challenges file's column (import), named so in both languages: CSV and JSON headers do not change
+  "Python", "Java", "JavaScript", "Node", // programming languages by their own names (a code challenge's languages)
+  "RMSE", "MAE", "ROC", "AUC", // the prediction metrics' abbreviations, written so in Arabic too
 ];
 
 /** What the screens are checked on: made once, by SQL, for this file. */
@@ -51,6 +53,8 @@ interface Fixture {
   judging: Awaited<ReturnType<typeof freshChallengeToJudge>>;
   /** A live set-password link of the team's member (its page's form). */
   linkToken: string;
+  /** The demo's challenges checked by tests, by a metric and by a flag (their own pages). */
+  checked: { code: number; predictions: number; flag: number };
 }
 
 type Who = "nobody" | "participant" | "admin" | "judge";
@@ -79,6 +83,9 @@ const SCREENS: { participant: readonly Screen[]; dashboard: readonly Screen[] } 
     { name: "gate", who: "participant", path: at("/gate/1") },
     { name: "challenge", who: "participant", path: (f) => `/submition/${f.challenge.id}` },
     { name: "question", who: "participant", path: (f) => `/submition/${f.challenge.id}/question` },
+    { name: "flag-challenge", who: "participant", path: (f) => `/submition/${f.checked.flag}` },
+    { name: "code", who: "participant", path: (f) => `/code/${f.checked.code}` },
+    { name: "predictions", who: "participant", path: (f) => `/predictions/${f.checked.predictions}` },
     { name: "thread", who: "participant", path: (f) => `/threads/${f.threadId}` },
     { name: "status", who: "participant", path: at("/status") },
     { name: "scoreboard", who: "participant", path: at("/scoreboard") },
@@ -94,6 +101,12 @@ const SCREENS: { participant: readonly Screen[]; dashboard: readonly Screen[] } 
     { name: "dashboard-allchallenges", who: "admin", path: at("/dashboard/allchallenges") },
     { name: "dashboard-getAllChallenges", who: "admin", path: at("/dashboard/getAllChallenges") },
     { name: "dashboard-submissions", who: "admin", path: at("/dashboard/submissions") },
+    { name: "dashboard-code", who: "admin", path: (f) => `/dashboard/code/${f.checked.code}` },
+    { name: "dashboard-code-judge", who: "judge", path: (f) => `/dashboard/code/${f.checked.code}` },
+    { name: "dashboard-predictions", who: "admin", path: (f) => `/dashboard/predictions/${f.checked.predictions}` },
+    { name: "dashboard-attempts", who: "admin", path: at("/dashboard/attempts") },
+    { name: "dashboard-attempts-sharing", who: "admin", path: at("/dashboard/attempts?view=sharing") },
+    { name: "dashboard-signals", who: "admin", path: at("/dashboard/signals") },
     { name: "dashboard-judge", who: "judge", path: (f) => `/dashboard/judge?challenge=${f.judging.challengeId}` },
     { name: "dashboard-judges", who: "admin", path: at("/dashboard/judges") },
     { name: "dashboard-teams", who: "admin", path: at("/dashboard/teams") },
@@ -141,7 +154,9 @@ async function setUp(): Promise<Fixture> {
   const [selector, verifier] = [randomBytes(16).toString("base64url"), randomBytes(32).toString("base64url")];
   await sql`insert into password_links (user_id, purpose, selector, verifier_hash, expires_at)
     values (${member.id}, 'set', ${selector}, ${createHash("sha256").update(verifier).digest("hex")}, now() + interval '1 day')`;
-  fixture = { team, challenge, threadId: thread.id, judging, linkToken: `${selector}.${verifier}` };
+  const checkedBy = async (checking: string) => (await sql<Array<{ id: number }>>`select id from challenges where checking = ${checking} and status = 'active' order by wave, id limit 1`)[0].id;
+  const checked = { code: await checkedBy("tests"), predictions: await checkedBy("metric"), flag: await checkedBy("flag") };
+  fixture = { team, challenge, threadId: thread.id, judging, linkToken: `${selector}.${verifier}`, checked };
   return fixture;
 }
 
@@ -154,7 +169,10 @@ async function contentOf(): Promise<string[]> {
   const rows = await sql<Array<{ text: string | null }>>`
     select name as text from teams union all select division from teams
     union all select name from users
-    union all select title from challenges union all select description from challenges union all select hints from challenges
+    union all select title from challenges union all select description from challenges union all select description_ar from challenges
+    union all select hints from challenges
+    union all select jsonb_path_query(subtasks, 'strict $[*].name') #>> '{}' from code_challenges union all select version from runner_languages
+    union all select id_column from prediction_challenges union all select target_column from prediction_challenges
     union all select attachment_name from challenges union all select category::text from challenges
     union all select name from challenge_criteria
     union all select text from submissions union all select file_name from submissions

@@ -1,6 +1,8 @@
 import { Form, Link, useActionData } from "@remix-run/react";
+import { Trans } from "react-i18next";
 import { ActionButton } from "~/components/ui/action-button";
 import { useT } from "~/components/i18n";
+import { isolated } from "~/modules/i18n/content";
 import { useFormats } from "~/components/realtime/format";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { useServerMessage } from "~/components/server-message";
@@ -33,7 +35,9 @@ function CheckerForm({ settings, typed }: { settings: Data["settings"]; typed: R
   return (
     <Form method="post" encType="multipart/form-data" className="form card stack" aria-labelledby="code-checker">
       <h2 id="code-checker">{t("codeAdmin.checker")}</h2>
-      <p className="muted">{t("codeAdmin.checkerHelp")}</p>
+      <p className="muted">
+        <Trans i18nKey="codeAdmin.checkerHelp" components={{ code: <code dir="ltr" /> }} />
+      </p>
       <input type="hidden" name="intent" value="checker" />
       {settings?.checkerHash ? (
         <>
@@ -100,7 +104,7 @@ export function AdminCodeScreen({ challenge, admin, paused, settings, available,
   const chosen = new Set(typed?.languages !== undefined ? typed.languages.split(",") : (settings?.languages ?? ["c", "cpp", "python3", "java", "javascript"]));
   return (
     <section className="stack dash-page" aria-labelledby="code-admin-title">
-      <h1 id="code-admin-title">{t("codeAdmin.title", { title: challenge.title })}</h1>
+      <h1 id="code-admin-title">{t("codeAdmin.title", { title: isolated(challenge.title) })}</h1>
       <p>
         <Link to={`/code/${challenge.id}`}>{t("codeAdmin.participantPage")}</Link>
       </p>
@@ -143,7 +147,9 @@ export function AdminCodeScreen({ challenge, admin, paused, settings, available,
   
         <Form method="post" encType="multipart/form-data" className="form card stack" aria-labelledby="code-tests">
           <h2 id="code-tests">{t("codeAdmin.tests")}</h2>
-          <p className="muted">{t("codeAdmin.testsHelp")}</p>
+          <p className="muted">
+            <Trans i18nKey="codeAdmin.testsHelp" components={{ code: <code dir="ltr" /> }} />
+          </p>
           {settings?.testsName ? (
             <>
               <p>
@@ -151,7 +157,7 @@ export function AdminCodeScreen({ challenge, admin, paused, settings, available,
               </p>
               <ul>
                 {settings.subtasks.map((subtask) => (
-                  <li key={subtask.name}>{t("code.subtaskLine", { name: subtask.name, share: subtask.share, total: settings.totalShare ?? 0, tests: subtask.tests })}</li>
+                  <li key={subtask.name}>{t("code.subtaskLine", { name: isolated(subtask.name), share: subtask.share, total: settings.totalShare ?? 0, tests: subtask.tests })}</li>
                 ))}
               </ul>
             </>
@@ -160,7 +166,7 @@ export function AdminCodeScreen({ challenge, admin, paused, settings, available,
           )}
           <div className="field">
             <label className="field__label" htmlFor="code-tests-file">
-              {t("codeAdmin.testsFile")}
+              <Trans i18nKey="codeAdmin.testsFile" components={{ code: <code dir="ltr" /> }} />
             </label>
             <input id="code-tests-file" className="field__input" type="file" name="file" accept=".tar.gz,.tgz,application/gzip" required />
           </div>

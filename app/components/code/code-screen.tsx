@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { ActionButton } from "~/components/ui/action-button";
 import { useT } from "~/components/i18n";
+import { isolated } from "~/modules/i18n/content";
 import { useFormats } from "~/components/realtime/format";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { useServerMessage } from "~/components/server-message";
@@ -135,7 +136,7 @@ export function CodeScreen({ challenge, teamId, staff, timeZone, pointsCenti, li
   const pending = runs.some((run) => run.state !== "done");
   const canSend = teamId !== null && challenge.ready && challenge.languages.length > 0;
   return (
-    <div className="page code-page stack">
+    <main className="page code-page stack">
       {pending ? (
         <noscript>
           <meta httpEquiv="refresh" content="5" />
@@ -158,7 +159,7 @@ export function CodeScreen({ challenge, teamId, staff, timeZone, pointsCenti, li
           <ul className="code-subtasks">
             {challenge.subtasks.map((subtask) => (
               <li key={subtask.name} data-passed={subtask.passed ? "true" : undefined}>
-                {t(subtask.passed ? "code.subtaskPassed" : "code.subtaskLine", { name: subtask.name, share: subtask.share, total: challenge.totalShare ?? 0, tests: subtask.tests })}
+                {t(subtask.passed ? "code.subtaskPassed" : "code.subtaskLine", { name: isolated(subtask.name), share: subtask.share, total: challenge.totalShare ?? 0, tests: subtask.tests })}
               </li>
             ))}
           </ul>
@@ -240,8 +241,10 @@ export function CodeScreen({ challenge, teamId, staff, timeZone, pointsCenti, li
         </section>
       ) : null}
       <p>
-        <Link to={`/submition/${challenge.id}`}>{challenge.title}</Link>
+        <Link to={`/submition/${challenge.id}`}>
+          <bdi>{challenge.title}</bdi>
+        </Link>
       </p>
-    </div>
+    </main>
   );
 }

@@ -2,6 +2,7 @@ import { Form, Link, useActionData } from "@remix-run/react";
 import { ActionButton } from "~/components/ui/action-button";
 import { SideScroll } from "~/components/ui/side-scroll";
 import { useT } from "~/components/i18n";
+import { isolated } from "~/modules/i18n/content";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { useServerMessage } from "~/components/server-message";
 import { Message } from "~/components/ui/message";
@@ -24,7 +25,7 @@ export function AdminPredictionsScreen({ challenge, settings, revealed, timeZone
   const value = (name: "publicPercent" | "baseline" | "target" | "dailyLimit", fallback: string) => typed?.[name] ?? (settings ? String(settings[name]) : fallback);
   return (
     <section className="stack dash-page" aria-labelledby="predictions-admin-title">
-      <h1 id="predictions-admin-title">{t("predictionsAdmin.title", { title: challenge.title })}</h1>
+      <h1 id="predictions-admin-title">{t("predictionsAdmin.title", { title: isolated(challenge.title) })}</h1>
       <p>
         <Link to={`/predictions/${challenge.id}`}>{t("predictionsAdmin.participantPage")}</Link>
       </p>

@@ -2,6 +2,7 @@ import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { ActionButton } from "~/components/ui/action-button";
 import { SideScroll } from "~/components/ui/side-scroll";
 import { useT } from "~/components/i18n";
+import { isolated } from "~/modules/i18n/content";
 import { useFormats } from "~/components/realtime/format";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { useServerMessage } from "~/components/server-message";
@@ -94,7 +95,7 @@ export function PredictionsScreen({ challenge, revealed, frozen, timeZone, teamI
   const canSend = teamId !== null && challenge.ready && !revealed;
   const anyChosen = own.some((file) => file.chosen);
   return (
-    <div className="page predictions-page stack">
+    <main className="page predictions-page stack">
       <TitleBar title={t("predictions.title", { title: challenge.title })} written />
       <section className="card stack" aria-labelledby="predictions-send">
         <h2 id="predictions-send">{t("predictions.send")}</h2>
@@ -102,7 +103,7 @@ export function PredictionsScreen({ challenge, revealed, frozen, timeZone, teamI
           {t("predictions.about", { metric, percent: challenge.publicPercent ?? 0 })} {t(challenge.lowerIsBetter ? "predictions.lowerBetter" : "predictions.higherBetter")}
         </p>
         <p className="muted">
-          {t("predictions.format", { columns })} <bdi dir="ltr">{columns}</bdi>
+          {t("predictions.format", { columns: isolated(columns) })}
         </p>
         {reply ? (
           <Message tone={reply.ok ? "correct" : "error"}>{serverMessage(reply.message)}</Message>
@@ -230,8 +231,10 @@ export function PredictionsScreen({ challenge, revealed, frozen, timeZone, teamI
         )}
       </section>
       <p>
-        <Link to={`/submition/${challenge.id}`}>{challenge.title}</Link>
+        <Link to={`/submition/${challenge.id}`}>
+          <bdi>{challenge.title}</bdi>
+        </Link>
       </p>
-    </div>
+    </main>
   );
 }
