@@ -16,6 +16,8 @@ import {
   leaderboard,
   ownSubmissions,
   PredictionError,
+  predictionsPage,
+  revealDueChallenges,
   revealPredictions,
   savePredictionSettings,
   sendPredictions,
@@ -225,6 +227,47 @@ describe("prediction challenges", () => {
         sql`select coalesce(floor((${c.points}::int * 100)::float8 * least(1::float8, greatest(0::float8, (${c.score}::float8 - ${c.baseline}::float8) / (${c.target}::float8 - ${c.baseline}::float8))) + 0.5)::integer, 0) as centi`,
       );
       expect(Number(row.centi)).toBe(pointsCentiOf(c.score, c));
+    }
+  });
+
+  it("reveal at the latest at the event's final instant: nothing private before it; then the worker's sweep, once, dated at that instant, and the private rows count", async () => {
+    const { challenge } = await metricChallenge(100);
+    const { team, user } = await makePlayer();
+    // Right on the public rows, 4 off on the private ones: 100 points before the reveal, 0 after.
+    const settings = (await getPredictionChallenge(challenge.id))!;
+    const { publicRows } = await import("../../app/modules/predictions/split.server.ts");
+    const marks = publicRows(10, 30, settings.seed);
+    const skewed = `id,y\n${Array.from({ length: 10 }, (_, i) => `${i + 1},${marks[i] ? i : i + 4}`).join("\n")}\n`;
+    await scoreSubmission(await sendPredictions({ id: user.id, teamId: team.id }, challenge.id, await store(skewed)));
+    expect(await totalOf(team.id)).toBe(10_000);
+    const [kept] = await getDb().select({ finalAt: eventSettings.finalAt }).from(eventSettings).where(eq(eventSettings.id, 1));
+    const setFinal = (at: Date) => getDb().update(eventSettings).set({ finalAt: at }).where(eq(eventSettings.id, 1));
+    const viewer = { role: "participant" as const, teamId: team.id };
+    try {
+      // A minute before the final instant: the sweep reveals nothing, and the team's page holds no private score.
+      const final = new Date(Date.now() + 60_000);
+      await setFinal(final);
+      expect(await revealDueChallenges()).toBe(0);
+      const before = (await predictionsPage(challenge.id, viewer, "en", new Date(final.getTime() - 1000)))!;
+      expect(before.revealed).toBe(false);
+      expect(before.own[0]).toMatchObject({ publicScore: 0, privateScore: null, privateCenti: null });
+      expect(before.board.find((line) => line.teamId === team.id)).toMatchObject({ score: 0, centi: 10_000 });
+      expect(await totalOf(team.id)).toBe(10_000);
+
+      // The final instant passed: the page reads the private rows at once; the sweep reveals the challenge, dated at
+      // the final instant, and the standings count the private score (MAE 4: 0 points).
+      const passed = new Date(Date.now() - 1000);
+      await setFinal(passed);
+      const at = (await predictionsPage(challenge.id, viewer, "en"))!;
+      expect(at.revealed).toBe(true);
+      expect(at.own[0]).toMatchObject({ privateScore: 4, privateCenti: 0 });
+      expect(await revealDueChallenges()).toBeGreaterThanOrEqual(1);
+      expect((await getPredictionChallenge(challenge.id))!.revealedAt).toEqual(passed);
+      expect(await totalOf(team.id)).toBe(0);
+      // Once: a later sweep finds nothing left to reveal.
+      expect(await revealDueChallenges()).toBe(0);
+    } finally {
+      await setFinal(kept.finalAt!);
     }
   });
 });
