@@ -2,7 +2,8 @@
  * A team sends a predictions file to the demo's prediction challenge (docs/domain.md "Prediction challenges"): the
  * worker scores it and the team's page shows its public score, its points and its line on the leaderboard live,
  * without a reload; a file with a wrong header is refused, its first line at fault named. Another team's page sees
- * the leaderboard move; nothing there tells a private score before the reveal.
+ * the leaderboard move; nothing there tells a private score before the reveal. Without JavaScript the same: the page
+ * reloads itself until the file is scored, and a team chooses which file counts.
  */
 import { expect, test } from "@playwright/test";
 import postgres from "postgres";
@@ -68,4 +69,33 @@ test("a team's predictions file is scored live: its public score, its points and
   // Another team's page: the board moved live; no private score anywhere on it.
   await expect(other.locator(`table.predictions-board tr[data-team="${team.id}"]`)).toContainText("120", { timeout: 10_000 });
   await expect(other.locator("body")).not.toContainText("Private score");
+});
+
+test("without JavaScript: a file sent, the page reloads itself until it is scored, and the team chooses which file counts", async ({ browser }) => {
+  const team = await freshTeam(sql, "Merlin");
+  const id = await demoPredictionChallenge();
+  const page = await signedInPage(browser, team.member, { javaScriptEnabled: false });
+  await page.goto(`/predictions/${id}`);
+  const send = async (name: string, text: string) => {
+    await page.getByLabel(/^Predictions file/).setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
+    await page.getByRole("button", { name: "Send predictions" }).click();
+    await expect(page.getByText("Predictions sent: their score shows here as soon as they are read.")).toBeVisible({ timeout: 20_000 });
+  };
+  const files = page.locator("table.predictions-files > tbody > tr");
+  // Every row a wanderer: two thirds right on the public rows (the guardians are every third).
+  const WANDERERS = `id,kind\n${Array.from({ length: 300 }, (_, index) => `${index + 1},wanderer`).join("\n")}\n`;
+  await send("right.csv", RIGHT);
+  // No script runs: the page reloads itself (its <noscript> refresh) until the worker has scored the file.
+  await expect(files.filter({ hasText: "right.csv" })).toContainText("Scored", { timeout: 30_000 });
+  await send("wanderers.csv", WANDERERS);
+  const wanderers = files.filter({ hasText: "wanderers.csv" });
+  await expect(wanderers).toContainText("Scored", { timeout: 30_000 });
+  // The latest scored file counts by default; the team makes the right one count, with a plain form post.
+  await expect(wanderers).toContainText("This file counts");
+  const right = files.filter({ hasText: "right.csv" });
+  await right.getByRole("button", { name: "Make this one count" }).click();
+  await expect(page.getByText("This file now counts for your team.")).toBeVisible();
+  await expect(right).toContainText("This file counts");
+  await expect(page.locator(`table.predictions-board tr[data-team="${team.id}"]`)).toContainText("120");
+  await page.context().close();
 });

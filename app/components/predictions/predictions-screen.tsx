@@ -94,8 +94,15 @@ export function PredictionsScreen({ challenge, revealed, frozen, timeZone, teamI
   const columns = challenge.idColumn && challenge.targetColumn ? `${challenge.idColumn},${challenge.targetColumn}` : "id,target";
   const canSend = teamId !== null && challenge.ready && !revealed;
   const anyChosen = own.some((file) => file.chosen);
+  const pending = own.some((file) => file.status === "queued");
   return (
     <main className="page predictions-page stack">
+      {/* Without JavaScript the page reloads itself while a file is scored, as the code page does while a run is judged. */}
+      {pending ? (
+        <noscript>
+          <meta httpEquiv="refresh" content="5" />
+        </noscript>
+      ) : null}
       <TitleBar title={t("predictions.title", { title: challenge.title })} written />
       <section className="card stack" aria-labelledby="predictions-send">
         <h2 id="predictions-send">{t("predictions.send")}</h2>
