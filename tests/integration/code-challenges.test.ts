@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, challenges, codeRuns, runnerLanguages, teamAnswers } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter } from "../../app/infrastructure/emitter.server.ts";
-import { getQueue } from "../../app/infrastructure/queue.server.ts";
+import { enqueue, getQueue } from "../../app/infrastructure/queue.server.ts";
 import { objectExists } from "../../app/infrastructure/s3.server.ts";
 import { adminCodePost, codePost } from "../../app/glue/code.server.ts";
 import { ChallengeApiSchema, ChallengeFormSchema } from "../../app/modules/challenges/schema.ts";
@@ -268,6 +268,20 @@ describe("code challenges: a team's programs", () => {
     const jobs = await getQueue("runs").getJobs(["waiting", "delayed", "prioritized"]);
     const queuedIds = new Set(jobs.map((job) => (job.data as { runId: number }).runId));
     expect(rows.map((row) => queuedIds.has(row.id))).toEqual([false, true, false]);
+  });
+
+  it("queues again a run left queued only when no job for it waits: a backlog or paused judging adds no second job", async () => {
+    const { challenge } = await codeChallenge();
+    const { team, user } = await makePlayer();
+    const base = { teamId: team.id, challengeId: challenge.id, userId: user.id, language: "python3", source: "print(1)", state: "queued" as const, createdAt: new Date(Date.now() - 5 * 60_000) };
+    const [waiting, lost] = await getDb().insert(codeRuns).values([base, base]).returning({ id: codeRuns.id });
+    // The first still has its job in the queue (a runner has not come to it yet); the second's job was lost.
+    await enqueue("runs", { runId: waiting.id });
+    await requeueStaleRuns();
+    await requeueStaleRuns();
+    const jobs = await getQueue("runs").getJobs(["waiting", "delayed", "prioritized"]);
+    const jobsOf = (id: number) => jobs.filter((job) => (job.data as { runId?: number }).runId === id).length;
+    expect([jobsOf(waiting.id), jobsOf(lost.id)]).toEqual([1, 1]);
   });
 
   it("refuses a program before the tests are uploaded, and a judged upload to a challenge checked by tests", async () => {

@@ -19,6 +19,7 @@ import { pauseJudging, rejudgeRuns } from "../../app/modules/code/rejudge.server
 import { codePage, judgeErrorAlert, requeueStaleRuns } from "../../app/modules/code/runs.server.ts";
 import { getCodeChallenge } from "../../app/modules/code/settings.server.ts";
 import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
+import { judgeRun } from "../../app/modules/code/runner.server.ts";
 import { startRunner } from "../../workers/processors/runs.ts";
 import { archiveForm, codeChallenge, post, programForm, SUMS, tarGz } from "../support/code.ts";
 import { actorFor, callerOf, ensureEventSettings, ensureTwoOpenGates, makePlayer } from "../support/fixtures.ts";
@@ -134,6 +135,34 @@ describe.skipIf(unavailable !== null)("code runs judged by a real runner", () =>
     expect(JSON.stringify(page)).not.toContain("unreadable");
   });
 
+  it("never takes a run judged or being judged (a second job for it is skipped, the run untouched), and takes over one whose runner went silent", async () => {
+    const { challenge } = await codeChallenge(100);
+    const { team, user } = await makePlayer();
+    const base = { teamId: team.id, challengeId: challenge.id, userId: user.id, language: "python3", source: RIGHT };
+    const [judged, beingJudged, silent] = await getDb()
+      .insert(codeRuns)
+      .values([
+        { ...base, state: "done" as const, verdict: "wrong-answer" as const, pointsCenti: 0, finishedAt: new Date() },
+        { ...base, state: "running" as const, testIndex: 2, testCount: 3, aliveAt: new Date() },
+        { ...base, state: "compiling" as const, aliveAt: new Date(Date.now() - 5 * 60_000) },
+      ])
+      .returning();
+    // A slot no other file judges on at the same time (of 8: the drill's 0 and 3, code-judge's 1, code-checker's 2 and
+    // 6, the e2e server's runner's 4, this file's runner's 7).
+    const slot = (host as SandboxHost).slots.at(-3)!;
+    const claimed: number[] = [];
+    const onClaimed = () => claimed.push(1);
+    expect(await judgeRun(judged.id, host as SandboxHost, slot, onClaimed)).toEqual({ kind: "skipped" });
+    expect(await judgeRun(beingJudged.id, host as SandboxHost, slot, onClaimed)).toEqual({ kind: "skipped" });
+    expect(claimed).toEqual([]);
+    const [judgedNow, beingJudgedNow] = await Promise.all([judged, beingJudged].map(async (run) => (await getDb().select().from(codeRuns).where(eq(codeRuns.id, run.id)))[0]));
+    expect(judgedNow).toMatchObject({ state: "done", verdict: "wrong-answer" });
+    expect(beingJudgedNow).toMatchObject({ state: "running", testIndex: 2 });
+    // Its runner silent for five minutes: gone; this runner takes it over and judges it.
+    expect(await judgeRun(silent.id, host as SandboxHost, slot, onClaimed)).toMatchObject({ kind: "judged", verdict: "accepted" });
+    expect(claimed).toEqual([1]);
+  });
+
   it("gives no verdict for a run judged while the runner was stopping (its programs signalled with it): queued again, then judged", async () => {
     const { challenge } = await codeChallenge(100);
     const { team, user } = await makePlayer();
@@ -146,11 +175,14 @@ describe.skipIf(unavailable !== null)("code runs judged by a real runner", () =>
     } finally {
       sandbox.stopping = false;
     }
-    // Judged once a runner takes it again: the runs' sweep queues it (sent over a minute ago, as if).
+    // Judged once a runner takes it again: its job's next try, waiting in the queue. The runs' sweep (the run sent over
+    // a minute ago, as if) adds no second job beside it.
     const [queued] = await getDb().select().from(codeRuns).where(eq(codeRuns.teamId, team.id));
     expect(queued.state).toBe("queued");
     await getDb().update(codeRuns).set({ createdAt: sql`now() - interval '2 minutes'` }).where(eq(codeRuns.id, queued.id));
-    expect(await requeueStaleRuns()).toBeGreaterThanOrEqual(1);
+    await requeueStaleRuns();
+    const jobs = await getQueue("runs").getJobs(["waiting", "delayed", "prioritized", "active"]);
+    expect(jobs.filter((job) => (job.data as { runId?: number }).runId === queued.id)).toHaveLength(1);
     await expect.poll(async () => (await getDb().select().from(codeRuns).where(eq(codeRuns.id, queued.id)))[0], { timeout: 60_000, interval: 100 }).toMatchObject({ state: "done", verdict: "accepted" });
   });
 

@@ -4,11 +4,8 @@
  * programs at once) by app/modules/code/runner.server.ts. A judge error fails the job (BullMQ tries it again after
  * a pause), is logged as an error for the admins, and counted.
  */
-import { eq } from "drizzle-orm";
 import { availableParallelism, hostname } from "node:os";
 import { Worker, type Job } from "bullmq";
-import { codeRuns } from "../../db/schema.ts";
-import { getDb } from "../../app/infrastructure/db.server.ts";
 import { queues } from "../../app/infrastructure/queues.ts";
 import { getEnv } from "../../app/infrastructure/env.server.ts";
 import { getLogger } from "../../app/infrastructure/logger.server.ts";
@@ -51,12 +48,11 @@ export function startRunner(host: SandboxHost, options: { concurrency?: number; 
           throw error;
         }
       }
-      const { runId } = payload;
-      if (job.attemptsMade === 0) {
-        const [row] = await getDb().select({ createdAt: codeRuns.createdAt }).from(codeRuns).where(eq(codeRuns.id, runId));
-        if (row) metrics.runWait().observe(Math.max(0, started - row.createdAt.getTime()) / 1000);
-      }
-      const outcome = await judgeRun(runId, host, slot);
+      // The wait a team saw: from sending its program to a runner taking it, for its first judgement (not a retry after a
+      // judge error, a rejudge, nor a second job for a run already taken).
+      const outcome = await judgeRun(payload.runId, host, slot, (run) => {
+        if (run.failures === 0 && run.finishedAt === null) metrics.runWait().observe(Math.max(0, started - run.createdAt.getTime()) / 1000);
+      });
       if (outcome.kind === "judged") {
         metrics.runVerdicts().inc({ verdict: outcome.verdict, language: outcome.language });
         metrics.runDuration().observe({ language: outcome.language }, (Date.now() - started) / 1000);

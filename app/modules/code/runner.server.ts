@@ -24,6 +24,7 @@ import { broadcastJudgeError, broadcastRunChanged } from "../realtime/broadcast.
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
 import { judge, type Judgement, type Verdict } from "./judge.server.ts";
 import { pointsCentiOfShares } from "./scoring.ts";
+import { runnerSilent } from "./runs.server.ts";
 import { getCodeChallenge, loadTestsArchive, OUTPUT_LIMIT_BYTES, type CodeChallenge } from "./settings.server.ts";
 import type { TestsArchive } from "./tests-archive.server.ts";
 
@@ -70,16 +71,30 @@ async function waiting(run: typeof codeRuns.$inferSelect, why: string): Promise<
   return { kind: "waiting" };
 }
 
-/** Judges one run on `slot`; a run already judged (a job run twice) is skipped. Throws JudgeFailure on a judge error. */
-export async function judgeRun(runId: number, host: SandboxHost, slot: Slot): Promise<RunOutcome> {
-  const [run] = await getDb().select().from(codeRuns).where(eq(codeRuns.id, runId));
-  if (!run || run.state === "done") return { kind: "skipped" };
+/**
+ * Judges one run on `slot`. The run is claimed first, in one statement: taken only while queued (or left silent by a
+ * runner gone: `runnerSilent`), so a second job for it (a retry, the sweep's) skips a run judged or being judged and
+ * never sends a verdict back to compiling. `onClaimed` hears the run as it was claimed (the runner's queue-wait
+ * metric). Throws JudgeFailure on a judge error.
+ */
+export async function judgeRun(
+  runId: number,
+  host: SandboxHost,
+  slot: Slot,
+  onClaimed?: (run: { createdAt: Date; failures: number; finishedAt: Date | null }) => void,
+): Promise<RunOutcome> {
+  const [run] = await getDb()
+    .update(codeRuns)
+    .set({ state: "compiling", aliveAt: sql`now()`, testIndex: null, testCount: null })
+    .where(and(eq(codeRuns.id, runId), sql`(${codeRuns.state} = 'queued' or ${runnerSilent()})`))
+    .returning();
+  if (!run) return { kind: "skipped" };
+  onClaimed?.(run);
+  broadcastRunChanged(run.teamId, run.challengeId);
   const challenge = await getCodeChallenge(run.challengeId);
   if (!challenge?.testsKey || !challenge.totalShare) return failed(runId, "the challenge has no tests");
   if (!(LANGUAGE_IDS as readonly string[]).includes(run.language)) return failed(runId, `unknown language ${run.language}`);
   const archive = await loadTestsArchive(challenge.testsKey).catch((error: unknown) => failed(runId, `tests unreadable: ${(error as Error).message}`));
-  await getDb().update(codeRuns).set({ state: "compiling", aliveAt: sql`now()`, testIndex: null, testCount: null }).where(eq(codeRuns.id, runId));
-  broadcastRunChanged(run.teamId, run.challengeId);
   const checker = challenge.comparator === "checker" ? await checkerFor(runId, challenge, host, slot) : null;
   if (checker && "missing" in checker) return waiting(run, checker.missing);
   try {

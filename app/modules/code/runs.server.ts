@@ -13,7 +13,7 @@ import { LOCK_CLASS } from "../../../db/advisory-locks.ts";
 import type { Queryable } from "../../../db/client.ts";
 import { challenges, codeRuns, eventSettings, gates, teams } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
-import { enqueue, enqueueMany } from "../../infrastructure/queue.server.ts";
+import { enqueue, enqueueMany, getQueue } from "../../infrastructure/queue.server.ts";
 import { languages, type LanguageId } from "../../infrastructure/sandbox/languages.server.ts";
 import { reportedLanguageVersions } from "./runner-languages.server.ts";
 import type { Role } from "../auth/access.ts";
@@ -117,21 +117,31 @@ export async function sendRun(caller: { id: number; teamId: number | null }, cha
  * sandbox's allowance for time spent waiting for a CPU, `WALL_WAIT_ALLOWANCE_MS`, a compile and a checker's
  * compile end within 60 s each, a test of the longest limit (20 s) within 71 s and its checker's run within 41 s),
  * so a slow run still being judged is never judged twice. Each at most once every ten
- * minutes; a job already in the queue is not added twice.
+ * minutes, and never while a job for it still waits in the queue, is delayed or is active.
  */
 export async function requeueStaleRuns(): Promise<number> {
   const rows = await getDb()
     .select({ id: codeRuns.id })
     .from(codeRuns)
-    .where(
-      sql`${codeRuns.failures} < ${GIVEN_UP_AFTER_FAILURES} and ((${codeRuns.state} = 'queued' and ${codeRuns.createdAt} < now() - interval '1 minute')
-        or (${codeRuns.state} in ('compiling', 'running') and ${codeRuns.aliveAt} < now() - interval '3 minutes'))`,
-    )
+    .where(sql`${codeRuns.failures} < ${GIVEN_UP_AFTER_FAILURES} and ((${codeRuns.state} = 'queued' and ${codeRuns.createdAt} < now() - interval '1 minute') or ${runnerSilent()})`)
     .limit(500);
+  if (rows.length === 0) return 0;
+  // A run whose job still waits (a backlog, judging paused), waits to be tried again or is being taken is not queued a
+  // second time: only a job lost with Redis, or spent, is replaced.
+  const live = new Set(
+    (await getQueue("runs").getJobs(["waiting", "prioritized", "delayed", "active", "waiting-children"])).map((job) => (job?.data as { runId?: unknown } | undefined)?.runId),
+  );
+  const due = rows.filter((row) => !live.has(row.id));
   const bucket = Math.floor(Date.now() / 600_000);
-  if (rows.length) await enqueueMany("runs", rows.map((row) => ({ runId: row.id })), (payload) => `runs-${"runId" in payload ? payload.runId : 0}-${bucket}`);
-  return rows.length;
+  if (due.length) await enqueueMany("runs", due.map((row) => ({ runId: row.id })), (payload) => `runs-${"runId" in payload ? payload.runId : 0}-${bucket}`);
+  return due.length;
 }
+
+/**
+ * A run compiling or running whose runner has given no sign of life for three minutes: its runner is gone (see
+ * requeueStaleRuns). The sweep queues it again and a runner may take it over (./runner.server.ts `judgeRun`).
+ */
+export const runnerSilent = () => sql`(${codeRuns.state} in ('compiling', 'running') and ${codeRuns.aliveAt} < now() - interval '3 minutes')`;
 
 /** One test's result as anyone may see it (app/modules/code/judge.server.ts `TestResult`). */
 export interface ShownTest {
