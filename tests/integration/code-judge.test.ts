@@ -74,4 +74,13 @@ describe.skipIf(unavailable !== null)("judging code against hidden tests", () =>
     const greedy = await judge(host as SandboxHost, request("cpp", "#include <vector>\nint main(){ std::vector<std::vector<char>> v; for(;;) v.emplace_back(1<<20, 1); }"));
     expect(greedy.verdict).toBe("memory-limit");
   });
+
+  it("says memory limit when a runtime's own heap runs out first, and output limit for a file past 16 MB, in Java, JavaScript and Python", async () => {
+    const javaHeap = await judge(host as SandboxHost, request("java", "import java.util.*;\npublic class Main { public static void main(String[] a) { List<long[]> l = new ArrayList<>(); for (;;) l.add(new long[1 << 17]); } }"));
+    expect(javaHeap.verdict).toBe("memory-limit");
+    const nodeHeap = await judge(host as SandboxHost, request("javascript", "const a = []; for (;;) a.push(new Array(1 << 17).fill(1.5));"));
+    expect(nodeHeap.verdict).toBe("memory-limit");
+    const pythonFile = await judge(host as SandboxHost, request("python3", "b = b'x' * (1 << 20)\nwith open('/tmp/big', 'wb') as f:\n    for _ in range(32):\n        f.write(b)\n        f.flush()\n"));
+    expect(pythonFile.verdict).toBe("output-limit");
+  });
 });

@@ -33,10 +33,16 @@ export const COMPILE_LIMITS: Limits = {
 /** Compiler messages shown to a team: this many characters at most, control characters gone. */
 export const COMPILER_MESSAGE_CHARS = 2000;
 
-/** Control characters (but new lines and tabs) removed, cut at a line end below the cap. */
+/** Control characters (but new lines and tabs) and bidirectional controls removed, cut at a line end below the cap. */
 export function cleanCompilerMessage(raw: string, cap = COMPILER_MESSAGE_CHARS): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what is removed (terminal escapes included)
-  const text = raw.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "").replace(/\/box\//g, "");
+  // Bidirectional controls too (embeddings, overrides, isolates, marks): a message quotes the team's source, and those
+  // would reorder what a judge reads of it ("Trojan Source").
+  /* eslint-disable no-control-regex -- control characters are what is removed (terminal escapes included) */
+  const text = raw
+    .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "")
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "")
+    .replace(/\/box\//g, "");
+  /* eslint-enable no-control-regex */
   if (text.length <= cap) return text.trimEnd();
   const cut = text.slice(0, cap);
   const lineEnd = cut.lastIndexOf("\n");

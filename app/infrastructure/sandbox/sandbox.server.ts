@@ -138,6 +138,9 @@ export function sandboxHost(maxSlots = 64, cpuNice = 0): Promise<SandboxHost | {
   return host;
 }
 
+/** /dev/shm's size (POSIX shared memory, a runtime's semaphores): small; it counts against the run's memory too. */
+const SHM_BYTES = 16 * 1024 * 1024;
+
 let runCounter = 0;
 
 function bwrapArguments(request: SandboxRequest): string[] {
@@ -159,6 +162,8 @@ function bwrapArguments(request: SandboxRequest): string[] {
     "--symlink", "usr/sbin", "/sbin",
     "--proc", "/proc",
     "--dev", "/dev",
+    "--size", String(SHM_BYTES),
+    "--tmpfs", "/dev/shm",
     "--size", String(request.limits.tmpBytes),
     "--tmpfs", "/tmp",
   ];
@@ -166,6 +171,9 @@ function bwrapArguments(request: SandboxRequest): string[] {
   if (existsSync("/etc/ld.so.cache")) args.push("--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache");
   args.push(request.boxWritable ? "--bind" : "--ro-bind", request.box, "/box", "--chdir", "/box");
   for (const bind of request.binds ?? []) args.push("--ro-bind", bind.from, bind.to);
+  // Every mount made: the root and /dev (bwrap's own tmpfs) read-only, so the size-capped /tmp and /dev/shm (and the
+  // box while it compiles) are all a program can write.
+  args.push("--remount-ro", "/dev", "--remount-ro", "/");
   args.push("--seccomp", "3", "--json-status-fd", "4", "--");
   return args;
 }

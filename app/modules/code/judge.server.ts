@@ -59,7 +59,6 @@ export interface JudgeRequest {
   archive: TestsArchive;
   limits: RunLimits;
   comparator: Comparator;
-  tolerance?: number;
   /** The compiled checker and its limits (comparator "checker"; ./checker.server.ts). */
   checker?: { program: Program; limits: RunLimits };
   /** Called before each test (the live "running test n of m"). */
@@ -84,7 +83,17 @@ function checkerVerdict(result: SandboxResult): { verdict: "accepted" | "wrong-a
   return { failure: `${how}${message ? `: ${message}` : ""}`, how };
 }
 
-function testVerdict(result: SandboxResult, matches: () => boolean): Verdict {
+/**
+ * A runtime's own words for the two limits it meets before the kernel's do: its heap is sized under the memory limit
+ * (Java's -Xmx, Node's old space: ./languages.server.ts), and Python, Java and Node ignore SIGXFSZ, so a file past its
+ * size limit is an error they report (EFBIG). Read from the end of the program's standard error: a program that prints
+ * them itself only names its own failure differently (either way the test fails).
+ */
+const RUNTIME_OUT_OF_MEMORY = /java\.lang\.OutOfMemoryError|JavaScript heap out of memory|^MemoryError\b/m;
+const RUNTIME_FILE_TOO_LARGE = /file too large|\bEFBIG\b/i;
+
+/** A test's verdict from its run (exported for its unit test). */
+export function testVerdict(result: SandboxResult, matches: () => boolean): Verdict {
   switch (result.outcome) {
     case "sandbox-failure":
       return "judge-error";
@@ -95,10 +104,18 @@ function testVerdict(result: SandboxResult, matches: () => boolean): Verdict {
     case "output":
       return "output-limit";
     case "signaled":
-      return result.signal === 25 /* SIGXFSZ: a file beyond the size limit */ ? "output-limit" : "runtime-error";
+      if (result.signal === 25 /* SIGXFSZ: a file beyond the size limit */) return "output-limit";
+      return failedRunVerdict(result);
     case "exited":
-      return result.exitCode !== 0 ? "runtime-error" : matches() ? "accepted" : "wrong-answer";
+      return result.exitCode !== 0 ? failedRunVerdict(result) : matches() ? "accepted" : "wrong-answer";
   }
+}
+
+function failedRunVerdict(result: SandboxResult): Verdict {
+  const said = result.stderr.subarray(-4096).toString("utf8");
+  if (RUNTIME_OUT_OF_MEMORY.test(said)) return "memory-limit";
+  if (RUNTIME_FILE_TOO_LARGE.test(said)) return "output-limit";
+  return "runtime-error";
 }
 
 export async function judge(host: SandboxHost, request: JudgeRequest): Promise<Judgement> {
@@ -143,7 +160,7 @@ export async function judge(host: SandboxHost, request: JudgeRequest): Promise<J
         const comparator = request.comparator;
         let checkerMessage: string | undefined;
         let outcome: Verdict;
-        if (comparator !== "checker") outcome = testVerdict(result, () => outputMatches(comparator, result.stdout.toString("utf8"), test.output.toString("utf8"), request.tolerance));
+        if (comparator !== "checker") outcome = testVerdict(result, () => outputMatches(comparator, result.stdout.toString("utf8"), test.output.toString("utf8")));
         else {
           outcome = testVerdict(result, () => true);
           if (outcome === "accepted") {
