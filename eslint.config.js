@@ -75,6 +75,8 @@ export default tseslint.config(
         { selector: "ImportSpecifier[imported.name=/^(inArray|notInArray)$/]", message: "Use anyOf (db/any-of.ts): one statement text whatever the list's length." },
         { selector: "MemberExpression[property.name=/^(inArray|notInArray)$/]", message: "Use anyOf (db/any-of.ts): one statement text whatever the list's length." },
         { selector: "ObjectPattern > Property[key.name=/^(inArray|notInArray)$/]", message: "Use anyOf (db/any-of.ts): one statement text whatever the list's length." },
+        // A live event's re-read clears Remix's action data: a reply would vanish a moment after it came.
+        { selector: "ImportSpecifier[imported.name='useActionData']", message: "Use useActionReply (app/components/action-reply.ts): a revalidation clears useActionData's reply." },
       ],
     },
   },

@@ -2,7 +2,8 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { FormMessage, useAccountForm } from "~/components/account/account-card";
 import { useT } from "~/components/i18n";
 import { RouteErrorPage } from "~/components/status-page";
@@ -58,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ChangePasswordPage() {
   const { name } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const lastResult = useActionReply<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useAccountForm("change-password", ChangePasswordSchema, lastResult);
   const { t } = useT();

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { HomeContent } from "~/components/participant/home-content";
 import { TeamThreads } from "~/components/participant/team-threads";
 import { RouteErrorPage } from "~/components/status-page";
@@ -40,7 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Home() {
   const { content, threads } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const actionData = useActionReply<typeof action>();
   const { t } = useT();
   return (
     <main className="page participant-page">

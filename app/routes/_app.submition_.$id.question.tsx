@@ -2,7 +2,8 @@ import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { RouteErrorPage } from "~/components/status-page";
 import { ActionButton, ActionLink } from "~/components/ui/action-button";
 import { TextareaField } from "~/components/ui/field";
@@ -57,7 +58,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function AskQuestion() {
   const { challenge, canAsk } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const lastResult = useActionReply<typeof action>();
   const navigation = useNavigation();
   const { t } = useT();
   const serverMessage = useServerMessage();

@@ -1,7 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { TeamScreen, type TeamActionData } from "~/components/participant/team-screen";
 import { RouteErrorPage } from "~/components/status-page";
 import { getEnv } from "~/infrastructure/env.server";
@@ -97,7 +98,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function TeamPage() {
   const page = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const actionData = useActionReply<typeof action>();
   return <TeamScreen page={page} actionData={actionData} />;
 }
 

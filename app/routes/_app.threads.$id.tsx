@@ -2,7 +2,8 @@ import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { ThreadMessages } from "~/components/thread-messages";
 import { useRevalidateOn } from "~/components/realtime/revalidate-on";
 import { RouteErrorPage } from "~/components/status-page";
@@ -74,7 +75,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function TeamThread() {
   const { thread, timeZone } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const lastResult = useActionReply<typeof action>();
   const navigation = useNavigation();
   const location = useLocation();
   // An organiser's claim, reply or close shows here at once.

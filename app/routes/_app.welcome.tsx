@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { useState } from "react";
 import { DelayedLink } from "~/components/participant/delayed-link";
 import { HomeContent } from "~/components/participant/home-content";
@@ -29,7 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Welcome() {
   const { name, content, canSaveVideos } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const actionData = useActionReply<typeof action>();
   const [leaving, setLeaving] = useState(false);
   const { t } = useT();
   return (

@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { ActionButton } from "~/components/ui/action-button";
 import { useT } from "~/components/i18n";
 import { useServerMessage } from "~/components/server-message";
@@ -47,7 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 /** This form's result only: the page's action serves two forms. */
 function useResultFor(intent: "announcement" | "videos") {
-  const actionData = useActionData<typeof action>();
+  const actionData = useActionReply<typeof action>();
   return actionData?.intent === intent ? actionData.result : undefined;
 }
 

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { AttemptsScreen } from "~/components/dashboard/attempts-screen";
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
 import { actorOf } from "~/glue/actor.server";
@@ -78,6 +79,6 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Attempts() {
-  const tried = useActionData<typeof action>();
+  const tried = useActionReply<typeof action>();
   return <AttemptsScreen {...useLoaderData<typeof loader>()} tried={tried && "tried" in tried ? tried.tried : null} />;
 }

@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm 
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { useFormErrorToast } from "~/components/toaster";
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
 import { useFormats } from "~/components/realtime/format";
@@ -76,7 +77,7 @@ export async function action({ request }: ActionFunctionArgs) {
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function AwardForm({ teams }: { teams: LoaderData["teams"] }) {
-  const lastResult = useActionData<typeof action>();
+  const lastResult = useActionReply<typeof action>();
   useFormErrorToast(lastResult);
   const navigation = useNavigation();
   const [form, fields] = useForm({

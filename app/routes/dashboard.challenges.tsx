@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm 
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { useFormErrorToast } from "~/components/toaster";
 import { useT } from "~/components/i18n";
 import { categoryLabel, difficultyLabel } from "~/components/participant/category";
@@ -70,7 +71,7 @@ type Editing = ReturnType<typeof useLoaderData<typeof loader>>["editing"];
 type Choices = ReturnType<typeof useLoaderData<typeof loader>>["choices"];
 
 function ChallengeForm({ editing, choices }: { editing: Editing; choices: Choices }) {
-  const lastResult = useActionData<typeof action>();
+  const lastResult = useActionReply<typeof action>();
   useFormErrorToast(lastResult);
   const navigation = useNavigation();
   const [form, fields] = useForm({

@@ -5,7 +5,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { useActionData } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { ImportScreen } from "~/components/dashboard/import-screen";
 import { fileRefused, previewImport, runImport, type ImportCheck, type ImportDone, type ImportPreview } from "~/modules/imports/import-flow.server";
 import { ImportFormSchema } from "~/modules/imports/schema";
@@ -61,5 +61,5 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Import() {
-  return <ImportScreen result={useActionData<typeof action>()} />;
+  return <ImportScreen result={useActionReply<typeof action>()} />;
 }

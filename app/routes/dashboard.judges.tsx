@@ -1,7 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { useT } from "~/components/i18n";
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
 import { categoryLabel } from "~/components/participant/category";
@@ -150,7 +151,7 @@ function JudgeCell({ judge }: { judge: Judge }) {
 
 /** One judge's assignment: gates and categories to tick (none: everything). Works without JavaScript. */
 function AssignmentForm({ judge }: { judge: Judge }) {
-  const answer = useActionData<typeof action>();
+  const answer = useActionReply<typeof action>();
   const mine = answer?.initialValue?.judgeId === String(judge.id) ? answer : undefined;
   const error = mine && "error" in mine ? Object.values(mine.error ?? {}).flat()[0] : undefined;
   const { t } = useT();

@@ -2,7 +2,8 @@ import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { useEffect, useState } from "react";
 import { useFormats } from "~/components/realtime/format";
 import { useT } from "~/components/i18n";
@@ -40,7 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 /** The outcome shows for 3 s (green or red), then clears. */
-function useOutcome(actionData: ReturnType<typeof useActionData<typeof action>>) {
+function useOutcome(actionData: ReturnType<typeof useActionReply<typeof action>>) {
   const [outcome, setOutcome] = useState<"sent" | "failed" | null>(actionData?.outcome ?? null);
   useEffect(() => {
     setOutcome(actionData?.outcome ?? null);
@@ -53,7 +54,7 @@ function useOutcome(actionData: ReturnType<typeof useActionData<typeof action>>)
 
 export default function Notifications() {
   const { last, timeZone } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const actionData = useActionReply<typeof action>();
   const navigation = useNavigation();
   const outcome = useOutcome(actionData);
   const { t } = useT();

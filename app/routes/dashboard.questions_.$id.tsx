@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
 import { ThreadMessages } from "~/components/thread-messages";
 import { useT } from "~/components/i18n";
@@ -103,7 +104,7 @@ type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 function ReplyForm() {
   const { t } = useT();
   const serverMessage = useServerMessage();
-  const actionData = useActionData<typeof action>();
+  const actionData = useActionReply<typeof action>();
   const lastResult = actionData?.intent === "reply" ? actionData.result : undefined;
   useFormErrorToast(lastResult);
   const navigation = useNavigation();
@@ -130,7 +131,7 @@ function ReplyForm() {
 
 function PublishForm({ thread }: { thread: LoaderData["thread"] }) {
   const { t } = useT();
-  const actionData = useActionData<typeof action>();
+  const actionData = useActionReply<typeof action>();
   const lastResult = actionData?.intent === "publish" ? actionData.result : undefined;
   useFormErrorToast(lastResult);
   const lastReply = [...thread.replies].reverse().find((reply) => !reply.fromTeam);

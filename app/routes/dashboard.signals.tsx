@@ -1,7 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
 import { SignalsScreen, type SignalsAction } from "~/components/dashboard/signals-screen";
 import { actorOf } from "~/glue/actor.server";
@@ -98,5 +99,5 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function SignalsRoute() {
-  return <SignalsScreen data={useLoaderData<typeof loader>()} answer={useActionData<typeof action>() ?? null} />;
+  return <SignalsScreen data={useLoaderData<typeof loader>()} answer={useActionReply<typeof action>() ?? null} />;
 }

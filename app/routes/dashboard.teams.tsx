@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-t
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { useFormErrorToast } from "~/components/toaster";
 import type { DashboardHandle } from "~/components/dashboard/error-boundary";
 import { useT } from "~/components/i18n";
@@ -72,7 +73,7 @@ export async function action({ request }: ActionFunctionArgs) {
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function TeamForm({ editing, divisions }: { editing: LoaderData["editing"]; divisions: LoaderData["divisions"] }) {
-  const lastResult = useActionData<typeof action>();
+  const lastResult = useActionReply<typeof action>();
   useFormErrorToast(lastResult);
   const navigation = useNavigation();
   const [form, fields] = useForm({

@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-t
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { useFormats } from "~/components/realtime/format";
 import { useT } from "~/components/i18n";
 import { useServerMessage } from "~/components/server-message";
@@ -82,7 +83,7 @@ export async function action({ request }: ActionFunctionArgs) {
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function CreateTokenForm({ users }: { users: LoaderData["users"] }) {
-  const actionData = useActionData<typeof action>();
+  const actionData = useActionReply<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "api-token",
@@ -146,7 +147,7 @@ function CreatedToken({ created }: { created: { token: string; name: string } })
 
 export default function ApiTokens() {
   const { tokens, users } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const actionData = useActionReply<typeof action>();
   const { t } = useT();
   const format = useFormats();
   return (

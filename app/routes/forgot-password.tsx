@@ -3,7 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Trans } from "react-i18next";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { AccountCard, FormMessage, useAccountForm } from "~/components/account/account-card";
 import { useT } from "~/components/i18n";
 import { useServerMessage } from "~/components/server-message";
@@ -44,7 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ForgotPasswordPage() {
   const { mailOn, sent, providerOnly } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const lastResult = useActionReply<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useAccountForm("forgot-password", ForgotPasswordSchema, lastResult);
   const { t } = useT();

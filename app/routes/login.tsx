@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { useEffect, useState } from "react";
 import { Trans } from "react-i18next";
 import { AccountCard, FormMessage } from "~/components/account/account-card";
@@ -87,7 +88,7 @@ function useTransientMessage(message: string | undefined, attempt: unknown) {
 }
 
 export default function LoginPage() {
-  const lastResult = useActionData<typeof action>();
+  const lastResult = useActionReply<typeof action>();
   const { mailOn, providerLabel, participantPasswords } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();

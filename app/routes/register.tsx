@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadat
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import type { FormEvent } from "react";
 import { Statue } from "~/components/art/statue";
 import { TopNav } from "~/components/layout/top-nav";
@@ -119,7 +120,7 @@ function useSaving() {
 }
 
 function RegistrationForm({ teamSizeCap }: { teamSizeCap: number }) {
-  const lastResult = useActionData<typeof action>();
+  const lastResult = useActionReply<typeof action>();
   const [form, fields] = useForm({
     id: "register",
     lastResult,

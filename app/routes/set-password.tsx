@@ -2,7 +2,8 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { Trans } from "react-i18next";
 import { AccountCard, FormMessage, useAccountForm } from "~/components/account/account-card";
 import { useT } from "~/components/i18n";
@@ -64,7 +65,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function SetPasswordPage() {
   const { token, refusal, userName, purpose, confirm } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const lastResult = useActionReply<typeof action>();
   const navigation = useNavigation();
   const [form, fields] = useAccountForm("set-password", SetPasswordSchema, lastResult);
   const { t } = useT();
@@ -114,7 +115,7 @@ export default function SetPasswordPage() {
 
 /** Passwords off for participants: the link confirms the address it was mailed to, then the person signs in with the provider. */
 function ConfirmAddress({ token, userName, address, provider }: { token: string; userName: string; address: string; provider: string }) {
-  const lastResult = useActionData<typeof action>();
+  const lastResult = useActionReply<typeof action>();
   const navigation = useNavigation();
   const [form] = useAccountForm("confirm-address", ConfirmAddressSchema, lastResult);
   const { t } = useT();

@@ -69,6 +69,9 @@ test.describe("a code challenge", () => {
     await expect(row.locator(".run-verdict")).toHaveText("Wrong answer", { timeout: 30_000 });
     await expect(row.locator("td").last()).toHaveText("30");
     await expect(page.getByText("Your team's points here: 30 of 100.")).toBeVisible();
+    // The live re-reads (compiling, each test, the verdict) keep the send's reply on the page: React Router clears an
+    // action's data on a revalidation, which once wiped it a moment after it came (app/components/action-reply.ts).
+    await expect(page.getByText("Program sent: its verdict shows here as soon as it is judged.")).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { unreloaded?: boolean }).unreloaded)).toBe(true);
     // The hidden tests' contents are nowhere on the page.
     await expect(page.locator("body")).not.toContainText("1000000000000000000");

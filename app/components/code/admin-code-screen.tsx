@@ -1,4 +1,5 @@
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { Trans } from "react-i18next";
 import { ActionButton } from "~/components/ui/action-button";
 import { useT } from "~/components/i18n";
@@ -97,7 +98,7 @@ export function AdminCodeScreen({ challenge, admin, paused, settings, available,
   const { t } = useT();
   const format = useFormats();
   const serverMessage = useServerMessage();
-  const reply = useActionData<Reply>();
+  const reply = useActionReply<Reply>();
   useRevalidateOn("runs:changed");
   // What was typed comes back with a refusal (nothing lost); else the saved settings.
   const typed = reply && !reply.ok ? reply.fields : undefined;

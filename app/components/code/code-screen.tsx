@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { ActionButton } from "~/components/ui/action-button";
 import { useT } from "~/components/i18n";
 import { isolated } from "~/modules/i18n/content";
@@ -129,7 +130,7 @@ export function CodeScreen({ challenge, teamId, staff, timeZone, pointsCenti, li
   const { t } = useT();
   const format = useFormats();
   const serverMessage = useServerMessage();
-  const reply = useActionData<Reply>();
+  const reply = useActionReply<Reply>();
   const navigation = useNavigation();
   useRevalidateOn("runs:changed");
   const typed = reply && !reply.ok ? reply.fields : undefined;

@@ -1,6 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { useMemo, type ChangeEvent } from "react";
 import { useT } from "~/components/i18n";
 import { useServerMessage } from "~/components/server-message";
@@ -29,7 +30,7 @@ type RegistrationsAction = { result: SubmissionResult<string[]>; accounts: Creat
 
 /** Dashboard → Registrations: the accounts just created, the counts, and the list to create accounts from. */
 export function RegistrationsScreen({ q, counts, rows, mailOn, providerOnly, teamWishes }: RegistrationsPage) {
-  const actionData = useActionData<RegistrationsAction>();
+  const actionData = useActionReply<RegistrationsAction>();
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "accounts",

@@ -1,7 +1,8 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Trans } from "react-i18next";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import type { z } from "zod";
 import { useT } from "~/components/i18n";
 import { useFormats } from "~/components/realtime/format";
@@ -23,7 +24,7 @@ type SettingsFormResult = { intent: string; number?: number; result: SubmissionR
 
 /** The action's result for this form only (several forms share the page's action). */
 function useResultFor(intent: Intent, number?: number) {
-  const actionData = useActionData<SettingsFormResult>();
+  const actionData = useActionReply<SettingsFormResult>();
   if (!actionData || actionData.intent !== intent || (number !== undefined && actionData.number !== number)) return undefined;
   return actionData;
 }

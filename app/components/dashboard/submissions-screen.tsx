@@ -1,5 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useActionData, useFetcher } from "@remix-run/react";
+import { Form, Link, useFetcher } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { useEffect, useRef, useState } from "react";
 import { useT } from "~/components/i18n";
 import { categoryLabel, submissionStatusKeys } from "~/components/participant/category";
@@ -36,7 +37,7 @@ function ScoreForm({ row, judgeId }: { row: Row; judgeId: number }) {
   const fetcher = useFetcher<SubmissionResult<string[]>>();
   const hydrated = useHydrated();
   // Without JavaScript the form posts as a page: its refusal comes back as the page's action data.
-  const pageResult = useActionData<SubmissionResult<string[]>>();
+  const pageResult = useActionReply<SubmissionResult<string[]>>();
   const result = fetcher.data ?? (pageResult?.initialValue?.submissionId === String(row.id) ? pageResult : undefined);
   const mine = row.judgeScores.find((score) => score.judgeId === judgeId);
   const typedBefore = result?.initialValue?.score;

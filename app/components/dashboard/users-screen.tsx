@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useActionData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { useT } from "~/components/i18n";
 import { useFormats } from "~/components/realtime/format";
 import { useServerMessage } from "~/components/server-message";
@@ -23,7 +24,7 @@ const roleKeys = {
 } as const satisfies Record<(typeof userRoles)[number], string>;
 
 function UserForm({ editing, teams, mailOn, providerOnly }: { editing: UsersPage["editing"]; teams: UsersPage["teams"]; mailOn: boolean; providerOnly: string | null }) {
-  const lastResult = useActionData<SubmissionResult<string[]>>();
+  const lastResult = useActionReply<SubmissionResult<string[]>>();
   useFormErrorToast(lastResult);
   const navigation = useNavigation();
   const [form, fields] = useForm({

@@ -1,7 +1,8 @@
 import { withCode } from "~/components/ui/with-code";
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { useT } from "~/components/i18n";
 import { useServerMessage } from "~/components/server-message";
 import { ActionButton } from "~/components/ui/action-button";
@@ -35,7 +36,7 @@ function RevealedSecret({ secret }: { secret: string }) {
  * its format, the signing secret (shown once when made) and a test message.
  */
 export function FirstBloodWebhookSettings({ webhook }: { webhook: WebhookView }) {
-  const actionData = useActionData<WebhookFormResult>();
+  const actionData = useActionReply<WebhookFormResult>();
   const answer = actionData?.intent === "webhook" ? actionData : undefined;
   const [form, fields] = useForm({
     id: "webhook",

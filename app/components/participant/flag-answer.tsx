@@ -1,4 +1,5 @@
-import { useActionData, useFetcher } from "@remix-run/react";
+import { useFetcher } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { useEffect, useState } from "react";
 import { useT } from "~/components/i18n";
 import { useFormats } from "~/components/realtime/format";
@@ -45,7 +46,7 @@ export function FlagAnswerCard({ state, timeZone, disabledReason }: { state: Fla
   const format = useFormats();
   const serverMessage = useServerMessage();
   const fetcher = useFetcher<{ flag?: FlagReply }>();
-  const posted = useActionData<{ flag?: FlagReply }>();
+  const posted = useActionReply<{ flag?: FlagReply }>();
   const reply = fetcher.data?.flag ?? posted?.flag;
   const waitLeft = useWaitLeft(state);
   const busy = fetcher.state !== "idle";

@@ -1,4 +1,5 @@
-import { useActionData, useFetcher } from "@remix-run/react";
+import { useFetcher } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { useT } from "~/components/i18n";
 import { useFormats } from "~/components/realtime/format";
 import { useServerMessage } from "~/components/server-message";
@@ -18,7 +19,7 @@ export function PaidHints({ hints, canUnlock }: { hints: readonly TeamHint[]; ca
   const format = useFormats();
   const serverMessage = useServerMessage();
   const fetcher = useFetcher<HintReply>();
-  const posted = useActionData<HintReply>();
+  const posted = useActionReply<HintReply>();
   const reply = fetcher.data?.hint ?? posted?.hint;
   if (hints.length === 0) return null;
   return (

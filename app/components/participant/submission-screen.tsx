@@ -1,4 +1,5 @@
-import { Form, useActionData, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, useLocation, useNavigation, useRevalidator } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Trans } from "react-i18next";
 import { useT } from "~/components/i18n";
@@ -43,7 +44,7 @@ export function SubmissionScreen({ challenge, submission, flag, canSubmit, maxBy
   const format = useFormats();
   const serverMessage = useServerMessage();
   const closesAt = deadline.closesAt ? format.dayTime(deadline.closesAt, deadline.timeZone) : null;
-  const actionData = useActionData<Partial<RefusedPost>>();
+  const actionData = useActionReply<Partial<RefusedPost>>();
   const navigation = useNavigation();
   const location = useLocation();
   const { revalidate } = useRevalidator();

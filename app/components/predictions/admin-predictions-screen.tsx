@@ -1,4 +1,5 @@
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { ActionButton } from "~/components/ui/action-button";
 import { SideScroll } from "~/components/ui/side-scroll";
 import { useT } from "~/components/i18n";
@@ -18,7 +19,7 @@ type Reply = { ok: boolean; message: string; faults?: Faults; fields?: Record<st
 export function AdminPredictionsScreen({ challenge, settings, revealed, timeZone, files }: Data) {
   const { t } = useT();
   const serverMessage = useServerMessage();
-  const reply = useActionData<Reply>();
+  const reply = useActionReply<Reply>();
   useRevalidateOn("predictions:changed");
   // What was typed comes back with a refusal (nothing lost); else the saved settings.
   const typed = reply?.fields;

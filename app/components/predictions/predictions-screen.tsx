@@ -1,4 +1,5 @@
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { ActionButton } from "~/components/ui/action-button";
 import { SideScroll } from "~/components/ui/side-scroll";
 import { useT } from "~/components/i18n";
@@ -87,7 +88,7 @@ export function PredictionsScreen({ challenge, revealed, frozen, timeZone, teamI
   const { t } = useT();
   const format = useFormats();
   const serverMessage = useServerMessage();
-  const reply = useActionData<Reply>();
+  const reply = useActionReply<Reply>();
   const navigation = useNavigation();
   useRevalidateOn("predictions:changed");
   const metric = challenge.metric ? t(metricKeys[challenge.metric]) : "—";

@@ -1,5 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
+import { useActionReply } from "~/components/action-reply";
 import { useEffect, useRef, useState } from "react";
 import { Trans } from "react-i18next";
 import { useFormats } from "~/components/realtime/format";
@@ -19,7 +20,7 @@ export function ScorePanel({ current, next, inQueue, timeZone, formAction }: { c
   const format = useFormats();
   const at = useAt();
   const serverMessage = useServerMessage();
-  const answer = useActionData<WorkspaceAnswer>();
+  const answer = useActionReply<WorkspaceAnswer>();
   const result = answer && "renewed" in answer ? undefined : answer;
   const navigation = useNavigation();
   const sending = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST";
