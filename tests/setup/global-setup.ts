@@ -1,3 +1,4 @@
+import { sandboxHost } from "../../app/infrastructure/sandbox/sandbox.server.ts";
 import { runMigrations } from "../../scripts/migrate.ts";
 import { databaseUrlFor, TEMPLATE_DATABASE, withAdminConnection } from "./databases.ts";
 
@@ -5,6 +6,11 @@ import { databaseUrlFor, TEMPLATE_DATABASE, withAdminConnection } from "./databa
 export default async function setup() {
   // The integration and drills projects share this setup; vitest runs both before any test file starts.
   if (process.env.GK_TEST_TEMPLATE_READY === "1") return;
+  // A run that must prove the code sandbox (CI: GATEKEEPER_REQUIRE_SANDBOX=1) fails here rather than let its tests skip.
+  if (process.env.GATEKEEPER_REQUIRE_SANDBOX === "1") {
+    const host = await sandboxHost();
+    if ("reason" in host) throw new Error(`GATEKEEPER_REQUIRE_SANDBOX=1, but this machine cannot sandbox: ${host.reason}`);
+  }
   // The server's own URL, kept before DATABASE_URL is pointed at each file's database.
   if (!process.env.TEST_BASE_DATABASE_URL && process.env.DATABASE_URL) {
     process.env.TEST_BASE_DATABASE_URL = process.env.DATABASE_URL;

@@ -90,7 +90,10 @@ const start = (file: string, flags: readonly string[] = []) => {
 const children = [start("workers/index.ts"), start("server.ts", WEB_NODE_FLAGS)];
 // A code runner where this machine can sandbox (as root, after ensure_sandbox); tests/e2e/code.spec.ts skips without.
 // Its slots from 4 on: the sandbox's integration tests take the first and the last.
-if (!("reason" in (await sandboxHost()))) children.push(start("workers/runner.ts"));
+const sandbox = await sandboxHost();
+if (!("reason" in sandbox)) children.push(start("workers/runner.ts"));
+// A run that must prove the code runs (CI: GATEKEEPER_REQUIRE_SANDBOX=1) does not let them skip.
+else if (process.env.GATEKEEPER_REQUIRE_SANDBOX === "1") throw new Error(`GATEKEEPER_REQUIRE_SANDBOX=1, but this machine cannot sandbox: ${sandbox.reason}`);
 const stop = () => {
   for (const child of children) child.kill("SIGTERM");
   void identityProvider.close();
