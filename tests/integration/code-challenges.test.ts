@@ -22,7 +22,12 @@ import { teamChallengeScore } from "../../app/modules/code/scoring.ts";
 import { getCodeChallenge } from "../../app/modules/code/settings.server.ts";
 import { assertCanSubmit } from "../../app/modules/submissions/submit.server.ts";
 import { archiveForm, codeChallenge, post, programForm, settingsForm, SUMS, tarGz } from "../support/code.ts";
-import { callerOf, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makePlayer, makeUser } from "../support/fixtures.ts";
+import { callerOf, ensureEventSettings, ensureTwoOpenGates, makeChallenge, makePlayer, makeUser, testAdmin } from "../support/fixtures.ts";
+import { setScoreboardFrozen } from "../../app/modules/standings/freeze.server.ts";
+import { markStandingsStale } from "../../app/modules/standings/outbox.server.ts";
+import { rebuildStandings } from "../../app/modules/standings/rebuild.server.ts";
+import { recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
+import { getScoreboard } from "../../app/modules/standings/scoreboard.server.ts";
 
 afterAll(() => closeEmitter());
 beforeAll(async () => {
@@ -401,5 +406,33 @@ describe("code challenges: a team's programs", () => {
     // A team's page shows a test by its position only; the staff's, by its name.
     const teamPage = (await codePage(challenge.id, { role: "participant", teamId: team.id }, "en"))!;
     expect(teamPage.runs[0].tests).toEqual([{ subtask: "small", test: "1", verdict: "accepted", timeMs: 5, memoryBytes: 1 }]);
+  });
+
+  it("moves the frozen board like a score: participants see other teams' code points as frozen, the team its own live", async () => {
+    const { challenge } = await codeChallenge(100);
+    const [mine, theirs] = [await makePlayer(), await makePlayer()];
+    await rebuildStandings();
+    await setScoreboardFrozen(testAdmin, true);
+    try {
+      // Judged while frozen, as the runner saves a verdict: the run, its team marked stale, then recomputed.
+      for (const [{ team, user }, passed, points] of [[mine, ["small"], 3000], [theirs, ["small", "large"], 10_000]] as const) {
+        await getDb().transaction(async (tx) => {
+          await tx.insert(codeRuns).values({ teamId: team.id, challengeId: challenge.id, userId: user.id, language: "python3", source: "print(1)", state: "done", verdict: passed.length === 2 ? "accepted" : "wrong-answer", passedSubtasks: [...passed], pointsCenti: points, finishedAt: new Date() });
+          await markStandingsStale(tx, team.id);
+        });
+        await recomputeTeamStanding(team.id);
+      }
+      const viewer = await makeUser("participant", mine.team.id);
+      const board = await getScoreboard({ id: viewer.id, role: "participant", teamId: mine.team.id });
+      expect(board.frozen).toBe(true);
+      expect(board.teams.find((team) => team.id === theirs.team.id)?.totalScore).toBe(0);
+      expect(board.teams.find((team) => team.id === mine.team.id)).toMatchObject({ totalScore: 30, categories: { PS: 30 } });
+      const adminBoard = await getScoreboard({ id: 1, role: "admin", teamId: null });
+      expect(adminBoard.teams.find((team) => team.id === theirs.team.id)?.totalScore).toBe(100);
+    } finally {
+      await setScoreboardFrozen(testAdmin, false);
+    }
+    const viewer = await makeUser("participant", mine.team.id);
+    expect((await getScoreboard({ id: viewer.id, role: "participant", teamId: mine.team.id })).teams.find((team) => team.id === theirs.team.id)?.totalScore).toBe(100);
   });
 });
