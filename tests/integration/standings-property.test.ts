@@ -1,6 +1,7 @@
 /**
  * Property: whatever judges, admins and players do (scores, verdicts, updates, awards given and revoked, flags
- * solved, static and dynamic points, predictions files scored, chosen and revealed, code runs judged IOI style), in
+ * solved, static and dynamic points, predictions files scored, chosen and revealed, code runs judged IOI style, rejudged
+ * and judged again, and new tests sharing a challenge's points otherwise), in
  * whatever order the standings jobs run (even at once), the
  * incrementally maintained standings, ranks, users' statistics and Redis snapshot equal a full
  * rebuild from submissions, scores and awards. Rebuilds running alongside jobs must neither deadlock nor
@@ -23,6 +24,8 @@ import {
   userStatistics,
 } from "../../db/schema.ts";
 import { choosePredictions, PredictionError, revealPredictions } from "../../app/modules/predictions/predictions.server.ts";
+import { rejudgeRuns } from "../../app/modules/code/rejudge.server.ts";
+import { saveTests } from "../../app/modules/code/settings.server.ts";
 import { recomputeChallengeSolvers } from "../../app/modules/flags/dynamic-solvers.server.ts";
 import { FlagError, sendFlag } from "../../app/modules/flags/guess.server.ts";
 import { AwardError, giveAward, revokeAward } from "../../app/modules/awards/awards.server.ts";
@@ -99,6 +102,11 @@ const command = fc.oneof(
   fc.record({ type: fc.constant("reveal" as const) }),
   // A team's code run judged (as the runner saves it: the subtasks it passed and the outbox in one transaction).
   fc.record({ type: fc.constant("run" as const), team: fc.nat(TEAMS - 1), member: fc.nat(1), passed: fc.subarray(["small", "medium", "large"]) }),
+  // Every judged run rejudged (each keeps its verdict and subtasks while queued), then one of the queued runs judged
+  // again with other subtasks; new tests whose subtasks share the points otherwise (every team with runs recomputed).
+  fc.record({ type: fc.constant("rejudge" as const) }),
+  fc.record({ type: fc.constant("rejudged" as const), pick: fc.nat(), passed: fc.subarray(["small", "medium", "large"]) }),
+  fc.record({ type: fc.constant("retest" as const), shares: fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 4 })) }),
   // A full rebuild (an operator's `standings:rebuild`, or a reader after a Redis flush) while jobs run.
   fc.record({ type: fc.constant("rebuild" as const), order: fc.array(fc.nat(TEAMS - 1), { maxLength: TEAMS }) }),
 );
@@ -106,6 +114,14 @@ const command = fc.oneof(
 async function runPending(teamIds: number[], together: boolean) {
   if (together) await Promise.all(teamIds.map((id) => recomputeTeamStanding(id)));
   else for (const id of teamIds) await recomputeTeamStanding(id);
+}
+
+/** What the workers do once the event is quiet: every dynamic challenge's solvers left behind, then every team still marked. */
+async function settle() {
+  const behind = await getDb().select({ challengeId: flagSolveCounts.challengeId }).from(flagSolveCounts).where(sql`${flagSolveCounts.recomputed} < ${flagSolveCounts.solves}`);
+  for (const { challengeId } of behind) await recomputeChallengeSolvers(challengeId);
+  const pending = (await getDb().select({ teamId: standingsOutbox.teamId }).from(standingsOutbox)).map((row) => row.teamId);
+  await runPending(pending, true);
 }
 
 async function expectMatchesRebuild() {
@@ -276,6 +292,29 @@ describe("incremental standings", () => {
               });
               await markStandingsStale(tx, teamRows[step.team].id);
             });
+          } else if (step.type === "rejudge") {
+            await rejudgeRuns(actorFor(admin.id, admin.name, "admin"), coded.id);
+          } else if (step.type === "rejudged") {
+            const queued = await getDb().select({ id: codeRuns.id }).from(codeRuns).where(and(eq(codeRuns.challengeId, coded.id), eq(codeRuns.state, "queued"))).orderBy(codeRuns.id);
+            if (queued.length === 0) continue;
+            const runId = queued[step.pick % queued.length].id;
+            // As the runner saves a new judgement: the run's new subtasks and its team's outbox mark in one transaction.
+            await getDb().transaction(async (tx) => {
+              const [row] = await tx
+                .update(codeRuns)
+                .set({ state: "done", verdict: step.passed.length === 3 ? "accepted" : "wrong-answer", passedSubtasks: step.passed, finishedAt: new Date() })
+                .where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`))
+                .returning({ teamId: codeRuns.teamId });
+              if (row) await markStandingsStale(tx, row.teamId);
+            });
+          } else if (step.type === "retest") {
+            // Everything settled first: the check below then sees what the new tests' own marks bring, no earlier step's.
+            await settle();
+            const subtasks = ["small", "medium", "large"].map((name, index) => ({ name, share: step.shares[index], tests: 1 }));
+            await saveTests(actorFor(admin.id, admin.name, "admin"), coded.id, { key: "k", name: "t.tar.gz", subtasks, totalShare: step.shares.reduce((sum, share) => sum + share, 0) });
+            // Checked at once: a team whose points the new shares move must be marked by the new tests themselves.
+            await settle();
+            await expectMatchesRebuild();
           } else if (step.type === "reveal") {
             await revealPredictions(actorFor(admin.id, admin.name, "admin"), predicted.id);
           } else if (step.type === "rebuild") {
@@ -292,11 +331,7 @@ describe("incremental standings", () => {
             await runPending(step.order.map((index) => teamRows[index].id), step.together);
           }
         }
-        // What the workers do at the end: every dynamic challenge's solvers left behind, then every team still marked.
-        const behind = await getDb().select({ challengeId: flagSolveCounts.challengeId }).from(flagSolveCounts).where(sql`${flagSolveCounts.recomputed} < ${flagSolveCounts.solves}`);
-        for (const { challengeId } of behind) await recomputeChallengeSolvers(challengeId);
-        const pending = (await getDb().select({ teamId: standingsOutbox.teamId }).from(standingsOutbox)).map((row) => row.teamId);
-        await runPending(pending, true);
+        await settle();
         await expectMatchesRebuild();
       }),
       { numRuns: 40 },
