@@ -761,6 +761,10 @@ export const codeRuns = pgTable(
     // The run's last sign of life from its runner: set when it starts compiling, then at each test. The sweep takes
     // a run silent for three minutes for one whose runner is gone (app/modules/code/runs.server.ts).
     aliveAt: timestamp("alive_at", { withTimezone: true }),
+    // The queue job that last took the run (app/modules/code/runner.server.ts `judgeRun`): that job, handed out again
+    // after its runner died (BullMQ's stalled jobs), or retried after an error, may take it back at once. Null: never
+    // taken yet.
+    claimedBy: text("claimed_by"),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
   (t) => [

@@ -243,7 +243,7 @@ describe("code challenges: a team's programs", () => {
       [failing.id, 2, "tests unreadable: gone"],
     ]);
     expect(onlyFailing.runs.map((run) => run.id)).not.toContain(recovered.id);
-    // The admins' alert: this challenge (other test files' may be listed too), its two failing runs, titled in the reader's language.
+    // The admins' alert: this challenge (this file's other tests' may be listed too), its two failing runs, titled in the reader's language.
     await getDb().update(challenges).set({ titleAr: "مجاميع معطلة" }).where(eq(challenges.id, challenge.id));
     const alert = await judgeErrorAlert("en", 1000);
     expect(alert.challenges.find((row) => row.id === challenge.id)).toEqual({ id: challenge.id, title: challenge.title, runs: 2 });

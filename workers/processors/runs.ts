@@ -48,21 +48,18 @@ export function startRunner(host: SandboxHost, options: { concurrency?: number; 
           throw error;
         }
       }
-      // The wait a team saw: from sending its program to a runner taking it, for its first judgement (not a retry after a
-      // judge error, a rejudge, nor a second job for a run already taken).
-      const outcome = await judgeRun(payload.runId, host, slot, (run) => {
-        if (run.failures === 0 && run.finishedAt === null) metrics.runWait().observe(Math.max(0, started - run.createdAt.getTime()) / 1000);
-      });
+      // The wait a team saw: from sending its program to a runner first taking it (not a retry, a rejudge, a takeover).
+      const outcome = await judgeRun(payload.runId, host, slot, String(job.id), (run) => metrics.runWait().observe(Math.max(0, started - run.createdAt.getTime()) / 1000));
       if (outcome.kind === "judged") {
         metrics.runVerdicts().inc({ verdict: outcome.verdict, language: outcome.language });
         metrics.runDuration().observe({ language: outcome.language }, (Date.now() - started) / 1000);
       }
       return outcome;
     } catch (error) {
-      if (error instanceof JudgeFailure) {
+      if (error instanceof JudgeFailure && error.counted) {
         metrics.sandboxFailures().inc();
         log.error({ job: job.data as unknown, attempt: job.attemptsMade + 1, slot: slot.user, failure: error.message }, "judge error: the run is queued again");
-      }
+      } else if (error instanceof JudgeFailure) log.info({ job: job.data as unknown, slot: slot.user }, "runner stopping: the run is queued again");
       throw error;
     } finally {
       free.push(slot);

@@ -39,7 +39,8 @@ def main() -> None:
             # A name this libseccomp does not know on this architecture: nothing to refuse.
             pass
     # vsock reaches the hypervisor's services (a runner on a VM) and no network namespace isolates it: no such socket.
-    flt.add_rule(seccomp.ERRNO(errno.EAFNOSUPPORT), "socket", seccomp.Arg(0, seccomp.EQ, 40))  # AF_VSOCK
+    # The kernel reads the family as an int: compared on its low 32 bits, or a value with high bits set would pass.
+    flt.add_rule(seccomp.ERRNO(errno.EPERM), "socket", seccomp.Arg(0, seccomp.MASKED_EQ, 0xFFFFFFFF, 40))  # AF_VSOCK
     # A terminal's input queue can be filled from inside (TIOCSTI): refused as well, though --new-session already detaches.
     flt.add_rule(seccomp.ERRNO(errno.EPERM), "ioctl", seccomp.Arg(1, seccomp.MASKED_EQ, 0xFFFFFFFF, 0x5412))
     sys.stdout.flush()

@@ -86,8 +86,9 @@ function checkerVerdict(result: SandboxResult): { verdict: "accepted" | "wrong-a
 /**
  * A runtime's own words for the two limits it meets before the kernel's do: its heap is sized under the memory limit
  * (Java's -Xmx, Node's old space: ./languages.server.ts), and Python, Java and Node ignore SIGXFSZ, so a file past its
- * size limit is an error they report (EFBIG). Read from the end of the program's standard error: a program that prints
- * them itself only names its own failure differently (either way the test fails).
+ * size limit is an error they report (EFBIG). Read from what the sandbox keeps of the program's standard error, its
+ * first 4 KB (a program that fills them first is a runtime error): a program that prints the words itself only names
+ * its own failure differently (either way the test fails, and the subtask with it).
  */
 const RUNTIME_OUT_OF_MEMORY = /java\.lang\.OutOfMemoryError|JavaScript heap out of memory|^MemoryError\b/m;
 const RUNTIME_FILE_TOO_LARGE = /file too large|\bEFBIG\b/i;
@@ -112,7 +113,7 @@ export function testVerdict(result: SandboxResult, matches: () => boolean): Verd
 }
 
 function failedRunVerdict(result: SandboxResult): Verdict {
-  const said = result.stderr.subarray(-4096).toString("utf8");
+  const said = result.stderr.toString("utf8");
   if (RUNTIME_OUT_OF_MEMORY.test(said)) return "memory-limit";
   if (RUNTIME_FILE_TOO_LARGE.test(said)) return "output-limit";
   return "runtime-error";

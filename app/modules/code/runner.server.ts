@@ -28,7 +28,18 @@ import { runnerSilent } from "./runs.server.ts";
 import { getCodeChallenge, loadTestsArchive, OUTPUT_LIMIT_BYTES, type CodeChallenge } from "./settings.server.ts";
 import type { TestsArchive } from "./tests-archive.server.ts";
 
-export class JudgeFailure extends Error {}
+/**
+ * The run could not be judged and is queued again: a judge error (`counted`: the platform's fault, a try spent, the
+ * admins alerted), or the runner stopping while it judged (not counted: nobody's fault).
+ */
+export class JudgeFailure extends Error {
+  constructor(
+    message: string,
+    readonly counted = true,
+  ) {
+    super(message);
+  }
+}
 
 export type RunOutcome =
   | { kind: "judged"; verdict: Exclude<Verdict, "judge-error">; language: string; pointsCenti: number; teamId: number }
@@ -41,20 +52,26 @@ const PROGRESS_EVERY_MS = 250;
 
 /**
  * The run queued again, its failure kept for the admins, who are alerted (their dashboard's banner) and the team's page
- * shows it queued; `logged` is what the runner's log may say of it (no checker's words).
+ * shows it queued; `logged` is what the runner's log may say of it (no checker's words). Not `counted` (the runner
+ * stopping): no try spent, no alert.
  */
-async function failed(runId: number, failure: string, logged = failure): Promise<never> {
+async function failed(runId: number, failure: string, logged = failure, counted = true): Promise<never> {
   const [row] = await getDb()
     .update(codeRuns)
-    .set({ state: "queued", failure: failure.slice(0, 2000), failures: sql`${codeRuns.failures} + 1`, testIndex: null, testCount: null })
+    .set({ state: "queued", failure: failure.slice(0, 2000), failures: counted ? sql`${codeRuns.failures} + 1` : codeRuns.failures, testIndex: null, testCount: null })
     // A copy of the job that failed after another judged the run leaves its verdict alone.
     .where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`))
     .returning({ teamId: codeRuns.teamId, challengeId: codeRuns.challengeId });
   if (row) {
     broadcastRunChanged(row.teamId, row.challengeId);
-    broadcastJudgeError(row.challengeId);
+    if (counted) broadcastJudgeError(row.challengeId);
   }
-  throw new JudgeFailure(logged);
+  throw new JudgeFailure(logged, counted);
+}
+
+/** A sign of life between the long steps before the first test (the archive read, the checker compiled): the sweep's. */
+async function stillAlive(runId: number) {
+  await getDb().update(codeRuns).set({ aliveAt: sql`now()` }).where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`));
 }
 
 /**
@@ -72,35 +89,58 @@ async function waiting(run: typeof codeRuns.$inferSelect, why: string): Promise<
 }
 
 /**
- * Judges one run on `slot`. The run is claimed first, in one statement: taken only while queued (or left silent by a
- * runner gone: `runnerSilent`), so a second job for it (a retry, the sweep's) skips a run judged or being judged and
- * never sends a verdict back to compiling. `onClaimed` hears the run as it was claimed (the runner's queue-wait
- * metric). Throws JudgeFailure on a judge error.
+ * Takes the run for the queue job `jobId`: while queued, left silent by a runner gone (`runnerSilent`), or taken by
+ * this same job before (handed out again by BullMQ after its runner died, or retried after an error). So a second job
+ * for it (the sweep's, a leftover retry) skips a run judged or being judged and never sends a verdict back to
+ * compiling. `first`: no job had taken it before (the queue-wait metric's).
  */
-export async function judgeRun(
-  runId: number,
-  host: SandboxHost,
-  slot: Slot,
-  onClaimed?: (run: { createdAt: Date; failures: number; finishedAt: Date | null }) => void,
-): Promise<RunOutcome> {
-  const [run] = await getDb()
-    .update(codeRuns)
-    .set({ state: "compiling", aliveAt: sql`now()`, testIndex: null, testCount: null })
-    .where(and(eq(codeRuns.id, runId), sql`(${codeRuns.state} = 'queued' or ${runnerSilent()})`))
-    .returning();
-  if (!run) return { kind: "skipped" };
-  onClaimed?.(run);
+async function claim(runId: number, jobId: string) {
+  return getDb().transaction(async (tx) => {
+    const [before] = await tx
+      .select({ claimedBy: codeRuns.claimedBy })
+      .from(codeRuns)
+      .where(and(eq(codeRuns.id, runId), sql`(${codeRuns.state} = 'queued' or ${runnerSilent()} or (${codeRuns.state} in ('compiling', 'running') and ${codeRuns.claimedBy} = ${jobId}))`))
+      .for("update");
+    if (!before) return null;
+    const [run] = await tx.update(codeRuns).set({ state: "compiling", aliveAt: sql`now()`, testIndex: null, testCount: null, claimedBy: jobId }).where(eq(codeRuns.id, runId)).returning();
+    return { run, first: before.claimedBy === null };
+  });
+}
+
+/**
+ * Judges one run on `slot` for the queue job `jobId` (./runner.server.ts `claim`). `onClaimed` hears the run when this
+ * is its first taking (the runner's queue-wait metric). Throws JudgeFailure on a judge error; on any other error (a
+ * database or storage failing mid-way) the run goes back to queued for the job's next try, and the error is thrown.
+ */
+export async function judgeRun(runId: number, host: SandboxHost, slot: Slot, jobId: string, onClaimed?: (run: { createdAt: Date }) => void): Promise<RunOutcome> {
+  const claimed = await claim(runId, jobId);
+  if (!claimed) return { kind: "skipped" };
+  const { run } = claimed;
+  if (claimed.first) onClaimed?.(run);
   broadcastRunChanged(run.teamId, run.challengeId);
-  const challenge = await getCodeChallenge(run.challengeId);
-  if (!challenge?.testsKey || !challenge.totalShare) return failed(runId, "the challenge has no tests");
-  if (!(LANGUAGE_IDS as readonly string[]).includes(run.language)) return failed(runId, `unknown language ${run.language}`);
-  const archive = await loadTestsArchive(challenge.testsKey).catch((error: unknown) => failed(runId, `tests unreadable: ${(error as Error).message}`));
-  const checker = challenge.comparator === "checker" ? await checkerFor(runId, challenge, host, slot) : null;
-  if (checker && "missing" in checker) return waiting(run, checker.missing);
   try {
-    return await judgeWith(run, challenge, archive, host, slot, checker);
-  } finally {
-    checker?.release();
+    const challenge = await getCodeChallenge(run.challengeId);
+    if (!challenge?.testsKey || !challenge.totalShare) return await failed(runId, "the challenge has no tests");
+    if (!(LANGUAGE_IDS as readonly string[]).includes(run.language)) return await failed(runId, `unknown language ${run.language}`);
+    const archive = await loadTestsArchive(challenge.testsKey).catch((error: unknown) => failed(runId, `tests unreadable: ${(error as Error).message}`));
+    await stillAlive(runId);
+    const checker = challenge.comparator === "checker" ? await checkerFor(runId, challenge, host, slot) : null;
+    if (checker && "missing" in checker) return await waiting(run, checker.missing);
+    if (checker) await stillAlive(runId);
+    try {
+      return await judgeWith(run, challenge, archive, host, slot, checker);
+    } finally {
+      checker?.release();
+    }
+  } catch (error) {
+    if (!(error instanceof JudgeFailure)) {
+      await getDb()
+        .update(codeRuns)
+        .set({ state: "queued", testIndex: null, testCount: null })
+        .where(and(eq(codeRuns.id, runId), eq(codeRuns.claimedBy, jobId), sql`${codeRuns.state} <> 'done'`))
+        .catch(() => undefined);
+    }
+    throw error;
   }
 }
 
@@ -154,7 +194,7 @@ async function judgeWith(
   await progress;
   // The runner was stopping while it judged: its compiler or program may have been killed with it (SIGTERM to every
   // process of the service), which is no compile error or runtime error of the team's. Queued again, for any runner.
-  if (host.stopping) return failed(runId, "the runner stopped while judging it");
+  if (host.stopping) return failed(runId, "the runner stopped while judging it", undefined, false);
   if (judgement.verdict === "judge-error") return failed(runId, judgement.failure ?? "judge error", judgement.failureLogged);
   const passed = judgement.subtasks.filter((subtask) => subtask.passed);
   const earned = passed.reduce((sum, subtask) => sum + subtask.share, 0);

@@ -8,7 +8,8 @@
  * What a participant sees of a run: its state, verdict, each test's verdict, time and memory, the compiler's
  * message; never a test's input or expected output, never the platform's own failure.
  */
-import { and, count, desc, eq, gt, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, not, sql } from "drizzle-orm";
+import { anyOf } from "../../../db/any-of.ts";
 import { LOCK_CLASS } from "../../../db/advisory-locks.ts";
 import type { Queryable } from "../../../db/client.ts";
 import { challenges, codeRuns, eventSettings, gates, teams } from "../../../db/schema.ts";
@@ -120,18 +121,22 @@ export async function sendRun(caller: { id: number; teamId: number | null }, cha
  * minutes, and never while a job for it still waits in the queue, is delayed or is active.
  */
 export async function requeueStaleRuns(): Promise<number> {
-  const rows = await getDb()
+  // A run whose job still waits (a backlog, judging paused), waits to be tried again or is being taken is not queued a
+  // second time: only a job lost with Redis, or spent, is replaced. Read first, so a long backlog hides no lost one.
+  const jobs = await getQueue("runs").getJobs(["waiting", "prioritized", "delayed", "active", "waiting-children"]);
+  const live = jobs.map((job) => (job?.data as { runId?: unknown } | undefined)?.runId).filter((id): id is number => typeof id === "number");
+  const due = await getDb()
     .select({ id: codeRuns.id })
     .from(codeRuns)
-    .where(sql`${codeRuns.failures} < ${GIVEN_UP_AFTER_FAILURES} and ((${codeRuns.state} = 'queued' and ${codeRuns.createdAt} < now() - interval '1 minute') or ${runnerSilent()})`)
+    .where(
+      and(
+        // A run given up after its judge errors waits for the admins; one its runner left, whatever its tries, does not.
+        sql`((${codeRuns.failures} < ${GIVEN_UP_AFTER_FAILURES} and ${codeRuns.state} = 'queued' and ${codeRuns.createdAt} < now() - interval '1 minute') or ${runnerSilent()})`,
+        live.length ? not(anyOf(codeRuns.id, live)) : undefined,
+      ),
+    )
+    .orderBy(codeRuns.id)
     .limit(500);
-  if (rows.length === 0) return 0;
-  // A run whose job still waits (a backlog, judging paused), waits to be tried again or is being taken is not queued a
-  // second time: only a job lost with Redis, or spent, is replaced.
-  const live = new Set(
-    (await getQueue("runs").getJobs(["waiting", "prioritized", "delayed", "active", "waiting-children"])).map((job) => (job?.data as { runId?: unknown } | undefined)?.runId),
-  );
-  const due = rows.filter((row) => !live.has(row.id));
   const bucket = Math.floor(Date.now() / 600_000);
   if (due.length) await enqueueMany("runs", due.map((row) => ({ runId: row.id })), (payload) => `runs-${"runId" in payload ? payload.runId : 0}-${bucket}`);
   return due.length;
