@@ -259,6 +259,23 @@ printf("sys %d\\nrun %d\\n", access("/sys/kernel", F_OK) ? errno : 0, access("/r
     expectNothingOutside("include /dev/zero");
   });
 
+  it("C++: templates expanded for ever are a compilation error (the compile's own limits), not a stuck runner", async () => {
+    // Two distinct instantiations a level, 40 levels deep (within g++'s depth limit): 2^40 types to make.
+    const source = `#include <utility>\ntemplate <class T, int N> struct E { static constexpr long v = E<std::pair<T, char>, N - 1>::v + E<std::pair<T, int>, N - 1>::v; };
+template <class T> struct E<T, 0> { static constexpr long v = 1; };\nint main() { return E<char, 40>::v == 0; }`;
+    const program = makeBox(sandbox.slots[0]!, "cpp", source);
+    try {
+      const compiled = await compileProgram(sandbox, program);
+      observations.push(`C++ templates expanded for ever: ${compiled.ok ? "compiled" : (compiled.problem ?? compiled.message.split("\n")[0])} (${Math.round(compiled.result.wallMs)} ms)`);
+      expect(compiled.ok).toBe(false);
+      if (!compiled.ok) expect(compiled.problem).toMatch(/^compile-(memory|timeout|output)$/);
+    } finally {
+      removeBox(program);
+    }
+    expectNothingOutside("templates expanded for ever");
+    // The compile's own limits end it (512 MB: about 10 s here; 30 s of wall time at most), beyond vitest's default.
+  }, 60_000);
+
   // Every language: the usual answer is accepted, and its hostile programs get their verdicts.
   const PER_LANGUAGE: Record<Exclude<LanguageId, "c">, { sum: string; loop: string; memory: string; fork: string; secret: string }> = {
     cpp: {
