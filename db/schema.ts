@@ -659,6 +659,27 @@ export const predictionChoices = pgTable(
 );
 
 /**
+ * Every choice a team made of its counted file (null: its latest scored one), kept so that the per-challenge
+ * leaderboard a participant sees while the board is frozen counts each other team's file as chosen at the freeze
+ * (app/modules/predictions/predictions.server.ts `leaderboard`).
+ */
+export const predictionChoiceHistory = pgTable(
+  "prediction_choice_history",
+  {
+    id: serial("id").primaryKey(),
+    teamId: integer("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    challengeId: integer("challenge_id")
+      .notNull()
+      .references(() => challenges.id, { onDelete: "cascade" }),
+    submissionId: integer("submission_id").references(() => predictionSubmissions.id, { onDelete: "cascade" }),
+    chosenAt: timestamp("chosen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("prediction_choice_history_team_idx").on(t.challengeId, t.teamId, t.chosenAt)],
+);
+
+/**
  * A code challenge's settings (docs/domain.md "Code challenges"): the languages it takes (of the sandbox's:
  * app/infrastructure/sandbox/languages.server.ts), its time and memory limits per test, how output is compared,
  * and its hidden tests (a .tar.gz in storage, read by app/modules/code/tests-archive.server.ts at its upload;

@@ -5,7 +5,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, challenges, eventSettings, predictionSubmissions, standings, users } from "../../db/schema.ts";
+import { auditLog, challenges, eventSettings, predictionChoiceHistory, predictionSubmissions, standings, users } from "../../db/schema.ts";
 import { getDb } from "../../app/infrastructure/db.server.ts";
 import { closeEmitter, emitThroughLocalServer, type Broadcast, type EventsMap } from "../../app/infrastructure/emitter.server.ts";
 import { deleteChallenge } from "../../app/modules/challenges/challenges.server.ts";
@@ -89,6 +89,40 @@ describe("prediction challenges", () => {
     expect(await totalOf(team.id)).toBe(0);
     const board = await leaderboard((await getPredictionChallenge(challenge.id))!, { revealed: true, frozenAt: null, ownTeamId: null });
     expect(board.find((row) => row.teamId === team.id)).toMatchObject({ score: 4, centi: 0, files: 2 });
+  });
+
+  it("show a participant, while the board is frozen, each other team's file as chosen at the freeze", async () => {
+    const { challenge } = await metricChallenge(100);
+    const viewer = await makePlayer();
+    const other = await makePlayer();
+    const caller = { id: other.user.id, teamId: other.team.id };
+    const first = await sendPredictions(caller, challenge.id, await store(predictionsOff(1)));
+    const second = await sendPredictions(caller, challenge.id, await store(predictionsOff(2)));
+    for (const id of [first, second]) expect(await scoreSubmission(id)).toBe("scored");
+    await choosePredictions({ teamId: other.team.id }, challenge.id, first);
+    await choosePredictions({ teamId: other.team.id }, challenge.id, second);
+    // Dated apart: both files scored and the first choice made three and two minutes ago, the second one a minute ago;
+    // the board froze between the two choices.
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    await getDb().update(predictionSubmissions).set({ scoredAt: ago(3) }).where(eq(predictionSubmissions.challengeId, challenge.id));
+    const history = await getDb().select().from(predictionChoiceHistory).where(eq(predictionChoiceHistory.challengeId, challenge.id)).orderBy(predictionChoiceHistory.id);
+    expect(history.map((row) => row.submissionId)).toEqual([first, second]);
+    await getDb().update(predictionChoiceHistory).set({ chosenAt: ago(2) }).where(eq(predictionChoiceHistory.id, history[0].id));
+    await getDb().update(predictionChoiceHistory).set({ chosenAt: ago(1) }).where(eq(predictionChoiceHistory.id, history[1].id));
+    const settings = (await getPredictionChallenge(challenge.id))!;
+    const scoreOf = async (frozenAt: Date | null, ownTeamId: number) =>
+      (await leaderboard(settings, { revealed: false, frozenAt, ownTeamId })).find((row) => row.teamId === other.team.id)?.score;
+    const frozenAt = new Date(Date.now() - 90_000);
+    // Live, and for the team itself: its choice now (MAE 2). Frozen, for another team: its choice at the freeze (MAE 1).
+    expect(await scoreOf(null, viewer.team.id)).toBe(2);
+    expect(await scoreOf(frozenAt, other.team.id)).toBe(2);
+    expect(await scoreOf(frozenAt, viewer.team.id)).toBe(1);
+    // Back to "the latest" after the freeze: still the file chosen at the freeze.
+    await choosePredictions({ teamId: other.team.id }, challenge.id, null);
+    expect(await scoreOf(frozenAt, viewer.team.id)).toBe(1);
+    // No choice by the freeze at all: the latest file scored by then, whatever was chosen since.
+    await getDb().delete(predictionChoiceHistory).where(eq(predictionChoiceHistory.id, history[0].id));
+    expect(await scoreOf(frozenAt, viewer.team.id)).toBe(2);
   });
 
   it("refuse a file with faults, naming its first lines, and count nothing for it", async () => {

@@ -15,6 +15,7 @@ import {
   eventSettings,
   gates,
   predictionChallenges,
+  predictionChoiceHistory,
   predictionChoices,
   predictionSubmissions,
   teams,
@@ -357,6 +358,7 @@ export async function choosePredictions(caller: { teamId: number | null }, chall
     if (isRevealed(row, row.finalAt, new Date())) throw new PredictionError(m.revealed, { status: 403 });
     if (submissionId === null) {
       await tx.delete(predictionChoices).where(and(eq(predictionChoices.teamId, teamId), eq(predictionChoices.challengeId, challengeId)));
+      await tx.insert(predictionChoiceHistory).values({ teamId, challengeId, submissionId: null });
     } else {
       const [mine] = await tx
         .select({ status: predictionSubmissions.status })
@@ -368,6 +370,8 @@ export async function choosePredictions(caller: { teamId: number | null }, chall
         .insert(predictionChoices)
         .values({ teamId, challengeId, submissionId })
         .onConflictDoUpdate({ target: [predictionChoices.teamId, predictionChoices.challengeId], set: { submissionId } });
+      // Kept: while the board is frozen, other teams see the choice as it was at the freeze (`leaderboard`).
+      await tx.insert(predictionChoiceHistory).values({ teamId, challengeId, submissionId });
     }
     return { value: undefined, teamId, finish: [] };
   });
@@ -465,7 +469,8 @@ export interface LeaderboardRow {
  * The per-challenge leaderboard: each team's counted file (its choice, else its latest scored one, as the standings
  * take it) at its public score, or its private score once `revealed`; best first (an error metric: lowest), ties to
  * the earlier file. `frozenAt`: the scoreboard is frozen and the viewer sees the frozen board (a participant): other
- * teams' files scored after it are left out, the viewer's own team's kept.
+ * teams' files scored after it are left out and each counts the file it had chosen at the freeze (a choice made
+ * since moves nothing); the viewer's own team's files and choice are as they are now.
  */
 export async function leaderboard(
   challenge: PredictionChallenge,
@@ -473,9 +478,16 @@ export async function leaderboard(
   db: Queryable = getDb(),
 ): Promise<LeaderboardRow[]> {
   const scoreColumn = options.revealed ? sql`ps.private_score` : sql`ps.public_score`;
-  const frozen = options.frozenAt
-    ? sql`and (ps.scored_at <= ${options.frozenAt.toISOString()}::timestamptz or ps.team_id = ${options.ownTeamId ?? 0})`
-    : sql``;
+  const frozenAt = options.frozenAt?.toISOString() ?? null;
+  const ownTeamId = options.ownTeamId ?? 0;
+  const frozen = frozenAt ? sql`and (ps.scored_at <= ${frozenAt}::timestamptz or ps.team_id = ${ownTeamId})` : sql``;
+  // The file each team chose: now, or (frozen, another team) its last choice made by the freeze, if any.
+  const chosen = frozenAt
+    ? sql`case when ps.team_id = ${ownTeamId} then ch.submission_id else (
+        select h.submission_id from ${predictionChoiceHistory} h
+        where h.team_id = ps.team_id and h.challenge_id = ps.challenge_id and h.chosen_at <= ${frozenAt}::timestamptz
+        order by h.chosen_at desc, h.id desc limit 1) end`
+    : sql`ch.submission_id`;
   const rows = await db.execute<{ team_id: number; team_name: string; score: number | null; scored_at: string | Date; files: number }>(sql`
     select counted.team_id, ${teams.name} as team_name, counted.score, counted.scored_at, counted.files from (
       select distinct on (ps.team_id) ps.team_id, ${scoreColumn} as score, ps.scored_at,
@@ -483,7 +495,7 @@ export async function leaderboard(
       from ${predictionSubmissions} ps
       left join ${predictionChoices} ch on ch.team_id = ps.team_id and ch.challenge_id = ps.challenge_id
       where ps.challenge_id = ${challenge.challengeId} and ps.status = 'scored' ${frozen}
-      order by ps.team_id, (ps.id = ch.submission_id) desc nulls last, ps.id desc
+      order by ps.team_id, (ps.id = ${chosen}) desc nulls last, ps.id desc
     ) counted inner join ${teams} on ${teams.id} = counted.team_id`);
   const lower = lowerIsBetter(challenge.metric);
   const list = [...rows].map((row) => ({
