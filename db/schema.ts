@@ -786,6 +786,9 @@ export const codeRuns = pgTable(
     // after its runner died (BullMQ's stalled jobs), or retried after an error, may take it back at once. Null: never
     // taken yet.
     claimedBy: text("claimed_by"),
+    // A new value at each taking: every write of the runner that took it names it, so a runner that was taken over
+    // (silent, or its job handed out again while it was only slow) changes nothing once it wakes.
+    claimToken: text("claim_token"),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
   (t) => [

@@ -167,6 +167,21 @@ describe.skipIf(unavailable !== null)("code runs judged by a real runner", () =>
     expect(claimed).toEqual([1]);
   });
 
+  it("leaves a run alone once another runner has taken it over: the first one's progress and verdict change nothing", async () => {
+    const { challenge } = await codeChallenge(100);
+    const { team, user } = await makePlayer();
+    // Slow enough to be taken over while its tests run.
+    const slow = `import time\ntime.sleep(0.3)\n${RIGHT}`;
+    const [run] = await getDb().insert(codeRuns).values({ teamId: team.id, challengeId: challenge.id, userId: user.id, language: "python3", source: slow }).returning();
+    const judging = judgeRun(run.id, host as SandboxHost, (host as SandboxHost).slots.at(-3)!, "first-job");
+    await expect.poll(async () => (await getDb().select({ state: codeRuns.state }).from(codeRuns).where(eq(codeRuns.id, run.id)))[0].state, { timeout: 30_000, interval: 50 }).toBe("running");
+    // Another runner takes it, as a second taking does (its runner silent, or its job handed out again while it was only slow).
+    await getDb().update(codeRuns).set({ state: "compiling", claimedBy: "second-job", claimToken: "second-taking", testIndex: null, testCount: null }).where(eq(codeRuns.id, run.id));
+    expect(await judging).toEqual({ kind: "skipped" });
+    const [after] = await getDb().select().from(codeRuns).where(eq(codeRuns.id, run.id));
+    expect(after).toMatchObject({ state: "compiling", verdict: null, testIndex: null, claimedBy: "second-job", claimToken: "second-taking" });
+  });
+
   it("gives no verdict for a run judged while the runner was stopping (its programs signalled with it): queued again, then judged", async () => {
     const { challenge } = await codeChallenge(100);
     const { team, user } = await makePlayer();

@@ -11,7 +11,12 @@
  * checker or a rejudge of every run bump it while the run is judged, and the run is then queued again (`outdated`)
  * rather than recorded. The check holds the challenge's row (FOR SHARE) in the saving transaction, so a rejudge
  * either waits for the verdict (then queues the judged run again) or comes first (then the verdict is not saved).
+ *
+ * Every write a runner makes to a run it took (its progress, a sign of life, a judge error, the verdict) names that
+ * taking (`code_runs.claim_token`, new at each): a runner taken over, because it was silent or because BullMQ handed
+ * its job to another runner while it was only slow, changes nothing once it wakes.
  */
+import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { codeChallenges, codeRuns } from "../../../db/schema.ts";
 import { getDb } from "../../infrastructure/db.server.ts";
@@ -50,17 +55,28 @@ export type RunOutcome =
 /** Live progress is written at most this often (a run of 100 fast tests is not 100 writes). */
 const PROGRESS_EVERY_MS = 250;
 
+/** One taking of a run by a runner (`claim`). */
+interface Taking {
+  runId: number;
+  token: string;
+}
+
+/** The run, still this taking's and not judged: the condition of every write a runner makes to it. */
+function ours(taking: Taking) {
+  return and(eq(codeRuns.id, taking.runId), eq(codeRuns.claimToken, taking.token), sql`${codeRuns.state} <> 'done'`);
+}
+
 /**
  * The run queued again, its failure kept for the admins, who are alerted (their dashboard's banner) and the team's page
  * shows it queued; `logged` is what the runner's log may say of it (no checker's words). Not `counted` (the runner
  * stopping): no try spent, no alert.
  */
-async function failed(runId: number, failure: string, logged = failure, counted = true): Promise<never> {
+async function failed(taking: Taking, failure: string, logged = failure, counted = true): Promise<never> {
   const [row] = await getDb()
     .update(codeRuns)
     .set({ state: "queued", failure: failure.slice(0, 2000), failures: counted ? sql`${codeRuns.failures} + 1` : codeRuns.failures, testIndex: null, testCount: null })
-    // A copy of the job that failed after another judged the run leaves its verdict alone.
-    .where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`))
+    // A runner taken over, or a copy of the job that failed after another judged the run, leaves the run alone.
+    .where(ours(taking))
     .returning({ teamId: codeRuns.teamId, challengeId: codeRuns.challengeId });
   if (row) {
     broadcastRunChanged(row.teamId, row.challengeId);
@@ -70,8 +86,8 @@ async function failed(runId: number, failure: string, logged = failure, counted 
 }
 
 /** A sign of life between the long steps before the first test (the archive read, the checker compiled): the sweep's. */
-async function stillAlive(runId: number) {
-  await getDb().update(codeRuns).set({ aliveAt: sql`now()` }).where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`));
+async function stillAlive(taking: Taking) {
+  await getDb().update(codeRuns).set({ aliveAt: sql`now()` }).where(ours(taking));
 }
 
 /**
@@ -79,11 +95,11 @@ async function stillAlive(runId: number) {
  * stays queued without spending a try (nor BullMQ's), and is queued again once a checker compiles
  * (./checker.server.ts `recordCheckerState`) or the settings are saved.
  */
-async function waiting(run: typeof codeRuns.$inferSelect, why: string): Promise<RunOutcome> {
+async function waiting(run: typeof codeRuns.$inferSelect, taking: Taking, why: string): Promise<RunOutcome> {
   await getDb()
     .update(codeRuns)
     .set({ state: "queued", failure: why, testIndex: null, testCount: null, aliveAt: null })
-    .where(and(eq(codeRuns.id, run.id), sql`${codeRuns.state} <> 'done'`));
+    .where(ours(taking));
   broadcastRunChanged(run.teamId, run.challengeId);
   return { kind: "waiting" };
 }
@@ -92,7 +108,7 @@ async function waiting(run: typeof codeRuns.$inferSelect, why: string): Promise<
  * Takes the run for the queue job `jobId`: while queued, left silent by a runner gone (`runnerSilent`), or taken by
  * this same job before (handed out again by BullMQ after its runner died, or retried after an error). So a second job
  * for it (the sweep's, a leftover retry) skips a run judged or being judged and never sends a verdict back to
- * compiling. `first`: no job had taken it before (the queue-wait metric's).
+ * compiling. `first`: no job had taken it before (the queue-wait metric's). `taking`: what this taking's writes name.
  */
 async function claim(runId: number, jobId: string) {
   return getDb().transaction(async (tx) => {
@@ -102,8 +118,9 @@ async function claim(runId: number, jobId: string) {
       .where(and(eq(codeRuns.id, runId), sql`(${codeRuns.state} = 'queued' or ${runnerSilent()} or (${codeRuns.state} in ('compiling', 'running') and ${codeRuns.claimedBy} = ${jobId}))`))
       .for("update");
     if (!before) return null;
-    const [run] = await tx.update(codeRuns).set({ state: "compiling", aliveAt: sql`now()`, testIndex: null, testCount: null, claimedBy: jobId }).where(eq(codeRuns.id, runId)).returning();
-    return { run, first: before.claimedBy === null };
+    const token = randomUUID();
+    const [run] = await tx.update(codeRuns).set({ state: "compiling", aliveAt: sql`now()`, testIndex: null, testCount: null, claimedBy: jobId, claimToken: token }).where(eq(codeRuns.id, runId)).returning();
+    return { run, first: before.claimedBy === null, taking: { runId, token } };
   });
 }
 
@@ -115,20 +132,20 @@ async function claim(runId: number, jobId: string) {
 export async function judgeRun(runId: number, host: SandboxHost, slot: Slot, jobId: string, onClaimed?: (run: { createdAt: Date }) => void): Promise<RunOutcome> {
   const claimed = await claim(runId, jobId);
   if (!claimed) return { kind: "skipped" };
-  const { run } = claimed;
+  const { run, taking } = claimed;
   if (claimed.first) onClaimed?.(run);
   broadcastRunChanged(run.teamId, run.challengeId);
   try {
     const challenge = await getCodeChallenge(run.challengeId);
-    if (!challenge?.testsKey || !challenge.totalShare) return await failed(runId, "the challenge has no tests");
-    if (!(LANGUAGE_IDS as readonly string[]).includes(run.language)) return await failed(runId, `unknown language ${run.language}`);
-    const archive = await loadTestsArchive(challenge.testsKey).catch((error: unknown) => failed(runId, `tests unreadable: ${(error as Error).message}`));
-    await stillAlive(runId);
-    const checker = challenge.comparator === "checker" ? await checkerFor(runId, challenge, host, slot) : null;
-    if (checker && "missing" in checker) return await waiting(run, checker.missing);
-    if (checker) await stillAlive(runId);
+    if (!challenge?.testsKey || !challenge.totalShare) return await failed(taking, "the challenge has no tests");
+    if (!(LANGUAGE_IDS as readonly string[]).includes(run.language)) return await failed(taking, `unknown language ${run.language}`);
+    const archive = await loadTestsArchive(challenge.testsKey).catch((error: unknown) => failed(taking, `tests unreadable: ${(error as Error).message}`));
+    await stillAlive(taking);
+    const checker = challenge.comparator === "checker" ? await checkerFor(taking, challenge, host, slot) : null;
+    if (checker && "missing" in checker) return await waiting(run, taking, checker.missing);
+    if (checker) await stillAlive(taking);
     try {
-      return await judgeWith(run, challenge, archive, host, slot, checker);
+      return await judgeWith(run, taking, challenge, archive, host, slot, checker);
     } finally {
       checker?.release();
     }
@@ -137,7 +154,7 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot, job
       await getDb()
         .update(codeRuns)
         .set({ state: "queued", testIndex: null, testCount: null })
-        .where(and(eq(codeRuns.id, runId), eq(codeRuns.claimedBy, jobId), sql`${codeRuns.state} <> 'done'`))
+        .where(ours(taking))
         .catch(() => undefined);
     }
     throw error;
@@ -145,7 +162,7 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot, job
 }
 
 /** The challenge's checker compiled (its state written back for the admins), why there is none to use, or the run's judge error. */
-async function checkerFor(runId: number, challenge: CodeChallenge, host: SandboxHost, slot: Slot): Promise<{ program: Program; release: () => void } | { missing: string }> {
+async function checkerFor(taking: Taking, challenge: CodeChallenge, host: SandboxHost, slot: Slot): Promise<{ program: Program; release: () => void } | { missing: string }> {
   const [row] = await getDb()
     .select({ language: codeChallenges.checkerLanguage, source: codeChallenges.checkerSource, hash: codeChallenges.checkerHash, state: codeChallenges.checkerState })
     .from(codeChallenges)
@@ -154,7 +171,7 @@ async function checkerFor(runId: number, challenge: CodeChallenge, host: Sandbox
   // Compiled and failed already: compiling it again waits for the admins' next save (./checker.server.ts).
   if (row.state === "failed") return { missing: "the checker did not compile" };
   const source = { language: row.language as CheckerLanguage, source: row.source, hash: row.hash };
-  const held = await holdChecker(host, slot, source).catch((error: unknown) => failed(runId, (error as Error).message));
+  const held = await holdChecker(host, slot, source).catch((error: unknown) => failed(taking, (error as Error).message));
   await recordCheckerState(challenge.challengeId, row.hash, held.compiled).catch(() => undefined);
   if (!held.compiled.ok) {
     held.release();
@@ -165,6 +182,7 @@ async function checkerFor(runId: number, challenge: CodeChallenge, host: Sandbox
 
 async function judgeWith(
   run: typeof codeRuns.$inferSelect,
+  taking: Taking,
   challenge: CodeChallenge,
   archive: TestsArchive,
   host: SandboxHost,
@@ -186,7 +204,7 @@ async function judgeWith(
       if (index > 1 && index < count && Date.now() - lastProgress < PROGRESS_EVERY_MS) return;
       lastProgress = Date.now();
       progress = progress
-        .then(() => getDb().update(codeRuns).set({ state: "running", testIndex: index, testCount: count, aliveAt: sql`now()` }).where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`)))
+        .then(() => getDb().update(codeRuns).set({ state: "running", testIndex: index, testCount: count, aliveAt: sql`now()` }).where(ours(taking)))
         .then(() => broadcastRunChanged(run.teamId, run.challengeId))
         .catch(() => undefined);
     },
@@ -194,8 +212,8 @@ async function judgeWith(
   await progress;
   // The runner was stopping while it judged: its compiler or program may have been killed with it (SIGTERM to every
   // process of the service), which is no compile error or runtime error of the team's. Queued again, for any runner.
-  if (host.stopping) return failed(runId, "the runner stopped while judging it", undefined, false);
-  if (judgement.verdict === "judge-error") return failed(runId, judgement.failure ?? "judge error", judgement.failureLogged);
+  if (host.stopping) return failed(taking, "the runner stopped while judging it", undefined, false);
+  if (judgement.verdict === "judge-error") return failed(taking, judgement.failure ?? "judge error", judgement.failureLogged);
   const passed = judgement.subtasks.filter((subtask) => subtask.passed);
   const earned = passed.reduce((sum, subtask) => sum + subtask.share, 0);
   const pointsCenti = pointsCentiOfShares(challenge.points, earned, archive.totalShare);
@@ -217,7 +235,7 @@ async function judgeWith(
         testCount: null,
         finishedAt: sql`now()`,
       })
-      .where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`))
+      .where(ours(taking))
       .returning({ teamId: codeRuns.teamId });
     // Only a run that passes a subtask, or passed one before (a rejudge), can move the team's points.
     if (row && moves) await markStandingsStale(tx, row.teamId);
@@ -228,7 +246,7 @@ async function judgeWith(
     await getDb()
       .update(codeRuns)
       .set({ state: "queued", testIndex: null, testCount: null, aliveAt: null })
-      .where(and(eq(codeRuns.id, runId), sql`${codeRuns.state} <> 'done'`));
+      .where(ours(taking));
     await enqueue("runs", { runId }).catch(() => undefined);
     broadcastRunChanged(run.teamId, run.challengeId);
     return { kind: "outdated" };

@@ -1,0 +1,1 @@
+ALTER TABLE "code_runs" ADD COLUMN "claim_token" text;
