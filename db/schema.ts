@@ -673,8 +673,10 @@ export const predictionChoiceHistory = pgTable(
     challengeId: integer("challenge_id")
       .notNull()
       .references(() => challenges.id, { onDelete: "cascade" }),
-    submissionId: integer("submission_id").references(() => predictionSubmissions.id, { onDelete: "cascade" }),
-    chosenAt: timestamp("chosen_at", { withTimezone: true }).notNull().defaultNow(),
+    // Null: its latest scored file (a chosen file deleted counts so too, as prediction_choices then does).
+    submissionId: integer("submission_id").references(() => predictionSubmissions.id, { onDelete: "set null" }),
+    // When the choice was written (clock_timestamp(), under the challenge's lock): choices of a team are read in id order.
+    chosenAt: timestamp("chosen_at", { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
   },
   (t) => [index("prediction_choice_history_team_idx").on(t.challengeId, t.teamId, t.chosenAt)],
 );

@@ -174,8 +174,9 @@ describe.skipIf(unavailable !== null)("code runs judged by a real runner", () =>
     const slow = `import time\ntime.sleep(0.3)\n${RIGHT}`;
     const [run] = await getDb().insert(codeRuns).values({ teamId: team.id, challengeId: challenge.id, userId: user.id, language: "python3", source: slow }).returning();
     const judging = judgeRun(run.id, host as SandboxHost, (host as SandboxHost).slots.at(-3)!, "first-job");
-    await expect.poll(async () => (await getDb().select({ state: codeRuns.state }).from(codeRuns).where(eq(codeRuns.id, run.id)))[0].state, { timeout: 30_000, interval: 50 }).toBe("running");
-    // Another runner takes it, as a second taking does (its runner silent, or its job handed out again while it was only slow).
+    // Once this runner has taken it (its tests then take a second at least), another runner takes it, as a second taking
+    // does (its runner silent, or its job handed out again while it was only slow).
+    await expect.poll(async () => (await getDb().select({ token: codeRuns.claimToken }).from(codeRuns).where(eq(codeRuns.id, run.id)))[0].token, { timeout: 30_000, interval: 20 }).not.toBeNull();
     await getDb().update(codeRuns).set({ state: "compiling", claimedBy: "second-job", claimToken: "second-taking", testIndex: null, testCount: null }).where(eq(codeRuns.id, run.id));
     expect(await judging).toEqual({ kind: "skipped" });
     const [after] = await getDb().select().from(codeRuns).where(eq(codeRuns.id, run.id));

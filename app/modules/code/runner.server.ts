@@ -46,6 +46,9 @@ export class JudgeFailure extends Error {
   }
 }
 
+/** The run was taken over by another runner meanwhile (`ours`): this runner leaves it, with no judge error. */
+class TakenOver extends Error {}
+
 export type RunOutcome =
   | { kind: "judged"; verdict: Exclude<Verdict, "judge-error">; language: string; pointsCenti: number; teamId: number }
   | { kind: "skipped" }
@@ -78,10 +81,9 @@ async function failed(taking: Taking, failure: string, logged = failure, counted
     // A runner taken over, or a copy of the job that failed after another judged the run, leaves the run alone.
     .where(ours(taking))
     .returning({ teamId: codeRuns.teamId, challengeId: codeRuns.challengeId });
-  if (row) {
-    broadcastRunChanged(row.teamId, row.challengeId);
-    if (counted) broadcastJudgeError(row.challengeId);
-  }
+  if (!row) throw new TakenOver();
+  broadcastRunChanged(row.teamId, row.challengeId);
+  if (counted) broadcastJudgeError(row.challengeId);
   throw new JudgeFailure(logged, counted);
 }
 
@@ -96,10 +98,12 @@ async function stillAlive(taking: Taking) {
  * (./checker.server.ts `recordCheckerState`) or the settings are saved.
  */
 async function waiting(run: typeof codeRuns.$inferSelect, taking: Taking, why: string): Promise<RunOutcome> {
-  await getDb()
+  const row = await getDb()
     .update(codeRuns)
     .set({ state: "queued", failure: why, testIndex: null, testCount: null, aliveAt: null })
-    .where(ours(taking));
+    .where(ours(taking))
+    .returning({ id: codeRuns.id });
+  if (row.length === 0) return { kind: "skipped" };
   broadcastRunChanged(run.teamId, run.challengeId);
   return { kind: "waiting" };
 }
@@ -150,6 +154,7 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot, job
       checker?.release();
     }
   } catch (error) {
+    if (error instanceof TakenOver) return { kind: "skipped" };
     if (!(error instanceof JudgeFailure)) {
       await getDb()
         .update(codeRuns)
@@ -243,10 +248,12 @@ async function judgeWith(
   });
   if (saved === "outdated") {
     // Judged against tests (or a checker) replaced meanwhile: queued again, its last verdict kept until the new one.
-    await getDb()
+    const requeued = await getDb()
       .update(codeRuns)
       .set({ state: "queued", testIndex: null, testCount: null, aliveAt: null })
-      .where(ours(taking));
+      .where(ours(taking))
+      .returning({ id: codeRuns.id });
+    if (requeued.length === 0) return { kind: "skipped" };
     await enqueue("runs", { runId }).catch(() => undefined);
     broadcastRunChanged(run.teamId, run.challengeId);
     return { kind: "outdated" };

@@ -481,19 +481,23 @@ export async function leaderboard(
   const frozenAt = options.frozenAt?.toISOString() ?? null;
   const ownTeamId = options.ownTeamId ?? 0;
   const frozen = frozenAt ? sql`and (ps.scored_at <= ${frozenAt}::timestamptz or ps.team_id = ${ownTeamId})` : sql``;
-  // The file each team chose: now, or (frozen, another team) its last choice made by the freeze, if any.
-  const chosen = frozenAt
-    ? sql`case when ps.team_id = ${ownTeamId} then ch.submission_id else (
-        select h.submission_id from ${predictionChoiceHistory} h
-        where h.team_id = ps.team_id and h.challenge_id = ps.challenge_id and h.chosen_at <= ${frozenAt}::timestamptz
-        order by h.chosen_at desc, h.id desc limit 1) end`
-    : sql`ch.submission_id`;
+  // The file each team chose: now, or (frozen, another team) its last choice made by the freeze, if any (a team's
+  // choices are written under the challenge's lock, so their ids are in the order they took effect).
+  const atFreeze = frozenAt
+    ? sql`left join (
+        select distinct on (h.team_id) h.team_id, h.submission_id from ${predictionChoiceHistory} h
+        where h.challenge_id = ${challenge.challengeId} and h.chosen_at <= ${frozenAt}::timestamptz
+        order by h.team_id, h.id desc
+      ) fc on fc.team_id = ps.team_id`
+    : sql``;
+  const chosen = frozenAt ? sql`case when ps.team_id = ${ownTeamId} then ch.submission_id else fc.submission_id end` : sql`ch.submission_id`;
   const rows = await db.execute<{ team_id: number; team_name: string; score: number | null; scored_at: string | Date; files: number }>(sql`
     select counted.team_id, ${teams.name} as team_name, counted.score, counted.scored_at, counted.files from (
       select distinct on (ps.team_id) ps.team_id, ${scoreColumn} as score, ps.scored_at,
         count(*) over (partition by ps.team_id)::int as files
       from ${predictionSubmissions} ps
       left join ${predictionChoices} ch on ch.team_id = ps.team_id and ch.challenge_id = ps.challenge_id
+      ${atFreeze}
       where ps.challenge_id = ${challenge.challengeId} and ps.status = 'scored' ${frozen}
       order by ps.team_id, (ps.id = ${chosen}) desc nulls last, ps.id desc
     ) counted inner join ${teams} on ${teams.id} = counted.team_id`);

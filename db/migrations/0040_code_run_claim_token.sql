@@ -1,1 +1,0 @@
-ALTER TABLE "code_runs" ADD COLUMN "claim_token" text;
