@@ -1,6 +1,6 @@
 /**
- * Remix behind Express: `@remix-run/express`'s request handler, but a page rendered whole is sent with
- * one `end()` of its bytes. Remix's own handler reads every answer's body back out of its web stream
+ * Remix behind Express: `@remix-run/express`'s request handler, one per route section (./route-sections.server.ts),
+ * but a page rendered whole is sent with one `end()` of its bytes. Remix's own handler reads every answer's body back out of its web stream
  * (a reader, a promise per chunk) and writes it in chunked encoding, then ends it with a second write;
  * a page here is one buffer already (app/entry.server.tsx renders to the end before answering), so that
  * round trip was pure cost on every page. Every other answer (`.data`, resources, redirects, HEAD) goes
@@ -15,6 +15,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { wholeBodyOf } from "./whole-body.ts";
 import { withFittingBody } from "./fitting-answers.server.ts";
 import { answerMalformation } from "./malformed-requests.server.ts";
+import { SECTIONS, sectionBuilds, sectionOfPath, type Section } from "./route-sections.server.ts";
 import { messages } from "../modules/messages.ts";
 
 interface HandlerOptions {
@@ -28,7 +29,11 @@ interface HandlerOptions {
  * `res`: Node's response, with or without Express's methods: only Node's are used.
  */
 export function createRequestHandler({ build, getLoadContext, mode }: HandlerOptions) {
-  const handleRequest = createRemixHandler(build, mode);
+  // One Remix handler per route section, each given its section's build (./route-sections.server.ts).
+  const handlers = Object.fromEntries(
+    SECTIONS.map((section) => [section, createRemixHandler(typeof build === "function" ? async () => sectionBuilds(await build())[section] : sectionBuilds(build)[section], mode)]),
+  ) as Record<Section, ReturnType<typeof createRemixHandler>>;
+  const handleRequest: ReturnType<typeof createRemixHandler> = (request, context) => handlers[sectionOfPath(new URL(request.url).pathname)](request, context);
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     let request: Request;
     try {

@@ -1,0 +1,96 @@
+/**
+ * A path matches the same routes in its section as in the whole table (./route-sections.server.ts): for a path of
+ * every route of the app (Remix's own flat-routes convention, as the build has them) and its variants, and for paths
+ * meant to slip between the sections.
+ */
+import path from "node:path";
+import { UNSAFE_flatRoutes } from "@remix-run/dev";
+import { matchRoutes } from "@remix-run/react";
+import { describe, expect, it } from "vitest";
+import { routeSections, sectionBuilds, sectionOfPath, SECTIONS, type RouteEntry } from "./route-sections.server";
+import type { ServerBuild } from "@remix-run/node";
+
+const appDirectory = path.resolve(import.meta.dirname, "..");
+/** A route as Remix's router takes it. */
+type RouteObject = Parameters<typeof matchRoutes>[0][number];
+
+const manifest: Record<string, RouteEntry> = { root: { id: "root", path: "" }, ...UNSAFE_flatRoutes(appDirectory, ["**/.*", "**/*.test.{ts,tsx}"]) };
+
+/** The route tree Remix's router matches, of the routes `ids`. */
+function tree(ids: Set<string>, parentId: string | undefined = undefined): RouteObject[] {
+  return Object.values(manifest)
+    .filter((route) => route.parentId === parentId && ids.has(route.id))
+    .map((route) => {
+      const children = tree(ids, route.id);
+      return route.index ? { id: route.id, path: route.path, index: true as const } : { id: route.id, path: route.path, children };
+    });
+}
+
+const whole = tree(new Set(Object.keys(manifest)));
+const sections = routeSections(manifest);
+const sectionTrees = Object.fromEntries(SECTIONS.map((section) => [section, tree(sections[section])]));
+
+/** The routes a request's path matches, as Remix's server reads the path (a single fetch's `.data` off). */
+function matched(routes: RouteObject[], pathname: string): string[] {
+  const plain = pathname === "/_root.data" ? "/" : pathname.replace(/\.data$/, "");
+  return (matchRoutes(routes, plain) ?? []).map((match) => match.route.id!);
+}
+
+/** A path of the route: each parameter a value, a splat two segments. */
+function pathOf(id: string): string {
+  const segments: string[] = [];
+  for (let at: string | undefined = id; at; at = manifest[at]?.parentId) if (manifest[at]?.path) segments.unshift(manifest[at]!.path!);
+  const pattern = `/${segments.join("/")}`.replace(/\/+/g, "/");
+  return pattern.replace(/:[A-Za-z]+/g, "7").replace(/\*$/, "x/y");
+}
+
+/** The same path as a client could write it otherwise. */
+function variants(pathname: string): string[] {
+  const first = pathname.split("/")[1] ?? "";
+  return [
+    pathname,
+    pathname.toUpperCase(),
+    `${pathname}.data`,
+    `${pathname}/`,
+    `/${pathname}`,
+    first ? `/%${first.charCodeAt(0).toString(16)}${pathname.slice(2)}` : pathname,
+    first ? `/${first}%2F${pathname.split("/").slice(2).join("/")}` : pathname,
+    `/x${pathname}`,
+    first ? `/${first}x${pathname.slice(first.length + 1)}` : pathname,
+  ];
+}
+
+describe("route sections", () => {
+  it("split the routes: the participants' section holds about a third of them, each section the root and the catch-all", () => {
+    const all = Object.keys(manifest).length;
+    expect(sections.pages.size).toBeLessThan(all / 2);
+    for (const section of SECTIONS) expect([...sections[section]]).toEqual(expect.arrayContaining(["root", "routes/$"]));
+    expect(sections.api.has("routes/_app.gates")).toBe(false);
+    expect(sections.pages.has("routes/dashboard.users")).toBe(false);
+  });
+
+  it("match every route's path, and its variants, to the same routes as the whole table does", () => {
+    const paths = Object.keys(manifest).flatMap((id) => variants(pathOf(id)));
+    const extra = ["/", "/_root.data", "/api", "/API/V1/teams", "/dashboard", "/dashboard.data", "/dashboardx", "/apix/v1/teams", "/api%2Fv1/teams", "/%61pi/v1/teams", "/d%61shboard/users", "//api/v1/teams", "/%E0%A4%A/x", "/d%C4%B0shboard", "/ap%C4%B1/v1/teams"];
+    const differing = [...paths, ...extra].flatMap((pathname) => {
+      const section = sectionOfPath(pathname);
+      const expected = matched(whole, pathname);
+      const got = matched(sectionTrees[section]!, pathname);
+      return JSON.stringify(got) === JSON.stringify(expected) ? [] : [{ pathname, section, expected, got }];
+    });
+    expect(paths.length).toBeGreaterThan(900);
+    expect(differing).toEqual([]);
+  });
+
+  it("give each section the build with its routes, the assets manifest's alike, and the rest as it was", () => {
+    const build = { routes: manifest, assets: { url: "/build/manifest.js", version: "1", routes: manifest }, entry: {} } as unknown as ServerBuild;
+    const each = sectionBuilds(build);
+    expect(sectionBuilds(build)).toBe(each);
+    for (const section of SECTIONS) {
+      expect(Object.keys(each[section].routes).sort()).toEqual([...sections[section]].sort());
+      expect(Object.keys(each[section].assets.routes).sort()).toEqual([...sections[section]].sort());
+      expect(each[section].assets.url).toBe("/build/manifest.js");
+      expect(each[section].entry).toBe(build.entry);
+    }
+  });
+});
