@@ -9,12 +9,13 @@ import { matchRoutes } from "@remix-run/react";
 import { describe, expect, it } from "vitest";
 import { routeSections, sectionBuilds, sectionOfPath, SECTIONS, type RouteEntry } from "./route-sections.server";
 import type { ServerBuild } from "@remix-run/node";
+import remixConfig from "../../remix.config.js";
 
 const appDirectory = path.resolve(import.meta.dirname, "..");
 /** A route as Remix's router takes it. */
 type RouteObject = Parameters<typeof matchRoutes>[0][number];
 
-const manifest: Record<string, RouteEntry> = { root: { id: "root", path: "" }, ...UNSAFE_flatRoutes(appDirectory, ["**/.*", "**/*.test.{ts,tsx}"]) };
+const manifest: Record<string, RouteEntry & { caseSensitive?: boolean }> = { root: { id: "root", path: "" }, ...UNSAFE_flatRoutes(appDirectory, remixConfig.ignoredRouteFiles) };
 
 /** The route tree Remix's router matches, of the routes `ids`. */
 function tree(ids: Set<string>, parentId: string | undefined = undefined): RouteObject[] {
@@ -22,7 +23,8 @@ function tree(ids: Set<string>, parentId: string | undefined = undefined): Route
     .filter((route) => route.parentId === parentId && ids.has(route.id))
     .map((route) => {
       const children = tree(ids, route.id);
-      return route.index ? { id: route.id, path: route.path, index: true as const } : { id: route.id, path: route.path, children };
+      const own = { id: route.id, path: route.path, caseSensitive: route.caseSensitive };
+      return route.index ? { ...own, index: true as const } : { ...own, children };
     });
 }
 
@@ -30,9 +32,9 @@ const whole = tree(new Set(Object.keys(manifest)));
 const sections = routeSections(manifest);
 const sectionTrees = Object.fromEntries(SECTIONS.map((section) => [section, tree(sections[section])]));
 
-/** The routes a request's path matches, as Remix's server reads the path (a single fetch's `.data` off). */
-function matched(routes: RouteObject[], pathname: string): string[] {
-  const plain = pathname === "/_root.data" ? "/" : pathname.replace(/\.data$/, "");
+/** The routes a request's path matches, as Remix's server reads the path (a single fetch's `.data` off, unless `kept`). */
+function matched(routes: RouteObject[], pathname: string, kept = false): string[] {
+  const plain = kept ? pathname : pathname === "/_root.data" ? "/" : pathname.replace(/\.data$/, "");
   return (matchRoutes(routes, plain) ?? []).map((match) => match.route.id!);
 }
 
@@ -71,19 +73,27 @@ describe("route sections", () => {
 
   it("match every route's path, and its variants, to the same routes as the whole table does", () => {
     const paths = Object.keys(manifest).flatMap((id) => variants(pathOf(id)));
-    const extra = ["/", "/_root.data", "/api", "/API/V1/teams", "/dashboard", "/dashboard.data", "/dashboardx", "/apix/v1/teams", "/api%2Fv1/teams", "/%61pi/v1/teams", "/d%61shboard/users", "//api/v1/teams", "/%E0%A4%A/x", "/d%C4%B0shboard", "/ap%C4%B1/v1/teams"];
-    const differing = [...paths, ...extra].flatMap((pathname) => {
-      const section = sectionOfPath(pathname);
-      const expected = matched(whole, pathname);
-      const got = matched(sectionTrees[section]!, pathname);
-      return JSON.stringify(got) === JSON.stringify(expected) ? [] : [{ pathname, section, expected, got }];
-    });
-    expect(paths.length).toBeGreaterThan(900);
-    expect(differing).toEqual([]);
+    const extra = [
+      ...["/", "/_root.data", "/api", "/API/V1/teams", "/dashboard", "/dashboard.data", "/dashboardx", "/apix/v1/teams", "/api%2Fv1/teams", "/%61pi/v1/teams"],
+      ...["/d%61shboard/users", "//api/v1/teams", "/%E0%A4%A/x", "/d%C4%B0shboard", "/ap%C4%B1/v1/teams", "/d%61shboard/%E0", "/%61pi/v1/teams/%ZZ", "/__manifest"],
+      // As a request URL's path reads once the URL is parsed (the dispatch reads `new URL(request.url).pathname`).
+      ...["/api/v1/../../dashboard/users", "/dashboard/%2e%2e/gates", "/Gates?x=/api", "/api\\v1\\teams"].map((url) => new URL(url, "http://gk.test").pathname),
+    ];
+    const differing = (pathnames: string[], kept: boolean) =>
+      pathnames.flatMap((pathname) => {
+        const section = sectionOfPath(pathname);
+        const expected = matched(whole, pathname, kept);
+        const got = matched(sectionTrees[section]!, pathname, kept);
+        return JSON.stringify(got) === JSON.stringify(expected) ? [] : [{ pathname, section, expected, got }];
+      });
+    expect(new Set(paths).size).toBeGreaterThan(400);
+    expect(differing([...paths, ...extra], false)).toEqual([]);
+    // A `?_data=` request: Remix matches its path with `.data` kept.
+    expect(differing([...paths, ...extra].filter((pathname) => pathname.endsWith(".data")), true)).toEqual([]);
   });
 
   it("give each section the build with its routes, the assets manifest's alike, and the rest as it was", () => {
-    const build = { routes: manifest, assets: { url: "/build/manifest.js", version: "1", routes: manifest }, entry: {} } as unknown as ServerBuild;
+    const build = { routes: manifest, assets: { url: "/build/manifest.js", version: "1", routes: manifest }, entry: {}, future: { v3_lazyRouteDiscovery: false } } as unknown as ServerBuild;
     const each = sectionBuilds(build);
     expect(sectionBuilds(build)).toBe(each);
     for (const section of SECTIONS) {
@@ -92,5 +102,8 @@ describe("route sections", () => {
       expect(each[section].assets.url).toBe("/build/manifest.js");
       expect(each[section].entry).toBe(build.entry);
     }
+    // Sections need every path read from its first segment, and no route answered for a path of another section.
+    expect(() => sectionBuilds({ ...build, future: { ...build.future, v3_lazyRouteDiscovery: true } })).toThrow(/route discovery off/);
+    expect(() => sectionBuilds({ ...build, basename: "/event" })).toThrow(/basename/);
   });
 });

@@ -19,6 +19,17 @@ import type { ServerBuild } from "@remix-run/node";
 export const SECTIONS = ["api", "dashboard", "pages"] as const;
 export type Section = (typeof SECTIONS)[number];
 
+/** The first segment of each section but the rest's: the one table both a path and a route pattern are read by. */
+const FIRST_SEGMENTS: ReadonlyArray<[RegExp, Exclude<Section, "pages">]> = [
+  // Compared as Remix compares a pattern with a path: regardless of case, without the `u` flag.
+  [/^api$/i, "api"],
+  [/^dashboard$/i, "dashboard"],
+];
+
+function sectionOfSegment(segment: string): Section {
+  return FIRST_SEGMENTS.find(([pattern]) => pattern.test(segment))?.[1] ?? "pages";
+}
+
 /** What a route entry of the build (or of Remix's route manifest) says of its place. */
 export interface RouteEntry {
   id: string;
@@ -40,18 +51,14 @@ export function sectionOfPath(pathname: string): Section {
   } catch {
     // Remix matches an undecodable path as it is.
   }
-  if (/^api$/i.test(first)) return "api";
-  if (/^dashboard$/i.test(first)) return "dashboard";
-  return "pages";
+  return sectionOfSegment(first);
 }
 
 /** Where a route's whole pattern starts: a section, or every one (a pattern that starts with a parameter or a splat). */
 function sectionOfPattern(pattern: string): Section | "every" {
   const first = pattern.split("/").find((segment) => segment !== "") ?? "";
   if (first.startsWith(":") || first.startsWith("*") || first.includes("?")) return "every";
-  if (/^api$/i.test(first)) return "api";
-  if (/^dashboard$/i.test(first)) return "dashboard";
-  return "pages";
+  return sectionOfSegment(first);
 }
 
 /** Each section's route ids: the routes whose patterns start in it or may start anywhere, and their parents. */
@@ -83,6 +90,10 @@ const built = new WeakMap<ServerBuild, Record<Section, ServerBuild>>();
 export function sectionBuilds(build: ServerBuild): Record<Section, ServerBuild> {
   const known = built.get(build);
   if (known) return known;
+  // Both would need every route: lazy route discovery answers any path's routes (and inlines the ancestors' in a
+  // page), and a basename puts another first segment before the section's.
+  if (build.future.v3_lazyRouteDiscovery) throw new Error("route sections need route discovery off (remix.config.js, decision 052)");
+  if (build.basename && build.basename !== "/") throw new Error("route sections read the path's first segment: a basename is not supported");
   const ids = routeSections(build.routes);
   const each = Object.fromEntries(
     SECTIONS.map((section) => [section, { ...build, routes: only(build.routes, ids[section]), assets: { ...build.assets, routes: only(build.assets.routes, ids[section]) } }]),
