@@ -15,7 +15,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { wholeBodyOf } from "./whole-body.ts";
 import { withFittingBody } from "./fitting-answers.server.ts";
 import { answerMalformation } from "./malformed-requests.server.ts";
-import { SECTIONS, sectionBuilds, sectionOfPath, type Section } from "./route-sections.server.ts";
+import { sectionBuilds, sectionOfPath } from "./route-sections.server.ts";
 import { messages } from "../modules/messages.ts";
 
 interface HandlerOptions {
@@ -29,11 +29,21 @@ interface HandlerOptions {
  * `res`: Node's response, with or without Express's methods: only Node's are used.
  */
 export function createRequestHandler({ build, getLoadContext, mode }: HandlerOptions) {
-  // One Remix handler per route section, each given its section's build (./route-sections.server.ts).
-  const handlers = Object.fromEntries(
-    SECTIONS.map((section) => [section, createRemixHandler(typeof build === "function" ? async () => sectionBuilds(await build())[section] : sectionBuilds(build)[section], mode)]),
-  ) as Record<Section, ReturnType<typeof createRemixHandler>>;
-  const handleRequest: ReturnType<typeof createRemixHandler> = (request, context) => handlers[sectionOfPath(new URL(request.url).pathname)](request, context);
+  // One Remix handler per route section, each given its section's build (./route-sections.server.ts); a build given as
+  // a function (development: replaced at each rebuild) is read at each request, its sections derived once.
+  const handlers = new WeakMap<ServerBuild, ReturnType<typeof createRemixHandler>>();
+  const handlerOf = (sectionBuild: ServerBuild) => {
+    const known = handlers.get(sectionBuild);
+    if (known) return known;
+    const handler = createRemixHandler(sectionBuild, mode);
+    handlers.set(sectionBuild, handler);
+    return handler;
+  };
+  if (typeof build !== "function") sectionBuilds(build);
+  const handleRequest: ReturnType<typeof createRemixHandler> = async (request, context) => {
+    const sections = sectionBuilds(typeof build === "function" ? await build() : build);
+    return handlerOf(sections.get(sectionOfPath(new URL(request.url).pathname, sections))!)(request, context);
+  };
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     let request: Request;
     try {

@@ -7,7 +7,7 @@ import path from "node:path";
 import { UNSAFE_flatRoutes } from "@remix-run/dev";
 import { matchRoutes } from "@remix-run/react";
 import { describe, expect, it } from "vitest";
-import { routeSections, sectionBuilds, sectionOfPath, SECTIONS, type RouteEntry } from "./route-sections.server";
+import { REST, routeSections, sectionBuilds, sectionOfPath, type RouteEntry } from "./route-sections.server";
 import type { ServerBuild } from "@remix-run/node";
 import remixConfig from "../../remix.config.js";
 
@@ -30,7 +30,7 @@ function tree(ids: Set<string>, parentId: string | undefined = undefined): Route
 
 const whole = tree(new Set(Object.keys(manifest)));
 const sections = routeSections(manifest);
-const sectionTrees = Object.fromEntries(SECTIONS.map((section) => [section, tree(sections[section])]));
+const sectionTrees = new Map([...sections].map(([section, ids]) => [section, tree(ids)]));
 
 /** The routes a request's path matches, as Remix's server reads the path (a single fetch's `.data` off, unless `kept`). */
 function matched(routes: RouteObject[], pathname: string, kept = false): string[] {
@@ -63,12 +63,13 @@ function variants(pathname: string): string[] {
 }
 
 describe("route sections", () => {
-  it("split the routes: the participants' section holds about a third of them, each section the root and the catch-all", () => {
-    const all = Object.keys(manifest).length;
-    expect(sections.pages.size).toBeLessThan(all / 2);
-    for (const section of SECTIONS) expect([...sections[section]]).toEqual(expect.arrayContaining(["root", "routes/$"]));
-    expect(sections.api.has("routes/_app.gates")).toBe(false);
-    expect(sections.pages.has("routes/dashboard.users")).toBe(false);
+  it("split the routes by their first segment: a participant page's section holds its route, its layouts and the catch-all", () => {
+    expect([...sections.get("gates")!].sort()).toEqual(["root", "routes/$", "routes/_app", "routes/_app.gates"]);
+    expect([...sections.get(REST)!].sort()).toEqual(["root", "routes/$", "routes/_app", "routes/_index"]);
+    expect(sections.get("api")!.size).toBe(Object.keys(manifest).filter((id) => id.startsWith("routes/api.")).length + 2);
+    for (const ids of sections.values()) expect([...ids]).toEqual(expect.arrayContaining(["root", "routes/$"]));
+    // Every route is in a section.
+    expect(new Set([...sections.values()].flatMap((ids) => [...ids])).size).toBe(Object.keys(manifest).length);
   });
 
   it("match every route's path, and its variants, to the same routes as the whole table does", () => {
@@ -81,9 +82,9 @@ describe("route sections", () => {
     ];
     const differing = (pathnames: string[], kept: boolean) =>
       pathnames.flatMap((pathname) => {
-        const section = sectionOfPath(pathname);
+        const section = sectionOfPath(pathname, sections);
         const expected = matched(whole, pathname, kept);
-        const got = matched(sectionTrees[section]!, pathname, kept);
+        const got = matched(sectionTrees.get(section)!, pathname, kept);
         return JSON.stringify(got) === JSON.stringify(expected) ? [] : [{ pathname, section, expected, got }];
       });
     expect(new Set(paths).size).toBeGreaterThan(400);
@@ -96,11 +97,12 @@ describe("route sections", () => {
     const build = { routes: manifest, assets: { url: "/build/manifest.js", version: "1", routes: manifest }, entry: {}, future: { v3_lazyRouteDiscovery: false } } as unknown as ServerBuild;
     const each = sectionBuilds(build);
     expect(sectionBuilds(build)).toBe(each);
-    for (const section of SECTIONS) {
-      expect(Object.keys(each[section].routes).sort()).toEqual([...sections[section]].sort());
-      expect(Object.keys(each[section].assets.routes).sort()).toEqual([...sections[section]].sort());
-      expect(each[section].assets.url).toBe("/build/manifest.js");
-      expect(each[section].entry).toBe(build.entry);
+    expect([...each.keys()].sort()).toEqual([...sections.keys()].sort());
+    for (const [section, ids] of sections) {
+      expect(Object.keys(each.get(section)!.routes).sort()).toEqual([...ids].sort());
+      expect(Object.keys(each.get(section)!.assets.routes).sort()).toEqual([...ids].sort());
+      expect(each.get(section)!.assets.url).toBe("/build/manifest.js");
+      expect(each.get(section)!.entry).toBe(build.entry);
     }
     // Sections need every path read from its first segment, and no route answered for a path of another section.
     expect(() => sectionBuilds({ ...build, future: { ...build.future, v3_lazyRouteDiscovery: true } })).toThrow(/route discovery off/);
