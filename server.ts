@@ -358,10 +358,10 @@ app.use(admission);
 gaugeOnScrape("gatekeeper_admission_waiting_requests", "Requests waiting for their turn in this web process's admission queue", () => admission.stats().waiting);
 gaugeOnScrape("gatekeeper_admission_active_requests", "Requests this web process is serving (at most WEB_MAX_ACTIVE_REQUESTS)", () => admission.stats().active);
 
-// `npm run dev` re-imports the build after each rebuild (see the watcher below), so there the handler
-// takes a function. Anywhere else it takes the build itself: given a function, Remix re-derives the
-// route tree and its matcher on every request (12 % of a busy web process's CPU, docs/performance-log.md, "What was
-// changed", item 1).
+// `npm run dev` re-imports the build after each rebuild (see the watcher below), so there the handler takes a
+// function, read at each request; anywhere else the build itself. Either way Remix gets each route section's build
+// (app/glue/route-sections.server.ts), made once for each build, never a function: given one, Remix would re-derive
+// the route tree and its matcher on every request (docs/performance-log.md, "What was changed", item 1).
 const devReload = env.NODE_ENV === "development" && Boolean(process.env.REMIX_DEV_ORIGIN);
 const remix = createRequestHandler({
   build: devReload ? async () => build : build,

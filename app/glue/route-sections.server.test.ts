@@ -64,9 +64,9 @@ function variants(pathname: string): string[] {
 
 describe("route sections", () => {
   it("split the routes by their first segment: a participant page's section holds its route, its layouts and the catch-all", () => {
-    expect([...sections.get("gates")!].sort()).toEqual(["root", "routes/$", "routes/_app", "routes/_app.gates"]);
+    expect([...sections.get("GATES")!].sort()).toEqual(["root", "routes/$", "routes/_app", "routes/_app.gates"]);
     expect([...sections.get(REST)!].sort()).toEqual(["root", "routes/$", "routes/_app", "routes/_index"]);
-    expect(sections.get("api")!.size).toBe(Object.keys(manifest).filter((id) => id.startsWith("routes/api.")).length + 2);
+    expect(sections.get("API")!.size).toBe(Object.keys(manifest).filter((id) => id.startsWith("routes/api.")).length + 2);
     for (const ids of sections.values()) expect([...ids]).toEqual(expect.arrayContaining(["root", "routes/$"]));
     // Every route is in a section.
     expect(new Set([...sections.values()].flatMap((ids) => [...ids])).size).toBe(Object.keys(manifest).length);
@@ -77,6 +77,8 @@ describe("route sections", () => {
     const extra = [
       ...["/", "/_root.data", "/api", "/API/V1/teams", "/dashboard", "/dashboard.data", "/dashboardx", "/apix/v1/teams", "/api%2Fv1/teams", "/%61pi/v1/teams"],
       ...["/d%61shboard/users", "//api/v1/teams", "/%E0%A4%A/x", "/d%C4%B0shboard", "/ap%C4%B1/v1/teams", "/d%61shboard/%E0", "/%61pi/v1/teams/%ZZ", "/__manifest"],
+      // Letters that fold to ASCII in Unicode but not in Remix's patterns: the Kelvin sign, a long s, full-width letters.
+      ...["/\u212Aey", "/dashboard/\u017Fettings", "/%E2%84%AAey", "/da%C5%BFhboard", "/\uFF47ates", "/G%EF%BD%81TES"],
       // As a request URL's path reads once the URL is parsed (the dispatch reads `new URL(request.url).pathname`).
       ...["/api/v1/../../dashboard/users", "/dashboard/%2e%2e/gates", "/Gates?x=/api", "/api\\v1\\teams"].map((url) => new URL(url, "http://gk.test").pathname),
     ];
@@ -91,6 +93,25 @@ describe("route sections", () => {
     expect(differing([...paths, ...extra], false)).toEqual([]);
     // A `?_data=` request: Remix matches its path with `.data` kept.
     expect(differing([...paths, ...extra].filter((pathname) => pathname.endsWith(".data")), true)).toEqual([]);
+  });
+
+  it("name a section as Remix compares a segment: letters past ASCII fold among themselves, never to ASCII", () => {
+    const routes: Record<string, RouteEntry> = {
+      root: { id: "root", path: "" },
+      "routes/café": { id: "routes/café", parentId: "root", path: "café" },
+      "routes/k": { id: "routes/k", parentId: "root", path: "k" },
+      "routes/$": { id: "routes/$", parentId: "root", path: "*" },
+    };
+    const own = routeSections(routes);
+    const build = (ids: Set<string>, parentId?: string): RouteObject[] =>
+      Object.values(routes)
+        .filter((route) => route.parentId === parentId && ids.has(route.id))
+        .map((route) => ({ id: route.id, path: route.path, children: build(ids, route.id) }));
+    const all = build(new Set(Object.keys(routes)));
+    for (const pathname of ["/café", "/CAFÉ", "/CAF%C3%89", "/cafe", "/K", "/\u212A", "/%E2%84%AA"]) {
+      const ids = (routesOf: RouteObject[]) => (matchRoutes(routesOf, pathname) ?? []).map((match) => match.route.id);
+      expect(ids(build(own.get(sectionOfPath(pathname, own))!)), pathname).toEqual(ids(all));
+    }
   });
 
   it("give each section the build with its routes, the assets manifest's alike, and the rest as it was", () => {

@@ -17,7 +17,7 @@
  */
 import type { ServerBuild } from "@remix-run/node";
 
-/** A section's name: the first segment its routes' patterns start with, lower case; "" for the rest. */
+/** A section's name: the first segment its routes' patterns start with, as Remix compares it (`nameOf`); "" for the rest. */
 export type Section = string;
 
 /** The rest: `/`, and a path whose first segment no route starts with (the catch-all answers it). */
@@ -32,11 +32,18 @@ export interface RouteEntry {
 }
 
 /**
- * A segment's section name. Remix compares a pattern with a path regardless of case, without the `u` flag: only A to Z
- * fold, and no other character folds to one of them, so lowering those alone compares as it does.
+ * A segment's section name: two segments have the same name exactly when Remix's pattern for one matches the other.
+ * Remix compares regardless of case, with a regular expression without the `u` flag, which folds each UTF-16 unit to
+ * its upper case when that is one unit, and never a unit past ASCII to one within it (ECMAScript's Canonicalize).
  */
 function nameOf(segment: string): Section {
-  return segment.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+  let name = "";
+  for (let index = 0; index < segment.length; index++) {
+    const unit = segment[index]!;
+    const upper = unit.toUpperCase();
+    name += upper.length === 1 && !(unit.charCodeAt(0) >= 128 && upper.charCodeAt(0) < 128) ? upper : unit;
+  }
+  return name;
 }
 
 /**
@@ -44,13 +51,16 @@ function nameOf(segment: string): Section {
  * first segment decoded.
  */
 export function sectionOfPath(pathname: string, sections: ReadonlyMap<Section, unknown>): Section {
+  if (pathname === "/_root.data") return REST;
   const path = pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
-  const raw = path.split("/")[1] ?? "";
-  let first = raw;
+  const segments = path.split("/");
+  let first = segments[1] ?? "";
   try {
-    first = decodeURIComponent(raw);
+    // Remix decodes every segment, or none when one cannot be decoded.
+    const decoded = segments.map((segment) => decodeURIComponent(segment));
+    first = decoded[1] ?? "";
   } catch {
-    // Remix matches an undecodable path as it is.
+    // Matched as it is.
   }
   const name = nameOf(first);
   return sections.has(name) ? name : REST;
@@ -59,7 +69,7 @@ export function sectionOfPath(pathname: string, sections: ReadonlyMap<Section, u
 /** Where a route's whole pattern starts: a section, or every one (a pattern that starts with a parameter, a splat or an optional segment). */
 function sectionOfPattern(pattern: string): Section | null {
   const first = pattern.split("/").find((segment) => segment !== "") ?? "";
-  if (first.startsWith(":") || first.startsWith("*") || first.includes("?")) return null;
+  if (first.startsWith(":") || first.includes("*") || first.includes("?")) return null;
   return nameOf(first);
 }
 
