@@ -1,7 +1,8 @@
 /**
  * Remix behind Express: `@remix-run/express`'s request handler, one per route section (./route-sections.server.ts),
- * but a page rendered whole is sent with one `end()` of its bytes. Remix's own handler reads every answer's body back out of its web stream
- * (a reader, a promise per chunk) and writes it in chunked encoding, then ends it with a second write;
+ * but a page rendered whole is sent with one `end()` of its bytes. Remix's own handler reads every answer's body
+ * back out of its web stream (a reader, a promise per chunk) and writes it in chunked encoding, then ends it with a
+ * second write;
  * a page here is one buffer already (app/entry.server.tsx renders to the end before answering), so that
  * round trip was pure cost on every page. Every other answer (`.data`, resources, redirects, HEAD) goes
  * the way Remix sends it. Only Node's response methods are used, never Express's: page reads reach this
