@@ -99,30 +99,41 @@ describe("prediction challenges", () => {
     const first = await sendPredictions(caller, challenge.id, await store(predictionsOff(1)));
     const second = await sendPredictions(caller, challenge.id, await store(predictionsOff(2)));
     for (const id of [first, second]) expect(await scoreSubmission(id)).toBe("scored");
-    await choosePredictions({ teamId: other.team.id }, challenge.id, first);
-    await choosePredictions({ teamId: other.team.id }, challenge.id, second);
-    // Dated apart: both files scored and the first choice made three and two minutes ago, the second one a minute ago;
-    // the board froze between the two choices.
-    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000);
-    await getDb().update(predictionSubmissions).set({ scoredAt: ago(3) }).where(eq(predictionSubmissions.challengeId, challenge.id));
-    const history = await getDb().select().from(predictionChoiceHistory).where(eq(predictionChoiceHistory.challengeId, challenge.id)).orderBy(predictionChoiceHistory.id);
-    expect(history.map((row) => row.submissionId)).toEqual([first, second]);
-    await getDb().update(predictionChoiceHistory).set({ chosenAt: ago(2) }).where(eq(predictionChoiceHistory.id, history[0].id));
-    await getDb().update(predictionChoiceHistory).set({ chosenAt: ago(1) }).where(eq(predictionChoiceHistory.id, history[1].id));
-    const settings = (await getPredictionChallenge(challenge.id))!;
-    const scoreOf = async (frozenAt: Date | null, ownTeamId: number) =>
-      (await leaderboard(settings, { revealed: false, frozenAt, ownTeamId })).find((row) => row.teamId === other.team.id)?.score;
-    const frozenAt = new Date(Date.now() - 90_000);
-    // Live, and for the team itself: its choice now (MAE 2). Frozen, for another team: its choice at the freeze (MAE 1).
-    expect(await scoreOf(null, viewer.team.id)).toBe(2);
-    expect(await scoreOf(frozenAt, other.team.id)).toBe(2);
-    expect(await scoreOf(frozenAt, viewer.team.id)).toBe(1);
-    // Back to "the latest" after the freeze: still the file chosen at the freeze.
-    await choosePredictions({ teamId: other.team.id }, challenge.id, null);
-    expect(await scoreOf(frozenAt, viewer.team.id)).toBe(1);
-    // No choice by the freeze at all: the latest file scored by then, whatever was chosen since.
-    await getDb().delete(predictionChoiceHistory).where(eq(predictionChoiceHistory.id, history[0].id));
-    expect(await scoreOf(frozenAt, viewer.team.id)).toBe(2);
+    const historyNow = () => getDb().select().from(predictionChoiceHistory).where(eq(predictionChoiceHistory.challengeId, challenge.id)).orderBy(predictionChoiceHistory.id);
+    // Chosen again and again while the board is live: only the newest choice is kept.
+    for (const id of [second, null, second, first]) await choosePredictions({ teamId: other.team.id }, challenge.id, id);
+    expect((await historyNow()).map((row) => row.submissionId)).toEqual([first]);
+    // The board froze between the two choices.
+    const [before] = await getDb().select({ frozen: eventSettings.scoreboardFrozen, frozenAt: eventSettings.frozenAt }).from(eventSettings);
+    await getDb().update(eventSettings).set({ scoreboardFrozen: true, frozenAt: sql`clock_timestamp()` });
+    try {
+      await choosePredictions({ teamId: other.team.id }, challenge.id, second);
+      // Dated apart: both files scored and the first choice made three and two minutes ago, the second one a minute ago.
+      const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+      await getDb().update(predictionSubmissions).set({ scoredAt: ago(3) }).where(eq(predictionSubmissions.challengeId, challenge.id));
+      const history = await historyNow();
+      expect(history.map((row) => row.submissionId)).toEqual([first, second]);
+      await getDb().update(predictionChoiceHistory).set({ chosenAt: ago(2) }).where(eq(predictionChoiceHistory.id, history[0].id));
+      await getDb().update(predictionChoiceHistory).set({ chosenAt: ago(1) }).where(eq(predictionChoiceHistory.id, history[1].id));
+      const settings = (await getPredictionChallenge(challenge.id))!;
+      const scoreOf = async (frozenAt: Date | null, ownTeamId: number) =>
+        (await leaderboard(settings, { revealed: false, frozenAt, ownTeamId })).find((row) => row.teamId === other.team.id)?.score;
+      const frozenAt = new Date(Date.now() - 90_000);
+      await getDb().update(eventSettings).set({ frozenAt });
+      // Live, and for the team itself: its choice now (MAE 2). Frozen, for another team: its choice at the freeze (MAE 1).
+      expect(await scoreOf(null, viewer.team.id)).toBe(2);
+      expect(await scoreOf(frozenAt, other.team.id)).toBe(2);
+      expect(await scoreOf(frozenAt, viewer.team.id)).toBe(1);
+      // Back to "the latest" after the freeze: still the file chosen at the freeze (kept, with the newest choice).
+      await choosePredictions({ teamId: other.team.id }, challenge.id, null);
+      expect(await scoreOf(frozenAt, viewer.team.id)).toBe(1);
+      expect((await historyNow()).map((row) => row.submissionId)).toEqual([first, null]);
+      // No choice by the freeze at all: the latest file scored by then, whatever was chosen since.
+      await getDb().delete(predictionChoiceHistory).where(eq(predictionChoiceHistory.id, history[0].id));
+      expect(await scoreOf(frozenAt, viewer.team.id)).toBe(2);
+    } finally {
+      await getDb().update(eventSettings).set({ scoreboardFrozen: before?.frozen ?? false, frozenAt: before?.frozenAt ?? null });
+    }
   });
 
   it("refuse a file with faults, naming its first lines, and count nothing for it", async () => {

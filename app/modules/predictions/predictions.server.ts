@@ -358,7 +358,6 @@ export async function choosePredictions(caller: { teamId: number | null }, chall
     if (isRevealed(row, row.finalAt, new Date())) throw new PredictionError(m.revealed, { status: 403 });
     if (submissionId === null) {
       await tx.delete(predictionChoices).where(and(eq(predictionChoices.teamId, teamId), eq(predictionChoices.challengeId, challengeId)));
-      await tx.insert(predictionChoiceHistory).values({ teamId, challengeId, submissionId: null });
     } else {
       const [mine] = await tx
         .select({ status: predictionSubmissions.status })
@@ -370,11 +369,27 @@ export async function choosePredictions(caller: { teamId: number | null }, chall
         .insert(predictionChoices)
         .values({ teamId, challengeId, submissionId })
         .onConflictDoUpdate({ target: [predictionChoices.teamId, predictionChoices.challengeId], set: { submissionId } });
-      // Kept: while the board is frozen, other teams see the choice as it was at the freeze (`leaderboard`).
-      await tx.insert(predictionChoiceHistory).values({ teamId, challengeId, submissionId });
     }
+    await keepChoice(tx, teamId, challengeId, submissionId);
     return { value: undefined, teamId, finish: [] };
   });
+}
+
+/**
+ * Kept with its time: while the board is frozen, other teams see the choice as it was at the freeze (`leaderboard`).
+ * Only two of a team's choices can ever be read, so the others go: the newest (for any freeze to come) and, while the
+ * board is frozen, the last made by the freeze. A team choosing again and again keeps two rows, not one each time.
+ */
+async function keepChoice(tx: Queryable, teamId: number, challengeId: number, submissionId: number | null) {
+  const [kept] = await tx.insert(predictionChoiceHistory).values({ teamId, challengeId, submissionId }).returning({ id: predictionChoiceHistory.id });
+  await tx.execute(sql`
+    delete from ${predictionChoiceHistory} h
+    where h.team_id = ${teamId} and h.challenge_id = ${challengeId} and h.id <> ${kept!.id}
+      and h.id is distinct from (
+        select at_freeze.id from ${predictionChoiceHistory} at_freeze
+        join ${eventSettings} e on e.id = 1 and e.scoreboard_frozen and e.frozen_at is not null
+        where at_freeze.team_id = ${teamId} and at_freeze.challenge_id = ${challengeId} and at_freeze.chosen_at <= e.frozen_at
+        order by at_freeze.id desc limit 1)`);
 }
 
 /** One of the team's files as its members see it: the private score only once revealed. */
