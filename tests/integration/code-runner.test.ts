@@ -183,6 +183,25 @@ describe.skipIf(unavailable !== null)("code runs judged by a real runner", () =>
     expect(after).toMatchObject({ state: "compiling", verdict: null, testIndex: null, claimedBy: "second-job", claimToken: "second-taking" });
   });
 
+  it("stops judging a run taken over while its tests run, rather than hold its slot to the end for a verdict that would not count", async () => {
+    // 40 tests of one subtask, each at least 0.3 s (asleep, whatever the machine's speed): 12 s to judge them all.
+    const files: Record<string, string> = { "subtasks.json": JSON.stringify({ all: 100 }) };
+    for (let test = 1; test <= 40; test++) Object.assign(files, { [`all/${test}.in`]: "1 2\n", [`all/${test}.out`]: "3\n" });
+    const { challenge } = await codeChallenge(100, files);
+    const { team, user } = await makePlayer();
+    const slow = `import time\ntime.sleep(0.3)\n${RIGHT}`;
+    const [run] = await getDb().insert(codeRuns).values({ teamId: team.id, challengeId: challenge.id, userId: user.id, language: "python3", source: slow }).returning();
+    const judging = judgeRun(run.id, host as SandboxHost, (host as SandboxHost).slots.at(-3)!, "first-job");
+    await expect.poll(async () => (await getDb().select({ index: codeRuns.testIndex }).from(codeRuns).where(eq(codeRuns.id, run.id)))[0].index ?? 0, { timeout: 60_000, interval: 20 }).toBeGreaterThanOrEqual(2);
+    await getDb().update(codeRuns).set({ state: "compiling", claimedBy: "second-job", claimToken: "second-taking", testIndex: null, testCount: null }).where(eq(codeRuns.id, run.id));
+    const takenAt = Date.now();
+    expect(await judging).toEqual({ kind: "skipped" });
+    // At least 38 tests were left (11.4 s asleep): the runner left after one or two of them.
+    expect(Date.now() - takenAt).toBeLessThan(8_000);
+    const [after] = await getDb().select().from(codeRuns).where(eq(codeRuns.id, run.id));
+    expect(after).toMatchObject({ state: "compiling", verdict: null, testIndex: null, claimToken: "second-taking" });
+  });
+
   it("gives no verdict for a run judged while the runner was stopping (its programs signalled with it): queued again, then judged", async () => {
     const { challenge } = await codeChallenge(100);
     const { team, user } = await makePlayer();

@@ -63,6 +63,11 @@ export interface JudgeRequest {
   checker?: { program: Program; limits: RunLimits };
   /** Called before each test (the live "running test n of m"). */
   onTest?: (index: number, count: number) => void;
+  /**
+   * Asked before each test: true stops the judging there, its sandbox slot free again (the run was taken over by
+   * another runner, whose verdict is the one that counts). The judgement is then a judge error nobody records.
+   */
+  shouldStop?: () => boolean;
   onCompiling?: () => void;
 }
 
@@ -153,6 +158,7 @@ export async function judge(host: SandboxHost, request: JudgeRequest): Promise<J
           tests.push({ subtask: subtask.name, test: test.name, verdict: "skipped", timeMs: 0, memoryBytes: 0 });
           continue;
         }
+        if (request.shouldStop?.()) return empty("judge-error", { failure: `stopped before test ${index} of ${count}` });
         request.onTest?.(index, count);
         const input = path.join(inputs, "input");
         writeFileSync(input, test.input, { mode: 0o600 });

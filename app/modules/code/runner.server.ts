@@ -14,7 +14,8 @@
  *
  * Every write a runner makes to a run it took (its progress, a sign of life, a judge error, the verdict) names that
  * taking (`code_runs.claim_token`, new at each): a runner taken over, because it was silent or because BullMQ handed
- * its job to another runner while it was only slow, changes nothing once it wakes.
+ * its job to another runner while it was only slow, changes nothing once it wakes; it stops judging at its next test
+ * (or before compiling), so its sandbox slot is free again.
  */
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
@@ -87,9 +88,13 @@ async function failed(taking: Taking, failure: string, logged = failure, counted
   throw new JudgeFailure(logged, counted);
 }
 
-/** A sign of life between the long steps before the first test (the archive read, the checker compiled): the sweep's. */
+/**
+ * A sign of life between the long steps before the first test (the archive read, the checker compiled): the sweep's.
+ * A run taken over meanwhile is left there (TakenOver), before anything is compiled for it.
+ */
 async function stillAlive(taking: Taking) {
-  await getDb().update(codeRuns).set({ aliveAt: sql`now()` }).where(ours(taking));
+  const rows = await getDb().update(codeRuns).set({ aliveAt: sql`now()` }).where(ours(taking)).returning({ id: codeRuns.id });
+  if (rows.length === 0) throw new TakenOver();
 }
 
 /**
@@ -197,6 +202,9 @@ async function judgeWith(
   const runId = run.id;
   let lastProgress = 0;
   let progress: Promise<unknown> = Promise.resolve();
+  // A progress write that finds the run no longer this taking's: it was taken over, and the tests stop at the next
+  // one rather than hold the slot to the end for a verdict that would not be recorded.
+  let takenOver = false;
   const judgement: Judgement = await judge(host, {
     slot,
     language: run.language as LanguageId,
@@ -209,12 +217,17 @@ async function judgeWith(
       if (index > 1 && index < count && Date.now() - lastProgress < PROGRESS_EVERY_MS) return;
       lastProgress = Date.now();
       progress = progress
-        .then(() => getDb().update(codeRuns).set({ state: "running", testIndex: index, testCount: count, aliveAt: sql`now()` }).where(ours(taking)))
-        .then(() => broadcastRunChanged(run.teamId, run.challengeId))
+        .then(() => getDb().update(codeRuns).set({ state: "running", testIndex: index, testCount: count, aliveAt: sql`now()` }).where(ours(taking)).returning({ id: codeRuns.id }))
+        .then((rows) => {
+          if (rows.length === 0) takenOver = true;
+          else broadcastRunChanged(run.teamId, run.challengeId);
+        })
         .catch(() => undefined);
     },
+    shouldStop: () => takenOver,
   });
   await progress;
+  if (takenOver) throw new TakenOver();
   // The runner was stopping while it judged: its compiler or program may have been killed with it (SIGTERM to every
   // process of the service), which is no compile error or runtime error of the team's. Queued again, for any runner.
   if (host.stopping) return failed(taking, "the runner stopped while judging it", undefined, false);
