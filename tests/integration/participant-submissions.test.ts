@@ -79,17 +79,21 @@ describe("submission rules", () => {
     const [alice, bob] = [await makeUser("participant", team.id), await makeUser("participant", team.id)];
     const challenge = await makeChallenge({ wave: 2 });
 
+    const outbox = async () => (await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).length;
     const first = await saveSubmission({ actor: actorFor(alice.id, undefined, "participant"), teamId: team.id, challengeId: challenge.id, text: "first", file: null });
     expect(first.created).toBe(true);
-    const [outbox] = await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id));
-    expect(outbox).toBeDefined();
+    // Not judged yet, whoever sends it: nothing in the standings or a member's statistics can move, no recompute asked.
+    expect(await outbox()).toBe(0);
 
     const fileA = await storedFile("version A", "a.txt");
     const second = await saveSubmission({ actor: actorFor(bob.id, undefined, "participant"), teamId: team.id, challengeId: challenge.id, text: null, file: fileA });
     expect(second).toEqual({ submissionId: first.submissionId, created: false });
+    expect(await outbox()).toBe(0);
 
-    await getDb().update(submissions).set({ status: "reviewed", scoreCenti: 8000 }).where(eq(submissions.id, first.submissionId));
+    // Judged (credited to Bob), then sent again by Alice: the judged answer's points move to her statistics.
+    await getDb().update(submissions).set({ status: "reviewed", scoreCenti: 8000, scoredAt: new Date() }).where(eq(submissions.id, first.submissionId));
     await saveSubmission({ actor: actorFor(alice.id, undefined, "participant"), teamId: team.id, challengeId: challenge.id, text: "second", file: null });
+    expect(await outbox()).toBe(1);
     let [row] = await getDb().select().from(submissions).where(eq(submissions.id, first.submissionId));
     expect(row).toMatchObject({ text: "second", fileKey: fileA.key, fileName: "a.txt", userId: alice.id, status: "pending", scoreCenti: 8000 });
 
@@ -111,6 +115,21 @@ describe("submission rules", () => {
     expect(await objectExists(fileA.key)).toBe(true);
     expect(await objectExists(fileB.key)).toBe(true);
     expect(await getDb().select().from(submissions).where(eq(submissions.teamId, team.id))).toHaveLength(1);
+  });
+
+  it("asks a standings recompute only for a version that can move them: another member sending an answer already judged", async () => {
+    const team = await makeTeam();
+    const [alice, bob] = [await makeUser("participant", team.id), await makeUser("participant", team.id)];
+    const challenge = await makeChallenge({ wave: 2 });
+    const outbox = async () => (await getDb().select().from(standingsOutbox).where(eq(standingsOutbox.teamId, team.id))).length;
+    const send = (user: { id: number }, text: string) => saveSubmission({ actor: actorFor(user.id, undefined, "participant"), teamId: team.id, challengeId: challenge.id, text, file: null });
+    const { submissionId } = await send(alice, "first");
+    // Rejected without a score: judged all the same (its time and its zero move with the member credited).
+    await getDb().update(submissions).set({ status: "rejected", rejected: true, scoredAt: new Date() }).where(eq(submissions.id, submissionId));
+    await send(alice, "again, by the member credited");
+    expect(await outbox()).toBe(0);
+    await send(bob, "by another member");
+    expect(await outbox()).toBe(1);
   });
 
   it("keeps a replaced file for the earlier version instead of deleting it", async () => {

@@ -30,6 +30,7 @@ import { recomputeChallengeSolvers } from "../../app/modules/flags/dynamic-solve
 import { FlagError, sendFlag } from "../../app/modules/flags/guess.server.ts";
 import { AwardError, giveAward, revokeAward } from "../../app/modules/awards/awards.server.ts";
 import { scoreSubmission } from "../../app/modules/scoring/scoring.server.ts";
+import { versionMovesStandings } from "../../app/modules/scoring/rules.ts";
 import { markStandingsStale } from "../../app/modules/standings/outbox.server.ts";
 import { shownOfComputed, whileTeamsLocked } from "../support/standings.ts";
 import { recomputeTeamsTogether, recomputeTeamStanding } from "../../app/modules/standings/recompute.server.ts";
@@ -210,15 +211,18 @@ describe("incremental standings", () => {
             else if (step.meets === "jobs") await Promise.all([score(), runPending(teamRows.map((t) => t.id), true)]);
             else await score();
           } else if (step.type === "update") {
-            // A participant updates the submission: pending again, credited to them.
+            // A participant updates the submission: pending again, credited to them; the team marked stale only when
+            // the version can move the standings, as saveSubmission does (the property checks that rule too).
             await getDb().transaction(async (tx) => {
-              const [row] = await tx
-                .update(submissions)
-                .set({ status: "pending", userId: members[step.team][step.member] })
-                .where(and(eq(submissions.teamId, teamRows[step.team].id), eq(submissions.challengeId, challengeRows[step.challenge].id)))
-                .returning();
-              if (row) await markStandingsStale(tx, row.teamId);
+              const where = and(eq(submissions.teamId, teamRows[step.team].id), eq(submissions.challengeId, challengeRows[step.challenge].id));
+              const [before] = await tx.select().from(submissions).where(where).for("update");
+              const sender = members[step.team][step.member];
+              const [row] = await tx.update(submissions).set({ status: "pending", userId: sender }).where(where).returning();
+              if (row && versionMovesStandings(before, sender)) await markStandingsStale(tx, row.teamId);
             });
+            // Checked at once: a version that moves the standings must be marked by itself, not by a later step's.
+            await settle();
+            await expectMatchesRebuild();
           } else if (step.type === "award") {
             const award = await giveAward(actorFor(admin.id, admin.name, "admin"), {
               teamId: teamRows[step.team].id,

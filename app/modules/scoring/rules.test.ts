@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyJudging, countedCenti, isSolved, meanCenti, statusAfterJudging, totalsOf, type ScoredSubmission } from "./rules";
+import { applyJudging, countedCenti, isSolved, meanCenti, statusAfterJudging, totalsOf, versionMovesStandings, type ScoredSubmission } from "./rules";
 import { scoreInputSchema, verdictChoices } from "./score-input";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, minute));
@@ -125,5 +125,18 @@ describe("status choices beside a score", () => {
       expect(new Set(outcomes).size).toBe(outcomes.length);
       expect(outcomes[0]).toBe(statusAfterJudging(status, undefined));
     }
+  });
+});
+
+describe("a new version and the standings", () => {
+  const unjudged = { userId: 1, rejected: false, scoreCenti: null, scoredAt: null };
+  it("moves them only when another member is credited with an answer already judged", () => {
+    expect(versionMovesStandings(undefined, 1)).toBe(false);
+    expect(versionMovesStandings(unjudged, 2)).toBe(false);
+    expect(versionMovesStandings({ ...unjudged, scoreCenti: 0, scoredAt: new Date() }, 1)).toBe(false);
+    expect(versionMovesStandings({ ...unjudged, scoreCenti: 0, scoredAt: new Date() }, 2)).toBe(true);
+    expect(versionMovesStandings({ ...unjudged, rejected: true, scoredAt: new Date() }, 2)).toBe(true);
+    // Credited to nobody (an account deleted): any member sending it is a change.
+    expect(versionMovesStandings({ ...unjudged, userId: null, scoreCenti: 500 }, 2)).toBe(true);
   });
 });

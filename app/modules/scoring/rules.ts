@@ -41,6 +41,17 @@ export function countedCenti(submission: Pick<ScoredSubmission, "rejected" | "sc
   return submission.scoreCenti;
 }
 
+/**
+ * Whether a team's new version of its answer can move the standings or a member's statistics. A version keeps the
+ * answer's judging (score, rejection, time: pending again, the judges' score stands until they score again) and is
+ * credited to the member who sent it; so only a change of member on an answer a judge has already judged can. A first
+ * answer, and a new version of one not judged yet or sent by the member already credited, count nothing new.
+ */
+export function versionMovesStandings(before: { userId: number | null; rejected: boolean; scoreCenti: number | null; scoredAt: Date | null } | undefined, senderId: number): boolean {
+  if (!before || before.userId === senderId) return false;
+  return before.rejected || before.scoreCenti !== null || before.scoredAt !== null;
+}
+
 /** Solved: a flag solve; or a judged answer that counts, at least 65 % of the challenge's points. */
 export function isSolved(submission: Pick<ScoredSubmission, "rejected" | "scoreCenti" | "points" | "flag">): boolean {
   if (submission.flag) return true;

@@ -19,6 +19,7 @@ import { messages } from "../messages.ts";
 import { broadcastJudgingChanged } from "../realtime/broadcast.server.ts";
 import { recordAudit, type Actor } from "../audit/audit.server.ts";
 import { markStandingsStale, requestStandingsRecompute } from "../standings/outbox.server.ts";
+import { versionMovesStandings } from "../scoring/rules.ts";
 import { LOCK_CLASS } from "../../../db/advisory-locks.ts";
 
 export type SubmissionErrorCode =
@@ -136,7 +137,8 @@ export interface SaveResult {
 
 /**
  * Creates or updates the team's submission (the unique index makes it one). Sets it pending, credits
- * the user, marks the team's standings stale in the same transaction. An update keeps the version it
+ * the user, and marks the team's standings stale in the same transaction when that can move them (another member
+ * credited with an answer already judged: versionMovesStandings). An update keeps the version it
  * replaces (text and file, whose object stays in storage); a text-only update keeps the stored file.
  * If anything is refused, the freshly stored file is deleted so nothing is left behind. Judges' pages
  * hear of it live (their queue and backlog).
@@ -154,6 +156,8 @@ export async function saveSubmission(input: {
 }): Promise<SaveResult> {
   const text = input.text?.trim() ? input.text.trim() : null;
   let result: SaveResult;
+  // Whether this version can move the standings (versionMovesStandings): most cannot, and ask no recompute.
+  let moves = false;
   try {
     if (!text && !input.file) throw new SubmissionError("empty");
     const teamId = input.teamId;
@@ -164,7 +168,7 @@ export async function saveSubmission(input: {
       await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_CLASS.submission}, ${teamId})`);
       await assertCanSubmit({ teamId, challengeId: input.challengeId, now: input.now, begunAt: input.begunAt }, tx);
       const [existing] = await tx
-        .select({ id: submissions.id, ...auditedColumns })
+        .select({ id: submissions.id, ...auditedColumns, userId: submissions.userId, rejected: submissions.rejected, scoreCenti: submissions.scoreCenti, scoredAt: submissions.scoredAt })
         .from(submissions)
         .where(and(eq(submissions.teamId, teamId), eq(submissions.challengeId, input.challengeId)))
         .for("update")
@@ -183,8 +187,9 @@ export async function saveSubmission(input: {
           set: { userId: input.actor.id, status: "pending", updatedAt: sql`now()`, revisedAt: sql`now()`, ...textFields, ...fileFields },
         })
         .returning({ id: submissions.id, ...auditedColumns });
+      moves = versionMovesStandings(existing, input.actor.id);
       await Promise.all([
-        markStandingsStale(tx, teamId),
+        moves ? markStandingsStale(tx, teamId) : undefined,
         recordAudit(tx, input.actor, {
           kind: existing ? "submission.updated" : "submission.created",
           teamId,
@@ -200,7 +205,7 @@ export async function saveSubmission(input: {
     if (input.file) await deleteObject(input.file.key).catch(() => {});
     throw error;
   }
-  if (input.teamId !== null) await requestStandingsRecompute(input.teamId);
+  if (moves && input.teamId !== null) await requestStandingsRecompute(input.teamId);
   if (!result.created) await dropOldVersionFiles(result.submissionId);
   broadcastJudgingChanged();
   await requestIntegrityCheck(result.submissionId);
