@@ -152,8 +152,9 @@ export async function judgeRun(runId: number, host: SandboxHost, slot: Slot, job
     await stillAlive(taking);
     const checker = challenge.comparator === "checker" ? await checkerFor(taking, challenge, host, slot) : null;
     if (checker && "missing" in checker) return await waiting(run, taking, checker.missing);
-    if (checker) await stillAlive(taking);
     try {
+      // Inside: a run taken over while its checker compiled lets go of the checker too.
+      if (checker) await stillAlive(taking);
       return await judgeWith(run, taking, challenge, archive, host, slot, checker);
     } finally {
       checker?.release();

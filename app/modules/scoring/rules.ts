@@ -44,8 +44,9 @@ export function countedCenti(submission: Pick<ScoredSubmission, "rejected" | "sc
 /**
  * Whether a team's new version of its answer can move the standings or a member's statistics. A version keeps the
  * answer's judging (score, rejection, time: pending again, the judges' score stands until they score again) and is
- * credited to the member who sent it; so only a change of member on an answer a judge has already judged can. A first
- * answer, and a new version of one not judged yet or sent by the member already credited, count nothing new.
+ * credited to the member who sent it; so only a change of member on an answer a judge has already judged can (its
+ * points and solve move to that member's statistics). A first answer, and a new version of one not judged yet or
+ * sent by the member already credited, count nothing new.
  */
 export function versionMovesStandings(before: { userId: number | null; rejected: boolean; scoreCenti: number | null; scoredAt: Date | null } | undefined, senderId: number): boolean {
   if (!before || before.userId === senderId) return false;
